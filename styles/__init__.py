@@ -1,0 +1,1 @@
+"""Textual stylesheets, shipped inside the wheel as ``war_tui.styles``."""

@@ -1,0 +1,47 @@
+"""The ``war-tui`` command: the full-screen game by default, headless subcommands beside it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .commands import game as game_cmd
+from .commands.common import EXIT_USAGE, Parser, UsageError
+
+SUBCOMMANDS = (game_cmd,)
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="war-tui",
+        description="The card game War in your terminal. With no command, starts the full-screen game.",
+    )
+    parser.add_argument("--version", action="version", version=f"war-tui {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for module in SUBCOMMANDS:
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            sys.stderr.write("war-tui: the full-screen game is not built yet; try 'war-tui game'\n")
+            return EXIT_USAGE
+        return args.run(args)
+    except UsageError as exc:
+        sys.stderr.write(f"war-tui {args.command or ''}".rstrip() + f": {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `war-tui game --trace | head` closed the pipe: nothing went wrong for the user.
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

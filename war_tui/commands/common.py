@@ -1,0 +1,88 @@
+"""What every command shares: one-line errors with exit status 2, rule flags, seeds."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+from ..rules import DEFAULT_MAX_BATTLES, MAX_WAR_CARDS, MIN_WAR_CARDS, Gather, Rules, RulesError
+
+EXIT_USAGE = 2
+MAX_SEED = 2**63 - 1
+
+
+class UsageError(Exception):
+    """Bad input from the command line; ``main`` prints it as one line and exits 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a mistake is one clear line on stderr (no usage dump) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        sys.exit(EXIT_USAGE)
+
+
+def seed_value(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number, not '{text}'") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"seed must be from 0 to {MAX_SEED}, not {value}")
+    return value
+
+
+def positive_int(what: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not '{text}'") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{what} must be at least 1, not {value}")
+        return value
+
+    return parse
+
+
+def war_cards_value(text: str) -> int:
+    value = positive_int("--war-cards")(text)
+    if value > MAX_WAR_CARDS:
+        raise argparse.ArgumentTypeError(
+            f"--war-cards must be from {MIN_WAR_CARDS} to {MAX_WAR_CARDS}, not {value}"
+        )
+    return value
+
+
+def gather_value(text: str) -> Gather:
+    try:
+        return Gather(text.lower())
+    except ValueError:
+        names = ", ".join(g.value for g in Gather)
+        raise argparse.ArgumentTypeError(f"unknown gather order '{text}' (choose from {names})") from None
+
+
+def add_rule_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("house rules")
+    group.add_argument(
+        "--war-cards", type=war_cards_value, default=1, metavar="N",
+        help=f"cards laid face down in each war, {MIN_WAR_CARDS}-{MAX_WAR_CARDS} (default 1)",
+    )
+    group.add_argument(
+        "--gather", type=gather_value, default=Gather.WINNER_FIRST, metavar="ORDER",
+        help="order the won pile goes under the packet: "
+        + ", ".join(g.value for g in Gather) + " (default winner-first)",
+    )
+    group.add_argument(
+        "--max-battles", type=positive_int("--max-battles"), default=DEFAULT_MAX_BATTLES, metavar="N",
+        help=f"stop a game after N battles (default {DEFAULT_MAX_BATTLES:,})",
+    )
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    try:
+        return Rules(war_cards=args.war_cards, gather=args.gather, max_battles=args.max_battles)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None

@@ -1,0 +1,148 @@
+"""``war-tui game``: play one game without a screen, as text, JSON or a battle-by-battle trace."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+
+from ..cards import CardError, card_str, parse_cards, validate_packets
+from ..engine import Game
+from ..events import BattleWon, Event, GameOver
+from ..rules import EndReason, Result, Rules
+from .common import UsageError, add_rule_flags, rules_from_args, seed_value
+
+RESULT_TEXT = {
+    Result.P1: "Player 1 wins",
+    Result.P2: "Player 2 wins",
+    Result.DRAW: "A draw",
+    Result.STOPPED: "Stopped",
+}
+REASON_TEXT = {
+    EndReason.ALL_CARDS: "the other player ran out of cards",
+    EndReason.SHORT_IN_WAR: "the other player could not finish a war",
+    EndReason.BOTH_SHORT: "neither player could finish a war",
+    EndReason.BATTLE_CAP: "the battle limit was reached",
+    EndReason.STOPPED: "the game was stopped",
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "game", help="play one game without a screen",
+        description="Play one game of War without a screen and report it.",
+    )
+    deal = parser.add_argument_group("the deal (default: a fresh random seed)")
+    deal.add_argument("--seed", type=seed_value, help="shuffle with this seed (replays a deal)")
+    deal.add_argument("--p1", metavar="CARDS", help='player 1\'s packet, top card first: "AS KD 10H 2C"')
+    deal.add_argument("--p2", metavar="CARDS", help="player 2's packet, top card first")
+    add_rule_flags(parser)
+    parser.add_argument("--trace", action="store_true", help="print one JSON line per battle first")
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def make_game(args: argparse.Namespace, rules: Rules) -> Game:
+    if args.p1 is None and args.p2 is None:
+        seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+        return Game.deal(seed, rules)
+    if args.seed is not None:
+        raise UsageError("give either --seed or the packets --p1 and --p2, not both")
+    if args.p1 is None or args.p2 is None:
+        raise UsageError("explicit packets need both --p1 and --p2")
+    try:
+        p1, p2 = parse_cards(args.p1), parse_cards(args.p2)
+        validate_packets(p1, p2)
+    except CardError as exc:
+        raise UsageError(str(exc)) from None
+    return Game(p1, p2, rules)
+
+
+def trace_line(event: BattleWon | GameOver, battle: int, war_cards: int) -> dict[str, object]:
+    if isinstance(event, BattleWon):
+        return {
+            "n": event.battle,
+            "p1_cards": [card_str(c) for c in event.p1_laid],
+            "p2_cards": [card_str(c) for c in event.p2_laid],
+            "wars": event.wars,
+            "winner": event.winner.value,
+            "p1_count": event.p1_count,
+            "p2_count": event.p2_count,
+        }
+    return {
+        "n": battle,
+        "p1_cards": [card_str(c) for c in event.last_battle_p1],
+        "p2_cards": [card_str(c) for c in event.last_battle_p2],
+        # Each war laid war_cards face down and one face up after the first pair.
+        "wars": (len(event.last_battle_p1) - 1) // (war_cards + 1),
+        "winner": None,
+        "p1_count": event.p1_count,
+        "p2_count": event.p2_count,
+    }
+
+
+def summary(game: Game) -> dict[str, object]:
+    n1, n2 = game.counts
+    return {
+        "seed": game.seed,
+        "rules": game.rules.to_dict(),
+        "p1": [card_str(c) for c in game.initial[0]],
+        "p2": [card_str(c) for c in game.initial[1]],
+        "result": game.result.value,
+        "battles": game.battles,
+        "wars": game.wars,
+        "final": {"p1": n1, "p2": n2},
+    }
+
+
+def text_account(game: Game) -> str:
+    n1, n2 = game.counts
+    deal = f"seed {game.seed}" if game.seed is not None else "packets given by hand"
+    lines = [
+        f"War, {deal}, {game.rules.describe()}",
+        f"Player 1 ({len(game.initial[0])} cards, top first): " + " ".join(card_str(c) for c in game.initial[0]),
+        f"Player 2 ({len(game.initial[1])} cards, top first): " + " ".join(card_str(c) for c in game.initial[1]),
+        "",
+        f"{RESULT_TEXT[game.result]}: {REASON_TEXT[game.reason]}.",
+        f"Battles: {game.battles:,}   Wars: {game.wars:,}   Longest war: {game.longest_war}",
+        f"Final cards: player 1 {n1}, player 2 {n2}",
+    ]
+    if game.result is Result.STOPPED and game.leader is not None:
+        lines.append(f"Player {game.leader.index + 1} was ahead.")
+    if game.seed is not None:
+        lines.append(f"Replay: war-tui game --seed {game.seed}" + _rule_flags(game.rules))
+    return "\n".join(lines)
+
+
+def _rule_flags(rules: Rules) -> str:
+    default = Rules()
+    flags = ""
+    if rules.war_cards != default.war_cards:
+        flags += f" --war-cards {rules.war_cards}"
+    if rules.gather is not default.gather:
+        flags += f" --gather {rules.gather.value}"
+    if rules.max_battles != default.max_battles:
+        flags += f" --max-battles {rules.max_battles}"
+    return flags
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    game = make_game(args, rules)
+    out = sys.stdout
+    if args.trace:
+
+        def on_event(event: Event) -> None:
+            if isinstance(event, BattleWon) or (
+                isinstance(event, GameOver) and event.last_battle_p1
+            ):
+                out.write(json.dumps(trace_line(event, game.battles, rules.war_cards)) + "\n")
+
+        game.subscribe(on_event)
+    game.play()
+    if args.json:
+        out.write(json.dumps(summary(game)) + "\n")
+    else:
+        out.write(text_account(game) + "\n")
+    return 0

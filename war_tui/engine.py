@@ -1,0 +1,284 @@
+"""The one implementation of War's rules.
+
+Everything that plays War (the ``game`` and ``simulate`` commands, the
+full-screen app, the statistics) drives this class. It keeps each packet as a
+deque of integer cards and plays battles in a single loop; events are built
+only when someone listens, so a headless simulation pays almost nothing for
+them. A battle is atomic: listeners receive its events after the middle pile
+has gone to the winner, so the game they can inspect always agrees with what
+the events said.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+
+from .cards import Card, deal, new_deck, shuffle, validate_packets
+from .events import (
+    BattleWon,
+    CardsRevealed,
+    Event,
+    GameOver,
+    GameStarted,
+    Listener,
+    WarDeclared,
+)
+from .rules import EndReason, Gather, Result, Rules, Side
+
+_SIDES = (Side.P1, Side.P2)
+_WINNER_RESULT = (Result.P1, Result.P2)
+
+
+class Game:
+    """One game of War, played a battle at a time or to the end."""
+
+    def __init__(
+        self,
+        p1: Sequence[Card],
+        p2: Sequence[Card],
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        validate_packets(p1, p2)
+        self.rules = rules if rules is not None else Rules()
+        self.seed = seed
+        self.initial: tuple[tuple[Card, ...], tuple[Card, ...]] = (tuple(p1), tuple(p2))
+        self.total_cards = len(p1) + len(p2)
+        # The random gather order draws from the same generator that dealt.
+        self._rng = rng if rng is not None else random.Random(seed if seed is not None else 0)
+        self._packets: tuple[deque[Card], deque[Card]] = (deque(p1), deque(p2))
+        self._listeners: list[Listener] = []
+        self._started = False
+        self.battles = 0
+        self.wars = 0
+        self.longest_war = 0
+        self.result: Result | None = None
+        self.reason: EndReason | None = None
+
+    @classmethod
+    def deal(cls, seed: int, rules: Rules | None = None) -> Game:
+        """Shuffle a full deck with ``seed`` and deal it: the same seed always gives the same game."""
+        rng = random.Random(seed)
+        deck = new_deck()
+        shuffle(deck, rng)
+        p1, p2 = deal(deck)
+        return cls(p1, p2, rules, seed=seed, rng=rng)
+
+    # ----------------------------------------------------------------- state
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        return len(self._packets[0]), len(self._packets[1])
+
+    def packet(self, side: Side) -> tuple[Card, ...]:
+        """A player's packet, top card first."""
+        return tuple(self._packets[Side(side).index])
+
+    @property
+    def leader(self) -> Side | None:
+        n1, n2 = self.counts
+        if n1 == n2:
+            return None
+        return Side.P1 if n1 > n2 else Side.P2
+
+    # ------------------------------------------------------------- listeners
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with every event from now on; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self.unsubscribe(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        try:
+            self._listeners.remove(listener)
+        except ValueError:
+            pass
+
+    def _dispatch(self, events: list[Event]) -> None:
+        for event in events:
+            for listener in tuple(self._listeners):
+                listener(event)
+
+    # ------------------------------------------------------------------ play
+
+    def start(self) -> None:
+        """Announce the game to listeners; playing starts it by itself if need be."""
+        if self._started:
+            return
+        self._started = True
+        if self._listeners:
+            self._dispatch([GameStarted(self.seed, self.rules, *self.initial)])
+
+    def step(self) -> int:
+        """Play exactly one battle (with all of its wars); returns 1, or 0 once the game is over."""
+        return self.play(1)
+
+    def play(self, limit: int | None = None) -> int:
+        """Play up to ``limit`` battles (all of them when None); returns how many were played."""
+        if self.result is not None:
+            return 0
+        if not self._started:
+            self.start()
+        rules = self.rules
+        cap = rules.max_battles
+        start = self.battles
+        stop_at = cap if limit is None else min(cap, start + limit)
+        if start < stop_at:
+            self._battles(stop_at)
+        if self.result is None and self.battles >= cap:
+            self._finish(Result.STOPPED, EndReason.BATTLE_CAP, [] if self._listeners else None)
+        return self.battles - start
+
+    def stop(self) -> None:
+        """End the game now as stopped (the rule sheet's "stop after a set time")."""
+        if self.result is None:
+            self._finish(Result.STOPPED, EndReason.STOPPED, [] if self._listeners else None)
+
+    def _battles(self, stop_at: int) -> None:
+        p1, p2 = self._packets
+        pop1, pop2 = p1.popleft, p2.popleft
+        put1, put2 = p1.extend, p2.extend
+        k = self.rules.war_cards
+        winner_first = self.rules.gather is Gather.WINNER_FIRST
+        battles = self.battles
+        wars = self.wars
+        longest = self.longest_war
+        listening = bool(self._listeners)
+        out: list[Event] | None = None
+        try:
+            while battles < stop_at:
+                battles += 1
+                c1 = pop1()
+                c2 = pop2()
+                r1 = c1 >> 2
+                r2 = c2 >> 2
+                if listening:
+                    out = [CardsRevealed(battles, c1, c2, 0)]
+                if r1 != r2 and winner_first and not listening:
+                    # The common battle under the default rules, kept to the bone.
+                    if r1 > r2:
+                        put1((c1, c2))
+                        if not p2:
+                            break
+                    else:
+                        put2((c2, c1))
+                        if not p1:
+                            break
+                    continue
+                laid1 = [c1]
+                laid2 = [c2]
+                depth = 0
+                while r1 == r2:
+                    if len(p1) <= k or len(p2) <= k:
+                        # Someone cannot lay both the face-down and the face-up cards.
+                        self.battles, self.wars, self.longest_war = battles, wars, longest
+                        self._end_short(laid1, laid2, out)
+                        return
+                    depth += 1
+                    wars += 1
+                    down1 = [pop1() for _ in range(k)]
+                    down2 = [pop2() for _ in range(k)]
+                    laid1 += down1
+                    laid2 += down2
+                    c1 = pop1()
+                    c2 = pop2()
+                    laid1.append(c1)
+                    laid2.append(c2)
+                    r1 = c1 >> 2
+                    r2 = c2 >> 2
+                    if out is not None:
+                        out.append(WarDeclared(battles, depth, tuple(down1), tuple(down2)))
+                        out.append(CardsRevealed(battles, c1, c2, depth))
+                if depth > longest:
+                    longest = depth
+                winner = 0 if r1 > r2 else 1
+                pile = self._gather(winner, laid1, laid2)
+                (put1 if winner == 0 else put2)(pile)
+                if out is not None:
+                    out.append(
+                        BattleWon(
+                            battles, _SIDES[winner], tuple(pile), tuple(laid1), tuple(laid2),
+                            depth, len(p1), len(p2),
+                        )
+                    )
+                    self.battles, self.wars, self.longest_war = battles, wars, longest
+                    self._dispatch(out)
+                    out = None
+                if not p1 or not p2:
+                    break
+        finally:
+            self.battles, self.wars, self.longest_war = battles, wars, longest
+        if not p1 or not p2:
+            winner = 0 if p1 else 1
+            self._finish(_WINNER_RESULT[winner], EndReason.ALL_CARDS, [] if listening else None)
+
+    def _steps(self, laid1: list[Card], laid2: list[Card]) -> Iterator[tuple[list[Card], list[Card]]]:
+        """The laying steps of a battle: the face-up pair, then each war's face-down group and face-up pair."""
+        k = self.rules.war_cards
+        i, face_up = 0, True
+        while i < len(laid1):
+            size = 1 if face_up else k
+            yield laid1[i : i + size], laid2[i : i + size]
+            i += size
+            face_up = not face_up
+
+    def _gather(self, winner: int, laid1: list[Card], laid2: list[Card]) -> list[Card]:
+        gather = self.rules.gather
+        own, other = (laid1, laid2) if winner == 0 else (laid2, laid1)
+        if gather is Gather.WINNER_FIRST:
+            return own + other
+        if gather is Gather.LOSER_FIRST:
+            return other + own
+        if gather is Gather.LAID:
+            pile: list[Card] = []
+            for step1, step2 in self._steps(laid1, laid2):
+                pile += step1
+                pile += step2
+            return pile
+        pile = laid1 + laid2
+        shuffle(pile, self._rng)
+        return pile
+
+    def _end_short(self, laid1: list[Card], laid2: list[Card], out: list[Event] | None) -> None:
+        p1, p2 = self._packets
+        k = self.rules.war_cards
+        short1, short2 = len(p1) <= k, len(p2) <= k
+        if short1 and short2:
+            # A draw: each player takes back what they laid, so no card is lost.
+            p1.extend(laid1)
+            p2.extend(laid2)
+            result, reason = Result.DRAW, EndReason.BOTH_SHORT
+        else:
+            winner = 1 if short1 else 0
+            self._packets[winner].extend(self._gather(winner, laid1, laid2))
+            result, reason = _WINNER_RESULT[winner], EndReason.SHORT_IN_WAR
+        self._finish(result, reason, out, tuple(laid1), tuple(laid2))
+
+    def _finish(
+        self,
+        result: Result,
+        reason: EndReason,
+        out: list[Event] | None,
+        last1: tuple[Card, ...] = (),
+        last2: tuple[Card, ...] = (),
+    ) -> None:
+        self.result = result
+        self.reason = reason
+        if out is not None:
+            n1, n2 = self.counts
+            out.append(
+                GameOver(
+                    result, reason, self.battles, self.wars, self.longest_war,
+                    n1, n2, self.leader, last1, last2,
+                )
+            )
+            self._dispatch(out)
+
