@@ -22,8 +22,10 @@ Why it looks like this:
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -301,6 +303,7 @@ class StatsStore:
             raise StatsUnavailable(
                 f"cannot create the folder {path.parent} ({exc.strerror or exc})", False
             ) from None
+        self._refuse_unwritable()
         try:
             with closing(self._raw_connect()) as conn:
                 version = self._check(conn)
@@ -308,10 +311,18 @@ class StatsStore:
                     self._migrate(conn)
         except (sqlite3.Error, OSError) as exc:
             raise StatsUnavailable(*self._explain(exc, writing=True)) from None
-        self._refuse_unwritable()
 
     def _check(self, conn: sqlite3.Connection) -> int:
         """The file's schema version; StatsUnavailable if it belongs to another program or a newer war-tui."""
+        if conn.in_transaction:
+            return self._check_snapshot(conn)
+        conn.execute("BEGIN")  # one snapshot: another process may be creating the file right now
+        try:
+            return self._check_snapshot(conn)
+        finally:
+            conn.execute("COMMIT")
+
+    def _check_snapshot(self, conn: sqlite3.Connection) -> int:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if app_id != APPLICATION_ID:
@@ -331,8 +342,7 @@ class StatsStore:
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         """Bring the file up to SCHEMA_VERSION in one write transaction (several processes may race here)."""
-        if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-            conn.execute("PRAGMA journal_mode = WAL")  # persistent in the file; needs no transaction
+        self._ensure_wal(conn)
         conn.execute("BEGIN IMMEDIATE")
         try:
             version = self._check(conn)  # another process may have migrated while we waited
@@ -346,19 +356,46 @@ class StatsStore:
             conn.execute("ROLLBACK")
             raise
 
-    def _refuse_unwritable(self) -> None:
-        """Catch a read-only file or folder before a game ends, not when recording it.
+    def _ensure_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL (persistent, so once per file), taking turns with other processes.
 
-        SQLite opens a read-only file without complaint and only fails on the first write; checking
-        the permissions here turns statistics off at start with the right reason. (Root passes every
-        permission check, so for root the write itself is what finds out.)
+        Switching needs a moment alone with the file and SQLite answers SQLITE_BUSY at once
+        instead of calling the busy handler, so several copies creating one new file must retry.
         """
-        if not os.access(self.path, os.W_OK):
+        deadline = time.monotonic() + self.busy_timeout
+        pause = 0.005
+        while True:
+            try:
+                if conn.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() == "wal":
+                    return
+            except sqlite3.OperationalError as exc:
+                if not (getattr(exc, "sqlite_errorname", "") or "").startswith("SQLITE_BUSY"):
+                    raise
+            if time.monotonic() + pause > deadline:
+                raise StatsUnavailable(self._locked_reason(), True)
+            time.sleep(pause * (0.5 + random.random()))
+            pause = min(pause * 2, 0.1)
+
+    def _refuse_unwritable(self) -> None:
+        """Find a read-only file or folder at start, not when the first game ends.
+
+        SQLite opens a file it may not write without complaint and fails only on the first write
+        (or cannot make its -wal/-shm files beside it). Root passes these permission checks (but
+        not the immutable attribute); for root, the failed write itself is what finds out.
+        """
+        exists = self.path.exists()
+        if exists and not os.access(self.path, os.W_OK):
             raise StatsUnavailable(f"{self.path} is read-only; games are not being recorded", True)
         if not os.access(self.path.parent, os.W_OK):
             raise StatsUnavailable(
-                f"the folder {self.path.parent} is read-only; games are not being recorded", True
+                f"the folder {self.path.parent} is read-only; games are not being recorded", exists
             )
+
+    def _locked_reason(self) -> str:
+        return (
+            f"{self.path} stayed locked by another program for more than {self.busy_timeout:g} s;"
+            " games are not being recorded"
+        )
 
     def _explain(self, exc: BaseException, writing: bool) -> tuple[str, bool]:
         """One sentence for a person, and whether the file can still be read."""
@@ -373,11 +410,7 @@ class StatsStore:
         if name.startswith("SQLITE_READONLY") or name in ("SQLITE_PERM", "SQLITE_AUTH"):
             return f"{path} is read-only; games are not being recorded", True
         if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-            return (
-                f"{path} stayed locked by another program for more than {self.busy_timeout:g} s;"
-                " games are not being recorded",
-                True,
-            )
+            return self._locked_reason(), True
         if name == "SQLITE_FULL":
             return f"the disk holding {path} is full; games are not being recorded", True
         if name.startswith("SQLITE_CANTOPEN"):
