@@ -149,11 +149,11 @@ class Totals:
         return {
             "games": self.games,
             "results": {
-                r.value: {"count": self.results[r], "share": round(self.share(r), 6)} for r in Result
+                r.value: {"count": self.results[r], "share": self.share(r)} for r in Result
             },
             "battles": {
                 "total": self.total_battles,
-                "mean": None if self.mean_battles is None else round(self.mean_battles, 3),
+                "mean": self.mean_battles,
                 "median": self.median_battles,
                 "longest_game": game(self.longest),
                 "shortest_game": game(self.shortest),
