@@ -53,7 +53,7 @@ def test_json_shape(db: Path, capsys):
     assert set(data["battles"]) == {"total", "mean", "median", "longest_game", "shortest_game"}
     assert set(data["wars"]) == {"total", "most_in_a_game", "deepest"}
     assert set(data["battles"]["longest_game"]) == GAME_KEYS
-    assert sum(b["count"] for b in data["histogram"]["bins"]) == 3
+    assert sum(b["count"] for b in data["histogram"]["bins"]) == 3 and data["histogram"]["overflow"] is None
     assert [g["seed"] for g in data["recent"]] == [5, 4, 3]
     assert data["recent"][0]["rules"] == {"war_cards": 1, "gather": "laid", "max_battles": 10_000}
     assert data["recent"][0]["names"] == ["Ann", "Bob"] and data["recent"][0]["source"] == "auto"

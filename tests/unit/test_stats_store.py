@@ -366,3 +366,12 @@ def test_reading_only_never_creates_the_file(db: Path):
     assert not store.record(row(1)) and not db.exists()
     StatsStore.open(db).record(row(5))
     assert store.totals().games == 1  # made by another copy since: now read
+
+
+def test_a_few_games_get_no_overflow_bin(db: Path):
+    store = StatsStore.open(db)
+    for battles in (100, 120, 5_000):
+        store.record(row(battles))
+    hist = store.histogram(4)
+    assert hist.overflow is None and hist.games == 3
+    assert (hist.bins[0].low, hist.bins[-1].high) == (100, 5_000)

@@ -187,7 +187,7 @@ class Histogram:
 
     A handful of games that hit the battle cap would otherwise squash every
     ordinary game into the first bar, so when the longest game is more than
-    twice the 99th percentile the bins stop there and the rest are counted apart.
+    twice the 99th percentile (of 100 games or more) the bins stop there and the rest are counted apart.
     """
 
     bins: tuple[Bin, ...]

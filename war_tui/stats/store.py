@@ -42,6 +42,7 @@ FILE_NAME = "stats.sqlite3"
 APPLICATION_ID = 0x57415254  # "WART", in the file header: this file is war-tui's
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT = 3.0  # seconds a write waits for another process before statistics turn off
+OVERFLOW_MIN_GAMES = 100  # below this the "top 1%" is a single game: no overflow bin
 HISTOGRAM_BINS = 48  # divisible by 2, 3, 4, 6, 8, 12, 16, 24: merges evenly to narrower charts
 
 # Statements that take a file from version N-1 to version N, keyed by N.
@@ -480,9 +481,9 @@ def _read_histogram(conn: sqlite3.Connection, bins: int) -> Histogram:
     if games == 0:
         return Histogram(())
     bins = max(1, bins)
-    top = _nth_battles(conn, (games - 1) * 99 // 100)[0]  # the 99th percentile
     overflow = None
-    if high > 2 * top and top >= low:
+    top = _nth_battles(conn, (games - 1) * 99 // 100)[0]  # the 99th percentile
+    if games >= OVERFLOW_MIN_GAMES and high > 2 * top:
         count = conn.execute("SELECT count(*) FROM games WHERE battles > ?", (top,)).fetchone()[0]
         overflow = Bin(top + 1, high, count)
         high = top
