@@ -111,6 +111,7 @@ class StatsStore:
         self.read_only = read_only
         self.busy_timeout = busy_timeout
         self.disabled_reason: str | None = None
+        self.user_disabled = False  # off by the user's choice (--no-stats): nothing to warn about
         self._readable = True
         self._exists = True  # False: a read-only store over a file not made yet (no games yet)
         self._noticed = False
@@ -147,6 +148,7 @@ class StatsStore:
         store.disabled_reason = reason
         store._readable = False
         store._noticed = True
+        store.user_disabled = True
         return store
 
     # ------------------------------------------------------------ state

@@ -28,7 +28,7 @@ def duration(seconds: float) -> str:
     if hours:
         return f"{hours:,} h {minutes} min"
     if minutes:
-        return f"{minutes} min {secs} s"
+        return f"{minutes} min"
     return f"{secs} s"
 
 
