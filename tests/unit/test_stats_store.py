@@ -375,3 +375,32 @@ def test_a_few_games_get_no_overflow_bin(db: Path):
     hist = store.histogram(4)
     assert hist.overflow is None and hist.games == 3
     assert (hist.bins[0].low, hist.bins[-1].high) == (100, 5_000)
+
+
+def test_reading_an_empty_file_is_no_games_yet(db: Path):
+    db.write_bytes(b"")  # SQLite's own idea of an empty database
+    store = StatsStore.open(db, read_only=True)
+    assert store.disabled_reason is None and store.totals().games == 0
+    assert db.read_bytes() == b""
+
+
+def test_worker_threads_record_while_the_ui_thread_reads(db: Path):
+    store = StatsStore.open(db)
+    errors: list[BaseException] = []
+
+    def worker(first: int) -> None:
+        try:
+            for n in range(first, first + 25):
+                assert store.record(row(n, seed=n))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(i * 25,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    while any(t.is_alive() for t in threads):
+        assert store.totals() is not None  # reads go on while others write
+    for thread in threads:
+        thread.join()
+    assert errors == [] and store.enabled
+    assert store.totals().games == 200

@@ -113,7 +113,7 @@ class StatsStore:
         self.disabled_reason: str | None = None
         self.user_disabled = False  # off by the user's choice (--no-stats): nothing to warn about
         self._readable = True
-        self._exists = True  # False: a read-only store over a file not made yet (no games yet)
+        self._exists = True  # False: a read-only store over a file not set up yet (no games yet)
         self._noticed = False
         self._lock = threading.Lock()
 
@@ -231,16 +231,17 @@ class StatsStore:
     def _read(self, query, nothing):
         if not self._readable:
             return None
-        if not self._exists:
+        if not self._exists:  # read-only, and nothing recorded yet when opened: look again
             if not self.path.exists():
                 return nothing
-            self._exists = True  # another copy of war-tui has made it since: read it
             try:
                 with closing(self._connect_ro()) as conn:
-                    self._check(conn)
+                    if self._check(conn) == 0:
+                        return nothing  # an empty file, or another copy is creating it right now
             except (StatsUnavailable, sqlite3.Error, OSError) as exc:
                 self._turn_off(self._explain(exc, writing=False)[0], False)
                 return None
+            self._exists = True
         try:
             with self._connect(read=True) as conn:
                 conn.execute("BEGIN")  # one snapshot for every query of this read
@@ -296,7 +297,7 @@ class StatsStore:
                 return
             try:
                 with closing(self._connect_ro()) as conn:
-                    self._check(conn)
+                    self._exists = self._check(conn) > 0
             except (sqlite3.Error, OSError) as exc:
                 raise StatsUnavailable(*self._explain(exc, writing=False)) from None
             return
