@@ -1,0 +1,1 @@
+"""The board's widgets, one per module. Each renders from its own small state."""

@@ -1,0 +1,1 @@
+"""Screens shown over the board: game over, help, and the too-small notice."""
