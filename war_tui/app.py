@@ -17,7 +17,6 @@ from importlib.resources import files
 
 from textual import events
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
@@ -32,6 +31,7 @@ from .components.pile import Pile
 from .components.status import StatusLine
 from .components.trend import CountTrend
 from .engine import Game
+from .keys import GAME_BINDINGS
 from .messages import BattleShown, DealView, EndView, GameDealt, GameEnded
 from .presentation import MAX, choose_glyphs, faster, slower, tick_plan
 from .rules import Result, Rules, Side
@@ -57,16 +57,7 @@ class WarApp(App[None]):
     CSS_PATH = [str(STYLES / "app.tcss"), str(STYLES / "screens.tcss")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
-    BINDINGS = [
-        Binding("space,enter,f", "flip", "Flip", key_display="space"),
-        Binding("a", "auto", "Auto"),
-        Binding("plus,equals_sign", "faster", "Faster", key_display="+"),
-        Binding("minus,underscore", "slower", "Slower", key_display="-"),
-        Binding("w", "pause_on_war", "War stop"),
-        Binding("r", "restart", "Restart"),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("q", "quit", "Quit"),
-    ]
+    BINDINGS = GAME_BINDINGS
 
     def __init__(
         self,
@@ -118,6 +109,7 @@ class WarApp(App[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.set_class(self.glyphs.ascii, "-ascii")
         self._board = list(self.query(".board"))
         self._status.set_play(self.auto, self.speed, self.pause_on_war)
         self.new_game(self.settings.seed, packets=self.settings.packets)

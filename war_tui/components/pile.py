@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -112,9 +113,12 @@ class Pile(Widget):
                 style = ("pile--red" if card_is_red(card) else "pile--face") if face_up else "pile--back"
                 canvas.text(x, y, label, style)
                 x += len(label) + 1
-        outcome, _ = self._words(view)
-        if canvas.height >= 3:
-            canvas.text(0, 1, outcome[: canvas.width], "pile--war" if view.wars else "pile--outcome")
+        winner = None if view.winner is None else self.names[view.winner.index]
+        outcome = outcome_text(winner, view.taken, 0)  # the border already says it was a war
+        room = max(1, rows[1] - 1)  # the lines between the two players' cards
+        style = "pile--war" if view.wars else "pile--outcome"
+        for i, line in enumerate(textwrap.wrap(outcome, max(1, canvas.width))[:room]):
+            canvas.text(0, 1 + i, line, style)
 
     def _words(self, view: BattleView) -> tuple[str, str]:
         winner = None if view.winner is None else self.names[view.winner.index]

@@ -55,7 +55,7 @@ class StatusLine(Widget):
         label = self.get_component_rich_style("status--label")
         value = self.get_component_rich_style("status--value")
         dot = f" {self.glyphs.dot} "
-        narrow = self.size.width < 80
+        narrow = self.size.width < 60
         text = Text(no_wrap=True, overflow="ellipsis", end="")
 
         def part(name: str, val: str) -> None:
@@ -69,20 +69,14 @@ class StatusLine(Widget):
         part("Game", f"{self.number}" if narrow else f"{self.number} ({seed})")
         part("Battle", f"{self.battles:,}")
         part("Wars", f"{self.wars:,}")
+        text.append(dot, label)
         if self.auto:
-            text.append(dot, label)
             text.append(f"auto {speed_label(self.speed)}", self.get_component_rich_style("status--auto"))
         else:
-            text.append(dot, label)
-            text.append("paused" if narrow else f"paused (auto {speed_label(self.speed)})",
-                        self.get_component_rich_style("status--paused"))
+            text.append(f"auto off ({speed_label(self.speed)})", self.get_component_rich_style("status--paused"))
         if self.pause_on_war:
             part("", "stop at wars")
         p1, p2, draws, stopped = self.tally
         if any(self.tally):
-            if narrow:
-                part("Won", f"{p1}-{p2}")
-            else:
-                names = self.names
-                part("Tally", f"{names[0]} {p1}, {names[1]} {p2}, draws {draws}, stopped {stopped}")
+            part("Tally", f"{p1}-{p2}" if narrow else f"{p1}-{p2}, {draws} drawn, {stopped} stopped")
         return text

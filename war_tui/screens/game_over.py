@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..keys import GAME_BINDINGS
 from ..messages import EndView
 from ..presentation import REASON_TEXT, leader_text, plural, result_title, war_word
 from ..rules import Result
@@ -18,7 +19,7 @@ from ..rules import Result
 class GameOverScreen(ModalScreen[None]):
     """Modal so the finished board stays visible behind it; the app's keys all still work."""
 
-    BINDINGS = [Binding("escape", "dismiss", "Look at the table")]
+    BINDINGS = [*GAME_BINDINGS, Binding("escape", "dismiss", "Look at the table")]
 
     def __init__(
         self,

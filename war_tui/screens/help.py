@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..keys import GAME_BINDINGS
 from ..rules import Gather, Rules
 
 KEYS = (
-    ("space, enter, f", "flip: play exactly one battle (a war belongs to its battle)"),
+    ("space enter f", "flip: play one battle (a war belongs to its battle)"),
     ("a", "auto-play on or off"),
-    ("+ / -", "faster / slower auto-play (0.5 battles a second up to max)"),
-    ("w", "stop auto-play at every war, so you can watch it"),
-    ("r", "restart: a new shuffle with a new seed"),
-    ("?", "this help (esc closes it)"),
+    ("+  -", "faster, slower: one battle every 2 s up to max"),
+    ("w", "stop auto-play at every war, to watch it"),
+    ("r", "restart: a new shuffle, a new seed"),
+    ("?  esc", "this help, open and close"),
     ("ctrl+p", "command palette: every action, and themes"),
     ("q", "quit"),
 )
@@ -31,30 +33,29 @@ GATHER_TEXT = {
 
 def rules_text(rules: Rules) -> str:
     down = "one card" if rules.war_cards == 1 else f"{rules.war_cards} cards"
-    return "\n".join([
-        "Each player turns over the top card of their packet. The higher rank takes both",
-        "cards (ace high, two low; suits do not matter) and puts them under their packet,",
-        f"{GATHER_TEXT[rules.gather]}.",
-        "",
-        f"When the ranks tie it is war: each player lays {down} face down, then one face up.",
-        "The higher of the new face-up cards takes the whole pile; another tie means",
-        "another war on top.",
-        "",
-        "A player who cannot lay a war's cards loses; if neither can, it is a draw. Whoever",
-        f"holds all the cards wins. A game stops after {rules.max_battles:,} battles.",
+    return "\n\n".join([
+        "Both players turn over their top card. The higher rank takes both (ace high, two low;"
+        f" suits do not matter) and puts them under its packet, {GATHER_TEXT[rules.gather]}.",
+        f"A tie is war: each player lays {down} face down and one face up; the higher new card"
+        " takes the whole pile, and another tie means another war.",
+        "Whoever cannot lay a war's cards loses (if neither can, it is a draw). Holding every"
+        f" card wins; a game stops after {rules.max_battles:,} battles.",
     ])
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape", "dismiss", "Close help")]
+    BINDINGS = [*GAME_BINDINGS, Binding("escape", "dismiss", "Close help")]
 
     def __init__(self, rules: Rules) -> None:
         super().__init__()
         self.rules = rules
 
     def compose(self) -> ComposeResult:
-        width = max(len(k) for k, _ in KEYS)
-        keys = "\n".join(f"{key.rjust(width)}   {what}" for key, what in KEYS)
+        keys = Table.grid(padding=(0, 2))
+        keys.add_column(style="bold", no_wrap=True)
+        keys.add_column(ratio=1)
+        for key, what in KEYS:
+            keys.add_row(key, what)
         with VerticalScroll(id="help-dialog", can_focus=False):
             yield Static("How War is played", classes="help-heading")
             yield Static(rules_text(self.rules), id="help-rules")
