@@ -397,3 +397,23 @@ async def test_the_battle_log_keeps_a_bounded_number_of_lines():
             log.show_battle(view)
         await pilot.pause()
         assert len(log.lines) == MAX_LINES
+
+
+@pytest.mark.parametrize(
+    "p1, p2, title, pile_words",
+    [
+        ("7C 2C 3C", "7H", "Player 1 wins", "Player 2 cannot finish the war"),
+        ("7C 2C", "7H 2D", "A draw", "Nobody takes the pile"),
+    ],
+)
+async def test_a_game_ended_in_a_war_shows_its_last_cards_and_says_why(p1, p2, title, pile_words):
+    from war_tui.cards import parse_cards
+
+    app = make_app(packets=(tuple(parse_cards(p1)), tuple(parse_cards(p2))))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        assert title in str(app.screen.query_one("#result-title").render())
+        assert pile_words in shown(app.query_one(Pile))
+        assert "7♣" in shown(app.query_one(Pile))

@@ -30,6 +30,7 @@ def make_app(settings: PlaySettings | None = None, *, environ: dict[str, str] | 
 # The states the README's screenshots and the snapshot tests show: (name, size, app factory, keys).
 SCREEN_STATES = {
     "opening": ((80, 24), lambda: make_app(), ()),
+    "playing": ((100, 30), lambda: make_app(names=("Alice", "Bob")), ("space",) * 14),
     "war": ((100, 30), lambda: make_app(packets=WAR_PACKETS, names=("Alice", "Bob")), ("space",)),
     "game-over": ((80, 24), lambda: make_app(packets=WAR_PACKETS, names=("Alice", "Bob")), ("space", "space")),
     "help": ((80, 24), lambda: make_app(), ("question_mark",)),
