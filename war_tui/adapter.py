@@ -3,8 +3,8 @@
 The engine calls listeners synchronously while it plays; the adapter keeps only
 what ends a battle (``BattleWon``, or the ``GameOver`` of a game ended short in
 a war), turns it into a ``BattleView`` and posts it. At "max" speed the app
-detaches the adapter for the bulk of a frame and holds the last battle, so the
-screen gets one message per frame instead of a queue of stale ones.
+sets ``holding``: each battle's view replaces the last one unposted, and one
+``flush`` per frame sends only the newest, so the screen never queues stale frames.
 """
 
 from __future__ import annotations

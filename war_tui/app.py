@@ -251,38 +251,30 @@ class WarApp(App[None]):
         self._after_play()
 
     def _max_frame(self, game: Game) -> None:
-        """As many battles as fit in the frame budget; only the last one is drawn."""
+        """As many battles as fit in the frame budget; only the last one reaches the board.
+
+        The adapter holds each battle's view instead of posting it, so the widgets
+        see one battle per frame (always the latest, the final one included)
+        however many the engine played.
+        """
         deadline = time.perf_counter() + FRAME_BUDGET
         adapter = self.adapter
-        if self.pause_on_war:
-            # Hold every battle (events are needed to show the war when it comes).
-            adapter.holding = True
-            wars = game.wars
-            try:
-                while not game.over and time.perf_counter() < deadline:
-                    for _ in range(32):
+        wars = game.wars
+        adapter.holding = True
+        try:
+            while not game.over and time.perf_counter() < deadline:
+                if self.pause_on_war:
+                    for _ in range(MAX_CHUNK):
                         if not game.step() or game.wars > wars:
                             break
                     if game.wars > wars:
                         self._stop_at_war()
                         break
-            finally:
-                adapter.holding = False
-            adapter.flush(fast=True)
-            return
-        adapter.detach()
-        try:
-            while not game.over and time.perf_counter() < deadline:
-                game.play(MAX_CHUNK)
+                else:
+                    game.play(MAX_CHUNK)
         finally:
-            adapter.attach()
-        if not game.over:
-            adapter.holding = True
-            try:
-                game.step()  # the frame's last battle, with events, to draw in the pile
-            finally:
-                adapter.holding = False
-            adapter.flush(fast=True)
+            adapter.holding = False
+        adapter.flush(fast=True)
 
     def _stop_at_war(self) -> None:
         self.auto = False
