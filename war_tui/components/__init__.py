@@ -1,1 +1,1 @@
-"""Widgets: one module per widget."""
+"""The widgets, one per module. Each renders from its own small state."""

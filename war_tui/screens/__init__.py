@@ -1,1 +1,1 @@
-"""Screens: one module per screen."""
+"""Screens, one per module: game over, help, too small, statistics."""
