@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from importlib.resources import files
 
-from textual import events
+from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -37,8 +37,10 @@ from .presentation import MAX, choose_glyphs, faster, slower, tick_plan
 from .rules import Result, Rules, Side
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
+from .screens.stats import StatsScreen
 from .screens.too_small import TooSmallScreen, too_small
 from .settings import PlaySettings
+from .stats import GameRecord, Source, StatsStore
 
 STYLES = files("war_tui.styles")
 
@@ -66,6 +68,7 @@ class WarApp(App[None]):
         environ: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
         new_seed: Callable[[], int] = lambda: secrets.randbelow(2**32),
+        stats: StatsStore | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings = settings if settings is not None else PlaySettings()
@@ -80,6 +83,11 @@ class WarApp(App[None]):
         self.tally: Counter[Result] = Counter()
         self.finished_hooks: list[FinishedHook] = []
         """Called once per finished game with (game, seconds): the seam for statistics."""
+        # No store given (tests, embedding): record nothing rather than write to the user's file.
+        self.stats = stats if stats is not None else StatsStore.off("no statistics file was given")
+        if self.stats.enabled:
+            self.finished_hooks.append(self._record_game)
+        self._auto_seen = False
         self.auto = settings.auto or settings.screensaver
         self.speed = settings.speed
         self.pause_on_war = settings.pause_on_war
@@ -114,6 +122,7 @@ class WarApp(App[None]):
         self._status.set_play(self.auto, self.speed, self.pause_on_war)
         self.new_game(self.settings.seed, packets=self.settings.packets)
         self._fit_screen(self.size.width, self.size.height)
+        self._say_stats_off(self.stats.take_notice())
 
     @property
     def _status(self) -> StatusLine:
@@ -141,6 +150,7 @@ class WarApp(App[None]):
         self.game = game
         self.game_number += 1
         self._reported = False
+        self._auto_seen = self.auto
         self._credit = 0.0
         self._started_at = self._clock()
         self.adapter.follow(game)
@@ -161,6 +171,28 @@ class WarApp(App[None]):
         for hook in self.finished_hooks:
             hook(game, seconds)
 
+    def _record_game(self, game: Game, seconds: float) -> None:
+        if self.settings.screensaver:
+            source = Source.SCREENSAVER
+        else:
+            source = Source.AUTO if self._auto_seen else Source.INTERACTIVE
+        self._store_record(GameRecord.from_game(game, self.names, seconds, source))
+
+    @work(thread=True, group="stats")
+    def _store_record(self, record: GameRecord) -> None:
+        """Off the UI thread: a slow or locked file must never stall the screen."""
+        self.stats.record(record)
+        reason = self.stats.take_notice()
+        if reason is not None:
+            self.call_from_thread(self._say_stats_off, reason)
+
+    def _say_stats_off(self, reason: str | None) -> None:
+        if reason:
+            self.notify(f"Statistics are off: {reason}", severity="warning", timeout=10)
+
+    def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
+        self.new_game(message.seed, message.rules)
+
     # ---------------------------------------------------------------- actions
 
     def action_flip(self) -> None:
@@ -175,6 +207,7 @@ class WarApp(App[None]):
 
     def action_auto(self) -> None:
         self.auto = not self.auto
+        self._auto_seen = self._auto_seen or self.auto
         if self.auto and self.game is not None and self.game.over:
             self.new_game()
         self._sync_auto()
@@ -206,6 +239,12 @@ class WarApp(App[None]):
             return  # under the too-small notice; it comes back with the board
         self._push_overlay(HelpScreen(self.rules))
 
+    def action_stats(self) -> None:
+        if isinstance(self.screen, StatsScreen):
+            self.pop_screen()
+        elif not any(isinstance(s, StatsScreen) for s in self.screen_stack):
+            self._push_overlay(StatsScreen(self.stats))
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Flip", "Play exactly one battle", self.action_flip)
@@ -214,6 +253,7 @@ class WarApp(App[None]):
         yield SystemCommand("Slower", "Play slower on auto", self.action_slower)
         yield SystemCommand("Stop at wars", "Pause auto-play at every war (toggle)", self.action_pause_on_war)
         yield SystemCommand("Restart", "A new shuffle with a new seed", self.action_restart)
+        yield SystemCommand("Statistics", "Results, records, recent games to replay", self.action_stats)
         yield SystemCommand("Help", "The rules in brief and every key", self.action_help)
 
     # --------------------------------------------------------------- auto-play
@@ -369,7 +409,7 @@ class WarApp(App[None]):
         notice = isinstance(self.screen, TooSmallScreen)
         if notice:
             self.pop_screen()
-        while isinstance(self.screen, (GameOverScreen, HelpScreen)):
+        while isinstance(self.screen, (GameOverScreen, HelpScreen, StatsScreen)):
             self.pop_screen()
         if notice:
             self.push_screen(TooSmallScreen())

@@ -18,6 +18,7 @@ GAME_BINDINGS = [
     Binding("minus,underscore", "app.slower", "Slower", key_display="-", group=SPEED_KEYS),
     Binding("w", "app.pause_on_war", "War stop"),
     Binding("r", "app.restart", "Restart"),
+    Binding("s", "app.stats", "Stats"),
     Binding("question_mark", "app.help", "Help", key_display="?"),
     Binding("q", "app.quit", "Quit"),
 ]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from war_tui.cli import build_parser, main
-from war_tui.commands.stats import add_stats_flags, store_from_args
+from war_tui.commands.stats import store_from_args
 from war_tui.engine import Game
 from war_tui.rules import Gather, Rules
 from war_tui.stats import GameRecord, Source, StatsStore
@@ -108,8 +108,7 @@ def test_a_folder_is_one_line_and_exit_2(tmp_path: Path, capsys):
 
 
 def test_top_level_flags_choose_the_store(tmp_path: Path):
-    parser = build_parser()
-    add_stats_flags(parser)  # what the lead adds next to the game's own flags
+    parser = build_parser()  # the game's flags include --stats-db and --no-stats
     args = parser.parse_args(["--stats-db", str(tmp_path / "s.sqlite3")])
     store = store_from_args(args)
     assert store.enabled and store.path == tmp_path / "s.sqlite3"

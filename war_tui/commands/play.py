@@ -8,6 +8,7 @@ import math
 from ..presentation import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
 from ..settings import DEFAULT_NAMES, MAX_NAME_LENGTH, PlaySettings
 from .common import UsageError, add_rule_flags, rules_from_args, seed_value
+from .stats import add_stats_flags, store_from_args
 
 MAX_TIME_LIMIT = 7 * 24 * 60  # minutes: a week is longer than anyone watches one game
 
@@ -49,6 +50,7 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")
     group.add_argument("--ascii", action="store_true", help="letters for suits and ASCII borders")
     add_rule_flags(parser)
+    add_stats_flags(parser)
 
 
 def settings_from_args(args: argparse.Namespace) -> PlaySettings:
@@ -78,6 +80,6 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     from ..app import WarApp  # Textual loads only when a screen is really wanted
 
-    app = WarApp(settings)
+    app = WarApp(settings, stats=store_from_args(args))
     app.run()
     return app.return_code or 0

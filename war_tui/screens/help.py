@@ -18,6 +18,7 @@ KEYS = (
     ("+  -", "faster, slower: one battle every 2 s up to max"),
     ("w", "stop auto-play at every war, to watch it"),
     ("r", "restart: a new shuffle, a new seed"),
+    ("s", "statistics: every game recorded; enter on a game replays it"),
     ("?  esc", "this help, open and close"),
     ("ctrl+p", "command palette: every action, and themes"),
     ("q", "quit"),
