@@ -53,6 +53,11 @@ class Game:
         self._packets: tuple[deque[Card], deque[Card]] = (deque(p1), deque(p2))
         self._listeners: list[Listener] = []
         self._started = False
+        # Events wait here while listeners run, so an event a listener causes
+        # (say, GameOver from calling stop()) arrives after the ones before it.
+        self._pending: deque[Event] = deque()
+        self._dispatching = False
+        self._playing = False
         self.battles = 0
         self.wars = 0
         self.longest_war = 0
@@ -103,9 +108,19 @@ class Game:
             pass
 
     def _dispatch(self, events: list[Event]) -> None:
-        for event in events:
-            for listener in tuple(self._listeners):
-                listener(event)
+        self._pending.extend(events)
+        if self._dispatching:
+            return  # a listener caused these; the loop below delivers them in turn
+        self._dispatching = True
+        try:
+            pending = self._pending
+            while pending:
+                event = pending.popleft()
+                for listener in tuple(self._listeners):
+                    listener(event)
+        finally:
+            self._dispatching = False
+            self._pending.clear()
 
     # ------------------------------------------------------------------ play
 
@@ -123,22 +138,29 @@ class Game:
 
     def play(self, limit: int | None = None) -> int:
         """Play up to ``limit`` battles (all of them when None); returns how many were played."""
-        if self.result is not None:
-            return 0
+        if self._playing:
+            # The outer play() holds the battle in progress; playing inside it would corrupt it.
+            raise RuntimeError("a listener cannot play the game it listens to (stop() is fine)")
         if not self._started:
             self.start()
-        rules = self.rules
-        cap = rules.max_battles
+        if self.result is not None:
+            return 0
+        cap = self.rules.max_battles
         start = self.battles
         stop_at = cap if limit is None else min(cap, start + limit)
         if start < stop_at:
-            self._battles(stop_at)
-        if self.result is None and self.battles >= cap:
-            self._finish(Result.STOPPED, EndReason.BATTLE_CAP, [] if self._listeners else None)
+            self._playing = True
+            try:
+                self._battles(stop_at)
+            finally:
+                self._playing = False
         return self.battles - start
 
     def stop(self) -> None:
-        """End the game now as stopped (the rule sheet's "stop after a set time")."""
+        """End the game now as stopped (the rule sheet's "stop after a set time").
+
+        A listener may call it too: the game ends after the battle being told.
+        """
         if self.result is None:
             self._finish(Result.STOPPED, EndReason.STOPPED, [] if self._listeners else None)
 
@@ -147,6 +169,7 @@ class Game:
         pop1, pop2 = p1.popleft, p2.popleft
         put1, put2 = p1.extend, p2.extend
         k = self.rules.war_cards
+        cap = self.rules.max_battles
         winner_first = self.rules.gather is Gather.WINNER_FIRST
         battles = self.battles
         wars = self.wars
@@ -162,7 +185,7 @@ class Game:
                 r2 = c2 >> 2
                 if listening:
                     out = [CardsRevealed(battles, c1, c2, 0)]
-                if r1 != r2 and winner_first and not listening:
+                elif r1 != r2 and winner_first:
                     # The common battle under the default rules, kept to the bone.
                     if r1 > r2:
                         put1((c1, c2))
@@ -179,6 +202,8 @@ class Game:
                 while r1 == r2:
                     if len(p1) <= k or len(p2) <= k:
                         # Someone cannot lay both the face-down and the face-up cards.
+                        if depth > longest:
+                            longest = depth
                         self.battles, self.wars, self.longest_war = battles, wars, longest
                         self._end_short(laid1, laid2, out)
                         return
@@ -209,16 +234,23 @@ class Game:
                             depth, len(p1), len(p2),
                         )
                     )
+                    if not p1 or not p2 or battles >= cap:
+                        break  # the game ends with this battle: its events go out with GameOver
                     self.battles, self.wars, self.longest_war = battles, wars, longest
                     self._dispatch(out)
                     out = None
-                if not p1 or not p2:
+                    if self.result is not None:
+                        return  # a listener stopped the game
+                elif not p1 or not p2:
                     break
         finally:
             self.battles, self.wars, self.longest_war = battles, wars, longest
+        if out is None and listening:
+            out = []
         if not p1 or not p2:
-            winner = 0 if p1 else 1
-            self._finish(_WINNER_RESULT[winner], EndReason.ALL_CARDS, [] if listening else None)
+            self._finish(_WINNER_RESULT[0 if p1 else 1], EndReason.ALL_CARDS, out)
+        elif battles >= cap:
+            self._finish(Result.STOPPED, EndReason.BATTLE_CAP, out)
 
     def _steps(self, laid1: list[Card], laid2: list[Card]) -> Iterator[tuple[list[Card], list[Card]]]:
         """The laying steps of a battle: the face-up pair, then each war's face-down group and face-up pair."""
