@@ -22,6 +22,8 @@ def build_parser() -> Parser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for module in SUBCOMMANDS:
         module.register(subparsers)
+    for subparser in subparsers.choices.values():
+        subparser.add_argument("--version", action="version", version=f"war-tui {__version__}")
     return parser
 
 

@@ -19,11 +19,14 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from itertools import islice
 
 from ..engine import Game
 from ..rules import EndReason, Gather, Result, Rules
@@ -34,6 +37,7 @@ from .common import add_rule_flags, positive_int, rule_flags, rules_from_args, s
 GAME_SEED_BITS = 48
 MAX_CHUNK = 250  # games per chunk: small enough that Ctrl-C and the progress bar stay prompt
 CHUNKS_PER_JOB = 20  # enough chunks that a slow chunk (games hitting the cap) can't idle the other jobs
+IN_FLIGHT_PER_JOB = 3
 
 _SHORT_REASONS = (EndReason.SHORT_IN_WAR, EndReason.BOTH_SHORT)
 
@@ -124,9 +128,32 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def _ignore_sigint() -> None:
+def _init_worker(parent: int) -> None:
     # Ctrl-C reaches the whole process group; the parent alone decides what it means.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        # Die with the parent (say, `kill` or `timeout` on it) instead of lingering as orphans.
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)  # the parent died before we could ask to follow it
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Forked workers inherit SIGINT ignored from birth, leaving no moment where Ctrl-C kills one."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # ----------------------------------------------------------------- statistics
@@ -250,12 +277,19 @@ def simulate(
             if on_progress:
                 on_progress(stop - start)
         return total
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(parts)), initializer=_ignore_sigint)
+    workers = min(jobs, len(parts))
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(os.getpid(),))
+    todo = iter(parts)
+
+    def submit(n: int) -> set[Future[Tally]]:
+        return {pool.submit(play_chunk, seed, start, stop, *args) for start, stop in islice(todo, n)}
+
     try:
-        # Everything is submitted (and the workers forked) before any progress thread starts.
-        pending: set[Future[Tally]] = {
-            pool.submit(play_chunk, seed, start, stop, *args) for start, stop in parts
-        }
+        # A few chunks per worker in flight: enough to keep them busy, few enough that
+        # waiting stays cheap (wait() walks every pending future) and Ctrl-C stays prompt.
+        # The first submit forks the workers, before any progress-bar thread exists.
+        with _sigint_ignored():
+            pending = submit(workers * IN_FLIGHT_PER_JOB)
         if on_progress:
             on_progress(0)
         while pending:
@@ -265,6 +299,7 @@ def simulate(
                 total.merge(part)
                 if on_progress:
                     on_progress(part.games)
+            pending |= submit(len(done))
     finally:
         # On Ctrl-C: drop the chunks not started; the running ones are short.
         pool.shutdown(wait=True, cancel_futures=True)
