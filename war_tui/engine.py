@@ -29,6 +29,7 @@ from .rules import EndReason, Gather, Result, Rules, Side
 
 _SIDES = (Side.P1, Side.P2)
 _WINNER_RESULT = (Result.P1, Result.P2)
+_DEFAULT_RULES = Rules()
 
 
 class Game:
@@ -44,7 +45,17 @@ class Game:
         rng: random.Random | None = None,
     ) -> None:
         validate_packets(p1, p2)
-        self.rules = rules if rules is not None else Rules()
+        self._setup(p1, p2, rules, seed, rng)
+
+    def _setup(
+        self,
+        p1: Sequence[Card],
+        p2: Sequence[Card],
+        rules: Rules | None,
+        seed: int | None,
+        rng: random.Random | None,
+    ) -> None:
+        self.rules = rules if rules is not None else _DEFAULT_RULES
         self.seed = seed
         self.initial: tuple[tuple[Card, ...], tuple[Card, ...]] = (tuple(p1), tuple(p2))
         self.total_cards = len(p1) + len(p2)
@@ -71,7 +82,9 @@ class Game:
         deck = new_deck()
         shuffle(deck, rng)
         p1, p2 = deal(deck)
-        return cls(p1, p2, rules, seed=seed, rng=rng)
+        game = cls.__new__(cls)
+        game._setup(p1, p2, rules, seed, rng)  # a freshly dealt full deck needs no validating
+        return game
 
     # ----------------------------------------------------------------- state
 
@@ -170,24 +183,23 @@ class Game:
         put1, put2 = p1.extend, p2.extend
         k = self.rules.war_cards
         cap = self.rules.max_battles
-        winner_first = self.rules.gather is Gather.WINNER_FIRST
         battles = self.battles
         wars = self.wars
         longest = self.longest_war
         listening = bool(self._listeners)
+        # Headless under winner-first the won pile needs no building: the winner's cards, then
+        # the loser's, go straight under the winner's packet. This is the path `simulate` runs;
+        # a listener turns it off, and tests check both paths play every game alike.
+        plain = self.rules.gather is Gather.WINNER_FIRST and not listening
         out: list[Event] | None = None
+        # A card is rank << 2 | suit: two cards tie exactly when c1 ^ c2 < 4, and otherwise
+        # the bigger number has the higher rank whatever the suits.
         try:
-            while battles < stop_at:
-                battles += 1
+            for battles in range(battles + 1, stop_at + 1):
                 c1 = pop1()
                 c2 = pop2()
-                r1 = c1 >> 2
-                r2 = c2 >> 2
-                if listening:
-                    out = [CardsRevealed(battles, c1, c2, 0)]
-                elif r1 != r2 and winner_first:
-                    # The common battle under the default rules, kept to the bone.
-                    if r1 > r2:
+                if c1 ^ c2 > 3 and plain:
+                    if c1 > c2:
                         put1((c1, c2))
                         if not p2:
                             break
@@ -196,35 +208,48 @@ class Game:
                         if not p1:
                             break
                     continue
+                if listening:
+                    out = [CardsRevealed(battles, c1, c2, 0)]
                 laid1 = [c1]
                 laid2 = [c2]
                 depth = 0
-                while r1 == r2:
+                while c1 ^ c2 < 4:
                     if len(p1) <= k or len(p2) <= k:
                         # Someone cannot lay both the face-down and the face-up cards.
+                        wars += depth
                         if depth > longest:
                             longest = depth
                         self.battles, self.wars, self.longest_war = battles, wars, longest
                         self._end_short(laid1, laid2, out)
                         return
                     depth += 1
-                    wars += 1
-                    down1 = [pop1() for _ in range(k)]
-                    down2 = [pop2() for _ in range(k)]
-                    laid1 += down1
-                    laid2 += down2
+                    for _ in range(k):
+                        laid1.append(pop1())
+                        laid2.append(pop2())
                     c1 = pop1()
                     c2 = pop2()
                     laid1.append(c1)
                     laid2.append(c2)
-                    r1 = c1 >> 2
-                    r2 = c2 >> 2
                     if out is not None:
-                        out.append(WarDeclared(battles, depth, tuple(down1), tuple(down2)))
+                        down1, down2 = tuple(laid1[-k - 1 : -1]), tuple(laid2[-k - 1 : -1])
+                        out.append(WarDeclared(battles, depth, down1, down2))
                         out.append(CardsRevealed(battles, c1, c2, depth))
+                wars += depth
                 if depth > longest:
                     longest = depth
-                winner = 0 if r1 > r2 else 1
+                if plain:
+                    if c1 > c2:
+                        put1(laid1)
+                        put1(laid2)
+                        if not p2:
+                            break
+                    else:
+                        put2(laid2)
+                        put2(laid1)
+                        if not p1:
+                            break
+                    continue
+                winner = 0 if c1 > c2 else 1
                 pile = self._gather(winner, laid1, laid2)
                 (put1 if winner == 0 else put2)(pile)
                 if out is not None:

@@ -157,3 +157,15 @@ def test_a_seed_deals_and_plays_the_same_game_on_every_python():
         game = Game.deal(expected["seed"], rules)
         game.play()
         assert summary(game) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**63 - 1), st.integers(1, 3))
+def test_the_headless_shortcut_plays_exactly_like_the_listened_game(seed, war_cards):
+    """Headless winner-first takes a shortcut (no pile built); a listener turns it off. Same games."""
+    rules = Rules(war_cards=war_cards)
+    silent, heard = Game.deal(seed, rules), Game.deal(seed, rules)
+    heard.subscribe(lambda event: None)
+    silent.play()
+    heard.play()
+    assert everything(silent) == everything(heard)
