@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from .cards import Card, deal, new_deck, shuffle, validate_packets
 from .events import (
@@ -277,16 +277,6 @@ class Game:
         elif battles >= cap:
             self._finish(Result.STOPPED, EndReason.BATTLE_CAP, out)
 
-    def _steps(self, laid1: list[Card], laid2: list[Card]) -> Iterator[tuple[list[Card], list[Card]]]:
-        """The laying steps of a battle: the face-up pair, then each war's face-down group and face-up pair."""
-        k = self.rules.war_cards
-        i, face_up = 0, True
-        while i < len(laid1):
-            size = 1 if face_up else k
-            yield laid1[i : i + size], laid2[i : i + size]
-            i += size
-            face_up = not face_up
-
     def _gather(self, winner: int, laid1: list[Card], laid2: list[Card]) -> list[Card]:
         gather = self.rules.gather
         own, other = (laid1, laid2) if winner == 0 else (laid2, laid1)
@@ -295,10 +285,16 @@ class Game:
         if gather is Gather.LOSER_FIRST:
             return other + own
         if gather is Gather.LAID:
-            pile: list[Card] = []
-            for step1, step2 in self._steps(laid1, laid2):
-                pile += step1
-                pile += step2
+            # Laid step by step: the first face-up pair, then per war both face-down groups
+            # and the face-up pair, player 1's before player 2's each time.
+            pile = [laid1[0], laid2[0]]
+            k = self.rules.war_cards
+            for i in range(1, len(laid1), k + 1):
+                up = i + k
+                pile += laid1[i:up]
+                pile += laid2[i:up]
+                pile.append(laid1[up])
+                pile.append(laid2[up])
             return pile
         pile = laid1 + laid2
         shuffle(pile, self._rng)
