@@ -32,7 +32,7 @@ from random import Random
 
 from war_tui.commands.simulate import game_seed, simulate
 from war_tui.engine import Game
-from war_tui.rules import Result, Rules
+from war_tui.rules import Rules
 
 P1, P2, DRAW, STOPPED = "p1", "p2", "draw", "stopped"
 

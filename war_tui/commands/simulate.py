@@ -328,8 +328,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
-    jobs = args.jobs if args.jobs is not None else default_jobs()
     games = args.games
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    jobs = min(jobs, len(list(chunks(games, jobs))))  # more workers than chunks would sit idle
     done = 0
     bar = ProgressBar(games) if sys.stderr.isatty() else None
 
