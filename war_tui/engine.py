@@ -5,8 +5,9 @@ full-screen app, the statistics) drives this class. It keeps each packet as a
 deque of integer cards and plays battles in a single loop; events are built
 only when someone listens, so a headless simulation pays almost nothing for
 them. A battle is atomic: listeners receive its events after the middle pile
-has gone to the winner, so the game they can inspect always agrees with what
-the events said.
+has gone to the winner (and, for the battle that ends the game, after the game
+is over), so the game they can inspect always agrees with what the events said.
+Events a listener causes (``stop()``) queue behind the ones being delivered.
 """
 
 from __future__ import annotations
