@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from . import __version__
 from .commands import game as game_cmd
 from .commands import play as play_cmd
+from .commands import simulate as simulate_cmd
 from .commands import stats as stats_cmd
 from .commands.common import EXIT_USAGE, Parser, UsageError
 
-SUBCOMMANDS = (game_cmd, stats_cmd)
+SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd)
 
 
 def build_parser() -> Parser:
@@ -24,6 +25,8 @@ def build_parser() -> Parser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for module in SUBCOMMANDS:
         module.register(subparsers)
+    for subparser in subparsers.choices.values():
+        subparser.add_argument("--version", action="version", version=f"war-tui {__version__}")
     return parser
 
 

@@ -5,15 +5,16 @@ full-screen app, the statistics) drives this class. It keeps each packet as a
 deque of integer cards and plays battles in a single loop; events are built
 only when someone listens, so a headless simulation pays almost nothing for
 them. A battle is atomic: listeners receive its events after the middle pile
-has gone to the winner, so the game they can inspect always agrees with what
-the events said.
+has gone to the winner (and, for the battle that ends the game, after the game
+is over), so the game they can inspect always agrees with what the events said.
+Events a listener causes (``stop()``) queue behind the ones being delivered.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from .cards import Card, deal, new_deck, shuffle, validate_packets
 from .events import (
@@ -29,6 +30,7 @@ from .rules import EndReason, Gather, Result, Rules, Side
 
 _SIDES = (Side.P1, Side.P2)
 _WINNER_RESULT = (Result.P1, Result.P2)
+_DEFAULT_RULES = Rules()
 
 
 class Game:
@@ -44,7 +46,17 @@ class Game:
         rng: random.Random | None = None,
     ) -> None:
         validate_packets(p1, p2)
-        self.rules = rules if rules is not None else Rules()
+        self._setup(p1, p2, rules, seed, rng)
+
+    def _setup(
+        self,
+        p1: Sequence[Card],
+        p2: Sequence[Card],
+        rules: Rules | None,
+        seed: int | None,
+        rng: random.Random | None,
+    ) -> None:
+        self.rules = rules if rules is not None else _DEFAULT_RULES
         self.seed = seed
         self.initial: tuple[tuple[Card, ...], tuple[Card, ...]] = (tuple(p1), tuple(p2))
         self.total_cards = len(p1) + len(p2)
@@ -53,6 +65,11 @@ class Game:
         self._packets: tuple[deque[Card], deque[Card]] = (deque(p1), deque(p2))
         self._listeners: list[Listener] = []
         self._started = False
+        # Events wait here while listeners run, so an event a listener causes
+        # (say, GameOver from calling stop()) arrives after the ones before it.
+        self._pending: deque[Event] = deque()
+        self._dispatching = False
+        self._playing = False
         self.battles = 0
         self.wars = 0
         self.longest_war = 0
@@ -66,7 +83,9 @@ class Game:
         deck = new_deck()
         shuffle(deck, rng)
         p1, p2 = deal(deck)
-        return cls(p1, p2, rules, seed=seed, rng=rng)
+        game = cls.__new__(cls)
+        game._setup(p1, p2, rules, seed, rng)  # a freshly dealt full deck needs no validating
+        return game
 
     # ----------------------------------------------------------------- state
 
@@ -103,9 +122,19 @@ class Game:
             pass
 
     def _dispatch(self, events: list[Event]) -> None:
-        for event in events:
-            for listener in tuple(self._listeners):
-                listener(event)
+        self._pending.extend(events)
+        if self._dispatching:
+            return  # a listener caused these; the loop below delivers them in turn
+        self._dispatching = True
+        try:
+            pending = self._pending
+            while pending:
+                event = pending.popleft()
+                for listener in tuple(self._listeners):
+                    listener(event)
+        finally:
+            self._dispatching = False
+            self._pending.clear()
 
     # ------------------------------------------------------------------ play
 
@@ -123,22 +152,29 @@ class Game:
 
     def play(self, limit: int | None = None) -> int:
         """Play up to ``limit`` battles (all of them when None); returns how many were played."""
-        if self.result is not None:
-            return 0
+        if self._playing:
+            # The outer play() holds the battle in progress; playing inside it would corrupt it.
+            raise RuntimeError("a listener cannot play the game it listens to (stop() is fine)")
         if not self._started:
             self.start()
-        rules = self.rules
-        cap = rules.max_battles
+        if self.result is not None:
+            return 0
+        cap = self.rules.max_battles
         start = self.battles
         stop_at = cap if limit is None else min(cap, start + limit)
         if start < stop_at:
-            self._battles(stop_at)
-        if self.result is None and self.battles >= cap:
-            self._finish(Result.STOPPED, EndReason.BATTLE_CAP, [] if self._listeners else None)
+            self._playing = True
+            try:
+                self._battles(stop_at)
+            finally:
+                self._playing = False
         return self.battles - start
 
     def stop(self) -> None:
-        """End the game now as stopped (the rule sheet's "stop after a set time")."""
+        """End the game now as stopped (the rule sheet's "stop after a set time").
+
+        A listener may call it too: the game ends after the battle being told.
+        """
         if self.result is None:
             self._finish(Result.STOPPED, EndReason.STOPPED, [] if self._listeners else None)
 
@@ -147,24 +183,24 @@ class Game:
         pop1, pop2 = p1.popleft, p2.popleft
         put1, put2 = p1.extend, p2.extend
         k = self.rules.war_cards
-        winner_first = self.rules.gather is Gather.WINNER_FIRST
+        cap = self.rules.max_battles
         battles = self.battles
         wars = self.wars
         longest = self.longest_war
         listening = bool(self._listeners)
+        # Headless under winner-first the won pile needs no building: the winner's cards, then
+        # the loser's, go straight under the winner's packet. This is the path `simulate` runs;
+        # a listener turns it off, and tests check both paths play every game alike.
+        plain = self.rules.gather is Gather.WINNER_FIRST and not listening
         out: list[Event] | None = None
+        # A card is rank << 2 | suit: two cards tie exactly when c1 ^ c2 < 4, and otherwise
+        # the bigger number has the higher rank whatever the suits.
         try:
-            while battles < stop_at:
-                battles += 1
+            for battles in range(battles + 1, stop_at + 1):
                 c1 = pop1()
                 c2 = pop2()
-                r1 = c1 >> 2
-                r2 = c2 >> 2
-                if listening:
-                    out = [CardsRevealed(battles, c1, c2, 0)]
-                if r1 != r2 and winner_first and not listening:
-                    # The common battle under the default rules, kept to the bone.
-                    if r1 > r2:
+                if c1 ^ c2 > 3 and plain:
+                    if c1 > c2:
                         put1((c1, c2))
                         if not p2:
                             break
@@ -173,33 +209,48 @@ class Game:
                         if not p1:
                             break
                     continue
+                if listening:
+                    out = [CardsRevealed(battles, c1, c2, 0)]
                 laid1 = [c1]
                 laid2 = [c2]
                 depth = 0
-                while r1 == r2:
+                while c1 ^ c2 < 4:
                     if len(p1) <= k or len(p2) <= k:
                         # Someone cannot lay both the face-down and the face-up cards.
+                        wars += depth
+                        if depth > longest:
+                            longest = depth
                         self.battles, self.wars, self.longest_war = battles, wars, longest
                         self._end_short(laid1, laid2, out)
                         return
                     depth += 1
-                    wars += 1
-                    down1 = [pop1() for _ in range(k)]
-                    down2 = [pop2() for _ in range(k)]
-                    laid1 += down1
-                    laid2 += down2
+                    for _ in range(k):
+                        laid1.append(pop1())
+                        laid2.append(pop2())
                     c1 = pop1()
                     c2 = pop2()
                     laid1.append(c1)
                     laid2.append(c2)
-                    r1 = c1 >> 2
-                    r2 = c2 >> 2
                     if out is not None:
-                        out.append(WarDeclared(battles, depth, tuple(down1), tuple(down2)))
+                        down1, down2 = tuple(laid1[-k - 1 : -1]), tuple(laid2[-k - 1 : -1])
+                        out.append(WarDeclared(battles, depth, down1, down2))
                         out.append(CardsRevealed(battles, c1, c2, depth))
+                wars += depth
                 if depth > longest:
                     longest = depth
-                winner = 0 if r1 > r2 else 1
+                if plain:
+                    if c1 > c2:
+                        put1(laid1)
+                        put1(laid2)
+                        if not p2:
+                            break
+                    else:
+                        put2(laid2)
+                        put2(laid1)
+                        if not p1:
+                            break
+                    continue
+                winner = 0 if c1 > c2 else 1
                 pile = self._gather(winner, laid1, laid2)
                 (put1 if winner == 0 else put2)(pile)
                 if out is not None:
@@ -209,26 +260,23 @@ class Game:
                             depth, len(p1), len(p2),
                         )
                     )
+                    if not p1 or not p2 or battles >= cap:
+                        break  # the game ends with this battle: its events go out with GameOver
                     self.battles, self.wars, self.longest_war = battles, wars, longest
                     self._dispatch(out)
                     out = None
-                if not p1 or not p2:
+                    if self.result is not None:
+                        return  # a listener stopped the game
+                elif not p1 or not p2:
                     break
         finally:
             self.battles, self.wars, self.longest_war = battles, wars, longest
+        if out is None and listening:
+            out = []
         if not p1 or not p2:
-            winner = 0 if p1 else 1
-            self._finish(_WINNER_RESULT[winner], EndReason.ALL_CARDS, [] if listening else None)
-
-    def _steps(self, laid1: list[Card], laid2: list[Card]) -> Iterator[tuple[list[Card], list[Card]]]:
-        """The laying steps of a battle: the face-up pair, then each war's face-down group and face-up pair."""
-        k = self.rules.war_cards
-        i, face_up = 0, True
-        while i < len(laid1):
-            size = 1 if face_up else k
-            yield laid1[i : i + size], laid2[i : i + size]
-            i += size
-            face_up = not face_up
+            self._finish(_WINNER_RESULT[0 if p1 else 1], EndReason.ALL_CARDS, out)
+        elif battles >= cap:
+            self._finish(Result.STOPPED, EndReason.BATTLE_CAP, out)
 
     def _gather(self, winner: int, laid1: list[Card], laid2: list[Card]) -> list[Card]:
         gather = self.rules.gather
@@ -238,10 +286,16 @@ class Game:
         if gather is Gather.LOSER_FIRST:
             return other + own
         if gather is Gather.LAID:
-            pile: list[Card] = []
-            for step1, step2 in self._steps(laid1, laid2):
-                pile += step1
-                pile += step2
+            # Laid step by step: the first face-up pair, then per war both face-down groups
+            # and the face-up pair, player 1's before player 2's each time.
+            pile = [laid1[0], laid2[0]]
+            k = self.rules.war_cards
+            for i in range(1, len(laid1), k + 1):
+                up = i + k
+                pile += laid1[i:up]
+                pile += laid2[i:up]
+                pile.append(laid1[up])
+                pile.append(laid2[up])
             return pile
         pile = laid1 + laid2
         shuffle(pile, self._rng)

@@ -11,7 +11,7 @@ from ..cards import CardError, card_str, parse_cards, validate_packets
 from ..engine import Game
 from ..events import BattleWon, Event, GameOver
 from ..rules import EndReason, Result, Rules
-from .common import UsageError, add_rule_flags, rules_from_args, seed_value
+from .common import UsageError, add_rule_flags, rule_flags, rules_from_args, seed_value
 
 RESULT_TEXT = {
     Result.P1: "Player 1 wins",
@@ -111,20 +111,8 @@ def text_account(game: Game) -> str:
     if game.result is Result.STOPPED and game.leader is not None:
         lines.append(f"Player {game.leader.index + 1} was ahead.")
     if game.seed is not None:
-        lines.append(f"Replay: war-tui game --seed {game.seed}" + _rule_flags(game.rules))
+        lines.append(f"Replay: war-tui game --seed {game.seed}" + rule_flags(game.rules))
     return "\n".join(lines)
-
-
-def _rule_flags(rules: Rules) -> str:
-    default = Rules()
-    flags = ""
-    if rules.war_cards != default.war_cards:
-        flags += f" --war-cards {rules.war_cards}"
-    if rules.gather is not default.gather:
-        flags += f" --gather {rules.gather.value}"
-    if rules.max_battles != default.max_battles:
-        flags += f" --max-battles {rules.max_battles}"
-    return flags
 
 
 def run(args: argparse.Namespace) -> int:

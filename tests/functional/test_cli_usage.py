@@ -1,0 +1,73 @@
+"""Bad input gets one clear line on stderr and exit status 2; --help and --version work everywhere."""
+
+import pytest
+
+from cli_helpers import war_tui
+
+BAD_INPUT = [
+    # (arguments, words the one line must contain)
+    (["game", "--p1", "AS ZZ", "--p2", "KD"], "ZZ"),  # unknown card
+    (["game", "--p1", "AS 1H", "--p2", "KD"], "1H"),
+    (["game", "--p1", "AS KD", "--p2", "as"], "AS appears more than once"),  # duplicate across packets
+    (["game", "--p1", "AS AS", "--p2", "KD"], "AS appears more than once"),
+    (["game", "--p1", "", "--p2", "KD"], "packet is empty"),
+    (["game", "--p1", " , ", "--p2", "KD"], "packet is empty"),
+    (["game", "--p1", "AS"], "both --p1 and --p2"),
+    (["game", "--seed", "3", "--p1", "AS", "--p2", "KD"], "not both"),
+    (["game", "--seed", "x"], "seed must be a whole number"),
+    (["game", "--seed", "1.5"], "seed must be a whole number"),
+    (["game", "--seed", "-1"], "seed must be from 0"),
+    (["game", "--gather", "shuffle"], "unknown gather order 'shuffle'"),
+    (["game", "--war-cards", "7"], "--war-cards must be from 1 to 3, not 7"),
+    (["game", "--war-cards", "0"], "--war-cards"),
+    (["game", "--war-cards", "two"], "--war-cards"),
+    (["game", "--max-battles", "0"], "--max-battles"),
+    (["game", "--frobnicate"], "unrecognized arguments"),
+    (["simulate", "--games", "0"], "--games must be at least 1, not 0"),
+    (["simulate", "--games", "-5"], "--games"),
+    (["simulate", "--games", "many"], "--games must be a whole number"),
+    (["simulate", "--games", "1e3"], "--games must be a whole number"),
+    (["simulate"], "--games"),
+    (["simulate", "--games", "5", "--jobs", "0"], "--jobs must be at least 1, not 0"),
+    (["simulate", "--games", "5", "--jobs", "two"], "--jobs must be a whole number"),
+    (["simulate", "--games", "5", "--seed", "abc"], "seed must be a whole number"),
+    (["simulate", "--games", "5", "--gather", "nope"], "unknown gather order"),
+    (["simulate", "--games", "5", "--war-cards", "7"], "--war-cards must be from 1 to 3"),
+    (["no-such-command"], "invalid choice"),
+]
+
+
+@pytest.mark.parametrize(("args", "words"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
+def test_bad_input_is_one_clear_line_and_exit_2(args, words):
+    done = war_tui(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert words in lines[0]
+    assert lines[0].startswith("war-tui")
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", [[], ["game"], ["simulate"]])
+def test_help_works_on_every_command(command):
+    done = war_tui(*command, "--help")
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.startswith("usage: war-tui")
+
+
+def test_help_lists_the_commands_and_the_house_rules():
+    assert "simulate" in war_tui("--help").stdout and "game" in war_tui("--help").stdout
+    for command in ("game", "simulate"):
+        text = war_tui(command, "--help").stdout
+        for flag in ("--war-cards", "--gather", "--max-battles", "--seed", "--json"):
+            assert flag in text
+
+
+@pytest.mark.parametrize("command", [[], ["game"], ["simulate"]])
+def test_version_works_on_every_command(command):
+    from war_tui import __version__
+
+    done = war_tui(*command, "--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"war-tui {__version__}"

@@ -1,0 +1,394 @@
+"""``war-tui simulate``: play many games headless and report what they add up to.
+
+Every game is an ordinary ``Game.deal(seed, rules).play()`` (the one engine, no
+faster copy of the rules). Game ``i`` (counting from 0) of a simulation seeded
+``S`` uses the seed :func:`game_seed` ``(S, i)``, so any game in the report can
+be replayed with ``war-tui game --seed <that seed>``. The games are cut into
+chunks; each chunk's tally is plain integers and a histogram, and tallies merge
+in any order to the same totals, which is why ``--jobs 4`` reports exactly what
+``--jobs 1`` reports for the same seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import secrets
+import signal
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from itertools import islice
+
+from ..engine import Game
+from ..rules import EndReason, Gather, Result, Rules
+from .common import add_rule_flags, positive_int, rule_flags, rules_from_args, seed_value
+
+# Derived seeds stay below 2**48: short enough to type, and exact in every JSON
+# reader (JavaScript and older jq turn integers above 2**53 into approximations).
+GAME_SEED_BITS = 48
+MAX_CHUNK = 250  # games per chunk: small enough that Ctrl-C and the progress bar stay prompt
+CHUNKS_PER_JOB = 20  # enough chunks that a slow chunk (games hitting the cap) can't idle the other jobs
+IN_FLIGHT_PER_JOB = 3
+
+_SHORT_REASONS = (EndReason.SHORT_IN_WAR, EndReason.BOTH_SHORT)
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` (from 0) of a simulation seeded ``seed``.
+
+    The first 6 bytes of BLAKE2b("<seed>:<index>", person "war-tui-simulate")
+    read big-endian: stable on every machine and Python, computable for any
+    game on its own (workers need nothing but the chunk bounds), and unrelated
+    for nearby simulation seeds, so ``--seed 1`` and ``--seed 2`` share no games.
+    """
+    digest = hashlib.blake2b(
+        f"{seed}:{index}".encode(), digest_size=GAME_SEED_BITS // 8, person=b"war-tui-simulate"
+    ).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass
+class Tally:
+    """What a run of games adds up to; merging tallies in any order gives the same totals."""
+
+    games: int = 0
+    results: Counter[str] = field(default_factory=Counter)
+    battles: Counter[int] = field(default_factory=Counter)  # battles per game -> how many games
+    total_battles: int = 0
+    total_wars: int = 0
+    ended_short: int = 0
+    # (battles, index, seed) of the longest game; on a tie the earliest game wins.
+    longest: tuple[int, int, int] | None = None
+    # (depth, index, seed) of the game with the deepest chain of wars.
+    deepest: tuple[int, int, int] | None = None
+
+    def add_game(self, index: int, seed: int, game: Game) -> None:
+        n = game.battles
+        self.games += 1
+        self.results[game.result.value] += 1
+        self.battles[n] += 1
+        self.total_battles += n
+        self.total_wars += game.wars
+        if game.reason in _SHORT_REASONS:
+            self.ended_short += 1
+        if self.longest is None or n > self.longest[0]:
+            self.longest = (n, index, seed)
+        if self.deepest is None or game.longest_war > self.deepest[0]:
+            self.deepest = (game.longest_war, index, seed)
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        self.results.update(other.results)
+        self.battles.update(other.battles)
+        self.total_battles += other.total_battles
+        self.total_wars += other.total_wars
+        self.ended_short += other.ended_short
+        self.longest = _better(self.longest, other.longest)
+        self.deepest = _better(self.deepest, other.deepest)
+
+
+def _better(a: tuple[int, int, int] | None, b: tuple[int, int, int] | None) -> tuple[int, int, int] | None:
+    """The larger value; on a tie the earlier game."""
+    if a is None or b is None:
+        return a if b is None else b
+    return min(a, b, key=lambda t: (-t[0], t[1]))
+
+
+def play_chunk(seed: int, start: int, stop: int, war_cards: int, gather: str, max_battles: int) -> Tally:
+    """Play games ``start`` to ``stop - 1`` of the simulation; runs in a worker process."""
+    rules = Rules(war_cards=war_cards, gather=Gather(gather), max_battles=max_battles)
+    tally = Tally()
+    for index in range(start, stop):
+        s = game_seed(seed, index)
+        game = Game.deal(s, rules)
+        game.play()
+        tally.add_game(index, s, game)
+    return tally
+
+
+def chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
+    size = max(1, min(MAX_CHUNK, math.ceil(games / (jobs * CHUNKS_PER_JOB))))
+    for start in range(0, games, size):
+        yield start, min(games, start + size)
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # the cores this process may use
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _init_worker(parent: int) -> None:
+    # Ctrl-C reaches the whole process group; the parent alone decides what it means.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        # Die with the parent (say, `kill` or `timeout` on it) instead of lingering as orphans.
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)  # the parent died before we could ask to follow it
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Forked workers inherit SIGINT ignored from birth, leaving no moment where Ctrl-C kills one."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+# ----------------------------------------------------------------- statistics
+
+
+def percentile(histogram: Counter[int], total: int, fraction: float) -> int:
+    """Nearest-rank percentile: the smallest value at least ``fraction`` of the games reach at most."""
+    rank = max(1, math.ceil(fraction * total))
+    seen = 0
+    for value in sorted(histogram):
+        seen += histogram[value]
+        if seen >= rank:
+            return value
+    raise ValueError("empty histogram")
+
+
+def median(histogram: Counter[int], total: int) -> float:
+    """The usual median: the middle value, or the mean of the two middle values."""
+    lower = _nth(histogram, (total - 1) // 2)
+    upper = _nth(histogram, total // 2)
+    return (lower + upper) / 2
+
+
+def _nth(histogram: Counter[int], n: int) -> int:
+    seen = 0
+    for value in sorted(histogram):
+        seen += histogram[value]
+        if seen > n:
+            return value
+    raise ValueError("empty histogram")
+
+
+def report(tally: Tally, seed: int, rules: Rules, jobs: int, seconds: float) -> dict[str, object]:
+    n = tally.games
+    assert tally.longest is not None and tally.deepest is not None
+    seconds = max(seconds, 1e-9)
+    return {
+        "seed": seed,
+        "games": n,
+        "rules": rules.to_dict(),
+        "results": {r.value: tally.results[r.value] / n for r in Result},
+        "result_counts": {r.value: tally.results[r.value] for r in Result},
+        "battles": {
+            "mean": tally.total_battles / n,
+            "median": median(tally.battles, n),
+            "p90": percentile(tally.battles, n, 0.90),
+            "p99": percentile(tally.battles, n, 0.99),
+            "max": tally.longest[0],
+            "total": tally.total_battles,
+        },
+        "wars_per_game": tally.total_wars / n,
+        "ended_short_in_war": tally.ended_short / n,
+        "longest_game": {"seed": tally.longest[2], "game": tally.longest[1], "battles": tally.longest[0]},
+        "deepest_war": {"seed": tally.deepest[2], "game": tally.deepest[1], "depth": tally.deepest[0]},
+        "speed": {
+            "jobs": jobs,
+            "seconds": round(seconds, 3),
+            "games_per_s": round(n / seconds, 1),
+            "battles_per_s": round(tally.total_battles / seconds, 1),
+        },
+    }
+
+
+def _pct(share: float) -> str:
+    return f"{share * 100:.1f}%"
+
+
+def _num(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def text_report(data: dict, rules: Rules) -> str:
+    results = data["results"]
+    battles = data["battles"]
+    longest = data["longest_game"]
+    deepest = data["deepest_war"]
+    speed = data["speed"]
+    flags = rule_flags(rules)
+    jobs = speed["jobs"]
+    lines = [
+        f"{data['games']:,} games of War, seed {data['seed']}, {rules.describe()}",
+        f"  replay the whole run: war-tui simulate --games {data['games']} --seed {data['seed']}{flags}",
+        "",
+        "Results:  player 1 {}   player 2 {}   draw {}   stopped {}".format(
+            _pct(results["p1"]), _pct(results["p2"]), _pct(results["draw"]), _pct(results["stopped"])
+        ),
+        "Battles per game:  mean {}   median {}   p90 {}   p99 {}   max {}".format(
+            _num(battles["mean"]), _num(battles["median"]), _num(battles["p90"]),
+            _num(battles["p99"]), _num(battles["max"]),
+        ),
+        f"Wars per game: {data['wars_per_game']:.2f}   "
+        f"ended with a player short in a war: {_pct(data['ended_short_in_war'])}",
+        f"Longest game: {longest['battles']:,} battles   war-tui game --seed {longest['seed']}{flags}",
+        f"Deepest war: {deepest['depth']} in a row   war-tui game --seed {deepest['seed']}{flags}",
+        "",
+        f"Speed: {speed['seconds']:.2f} s with {jobs} job{'s' if jobs != 1 else ''}:"
+        f" {speed['games_per_s']:,.0f} games/s, {speed['battles_per_s']:,.0f} battles/s",
+    ]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- running
+
+
+def simulate(
+    games: int,
+    seed: int,
+    rules: Rules,
+    jobs: int,
+    on_progress: Callable[[int], None] | None = None,
+) -> Tally:
+    """Play the simulation's games, in this process (one job) or in worker processes."""
+    args = (rules.war_cards, rules.gather.value, rules.max_battles)
+    parts = list(chunks(games, jobs))
+    total = Tally()
+    if jobs == 1 or len(parts) == 1:
+        if on_progress:
+            on_progress(0)
+        for start, stop in parts:
+            total.merge(play_chunk(seed, start, stop, *args))
+            if on_progress:
+                on_progress(stop - start)
+        return total
+    workers = min(jobs, len(parts))
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(os.getpid(),))
+    todo = iter(parts)
+
+    def submit(n: int) -> set[Future[Tally]]:
+        return {pool.submit(play_chunk, seed, start, stop, *args) for start, stop in islice(todo, n)}
+
+    try:
+        # A few chunks per worker in flight: enough to keep them busy, few enough that
+        # waiting stays cheap (wait() walks every pending future) and Ctrl-C stays prompt.
+        # The first submit forks the workers, before any progress-bar thread exists.
+        with _sigint_ignored():
+            pending = submit(workers * IN_FLIGHT_PER_JOB)
+        if on_progress:
+            on_progress(0)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                part = future.result()
+                total.merge(part)
+                if on_progress:
+                    on_progress(part.games)
+            pending |= submit(len(done))
+    finally:
+        # On Ctrl-C: drop the chunks not started; the running ones are short.
+        pool.shutdown(wait=True, cancel_futures=True)
+    return total
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "simulate", help="play many games without a screen and report the statistics",
+        description="Play many games of War without a screen and report results, game lengths and speed. "
+        "Game i (from 0) uses a seed derived from --seed (BLAKE2b of '<seed>:<i>'); the report names the "
+        "seeds worth replaying with 'war-tui game --seed'.",
+    )
+    parser.add_argument("--games", type=positive_int("--games"), required=True, metavar="N",
+                        help="how many games to play")
+    parser.add_argument("--seed", type=seed_value,
+                        help="seed the run (default: a fresh random one, shown in the report)")
+    parser.add_argument("--jobs", type=positive_int("--jobs"), metavar="J",
+                        help=f"worker processes (default: all cores, here {default_jobs()}); "
+                        "any J gives the same numbers")
+    add_rule_flags(parser)
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    games = args.games
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    jobs = min(jobs, len(list(chunks(games, jobs))))  # more workers than chunks would sit idle
+    done = 0
+    bar = ProgressBar(games) if sys.stderr.isatty() else None
+
+    def on_progress(n: int) -> None:
+        nonlocal done
+        done += n
+        if bar is not None:
+            bar.advance(n)
+
+    began = time.perf_counter()
+    try:
+        try:
+            tally = simulate(games, seed, rules, jobs, on_progress)
+        finally:
+            if bar is not None:
+                bar.close()
+    except KeyboardInterrupt:
+        sys.stderr.write(f"war-tui simulate: interrupted after {done:,} of {games:,} games, no report\n")
+        return 130
+    seconds = time.perf_counter() - began
+    data = report(tally, seed, rules, jobs, seconds)
+    if args.json:
+        sys.stdout.write(json.dumps(data) + "\n")
+    else:
+        sys.stdout.write(text_report(data, rules) + "\n")
+    return 0
+
+
+class ProgressBar:
+    """A rich progress bar on stderr, started at the first update (after any workers were forked)."""
+
+    def __init__(self, games: int) -> None:
+        self.games = games
+        self._progress = None
+        self._task = None
+
+    def advance(self, n: int) -> None:
+        if self._progress is None:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                console=Console(stderr=True), transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("games", total=self.games)
+        if n:
+            self._progress.advance(self._task, n)
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
