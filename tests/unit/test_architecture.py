@@ -1,0 +1,28 @@
+"""The layering people rely on: the rules engine and statistics never load the UI."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_import_contracts_hold():
+    """pyproject's import-linter contracts: engine and stats free of Textual/Rich, CLI loads Textual lazily."""
+    lint = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
+    if not Path(lint).exists():
+        pytest.skip("import-linter is not installed")
+    done = subprocess.run([lint], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+@pytest.mark.parametrize("module", ["war_tui.engine", "war_tui.rules", "war_tui.cards", "war_tui.events"])
+def test_engine_modules_load_without_textual(module):
+    code = f"import sys, {module}; sys.exit(1 if any(m.split('.')[0] in ('textual', 'rich') for m in sys.modules) else 0)"
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
