@@ -174,13 +174,16 @@ def result_title(result: Result, names: Sequence[str]) -> str:
     }[result]
 
 
-REASON_TEXT = {
-    EndReason.ALL_CARDS: "the other player ran out of cards",
-    EndReason.SHORT_IN_WAR: "the other player could not finish a war",
-    EndReason.BOTH_SHORT: "neither player could finish a war",
-    EndReason.BATTLE_CAP: "the battle limit was reached",
-    EndReason.STOPPED: "the time limit ran out",
-}
+def reason_text(reason: EndReason, result: Result, names: Sequence[str]) -> str:
+    """Why the game ended, naming the player who lost it ("Bob ran out of cards")."""
+    loser = names[1] if result is Result.P1 else names[0]
+    return {
+        EndReason.ALL_CARDS: f"{loser} ran out of cards",
+        EndReason.SHORT_IN_WAR: f"{loser} could not finish a war",
+        EndReason.BOTH_SHORT: "neither player could finish a war",
+        EndReason.BATTLE_CAP: "the battle limit was reached",
+        EndReason.STOPPED: "the time limit ran out",
+    }[reason]
 
 
 def leader_text(leader_index: int | None, names: Sequence[str]) -> str:

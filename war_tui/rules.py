@@ -86,6 +86,18 @@ class Rules:
         data["gather"] = self.gather.value
         return data
 
+    def replay_flags(self) -> str:
+        """The command-line flags that ask for these rules (empty for the defaults), each after a space."""
+        default = Rules()
+        flags = ""
+        if self.war_cards != default.war_cards:
+            flags += f" --war-cards {self.war_cards}"
+        if self.gather is not default.gather:
+            flags += f" --gather {self.gather.value}"
+        if self.max_battles != default.max_battles:
+            flags += f" --max-battles {self.max_battles}"
+        return flags
+
     def describe(self) -> str:
         """A short phrase for status lines: only what differs from the defaults."""
         parts = []

@@ -87,15 +87,3 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     except RulesError as exc:
         raise UsageError(str(exc)) from None
 
-
-def rule_flags(rules: Rules) -> str:
-    """The flags that ask for ``rules`` (empty for the defaults), for replay hints."""
-    default = Rules()
-    flags = ""
-    if rules.war_cards != default.war_cards:
-        flags += f" --war-cards {rules.war_cards}"
-    if rules.gather is not default.gather:
-        flags += f" --gather {rules.gather.value}"
-    if rules.max_battles != default.max_battles:
-        flags += f" --max-battles {rules.max_battles}"
-    return flags

@@ -10,22 +10,11 @@ import sys
 from ..cards import CardError, card_str, parse_cards, validate_packets
 from ..engine import Game
 from ..events import BattleWon, Event, GameOver
-from ..rules import EndReason, Result, Rules
-from .common import UsageError, add_rule_flags, rule_flags, rules_from_args, seed_value
+from ..presentation import reason_text, result_title
+from ..rules import Result, Rules
+from ..settings import DEFAULT_NAMES as NAMES
+from .common import UsageError, add_rule_flags, rules_from_args, seed_value
 
-RESULT_TEXT = {
-    Result.P1: "Player 1 wins",
-    Result.P2: "Player 2 wins",
-    Result.DRAW: "A draw",
-    Result.STOPPED: "Stopped",
-}
-REASON_TEXT = {
-    EndReason.ALL_CARDS: "the other player ran out of cards",
-    EndReason.SHORT_IN_WAR: "the other player could not finish a war",
-    EndReason.BOTH_SHORT: "neither player could finish a war",
-    EndReason.BATTLE_CAP: "the battle limit was reached",
-    EndReason.STOPPED: "the game was stopped",
-}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -104,14 +93,14 @@ def text_account(game: Game) -> str:
         f"Player 1 ({len(game.initial[0])} cards, top first): " + " ".join(card_str(c) for c in game.initial[0]),
         f"Player 2 ({len(game.initial[1])} cards, top first): " + " ".join(card_str(c) for c in game.initial[1]),
         "",
-        f"{RESULT_TEXT[game.result]}: {REASON_TEXT[game.reason]}.",
+        f"{result_title(game.result, NAMES)}: {reason_text(game.reason, game.result, NAMES)}.",
         f"Battles: {game.battles:,}   Wars: {game.wars:,}   Longest war: {game.longest_war}",
         f"Final cards: player 1 {n1}, player 2 {n2}",
     ]
     if game.result is Result.STOPPED and game.leader is not None:
         lines.append(f"Player {game.leader.index + 1} was ahead.")
     if game.seed is not None:
-        lines.append(f"Replay: war-tui game --seed {game.seed}" + rule_flags(game.rules))
+        lines.append(f"Replay: war-tui game --seed {game.seed}" + game.rules.replay_flags())
     return "\n".join(lines)
 
 

@@ -30,7 +30,7 @@ from itertools import islice
 
 from ..engine import Game
 from ..rules import EndReason, Gather, Result, Rules
-from .common import add_rule_flags, positive_int, rule_flags, rules_from_args, seed_value
+from .common import add_rule_flags, positive_int, rules_from_args, seed_value
 
 # Derived seeds stay below 2**48: short enough to type, and exact in every JSON
 # reader (JavaScript and older jq turn integers above 2**53 into approximations).
@@ -231,7 +231,7 @@ def text_report(data: dict, rules: Rules) -> str:
     longest = data["longest_game"]
     deepest = data["deepest_war"]
     speed = data["speed"]
-    flags = rule_flags(rules)
+    flags = rules.replay_flags()
     jobs = speed["jobs"]
     lines = [
         f"{data['games']:,} games of War, seed {data['seed']}, {rules.describe()}",

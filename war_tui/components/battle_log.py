@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import RichLog
 
 from ..messages import BattleView, DealView, EndView
-from ..presentation import REASON_TEXT, Glyphs, log_battle_line, plural, result_title
+from ..presentation import Glyphs, log_battle_line, plural, reason_text, result_title
 from .drawing import pieces_text
 
 MAX_LINES = 1000
@@ -43,7 +43,7 @@ class BattleLog(RichLog, can_focus=False):
     def show_end(self, end: EndView) -> None:
         title = result_title(end.result, self.names)
         line = (
-            f"{title}: {REASON_TEXT[end.reason]}, after {plural(end.battles, 'battle')}"
+            f"{title}: {reason_text(end.reason, end.result, self.names)}, after {plural(end.battles, 'battle')}"
             f" and {plural(end.wars, 'war')}"
         )
         self.write(Text(line, style=self._style("end"), no_wrap=True))

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from ..keys import GAME_BINDINGS
 from ..messages import EndView
-from ..presentation import REASON_TEXT, leader_text, plural, result_title, war_word
+from ..presentation import leader_text, plural, reason_text, result_title, war_word
 from ..rules import Result
 
 
@@ -43,7 +43,7 @@ class GameOverScreen(ModalScreen[None]):
         end = self.end
         longest = "none" if end.longest_war == 0 else f"{war_word(end.longest_war)} ({end.longest_war} deep)"
         facts = [
-            f"{REASON_TEXT[end.reason].capitalize()}.",
+            f"{_capital(reason_text(end.reason, end.result, self.names))}.",
         ]
         if end.result is Result.STOPPED:
             facts.append(leader_text(None if end.leader is None else end.leader.index, self.names) + ".")
@@ -68,6 +68,11 @@ class GameOverScreen(ModalScreen[None]):
             yield Static(result_title(end.result, self.names), id="result-title")
             yield Static("\n".join(facts), id="result-facts")
             yield Static(hint, id="result-hint")
+
+
+def _capital(sentence: str) -> str:
+    """Capitalise the first letter only: str.capitalize() would lower-case a player's name."""
+    return sentence[:1].upper() + sentence[1:]
 
 
 def _duration(seconds: float) -> str:

@@ -70,12 +70,4 @@ def replay_command(record: GameRecord) -> str | None:
     """The command line that deals this game again, or None for packets given by hand."""
     if record.seed is None:
         return None
-    rules, default = record.rules, Rules()
-    flags = f"war-tui --seed {record.seed}"
-    if rules.war_cards != default.war_cards:
-        flags += f" --war-cards {rules.war_cards}"
-    if rules.gather is not default.gather:
-        flags += f" --gather {rules.gather.value}"
-    if rules.max_battles != default.max_battles:
-        flags += f" --max-battles {rules.max_battles}"
-    return flags
+    return f"war-tui --seed {record.seed}" + record.rules.replay_flags()
