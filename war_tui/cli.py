@@ -7,9 +7,10 @@ from collections.abc import Sequence
 
 from . import __version__
 from .commands import game as game_cmd
+from .commands import serve_ssh as serve_ssh_cmd
 from .commands.common import EXIT_USAGE, Parser, UsageError
 
-SUBCOMMANDS = (game_cmd,)
+SUBCOMMANDS = (game_cmd, serve_ssh_cmd)
 
 
 def build_parser() -> Parser:
