@@ -87,8 +87,12 @@ class GameServer:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    @property
+    def full(self) -> bool:
+        return self._stopping or len(self.admitted) >= self.config.max_sessions
+
     def admit(self, link: Connection) -> bool:
-        if self._stopping or len(self.admitted) >= self.config.max_sessions:
+        if self.full:
             return False
         self.admitted.add(link)
         return True
@@ -157,6 +161,10 @@ class Connection(asyncssh.SSHServer):
             self.refusals.append("attempt rate")
             self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self._rejection)
             return True
+        if self.server.full:
+            # Told before authenticating, so the client reports it rather than a dropped session.
+            self._refuse_full()
+            return True
         if self.server.config.authorized_keys is None:
             return False  # --public: no authentication at all
         try:
@@ -183,11 +191,14 @@ class Connection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.authenticated = True
-        if not self.server.admit(self):
-            self.refusals.append("server full")
-            self.conn.disconnect(
-                asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(n=self.server.config.max_sessions)
-            )
+        if not self.server.admit(self):  # filled up while this client authenticated
+            self._refuse_full()
+
+    def _refuse_full(self) -> None:
+        self.refusals.append("server full")
+        self.conn.disconnect(
+            asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(n=self.server.config.max_sessions)
+        )
 
     def session_requested(self) -> GameSession:
         session = GameSession(self)
