@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import contextlib
 import io
+import os
 import shlex
 import signal
 import sys
@@ -161,21 +162,23 @@ def run(args: argparse.Namespace) -> int:
         session_seconds=minutes * 60 if minutes else None,
     )
     server = GameServer(config)
-    stderr_log(f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})")
+    banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"]
     if authorized is None:
-        stderr_log(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
+        banner.append(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
     else:
-        stderr_log(f"players: the keys in {authorized.path}")
-    return asyncio.run(_serve(server))
+        banner.append(f"players: the keys in {authorized.path}")
+    return asyncio.run(_serve(server, banner))
 
 
-async def _serve(server: GameServer) -> int:
+async def _serve(server: GameServer, banner: list[str]) -> int:
     config = server.config
     try:
         await server.start()
     except OSError as exc:
-        reason = exc.strerror.lower() if exc.strerror else str(exc)
+        reason = os.strerror(exc.errno).lower() if exc.errno else str(exc)
         raise UsageError(f"cannot listen on {config.host}:{config.port}: {reason}") from None
+    for line in banner:
+        server.log(line)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

@@ -87,11 +87,11 @@ class AuthorizedKeys:
         try:
             stamp = self._stamp()
             text = self.path.read_text(encoding="utf-8")
+            if not any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
+                raise KeyFileError(f"no keys in authorized keys {self.path}: nobody could log in")
             keys = asyncssh.import_authorized_keys(text)
         except (OSError, UnicodeDecodeError, ValueError, asyncssh.KeyImportError) as exc:
             raise KeyFileError(f"cannot read authorized keys {self.path}: {_reason(exc)}") from None
-        if not any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
-            raise KeyFileError(f"no keys in authorized keys {self.path}: nobody could log in")
         return _Loaded(stamp, keys)
 
     def refresh(self) -> None:

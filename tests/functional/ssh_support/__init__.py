@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import subprocess
@@ -22,7 +23,7 @@ FAKE_ARGV = (sys.executable, str(FAKE_GAME))
 TIMEOUT = 10.0
 SSH_OPTIONS = (
     "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-    "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+    "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
 )
 
 
@@ -177,3 +178,55 @@ class ServerProcess:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class PtyClient:
+    """A client program (OpenSSH's ``ssh``) on a pty of its own, as if typed into a terminal."""
+
+    def __init__(self) -> None:
+        self.output = bytearray()
+        self._more = asyncio.Event()
+        self.process = None
+
+    async def start(self, argv: list[str], env: dict[str, str], size: tuple[int, int]) -> PtyClient:
+        from war_tui.ssh.pty_process import PtyProcess
+
+        self.process = await PtyProcess.start(argv, env, size, self._on_output)
+        return self
+
+    def _on_output(self, data: bytes) -> None:
+        self.output.extend(data)
+        self._more.set()
+
+    @property
+    def text(self) -> str:
+        return self.output.decode(errors="replace")
+
+    async def expect(self, pattern: str) -> str:
+        regex = re.compile(pattern)
+
+        async def watch() -> str:
+            while not regex.search(self.text):
+                self._more.clear()
+                if self.process.returncode is not None and not regex.search(self.text):
+                    await asyncio.sleep(0.2)
+                    if not regex.search(self.text):
+                        raise AssertionError(f"client ended before {pattern!r}: {self.text!r}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._more.wait(), 0.2)
+            return self.text
+
+        try:
+            return await asyncio.wait_for(watch(), TIMEOUT)
+        except TimeoutError:
+            raise AssertionError(f"no {pattern!r} in {self.text!r}") from None
+
+    def type(self, keys: bytes) -> None:
+        self.process.write(keys)
+
+    async def wait(self) -> int:
+        return await asyncio.wait_for(self.process.wait(), TIMEOUT)
+
+    async def close(self) -> None:
+        if self.process is not None:
+            await self.process.end(grace=1.0)
