@@ -41,6 +41,8 @@ async def test_a_session_plays_the_program_on_its_own_terminal(tmp_path, player)
             assert not names & {"COLUMNS", "LINES", "SSH_AUTH_SOCK", "SSH_CONNECTION", "PYTHONPATH"}
             pid = game_pid(text)
             assert os.getpgid(pid) == pid
+            home = dict(item.split("=", 1) for item in env)["HOME"]
+            assert f"CWD {os.path.realpath(home)}\r\n" in text  # started at home, not in the server's directory
 
             game.stdin.write(b"a")
             await read_until(game.stdout, "KEY 61", seen)

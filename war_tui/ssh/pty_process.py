@@ -87,6 +87,7 @@ class PtyProcess:
         size: tuple[int, int],
         on_output: Callable[[bytes], None],
         on_input_pressure: Callable[[bool], None] | None = None,
+        cwd: str | None = None,
     ) -> PtyProcess:
         master, slave = os.openpty()
         try:
@@ -99,7 +100,7 @@ class PtyProcess:
             process = await asyncio.create_subprocess_exec(
                 sys.executable, "-I", "-S", "-c", CTTY_LAUNCHER, *argv,
                 stdin=slave, stdout=slave, stderr=slave,
-                env=dict(env), start_new_session=True, close_fds=True,
+                env=dict(env), cwd=cwd, start_new_session=True, close_fds=True,
             )
         except BaseException:
             os.close(master)

@@ -61,6 +61,11 @@ def session_environment(term: str | None, client_env: Mapping[str, str]) -> dict
     return env
 
 
+def home_directory(env: Mapping[str, str]) -> str:
+    home = env.get("HOME", "")
+    return home if home and os.path.isdir(home) else "/"
+
+
 def describe_minutes(seconds: float) -> str:
     minutes = seconds / 60
     if minutes == int(minutes):
@@ -193,8 +198,10 @@ class GameSession(asyncssh.SSHServerSession):
             self._say(NO_AGENT)
         env = session_environment(self._term, self._chan.get_environment())
         try:
+            # Started in HOME, as a login would: never in whatever directory the server was started from.
             process = await PtyProcess.start(
-                server.config.session_argv, env, self._size, self._write_output, self._input_pressure
+                server.config.session_argv, env, self._size, self._write_output, self._input_pressure,
+                cwd=home_directory(env),
             )
         except Exception as exc:  # noqa: BLE001 - whatever it was, the player gets a message, not a hang
             server.log(f"game did not start for {self._link.label}: {exc}")
