@@ -83,6 +83,16 @@ class Server:
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
+    def games_cpu_seconds(self) -> dict[int, float]:
+        cpu = {}
+        for pid in self.games():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            cpu[pid] = (int(fields[11]) + int(fields[12])) / CLK_TCK
+        return cpu
+
     def games(self) -> list[int]:
         """The server's child processes: one game per session."""
         pids = []
@@ -196,20 +206,23 @@ async def measure(args: argparse.Namespace, server: Server) -> int:
     all_connected = time.perf_counter() - started
     await asyncio.sleep(min(5.0, args.seconds / 4))  # let every game draw its first screens
     cpu_start, wall_start = server.cpu_seconds(), time.perf_counter()
+    games_start = server.games_cpu_seconds()
     bytes_start = sum(p.bytes for p in players)
 
     loaded, memory = [], []
     interval = args.seconds / (args.probes + 1)
     for _ in range(args.probes):
         await asyncio.sleep(interval)
-        loaded.append(await probe(port))
         samples = [m for m in map(memory_kib, server.games()) if m]
         if samples:
             memory.append(samples)
+        loaded.append(await probe(port))
     await asyncio.sleep(interval)
     before_end = {id(p): p.bytes for p in players}
     await asyncio.sleep(2.0)
     cpu_used, wall = server.cpu_seconds() - cpu_start, time.perf_counter() - wall_start
+    games_end = server.games_cpu_seconds()
+    games_cpu = sum(games_end[pid] - games_start[pid] for pid in games_end if pid in games_start)
     bytes_per_second = (sum(p.bytes for p in players) - bytes_start) / wall / len(players)
     alive = [p for p in players if p.ended is None]
     drawing = [p for p in alive if p.bytes > before_end[id(p)]]
@@ -228,12 +241,14 @@ async def measure(args: argparse.Namespace, server: Server) -> int:
     print(f"ssh_load: {args.sessions} sessions for {wall:.0f} s of {game} {' '.join(args.game_flags)}")
     print(f"all {args.sessions} sessions connected and started in {all_connected:.2f} s")
     print()
-    print("| newcomer (median of %d)        | idle server | %d sessions | ratio |" % (args.probes, args.sessions))
-    print("|---------------------------------|-------------|-------------|-------|")
+    head = f"newcomer (median of {args.probes})"
+    loaded_head = f"{args.sessions} sessions"
+    print(f"| {head:<28} | idle server | {loaded_head:>11} | ratio |")
+    print(f"|{'-' * 30}|-------------|{'-' * 13}|-------|")
     for label, index in (("connected and authenticated", 0), ("first output of its game", 1)):
         a, b = [v[index] for v in idle], [v[index] for v in loaded]
         ratio = statistics.median(b) / statistics.median(a)
-        print(f"| {label:<31} | {median_ms(a):>11} | {median_ms(b):>11} | {ratio:4.1f}x |")
+        print(f"| {label:<28} | {median_ms(a):>11} | {median_ms(b):>11} | {ratio:4.1f}x |")
     print()
     if rss:
         print(f"memory per game process: RSS median {statistics.median(rss) / 1024:.1f} MiB, "
@@ -241,6 +256,8 @@ async def measure(args: argparse.Namespace, server: Server) -> int:
               f"({len(memory)} samples of {len(memory[-1])} processes)")
     print(f"server CPU under load: {100 * cpu_used / wall:.1f}% of one core "
           f"({cpu_used:.2f} s over {wall:.0f} s); output {bytes_per_second / 1024:.1f} KiB/s per session")
+    print(f"the {len(games_end)} games together: {100 * games_cpu / wall:.0f}% of one core "
+          f"({100 * games_cpu / wall / max(1, len(games_end)):.1f}% each)")
     print(f"at the end: {len(alive)}/{len(players)} sessions open, {len(drawing)}/{len(players)} still drawing; "
           f"all game processes gone {teardown:.2f} s after the clients left" if not leftovers
           else f"LEFT BEHIND: {leftovers}")

@@ -267,3 +267,14 @@ async def test_a_game_that_cannot_start_is_reported(tmp_path, player):
 async def _until(condition) -> None:
     while not condition():
         await asyncio.sleep(0.02)
+
+
+async def test_a_connection_that_starts_no_game_does_not_keep_its_slot(tmp_path, player):
+    srv = await start_server(tmp_path, [player], login_timeout=0.5)
+    try:
+        conn = await connect(srv.port, player)
+        await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+        assert not srv.server.admitted
+    finally:
+        await srv.server.stop()
+    assert "refused: no game started" in srv.logs[-1]

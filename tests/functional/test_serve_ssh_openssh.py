@@ -132,6 +132,20 @@ async def test_agent_forwarding_is_refused_and_said(tmp_path, player):
         await agent.wait()
 
 
+async def test_x11_forwarding_is_refused(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    client = PtyClient()
+    try:
+        await client.start(ssh_argv(srv.port, player, "-X"), client_env(tmp_path, DISPLAY=":99"), (80, 24))
+        text = await client.expect("READY")
+        assert "X11 forwarding request failed" in text and "DISPLAY" not in text.split("ENV")[1]
+        client.type(b"x")
+        assert await client.wait() == 0
+    finally:
+        await client.close()
+        await srv.server.stop()
+
+
 async def test_a_key_not_listed_is_refused(tmp_path, player):
     stranger = make_key(tmp_path, "stranger_key")
     srv = await start_server(tmp_path, [player])

@@ -19,6 +19,7 @@ from .session import GameSession
 REFUSE_FORWARDING = "port forwarding is not offered here: this server only plays War"
 SERVER_FULL = "the server is full ({n} games in progress); please try again later"
 TOO_MANY_ATTEMPTS = "too many connection attempts from your address; please wait a minute"
+NO_GAME_STARTED = "no game was started; this server only plays War"
 SHUTDOWN_GRACE = 5.0
 
 
@@ -131,6 +132,7 @@ class Connection(asyncssh.SSHServer):
         self._game_running = False
         self._started = time.monotonic()
         self._rejection: str | None = None
+        self._idle_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -193,6 +195,15 @@ class Connection(asyncssh.SSHServer):
         self.authenticated = True
         if not self.server.admit(self):  # filled up while this client authenticated
             self._refuse_full()
+            return
+        # A slot is for playing: a client that holds one without starting a game (ssh -N) is let go.
+        loop = asyncio.get_running_loop()
+        self._idle_timer = loop.call_later(self.server.config.login_timeout, self._close_if_no_game)
+
+    def _close_if_no_game(self) -> None:
+        if not self._game_running:
+            self.refusals.append("no game started")
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, NO_GAME_STARTED)
 
     def _refuse_full(self) -> None:
         self.refusals.append("server full")
@@ -255,6 +266,8 @@ class Connection(asyncssh.SSHServer):
             session.stop(reason)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
         self.server.connections.discard(self)
         self.server.admitted.discard(self)
         self.stop_games("client left")
