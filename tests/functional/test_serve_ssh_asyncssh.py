@@ -226,18 +226,25 @@ async def test_too_many_attempts_from_one_address_are_turned_away(tmp_path, play
 
 
 async def test_the_session_time_limit_ends_the_game_and_says_so(tmp_path, player):
-    srv = await start_server(tmp_path, [player], session_seconds=0.6)
+    srv = await start_server(tmp_path, [player], session_seconds=1.0)
     try:
         async with await connect(srv.port, player) as conn:
             game = await open_game(conn)
-            seen = bytearray()
-            pid = game_pid(await read_until(game.stdout, "READY", seen))
-            text = await read_until(game.stdout, "time limit", seen)
+            await asyncio.wait_for(_until(lambda: game_pids(srv)), TIMEOUT)
+            pids = game_pids(srv)
+            text = await read_until(game.stdout, "time limit")
+            assert "the session time limit" in text and "is up. Thanks for playing!" in text
             assert "\x1b[?1049l" in text  # the client's terminal is given back
             assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 0
-        assert await wait_gone(pid)
+        for pid in pids:
+            assert await wait_gone(pid)
     finally:
         await srv.server.stop()
+    assert "time limit" in srv.logs[-1]
+
+
+def game_pids(srv) -> list[int]:
+    return [s._process.pid for c in srv.server.connections for s in c.sessions if s._process is not None]
 
 
 async def test_stopping_the_server_ends_every_game(tmp_path, player):

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 from ssh_support import (
-    FAKE_GAME, TIMEOUT, ServerProcess, connect, game_pid, make_key, process_alive, read_until, wait_gone,
+    FAKE_GAME, TIMEOUT, ServerProcess, connect, game_pid, make_key, read_until, wait_gone,
 )
 
 from war_tui.ssh.session import SHUTTING_DOWN
@@ -156,3 +156,20 @@ def test_bad_flags_are_one_line_and_exit_2(tmp_path, args, words):
     assert len(result.stderr.splitlines()) == 1, result.stderr
     for word in words:
         assert word in result.stderr
+
+
+async def test_even_a_killed_server_leaves_no_game_behind(tmp_path, player, keys_file):
+    # No clean-up code runs on SIGKILL: the kernel hangs up the pty when its last master closes.
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
+            "--session-command", FAKE_COMMAND)
+    server = ServerProcess(*args)
+    try:
+        port = server.wait_listening()
+        conn = await connect(port, player)
+        game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        pid = game_pid(await read_until(game.stdout, "READY"))
+        server.process.kill()
+        assert await wait_gone(pid)
+        conn.close()
+    finally:
+        server.stop(signal.SIGKILL)

@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         AuthorizedKeys, KeyFileError, default_authorized_keys_path, default_host_key_path,
         fingerprint, load_or_create_host_key,
     )
-    from ..ssh.server import GameServer, ServerConfig, stderr_log
+    from ..ssh.server import GameServer, ServerConfig
 
     host_key_path = args.host_key or default_host_key_path()
     try:
