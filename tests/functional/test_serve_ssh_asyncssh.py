@@ -285,3 +285,18 @@ async def test_a_connection_that_starts_no_game_does_not_keep_its_slot(tmp_path,
     finally:
         await srv.server.stop()
     assert "refused: no game started" in srv.logs[-1]
+
+
+async def test_a_client_that_stops_reading_holds_the_game_back_not_the_servers_memory(tmp_path, player):
+    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"))
+    try:
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn)
+            await read_until(game.stdout, "READY")
+            await asyncio.sleep(1.0)  # the game floods; this client reads nothing meanwhile
+            session = next(s for c in srv.server.connections for s in c.sessions)
+            buffered = session._chan.get_write_buffer_size()
+            assert buffered < 4 * 1024 * 1024
+            assert len(await game.stdout.read(65536)) > 0  # and the game is still there, drawing
+    finally:
+        await srv.server.stop()

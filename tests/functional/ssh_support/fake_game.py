@@ -1,7 +1,8 @@
 """A stand-in for the game on a pty, for testing the SSH plumbing: it says what it sees.
 
 Prints its pid, process group, session, terminal and environment at start, its window size at start and
-on every SIGWINCH, echoes each key as ``KEY <hex>``, and exits with status 3 on 'q' (on 'x': status 0).
+on every SIGWINCH, echoes each key as ``KEY <hex>``, and exits with status 3 on 'q' (on 'x': status 0). With --flood it writes
+without end after READY, to show that a client that stops reading stops the game, not fills the server.
 """
 
 import os
@@ -33,6 +34,9 @@ say(f"CWD {os.getcwd()}")
 say("ENV " + " ".join(f"{k}={v}" for k, v in sorted(os.environ.items())))
 size()
 say("READY")
+if "--flood" in sys.argv:  # draw as fast as the terminal takes it, like auto-play at full speed
+    while True:
+        os.write(1, b"#" * 65536)
 while True:
     try:
         ready, _, _ = select.select([0], [], [], 0.5)
