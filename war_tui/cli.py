@@ -7,10 +7,12 @@ from collections.abc import Sequence
 
 from . import __version__
 from .commands import game as game_cmd
+from .commands import play as play_cmd
 from .commands import serve_ssh as serve_ssh_cmd
+from .commands import stats as stats_cmd
 from .commands.common import EXIT_USAGE, Parser, UsageError
 
-SUBCOMMANDS = (game_cmd, serve_ssh_cmd)
+SUBCOMMANDS = (game_cmd, stats_cmd, serve_ssh_cmd)
 
 
 def build_parser() -> Parser:
@@ -19,6 +21,7 @@ def build_parser() -> Parser:
         description="The card game War in your terminal. With no command, starts the full-screen game.",
     )
     parser.add_argument("--version", action="version", version=f"war-tui {__version__}")
+    play_cmd.add_play_flags(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for module in SUBCOMMANDS:
         module.register(subparsers)
@@ -30,8 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command is None:
-            sys.stderr.write("war-tui: the full-screen game is not built yet; try 'war-tui game'\n")
-            return EXIT_USAGE
+            return play_cmd.run(args)
         return args.run(args)
     except UsageError as exc:
         sys.stderr.write(f"war-tui {args.command or ''}".rstrip() + f": {exc}\n")

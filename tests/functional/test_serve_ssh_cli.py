@@ -104,6 +104,14 @@ def one_line_exit_2(result: subprocess.CompletedProcess[str], *words: str) -> No
         assert word in lines[0]
 
 
+def test_game_flags_before_serve_ssh_are_not_silently_dropped(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "war_tui", "--screensaver", "serve-ssh", "--public", "--host-key", str(tmp_path / "hk")],
+        capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
+    )
+    one_line_exit_2(result, "-- --screensaver")
+
+
 def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, keys_file):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -146,6 +154,8 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path):
         (["--public", "--", "--no-such-game-flag"], ["game flags", "--no-such-game-flag"]),
         (["--public", "--", "game"], ["cannot name a command"]),
         (["--public", "--", "--help"], ["not a game flag"]),
+        (["--public", "--", "--names", "Ann", "ann"], ["game flags", "different names"]),
+        (["--public", "--", "--war-cards", "9"], ["game flags", "--war-cards"]),
     ],
 )
 def test_bad_flags_are_one_line_and_exit_2(tmp_path, args, words):

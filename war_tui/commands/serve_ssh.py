@@ -123,6 +123,22 @@ def check_game_flags(flags: list[str]) -> None:
         raise UsageError(f"game flags after '--': {message}") from None
     if parsed.command is not None:
         raise UsageError(f"game flags after '--' cannot name a command ('{parsed.command}')")
+    from .play import settings_from_args
+
+    try:
+        settings_from_args(parsed)  # what the flags mean together (names, rules), as each game will check
+    except UsageError as exc:
+        raise UsageError(f"game flags after '--': {exc}") from None
+
+
+def refuse_misplaced_game_flags(args: argparse.Namespace) -> None:
+    """``war-tui --screensaver serve-ssh`` would silently serve without it: say where game flags go."""
+    from ..cli import build_parser
+
+    for name, default in vars(build_parser().parse_args([])).items():
+        if name != "command" and hasattr(args, name) and getattr(args, name) != default:
+            flag = "--" + name.replace("_", "-")
+            raise UsageError(f"game flags go after serve-ssh's '--': war-tui serve-ssh ... -- {flag}")
 
 
 def session_argv(args: argparse.Namespace, flags: list[str]) -> list[str]:
@@ -135,6 +151,7 @@ def session_argv(args: argparse.Namespace, flags: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_misplaced_game_flags(args)
     flags = game_flags(args)
     argv = session_argv(args, flags)
     # asyncssh is imported only by this command: the game itself never pays for it.

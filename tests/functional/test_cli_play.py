@@ -1,0 +1,86 @@
+"""``war-tui`` with no command: flags are checked before any screen opens; ``game`` never loads Textual."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from war_tui.cli import main
+from war_tui.presentation import MAX
+from war_tui.cli import build_parser
+from war_tui.commands.play import settings_from_args
+from war_tui.rules import Gather
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--speed", "0.1"], "speed must be from 0.5"),
+        (["--speed", "fast"], "battles per second"),
+        (["--seed", "-3"], "seed"),
+        (["--seed", "x"], "seed must be a whole number"),
+        (["--time-limit", "0"], "--time-limit must be more than 0"),
+        (["--time-limit", "soon"], "--time-limit must be minutes"),
+        (["--names", "Ann", "ann"], "different names"),
+        (["--names", "", "Bob"], "non-blank"),
+        (["--names", "A" * 17, "Bob"], "longer than 16"),
+        (["--names", "Ann"], "--names"),
+        (["--war-cards", "9"], "--war-cards must be from 1 to 3"),
+        (["--gather", "sideways"], "unknown gather order"),
+    ],
+)
+def test_bad_flags_are_one_line_and_exit_2_before_any_screen(argv, words, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        code = main(argv)
+        raise SystemExit(code)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and err.startswith("war-tui")
+
+
+def test_good_flags_become_play_settings():
+    args = build_parser().parse_args(
+        ["--seed", "12", "--auto", "--speed", "max", "--pause-on-war", "--time-limit", "2.5",
+         "--names", "Ann", "Bob", "--ascii", "--war-cards", "2", "--gather", "laid", "--screensaver"]
+    )
+    settings = settings_from_args(args)
+    assert settings.seed == 12 and settings.auto and settings.speed == MAX and settings.pause_on_war
+    assert settings.time_limit == 2.5 and settings.names == ("Ann", "Bob") and settings.ascii
+    assert settings.rules.war_cards == 2 and settings.rules.gather is Gather.LAID and settings.screensaver
+
+
+def test_the_headless_game_command_does_not_load_textual():
+    code = (
+        "import sys, io, contextlib\n"
+        "from war_tui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['game', '--seed', '3'])\n"
+        "print('textual' in sys.modules, 'rich' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False False"
+
+
+def test_the_stylesheets_ship_as_package_data():
+    from importlib.resources import files
+
+    styles = files("war_tui.styles")
+    names = {item.name for item in styles.iterdir()}
+    assert {"app.tcss", "screens.tcss"} <= names
+    from war_tui.app import WarApp
+
+    for path in WarApp.CSS_PATH:
+        assert Path(path).is_file()
+
+
+def test_every_package_directory_is_listed_for_the_wheel():
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(path.parent.relative_to(root).parts)
+        for path in (root / "war_tui").rglob("__init__.py")
+    }
+    assert found <= listed

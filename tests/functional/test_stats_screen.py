@@ -1,0 +1,151 @@
+"""The statistics screen: its picture over a fixed file, replay from the table, and its quiet states."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import DataTable
+
+from war_tui.engine import Game
+from war_tui.rules import Gather, Rules
+from war_tui.screens.stats import StatsScreen
+from war_tui.stats import GameRecord, Source, StatsStore
+
+START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+SOURCES = (Source.INTERACTIVE, Source.AUTO, Source.SCREENSAVER)
+
+
+class Host(App[None]):
+    """The smallest app that shows the stats screen and keeps the replay requests it gets."""
+
+    def __init__(self, store: StatsStore) -> None:
+        super().__init__()
+        self.store = store
+        self.replays: list[StatsScreen.ReplayRequested] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(StatsScreen(self.store))
+
+    def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
+        self.replays.append(message)
+
+
+@pytest.fixture(autouse=True)
+def utc_clock(monkeypatch):
+    """Times show in local time: pin the zone so the picture is the same everywhere."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> StatsStore:
+    """40 real games, one a minute from a fixed time, the last one with house rules."""
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    for seed in range(1, 41):
+        rules = Rules(war_cards=2, gather=Gather.LOSER_FIRST) if seed == 40 else Rules()
+        game = Game.deal(seed, rules)
+        game.play()
+        finished = (START + timedelta(minutes=seed)).isoformat(timespec="seconds")
+        record = GameRecord.from_game(
+            game, ("Ann", "Bob"), seconds=game.battles / 4, source=SOURCES[seed % 3], finished_at=finished
+        )
+        assert store.record(record)
+    return store
+
+
+def test_snapshot_of_the_stats_screen(snap_compare, played: StatsStore):
+    assert snap_compare(Host(played), terminal_size=(80, 24))
+
+
+def test_snapshot_of_the_stats_screen_on_a_larger_terminal(snap_compare, played: StatsStore):
+    assert snap_compare(Host(played), terminal_size=(110, 36))
+
+
+async def test_enter_on_a_recent_game_asks_the_app_to_replay_that_deal(played: StatsStore):
+    app = Host(played)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#stats-recent", DataTable)
+        assert app.focused is table and table.row_count == 40
+        await pilot.press("enter")  # the newest game: seed 40, house rules
+        await pilot.pause()
+        assert [(r.seed, r.rules) for r in app.replays] == [(40, Rules(war_cards=2, gather=Gather.LOSER_FIRST))]
+        assert not isinstance(app.screen, StatsScreen)  # back to the game for the replay
+
+        app.push_screen(StatsScreen(played))
+        await pilot.pause()
+        await pilot.press("down", "down", "enter")  # the third newest: seed 38, standard rules
+        await pilot.pause()
+        assert [(r.seed, r.rules) for r in app.replays][1] == (38, Rules())
+        assert app.replays[1].record.battles == _battles(38)
+
+
+async def test_escape_and_s_close_the_screen(played: StatsStore):
+    app = Host(played)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, StatsScreen)
+        app.push_screen(StatsScreen(played))
+        await pilot.pause()
+        await pilot.press("s")
+        assert not isinstance(app.screen, StatsScreen) and app.replays == []
+
+
+async def test_the_numbers_on_screen_are_the_stores(played: StatsStore):
+    totals = played.totals()
+    app = Host(played)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        title = str(app.screen.query_one("#stats-title").render())
+        assert f"40 games since 2024-05-01 · {totals.total_battles:,} battles" in title
+        figures = str(app.screen.query_one("#stats-figures").render())
+        assert f"{totals.longest.battles:,} battles · seed {totals.longest.seed}" in figures
+        assert f"{totals.most_wars.wars:,} in a game · seed {totals.most_wars.seed}" in figures
+        shares = str(app.screen.query_one("#stats-shares").render())
+        assert f"Player 1 wins {totals.results['p1']:>2}" in shares
+
+
+async def test_a_corrupt_file_shows_why_statistics_are_off(tmp_path: Path):
+    bad = tmp_path / "stats.sqlite3"
+    bad.write_text("not a database at all\n" * 20)
+    app = Host(StatsStore.open(bad))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        off = str(app.screen.query_one("#stats-off").render())
+        assert off == f"Statistics are off: {bad} is not an SQLite database; it was left untouched."
+        assert "cannot be read" in str(app.screen.query_one("#stats-message").render())
+        assert not app.screen.query("#stats-recent")
+        await pilot.press("enter")  # nothing to replay: nothing happens, nothing breaks
+        assert app.replays == []
+
+
+async def test_no_games_yet_says_so(tmp_path: Path):
+    app = Host(StatsStore.open(tmp_path / "stats.sqlite3"))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert str(app.screen.query_one("#stats-message").render()).startswith("No games recorded yet.")
+        assert not app.screen.query("#stats-off")
+
+
+async def test_no_stats_chosen_says_only_that(tmp_path: Path):
+    app = Host(StatsStore.off("statistics were turned off with --no-stats"))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        off = str(app.screen.query_one("#stats-off").render())
+        assert off == "Statistics are off: statistics were turned off with --no-stats."
+        assert not app.screen.query("#stats-message")
+
+
+def _battles(seed: int) -> int:
+    game = Game.deal(seed)
+    game.play()
+    return game.battles

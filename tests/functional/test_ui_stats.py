@@ -1,0 +1,107 @@
+"""The full-screen game and its statistics file: recorded games, the stats screen, replays, a bad file."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from textual.widgets import DataTable
+
+from war_tui.app import WarApp
+from war_tui.rules import Result, Rules
+from war_tui.screens.game_over import GameOverScreen
+from war_tui.screens.stats import StatsScreen
+from war_tui.settings import PlaySettings
+from war_tui.stats import Source, StatsStore
+
+from war_ui_support import QUICK_WIN, WAR_PACKETS
+
+
+def app_with(store: StatsStore, **changes) -> WarApp:
+    settings = replace(PlaySettings(seed=7), **changes)
+    return WarApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, stats=store)
+
+
+async def test_a_finished_game_is_recorded_once_with_how_it_was_played(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    app = app_with(store, packets=WAR_PACKETS, names=("Alice", "Bob"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space", "space")
+        assert isinstance(app.screen, GameOverScreen)
+        await app.workers.wait_for_complete()
+    recent = store.recent(5)
+    assert len(recent) == 1
+    record = recent[0]
+    assert (record.p1_name, record.p2_name) == ("Alice", "Bob")
+    assert record.result == app.game.result and record.battles == 2
+    assert record.source is Source.INTERACTIVE
+
+
+async def test_auto_play_and_the_screensaver_are_told_apart(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    app = app_with(store, packets=QUICK_WIN)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("a")
+        await pilot.pause(1.5)
+        await app.workers.wait_for_complete()
+    assert store.recent(1)[0].source is Source.AUTO
+
+    saver = StatsStore.open(tmp_path / "saver.sqlite3")
+    app = app_with(saver, packets=QUICK_WIN, screensaver=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(1.5)
+        await app.workers.wait_for_complete()
+    assert saver.recent(1)[0].source is Source.SCREENSAVER
+
+
+async def test_s_opens_the_statistics_and_enter_replays_that_deal(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    app = app_with(store, seed=123, rules=Rules(max_battles=3))
+    async with app.run_test(size=(110, 36)) as pilot:
+        await pilot.press("space", "space", "space")
+        await app.workers.wait_for_complete()
+        assert app.tally[Result.STOPPED] == 1
+        await pilot.press("r")  # a different deal, so the replay has something to undo
+        assert app.game.seed != 123
+        await pilot.press("s")
+        assert isinstance(app.screen, StatsScreen)
+        table = app.screen.query_one("#stats-recent", DataTable)
+        assert table.row_count == 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, StatsScreen)
+        assert app.game.seed == 123 and app.game.battles == 0
+        assert app.game.rules == Rules(max_battles=3)
+
+
+async def test_s_toggles_the_statistics_screen(tmp_path: Path):
+    app = app_with(StatsStore.open(tmp_path / "stats.sqlite3"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        assert isinstance(app.screen, StatsScreen)
+        await pilot.press("s")
+        assert not isinstance(app.screen, StatsScreen)
+
+
+async def test_a_corrupt_file_is_said_once_and_left_as_it_was(tmp_path: Path):
+    path = tmp_path / "stats.sqlite3"
+    path.write_bytes(b"this is not a database\n" * 50)
+    before = path.read_bytes()
+    app = app_with(StatsStore.open(path), packets=QUICK_WIN)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert sum("Statistics are off" in m for m in messages) == 1
+        await pilot.press("space")  # the game still plays and ends
+        assert isinstance(app.screen, GameOverScreen)
+        await app.workers.wait_for_complete()
+    assert path.read_bytes() == before
+
+
+async def test_no_store_given_records_nothing_and_says_nothing(tmp_path: Path):
+    app = WarApp(PlaySettings(packets=QUICK_WIN), environ={"LANG": "C.UTF-8"})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space")
+        await app.workers.wait_for_complete()
+        assert not [n for n in app._notifications if "Statistics" in n.message]
+    assert not app.stats.enabled

@@ -1,0 +1,39 @@
+"""Known deals and app states shared by the pilot tests, the snapshot tests and scripts/export_screenshots.py.
+
+Everything is deterministic: fixed seeds or hand-made packets, a frozen clock,
+a predictable "new seed" for restarts, and no timers unless a test turns auto-play on.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+from war_tui.app import WarApp
+from war_tui.cards import parse_cards
+from war_tui.settings import PlaySettings
+
+# Battle 1 is a double war (7 v 7, then 9 v 9, then 5 beats 3); Alice wins on battle 2.
+WAR_PACKETS = (tuple(parse_cards("7C 3C 9S 4C 5C 8S")), tuple(parse_cards("7H 2D 9D 4D 3S 6D")))
+# One battle and player 1 holds every card.
+QUICK_WIN = (tuple(parse_cards("AS")), tuple(parse_cards("2C")))
+OPENING_SEED = 7  # battle 1 of seed 7 is a war, battle 2 an ordinary battle
+
+
+def make_app(settings: PlaySettings | None = None, *, environ: dict[str, str] | None = None, **changes) -> WarApp:
+    settings = replace(settings or PlaySettings(seed=OPENING_SEED), **changes)
+    seeds = itertools.count(1001)
+    env = {"LANG": "C.UTF-8"} if environ is None else environ
+    return WarApp(settings, environ=env, clock=lambda: 0.0, new_seed=lambda: next(seeds))
+
+
+# The states the README's screenshots and the snapshot tests show: (name, size, app factory, keys).
+SCREEN_STATES = {
+    "opening": ((80, 24), lambda: make_app(), ()),
+    "playing": ((100, 30), lambda: make_app(names=("Alice", "Bob")), ("space",) * 14),
+    "war": ((100, 30), lambda: make_app(packets=WAR_PACKETS, names=("Alice", "Bob")), ("space",)),
+    "game-over": ((80, 24), lambda: make_app(packets=WAR_PACKETS, names=("Alice", "Bob")), ("space", "space")),
+    "help": ((80, 24), lambda: make_app(), ("question_mark",)),
+    "compact": ((48, 14), lambda: make_app(), ("space", "space", "space")),
+    "ascii": ((80, 24), lambda: make_app(ascii=True, packets=WAR_PACKETS), ("space",)),
+}

@@ -1,0 +1,175 @@
+"""The pure choices behind the screen: glyphs, words, speeds and little charts."""
+
+import dataclasses
+import math
+
+import pytest
+
+from war_tui.cards import parse_card, parse_cards
+from war_tui.presentation import (
+    ASCII,
+    MAX,
+    SPEEDS,
+    UNICODE,
+    Canvas,
+    CountHistory,
+    SpeedError,
+    bar_split,
+    card_back,
+    card_face,
+    card_label,
+    choose_glyphs,
+    fan_step,
+    faster,
+    laid_layout,
+    locale_is_utf8,
+    log_battle_line,
+    outcome_text,
+    parse_speed,
+    resample,
+    slower,
+    spark_rows,
+    speed_label,
+    stack_edges,
+    tick_plan,
+    war_word,
+)
+
+
+@pytest.mark.parametrize(
+    "environ, utf8",
+    [
+        ({"LANG": "en_US.UTF-8"}, True),
+        ({"LANG": "de_DE.utf8"}, True),
+        ({"LANG": "C"}, False),
+        ({"LANG": "POSIX"}, False),
+        ({}, False),
+        ({"LC_ALL": "C", "LANG": "en_US.UTF-8"}, False),  # LC_ALL wins
+        ({"LC_ALL": "en_US.UTF-8", "LANG": "C"}, True),
+        ({"LC_CTYPE": "C.UTF-8", "LANG": "C"}, False),  # Python's own coercion of a C locale
+        ({"LC_CTYPE": "C.UTF-8"}, True),
+        ({"LC_CTYPE": "en_US.ISO-8859-1", "LANG": "en_US.UTF-8"}, False),
+    ],
+)
+def test_locale_decides_whether_the_terminal_can_show_utf8(environ, utf8):
+    assert locale_is_utf8(environ) is utf8
+
+
+def test_ascii_when_asked_or_when_the_locale_cannot_show_symbols():
+    assert choose_glyphs(False, {"LANG": "en_US.UTF-8"}) is UNICODE
+    assert choose_glyphs(True, {"LANG": "en_US.UTF-8"}) is ASCII
+    assert choose_glyphs(False, {"LANG": "C"}) is ASCII
+
+
+def test_ascii_glyphs_are_plain_ascii_and_unicode_suits_are_single_width_text_symbols():
+    for field in dataclasses.fields(ASCII):
+        value = getattr(ASCII, field.name)
+        for text in value if isinstance(value, tuple) else [value]:
+            assert not isinstance(text, str) or text.isascii(), field.name
+    assert UNICODE.suits == "♣♦♥♠"
+    assert all(0x2660 <= ord(ch) <= 0x2667 for ch in UNICODE.suits)  # no emoji variation selectors
+
+
+def test_card_labels_use_10_for_tens_and_letters_in_ascii():
+    assert card_label(parse_card("TH"), UNICODE) == "10♥"
+    assert card_label(parse_card("AS"), UNICODE) == "A♠"
+    assert card_label(parse_card("QD"), ASCII) == "QD"
+
+
+def test_card_faces_and_backs_are_the_same_size_and_framed():
+    face = card_face(parse_card("TH"), UNICODE)
+    back = card_back(UNICODE)
+    assert [len(line) for line in face] == [len(line) for line in back] == [5, 5, 5, 5]
+    assert face[1] == "│10♥│" and face[2] == "│  ♥│"
+    assert card_face(parse_card("7C"), ASCII) == ["+---+", "|7C |", "|  C|", "+---+"]
+
+
+def test_laid_cards_alternate_face_up_and_war_cards_face_down():
+    laid = parse_cards("7C 3C 9S 4C 5C")
+    assert [up for _, up in laid_layout(laid, 1)] == [True, False, True, False, True]
+    laid3 = parse_cards("7C 2C 3C 4C 9S")
+    assert [up for _, up in laid_layout(laid3, 3)] == [True, False, False, False, True]
+
+
+def test_fanned_cards_fit_their_width_by_overlapping():
+    assert fan_step(3, 80) == 6  # side by side with a gap
+    step = fan_step(13, 40)
+    assert (13 - 1) * step + 5 <= 40 and step >= 1
+    assert fan_step(100, 10) == 1
+
+
+def test_outcomes_are_said_plainly():
+    assert outcome_text("Player 1", 6, 1) == "Player 1 takes 6 cards after a war"
+    assert outcome_text("Bob", 2, 0) == "Bob takes 2 cards"
+    assert outcome_text(None, 4, 1) == "Nobody takes the pile"
+    assert [war_word(d) for d in (1, 2, 3, 5)] == ["war", "double war", "triple war", "5-deep war"]
+
+
+def test_speeds_run_from_one_battle_every_two_seconds_to_max():
+    assert parse_speed("0.5") == 0.5 and parse_speed("4") == 4 and parse_speed(" MAX ") == MAX
+    for bad in ("0.1", "fast", "nan", "inf", "-2", "5000"):
+        with pytest.raises(SpeedError):
+            parse_speed(bad)
+    assert SPEEDS[0] == 0.5 and SPEEDS[-1] == MAX
+    assert faster(4) == 8 and faster(3) == 4 and faster(MAX) == MAX
+    assert slower(4) == 2 and slower(0.5) == 0.5 and slower(MAX) == SPEEDS[-2]
+    assert speed_label(0.5) == "0.5/s" and speed_label(4.0) == "4/s" and speed_label(MAX) == "max"
+
+
+def test_fast_speeds_tick_at_the_frame_rate_not_faster():
+    assert tick_plan(2) == (0.5, 1.0)
+    interval, per_tick = tick_plan(120)
+    assert interval == pytest.approx(1 / 30) and per_tick == pytest.approx(4)
+    interval, per_tick = tick_plan(MAX)
+    assert interval == pytest.approx(1 / 30) and math.isinf(per_tick)
+
+
+def test_stack_thickness_follows_the_count():
+    assert stack_edges(0, 52, 13) == 0 and stack_edges(1, 52, 13) == 0
+    assert stack_edges(2, 52, 13) == 1
+    assert stack_edges(52, 52, 13) == 13
+    assert stack_edges(10, 52, 13) < stack_edges(30, 52, 13)
+
+
+def test_the_card_bar_never_rounds_a_holder_away():
+    assert bar_split(26, 26, 40) == 20
+    assert bar_split(51, 1, 20) == 19
+    assert bar_split(1, 51, 20) == 1
+    assert bar_split(52, 0, 20) == 20 and bar_split(0, 52, 20) == 0
+    assert bar_split(5, 5, 0) == 0
+
+
+def test_count_history_stays_bounded_for_any_game_length():
+    history = CountHistory(capacity=64)
+    for battle in range(10_000):
+        history.add(battle % 52)
+    assert len(history.samples) < 64
+    assert history.stride > 1
+
+
+def test_resampling_averages_and_never_stretches():
+    assert resample([1, 2, 3], 10) == [1.0, 2.0, 3.0]
+    assert resample([0, 52, 0, 52], 2) == [26.0, 26.0]
+    assert resample([], 5) == []
+
+
+def test_sparkline_rows_use_a_fixed_scale():
+    rows = spark_rows([0, 26, 52], 2, 52, UNICODE)
+    assert rows == [" " + " " + "█", " " + "█" + "█"]
+    assert spark_rows([1], 1, 52, UNICODE) == ["▁"]  # a card held is never drawn as none
+
+
+def test_canvas_paints_later_cards_over_earlier_ones_and_merges_runs():
+    canvas = Canvas(6, 1)
+    canvas.text(0, 0, "aaaa", "x")
+    canvas.text(2, 0, "bbbbbb", "y")  # clipped at the edge
+    assert canvas.lines() == ["aabbbb"]
+    assert canvas.runs() == [[("aa", "x"), ("bbbb", "y")]]
+
+
+def test_log_lines_name_the_cards_the_winner_and_the_war():
+    pieces = log_battle_line(12, parse_card("KS"), parse_card("9D"), "Alice", 6, 1, (30, 22), UNICODE)
+    text = "".join(t for t, _ in pieces)
+    assert "12" in text and "K♠" in text and "9♦" in text and "WAR!" in text
+    assert "Alice takes 6 cards" in text and "30·22" in text
+    assert ("9♦".rjust(3), "red") in pieces

@@ -1,0 +1,85 @@
+"""``war-tui`` with no command: the full-screen game. Flags are checked before any screen opens."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from ..presentation import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
+from ..settings import DEFAULT_NAMES, MAX_NAME_LENGTH, PlaySettings
+from .common import UsageError, add_rule_flags, rules_from_args, seed_value
+from .stats import add_stats_flags, store_from_args
+
+MAX_TIME_LIMIT = 7 * 24 * 60  # minutes: a week is longer than anyone watches one game
+
+
+def speed_value(text: str) -> float:
+    try:
+        return parse_speed(text)
+    except SpeedError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def minutes_value(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--time-limit must be minutes (like 5 or 0.5), not '{text}'") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"--time-limit must be more than 0 and at most {MAX_TIME_LIMIT} minutes, not {text}")
+    return value
+
+
+def add_play_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("playing (the full-screen game)")
+    group.add_argument("--seed", type=seed_value, help="shuffle the first game with this seed (replays a deal)")
+    group.add_argument("--auto", action="store_true", help="start with auto-play on")
+    group.add_argument(
+        "--speed", type=speed_value, default=DEFAULT_SPEED, metavar="S",
+        help=f"auto-play battles per second, 0.5 to 1000, or 'max' (default {speed_label(DEFAULT_SPEED)})",
+    )
+    group.add_argument(
+        "--screensaver", action="store_true",
+        help="auto-play forever: show each result for a few seconds, then deal again",
+    )
+    group.add_argument("--pause-on-war", action="store_true", help="stop auto-play at every war")
+    group.add_argument(
+        "--time-limit", type=minutes_value, metavar="MINUTES",
+        help="end each game as stopped after this many minutes, naming the leader",
+    )
+    group.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")
+    group.add_argument("--ascii", action="store_true", help="letters for suits and ASCII borders")
+    add_rule_flags(parser)
+    add_stats_flags(parser)
+
+
+def settings_from_args(args: argparse.Namespace) -> PlaySettings:
+    names = tuple(args.names) if args.names else DEFAULT_NAMES
+    for name in names:
+        if not name.strip() or not name.isprintable():
+            raise UsageError("--names must be two printable, non-blank names")
+        if len(name) > MAX_NAME_LENGTH:
+            raise UsageError(f"--names: '{name}' is longer than {MAX_NAME_LENGTH} characters")
+    names = (names[0].strip(), names[1].strip())
+    if names[0].casefold() == names[1].casefold():
+        raise UsageError("--names: the two players need different names")
+    return PlaySettings(
+        seed=args.seed,
+        rules=rules_from_args(args),
+        auto=args.auto,
+        speed=args.speed,
+        screensaver=args.screensaver,
+        pause_on_war=args.pause_on_war,
+        time_limit=args.time_limit,
+        names=names,
+        ascii=args.ascii,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_from_args(args)
+    from ..app import WarApp  # Textual loads only when a screen is really wanted
+
+    app = WarApp(settings, stats=store_from_args(args))
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,162 @@
+"""``war-tui stats``: the lifetime statistics without a screen, as text or JSON.
+
+Also home of the top-level ``--stats-db`` / ``--no-stats`` flags (``add_stats_flags``) and
+``store_from_args``, so the full-screen game and this command find the same file the same way.
+
+The JSON shape (``"format": 1``; keys are only ever added, never renamed):
+
+    {"format": 1, "db": PATH, "games": N,
+     "results": {"p1"|"p2"|"draw"|"stopped": {"count": N, "share": 0..1}},
+     "battles": {"total": N, "mean": X|null, "median": X|null,
+                 "longest_game": GAME|null, "shortest_game": GAME|null},
+     "wars": {"total": N, "most_in_a_game": GAME|null, "deepest": GAME|null},
+     "seconds_played": X, "first_at": ISO|null, "last_at": ISO|null,
+     "histogram": {"bins": [{"low": N, "high": N, "count": N}], "overflow": BIN|null},
+     "recent": [GAME, ...]}
+
+    GAME = {"id", "finished_at" (UTC ISO 8601), "seed" (null: packets by hand),
+            "rules": {"war_cards", "gather", "max_battles"}, "names": [P1, P2],
+            "result", "reason", "battles", "wars", "longest_war",
+            "final": {"p1", "p2"}, "seconds", "source" (interactive|auto|screensaver)}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..rules import Result
+from ..stats import StatsStore
+from ..stats.records import GameRecord, Histogram, Totals
+from ..stats.store import HISTOGRAM_BINS
+from ..stats.text import (
+    NO_GAMES,
+    RESULT_LABELS,
+    duration,
+    number,
+    outcome,
+    percent,
+    replay_command,
+    rules_short,
+    when,
+)
+from .common import UsageError, positive_int
+
+JSON_FORMAT = 1
+TEXT_BINS = 12
+BAR_WIDTH = 30
+
+
+def add_stats_flags(parser: argparse.ArgumentParser) -> None:
+    """``--stats-db PATH`` and ``--no-stats`` for the top-level ``war-tui`` command."""
+    group = parser.add_argument_group("statistics")
+    group.add_argument(
+        "--stats-db", metavar="PATH", default=None,
+        help="record finished games in this SQLite file (default: stats.sqlite3 in your data folder)",
+    )
+    group.add_argument("--no-stats", action="store_true", help="record no statistics")
+
+
+def store_from_args(args: argparse.Namespace) -> StatsStore:
+    """The store the flags ask for; never raises (a bad file gives a store that is off, with a reason)."""
+    if getattr(args, "no_stats", False):
+        return StatsStore.off("statistics were turned off with --no-stats", getattr(args, "stats_db", None))
+    return StatsStore.open(getattr(args, "stats_db", None))
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "stats", help="show lifetime statistics of the games played",
+        description="Show the statistics of every game recorded: results, lengths, wars, recent games.",
+    )
+    # SUPPRESS: `war-tui --stats-db X stats` and `war-tui stats --stats-db X` both work.
+    parser.add_argument(
+        "--stats-db", metavar="PATH", default=argparse.SUPPRESS,
+        help="read this statistics file instead of the default one",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object (shape: see README)")
+    parser.add_argument(
+        "--recent", type=positive_int("--recent"), default=10, metavar="N",
+        help="how many recent games to list (default 10)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    store = StatsStore.open(getattr(args, "stats_db", None), read_only=True)
+    summary = store.summary(recent=args.recent, bins=HISTOGRAM_BINS)
+    if summary is None:
+        raise UsageError(f"cannot read statistics: {store.disabled_reason}")
+    out = sys.stdout
+    if args.json:
+        data: dict[str, object] = {"format": JSON_FORMAT, "db": str(store.path)}
+        data.update(summary.totals.to_dict())
+        data["histogram"] = summary.histogram.to_dict()
+        data["recent"] = [record.to_dict() for record in summary.recent]
+        out.write(json.dumps(data) + "\n")
+        return 0
+    out.write(f"Statistics in {store.path}\n")
+    if summary.totals.games == 0:
+        out.write(NO_GAMES + " Finished games of war-tui are recorded here.\n")
+        return 0
+    out.write("\n".join(text_report(summary.totals, summary.histogram, summary.recent)) + "\n")
+    return 0
+
+
+def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, ...]) -> list[str]:
+    lines = [
+        f"{totals.games:,} games, {when(totals.first_at)} to {when(totals.last_at)},"
+        f" {duration(totals.seconds_played)} played",
+        "",
+    ]
+    for result in Result:
+        lines.append(
+            f"  {RESULT_LABELS[result]:<14} {totals.results[result]:>9,}  {percent(totals.share(result)):>6}"
+        )
+    lines += [
+        "",
+        f"Battles per game: mean {number(totals.mean_battles)}, median {number(totals.median_battles)},"
+        f" {totals.total_battles:,} in all",
+        f"Longest game:     {_game_line(totals.longest, f'{totals.longest.battles:,} battles')}",
+        f"Shortest game:    {_game_line(totals.shortest, f'{totals.shortest.battles:,} battles')}",
+        f"Most wars:        {_game_line(totals.most_wars, f'{totals.most_wars.wars:,} in one game')}",
+        f"Deepest war:      {_game_line(totals.deepest_war, _depth(totals.deepest_war.longest_war))}",
+        "",
+        "Game lengths (battles per game):",
+    ]
+    lines += histogram_lines(histogram.merged(TEXT_BINS))
+    lines += ["", "Recent games:"]
+    lines.append(f"  {'finished':<16}  {'seed':>20}  {'rules':<10}  {'result':<18}  {'battles':>7}  {'wars':>5}")
+    for record in recent:
+        seed = "-" if record.seed is None else str(record.seed)
+        lines.append(
+            f"  {when(record.finished_at):<16}  {seed:>20}  {rules_short(record.rules):<10}"
+            f"  {outcome(record):<18}  {record.battles:>7,}  {record.wars:>5,}"
+        )
+    return lines
+
+
+def histogram_lines(histogram: Histogram) -> list[str]:
+    bins = list(histogram.bins) + ([histogram.overflow] if histogram.overflow else [])
+    peak = max((b.count for b in bins), default=0) or 1
+    labels = [f"{b.low:,}-{b.high:,}" for b in bins]
+    if histogram.overflow:
+        labels[-1] = f"{histogram.overflow.low:,}+"
+    width = max(map(len, labels), default=0)
+    return [
+        f"  {label:>{width}}  {'█' * round(b.count / peak * BAR_WIDTH):<{BAR_WIDTH}}  {b.count:,}"
+        for label, b in zip(labels, bins, strict=True)
+    ]
+
+
+def _depth(ties: int) -> str:
+    if ties == 0:
+        return "no war yet"
+    return "a single war" if ties == 1 else f"{ties} ties in a row"
+
+
+def _game_line(record: GameRecord, what: str) -> str:
+    replay = replay_command(record)
+    where = f"seed {record.seed}, {when(record.finished_at)}" if record.seed is not None else when(record.finished_at)
+    return f"{what} ({where})" + (f"  replay: {replay}" if replay else "")

@@ -1,0 +1,1 @@
+"""The widgets, one per module. Each renders from its own small state."""

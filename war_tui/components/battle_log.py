@@ -1,0 +1,49 @@
+"""The battle log: one line per battle, newest last, bounded so a days-long screensaver stays flat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import RichLog
+
+from ..messages import BattleView, DealView, EndView
+from ..presentation import REASON_TEXT, Glyphs, log_battle_line, plural, result_title
+from .drawing import pieces_text
+
+MAX_LINES = 1000
+
+
+class BattleLog(RichLog, can_focus=False):
+    """Keys belong to the game, so the log never takes focus; it scrolls itself."""
+
+    COMPONENT_CLASSES = {"log--dim", "log--red", "log--war", "log--deal", "log--end"}
+
+    def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
+        super().__init__(max_lines=MAX_LINES, min_width=20, wrap=False, markup=False, id=id, classes="board")
+        self.names = tuple(names)
+        self.glyphs = glyphs
+        self.border_title = "Battle log"
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"log--{name}")
+
+    def show_deal(self, deal: DealView) -> None:
+        seed = f"seed {deal.seed}" if deal.seed is not None else "hand-made deal"
+        line = f"Game {deal.number} {self.glyphs.dot} {seed} {self.glyphs.dot} {deal.rules.describe()}"
+        self.write(Text(line, style=self._style("deal"), no_wrap=True))
+
+    def show_battle(self, view: BattleView) -> None:
+        winner = None if view.winner is None else self.names[view.winner.index]
+        c1, c2 = view.deciding
+        pieces = log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs)
+        self.write(pieces_text(pieces, self._style))
+
+    def show_end(self, end: EndView) -> None:
+        title = result_title(end.result, self.names)
+        line = (
+            f"{title}: {REASON_TEXT[end.reason]}, after {plural(end.battles, 'battle')}"
+            f" and {plural(end.wars, 'war')}"
+        )
+        self.write(Text(line, style=self._style("end"), no_wrap=True))

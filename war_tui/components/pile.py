@@ -1,0 +1,138 @@
+"""The middle pile: the battle's cards as small framed cards, war cards face down, the outcome."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..messages import BattleView, DealView, EndView
+from ..presentation import (
+    CARD_HEIGHT,
+    CARD_WIDTH,
+    Canvas,
+    Glyphs,
+    card_back,
+    card_face,
+    card_is_red,
+    card_label,
+    fan_step,
+    laid_layout,
+    outcome_text,
+    war_word,
+)
+from ..rules import Side
+from .drawing import canvas_text
+
+FULL_HEIGHT = 2 * CARD_HEIGHT + 2
+"""Card rows for both players plus two lines between them for the outcome."""
+
+
+class Pile(Widget):
+    """Player 1's cards on top, player 2's below, so each row faces its owner's packet."""
+
+    COMPONENT_CLASSES = {
+        "pile--face", "pile--red", "pile--back", "pile--outcome", "pile--war", "pile--detail",
+        "pile--hint",
+    }
+
+    view: reactive[BattleView | None] = reactive(None, always_update=True)
+
+    def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="board")
+        self.names = tuple(names)
+        self.glyphs = glyphs
+        self.border_title = "Middle pile"
+
+    def show_deal(self, deal: DealView) -> None:
+        self.view = None
+        self.border_subtitle = ""
+
+    def show_battle(self, view: BattleView) -> None:
+        self.view = view
+
+    def show_end(self, end: EndView) -> None:
+        pass
+
+    def watch_view(self, view: BattleView | None) -> None:
+        self.set_class(view is not None and view.wars > 0, "-war")
+        self.border_title = "Middle pile" if view is None else f"Battle {view.battle:,}"
+        self.border_subtitle = "" if view is None or not view.wars else war_word(view.wars).upper() + "!"
+
+    # ---------------------------------------------------------------- drawing
+
+    def render(self) -> Text:
+        width, height = self.content_size
+        canvas = Canvas(width, height)
+        view = self.view
+        if view is None:
+            hint = "Press space to turn the top cards"
+            canvas.text(max(0, (width - len(hint)) // 2), height // 2, hint[:width], "pile--hint")
+        elif height >= FULL_HEIGHT and width >= 2 * CARD_WIDTH:
+            self._draw_full(canvas, view)
+        else:
+            self._draw_compact(canvas, view)
+        return canvas_text(canvas, self.get_component_rich_style)
+
+    def _draw_full(self, canvas: Canvas, view: BattleView) -> None:
+        g = self.glyphs
+        top_row = (canvas.height - FULL_HEIGHT) // 2
+        rows = (top_row, top_row + CARD_HEIGHT + 2)
+        layouts = [laid_layout(laid, view.war_cards) for laid in (view.p1_laid, view.p2_laid)]
+        count = max(len(cards) for cards in layouts)
+        step = fan_step(count, canvas.width - 2)
+        spread = (count - 1) * step + CARD_WIDTH
+        left = max(1, (canvas.width - spread) // 2)
+        for cards, y in zip(layouts, rows):
+            for i, (card, face_up) in enumerate(cards):
+                x = left + i * step
+                if face_up:
+                    suit_style = "pile--red" if card_is_red(card) else "pile--face"
+                    canvas.paint(x, y, card_face(card, g), styles=("pile--face", suit_style, suit_style, "pile--face"))
+                else:
+                    canvas.paint(x, y, card_back(g), "pile--back")
+        outcome, detail = self._words(view)
+        mid = top_row + CARD_HEIGHT
+        for y, line, style in (
+            (mid, outcome, "pile--war" if view.wars else "pile--outcome"),
+            (mid + 1, detail, "pile--detail"),
+        ):
+            line = line[: canvas.width]
+            canvas.text(max(0, (canvas.width - len(line)) // 2), y, line, style)
+
+    def _draw_compact(self, canvas: Canvas, view: BattleView) -> None:
+        g = self.glyphs
+        rows = (0, max(2, canvas.height - 1))
+        for laid, y in zip((view.p1_laid, view.p2_laid), rows):
+            x = 0
+            for card, face_up in laid_layout(laid, view.war_cards):
+                label = card_label(card, g) if face_up else g.back[0][:2]
+                style = ("pile--red" if card_is_red(card) else "pile--face") if face_up else "pile--back"
+                canvas.text(x, y, label, style)
+                x += len(label) + 1
+        winner = None if view.winner is None else self.names[view.winner.index]
+        outcome = outcome_text(winner, view.taken, 0)  # the border already says it was a war
+        room = max(1, rows[1] - 1)  # the lines between the two players' cards
+        style = "pile--war" if view.wars else "pile--outcome"
+        for i, line in enumerate(textwrap.wrap(outcome, max(1, canvas.width))[:room]):
+            canvas.text(0, 1 + i, line, style)
+
+    def _words(self, view: BattleView) -> tuple[str, str]:
+        winner = None if view.winner is None else self.names[view.winner.index]
+        outcome = outcome_text(winner, view.taken, view.wars)
+        c1, c2 = view.deciding
+        g = self.glyphs
+        if view.winner is None:
+            detail = "Neither player has the cards to finish the war: each takes back their own"
+        else:
+            high, low = (c1, c2) if view.winner is Side.P1 else (c2, c1)
+            if (high >> 2) == (low >> 2):
+                # The game ended short in a war: the other player could not lay its cards.
+                loser = self.names[view.winner.other.index]
+                detail = f"{loser} cannot finish the war"
+            else:
+                detail = f"{card_label(high, g)} beats {card_label(low, g)}"
+        return outcome, detail

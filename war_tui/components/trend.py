@@ -1,0 +1,54 @@
+"""A sparkline of player 1's card count over the game, on a fixed 0-to-all-cards scale."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widget import Widget
+
+from ..messages import BattleView, DealView, EndView
+from ..presentation import CountHistory, Glyphs, resample, spark_rows
+
+
+class CountTrend(Widget):
+    """Keeps a bounded history (``CountHistory``), so a 10,000-battle game costs no more than a short one."""
+
+    COMPONENT_CLASSES = {"trend--line", "trend--label"}
+
+    def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="board")
+        self.names = tuple(names)
+        self.glyphs = glyphs
+        self.history = CountHistory()
+        self.total = 52
+
+    def show_deal(self, deal: DealView) -> None:
+        self.total = deal.total
+        self.history.reset(deal.counts[0])
+        self.refresh()
+
+    def show_battle(self, view: BattleView) -> None:
+        self.history.add(view.counts[0])
+        self.refresh()
+
+    def show_end(self, end: EndView) -> None:
+        pass
+
+    def render(self) -> Text:
+        width, height = self.size
+        label_text = f"{self.names[0]}'s cards "
+        if len(label_text) > width // 3:
+            label_text = ""
+        plot_width = max(0, width - len(label_text))
+        values = resample(self.history.samples, plot_width)
+        rows = spark_rows(values, height, self.total, self.glyphs)
+        label = self.get_component_rich_style("trend--label")
+        line = self.get_component_rich_style("trend--line")
+        text = Text(no_wrap=True, overflow="crop", end="")
+        for i, row in enumerate(rows):
+            text.append(label_text if i == len(rows) - 1 else " " * len(label_text), label)
+            text.append(row, line)
+            if i < len(rows) - 1:
+                text.append("\n")
+        return text

@@ -1,0 +1,24 @@
+"""The game's keys, shared by the board and every screen over it.
+
+Modal screens stop the App's own bindings, so the result and help screens
+carry these too (their actions are addressed to the app): every key works at
+any moment.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+SPEED_KEYS = Binding.Group("Speed", compact=True)
+
+GAME_BINDINGS = [
+    Binding("space,enter,f", "app.flip", "Flip", key_display="space"),
+    Binding("a", "app.auto", "Auto"),
+    Binding("plus,equals_sign", "app.faster", "Faster", key_display="+", group=SPEED_KEYS),
+    Binding("minus,underscore", "app.slower", "Slower", key_display="-", group=SPEED_KEYS),
+    Binding("w", "app.pause_on_war", "War stop"),
+    Binding("r", "app.restart", "Restart"),
+    Binding("s", "app.stats", "Stats"),
+    Binding("question_mark", "app.help", "Help", key_display="?"),
+    Binding("q", "app.quit", "Quit"),
+]

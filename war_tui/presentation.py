@@ -1,0 +1,437 @@
+"""How the game looks, as plain functions: glyphs, card faces, words, speeds, little charts.
+
+Nothing here imports Textual or Rich, so every choice about what a person sees
+(which suit glyph, which border, how a war is worded, how a 52-card bar splits)
+is unit-tested without a screen. Widgets only paint what these functions return.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .cards import RANKS, Card, is_red
+from .rules import EndReason, Result
+
+# ------------------------------------------------------------------ glyphs
+
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    """Every character the board draws, in one place so ASCII mode is a swap, not a branch."""
+
+    ascii: bool
+    suits: str  # clubs, diamonds, hearts, spades
+    frame: str  # top-left, top-right, bottom-left, bottom-right, horizontal, vertical
+    back: tuple[str, str]  # two alternating rows of a card back's pattern
+    bar_p1: str
+    bar_p2: str
+    spark: str  # levels from empty to full
+    dot: str
+    arrow: str
+
+
+UNICODE = Glyphs(
+    ascii=False,
+    suits="♣♦♥♠",  # single-width text symbols; never the emoji variants
+    frame="┌┐└┘─│",
+    back=("▒▒▒", "▒▒▒"),
+    bar_p1="█",
+    bar_p2="░",
+    spark=" ▁▂▃▄▅▆▇█",
+    dot="·",
+    arrow="→",
+)
+
+ASCII = Glyphs(
+    ascii=True,
+    suits="CDHS",
+    frame="++++-|",
+    back=("/\\/", "\\/\\"),
+    bar_p1="#",
+    bar_p2=".",
+    spark=" .:-=+*#%",
+    dot="|",
+    arrow="->",
+)
+
+
+def locale_is_utf8(environ: Mapping[str, str]) -> bool:
+    """Whether the terminal's locale can show UTF-8, judged the way the C library would.
+
+    Python turns a plain C locale into ``LC_CTYPE=C.UTF-8`` for itself (PEP 538)
+    before we run, so that value alone proves nothing: when it is there, LANG
+    tells what the person's terminal actually uses.
+    """
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = environ.get(name, "")
+        if not value:
+            continue
+        if name == "LC_CTYPE" and value == "C.UTF-8" and environ.get("LANG"):
+            continue  # possibly Python's own coercion; LANG is the person's choice
+        lowered = value.lower().replace("-", "")
+        return "utf8" in lowered
+    return False
+
+
+def choose_glyphs(ascii_flag: bool, environ: Mapping[str, str]) -> Glyphs:
+    """ASCII when asked for, or when the locale cannot show suit symbols and box lines."""
+    if ascii_flag or not locale_is_utf8(environ):
+        return ASCII
+    return UNICODE
+
+
+# ------------------------------------------------------------------- cards
+
+
+def rank_label(card: Card) -> str:
+    """``10`` for a ten, as printed on real cards; every other rank is one character."""
+    char = RANKS[card >> 2]
+    return "10" if char == "T" else char
+
+
+def card_label(card: Card, glyphs: Glyphs) -> str:
+    """``A♠`` / ``10♥`` (``AS`` / ``10H`` in ASCII)."""
+    return rank_label(card) + glyphs.suits[card & 3]
+
+
+def card_is_red(card: Card) -> bool:
+    return is_red(card)
+
+
+CARD_WIDTH = 5
+CARD_HEIGHT = 4
+
+
+def card_face(card: Card, glyphs: Glyphs) -> list[str]:
+    """A small framed card: rank and suit in the top-left corner, the suit again bottom-right."""
+    tl, tr, bl, br, h, v = glyphs.frame
+    label = card_label(card, glyphs)
+    suit = glyphs.suits[card & 3]
+    return [
+        tl + h * 3 + tr,
+        v + label.ljust(3) + v,
+        v + suit.rjust(3) + v,
+        bl + h * 3 + br,
+    ]
+
+
+def card_back(glyphs: Glyphs) -> list[str]:
+    tl, tr, bl, br, h, v = glyphs.frame
+    return [tl + h * 3 + tr, v + glyphs.back[0] + v, v + glyphs.back[1] + v, bl + h * 3 + br]
+
+
+def laid_layout(laid: Sequence[Card], war_cards: int) -> list[tuple[Card, bool]]:
+    """One player's cards of a battle in the order laid, each with whether it lies face up.
+
+    The first card is face up; each war then adds ``war_cards`` face down and one
+    face up. This mirrors how the cards were laid, it decides nothing.
+    """
+    out: list[tuple[Card, bool]] = []
+    i = 0
+    face_up = True
+    while i < len(laid):
+        size = 1 if face_up else war_cards
+        for card in laid[i : i + size]:
+            out.append((card, face_up))
+        i += size
+        face_up = not face_up
+    return out
+
+
+def fan_step(count: int, width: int, card_width: int = CARD_WIDTH) -> int:
+    """How far apart to draw ``count`` cards so they fit ``width`` columns (overlapping if need be)."""
+    if count <= 1:
+        return card_width + 1
+    step = (width - card_width) // (count - 1)
+    return max(1, min(card_width + 1, step))
+
+
+def war_word(depth: int) -> str:
+    if depth <= 1:
+        return "war"
+    words = {2: "double war", 3: "triple war", 4: "quadruple war"}
+    return words.get(depth, f"{depth}-deep war")
+
+
+def outcome_text(winner_name: str | None, cards: int, wars: int) -> str:
+    """What happened to the middle pile, said plainly."""
+    if winner_name is None:
+        return "Nobody takes the pile"
+    text = f"{winner_name} takes {cards} cards"
+    if wars:
+        text += f" after a {war_word(wars)}"
+    return text
+
+
+def result_title(result: Result, names: Sequence[str]) -> str:
+    return {
+        Result.P1: f"{names[0]} wins",
+        Result.P2: f"{names[1]} wins",
+        Result.DRAW: "A draw",
+        Result.STOPPED: "Stopped",
+    }[result]
+
+
+REASON_TEXT = {
+    EndReason.ALL_CARDS: "the other player ran out of cards",
+    EndReason.SHORT_IN_WAR: "the other player could not finish a war",
+    EndReason.BOTH_SHORT: "neither player could finish a war",
+    EndReason.BATTLE_CAP: "the battle limit was reached",
+    EndReason.STOPPED: "the time limit ran out",
+}
+
+
+def leader_text(leader_index: int | None, names: Sequence[str]) -> str:
+    if leader_index is None:
+        return "The players were level"
+    return f"{names[leader_index]} was ahead"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+# ------------------------------------------------------------------- speed
+
+MAX = math.inf
+"""The "max" speed: as many battles as fit in a frame."""
+
+SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, MAX)
+MIN_SPEED = SPEEDS[0]
+MAX_NUMERIC_SPEED = 1000.0
+DEFAULT_SPEED = 4.0
+
+
+class SpeedError(ValueError):
+    """A speed nobody can use; the message is fit to show a person."""
+
+
+def parse_speed(text: str) -> float:
+    """``0.5``, ``4``, ``max``: battles per second."""
+    raw = text.strip().lower()
+    if raw == "max":
+        return MAX
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SpeedError(f"speed must be battles per second (like 0.5 or 4) or 'max', not '{text}'") from None
+    if not math.isfinite(value) or not MIN_SPEED <= value <= MAX_NUMERIC_SPEED:
+        raise SpeedError(
+            f"speed must be from {MIN_SPEED:g} to {MAX_NUMERIC_SPEED:g} battles per second, or 'max', not {text}"
+        )
+    return value
+
+
+def faster(speed: float) -> float:
+    for step in SPEEDS:
+        if step > speed:
+            return step
+    return MAX
+
+
+def slower(speed: float) -> float:
+    for step in reversed(SPEEDS):
+        if step < speed:
+            return step
+    return MIN_SPEED
+
+
+def speed_label(speed: float) -> str:
+    if speed == MAX:
+        return "max"
+    return f"{speed:g}/s"
+
+
+FRAME_RATE = 30.0
+"""Frames per second at most: more than a terminal over SSH usefully shows."""
+
+
+def tick_plan(speed: float) -> tuple[float, float]:
+    """(seconds between timer ticks, battles per tick) for an auto-play speed.
+
+    Slow speeds tick once per battle; fast ones tick at the frame rate and play
+    several battles per tick, so the screen never queues more frames than it can show.
+    """
+    if speed == MAX:
+        return 1 / FRAME_RATE, MAX
+    if speed <= FRAME_RATE:
+        return 1 / speed, 1.0
+    return 1 / FRAME_RATE, speed / FRAME_RATE
+
+
+# ------------------------------------------------------------- little charts
+
+
+def stack_edges(count: int, total: int, max_edges: int) -> int:
+    """How many card edges to draw behind a packet's top card: more cards, thicker stack."""
+    if count <= 1 or max_edges <= 0 or total <= 0:
+        return 0
+    return max(1, min(max_edges, round((count - 1) / (total - 1) * max_edges)))
+
+
+def bar_split(n1: int, n2: int, width: int) -> int:
+    """How many of ``width`` cells belong to player 1, never rounding a holder away to nothing."""
+    total = n1 + n2
+    if width <= 0 or total <= 0:
+        return 0
+    cells = round(n1 / total * width)
+    if n1 and cells == 0:
+        cells = 1
+    if n2 and cells == width:
+        cells = width - 1
+    return max(0, min(width, cells))
+
+
+class CountHistory:
+    """Player 1's card count over a game, in bounded memory however long the game runs.
+
+    Samples are kept one per ``stride`` battles; when the list fills, every other
+    sample goes and the stride doubles, so a 10,000-battle game costs the same as a short one.
+    """
+
+    def __init__(self, capacity: int = 512) -> None:
+        self.capacity = max(2, capacity - capacity % 2)
+        self.samples: list[int] = []
+        self.stride = 1
+        self._seen = 0
+
+    def add(self, value: int) -> None:
+        if self._seen % self.stride == 0:
+            self.samples.append(value)
+            if len(self.samples) >= self.capacity:
+                self.samples = self.samples[::2]
+                self.stride *= 2
+        self._seen += 1
+
+    def reset(self, first: int | None = None) -> None:
+        self.samples.clear()
+        self.stride = 1
+        self._seen = 0
+        if first is not None:
+            self.add(first)
+
+
+def resample(samples: Sequence[int], width: int) -> list[float]:
+    """Fit ``samples`` into ``width`` columns, averaging buckets (never inventing values)."""
+    if width <= 0 or not samples:
+        return []
+    n = len(samples)
+    if n <= width:
+        return [float(s) for s in samples]
+    out = []
+    for col in range(width):
+        lo = col * n // width
+        hi = max(lo + 1, (col + 1) * n // width)
+        chunk = samples[lo:hi]
+        out.append(sum(chunk) / len(chunk))
+    return out
+
+
+def spark_rows(values: Sequence[float], height: int, top: float, glyphs: Glyphs) -> list[str]:
+    """A bar chart ``height`` rows tall on a fixed 0..top scale (rows listed top first).
+
+    A fixed scale matters: a sparkline that stretches to its own min and max
+    would draw 25-27 as a cliff.
+    """
+    levels = len(glyphs.spark) - 1
+    rows = [[" "] * len(values) for _ in range(height)]
+    if height <= 0 or top <= 0:
+        return []
+    for col, value in enumerate(values):
+        units = round(max(0.0, min(1.0, value / top)) * height * levels)
+        if value > 0 and units == 0:
+            units = 1
+        for row in range(height):  # row 0 is the bottom
+            fill = max(0, min(levels, units - row * levels))
+            rows[height - 1 - row][col] = glyphs.spark[fill]
+    return ["".join(r) for r in rows]
+
+
+# ------------------------------------------------------------------ the log
+
+
+def log_battle_line(
+    battle: int,
+    p1_card: Card,
+    p2_card: Card,
+    winner_name: str | None,
+    taken: int,
+    wars: int,
+    counts: tuple[int, int],
+    glyphs: Glyphs,
+) -> list[tuple[str, str]]:
+    """One line of the battle log as (text, style-name) pieces; styles: '', 'red', 'war', 'dim'.
+
+    ``p1_card`` / ``p2_card`` are the deciding pair (the last face-up cards).
+    """
+    pieces: list[tuple[str, str]] = [(f"{battle:>5}  ", "dim")]
+    for i, card in enumerate((p1_card, p2_card)):
+        if i:
+            pieces.append((" v ", "dim"))
+        pieces.append((card_label(card, glyphs).rjust(3), "red" if is_red(card) else ""))
+    pieces.append(("  ", ""))
+    if wars:
+        pieces.append((f"{war_word(wars).upper()}! ", "war"))
+    pieces.append((outcome_text(winner_name, taken, 0), "war" if wars else ""))
+    pieces.append((f"  {counts[0]}{glyphs.dot}{counts[1]}", "dim"))
+    return pieces
+
+
+# ------------------------------------------------------------------ drawing
+
+
+class Canvas:
+    """A grid of characters with a style name per cell, for drawing cards before they become Text.
+
+    Later paints cover earlier ones, which is how a fanned hand or a stack of
+    backs is drawn: bottom card first.
+    """
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self._chars = [[" "] * self.width for _ in range(self.height)]
+        self._styles = [[""] * self.width for _ in range(self.height)]
+
+    def paint(self, x: int, y: int, lines: Sequence[str], style: str = "", styles: Sequence[str] | None = None) -> None:
+        """Paint ``lines`` with its top-left corner at (x, y), clipped to the canvas.
+
+        ``styles``, when given, holds one style name per line (overriding ``style``).
+        """
+        for dy, line in enumerate(lines):
+            row = y + dy
+            if not 0 <= row < self.height:
+                continue
+            line_style = styles[dy] if styles is not None else style
+            for dx, char in enumerate(line):
+                col = x + dx
+                if 0 <= col < self.width:
+                    self._chars[row][col] = char
+                    self._styles[row][col] = line_style
+
+    def text(self, x: int, y: int, text: str, style: str = "") -> None:
+        self.paint(x, y, [text], style)
+
+    def restyle(self, x: int, y: int, width: int, style: str) -> None:
+        """Give ``width`` cells from (x, y) a new style, keeping their characters."""
+        if 0 <= y < self.height:
+            for col in range(max(0, x), min(self.width, x + width)):
+                self._styles[y][col] = style
+
+    def runs(self) -> list[list[tuple[str, str]]]:
+        """Each row as (text, style-name) runs: few runs means few escape codes on the wire."""
+        out = []
+        for chars, styles in zip(self._chars, self._styles):
+            row: list[tuple[str, str]] = []
+            start = 0
+            for col in range(1, self.width + 1):
+                if col == self.width or styles[col] != styles[start]:
+                    row.append(("".join(chars[start:col]), styles[start]))
+                    start = col
+            out.append(row)
+        return out
+
+    def lines(self) -> list[str]:
+        return ["".join(chars) for chars in self._chars]

@@ -1,0 +1,81 @@
+"""The result of a finished game, over the board; one key deals again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..keys import GAME_BINDINGS
+from ..messages import EndView
+from ..presentation import REASON_TEXT, leader_text, plural, result_title, war_word
+from ..rules import Result
+
+
+class GameOverScreen(ModalScreen[None]):
+    """Modal so the finished board stays visible behind it; the app's keys all still work."""
+
+    BINDINGS = [*GAME_BINDINGS, Binding("escape", "dismiss", "Look at the table")]
+
+    def __init__(
+        self,
+        end: EndView,
+        names: Sequence[str],
+        *,
+        seed: int | None,
+        tally_line: str,
+        next_deal_in: float | None = None,
+        dot: str = "·",
+    ) -> None:
+        super().__init__(classes=f"result-{end.result.value}")
+        self.end = end
+        self.names = tuple(names)
+        self.seed = seed
+        self.tally_line = tally_line
+        self.next_deal_in = next_deal_in
+        self.dot = dot
+
+    def compose(self) -> ComposeResult:
+        end = self.end
+        longest = "none" if end.longest_war == 0 else f"{war_word(end.longest_war)} ({end.longest_war} deep)"
+        facts = [
+            f"{REASON_TEXT[end.reason].capitalize()}.",
+        ]
+        if end.result is Result.STOPPED:
+            facts.append(leader_text(None if end.leader is None else end.leader.index, self.names) + ".")
+        facts += [
+            "",
+            f"Battles       {end.battles:,}",
+            f"Wars          {end.wars:,}",
+            f"Longest war   {longest}",
+            f"Cards         {self.names[0]} {end.counts[0]}, {self.names[1]} {end.counts[1]}",
+            f"Time          {_duration(end.seconds)}",
+        ]
+        if self.seed is not None:
+            facts.append(f"Seed          {self.seed}")
+        if self.tally_line:
+            facts += ["", self.tally_line]
+        if self.next_deal_in is not None:
+            parts = [f"Next deal in {self.next_deal_in:g} seconds", "r deals now", "q quits"]
+        else:
+            parts = ["r or space: deal again", "esc: look at the table", "q: quit"]
+        hint = f"  {self.dot}  ".join(parts)
+        with Vertical(id="result-dialog"):
+            yield Static(result_title(end.result, self.names), id="result-title")
+            yield Static("\n".join(facts), id="result-facts")
+            yield Static(hint, id="result-hint")
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    minutes, secs = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours}h {minutes:02d}m {secs:02d}s"
+    if minutes:
+        return f"{minutes}m {secs:02d}s"
+    return plural(secs, "second")

@@ -1,0 +1,184 @@
+"""The statistics screen: lifetime totals, a histogram of game lengths, and recent games to replay.
+
+It reads the store once when shown (one consistent snapshot, a millisecond or
+two) and never writes. Choosing a recent game posts ``StatsScreen.ReplayRequested``
+to the app, which deals that seed with those rules in the game screen.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from ..components.length_histogram import LengthHistogram
+from ..components.result_shares import ResultShares
+from ..rules import Rules
+from ..stats import GameRecord, StatsStore
+from ..stats.records import Totals
+from ..stats.text import NO_GAMES, duration, number, outcome, rules_short, when
+
+RECENT_GAMES = 50
+
+
+def depth_words(ties: int) -> str:
+    """The deepest chain of ties, as players say it."""
+    return {0: "no war yet", 1: "a single war", 2: "a double war", 3: "a triple war"}.get(
+        ties, f"{ties} wars in a row"
+    )
+
+
+def figures_text(totals: Totals) -> Text:
+    """Game length and war records, each with the seed that replays it."""
+    text = Text()
+
+    def line(label: str, value: str, record: GameRecord | None = None) -> None:
+        if text:
+            text.append("\n")
+        text.append(f"{label:<12}", "bold")
+        text.append(value)
+        if record is not None and record.seed is not None:
+            text.append(f" · seed {record.seed}", "dim")
+
+    line("Battles", f"mean {number(totals.mean_battles)} · median {number(totals.median_battles)}")
+    line("Longest", f"{totals.longest.battles:,} battles", totals.longest)
+    line("Most wars", f"{totals.most_wars.wars:,} in a game", totals.most_wars)
+    line("Deepest war", depth_words(totals.deepest_war.longest_war), totals.deepest_war)
+    return text
+
+
+class StatsScreen(Screen[None]):
+    """Lifetime statistics; enter on a recent game replays it, escape goes back."""
+
+    CSS_PATH = str(resources.files("war_tui.styles").joinpath("stats.tcss"))
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("s", "close", "Back", show=False),
+        Binding("enter", "replay", "Replay game"),  # the table answers enter itself; this names it
+    ]
+
+    class ReplayRequested(Message):
+        """Deal this game again: same seed, same rules (handled by the app)."""
+
+        def __init__(self, seed: int, rules: Rules, record: GameRecord) -> None:
+            super().__init__()
+            self.seed = seed
+            self.rules = rules
+            self.record = record
+
+    def __init__(self, store: StatsStore, *, name: str | None = None, id: str | None = None) -> None:
+        super().__init__(name=name, id=id)
+        self.store = store
+        self._games: dict[str, GameRecord] = {}
+        self._recent: tuple[GameRecord, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        summary = self.store.summary(recent=RECENT_GAMES)
+        self.sub_title = str(self.store.path)
+        title = Text("Statistics", "bold")
+        if summary is not None and summary.totals.games:
+            title.append("  " + self._headline(summary.totals))
+        yield Static(title, id="stats-title")
+        if self.store.disabled_reason is not None:
+            yield Static(f"Statistics are off: {self.store.disabled_reason}.", id="stats-off")
+        if summary is None:
+            if not self.store.user_disabled:
+                yield Static(self._unreadable_text(), id="stats-message")
+        elif summary.totals.games == 0:
+            yield Static(
+                f"{NO_GAMES}\n\nEvery finished game (played, auto-played or screensaver) is counted"
+                f" here, kept in\n{self.store.path}",
+                id="stats-message",
+            )
+        else:
+            totals = summary.totals
+            with Horizontal(id="stats-panels"):
+                shares = ResultShares(totals, id="stats-shares")
+                shares.border_title = "Results"
+                yield shares
+                figures = Static(figures_text(totals), id="stats-figures")
+                figures.border_title = "Records"
+                yield figures
+            histogram = LengthHistogram(summary.histogram, id="stats-histogram")
+            histogram.border_title = "Game lengths"
+            peak = max((b.count for b in summary.histogram.bins), default=0)
+            histogram.border_subtitle = f"tallest bar {peak:,} games"
+            yield histogram
+            table: DataTable[str | Text] = DataTable(id="stats-recent", cursor_type="row", zebra_stripes=True)
+            table.border_title = "Recent games · enter replays"
+            yield table
+            self._recent = summary.recent
+        yield Footer()
+
+    def on_mount(self) -> None:
+        recent = self._recent
+        if not recent:
+            return
+        table = self.query_one("#stats-recent", DataTable)
+        table.add_columns("Finished", "Seed", "Result", "Battles", "Wars", "Deepest", "Rules", "Played by")
+        for record in recent:
+            key = str(record.id)
+            self._games[key] = record
+            table.add_row(
+                when(record.finished_at),
+                Text("-" if record.seed is None else str(record.seed), justify="right"),
+                outcome(record),
+                Text(f"{record.battles:,}", justify="right"),
+                Text(f"{record.wars:,}", justify="right"),
+                Text(str(record.longest_war), justify="right"),
+                rules_short(record.rules),
+                record.source.value,
+                key=key,
+            )
+        table.focus()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "replay":
+            return bool(self._games)  # no recent games: no "Replay game" in the footer
+        return True
+
+    def _headline(self, totals: Totals) -> str:
+        games = "1 game" if totals.games == 1 else f"{totals.games:,} games"
+        return (
+            f"{games} since {when(totals.first_at)[:10]} · {totals.total_battles:,} battles ·"
+            f" {totals.total_wars:,} wars · {duration(totals.seconds_played)} played"
+        )
+
+    def _unreadable_text(self) -> str:
+        return (
+            "The statistics file cannot be read, so there is nothing to show.\n"
+            "It was left exactly as it was. Games go on; choose another file with"
+            " --stats-db PATH, or none with --no-stats."
+        )
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self._replay(event.row_key.value)
+
+    def action_replay(self) -> None:
+        table = self.query("#stats-recent")
+        if table:
+            dt = table.first(DataTable)
+            if dt.row_count:
+                self._replay(dt.coordinate_to_cell_key(dt.cursor_coordinate).row_key.value)
+
+    def _replay(self, key: str | None) -> None:
+        record = self._games.get(key or "")
+        if record is None:
+            return
+        if record.seed is None:
+            self.notify("That game was dealt by hand, so it has no seed to replay.", severity="warning")
+            return
+        # Posted to the app, not the screen: this screen is about to close.
+        self.app.post_message(self.ReplayRequested(record.seed, record.rules, record))
+        self.dismiss()
+
+    def action_close(self) -> None:
+        self.dismiss()

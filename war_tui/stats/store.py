@@ -1,0 +1,514 @@
+"""Lifetime statistics in one SQLite file, safe to share between many running copies of war-tui.
+
+Why it looks like this:
+
+- Every operation opens its own short-lived connection and closes it, so a
+  worker thread recording a game and the UI thread reading totals never share a
+  connection, and nothing stays locked between games.
+- The file is in WAL mode: readers never wait for a writer, and a write is one
+  short INSERT guarded by a modest busy timeout, so ten processes recording at
+  once simply take turns.
+- Statistics are a nicety, never a reason to stop a game. Any failure (locked
+  for too long, read-only, disk full, not an SQLite file, a newer schema, a
+  folder that cannot be created) turns the store off with one reason a person
+  can read; ``take_notice()`` hands that reason out once. The file is never
+  deleted, overwritten or "repaired": a store that is off does not write again.
+- ``schema_version`` records which migrations a file has had; ``MIGRATIONS`` is
+  the path from any older version to ``SCHEMA_VERSION``. ``PRAGMA application_id``
+  marks the file as ours, so a path pointing at another program's database is
+  refused rather than written into.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.request import pathname2url
+
+import platformdirs
+
+from ..rules import EndReason, Gather, Result
+from .records import Bin, GameRecord, Histogram, Source, Totals
+
+APP_NAME = "war-tui"
+FILE_NAME = "stats.sqlite3"
+APPLICATION_ID = 0x57415254  # "WART", in the file header: this file is war-tui's
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT = 3.0  # seconds a write waits for another process before statistics turn off
+OVERFLOW_MIN_GAMES = 100  # below this the "top 1%" is a single game: no overflow bin
+HISTOGRAM_BINS = 48  # divisible by 2, 3, 4, 6, 8, 12, 16, 24: merges evenly to narrower charts
+
+# Statements that take a file from version N-1 to version N, keyed by N.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            finished_at TEXT NOT NULL,
+            seed INTEGER,
+            war_cards INTEGER NOT NULL,
+            gather TEXT NOT NULL,
+            max_battles INTEGER NOT NULL,
+            p1_name TEXT NOT NULL,
+            p2_name TEXT NOT NULL,
+            result TEXT NOT NULL,
+            end_reason TEXT NOT NULL,
+            battles INTEGER NOT NULL,
+            wars INTEGER NOT NULL,
+            longest_war INTEGER NOT NULL,
+            p1_count INTEGER NOT NULL,
+            p2_count INTEGER NOT NULL,
+            seconds REAL NOT NULL,
+            source TEXT NOT NULL
+        )""",
+        "CREATE INDEX games_by_finished_at ON games (finished_at)",
+        "CREATE INDEX games_by_battles ON games (battles)",
+        "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+        "INSERT INTO schema_version (version) VALUES (0)",
+    ),
+}
+
+_COLUMNS = (
+    "id, finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result, end_reason,"
+    " battles, wars, longest_war, p1_count, p2_count, seconds, source"
+)
+
+
+def default_path() -> Path:
+    """Where statistics live unless ``--stats-db`` says otherwise (XDG data dir on Linux)."""
+    return platformdirs.user_data_path(APP_NAME, appauthor=False) / FILE_NAME
+
+
+class StatsUnavailable(Exception):
+    """Internal: the store must turn off; ``reason`` is for people, ``readable`` says if reads still work."""
+
+    def __init__(self, reason: str, readable: bool) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.readable = readable
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Totals, histogram and recent games read in one transaction, so they agree with each other."""
+
+    totals: Totals
+    histogram: Histogram
+    recent: tuple[GameRecord, ...]
+
+
+class StatsStore:
+    """The statistics file. Build one with ``StatsStore.open(path)`` or ``StatsStore.off(reason)``."""
+
+    def __init__(self, path: Path, *, read_only: bool = False, busy_timeout: float = BUSY_TIMEOUT) -> None:
+        self.path = path
+        self.read_only = read_only
+        self.busy_timeout = busy_timeout
+        self.disabled_reason: str | None = None
+        self.user_disabled = False  # off by the user's choice (--no-stats): nothing to warn about
+        self._readable = True
+        self._exists = True  # False: a read-only store over a file not set up yet (no games yet)
+        self._noticed = False
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ building
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        read_only: bool = False,
+        busy_timeout: float = BUSY_TIMEOUT,
+    ) -> StatsStore:
+        """Open (and if need be create or migrate) the file; never raises, may return a store that is off.
+
+        ``read_only`` (for ``war-tui stats``) reads without creating, migrating or writing anything.
+        """
+        where = Path(path).expanduser().absolute() if path is not None else default_path()
+        store = cls(where, read_only=read_only, busy_timeout=busy_timeout)
+        try:
+            store._prepare()
+        except StatsUnavailable as exc:
+            store._turn_off(exc.reason, exc.readable)
+        except (sqlite3.Error, OSError) as exc:
+            store._turn_off(*store._explain(exc, writing=not read_only))
+        return store
+
+    @classmethod
+    def off(cls, reason: str, path: str | os.PathLike[str] | None = None) -> StatsStore:
+        """A store that records and reads nothing, chosen by the user (``--no-stats``): no notice."""
+        store = cls(Path(path) if path is not None else default_path())
+        store.disabled_reason = reason
+        store._readable = False
+        store._noticed = True
+        store.user_disabled = True
+        return store
+
+    # ------------------------------------------------------------ state
+
+    @property
+    def enabled(self) -> bool:
+        """True while games are being recorded."""
+        return self.disabled_reason is None and not self.read_only
+
+    @property
+    def readable(self) -> bool:
+        """True while totals can be read (a read-only or locked file still shows its games)."""
+        return self._readable
+
+    def take_notice(self) -> str | None:
+        """The reason statistics turned off, the first time it is asked for after they did; else None.
+
+        Thread-safe: call it after ``open`` and after each ``record`` and show what it returns.
+        """
+        with self._lock:
+            if self.disabled_reason is None or self._noticed:
+                return None
+            self._noticed = True
+            return self.disabled_reason
+
+    # ------------------------------------------------------------ writing
+
+    def record(self, game: GameRecord) -> bool:
+        """Store one finished game; True if it was stored. Never raises for a database problem.
+
+        May wait up to ``busy_timeout`` for another process: call it off the UI thread.
+        """
+        if not self.enabled:
+            return False
+        try:
+            with self._connect() as conn:
+                conn.execute(
+                    "INSERT INTO games (finished_at, seed, war_cards, gather, max_battles, p1_name,"
+                    " p2_name, result, end_reason, battles, wars, longest_war, p1_count, p2_count,"
+                    " seconds, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game.finished_at, game.seed, game.war_cards, game.gather.value,
+                        game.max_battles, game.p1_name, game.p2_name, game.result.value,
+                        game.reason.value, game.battles, game.wars, game.longest_war,
+                        game.p1_count, game.p2_count, game.seconds, game.source.value,
+                    ),
+                )
+        except StatsUnavailable as exc:
+            self._turn_off(exc.reason, exc.readable)
+            return False
+        except (sqlite3.Error, OSError) as exc:
+            self._turn_off(*self._explain(exc, writing=True))
+            return False
+        return True
+
+    # ------------------------------------------------------------ reading
+
+    def totals(self) -> Totals | None:
+        """All-time totals; None when the file cannot be read (see ``disabled_reason``)."""
+        return self._read(_read_totals, Totals.empty())
+
+    def histogram(self, bins: int = HISTOGRAM_BINS) -> Histogram | None:
+        """Game lengths (battles) in at most ``bins`` equal-width bins; None when unreadable."""
+        return self._read(lambda conn: _read_histogram(conn, bins), Histogram(()))
+
+    def recent(self, limit: int = 20) -> list[GameRecord] | None:
+        """The latest games, newest first; None when unreadable."""
+        return self._read(lambda conn: _read_recent(conn, limit), [])
+
+    def summary(self, recent: int = 20, bins: int = HISTOGRAM_BINS) -> Summary | None:
+        """Totals, histogram and recent games from one consistent snapshot; None when unreadable."""
+
+        def read(conn: sqlite3.Connection) -> Summary:
+            return Summary(_read_totals(conn), _read_histogram(conn, bins), tuple(_read_recent(conn, recent)))
+
+        return self._read(read, Summary(Totals.empty(), Histogram(()), ()))
+
+    # ------------------------------------------------------------ internals
+
+    def _read(self, query, nothing):
+        if not self._readable:
+            return None
+        if not self._exists:  # read-only, and nothing recorded yet when opened: look again
+            if not self.path.exists():
+                return nothing
+            try:
+                with closing(self._connect_ro()) as conn:
+                    if self._check(conn) == 0:
+                        return nothing  # an empty file, or another copy is creating it right now
+            except (StatsUnavailable, sqlite3.Error, OSError) as exc:
+                self._turn_off(self._explain(exc, writing=False)[0], False)
+                return None
+            self._exists = True
+        try:
+            with self._connect(read=True) as conn:
+                conn.execute("BEGIN")  # one snapshot for every query of this read
+                try:
+                    return query(conn)
+                finally:
+                    conn.execute("COMMIT")
+        except StatsUnavailable as exc:
+            self._turn_off(exc.reason, exc.readable)
+        except (sqlite3.Error, OSError) as exc:
+            reason, _ = self._explain(exc, writing=False)
+            self._turn_off(reason, False)
+        return None
+
+    def _turn_off(self, reason: str, readable: bool) -> None:
+        with self._lock:
+            if self.disabled_reason is None:
+                self.disabled_reason = reason
+            self._readable = self._readable and readable
+
+    def _raw_connect(self, uri: str | None = None) -> sqlite3.Connection:
+        target = uri if uri is not None else str(self.path)
+        conn = sqlite3.connect(
+            target, timeout=self.busy_timeout, isolation_level=None, uri=uri is not None,
+            check_same_thread=False,
+        )
+        return conn
+
+    def _connect_ro(self) -> sqlite3.Connection:
+        return self._raw_connect(f"file:{pathname2url(str(self.path.absolute()))}?mode=ro")
+
+    @contextmanager
+    def _connect(self, read: bool = False) -> Iterator[sqlite3.Connection]:
+        # Once off (or read-only by choice) the file is opened with mode=ro: SQLite itself then
+        # guarantees we cannot write to it.
+        ro = self.read_only or self.disabled_reason is not None
+        if not read and ro:
+            raise StatsUnavailable(self.disabled_reason or "statistics are read-only", self._readable)
+        conn = self._connect_ro() if ro else self._raw_connect()
+        with closing(conn):
+            if not ro:
+                conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable across crashes, fewer fsyncs
+            yield conn
+
+    def _prepare(self) -> None:
+        """Make sure the file is ours and at ``SCHEMA_VERSION``; raise StatsUnavailable if it can't be."""
+        path = self.path
+        if path.is_dir():
+            raise StatsUnavailable(f"{path} is a folder, not a statistics file", False)
+        if self.read_only:
+            if not path.exists():
+                self._exists = False
+                return
+            try:
+                with closing(self._connect_ro()) as conn:
+                    self._exists = self._check(conn) > 0
+            except (sqlite3.Error, OSError) as exc:
+                raise StatsUnavailable(*self._explain(exc, writing=False)) from None
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StatsUnavailable(
+                f"cannot create the folder {path.parent} ({exc.strerror or exc})", False
+            ) from None
+        self._refuse_unwritable()
+        try:
+            with closing(self._raw_connect()) as conn:
+                version = self._check(conn)
+                if version < SCHEMA_VERSION:
+                    self._migrate(conn)
+        except (sqlite3.Error, OSError) as exc:
+            raise StatsUnavailable(*self._explain(exc, writing=True)) from None
+
+    def _check(self, conn: sqlite3.Connection) -> int:
+        """The file's schema version; StatsUnavailable if it belongs to another program or a newer war-tui."""
+        if conn.in_transaction:
+            return self._check_snapshot(conn)
+        conn.execute("BEGIN")  # one snapshot: another process may be creating the file right now
+        try:
+            return self._check_snapshot(conn)
+        finally:
+            conn.execute("COMMIT")
+
+    def _check_snapshot(self, conn: sqlite3.Connection) -> int:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if app_id != APPLICATION_ID:
+            if app_id == 0 and not tables:
+                return 0  # a new (or empty) file: ours to set up
+            raise StatsUnavailable(
+                f"{self.path} is an SQLite database of another program; it was left untouched", False
+            )
+        version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0
+        if version > SCHEMA_VERSION:
+            raise StatsUnavailable(
+                f"{self.path} was written by a newer war-tui (schema {version}; this one knows up to"
+                f" {SCHEMA_VERSION}); it was left untouched",
+                False,
+            )
+        return version
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        """Bring the file up to SCHEMA_VERSION in one write transaction (several processes may race here)."""
+        self._ensure_wal(conn)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = self._check(conn)  # another process may have migrated while we waited
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[target]:
+                    conn.execute(statement)
+                conn.execute("UPDATE schema_version SET version = ?", (target,))
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _ensure_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL (persistent, so once per file), taking turns with other processes.
+
+        Switching needs a moment alone with the file and SQLite answers SQLITE_BUSY at once
+        instead of calling the busy handler, so several copies creating one new file must retry.
+        """
+        deadline = time.monotonic() + self.busy_timeout
+        pause = 0.005
+        while True:
+            try:
+                if conn.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() == "wal":
+                    return
+            except sqlite3.OperationalError as exc:
+                if not (getattr(exc, "sqlite_errorname", "") or "").startswith("SQLITE_BUSY"):
+                    raise
+            if time.monotonic() + pause > deadline:
+                raise StatsUnavailable(self._locked_reason(), True)
+            time.sleep(pause * (0.5 + random.random()))
+            pause = min(pause * 2, 0.1)
+
+    def _refuse_unwritable(self) -> None:
+        """Find a read-only file or folder at start, not when the first game ends.
+
+        SQLite opens a file it may not write without complaint and fails only on the first write
+        (or cannot make its -wal/-shm files beside it). Root passes these permission checks (but
+        not the immutable attribute); for root, the failed write itself is what finds out.
+        """
+        exists = self.path.exists()
+        if exists and not os.access(self.path, os.W_OK):
+            raise StatsUnavailable(f"{self.path} is read-only; games are not being recorded", True)
+        if not os.access(self.path.parent, os.W_OK):
+            raise StatsUnavailable(
+                f"the folder {self.path.parent} is read-only; games are not being recorded", exists
+            )
+
+    def _locked_reason(self) -> str:
+        return (
+            f"{self.path} stayed locked by another program for more than {self.busy_timeout:g} s;"
+            " games are not being recorded"
+        )
+
+    def _explain(self, exc: BaseException, writing: bool) -> tuple[str, bool]:
+        """One sentence for a person, and whether the file can still be read."""
+        path = self.path
+        if isinstance(exc, StatsUnavailable):
+            return exc.reason, exc.readable
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        if name == "SQLITE_NOTADB":
+            return f"{path} is not an SQLite database; it was left untouched", False
+        if name.startswith("SQLITE_CORRUPT"):
+            return f"{path} is damaged ({exc}); it was left untouched", False
+        if name.startswith("SQLITE_READONLY") or name in ("SQLITE_PERM", "SQLITE_AUTH"):
+            return f"{path} is read-only; games are not being recorded", True
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return self._locked_reason(), True
+        if name == "SQLITE_FULL":
+            return f"the disk holding {path} is full; games are not being recorded", True
+        if name.startswith("SQLITE_CANTOPEN"):
+            return f"cannot open {path} (is its folder missing or not writable?)", False
+        if isinstance(exc, OSError):
+            return f"cannot use {path} ({exc.strerror or exc})", False
+        return f"cannot use {path} ({exc})", False
+
+
+# ---------------------------------------------------------------- queries
+
+
+def _row_to_record(row: tuple) -> GameRecord:
+    (id_, finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result, reason,
+     battles, wars, longest_war, p1_count, p2_count, seconds, source) = row
+    return GameRecord(
+        finished_at=finished_at, seed=seed, war_cards=war_cards, gather=Gather(gather),
+        max_battles=max_battles, p1_name=p1_name, p2_name=p2_name, result=Result(result),
+        reason=EndReason(reason), battles=battles, wars=wars, longest_war=longest_war,
+        p1_count=p1_count, p2_count=p2_count, seconds=seconds, source=Source(source), id=id_,
+    )
+
+
+def _one(conn: sqlite3.Connection, order: str) -> GameRecord | None:
+    row = conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY {order}, id DESC LIMIT 1").fetchone()
+    return _row_to_record(row) if row else None
+
+
+def _nth_battles(conn: sqlite3.Connection, offset: int, limit: int = 1) -> list[int]:
+    rows = conn.execute(
+        "SELECT battles FROM games ORDER BY battles LIMIT ? OFFSET ?", (limit, offset)
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def _read_totals(conn: sqlite3.Connection) -> Totals:
+    row = conn.execute(
+        "SELECT count(*), total(battles), total(wars), total(seconds), min(finished_at),"
+        " max(finished_at) FROM games"
+    ).fetchone()
+    games = row[0]
+    if games == 0:
+        return Totals.empty()
+    results = {r: 0 for r in Result}
+    for result, count in conn.execute("SELECT result, count(*) FROM games GROUP BY result"):
+        results[Result(result)] = count
+    middle = _nth_battles(conn, (games - 1) // 2, 2 - games % 2)
+    return Totals(
+        games=games,
+        results=results,
+        total_battles=int(row[1]),
+        total_wars=int(row[2]),
+        seconds_played=row[3],
+        mean_battles=row[1] / games,
+        median_battles=sum(middle) / len(middle),
+        longest=_one(conn, "battles DESC"),
+        shortest=_one(conn, "battles ASC"),
+        most_wars=_one(conn, "wars DESC"),
+        deepest_war=_one(conn, "longest_war DESC"),
+        first_at=row[4],
+        last_at=row[5],
+    )
+
+
+def _read_histogram(conn: sqlite3.Connection, bins: int) -> Histogram:
+    games, low, high = conn.execute("SELECT count(*), min(battles), max(battles) FROM games").fetchone()
+    if games == 0:
+        return Histogram(())
+    bins = max(1, bins)
+    overflow = None
+    top = _nth_battles(conn, (games - 1) * 99 // 100)[0]  # the 99th percentile
+    if games >= OVERFLOW_MIN_GAMES and high > 2 * top:
+        count = conn.execute("SELECT count(*) FROM games WHERE battles > ?", (top,)).fetchone()[0]
+        overflow = Bin(top + 1, high, count)
+        high = top
+    width = -(-(high - low + 1) // bins)
+    counts = dict(
+        conn.execute(
+            "SELECT (battles - ?) / ?, count(*) FROM games WHERE battles <= ? GROUP BY 1",
+            (low, width, high),
+        ).fetchall()
+    )
+    used = (high - low) // width + 1
+    return Histogram(
+        tuple(
+            Bin(low + i * width, min(high, low + (i + 1) * width - 1), counts.get(i, 0))
+            for i in range(used)
+        ),
+        overflow,
+    )
+
+
+def _read_recent(conn: sqlite3.Connection, limit: int) -> list[GameRecord]:
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM games ORDER BY finished_at DESC, id DESC LIMIT ?", (max(0, limit),)
+    ).fetchall()
+    return [_row_to_record(r) for r in rows]

@@ -1,0 +1,81 @@
+"""Words and numbers for statistics, shared by ``war-tui stats`` and the stats screen so they agree."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..rules import DEFAULT_MAX_BATTLES, Gather, Result, Rules
+from .records import GameRecord
+
+RESULT_LABELS = {
+    Result.P1: "player 1 wins",
+    Result.P2: "player 2 wins",
+    Result.DRAW: "draws",
+    Result.STOPPED: "stopped",
+}
+NO_GAMES = "No games recorded yet."
+
+
+def when(finished_at: str) -> str:
+    """A stored UTC time as the reader's local time, to the minute."""
+    return datetime.fromisoformat(finished_at).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours:,} h {minutes} min"
+    if minutes:
+        return f"{minutes} min"
+    return f"{secs} s"
+
+
+def percent(share: float) -> str:
+    return f"{share * 100:.1f}%"
+
+
+def number(value: float | None) -> str:
+    """Whole numbers with thousands separators, others to one decimal; a dash for none."""
+    if value is None:
+        return "-"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.1f}"
+
+
+def outcome(record: GameRecord) -> str:
+    """Who won, in the names the game was played with."""
+    if record.result is Result.P1:
+        return f"{record.p1_name} won"
+    if record.result is Result.P2:
+        return f"{record.p2_name} won"
+    return "draw" if record.result is Result.DRAW else "stopped"
+
+
+def rules_short(rules: Rules) -> str:
+    """Rules in a table cell: "std" for the standard game, else what differs."""
+    parts = []
+    if rules.war_cards != 1:
+        parts.append(f"{rules.war_cards} down")
+    if rules.gather is not Gather.WINNER_FIRST:
+        parts.append(rules.gather.value)
+    if rules.max_battles != DEFAULT_MAX_BATTLES:
+        parts.append(f"cap {rules.max_battles:,}")
+    return ", ".join(parts) or "standard"
+
+
+def replay_command(record: GameRecord) -> str | None:
+    """The command line that deals this game again, or None for packets given by hand."""
+    if record.seed is None:
+        return None
+    rules, default = record.rules, Rules()
+    flags = f"war-tui --seed {record.seed}"
+    if rules.war_cards != default.war_cards:
+        flags += f" --war-cards {rules.war_cards}"
+    if rules.gather is not default.gather:
+        flags += f" --gather {rules.gather.value}"
+    if rules.max_battles != default.max_battles:
+        flags += f" --max-battles {rules.max_battles}"
+    return flags
