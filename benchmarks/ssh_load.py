@@ -12,7 +12,7 @@ Starts the server as its own process (``--public`` on an ephemeral loopback port
 3. every loaded session must still be open and still receiving frames at the end, and every game process
    must be gone within seconds of the clients leaving.
 
-The idle and loaded probes are measured in the same run, side by side; medians are reported. The clients
+The games record their statistics in a scratch folder. The idle and loaded probes are measured in the same run, side by side; medians are reported. The clients
 run in this process, on the same machine, so they compete for the same cores as the server.
 ``--session-command`` replaces the game (as serve-ssh's hidden flag of that name does), for checkouts
 where the full-screen game is not built yet.
@@ -34,7 +34,7 @@ from pathlib import Path
 import asyncssh
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-PAGE = os.sysconf("SC_PAGE_SIZE")
+STILL_DRAWING = 10.0
 
 
 def parse_args() -> argparse.Namespace:
@@ -62,7 +62,9 @@ class Server:
             command += ["--session-command", args.session_command]
         command += ["--", *args.game_flags]
         self.log = open(workdir / "server.log", "w+")  # noqa: SIM115 - closed in stop()
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=self.log)
+        # The games' statistics go to a scratch data folder, not the user's.
+        env = {**os.environ, "XDG_DATA_HOME": str(workdir / "data")}
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=self.log, env=env)
         self.port = 0
 
     async def wait_listening(self) -> None:
@@ -153,6 +155,7 @@ class Player:
 
     def __init__(self) -> None:
         self.bytes = 0
+        self.last_output = time.monotonic()
         self.ended: str | None = None
         self.conn: asyncssh.SSHClientConnection | None = None
         self.task: asyncio.Task[None] | None = None
@@ -166,6 +169,7 @@ class Player:
         try:
             while chunk := await game.stdout.read(65536):
                 self.bytes += len(chunk)
+                self.last_output = time.monotonic()
             self.ended = f"output ended, exit status {game.exit_status}"
         except (asyncssh.Error, OSError) as exc:
             self.ended = f"{type(exc).__name__}: {exc}"
@@ -218,14 +222,13 @@ async def measure(args: argparse.Namespace, server: Server) -> int:
             memory.append(samples)
         loaded.append(await probe(port))
     await asyncio.sleep(interval)
-    before_end = {id(p): p.bytes for p in players}
-    await asyncio.sleep(2.0)
     cpu_used, wall = server.cpu_seconds() - cpu_start, time.perf_counter() - wall_start
     games_end = server.games_cpu_seconds()
     games_cpu = sum(games_end[pid] - games_start[pid] for pid in games_end if pid in games_start)
     bytes_per_second = (sum(p.bytes for p in players) - bytes_start) / wall / len(players)
     alive = [p for p in players if p.ended is None]
-    drawing = [p for p in alive if p.bytes > before_end[id(p)]]
+    # Within the last STILL_DRAWING seconds: longer than the screensaver's pause between games.
+    drawing = [p for p in alive if time.monotonic() - p.last_output < STILL_DRAWING]
 
     for player in players:
         await player.leave()
@@ -258,7 +261,8 @@ async def measure(args: argparse.Namespace, server: Server) -> int:
           f"({cpu_used:.2f} s over {wall:.0f} s); output {bytes_per_second / 1024:.1f} KiB/s per session")
     print(f"the {len(games_end)} games together: {100 * games_cpu / wall:.0f}% of one core "
           f"({100 * games_cpu / wall / max(1, len(games_end)):.1f}% each)")
-    print(f"at the end: {len(alive)}/{len(players)} sessions open, {len(drawing)}/{len(players)} still drawing; "
+    print(f"at the end: {len(alive)}/{len(players)} sessions open, {len(drawing)}/{len(players)} drew in the last "
+          f"{STILL_DRAWING:.0f} s; "
           f"all game processes gone {teardown:.2f} s after the clients left" if not leftovers
           else f"LEFT BEHIND: {leftovers}")
     failures = [p.ended for p in players if p.ended]
