@@ -8,11 +8,12 @@ from collections.abc import Sequence
 from . import __version__
 from .commands import game as game_cmd
 from .commands import play as play_cmd
+from .commands import serve_ssh as serve_ssh_cmd
 from .commands import simulate as simulate_cmd
 from .commands import stats as stats_cmd
 from .commands.common import EXIT_USAGE, Parser, UsageError
 
-SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd)
+SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd)
 
 
 def build_parser() -> Parser:

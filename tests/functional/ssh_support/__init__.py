@@ -1,0 +1,232 @@
+"""Shared pieces for the serve-ssh tests: keys, an in-process server, a server process, readers."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+
+from war_tui.ssh.keys import AuthorizedKeys
+from war_tui.ssh.server import GameServer, ServerConfig
+
+FAKE_GAME = Path(__file__).with_name("fake_game.py")
+FAKE_ARGV = (sys.executable, str(FAKE_GAME))
+TIMEOUT = 10.0
+SSH_OPTIONS = (
+    "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+    "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+)
+
+
+@dataclass
+class ClientKey:
+    key: asyncssh.SSHKey
+    path: Path
+
+    @property
+    def public_line(self) -> str:
+        return self.key.export_public_key().decode()
+
+
+def make_key(directory: Path, name: str) -> ClientKey:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    path = directory / name
+    path.write_bytes(key.export_private_key())
+    path.chmod(0o600)
+    return ClientKey(key, path)
+
+
+@dataclass
+class InProcessServer:
+    server: GameServer
+    logs: list[str] = field(default_factory=list)
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+
+async def start_server(
+    tmp_path: Path,
+    allowed: list[ClientKey] | None,
+    argv: tuple[str, ...] = FAKE_ARGV,
+    **options,
+) -> InProcessServer:
+    """A server in the test's event loop on an ephemeral port; ``allowed`` None means --public."""
+    authorized = None
+    if allowed is not None:
+        keys_file = tmp_path / "authorized_keys"
+        keys_file.write_text("".join(k.public_line for k in allowed))
+        authorized = AuthorizedKeys(keys_file)
+    logs: list[str] = []
+    config = ServerConfig(
+        host_key=asyncssh.generate_private_key("ssh-ed25519"),
+        session_argv=argv,
+        authorized_keys=authorized,
+        port=0,
+        **options,
+    )
+    server = GameServer(config, log=logs.append)
+    await server.start()
+    return InProcessServer(server, logs)
+
+
+async def connect(port: int, key: ClientKey | None, **options) -> asyncssh.SSHClientConnection:
+    settings = {
+        "username": "player", "known_hosts": None, "client_keys": [key.key] if key else [],
+        "agent_path": None, "password": None, **options,
+    }
+    return await asyncio.wait_for(asyncssh.connect("127.0.0.1", port, **settings), TIMEOUT)
+
+
+async def read_until(stream: asyncssh.SSHReader, pattern: str, seen: bytearray | None = None) -> str:
+    """Read the session's output until ``pattern`` (a regex) matches; returns everything read so far."""
+    buffer = seen if seen is not None else bytearray()
+    regex = re.compile(pattern)
+
+    async def reader() -> str:
+        while not regex.search(buffer.decode(errors="replace")):
+            chunk = await stream.read(4096)
+            if not chunk:
+                raise AssertionError(f"output ended before {pattern!r}: {buffer.decode(errors='replace')!r}")
+            buffer.extend(chunk)
+        return buffer.decode(errors="replace")
+
+    try:
+        return await asyncio.wait_for(reader(), TIMEOUT)
+    except TimeoutError:
+        raise AssertionError(f"no {pattern!r} in {buffer.decode(errors='replace')!r}") from None
+
+
+def game_pid(text: str) -> int:
+    match = re.search(r"PID (\d+)", text)
+    assert match, text
+    return int(match.group(1))
+
+
+def process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie waiting to be reaped is not running
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+async def wait_gone(pid: int, timeout: float = TIMEOUT) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not process_alive(pid):
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+class ServerProcess:
+    """``war-tui serve-ssh`` as a real process, its stderr collected line by line."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "war_tui", "serve-ssh", *args],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, env=env,
+        )
+        self.lines: list[str] = []
+        self._listening = threading.Event()
+        self._thread = threading.Thread(target=self._collect, daemon=True)
+        self._thread.start()
+
+    def _collect(self) -> None:
+        for line in self.process.stderr:
+            self.lines.append(line.rstrip("\n"))
+            if "listening on" in line:
+                self._listening.set()
+        self._listening.set()
+
+    def wait_listening(self) -> int:
+        assert self._listening.wait(TIMEOUT), self.lines
+        for line in self.lines:
+            match = re.search(r"listening on \S+:(\d+):", line)
+            if match:
+                return int(match.group(1))
+        raise AssertionError(f"server did not start: {self.lines}")
+
+    def stop(self, sig: int = 15) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            code = self.process.wait(TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
+        self._thread.join(TIMEOUT)
+        return code
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+class PtyClient:
+    """A client program (OpenSSH's ``ssh``) on a pty of its own, as if typed into a terminal."""
+
+    def __init__(self) -> None:
+        self.output = bytearray()
+        self._more = asyncio.Event()
+        self.process = None
+
+    async def start(self, argv: list[str], env: dict[str, str], size: tuple[int, int]) -> PtyClient:
+        from war_tui.ssh.pty_process import PtyProcess
+
+        self.process = await PtyProcess.start(argv, env, size, self._on_output)
+        return self
+
+    def _on_output(self, data: bytes) -> None:
+        self.output.extend(data)
+        self._more.set()
+
+    @property
+    def text(self) -> str:
+        return self.output.decode(errors="replace")
+
+    async def expect(self, pattern: str) -> str:
+        regex = re.compile(pattern)
+
+        async def watch() -> str:
+            while not regex.search(self.text):
+                self._more.clear()
+                if self.process.returncode is not None and not regex.search(self.text):
+                    await asyncio.sleep(0.2)
+                    if not regex.search(self.text):
+                        raise AssertionError(f"client ended before {pattern!r}: {self.text!r}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._more.wait(), 0.2)
+            return self.text
+
+        try:
+            return await asyncio.wait_for(watch(), TIMEOUT)
+        except TimeoutError:
+            raise AssertionError(f"no {pattern!r} in {self.text!r}") from None
+
+    def type(self, keys: bytes) -> None:
+        self.process.write(keys)
+
+    async def wait(self) -> int:
+        return await asyncio.wait_for(self.process.wait(), TIMEOUT)
+
+    async def close(self) -> None:
+        if self.process is not None:
+            await self.process.end(grace=1.0)

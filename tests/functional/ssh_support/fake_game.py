@@ -1,0 +1,55 @@
+"""A stand-in for the game on a pty, for testing the SSH plumbing: it says what it sees.
+
+Prints its pid, process group, session, terminal and environment at start, its window size at start and
+on every SIGWINCH, echoes each key as ``KEY <hex>``, and exits with status 3 on 'q' (on 'x': status 0). With --flood it writes
+without end after READY, to show that a client that stops reading stops the game, not fills the server.
+"""
+
+import os
+import select
+import signal
+import sys
+import termios
+import tty
+
+
+def say(text: str) -> None:
+    os.write(1, (text + "\r\n").encode())
+
+
+def size() -> None:
+    cols, rows = os.get_terminal_size(0)
+    say(f"SIZE {cols}x{rows}")
+
+
+def on_winch(signum, frame) -> None:
+    size()
+
+
+signal.signal(signal.SIGWINCH, on_winch)
+tty.setraw(0)
+foreground = os.tcgetpgrp(0) == os.getpgrp()
+say(f"PID {os.getpid()} PGID {os.getpgrp()} SID {os.getsid(0)} FOREGROUND {foreground} ARGS {' '.join(sys.argv[1:])}")
+say(f"CWD {os.getcwd()}")
+say("ENV " + " ".join(f"{k}={v}" for k, v in sorted(os.environ.items())))
+size()
+say("READY")
+if "--flood" in sys.argv:  # draw as fast as the terminal takes it, like auto-play at full speed
+    while True:
+        os.write(1, b"#" * 65536)
+while True:
+    try:
+        ready, _, _ = select.select([0], [], [], 0.5)
+    except InterruptedError:
+        continue
+    if not ready:
+        continue
+    key = os.read(0, 1)
+    if not key:
+        break
+    say(f"KEY {key.hex()}")
+    if key == b"q":
+        termios.tcdrain(1)
+        sys.exit(3)
+    if key == b"x":
+        sys.exit(0)

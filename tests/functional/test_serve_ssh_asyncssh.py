@@ -1,0 +1,302 @@
+"""serve-ssh driven by an asyncssh client: the game on a pty, and nothing but the game."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+
+import asyncssh
+import pytest
+
+from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, REFUSE_NO_PTY, SHUTTING_DOWN
+
+from ssh_support import (
+    FAKE_ARGV, TIMEOUT, connect, game_pid, make_key, process_alive, read_until, start_server, wait_gone,
+)
+
+
+@pytest.fixture
+def player(tmp_path):
+    return make_key(tmp_path, "player_key")
+
+
+async def open_game(conn, size=(80, 24), term="xterm-256color", **options):
+    return await conn.create_process(term_type=term, term_size=size, encoding=None, **options)
+
+
+async def test_a_session_plays_the_program_on_its_own_terminal(tmp_path, player):
+    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--screensaver"))
+    try:
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn, size=(101, 33), term="xterm-kitty")
+            seen = bytearray()
+            text = await read_until(game.stdout, "READY", seen)
+            assert "FOREGROUND True" in text  # the pty is its controlling terminal
+            assert "ARGS --screensaver" in text
+            assert "SIZE 101x33" in text
+            env = re.search(r"ENV (.*)\r\n", text).group(1).split()
+            names = {item.split("=", 1)[0] for item in env}
+            assert "TERM=xterm-kitty" in env and "LANG=C.UTF-8" in env
+            assert not names & {"COLUMNS", "LINES", "SSH_AUTH_SOCK", "SSH_CONNECTION", "PYTHONPATH"}
+            pid = game_pid(text)
+            assert os.getpgid(pid) == pid
+            home = dict(item.split("=", 1) for item in env)["HOME"]
+            assert f"CWD {os.path.realpath(home)}\r\n" in text  # started at home, not in the server's directory
+
+            game.stdin.write(b"a")
+            await read_until(game.stdout, "KEY 61", seen)
+            game.change_terminal_size(120, 40)
+            await read_until(game.stdout, "SIZE 120x40", seen)
+            game.stdin.write(b"q")
+            await read_until(game.stdout, "KEY 71", seen)
+            result = await asyncio.wait_for(game.wait(), TIMEOUT)
+            assert result.exit_status == 3
+            # The game is over, so is the connection.
+            await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+        assert await wait_gone(pid)
+    finally:
+        await srv.server.stop()
+    disconnect = [line for line in srv.logs if line.startswith("disconnect")]
+    assert len(disconnect) == 1 and "user=player" in disconnect[0] and "exit status 3" in disconnect[0]
+    assert sum(line.startswith("connect 127.0.0.1:") for line in srv.logs) == 1
+
+
+async def test_a_command_request_is_refused_with_a_message(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run("cat /etc/passwd"), TIMEOUT)
+            assert result.exit_status == 1
+            assert result.stderr.strip() == REFUSE_COMMAND
+            assert result.stdout == ""
+            result = await asyncio.wait_for(conn.run("ls", term_type="xterm"), TIMEOUT)
+            assert result.exit_status == 1
+            assert REFUSE_COMMAND in result.stdout
+    finally:
+        await srv.server.stop()
+    assert "refused: command" in srv.logs[-1]
+
+
+async def test_a_session_without_a_terminal_is_refused(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run(), TIMEOUT)
+            assert result.exit_status == 1
+            assert result.stderr.strip() == REFUSE_NO_PTY
+    finally:
+        await srv.server.stop()
+
+
+async def test_sftp_is_refused(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        async with await connect(srv.port, player) as conn:
+            with pytest.raises((asyncssh.Error, ConnectionError, OSError)):
+                async with conn.start_sftp_client() as sftp:
+                    await sftp.listdir(".")
+    finally:
+        await srv.server.stop()
+    assert "refused: subsystem 'sftp'" in srv.logs[-1]
+
+
+async def test_port_forwarding_is_refused_both_ways(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        async with await connect(srv.port, player) as conn:
+            with pytest.raises(asyncssh.ChannelOpenError) as refused:
+                await conn.open_connection("127.0.0.1", srv.port)
+            assert refused.value.code == asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED
+            assert "only plays War" in refused.value.reason
+            with pytest.raises(asyncssh.ChannelListenError):
+                await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", srv.port)
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.open_unix_connection("/run/docker.sock")
+    finally:
+        await srv.server.stop()
+    assert "refused: local forwarding, remote forwarding" in srv.logs[-1]
+
+
+async def test_agent_forwarding_is_refused_and_the_player_told(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        agent = str(tmp_path / "agent.sock")
+        async with await connect(srv.port, player, agent_forwarding=True, agent_path=agent) as conn:
+            game = await open_game(conn)
+            text = await read_until(game.stdout, "READY")
+            assert text.startswith(NO_AGENT)
+            assert "SSH_AUTH_SOCK" not in text
+            game.stdin.write(b"x")
+            assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 0
+    finally:
+        await srv.server.stop()
+    assert "refused: agent forwarding" in srv.logs[-1]
+
+
+async def test_only_listed_keys_get_in_and_never_a_password(tmp_path, player):
+    stranger = make_key(tmp_path, "stranger_key")
+    srv = await start_server(tmp_path, [player])
+    try:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(srv.port, stranger)
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(srv.port, None, password="hunter2")
+        # Keys added to the file count at once, as with sshd.
+        keys_file = tmp_path / "authorized_keys"
+        keys_file.write_text(keys_file.read_text() + stranger.public_line)
+        async with await connect(srv.port, stranger):
+            pass
+    finally:
+        await srv.server.stop()
+    assert any("user=player" in line and "not authenticated" in line for line in srv.logs)
+
+
+async def test_public_lets_anyone_in(tmp_path):
+    stranger = make_key(tmp_path, "stranger_key")
+    srv = await start_server(tmp_path, None)
+    try:
+        for key in (stranger, None):
+            async with await connect(srv.port, key) as conn:
+                game = await open_game(conn)
+                await read_until(game.stdout, "READY")
+                game.stdin.write(b"x")
+                assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 0
+    finally:
+        await srv.server.stop()
+
+
+async def test_a_dropped_connection_leaves_no_process_behind(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        conn = await connect(srv.port, player)
+        game = await open_game(conn)
+        pid = game_pid(await read_until(game.stdout, "READY"))
+        assert process_alive(pid)
+        conn.abort()  # the network goes away: no channel close, no disconnect message
+        assert await wait_gone(pid)
+        await asyncio.wait_for(_until(lambda: any("disconnect" in line for line in srv.logs)), TIMEOUT)
+    finally:
+        await srv.server.stop()
+    assert "killed by SIGHUP, client left" in srv.logs[-1]
+
+
+async def test_the_session_cap_holds_and_frees_up(tmp_path, player):
+    srv = await start_server(tmp_path, [player], max_sessions=2)
+    try:
+        first, second = await connect(srv.port, player), await connect(srv.port, player)
+        for conn in (first, second):
+            await read_until((await open_game(conn)).stdout, "READY")
+        with pytest.raises(asyncssh.DisconnectError) as full:
+            third = await connect(srv.port, player)
+            await open_game(third)
+        assert "the server is full (2 games in progress)" in full.value.reason
+        first.close()
+        await first.wait_closed()
+        await asyncio.wait_for(_until(lambda: len(srv.server.admitted) < 2), TIMEOUT)
+        async with await connect(srv.port, player) as again:
+            await read_until((await open_game(again)).stdout, "READY")
+        second.close()
+    finally:
+        await srv.server.stop()
+
+
+async def test_one_game_per_connection(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        async with await connect(srv.port, player) as conn:
+            await read_until((await open_game(conn)).stdout, "READY")
+            other = await open_game(conn)
+            assert (await asyncio.wait_for(other.wait(), TIMEOUT)).exit_status == 1
+    finally:
+        await srv.server.stop()
+
+
+async def test_too_many_attempts_from_one_address_are_turned_away(tmp_path, player):
+    srv = await start_server(tmp_path, [player], attempts_per_minute=2)
+    try:
+        for _ in range(2):
+            async with await connect(srv.port, player):
+                pass
+        with pytest.raises(asyncssh.DisconnectError) as refused:
+            await connect(srv.port, player)
+        assert "too many connection attempts" in refused.value.reason
+    finally:
+        await srv.server.stop()
+
+
+async def test_the_session_time_limit_ends_the_game_and_says_so(tmp_path, player):
+    srv = await start_server(tmp_path, [player], session_seconds=1.0)
+    try:
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn)
+            await asyncio.wait_for(_until(lambda: game_pids(srv)), TIMEOUT)
+            pids = game_pids(srv)
+            text = await read_until(game.stdout, "time limit")
+            assert "the session time limit" in text and "is up. Thanks for playing!" in text
+            assert "\x1b[?1049l" in text  # the client's terminal is given back
+            assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 0
+        for pid in pids:
+            assert await wait_gone(pid)
+    finally:
+        await srv.server.stop()
+    assert "time limit" in srv.logs[-1]
+
+
+def game_pids(srv) -> list[int]:
+    return [s._process.pid for c in srv.server.connections for s in c.sessions if s._process is not None]
+
+
+async def test_stopping_the_server_ends_every_game(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    conn = await connect(srv.port, player)
+    game = await open_game(conn)
+    seen = bytearray()
+    pid = game_pid(await read_until(game.stdout, "READY", seen))
+    await asyncio.wait_for(srv.server.stop(), TIMEOUT)
+    assert not process_alive(pid)
+    assert SHUTTING_DOWN in await read_until(game.stdout, "shutting down", seen)
+    await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+
+
+async def test_a_game_that_cannot_start_is_reported(tmp_path, player):
+    srv = await start_server(tmp_path, [player], argv=(str(tmp_path / "no-such-game"),))
+    try:
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn)
+            text = await read_until(game.stdout, "cannot start")
+            assert "no-such-game" in text
+            assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 127
+    finally:
+        await srv.server.stop()
+
+
+async def _until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.02)
+
+
+async def test_a_connection_that_starts_no_game_does_not_keep_its_slot(tmp_path, player):
+    srv = await start_server(tmp_path, [player], login_timeout=0.5)
+    try:
+        conn = await connect(srv.port, player)
+        await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+        assert not srv.server.admitted
+    finally:
+        await srv.server.stop()
+    assert "refused: no game started" in srv.logs[-1]
+
+
+async def test_a_client_that_stops_reading_holds_the_game_back_not_the_servers_memory(tmp_path, player):
+    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"))
+    try:
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn)
+            await read_until(game.stdout, "READY")
+            await asyncio.sleep(1.0)  # the game floods; this client reads nothing meanwhile
+            session = next(s for c in srv.server.connections for s in c.sessions)
+            buffered = session._chan.get_write_buffer_size()
+            assert buffered < 4 * 1024 * 1024
+            assert len(await game.stdout.read(65536)) > 0  # and the game is still there, drawing
+    finally:
+        await srv.server.stop()

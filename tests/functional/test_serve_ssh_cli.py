@@ -1,0 +1,185 @@
+"""``war-tui serve-ssh`` as a process: start-up, its host key, bad input, and stopping cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+
+import pytest
+from ssh_support import (
+    FAKE_GAME, TIMEOUT, ServerProcess, connect, game_pid, make_key, read_until, wait_gone,
+)
+
+from war_tui.ssh.session import SHUTTING_DOWN
+
+FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
+
+
+def serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "war_tui", "serve-ssh", *args],
+        capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.fixture
+def player(tmp_path):
+    return make_key(tmp_path, "player_key")
+
+
+@pytest.fixture
+def keys_file(tmp_path, player):
+    path = tmp_path / "authorized_keys"
+    path.write_text(player.public_line)
+    return path
+
+
+def data_home_env(tmp_path) -> dict[str, str]:
+    return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+
+
+async def test_the_host_key_is_made_once_at_0600_and_kept(tmp_path, player, keys_file):
+    env = data_home_env(tmp_path)
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--session-command", FAKE_COMMAND)
+    seen = []
+    for _ in range(2):
+        with ServerProcess(*args, env=env) as server:
+            port = server.wait_listening()
+            async with await connect(port, player) as conn:
+                seen.append(conn.get_server_host_key().export_public_key())
+        assert server.process.returncode == 0
+    key_file = tmp_path / "data" / "war-tui" / "ssh_host_ed25519_key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert seen[0] == seen[1]
+    assert seen[0].startswith(b"ssh-ed25519 ")
+
+
+async def test_public_says_so_and_game_flags_reach_every_session(tmp_path, player):
+    args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"), "--session-command", FAKE_COMMAND,
+            "--", "--screensaver", "--seed", "7")
+    with ServerProcess(*args) as server:
+        port = server.wait_listening()
+        assert any("PUBLIC: anyone" in line for line in server.lines)
+        async with await connect(port, None) as conn:
+            game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            text = await read_until(game.stdout, "READY")
+            assert "ARGS --screensaver --seed 7" in text
+            game.stdin.write(b"x")
+            assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+async def test_a_signal_stops_the_server_and_its_games(tmp_path, player, keys_file, sig):
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
+            "--session-command", FAKE_COMMAND)
+    server = ServerProcess(*args)
+    try:
+        port = server.wait_listening()
+        conn = await connect(port, player)
+        game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        seen = bytearray()
+        pid = game_pid(await read_until(game.stdout, "READY", seen))
+        server.process.send_signal(sig)
+        assert SHUTTING_DOWN in await read_until(game.stdout, "shutting down", seen)
+        await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+        assert await asyncio.to_thread(server.process.wait, TIMEOUT) == 0
+        assert await wait_gone(pid)
+    finally:
+        server.stop(signal.SIGKILL)
+    assert server.lines[-1].endswith(" stopped")
+    assert any("disconnect 127.0.0.1:" in line and "user=player" in line for line in server.lines)
+
+
+def one_line_exit_2(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("war-tui serve-ssh: ")
+    for word in words:
+        assert word in lines[0]
+
+
+def test_game_flags_before_serve_ssh_are_not_silently_dropped(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "war_tui", "--screensaver", "serve-ssh", "--public", "--host-key", str(tmp_path / "hk")],
+        capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
+    )
+    one_line_exit_2(result, "-- --screensaver")
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, keys_file):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = serve("--port", str(port), "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"))
+    one_line_exit_2(result, f"cannot listen on 127.0.0.1:{port}: address already in use")
+
+
+def test_an_unreadable_host_key_is_one_line_and_exit_2(tmp_path, keys_file):
+    garbage = tmp_path / "garbage_key"
+    garbage.write_text("not a key\n")
+    one_line_exit_2(serve("--host-key", str(garbage), "--authorized-keys", str(keys_file)), "cannot read host key")
+    one_line_exit_2(serve("--host-key", str(tmp_path), "--authorized-keys", str(keys_file)), "host key")
+    missing_dir = tmp_path / "file" / "key"
+    (tmp_path / "file").write_text("")
+    one_line_exit_2(serve("--host-key", str(missing_dir), "--authorized-keys", str(keys_file)), "host key")
+
+
+def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path):
+    hk = str(tmp_path / "hk")
+    one_line_exit_2(serve("--host-key", hk, "--authorized-keys", str(tmp_path / "none")), "no such file")
+    empty = tmp_path / "empty"
+    empty.write_text("# nobody yet\n")
+    one_line_exit_2(serve("--host-key", hk, "--authorized-keys", str(empty)), "no keys")
+    bad = tmp_path / "bad"
+    bad.write_text("ssh-ed25519 !!!notbase64\n")
+    one_line_exit_2(serve("--host-key", hk, "--authorized-keys", str(bad)), "cannot read authorized keys")
+    assert not (tmp_path / "hk").exists()  # nothing made when the server cannot start anyway
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--port", "70000"], ["port must be from 0 to 65535"]),
+        (["--max-sessions", "0"], ["--max-sessions must be at least 1"]),
+        (["--max-session-minutes", "soon"], ["--max-session-minutes must be a number"]),
+        (["--public", "--authorized-keys", "x"], ["not allowed with"]),
+        (["--bogus"], ["unrecognized arguments: --bogus"]),
+        (["--public", "--", "--no-such-game-flag"], ["game flags", "--no-such-game-flag"]),
+        (["--public", "--", "game"], ["cannot name a command"]),
+        (["--public", "--", "--help"], ["not a game flag"]),
+        (["--public", "--", "--names", "Ann", "ann"], ["game flags", "different names"]),
+        (["--public", "--", "--war-cards", "9"], ["game flags", "--war-cards"]),
+    ],
+)
+def test_bad_flags_are_one_line_and_exit_2(tmp_path, args, words):
+    result = serve(*args, "--host-key", str(tmp_path / "hk")) if "--" not in args else serve(
+        "--host-key", str(tmp_path / "hk"), *args
+    )
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    for word in words:
+        assert word in result.stderr
+
+
+async def test_even_a_killed_server_leaves_no_game_behind(tmp_path, player, keys_file):
+    # No clean-up code runs on SIGKILL: the kernel hangs up the pty when its last master closes.
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
+            "--session-command", FAKE_COMMAND)
+    server = ServerProcess(*args)
+    try:
+        port = server.wait_listening()
+        conn = await connect(port, player)
+        game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        pid = game_pid(await read_until(game.stdout, "READY"))
+        server.process.kill()
+        assert await wait_gone(pid)
+        conn.close()
+    finally:
+        server.stop(signal.SIGKILL)

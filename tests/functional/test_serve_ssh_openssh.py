@@ -1,0 +1,185 @@
+"""serve-ssh with the OpenSSH client, driven through a pseudo-terminal like a person at a terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+
+import pytest
+from ssh_support import (
+    SSH_OPTIONS, TIMEOUT, PtyClient, game_pid, make_key, process_alive, start_server, wait_gone,
+)
+
+from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, refuse_subsystem
+
+SSH = shutil.which("ssh")
+SFTP = shutil.which("sftp")
+pytestmark = pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
+
+
+@pytest.fixture
+def player(tmp_path):
+    return make_key(tmp_path, "player_key")
+
+
+def client_env(tmp_path, **extra) -> dict[str, str]:
+    # A HOME of its own, so the user's ~/.ssh (config, keys, agent) plays no part.
+    return {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color", **extra}
+
+
+def ssh_argv(port: int, key, *extra: str, log_level: str = "ERROR") -> list[str]:
+    return [
+        SSH, *SSH_OPTIONS, "-o", f"LogLevel={log_level}", "-i", str(key.path), "-p", str(port), *extra,
+        "player@127.0.0.1",
+    ]
+
+
+async def run(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[int, str]:
+    # Never subprocess.run here: the server lives in this event loop and must keep answering.
+    process = await asyncio.create_subprocess_exec(
+        *argv, env=env, stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await asyncio.wait_for(process.communicate(stdin), TIMEOUT)
+    return process.returncode, out.decode(errors="replace")
+
+
+async def test_ssh_lands_in_the_program_which_follows_keys_and_resizes(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    client = PtyClient()
+    try:
+        await client.start(ssh_argv(srv.port, player), client_env(tmp_path), (90, 30))
+        text = await client.expect("READY")
+        assert "SIZE 90x30" in text and "TERM=xterm-256color" in text and "FOREGROUND True" in text
+        pid = game_pid(text)
+        client.type(b"a")
+        await client.expect("KEY 61")
+        client.process.resize(132, 43)  # the terminal window grows: ssh gets SIGWINCH and tells the server
+        await client.expect("SIZE 132x43")
+        client.type(b"q")
+        assert await client.wait() == 3  # ssh exits with the program's status
+        assert await wait_gone(pid)
+    finally:
+        await client.close()
+        await srv.server.stop()
+
+
+async def test_ssh_with_a_command_is_refused(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        status, out = await run(ssh_argv(srv.port, player, "-T") + ["cat", "/etc/passwd"], client_env(tmp_path))
+        assert status == 1
+        assert out.strip() == REFUSE_COMMAND
+    finally:
+        await srv.server.stop()
+
+
+@pytest.mark.skipif(SFTP is None, reason="needs OpenSSH's sftp")
+async def test_sftp_is_refused(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        argv = [SFTP, *SSH_OPTIONS, "-i", str(player.path), "-P", str(srv.port), "-b", "-", "player@127.0.0.1"]
+        status, out = await run(argv, client_env(tmp_path), b"ls\n")
+        assert status != 0
+        assert refuse_subsystem("sftp") in out
+    finally:
+        await srv.server.stop()
+
+
+async def test_port_forwarding_is_refused_both_ways(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        # -W is a local forward through stdin/stdout: a direct-tcpip channel, refused with our reason.
+        status, out = await run(ssh_argv(srv.port, player, "-W", f"127.0.0.1:{srv.port}", log_level="INFO"), client_env(tmp_path))
+        assert status == 255
+        assert "administratively prohibited" in out and "only plays War" in out
+        status, out = await run(
+            ssh_argv(srv.port, player, "-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:22"),
+            client_env(tmp_path),
+        )
+        assert status == 255
+        assert "remote port forwarding failed" in out
+    finally:
+        await srv.server.stop()
+
+
+@pytest.mark.skipif(shutil.which("ssh-agent") is None, reason="needs OpenSSH's ssh-agent")
+async def test_agent_forwarding_is_refused_and_said(tmp_path, player):
+    # ssh asks to forward an agent only when it can reach one.
+    sock = tmp_path / "agent.sock"
+    agent = await asyncio.create_subprocess_exec(
+        shutil.which("ssh-agent"), "-D", "-a", str(sock), stdout=asyncio.subprocess.DEVNULL
+    )
+    srv = await start_server(tmp_path, [player])
+    client = PtyClient()
+    try:
+        for _ in range(200):
+            if sock.exists():
+                break
+            await asyncio.sleep(0.02)
+        env = client_env(tmp_path, SSH_AUTH_SOCK=str(sock))
+        await client.start(ssh_argv(srv.port, player, "-A"), env, (80, 24))
+        text = await client.expect("READY")
+        assert NO_AGENT in text and "SSH_AUTH_SOCK" not in text.split(NO_AGENT)[1]
+        client.type(b"x")
+        assert await client.wait() == 0
+    finally:
+        await client.close()
+        await srv.server.stop()
+        agent.terminate()
+        await agent.wait()
+
+
+async def test_x11_forwarding_is_refused(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    client = PtyClient()
+    try:
+        await client.start(ssh_argv(srv.port, player, "-X"), client_env(tmp_path, DISPLAY=":99"), (80, 24))
+        text = await client.expect("READY")
+        assert "X11 forwarding request failed" in text and "DISPLAY" not in text.split("ENV")[1]
+        client.type(b"x")
+        assert await client.wait() == 0
+    finally:
+        await client.close()
+        await srv.server.stop()
+
+
+async def test_a_key_not_listed_is_refused(tmp_path, player):
+    stranger = make_key(tmp_path, "stranger_key")
+    srv = await start_server(tmp_path, [player])
+    try:
+        status, out = await run(ssh_argv(srv.port, stranger, "-T"), client_env(tmp_path))
+        assert status == 255
+        assert "Permission denied (publickey)" in out
+    finally:
+        await srv.server.stop()
+
+
+async def test_public_lets_a_stranger_in(tmp_path):
+    stranger = make_key(tmp_path, "stranger_key")
+    srv = await start_server(tmp_path, None)
+    client = PtyClient()
+    try:
+        await client.start(ssh_argv(srv.port, stranger), client_env(tmp_path), (80, 24))
+        await client.expect("READY")
+        client.type(b"x")
+        assert await client.wait() == 0
+    finally:
+        await client.close()
+        await srv.server.stop()
+
+
+async def test_a_killed_client_leaves_no_game_behind(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    client = PtyClient()
+    try:
+        await client.start(ssh_argv(srv.port, player), client_env(tmp_path), (80, 24))
+        pid = game_pid(await client.expect("READY"))
+        assert process_alive(pid)
+        os.kill(client.process.pid, signal.SIGKILL)
+        assert await wait_gone(pid)
+    finally:
+        await client.close()
+        await srv.server.stop()

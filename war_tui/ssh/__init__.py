@@ -1,0 +1,6 @@
+"""Serving the game over SSH (``war-tui serve-ssh``).
+
+Each SSH connection that asks for a terminal gets its own game process on its own pseudo-terminal;
+everything else an SSH server usually offers (commands, sftp, forwarding) is refused. This package
+imports ``asyncssh`` but nothing of the UI: the game runs in a child process, never in the server.
+"""

@@ -1,0 +1,268 @@
+"""One SSH session channel: the game on a pty when a terminal was asked for, a short refusal otherwise."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import asyncssh
+
+from .pty_process import PtyProcess, clamp_size
+
+if TYPE_CHECKING:
+    from .server import Connection
+
+UTF8_LOCALE = "C.UTF-8"
+DEFAULT_TERM = "xterm-256color"
+# A terminal name is looked up as a file name in terminfo: letters, digits and a little punctuation only.
+TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+# Server-side settings the game may need to find its data as the server's user does; nothing else leaks.
+SERVER_VARIABLES = ("HOME", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+
+REFUSE_COMMAND = "war-tui: this server only plays War and runs no commands; connect without one to play."
+REFUSE_NO_PTY = "war-tui: War needs a terminal; connect from a terminal (ssh -t) to play."
+REFUSE_SECOND_GAME = "war-tui: one game per connection; open another connection to play another game."
+NO_AGENT = "war-tui: agent forwarding is not offered here; playing without it."
+GAME_FAILED = "war-tui: the game could not start; please tell the server's operator."
+TIME_UP = "war-tui: the session time limit ({minutes}) is up. Thanks for playing!"
+SHUTTING_DOWN = "war-tui: the server is shutting down. Thanks for playing!"
+
+# After a game was ended from outside it could not restore the client's terminal: do it for it
+# (attributes, mouse and focus reporting, bracketed paste, cursor, keypad, then the main screen).
+TERMINAL_RESET = (
+    b"\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
+    b"\x1b[?25h\x1b>\x1b[?1049l"
+)
+
+
+def refuse_subsystem(name: str) -> str:
+    shown = name if TERM_PATTERN.fullmatch(name) else "requested"
+    return f"war-tui: this server only plays War; the {shown} subsystem is not offered."
+
+
+def session_environment(term: str | None, client_env: Mapping[str, str]) -> dict[str, str]:
+    """The game's whole environment: the client's terminal type, a UTF-8 locale and where home is.
+
+    Never COLUMNS or LINES (they would pin the size and hide resizes), nothing else from the client
+    but a well-formed COLORTERM and NO_COLOR, nothing of the server's secrets.
+    """
+    env = {name: os.environ[name] for name in SERVER_VARIABLES if name in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env["TERM"] = term if term and TERM_PATTERN.fullmatch(term) else DEFAULT_TERM
+    env["LANG"] = env["LC_CTYPE"] = UTF8_LOCALE
+    if client_env.get("COLORTERM") in ("truecolor", "24bit"):
+        env["COLORTERM"] = client_env["COLORTERM"]
+    if client_env.get("NO_COLOR"):
+        env["NO_COLOR"] = "1"
+    return env
+
+
+def home_directory(env: Mapping[str, str]) -> str:
+    home = env.get("HOME", "")
+    return home if home and os.path.isdir(home) else "/"
+
+
+def describe_minutes(seconds: float) -> str:
+    minutes = seconds / 60
+    if minutes == int(minutes):
+        return f"{int(minutes)} minute" + ("" if minutes == 1 else "s")
+    return f"{minutes:g} minutes"
+
+
+class GameSession(asyncssh.SSHServerSession):
+    """The game for one channel, from pty request to exit status; ends the game when the client leaves."""
+
+    def __init__(self, link: Connection) -> None:
+        self._link = link
+        self._chan: asyncssh.SSHServerChannel | None = None
+        self._term: str | None = None
+        self._size = (80, 24)
+        self._refusal: tuple[str, str] | None = None
+        self._process: PtyProcess | None = None
+        self._output_paused = False
+        self._stop_reason: str | None = None
+        self._stopping = asyncio.Event()
+        self._closed = False
+        self._played = False
+        self.task: asyncio.Task[None] | None = None
+
+    # -- what the client asks for -----------------------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+        self._chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes) -> bool:
+        self._term = term_type
+        self._size = clamp_size(term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        # Accepted only to say why nothing runs: a refused request gives the client no message of ours.
+        self._refusal = ("command", REFUSE_COMMAND)
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        self._refusal = (f"subsystem {subsystem[:32]!r}", refuse_subsystem(subsystem))
+        return True
+
+    def session_started(self) -> None:
+        if self._refusal is None and self._term is None:
+            self._refusal = ("no terminal", REFUSE_NO_PTY)
+        if self._refusal is None and not self._link.begin_game():
+            self._refusal = ("second session", REFUSE_SECOND_GAME)
+        if self._refusal is not None:
+            what, message = self._refusal
+            self._link.refused(what)
+            self._say(message, stderr=True)
+            self._chan.exit(1)
+            return
+        self._played = True
+        self.task = self._link.server.track(self._play())
+
+    # -- while the game runs ----------------------------------------------------------------------------
+
+    def data_received(self, data: bytes, datatype) -> None:
+        if self._process is not None:
+            self._process.write(data)
+
+    def eof_received(self) -> bool:
+        return True  # the client sends no more keys; the game goes on until it quits or the client leaves
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self._size = clamp_size(width, height)
+        if self._process is not None:
+            self._process.resize(*self._size)
+
+    def signal_received(self, signal: str) -> None:
+        pass  # clients do not get to signal the game
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def pause_writing(self) -> None:
+        self._output_paused = True
+        if self._process is not None:
+            self._process.pause_output()
+
+    def resume_writing(self) -> None:
+        self._output_paused = False
+        if self._process is not None:
+            self._process.resume_output()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._closed = True
+        self.stop("client left")
+        if self._played:
+            self._link.game_closed()
+
+    def stop(self, reason: str) -> None:
+        """End the game from outside (client gone, time limit, shutdown); the first reason wins."""
+        if self._stop_reason is None:
+            self._stop_reason = reason
+        self._stopping.set()
+
+    # -- the game's life --------------------------------------------------------------------------------
+
+    def _say(self, message: str, stderr: bool = False) -> None:
+        if self._closed:
+            return
+        ending = "\r\n" if self._term is not None else "\n"
+        data = (message + ending).encode()
+        if stderr and self._term is None:
+            self._chan.write_stderr(data)
+        else:
+            self._chan.write(data)
+
+    def _write_output(self, data: bytes) -> None:
+        if not self._closed:
+            self._chan.write(data)
+
+    def _input_pressure(self, paused: bool) -> None:
+        if self._closed:
+            return
+        if paused:
+            self._chan.pause_reading()
+        else:
+            self._chan.resume_reading()
+
+    async def _play(self) -> None:
+        server = self._link.server
+        if self._link.agent_refused:
+            self._say(NO_AGENT)
+        env = session_environment(self._term, self._chan.get_environment())
+        try:
+            # Started in HOME, as a login would: never in whatever directory the server was started from.
+            process = await PtyProcess.start(
+                server.config.session_argv, env, self._size, self._write_output, self._input_pressure,
+                cwd=home_directory(env),
+            )
+        except Exception as exc:  # noqa: BLE001 - whatever it was, the player gets a message, not a hang
+            server.log(f"game did not start for {self._link.label}: {exc}")
+            self._link.exit_status = "not started"
+            self._say(GAME_FAILED)
+            if not self._closed:
+                self._chan.exit(1)
+            return
+        self._process = process
+        self._link.game_started(process.pid)
+        process.resize(*self._size)  # the client may have resized while the game was starting
+        if self._output_paused:
+            process.pause_output()
+        limit = server.config.session_seconds
+        timer = None
+        if limit:
+            timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit")
+        waiting = asyncio.ensure_future(process.wait())
+        stopping = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if timer is not None:
+                timer.cancel()
+            stopping.cancel()
+        if waiting.done():
+            status = waiting.result()
+            process.close()
+            self._link.exit_status = describe_status(status)
+            self._report(status)
+            return
+        waiting.cancel()
+        status = await process.end()
+        self._link.exit_status = f"{describe_status(status)}, {self._stop_reason}"
+        if self._closed:
+            return
+        self._chan.write(TERMINAL_RESET)
+        if self._stop_reason == "time limit":
+            self._say(TIME_UP.format(minutes=describe_minutes(limit)))
+            self._chan.exit(0)
+        else:
+            self._say(SHUTTING_DOWN)
+            self._report(status)
+
+    def _report(self, status: int) -> None:
+        if self._closed:
+            return
+        if status >= 0:
+            self._chan.exit(status & 0xFF)
+        else:
+            try:
+                name = signal.Signals(-status).name.removeprefix("SIG")
+            except ValueError:
+                name = str(-status)
+            self._chan.exit_with_signal(name)
+
+
+def describe_status(status: int) -> str:
+    if status >= 0:
+        return f"exit status {status}"
+    try:
+        return f"killed by {signal.Signals(-status).name}"
+    except ValueError:
+        return f"killed by signal {-status}"
