@@ -57,6 +57,8 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 WAR = [sys.executable, "-m", "war_tui"]
+WAR_ENV: dict[str, str] = {}
+"""Extra environment for war-tui runs: ``--war-src`` puts another source tree first on PYTHONPATH."""
 BARE = [sys.executable, str(HERE / "bare_app.py")]
 
 AUTO_SEED = 193
@@ -84,7 +86,7 @@ class Terminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "NO_COLOR", "COLUMNS", "LINES", "COLORTERM"))}
         env.update(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
-        env.update(env_extra or {})
+        env.update(env_extra if env_extra is not None else (WAR_ENV if argv[:3] == WAR else {}))
         self.started = time.monotonic()
         self.proc = subprocess.Popen(
             argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=HERE.parent,
@@ -293,13 +295,17 @@ def main() -> int:
     parser.add_argument("--auto-seconds", type=float, default=20.0, help="seconds of the 4 battles/s window")
     parser.add_argument("--battles", type=int, default=10_000, help="battles to reach at max speed")
     parser.add_argument("--soak", type=float, default=0.0, help="seconds of a screensaver run (0: skip)")
+    parser.add_argument("--war-src", help="measure the war_tui package in this directory (an older version, say)")
     parser.add_argument("--only", choices=["start", "idle", "auto", "max", "soak"], action="append")
     args = parser.parse_args()
     only = set(args.only or ["start", "idle", "auto", "max", "soak"])
+    if args.war_src:
+        WAR_ENV["PYTHONPATH"] = str(Path(args.war_src).resolve())
 
     print(f"war-tui UI speed at {COLS}x{ROWS}, {args.repeats} repeats, medians; {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.2f} at start")
-    print(f"python {sys.version.split()[0]}; war-tui = {' '.join(WAR[1:])}; bare = benchmarks/bare_app.py")
+    print(f"python {sys.version.split()[0]}; war-tui = {' '.join(WAR[1:])}"
+          f"{' from ' + args.war_src if args.war_src else ''}; bare = benchmarks/bare_app.py; TERM=xterm-256color")
     ok = True
 
     if "start" in only:
