@@ -33,6 +33,7 @@ Linux only (/proc, pty).
 from __future__ import annotations
 
 import argparse
+import codecs
 import fcntl
 import os
 import re
@@ -76,10 +77,58 @@ def plain(data: bytes) -> str:
     return _ESCAPES.sub(b"", data).decode("utf-8", "replace")
 
 
+_TOKENS = re.compile(
+    r"\x1b\[([0-9;?<=>$ ]*)([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1bP[^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]"
+    r"|\x1b[=>78MDEc]|([^\x1b]+)"
+)
+
+
+class Screen:
+    """The characters a terminal would show (no colours): enough to read the status line.
+
+    The app writes only changed cells, so the status line's "Battle 1,235" may
+    arrive as a lone "5": the numbers have to be read off a screen, not the stream.
+    """
+
+    def __init__(self, cols: int, rows: int) -> None:
+        self.cols, self.rows = cols, rows
+        self.cells = [[" "] * cols for _ in range(rows)]
+        self.x = self.y = 0
+        self.pending = ""
+
+    def feed(self, text: str) -> None:
+        text = self.pending + text
+        cut = text.rfind("\x1b")
+        if cut >= 0 and _TOKENS.match(text, cut) is None:  # an escape cut in two by the read
+            text, self.pending = text[:cut], text[cut:]
+        else:
+            self.pending = ""
+        for match in _TOKENS.finditer(text):
+            params, command, chunk = match.groups()
+            if command == "H" or command == "f":
+                row, _, col = (params or "1;1").partition(";")
+                self.y, self.x = int(row or 1) - 1, int(col or 1) - 1
+            elif command == "G":
+                self.x = int(params or 1) - 1
+            elif chunk:
+                for char in chunk:
+                    if char == "\r":
+                        self.x = 0
+                    elif char == "\n":
+                        self.y += 1
+                    elif char >= " ":
+                        if 0 <= self.y < self.rows and 0 <= self.x < self.cols:
+                            self.cells[self.y][self.x] = char
+                        self.x += 1
+
+    def line(self, y: int) -> str:
+        return "".join(self.cells[y])
+
+
 class Terminal:
     """One program in a pseudo-terminal; a thread drains and counts everything it writes."""
 
-    TAIL = 128 * 1024
+    TAIL = 16 * 1024
 
     def __init__(self, argv: list[str], env_extra: dict[str, str] | None = None) -> None:
         master, slave = os.openpty()
@@ -89,7 +138,7 @@ class Terminal:
         env.update(env_extra if env_extra is not None else (WAR_ENV if argv[:3] == WAR else {}))
         self.started = time.monotonic()
         self.proc = subprocess.Popen(
-            argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=HERE.parent,
+            argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=HERE,  # not the repo root: -m would import ./war_tui
             start_new_session=True, close_fds=True,
         )
         os.close(slave)
@@ -100,6 +149,8 @@ class Terminal:
         self.last_byte: float | None = None
         self.tail = b""
         self.footer_seen: float | None = None
+        self.screen = Screen(COLS, ROWS)
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._closed = False
         self.reader = threading.Thread(target=self._drain, daemon=True)
         self.reader.start()
@@ -123,7 +174,8 @@ class Terminal:
                     self.first_byte = now
                 self.last_byte = now
                 self.tail = (self.tail + data)[-self.TAIL :]
-                if self.footer_seen is None and FOOTER_MARK in plain(self.tail):
+                self.screen.feed(self._decoder.decode(data))
+                if self.footer_seen is None and FOOTER_MARK in self.screen.line(ROWS - 1):
                     self.footer_seen = now
 
     def bytes_written(self) -> int:
@@ -168,10 +220,11 @@ class Terminal:
                 return int(line.split()[1]) / 1024
         raise RuntimeError("no VmRSS")
 
-    def latest(self, pattern: re.Pattern[str]) -> int | None:
-        """The number in the last match of ``pattern`` on the screen output so far."""
-        found = pattern.findall(self.screen_text())
-        return int(found[-1].replace(",", "")) if found else None
+    def status(self, pattern: re.Pattern[str]) -> int | None:
+        """The number ``pattern`` finds on the top line of the screen (war-tui's status line)."""
+        with self.lock:
+            found = pattern.search(self.screen.line(0))
+        return int(found.group(1).replace(",", "")) if found else None
 
     def close(self) -> None:
         if self._closed:
@@ -210,9 +263,9 @@ def measure_start(argv: list[str]) -> float:
 
 def measure_window(term: Terminal, seconds: float) -> tuple[int, float, int | None, int | None]:
     """(bytes, cpu seconds, battle on screen before, after) over ``seconds``."""
-    b0, c0, n0 = term.bytes_written(), term.cpu_seconds(), term.latest(_BATTLE)
+    b0, c0, n0 = term.bytes_written(), term.cpu_seconds(), term.status(_BATTLE)
     time.sleep(seconds)
-    b1, c1, n1 = term.bytes_written(), term.cpu_seconds(), term.latest(_BATTLE)
+    b1, c1, n1 = term.bytes_written(), term.cpu_seconds(), term.status(_BATTLE)
     return b1 - b0, c1 - c0, n0, n1
 
 
@@ -242,7 +295,7 @@ def measure_max(argv: list[str], target: int, timeout: float) -> dict[str, float
         battle = 0
         while time.monotonic() - began < timeout:
             time.sleep(0.05)
-            battle = term.latest(_BATTLE) or 0
+            battle = term.status(_BATTLE) or 0
             rss = term.rss_mb()
             peak = max(peak, rss)
             if early is None and battle >= 500:
@@ -275,9 +328,9 @@ def soak(seconds: float) -> list[tuple[float, int | None, float]]:
         term.wait_footer()
         began = time.monotonic()
         while (elapsed := time.monotonic() - began) < seconds:
-            samples.append((elapsed, term.latest(_GAME), term.rss_mb()))
+            samples.append((elapsed, term.status(_GAME), term.rss_mb()))
             time.sleep(min(10.0, max(1.0, seconds / 30)))
-        samples.append((time.monotonic() - began, term.latest(_GAME), term.rss_mb()))
+        samples.append((time.monotonic() - began, term.status(_GAME), term.rss_mb()))
     return samples
 
 
