@@ -21,12 +21,12 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer
 
 from .adapter import EngineAdapter
 from .cards import Card
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
+from .components.game_footer import GameFooter
 from .components.packet import Packet
 from .components.pile import Pile
 from .components.status import StatusLine
@@ -109,7 +109,7 @@ class WarApp(App[None]):
             yield CardBar(names, g, id="card-bar")
             yield CountTrend(names, g, id="trend")
         yield BattleLog(names, g, id="log")
-        yield Footer(compact=True)
+        yield GameFooter(compact=True)
 
     def on_mount(self) -> None:
         self.set_class(self.glyphs.ascii, "-ascii")
