@@ -33,6 +33,7 @@ Linux only (/proc, pty).
 from __future__ import annotations
 
 import argparse
+import atexit
 import codecs
 import fcntl
 import os
@@ -125,6 +126,17 @@ class Screen:
         return "".join(self.cells[y])
 
 
+_LIVE: set[subprocess.Popen] = set()
+
+
+@atexit.register
+def _kill_live() -> None:
+    """A benchmark stopped half-way must not leave programs behind (they spin once the pty closes)."""
+    for proc in list(_LIVE):
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
 class Terminal:
     """One program in a pseudo-terminal; a thread drains and counts everything it writes."""
 
@@ -141,6 +153,7 @@ class Terminal:
             argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=HERE,  # not the repo root: -m would import ./war_tui
             start_new_session=True, close_fds=True,
         )
+        _LIVE.add(self.proc)
         os.close(slave)
         self.master = master
         self.lock = threading.Lock()
@@ -237,6 +250,7 @@ class Terminal:
             except (OSError, subprocess.TimeoutExpired):
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+        _LIVE.discard(self.proc)
         os.close(self.master)
         self.reader.join(2)
 
@@ -343,6 +357,7 @@ def med(values: list[float]) -> float:
 
 
 def main() -> int:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so atexit still runs
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of the idle window")
