@@ -15,21 +15,23 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from importlib.resources import files
 
+from rich.console import RenderableType
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer
 
 from .adapter import EngineAdapter
 from .cards import Card
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
+from .components.game_footer import GameFooter
 from .components.packet import Packet
 from .components.pile import Pile
 from .components.status import StatusLine
 from .components.trend import CountTrend
+from .damage import CompositorUpdate, MinimalUpdate, ScreenShadow
 from .engine import Game
 from .keys import GAME_BINDINGS
 from .messages import BattleShown, DealView, EndView, GameDealt, GameEnded
@@ -99,6 +101,7 @@ class WarApp(App[None]):
         self._limit_timer: Timer | None = None
         self._next_deal_timer: Timer | None = None
         self._board: list = []
+        self._shadow = ScreenShadow()
 
     # ------------------------------------------------------------------ layout
 
@@ -114,7 +117,7 @@ class WarApp(App[None]):
             yield CardBar(names, g, id="card-bar")
             yield CountTrend(names, g, id="trend")
         yield BattleLog(names, g, id="log")
-        yield Footer(compact=True)
+        yield GameFooter(compact=True)
 
     def on_mount(self) -> None:
         self.set_class(self.glyphs.ascii, "-ascii")
@@ -384,7 +387,14 @@ class WarApp(App[None]):
 
     # ------------------------------------------------------------ screens
 
+    def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
+        """Every frame goes out through the shadow of the terminal: only changed cells are written."""
+        if isinstance(renderable, CompositorUpdate) and not self.is_inline:
+            renderable = MinimalUpdate(renderable, self._shadow, (self.size.width, self.size.height))
+        super()._display(screen, renderable)
+
     def on_resize(self, event: events.Resize) -> None:
+        self._shadow.forget()
         self._fit_screen(event.size.width, event.size.height)
 
     def _fit_screen(self, width: int, height: int) -> None:

@@ -29,16 +29,21 @@ class BattleLog(RichLog, can_focus=False):
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"log--{name}")
 
+    def _append(self, line: Text) -> None:
+        """Write a line and follow it at once: one repaint per battle, not one for the line and one for the scroll."""
+        self.write(line, scroll_end=False)
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+
     def show_deal(self, deal: DealView) -> None:
         seed = f"seed {deal.seed}" if deal.seed is not None else "hand-made deal"
         line = f"Game {deal.number} {self.glyphs.dot} {seed} {self.glyphs.dot} {deal.rules.describe()}"
-        self.write(Text(line, style=self._style("deal"), no_wrap=True))
+        self._append(Text(line, style=self._style("deal"), no_wrap=True))
 
     def show_battle(self, view: BattleView) -> None:
         winner = None if view.winner is None else self.names[view.winner.index]
         c1, c2 = view.deciding
         pieces = log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs)
-        self.write(pieces_text(pieces, self._style))
+        self._append(pieces_text(pieces, self._style))
 
     def show_end(self, end: EndView) -> None:
         title = result_title(end.result, self.names)
@@ -46,4 +51,4 @@ class BattleLog(RichLog, can_focus=False):
             f"{title}: {reason_text(end.reason, end.result, self.names)}, after {plural(end.battles, 'battle')}"
             f" and {plural(end.wars, 'war')}"
         )
-        self.write(Text(line, style=self._style("end"), no_wrap=True))
+        self._append(Text(line, style=self._style("end"), no_wrap=True))

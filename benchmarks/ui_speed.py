@@ -1,0 +1,451 @@
+"""How light the real full-screen game is, measured in a real pseudo-terminal beside a bare Textual app.
+
+Every figure comes from running ``python -m war_tui ...`` as a user would, in
+a pseudo-terminal of 100x30 with TERM=xterm-256color, and reading every byte
+it writes (nothing is answered back: no terminal replies, no keys, except ``q``
+to quit at the end). The floor is ``benchmarks/bare_app.py`` (Header, one
+Static updated by ``set_interval``, Footer), run in the same way in the same
+run, alternating with war-tui, so the machine's load hits both alike. Each
+measurement is repeated; the report gives medians and war-tui/bare ratios.
+
+1. start: spawn to first full frame. The first full frame is the moment of the
+   last byte written before the output has been quiet for ``QUIET`` seconds,
+   counted only once the footer (its "palette" key, the last thing painted
+   on the bottom line) has appeared. The same rule applies to both programs.
+2. idle: paused (war-tui without --auto; the bare app with its timer off),
+   after the first frame and a second to settle: bytes written and CPU time
+   (utime+stime from /proc/<pid>/stat) over ``--idle`` seconds.
+3. auto: war-tui ``--auto --speed 4`` against the bare app updating 4 times a
+   second, over ``--auto-seconds``: CPU time and bytes; war-tui's battles are
+   read off the screen (the status line's "Battle N"), giving bytes per battle.
+4. max: war-tui ``--auto --speed max`` on a deal that runs far past 10,000
+   battles; VmRSS when the screen first shows battle 500 or more and when it
+   first shows 10,000 or more (and the peak), read from /proc/<pid>/status.
+5. soak (only with ``--soak SECONDS``): ``--screensaver --speed max`` with the
+   default rules, game after game; VmRSS every few seconds and the game count
+   read off the screen, to show the bounded log keeps memory flat.
+
+Run:  .venv/bin/python benchmarks/ui_speed.py            (about 3 minutes)
+      .venv/bin/python benchmarks/ui_speed.py --repeats 5 --soak 300
+Linux only (/proc, pty).
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import codecs
+import fcntl
+import os
+import re
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+COLS, ROWS = 100, 30
+QUIET = 0.5
+"""Seconds without output that end a frame burst at start."""
+FOOTER_MARK = "palette"
+"""The footer's last words (the command palette key); both apps show them on the bottom line."""
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+WAR = [sys.executable, "-m", "war_tui"]
+WAR_ENV: dict[str, str] = {}
+"""Extra environment for war-tui runs: ``--war-src`` puts another source tree first on PYTHONPATH."""
+BARE = [sys.executable, str(HERE / "bare_app.py")]
+
+AUTO_SEED = 193
+"""A deal of 1,846 battles under the default rules: auto-play at 4/s never reaches its end."""
+LONG_DEAL = ["--seed", "293", "--gather", "laid", "--max-battles", "100000000"]
+"""A deal that never ends by itself under these rules: max speed runs on to the battle cap."""
+
+_ESCAPES = re.compile(rb"\x1b(?:\[[0-9;?<=>$ ]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|P[^\x1b]*\x1b\\|[()][0-9A-Za-z]|[=>78MDEc])")
+_BATTLE = re.compile(r"Battle ([0-9][0-9,]*)")
+_GAME = re.compile(r"Game ([0-9][0-9,]*) \(")
+
+
+def plain(data: bytes) -> str:
+    """The text a terminal would show, in output order, without escape sequences."""
+    return _ESCAPES.sub(b"", data).decode("utf-8", "replace")
+
+
+_TOKENS = re.compile(
+    r"\x1b\[([0-9;?<=>$ ]*)([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1bP[^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]"
+    r"|\x1b[=>78MDEc]|([^\x1b]+)"
+)
+
+
+class Screen:
+    """The characters a terminal would show (no colours): enough to read the status line.
+
+    The app writes only changed cells, so the status line's "Battle 1,235" may
+    arrive as a lone "5": the numbers have to be read off a screen, not the stream.
+    """
+
+    def __init__(self, cols: int, rows: int) -> None:
+        self.cols, self.rows = cols, rows
+        self.cells = [[" "] * cols for _ in range(rows)]
+        self.x = self.y = 0
+        self.pending = ""
+
+    def feed(self, text: str) -> None:
+        text = self.pending + text
+        cut = text.rfind("\x1b")
+        if cut >= 0 and _TOKENS.match(text, cut) is None:  # an escape cut in two by the read
+            text, self.pending = text[:cut], text[cut:]
+        else:
+            self.pending = ""
+        for match in _TOKENS.finditer(text):
+            params, command, chunk = match.groups()
+            if command == "H" or command == "f":
+                row, _, col = (params or "1;1").partition(";")
+                self.y, self.x = int(row or 1) - 1, int(col or 1) - 1
+            elif command == "G":
+                self.x = int(params or 1) - 1
+            elif chunk:
+                for char in chunk:
+                    if char == "\r":
+                        self.x = 0
+                    elif char == "\n":
+                        self.y += 1
+                    elif char >= " ":
+                        if 0 <= self.y < self.rows and 0 <= self.x < self.cols:
+                            self.cells[self.y][self.x] = char
+                        self.x += 1
+
+    def line(self, y: int) -> str:
+        return "".join(self.cells[y])
+
+
+_LIVE: set[subprocess.Popen] = set()
+
+
+@atexit.register
+def _kill_live() -> None:
+    """A benchmark stopped half-way must not leave programs behind (they spin once the pty closes)."""
+    for proc in list(_LIVE):
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+class Terminal:
+    """One program in a pseudo-terminal; a thread drains and counts everything it writes."""
+
+    TAIL = 16 * 1024
+
+    def __init__(self, argv: list[str], env_extra: dict[str, str] | None = None) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "NO_COLOR", "COLUMNS", "LINES", "COLORTERM"))}
+        env.update(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        env.update(env_extra if env_extra is not None else (WAR_ENV if argv[:3] == WAR else {}))
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=HERE,  # not the repo root: -m would import ./war_tui
+            start_new_session=True, close_fds=True,
+        )
+        _LIVE.add(self.proc)
+        os.close(slave)
+        self.master = master
+        self.lock = threading.Lock()
+        self.total = 0
+        self.first_byte: float | None = None
+        self.last_byte: float | None = None
+        self.tail = b""
+        self.footer_seen: float | None = None
+        self.screen = Screen(COLS, ROWS)
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._closed = False
+        self.reader = threading.Thread(target=self._drain, daemon=True)
+        self.reader.start()
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            now = time.monotonic()
+            with self.lock:
+                self.total += len(data)
+                if self.first_byte is None:
+                    self.first_byte = now
+                self.last_byte = now
+                self.tail = (self.tail + data)[-self.TAIL :]
+                self.screen.feed(self._decoder.decode(data))
+                if self.footer_seen is None and FOOTER_MARK in self.screen.line(ROWS - 1):
+                    self.footer_seen = now
+
+    def bytes_written(self) -> int:
+        with self.lock:
+            return self.total
+
+    def screen_text(self) -> str:
+        with self.lock:
+            return plain(self.tail)
+
+    def wait_first_frame(self, timeout: float = 30.0) -> float:
+        """Seconds from spawn to the last byte of the first full frame (see the module docstring)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            time.sleep(0.01)
+            with self.lock:
+                seen, last = self.footer_seen, self.last_byte
+            if seen is not None and last is not None and time.monotonic() - last >= QUIET:
+                return last - self.started
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.proc.args} exited early:\n{self.screen_text()[-2000:]}")
+        raise RuntimeError(f"no quiet first frame within {timeout} s:\n{self.screen_text()[-2000:]}")
+
+    def wait_footer(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                if self.footer_seen is not None:
+                    return
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.proc.args} exited early:\n{self.screen_text()[-2000:]}")
+            time.sleep(0.01)
+        raise RuntimeError(f"no footer within {timeout} s:\n{self.screen_text()[-2000:]}")
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime (fields 14 and 15)
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmRSS")
+
+    def status(self, pattern: re.Pattern[str]) -> int | None:
+        """The number ``pattern`` finds on the top line of the screen (war-tui's status line)."""
+        with self.lock:
+            found = pattern.search(self.screen.line(0))
+        return int(found.group(1).replace(",", "")) if found else None
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self.proc.poll() is None:
+            try:
+                os.write(self.master, b"q")
+                self.proc.wait(3)
+            except (OSError, subprocess.TimeoutExpired):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        _LIVE.discard(self.proc)
+        os.close(self.master)
+        self.reader.join(2)
+
+    def __enter__(self) -> Terminal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# ------------------------------------------------------------------ measurements
+
+
+@dataclass
+class Figures:
+    war: list[float] = field(default_factory=list)
+    bare: list[float] = field(default_factory=list)
+
+
+def measure_start(argv: list[str]) -> float:
+    with Terminal(argv) as term:
+        return term.wait_first_frame()
+
+
+def measure_window(term: Terminal, seconds: float) -> tuple[int, float, int | None, int | None]:
+    """(bytes, cpu seconds, battle on screen before, after) over ``seconds``."""
+    b0, c0, n0 = term.bytes_written(), term.cpu_seconds(), term.status(_BATTLE)
+    time.sleep(seconds)
+    b1, c1, n1 = term.bytes_written(), term.cpu_seconds(), term.status(_BATTLE)
+    return b1 - b0, c1 - c0, n0, n1
+
+
+def measure_idle(argv: list[str], seconds: float) -> tuple[int, float]:
+    with Terminal(argv) as term:
+        term.wait_first_frame()
+        time.sleep(1.0)
+        written, cpu, _, _ = measure_window(term, seconds)
+        return written, cpu
+
+
+def measure_auto(argv: list[str], seconds: float) -> tuple[int, float, int]:
+    """(bytes, cpu seconds, battles played in the window: -1 when none are on screen)."""
+    with Terminal(argv) as term:
+        term.wait_footer()
+        time.sleep(1.5)
+        written, cpu, n0, n1 = measure_window(term, seconds)
+        return written, cpu, (n1 - n0) if n0 is not None and n1 is not None else -1
+
+
+def measure_max(argv: list[str], target: int, at_least: float, timeout: float) -> dict[str, float]:
+    """RSS at the first reading at or past battle 500, and once past ``target`` battles and ``at_least`` seconds."""
+    with Terminal(argv) as term:
+        term.wait_footer()
+        began = time.monotonic()
+        early = late = None
+        peak = 0.0
+        battle = 0
+        while time.monotonic() - began < timeout:
+            time.sleep(0.01 if early is None else 0.1)
+            battle = term.status(_BATTLE) or 0
+            rss = term.rss_mb()
+            peak = max(peak, rss)
+            if early is None and battle >= 500:
+                early = (battle, rss, time.monotonic())
+            if early is not None and battle >= target and time.monotonic() - early[2] >= at_least:
+                late = (battle, rss, time.monotonic())
+                break
+        if early is None or late is None:
+            raise RuntimeError(f"max speed reached only battle {battle} in {timeout} s")
+        return {
+            "early_battle": early[0], "early_rss": early[1], "late_battle": late[0], "late_rss": late[1],
+            "growth": late[1] - early[1], "peak": peak, "seconds": late[2] - early[2],
+            "rate": (late[0] - early[0]) / (late[2] - early[2]), "bytes": term.bytes_written(),
+        }
+
+
+def measure_rate(argv: list[str], seconds: float) -> dict[str, float]:
+    """The bare app ticking at the frame rate for as long: its own RSS drift, for reference."""
+    with Terminal(argv) as term:
+        term.wait_footer()
+        time.sleep(1.0)
+        r0 = term.rss_mb()
+        time.sleep(seconds)
+        return {"growth": term.rss_mb() - r0}
+
+
+def soak(seconds: float) -> list[tuple[float, int | None, float]]:
+    samples = []
+    with Terminal([*WAR, "--screensaver", "--speed", "max"]) as term:
+        term.wait_footer()
+        began = time.monotonic()
+        while (elapsed := time.monotonic() - began) < seconds:
+            samples.append((elapsed, term.status(_GAME), term.rss_mb()))
+            time.sleep(min(10.0, max(1.0, seconds / 30)))
+        samples.append((time.monotonic() - began, term.status(_GAME), term.rss_mb()))
+    return samples
+
+
+# ----------------------------------------------------------------------- report
+
+
+def med(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def main() -> int:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so atexit still runs
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of the idle window")
+    parser.add_argument("--auto-seconds", type=float, default=20.0, help="seconds of the 4 battles/s window")
+    parser.add_argument("--battles", type=int, default=10_000, help="battles to reach at max speed")
+    parser.add_argument("--max-seconds", type=float, default=20.0, help="and at least this long at max speed")
+    parser.add_argument("--soak", type=float, default=0.0, help="seconds of a screensaver run (0: skip)")
+    parser.add_argument("--war-src", help="measure the war_tui package in this directory (an older version, say)")
+    parser.add_argument("--only", choices=["start", "idle", "auto", "max", "soak"], action="append")
+    args = parser.parse_args()
+    only = set(args.only or ["start", "idle", "auto", "max", "soak"])
+    if args.war_src:
+        WAR_ENV["PYTHONPATH"] = str(Path(args.war_src).resolve())
+
+    print(f"war-tui UI speed at {COLS}x{ROWS}, {args.repeats} repeats, medians; {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.2f} at start")
+    print(f"python {sys.version.split()[0]}; war-tui = {' '.join(WAR[1:])}"
+          f"{' from ' + args.war_src if args.war_src else ''}; bare = benchmarks/bare_app.py; TERM=xterm-256color")
+    ok = True
+
+    if "start" in only:
+        start = Figures()
+        for _ in range(args.repeats):
+            start.bare.append(measure_start([*BARE]))
+            start.war.append(measure_start([*WAR, "--seed", "1"]))
+        ratio = med(start.war) / med(start.bare)
+        ok &= ratio <= 1.5
+        print(f"\n1. start to first full frame (last byte before {QUIET:g} s of quiet, after the footer)")
+        print(f"   war-tui {med(start.war):.3f} s   bare {med(start.bare):.3f} s   ratio {ratio:.2f}  (goal <= 1.5)")
+        print(f"   runs: war {', '.join(f'{v:.3f}' for v in start.war)}; bare {', '.join(f'{v:.3f}' for v in start.bare)}")
+
+    if "idle" in only:
+        idle_w, idle_b = [], []
+        for _ in range(args.repeats):
+            idle_b.append(measure_idle([*BARE, "--rate", "0"], args.idle))
+            idle_w.append(measure_idle([*WAR, "--seed", "1"], args.idle))
+        wb, wc = med([b for b, _ in idle_w]), med([c for _, c in idle_w])
+        bb, bc = med([b for b, _ in idle_b]), med([c for _, c in idle_b])
+        ok &= wb == 0 and wc <= max(0.05, 2 * bc)
+        print(f"\n2. paused and idle for {args.idle:g} s (war-tui without --auto; bare timer off)")
+        print(f"   war-tui {wb:.0f} bytes, {wc:.2f} s CPU ({100 * wc / args.idle:.2f}% of a core)   "
+              f"bare {bb:.0f} bytes, {bc:.2f} s CPU ({100 * bc / args.idle:.2f}%)")
+
+    if "auto" in only:
+        auto_w, auto_b = [], []
+        for _ in range(args.repeats):
+            auto_b.append(measure_auto([*BARE, "--rate", "4"], args.auto_seconds))
+            auto_w.append(measure_auto([*WAR, "--seed", str(AUTO_SEED), "--auto", "--speed", "4"], args.auto_seconds))
+        wb, wc = med([b for b, _, _ in auto_w]), med([c for _, c, _ in auto_w])
+        bb, bc = med([b for b, _, _ in auto_b]), med([c for _, c, _ in auto_b])
+        per_battle = med([b / n for b, _, n in auto_w if n > 0] or [float("nan")])
+        battles = med([n for _, _, n in auto_w])
+        ratio = wc / bc if bc else float("inf")
+        ok &= ratio <= 2 and per_battle <= 1536
+        print(f"\n3. auto-play at 4 battles/s for {args.auto_seconds:g} s (bare: Static updated 4 times a second)")
+        print(f"   war-tui {wc:.2f} s CPU ({100 * wc / args.auto_seconds:.1f}% of a core), {wb / 1024:.1f} KB, "
+              f"{battles:.0f} battles on screen, {per_battle:.0f} bytes/battle  (goal <= 1536)")
+        print(f"   bare    {bc:.2f} s CPU ({100 * bc / args.auto_seconds:.1f}%), {bb / 1024:.1f} KB, "
+              f"{bb / (4 * args.auto_seconds):.0f} bytes/update")
+        print(f"   CPU ratio {ratio:.2f}  (goal <= 2)")
+
+    if "max" in only:
+        runs = [measure_max([*WAR, *LONG_DEAL, "--auto", "--speed", "max"], args.battles, args.max_seconds, 600) for _ in range(args.repeats)]
+        growth = med([r["growth"] for r in runs])
+        seconds = med([r["seconds"] for r in runs])
+        bare = measure_rate([*BARE, "--rate", "30"], seconds)
+        ok &= growth < 10
+        print(f"\n4. max speed, past {args.battles:,} battles and {args.max_seconds:g} s "
+              "(seed 293, gather laid: a deal that never ends by itself)")
+        for r in runs:
+            print(f"   RSS {r['early_rss']:.1f} MB at battle {r['early_battle']:,.0f} -> {r['late_rss']:.1f} MB at "
+                  f"battle {r['late_battle']:,.0f} ({r['seconds']:.1f} s, {r['rate']:,.0f} battles/s, "
+                  f"peak {r['peak']:.1f} MB)")
+        print(f"   median growth {growth:+.1f} MB  (goal < 10); bare app at 30 updates/s for {seconds:.0f} s: "
+              f"{bare['growth']:+.1f} MB")
+
+    if "soak" in only and args.soak > 0:
+        samples = soak(args.soak)
+        print(f"\n5. screensaver at max speed for {args.soak:g} s (default rules, game after game)")
+        for elapsed, game, rss in samples:
+            print(f"   {elapsed:6.0f} s  game {game if game is not None else '-':>4}  RSS {rss:.1f} MB")
+        settled = [rss for elapsed, _, rss in samples if elapsed >= min(30, args.soak / 4)]
+        if settled:
+            print(f"   after the first {min(30, args.soak / 4):.0f} s: RSS {min(settled):.1f} to {max(settled):.1f} MB")
+
+    print("\nall goals met" if ok else "\nsome goals missed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
