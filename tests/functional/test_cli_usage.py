@@ -71,3 +71,11 @@ def test_version_works_on_every_command(command):
     done = war_tui(*command, "--version")
     assert done.returncode == 0
     assert done.stdout.strip() == f"war-tui {__version__}"
+
+
+def test_simulate_refuses_more_games_than_its_stated_bound():
+    done = war_tui("simulate", "--games", "99999999999999999999")
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and "--games must be at most 1,000,000,000, not 99999999999999999999" in lines[0]
+    assert "1,000,000,000" in war_tui("simulate", "--help").stdout

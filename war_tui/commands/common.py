@@ -34,7 +34,7 @@ def seed_value(text: str) -> int:
     return value
 
 
-def positive_int(what: str):
+def positive_int(what: str, maximum: int | None = None):
     def parse(text: str) -> int:
         try:
             value = int(text, 10)
@@ -42,6 +42,8 @@ def positive_int(what: str):
             raise argparse.ArgumentTypeError(f"{what} must be a whole number, not '{text}'") from None
         if value < 1:
             raise argparse.ArgumentTypeError(f"{what} must be at least 1, not {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{what} must be at most {maximum:,}, not {value}")
         return value
 
     return parse
