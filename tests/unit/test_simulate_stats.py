@@ -169,3 +169,22 @@ def test_the_chunk_count_is_what_chunks_yields(games, jobs):
         assert chunk_count(games, jobs) == len(list(chunks(games, jobs)))
     else:
         assert chunk_count(games, jobs) == 4_000_000
+
+
+@pytest.mark.parametrize(
+    ("counts", "shown"),
+    [
+        ({"p1": 1966, "p2": 2034}, "player 1 49.2%   player 2 50.8%   draw 0.0%   stopped 0.0%"),
+        ({"p1": 1, "p2": 1, "draw": 1}, "player 1 33.4%   player 2 33.3%   draw 33.3%   stopped 0.0%"),
+        ({"p1": 2, "p2": 1}, "player 1 66.7%   player 2 33.3%   draw 0.0%   stopped 0.0%"),
+        ({"p1": 7}, "player 1 100.0%   player 2 0.0%   draw 0.0%   stopped 0.0%"),
+    ],
+)
+def test_the_four_result_shares_add_up_to_100_percent(counts, shown):
+    from war_tui.commands.simulate import report, text_report
+
+    games = sum(counts.values())
+    tally = Tally(games=games, results=Counter(counts), battles=Counter({100: games}),
+                  total_battles=100 * games, longest=(100, 0, 1), deepest=(1, 0, 1))
+    text = text_report(report(tally, 1, Rules(), 1, 1.0), Rules())
+    assert f"Results:  {shown}" in text.splitlines()

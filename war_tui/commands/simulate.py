@@ -233,12 +233,25 @@ def _pct(share: float) -> str:
     return f"{share * 100:.1f}%"
 
 
+def _tenths_adding_to_1000(counts: list[int]) -> list[int]:
+    """Shares in tenths of a percent that add up to exactly 100.0% (largest remainder;
+    on a tie the earlier result), so "49.1% and 50.8%" never reads as 99.9%."""
+    total = sum(counts)
+    tenths = [c * 1000 // total for c in counts]
+    by_remainder = sorted(range(len(counts)), key=lambda i: (-(counts[i] * 1000 % total), i))
+    for i in by_remainder[: 1000 - sum(tenths)]:
+        tenths[i] += 1
+    return tenths
+
+
 def _num(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def text_report(data: dict, rules: Rules) -> str:
-    results = data["results"]
+    p1, p2, draw, stopped = (
+        f"{t // 10}.{t % 10}%" for t in _tenths_adding_to_1000([data["result_counts"][r.value] for r in Result])
+    )
     battles = data["battles"]
     longest = data["longest_game"]
     deepest = data["deepest_war"]
@@ -249,9 +262,7 @@ def text_report(data: dict, rules: Rules) -> str:
         f"{data['games']:,} games of War, seed {data['seed']}, {rules.describe()}",
         f"  replay the whole run: war-tui simulate --games {data['games']} --seed {data['seed']}{flags}",
         "",
-        "Results:  player 1 {}   player 2 {}   draw {}   stopped {}".format(
-            _pct(results["p1"]), _pct(results["p2"]), _pct(results["draw"]), _pct(results["stopped"])
-        ),
+        f"Results:  player 1 {p1}   player 2 {p2}   draw {draw}   stopped {stopped}",
         "Battles per game:  mean {}   median {}   p90 {}   p99 {}   max {}".format(
             _num(battles["mean"]), _num(battles["median"]), _num(battles["p90"]),
             _num(battles["p99"]), _num(battles["max"]),
