@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 
@@ -15,15 +16,76 @@ from .commands.common import EXIT_USAGE, Parser, UsageError
 
 SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd)
 
+# Flags before a command belong to the full-screen game; a command's own defaults would silently
+# replace them (`war-tui --seed 5 game` played a random seed), so main() refuses them, except these,
+# which a command deliberately reads from before its name.
+ACCEPTED_BEFORE = {"stats": {"--stats-db"}}
+# serve-ssh refuses them itself, saying they go after its '--'.
+REFUSES_ITS_OWN = {"serve-ssh"}
+
+
+class _Commands(argparse._SubParsersAction):
+    """Notes the play flags given before the command's name, before its defaults overwrite them."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        command = self._name_parser_map.get(values[0])
+        before = []
+        for dest, value in vars(namespace).items():
+            if dest != self.dest and value != parser.get_default(dest):
+                flag = "--" + dest.replace("_", "-")
+                before.append((flag, command is not None and flag in command._option_string_actions))
+        super().__call__(parser, namespace, values, option_string)
+        namespace.flags_before_command = before
+
+
+class _TopParser(Parser):
+    """The ``war-tui`` parser: explains a third ``--names`` word, which argparse takes for a command."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str):
+        argv = getattr(self, "_argv", [])
+        for i, word in enumerate(argv[:-3]):
+            if word == "--names" and "invalid choice: " + repr(argv[i + 3]) in message:
+                message = (
+                    f"--names takes exactly two names, so {argv[i + 3]!r} is one too many"
+                    ' (quote a name with spaces: --names "Ann Lee" Bob)'
+                )
+                break
+        super().error(message)
+
+
+def misplaced_flags(args: argparse.Namespace) -> str | None:
+    """What is wrong with play flags given before ``args.command``, or None."""
+    if args.command in REFUSES_ITS_OWN:
+        return None
+    allowed = ACCEPTED_BEFORE.get(args.command, set())
+    before = [(f, ok) for f, ok in getattr(args, "flags_before_command", []) if f not in allowed]
+    if not before:
+        return None
+    refused = [f for f, ok in before if not ok]
+    if refused:
+        verb = "is" if len(refused) == 1 else "are"
+        return (f"{' and '.join(refused)} {verb} for the full-screen game only"
+                f" (war-tui {' '.join(refused)}, with no command), not for {args.command}")
+    flags = [f for f, _ in before]
+    return (f"put {' and '.join(flags)} after the command: war-tui {args.command} "
+            + " ".join(f"{f} ..." for f in flags)
+            + " (flags before a command are for the full-screen game only)")
+
 
 def build_parser() -> Parser:
-    parser = Parser(
+    parser = _TopParser(
         prog="war-tui",
         description="The card game War in your terminal. With no command, starts the full-screen game.",
     )
     parser.add_argument("--version", action="version", version=f"war-tui {__version__}")
     play_cmd.add_play_flags(parser)
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=Parser, action=_Commands
+    )
     for module in SUBCOMMANDS:
         module.register(subparsers)
     for subparser in subparsers.choices.values():
@@ -37,6 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command is None:
             return play_cmd.run(args)
+        problem = misplaced_flags(args)
+        if problem:
+            raise UsageError(problem)
         return args.run(args)
     except UsageError as exc:
         sys.stderr.write(f"war-tui {args.command or ''}".rstrip() + f": {exc}\n")

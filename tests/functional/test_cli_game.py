@@ -107,3 +107,10 @@ def test_output_closed_early_is_not_an_error():
     _, err = proc.communicate(timeout=30)
     assert b"Traceback" not in err and b"Error" not in err
     assert proc.returncode == 0
+
+
+def test_a_one_card_packet_reads_one_card():
+    done = war_tui("game", "--p1", "AS KD", "--p2", "QC")
+    assert done.returncode == 0, done.stderr
+    assert "Player 1 (2 cards, top first): AS KD" in done.stdout
+    assert "Player 2 (1 card, top first): QC" in done.stdout

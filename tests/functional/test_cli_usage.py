@@ -71,3 +71,30 @@ def test_version_works_on_every_command(command):
     done = war_tui(*command, "--version")
     assert done.returncode == 0
     assert done.stdout.strip() == f"war-tui {__version__}"
+
+
+def test_simulate_refuses_more_games_than_its_stated_bound():
+    done = war_tui("simulate", "--games", "99999999999999999999")
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and "--games must be at most 1,000,000,000, not 99999999999999999999" in lines[0]
+    assert "1,000,000,000" in war_tui("simulate", "--help").stdout
+
+
+REPEATED_FLAG = [
+    (["--time-limit", "0"], "war-tui: --time-limit must be more than 0"),
+    (["--speed", "fast"], "war-tui: --speed must be battles per second"),
+    (["--seed", "x"], "war-tui: --seed must be a whole number, not 'x'"),
+    (["game", "--war-cards", "7"], "war-tui game: --war-cards must be from 1 to 3, not 7"),
+    (["game", "--seed", "-1"], "war-tui game: --seed must be from 0"),
+    (["simulate", "--games", "0"], "war-tui simulate: --games must be at least 1, not 0"),
+    (["simulate", "--games", "5", "--jobs", "x"], "war-tui simulate: --jobs must be a whole number"),
+]
+
+
+@pytest.mark.parametrize(("args", "start"), REPEATED_FLAG, ids=[" ".join(a) for a, _ in REPEATED_FLAG])
+def test_a_bad_value_names_its_flag_once(args, start):
+    done = war_tui(*args)
+    assert done.returncode == 2
+    assert done.stderr.startswith(start), done.stderr
+    assert "argument" not in done.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import NoReturn
 
@@ -20,8 +21,26 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a mistake is one clear line on stderr (no usage dump) and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        sys.stderr.write(f"{self.prog}: {_flag_once(message)} (see {self.prog} --help)\n")
         sys.exit(EXIT_USAGE)
+
+
+_ARGUMENT = re.compile(r"argument (?P<names>[^:]+): (?P<rest>.*)", re.S)
+
+
+def _flag_once(message: str) -> str:
+    """argparse's "argument --games: --games must be ..." reads as "--games must be ..."."""
+    found = _ARGUMENT.fullmatch(message)
+    if found is None:
+        return message
+    rest = found["rest"]
+    for name in found["names"].split("/"):
+        if rest.startswith(name + " "):
+            return rest
+        bare = name.lstrip("-")
+        if name.startswith("-") and rest.startswith(bare + " "):  # "seed must be ..." under --seed
+            return name + rest[len(bare):]
+    return message
 
 
 def seed_value(text: str) -> int:
@@ -34,7 +53,7 @@ def seed_value(text: str) -> int:
     return value
 
 
-def positive_int(what: str):
+def positive_int(what: str, maximum: int | None = None):
     def parse(text: str) -> int:
         try:
             value = int(text, 10)
@@ -42,6 +61,8 @@ def positive_int(what: str):
             raise argparse.ArgumentTypeError(f"{what} must be a whole number, not '{text}'") from None
         if value < 1:
             raise argparse.ArgumentTypeError(f"{what} must be at least 1, not {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{what} must be at most {maximum:,}, not {value}")
         return value
 
     return parse

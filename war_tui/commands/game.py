@@ -85,13 +85,18 @@ def summary(game: Game) -> dict[str, object]:
     }
 
 
+def _packet_line(player: int, packet) -> str:
+    n = len(packet)
+    return f"Player {player} ({n} card{'' if n == 1 else 's'}, top first): " + " ".join(card_str(c) for c in packet)
+
+
 def text_account(game: Game) -> str:
     n1, n2 = game.counts
     deal = f"seed {game.seed}" if game.seed is not None else "packets given by hand"
     lines = [
         f"War, {deal}, {game.rules.describe()}",
-        f"Player 1 ({len(game.initial[0])} cards, top first): " + " ".join(card_str(c) for c in game.initial[0]),
-        f"Player 2 ({len(game.initial[1])} cards, top first): " + " ".join(card_str(c) for c in game.initial[1]),
+        _packet_line(1, game.initial[0]),
+        _packet_line(2, game.initial[1]),
         "",
         f"{result_title(game.result, NAMES)}: {reason_text(game.reason, game.result, NAMES)}.",
         f"Battles: {game.battles:,}   Wars: {game.wars:,}   Longest war: {game.longest_war}",

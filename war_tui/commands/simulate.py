@@ -38,6 +38,9 @@ GAME_SEED_BITS = 48
 MAX_CHUNK = 250  # games per chunk: small enough that Ctrl-C and the progress bar stay prompt
 CHUNKS_PER_JOB = 20  # enough chunks that a slow chunk (games hitting the cap) can't idle the other jobs
 IN_FLIGHT_PER_JOB = 3
+# A bound that still allows runs of days (about 10 µs a game per core), refusing only typos
+# like 10**20, whose run would never end.
+MAX_GAMES = 10**9
 
 _SHORT_REASONS = (EndReason.SHORT_IN_WAR, EndReason.BOTH_SHORT)
 
@@ -115,10 +118,19 @@ def play_chunk(seed: int, start: int, stop: int, war_cards: int, gather: str, ma
     return tally
 
 
+def chunk_size(games: int, jobs: int) -> int:
+    return max(1, min(MAX_CHUNK, math.ceil(games / (jobs * CHUNKS_PER_JOB))))
+
+
 def chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
-    size = max(1, min(MAX_CHUNK, math.ceil(games / (jobs * CHUNKS_PER_JOB))))
+    """The games cut into (start, stop) bounds, made one at a time: memory stays flat for any --games."""
+    size = chunk_size(games, jobs)
     for start in range(0, games, size):
         yield start, min(games, start + size)
+
+
+def chunk_count(games: int, jobs: int) -> int:
+    return math.ceil(games / chunk_size(games, jobs))
 
 
 def default_jobs() -> int:
@@ -221,12 +233,25 @@ def _pct(share: float) -> str:
     return f"{share * 100:.1f}%"
 
 
+def _tenths_adding_to_1000(counts: list[int]) -> list[int]:
+    """Shares in tenths of a percent that add up to exactly 100.0% (largest remainder;
+    on a tie the earlier result), so "49.1% and 50.8%" never reads as 99.9%."""
+    total = sum(counts)
+    tenths = [c * 1000 // total for c in counts]
+    by_remainder = sorted(range(len(counts)), key=lambda i: (-(counts[i] * 1000 % total), i))
+    for i in by_remainder[: 1000 - sum(tenths)]:
+        tenths[i] += 1
+    return tenths
+
+
 def _num(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def text_report(data: dict, rules: Rules) -> str:
-    results = data["results"]
+    p1, p2, draw, stopped = (
+        f"{t // 10}.{t % 10}%" for t in _tenths_adding_to_1000([data["result_counts"][r.value] for r in Result])
+    )
     battles = data["battles"]
     longest = data["longest_game"]
     deepest = data["deepest_war"]
@@ -237,9 +262,7 @@ def text_report(data: dict, rules: Rules) -> str:
         f"{data['games']:,} games of War, seed {data['seed']}, {rules.describe()}",
         f"  replay the whole run: war-tui simulate --games {data['games']} --seed {data['seed']}{flags}",
         "",
-        "Results:  player 1 {}   player 2 {}   draw {}   stopped {}".format(
-            _pct(results["p1"]), _pct(results["p2"]), _pct(results["draw"]), _pct(results["stopped"])
-        ),
+        f"Results:  player 1 {p1}   player 2 {p2}   draw {draw}   stopped {stopped}",
         "Battles per game:  mean {}   median {}   p90 {}   p99 {}   max {}".format(
             _num(battles["mean"]), _num(battles["median"]), _num(battles["p90"]),
             _num(battles["p99"]), _num(battles["max"]),
@@ -267,9 +290,10 @@ def simulate(
 ) -> Tally:
     """Play the simulation's games, in this process (one job) or in worker processes."""
     args = (rules.war_cards, rules.gather.value, rules.max_battles)
-    parts = list(chunks(games, jobs))
+    parts = chunks(games, jobs)
+    count = chunk_count(games, jobs)
     total = Tally()
-    if jobs == 1 or len(parts) == 1:
+    if jobs == 1 or count == 1:
         if on_progress:
             on_progress(0)
         for start, stop in parts:
@@ -277,9 +301,9 @@ def simulate(
             if on_progress:
                 on_progress(stop - start)
         return total
-    workers = min(jobs, len(parts))
+    workers = min(jobs, count)
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(os.getpid(),))
-    todo = iter(parts)
+    todo = parts
 
     def submit(n: int) -> set[Future[Tally]]:
         return {pool.submit(play_chunk, seed, start, stop, *args) for start, stop in islice(todo, n)}
@@ -313,8 +337,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "Game i (from 0) uses a seed derived from --seed (BLAKE2b of '<seed>:<i>'); the report names the "
         "seeds worth replaying with 'war-tui game --seed'.",
     )
-    parser.add_argument("--games", type=positive_int("--games"), required=True, metavar="N",
-                        help="how many games to play")
+    parser.add_argument("--games", type=positive_int("--games", MAX_GAMES), required=True, metavar="N",
+                        help=f"how many games to play, 1 to {MAX_GAMES:,}")
     parser.add_argument("--seed", type=seed_value,
                         help="seed the run (default: a fresh random one, shown in the report)")
     parser.add_argument("--jobs", type=positive_int("--jobs"), metavar="J",
@@ -330,7 +354,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     games = args.games
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    jobs = min(jobs, len(list(chunks(games, jobs))))  # more workers than chunks would sit idle
+    jobs = min(jobs, chunk_count(games, jobs))  # more workers than chunks would sit idle
     done = 0
     bar = ProgressBar(games) if sys.stderr.isatty() else None
 
