@@ -149,3 +149,23 @@ def _battles(seed: int) -> int:
     game = Game.deal(seed)
     game.play()
     return game.battles
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40), (64, 20), (143, 30)])
+async def test_a_full_share_keeps_every_result_row(tmp_path: Path, size: tuple[int, int]):
+    """One game, so one result is 100.0%: its bar must not be a cell too wide and push a row out."""
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    game = Game.deal(2)
+    game.play()
+    assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
+    app = Host(store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        shares = app.screen.query_one("#stats-shares")
+        box = [strip.text for strip in shares.render_lines(shares.region.reset_offset)]
+        lines = [line[1:-1].strip() for line in box[1:-1]]  # inside the border, without the padding
+        starts = ("Player 1 wins", "Player 2 wins", "Draws", "Stopped")
+        assert [line[: len(s)] for line, s in zip(lines, starts, strict=False)] == list(starts), lines
+        full = next(line for line in lines if "100.0%" in line)
+        if size[0] >= 80:  # narrower, the panel has room for the figures only
+            assert full.endswith("█"), lines
