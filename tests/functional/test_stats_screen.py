@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,6 +15,7 @@ from war_tui.engine import Game
 from war_tui.rules import Gather, Rules
 from war_tui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, Source, StatsStore
+from war_tui.stats import store as store_module
 
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 SOURCES = (Source.INTERACTIVE, Source.AUTO, Source.SCREENSAVER)
@@ -137,11 +139,11 @@ async def test_no_games_yet_says_so(tmp_path: Path):
 
 
 async def test_no_stats_chosen_says_only_that(tmp_path: Path):
-    app = Host(StatsStore.off("statistics were turned off with --no-stats"))
+    app = Host(StatsStore.off("--no-stats was given"))
     async with app.run_test() as pilot:
         await pilot.pause()
         off = str(app.screen.query_one("#stats-off").render())
-        assert off == "Statistics are off: statistics were turned off with --no-stats."
+        assert off == "Statistics are off: --no-stats was given."
         assert not app.screen.query("#stats-message")
 
 
@@ -169,3 +171,24 @@ async def test_a_full_share_keeps_every_result_row(tmp_path: Path, size: tuple[i
         full = next(line for line in lines if "100.0%" in line)
         if size[0] >= 80:  # narrower, the panel has room for the figures only
             assert full.endswith("█"), lines
+
+
+async def test_games_waiting_on_a_locked_file_are_shown_as_waiting_not_off(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(store_module, "RETRY_FIRST", 600.0)
+    path = tmp_path / "stats.sqlite3"
+    store = StatsStore.open(path, busy_timeout=0.05)
+    game = Game.deal(2)
+    game.play()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        assert not store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
+        app = Host(store)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            note = str(app.screen.query_one("#stats-off").render())
+            assert note == "1 finished game is waiting to be saved: another program has the file locked. Retrying."
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert store.flush() and store.totals().games == 1

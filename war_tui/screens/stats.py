@@ -87,6 +87,12 @@ class StatsScreen(Screen[None]):
         yield Static(title, id="stats-title")
         if self.store.disabled_reason is not None:
             yield Static(f"Statistics are off: {self.store.disabled_reason}.", id="stats-off")
+        elif waiting := self.store.pending:
+            games = "1 finished game is" if waiting == 1 else f"{waiting:,} finished games are"
+            yield Static(
+                f"{games} waiting to be saved: another program has the file locked. Retrying.",
+                id="stats-off",
+            )
         if summary is None:
             if not self.store.user_disabled:
                 yield Static(self._unreadable_text(), id="stats-message")
