@@ -120,3 +120,19 @@ def test_top_level_flags_choose_the_store(tmp_path: Path):
 
     args = parser.parse_args(["--stats-db", str(tmp_path / "s.sqlite3"), "stats", "--json"])
     assert args.stats_db == str(tmp_path / "s.sqlite3")  # the top-level flag reaches the subcommand
+
+
+def test_text_and_json_show_the_same_histogram(tmp_path: Path, capsys):
+    path = tmp_path / "stats.sqlite3"
+    store = StatsStore.open(path)
+    for seed in range(1, 61):
+        game = Game.deal(seed)
+        game.play()
+        assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
+    _, out, _ = run(["stats", "--json", "--stats-db", str(path)], capsys)
+    bins = json.loads(out)["histogram"]["bins"]
+    _, text, _ = run(["stats", "--stats-db", str(path)], capsys)
+    lines = text.split("Game lengths (battles per game):\n")[1].split("\n\n")[0].splitlines()
+    shown = [(line.split()[0], int(line.split()[-1].replace(",", ""))) for line in lines]
+    assert shown == [(f"{b['low']:,}-{b['high']:,}", b["count"]) for b in bins]
+    assert 1 < len(bins) <= 12 and sum(count for _, count in shown) == 60

@@ -12,6 +12,7 @@ The JSON shape (``"format": 1``; keys are only ever added, never renamed):
      "wars": {"total": N, "most_in_a_game": GAME|null, "deepest": GAME|null},
      "seconds_played": X, "first_at": ISO|null, "last_at": ISO|null,
      "histogram": {"bins": [{"low": N, "high": N, "count": N}], "overflow": BIN|null},
+                   (at most REPORT_BINS equal-width bins: the very bars the text report draws)
      "recent": [GAME, ...]}
 
     GAME = {"id", "finished_at" (UTC ISO 8601), "seed" (null: packets by hand),
@@ -29,7 +30,6 @@ import sys
 from ..rules import Result
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Histogram, Totals
-from ..stats.store import HISTOGRAM_BINS
 from ..stats.text import (
     NO_GAMES,
     RESULT_LABELS,
@@ -44,7 +44,7 @@ from ..stats.text import (
 from .common import UsageError, positive_int
 
 JSON_FORMAT = 1
-TEXT_BINS = 12
+REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture
 BAR_WIDTH = 30
 
 
@@ -85,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     store = StatsStore.open(getattr(args, "stats_db", None), read_only=True)
-    summary = store.summary(recent=args.recent, bins=HISTOGRAM_BINS)
+    summary = store.summary(recent=args.recent, bins=REPORT_BINS)
     if summary is None:
         raise UsageError(f"cannot read statistics: {store.disabled_reason}")
     out = sys.stdout
@@ -125,7 +125,7 @@ def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, 
         "",
         "Game lengths (battles per game):",
     ]
-    lines += histogram_lines(histogram.merged(TEXT_BINS))
+    lines += histogram_lines(histogram.merged(REPORT_BINS))
     lines += ["", "Recent games:"]
     lines.append(f"  {'finished':<16}  {'seed':>20}  {'rules':<10}  {'result':<18}  {'battles':>7}  {'wars':>5}")
     for record in recent:
