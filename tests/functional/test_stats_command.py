@@ -116,7 +116,7 @@ def test_top_level_flags_choose_the_store(tmp_path: Path):
     args = parser.parse_args(["--no-stats"])
     store = store_from_args(args)
     assert not store.enabled and store.take_notice() is None
-    assert store.disabled_reason == "statistics were turned off with --no-stats"
+    assert store.disabled_reason == "--no-stats was given"  # the screen: "Statistics are off: --no-stats was given."
 
     args = parser.parse_args(["--stats-db", str(tmp_path / "s.sqlite3"), "stats", "--json"])
     assert args.stats_db == str(tmp_path / "s.sqlite3")  # the top-level flag reaches the subcommand
@@ -136,3 +136,14 @@ def test_text_and_json_show_the_same_histogram(tmp_path: Path, capsys):
     shown = [(line.split()[0], int(line.split()[-1].replace(",", ""))) for line in lines]
     assert shown == [(f"{b['low']:,}-{b['high']:,}", b["count"]) for b in bins]
     assert 1 < len(bins) <= 12 and sum(count for _, count in shown) == 60
+
+
+def test_stats_db_with_no_stats_is_one_line_and_exit_2(tmp_path: Path):
+    path = tmp_path / "s.sqlite3"
+    done = subprocess.run(
+        [sys.executable, "-m", "war_tui", "--stats-db", str(path), "--no-stats"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "war-tui: --stats-db and --no-stats contradict each other: give one of them\n"
+    assert not path.exists()

@@ -59,9 +59,14 @@ def add_stats_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def store_from_args(args: argparse.Namespace) -> StatsStore:
-    """The store the flags ask for; never raises (a bad file gives a store that is off, with a reason)."""
+    """The store the flags ask for; a bad file gives a store that is off, with a reason.
+
+    Raises UsageError only for flags that contradict each other (``--stats-db`` with ``--no-stats``).
+    """
     if getattr(args, "no_stats", False):
-        return StatsStore.off("statistics were turned off with --no-stats", getattr(args, "stats_db", None))
+        if getattr(args, "stats_db", None) is not None:
+            raise UsageError("--stats-db and --no-stats contradict each other: give one of them")
+        return StatsStore.off("--no-stats was given")
     return StatsStore.open(getattr(args, "stats_db", None))
 
 
