@@ -233,9 +233,19 @@ def test_a_folder_that_cannot_be_created_turns_statistics_off(tmp_path: Path):
     blocker = tmp_path / "notes.txt"
     blocker.write_text("a file where a folder should be")
     store = StatsStore.open(blocker / "war" / "stats.sqlite3")
-    assert store.disabled_reason == f"cannot create the folder {blocker / 'war'} (Not a directory)"
+    assert store.disabled_reason == (
+        f"cannot keep statistics in {blocker / 'war' / 'stats.sqlite3'}: {blocker} is a file, not a folder"
+    )
     assert not store.record(row(1)) and store.totals() is None
     assert blocker.read_text() == "a file where a folder should be"
+
+
+def test_a_file_where_the_files_folder_should_be_is_named(tmp_path: Path):
+    blocker = tmp_path / "file.db"
+    blocker.write_text("not a folder")
+    store = StatsStore.open(blocker / "x.db")
+    assert store.disabled_reason == f"cannot keep statistics in {blocker / 'x.db'}: {blocker} is a file, not a folder"
+    assert blocker.read_text() == "not a folder"
 
 
 def test_a_folder_given_as_the_file_turns_statistics_off(tmp_path: Path):

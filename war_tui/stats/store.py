@@ -385,6 +385,11 @@ class StatsStore:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
+            blocker = next((p for p in (path.parent, *path.parent.parents) if p.exists()), None)
+            if blocker is not None and not blocker.is_dir():
+                raise StatsUnavailable(
+                    f"cannot keep statistics in {path}: {blocker} is a file, not a folder", False
+                ) from None
             raise StatsUnavailable(
                 f"cannot create the folder {path.parent} ({exc.strerror or exc})", False
             ) from None
