@@ -41,7 +41,7 @@ from ..stats.text import (
     rules_short,
     when,
 )
-from .common import UsageError, positive_int
+from .common import UsageError
 
 JSON_FORMAT = 1
 REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture
@@ -70,6 +70,17 @@ def store_from_args(args: argparse.Namespace) -> StatsStore:
     return StatsStore.open(getattr(args, "stats_db", None))
 
 
+def _count(text: str) -> int:
+    """``--recent``: a whole number, 0 or more (0 lists no recent games)."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not '{text}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "stats", help="show lifetime statistics of the games played",
@@ -82,8 +93,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (shape: see README)")
     parser.add_argument(
-        "--recent", type=positive_int("--recent"), default=10, metavar="N",
-        help="how many recent games to list (default 10)",
+        "--recent", type=_count, default=10, metavar="N",
+        help="how many recent games to list, 0 for none (default 10)",
     )
     parser.set_defaults(run=run)
 
@@ -131,15 +142,33 @@ def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, 
         "Game lengths (battles per game):",
     ]
     lines += histogram_lines(histogram.merged(REPORT_BINS))
-    lines += ["", "Recent games:"]
-    lines.append(f"  {'finished':<16}  {'seed':>20}  {'rules':<10}  {'result':<18}  {'battles':>7}  {'wars':>5}")
-    for record in recent:
-        seed = "-" if record.seed is None else str(record.seed)
-        lines.append(
-            f"  {when(record.finished_at):<16}  {seed:>20}  {rules_short(record.rules):<10}"
-            f"  {outcome(record):<18}  {record.battles:>7,}  {record.wars:>5,}"
-        )
+    if recent:
+        lines += ["", "Recent games:"]
+        lines += recent_lines(recent)
     return lines
+
+
+def recent_lines(recent: tuple[GameRecord, ...]) -> list[str]:
+    """The recent games as columns sized to what they hold; rules last, so a long one never shifts the rest."""
+    rows = [
+        (
+            when(r.finished_at), "-" if r.seed is None else str(r.seed), outcome(r),
+            f"{r.battles:,}", f"{r.wars:,}", rules_short(r.rules),
+        )
+        for r in recent
+    ]
+    header = ("finished", "seed", "result", "battles", "wars", "rules")
+    right = (False, True, False, True, True, False)
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        parts = [
+            cell.rjust(width) if align else cell.ljust(width)
+            for cell, width, align in zip(cells, widths, right, strict=True)
+        ]
+        return ("  " + "  ".join(parts)).rstrip()
+
+    return [line(header)] + [line(row) for row in rows]
 
 
 def histogram_lines(histogram: Histogram) -> list[str]:
