@@ -192,3 +192,26 @@ async def test_games_waiting_on_a_locked_file_are_shown_as_waiting_not_off(tmp_p
         holder.execute("ROLLBACK")
         holder.close()
     assert store.flush() and store.totals().games == 1
+
+
+async def test_the_recent_games_fit_an_80_column_terminal(played: StatsStore):
+    app = Host(played)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#stats-recent", DataTable)
+        assert table.max_scroll_x == 0  # every column in view, no sideways scrolling
+        labels = [str(column.label) for column in table.columns.values()]
+        assert labels == ["Finished", "Seed", "Winner", "Battles", "Wars", "Deep", "How", "Rules"]
+        newest = table.get_row_at(0)
+        assert str(newest[-1]) == "2 down loser" and str(newest[-2]) in ("hand", "auto", "saver")
+
+
+async def test_the_tallest_bar_of_one_game_is_one_game(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    game = Game.deal(2)
+    game.play()
+    assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
+    app = Host(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#stats-histogram").border_subtitle == "tallest bar 1 game"
