@@ -191,7 +191,7 @@ class WarApp(App[None]):
 
     def _say_stats_off(self, reason: str | None) -> None:
         if reason:
-            self.notify(f"Statistics are off: {reason}", severity="warning", timeout=10)
+            self.notify(reason, severity="warning", timeout=10)  # the store words it: off, or delayed
 
     def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
         self.new_game(message.seed, message.rules)

@@ -116,7 +116,62 @@ def test_top_level_flags_choose_the_store(tmp_path: Path):
     args = parser.parse_args(["--no-stats"])
     store = store_from_args(args)
     assert not store.enabled and store.take_notice() is None
-    assert store.disabled_reason == "statistics were turned off with --no-stats"
+    assert store.disabled_reason == "--no-stats was given"  # the screen: "Statistics are off: --no-stats was given."
 
     args = parser.parse_args(["--stats-db", str(tmp_path / "s.sqlite3"), "stats", "--json"])
     assert args.stats_db == str(tmp_path / "s.sqlite3")  # the top-level flag reaches the subcommand
+
+
+def test_text_and_json_show_the_same_histogram(tmp_path: Path, capsys):
+    path = tmp_path / "stats.sqlite3"
+    store = StatsStore.open(path)
+    for seed in range(1, 61):
+        game = Game.deal(seed)
+        game.play()
+        assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
+    _, out, _ = run(["stats", "--json", "--stats-db", str(path)], capsys)
+    bins = json.loads(out)["histogram"]["bins"]
+    _, text, _ = run(["stats", "--stats-db", str(path)], capsys)
+    lines = text.split("Game lengths (battles per game):\n")[1].split("\n\n")[0].splitlines()
+    shown = [(line.split()[0], int(line.split()[-1].replace(",", ""))) for line in lines]
+    assert shown == [(f"{b['low']:,}-{b['high']:,}", b["count"]) for b in bins]
+    assert 1 < len(bins) <= 12 and sum(count for _, count in shown) == 60
+
+
+def test_stats_db_with_no_stats_is_one_line_and_exit_2(tmp_path: Path):
+    path = tmp_path / "s.sqlite3"
+    done = subprocess.run(
+        [sys.executable, "-m", "war_tui", "--stats-db", str(path), "--no-stats"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "war-tui: --stats-db and --no-stats contradict each other: give one of them\n"
+    assert not path.exists()
+
+
+def test_recent_games_stay_in_their_columns_with_long_rules(tmp_path: Path, capsys):
+    path = tmp_path / "stats.sqlite3"
+    store = StatsStore.open(path)
+    for seed, rules in ((8, Rules(war_cards=2, gather=Gather.RANDOM, max_battles=5_000)), (9, Rules())):
+        game = Game.deal(seed, rules)
+        game.play()
+        assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
+    _, out, _ = run(["stats", "--stats-db", str(path)], capsys)
+    table = out.split("Recent games:\n")[1].splitlines()
+    house, standard = sorted(table[1:], key=lambda row: "standard" in row)  # newest first: same second
+    assert house.endswith("2 down, random, cap 5,000") and standard.endswith("standard")
+    assert house.index("2 down") == standard.index("standard") == table[0].index("rules")
+    for column in ("battles", "wars"):  # numbers right-aligned, ending under their header
+        end = table[0].index(column) + len(column)
+        assert all(row[end - 1].isdigit() and row[end] == " " for row in table[1:]), table
+
+
+def test_recent_0_lists_no_recent_games(db: Path, capsys):
+    code, out, err = run(["stats", "--recent", "0", "--stats-db", str(db)], capsys)
+    assert code == 0 and err == "" and "3 games" in out and "Recent games" not in out
+    code, out, _ = run(["stats", "--recent", "0", "--json", "--stats-db", str(db)], capsys)
+    assert code == 0 and json.loads(out)["recent"] == []
+    with pytest.raises(SystemExit) as exit_:
+        main(["stats", "--recent", "-1", "--stats-db", str(db)])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err == "war-tui stats: argument --recent: must be 0 or more, not -1 (see war-tui stats --help)\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,6 +15,7 @@ from war_tui.engine import Game
 from war_tui.rules import Gather, Rules
 from war_tui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, Source, StatsStore
+from war_tui.stats import store as store_module
 
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 SOURCES = (Source.INTERACTIVE, Source.AUTO, Source.SCREENSAVER)
@@ -137,11 +139,11 @@ async def test_no_games_yet_says_so(tmp_path: Path):
 
 
 async def test_no_stats_chosen_says_only_that(tmp_path: Path):
-    app = Host(StatsStore.off("statistics were turned off with --no-stats"))
+    app = Host(StatsStore.off("--no-stats was given"))
     async with app.run_test() as pilot:
         await pilot.pause()
         off = str(app.screen.query_one("#stats-off").render())
-        assert off == "Statistics are off: statistics were turned off with --no-stats."
+        assert off == "Statistics are off: --no-stats was given."
         assert not app.screen.query("#stats-message")
 
 
@@ -149,3 +151,67 @@ def _battles(seed: int) -> int:
     game = Game.deal(seed)
     game.play()
     return game.battles
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40), (64, 20), (143, 30)])
+async def test_a_full_share_keeps_every_result_row(tmp_path: Path, size: tuple[int, int]):
+    """One game, so one result is 100.0%: its bar must not be a cell too wide and push a row out."""
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    game = Game.deal(2)
+    game.play()
+    assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
+    app = Host(store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        shares = app.screen.query_one("#stats-shares")
+        box = [strip.text for strip in shares.render_lines(shares.region.reset_offset)]
+        lines = [line[1:-1].strip() for line in box[1:-1]]  # inside the border, without the padding
+        starts = ("Player 1 wins", "Player 2 wins", "Draws", "Stopped")
+        assert [line[: len(s)] for line, s in zip(lines, starts, strict=False)] == list(starts), lines
+        full = next(line for line in lines if "100.0%" in line)
+        if size[0] >= 80:  # narrower, the panel has room for the figures only
+            assert full.endswith("█"), lines
+
+
+async def test_games_waiting_on_a_locked_file_are_shown_as_waiting_not_off(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(store_module, "RETRY_FIRST", 600.0)
+    path = tmp_path / "stats.sqlite3"
+    store = StatsStore.open(path, busy_timeout=0.05)
+    game = Game.deal(2)
+    game.play()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        assert not store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
+        app = Host(store)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            note = str(app.screen.query_one("#stats-off").render())
+            assert note == "1 finished game is waiting to be saved: another program has the file locked. Retrying."
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert store.flush() and store.totals().games == 1
+
+
+async def test_the_recent_games_fit_an_80_column_terminal(played: StatsStore):
+    app = Host(played)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#stats-recent", DataTable)
+        assert table.max_scroll_x == 0  # every column in view, no sideways scrolling
+        labels = [str(column.label) for column in table.columns.values()]
+        assert labels == ["Finished", "Seed", "Winner", "Battles", "Wars", "Deep", "How", "Rules"]
+        newest = table.get_row_at(0)
+        assert str(newest[-1]) == "2 down loser" and str(newest[-2]) in ("hand", "auto", "saver")
+
+
+async def test_the_tallest_bar_of_one_game_is_one_game(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    game = Game.deal(2)
+    game.play()
+    assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
+    app = Host(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#stats-histogram").border_subtitle == "tallest bar 1 game"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from war_tui.screens.game_over import GameOverScreen
 from war_tui.screens.stats import StatsScreen
 from war_tui.settings import PlaySettings
 from war_tui.stats import Source, StatsStore
+from war_tui.stats import store as store_module
 
 from war_ui_support import QUICK_WIN, WAR_PACKETS
 
@@ -105,3 +107,28 @@ async def test_no_store_given_records_nothing_and_says_nothing(tmp_path: Path):
         await app.workers.wait_for_complete()
         assert not [n for n in app._notifications if "Statistics" in n.message]
     assert not app.stats.enabled
+
+
+async def test_a_long_lock_delays_saving_says_so_once_and_loses_no_game(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(store_module, "RETRY_FIRST", 600.0)  # the next game retries, not the timer
+    path = tmp_path / "stats.sqlite3"
+    store = StatsStore.open(path, busy_timeout=0.2)
+    app = app_with(store, packets=QUICK_WIN)
+    holder = sqlite3.connect(path, isolation_level=None)
+    async with app.run_test(size=(100, 30)) as pilot:
+        holder.execute("BEGIN EXCLUSIVE")  # another program holds the file while the game ends
+        await pilot.press("space")
+        assert isinstance(app.screen, GameOverScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        holder.execute("ROLLBACK")
+        holder.close()
+        messages = [n.message for n in app._notifications]
+        assert sum(m.startswith("Saving statistics is delayed") for m in messages) == 1
+        assert not any("Statistics are off" in m for m in messages)
+        app.new_game(packets=QUICK_WIN)
+        await pilot.press("space")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert store.enabled and store.pending == 0
+    assert [r.battles for r in store.recent(5)] == [1, 1] and store.totals().games == 2

@@ -182,7 +182,7 @@ def test_a_corrupt_file_turns_statistics_off_and_is_left_as_it_was(db: Path, con
     assert store.disabled_reason == f"{db} is not an SQLite database; it was left untouched"
     assert not store.record(row(10))
     assert store.totals() is None and store.recent() is None
-    assert store.take_notice() == store.disabled_reason
+    assert store.take_notice() == f"Statistics are off: {store.disabled_reason}"
     assert store.take_notice() is None  # said once
     assert snapshot(db) == before  # same bytes, and no -wal/-shm/-journal beside it
 
@@ -233,9 +233,19 @@ def test_a_folder_that_cannot_be_created_turns_statistics_off(tmp_path: Path):
     blocker = tmp_path / "notes.txt"
     blocker.write_text("a file where a folder should be")
     store = StatsStore.open(blocker / "war" / "stats.sqlite3")
-    assert store.disabled_reason == f"cannot create the folder {blocker / 'war'} (Not a directory)"
+    assert store.disabled_reason == (
+        f"cannot keep statistics in {blocker / 'war' / 'stats.sqlite3'}: {blocker} is a file, not a folder"
+    )
     assert not store.record(row(1)) and store.totals() is None
     assert blocker.read_text() == "a file where a folder should be"
+
+
+def test_a_file_where_the_files_folder_should_be_is_named(tmp_path: Path):
+    blocker = tmp_path / "file.db"
+    blocker.write_text("not a folder")
+    store = StatsStore.open(blocker / "x.db")
+    assert store.disabled_reason == f"cannot keep statistics in {blocker / 'x.db'}: {blocker} is a file, not a folder"
+    assert blocker.read_text() == "not a folder"
 
 
 def test_a_folder_given_as_the_file_turns_statistics_off(tmp_path: Path):
@@ -258,7 +268,7 @@ def test_a_write_sqlite_refuses_as_read_only_turns_recording_off_but_keeps_readi
     assert not store.record(row(20))
     assert store.disabled_reason == f"{db} is read-only; games are not being recorded"
     assert store.readable and store.totals().games == 1  # what was recorded still shows
-    assert store.take_notice() == store.disabled_reason and store.take_notice() is None
+    assert store.take_notice() == f"Statistics are off: {store.disabled_reason}" and store.take_notice() is None
     assert db.read_bytes() == before  # (a reader may leave SQLite's empty -wal/-shm beside it)
 
 
@@ -301,23 +311,96 @@ def test_a_read_only_folder_turns_recording_off(db: Path):
     assert StatsStore.open(db).totals().games == 1
 
 
-def test_a_database_locked_for_long_turns_recording_off(db: Path):
+def _rows(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT battles, finished_at FROM games ORDER BY id").fetchall()
+
+
+def test_a_database_locked_for_long_delays_saving_and_loses_nothing(db: Path, monkeypatch):
+    monkeypatch.setattr(store_module, "RETRY_FIRST", 60.0)  # this test retries by recording again
     StatsStore.open(db).record(row(10))
+    store = StatsStore.open(db, busy_timeout=0.2)
     holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock and does not let go
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the file past the busy timeout
     try:
-        store = StatsStore.open(db, busy_timeout=0.2)
-        assert store.enabled
-        assert not store.record(row(20))
-        assert store.disabled_reason == (
-            f"{db} stayed locked by another program for more than 0.2 s; games are not being recorded"
+        assert not store.record(row(20, at="2024-05-01T12:01:00+00:00"))
+        assert store.enabled and store.disabled_reason is None  # delayed, not off
+        assert store.pending == 1
+        assert store.take_notice() == (
+            f"Saving statistics is delayed: {db} is locked by another program."
+            " Finished games are kept and saved once it is free"
         )
+        assert not store.record(row(25, at="2024-05-01T12:02:00+00:00"))
+        assert store.take_notice() is None  # said once
         assert store.readable and store.totals().games == 1  # WAL: reading goes on
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert not store.record(row(30))  # off stays off: said once, not flapping
-    assert StatsStore.open(db).totals().games == 1
+    assert store.record(row(30, at="2024-05-01T12:03:00+00:00"))  # the waiting games go first
+    assert store.pending == 0 and store.take_notice() is None
+    assert _rows(db) == [
+        (10, "2024-05-01T12:00:00+00:00"), (20, "2024-05-01T12:01:00+00:00"),
+        (25, "2024-05-01T12:02:00+00:00"), (30, "2024-05-01T12:03:00+00:00"),
+    ]  # every game once, in order: no duplicate from the failed tries
+
+
+def test_games_waiting_on_a_lock_are_saved_by_the_retry_without_another_game(db: Path, monkeypatch):
+    monkeypatch.setattr(store_module, "RETRY_FIRST", 0.05)
+    store = StatsStore.open(db, busy_timeout=0.1)
+    holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        assert not store.record(row(20))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    for _ in range(200):  # the retry thread backs off 0.05, 0.1, 0.2 s ...
+        if store.pending == 0:
+            break
+        threading.Event().wait(0.05)
+    assert store.pending == 0 and _rows(db) == [(20, "2024-05-01T12:00:00+00:00")]
+    assert store.enabled
+
+
+def test_the_waiting_queue_is_bounded(db: Path, monkeypatch):
+    monkeypatch.setattr(store_module, "RETRY_FIRST", 60.0)
+    monkeypatch.setattr(store_module, "PENDING_LIMIT", 3)
+    store = StatsStore.open(db, busy_timeout=0.05)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        for battles in range(1, 6):
+            assert not store.record(row(battles))
+        assert store.pending == 3 and store.dropped == 2
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert store.flush()
+    assert [battles for battles, _ in _rows(db)] == [3, 4, 5]  # the newest kept
+
+
+def test_a_lasting_failure_while_games_wait_turns_statistics_off(db: Path, monkeypatch):
+    monkeypatch.setattr(store_module, "RETRY_FIRST", 60.0)
+    store = StatsStore.open(db, busy_timeout=0.05)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        assert not store.record(row(1))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert store.take_notice().startswith("Saving statistics is delayed")
+    real_connect = store._raw_connect
+
+    def read_only(uri=None):
+        conn = real_connect(uri)
+        conn.execute("PRAGMA query_only = ON")  # SQLite answers SQLITE_READONLY on the INSERT
+        return conn
+
+    monkeypatch.setattr(store, "_raw_connect", read_only)
+    assert not store.flush()
+    assert store.disabled_reason == f"{db} is read-only; games are not being recorded"
+    assert store.pending == 0 and store.take_notice().startswith("Statistics are off:")
 
 
 def test_a_short_lock_is_waited_out(db: Path):

@@ -12,6 +12,7 @@ The JSON shape (``"format": 1``; keys are only ever added, never renamed):
      "wars": {"total": N, "most_in_a_game": GAME|null, "deepest": GAME|null},
      "seconds_played": X, "first_at": ISO|null, "last_at": ISO|null,
      "histogram": {"bins": [{"low": N, "high": N, "count": N}], "overflow": BIN|null},
+                   (at most REPORT_BINS equal-width bins: the very bars the text report draws)
      "recent": [GAME, ...]}
 
     GAME = {"id", "finished_at" (UTC ISO 8601), "seed" (null: packets by hand),
@@ -29,7 +30,6 @@ import sys
 from ..rules import Result
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Histogram, Totals
-from ..stats.store import HISTOGRAM_BINS
 from ..stats.text import (
     NO_GAMES,
     RESULT_LABELS,
@@ -41,10 +41,10 @@ from ..stats.text import (
     rules_short,
     when,
 )
-from .common import UsageError, positive_int
+from .common import UsageError
 
 JSON_FORMAT = 1
-TEXT_BINS = 12
+REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture
 BAR_WIDTH = 30
 
 
@@ -59,10 +59,26 @@ def add_stats_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def store_from_args(args: argparse.Namespace) -> StatsStore:
-    """The store the flags ask for; never raises (a bad file gives a store that is off, with a reason)."""
+    """The store the flags ask for; a bad file gives a store that is off, with a reason.
+
+    Raises UsageError only for flags that contradict each other (``--stats-db`` with ``--no-stats``).
+    """
     if getattr(args, "no_stats", False):
-        return StatsStore.off("statistics were turned off with --no-stats", getattr(args, "stats_db", None))
+        if getattr(args, "stats_db", None) is not None:
+            raise UsageError("--stats-db and --no-stats contradict each other: give one of them")
+        return StatsStore.off("--no-stats was given")
     return StatsStore.open(getattr(args, "stats_db", None))
+
+
+def _count(text: str) -> int:
+    """``--recent``: a whole number, 0 or more (0 lists no recent games)."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not '{text}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -77,15 +93,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (shape: see README)")
     parser.add_argument(
-        "--recent", type=positive_int("--recent"), default=10, metavar="N",
-        help="how many recent games to list (default 10)",
+        "--recent", type=_count, default=10, metavar="N",
+        help="how many recent games to list, 0 for none (default 10)",
     )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     store = StatsStore.open(getattr(args, "stats_db", None), read_only=True)
-    summary = store.summary(recent=args.recent, bins=HISTOGRAM_BINS)
+    summary = store.summary(recent=args.recent, bins=REPORT_BINS)
     if summary is None:
         raise UsageError(f"cannot read statistics: {store.disabled_reason}")
     out = sys.stdout
@@ -125,16 +141,34 @@ def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, 
         "",
         "Game lengths (battles per game):",
     ]
-    lines += histogram_lines(histogram.merged(TEXT_BINS))
-    lines += ["", "Recent games:"]
-    lines.append(f"  {'finished':<16}  {'seed':>20}  {'rules':<10}  {'result':<18}  {'battles':>7}  {'wars':>5}")
-    for record in recent:
-        seed = "-" if record.seed is None else str(record.seed)
-        lines.append(
-            f"  {when(record.finished_at):<16}  {seed:>20}  {rules_short(record.rules):<10}"
-            f"  {outcome(record):<18}  {record.battles:>7,}  {record.wars:>5,}"
-        )
+    lines += histogram_lines(histogram.merged(REPORT_BINS))
+    if recent:
+        lines += ["", "Recent games:"]
+        lines += recent_lines(recent)
     return lines
+
+
+def recent_lines(recent: tuple[GameRecord, ...]) -> list[str]:
+    """The recent games as columns sized to what they hold; rules last, so a long one never shifts the rest."""
+    rows = [
+        (
+            when(r.finished_at), "-" if r.seed is None else str(r.seed), outcome(r),
+            f"{r.battles:,}", f"{r.wars:,}", rules_short(r.rules),
+        )
+        for r in recent
+    ]
+    header = ("finished", "seed", "result", "battles", "wars", "rules")
+    right = (False, True, False, True, True, False)
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        parts = [
+            cell.rjust(width) if align else cell.ljust(width)
+            for cell, width, align in zip(cells, widths, right, strict=True)
+        ]
+        return ("  " + "  ".join(parts)).rstrip()
+
+    return [line(header)] + [line(row) for row in rows]
 
 
 def histogram_lines(histogram: Histogram) -> list[str]:

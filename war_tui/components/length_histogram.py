@@ -30,7 +30,16 @@ class LengthHistogram(Widget):
 
     def show(self, histogram: Histogram) -> None:
         self.histogram = histogram
+        self._name_tallest()
         self.refresh()
+
+    def on_resize(self) -> None:
+        self._name_tallest()
+
+    def _name_tallest(self) -> None:
+        """The subtitle gives the tallest bar as drawn (neighbours join when the widget is narrow)."""
+        peak = max((b.count for b, _ in self.columns(self.size.width)), default=0)
+        self.border_subtitle = f"tallest bar {peak:,} game{'' if peak == 1 else 's'}" if peak else ""
 
     def columns(self, width: int) -> list[tuple[Bin, bool]]:
         """The bars that fit ``width`` cells, each with True if it is the overflow bar."""

@@ -42,7 +42,8 @@ class ResultShares(Widget):
         totals = self.totals
         count_width = max(len(f"{totals.results[r]:,}") for r in Result)
         label_width = max(len(label) for label in RESULT_LABELS.values())
-        bar_width = max(0, self.size.width - label_width - count_width - 9)
+        figures_width = label_width + 1 + count_width + 1 + 6  # "Label count  share%"
+        bar_width = max(0, self.size.width - figures_width - 2)  # two cells between share and bar
         figures = self.get_component_rich_style("result-shares--figures")
         text = Text(no_wrap=True, overflow="crop")
         for index, result in enumerate(Result):

@@ -22,9 +22,13 @@ from ..components.result_shares import ResultShares
 from ..rules import Rules
 from ..stats import GameRecord, StatsStore
 from ..stats.records import Totals
-from ..stats.text import NO_GAMES, duration, number, outcome, rules_short, when
+from ..stats.text import NO_GAMES, SOURCE_LABELS, duration, number, rules_brief, when, when_short, winner
 
 RECENT_GAMES = 50
+RECENT_COLUMNS = (  # (label, right-aligned)
+    ("Finished", False), ("Seed", True), ("Winner", False), ("Battles", True), ("Wars", True),
+    ("Deep", True), ("How", False), ("Rules", False),
+)
 
 
 def depth_words(ties: int) -> str:
@@ -87,6 +91,12 @@ class StatsScreen(Screen[None]):
         yield Static(title, id="stats-title")
         if self.store.disabled_reason is not None:
             yield Static(f"Statistics are off: {self.store.disabled_reason}.", id="stats-off")
+        elif waiting := self.store.pending:
+            games = "1 finished game is" if waiting == 1 else f"{waiting:,} finished games are"
+            yield Static(
+                f"{games} waiting to be saved: another program has the file locked. Retrying.",
+                id="stats-off",
+            )
         if summary is None:
             if not self.store.user_disabled:
                 yield Static(self._unreadable_text(), id="stats-message")
@@ -106,9 +116,7 @@ class StatsScreen(Screen[None]):
                 figures.border_title = "Records"
                 yield figures
             histogram = LengthHistogram(summary.histogram, id="stats-histogram")
-            histogram.border_title = "Game lengths"
-            peak = max((b.count for b in summary.histogram.bins), default=0)
-            histogram.border_subtitle = f"tallest bar {peak:,} games"
+            histogram.border_title = "Game lengths"  # its subtitle (the tallest bar) follows its width
             yield histogram
             table: DataTable[str | Text] = DataTable(id="stats-recent", cursor_type="row", zebra_stripes=True)
             table.border_title = "Recent games · enter replays"
@@ -121,19 +129,21 @@ class StatsScreen(Screen[None]):
         if not recent:
             return
         table = self.query_one("#stats-recent", DataTable)
-        table.add_columns("Finished", "Seed", "Result", "Battles", "Wars", "Deepest", "Rules", "Played by")
+        # Short labels and values so the table fits 80 columns; rules last, as they vary in length.
+        for label, right in RECENT_COLUMNS:
+            table.add_column(Text(label, justify="right") if right else label)
         for record in recent:
             key = str(record.id)
             self._games[key] = record
             table.add_row(
-                when(record.finished_at),
+                when_short(record.finished_at),
                 Text("-" if record.seed is None else str(record.seed), justify="right"),
-                outcome(record),
+                winner(record),
                 Text(f"{record.battles:,}", justify="right"),
                 Text(f"{record.wars:,}", justify="right"),
                 Text(str(record.longest_war), justify="right"),
-                rules_short(record.rules),
-                record.source.value,
+                SOURCE_LABELS[record.source],
+                rules_brief(record.rules),
                 key=key,
             )
         table.focus()

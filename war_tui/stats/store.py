@@ -8,11 +8,17 @@ Why it looks like this:
 - The file is in WAL mode: readers never wait for a writer, and a write is one
   short INSERT guarded by a modest busy timeout, so ten processes recording at
   once simply take turns.
-- Statistics are a nicety, never a reason to stop a game. Any failure (locked
-  for too long, read-only, disk full, not an SQLite file, a newer schema, a
-  folder that cannot be created) turns the store off with one reason a person
-  can read; ``take_notice()`` hands that reason out once. The file is never
-  deleted, overwritten or "repaired": a store that is off does not write again.
+- Statistics are a nicety, never a reason to stop a game. A lasting failure
+  (read-only, disk full, not an SQLite file, a newer schema, a folder that
+  cannot be created) turns the store off with one reason a person can read;
+  ``take_notice()`` hands that sentence out once. The file is never deleted,
+  overwritten or "repaired": a store that is off does not write again.
+- A file locked by another program for longer than the busy timeout is a
+  passing condition, not a lasting one: the games wait in a small bounded
+  queue and are written, oldest first and all in one transaction, with the
+  next game or by a retry thread that backs off (never the UI thread), and a
+  last time when the program exits. The user is told once that saving is
+  delayed. A batch is one transaction, so a retry never stores a game twice.
 - ``schema_version`` records which migrations a file has had; ``MIGRATIONS`` is
   the path from any older version to ``SCHEMA_VERSION``. ``PRAGMA application_id``
   marks the file as ours, so a path pointing at another program's database is
@@ -21,11 +27,14 @@ Why it looks like this:
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
 import sqlite3
 import threading
 import time
+import weakref
+from collections import deque
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -41,8 +50,11 @@ APP_NAME = "war-tui"
 FILE_NAME = "stats.sqlite3"
 APPLICATION_ID = 0x57415254  # "WART", in the file header: this file is war-tui's
 SCHEMA_VERSION = 1
-BUSY_TIMEOUT = 3.0  # seconds a write waits for another process before statistics turn off
+BUSY_TIMEOUT = 3.0  # seconds a write waits for another process before its games wait in memory
 OVERFLOW_MIN_GAMES = 100  # below this the "top 1%" is a single game: no overflow bin
+PENDING_LIMIT = 1_000  # games kept in memory while the file is locked; beyond it the oldest go
+RETRY_FIRST = 1.0  # seconds before the first retry of a locked file; doubles up to RETRY_MOST
+RETRY_MOST = 30.0
 HISTOGRAM_BINS = 48  # divisible by 2, 3, 4, 6, 8, 12, 16, 24: merges evenly to narrower charts
 
 # Statements that take a file from version N-1 to version N, keyed by N.
@@ -73,6 +85,12 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "INSERT INTO schema_version (version) VALUES (0)",
     ),
 }
+
+_INSERT = (
+    "INSERT INTO games (finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result,"
+    " end_reason, battles, wars, longest_war, p1_count, p2_count, seconds, source)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 _COLUMNS = (
     "id, finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result, end_reason,"
@@ -115,7 +133,14 @@ class StatsStore:
         self._readable = True
         self._exists = True  # False: a read-only store over a file not set up yet (no games yet)
         self._noticed = False
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards the fields below and the notices
+        self._flush_lock = threading.Lock()  # one writer of the queue at a time
+        self._pending: deque[GameRecord] = deque()  # recorded, not yet in the file (locked)
+        self.dropped = 0  # games let go because the queue was full
+        self._delay_said = False
+        self._delay_notice: str | None = None
+        self._retry_in = RETRY_FIRST
+        self._retry_timer: threading.Timer | None = None
 
     # ------------------------------------------------------------ building
 
@@ -163,46 +188,99 @@ class StatsStore:
         """True while totals can be read (a read-only or locked file still shows its games)."""
         return self._readable
 
+    @property
+    def pending(self) -> int:
+        """Games recorded but not yet in the file, because another program holds it locked."""
+        with self._lock:
+            return len(self._pending)
+
     def take_notice(self) -> str | None:
-        """The reason statistics turned off, the first time it is asked for after they did; else None.
+        """A sentence for the user, once: that statistics turned off and why, or that saving is delayed.
 
         Thread-safe: call it after ``open`` and after each ``record`` and show what it returns.
         """
         with self._lock:
-            if self.disabled_reason is None or self._noticed:
-                return None
-            self._noticed = True
-            return self.disabled_reason
+            if self.disabled_reason is not None:
+                if self._noticed:
+                    return None
+                self._noticed = True
+                return f"Statistics are off: {self.disabled_reason}"
+            notice, self._delay_notice = self._delay_notice, None
+            return notice
 
     # ------------------------------------------------------------ writing
 
     def record(self, game: GameRecord) -> bool:
-        """Store one finished game; True if it was stored. Never raises for a database problem.
+        """Store one finished game (and any still waiting); True if it is in the file now.
 
-        May wait up to ``busy_timeout`` for another process: call it off the UI thread.
+        False when statistics are off, or when the file is locked for longer than
+        ``busy_timeout``: then the game waits in memory and is written later (see ``flush``).
+        Never raises for a database problem. May wait up to ``busy_timeout``: call it off the UI thread.
         """
         if not self.enabled:
             return False
-        try:
-            with self._connect() as conn:
-                conn.execute(
-                    "INSERT INTO games (finished_at, seed, war_cards, gather, max_battles, p1_name,"
-                    " p2_name, result, end_reason, battles, wars, longest_war, p1_count, p2_count,"
-                    " seconds, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        game.finished_at, game.seed, game.war_cards, game.gather.value,
-                        game.max_battles, game.p1_name, game.p2_name, game.result.value,
-                        game.reason.value, game.battles, game.wars, game.longest_war,
-                        game.p1_count, game.p2_count, game.seconds, game.source.value,
-                    ),
+        with self._lock:
+            self._pending.append(game)
+        return self.flush()
+
+    def flush(self) -> bool:
+        """Write every waiting game in one transaction; True when none is left waiting."""
+        with self._flush_lock:
+            with self._lock:
+                while len(self._pending) > PENDING_LIMIT:  # only this lock's holder takes from the left
+                    self._pending.popleft()
+                    self.dropped += 1
+                batch = list(self._pending)
+            if not batch:
+                return True
+            if not self.enabled:
+                return False
+            try:
+                with self._connect() as conn:
+                    conn.execute("BEGIN IMMEDIATE")  # waits up to busy_timeout for other writers
+                    try:
+                        conn.executemany(_INSERT, [_record_row(game) for game in batch])
+                        conn.execute("COMMIT")
+                    finally:
+                        if conn.in_transaction:
+                            conn.execute("ROLLBACK")  # nothing of the batch stays: a retry adds no twin
+            except (StatsUnavailable, sqlite3.Error, OSError) as exc:
+                if _is_locked(exc):
+                    self._delay()
+                else:
+                    self._turn_off(*self._explain(exc, writing=True))
+                return False
+            with self._lock:
+                for _ in batch:
+                    self._pending.popleft()
+                self._delay_said = False  # saving works again: a later delay is worth saying
+                self._delay_notice = None
+                self._retry_in = RETRY_FIRST
+            _WAITING.discard(self)
+            return True
+
+    def _delay(self) -> None:
+        """The file is locked: keep the games, say so once, and try again later off the UI thread."""
+        with self._lock:
+            if not self._delay_said:
+                self._delay_said = True
+                self._delay_notice = (
+                    f"Saving statistics is delayed: {self.path} is locked by another program."
+                    " Finished games are kept and saved once it is free"
                 )
-        except StatsUnavailable as exc:
-            self._turn_off(exc.reason, exc.readable)
-            return False
-        except (sqlite3.Error, OSError) as exc:
-            self._turn_off(*self._explain(exc, writing=True))
-            return False
-        return True
+            if self._retry_timer is not None and self._retry_timer.is_alive():
+                return
+            timer = threading.Timer(self._retry_in, self._retry)
+            timer.daemon = True  # never keeps the program alive; the exit hook has a last go
+            self._retry_timer = timer
+            self._retry_in = min(self._retry_in * 2, RETRY_MOST)
+        _WAITING.add(self)
+        timer.start()
+
+    def _retry(self) -> None:
+        with self._lock:
+            self._retry_timer = None
+        self.flush()
 
     # ------------------------------------------------------------ reading
 
@@ -261,6 +339,9 @@ class StatsStore:
             if self.disabled_reason is None:
                 self.disabled_reason = reason
             self._readable = self._readable and readable
+            self._pending.clear()
+            self._delay_notice = None
+        _WAITING.discard(self)
 
     def _raw_connect(self, uri: str | None = None) -> sqlite3.Connection:
         target = uri if uri is not None else str(self.path)
@@ -304,6 +385,11 @@ class StatsStore:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
+            blocker = next((p for p in (path.parent, *path.parent.parents) if p.exists()), None)
+            if blocker is not None and not blocker.is_dir():
+                raise StatsUnavailable(
+                    f"cannot keep statistics in {path}: {blocker} is a file, not a folder", False
+                ) from None
             raise StatsUnavailable(
                 f"cannot create the folder {path.parent} ({exc.strerror or exc})", False
             ) from None
@@ -422,6 +508,30 @@ class StatsStore:
         if isinstance(exc, OSError):
             return f"cannot use {path} ({exc.strerror or exc})", False
         return f"cannot use {path} ({exc})", False
+
+
+def _is_locked(exc: BaseException) -> bool:
+    """Another connection holds the file: it passes, so it must not turn statistics off."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+
+
+# Stores holding games the file was too busy to take; the exit hook gives each a last go.
+_WAITING: weakref.WeakSet[StatsStore] = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_at_exit() -> None:
+    for store in list(_WAITING):
+        store.flush()
+
+
+def _record_row(game: GameRecord) -> tuple:
+    return (
+        game.finished_at, game.seed, game.war_cards, game.gather.value, game.max_battles,
+        game.p1_name, game.p2_name, game.result.value, game.reason.value, game.battles, game.wars,
+        game.longest_war, game.p1_count, game.p2_count, game.seconds, game.source.value,
+    )
 
 
 # ---------------------------------------------------------------- queries
