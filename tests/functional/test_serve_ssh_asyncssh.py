@@ -240,7 +240,7 @@ async def test_the_session_time_limit_ends_the_game_and_says_so(tmp_path, player
             assert await wait_gone(pid)
     finally:
         await srv.server.stop()
-    assert "time limit" in srv.logs[-1]
+    assert "time limit" in srv.logs[-1], srv.logs
 
 
 def game_pids(srv) -> list[int]:
@@ -253,10 +253,13 @@ async def test_stopping_the_server_ends_every_game(tmp_path, player):
     game = await open_game(conn)
     seen = bytearray()
     pid = game_pid(await read_until(game.stdout, "READY", seen))
-    await asyncio.wait_for(srv.server.stop(), TIMEOUT)
-    assert not process_alive(pid)
+    stopping = asyncio.ensure_future(srv.server.stop())
     assert SHUTTING_DOWN in await read_until(game.stdout, "shutting down", seen)
-    await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+    assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_signal[0] == "HUP"
+    conn.close()  # told and shown the exit status, the client leaves, as ssh does
+    await asyncio.wait_for(stopping, TIMEOUT)
+    assert not process_alive(pid)
+    assert not srv.server.connections
 
 
 async def test_a_game_that_cannot_start_is_reported(tmp_path, player):
@@ -300,3 +303,28 @@ async def test_a_client_that_stops_reading_holds_the_game_back_not_the_servers_m
             assert len(await game.stdout.read(65536)) > 0  # and the game is still there, drawing
     finally:
         await srv.server.stop()
+
+
+async def test_a_client_that_never_reads_cannot_hold_up_the_shutdown(tmp_path, player):
+    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"), shutdown_grace=1.0)
+    try:
+        stuck = await connect(srv.port, player)
+        stuck_game = await open_game(stuck)
+        pid = game_pid(await read_until(stuck_game.stdout, "READY"))
+        # It never reads again: the server's window to it fills, so its goodbye can never be sent.
+        await asyncio.wait_for(_until(lambda: any(
+            s._output_paused for c in srv.server.connections for s in c.sessions)), TIMEOUT)
+        reader = await connect(srv.port, player)
+        game = await open_game(reader)
+        seen = bytearray()
+        await read_until(game.stdout, "READY", seen)
+        stopping = asyncio.ensure_future(srv.server.stop())
+        await read_until(game.stdout, "shutting down", seen)  # the player who reads is told as usual
+        await asyncio.wait_for(stopping, TIMEOUT)
+        assert not srv.server.connections  # the stuck client was let go at the end of the grace period
+        assert not process_alive(pid)
+        await asyncio.wait_for(stuck.wait_closed(), TIMEOUT)
+        reader.close()
+    finally:
+        await srv.server.stop()
+    assert any("did not read its goodbye in time" in line for line in srv.logs)

@@ -10,12 +10,13 @@ import stat
 import subprocess
 import sys
 
+import asyncssh
 import pytest
 from ssh_support import (
     FAKE_GAME, TIMEOUT, ServerProcess, connect, game_pid, make_key, read_until, wait_gone,
 )
 
-from war_tui.ssh.session import SHUTTING_DOWN
+from war_tui.ssh.session import SHUTTING_DOWN, TERMINAL_RESET
 
 FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
 
@@ -86,7 +87,8 @@ async def test_a_signal_stops_the_server_and_its_games(tmp_path, player, keys_fi
         pid = game_pid(await read_until(game.stdout, "READY", seen))
         server.process.send_signal(sig)
         assert SHUTTING_DOWN in await read_until(game.stdout, "shutting down", seen)
-        await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+        await asyncio.wait_for(game.wait(), TIMEOUT)
+        conn.close()  # the session is over: the client leaves, as ssh does
         assert await asyncio.to_thread(server.process.wait, TIMEOUT) == 0
         assert await wait_gone(pid)
     finally:
@@ -181,5 +183,58 @@ async def test_even_a_killed_server_leaves_no_game_behind(tmp_path, player, keys
         server.process.kill()
         assert await wait_gone(pid)
         conn.close()
+    finally:
+        server.stop(signal.SIGKILL)
+
+
+async def read_slowly(stream, into: bytearray, until: asyncio.Event) -> None:
+    """A player whose terminal is slower than the game, then catches up once the game is stopped.
+
+    (An asyncssh client keeps taking data while its reader lags, so a backlog builds up in the client;
+    a player's terminal needs all of it, and the goodbye after it.)
+    """
+    while True:
+        try:
+            chunk = await stream.read(8192)
+        except (asyncssh.Error, OSError):
+            return  # the connection was dropped: what arrived until then is the player's screen
+        if not chunk:
+            return
+        into.extend(chunk)
+        if not until.is_set():
+            await asyncio.sleep(0.002)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+async def test_stopping_under_a_flood_of_output_still_gives_every_player_their_terminal_back(
+    tmp_path, player, keys_file, sig
+):
+    # The game draws faster than the players read (auto-play at high speed); at Ctrl-C the reset and the
+    # goodbye must come after whatever game output was queued, and arrive before the connection closes.
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
+            "--session-command", FAKE_COMMAND, "--", "--flood")
+    server = ServerProcess(*args)
+    try:
+        port = server.wait_listening()
+        conns, outputs, readers = [], [], []
+        stopped = asyncio.Event()
+        for _ in range(2):
+            conn = await connect(port, player)
+            game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            seen = bytearray()
+            await read_until(game.stdout, "READY", seen)
+            conns.append(conn)
+            outputs.append(seen)
+            readers.append(asyncio.ensure_future(read_slowly(game.stdout, seen, stopped)))
+        await asyncio.sleep(1.0)  # a backlog builds up behind the slow readers
+        server.process.send_signal(sig)
+        stopped.set()
+        await asyncio.wait_for(asyncio.gather(*readers), TIMEOUT)
+        goodbye = TERMINAL_RESET + SHUTTING_DOWN.encode() + b"\r\n"
+        for seen in outputs:
+            assert bytes(seen[-len(goodbye):]) == goodbye, (bytes(seen[-120:]), server.lines)
+        for conn in conns:
+            conn.close()  # the player leaves once the session ended, as ssh does
+        assert await asyncio.to_thread(server.process.wait, TIMEOUT) == 0
     finally:
         server.stop(signal.SIGKILL)

@@ -37,6 +37,7 @@ class ServerConfig:
     session_seconds: float | None = None
     login_timeout: float = 30.0
     keepalive_seconds: float = 30.0
+    shutdown_grace: float = SHUTDOWN_GRACE
 
 
 def stderr_log(line: str) -> None:
@@ -99,21 +100,32 @@ class GameServer:
         return True
 
     async def stop(self) -> None:
-        """Stop listening, end every game (the players are told), close every connection."""
+        """Stop listening, end every game (the players are told), close every connection.
+
+        Bounded by the grace period however slowly clients read: a session gives up on its goodbye at
+        the deadline, and whatever is still connected then is dropped.
+        """
         self._stopping = True
         if self._acceptor is not None:
             self._acceptor.close()
         for link in list(self.connections):
             link.stop_games("server shutdown")
-        if self._tasks:
-            await asyncio.wait(set(self._tasks), timeout=SHUTDOWN_GRACE)
+        # Sessions keep to the grace period themselves; the margin covers a game's last SIGKILL.
+        await self._settle(self.config.shutdown_grace + 1.0, connections=False)
         for link in list(self.connections):
-            link.conn.close()
-        deadline = time.monotonic() + SHUTDOWN_GRACE
-        while self.connections and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
+            link.close()
+        await self._settle(1.0)  # the dropped connections' last log lines
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+
+    async def _settle(self, timeout: float, connections: bool = True) -> None:
+        """Wait, at most ``timeout``, until every task (new ones too) is done and, if asked, every connection gone."""
+        deadline = time.monotonic() + timeout
+        while (self._tasks or (connections and self.connections)) and time.monotonic() < deadline:
+            if self._tasks:
+                await asyncio.wait(set(self._tasks), timeout=min(0.1, deadline - time.monotonic()))
+            else:
+                await asyncio.sleep(0.02)
 
 
 class Connection(asyncssh.SSHServer):
@@ -133,6 +145,7 @@ class Connection(asyncssh.SSHServer):
         self._started = time.monotonic()
         self._rejection: str | None = None
         self._idle_timer: asyncio.TimerHandle | None = None
+        self.left = asyncio.Event()
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -256,7 +269,11 @@ class Connection(asyncssh.SSHServer):
 
     def game_closed(self) -> None:
         # The game is over and reported; the connection has nothing else to offer.
-        self.conn.close()
+        self.close()
+
+    def close(self) -> None:
+        if not self.left.is_set():
+            self.conn.close()
 
     def refused(self, what: str) -> None:
         self.refusals.append(what)
@@ -266,6 +283,7 @@ class Connection(asyncssh.SSHServer):
             session.stop(reason)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.left.set()
         if self._idle_timer is not None:
             self._idle_timer.cancel()
         self.server.connections.discard(self)
