@@ -121,6 +121,30 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, keys_file):
         port = taken.getsockname()[1]
         result = serve("--port", str(port), "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"))
     one_line_exit_2(result, f"cannot listen on 127.0.0.1:{port}: address already in use")
+    assert not (tmp_path / "hk").exists()  # a start that failed leaves no new host key behind
+
+
+def test_a_host_name_that_does_not_resolve_is_one_clear_line(tmp_path, keys_file):
+    result = serve("--host", "nosuchhost.invalid", "--port", "0", "--authorized-keys", str(keys_file),
+                   "--host-key", str(tmp_path / "hk"))
+    one_line_exit_2(result, "cannot listen on nosuchhost.invalid: the host name cannot be resolved")
+    assert "unknown error" not in result.stderr and ":0" not in result.stderr
+    assert not (tmp_path / "hk").exists()
+
+
+def test_a_failed_start_keeps_a_host_key_that_was_already_there(tmp_path, player, keys_file):
+    env = data_home_env(tmp_path)
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--session-command", FAKE_COMMAND)
+    with ServerProcess(*args, env=env) as server:
+        server.wait_listening()
+    key_file = tmp_path / "data" / "war-tui" / "ssh_host_ed25519_key"
+    kept = key_file.read_bytes()
+    result = subprocess.run(
+        [sys.executable, "-m", "war_tui", "serve-ssh", "--host", "nosuchhost.invalid", *args],
+        capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL, env=env,
+    )
+    one_line_exit_2(result, "cannot be resolved")
+    assert key_file.read_bytes() == kept
 
 
 def test_an_unreadable_host_key_is_one_line_and_exit_2(tmp_path, keys_file):
@@ -133,7 +157,7 @@ def test_an_unreadable_host_key_is_one_line_and_exit_2(tmp_path, keys_file):
     one_line_exit_2(serve("--host-key", str(missing_dir), "--authorized-keys", str(keys_file)), "host key")
 
 
-def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path):
+def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
     hk = str(tmp_path / "hk")
     one_line_exit_2(serve("--host-key", hk, "--authorized-keys", str(tmp_path / "none")), "no such file")
     empty = tmp_path / "empty"
@@ -141,7 +165,16 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path):
     one_line_exit_2(serve("--host-key", hk, "--authorized-keys", str(empty)), "no keys")
     bad = tmp_path / "bad"
     bad.write_text("ssh-ed25519 !!!notbase64\n")
-    one_line_exit_2(serve("--host-key", hk, "--authorized-keys", str(bad)), "cannot read authorized keys")
+    one_line_exit_2(
+        serve("--host-key", hk, "--authorized-keys", str(bad)),
+        f"war-tui serve-ssh: no valid keys in authorized keys {bad}: nobody could log in",
+    )
+    quote = tmp_path / "quote"
+    quote.write_text('from="10.0.0.1 ' + player.public_line)
+    one_line_exit_2(
+        serve("--host-key", hk, "--authorized-keys", str(quote)),
+        f"cannot read authorized keys {quote}: unbalanced quote in options",
+    )
     assert not (tmp_path / "hk").exists()  # nothing made when the server cannot start anyway
 
 
