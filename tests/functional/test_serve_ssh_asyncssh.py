@@ -59,7 +59,8 @@ async def test_a_session_plays_the_program_on_its_own_terminal(tmp_path, player)
         await srv.server.stop()
     disconnect = [line for line in srv.logs if line.startswith("disconnect")]
     assert len(disconnect) == 1 and "user=player" in disconnect[0] and "exit status 3" in disconnect[0]
-    assert sum(line.startswith("connect 127.0.0.1:") for line in srv.logs) == 1
+    connected = [line for line in srv.logs if line.startswith("connect 127.0.0.1:")]
+    assert len(connected) == 1 and connected[0].endswith(" user=player")
 
 
 async def test_a_command_request_is_refused_with_a_message(tmp_path, player):
@@ -328,3 +329,27 @@ async def test_a_client_that_never_reads_cannot_hold_up_the_shutdown(tmp_path, p
     finally:
         await srv.server.stop()
     assert any("did not read its goodbye in time" in line for line in srv.logs)
+
+
+async def test_a_full_server_of_one_says_so_in_the_singular(tmp_path, player):
+    srv = await start_server(tmp_path, [player], max_sessions=1)
+    try:
+        async with await connect(srv.port, player) as first:
+            await read_until((await open_game(first)).stdout, "READY")
+            with pytest.raises(asyncssh.DisconnectError) as full:
+                await connect(srv.port, player)
+            assert "the server is full (1 game in progress)" in full.value.reason
+    finally:
+        await srv.server.stop()
+
+
+async def test_log_lines_show_a_strange_user_name_harmlessly(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(srv.port, None, username="x after 9.9s, exit status 0")
+    finally:
+        await srv.server.stop()
+    # One field per name, so a user name cannot pass itself off as the rest of the line.
+    assert srv.logs[0].endswith(r" user='x\x20after\x209.9s,\x20exit\x20status\x200'")
+    assert " user='x" in srv.logs[1] and srv.logs[1].endswith("no game, refused: not authenticated")

@@ -17,7 +17,7 @@ from .limits import AttemptLimiter
 from .session import GameSession
 
 REFUSE_FORWARDING = "port forwarding is not offered here: this server only plays War"
-SERVER_FULL = "the server is full ({n} games in progress); please try again later"
+SERVER_FULL = "the server is full ({games} in progress); please try again later"
 TOO_MANY_ATTEMPTS = "too many connection attempts from your address; please wait a minute"
 NO_GAME_STARTED = "no game was started; this server only plays War"
 SHUTDOWN_GRACE = 5.0
@@ -38,6 +38,17 @@ class ServerConfig:
     login_timeout: float = 30.0
     keepalive_seconds: float = 30.0
     shutdown_grace: float = SHUTDOWN_GRACE
+
+
+def count_games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
+def shown_user(name: str) -> str:
+    """A client-chosen user name, safe for a log line: no spaces or control characters, not too long."""
+    if name and len(name) <= 32 and name.isprintable() and " " not in name:
+        return name
+    return ascii(name[:32]).replace(" ", "\\x20")
 
 
 def stderr_log(line: str) -> None:
@@ -155,7 +166,6 @@ class Connection(asyncssh.SSHServer):
         self.server.connections.add(self)
         limiter = self.server.limiter
         attempts = limiter.attempt(self.address)
-        self.server.log(f"connect {self.label}")
         if not limiter.allowed(attempts):
             self._rejection = TOO_MANY_ATTEMPTS
             if attempts > 2 * limiter.per_minute:
@@ -171,6 +181,10 @@ class Connection(asyncssh.SSHServer):
         return False
 
     def begin_auth(self, username: str) -> bool:
+        # The connect line waits for the user name: a connection that never gets this far (a port
+        # scan, a failed key exchange, a flood) is logged once, by its disconnect line.
+        if self.user is None:
+            self.server.log(f"connect {self.label} user={shown_user(username)}")
         self.user = username
         if self._rejection is not None:
             self.refusals.append("attempt rate")
@@ -221,7 +235,7 @@ class Connection(asyncssh.SSHServer):
     def _refuse_full(self) -> None:
         self.refusals.append("server full")
         self.conn.disconnect(
-            asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(n=self.server.config.max_sessions)
+            asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(games=count_games(self.server.config.max_sessions))
         )
 
     def session_requested(self) -> GameSession:
@@ -303,10 +317,10 @@ class Connection(asyncssh.SSHServer):
 
     def _log_disconnect(self, ended: float) -> None:
         seconds = ended - self._started
-        user = self.user if self.user is not None else "-"
+        user = shown_user(self.user) if self.user is not None else "-"
         if not self.authenticated and not self.refusals:
             self.refusals.append("not authenticated")
-        refused = f" refused: {', '.join(dict.fromkeys(self.refusals))}" if self.refusals else ""
+        refused = f", refused: {', '.join(dict.fromkeys(self.refusals))}" if self.refusals else ""
         self.server.log(
             f"disconnect {self.label} user={user} after {seconds:.1f}s, {self.exit_status}{refused}"
         )
