@@ -59,7 +59,8 @@ async def test_a_session_plays_the_program_on_its_own_terminal(tmp_path, player)
         await srv.server.stop()
     disconnect = [line for line in srv.logs if line.startswith("disconnect")]
     assert len(disconnect) == 1 and "user=player" in disconnect[0] and "exit status 3" in disconnect[0]
-    assert sum(line.startswith("connect 127.0.0.1:") for line in srv.logs) == 1
+    connected = [line for line in srv.logs if line.startswith("connect 127.0.0.1:")]
+    assert len(connected) == 1 and connected[0].endswith(" user=player")
 
 
 async def test_a_command_request_is_refused_with_a_message(tmp_path, player):
@@ -240,7 +241,7 @@ async def test_the_session_time_limit_ends_the_game_and_says_so(tmp_path, player
             assert await wait_gone(pid)
     finally:
         await srv.server.stop()
-    assert "time limit" in srv.logs[-1]
+    assert "time limit" in srv.logs[-1], srv.logs
 
 
 def game_pids(srv) -> list[int]:
@@ -253,10 +254,13 @@ async def test_stopping_the_server_ends_every_game(tmp_path, player):
     game = await open_game(conn)
     seen = bytearray()
     pid = game_pid(await read_until(game.stdout, "READY", seen))
-    await asyncio.wait_for(srv.server.stop(), TIMEOUT)
-    assert not process_alive(pid)
+    stopping = asyncio.ensure_future(srv.server.stop())
     assert SHUTTING_DOWN in await read_until(game.stdout, "shutting down", seen)
-    await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+    assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_signal[0] == "HUP"
+    conn.close()  # told and shown the exit status, the client leaves, as ssh does
+    await asyncio.wait_for(stopping, TIMEOUT)
+    assert not process_alive(pid)
+    assert not srv.server.connections
 
 
 async def test_a_game_that_cannot_start_is_reported(tmp_path, player):
@@ -300,3 +304,52 @@ async def test_a_client_that_stops_reading_holds_the_game_back_not_the_servers_m
             assert len(await game.stdout.read(65536)) > 0  # and the game is still there, drawing
     finally:
         await srv.server.stop()
+
+
+async def test_a_client_that_never_reads_cannot_hold_up_the_shutdown(tmp_path, player):
+    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"), shutdown_grace=1.0)
+    try:
+        stuck = await connect(srv.port, player)
+        stuck_game = await open_game(stuck)
+        pid = game_pid(await read_until(stuck_game.stdout, "READY"))
+        # It never reads again: the server's window to it fills, so its goodbye can never be sent.
+        await asyncio.wait_for(_until(lambda: any(
+            s._output_paused for c in srv.server.connections for s in c.sessions)), TIMEOUT)
+        reader = await connect(srv.port, player)
+        game = await open_game(reader)
+        seen = bytearray()
+        await read_until(game.stdout, "READY", seen)
+        stopping = asyncio.ensure_future(srv.server.stop())
+        await read_until(game.stdout, "shutting down", seen)  # the player who reads is told as usual
+        await asyncio.wait_for(stopping, TIMEOUT)
+        assert not srv.server.connections  # the stuck client was let go at the end of the grace period
+        assert not process_alive(pid)
+        await asyncio.wait_for(stuck.wait_closed(), TIMEOUT)
+        reader.close()
+    finally:
+        await srv.server.stop()
+    assert any("did not read its goodbye in time" in line for line in srv.logs)
+
+
+async def test_a_full_server_of_one_says_so_in_the_singular(tmp_path, player):
+    srv = await start_server(tmp_path, [player], max_sessions=1)
+    try:
+        async with await connect(srv.port, player) as first:
+            await read_until((await open_game(first)).stdout, "READY")
+            with pytest.raises(asyncssh.DisconnectError) as full:
+                await connect(srv.port, player)
+            assert "the server is full (1 game in progress)" in full.value.reason
+    finally:
+        await srv.server.stop()
+
+
+async def test_log_lines_show_a_strange_user_name_harmlessly(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(srv.port, None, username="x after 9.9s, exit status 0")
+    finally:
+        await srv.server.stop()
+    # One field per name, so a user name cannot pass itself off as the rest of the line.
+    assert srv.logs[0].endswith(r" user='x\x20after\x209.9s,\x20exit\x20status\x200'")
+    assert " user='x" in srv.logs[1] and srv.logs[1].endswith("no game, refused: not authenticated")

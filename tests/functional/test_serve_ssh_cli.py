@@ -10,12 +10,13 @@ import stat
 import subprocess
 import sys
 
+import asyncssh
 import pytest
 from ssh_support import (
     FAKE_GAME, TIMEOUT, ServerProcess, connect, game_pid, make_key, read_until, wait_gone,
 )
 
-from war_tui.ssh.session import SHUTTING_DOWN
+from war_tui.ssh.session import SHUTTING_DOWN, TERMINAL_RESET
 
 FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
 
@@ -86,7 +87,8 @@ async def test_a_signal_stops_the_server_and_its_games(tmp_path, player, keys_fi
         pid = game_pid(await read_until(game.stdout, "READY", seen))
         server.process.send_signal(sig)
         assert SHUTTING_DOWN in await read_until(game.stdout, "shutting down", seen)
-        await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+        await asyncio.wait_for(game.wait(), TIMEOUT)
+        conn.close()  # the session is over: the client leaves, as ssh does
         assert await asyncio.to_thread(server.process.wait, TIMEOUT) == 0
         assert await wait_gone(pid)
     finally:
@@ -119,6 +121,30 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, keys_file):
         port = taken.getsockname()[1]
         result = serve("--port", str(port), "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"))
     one_line_exit_2(result, f"cannot listen on 127.0.0.1:{port}: address already in use")
+    assert not (tmp_path / "hk").exists()  # a start that failed leaves no new host key behind
+
+
+def test_a_host_name_that_does_not_resolve_is_one_clear_line(tmp_path, keys_file):
+    result = serve("--host", "nosuchhost.invalid", "--port", "0", "--authorized-keys", str(keys_file),
+                   "--host-key", str(tmp_path / "hk"))
+    one_line_exit_2(result, "cannot listen on nosuchhost.invalid: the host name cannot be resolved")
+    assert "unknown error" not in result.stderr and ":0" not in result.stderr
+    assert not (tmp_path / "hk").exists()
+
+
+def test_a_failed_start_keeps_a_host_key_that_was_already_there(tmp_path, player, keys_file):
+    env = data_home_env(tmp_path)
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--session-command", FAKE_COMMAND)
+    with ServerProcess(*args, env=env) as server:
+        server.wait_listening()
+    key_file = tmp_path / "data" / "war-tui" / "ssh_host_ed25519_key"
+    kept = key_file.read_bytes()
+    result = subprocess.run(
+        [sys.executable, "-m", "war_tui", "serve-ssh", "--host", "nosuchhost.invalid", *args],
+        capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL, env=env,
+    )
+    one_line_exit_2(result, "cannot be resolved")
+    assert key_file.read_bytes() == kept
 
 
 def test_an_unreadable_host_key_is_one_line_and_exit_2(tmp_path, keys_file):
@@ -131,7 +157,7 @@ def test_an_unreadable_host_key_is_one_line_and_exit_2(tmp_path, keys_file):
     one_line_exit_2(serve("--host-key", str(missing_dir), "--authorized-keys", str(keys_file)), "host key")
 
 
-def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path):
+def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
     hk = str(tmp_path / "hk")
     one_line_exit_2(serve("--host-key", hk, "--authorized-keys", str(tmp_path / "none")), "no such file")
     empty = tmp_path / "empty"
@@ -139,7 +165,16 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path):
     one_line_exit_2(serve("--host-key", hk, "--authorized-keys", str(empty)), "no keys")
     bad = tmp_path / "bad"
     bad.write_text("ssh-ed25519 !!!notbase64\n")
-    one_line_exit_2(serve("--host-key", hk, "--authorized-keys", str(bad)), "cannot read authorized keys")
+    one_line_exit_2(
+        serve("--host-key", hk, "--authorized-keys", str(bad)),
+        f"war-tui serve-ssh: no valid keys in authorized keys {bad}: nobody could log in",
+    )
+    quote = tmp_path / "quote"
+    quote.write_text('from="10.0.0.1 ' + player.public_line)
+    one_line_exit_2(
+        serve("--host-key", hk, "--authorized-keys", str(quote)),
+        f"cannot read authorized keys {quote}: unbalanced quote in options",
+    )
     assert not (tmp_path / "hk").exists()  # nothing made when the server cannot start anyway
 
 
@@ -181,5 +216,58 @@ async def test_even_a_killed_server_leaves_no_game_behind(tmp_path, player, keys
         server.process.kill()
         assert await wait_gone(pid)
         conn.close()
+    finally:
+        server.stop(signal.SIGKILL)
+
+
+async def read_slowly(stream, into: bytearray, until: asyncio.Event) -> None:
+    """A player whose terminal is slower than the game, then catches up once the game is stopped.
+
+    (An asyncssh client keeps taking data while its reader lags, so a backlog builds up in the client;
+    a player's terminal needs all of it, and the goodbye after it.)
+    """
+    while True:
+        try:
+            chunk = await stream.read(8192)
+        except (asyncssh.Error, OSError):
+            return  # the connection was dropped: what arrived until then is the player's screen
+        if not chunk:
+            return
+        into.extend(chunk)
+        if not until.is_set():
+            await asyncio.sleep(0.002)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+async def test_stopping_under_a_flood_of_output_still_gives_every_player_their_terminal_back(
+    tmp_path, player, keys_file, sig
+):
+    # The game draws faster than the players read (auto-play at high speed); at Ctrl-C the reset and the
+    # goodbye must come after whatever game output was queued, and arrive before the connection closes.
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
+            "--session-command", FAKE_COMMAND, "--", "--flood")
+    server = ServerProcess(*args)
+    try:
+        port = server.wait_listening()
+        conns, outputs, readers = [], [], []
+        stopped = asyncio.Event()
+        for _ in range(2):
+            conn = await connect(port, player)
+            game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            seen = bytearray()
+            await read_until(game.stdout, "READY", seen)
+            conns.append(conn)
+            outputs.append(seen)
+            readers.append(asyncio.ensure_future(read_slowly(game.stdout, seen, stopped)))
+        await asyncio.sleep(1.0)  # a backlog builds up behind the slow readers
+        server.process.send_signal(sig)
+        stopped.set()
+        await asyncio.wait_for(asyncio.gather(*readers), TIMEOUT)
+        goodbye = TERMINAL_RESET + SHUTTING_DOWN.encode() + b"\r\n"
+        for seen in outputs:
+            assert bytes(seen[-len(goodbye):]) == goodbye, (bytes(seen[-120:]), server.lines)
+        for conn in conns:
+            conn.close()  # the player leaves once the session ended, as ssh does
+        assert await asyncio.to_thread(server.process.wait, TIMEOUT) == 0
     finally:
         server.stop(signal.SIGKILL)

@@ -9,10 +9,10 @@ import signal
 
 import pytest
 from ssh_support import (
-    SSH_OPTIONS, TIMEOUT, PtyClient, game_pid, make_key, process_alive, start_server, wait_gone,
+    FAKE_ARGV, SSH_OPTIONS, TIMEOUT, PtyClient, game_pid, make_key, process_alive, start_server, wait_gone,
 )
 
-from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, refuse_subsystem
+from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, SHUTTING_DOWN, TERMINAL_RESET, refuse_subsystem
 
 SSH = shutil.which("ssh")
 SFTP = shutil.which("sftp")
@@ -182,4 +182,32 @@ async def test_a_killed_client_leaves_no_game_behind(tmp_path, player):
         assert await wait_gone(pid)
     finally:
         await client.close()
+        await srv.server.stop()
+
+
+async def test_players_on_slow_terminals_get_their_terminal_back_when_the_server_stops(tmp_path, player):
+    # Two ssh clients whose terminals fall behind a game that draws without pause (auto-play at speed):
+    # ssh stops reading, a backlog builds up in the server. Stopping the server must still end each
+    # screen with the terminal reset and the goodbye, not with a frozen board.
+    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"))
+    clients = [PtyClient(), PtyClient()]
+    try:
+        for client in clients:
+            await client.start(ssh_argv(srv.port, player), client_env(tmp_path), (80, 24))
+            await client.expect("READY")
+        for client in clients:
+            client.process.pause_output()  # the terminal is busy: ssh's output backs up, then the server's
+        await asyncio.sleep(0.5)
+        stopping = asyncio.ensure_future(srv.server.stop())
+        await asyncio.sleep(0.5)
+        for client in clients:
+            client.process.resume_output()  # the terminals catch up, within the server's grace period
+        await asyncio.wait_for(stopping, TIMEOUT)
+        goodbye = TERMINAL_RESET + SHUTTING_DOWN.encode() + b"\r\n"
+        for client in clients:
+            await client.wait()
+            assert bytes(client.output[-len(goodbye):]) == goodbye, bytes(client.output[-120:])
+    finally:
+        for client in clients:
+            await client.close()
         await srv.server.stop()

@@ -18,6 +18,7 @@ import io
 import os
 import shlex
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -184,7 +185,29 @@ def run(args: argparse.Namespace) -> int:
         banner.append(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
     else:
         banner.append(f"players: the keys in {authorized.path}")
-    return asyncio.run(_serve(server, banner))
+    try:
+        return asyncio.run(_serve(server, banner))
+    except UsageError:
+        if created:  # a key made by a start that failed: the next start makes its own
+            with contextlib.suppress(OSError):
+                host_key_path.unlink()
+        raise
+
+
+def listen_error(host: str, port: int, exc: OSError) -> str:
+    """Why the server cannot listen, in one line a person can act on."""
+    if isinstance(exc, socket.gaierror):  # its errno is a resolver code: os.strerror says "unknown error"
+        detail = f" ({lower_first(exc.strerror)})" if exc.strerror else ""
+        return f"cannot listen on {host}: the host name cannot be resolved to an address{detail}"
+    shown_host = f"[{host}]" if ":" in host else host
+    where = f"{host} (any free port)" if port == 0 else f"{shown_host}:{port}"
+    reason = os.strerror(exc.errno) if exc.errno and exc.errno > 0 else (exc.strerror or str(exc))
+    return f"cannot listen on {where}: {lower_first(reason)}"
+
+
+def lower_first(text: str) -> str:
+    """"Address already in use" as the end of our sentence; an acronym ("EOF") is left alone."""
+    return text[0].lower() + text[1:] if text[1:2].islower() else text
 
 
 async def _serve(server: GameServer, banner: list[str]) -> int:
@@ -192,8 +215,7 @@ async def _serve(server: GameServer, banner: list[str]) -> int:
     try:
         await server.start()
     except OSError as exc:
-        reason = os.strerror(exc.errno).lower() if exc.errno else str(exc)
-        raise UsageError(f"cannot listen on {config.host}:{config.port}: {reason}") from None
+        raise UsageError(listen_error(config.host, config.port, exc)) from None
     for line in banner:
         server.log(line)
     stop = asyncio.Event()

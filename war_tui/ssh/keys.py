@@ -14,6 +14,8 @@ from pathlib import Path
 import asyncssh
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
+# What asyncssh says when no line of an authorized-keys file holds a key it can use.
+NO_VALID_ENTRIES = "No valid entries found"
 
 
 class KeyFileError(Exception):
@@ -31,9 +33,9 @@ def default_authorized_keys_path() -> Path:
 
 
 def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror.lower() if exc.strerror[1:].islower() else exc.strerror
-    return str(exc) or type(exc).__name__
+    """The reason as the end of our sentence: "No such file" -> "no such file", "EOF ..." stays."""
+    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+    return text[0].lower() + text[1:] if text[1:2].islower() else text
 
 
 def load_or_create_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
@@ -90,7 +92,11 @@ class AuthorizedKeys:
             if not any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
                 raise KeyFileError(f"no keys in authorized keys {self.path}: nobody could log in")
             keys = asyncssh.import_authorized_keys(text)
-        except (OSError, UnicodeDecodeError, ValueError, asyncssh.KeyImportError) as exc:
+        except ValueError as exc:  # asyncssh's KeyImportError and UnicodeDecodeError too
+            if str(exc) == NO_VALID_ENTRIES:
+                raise KeyFileError(f"no valid keys in authorized keys {self.path}: nobody could log in") from None
+            raise KeyFileError(f"cannot read authorized keys {self.path}: {_reason(exc)}") from None
+        except OSError as exc:
             raise KeyFileError(f"cannot read authorized keys {self.path}: {_reason(exc)}") from None
         return _Loaded(stamp, keys)
 

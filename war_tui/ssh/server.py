@@ -17,7 +17,7 @@ from .limits import AttemptLimiter
 from .session import GameSession
 
 REFUSE_FORWARDING = "port forwarding is not offered here: this server only plays War"
-SERVER_FULL = "the server is full ({n} games in progress); please try again later"
+SERVER_FULL = "the server is full ({games} in progress); please try again later"
 TOO_MANY_ATTEMPTS = "too many connection attempts from your address; please wait a minute"
 NO_GAME_STARTED = "no game was started; this server only plays War"
 SHUTDOWN_GRACE = 5.0
@@ -37,6 +37,18 @@ class ServerConfig:
     session_seconds: float | None = None
     login_timeout: float = 30.0
     keepalive_seconds: float = 30.0
+    shutdown_grace: float = SHUTDOWN_GRACE
+
+
+def count_games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
+def shown_user(name: str) -> str:
+    """A client-chosen user name, safe for a log line: no spaces or control characters, not too long."""
+    if name and len(name) <= 32 and name.isprintable() and " " not in name:
+        return name
+    return ascii(name[:32]).replace(" ", "\\x20")
 
 
 def stderr_log(line: str) -> None:
@@ -99,21 +111,32 @@ class GameServer:
         return True
 
     async def stop(self) -> None:
-        """Stop listening, end every game (the players are told), close every connection."""
+        """Stop listening, end every game (the players are told), close every connection.
+
+        Bounded by the grace period however slowly clients read: a session gives up on its goodbye at
+        the deadline, and whatever is still connected then is dropped.
+        """
         self._stopping = True
         if self._acceptor is not None:
             self._acceptor.close()
         for link in list(self.connections):
             link.stop_games("server shutdown")
-        if self._tasks:
-            await asyncio.wait(set(self._tasks), timeout=SHUTDOWN_GRACE)
+        # Sessions keep to the grace period themselves; the margin covers a game's last SIGKILL.
+        await self._settle(self.config.shutdown_grace + 1.0, connections=False)
         for link in list(self.connections):
-            link.conn.close()
-        deadline = time.monotonic() + SHUTDOWN_GRACE
-        while self.connections and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
+            link.close()
+        await self._settle(1.0)  # the dropped connections' last log lines
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+
+    async def _settle(self, timeout: float, connections: bool = True) -> None:
+        """Wait, at most ``timeout``, until every task (new ones too) is done and, if asked, every connection gone."""
+        deadline = time.monotonic() + timeout
+        while (self._tasks or (connections and self.connections)) and time.monotonic() < deadline:
+            if self._tasks:
+                await asyncio.wait(set(self._tasks), timeout=min(0.1, deadline - time.monotonic()))
+            else:
+                await asyncio.sleep(0.02)
 
 
 class Connection(asyncssh.SSHServer):
@@ -133,6 +156,7 @@ class Connection(asyncssh.SSHServer):
         self._started = time.monotonic()
         self._rejection: str | None = None
         self._idle_timer: asyncio.TimerHandle | None = None
+        self.left = asyncio.Event()
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -142,7 +166,6 @@ class Connection(asyncssh.SSHServer):
         self.server.connections.add(self)
         limiter = self.server.limiter
         attempts = limiter.attempt(self.address)
-        self.server.log(f"connect {self.label}")
         if not limiter.allowed(attempts):
             self._rejection = TOO_MANY_ATTEMPTS
             if attempts > 2 * limiter.per_minute:
@@ -158,6 +181,10 @@ class Connection(asyncssh.SSHServer):
         return False
 
     def begin_auth(self, username: str) -> bool:
+        # The connect line waits for the user name: a connection that never gets this far (a port
+        # scan, a failed key exchange, a flood) is logged once, by its disconnect line.
+        if self.user is None:
+            self.server.log(f"connect {self.label} user={shown_user(username)}")
         self.user = username
         if self._rejection is not None:
             self.refusals.append("attempt rate")
@@ -208,7 +235,7 @@ class Connection(asyncssh.SSHServer):
     def _refuse_full(self) -> None:
         self.refusals.append("server full")
         self.conn.disconnect(
-            asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(n=self.server.config.max_sessions)
+            asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(games=count_games(self.server.config.max_sessions))
         )
 
     def session_requested(self) -> GameSession:
@@ -256,7 +283,11 @@ class Connection(asyncssh.SSHServer):
 
     def game_closed(self) -> None:
         # The game is over and reported; the connection has nothing else to offer.
-        self.conn.close()
+        self.close()
+
+    def close(self) -> None:
+        if not self.left.is_set():
+            self.conn.close()
 
     def refused(self, what: str) -> None:
         self.refusals.append(what)
@@ -266,6 +297,7 @@ class Connection(asyncssh.SSHServer):
             session.stop(reason)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.left.set()
         if self._idle_timer is not None:
             self._idle_timer.cancel()
         self.server.connections.discard(self)
@@ -285,10 +317,10 @@ class Connection(asyncssh.SSHServer):
 
     def _log_disconnect(self, ended: float) -> None:
         seconds = ended - self._started
-        user = self.user if self.user is not None else "-"
+        user = shown_user(self.user) if self.user is not None else "-"
         if not self.authenticated and not self.refusals:
             self.refusals.append("not authenticated")
-        refused = f" refused: {', '.join(dict.fromkeys(self.refusals))}" if self.refusals else ""
+        refused = f", refused: {', '.join(dict.fromkeys(self.refusals))}" if self.refusals else ""
         self.server.log(
             f"disconnect {self.label} user={user} after {seconds:.1f}s, {self.exit_status}{refused}"
         )

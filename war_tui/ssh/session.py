@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -33,8 +34,9 @@ SHUTTING_DOWN = "war-tui: the server is shutting down. Thanks for playing!"
 
 # After a game was ended from outside it could not restore the client's terminal: do it for it
 # (attributes, mouse and focus reporting, bracketed paste, cursor, keypad, then the main screen).
+# CAN first: the game's output may have been cut off inside an escape sequence, which would swallow ours.
 TERMINAL_RESET = (
-    b"\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
+    b"\x18\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
     b"\x1b[?25h\x1b>\x1b[?1049l"
 )
 
@@ -84,16 +86,25 @@ class GameSession(asyncssh.SSHServerSession):
         self._refusal: tuple[str, str] | None = None
         self._process: PtyProcess | None = None
         self._output_paused = False
+        self._forwarding = True
         self._stop_reason: str | None = None
+        self._stop_deadline = 0.0
         self._stopping = asyncio.Event()
+        self._drained = asyncio.Event()
+        self._drained.set()
+        self._gone = asyncio.Event()
         self._closed = False
         self._played = False
+        self._saying_goodbye = False
         self.task: asyncio.Task[None] | None = None
 
     # -- what the client asks for -----------------------------------------------------------------------
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self._chan = chan
+        # Game output waits in the pty, not in the server: the channel is refilled only once all it held
+        # went out, so at most one pty read of game output can stand between a player and a goodbye.
+        chan.set_write_buffer_limits(high=0, low=0)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes) -> bool:
         self._term = term_type
@@ -148,24 +159,36 @@ class GameSession(asyncssh.SSHServerSession):
 
     def pause_writing(self) -> None:
         self._output_paused = True
-        if self._process is not None:
+        self._drained.clear()
+        if self._process is not None and self._forwarding:
             self._process.pause_output()
 
     def resume_writing(self) -> None:
         self._output_paused = False
+        self._drained.set()
         if self._process is not None:
             self._process.resume_output()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
+        self._drained.set()
+        self._gone.set()
         self.stop("client left")
-        if self._played:
+        if self._played and not self._saying_goodbye:
             self._link.game_closed()
 
     def stop(self, reason: str) -> None:
-        """End the game from outside (client gone, time limit, shutdown); the first reason wins."""
+        """End the game from outside (client gone, time limit, shutdown); the first reason wins.
+
+        From now on the game's output is read and dropped: the player's next bytes are the terminal
+        reset and a goodbye, not a backlog of frames nobody will see.
+        """
         if self._stop_reason is None:
             self._stop_reason = reason
+            self._stop_deadline = asyncio.get_running_loop().time() + self._link.server.config.shutdown_grace
+        self._forwarding = False
+        if self._process is not None:
+            self._process.resume_output()  # keep the pty drained, so the game is not blocked while it ends
         self._stopping.set()
 
     # -- the game's life --------------------------------------------------------------------------------
@@ -181,7 +204,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._chan.write(data)
 
     def _write_output(self, data: bytes) -> None:
-        if not self._closed:
+        if self._forwarding and not self._closed:
             self._chan.write(data)
 
     def _input_pressure(self, paused: bool) -> None:
@@ -213,7 +236,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._process = process
         self._link.game_started(process.pid)
         process.resize(*self._size)  # the client may have resized while the game was starting
-        if self._output_paused:
+        if self._output_paused and self._forwarding:
             process.pause_output()
         limit = server.config.session_seconds
         timer = None
@@ -234,17 +257,39 @@ class GameSession(asyncssh.SSHServerSession):
             self._report(status)
             return
         waiting.cancel()
+        if not self._closed:
+            self._chan.write(TERMINAL_RESET)
+            self._say(TIME_UP.format(minutes=describe_minutes(limit)) if self._stop_reason == "time limit"
+                      else SHUTTING_DOWN)
         status = await process.end()
         self._link.exit_status = f"{describe_status(status)}, {self._stop_reason}"
         if self._closed:
             return
-        self._chan.write(TERMINAL_RESET)
-        if self._stop_reason == "time limit":
-            self._say(TIME_UP.format(minutes=describe_minutes(limit)))
-            self._chan.exit(0)
-        else:
-            self._say(SHUTTING_DOWN)
+        await self._goodbye(0 if self._stop_reason == "time limit" else status)
+
+    async def _goodbye(self, status: int) -> None:
+        """Let the reset and goodbye reach the player, then close; a client that stalls is let go at the deadline.
+
+        The exit status (and with it the channel close) goes only once the goodbye left the server. The
+        client answers the close once it has everything, and then leaves by itself (ssh exits): cutting
+        the connection earlier could drop a goodbye the client holds but has not shown yet.
+        """
+        self._saying_goodbye = True
+        delivered = await self._until(self._drained)
+        if delivered:
             self._report(status)
+            delivered = await self._until(self._gone)
+        if delivered:
+            await self._until(self._link.left)
+        else:
+            self._link.server.log(f"{self._link.label} did not read its goodbye in time; dropping the connection")
+        self._link.close()
+
+    async def _until(self, event: asyncio.Event) -> bool:
+        remaining = self._stop_deadline - asyncio.get_running_loop().time()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), max(remaining, 0.0))
+        return event.is_set()
 
     def _report(self, status: int) -> None:
         if self._closed:
