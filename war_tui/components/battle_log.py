@@ -26,6 +26,11 @@ class BattleLog(RichLog, can_focus=False):
         self.glyphs = glyphs
         self.border_title = "Battle log"
 
+    def on_mount(self) -> None:
+        # Anchored, the log stays at its end when a resize changes its height; a mouse wheel
+        # scrolling up releases it (the next battle brings it back), reaching the end again re-anchors.
+        self.anchor()
+
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"log--{name}")
 

@@ -1,0 +1,57 @@
+"""What a person notices on the board in the corners QA found: resizes, max speed, narrow layouts, ASCII.
+
+Driven through Textual's pilot; waiting is by polling for what a person would see.
+"""
+
+from __future__ import annotations
+
+from war_ui_support import make_app
+
+from war_tui.components.battle_log import BattleLog
+
+
+async def until(pilot, condition, seconds: float = 10.0) -> None:
+    """Let the app run until ``condition()`` holds; fail (not hang) if it never does."""
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the screen never reached the expected state")
+
+
+async def test_the_battle_log_keeps_showing_the_newest_battle_across_resizes():
+    app = make_app(seed=281175334627632)
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.query_one(BattleLog)
+        for _ in range(40):
+            await pilot.press("space")
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y > 0
+        for size in ((50, 14), (80, 24), (60, 20), (100, 30)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            assert log.max_scroll_y > 0
+            assert log.scroll_y == log.max_scroll_y, f"the newest battle is hidden at {size}"
+
+
+async def test_a_log_scrolled_up_with_the_mouse_stays_put_across_a_resize_until_the_next_battle():
+    from textual import events
+
+    app = make_app(seed=281175334627632)
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.query_one(BattleLog)
+        for _ in range(40):
+            await pilot.press("space")
+        await pilot.pause()
+        for _ in range(5):
+            log.post_message(events.MouseScrollUp(log, 1, 1, 0, -1, 0, False, False, False))
+        await pilot.pause()
+        reading = log.scroll_y
+        assert 0 <= reading < log.max_scroll_y
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert log.scroll_y == reading  # what the person was reading stays in view
+        await pilot.press("space")
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y  # a new battle brings the log back to its end
