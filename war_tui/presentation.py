@@ -30,6 +30,7 @@ class Glyphs:
     spark: str  # levels from empty to full
     dot: str
     arrow: str
+    ellipsis: str
 
 
 UNICODE = Glyphs(
@@ -42,6 +43,7 @@ UNICODE = Glyphs(
     spark=" ▁▂▃▄▅▆▇█",
     dot="·",
     arrow="→",
+    ellipsis="…",
 )
 
 ASCII = Glyphs(
@@ -54,6 +56,7 @@ ASCII = Glyphs(
     spark=" .:-=+*#%",
     dot="|",
     arrow="->",
+    ellipsis="...",
 )
 
 

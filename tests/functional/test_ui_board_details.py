@@ -55,3 +55,41 @@ async def test_a_log_scrolled_up_with_the_mouse_stays_put_across_a_resize_until_
         await pilot.press("space")
         await pilot.pause()
         assert log.scroll_y == log.max_scroll_y  # a new battle brings the log back to its end
+
+
+async def test_a_whole_game_at_max_speed_still_fills_the_log_the_sparkline_and_says_its_time():
+    from war_tui.components.trend import CountTrend
+    from war_tui.presentation import MAX
+    from war_tui.screens.game_over import GameOverScreen
+
+    app = make_app(seed=5, auto=True, speed=MAX)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        game = app.game
+        lines = [line.text for line in app.query_one(BattleLog).lines]
+        passed = [line for line in lines if "at max speed" in line]
+        assert passed and passed[0].lstrip().startswith("…")
+        skipped = sum(int(line.split()[1].replace(",", "")) for line in passed)
+        drawn = [line for line in lines if line.split()[0].isdigit()]
+        assert skipped + len(drawn) == game.battles  # every battle is in the log, drawn or counted
+        trend = app.query_one(CountTrend)
+        assert len(trend.history.samples) == game.battles + 1  # the deal and every battle after it
+        assert "Time          under a second" in str(app.screen.query_one("#result-facts").render())
+
+
+async def test_the_sparkline_stays_bounded_however_many_battles_a_frame_passes_over():
+    from dataclasses import replace
+
+    from war_tui.components.trend import CountTrend
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+        trend = app.query_one(CountTrend)
+        view = app.query_one("#pile").view
+        trend.show_battle(replace(view, passed=tuple(26 + i % 20 for i in range(10_000))))
+        assert len(trend.history.samples) <= 512
+        await pilot.pause()
+        assert str(trend.render()).strip()

@@ -45,6 +45,9 @@ class BattleLog(RichLog, can_focus=False):
         self._append(Text(line, style=self._style("deal"), no_wrap=True))
 
     def show_battle(self, view: BattleView) -> None:
+        if view.passed:
+            line = f"{self.glyphs.ellipsis:>5}  {plural(len(view.passed), 'battle')} at max speed"
+            self.write(Text(line, style=self._style("dim"), no_wrap=True), scroll_end=False)
         winner = None if view.winner is None else self.names[view.winner.index]
         c1, c2 = view.deciding
         pieces = log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs)

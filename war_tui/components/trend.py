@@ -29,6 +29,8 @@ class CountTrend(Widget):
         self.refresh()
 
     def show_battle(self, view: BattleView) -> None:
+        for count in view.passed:  # battles played at "max" without being drawn still make the line
+            self.history.add(count)
         self.history.add(view.counts[0])
         self.refresh()
 

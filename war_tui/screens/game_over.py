@@ -76,6 +76,8 @@ def _capital(sentence: str) -> str:
 
 
 def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return "under a second"  # a whole game at "max" speed
     seconds = max(0, int(round(seconds)))
     minutes, secs = divmod(seconds, 60)
     hours, minutes = divmod(minutes, 60)
