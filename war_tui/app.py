@@ -209,10 +209,12 @@ class WarApp(App[None]):
         self._after_play()
 
     def action_auto(self) -> None:
+        if self.game is not None and self.game.over:
+            self.auto = True  # at game over, a deals again and lets the new game play itself
+            self.new_game()
+            return
         self.auto = not self.auto
         self._auto_seen = self._auto_seen or self.auto
-        if self.auto and self.game is not None and self.game.over:
-            self.new_game()
         self._sync_auto()
 
     def action_faster(self) -> None:

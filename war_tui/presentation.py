@@ -8,6 +8,7 @@ is unit-tested without a screen. Widgets only paint what these functions return.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -353,6 +354,80 @@ def spark_rows(values: Sequence[float], height: int, top: float, glyphs: Glyphs)
             fill = max(0, min(levels, units - row * levels))
             rows[height - 1 - row][col] = glyphs.spark[fill]
     return ["".join(r) for r in rows]
+
+
+# ---------------------------------------------------------------- the status
+
+
+def cell_width(text: str) -> int:
+    """Terminal cells ``text`` takes: wide (CJK) characters take two, combining marks none."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def initials(names: Sequence[str]) -> tuple[str, str]:
+    """Short names for a tight line: "Player 1" -> "P1", "Ann Lee" -> "AL"; "P1"/"P2" if they would clash."""
+    short = tuple("".join(word[0] for word in name.split()) or "?" for name in names)
+    if short[0].casefold() == short[1].casefold():
+        return ("P1", "P2")
+    return short[0], short[1]
+
+
+def status_pieces(
+    *,
+    number: int,
+    seed: int | None,
+    battles: int,
+    wars: int,
+    auto: bool,
+    speed: float,
+    pause_on_war: bool,
+    over: bool,
+    tally: tuple[int, int, int, int],
+    names: Sequence[str],
+    glyphs: Glyphs,
+    width: int,
+) -> list[tuple[str, str]]:
+    """The status line as (text, style-name) pieces; styles: 'label', 'value', 'auto', 'paused'.
+
+    The longest wording that fits ``width`` cells: full names, then initials,
+    then without the seed (the log says it at every deal), then without the
+    game number; past that the end is cut.
+    """
+    dot = f" {glyphs.dot} "
+    p1, p2, draws, stopped = tally
+    if not auto:
+        play = (f"auto off ({speed_label(speed)})", "paused")
+    elif over:
+        play = (f"auto {speed_label(speed)} next deal", "paused")  # nothing runs until the next deal
+    else:
+        play = (f"auto {speed_label(speed)}", "auto")
+    seed_words = "hand-made deal" if seed is None else f"seed {seed}"
+    pieces: list[tuple[str, str]] = []
+    for game, short in ((2, False), (2, True), (1, True), (0, True)):
+        a, b = initials(names) if short else names
+        pieces = [("Game ", "label"), (f"{number}", "value"), (dot, "label")] if game else []
+        if game == 2:
+            pieces[1:2] = [(f"{number}", "value"), (f" ({seed_words})", "value")]
+        pieces += [
+            ("Battle ", "label"), (f"{battles:,}", "value"),
+            (dot + "Wars ", "label"), (f"{wars:,}", "value"),
+            (dot, "label"), play,
+        ]
+        if pause_on_war:
+            pieces += [(dot, "label"), ("war stop", "value")]
+        pieces += [(dot + f"Wins {a}: ", "label"), (f"{p1}", "value"), (f", {b}: ", "label"), (f"{p2}", "value")]
+        if draws:
+            pieces += [(", ", "label"), (f"{draws}", "value"), (" drawn", "label")]
+        if stopped:
+            pieces += [(", ", "label"), (f"{stopped}", "value"), (" stopped", "label")]
+        if sum(cell_width(text) for text, _ in pieces) <= width:
+            break
+    return pieces
 
 
 # ------------------------------------------------------------------ the log

@@ -5,7 +5,7 @@ Driven through Textual's pilot; waiting is by polling for what a person would se
 
 from __future__ import annotations
 
-from war_ui_support import make_app
+from war_ui_support import QUICK_WIN, make_app
 
 from war_tui.components.battle_log import BattleLog
 
@@ -93,3 +93,36 @@ async def test_the_sparkline_stays_bounded_however_many_battles_a_frame_passes_o
         assert len(trend.history.samples) <= 512
         await pilot.pause()
         assert str(trend.render()).strip()
+
+
+def status_of(app) -> str:
+    from war_tui.components.status import StatusLine
+
+    return str(app.query_one(StatusLine).render())
+
+
+async def test_the_status_line_shows_a_tally_from_the_start_and_fits_with_stop_at_wars():
+    for width in (80, 100):
+        app = make_app(pause_on_war=True, speed=0.5, seed=3466761160)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await pilot.pause()
+            text = status_of(app)
+            assert "…" not in text, text
+            assert "war stop" in text and "auto off (0.5/s)" in text
+            assert text.endswith(": 0, P2: 0") or text.endswith("Player 2: 0"), text
+
+
+async def test_a_at_game_over_deals_again_and_plays_it_by_itself():
+    from war_tui.screens.game_over import GameOverScreen
+
+    app = make_app(packets=QUICK_WIN, auto=True, speed=2.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        assert app._auto_timer is None
+        assert "auto 2/s next deal" in status_of(app)  # nothing runs now; the next deal will play itself
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.game_number == 2 and app.auto and app._auto_timer is not None
+        assert not isinstance(app.screen, GameOverScreen)
+        assert "auto 2/s" in status_of(app) and "next deal" not in status_of(app)
