@@ -5,6 +5,7 @@ Driven through Textual's pilot; waiting is by polling for what a person would se
 
 from __future__ import annotations
 
+import pytest
 from war_ui_support import QUICK_WIN, make_app
 
 from war_tui.components.battle_log import BattleLog
@@ -126,3 +127,27 @@ async def test_a_at_game_over_deals_again_and_plays_it_by_itself():
         assert app.game_number == 2 and app.auto and app._auto_timer is not None
         assert not isinstance(app.screen, GameOverScreen)
         assert "auto 2/s" in status_of(app) and "next deal" not in status_of(app)
+
+
+@pytest.mark.parametrize("ascii_mode", [False, True])
+@pytest.mark.parametrize("width", [100, 80, 79, 60, 48, 40])
+async def test_the_footer_shows_whole_keys_only_at_every_width(width, ascii_mode):
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(ascii=ascii_mode)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        keys = [k for k in app.query_one(Footer).query(FooterKey) if k.display and k.parent.display]
+        palette = [k for k in keys if k.has_class("-command-palette")]
+        others = [k for k in keys if not k.has_class("-command-palette")]
+        shown = {k.description for k in others}
+        assert {"Flip", "Auto", "Quit", "Help"} <= shown
+        if width >= 80:
+            assert {"Restart", "Stats", "War stop"} <= shown and palette
+        edge = palette[0].region.x if palette else width
+        for key in others:
+            assert key.region.right <= edge, f"{key.description} is cut at {width} columns"
+        if palette:
+            assert palette[0].region.right == width  # flush right: nothing shows through after it
