@@ -151,3 +151,25 @@ async def test_the_footer_shows_whole_keys_only_at_every_width(width, ascii_mode
             assert key.region.right <= edge, f"{key.description} is cut at {width} columns"
         if palette:
             assert palette[0].region.right == width  # flush right: nothing shows through after it
+
+
+def non_ascii_on_screen(app) -> set[str]:
+    return {char for char in app.export_screenshot() if ord(char) > 127}
+
+
+@pytest.mark.parametrize(
+    "settings, environ", [({"ascii": True}, None), ({}, {"LANG": "C"})], ids=["--ascii", "LANG=C"]
+)
+async def test_ascii_mode_sends_nothing_but_ascii_in_notifications_and_the_palette(settings, environ):
+    app = make_app(environ=environ, **settings)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.press("w")  # a notification
+        await until(pilot, lambda: "stop&#160;at&#160;every&#160;war" in app.export_screenshot())
+        assert non_ascii_on_screen(app) == set()
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.screen.id == "--command-palette")
+        await pilot.pause(0.3)
+        assert non_ascii_on_screen(app) == set()
+        await pilot.press("f", "l", "i")
+        await pilot.pause(0.3)
+        assert non_ascii_on_screen(app) == set()
