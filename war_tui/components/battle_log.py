@@ -50,7 +50,8 @@ class BattleLog(RichLog, can_focus=False):
             self.write(Text(line, style=self._style("dim"), no_wrap=True), scroll_end=False)
         winner = None if view.winner is None else self.names[view.winner.index]
         c1, c2 = view.deciding
-        pieces = log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs)
+        tie = (view.p1_laid[0], view.p2_laid[0]) if view.wars else None
+        pieces = log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs, tie)
         self._append(pieces_text(pieces, self._style))
 
     def show_end(self, end: EndView) -> None:
