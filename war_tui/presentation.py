@@ -108,10 +108,13 @@ CARD_WIDTH = 5
 CARD_HEIGHT = 4
 
 
-def card_face(card: Card, glyphs: Glyphs) -> list[str]:
-    """A small framed card: rank and suit in the top-left corner, the suit again bottom-right."""
+def card_face(card: Card, glyphs: Glyphs, overlapped: bool = False) -> list[str]:
+    """A small framed card: rank and suit in the top-left corner, the suit again bottom-right.
+
+    ``overlapped``: only the card's left edge will show, so a ten is "T", never a lone "1".
+    """
     tl, tr, bl, br, h, v = glyphs.frame
-    label = card_label(card, glyphs)
+    label = RANKS[card >> 2] + glyphs.suits[card & 3] if overlapped else card_label(card, glyphs)
     suit = glyphs.suits[card & 3]
     return [
         tl + h * 3 + tr,
@@ -142,6 +145,30 @@ def laid_layout(laid: Sequence[Card], war_cards: int) -> list[tuple[Card, bool]]
         i += size
         face_up = not face_up
     return out
+
+
+def compact_row(layout: Sequence[tuple[Card, bool]], glyphs: Glyphs, level: int) -> list[tuple[str, Card | None]]:
+    """One player's cards of a battle as short labels for a one-line pile, (label, card or None for a back).
+
+    ``level`` 0 shows every card; 1 one back per war's face-down cards; 2 only the
+    first and the deciding card around a "+N" of the cards between. The deciding
+    card is always there.
+    """
+    back = glyphs.back[0][:2]
+    if level == 0:
+        return [(card_label(card, glyphs), card) if up else (back, None) for card, up in layout]
+    if level == 1:
+        out: list[tuple[str, Card | None]] = []
+        for card, up in layout:
+            if up:
+                out.append((card_label(card, glyphs), card))
+            elif not out or out[-1][1] is not None:
+                out.append((back, None))
+        return out
+    first, last = layout[0][0], layout[-1][0]
+    if len(layout) <= 2:
+        return [(card_label(card, glyphs), card) for card, _ in layout]
+    return [(card_label(first, glyphs), first), (f"+{len(layout) - 2}", None), (card_label(last, glyphs), last)]
 
 
 def fan_step(count: int, width: int, card_width: int = CARD_WIDTH) -> int:

@@ -173,3 +173,68 @@ async def test_ascii_mode_sends_nothing_but_ascii_in_notifications_and_the_palet
         await pilot.press("f", "l", "i")
         await pilot.pause(0.3)
         assert non_ascii_on_screen(app) == set()
+
+
+def deep_war_view(wars: int = 5, war_cards: int = 3):
+    """A made-up battle: ties on Q, A, 7, 10, J, each war with ``war_cards`` down; A♥ beats 3♣ at the end."""
+    from war_tui.cards import RANKS, parse_card
+    from war_tui.messages import BattleView
+    from war_tui.rules import Side
+
+    ties = "QA7TJ98"[:wars]
+    deciding = (parse_card("AH"), parse_card("3C"))
+    free = [c for c in range(52) if c not in deciding]
+
+    def take(rank: str) -> int:
+        card = next(c for c in free if RANKS[c >> 2] == rank)
+        free.remove(card)
+        return card
+
+    def filler() -> int:
+        card = next(c for c in free if RANKS[c >> 2] not in ties)
+        free.remove(card)
+        return card
+
+    p1, p2 = [], []
+    for rank in ties:
+        p1.append(take(rank))
+        p2.append(take(rank))
+        for _ in range(war_cards):
+            p1.append(filler())
+            p2.append(filler())
+    p1.append(deciding[0])
+    p2.append(deciding[1])
+    return BattleView(7, tuple(p1), tuple(p2), war_cards, wars, Side.P1, len(p1) + len(p2), (40, 12), wars)
+
+
+@pytest.mark.parametrize("size", [(50, 14), (40, 12), (60, 20)])
+async def test_a_deep_war_in_the_compact_pile_always_shows_both_deciding_cards(size):
+    from war_tui.components.pile import Pile
+    from war_tui.presentation import UNICODE, card_label
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        pile = app.query_one(Pile)
+        view = deep_war_view()
+        pile.show_battle(view)
+        await pilot.pause()
+        rows = [line for line in str(pile.render()).splitlines() if line.strip()]
+        p1_row, p2_row = rows[0], rows[-1]
+        assert p1_row.rstrip().endswith(card_label(view.p1_laid[-1], UNICODE)), p1_row
+        assert p2_row.rstrip().endswith(card_label(view.p2_laid[-1], UNICODE)), p2_row
+        assert p1_row.startswith("Q♣")  # the tie that started it stays too
+
+
+async def test_overlapped_tied_tens_in_the_full_pile_read_t_never_1():
+    from war_tui.components.pile import Pile
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        pile = app.query_one(Pile)
+        pile.show_battle(deep_war_view(wars=5, war_cards=3))
+        await pilot.pause()
+        drawn = str(pile.render())
+        assert "│T" in drawn and "│1│" not in drawn and "│1" not in drawn.replace("│10", "")
+        assert "A♥" in drawn and "3♣" in drawn
