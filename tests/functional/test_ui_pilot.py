@@ -91,7 +91,7 @@ async def test_a_war_shows_face_down_cards_then_the_deciding_cards():
         assert pile.has_class("-war")
         assert app.query_one("#packet-p1", Packet).has_class("-won")
         assert not app.query_one("#packet-p2", Packet).has_class("-won")
-        assert "DOUBLE WAR!" in log_text(app)
+        assert "7♣ v  7♥ DOUBLE WAR → 5♣ v 3♠" in log_text(app)
 
 
 async def test_auto_play_toggles_and_plays_by_itself():
