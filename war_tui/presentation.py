@@ -186,6 +186,17 @@ def war_word(depth: int) -> str:
     return words.get(depth, f"{depth}-deep war")
 
 
+def longest_war_text(depth: int) -> str:
+    """The deepest chain of ties in a game, in words: "a single war", "double war", "5 wars deep"."""
+    if depth <= 0:
+        return "none"
+    if depth == 1:
+        return "a single war"
+    if depth <= 4:
+        return war_word(depth)
+    return f"{depth} wars deep"
+
+
 def outcome_text(winner_name: str | None, cards: int, wars: int) -> str:
     """What happened to the middle pile, said plainly."""
     if winner_name is None:

@@ -238,3 +238,16 @@ async def test_overlapped_tied_tens_in_the_full_pile_read_t_never_1():
         drawn = str(pile.render())
         assert "│T" in drawn and "│1│" not in drawn and "│1" not in drawn.replace("│10", "")
         assert "A♥" in drawn and "3♣" in drawn
+
+
+async def test_wide_names_keep_the_card_bar_on_its_row():
+    from war_tui.components.card_bar import CardBar
+    from war_tui.presentation import cell_width
+
+    app = make_app(names=("山田太郎山田太郎", "Bob"))  # 8 characters, 16 columns: the widest allowed
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.query_one(CardBar)
+        drawn = str(bar.render())
+        assert "█" in drawn and "░" in drawn and drawn.rstrip().endswith("26 Bob")
+        assert cell_width(drawn) <= bar.size.width

@@ -188,3 +188,19 @@ def test_a_war_line_in_the_log_shows_the_tie_then_the_deciding_pair_within_80_co
     ))
     assert "10H v 10C QUADRUPLE WAR -> 10S v 8H  " in longest
     assert len(longest.split("cards")[0] + "cards") <= 80 - 3  # only the dim counts may go past the log's edge
+
+
+def test_the_longest_war_reads_as_words():
+    from war_tui.presentation import longest_war_text
+
+    assert [longest_war_text(n) for n in (0, 1, 2, 3, 5)] == [
+        "none", "a single war", "double war", "triple war", "5 wars deep"
+    ]
+
+
+def test_the_help_says_where_won_cards_go_in_plain_words():
+    from war_tui.rules import Rules
+    from war_tui.screens.help import rules_text
+
+    text = rules_text(Rules())
+    assert "adds them to the bottom of their packet" in text and "under its packet" not in text
