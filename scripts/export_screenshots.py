@@ -6,13 +6,21 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "functional"))
 
-from war_ui_support import SCREEN_STATES  # noqa: E402
+from war_ui_support import SCREEN_STATES, make_app  # noqa: E402
+
+from war_tui.engine import Game  # noqa: E402
+from war_tui.rules import Gather, Rules  # noqa: E402
+from war_tui.stats import GameRecord, Source, StatsStore  # noqa: E402
 
 
 async def export(name: str, out_dir: Path) -> Path:
@@ -25,11 +33,36 @@ async def export(name: str, out_dir: Path) -> Path:
     return out_dir / f"{name}.svg"
 
 
+async def export_stats(out_dir: Path) -> Path:
+    """The statistics screen over 40 fixed games (the same ones its snapshot test uses), times in UTC."""
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    start = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+    sources = (Source.INTERACTIVE, Source.AUTO, Source.SCREENSAVER)
+    with tempfile.TemporaryDirectory() as folder:
+        store = StatsStore.open(Path(folder) / "stats.sqlite3")
+        for seed in range(1, 41):
+            game = Game.deal(seed, Rules(war_cards=2, gather=Gather.LOSER_FIRST) if seed == 40 else Rules())
+            game.play()
+            finished = (start + timedelta(minutes=seed)).isoformat(timespec="seconds")
+            store.record(GameRecord.from_game(
+                game, ("Ann", "Bob"), seconds=game.battles / 4, source=sources[seed % 3], finished_at=finished
+            ))
+        app = make_app()
+        app.stats = store
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("s")
+            await pilot.pause()
+            app.save_screenshot("stats.svg", path=str(out_dir))
+    return out_dir / "stats.svg"
+
+
 async def main() -> None:
     out_dir = ROOT / "screenshots"
     out_dir.mkdir(exist_ok=True)
     for name in SCREEN_STATES:
         print(await export(name, out_dir))
+    print(await export_stats(out_dir))
 
 
 if __name__ == "__main__":

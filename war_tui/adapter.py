@@ -4,10 +4,13 @@ The engine calls listeners synchronously while it plays; the adapter keeps only
 what ends a battle (``BattleWon``, or the ``GameOver`` of a game ended short in
 a war), turns it into a ``BattleView`` and posts it. At "max" speed the app
 sets ``holding``: each battle's view replaces the last one unposted, and one
-``flush`` per frame sends only the newest, so the screen never queues stale frames.
+``flush`` per frame sends only the newest, so the screen never queues stale frames;
+it carries the counts of the battles it replaced (``passed``) for the sparkline and the log.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from textual.message_pump import MessagePump
 
@@ -44,12 +47,14 @@ class EngineAdapter:
         self._attached = False
         self.holding = False
         self._held: BattleView | None = None
+        self._passed: list[int] = []  # player 1's count after each held battle that a newer one replaced
 
     def follow(self, game: Game) -> None:
         """Listen to ``game`` from now on (and no longer to the previous one)."""
         self.detach()
         self._game = game
         self._held = None
+        self._passed.clear()
         self.attach()
 
     def attach(self) -> None:
@@ -67,6 +72,9 @@ class EngineAdapter:
         view, self._held = self._held, None
         if view is None:
             return False
+        if self._passed:
+            view = replace(view, passed=tuple(self._passed))
+            self._passed.clear()
         self._target.post_message(BattleShown(view, fast=fast))
         return True
 
@@ -79,6 +87,8 @@ class EngineAdapter:
         if view is None:
             return
         if self.holding:
+            if self._held is not None:
+                self._passed.append(self._held.counts[0])
             self._held = view
         else:
             self._target.post_message(BattleShown(view))

@@ -18,11 +18,14 @@ from importlib.resources import files
 from rich.console import RenderableType
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
+from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.timer import Timer
 
 from .adapter import EngineAdapter
+from .components.ascii_scrollbar import AsciiScrollBarRender
 from .cards import Card
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
@@ -37,6 +40,7 @@ from .keys import GAME_BINDINGS
 from .messages import BattleShown, DealView, EndView, GameDealt, GameEnded
 from .presentation import MAX, choose_glyphs, faster, slower, tick_plan
 from .rules import Result, Rules, Side
+from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
 from .screens.stats import StatsScreen
@@ -121,11 +125,17 @@ class WarApp(App[None]):
 
     def on_mount(self) -> None:
         self.set_class(self.glyphs.ascii, "-ascii")
+        if self.glyphs.ascii:
+            ScrollBar.renderer = AsciiScrollBarRender  # Textual has one renderer per process; put back on unmount
         self._board = list(self.query(".board"))
         self._status.set_play(self.auto, self.speed, self.pause_on_war)
         self.new_game(self.settings.seed, packets=self.settings.packets)
         self._fit_screen(self.size.width, self.size.height)
         self._say_stats_off(self.stats.take_notice())
+
+    def on_unmount(self) -> None:
+        if ScrollBar.renderer is AsciiScrollBarRender:
+            ScrollBar.renderer = ScrollBarRender
 
     @property
     def _status(self) -> StatusLine:
@@ -209,10 +219,12 @@ class WarApp(App[None]):
         self._after_play()
 
     def action_auto(self) -> None:
+        if self.game is not None and self.game.over:
+            self.auto = True  # at game over, a deals again and lets the new game play itself
+            self.new_game()
+            return
         self.auto = not self.auto
         self._auto_seen = self._auto_seen or self.auto
-        if self.auto and self.game is not None and self.game.over:
-            self.new_game()
         self._sync_auto()
 
     def action_faster(self) -> None:
@@ -247,6 +259,12 @@ class WarApp(App[None]):
             self.pop_screen()
         elif not any(isinstance(s, StatsScreen) for s in self.screen_stack):
             self._push_overlay(StatsScreen(self.stats))
+
+    def action_command_palette(self) -> None:
+        if not self.glyphs.ascii:
+            super().action_command_palette()
+        elif self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(AsciiCommandPalette(placeholder=PLACEHOLDER, id="--command-palette"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

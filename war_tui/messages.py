@@ -6,7 +6,7 @@ render from it and never look inside the engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from textual.message import Message
 
@@ -25,6 +25,7 @@ class BattleView:
     taken: int  # cards that went to the winner
     counts: tuple[int, int]  # packet sizes afterwards
     total_wars: int = 0  # wars declared in the game so far, as the engine counts them
+    passed: tuple[int, ...] = ()  # at "max": player 1's count after each battle played since the last one drawn
 
     @property
     def deciding(self) -> tuple[Card, Card]:
@@ -65,7 +66,12 @@ class BattleShown(Message, bubble=False):
     fast: bool = False  # sent at max speed: a newer one may replace it unread
 
     def can_replace(self, message: Message) -> bool:
-        return self.fast and isinstance(message, BattleShown) and message.fast
+        """A newer fast battle replaces this unread one, and carries it along as a battle passed over."""
+        if not (self.fast and isinstance(message, BattleShown) and message.fast):
+            return False
+        view = self.view
+        message.view = replace(message.view, passed=view.passed + (view.counts[0],) + message.view.passed)
+        return True
 
 
 @dataclass

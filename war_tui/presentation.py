@@ -8,6 +8,7 @@ is unit-tested without a screen. Widgets only paint what these functions return.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -30,6 +31,7 @@ class Glyphs:
     spark: str  # levels from empty to full
     dot: str
     arrow: str
+    ellipsis: str
 
 
 UNICODE = Glyphs(
@@ -42,6 +44,7 @@ UNICODE = Glyphs(
     spark=" ▁▂▃▄▅▆▇█",
     dot="·",
     arrow="→",
+    ellipsis="…",
 )
 
 ASCII = Glyphs(
@@ -54,6 +57,7 @@ ASCII = Glyphs(
     spark=" .:-=+*#%",
     dot="|",
     arrow="->",
+    ellipsis="...",
 )
 
 
@@ -104,10 +108,13 @@ CARD_WIDTH = 5
 CARD_HEIGHT = 4
 
 
-def card_face(card: Card, glyphs: Glyphs) -> list[str]:
-    """A small framed card: rank and suit in the top-left corner, the suit again bottom-right."""
+def card_face(card: Card, glyphs: Glyphs, overlapped: bool = False) -> list[str]:
+    """A small framed card: rank and suit in the top-left corner, the suit again bottom-right.
+
+    ``overlapped``: only the card's left edge will show, so a ten is "T", never a lone "1".
+    """
     tl, tr, bl, br, h, v = glyphs.frame
-    label = card_label(card, glyphs)
+    label = RANKS[card >> 2] + glyphs.suits[card & 3] if overlapped else card_label(card, glyphs)
     suit = glyphs.suits[card & 3]
     return [
         tl + h * 3 + tr,
@@ -140,6 +147,30 @@ def laid_layout(laid: Sequence[Card], war_cards: int) -> list[tuple[Card, bool]]
     return out
 
 
+def compact_row(layout: Sequence[tuple[Card, bool]], glyphs: Glyphs, level: int) -> list[tuple[str, Card | None]]:
+    """One player's cards of a battle as short labels for a one-line pile, (label, card or None for a back).
+
+    ``level`` 0 shows every card; 1 one back per war's face-down cards; 2 only the
+    first and the deciding card around a "+N" of the cards between. The deciding
+    card is always there.
+    """
+    back = glyphs.back[0][:2]
+    if level == 0:
+        return [(card_label(card, glyphs), card) if up else (back, None) for card, up in layout]
+    if level == 1:
+        out: list[tuple[str, Card | None]] = []
+        for card, up in layout:
+            if up:
+                out.append((card_label(card, glyphs), card))
+            elif not out or out[-1][1] is not None:
+                out.append((back, None))
+        return out
+    first, last = layout[0][0], layout[-1][0]
+    if len(layout) <= 2:
+        return [(card_label(card, glyphs), card) for card, _ in layout]
+    return [(card_label(first, glyphs), first), (f"+{len(layout) - 2}", None), (card_label(last, glyphs), last)]
+
+
 def fan_step(count: int, width: int, card_width: int = CARD_WIDTH) -> int:
     """How far apart to draw ``count`` cards so they fit ``width`` columns (overlapping if need be)."""
     if count <= 1:
@@ -153,6 +184,17 @@ def war_word(depth: int) -> str:
         return "war"
     words = {2: "double war", 3: "triple war", 4: "quadruple war"}
     return words.get(depth, f"{depth}-deep war")
+
+
+def longest_war_text(depth: int) -> str:
+    """The deepest chain of ties in a game, in words: "a single war", "double war", "5 wars deep"."""
+    if depth <= 0:
+        return "none"
+    if depth == 1:
+        return "a single war"
+    if depth <= 4:
+        return war_word(depth)
+    return f"{depth} wars deep"
 
 
 def outcome_text(winner_name: str | None, cards: int, wars: int) -> str:
@@ -352,6 +394,80 @@ def spark_rows(values: Sequence[float], height: int, top: float, glyphs: Glyphs)
     return ["".join(r) for r in rows]
 
 
+# ---------------------------------------------------------------- the status
+
+
+def cell_width(text: str) -> int:
+    """Terminal cells ``text`` takes: wide (CJK) characters take two, combining marks none."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def initials(names: Sequence[str]) -> tuple[str, str]:
+    """Short names for a tight line: "Player 1" -> "P1", "Ann Lee" -> "AL"; "P1"/"P2" if they would clash."""
+    short = tuple("".join(word[0] for word in name.split()) or "?" for name in names)
+    if short[0].casefold() == short[1].casefold():
+        return ("P1", "P2")
+    return short[0], short[1]
+
+
+def status_pieces(
+    *,
+    number: int,
+    seed: int | None,
+    battles: int,
+    wars: int,
+    auto: bool,
+    speed: float,
+    pause_on_war: bool,
+    over: bool,
+    tally: tuple[int, int, int, int],
+    names: Sequence[str],
+    glyphs: Glyphs,
+    width: int,
+) -> list[tuple[str, str]]:
+    """The status line as (text, style-name) pieces; styles: 'label', 'value', 'auto', 'paused'.
+
+    The longest wording that fits ``width`` cells: full names, then initials,
+    then without the seed (the log says it at every deal), then without the
+    game number; past that the end is cut.
+    """
+    dot = f" {glyphs.dot} "
+    p1, p2, draws, stopped = tally
+    if not auto:
+        play = (f"auto off ({speed_label(speed)})", "paused")
+    elif over:
+        play = (f"auto {speed_label(speed)} next deal", "paused")  # nothing runs until the next deal
+    else:
+        play = (f"auto {speed_label(speed)}", "auto")
+    seed_words = "hand-made deal" if seed is None else f"seed {seed}"
+    pieces: list[tuple[str, str]] = []
+    for game, short in ((2, False), (2, True), (1, True), (0, True)):
+        a, b = initials(names) if short else names
+        pieces = [("Game ", "label"), (f"{number}", "value"), (dot, "label")] if game else []
+        if game == 2:
+            pieces[1:2] = [(f"{number}", "value"), (f" ({seed_words})", "value")]
+        pieces += [
+            ("Battle ", "label"), (f"{battles:,}", "value"),
+            (dot + "Wars ", "label"), (f"{wars:,}", "value"),
+            (dot, "label"), play,
+        ]
+        if pause_on_war:
+            pieces += [(dot, "label"), ("war stop", "value")]
+        pieces += [(dot + f"Wins {a}: ", "label"), (f"{p1}", "value"), (f", {b}: ", "label"), (f"{p2}", "value")]
+        if draws:
+            pieces += [(", ", "label"), (f"{draws}", "value"), (" drawn", "label")]
+        if stopped:
+            pieces += [(", ", "label"), (f"{stopped}", "value"), (" stopped", "label")]
+        if sum(cell_width(text) for text, _ in pieces) <= width:
+            break
+    return pieces
+
+
 # ------------------------------------------------------------------ the log
 
 
@@ -364,18 +480,27 @@ def log_battle_line(
     wars: int,
     counts: tuple[int, int],
     glyphs: Glyphs,
+    tie: tuple[Card, Card] | None = None,
 ) -> list[tuple[str, str]]:
     """One line of the battle log as (text, style-name) pieces; styles: '', 'red', 'war', 'dim'.
 
-    ``p1_card`` / ``p2_card`` are the deciding pair (the last face-up cards).
+    ``p1_card`` / ``p2_card`` are the deciding pair (the last face-up cards); a war
+    shows the ``tie`` that started it first: ``5♥ v  5♣ WAR → 4♠ v  8♥``.
     """
     pieces: list[tuple[str, str]] = [(f"{battle:>5}  ", "dim")]
-    for i, card in enumerate((p1_card, p2_card)):
-        if i:
-            pieces.append((" v ", "dim"))
-        pieces.append((card_label(card, glyphs).rjust(3), "red" if is_red(card) else ""))
+
+    def pair(cards: tuple[Card, Card], width: int) -> None:
+        for i, card in enumerate(cards):
+            if i:
+                pieces.append((" v ", "dim"))
+            pieces.append((card_label(card, glyphs).rjust(width), "red" if is_red(card) else ""))
+
+    if wars and tie is not None:
+        pair(tie, 3)  # in the column every battle's first pair uses
+        pieces.append((f" {war_word(wars).upper()} {glyphs.arrow} ", "war"))
+    pair((p1_card, p2_card), 0 if wars and tie is not None else 3)
     pieces.append(("  ", ""))
-    if wars:
+    if wars and tie is None:
         pieces.append((f"{war_word(wars).upper()}! ", "war"))
     pieces.append((outcome_text(winner_name, taken, 0), "war" if wars else ""))
     pieces.append((f"  {counts[0]}{glyphs.dot}{counts[1]}", "dim"))

@@ -91,7 +91,7 @@ async def test_a_war_shows_face_down_cards_then_the_deciding_cards():
         assert pile.has_class("-war")
         assert app.query_one("#packet-p1", Packet).has_class("-won")
         assert not app.query_one("#packet-p2", Packet).has_class("-won")
-        assert "DOUBLE WAR!" in log_text(app)
+        assert "7♣ v  7♥ DOUBLE WAR → 5♣ v 3♠" in log_text(app)
 
 
 async def test_auto_play_toggles_and_plays_by_itself():
@@ -163,7 +163,7 @@ async def test_w_toggles_pause_on_war():
         await pilot.press("w")
         assert app.pause_on_war
         await pilot.pause()
-        assert "stop at wars" in status_text(app)
+        assert "war stop" in status_text(app)
         await pilot.press("w")
         assert not app.pause_on_war
 
@@ -194,7 +194,7 @@ async def test_game_over_appears_and_r_deals_again():
         await pilot.pause()
         assert not isinstance(app.screen, GameOverScreen)
         assert app.game_number == 2 and not app.game.over
-        assert "Tally 1-0" in status_text(app)
+        assert "Wins Player 1: 1, Player 2: 0" in status_text(app)
 
 
 async def test_space_at_game_over_deals_again_and_escape_shows_the_table():

@@ -44,3 +44,48 @@ def test_a_game_over_without_an_unfinished_battle_has_nothing_to_draw():
     game, seen = events_of("AS", "2C")
     over = [e for e in seen if isinstance(e, GameOver)][0]
     assert view_of(over, game.battles, 1) is None
+
+
+class _Inbox:
+    def __init__(self):
+        self.messages = []
+
+    def post_message(self, message):
+        self.messages.append(message)
+        return True
+
+
+def test_at_max_speed_one_message_a_frame_carries_the_counts_of_every_battle_it_passed_over():
+    from war_tui.adapter import EngineAdapter
+
+    inbox = _Inbox()
+    adapter = EngineAdapter(inbox)
+    game = Game.deal(5)
+    counts = []
+    game.subscribe(lambda e: counts.append(e.p1_count) if isinstance(e, BattleWon) else None)
+    adapter.follow(game)
+    adapter.holding = True
+    game.play(100)
+    adapter.holding = False
+    assert adapter.flush(fast=True)
+    (message,) = inbox.messages
+    assert message.view.battle == 100
+    assert message.view.passed == tuple(counts[:99])
+    assert message.view.counts[0] == counts[99]
+    adapter.holding = True
+    game.play(3)
+    adapter.holding = False
+    adapter.flush(fast=True)
+    assert inbox.messages[-1].view.passed == tuple(counts[100:102])  # only the battles since the last frame
+
+
+def test_a_fast_battle_replaced_unread_is_kept_as_a_battle_passed_over():
+    from war_tui.messages import BattleShown
+
+    game, seen = events_of("7C 3C 9S 4C 5C 8S 2H", "7H 2D 9D 4D 3S 6D 3H")
+    first, second = [view_of(e, e.battle, 1) for e in seen if isinstance(e, BattleWon)][:2]
+    older = BattleShown(first, fast=True)
+    newer = BattleShown(second, fast=True)
+    assert older.can_replace(newer)
+    assert newer.view.passed == (first.counts[0],)
+    assert not BattleShown(first).can_replace(BattleShown(second))  # battles drawn one by one all stay

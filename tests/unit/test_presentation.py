@@ -173,3 +173,34 @@ def test_log_lines_name_the_cards_the_winner_and_the_war():
     assert "12" in text and "K♠" in text and "9♦" in text and "WAR!" in text
     assert "Alice takes 6 cards" in text and "30·22" in text
     assert ("9♦".rjust(3), "red") in pieces
+
+
+def test_a_war_line_in_the_log_shows_the_tie_then_the_deciding_pair_within_80_columns():
+    from war_tui.presentation import ASCII
+
+    tie = (parse_card("5H"), parse_card("5C"))
+    text = "".join(t for t, _ in log_battle_line(
+        30, parse_card("4S"), parse_card("8H"), "Player 2", 6, 1, (20, 32), UNICODE, tie
+    ))
+    assert text == "   30   5♥ v  5♣ WAR → 4♠ v 8♥  Player 2 takes 6 cards  20·32"
+    longest = "".join(t for t, _ in log_battle_line(
+        9999, parse_card("TS"), parse_card("8H"), "A" * 16, 14, 4, (40, 12), ASCII, (parse_card("TH"), parse_card("TC"))
+    ))
+    assert "10H v 10C QUADRUPLE WAR -> 10S v 8H  " in longest
+    assert len(longest.split("cards")[0] + "cards") <= 80 - 3  # only the dim counts may go past the log's edge
+
+
+def test_the_longest_war_reads_as_words():
+    from war_tui.presentation import longest_war_text
+
+    assert [longest_war_text(n) for n in (0, 1, 2, 3, 5)] == [
+        "none", "a single war", "double war", "triple war", "5 wars deep"
+    ]
+
+
+def test_the_help_says_where_won_cards_go_in_plain_words():
+    from war_tui.rules import Rules
+    from war_tui.screens.help import rules_text
+
+    text = rules_text(Rules())
+    assert "adds them to the bottom of their packet" in text and "under its packet" not in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from ..presentation import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
+from ..presentation import DEFAULT_SPEED, SpeedError, cell_width, parse_speed, speed_label
 from ..settings import DEFAULT_NAMES, MAX_NAME_LENGTH, PlaySettings
 from .common import UsageError, add_rule_flags, rules_from_args, seed_value
 from .stats import add_stats_flags, store_from_args
@@ -58,8 +58,10 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
     for name in names:
         if not name.strip() or not name.isprintable():
             raise UsageError("--names must be two printable, non-blank names")
-        if len(name) > MAX_NAME_LENGTH:
-            raise UsageError(f"--names: '{name}' is longer than {MAX_NAME_LENGTH} characters")
+        if cell_width(name) > MAX_NAME_LENGTH:
+            raise UsageError(
+                f"--names: '{name}' is wider than {MAX_NAME_LENGTH} columns (wide characters such as 山 take two)"
+            )
     names = (names[0].strip(), names[1].strip())
     if names[0].casefold() == names[1].casefold():
         raise UsageError("--names: the two players need different names")

@@ -26,6 +26,11 @@ class BattleLog(RichLog, can_focus=False):
         self.glyphs = glyphs
         self.border_title = "Battle log"
 
+    def on_mount(self) -> None:
+        # Anchored, the log stays at its end when a resize changes its height; a mouse wheel
+        # scrolling up releases it (the next battle brings it back), reaching the end again re-anchors.
+        self.anchor()
+
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"log--{name}")
 
@@ -40,9 +45,13 @@ class BattleLog(RichLog, can_focus=False):
         self._append(Text(line, style=self._style("deal"), no_wrap=True))
 
     def show_battle(self, view: BattleView) -> None:
+        if view.passed:
+            line = f"{self.glyphs.ellipsis:>5}  {plural(len(view.passed), 'battle')} at max speed"
+            self.write(Text(line, style=self._style("dim"), no_wrap=True), scroll_end=False)
         winner = None if view.winner is None else self.names[view.winner.index]
         c1, c2 = view.deciding
-        pieces = log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs)
+        tie = (view.p1_laid[0], view.p2_laid[0]) if view.wars else None
+        pieces = log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs, tie)
         self._append(pieces_text(pieces, self._style))
 
     def show_end(self, end: EndView) -> None:

@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..messages import BattleView, DealView, EndView
-from ..presentation import Glyphs, bar_split
+from ..presentation import Glyphs, bar_split, cell_width
 
 
 class CardBar(Widget):
@@ -36,9 +36,9 @@ class CardBar(Widget):
         width = self.size.width
         left = f"{self.names[0]} {n1:>2} "
         right = f" {n2:<2} {self.names[1]}"
-        if len(left) + len(right) + 10 > width:
+        if cell_width(left) + cell_width(right) + 10 > width:
             left, right = f"{n1:>2} ", f" {n2:<2}"
-        cells = max(0, width - len(left) - len(right))
+        cells = max(0, width - cell_width(left) - cell_width(right))
         p1_cells = bar_split(n1, n2, cells)
         label = self.get_component_rich_style("bar--label")
         text = Text(no_wrap=True, overflow="crop", end="")

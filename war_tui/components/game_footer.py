@@ -1,8 +1,15 @@
-"""The footer, minus a slow leak that would make a days-long screensaver grow without end."""
+"""The footer: every key that fits, never a cut-off word, minus a slow leak that would make a days-long screensaver grow without end."""
 
 from __future__ import annotations
 
+from textual import events
+from textual.app import ComposeResult
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+WIDTH_STEPS = (80, 70, 52, 45)
+"""Below each width the footer gets a class ``-below-N``; styles/app.tcss hides the less needed keys
+there (they stay in the help screen and the command palette) instead of cutting the last one in half."""
 
 
 class GameFooter(Footer):
@@ -11,6 +18,16 @@ class GameFooter(Footer):
     changes, which it never does here; the screensaver changes screens twice a game, so about 16 dead
     keys (with their styles) piled up per game, some 0.8 MB a game. Each recompose drops them.
     """
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):  # a class per action, so a style can hide the key
+                widget.add_class("-key-" + widget.action.rpartition(".")[2].replace("_", "-"))
+            yield widget
+
+    def on_resize(self, event: events.Resize) -> None:
+        for step in WIDTH_STEPS:
+            self.set_class(event.size.width < step, f"-below-{step}")
 
     async def recompose(self) -> None:
         await super().recompose()

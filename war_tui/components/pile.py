@@ -19,6 +19,7 @@ from ..presentation import (
     card_face,
     card_is_red,
     card_label,
+    compact_row,
     fan_step,
     laid_layout,
     outcome_text,
@@ -91,7 +92,8 @@ class Pile(Widget):
                 x = left + i * step
                 if face_up:
                     suit_style = "pile--red" if card_is_red(card) else "pile--face"
-                    canvas.paint(x, y, card_face(card, g), styles=("pile--face", suit_style, suit_style, "pile--face"))
+                    face = card_face(card, g, overlapped=step < CARD_WIDTH - 1 and i < len(cards) - 1)
+                    canvas.paint(x, y, face, styles=("pile--face", suit_style, suit_style, "pile--face"))
                 else:
                     canvas.paint(x, y, card_back(g), "pile--back")
         outcome, detail = self._words(view)
@@ -106,11 +108,18 @@ class Pile(Widget):
     def _draw_compact(self, canvas: Canvas, view: BattleView) -> None:
         g = self.glyphs
         rows = (0, max(2, canvas.height - 1))
-        for laid, y in zip((view.p1_laid, view.p2_laid), rows):
+        layouts = [laid_layout(laid, view.war_cards) for laid in (view.p1_laid, view.p2_laid)]
+        for level in range(3):  # a deep war gives up face-down cards, then the middle ones, never the deciding card
+            lines = [compact_row(layout, g, level) for layout in layouts]
+            if max(sum(len(label) + 1 for label, _ in line) - 1 for line in lines) <= canvas.width:
+                break
+        for line, y in zip(lines, rows):
             x = 0
-            for card, face_up in laid_layout(laid, view.war_cards):
-                label = card_label(card, g) if face_up else g.back[0][:2]
-                style = ("pile--red" if card_is_red(card) else "pile--face") if face_up else "pile--back"
+            for label, card in line:
+                if card is None:
+                    style = "pile--back" if not label.startswith("+") else "pile--detail"
+                else:
+                    style = "pile--red" if card_is_red(card) else "pile--face"
                 canvas.text(x, y, label, style)
                 x += len(label) + 1
         winner = None if view.winner is None else self.names[view.winner.index]

@@ -10,8 +10,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..messages import BattleView, DealView, EndView
-from ..presentation import Glyphs, speed_label
+from ..presentation import Glyphs, status_pieces
 from ..rules import Result
+from .drawing import pieces_text
 
 
 class StatusLine(Widget):
@@ -24,6 +25,7 @@ class StatusLine(Widget):
     auto: reactive[bool] = reactive(False)
     speed: reactive[float] = reactive(4.0)
     pause_on_war: reactive[bool] = reactive(False)
+    over: reactive[bool] = reactive(False)  # the game on the table is finished
     tally: reactive[tuple[int, int, int, int]] = reactive((0, 0, 0, 0))  # p1, p2, draws, stopped
 
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
@@ -36,6 +38,7 @@ class StatusLine(Widget):
         self.seed = deal.seed
         self.battles = 0
         self.wars = 0
+        self.over = False
 
     def show_battle(self, view: BattleView) -> None:
         self.battles = view.battle
@@ -44,6 +47,7 @@ class StatusLine(Widget):
     def show_end(self, end: EndView) -> None:
         self.battles = end.battles
         self.wars = end.wars
+        self.over = True
 
     def set_play(self, auto: bool, speed: float, pause_on_war: bool) -> None:
         self.auto, self.speed, self.pause_on_war = auto, speed, pause_on_war
@@ -52,31 +56,9 @@ class StatusLine(Widget):
         self.tally = (tally[Result.P1], tally[Result.P2], tally[Result.DRAW], tally[Result.STOPPED])
 
     def render(self) -> Text:
-        label = self.get_component_rich_style("status--label")
-        value = self.get_component_rich_style("status--value")
-        dot = f" {self.glyphs.dot} "
-        narrow = self.size.width < 60
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
-
-        def part(name: str, val: str) -> None:
-            if text:
-                text.append(dot, label)
-            if name:
-                text.append(name + " ", label)
-            text.append(val, value)
-
-        seed = "hand-made deal" if self.seed is None else f"seed {self.seed}"
-        part("Game", f"{self.number}" if narrow else f"{self.number} ({seed})")
-        part("Battle", f"{self.battles:,}")
-        part("Wars", f"{self.wars:,}")
-        text.append(dot, label)
-        if self.auto:
-            text.append(f"auto {speed_label(self.speed)}", self.get_component_rich_style("status--auto"))
-        else:
-            text.append(f"auto off ({speed_label(self.speed)})", self.get_component_rich_style("status--paused"))
-        if self.pause_on_war:
-            part("", "stop at wars")
-        p1, p2, draws, stopped = self.tally
-        if any(self.tally):
-            part("Tally", f"{p1}-{p2}" if narrow else f"{p1}-{p2}, {draws} drawn, {stopped} stopped")
-        return text
+        pieces = status_pieces(
+            number=self.number, seed=self.seed, battles=self.battles, wars=self.wars, auto=self.auto,
+            speed=self.speed, pause_on_war=self.pause_on_war, over=self.over, tally=self.tally,
+            names=self.names, glyphs=self.glyphs, width=self.content_size.width,
+        )
+        return pieces_text(pieces, lambda name: self.get_component_rich_style(f"status--{name}"))

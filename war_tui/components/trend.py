@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from ..messages import BattleView, DealView, EndView
-from ..presentation import CountHistory, Glyphs, resample, spark_rows
+from ..presentation import CountHistory, Glyphs, cell_width, resample, spark_rows
 
 
 class CountTrend(Widget):
@@ -29,6 +29,8 @@ class CountTrend(Widget):
         self.refresh()
 
     def show_battle(self, view: BattleView) -> None:
+        for count in view.passed:  # battles played at "max" without being drawn still make the line
+            self.history.add(count)
         self.history.add(view.counts[0])
         self.refresh()
 
@@ -38,16 +40,16 @@ class CountTrend(Widget):
     def render(self) -> Text:
         width, height = self.size
         label_text = f"{self.names[0]}'s cards "
-        if len(label_text) > width // 3:
+        if cell_width(label_text) > width // 3:
             label_text = ""
-        plot_width = max(0, width - len(label_text))
+        plot_width = max(0, width - cell_width(label_text))
         values = resample(self.history.samples, plot_width)
         rows = spark_rows(values, height, self.total, self.glyphs)
         label = self.get_component_rich_style("trend--label")
         line = self.get_component_rich_style("trend--line")
         text = Text(no_wrap=True, overflow="crop", end="")
         for i, row in enumerate(rows):
-            text.append(label_text if i == len(rows) - 1 else " " * len(label_text), label)
+            text.append(label_text if i == len(rows) - 1 else " " * cell_width(label_text), label)
             text.append(row, line)
             if i < len(rows) - 1:
                 text.append("\n")

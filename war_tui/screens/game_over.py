@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from ..keys import GAME_BINDINGS
 from ..messages import EndView
-from ..presentation import leader_text, plural, reason_text, result_title, war_word
+from ..presentation import leader_text, longest_war_text, plural, reason_text, result_title
 from ..rules import Result
 
 
@@ -41,7 +41,7 @@ class GameOverScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         end = self.end
-        longest = "none" if end.longest_war == 0 else f"{war_word(end.longest_war)} ({end.longest_war} deep)"
+        longest = longest_war_text(end.longest_war)
         facts = [
             f"{_capital(reason_text(end.reason, end.result, self.names))}.",
         ]
@@ -76,6 +76,8 @@ def _capital(sentence: str) -> str:
 
 
 def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return "under a second"  # a whole game at "max" speed
     seconds = max(0, int(round(seconds)))
     minutes, secs = divmod(seconds, 60)
     hours, minutes = divmod(minutes, 60)

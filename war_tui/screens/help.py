@@ -35,8 +35,9 @@ GATHER_TEXT = {
 def rules_text(rules: Rules) -> str:
     down = "one card" if rules.war_cards == 1 else f"{rules.war_cards} cards"
     return "\n\n".join([
-        "Both players turn over their top card. The higher rank takes both (ace high, two low;"
-        f" suits do not matter) and puts them under its packet, {GATHER_TEXT[rules.gather]}.",
+        "Both players turn over their top card. Whoever shows the higher rank (ace high, two low;"
+        f" suits do not matter) wins both cards and adds them to the bottom of their packet,"
+        f" {GATHER_TEXT[rules.gather]}.",
         f"A tie is war: each player lays {down} face down and one face up; the higher new card"
         " takes the whole pile, and another tie means another war.",
         "Whoever cannot lay a war's cards loses (if neither can, it is a draw). Holding every"

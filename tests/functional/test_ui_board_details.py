@@ -1,0 +1,253 @@
+"""What a person notices on the board in the corners QA found: resizes, max speed, narrow layouts, ASCII.
+
+Driven through Textual's pilot; waiting is by polling for what a person would see.
+"""
+
+from __future__ import annotations
+
+import pytest
+from war_ui_support import QUICK_WIN, make_app
+
+from war_tui.components.battle_log import BattleLog
+
+
+async def until(pilot, condition, seconds: float = 10.0) -> None:
+    """Let the app run until ``condition()`` holds; fail (not hang) if it never does."""
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the screen never reached the expected state")
+
+
+async def test_the_battle_log_keeps_showing_the_newest_battle_across_resizes():
+    app = make_app(seed=281175334627632)
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.query_one(BattleLog)
+        for _ in range(40):
+            await pilot.press("space")
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y > 0
+        for size in ((50, 14), (80, 24), (60, 20), (100, 30)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            assert log.max_scroll_y > 0
+            assert log.scroll_y == log.max_scroll_y, f"the newest battle is hidden at {size}"
+
+
+async def test_a_log_scrolled_up_with_the_mouse_stays_put_across_a_resize_until_the_next_battle():
+    from textual import events
+
+    app = make_app(seed=281175334627632)
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.query_one(BattleLog)
+        for _ in range(40):
+            await pilot.press("space")
+        await pilot.pause()
+        for _ in range(5):
+            log.post_message(events.MouseScrollUp(log, 1, 1, 0, -1, 0, False, False, False))
+        await pilot.pause()
+        reading = log.scroll_y
+        assert 0 <= reading < log.max_scroll_y
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert log.scroll_y == reading  # what the person was reading stays in view
+        await pilot.press("space")
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y  # a new battle brings the log back to its end
+
+
+async def test_a_whole_game_at_max_speed_still_fills_the_log_the_sparkline_and_says_its_time():
+    from war_tui.components.trend import CountTrend
+    from war_tui.presentation import MAX
+    from war_tui.screens.game_over import GameOverScreen
+
+    app = make_app(seed=5, auto=True, speed=MAX)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        game = app.game
+        lines = [line.text for line in app.query_one(BattleLog).lines]
+        passed = [line for line in lines if "at max speed" in line]
+        assert passed and passed[0].lstrip().startswith("…")
+        skipped = sum(int(line.split()[1].replace(",", "")) for line in passed)
+        drawn = [line for line in lines if line.split()[0].isdigit()]
+        assert skipped + len(drawn) == game.battles  # every battle is in the log, drawn or counted
+        trend = app.query_one(CountTrend)
+        assert len(trend.history.samples) == game.battles + 1  # the deal and every battle after it
+        assert "Time          under a second" in str(app.screen.query_one("#result-facts").render())
+
+
+async def test_the_sparkline_stays_bounded_however_many_battles_a_frame_passes_over():
+    from dataclasses import replace
+
+    from war_tui.components.trend import CountTrend
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+        trend = app.query_one(CountTrend)
+        view = app.query_one("#pile").view
+        trend.show_battle(replace(view, passed=tuple(26 + i % 20 for i in range(10_000))))
+        assert len(trend.history.samples) <= 512
+        await pilot.pause()
+        assert str(trend.render()).strip()
+
+
+def status_of(app) -> str:
+    from war_tui.components.status import StatusLine
+
+    return str(app.query_one(StatusLine).render())
+
+
+async def test_the_status_line_shows_a_tally_from_the_start_and_fits_with_stop_at_wars():
+    for width in (80, 100):
+        app = make_app(pause_on_war=True, speed=0.5, seed=3466761160)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await pilot.pause()
+            text = status_of(app)
+            assert "…" not in text, text
+            assert "war stop" in text and "auto off (0.5/s)" in text
+            assert text.endswith(": 0, P2: 0") or text.endswith("Player 2: 0"), text
+
+
+async def test_a_at_game_over_deals_again_and_plays_it_by_itself():
+    from war_tui.screens.game_over import GameOverScreen
+
+    app = make_app(packets=QUICK_WIN, auto=True, speed=2.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        assert app._auto_timer is None
+        assert "auto 2/s next deal" in status_of(app)  # nothing runs now; the next deal will play itself
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.game_number == 2 and app.auto and app._auto_timer is not None
+        assert not isinstance(app.screen, GameOverScreen)
+        assert "auto 2/s" in status_of(app) and "next deal" not in status_of(app)
+
+
+@pytest.mark.parametrize("ascii_mode", [False, True])
+@pytest.mark.parametrize("width", [100, 80, 79, 60, 48, 40])
+async def test_the_footer_shows_whole_keys_only_at_every_width(width, ascii_mode):
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(ascii=ascii_mode)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        keys = [k for k in app.query_one(Footer).query(FooterKey) if k.display and k.parent.display]
+        palette = [k for k in keys if k.has_class("-command-palette")]
+        others = [k for k in keys if not k.has_class("-command-palette")]
+        shown = {k.description for k in others}
+        assert {"Flip", "Auto", "Quit", "Help"} <= shown
+        if width >= 80:
+            assert {"Restart", "Stats", "War stop"} <= shown and palette
+        edge = palette[0].region.x if palette else width
+        for key in others:
+            assert key.region.right <= edge, f"{key.description} is cut at {width} columns"
+        if palette:
+            assert palette[0].region.right == width  # flush right: nothing shows through after it
+
+
+def non_ascii_on_screen(app) -> set[str]:
+    return {char for char in app.export_screenshot() if ord(char) > 127}
+
+
+@pytest.mark.parametrize(
+    "settings, environ", [({"ascii": True}, None), ({}, {"LANG": "C"})], ids=["--ascii", "LANG=C"]
+)
+async def test_ascii_mode_sends_nothing_but_ascii_in_notifications_and_the_palette(settings, environ):
+    app = make_app(environ=environ, **settings)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.press("w")  # a notification
+        await until(pilot, lambda: "stop&#160;at&#160;every&#160;war" in app.export_screenshot())
+        assert non_ascii_on_screen(app) == set()
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.screen.id == "--command-palette")
+        await pilot.pause(0.3)
+        assert non_ascii_on_screen(app) == set()
+        await pilot.press("f", "l", "i")
+        await pilot.pause(0.3)
+        assert non_ascii_on_screen(app) == set()
+
+
+def deep_war_view(wars: int = 5, war_cards: int = 3):
+    """A made-up battle: ties on Q, A, 7, 10, J, each war with ``war_cards`` down; A♥ beats 3♣ at the end."""
+    from war_tui.cards import RANKS, parse_card
+    from war_tui.messages import BattleView
+    from war_tui.rules import Side
+
+    ties = "QA7TJ98"[:wars]
+    deciding = (parse_card("AH"), parse_card("3C"))
+    free = [c for c in range(52) if c not in deciding]
+
+    def take(rank: str) -> int:
+        card = next(c for c in free if RANKS[c >> 2] == rank)
+        free.remove(card)
+        return card
+
+    def filler() -> int:
+        card = next(c for c in free if RANKS[c >> 2] not in ties)
+        free.remove(card)
+        return card
+
+    p1, p2 = [], []
+    for rank in ties:
+        p1.append(take(rank))
+        p2.append(take(rank))
+        for _ in range(war_cards):
+            p1.append(filler())
+            p2.append(filler())
+    p1.append(deciding[0])
+    p2.append(deciding[1])
+    return BattleView(7, tuple(p1), tuple(p2), war_cards, wars, Side.P1, len(p1) + len(p2), (40, 12), wars)
+
+
+@pytest.mark.parametrize("size", [(50, 14), (40, 12), (60, 20)])
+async def test_a_deep_war_in_the_compact_pile_always_shows_both_deciding_cards(size):
+    from war_tui.components.pile import Pile
+    from war_tui.presentation import UNICODE, card_label
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        pile = app.query_one(Pile)
+        view = deep_war_view()
+        pile.show_battle(view)
+        await pilot.pause()
+        rows = [line for line in str(pile.render()).splitlines() if line.strip()]
+        p1_row, p2_row = rows[0], rows[-1]
+        assert p1_row.rstrip().endswith(card_label(view.p1_laid[-1], UNICODE)), p1_row
+        assert p2_row.rstrip().endswith(card_label(view.p2_laid[-1], UNICODE)), p2_row
+        assert p1_row.startswith("Q♣")  # the tie that started it stays too
+
+
+async def test_overlapped_tied_tens_in_the_full_pile_read_t_never_1():
+    from war_tui.components.pile import Pile
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        pile = app.query_one(Pile)
+        pile.show_battle(deep_war_view(wars=5, war_cards=3))
+        await pilot.pause()
+        drawn = str(pile.render())
+        assert "│T" in drawn and "│1│" not in drawn and "│1" not in drawn.replace("│10", "")
+        assert "A♥" in drawn and "3♣" in drawn
+
+
+async def test_wide_names_keep_the_card_bar_on_its_row():
+    from war_tui.components.card_bar import CardBar
+    from war_tui.presentation import cell_width
+
+    app = make_app(names=("山田太郎山田太郎", "Bob"))  # 8 characters, 16 columns: the widest allowed
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.query_one(CardBar)
+        drawn = str(bar.render())
+        assert "█" in drawn and "░" in drawn and drawn.rstrip().endswith("26 Bob")
+        assert cell_width(drawn) <= bar.size.width

@@ -1,0 +1,49 @@
+"""The status line's wording: who is who in the tally, and what fits a narrow terminal."""
+
+from war_tui.presentation import ASCII, MAX, UNICODE, cell_width, initials, status_pieces
+
+
+def line(width=98, **changes):
+    values = dict(
+        number=1, seed=3466761160, battles=0, wars=0, auto=False, speed=4.0, pause_on_war=False,
+        over=False, tally=(0, 0, 0, 0), names=("Player 1", "Player 2"), glyphs=UNICODE, width=width,
+    )
+    values.update(changes)
+    return "".join(text for text, _ in status_pieces(**values))
+
+
+def test_the_tally_shows_from_the_first_deal_and_names_who_won_what():
+    assert line().endswith("Wins Player 1: 0, Player 2: 0")
+    assert line(tally=(3, 5, 0, 0), names=("Ann", "Bob")).endswith("Wins Ann: 3, Bob: 5")
+    assert line(tally=(3, 5, 1, 2)).endswith(": 3, P2: 5, 1 drawn, 2 stopped")
+
+
+def test_a_busy_line_gives_up_full_names_then_the_seed_but_never_the_tally():
+    typical = dict(battles=234, wars=12, speed=0.5, pause_on_war=True, tally=(2, 1, 0, 0))
+    at_100 = line(98, **typical)
+    assert "seed 3466761160" in at_100 and "Wins P1: 2, P2: 1" in at_100 and "war stop" in at_100
+    assert cell_width(at_100) <= 98
+    busiest = dict(battles=9_999, wars=612, speed=0.5, pause_on_war=True, tally=(12, 10, 3, 4))
+    for width in (98, 78):
+        text = line(width, **busiest)
+        assert "seed" not in text and text.endswith("Wins P1: 12, P2: 10, 3 drawn, 4 stopped")
+        assert "Battle 9,999 · Wars 612 · auto off (0.5/s) · war stop" in text
+
+
+def test_auto_play_reads_as_waiting_for_the_next_deal_once_the_game_is_over():
+    assert "auto 4/s ·" in line(auto=True)
+    assert "auto 4/s next deal" in line(auto=True, over=True)
+    assert "auto off (max)" in line(speed=MAX, over=True)
+    assert "|" in line(glyphs=ASCII) and "·" not in line(glyphs=ASCII)
+
+
+def test_initials_tell_the_players_apart_or_fall_back_to_p1_p2():
+    assert initials(("Player 1", "Player 2")) == ("P1", "P2")
+    assert initials(("Ann Lee", "Bob")) == ("AL", "B")
+    assert initials(("Alice", "Amy")) == ("P1", "P2")
+
+
+def test_cell_width_counts_wide_characters_twice():
+    assert cell_width("Bob") == 3
+    assert cell_width("山田太郎") == 8
+    assert cell_width("5♥") == 2
