@@ -200,7 +200,7 @@ class WarApp(App[None]):
 
     def action_flip(self) -> None:
         game = self.game
-        if game is None:
+        if game is None or not self.is_running:
             return
         if game.over:
             self.new_game()
@@ -277,7 +277,7 @@ class WarApp(App[None]):
 
     def _tick(self) -> None:
         game = self.game
-        if game is None or game.over or self._auto_plan is None:
+        if game is None or game.over or self._auto_plan is None or not self.is_running:
             return
         per_tick = self._auto_plan[1]
         if per_tick == MAX:
@@ -355,11 +355,12 @@ class WarApp(App[None]):
 
     def _deal_next(self) -> None:
         self._next_deal_timer = None
-        self.new_game()
+        if self.is_running:  # not while closing: the screens may already be gone
+            self.new_game()
 
     def _time_up(self) -> None:
         self._limit_timer = None
-        if self.game is not None and not self.game.over:
+        if self.game is not None and not self.game.over and self.is_running:
             self.game.stop()
             self._after_play()
 
@@ -372,16 +373,24 @@ class WarApp(App[None]):
         ])
 
     # ------------------------------------------------- messages to the board
+    # A timer can deal or play while Textual closes the app: the board's widgets may
+    # already be unmounted (their component styles gone), so such news is dropped.
 
     def on_game_dealt(self, message: GameDealt) -> None:
+        if not self.is_running:
+            return
         for widget in self._board:
             widget.show_deal(message.deal)
 
     def on_battle_shown(self, message: BattleShown) -> None:
+        if not self.is_running:
+            return
         for widget in self._board:
             widget.show_battle(message.view)
 
     def on_game_ended(self, message: GameEnded) -> None:
+        if not self.is_running:
+            return
         for widget in self._board:
             widget.show_end(message.end)
 

@@ -15,6 +15,7 @@ from war_tui.components.packet import Packet
 from war_tui.components.pile import Pile
 from war_tui.components.status import StatusLine
 from war_tui.engine import Game
+from war_tui.messages import DealView, GameDealt
 from war_tui.presentation import MAX
 from war_tui.rules import Result, Rules
 from war_tui.screens.game_over import GameOverScreen
@@ -343,6 +344,28 @@ async def test_screensaver_deals_again_forever_keeping_the_tally():
         assert sum(app.tally.values()) >= 2
         await pilot.press("q")
     assert not app.is_running
+
+
+async def test_a_new_deal_due_while_the_app_closes_is_dropped_not_a_crash():
+    """The screensaver's next deal can fall due while Textual is taking the screens down (a very short
+    pause, or a test leaving ``run_test``). It used to crash: a ScreenStackError from the deal, or a
+    KeyError (no 'log--deal' in COMPONENT_CLASSES) from the battle log whose styles were already gone.
+    Here the deal and a battle arrive at exactly that moment, every time."""
+    app = make_app(screensaver=True, speed=MAX, screensaver_pause=60, rules=Rules(max_battles=60))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        games = app.game_number
+        close_all = app._close_all
+
+        async def close_all_then_deal() -> None:
+            await close_all()
+            app._deal_next()
+            app.action_flip()
+            app.post_message(GameDealt(DealView(games + 1, 5, app.rules, (26, 26), 52)))
+
+        app._close_all = close_all_then_deal
+    assert not app.is_running
+    assert app.game_number == games
 
 
 async def test_the_stats_seam_reports_each_finished_game_once_and_replays_a_seed():
