@@ -53,9 +53,11 @@ class ScreenShadow:
 
 
 def _codes(style: Style | None, color_system) -> str:  # noqa: ANN001
+    """The SGR parameters Textual writes for ``style`` (cached on the style, as Textual does), and its link."""
     if style is None:
         return ""
-    return f"{style._make_ansi_codes(color_system)}|{style.link or ''}"
+    ansi = style._ansi if style._ansi is not None else Strip.render_ansi(style, color_system)
+    return f"{ansi}|{style._link or ''}" if style._link else ansi
 
 
 def _cells(update: CompositorUpdate, console: Console) -> dict[int, dict[int, Cell]]:
@@ -109,28 +111,152 @@ def _runs(changed: list[int], row: list[Cell | None]) -> list[tuple[int, int]]:
     return fixed
 
 
-def _render_run(cells: list[Cell | None], color_system) -> str:  # noqa: ANN001
-    out: list[str] = []
-    text: list[str] = []
-    current: Style | None = None
-    current_codes: str | None = None
-    render = Strip.render_style
+class _Pen:
+    """The terminal's current SGR state while a frame is written, so a style is only sent when it changes.
 
-    def flush() -> None:
-        if text:
+    A frame starts and ends with the default style: Textual's own writes reset after
+    every styled run, and ``finish`` resets ours. In between, cursor moves keep the
+    pen, so a run in the same style as the last one (the log's background, a border)
+    costs no SGR at all, and a change costs one ``ESC[0;...m`` instead of a set and a reset.
+    """
+
+    def __init__(self, color_system) -> None:  # noqa: ANN001
+        self.color_system = color_system
+        self.codes = ""  # what the terminal's pen is now ("" = default)
+
+    def write(self, out: list[str], cells: list[Cell | None]) -> None:
+        render = Strip.render_style
+        text: list[str] = []
+        style: Style | None = None
+
+        def flush() -> None:
+            if not text:
+                return
             chunk = "".join(text)
-            out.append(chunk if current is None else render(current, chunk, color_system=color_system))
             text.clear()
+            if style is not None and style._link:
+                # Hyperlinks keep Textual's own form (it resets after the link).
+                self._set("", out)
+                out.append(render(style, chunk, color_system=self.color_system))
+                return
+            ansi = "" if style is None else (style._ansi if style._ansi is not None else Strip.render_ansi(style, self.color_system))
+            self._set(ansi, out)
+            out.append(chunk)
 
-    for cell in cells:
-        assert cell is not None
-        char, codes, style = cell
-        if codes != current_codes:
-            flush()
-            current, current_codes = style, codes
-        text.append(char)
-    flush()
-    return "".join(out)
+        codes: str | None = None
+        for cell in cells:
+            assert cell is not None
+            char, cell_codes, cell_style = cell
+            if cell_codes != codes:
+                flush()
+                style, codes = cell_style, cell_codes
+            text.append(char)
+        flush()
+
+    def _set(self, ansi: str, out: list[str]) -> None:
+        if ansi == self.codes:
+            return
+        out.append(f"\x1b[0;{ansi}m" if ansi else "\x1b[0m")
+        self.codes = ansi
+
+    def finish(self, out: list[str]) -> None:
+        self._set("", out)
+
+
+SCROLL_MIN_ROWS = 3
+"""A band of fewer full-width rows than this is never scrolled: a plain rewrite is as cheap."""
+SCROLL_MAX = 4
+"""The largest shift looked for: the log adds a line or two per frame."""
+
+
+def _key_row(cells: dict[int, Cell], width: int) -> list[tuple[str, str]] | None:
+    """The row as (character, codes) per column, or None if the update does not cover all of it."""
+    if len(cells) < width:
+        return None
+    try:
+        return [cells[x][:2] for x in range(width)]
+    except KeyError:
+        return None
+
+
+RUN_COST = 10
+"""Rough bytes to start a run of changed cells (a cursor move and a colour), against about one per cell."""
+
+
+def _cost(new: list[tuple[str, str]], old: list[tuple[str, str]] | None) -> int:
+    """About how many bytes it takes to turn ``old`` into ``new`` (a row not known at all: all of it)."""
+    if old is None:
+        return len(new) + RUN_COST
+    cost = 0
+    last = -MERGE_GAP - 2
+    for x, (a, b) in enumerate(zip(new, old)):
+        if a != b:
+            cost += 1 if x - last <= MERGE_GAP + 1 else 1 + RUN_COST
+            last = x
+    return cost
+
+
+def _find_scroll(
+    written: dict[int, dict[int, Cell]], shadow: ScreenShadow
+) -> tuple[int, int, int] | None:
+    """(top, bottom, n): rows top..bottom (inclusive) are to show what rows top+n..bottom showed, scrolled up.
+
+    Only rows the update rewrites whole, and the terminal is known to show whole,
+    take part, so after the scroll every cell of the band is either known or rewritten.
+    A scroll is chosen when it saves at least a row's worth of writing over updating in place.
+    """
+    width = shadow.width
+    new_rows: dict[int, list[tuple[str, str]]] = {}
+    for y, cells in written.items():
+        if 0 <= y < shadow.height and None not in shadow.rows[y]:
+            key = _key_row(cells, width)
+            if key is not None:
+                new_rows[y] = key
+    if len(new_rows) < SCROLL_MIN_ROWS:
+        return None
+    best: tuple[int, int, int] | None = None
+    ys = sorted(new_rows)
+    bands: list[list[int]] = []
+    for y in ys:
+        if bands and y == bands[-1][-1] + 1:
+            bands[-1].append(y)
+        else:
+            bands.append([y])
+    best_saving = width
+    for band in bands:
+        if len(band) < SCROLL_MIN_ROWS:
+            continue
+        old = {r: [cell[:2] for cell in shadow.rows[r]] for r in band}  # type: ignore[index]
+        in_place = {r: _cost(new_rows[r], old[r]) for r in band}
+        # Any sub-band top..bottom may scroll by n: row r then starts from what row r+n showed,
+        # and the last n rows come in blank (written whole).
+        full = {r: _cost(new_rows[r], None) for r in band}
+        for n in range(1, min(SCROLL_MAX, len(band) - 1) + 1):
+            moved = [in_place[r] - _cost(new_rows[r], old[r + n]) if r + n in old else None for r in band]
+            for top_index in range(len(band) - n):
+                saving = 0
+                for bottom_index in range(top_index + n, len(band)):
+                    gain = moved[bottom_index - n]
+                    assert gain is not None
+                    saving += gain
+                    bottom = band[bottom_index]
+                    blank = sum(in_place[r] - full[r] for r in range(bottom - n + 1, bottom + 1))
+                    total = saving + blank - 2 * RUN_COST
+                    if total > best_saving:
+                        best, best_saving = (band[top_index], bottom, n), total
+    return best
+
+
+def _scroll(shadow: ScreenShadow, top: int, bottom: int, n: int) -> str:
+    """Scroll rows top..bottom up by n in the terminal (and the shadow); the n rows let in are unknown.
+
+    DECSTBM sets the scrolling region, each IND (ESC D) at its bottom margin scrolls
+    it one line (VT100: xterm, VTE, tmux, screen and the Linux console all have it),
+    and ``ESC[r`` gives the whole screen back.
+    """
+    rows = shadow.rows
+    rows[top : bottom + 1] = rows[top + n : bottom + 1] + [[None] * shadow.width for _ in range(n)]
+    return f"\x1b[{top + 1};{bottom + 1}r\x1b[{bottom + 1};1H" + "\x1bD" * n + "\x1b[r"
 
 
 def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Console, size: tuple[int, int]) -> str:
@@ -144,8 +270,13 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
     if (shadow.width, shadow.height) != (width, height):
         shadow.reset(width, height)
     color_system = console._color_system or ColorSystem.TRUECOLOR
+    written = _cells(update, console)
     sequences: list[str] = []
-    for y, new in sorted(_cells(update, console).items()):
+    scroll = _find_scroll(written, shadow)
+    if scroll is not None:
+        sequences.append(_scroll(shadow, *scroll))
+    pen = _Pen(color_system)
+    for y, new in sorted(written.items()):
         if not 0 <= y < height:
             continue
         row = shadow.rows[y]
@@ -159,7 +290,8 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
             if end < width and row[end] is not None and row[end][0] == "":  # type: ignore[index]
                 end += 1
             sequences.append(f"\x1b[{y + 1};{start + 1}H")
-            sequences.append(_render_run(row[start:end], color_system))
+            pen.write(sequences, row[start:end])
+    pen.finish(sequences)
     return "".join(sequences)
 
 
