@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from rich.text import Text
 from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, make_app
 
 from war_tui.components.battle_log import MAX_LINES, BattleLog
@@ -32,6 +33,11 @@ async def until(pilot, condition, seconds: float = 10.0) -> None:
             return
         await pilot.pause(0.02)
     raise AssertionError("the screen never reached the expected state")
+
+
+def subtitle(widget) -> str:
+    """A border's subtitle as plain text (the winner's carries a style)."""
+    return Text.from_markup(widget.border_subtitle or "").plain
 
 
 def shown(widget) -> str:
@@ -67,7 +73,7 @@ async def test_flip_plays_exactly_one_battle_and_updates_counts_and_pile(key):
         assert app.game.battles == 1
         n1, n2 = app.game.counts
         assert (n1, n2) != (26, 26) and n1 + n2 == 52
-        assert app.query_one("#packet-p1", Packet).border_subtitle.endswith(f"{n1} cards")
+        assert subtitle(app.query_one("#packet-p1", Packet)).endswith(f"{n1} cards")
         pile = app.query_one(Pile)
         assert pile.view.battle == 1
         assert "Battle 1" in pile.border_title
@@ -90,8 +96,11 @@ async def test_a_war_shows_face_down_cards_then_the_deciding_cards():
         assert "Alice takes 10 cards after a double war" in drawn
         assert pile.border_subtitle == "DOUBLE WAR!"
         assert pile.has_class("-war")
-        assert app.query_one("#packet-p1", Packet).has_class("-won")
-        assert not app.query_one("#packet-p2", Packet).has_class("-won")
+        winner, loser = app.query_one("#packet-p1", Packet), app.query_one("#packet-p2", Packet)
+        # The winner is marked by its subtitle alone (text and bold read without colour), not by its border.
+        assert subtitle(winner) == "+10 → 11 cards" and "bold" in winner.border_subtitle
+        assert loser.border_subtitle == "1 card"
+        assert winner.styles.border == loser.styles.border
         assert "DOUBLE WAR!" in log_text(app)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -15,7 +16,7 @@ from .drawing import canvas_text
 class Packet(Widget):
     """The stack is the top card's back with one visible edge per few cards behind it."""
 
-    COMPONENT_CLASSES = {"packet--back", "packet--edge", "packet--empty"}
+    COMPONENT_CLASSES = {"packet--back", "packet--edge", "packet--empty", "packet--won"}
 
     count: reactive[int] = reactive(0)
     total: reactive[int] = reactive(52)
@@ -43,7 +44,6 @@ class Packet(Widget):
 
     # -- reactions
     def watch_won(self, won: int) -> None:
-        self.set_class(won > 0, "-won")
         self._subtitle()
 
     def watch_count(self, count: int) -> None:
@@ -52,13 +52,25 @@ class Packet(Widget):
     def on_resize(self) -> None:
         self._subtitle()
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._subtitle()  # the winner's subtitle carries its own style: follow a theme change
+
     def _subtitle(self) -> None:
+        """The winner of the battle on show is marked by its subtitle alone ("+2 → 27 cards", bold, in colour).
+
+        Only the subtitle changes, not the border nor any class: a battle rewrites a
+        dozen cells instead of both packets' borders, and restyles nothing.
+        """
         text = plural(self.count, "card")
-        if self.won:
-            text = f"+{self.won} {self.glyphs.arrow} {text}"
-            if len(text) > self.size.width - 3:
-                text = f"+{self.won} {self.glyphs.arrow} {self.count}"
-        self.border_subtitle = text
+        if not self.won:
+            self.border_subtitle = text
+            return
+        text = f"+{self.won} {self.glyphs.arrow} {text}"
+        if len(text) > self.size.width - 3:
+            text = f"+{self.won} {self.glyphs.arrow} {self.count}"
+        style = self.get_component_rich_style("packet--won", partial=True, default=Style())
+        self.border_subtitle = Text(text, style=style)
 
     def render(self) -> Text:
         width, height = self.content_size
