@@ -15,6 +15,9 @@ which are not public API; textual is pinned to one version in pyproject.
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import ne
+
 from rich.cells import get_character_cell_size
 from rich.color import ColorSystem
 from rich.console import Console
@@ -23,16 +26,23 @@ from rich.style import Style
 from textual._compositor import CompositorUpdate, LayoutUpdate
 from textual.strip import Strip
 
-Cell = tuple[str, str, Style | None]
-"""A character (empty for the right half of a wide character), the SGR codes the terminal sees, its style.
+Cell = tuple[str, str]
+"""A character (empty for the right half of a wide character) and the SGR codes the terminal shows it in.
 
 Two cells look the same when character and codes match: Textual's styles also
 carry metadata for the mouse (a cell's offset in its widget) that never
 reaches the terminal, so comparing styles would count a moved bar as changed.
+Cells are compared a row at a time with ``map(ne, ...)``, in C, not cell by cell in Python.
 """
 
 MERGE_GAP = 4
 """Unchanged cells between two changed runs that are cheaper to rewrite than to jump over."""
+SCROLL_MIN_ROWS = 3
+"""A band of fewer full-width rows than this is never scrolled: a plain rewrite is as cheap."""
+SCROLL_MAX = 4
+"""The largest shift looked for: the log adds a line or two per frame."""
+RUN_COST = 10
+"""Rough bytes to start a run of changed cells (a cursor move and a colour), against about one per cell."""
 
 
 class ScreenShadow:
@@ -42,14 +52,25 @@ class ScreenShadow:
         self.width = 0
         self.height = 0
         self.rows: list[list[Cell | None]] = []
+        self.styles: dict[str, Style] = {}
+        """A style for each set of codes on screen, to write them again (only codes are compared)."""
 
     def reset(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.rows = [[None] * width for _ in range(height)]
+        self.styles = {}
 
     def forget(self) -> None:
         """The terminal's content is unknown (say, after a resize): the next writes go out whole."""
         self.reset(self.width, self.height)
+
+
+class _Written:
+    """The cells one update writes: per row, a full-width list (None where it writes nothing) and its spans."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, list[Cell | None]] = {}
+        self.spans: dict[int, list[tuple[int, int]]] = {}
 
 
 def _codes(style: Style | None, color_system) -> str:  # noqa: ANN001
@@ -57,38 +78,70 @@ def _codes(style: Style | None, color_system) -> str:  # noqa: ANN001
     if style is None:
         return ""
     ansi = style._ansi if style._ansi is not None else Strip.render_ansi(style, color_system)
-    return f"{ansi}|{style._link or ''}" if style._link else ansi
+    return f"{ansi}|{style._link}" if style._link else ansi
 
 
-def _cells(update: CompositorUpdate, console: Console) -> dict[int, dict[int, Cell]]:
-    """Every cell the update writes, by row and column, in the order Textual would write them."""
-    written: dict[int, dict[int, Cell]] = {}
+def _cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> _Written:
+    """Every cell the update writes, by row and column (clipped to the shadow's screen)."""
+    written = _Written()
+    width, height = shadow.width, shadow.height
+    styles = shadow.styles
     color_system = console._color_system or ColorSystem.TRUECOLOR
     x = y = 0
-    row: dict[int, Cell] = {}
+    row: list[Cell | None] | None = None
+    spans: list[tuple[int, int]] = []
     for segment in update.__rich_console__(console, console.options):
         if segment.control:
             for control in segment.control:
                 if control[0] == ControlType.CURSOR_MOVE_TO:
                     x, y = control[1], control[2]
-                    row = written.setdefault(y, {})
+                    if 0 <= y < height:
+                        row = written.rows.get(y)
+                        if row is None:
+                            row = written.rows[y] = [None] * width
+                            spans = written.spans[y] = []
+                        else:
+                            spans = written.spans[y]
+                    else:
+                        row = None
             continue
         text, style = segment.text, segment.style
-        if text == "\n":
+        if text == "\n" or row is None:
             continue
         codes = _codes(style, color_system)
-        for char in text:
-            size = get_character_cell_size(char)
-            if size == 0:
-                if x - 1 in row:
-                    head, head_codes, head_style = row[x - 1]
-                    row[x - 1] = (head + char, head_codes, head_style)
-                continue
-            row[x] = (char, codes, style)
-            if size == 2:
-                row[x + 1] = ("", codes, style)
-            x += size
+        if codes not in styles and style is not None:
+            styles[codes] = style
+        start = x
+        if text.isascii():
+            end = min(width, x + len(text))
+            if end > x:
+                row[x:end] = zip(text[: end - x], repeat(codes))
+            x += len(text)
+        else:
+            for char in text:
+                size = get_character_cell_size(char)
+                if size == 0:
+                    if 0 < x <= width and row[x - 1] is not None:
+                        row[x - 1] = (row[x - 1][0] + char, row[x - 1][1])  # type: ignore[index]
+                    continue
+                if x < width:
+                    row[x] = (char, codes)
+                    if size == 2 and x + 1 < width:
+                        row[x + 1] = ("", codes)
+                x += size
+        if min(x, width) > start:
+            spans.append((start, min(x, width)))
     return written
+
+
+def _changed(new: list[Cell | None], old: list[Cell | None], spans: list[tuple[int, int]]) -> list[int]:
+    """The columns, in order, where ``new`` writes something the terminal does not show."""
+    changed: list[int] = []
+    for start, end in sorted(set(spans)):
+        changed.extend(compress(range(start, end), map(ne, new[start:end], old[start:end])))
+    if len(spans) > 1:
+        changed = sorted(set(changed))
+    return changed
 
 
 def _runs(changed: list[int], row: list[Cell | None]) -> list[tuple[int, int]]:
@@ -98,7 +151,7 @@ def _runs(changed: list[int], row: list[Cell | None]) -> list[tuple[int, int]]:
         if runs:
             start, end = runs[-1]
             gap = x - end
-            if gap <= MERGE_GAP and all(row[g] is not None for g in range(end, x)):
+            if gap <= MERGE_GAP and None not in row[end:x]:
                 runs[-1] = (start, x + 1)
                 continue
         runs.append((x, x + 1))
@@ -120,38 +173,35 @@ class _Pen:
     costs no SGR at all, and a change costs one ``ESC[0;...m`` instead of a set and a reset.
     """
 
-    def __init__(self, color_system) -> None:  # noqa: ANN001
+    def __init__(self, styles: dict[str, Style], color_system) -> None:  # noqa: ANN001
+        self.styles = styles
         self.color_system = color_system
         self.codes = ""  # what the terminal's pen is now ("" = default)
 
     def write(self, out: list[str], cells: list[Cell | None]) -> None:
-        render = Strip.render_style
         text: list[str] = []
-        style: Style | None = None
-
-        def flush() -> None:
-            if not text:
-                return
-            chunk = "".join(text)
-            text.clear()
-            if style is not None and style._link:
-                # Hyperlinks keep Textual's own form (it resets after the link).
-                self._set("", out)
-                out.append(render(style, chunk, color_system=self.color_system))
-                return
-            ansi = "" if style is None else (style._ansi if style._ansi is not None else Strip.render_ansi(style, self.color_system))
-            self._set(ansi, out)
-            out.append(chunk)
-
         codes: str | None = None
         for cell in cells:
             assert cell is not None
-            char, cell_codes, cell_style = cell
+            char, cell_codes = cell
             if cell_codes != codes:
-                flush()
-                style, codes = cell_style, cell_codes
+                self._flush(out, text, codes)
+                codes = cell_codes
             text.append(char)
-        flush()
+        self._flush(out, text, codes)
+
+    def _flush(self, out: list[str], text: list[str], codes: str | None) -> None:
+        if not text:
+            return
+        chunk = "".join(text)
+        text.clear()
+        if codes and "|" in codes:
+            # A hyperlink keeps Textual's own form (it resets after the link).
+            self._set("", out)
+            out.append(Strip.render_style(self.styles[codes], chunk, color_system=self.color_system))
+            return
+        self._set(codes or "", out)
+        out.append(chunk)
 
     def _set(self, ansi: str, out: list[str]) -> None:
         if ansi == self.codes:
@@ -163,87 +213,70 @@ class _Pen:
         self._set("", out)
 
 
-SCROLL_MIN_ROWS = 3
-"""A band of fewer full-width rows than this is never scrolled: a plain rewrite is as cheap."""
-SCROLL_MAX = 4
-"""The largest shift looked for: the log adds a line or two per frame."""
-
-
-def _key_row(cells: dict[int, Cell], width: int) -> list[tuple[str, str]] | None:
-    """The row as (character, codes) per column, or None if the update does not cover all of it."""
-    if len(cells) < width:
-        return None
-    try:
-        return [cells[x][:2] for x in range(width)]
-    except KeyError:
-        return None
-
-
-RUN_COST = 10
-"""Rough bytes to start a run of changed cells (a cursor move and a colour), against about one per cell."""
-
-
-def _cost(new: list[tuple[str, str]], old: list[tuple[str, str]] | None) -> int:
+def _cost(new: list[Cell | None], old: list[Cell | None] | None) -> int:
     """About how many bytes it takes to turn ``old`` into ``new`` (a row not known at all: all of it)."""
     if old is None:
         return len(new) + RUN_COST
     cost = 0
     last = -MERGE_GAP - 2
-    for x, (a, b) in enumerate(zip(new, old)):
-        if a != b:
-            cost += 1 if x - last <= MERGE_GAP + 1 else 1 + RUN_COST
-            last = x
+    for x in compress(range(len(new)), map(ne, new, old)):
+        cost += 1 if x - last <= MERGE_GAP + 1 else 1 + RUN_COST
+        last = x
     return cost
 
 
-def _find_scroll(
-    written: dict[int, dict[int, Cell]], shadow: ScreenShadow
-) -> tuple[int, int, int] | None:
+def _overlay(new: list[Cell | None], old: list[Cell]) -> list[Cell]:
+    """The row as it is to look: what the update writes, and what the terminal shows elsewhere."""
+    return [o if n is None else n for n, o in zip(new, old)]
+
+
+def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int] | None:
     """(top, bottom, n): rows top..bottom (inclusive) are to show what rows top+n..bottom showed, scrolled up.
 
-    Only rows the update rewrites whole, and the terminal is known to show whole,
-    take part, so after the scroll every cell of the band is either known or rewritten.
-    A scroll is chosen when it saves at least a row's worth of writing over updating in place.
+    Rows the terminal is known to show whole take part, whatever part of them the
+    update writes: the rest of such a row must still show what it showed, so when
+    a scroll is chosen those rows are put in ``written`` whole (the update's cells
+    over the old ones) and anything the scroll moved there is written back. A
+    scroll is chosen when it saves at least a row's worth of writing over updating in place.
     """
     width = shadow.width
-    new_rows: dict[int, list[tuple[str, str]]] = {}
-    for y, cells in written.items():
-        if 0 <= y < shadow.height and None not in shadow.rows[y]:
-            key = _key_row(cells, width)
-            if key is not None:
-                new_rows[y] = key
-    if len(new_rows) < SCROLL_MIN_ROWS:
+    old = shadow.rows
+    targets = {y: _overlay(row, old[y]) for y, row in written.rows.items() if None not in old[y]}  # type: ignore[arg-type]
+    if len(targets) < SCROLL_MIN_ROWS:
         return None
-    best: tuple[int, int, int] | None = None
-    ys = sorted(new_rows)
     bands: list[list[int]] = []
-    for y in ys:
+    for y in sorted(targets):
         if bands and y == bands[-1][-1] + 1:
             bands[-1].append(y)
         else:
             bands.append([y])
+    best: tuple[int, int, int] | None = None
     best_saving = width
     for band in bands:
         if len(band) < SCROLL_MIN_ROWS:
             continue
-        old = {r: [cell[:2] for cell in shadow.rows[r]] for r in band}  # type: ignore[index]
-        in_place = {r: _cost(new_rows[r], old[r]) for r in band}
+        in_place = {r: _cost(targets[r], old[r]) for r in band}
+        if sum(in_place.values()) <= best_saving:
+            continue  # nothing a scroll could save
+        full = {r: _cost(targets[r], None) for r in band}
         # Any sub-band top..bottom may scroll by n: row r then starts from what row r+n showed,
         # and the last n rows come in blank (written whole).
-        full = {r: _cost(new_rows[r], None) for r in band}
         for n in range(1, min(SCROLL_MAX, len(band) - 1) + 1):
-            moved = [in_place[r] - _cost(new_rows[r], old[r + n]) if r + n in old else None for r in band]
+            moved = [in_place[r] - _cost(targets[r], old[r + n]) if r + n <= band[-1] else 0 for r in band]
             for top_index in range(len(band) - n):
                 saving = 0
                 for bottom_index in range(top_index + n, len(band)):
-                    gain = moved[bottom_index - n]
-                    assert gain is not None
-                    saving += gain
+                    saving += moved[bottom_index - n]
                     bottom = band[bottom_index]
                     blank = sum(in_place[r] - full[r] for r in range(bottom - n + 1, bottom + 1))
                     total = saving + blank - 2 * RUN_COST
                     if total > best_saving:
                         best, best_saving = (band[top_index], bottom, n), total
+    if best is not None:
+        top, bottom, _ = best
+        for y in range(top, bottom + 1):
+            written.rows[y] = targets[y]  # type: ignore[assignment]
+            written.spans[y] = [(0, width)]
     return best
 
 
@@ -252,7 +285,8 @@ def _scroll(shadow: ScreenShadow, top: int, bottom: int, n: int) -> str:
 
     DECSTBM sets the scrolling region, each IND (ESC D) at its bottom margin scrolls
     it one line (VT100: xterm, VTE, tmux, screen and the Linux console all have it),
-    and ``ESC[r`` gives the whole screen back.
+    and ``ESC[r`` gives the whole screen back. The pen is the default here, so the
+    blank lines carry no colour, and they are marked unknown anyway.
     """
     rows = shadow.rows
     rows[top : bottom + 1] = rows[top + n : bottom + 1] + [[None] * shadow.width for _ in range(n)]
@@ -265,22 +299,22 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
     if isinstance(update, LayoutUpdate) and update.region.size == (width, height) and update.region.offset == (0, 0):
         # A full repaint: written whole, and from now on the shadow is exactly this frame.
         shadow.reset(width, height)
-        _record(shadow, _cells(update, console))
+        written = _cells(update, console, shadow)
+        for y, row in written.rows.items():
+            shadow.rows[y] = row
         return update.render_segments(console)
     if (shadow.width, shadow.height) != (width, height):
         shadow.reset(width, height)
-    color_system = console._color_system or ColorSystem.TRUECOLOR
-    written = _cells(update, console)
+    written = _cells(update, console, shadow)
     sequences: list[str] = []
     scroll = _find_scroll(written, shadow)
     if scroll is not None:
         sequences.append(_scroll(shadow, *scroll))
-    pen = _Pen(color_system)
-    for y, new in sorted(written.items()):
-        if not 0 <= y < height:
-            continue
+    pen = _Pen(shadow.styles, console._color_system or ColorSystem.TRUECOLOR)
+    for y in sorted(written.rows):
+        new = written.rows[y]
         row = shadow.rows[y]
-        changed = [x for x in sorted(new) if 0 <= x < width and (row[x] is None or row[x][:2] != new[x][:2])]
+        changed = _changed(new, row, written.spans[y])
         if not changed:
             continue
         for x in changed:
@@ -293,15 +327,6 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
             pen.write(sequences, row[start:end])
     pen.finish(sequences)
     return "".join(sequences)
-
-
-def _record(shadow: ScreenShadow, written: dict[int, dict[int, Cell]]) -> None:
-    for y, cells in written.items():
-        if 0 <= y < shadow.height:
-            row = shadow.rows[y]
-            for x, cell in cells.items():
-                if 0 <= x < shadow.width:
-                    row[x] = cell
 
 
 class MinimalUpdate(CompositorUpdate):

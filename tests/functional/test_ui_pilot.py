@@ -449,3 +449,20 @@ async def test_a_game_ended_in_a_war_shows_its_last_cards_and_says_why(p1, p2, t
         assert title in str(app.screen.query_one("#result-title").render())
         assert pile_words in shown(app.query_one(Pile))
         assert "7♣" in shown(app.query_one(Pile))
+
+
+async def test_a_theme_change_restyles_the_board_though_styles_are_kept_between_battles():
+    """Widgets keep their component styles across repaints (looked up once, not per battle); a new
+    theme must still reach them, the winner's coloured subtitle included."""
+    app = make_app(packets=WAR_PACKETS, names=("Alice", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+        status, winner = app.query_one(StatusLine), app.query_one("#packet-p1", Packet)
+        before = (status.component_style("status--value"), winner.border_subtitle)
+        app.theme = "gruvbox"
+        await pilot.pause()
+        await pilot.pause()
+        after = (status.component_style("status--value"), winner.border_subtitle)
+        assert after[0] != before[0] and after[0] == status.get_component_rich_style("status--value")
+        assert after[1] != before[1] and subtitle(winner) == "+10 → 11 cards"

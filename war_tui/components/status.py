@@ -9,12 +9,13 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .styled import CachedComponentStyles
 from ..messages import BattleView, DealView, EndView
 from ..presentation import Glyphs, speed_label
 from ..rules import Result
 
 
-class StatusLine(Widget):
+class StatusLine(CachedComponentStyles, Widget):
     COMPONENT_CLASSES = {"status--label", "status--value", "status--auto", "status--paused"}
 
     number: reactive[int] = reactive(0)
@@ -52,8 +53,8 @@ class StatusLine(Widget):
         self.tally = (tally[Result.P1], tally[Result.P2], tally[Result.DRAW], tally[Result.STOPPED])
 
     def render(self) -> Text:
-        label = self.get_component_rich_style("status--label")
-        value = self.get_component_rich_style("status--value")
+        label = self.component_style("status--label")
+        value = self.component_style("status--value")
         dot = f" {self.glyphs.dot} "
         narrow = self.size.width < 60
         text = Text(no_wrap=True, overflow="ellipsis", end="")
@@ -71,9 +72,9 @@ class StatusLine(Widget):
         part("Wars", f"{self.wars:,}")
         text.append(dot, label)
         if self.auto:
-            text.append(f"auto {speed_label(self.speed)}", self.get_component_rich_style("status--auto"))
+            text.append(f"auto {speed_label(self.speed)}", self.component_style("status--auto"))
         else:
-            text.append(f"auto off ({speed_label(self.speed)})", self.get_component_rich_style("status--paused"))
+            text.append(f"auto off ({speed_label(self.speed)})", self.component_style("status--paused"))
         if self.pause_on_war:
             part("", "stop at wars")
         p1, p2, draws, stopped = self.tally
