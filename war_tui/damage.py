@@ -15,6 +15,7 @@ which are not public API; textual is pinned to one version in pyproject.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import compress, repeat
 from operator import ne
 
@@ -81,6 +82,12 @@ def _codes(style: Style | None, color_system) -> str:  # noqa: ANN001
     return f"{ansi}|{style._link}" if style._link else ansi
 
 
+@lru_cache(maxsize=4096)
+def _single_width(text: str) -> bool:
+    """Every character one cell wide (borders, suits, bars): the text can be laid down in one slice."""
+    return all(get_character_cell_size(char) == 1 for char in text)
+
+
 def _cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> _Written:
     """Every cell the update writes, by row and column (clipped to the shadow's screen)."""
     written = _Written()
@@ -112,7 +119,7 @@ def _cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> 
         if codes not in styles and style is not None:
             styles[codes] = style
         start = x
-        if text.isascii():
+        if text.isascii() or _single_width(text):
             end = min(width, x + len(text))
             if end > x:
                 row[x:end] = zip(text[: end - x], repeat(codes))
@@ -241,20 +248,21 @@ def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int
     """
     width = shadow.width
     old = shadow.rows
-    targets = {y: _overlay(row, old[y]) for y, row in written.rows.items() if None not in old[y]}  # type: ignore[arg-type]
-    if len(targets) < SCROLL_MIN_ROWS:
+    if len(written.rows) < SCROLL_MIN_ROWS:
         return None
     bands: list[list[int]] = []
-    for y in sorted(targets):
+    for y in sorted(written.rows):
+        if None in old[y]:
+            continue
         if bands and y == bands[-1][-1] + 1:
             bands[-1].append(y)
         else:
             bands.append([y])
+    bands = [band for band in bands if len(band) >= SCROLL_MIN_ROWS]
+    targets = {y: _overlay(written.rows[y], old[y]) for band in bands for y in band}  # type: ignore[arg-type]
     best: tuple[int, int, int] | None = None
     best_saving = width
     for band in bands:
-        if len(band) < SCROLL_MIN_ROWS:
-            continue
         in_place = {r: _cost(targets[r], old[r]) for r in band}
         if sum(in_place.values()) <= best_saving:
             continue  # nothing a scroll could save
