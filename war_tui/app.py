@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from importlib.resources import files
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from textual import events, work
@@ -39,10 +41,12 @@ from .presentation import MAX, choose_glyphs, faster, slower, tick_plan
 from .rules import Result, Rules, Side
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
-from .screens.stats import StatsScreen
 from .screens.too_small import TooSmallScreen, too_small
 from .settings import PlaySettings
 from .stats import GameRecord, Source, StatsStore
+
+if TYPE_CHECKING:
+    from .screens.stats import StatsScreen
 
 STYLES = files("war_tui.styles")
 
@@ -52,6 +56,12 @@ MAX_CHUNK = 256
 """Battles played between clock checks at "max"."""
 
 FinishedHook = Callable[[Game, float], None]
+
+
+def _loaded_stats_screen() -> tuple[type[Screen], ...]:
+    """The statistics screen's class if it was ever loaded; until then none can be showing."""
+    module = sys.modules.get(f"{__package__}.screens.stats")
+    return (module.StatsScreen,) if module is not None else ()
 
 
 class WarApp(App[None]):
@@ -243,6 +253,8 @@ class WarApp(App[None]):
         self._push_overlay(HelpScreen(self.rules))
 
     def action_stats(self) -> None:
+        from .screens.stats import StatsScreen  # loaded when first asked for: not at start-up (DataTable, sqlite reads)
+
         if isinstance(self.screen, StatsScreen):
             self.pop_screen()
         elif not any(isinstance(s, StatsScreen) for s in self.screen_stack):
@@ -428,7 +440,8 @@ class WarApp(App[None]):
         notice = isinstance(self.screen, TooSmallScreen)
         if notice:
             self.pop_screen()
-        while isinstance(self.screen, (GameOverScreen, HelpScreen, StatsScreen)):
+        overlays: tuple[type[Screen], ...] = (GameOverScreen, HelpScreen, *_loaded_stats_screen())
+        while isinstance(self.screen, overlays):
             self.pop_screen()
         if notice:
             self.push_screen(TooSmallScreen())
