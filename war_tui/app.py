@@ -23,6 +23,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
+from textual._styles_cache import StylesCache
 
 from .adapter import EngineAdapter
 from .cards import Card
@@ -56,6 +57,20 @@ MAX_CHUNK = 256
 """Battles played between clock checks at "max"."""
 
 FinishedHook = Callable[[Game, float], None]
+
+
+def _forget_removed_widgets() -> None:
+    """Let go of the render caches of widgets already removed (the last result dialog, old footer keys).
+
+    Textual memoises ``StylesCache.get_inner_outer`` with an ``lru_cache`` keyed on the
+    StylesCache itself, so up to 1,024 caches of removed widgets, each with its
+    rendered lines, stay alive: the screensaver (a result dialog and a new set of
+    footer keys per game) grew about 0.4 MB a game until that limit. Once a deal
+    is enough: the memo refills with the few widgets on screen.
+    """
+    clear = getattr(StylesCache.get_inner_outer, "cache_clear", None)
+    if clear is not None:
+        clear()
 
 
 def _loaded_stats_screen() -> tuple[type[Screen], ...]:
@@ -154,6 +169,7 @@ class WarApp(App[None]):
         if rules is not None:
             self.rules = rules
         self._close_overlays()
+        _forget_removed_widgets()
         self._cancel(self._limit_timer, self._next_deal_timer)
         self._limit_timer = self._next_deal_timer = None
         if packets is not None:
