@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from importlib.resources import files
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from textual import events, work
@@ -23,6 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.timer import Timer
+from textual._styles_cache import StylesCache
 
 from .adapter import EngineAdapter
 from .components.ascii_scrollbar import AsciiScrollBarRender
@@ -43,10 +46,12 @@ from .rules import Result, Rules, Side
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
-from .screens.stats import StatsScreen
 from .screens.too_small import TooSmallScreen, too_small
 from .settings import PlaySettings
 from .stats import GameRecord, Source, StatsStore
+
+if TYPE_CHECKING:
+    from .screens.stats import StatsScreen
 
 STYLES = files("war_tui.styles")
 
@@ -56,6 +61,26 @@ MAX_CHUNK = 256
 """Battles played between clock checks at "max"."""
 
 FinishedHook = Callable[[Game, float], None]
+
+
+def _forget_removed_widgets() -> None:
+    """Let go of the render caches of widgets already removed (the last result dialog, old footer keys).
+
+    Textual memoises ``StylesCache.get_inner_outer`` with an ``lru_cache`` keyed on the
+    StylesCache itself, so up to 1,024 caches of removed widgets, each with its
+    rendered lines, stay alive: the screensaver (a result dialog and a new set of
+    footer keys per game) grew about 0.4 MB a game until that limit. Once a deal
+    is enough: the memo refills with the few widgets on screen.
+    """
+    clear = getattr(StylesCache.get_inner_outer, "cache_clear", None)
+    if clear is not None:
+        clear()
+
+
+def _loaded_stats_screen() -> tuple[type[Screen], ...]:
+    """The statistics screen's class if it was ever loaded; until then none can be showing."""
+    module = sys.modules.get(f"{__package__}.screens.stats")
+    return (module.StatsScreen,) if module is not None else ()
 
 
 class WarApp(App[None]):
@@ -154,6 +179,7 @@ class WarApp(App[None]):
         if rules is not None:
             self.rules = rules
         self._close_overlays()
+        _forget_removed_widgets()
         self._cancel(self._limit_timer, self._next_deal_timer)
         self._limit_timer = self._next_deal_timer = None
         if packets is not None:
@@ -210,7 +236,7 @@ class WarApp(App[None]):
 
     def action_flip(self) -> None:
         game = self.game
-        if game is None:
+        if game is None or not self.is_running:
             return
         if game.over:
             self.new_game()
@@ -255,6 +281,8 @@ class WarApp(App[None]):
         self._push_overlay(HelpScreen(self.rules))
 
     def action_stats(self) -> None:
+        from .screens.stats import StatsScreen  # loaded when first asked for: not at start-up (DataTable, sqlite reads)
+
         if isinstance(self.screen, StatsScreen):
             self.pop_screen()
         elif not any(isinstance(s, StatsScreen) for s in self.screen_stack):
@@ -295,7 +323,7 @@ class WarApp(App[None]):
 
     def _tick(self) -> None:
         game = self.game
-        if game is None or game.over or self._auto_plan is None:
+        if game is None or game.over or self._auto_plan is None or not self.is_running:
             return
         per_tick = self._auto_plan[1]
         if per_tick == MAX:
@@ -373,11 +401,12 @@ class WarApp(App[None]):
 
     def _deal_next(self) -> None:
         self._next_deal_timer = None
-        self.new_game()
+        if self.is_running:  # not while closing: the screens may already be gone
+            self.new_game()
 
     def _time_up(self) -> None:
         self._limit_timer = None
-        if self.game is not None and not self.game.over:
+        if self.game is not None and not self.game.over and self.is_running:
             self.game.stop()
             self._after_play()
 
@@ -390,16 +419,24 @@ class WarApp(App[None]):
         ])
 
     # ------------------------------------------------- messages to the board
+    # A timer can deal or play while Textual closes the app: the board's widgets may
+    # already be unmounted (their component styles gone), so such news is dropped.
 
     def on_game_dealt(self, message: GameDealt) -> None:
+        if not self.is_running:
+            return
         for widget in self._board:
             widget.show_deal(message.deal)
 
     def on_battle_shown(self, message: BattleShown) -> None:
+        if not self.is_running:
+            return
         for widget in self._board:
             widget.show_battle(message.view)
 
     def on_game_ended(self, message: GameEnded) -> None:
+        if not self.is_running:
+            return
         for widget in self._board:
             widget.show_end(message.end)
 
@@ -437,7 +474,8 @@ class WarApp(App[None]):
         notice = isinstance(self.screen, TooSmallScreen)
         if notice:
             self.pop_screen()
-        while isinstance(self.screen, (GameOverScreen, HelpScreen, StatsScreen)):
+        overlays: tuple[type[Screen], ...] = (GameOverScreen, HelpScreen, *_loaded_stats_screen())
+        while isinstance(self.screen, overlays):
             self.pop_screen()
         if notice:
             self.push_screen(TooSmallScreen())

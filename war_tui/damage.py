@@ -15,6 +15,10 @@ which are not public API; textual is pinned to one version in pyproject.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import compress, repeat
+from operator import ne
+
 from rich.cells import get_character_cell_size
 from rich.color import ColorSystem
 from rich.console import Console
@@ -23,16 +27,23 @@ from rich.style import Style
 from textual._compositor import CompositorUpdate, LayoutUpdate
 from textual.strip import Strip
 
-Cell = tuple[str, str, Style | None]
-"""A character (empty for the right half of a wide character), the SGR codes the terminal sees, its style.
+Cell = tuple[str, str]
+"""A character (empty for the right half of a wide character) and the SGR codes the terminal shows it in.
 
 Two cells look the same when character and codes match: Textual's styles also
 carry metadata for the mouse (a cell's offset in its widget) that never
 reaches the terminal, so comparing styles would count a moved bar as changed.
+Cells are compared a row at a time with ``map(ne, ...)``, in C, not cell by cell in Python.
 """
 
 MERGE_GAP = 4
 """Unchanged cells between two changed runs that are cheaper to rewrite than to jump over."""
+SCROLL_MIN_ROWS = 3
+"""A band of fewer full-width rows than this is never scrolled: a plain rewrite is as cheap."""
+SCROLL_MAX = 4
+"""The largest shift looked for: the log adds a line or two per frame."""
+RUN_COST = 10
+"""Rough bytes to start a run of changed cells (a cursor move and a colour), against about one per cell."""
 
 
 class ScreenShadow:
@@ -42,51 +53,102 @@ class ScreenShadow:
         self.width = 0
         self.height = 0
         self.rows: list[list[Cell | None]] = []
+        self.styles: dict[str, Style] = {}
+        """A style for each set of codes on screen, to write them again (only codes are compared)."""
 
     def reset(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.rows = [[None] * width for _ in range(height)]
+        self.styles = {}
 
     def forget(self) -> None:
         """The terminal's content is unknown (say, after a resize): the next writes go out whole."""
         self.reset(self.width, self.height)
 
 
+class _Written:
+    """The cells one update writes: per row, a full-width list (None where it writes nothing) and its spans."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, list[Cell | None]] = {}
+        self.spans: dict[int, list[tuple[int, int]]] = {}
+
+
 def _codes(style: Style | None, color_system) -> str:  # noqa: ANN001
+    """The SGR parameters Textual writes for ``style`` (cached on the style, as Textual does), and its link."""
     if style is None:
         return ""
-    return f"{style._make_ansi_codes(color_system)}|{style.link or ''}"
+    ansi = style._ansi if style._ansi is not None else Strip.render_ansi(style, color_system)
+    return f"{ansi}|{style._link}" if style._link else ansi
 
 
-def _cells(update: CompositorUpdate, console: Console) -> dict[int, dict[int, Cell]]:
-    """Every cell the update writes, by row and column, in the order Textual would write them."""
-    written: dict[int, dict[int, Cell]] = {}
+@lru_cache(maxsize=4096)
+def _single_width(text: str) -> bool:
+    """Every character one cell wide (borders, suits, bars): the text can be laid down in one slice."""
+    return all(get_character_cell_size(char) == 1 for char in text)
+
+
+def _cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> _Written:
+    """Every cell the update writes, by row and column (clipped to the shadow's screen)."""
+    written = _Written()
+    width, height = shadow.width, shadow.height
+    styles = shadow.styles
     color_system = console._color_system or ColorSystem.TRUECOLOR
     x = y = 0
-    row: dict[int, Cell] = {}
+    row: list[Cell | None] | None = None
+    spans: list[tuple[int, int]] = []
     for segment in update.__rich_console__(console, console.options):
         if segment.control:
             for control in segment.control:
                 if control[0] == ControlType.CURSOR_MOVE_TO:
                     x, y = control[1], control[2]
-                    row = written.setdefault(y, {})
+                    if 0 <= y < height:
+                        row = written.rows.get(y)
+                        if row is None:
+                            row = written.rows[y] = [None] * width
+                            spans = written.spans[y] = []
+                        else:
+                            spans = written.spans[y]
+                    else:
+                        row = None
             continue
         text, style = segment.text, segment.style
-        if text == "\n":
+        if text == "\n" or row is None:
             continue
         codes = _codes(style, color_system)
-        for char in text:
-            size = get_character_cell_size(char)
-            if size == 0:
-                if x - 1 in row:
-                    head, head_codes, head_style = row[x - 1]
-                    row[x - 1] = (head + char, head_codes, head_style)
-                continue
-            row[x] = (char, codes, style)
-            if size == 2:
-                row[x + 1] = ("", codes, style)
-            x += size
+        if codes not in styles and style is not None:
+            styles[codes] = style
+        start = x
+        if text.isascii() or _single_width(text):
+            end = min(width, x + len(text))
+            if end > x:
+                row[x:end] = zip(text[: end - x], repeat(codes))
+            x += len(text)
+        else:
+            for char in text:
+                size = get_character_cell_size(char)
+                if size == 0:
+                    if 0 < x <= width and row[x - 1] is not None:
+                        row[x - 1] = (row[x - 1][0] + char, row[x - 1][1])  # type: ignore[index]
+                    continue
+                if x < width:
+                    row[x] = (char, codes)
+                    if size == 2 and x + 1 < width:
+                        row[x + 1] = ("", codes)
+                x += size
+        if min(x, width) > start:
+            spans.append((start, min(x, width)))
     return written
+
+
+def _changed(new: list[Cell | None], old: list[Cell | None], spans: list[tuple[int, int]]) -> list[int]:
+    """The columns, in order, where ``new`` writes something the terminal does not show."""
+    changed: list[int] = []
+    for start, end in sorted(set(spans)):
+        changed.extend(compress(range(start, end), map(ne, new[start:end], old[start:end])))
+    if len(spans) > 1:
+        changed = sorted(set(changed))
+    return changed
 
 
 def _runs(changed: list[int], row: list[Cell | None]) -> list[tuple[int, int]]:
@@ -96,7 +158,7 @@ def _runs(changed: list[int], row: list[Cell | None]) -> list[tuple[int, int]]:
         if runs:
             start, end = runs[-1]
             gap = x - end
-            if gap <= MERGE_GAP and all(row[g] is not None for g in range(end, x)):
+            if gap <= MERGE_GAP and None not in row[end:x]:
                 runs[-1] = (start, x + 1)
                 continue
         runs.append((x, x + 1))
@@ -109,28 +171,134 @@ def _runs(changed: list[int], row: list[Cell | None]) -> list[tuple[int, int]]:
     return fixed
 
 
-def _render_run(cells: list[Cell | None], color_system) -> str:  # noqa: ANN001
-    out: list[str] = []
-    text: list[str] = []
-    current: Style | None = None
-    current_codes: str | None = None
-    render = Strip.render_style
+class _Pen:
+    """The terminal's current SGR state while a frame is written, so a style is only sent when it changes.
 
-    def flush() -> None:
-        if text:
-            chunk = "".join(text)
-            out.append(chunk if current is None else render(current, chunk, color_system=color_system))
-            text.clear()
+    A frame starts and ends with the default style: Textual's own writes reset after
+    every styled run, and ``finish`` resets ours. In between, cursor moves keep the
+    pen, so a run in the same style as the last one (the log's background, a border)
+    costs no SGR at all, and a change costs one ``ESC[0;...m`` instead of a set and a reset.
+    """
 
-    for cell in cells:
-        assert cell is not None
-        char, codes, style = cell
-        if codes != current_codes:
-            flush()
-            current, current_codes = style, codes
-        text.append(char)
-    flush()
-    return "".join(out)
+    def __init__(self, styles: dict[str, Style], color_system) -> None:  # noqa: ANN001
+        self.styles = styles
+        self.color_system = color_system
+        self.codes = ""  # what the terminal's pen is now ("" = default)
+
+    def write(self, out: list[str], cells: list[Cell | None]) -> None:
+        text: list[str] = []
+        codes: str | None = None
+        for cell in cells:
+            assert cell is not None
+            char, cell_codes = cell
+            if cell_codes != codes:
+                self._flush(out, text, codes)
+                codes = cell_codes
+            text.append(char)
+        self._flush(out, text, codes)
+
+    def _flush(self, out: list[str], text: list[str], codes: str | None) -> None:
+        if not text:
+            return
+        chunk = "".join(text)
+        text.clear()
+        if codes and "|" in codes:
+            # A hyperlink keeps Textual's own form (it resets after the link).
+            self._set("", out)
+            out.append(Strip.render_style(self.styles[codes], chunk, color_system=self.color_system))
+            return
+        self._set(codes or "", out)
+        out.append(chunk)
+
+    def _set(self, ansi: str, out: list[str]) -> None:
+        if ansi == self.codes:
+            return
+        out.append(f"\x1b[0;{ansi}m" if ansi else "\x1b[0m")
+        self.codes = ansi
+
+    def finish(self, out: list[str]) -> None:
+        self._set("", out)
+
+
+def _cost(new: list[Cell | None], old: list[Cell | None] | None) -> int:
+    """About how many bytes it takes to turn ``old`` into ``new`` (a row not known at all: all of it)."""
+    if old is None:
+        return len(new) + RUN_COST
+    cost = 0
+    last = -MERGE_GAP - 2
+    for x in compress(range(len(new)), map(ne, new, old)):
+        cost += 1 if x - last <= MERGE_GAP + 1 else 1 + RUN_COST
+        last = x
+    return cost
+
+
+def _overlay(new: list[Cell | None], old: list[Cell]) -> list[Cell]:
+    """The row as it is to look: what the update writes, and what the terminal shows elsewhere."""
+    return [o if n is None else n for n, o in zip(new, old)]
+
+
+def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int] | None:
+    """(top, bottom, n): rows top..bottom (inclusive) are to show what rows top+n..bottom showed, scrolled up.
+
+    Rows the terminal is known to show whole take part, whatever part of them the
+    update writes: the rest of such a row must still show what it showed, so when
+    a scroll is chosen those rows are put in ``written`` whole (the update's cells
+    over the old ones) and anything the scroll moved there is written back. A
+    scroll is chosen when it saves at least a row's worth of writing over updating in place.
+    """
+    width = shadow.width
+    old = shadow.rows
+    if len(written.rows) < SCROLL_MIN_ROWS:
+        return None
+    bands: list[list[int]] = []
+    for y in sorted(written.rows):
+        if None in old[y]:
+            continue
+        if bands and y == bands[-1][-1] + 1:
+            bands[-1].append(y)
+        else:
+            bands.append([y])
+    bands = [band for band in bands if len(band) >= SCROLL_MIN_ROWS]
+    targets = {y: _overlay(written.rows[y], old[y]) for band in bands for y in band}  # type: ignore[arg-type]
+    best: tuple[int, int, int] | None = None
+    best_saving = width
+    for band in bands:
+        in_place = {r: _cost(targets[r], old[r]) for r in band}
+        if sum(in_place.values()) <= best_saving:
+            continue  # nothing a scroll could save
+        full = {r: _cost(targets[r], None) for r in band}
+        # Any sub-band top..bottom may scroll by n: row r then starts from what row r+n showed,
+        # and the last n rows come in blank (written whole).
+        for n in range(1, min(SCROLL_MAX, len(band) - 1) + 1):
+            moved = [in_place[r] - _cost(targets[r], old[r + n]) if r + n <= band[-1] else 0 for r in band]
+            for top_index in range(len(band) - n):
+                saving = 0
+                for bottom_index in range(top_index + n, len(band)):
+                    saving += moved[bottom_index - n]
+                    bottom = band[bottom_index]
+                    blank = sum(in_place[r] - full[r] for r in range(bottom - n + 1, bottom + 1))
+                    total = saving + blank - 2 * RUN_COST
+                    if total > best_saving:
+                        best, best_saving = (band[top_index], bottom, n), total
+    if best is not None:
+        top, bottom, _ = best
+        for y in range(top, bottom + 1):
+            written.rows[y] = targets[y]  # type: ignore[assignment]
+            written.spans[y] = [(0, width)]
+    return best
+
+
+def _scroll(shadow: ScreenShadow, top: int, bottom: int, n: int) -> str:
+    """Scroll rows top..bottom up by n in the terminal (and the shadow); the n rows let in are unknown.
+
+    DECSTBM sets the scrolling region, each IND (ESC D) at its bottom margin scrolls
+    it one line (VT100: xterm, VTE, tmux, screen and the Linux console all have it),
+    and ``ESC[r`` gives the whole screen back. The pen is the default here, so the
+    blank lines carry no colour, and they are marked unknown anyway.
+    """
+    rows = shadow.rows
+    rows[top : bottom + 1] = rows[top + n : bottom + 1] + [[None] * shadow.width for _ in range(n)]
+    return f"\x1b[{top + 1};{bottom + 1}r\x1b[{bottom + 1};1H" + "\x1bD" * n + "\x1b[r"
 
 
 def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Console, size: tuple[int, int]) -> str:
@@ -139,17 +307,22 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
     if isinstance(update, LayoutUpdate) and update.region.size == (width, height) and update.region.offset == (0, 0):
         # A full repaint: written whole, and from now on the shadow is exactly this frame.
         shadow.reset(width, height)
-        _record(shadow, _cells(update, console))
+        written = _cells(update, console, shadow)
+        for y, row in written.rows.items():
+            shadow.rows[y] = row
         return update.render_segments(console)
     if (shadow.width, shadow.height) != (width, height):
         shadow.reset(width, height)
-    color_system = console._color_system or ColorSystem.TRUECOLOR
+    written = _cells(update, console, shadow)
     sequences: list[str] = []
-    for y, new in sorted(_cells(update, console).items()):
-        if not 0 <= y < height:
-            continue
+    scroll = _find_scroll(written, shadow)
+    if scroll is not None:
+        sequences.append(_scroll(shadow, *scroll))
+    pen = _Pen(shadow.styles, console._color_system or ColorSystem.TRUECOLOR)
+    for y in sorted(written.rows):
+        new = written.rows[y]
         row = shadow.rows[y]
-        changed = [x for x in sorted(new) if 0 <= x < width and (row[x] is None or row[x][:2] != new[x][:2])]
+        changed = _changed(new, row, written.spans[y])
         if not changed:
             continue
         for x in changed:
@@ -159,17 +332,9 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
             if end < width and row[end] is not None and row[end][0] == "":  # type: ignore[index]
                 end += 1
             sequences.append(f"\x1b[{y + 1};{start + 1}H")
-            sequences.append(_render_run(row[start:end], color_system))
+            pen.write(sequences, row[start:end])
+    pen.finish(sequences)
     return "".join(sequences)
-
-
-def _record(shadow: ScreenShadow, written: dict[int, dict[int, Cell]]) -> None:
-    for y, cells in written.items():
-        if 0 <= y < shadow.height:
-            row = shadow.rows[y]
-            for x, cell in cells.items():
-                if 0 <= x < shadow.width:
-                    row[x] = cell
 
 
 class MinimalUpdate(CompositorUpdate):

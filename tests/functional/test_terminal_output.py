@@ -12,30 +12,51 @@ import re
 
 from rich.cells import get_character_cell_size
 
+from war_tui import damage
 from war_tui.app import WarApp
 from war_tui.damage import CompositorUpdate, MinimalUpdate
 
 from war_ui_support import WAR_PACKETS, make_app
 
-_SEQUENCE = re.compile(r"\x1b\[([0-9;]*)([A-Za-z])|([^\x1b]+)")
+_SEQUENCE = re.compile(r"\x1b\[([0-9;]*)([A-Za-z])|\x1b(D)|([^\x1b]+)")
 
 
 class Emulator:
-    """Enough of a terminal for Textual's output: cursor moves, SGR colours, text."""
+    """Enough of a terminal for Textual's output and ours: cursor moves, SGR colours, text, and
+    scrolling a region (DECSTBM ``ESC[t;br``, IND ``ESC D`` at its bottom margin, SU ``ESC[nS``).
+
+    Blank lines scrolled in take the current background, as terminals with
+    "background colour erase" do: a writer that scrolls with a colour set is caught.
+    """
 
     def __init__(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.cells = [[(" ", "")] * width for _ in range(height)]
         self.x = self.y = 0
         self.sgr = ""
+        self.top, self.bottom = 0, height - 1
+        self.scrolls = 0
 
     def feed(self, data: str) -> None:
-        for params, command, text in _SEQUENCE.findall(data):
+        for params, command, index, text in _SEQUENCE.findall(data):
             if command == "H":
                 row, col = (params.split(";") + ["1", "1"])[:2] if params else ("1", "1")
                 self.y, self.x = int(row or 1) - 1, int(col or 1) - 1
             elif command == "m":
-                self.sgr = "" if params in ("", "0") else params
+                self._sgr(params)
+            elif command == "r":
+                top, bottom = (params.split(";") + ["", ""])[:2] if params else ("", "")
+                self.top, self.bottom = int(top or 1) - 1, int(bottom or self.height) - 1
+                assert 0 <= self.top < self.bottom < self.height, f"bad scrolling region {params!r}"
+                self.x = self.y = 0
+            elif command == "S":
+                for _ in range(int(params or 1)):
+                    self._scroll_up()
+            elif index:
+                if self.y == self.bottom:
+                    self._scroll_up()
+                else:
+                    self.y = min(self.y + 1, self.height - 1)
             elif text:
                 for char in text:
                     if char in "\r\n":
@@ -46,6 +67,20 @@ class Emulator:
                         if size == 2 and self.x + 1 < self.width:
                             self.cells[self.y][self.x + 1] = ("", self.sgr)
                     self.x += size
+
+    def _sgr(self, params: str) -> None:
+        """The pen as the parameters that set it from the default: ``0;1;31`` and ``1;31`` after a reset agree."""
+        codes = params.split(";") if params else ["0"]
+        if codes[0] in ("", "0"):
+            self.sgr, codes = "", codes[1:]
+        if codes:
+            self.sgr = ";".join(([self.sgr] if self.sgr else []) + codes)
+
+    def _scroll_up(self) -> None:
+        self.scrolls += 1
+        blank = (" ", f"erased with {self.sgr}" if self.sgr else "")  # matches nothing Textual draws
+        del self.cells[self.top]
+        self.cells.insert(self.bottom, [blank] * self.width)
 
 
 class RecordingApp(WarApp):
@@ -77,14 +112,19 @@ def recording_app(**changes) -> RecordingApp:
     return app  # type: ignore[return-value]
 
 
-async def play(app: RecordingApp, keys: list[str], size: tuple[int, int]) -> None:
+async def play(app: RecordingApp, keys: list[str], size: tuple[int, int], bytes_after: int = 0) -> int:
+    """Press the keys, checking the screen after each; the bytes written after the first ``bytes_after`` keys."""
+    start = 0
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        for key in keys:
+        for index, key in enumerate(keys):
+            if index == bytes_after:
+                start = app.written_bytes
             await pilot.press(key)
             await pilot.pause()
             assert app.written_screen is not None and app.textual_screen is not None
             assert app.written_screen.cells == app.textual_screen.cells
+    return app.written_bytes - start
 
 
 async def test_flipping_battles_writes_fewer_bytes_and_the_same_screen():
@@ -92,6 +132,25 @@ async def test_flipping_battles_writes_fewer_bytes_and_the_same_screen():
     await play(app, ["space"] * 20, (100, 30))
     assert app.frames > 20
     assert app.written_bytes < app.textual_bytes / 3
+
+
+async def test_the_full_log_scrolls_in_the_terminal_instead_of_being_rewritten(monkeypatch):
+    """Once the log is full each battle moves its lines up one: the terminal scrolls them (a region),
+    and only the new line, and what really changed, is written. The screen stays exact, in the
+    full layout and in the compact one (a log without a border), and far fewer bytes go out than
+    when the same battles are written without scrolling."""
+    # The compact log's lines are short and alike, so there scrolling saves less.
+    for size, battles, share in (((100, 30), 40, 0.7), ((48, 14), 30, 0.9)):
+        app = recording_app(names=("Alice", "Bob"))
+        scrolled = await play(app, ["space"] * battles, size, bytes_after=15)  # the log is full by then
+        assert app.written_screen is not None
+        assert app.written_screen.scrolls >= battles // 2
+        with monkeypatch.context() as patch:
+            patch.setattr(damage, "SCROLL_MIN_ROWS", 10_000)
+            plain = recording_app(names=("Alice", "Bob"))
+            unscrolled = await play(plain, ["space"] * battles, size, bytes_after=15)
+        assert plain.written_screen is not None and plain.written_screen.scrolls == 0
+        assert scrolled < share * unscrolled
 
 
 async def test_a_war_the_result_help_and_a_new_deal_look_the_same_as_textual_draws_them():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from rich.text import Text
 from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, make_app
 
 from war_tui.components.battle_log import MAX_LINES, BattleLog
@@ -15,6 +16,7 @@ from war_tui.components.packet import Packet
 from war_tui.components.pile import Pile
 from war_tui.components.status import StatusLine
 from war_tui.engine import Game
+from war_tui.messages import DealView, GameDealt
 from war_tui.presentation import MAX
 from war_tui.rules import Result, Rules
 from war_tui.screens.game_over import GameOverScreen
@@ -31,6 +33,11 @@ async def until(pilot, condition, seconds: float = 10.0) -> None:
             return
         await pilot.pause(0.02)
     raise AssertionError("the screen never reached the expected state")
+
+
+def subtitle(widget) -> str:
+    """A border's subtitle as plain text (the winner's carries a style)."""
+    return Text.from_markup(widget.border_subtitle or "").plain
 
 
 def shown(widget) -> str:
@@ -66,7 +73,7 @@ async def test_flip_plays_exactly_one_battle_and_updates_counts_and_pile(key):
         assert app.game.battles == 1
         n1, n2 = app.game.counts
         assert (n1, n2) != (26, 26) and n1 + n2 == 52
-        assert app.query_one("#packet-p1", Packet).border_subtitle.endswith(f"{n1} cards")
+        assert subtitle(app.query_one("#packet-p1", Packet)).endswith(f"{n1} cards")
         pile = app.query_one(Pile)
         assert pile.view.battle == 1
         assert "Battle 1" in pile.border_title
@@ -89,8 +96,11 @@ async def test_a_war_shows_face_down_cards_then_the_deciding_cards():
         assert "Alice takes 10 cards after a double war" in drawn
         assert pile.border_subtitle == "DOUBLE WAR!"
         assert pile.has_class("-war")
-        assert app.query_one("#packet-p1", Packet).has_class("-won")
-        assert not app.query_one("#packet-p2", Packet).has_class("-won")
+        winner, loser = app.query_one("#packet-p1", Packet), app.query_one("#packet-p2", Packet)
+        # The winner is marked by its subtitle alone (text and bold read without colour), not by its border.
+        assert subtitle(winner) == "+10 → 11 cards" and "bold" in winner.border_subtitle
+        assert loser.border_subtitle == "1 card"
+        assert winner.styles.border == loser.styles.border
         assert "7♣ v  7♥ DOUBLE WAR → 5♣ v 3♠" in log_text(app)
 
 
@@ -345,6 +355,28 @@ async def test_screensaver_deals_again_forever_keeping_the_tally():
     assert not app.is_running
 
 
+async def test_a_new_deal_due_while_the_app_closes_is_dropped_not_a_crash():
+    """The screensaver's next deal can fall due while Textual is taking the screens down (a very short
+    pause, or a test leaving ``run_test``). It used to crash: a ScreenStackError from the deal, or a
+    KeyError (no 'log--deal' in COMPONENT_CLASSES) from the battle log whose styles were already gone.
+    Here the deal and a battle arrive at exactly that moment, every time."""
+    app = make_app(screensaver=True, speed=MAX, screensaver_pause=60, rules=Rules(max_battles=60))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        games = app.game_number
+        close_all = app._close_all
+
+        async def close_all_then_deal() -> None:
+            await close_all()
+            app._deal_next()
+            app.action_flip()
+            app.post_message(GameDealt(DealView(games + 1, 5, app.rules, (26, 26), 52)))
+
+        app._close_all = close_all_then_deal
+    assert not app.is_running
+    assert app.game_number == games
+
+
 async def test_the_stats_seam_reports_each_finished_game_once_and_replays_a_seed():
     app = make_app(packets=QUICK_WIN)
     reported = []
@@ -417,3 +449,20 @@ async def test_a_game_ended_in_a_war_shows_its_last_cards_and_says_why(p1, p2, t
         assert title in str(app.screen.query_one("#result-title").render())
         assert pile_words in shown(app.query_one(Pile))
         assert "7♣" in shown(app.query_one(Pile))
+
+
+async def test_a_theme_change_restyles_the_board_though_styles_are_kept_between_battles():
+    """Widgets keep their component styles across repaints (looked up once, not per battle); a new
+    theme must still reach them, the winner's coloured subtitle included."""
+    app = make_app(packets=WAR_PACKETS, names=("Alice", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+        status, winner = app.query_one(StatusLine), app.query_one("#packet-p1", Packet)
+        before = (status.component_style("status--value"), winner.border_subtitle)
+        app.theme = "gruvbox"
+        await pilot.pause()
+        await pilot.pause()
+        after = (status.component_style("status--value"), winner.border_subtitle)
+        assert after[0] != before[0] and after[0] == status.get_component_rich_style("status--value")
+        assert after[1] != before[1] and subtitle(winner) == "+10 → 11 cards"

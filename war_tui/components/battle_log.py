@@ -8,17 +8,26 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import RichLog
 
+from textual.geometry import Size
+from textual.reactive import Reactive
+
 from ..messages import BattleView, DealView, EndView
 from ..presentation import Glyphs, log_battle_line, plural, reason_text, result_title
 from .drawing import pieces_text
+from .styled import CachedComponentStyles
 
 MAX_LINES = 1000
 
 
-class BattleLog(RichLog, can_focus=False):
+class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
     """Keys belong to the game, so the log never takes focus; it scrolls itself."""
 
     COMPONENT_CLASSES = {"log--dim", "log--red", "log--war", "log--deal", "log--end"}
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    """Each line written grows the log's virtual height. On a Widget that asks for a layout of the
+    whole screen (every widget arranged again) per battle; here only when the scrollbar comes or
+    goes, and otherwise the scrollbar and scroll limits are brought up to date in place."""
 
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(max_lines=MAX_LINES, min_width=20, wrap=False, markup=False, id=id, classes="board")
@@ -32,11 +41,17 @@ class BattleLog(RichLog, can_focus=False):
         self.anchor()
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"log--{name}")
+        return self.component_style(f"log--{name}")
 
     def _append(self, line: Text) -> None:
         """Write a line and follow it at once: one repaint per battle, not one for the line and one for the scroll."""
+        scrollbars = (self.show_vertical_scrollbar, self.show_horizontal_scrollbar)
         self.write(line, scroll_end=False)
+        self._refresh_scrollbars()
+        if (self.show_vertical_scrollbar, self.show_horizontal_scrollbar) != scrollbars:
+            self.refresh(layout=True)  # a scrollbar appears or goes: it takes a column
+        elif self._size_known:
+            self._scroll_update(self.virtual_size)
         self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def show_deal(self, deal: DealView) -> None:

@@ -8,11 +8,12 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .styled import CachedComponentStyles
 from ..messages import BattleView, DealView, EndView
 from ..presentation import Glyphs, bar_split, cell_width
 
 
-class CardBar(Widget):
+class CardBar(CachedComponentStyles, Widget):
     COMPONENT_CLASSES = {"bar--p1", "bar--p2", "bar--label"}
 
     counts: reactive[tuple[int, int]] = reactive((26, 26))
@@ -40,10 +41,10 @@ class CardBar(Widget):
             left, right = f"{n1:>2} ", f" {n2:<2}"
         cells = max(0, width - cell_width(left) - cell_width(right))
         p1_cells = bar_split(n1, n2, cells)
-        label = self.get_component_rich_style("bar--label")
+        label = self.component_style("bar--label")
         text = Text(no_wrap=True, overflow="crop", end="")
         text.append(left, label)
-        text.append(self.glyphs.bar_p1 * p1_cells, self.get_component_rich_style("bar--p1"))
-        text.append(self.glyphs.bar_p2 * (cells - p1_cells), self.get_component_rich_style("bar--p2"))
+        text.append(self.glyphs.bar_p1 * p1_cells, self.component_style("bar--p1"))
+        text.append(self.glyphs.bar_p2 * (cells - p1_cells), self.component_style("bar--p2"))
         text.append(right, label)
         return text

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .styled import CachedComponentStyles
 from ..messages import BattleView, DealView, EndView
 from ..presentation import CARD_HEIGHT, CARD_WIDTH, Canvas, Glyphs, card_back, plural, stack_edges
 from ..rules import Side
 from .drawing import canvas_text
 
 
-class Packet(Widget):
+class Packet(CachedComponentStyles, Widget):
     """The stack is the top card's back with one visible edge per few cards behind it."""
 
-    COMPONENT_CLASSES = {"packet--back", "packet--edge", "packet--empty"}
+    COMPONENT_CLASSES = {"packet--back", "packet--edge", "packet--empty", "packet--won"}
 
     count: reactive[int] = reactive(0)
     total: reactive[int] = reactive(52)
@@ -27,6 +29,7 @@ class Packet(Widget):
         self.player = name
         self.glyphs = glyphs
         self.border_title = name
+        self._shown_subtitle: tuple[str, Style | None] | None = None
 
     # -- fed by the app
     def show_deal(self, deal: DealView) -> None:
@@ -43,7 +46,6 @@ class Packet(Widget):
 
     # -- reactions
     def watch_won(self, won: int) -> None:
-        self.set_class(won > 0, "-won")
         self._subtitle()
 
     def watch_count(self, count: int) -> None:
@@ -53,14 +55,29 @@ class Packet(Widget):
         self._subtitle()
 
     def _subtitle(self) -> None:
+        """The winner of the battle on show is marked by its subtitle alone ("+2 → 27 cards", bold, in colour).
+
+        Only the subtitle changes, not the border nor any class: a battle rewrites a
+        dozen cells instead of both packets' borders, and restyles nothing. Set only
+        when its text or style changed (``render`` calls it too, to follow a theme change).
+        """
         text = plural(self.count, "card")
+        style: Style | None = None
         if self.won:
             text = f"+{self.won} {self.glyphs.arrow} {text}"
             if len(text) > self.size.width - 3:
                 text = f"+{self.won} {self.glyphs.arrow} {self.count}"
-        self.border_subtitle = text
+            try:
+                style = self.component_style("packet--won", partial=True)
+            except KeyError:  # styles not applied yet (before mount): render() comes back to it
+                style = None
+        if (text, style) == self._shown_subtitle:
+            return
+        self._shown_subtitle = (text, style)
+        self.border_subtitle = text if style is None else Text(text, style=style)
 
     def render(self) -> Text:
+        self._subtitle()
         width, height = self.content_size
         canvas = Canvas(width, height)
         if height <= 0 or width <= 0:
@@ -77,4 +94,4 @@ class Packet(Widget):
             back = card_back(self.glyphs)
             for x in range(edges + 1):
                 canvas.paint(x, 0, back, "packet--edge" if x < edges else "packet--back")
-        return canvas_text(canvas, self.get_component_rich_style)
+        return canvas_text(canvas, self.component_style)

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .styled import CachedComponentStyles
 from ..messages import BattleView, DealView, EndView
 from ..presentation import (
     CARD_HEIGHT,
@@ -32,7 +33,7 @@ FULL_HEIGHT = 2 * CARD_HEIGHT + 2
 """Card rows for both players plus two lines between them for the outcome."""
 
 
-class Pile(Widget):
+class Pile(CachedComponentStyles, Widget):
     """Player 1's cards on top, player 2's below, so each row faces its owner's packet."""
 
     COMPONENT_CLASSES = {
@@ -76,7 +77,7 @@ class Pile(Widget):
             self._draw_full(canvas, view)
         else:
             self._draw_compact(canvas, view)
-        return canvas_text(canvas, self.get_component_rich_style)
+        return canvas_text(canvas, self.component_style)
 
     def _draw_full(self, canvas: Canvas, view: BattleView) -> None:
         g = self.glyphs

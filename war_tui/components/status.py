@@ -13,9 +13,10 @@ from ..messages import BattleView, DealView, EndView
 from ..presentation import Glyphs, status_pieces
 from ..rules import Result
 from .drawing import pieces_text
+from .styled import CachedComponentStyles
 
 
-class StatusLine(Widget):
+class StatusLine(CachedComponentStyles, Widget):
     COMPONENT_CLASSES = {"status--label", "status--value", "status--auto", "status--paused"}
 
     number: reactive[int] = reactive(0)
@@ -61,4 +62,4 @@ class StatusLine(Widget):
             speed=self.speed, pause_on_war=self.pause_on_war, over=self.over, tally=self.tally,
             names=self.names, glyphs=self.glyphs, width=self.content_size.width,
         )
-        return pieces_text(pieces, lambda name: self.get_component_rich_style(f"status--{name}"))
+        return pieces_text(pieces, lambda name: self.component_style(f"status--{name}"))

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widget import Widget
 
+from .styled import CachedComponentStyles
 from ..messages import BattleView, DealView, EndView
 from ..presentation import CountHistory, Glyphs, cell_width, resample, spark_rows
 
 
-class CountTrend(Widget):
+class CountTrend(CachedComponentStyles, Widget):
     """Keeps a bounded history (``CountHistory``), so a 10,000-battle game costs no more than a short one."""
 
     COMPONENT_CLASSES = {"trend--line", "trend--label"}
@@ -45,8 +46,8 @@ class CountTrend(Widget):
         plot_width = max(0, width - cell_width(label_text))
         values = resample(self.history.samples, plot_width)
         rows = spark_rows(values, height, self.total, self.glyphs)
-        label = self.get_component_rich_style("trend--label")
-        line = self.get_component_rich_style("trend--line")
+        label = self.component_style("trend--label")
+        line = self.component_style("trend--line")
         text = Text(no_wrap=True, overflow="crop", end="")
         for i, row in enumerate(rows):
             text.append(label_text if i == len(rows) - 1 else " " * cell_width(label_text), label)

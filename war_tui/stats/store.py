@@ -39,7 +39,6 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.request import pathname2url
 
 import platformdirs
 
@@ -352,6 +351,8 @@ class StatsStore:
         return conn
 
     def _connect_ro(self) -> sqlite3.Connection:
+        from urllib.request import pathname2url  # only here: urllib.request is slow to import at start-up
+
         return self._raw_connect(f"file:{pathname2url(str(self.path.absolute()))}?mode=ro")
 
     @contextmanager
