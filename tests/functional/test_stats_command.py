@@ -174,4 +174,4 @@ def test_recent_0_lists_no_recent_games(db: Path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["stats", "--recent", "-1", "--stats-db", str(db)])
     err = capsys.readouterr().err
-    assert exit_.value.code == 2 and err == "war-tui stats: argument --recent: must be 0 or more, not -1 (see war-tui stats --help)\n"
+    assert exit_.value.code == 2 and err == "war-tui stats: --recent must be at least 0, not -1 (see war-tui stats --help)\n"

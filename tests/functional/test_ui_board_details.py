@@ -6,18 +6,10 @@ Driven through Textual's pilot; waiting is by polling for what a person would se
 from __future__ import annotations
 
 import pytest
-from war_ui_support import QUICK_WIN, make_app
+from war_ui_support import QUICK_WIN, make_app, until
 
 from war_tui.components.battle_log import BattleLog
 
-
-async def until(pilot, condition, seconds: float = 10.0) -> None:
-    """Let the app run until ``condition()`` holds; fail (not hang) if it never does."""
-    for _ in range(int(seconds / 0.02)):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the screen never reached the expected state")
 
 
 async def test_the_battle_log_keeps_showing_the_newest_battle_across_resizes():

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 from rich.text import Text
-from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, make_app
+from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, make_app, until
 
 from war_tui.components.battle_log import MAX_LINES, BattleLog
 from war_tui.components.packet import Packet
@@ -25,14 +25,6 @@ from war_tui.screens.too_small import TooSmallScreen
 
 SIZE = (100, 30)
 
-
-async def until(pilot, condition, seconds: float = 10.0) -> None:
-    """Let the app run until ``condition()`` holds; fail (not hang) if it never does."""
-    for _ in range(int(seconds / 0.02)):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the screen never reached the expected state")
 
 
 def subtitle(widget) -> str:

@@ -37,3 +37,12 @@ SCREEN_STATES = {
     "compact": ((48, 14), lambda: make_app(), ("space", "space", "space")),
     "ascii": ((80, 24), lambda: make_app(ascii=True, packets=WAR_PACKETS), ("space",)),
 }
+
+
+async def until(pilot, condition, seconds: float = 10.0) -> None:
+    """Let the app run until ``condition()`` holds; fail (not hang) if it never does."""
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the screen never reached the expected state")

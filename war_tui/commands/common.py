@@ -53,14 +53,16 @@ def seed_value(text: str) -> int:
     return value
 
 
-def positive_int(what: str, maximum: int | None = None):
+def positive_int(what: str, maximum: int | None = None, *, minimum: int = 1):
+    """An argparse type: a whole number from ``minimum`` (1 unless told) up to ``maximum``."""
+
     def parse(text: str) -> int:
         try:
             value = int(text, 10)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{what} must be a whole number, not '{text}'") from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{what} must be at least 1, not {value}")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{what} must be at least {minimum}, not {value}")
         if maximum is not None and value > maximum:
             raise argparse.ArgumentTypeError(f"{what} must be at most {maximum:,}, not {value}")
         return value

@@ -41,7 +41,7 @@ from ..stats.text import (
     rules_short,
     when,
 )
-from .common import UsageError
+from .common import UsageError, positive_int
 
 JSON_FORMAT = 1
 REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture
@@ -70,16 +70,6 @@ def store_from_args(args: argparse.Namespace) -> StatsStore:
     return StatsStore.open(getattr(args, "stats_db", None))
 
 
-def _count(text: str) -> int:
-    """``--recent``: a whole number, 0 or more (0 lists no recent games)."""
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not '{text}'") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -93,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (shape: see README)")
     parser.add_argument(
-        "--recent", type=_count, default=10, metavar="N",
+        "--recent", type=positive_int("--recent", minimum=0), default=10, metavar="N",
         help="how many recent games to list, 0 for none (default 10)",
     )
     parser.set_defaults(run=run)
