@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import compress, repeat
-from operator import ne
+from operator import gt, ne, sub
 
 from rich.cells import get_character_cell_size
 from rich.color import ColorSystem
@@ -44,6 +44,11 @@ SCROLL_MAX = 4
 """The largest shift looked for: the log adds a line or two per frame."""
 RUN_COST = 10
 """Rough bytes to start a run of changed cells (a cursor move and a colour), against about one per cell."""
+RUN_CACHE_SIZE = 4096
+"""Segments whose cells are kept: most of a frame is the same text in the same colours as the last one."""
+
+_RUN_CELLS: dict[tuple[str, str], tuple[Cell, ...]] = {}
+"""The cells of a single-width segment, by text and codes (emptied when full)."""
 
 
 class ScreenShadow:
@@ -93,6 +98,7 @@ def _cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> 
     written = _Written()
     width, height = shadow.width, shadow.height
     styles = shadow.styles
+    runs = _RUN_CELLS
     color_system = console._color_system or ColorSystem.TRUECOLOR
     x = y = 0
     row: list[Cell | None] | None = None
@@ -122,7 +128,12 @@ def _cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> 
         if text.isascii() or _single_width(text):
             end = min(width, x + len(text))
             if end > x:
-                row[x:end] = zip(text[: end - x], repeat(codes))
+                cells = runs.get((text, codes))
+                if cells is None:
+                    if len(runs) >= RUN_CACHE_SIZE:
+                        runs.clear()
+                    cells = runs[text, codes] = tuple(zip(text, repeat(codes)))
+                row[x:end] = cells if end - x == len(cells) else cells[: end - x]
             x += len(text)
         else:
             for char in text:
@@ -221,19 +232,27 @@ class _Pen:
 
 
 def _cost(new: list[Cell | None], old: list[Cell | None] | None) -> int:
-    """About how many bytes it takes to turn ``old`` into ``new`` (a row not known at all: all of it)."""
+    """About how many bytes it takes to turn ``old`` into ``new`` (a row not known at all: all of it).
+
+    Each changed cell costs one, and each run of changes more than ``MERGE_GAP`` cells
+    after the last one costs ``RUN_COST`` more; counted with C-level iterators, since
+    looking for a scroll costs a few hundred rows a frame.
+    """
     if old is None:
         return len(new) + RUN_COST
-    cost = 0
-    last = -MERGE_GAP - 2
-    for x in compress(range(len(new)), map(ne, new, old)):
-        cost += 1 if x - last <= MERGE_GAP + 1 else 1 + RUN_COST
-        last = x
-    return cost
+    if new == old:
+        return 0
+    diffs = list(compress(range(len(new)), map(ne, new, old)))
+    if not diffs:
+        return 0
+    jumps = sum(map(gt, map(sub, diffs[1:], diffs), repeat(MERGE_GAP + 1)))
+    return len(diffs) + RUN_COST * (1 + jumps)
 
 
 def _overlay(new: list[Cell | None], old: list[Cell]) -> list[Cell]:
     """The row as it is to look: what the update writes, and what the terminal shows elsewhere."""
+    if None not in new:
+        return new  # type: ignore[return-value]
     return [o if n is None else n for n, o in zip(new, old)]
 
 
@@ -269,17 +288,20 @@ def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int
         full = {r: _cost(targets[r], None) for r in band}
         # Any sub-band top..bottom may scroll by n: row r then starts from what row r+n showed,
         # and the last n rows come in blank (written whole).
+        # blanks[i] is the sum of in_place - full over the band's first i rows.
+        blanks = [0]
+        for r in band:
+            blanks.append(blanks[-1] + in_place[r] - full[r])
         for n in range(1, min(SCROLL_MAX, len(band) - 1) + 1):
             moved = [in_place[r] - _cost(targets[r], old[r + n]) if r + n <= band[-1] else 0 for r in band]
             for top_index in range(len(band) - n):
                 saving = 0
                 for bottom_index in range(top_index + n, len(band)):
                     saving += moved[bottom_index - n]
-                    bottom = band[bottom_index]
-                    blank = sum(in_place[r] - full[r] for r in range(bottom - n + 1, bottom + 1))
+                    blank = blanks[bottom_index + 1] - blanks[bottom_index + 1 - n]
                     total = saving + blank - 2 * RUN_COST
                     if total > best_saving:
-                        best, best_saving = (band[top_index], bottom, n), total
+                        best, best_saving = (band[top_index], band[bottom_index], n), total
     if best is not None:
         top, bottom, _ = best
         for y in range(top, bottom + 1):

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.content import Content
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .kept_render import KeptRender
 from .styled import CachedComponentStyles
 from ..messages import BattleView, DealView, EndView
 from ..presentation import CARD_HEIGHT, CARD_WIDTH, Canvas, Glyphs, card_back, plural, stack_edges
@@ -14,14 +17,15 @@ from ..rules import Side
 from .drawing import canvas_text
 
 
-class Packet(CachedComponentStyles, Widget):
+class Packet(KeptRender, CachedComponentStyles, Widget):
     """The stack is the top card's back with one visible edge per few cards behind it."""
 
     COMPONENT_CLASSES = {"packet--back", "packet--edge", "packet--empty", "packet--won"}
 
-    count: reactive[int] = reactive(0)
-    total: reactive[int] = reactive(52)
-    won: reactive[int] = reactive(0)  # cards taken in the battle on show (0: did not win it)
+    # Not repainted as a whole on change: most battles change only the subtitle (see ``_follow``).
+    count: reactive[int] = reactive(0, repaint=False)
+    total: reactive[int] = reactive(52, repaint=False)
+    won: reactive[int] = reactive(0, repaint=False)  # cards taken in the battle on show (0: did not win it)
 
     def __init__(self, side: Side, name: str, glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id, classes=f"board packet {side.value}")
@@ -46,10 +50,19 @@ class Packet(CachedComponentStyles, Widget):
 
     # -- reactions
     def watch_won(self, won: int) -> None:
-        self._subtitle()
+        self._follow()
 
     def watch_count(self, count: int) -> None:
+        self._follow()
+
+    def watch_total(self, total: int) -> None:
+        self._follow()
+
+    def _follow(self) -> None:
+        """Repaint the whole packet only when its stack looks different; otherwise just the subtitle's row."""
         self._subtitle()
+        if self._kept_key is None or self._kept_key[0] != self.render_key():
+            self.refresh()
 
     def on_resize(self) -> None:
         self._subtitle()
@@ -74,7 +87,26 @@ class Packet(CachedComponentStyles, Widget):
         if (text, style) == self._shown_subtitle:
             return
         self._shown_subtitle = (text, style)
-        self.border_subtitle = text if style is None else Text(text, style=style)
+        subtitle = text if style is None else Text(text, style=style)
+        height = self.outer_size.height
+        if not self.is_mounted or height <= 0:
+            self.border_subtitle = subtitle
+            return
+        # What the border_subtitle setter does, but with the bottom row alone marked for repaint
+        # (the setter repaints the whole widget).
+        content = Content.from_rich_text(subtitle) if isinstance(subtitle, Text) else subtitle
+        self._border_subtitle = self.render_str(content).expand_tabs(4).split()[0]
+        offset = self.content_offset
+        self.refresh(Region(-offset.x, height - 1 - offset.y, self.outer_size.width, 1))
+
+    def render_key(self) -> tuple[object, ...]:
+        """What the drawing shows: nothing but how many edges the stack has (or that it is empty)."""
+        width, height = self.content_size
+        if self.count == 0:
+            return (self.glyphs, 0)
+        if height < CARD_HEIGHT:
+            return (self.glyphs, "compact", stack_edges(self.count, self.total, max(0, width - 1)))
+        return (self.glyphs, "full", stack_edges(self.count, self.total, max(0, width - CARD_WIDTH)))
 
     def render(self) -> Text:
         self._subtitle()
