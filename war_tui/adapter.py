@@ -31,7 +31,7 @@ def view_of(event: BattleWon | GameOver, battle: int, war_cards: int, total_wars
         return None
     laid1, laid2 = event.last_battle_p1, event.last_battle_p2
     winner = {Result.P1: Side.P1, Result.P2: Side.P2}.get(event.result)
-    wars = (len(laid1) - 1) // (war_cards + 1)
+    wars = event.last_battle_wars
     taken = len(laid1) + len(laid2) if winner is not None else 0
     return BattleView(
         battle, laid1, laid2, war_cards, wars, winner, taken, (event.p1_count, event.p2_count), total_wars

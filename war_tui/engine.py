@@ -221,7 +221,7 @@ class Game:
                         if depth > longest:
                             longest = depth
                         self.battles, self.wars, self.longest_war = battles, wars, longest
-                        self._end_short(laid1, laid2, out)
+                        self._end_short(laid1, laid2, depth, out)
                         return
                     depth += 1
                     for _ in range(k):
@@ -301,7 +301,7 @@ class Game:
         shuffle(pile, self._rng)
         return pile
 
-    def _end_short(self, laid1: list[Card], laid2: list[Card], out: list[Event] | None) -> None:
+    def _end_short(self, laid1: list[Card], laid2: list[Card], depth: int, out: list[Event] | None) -> None:
         p1, p2 = self._packets
         k = self.rules.war_cards
         short1, short2 = len(p1) <= k, len(p2) <= k
@@ -314,7 +314,7 @@ class Game:
             winner = 1 if short1 else 0
             self._packets[winner].extend(self._gather(winner, laid1, laid2))
             result, reason = _WINNER_RESULT[winner], EndReason.SHORT_IN_WAR
-        self._finish(result, reason, out, tuple(laid1), tuple(laid2))
+        self._finish(result, reason, out, tuple(laid1), tuple(laid2), depth)
 
     def _finish(
         self,
@@ -323,6 +323,7 @@ class Game:
         out: list[Event] | None,
         last1: tuple[Card, ...] = (),
         last2: tuple[Card, ...] = (),
+        last_wars: int = 0,
     ) -> None:
         self.result = result
         self.reason = reason
@@ -331,7 +332,7 @@ class Game:
             out.append(
                 GameOver(
                     result, reason, self.battles, self.wars, self.longest_war,
-                    n1, n2, self.leader, last1, last2,
+                    n1, n2, self.leader, last1, last2, last_wars,
                 )
             )
             self._dispatch(out)

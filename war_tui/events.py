@@ -66,6 +66,7 @@ class GameOver:
     leader: Side | None  # who holds more cards (None when even)
     last_battle_p1: tuple[Card, ...] = ()  # cards laid in the battle that ended the game short
     last_battle_p2: tuple[Card, ...] = ()
+    last_battle_wars: int = 0  # wars that last battle declared before someone was short
 
 
 Event = GameStarted | CardsRevealed | WarDeclared | BattleWon | GameOver

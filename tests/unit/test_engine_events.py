@@ -70,7 +70,8 @@ def test_a_game_ended_short_in_a_war_has_no_battle_won_and_names_the_laid_cards(
     assert [type(e) for e in events] == [GameStarted, CardsRevealed, WarDeclared, CardsRevealed, GameOver]
     over = events[-1]
     assert over == GameOver(
-        Result.P2, EndReason.SHORT_IN_WAR, 1, 1, 1, 0, 8, Side.P2, cards("5C 2C 7C"), cards("5D 2D 7D")
+        Result.P2, EndReason.SHORT_IN_WAR, 1, 1, 1, 0, 8, Side.P2, cards("5C 2C 7C"), cards("5D 2D 7D"),
+        last_battle_wars=1,
     )
 
 

@@ -48,7 +48,7 @@ def make_game(args: argparse.Namespace, rules: Rules) -> Game:
     return Game(p1, p2, rules)
 
 
-def trace_line(event: BattleWon | GameOver, battle: int, war_cards: int) -> dict[str, object]:
+def trace_line(event: BattleWon | GameOver, battle: int) -> dict[str, object]:
     if isinstance(event, BattleWon):
         return {
             "n": event.battle,
@@ -63,8 +63,7 @@ def trace_line(event: BattleWon | GameOver, battle: int, war_cards: int) -> dict
         "n": battle,
         "p1_cards": [card_str(c) for c in event.last_battle_p1],
         "p2_cards": [card_str(c) for c in event.last_battle_p2],
-        # Each war laid war_cards face down and one face up after the first pair.
-        "wars": (len(event.last_battle_p1) - 1) // (war_cards + 1),
+        "wars": event.last_battle_wars,
         "winner": None,
         "p1_count": event.p1_count,
         "p2_count": event.p2_count,
@@ -119,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(event, BattleWon) or (
                 isinstance(event, GameOver) and event.last_battle_p1
             ):
-                out.write(json.dumps(trace_line(event, game.battles, rules.war_cards)) + "\n")
+                out.write(json.dumps(trace_line(event, game.battles)) + "\n")
 
         game.subscribe(on_event)
     game.play()
