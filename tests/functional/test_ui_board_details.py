@@ -6,7 +6,7 @@ Driven through Textual's pilot; waiting is by polling for what a person would se
 from __future__ import annotations
 
 import pytest
-from war_ui_support import QUICK_WIN, make_app, until
+from war_ui_support import QUICK_WIN, drawn, make_app, until
 
 from war_tui.components.battle_log import BattleLog
 
@@ -85,13 +85,13 @@ async def test_the_sparkline_stays_bounded_however_many_battles_a_frame_passes_o
         trend.show_battle(replace(view, passed=tuple(26 + i % 20 for i in range(10_000))))
         assert len(trend.history.samples) <= 512
         await pilot.pause()
-        assert str(trend.render()).strip()
+        assert drawn(trend).strip()
 
 
 def status_of(app) -> str:
     from war_tui.components.status import StatusLine
 
-    return str(app.query_one(StatusLine).render())
+    return drawn(app.query_one(StatusLine))
 
 
 async def test_the_status_line_shows_a_tally_from_the_start_and_fits_with_stop_at_wars():
@@ -211,7 +211,7 @@ async def test_a_deep_war_in_the_compact_pile_always_shows_both_deciding_cards(s
         view = deep_war_view()
         pile.show_battle(view)
         await pilot.pause()
-        rows = [line for line in str(pile.render()).splitlines() if line.strip()]
+        rows = [line for line in drawn(pile).splitlines() if line.strip()]
         p1_row, p2_row = rows[0], rows[-1]
         assert p1_row.rstrip().endswith(card_label(view.p1_laid[-1], UNICODE)), p1_row
         assert p2_row.rstrip().endswith(card_label(view.p2_laid[-1], UNICODE)), p2_row
@@ -227,9 +227,9 @@ async def test_overlapped_tied_tens_in_the_full_pile_read_t_never_1():
         pile = app.query_one(Pile)
         pile.show_battle(deep_war_view(wars=5, war_cards=3))
         await pilot.pause()
-        drawn = str(pile.render())
-        assert "│T" in drawn and "│1│" not in drawn and "│1" not in drawn.replace("│10", "")
-        assert "A♥" in drawn and "3♣" in drawn
+        shown = drawn(pile)
+        assert "│T" in shown and "│1│" not in shown and "│1" not in shown.replace("│10", "")
+        assert "A♥" in shown and "3♣" in shown
 
 
 async def test_wide_names_keep_the_card_bar_on_its_row():
@@ -240,6 +240,6 @@ async def test_wide_names_keep_the_card_bar_on_its_row():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         bar = app.query_one(CardBar)
-        drawn = str(bar.render())
-        assert "█" in drawn and "░" in drawn and drawn.rstrip().endswith("26 Bob")
-        assert cell_width(drawn) <= bar.size.width
+        shown = drawn(bar)
+        assert "█" in shown and "░" in shown and shown.rstrip().endswith("26 Bob")
+        assert cell_width(shown) <= bar.size.width

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 from rich.text import Text
-from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, make_app, until
+from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, drawn, make_app, until
 
 from war_tui.components.battle_log import MAX_LINES, BattleLog
 from war_tui.components.packet import Packet
@@ -34,7 +34,7 @@ def subtitle(widget) -> str:
 
 def shown(widget) -> str:
     """What a widget draws, as plain text."""
-    return str(widget.render())
+    return drawn(widget)
 
 
 def status_text(app) -> str:

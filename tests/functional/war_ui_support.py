@@ -46,3 +46,8 @@ async def until(pilot, condition, seconds: float = 10.0) -> None:
             return
         await pilot.pause(0.02)
     raise AssertionError("the screen never reached the expected state")
+
+
+def drawn(widget) -> str:
+    """What a widget shows inside its border, row by row, as plain text (as the screen has it, trailing blanks cut)."""
+    return "\n".join(widget.render_line(y).text.rstrip() for y in range(widget.content_size.height))

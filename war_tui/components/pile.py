@@ -5,11 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from rich.text import Text
-from textual.reactive import reactive
-from textual.widget import Widget
-
-from .styled import CachedComponentStyles
+from .line_widget import LineWidget, Row
 from ..messages import BattleView, DealView, EndView
 from ..presentation import (
     CARD_HEIGHT,
@@ -27,13 +23,12 @@ from ..presentation import (
     war_word,
 )
 from ..rules import Side
-from .drawing import canvas_text
 
 FULL_HEIGHT = 2 * CARD_HEIGHT + 2
 """Card rows for both players plus two lines between them for the outcome."""
 
 
-class Pile(CachedComponentStyles, Widget):
+class Pile(LineWidget):
     """Player 1's cards on top, player 2's below, so each row faces its owner's packet."""
 
     COMPONENT_CLASSES = {
@@ -41,33 +36,36 @@ class Pile(CachedComponentStyles, Widget):
         "pile--hint",
     }
 
-    view: reactive[BattleView | None] = reactive(None, always_update=True)
-
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="board")
         self.names = tuple(names)
         self.glyphs = glyphs
+        self.view: BattleView | None = None
         self.border_title = "Middle pile"
 
     def show_deal(self, deal: DealView) -> None:
-        self.view = None
-        self.border_subtitle = ""
+        self._show(None)
 
     def show_battle(self, view: BattleView) -> None:
-        self.view = view
+        self._show(view)
 
     def show_end(self, end: EndView) -> None:
         pass
 
-    def watch_view(self, view: BattleView | None) -> None:
-        self.set_class(view is not None and view.wars > 0, "-war")
-        self.border_title = "Middle pile" if view is None else f"Battle {view.battle:,}"
-        self.border_subtitle = "" if view is None or not view.wars else war_word(view.wars).upper() + "!"
+    def _show(self, view: BattleView | None) -> None:
+        self.view = view
+        war = view is not None and view.wars > 0
+        if war != self.has_class("-war"):
+            self.set_class(war, "-war")  # a new border: the whole pile repaints anyway
+        self.set_border_label(
+            title="Middle pile" if view is None else f"Battle {view.battle:,}",
+            subtitle="" if view is None or not view.wars else war_word(view.wars).upper() + "!",
+        )
+        self.redraw()
 
     # ---------------------------------------------------------------- drawing
 
-    def render(self) -> Text:
-        width, height = self.content_size
+    def draw(self, width: int, height: int) -> list[Row]:
         canvas = Canvas(width, height)
         view = self.view
         if view is None:
@@ -77,7 +75,7 @@ class Pile(CachedComponentStyles, Widget):
             self._draw_full(canvas, view)
         else:
             self._draw_compact(canvas, view)
-        return canvas_text(canvas, self.component_style)
+        return canvas.runs()
 
     def _draw_full(self, canvas: Canvas, view: BattleView) -> None:
         g = self.glyphs

@@ -5,61 +5,56 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from rich.text import Text
-from textual.reactive import reactive
-from textual.widget import Widget
-
 from ..messages import BattleView, DealView, EndView
 from ..presentation import Glyphs, status_pieces
 from ..rules import Result
-from .drawing import pieces_text
-from .styled import CachedComponentStyles
+from .line_widget import LineWidget, Row
 
 
-class StatusLine(CachedComponentStyles, Widget):
+class StatusLine(LineWidget):
     COMPONENT_CLASSES = {"status--label", "status--value", "status--auto", "status--paused"}
-
-    number: reactive[int] = reactive(0)
-    seed: reactive[int | None] = reactive(None)
-    battles: reactive[int] = reactive(0)
-    wars: reactive[int] = reactive(0)
-    auto: reactive[bool] = reactive(False)
-    speed: reactive[float] = reactive(4.0)
-    pause_on_war: reactive[bool] = reactive(False)
-    over: reactive[bool] = reactive(False)  # the game on the table is finished
-    tally: reactive[tuple[int, int, int, int]] = reactive((0, 0, 0, 0))  # p1, p2, draws, stopped
 
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="board")
         self.names = tuple(names)
         self.glyphs = glyphs
-
-    def show_deal(self, deal: DealView) -> None:
-        self.number = deal.number
-        self.seed = deal.seed
+        self.number = 0
+        self.seed: int | None = None
         self.battles = 0
         self.wars = 0
+        self.auto = False
+        self.speed = 4.0
+        self.pause_on_war = False
+        self.over = False  # the game on the table is finished
+        self.tally = (0, 0, 0, 0)  # p1, p2, draws, stopped
+
+    def show_deal(self, deal: DealView) -> None:
+        self.number, self.seed = deal.number, deal.seed
+        self.battles = self.wars = 0
         self.over = False
+        self.redraw()
 
     def show_battle(self, view: BattleView) -> None:
-        self.battles = view.battle
-        self.wars = view.total_wars
+        self.battles, self.wars = view.battle, view.total_wars
+        self.redraw()
 
     def show_end(self, end: EndView) -> None:
-        self.battles = end.battles
-        self.wars = end.wars
+        self.battles, self.wars = end.battles, end.wars
         self.over = True
+        self.redraw()
 
     def set_play(self, auto: bool, speed: float, pause_on_war: bool) -> None:
         self.auto, self.speed, self.pause_on_war = auto, speed, pause_on_war
+        self.redraw()
 
     def set_tally(self, tally: Counter[Result]) -> None:
         self.tally = (tally[Result.P1], tally[Result.P2], tally[Result.DRAW], tally[Result.STOPPED])
+        self.redraw()
 
-    def render(self) -> Text:
+    def draw(self, width: int, height: int) -> list[Row]:
         pieces = status_pieces(
             number=self.number, seed=self.seed, battles=self.battles, wars=self.wars, auto=self.auto,
             speed=self.speed, pause_on_war=self.pause_on_war, over=self.over, tally=self.tally,
-            names=self.names, glyphs=self.glyphs, width=self.content_size.width,
+            names=self.names, glyphs=self.glyphs, width=width,
         )
-        return pieces_text(pieces, lambda name: self.component_style(f"status--{name}"))
+        return [[(chunk, f"status--{name}" if name else "") for chunk, name in pieces]]

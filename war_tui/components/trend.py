@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.text import Text
-from textual.widget import Widget
-
-from .styled import CachedComponentStyles
+from .line_widget import LineWidget, Row
 from ..messages import BattleView, DealView, EndView
 from ..presentation import CountHistory, Glyphs, cell_width, resample, spark_rows
 
 
-class CountTrend(CachedComponentStyles, Widget):
+class CountTrend(LineWidget):
     """Keeps a bounded history (``CountHistory``), so a 10,000-battle game costs no more than a short one."""
 
     COMPONENT_CLASSES = {"trend--line", "trend--label"}
@@ -27,31 +24,26 @@ class CountTrend(CachedComponentStyles, Widget):
     def show_deal(self, deal: DealView) -> None:
         self.total = deal.total
         self.history.reset(deal.counts[0])
-        self.refresh()
+        self.redraw()
 
     def show_battle(self, view: BattleView) -> None:
         for count in view.passed:  # battles played at "max" without being drawn still make the line
             self.history.add(count)
         self.history.add(view.counts[0])
-        self.refresh()
+        self.redraw()
 
     def show_end(self, end: EndView) -> None:
         pass
 
-    def render(self) -> Text:
-        width, height = self.size
+    def draw(self, width: int, height: int) -> list[Row]:
         label_text = f"{self.names[0]}'s cards "
         if cell_width(label_text) > width // 3:
             label_text = ""
         plot_width = max(0, width - cell_width(label_text))
         values = resample(self.history.samples, plot_width)
         rows = spark_rows(values, height, self.total, self.glyphs)
-        label = self.component_style("trend--label")
-        line = self.component_style("trend--line")
-        text = Text(no_wrap=True, overflow="crop", end="")
-        for i, row in enumerate(rows):
-            text.append(label_text if i == len(rows) - 1 else " " * cell_width(label_text), label)
-            text.append(row, line)
-            if i < len(rows) - 1:
-                text.append("\n")
-        return text
+        blank = " " * cell_width(label_text)
+        return [
+            [(label_text if i == len(rows) - 1 else blank, "trend--label"), (row, "trend--line")]
+            for i, row in enumerate(rows)
+        ]

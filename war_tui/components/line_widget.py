@@ -1,0 +1,132 @@
+"""A widget that keeps its drawn lines and repaints only the rows a battle really changed.
+
+Textual's usual path (``render()`` returning Rich Text) turns the whole drawing
+into Content, wraps and formats it, and repaints every row of the widget,
+whatever changed: at 4 battles a second that was most of the game's CPU. Here
+a widget draws plain rows of (text, style name) runs; they become Strips
+straight away (one Rich style per run, looked up once per style change), are
+compared row by row with what is on screen, and only the rows that differ are
+marked for repaint. Textual then asks ``render_line`` for those rows alone.
+
+Border titles change with every battle too (the pile's "Battle 12"):
+``set_border_label`` repaints the border's row alone, where Textual's setters
+repaint the whole widget.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.content import Content
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+from .styled import CachedComponentStyles
+
+Row = Sequence[tuple[str, str]]
+"""One line of a drawing: (text, component style name) runs, "" for the widget's own style."""
+
+
+class LineWidget(CachedComponentStyles, Widget):
+    """Subclasses implement ``draw(width, height)`` and call ``redraw()`` when what they show changes."""
+
+    _lines: list[Strip] | None = None
+    _drawn_for: tuple[object, ...] | None = None
+
+    def draw(self, width: int, height: int) -> list[Row]:
+        raise NotImplementedError
+
+    def restyled(self) -> None:
+        """Called when the widget is drawn whole again for a new size or new styles (a theme change)."""
+
+    # ------------------------------------------------------------ drawing
+
+    def _drawing_key(self) -> tuple[object, ...]:
+        """What the Strips depend on besides the widget's own state: size and styles (a theme change)."""
+        names = sorted(self.COMPONENT_CLASSES)
+        return (
+            self.content_size,
+            self.styles._cache_key,
+            *(self._component_styles.get(name) for name in names),
+        )
+
+    def _build(self) -> list[Strip]:
+        width, height = self.content_size
+        base = self.visual_style.rich_style
+        styles: dict[str, Style] = {"": base}
+        strips: list[Strip] = []
+        for row in self.draw(width, height)[:height]:
+            segments: list[Segment] = []
+            last = None
+            for text, name in row:
+                if not text:
+                    continue
+                style = styles.get(name)
+                if style is None:
+                    style = styles[name] = base + self.component_style(name)
+                if style is last:  # one run per style: fewer segments all the way to the terminal
+                    segments[-1] = Segment(segments[-1].text + text, style)
+                else:
+                    segments.append(Segment(text, style))
+                    last = style
+            strips.append(Strip(segments).adjust_cell_length(width, base))
+        blank = Strip.blank(width, base)
+        strips.extend(blank for _ in range(height - len(strips)))
+        return strips
+
+    def redraw(self) -> None:
+        """Draw again now, and mark for repaint only the rows that came out different."""
+        if not self.is_mounted or not self._component_styles:
+            self.refresh()
+            return
+        key = self._drawing_key()
+        old = self._lines
+        new = self._build()
+        self._lines, self._drawn_for = new, key
+        if old is None or len(old) != len(new):
+            self.refresh()
+            return
+        width = self.content_size.width
+        for y in [y for y, same in enumerate(map(operator.eq, new, old)) if not same]:
+            self.refresh(Region(0, y, width, 1))
+
+    def render_line(self, y: int) -> Strip:
+        key = self._drawing_key()
+        if self._lines is None or key != self._drawn_for:
+            # Resized or restyled: Textual repaints the whole widget, so every row is drawn again.
+            self._lines, self._drawn_for = self._build(), key
+            self.restyled()
+        lines = self._lines
+        if 0 <= y < len(lines):
+            return lines[y]
+        return Strip.blank(self.content_size.width, self.visual_style.rich_style)
+
+    # ------------------------------------------------------------ borders
+
+    def set_border_label(self, *, title: str | Text | None = None, subtitle: str | Text | None = None) -> None:
+        """Change the border's title (top row) or subtitle (bottom row), repainting that row alone."""
+        height = self.outer_size.height
+        if not self.is_mounted or height <= 0:
+            if title is not None:
+                self.border_title = title
+            if subtitle is not None:
+                self.border_subtitle = subtitle
+            return
+        offset = self.content_offset
+        width = self.outer_size.width
+        for label, attribute, y in ((title, "_border_title", 0), (subtitle, "_border_subtitle", height - 1)):
+            if label is None:
+                continue
+            # As Textual's title setter stores it (a str is markup), without its repaint of the whole widget.
+            content = Content.from_rich_text(label) if isinstance(label, Text) else label
+            value = self.render_str(content).expand_tabs(4).split()[0]
+            old = getattr(self, attribute)
+            if old is not None and (old.plain, old.spans) == (value.plain, value.spans):  # Content's == ignores style
+                continue
+            setattr(self, attribute, value)
+            self.refresh(Region(-offset.x, y - offset.y, width, 1))
