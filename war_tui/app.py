@@ -8,6 +8,7 @@ and results through ``show_deal`` / ``show_battle`` / ``show_end``.
 
 from __future__ import annotations
 
+import gc
 import os
 import secrets
 import sys
@@ -131,6 +132,7 @@ class WarApp(App[None]):
         self._next_deal_timer: Timer | None = None
         self._board: list = []
         self._shadow = ScreenShadow()
+        self._froze = False
 
     # ------------------------------------------------------------------ layout
 
@@ -157,10 +159,27 @@ class WarApp(App[None]):
         self.new_game(self.settings.seed, packets=self.settings.packets)
         self._fit_screen(self.size.width, self.size.height)
         self._say_stats_off(self.stats.take_notice())
+        self.call_after_refresh(self._freeze_start_up)
+
+    def _freeze_start_up(self) -> None:
+        """Set what start-up built (the DOM, styles, caches) aside from the garbage collector.
+
+        Python's collector walks every tracked object it holds each time its oldest
+        generation fills; with Textual's tens of thousands of long-lived objects, that
+        was a pause of 20-40 ms every few dozen battles, about a tenth of the game's CPU
+        at 4 battles a second. Frozen objects are still freed by reference counting; only
+        cycles among them would stay, and start-up's are collected just before.
+        """
+        if self.is_running and gc.isenabled():
+            gc.collect()
+            gc.freeze()
+            self._froze = True
 
     def on_unmount(self) -> None:
         if ScrollBar.renderer is AsciiScrollBarRender:
             ScrollBar.renderer = ScrollBarRender
+        if self._froze:
+            gc.unfreeze()  # an app run inside another program (tests) gives them back to the collector
 
     @property
     def _status(self) -> StatusLine:

@@ -4,23 +4,34 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
-from textual.widgets import RichLog
-
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.reactive import Reactive
+from textual.scrollbar import ScrollBar
+from textual.strip import Strip
+from textual.widgets import RichLog
 
 from ..messages import BattleView, DealView, EndView
 from ..presentation import Glyphs, log_battle_line, plural, reason_text, result_title
 from .drawing import pieces_text
+from .log_scrollbar import LogScrollBar
 from .styled import CachedComponentStyles
 
 MAX_LINES = 1000
 
+Pieces = Sequence[tuple[str, str]]
+"""A line as (text, style name) runs: names from ``log--*``, "" for the log's own style."""
+
 
 class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
-    """Keys belong to the game, so the log never takes focus; it scrolls itself."""
+    """Keys belong to the game, so the log never takes focus; it scrolls itself.
+
+    Lines go in as Strips built straight from their pieces (RichLog's ``write``
+    measures and renders each through a Rich console, a good part of a battle's
+    CPU), and a line on screen keeps its styled Strip until it scrolls away.
+    """
 
     COMPONENT_CLASSES = {"log--dim", "log--red", "log--war", "log--deal", "log--end"}
 
@@ -34,40 +45,99 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         self.names = tuple(names)
         self.glyphs = glyphs
         self.border_title = "Battle log"
+        self._shown: LRUCache[tuple[object, ...], Strip] = LRUCache(256)
+        self._base_style: Style | None = None
 
     def on_mount(self) -> None:
         # Anchored, the log stays at its end when a resize changes its height; a mouse wheel
         # scrolling up releases it (the next battle brings it back), reaching the end again re-anchors.
         self.anchor()
 
-    def _style(self, name: str) -> Style:
-        return self.component_style(f"log--{name}")
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """Textual's own, made as Textual makes it, but one that repaints only when its thumb moves."""
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = bar = LogScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+            )
+            bar.display = False
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
 
-    def _append(self, line: Text) -> None:
-        """Write a line and follow it at once: one repaint per battle, not one for the line and one for the scroll."""
+    # ------------------------------------------------------------ lines in
+
+    def _strip(self, pieces: Pieces) -> Strip:
+        segments = [
+            Segment(text, self.component_style(f"log--{name}") if name else None) for text, name in pieces if text
+        ]
+        strip = Strip(segments)
+        return strip.extend_cell_length(self.min_width) if strip.cell_length < self.min_width else strip
+
+    def _append(self, pieces: Pieces) -> None:
+        """Add a line and follow it at once: one repaint per battle, not one for the line and one for the scroll."""
+        if not self._size_known:
+            self.write(pieces_text(pieces, lambda name: self.component_style(f"log--{name}")), scroll_end=True)
+            return
+        strip = self._strip(pieces)
+        lines = self.lines
+        lines.append(strip)
+        if len(lines) > self.max_lines:  # type: ignore[operator]
+            del lines[0]
+            self._start_line += 1
+            self.refresh()  # every line on show moved, even when the scroll position can't
+        self._widest_line_width = max(self._widest_line_width, strip.cell_length)
         scrollbars = (self.show_vertical_scrollbar, self.show_horizontal_scrollbar)
-        self.write(line, scroll_end=False)
+        self.set_reactive(BattleLog.virtual_size, Size(self._widest_line_width, len(lines)))
         self._refresh_scrollbars()
         if (self.show_vertical_scrollbar, self.show_horizontal_scrollbar) != scrollbars:
             self.refresh(layout=True)  # a scrollbar appears or goes: it takes a column
-        elif self._size_known:
-            self._scroll_update(self.virtual_size)
+        else:
+            self._follow_size()
+        if not self.scroll_y < self.max_scroll_y:
+            self.refresh()  # the line lands below the last one on show, or the end scrolls below
         self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def _follow_size(self) -> None:
+        """The scrollbar's and the scroll limits' part of Textual's ``_scroll_update``, with no forced repaint."""
+        if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
+            bar = self.vertical_scrollbar
+            bar.window_virtual_size = self.virtual_size.height
+            bar.window_size = self.container_size.height - self.scrollbar_size_horizontal
+        self.scroll_x = self.validate_scroll_x(self.scroll_x)
+        self.scroll_y = self.validate_scroll_y(self.scroll_y)
+
+    # ------------------------------------------------------------ lines out
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._shown.clear()
+        self._base_style = None
+
+    def render_line(self, y: int) -> Strip:
+        base = self._base_style
+        if base is None:
+            base = self._base_style = self.rich_style  # worked out through every ancestor: once per restyle
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        key = (scroll_y + y + self._start_line, scroll_x, width, self._widest_line_width, len(self.lines) > scroll_y + y)
+        strip = self._shown.get(key)
+        if strip is None:
+            strip = self._shown[key] = self._render_line(scroll_y + y, scroll_x, width).apply_style(base)
+        return strip
+
+    # ------------------------------------------------------------ the game
 
     def show_deal(self, deal: DealView) -> None:
         seed = f"seed {deal.seed}" if deal.seed is not None else "hand-made deal"
-        line = f"Game {deal.number} {self.glyphs.dot} {seed} {self.glyphs.dot} {deal.rules.describe()}"
-        self._append(Text(line, style=self._style("deal"), no_wrap=True))
+        self._append([(f"Game {deal.number} {self.glyphs.dot} {seed} {self.glyphs.dot} {deal.rules.describe()}", "deal")])
 
     def show_battle(self, view: BattleView) -> None:
         if view.passed:
-            line = f"{self.glyphs.ellipsis:>5}  {plural(len(view.passed), 'battle')} at max speed"
-            self.write(Text(line, style=self._style("dim"), no_wrap=True), scroll_end=False)
+            self._append([(f"{self.glyphs.ellipsis:>5}  {plural(len(view.passed), 'battle')} at max speed", "dim")])
         winner = None if view.winner is None else self.names[view.winner.index]
         c1, c2 = view.deciding
         tie = (view.p1_laid[0], view.p2_laid[0]) if view.wars else None
-        pieces = log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs, tie)
-        self._append(pieces_text(pieces, self._style))
+        self._append(log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs, tie))
 
     def show_end(self, end: EndView) -> None:
         title = result_title(end.result, self.names)
@@ -75,4 +145,4 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
             f"{title}: {reason_text(end.reason, end.result, self.names)}, after {plural(end.battles, 'battle')}"
             f" and {plural(end.wars, 'war')}"
         )
-        self._append(Text(line, style=self._style("end"), no_wrap=True))
+        self._append([(line, "end")])
