@@ -11,6 +11,7 @@ import math
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 from .cards import RANKS, Card, is_red
 from .rules import EndReason, Result
@@ -399,6 +400,8 @@ def spark_rows(values: Sequence[float], height: int, top: float, glyphs: Glyphs)
 
 def cell_width(text: str) -> int:
     """Terminal cells ``text`` takes: wide (CJK) characters take two, combining marks none."""
+    if text.isascii():
+        return len(text)  # the status line and the card bar ask this of every piece, every battle
     width = 0
     for char in text:
         if unicodedata.combining(char):
@@ -532,12 +535,11 @@ class Canvas:
             row = y + dy
             if not 0 <= row < self.height:
                 continue
-            line_style = styles[dy] if styles is not None else style
-            for dx, char in enumerate(line):
-                col = x + dx
-                if 0 <= col < self.width:
-                    self._chars[row][col] = char
-                    self._styles[row][col] = line_style
+            start, end = max(0, x), min(self.width, x + len(line))
+            if end <= start:
+                continue
+            self._chars[row][start:end] = line[start - x : end - x]
+            self._styles[row][start:end] = [styles[dy] if styles is not None else style] * (end - start)
 
     def text(self, x: int, y: int, text: str, style: str = "") -> None:
         self.paint(x, y, [text], style)
@@ -554,10 +556,10 @@ class Canvas:
         for chars, styles in zip(self._chars, self._styles):
             row: list[tuple[str, str]] = []
             start = 0
-            for col in range(1, self.width + 1):
-                if col == self.width or styles[col] != styles[start]:
-                    row.append(("".join(chars[start:col]), styles[start]))
-                    start = col
+            for name, cells in groupby(styles):
+                end = start + len(list(cells))
+                row.append(("".join(chars[start:end]), name))
+                start = end
             out.append(row)
         return out
 

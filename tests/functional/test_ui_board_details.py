@@ -243,3 +243,31 @@ async def test_wide_names_keep_the_card_bar_on_its_row():
         shown = drawn(bar)
         assert "█" in shown and "░" in shown and shown.rstrip().endswith("26 Bob")
         assert cell_width(shown) <= bar.size.width
+
+
+async def test_the_log_scrollbar_thumb_follows_the_newest_line_and_a_scroll_back():
+    """The log's scrollbar repaints only when its thumb moves: it must still move."""
+    from war_tui.components.log_scrollbar import LogScrollBar
+
+    def thumb_rows(bar) -> list[int]:
+        rows = []
+        for y in range(bar.size.height):
+            segments = list(bar.render_line(y))
+            if any(s.text.strip() or (s.style is not None and s.style.reverse) for s in segments):
+                rows.append(y)
+        return rows
+
+    app = make_app(seed=193)
+    async with app.run_test(size=(100, 30)) as pilot:
+        log = app.query_one(BattleLog)
+        for _ in range(60):
+            await pilot.press("space")
+        await pilot.pause()
+        bar = log.vertical_scrollbar
+        assert isinstance(bar, LogScrollBar) and log.show_vertical_scrollbar
+        at_end = thumb_rows(bar)
+        assert at_end and at_end[-1] == bar.size.height - 1, at_end
+        log.scroll_home(animate=False, immediate=True)
+        await pilot.pause()
+        at_start = thumb_rows(bar)
+        assert at_start and at_start[0] == 0 and at_start != at_end, at_start

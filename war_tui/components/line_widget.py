@@ -36,6 +36,7 @@ class LineWidget(CachedComponentStyles, Widget):
     """Subclasses implement ``draw(width, height)`` and call ``redraw()`` when what they show changes."""
 
     _lines: list[Strip] | None = None
+    _rows: list[Row] = []
     _drawn_for: tuple[object, ...] | None = None
 
     def draw(self, width: int, height: int) -> list[Row]:
@@ -55,12 +56,18 @@ class LineWidget(CachedComponentStyles, Widget):
             *(self._component_styles.get(name) for name in names),
         )
 
-    def _build(self) -> list[Strip]:
+    def _build(self, reuse: bool = False) -> list[Strip]:
+        """The drawing as Strips; with ``reuse``, a row drawn the same as last time keeps its Strip."""
         width, height = self.content_size
         base = self.visual_style.rich_style
         styles: dict[str, Style] = {"": base}
+        rows = self.draw(width, height)[:height]
+        old_rows, old_lines = (self._rows, self._lines or []) if reuse else ([], [])
         strips: list[Strip] = []
-        for row in self.draw(width, height)[:height]:
+        for y, row in enumerate(rows):
+            if y < len(old_rows) and y < len(old_lines) and old_rows[y] == row:
+                strips.append(old_lines[y])
+                continue
             segments: list[Segment] = []
             last = None
             for text, name in row:
@@ -75,6 +82,7 @@ class LineWidget(CachedComponentStyles, Widget):
                     segments.append(Segment(text, style))
                     last = style
             strips.append(Strip(segments).adjust_cell_length(width, base))
+        self._rows = rows
         blank = Strip.blank(width, base)
         strips.extend(blank for _ in range(height - len(strips)))
         return strips
@@ -86,14 +94,15 @@ class LineWidget(CachedComponentStyles, Widget):
             return
         key = self._drawing_key()
         old = self._lines
-        new = self._build()
+        new = self._build(reuse=key == self._drawn_for)
         self._lines, self._drawn_for = new, key
         if old is None or len(old) != len(new):
             self.refresh()
             return
         width = self.content_size.width
-        for y in [y for y, same in enumerate(map(operator.eq, new, old)) if not same]:
-            self.refresh(Region(0, y, width, 1))
+        changed = [Region(0, y, width, 1) for y, same in enumerate(map(operator.eq, new, old)) if not same]
+        if changed:
+            self.refresh(*changed)
 
     def render_line(self, y: int) -> Strip:
         key = self._drawing_key()
