@@ -37,7 +37,8 @@ class LineWidget(CachedComponentStyles, Widget):
 
     _lines: list[Strip] | None = None
     _rows: list[Row] = []
-    _drawn_for: tuple[object, ...] | None = None
+    _drawn_for: object = None
+    """The size the lines were drawn for; None once styles changed."""
 
     def draw(self, width: int, height: int) -> list[Row]:
         raise NotImplementedError
@@ -47,14 +48,10 @@ class LineWidget(CachedComponentStyles, Widget):
 
     # ------------------------------------------------------------ drawing
 
-    def _drawing_key(self) -> tuple[object, ...]:
-        """What the Strips depend on besides the widget's own state: size and styles (a theme change)."""
-        names = sorted(self.COMPONENT_CLASSES)
-        return (
-            self.content_size,
-            self.styles._cache_key,
-            *(self._component_styles.get(name) for name in names),
-        )
+    def notify_style_update(self) -> None:
+        """New styles (a theme, a class such as the pile's ``-war``): the next paint draws every row again."""
+        super().notify_style_update()
+        self._drawn_for = None
 
     def _build(self, reuse: bool = False) -> list[Strip]:
         """The drawing as Strips; with ``reuse``, a row drawn the same as last time keeps its Strip."""
@@ -92,10 +89,13 @@ class LineWidget(CachedComponentStyles, Widget):
         if not self.is_mounted or not self._component_styles:
             self.refresh()
             return
-        key = self._drawing_key()
+        key = self._size
         old = self._lines
-        new = self._build(reuse=key == self._drawn_for)
+        same_looks = key == self._drawn_for
+        new = self._build(reuse=same_looks)
         self._lines, self._drawn_for = new, key
+        if not same_looks:
+            self.restyled()
         if old is None or len(old) != len(new):
             self.refresh()
             return
@@ -105,7 +105,7 @@ class LineWidget(CachedComponentStyles, Widget):
             self.refresh(*changed)
 
     def render_line(self, y: int) -> Strip:
-        key = self._drawing_key()
+        key = self._size
         if self._lines is None or key != self._drawn_for:
             # Resized or restyled: Textual repaints the whole widget, so every row is drawn again.
             self._lines, self._drawn_for = self._build(), key
