@@ -84,7 +84,7 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         if len(lines) > self.max_lines:  # type: ignore[operator]
             del lines[0]
             self._start_line += 1
-            self.refresh()  # every line on show moved, even when the scroll position can't
+            self.refresh(self.size.region)  # every line on show moved, even when the scroll position can't
         self._widest_line_width = max(self._widest_line_width, strip.cell_length)
         scrollbars = (self.show_vertical_scrollbar, self.show_horizontal_scrollbar)
         self.set_reactive(BattleLog.virtual_size, Size(self._widest_line_width, len(lines)))
@@ -94,7 +94,7 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         else:
             self._follow_size()
         if not self.scroll_y < self.max_scroll_y:
-            self.refresh()  # the line lands below the last one on show, or the end scrolls below
+            self.refresh(self.size.region)  # the line lands in view (the border keeps its rows)
         self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def _follow_size(self) -> None:
