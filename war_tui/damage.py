@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import compress, repeat
-from operator import gt, ne, sub
+from operator import gt, is_not, sub
 
 from rich.cells import get_character_cell_size
 from rich.color import ColorSystem
@@ -33,8 +33,36 @@ Cell = tuple[str, str]
 Two cells look the same when character and codes match: Textual's styles also
 carry metadata for the mouse (a cell's offset in its widget) that never
 reaches the terminal, so comparing styles would count a moved bar as changed.
-Cells are compared a row at a time with ``map(ne, ...)``, in C, not cell by cell in Python.
+Every cell is interned (``_cell``): equal cells are the same object, so rows are
+compared by identity a row at a time (``list ==`` and ``map(is_not, ...)``, in C),
+without reading the cells themselves. That matters more than it looks: between
+two frames the rest of the app evicts the shadow from the CPU's caches, and
+comparing 3,000 cells by value was a cache miss or two per cell. A cell made
+after the intern table was emptied only looks changed: it is written again
+once, never left out.
 """
+
+CELL_TABLE_SIZE = 1 << 16
+"""Distinct cells interned (a game shows a few thousand: characters by colours); emptied when full."""
+_CELLS: dict[Cell, Cell] = {}
+
+
+def _cell(cell: Cell) -> Cell:
+    """The one object for this cell."""
+    found = _CELLS.get(cell)
+    if found is None:
+        if len(_CELLS) >= CELL_TABLE_SIZE:
+            _CELLS.clear()
+        found = _CELLS[cell] = cell
+    return found
+
+
+def _cell_run(cells) -> tuple[Cell, ...]:  # noqa: ANN001
+    """Cells, interned."""
+    if len(_CELLS) + len(cells) >= CELL_TABLE_SIZE:
+        _CELLS.clear()
+    setdefault = _CELLS.setdefault
+    return tuple(map(setdefault, cells, cells))
 
 MERGE_GAP = 4
 """Unchanged cells between two changed runs that are cheaper to rewrite than to jump over."""
@@ -113,7 +141,8 @@ def _segment_cells(text: str, codes: str) -> tuple[Cell, ...]:
         if cells is None:
             if len(_RUN_CELLS) >= RUN_CACHE_SIZE:
                 _RUN_CELLS.clear()
-            cells = _RUN_CELLS[text, codes] = tuple(zip(text, repeat(codes)))
+            pairs = tuple(zip(text, repeat(codes)))
+            cells = _RUN_CELLS[text, codes] = _cell_run(pairs)
         return cells
     out: list[Cell] = []
     for char in text:
@@ -125,7 +154,7 @@ def _segment_cells(text: str, codes: str) -> tuple[Cell, ...]:
         out.append((char, codes))
         if size == 2:
             out.append(("", codes))
-    return tuple(out)
+    return _cell_run(out)
 
 
 def _strip_cells(strip: Strip, color_system) -> tuple[tuple[Cell, ...], tuple[tuple[str, Style], ...]] | None:  # noqa: ANN001
@@ -169,7 +198,37 @@ def _cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> 
     """Every cell the update writes, by row and column (clipped to the shadow's screen)."""
     if isinstance(update, ChopsUpdate):
         return _chop_cells(update, console, shadow)
+    if isinstance(update, LayoutUpdate):
+        return _layout_cells(update, console, shadow)
     return _segments_cells(update, console, shadow)
+
+
+def _layout_cells(update: LayoutUpdate, console: Console, shadow: ScreenShadow) -> _Written:
+    """The cells of a region's repaint (a full screen at start, on a resize, for another screen): its strips side by side."""
+    written = _Written()
+    width, height = shadow.width, shadow.height
+    styles = shadow.styles
+    color_system = console._color_system or ColorSystem.TRUECOLOR
+    for y, line in enumerate(update.strips, update.region.y):
+        if not 0 <= y < height:
+            continue
+        row = written.rows[y] = [None] * width
+        spans = written.spans[y] = []
+        x = update.region.x
+        for strip in line:
+            found = _strip_cells(strip, color_system)
+            if found is None:
+                _segments_into(strip, x, row, spans, width, styles, color_system)
+            else:
+                cells, links = found
+                if links:
+                    styles.update(links)
+                stop = min(width, x + len(cells))
+                if stop > x:
+                    row[x:stop] = cells if stop - x == len(cells) else cells[: stop - x]
+                    spans.append((x, stop))
+            x += strip.cell_length
+    return written
 
 
 def _chop_cells(update: ChopsUpdate, console: Console, shadow: ScreenShadow) -> _Written:
@@ -271,12 +330,12 @@ def _segments_into(segments, x: int, row: list[Cell | None], spans: list[tuple[i
                 size = get_character_cell_size(char)
                 if size == 0:
                     if 0 < x <= width and row[x - 1] is not None:
-                        row[x - 1] = (row[x - 1][0] + char, row[x - 1][1])  # type: ignore[index]
+                        row[x - 1] = _cell((row[x - 1][0] + char, row[x - 1][1]))  # type: ignore[index]
                     continue
                 if x < width:
-                    row[x] = (char, codes)
+                    row[x] = _cell((char, codes))
                     if size == 2 and x + 1 < width:
-                        row[x + 1] = ("", codes)
+                        row[x + 1] = _cell(("", codes))
                 x += size
         if min(x, width) > start:
             spans.append((start, min(x, width)))
@@ -286,7 +345,8 @@ def _changed(new: list[Cell | None], old: list[Cell | None], spans: list[tuple[i
     """The columns, in order, where ``new`` writes something the terminal does not show."""
     changed: list[int] = []
     for start, end in sorted(set(spans)):
-        changed.extend(compress(range(start, end), map(ne, new[start:end], old[start:end])))
+        if new[start:end] != old[start:end]:
+            changed.extend(compress(range(start, end), map(is_not, new[start:end], old[start:end])))
     if len(spans) > 1:
         changed = sorted(set(changed))
     return changed
@@ -362,10 +422,13 @@ class _Pen:
 
 
 def _diffs(new: list[Cell], old: list[Cell]) -> list[int]:
-    """The columns where two whole rows differ (a C-level comparison first: most rows are equal)."""
+    """The columns where two whole rows differ (a C-level comparison first: most rows are equal).
+
+    Cells are interned, so a cell that is not the same object counts as changed.
+    """
     if new == old:
         return []
-    return list(compress(range(len(new)), map(ne, new, old)))
+    return list(compress(range(len(new)), map(is_not, new, old)))
 
 
 def _diffs_cost(diffs: list[int]) -> int:
