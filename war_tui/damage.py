@@ -93,12 +93,15 @@ class ScreenShadow:
         self.width = 0
         self.height = 0
         self.rows: list[list[Cell | None]] = []
+        self.unknown: set[int] = set()
+        """Rows that may hold a cell not known (``None``); kept so the scroll search need not scan every row."""
         self.styles: dict[str, Style] = {}
         """The style of each link on screen, by its codes: a link is written again in Textual's own form."""
 
     def reset(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.rows = [[None] * width for _ in range(height)]
+        self.unknown = set(range(height))
         self.styles = {}
 
     def forget(self) -> None:
@@ -498,8 +501,9 @@ def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int
     if len(written.rows) < SCROLL_MIN_ROWS:
         return None
     bands: list[list[int]] = []
+    unknown = shadow.unknown
     for y in sorted(written.rows):
-        if None in old[y]:
+        if y in unknown:
             continue
         if bands and y == bands[-1][-1] + 1:
             bands[-1].append(y)
@@ -570,6 +574,10 @@ def _scroll(shadow: ScreenShadow, top: int, bottom: int, n: int) -> str:
     """
     rows = shadow.rows
     rows[top : bottom + 1] = rows[top + n : bottom + 1] + [[None] * shadow.width for _ in range(n)]
+    unknown = shadow.unknown
+    moved = {y - n for y in unknown if top + n <= y <= bottom}
+    unknown.difference_update(range(top, bottom + 1))
+    unknown.update(moved, range(bottom + 1 - n, bottom + 1))
     return f"\x1b[{top + 1};{bottom + 1}r\x1b[{bottom + 1};1H" + "\x1bD" * n + "\x1b[r"
 
 
@@ -582,6 +590,8 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
         written = _cells(update, console, shadow)
         for y, row in written.rows.items():
             shadow.rows[y] = row
+            if None not in row:
+                shadow.unknown.discard(y)
         return update.render_segments(console)
     if (shadow.width, shadow.height) != (width, height):
         shadow.reset(width, height)
@@ -601,6 +611,8 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
             continue
         for x in changed:
             row[x] = new[x]
+        if y in shadow.unknown and None not in row:
+            shadow.unknown.discard(y)
         for start, end in _runs(changed, row):
             # A run that ends on the left half of a wide character takes its right half too.
             if end < width and row[end] is not None and row[end][0] == "":  # type: ignore[index]
