@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import compress, repeat
-from operator import gt, ne, sub
+from operator import gt, is_not, sub
 
 from rich.cells import get_character_cell_size
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.segment import ControlType
 from rich.style import Style
-from textual._compositor import CompositorUpdate, LayoutUpdate
+from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.strip import Strip
 
 Cell = tuple[str, str]
@@ -33,8 +33,36 @@ Cell = tuple[str, str]
 Two cells look the same when character and codes match: Textual's styles also
 carry metadata for the mouse (a cell's offset in its widget) that never
 reaches the terminal, so comparing styles would count a moved bar as changed.
-Cells are compared a row at a time with ``map(ne, ...)``, in C, not cell by cell in Python.
+Every cell is interned (``_cell``): equal cells are the same object, so rows are
+compared by identity a row at a time (``list ==`` and ``map(is_not, ...)``, in C),
+without reading the cells themselves. That matters more than it looks: between
+two frames the rest of the app evicts the shadow from the CPU's caches, and
+comparing 3,000 cells by value was a cache miss or two per cell. A cell made
+after the intern table was emptied only looks changed: it is written again
+once, never left out.
 """
+
+CELL_TABLE_SIZE = 1 << 16
+"""Distinct cells interned (a game shows a few thousand: characters by colours); emptied when full."""
+_CELLS: dict[Cell, Cell] = {}
+
+
+def _cell(cell: Cell) -> Cell:
+    """The one object for this cell."""
+    found = _CELLS.get(cell)
+    if found is None:
+        if len(_CELLS) >= CELL_TABLE_SIZE:
+            _CELLS.clear()
+        found = _CELLS[cell] = cell
+    return found
+
+
+def _cell_run(cells) -> tuple[Cell, ...]:  # noqa: ANN001
+    """Cells, interned."""
+    if len(_CELLS) + len(cells) >= CELL_TABLE_SIZE:
+        _CELLS.clear()
+    setdefault = _CELLS.setdefault
+    return tuple(map(setdefault, cells, cells))
 
 MERGE_GAP = 4
 """Unchanged cells between two changed runs that are cheaper to rewrite than to jump over."""
@@ -42,13 +70,20 @@ SCROLL_MIN_ROWS = 3
 """A band of fewer full-width rows than this is never scrolled: a plain rewrite is as cheap."""
 SCROLL_MAX = 4
 """The largest shift looked for: the log adds a line or two per frame."""
+SCROLL_PIECES = 4
+"""Stretches a row is cut into to see, cheaply, whether a shift brings it anything (see ``_brings``)."""
 RUN_COST = 10
 """Rough bytes to start a run of changed cells (a cursor move and a colour), against about one per cell."""
 RUN_CACHE_SIZE = 4096
 """Segments whose cells are kept: most of a frame is the same text in the same colours as the last one."""
 
+STRIP_CACHE_SIZE = 2048
+"""Strips whose cells are kept (a 100x30 board shows a few hundred; the cache is emptied when full)."""
+
 _RUN_CELLS: dict[tuple[str, str], tuple[Cell, ...]] = {}
 """The cells of a single-width segment, by text and codes (emptied when full)."""
+_STRIP_CELLS: dict[tuple, tuple[tuple[Cell, ...], tuple[tuple[str, Style], ...]] | None] = {}
+"""The cells of a strip and the styles of its links, by colour system and segments (emptied when full)."""
 
 
 class ScreenShadow:
@@ -58,12 +93,15 @@ class ScreenShadow:
         self.width = 0
         self.height = 0
         self.rows: list[list[Cell | None]] = []
+        self.unknown: set[int] = set()
+        """Rows that may hold a cell not known (``None``); kept so the scroll search need not scan every row."""
         self.styles: dict[str, Style] = {}
-        """A style for each set of codes on screen, to write them again (only codes are compared)."""
+        """The style of each link on screen, by its codes: a link is written again in Textual's own form."""
 
     def reset(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.rows = [[None] * width for _ in range(height)]
+        self.unknown = set(range(height))
         self.styles = {}
 
     def forget(self) -> None:
@@ -77,6 +115,8 @@ class _Written:
     def __init__(self) -> None:
         self.rows: dict[int, list[Cell | None]] = {}
         self.spans: dict[int, list[tuple[int, int]]] = {}
+        self.diffs: dict[int, list[int]] = {}
+        """The columns a row changes, where already found (by the scroll search)."""
 
 
 def _codes(style: Style | None, color_system) -> str:  # noqa: ANN001
@@ -93,21 +133,170 @@ def _single_width(text: str) -> bool:
     return all(get_character_cell_size(char) == 1 for char in text)
 
 
+def _segment_cells(text: str, codes: str) -> tuple[Cell, ...]:
+    """The cells of one segment's text, all in ``codes`` (a wide character's right half is an empty cell).
+
+    A zero-width character joins the cell before it, within the segment; one that
+    opens a segment has no cell here to join, so the caller handles those texts itself.
+    """
+    if text.isascii() or _single_width(text):
+        cells = _RUN_CELLS.get((text, codes))
+        if cells is None:
+            if len(_RUN_CELLS) >= RUN_CACHE_SIZE:
+                _RUN_CELLS.clear()
+            pairs = tuple(zip(text, repeat(codes)))
+            cells = _RUN_CELLS[text, codes] = _cell_run(pairs)
+        return cells
+    out: list[Cell] = []
+    for char in text:
+        size = get_character_cell_size(char)
+        if size == 0:
+            if out:
+                out[-1] = (out[-1][0] + char, out[-1][1])
+            continue
+        out.append((char, codes))
+        if size == 2:
+            out.append(("", codes))
+    return _cell_run(out)
+
+
+def _strip_cells(strip: Strip, color_system) -> tuple[tuple[Cell, ...], tuple[tuple[str, Style], ...]] | None:  # noqa: ANN001
+    """A strip's cells and the styles of its links (``None``: a strip for the slow path), kept by content.
+
+    Textual builds new strip objects for a widget each frame (its lines with the
+    mouse offsets applied), but mostly from the same segments as before, so the
+    segments themselves are the key: most chops of a frame are found here and laid
+    down with one slice instead of a walk over their segments.
+    """
+    key = (color_system, *strip._segments)
+    try:
+        return _STRIP_CELLS[key]
+    except KeyError:
+        pass
+    cells: list[Cell] = []
+    links: dict[str, Style] = {}
+    result: tuple[tuple[Cell, ...], tuple[tuple[str, Style], ...]] | None
+    for text, style, control in strip._segments:
+        if control:
+            result = None
+            break
+        if not text:
+            continue
+        codes = _codes(style, color_system)
+        if style is not None and style._link:
+            links[codes] = style
+        if not (text.isascii() or _single_width(text)) and get_character_cell_size(text[0]) == 0:
+            result = None  # joins a cell of the segment before: rare enough for the slow path
+            break
+        cells.extend(_segment_cells(text, codes))
+    else:
+        result = (tuple(cells), tuple(links.items()))
+    if len(_STRIP_CELLS) >= STRIP_CACHE_SIZE:
+        _STRIP_CELLS.clear()
+    _STRIP_CELLS[key] = result
+    return result
+
+
 def _cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> _Written:
     """Every cell the update writes, by row and column (clipped to the shadow's screen)."""
+    if isinstance(update, ChopsUpdate):
+        return _chop_cells(update, console, shadow)
+    if isinstance(update, LayoutUpdate):
+        return _layout_cells(update, console, shadow)
+    return _segments_cells(update, console, shadow)
+
+
+def _layout_cells(update: LayoutUpdate, console: Console, shadow: ScreenShadow) -> _Written:
+    """The cells of a region's repaint (a full screen at start, on a resize, for another screen): its strips side by side."""
     written = _Written()
     width, height = shadow.width, shadow.height
     styles = shadow.styles
-    runs = _RUN_CELLS
+    color_system = console._color_system or ColorSystem.TRUECOLOR
+    for y, line in enumerate(update.strips, update.region.y):
+        if not 0 <= y < height:
+            continue
+        row = written.rows[y] = [None] * width
+        spans = written.spans[y] = []
+        x = update.region.x
+        for strip in line:
+            found = _strip_cells(strip, color_system)
+            if found is None:
+                _segments_into(strip, x, row, spans, width, styles, color_system)
+            else:
+                cells, links = found
+                if links:
+                    styles.update(links)
+                stop = min(width, x + len(cells))
+                if stop > x:
+                    row[x:stop] = cells if stop - x == len(cells) else cells[: stop - x]
+                    spans.append((x, stop))
+            x += strip.cell_length
+    return written
+
+
+def _chop_cells(update: ChopsUpdate, console: Console, shadow: ScreenShadow) -> _Written:
+    """The cells of a partial update, read from its chops as ``ChopsUpdate.render_segments`` writes them.
+
+    Each chop the update touches goes out whole from its own x (a chop running past
+    the dirty span is cut at the span's end), so a strip seen before costs a
+    dictionary look-up and a slice, not a walk over its segments.
+    """
+    written = _Written()
+    width, height = shadow.width, shadow.height
+    styles = shadow.styles
+    color_system = console._color_system or ColorSystem.TRUECOLOR
+    chops, chop_ends = update.chops, update.chop_ends
+    for y, x1, x2 in update.spans:
+        if not 0 <= y < height:
+            continue
+        row = written.rows.get(y)
+        if row is None:
+            row = written.rows[y] = [None] * width
+            spans = written.spans[y] = []
+        else:
+            spans = written.spans[y]
+        for end, (x, strip) in zip(chop_ends[y], chops[y].items()):
+            if strip is None or x > x2 or end <= x1:
+                continue
+            if not (x2 > x >= x1 and end <= x2):
+                strip = strip.crop(0, min(end, x2) - x)
+            found = _strip_cells(strip, color_system)
+            if found is None:
+                _segments_into(strip, x, row, spans, width, styles, color_system)
+                continue
+            cells, links = found
+            if links:
+                styles.update(links)
+            stop = min(width, x + len(cells))
+            if stop > x:
+                row[x:stop] = cells if stop - x == len(cells) else cells[: stop - x]
+                spans.append((x, stop))
+    return written
+
+
+def _segments_cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> _Written:
+    """The cells of any update, from the segments it renders to (a full repaint; a strip the cache can't take)."""
+    written = _Written()
+    width, height = shadow.width, shadow.height
     color_system = console._color_system or ColorSystem.TRUECOLOR
     x = y = 0
     row: list[Cell | None] | None = None
     spans: list[tuple[int, int]] = []
+    segments: list = []
+
+    def flush() -> None:
+        if row is not None and segments:
+            _segments_into(segments, start_x, row, spans, width, shadow.styles, color_system)
+        segments.clear()
+
+    start_x = 0
     for segment in update.__rich_console__(console, console.options):
         if segment.control:
             for control in segment.control:
                 if control[0] == ControlType.CURSOR_MOVE_TO:
+                    flush()
                     x, y = control[1], control[2]
+                    start_x = x
                     if 0 <= y < height:
                         row = written.rows.get(y)
                         if row is None:
@@ -118,21 +307,25 @@ def _cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> 
                     else:
                         row = None
             continue
-        text, style = segment.text, segment.style
-        if text == "\n" or row is None:
+        if segment.text != "\n":
+            segments.append(segment)
+    flush()
+    return written
+
+
+def _segments_into(segments, x: int, row: list[Cell | None], spans: list[tuple[int, int]], width: int, styles: dict[str, Style], color_system) -> None:  # noqa: ANN001, E501
+    """Lay segments down in ``row`` from column ``x``, one at a time."""
+    for text, style, control in segments:
+        if control or not text:
             continue
         codes = _codes(style, color_system)
-        if codes not in styles and style is not None:
+        if style is not None and style._link and codes not in styles:
             styles[codes] = style
         start = x
         if text.isascii() or _single_width(text):
             end = min(width, x + len(text))
             if end > x:
-                cells = runs.get((text, codes))
-                if cells is None:
-                    if len(runs) >= RUN_CACHE_SIZE:
-                        runs.clear()
-                    cells = runs[text, codes] = tuple(zip(text, repeat(codes)))
+                cells = _segment_cells(text, codes)
                 row[x:end] = cells if end - x == len(cells) else cells[: end - x]
             x += len(text)
         else:
@@ -140,23 +333,23 @@ def _cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> 
                 size = get_character_cell_size(char)
                 if size == 0:
                     if 0 < x <= width and row[x - 1] is not None:
-                        row[x - 1] = (row[x - 1][0] + char, row[x - 1][1])  # type: ignore[index]
+                        row[x - 1] = _cell((row[x - 1][0] + char, row[x - 1][1]))  # type: ignore[index]
                     continue
                 if x < width:
-                    row[x] = (char, codes)
+                    row[x] = _cell((char, codes))
                     if size == 2 and x + 1 < width:
-                        row[x + 1] = ("", codes)
+                        row[x + 1] = _cell(("", codes))
                 x += size
         if min(x, width) > start:
             spans.append((start, min(x, width)))
-    return written
 
 
 def _changed(new: list[Cell | None], old: list[Cell | None], spans: list[tuple[int, int]]) -> list[int]:
     """The columns, in order, where ``new`` writes something the terminal does not show."""
     changed: list[int] = []
     for start, end in sorted(set(spans)):
-        changed.extend(compress(range(start, end), map(ne, new[start:end], old[start:end])))
+        if new[start:end] != old[start:end]:
+            changed.extend(compress(range(start, end), map(is_not, new[start:end], old[start:end])))
     if len(spans) > 1:
         changed = sorted(set(changed))
     return changed
@@ -231,29 +424,56 @@ class _Pen:
         self._set("", out)
 
 
-def _cost(new: list[Cell | None], old: list[Cell | None] | None) -> int:
-    """About how many bytes it takes to turn ``old`` into ``new`` (a row not known at all: all of it).
+def _diffs(new: list[Cell], old: list[Cell]) -> list[int]:
+    """The columns where two whole rows differ (a C-level comparison first: most rows are equal).
+
+    Cells are interned, so a cell that is not the same object counts as changed.
+    """
+    if new == old:
+        return []
+    return list(compress(range(len(new)), map(is_not, new, old)))
+
+
+def _diffs_cost(diffs: list[int]) -> int:
+    """About how many bytes it takes to write the changed columns ``diffs`` of a row.
 
     Each changed cell costs one, and each run of changes more than ``MERGE_GAP`` cells
-    after the last one costs ``RUN_COST`` more; counted with C-level iterators, since
-    looking for a scroll costs a few hundred rows a frame.
+    after the last one costs ``RUN_COST`` more; counted with C-level iterators.
     """
-    if old is None:
-        return len(new) + RUN_COST
-    if new == old:
-        return 0
-    diffs = list(compress(range(len(new)), map(ne, new, old)))
     if not diffs:
         return 0
     jumps = sum(map(gt, map(sub, diffs[1:], diffs), repeat(MERGE_GAP + 1)))
     return len(diffs) + RUN_COST * (1 + jumps)
 
 
-def _overlay(new: list[Cell | None], old: list[Cell]) -> list[Cell]:
-    """The row as it is to look: what the update writes, and what the terminal shows elsewhere."""
-    if None not in new:
+def _cost(new: list[Cell], old: list[Cell]) -> int:
+    """About how many bytes it takes to turn ``old`` into ``new``."""
+    return _diffs_cost(_diffs(new, old))
+
+
+def _overlay(new: list[Cell | None], spans: list[tuple[int, int]], old: list[Cell]) -> list[Cell]:
+    """The row as it is to look: what the update writes (in ``spans``), and what the terminal shows elsewhere."""
+    if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(new):
         return new  # type: ignore[return-value]
-    return [o if n is None else n for n, o in zip(new, old)]
+    row = old[:]
+    for start, end in spans:
+        row[start:end] = new[start:end]  # type: ignore[assignment]
+    return row
+
+
+def _brings(new: list[Cell], moved: list[Cell], pieces: list[int], step: int) -> bool:
+    """Whether ``moved`` holds, in place, some stretch of ``new`` that changes (``pieces``: their indices).
+
+    Rows are compared in stretches of ``step`` cells, each in C: a log line moved up
+    is equal to its new place whole, or all but the stretch a scrollbar crosses.
+    """
+    if new == moved:
+        return True
+    for piece in pieces:
+        start = piece * step
+        if new[start : start + step] == moved[start : start + step]:
+            return True
+    return False
 
 
 def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int] | None:
@@ -264,49 +484,83 @@ def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int
     a scroll is chosen those rows are put in ``written`` whole (the update's cells
     over the old ones) and anything the scroll moved there is written back. A
     scroll is chosen when it saves at least a row's worth of writing over updating in place.
+
+    This runs on every frame, so it is cheap when there is nothing to find: a band
+    whose changes are too small to pay for a scroll is skipped, and a shift by n is
+    only costed when the changing rows it brings a stretch of what they are to show
+    (``_brings``: slices compared in C) would save enough if written for free, and
+    then only from the first such row to n rows past the last. The log moves its
+    lines by whole rows, so its scroll always has such rows; a shift that would
+    only bring rows that look a bit alike, a cell here and there, is not looked for.
+
+    The columns each band row changes in place are kept in ``written.diffs``: the
+    rows the scroll leaves alone need not be compared again.
     """
     width = shadow.width
     old = shadow.rows
     if len(written.rows) < SCROLL_MIN_ROWS:
         return None
     bands: list[list[int]] = []
+    unknown = shadow.unknown
     for y in sorted(written.rows):
-        if None in old[y]:
+        if y in unknown:
             continue
         if bands and y == bands[-1][-1] + 1:
             bands[-1].append(y)
         else:
             bands.append([y])
-    bands = [band for band in bands if len(band) >= SCROLL_MIN_ROWS]
-    targets = {y: _overlay(written.rows[y], old[y]) for band in bands for y in band}  # type: ignore[arg-type]
     best: tuple[int, int, int] | None = None
     best_saving = width
+    full = width + RUN_COST  # the cost of a row come in blank, written whole
+    step = -(-width // SCROLL_PIECES)
+    targets: dict[int, list[Cell]] = {}
     for band in bands:
-        in_place = {r: _cost(targets[r], old[r]) for r in band}
-        if sum(in_place.values()) <= best_saving:
+        if len(band) < SCROLL_MIN_ROWS:
+            continue
+        rows = [_overlay(written.rows[y], written.spans[y], old[y]) for y in band]  # type: ignore[arg-type]
+        olds = [old[y] for y in band]
+        diffs = [_diffs(row, was) for row, was in zip(rows, olds)]
+        targets.update(zip(band, rows))
+        written.diffs.update(zip(band, diffs))
+        in_place = [_diffs_cost(columns) for columns in diffs]
+        if sum(in_place) <= best_saving:
             continue  # nothing a scroll could save
-        full = {r: _cost(targets[r], None) for r in band}
-        # Any sub-band top..bottom may scroll by n: row r then starts from what row r+n showed,
-        # and the last n rows come in blank (written whole).
-        # blanks[i] is the sum of in_place - full over the band's first i rows.
-        blanks = [0]
-        for r in band:
-            blanks.append(blanks[-1] + in_place[r] - full[r])
-        for n in range(1, min(SCROLL_MAX, len(band) - 1) + 1):
-            moved = [in_place[r] - _cost(targets[r], old[r + n]) if r + n <= band[-1] else 0 for r in band]
-            for top_index in range(len(band) - n):
-                saving = 0
-                for bottom_index in range(top_index + n, len(band)):
-                    saving += moved[bottom_index - n]
-                    blank = blanks[bottom_index + 1] - blanks[bottom_index + 1 - n]
-                    total = saving + blank - 2 * RUN_COST
-                    if total > best_saving:
-                        best, best_saving = (band[top_index], band[bottom_index], n), total
+        size = len(band)
+        changing = [(i, sorted({column // step for column in columns})) for i, columns in enumerate(diffs) if columns]
+        blanks = None
+        for n in range(1, min(SCROLL_MAX, size - 1) + 1):
+            # At most, the changing rows it brings something to are written for free.
+            bringing = [i for i, pieces in changing if i + n < size and _brings(rows[i], olds[i + n], pieces, step)]
+            if sum(in_place[i] for i in bringing) - 2 * RUN_COST <= best_saving:
+                continue
+            if blanks is None:
+                # blanks[i] is the sum of in_place - full over the band's first i rows.
+                blanks = [0]
+                for cost in in_place:
+                    blanks.append(blanks[-1] + cost - full)
+            # A sub-band top..bottom (first <= top, bottom <= last) scrolls by n: row i then starts
+            # from what row i+n showed (saving moved[i - first]), and the last n rows come in blank
+            # (written whole). For each bottom the best top is the one with the least moved before it.
+            first, last = bringing[0], min(bringing[-1] + n, size - 1)
+            moved = [in_place[i] - _cost(rows[i], olds[i + n]) for i in range(first, last - n + 1)]
+            before = [0]
+            for saving in moved:
+                before.append(before[-1] + saving)
+            least, least_index = 0, 0
+            for bottom in range(first + n, last + 1):
+                top_limit = bottom - n - first
+                if before[top_limit] < least:
+                    least, least_index = before[top_limit], top_limit
+                blank = blanks[bottom + 1] - blanks[bottom + 1 - n]
+                total = before[top_limit + 1] - least + blank - 2 * RUN_COST
+                if total > best_saving:
+                    best, best_saving = (band[first + least_index], band[bottom], n), total
     if best is not None:
         top, bottom, _ = best
         for y in range(top, bottom + 1):
             written.rows[y] = targets[y]  # type: ignore[assignment]
             written.spans[y] = [(0, width)]
+            written.diffs.pop(y, None)  # the scroll changes what the terminal shows there
     return best
 
 
@@ -320,6 +574,10 @@ def _scroll(shadow: ScreenShadow, top: int, bottom: int, n: int) -> str:
     """
     rows = shadow.rows
     rows[top : bottom + 1] = rows[top + n : bottom + 1] + [[None] * shadow.width for _ in range(n)]
+    unknown = shadow.unknown
+    moved = {y - n for y in unknown if top + n <= y <= bottom}
+    unknown.difference_update(range(top, bottom + 1))
+    unknown.update(moved, range(bottom + 1 - n, bottom + 1))
     return f"\x1b[{top + 1};{bottom + 1}r\x1b[{bottom + 1};1H" + "\x1bD" * n + "\x1b[r"
 
 
@@ -332,6 +590,8 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
         written = _cells(update, console, shadow)
         for y, row in written.rows.items():
             shadow.rows[y] = row
+            if None not in row:
+                shadow.unknown.discard(y)
         return update.render_segments(console)
     if (shadow.width, shadow.height) != (width, height):
         shadow.reset(width, height)
@@ -344,11 +604,15 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
     for y in sorted(written.rows):
         new = written.rows[y]
         row = shadow.rows[y]
-        changed = _changed(new, row, written.spans[y])
+        changed = written.diffs.get(y)
+        if changed is None:
+            changed = _changed(new, row, written.spans[y])
         if not changed:
             continue
         for x in changed:
             row[x] = new[x]
+        if y in shadow.unknown and None not in row:
+            shadow.unknown.discard(y)
         for start, end in _runs(changed, row):
             # A run that ends on the left half of a wide character takes its right half too.
             if end < width and row[end] is not None and row[end][0] == "":  # type: ignore[index]

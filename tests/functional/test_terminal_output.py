@@ -171,3 +171,73 @@ async def test_resizing_to_too_small_and_back_repaints_whole():
             assert app.written_screen is not None and app.textual_screen is not None
             assert (app.written_screen.width, app.written_screen.height) == size
             assert app.written_screen.cells == app.textual_screen.cells
+
+
+def _frame(lines: list[tuple[int, str]], width: int) -> "damage.ChopsUpdate":
+    """A partial update writing whole rows (y, text), as the compositor hands them over."""
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.strip import Strip
+
+    style = Style(color="white", bgcolor="black")
+    chops: list[dict[int, Strip | None]] = [{} for _ in range(max(y for y, _ in lines) + 1)]
+    ends: list[list[int]] = [[] for _ in chops]
+    for y, text in lines:
+        chops[y] = {0: Strip([Segment(text.ljust(width), style)], width)}
+        ends[y] = [width]
+    return damage.ChopsUpdate(chops, [(y, 0, width) for y, _ in lines], ends)
+
+
+def _write(frames, width: int, height: int) -> tuple[Emulator, list[str]]:
+    from rich.console import Console
+
+    console = Console(color_system="truecolor", force_terminal=True, width=width, height=height)
+    shadow, screen, out = damage.ScreenShadow(), Emulator(width, height), []
+    shadow.reset(width, height)
+    for frame in frames:
+        data = damage.minimal_update(frame, shadow, console, (width, height))
+        screen.feed(data)
+        out.append(data)
+    return screen, out
+
+
+_CARDS = ["7♠", "K♥", "2♦", "T♣", "A♠", "9♥", "4♦"]
+
+
+def _log_rows(first: int, count: int, bar: range) -> list[tuple[int, str]]:
+    """A bordered log of lines first.. (its last column a scrollbar, ``#`` on its lines in ``bar``)."""
+    rows = [(0, "+" + "-" * 38 + "+")]
+    for index in range(count):
+        number = first + index
+        text = f"| {number:3} {_CARDS[number % 7]} v {_CARDS[number * 3 % 7]}: {('Alice', 'Bob')[number % 2]} takes"
+        rows.append((index + 1, text.ljust(38) + ("#" if index in bar else " ") + "|"))
+    rows.append((count + 1, "+" + "-" * 38 + "+"))
+    return rows
+
+
+def test_a_log_moved_up_one_row_is_scrolled_even_when_its_scrollbar_appears(monkeypatch):
+    """Every line of the log moves up one row, and a scrollbar appears in its last column (as when the
+    log first overflows): no row is what the row below it showed, yet the terminal scrolls and gets
+    only the new line and the bar."""
+    width, height = 40, 12
+    frames = [_frame(_log_rows(1, 10, bar=range(0)), width), _frame(_log_rows(2, 10, bar=range(10)), width)]
+    screen, out = _write(frames, width, height)
+    assert "\x1b[2;11r" in out[1] and "\x1bD" in out[1]
+    assert screen.scrolls == 1
+    expected = [text.ljust(width) for _, text in _log_rows(2, 10, bar=range(10))]
+    assert ["".join(char for char, _ in row) for row in screen.cells[:12]] == expected
+    monkeypatch.setattr(damage, "SCROLL_MIN_ROWS", 10_000)
+    unscrolled, plain = _write(frames, width, height)
+    assert unscrolled.cells == screen.cells and unscrolled.scrolls == 0
+    assert len(out[1]) < len(plain[1]) / 2
+
+
+def test_a_frame_that_changes_a_few_cells_writes_only_them_without_a_scroll():
+    width, height = 40, 12
+    before = _log_rows(1, 10, bar=range(3))
+    after = list(before)
+    after[3] = (3, before[3][1].replace("Bob", "Ann"))
+    screen, out = _write([_frame(before, width), _frame(after, width)], width, height)
+    assert screen.scrolls == 0
+    assert out[1] == "\x1b[4;16H\x1b[0;37;40mAnn\x1b[0m"  # "Bob" became "Ann": three cells
+    assert "".join(char for char, _ in screen.cells[3]) == after[3][1].ljust(width)

@@ -1,0 +1,134 @@
+"""How long ``war_tui.damage`` takes per frame, replaying real frames: this tree's against another revision's.
+
+The whole program at 4 battles/s is too noisy (a shared 2-core machine) to time
+a module that costs a millisecond or two per battle, so this records real
+frames once and replays them, in the same process, through
+
+- ``textual``: Textual's own ``render_segments`` (every cell of every dirty region; no shadow),
+- ``baseline``: ``war_tui/damage.py`` as it is at ``--baseline`` (a git revision),
+- ``current``: ``war_tui/damage.py`` as it is in this tree,
+
+each from an empty shadow, in alternating passes, so the machine's load hits
+all alike. It reports the median ms per frame of each, current/baseline, and
+the bytes each writes per frame (current and baseline should be close: the
+point is the same output for less work). The frames: the game of ``--seed``
+in a 100x30 headless app, one battle per space key, so the log fills and then
+scrolls a line per battle, as in auto-play.
+
+Run:  .venv/bin/python benchmarks/damage_speed.py                 (about 30 s)
+      .venv/bin/python benchmarks/damage_speed.py --baseline ceabeb9 --battles 300 --repeats 9
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from war_tui import damage  # noqa: E402
+from war_tui.app import WarApp  # noqa: E402
+from war_tui.damage import CompositorUpdate  # noqa: E402
+from war_tui.settings import PlaySettings  # noqa: E402
+
+SIZE = (100, 30)
+
+
+class Recorder(WarApp):
+    """Keeps every compositor update the app would write (headless: nothing is written)."""
+
+    frames: list[CompositorUpdate]
+
+    def _display(self, screen, renderable) -> None:  # noqa: ANN001
+        if isinstance(renderable, CompositorUpdate):
+            self.frames.append(renderable)
+        super()._display(screen, renderable)
+
+
+async def record(seed: int, battles: int) -> tuple[list[CompositorUpdate], object, int]:
+    app = Recorder(PlaySettings(seed=seed), environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)
+    app.frames = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in range(battles):
+            await pilot.press("space")
+            await pilot.pause()
+        played = app.game.battles if app.game is not None else 0
+    return app.frames, app.console, played
+
+
+def load_revision(revision: str) -> ModuleType:
+    source = subprocess.run(
+        ["git", "show", f"{revision}:war_tui/damage.py"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    path = Path(tempfile.mkdtemp()) / "damage_baseline.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("damage_baseline", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def replay(module: ModuleType | None, frames, console) -> tuple[float, int]:  # noqa: ANN001
+    """Seconds for all frames and bytes written; ``None`` is Textual's own full write."""
+    written = 0
+    if module is None:
+        start = time.perf_counter()
+        for frame in frames:
+            written += len(frame.render_segments(console))
+        return time.perf_counter() - start, written
+    shadow = module.ScreenShadow()
+    start = time.perf_counter()
+    for frame in frames:
+        written += len(module.minimal_update(frame, shadow, console, SIZE))
+    return time.perf_counter() - start, written
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default="HEAD", help="git revision of the damage.py to compare with")
+    parser.add_argument("--seed", type=int, default=193)
+    parser.add_argument("--battles", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+
+    frames, console, played = asyncio.run(record(args.seed, args.battles))
+    contenders: dict[str, ModuleType | None] = {
+        "textual": None,
+        f"baseline ({args.baseline})": load_revision(args.baseline),
+        "current": damage,
+    }
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    sizes: dict[str, int] = {}
+    for name, module in contenders.items():
+        replay(module, frames, console)  # warm caches
+    for _ in range(args.repeats):
+        for name, module in contenders.items():
+            seconds, sizes[name] = replay(module, frames, console)
+            times[name].append(seconds)
+
+    print(f"{len(frames)} frames, {played} battles, {SIZE[0]}x{SIZE[1]}, seed {args.seed}, {args.repeats} repeats")
+    print(f"{'':22s} {'ms/frame':>9s} {'ms/battle':>10s} {'bytes/battle':>13s}")
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    for name in contenders:
+        per_frame = 1000 * medians[name] / len(frames)
+        per_battle = 1000 * medians[name] / max(played, 1)
+        print(f"{name:22s} {per_frame:9.3f} {per_battle:10.3f} {sizes[name] / max(played, 1):13.0f}")
+    baseline = medians[f"baseline ({args.baseline})"]
+    print(f"current / baseline: {medians['current'] / baseline:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
