@@ -120,10 +120,14 @@ class _Written:
 
 
 def _codes(style: Style | None, color_system) -> str:  # noqa: ANN001
-    """The SGR parameters Textual writes for ``style`` (cached on the style, as Textual does), and its link."""
+    """The SGR parameters Textual writes for ``style`` in this terminal's colour system, and its link.
+
+    Not ``style._ansi``: Textual keeps Style objects in process-wide caches, and the codes
+    left on one by an app in another colour system (a test's, say) would be wrong here.
+    """
     if style is None:
         return ""
-    ansi = style._ansi if style._ansi is not None else Strip.render_ansi(style, color_system)
+    ansi = Strip.render_ansi(style, color_system)  # an lru_cache keyed by style and colour system
     return f"{ansi}|{style._link}" if style._link else ansi
 
 

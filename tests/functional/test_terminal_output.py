@@ -8,9 +8,13 @@ must match cell for cell, in character and colour, after every key.
 
 from __future__ import annotations
 
+import gc
 import re
 
+import pytest
 from rich.cells import get_character_cell_size
+from rich.style import Style
+from textual.strip import Strip
 
 from war_tui import damage
 from war_tui.app import WarApp
@@ -19,6 +23,23 @@ from war_tui.damage import CompositorUpdate, MinimalUpdate
 from war_ui_support import WAR_PACKETS, make_app
 
 _SEQUENCE = re.compile(r"\x1b\[([0-9;]*)([A-Za-z])|\x1b(D)|([^\x1b]+)")
+
+
+@pytest.fixture(autouse=True)
+def fresh_escape_codes():
+    """Each test starts as a new process would: no escape codes left on styles or strips by earlier apps.
+
+    Rich and Textual keep a style's SGR codes on the Style object (``_ansi``) and a
+    strip's rendered text on the Strip, and Textual shares Style objects between apps
+    in process-wide caches; an earlier test's app in another colour system (NO_COLOR,
+    a screenshot) would leave codes that Textual's reference output here reuses.
+    """
+    for thing in gc.get_objects():
+        if isinstance(thing, Style):
+            thing._ansi = None
+        elif isinstance(thing, Strip):
+            thing._render_cache = None
+    yield
 
 
 class Emulator:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.segment import Segment
 from rich.style import Style
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
@@ -46,6 +46,7 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         self.glyphs = glyphs
         self.border_title = "Battle log"
         self._shown: LRUCache[tuple[object, ...], Strip] = LRUCache(256)
+        self._painted: LRUCache[tuple[int, ...], Strip] = LRUCache(256)
         self._base_style: Style | None = None
 
     def on_mount(self) -> None:
@@ -111,7 +112,38 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._shown.clear()
+        self._painted.clear()
         self._base_style = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The log's rows as the screen shows them, each line's row painted once while it is on show.
+
+        Following its newest line, the log scrolls with every battle, and Textual paints
+        every row again (border, padding, styles and filters on each) though each line
+        only moved up. A line looks the same wherever it sits, so its finished row is kept,
+        by the line and the scroll across, and only a line new to the view is painted.
+        """
+        if self.text_selection is not None:
+            return super().render_lines(crop)
+        width, height = self.outer_size
+        gutter = self.styles.gutter
+        scroll_x, scroll_y = self.scroll_offset
+        first, last = gutter.top, height - gutter.bottom
+        painted = self._painted
+        strips: list[Strip] = []
+        for y in crop.line_range:
+            if not first <= y < last:
+                strips.append(super().render_lines(Region(crop.x, y, crop.width, 1))[0])
+                continue
+            index = scroll_y + y - first
+            key = (index + self._start_line, index < len(self.lines), scroll_x, width, height, self._widest_line_width)
+            strip = painted.get(key)
+            if strip is None:
+                row = Region(0, y, width, 1)
+                self._styles_cache.set_dirty(row)
+                strip = painted[key] = super().render_lines(row)[0]
+            strips.append(strip if crop.width == width else strip.crop(crop.x, crop.right))
+        return strips
 
     def render_line(self, y: int) -> Strip:
         base = self._base_style
