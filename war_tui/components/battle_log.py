@@ -96,7 +96,16 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
             self._follow_size()
         if not self.scroll_y < self.max_scroll_y:
             self.refresh(self.size.region)  # the line lands in view (the border keeps its rows)
-        self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self._follow_end()
+
+    def _follow_end(self) -> None:
+        """Show the newest line: ``scroll_end(immediate=True)`` without the callback it queues for a
+        finished animation (a new closure per battle, whose parameters Textual inspects each time)."""
+        if self._anchored and self._anchor_released:
+            self._anchor_released = False  # the next battle brings a log scrolled back by hand to its end
+        end = self.max_scroll_y
+        if self.scroll_y != end:
+            self.scroll_target_y = self.scroll_y = end
 
     def _follow_size(self) -> None:
         """The scrollbar's and the scroll limits' part of Textual's ``_scroll_update``, with no forced repaint."""
