@@ -117,25 +117,30 @@ class LineWidget(CachedComponentStyles, Widget):
 
     # ------------------------------------------------------------ borders
 
-    def set_border_label(self, *, title: str | Text | None = None, subtitle: str | Text | None = None) -> None:
-        """Change the border's title (top row) or subtitle (bottom row), repainting that row alone."""
-        height = self.outer_size.height
-        if not self.is_mounted or height <= 0:
-            if title is not None:
-                self.border_title = title
-            if subtitle is not None:
-                self.border_subtitle = subtitle
-            return
-        offset = self.content_offset
-        width = self.outer_size.width
-        for label, attribute, y in ((title, "_border_title", 0), (subtitle, "_border_subtitle", height - 1)):
+    def set_border_label(
+        self, *, title: str | None = None, subtitle: str | None = None, subtitle_style: Style | None = None
+    ) -> None:
+        """Change the border's title (top row) or subtitle (bottom row), repainting that row alone.
+
+        Labels here are plain text (no markup to parse each battle), the subtitle
+        optionally in one style; an unchanged label costs a comparison.
+        """
+        for label, style, attribute, y in (
+            (title, None, "_border_title", 0),
+            (subtitle, subtitle_style, "_border_subtitle", -1),
+        ):
             if label is None:
                 continue
-            # As Textual's title setter stores it (a str is markup), without its repaint of the whole widget.
-            content = Content.from_rich_text(label) if isinstance(label, Text) else label
-            value = self.render_str(content).expand_tabs(4).split()[0]
-            old = getattr(self, attribute)
-            if old is not None and (old.plain, old.spans) == (value.plain, value.spans):  # Content's == ignores style
+            shown = self.__dict__.setdefault("_labels_shown", {})
+            if shown.get(attribute) == (label, style):
                 continue
+            shown[attribute] = (label, style)
+            # What Textual's title setters store, without their repaint of the whole widget.
+            value = Content(label) if style is None else Content.from_rich_text(Text(label, style=style))
             setattr(self, attribute, value)
-            self.refresh(Region(-offset.x, y - offset.y, width, 1))
+            height = self.outer_size.height
+            if self.is_mounted and height > 0:
+                offset = self.content_offset
+                self.refresh(Region(-offset.x, (height - 1 if y < 0 else y) - offset.y, self.outer_size.width, 1))
+            else:
+                self.refresh()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.style import Style
-from rich.text import Text
 
 from .line_widget import LineWidget, Row
 from ..messages import BattleView, DealView, EndView
@@ -70,7 +69,7 @@ class Packet(LineWidget):
                 text = f"+{self.won} {self.glyphs.arrow} {self.count}"
             if self._component_styles:  # before mount there are none: on_resize comes back to it
                 style = self.component_style("packet--won", partial=True)
-        self.set_border_label(subtitle=text if style is None else Text(text, style=style))
+        self.set_border_label(subtitle=text, subtitle_style=style)
 
     def stack_key(self) -> tuple[object, ...]:
         """What the drawing shows: nothing but how many edges the stack has (or that it is empty)."""
