@@ -381,18 +381,27 @@ def spark_rows(values: Sequence[float], height: int, top: float, glyphs: Glyphs)
     A fixed scale matters: a sparkline that stretches to its own min and max
     would draw 25-27 as a cliff.
     """
-    levels = len(glyphs.spark) - 1
-    rows = [[" "] * len(values) for _ in range(height)]
     if height <= 0 or top <= 0:
         return []
-    for col, value in enumerate(values):
+    spark = glyphs.spark
+    levels = len(spark) - 1
+    columns = []
+    for value in values:
         units = round(max(0.0, min(1.0, value / top)) * height * levels)
         if value > 0 and units == 0:
             units = 1
-        for row in range(height):  # row 0 is the bottom
-            fill = max(0, min(levels, units - row * levels))
-            rows[height - 1 - row][col] = glyphs.spark[fill]
-    return ["".join(r) for r in rows]
+        column = _SPARK_COLUMNS.get((units, height, spark))
+        if column is None:  # a column of the chart, top first; a chart has a few dozen different ones
+            column = _SPARK_COLUMNS[units, height, spark] = tuple(
+                spark[max(0, min(levels, units - row * levels))] for row in reversed(range(height))
+            )
+        columns.append(column)
+    if not columns:
+        return [""] * height
+    return ["".join(row) for row in zip(*columns)]
+
+
+_SPARK_COLUMNS: dict[tuple[int, int, str], tuple[str, ...]] = {}
 
 
 # ---------------------------------------------------------------- the status
