@@ -60,6 +60,8 @@ FRAME_BUDGET = 0.012
 """Seconds of engine time per frame at "max": the rest of the frame is left for drawing and keys."""
 MAX_CHUNK = 256
 """Battles played between clock checks at "max"."""
+FREEZE_AFTER = 2.0
+"""Seconds after start-up when its objects are set aside from the garbage collector."""
 
 FinishedHook = Callable[[Game, float], None]
 
@@ -159,7 +161,7 @@ class WarApp(App[None]):
         self.new_game(self.settings.seed, packets=self.settings.packets)
         self._fit_screen(self.size.width, self.size.height)
         self._say_stats_off(self.stats.take_notice())
-        self.call_after_refresh(self._freeze_start_up)
+        self.set_timer(FREEZE_AFTER, self._freeze_start_up)  # once start-up's frames are out
 
     def _freeze_start_up(self) -> None:
         """Set what start-up built (the DOM, styles, caches) aside from the garbage collector.

@@ -42,8 +42,10 @@ after the intern table was emptied only looks changed: it is written again
 once, never left out.
 """
 
-CELL_TABLE_SIZE = 1 << 16
-"""Distinct cells interned (a game shows a few thousand: characters by colours); emptied when full."""
+CELL_TABLE_SIZE = 1 << 13
+"""Distinct cells interned (a game shows a few thousand: characters by colours); emptied when full.
+
+Kept small: at "max" speed every cache here fills to its bound, and this one alone held about 7 MB at 65,536."""
 _CELLS: dict[Cell, Cell] = {}
 
 
@@ -74,10 +76,10 @@ SCROLL_PIECES = 4
 """Stretches a row is cut into to see, cheaply, whether a shift brings it anything (see ``_brings``)."""
 RUN_COST = 10
 """Rough bytes to start a run of changed cells (a cursor move and a colour), against about one per cell."""
-RUN_CACHE_SIZE = 4096
+RUN_CACHE_SIZE = 1024
 """Segments whose cells are kept: most of a frame is the same text in the same colours as the last one."""
 
-STRIP_CACHE_SIZE = 2048
+STRIP_CACHE_SIZE = 512
 """Strips whose cells are kept (a 100x30 board shows a few hundred; the cache is emptied when full)."""
 
 _RUN_CELLS: dict[tuple[str, str], tuple[Cell, ...]] = {}

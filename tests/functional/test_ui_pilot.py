@@ -458,3 +458,20 @@ async def test_a_theme_change_restyles_the_board_though_styles_are_kept_between_
         after = (status.component_style("status--value"), winner.border_subtitle)
         assert after[0] != before[0] and after[0] == status.get_component_rich_style("status--value")
         assert after[1] != before[1] and subtitle(winner) == "+10 → 11 cards"
+
+
+async def test_start_up_objects_are_set_aside_from_the_collector_and_given_back_on_exit(monkeypatch):
+    """The long-lived DOM is frozen out of the cyclic collector a moment after start (no 20-40 ms
+    pauses every few dozen battles); a program that ran the app gets them back when it closes."""
+    import gc
+
+    from war_tui import app as app_module
+
+    monkeypatch.setattr(app_module, "FREEZE_AFTER", 0.05)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: gc.get_freeze_count() > 0)
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.game.battles == 1
+    assert gc.get_freeze_count() == 0

@@ -20,6 +20,8 @@ from .log_scrollbar import LogScrollBar
 from .styled import CachedComponentStyles
 
 MAX_LINES = 1000
+ROWS_KEPT = 128
+"""Finished rows kept by the log (more than a tall terminal shows); a row not kept is painted again."""
 
 Pieces = Sequence[tuple[str, str]]
 """A line as (text, style name) runs: names from ``log--*``, "" for the log's own style."""
@@ -45,8 +47,9 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         self.names = tuple(names)
         self.glyphs = glyphs
         self.border_title = "Battle log"
-        self._shown: LRUCache[tuple[object, ...], Strip] = LRUCache(256)
-        self._painted: LRUCache[tuple[int, ...], Strip] = LRUCache(256)
+        # Rows on show and a scroll's worth more; RichLog's own cache of 1,024 cut lines is left unused.
+        self._shown: LRUCache[tuple[object, ...], Strip] = LRUCache(ROWS_KEPT)
+        self._painted: LRUCache[tuple[int, ...], Strip] = LRUCache(ROWS_KEPT)
         self._base_style: Style | None = None
 
     def on_mount(self) -> None:
@@ -165,6 +168,22 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         if strip is None:
             strip = self._shown[key] = self._render_line(scroll_y + y, scroll_x, width).apply_style(base)
         return strip
+
+    def _render_line(self, y: int, scroll_x: int, width: int) -> Strip:
+        """A line cut to the view; one longer than the view ends in an ellipsis, as RichLog's did.
+
+        Lines are kept whole (a wider terminal shows them whole again), and cut here.
+        """
+        lines = self.lines
+        if y < len(lines) and scroll_x == 0 and lines[y].cell_length > width > 0:
+            line = lines[y]
+            mark = self.glyphs.ellipsis
+            cut = line.crop(0, max(0, width - len(mark)))
+            style = cut._segments[-1].style if cut._segments else None
+            return Strip.join([cut, Strip([Segment(mark[:width], style)])]).crop_extend(0, width, self.rich_style)
+        if y >= len(lines):
+            return Strip.blank(width, self.rich_style)
+        return lines[y].crop_extend(scroll_x, scroll_x + width, self.rich_style)
 
     # ------------------------------------------------------------ the game
 
