@@ -225,17 +225,7 @@ def _layout_cells(update: LayoutUpdate, console: Console, shadow: ScreenShadow) 
         spans = written.spans[y] = []
         x = update.region.x
         for strip in line:
-            found = _strip_cells(strip, color_system)
-            if found is None:
-                _segments_into(strip, x, row, spans, width, styles, color_system)
-            else:
-                cells, links = found
-                if links:
-                    styles.update(links)
-                stop = min(width, x + len(cells))
-                if stop > x:
-                    row[x:stop] = cells if stop - x == len(cells) else cells[: stop - x]
-                    spans.append((x, stop))
+            _strip_into(strip, x, row, spans, width, styles, color_system)
             x += strip.cell_length
     return written
 
@@ -266,18 +256,23 @@ def _chop_cells(update: ChopsUpdate, console: Console, shadow: ScreenShadow) -> 
                 continue
             if not (x2 > x >= x1 and end <= x2):
                 strip = strip.crop(0, min(end, x2) - x)
-            found = _strip_cells(strip, color_system)
-            if found is None:
-                _segments_into(strip, x, row, spans, width, styles, color_system)
-                continue
-            cells, links = found
-            if links:
-                styles.update(links)
-            stop = min(width, x + len(cells))
-            if stop > x:
-                row[x:stop] = cells if stop - x == len(cells) else cells[: stop - x]
-                spans.append((x, stop))
+            _strip_into(strip, x, row, spans, width, styles, color_system)
     return written
+
+
+def _strip_into(strip: Strip, x: int, row: list[Cell | None], spans: list[tuple[int, int]], width: int, styles: dict[str, Style], color_system) -> None:  # noqa: ANN001, E501
+    """Lay a strip down in ``row`` from column ``x``: its cached cells in one slice, or segment by segment."""
+    found = _strip_cells(strip, color_system)
+    if found is None:
+        _segments_into(strip, x, row, spans, width, styles, color_system)
+        return
+    cells, links = found
+    if links:
+        styles.update(links)
+    stop = min(width, x + len(cells))
+    if stop > x:
+        row[x:stop] = cells if stop - x == len(cells) else cells[: stop - x]
+        spans.append((x, stop))
 
 
 def _segments_cells(update: CompositorUpdate, console: Console, shadow: ScreenShadow) -> _Written:
