@@ -32,6 +32,16 @@ Row = Sequence[tuple[str, str]]
 """One line of a drawing: (text, component style name) runs, "" for the widget's own style."""
 
 
+def refresh_changed_rows(widget: Widget, old: Sequence[Strip], new: Sequence[Strip], width: int) -> None:
+    """Mark for repaint the rows of ``widget`` where ``new`` differs from ``old`` (all of it if they differ in length)."""
+    if len(old) != len(new):
+        widget.refresh()
+        return
+    changed = [Region(0, y, width, 1) for y, same in enumerate(map(operator.eq, new, old)) if not same]
+    if changed:
+        widget.refresh(*changed)
+
+
 class LineWidget(CachedComponentStyles, Widget):
     """Subclasses implement ``draw(width, height)`` and call ``redraw()`` when what they show changes."""
 
@@ -96,13 +106,10 @@ class LineWidget(CachedComponentStyles, Widget):
         self._lines, self._drawn_for = new, key
         if not same_looks:
             self.restyled()
-        if old is None or len(old) != len(new):
+        if old is None:
             self.refresh()
-            return
-        width = self.content_size.width
-        changed = [Region(0, y, width, 1) for y, same in enumerate(map(operator.eq, new, old)) if not same]
-        if changed:
-            self.refresh(*changed)
+        else:
+            refresh_changed_rows(self, old, new, self.content_size.width)
 
     def render_line(self, y: int) -> Strip:
         key = self._size

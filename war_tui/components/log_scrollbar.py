@@ -12,15 +12,15 @@ or so; while the log fills, it shrinks an eighth of a cell at a time.
 
 from __future__ import annotations
 
-import operator
 from math import ceil
 
 from rich.color import Color
 from rich.segment import Segment
-from textual.geometry import Region
 from textual.reactive import Reactive
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
+
+from .line_widget import refresh_changed_rows
 
 DEFAULT_BACK = Color.parse("#555555")
 DEFAULT_BAR = Color.parse("bright_magenta")
@@ -97,13 +97,7 @@ class LogScrollBar(ScrollBar):
             return
         old, new = self._rows, self._draw()
         self._rows, self._drawn_for, self._thumb = new, self._drawing_key(), thumb
-        if len(old) != len(new):
-            self.refresh()
-            return
-        width = self.size.width
-        changed = [Region(0, y, width, 1) for y, same in enumerate(map(operator.eq, new, old)) if not same]
-        if changed:
-            self.refresh(*changed)
+        refresh_changed_rows(self, old, new, self.size.width)
 
     def watch_window_virtual_size(self) -> None:
         self._follow()
