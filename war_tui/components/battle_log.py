@@ -32,7 +32,7 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
 
     Lines go in as Strips built straight from their pieces (RichLog's ``write``
     measures and renders each through a Rich console, a good part of a battle's
-    CPU), and a line on screen keeps its styled Strip until it scrolls away.
+    CPU), and a line on screen keeps its finished row until it scrolls away.
     """
 
     COMPONENT_CLASSES = {"log--dim", "log--red", "log--war", "log--deal", "log--end"}
@@ -48,7 +48,6 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         self.glyphs = glyphs
         self.border_title = "Battle log"
         # Rows on show and a scroll's worth more; RichLog's own cache of 1,024 cut lines is left unused.
-        self._shown: LRUCache[tuple[object, ...], Strip] = LRUCache(ROWS_KEPT)
         self._painted: LRUCache[tuple[int, ...], Strip] = LRUCache(ROWS_KEPT)
         self._base_style: Style | None = None
 
@@ -123,7 +122,6 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._shown.clear()
         self._painted.clear()
         self._base_style = None
 
@@ -157,17 +155,15 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
             strips.append(strip if crop.width == width else strip.crop(crop.x, crop.right))
         return strips
 
+    def _base(self) -> Style:
+        """The log's own style, worked out through every ancestor: once per restyle, not per line."""
+        if self._base_style is None:
+            self._base_style = self.rich_style
+        return self._base_style
+
     def render_line(self, y: int) -> Strip:
-        base = self._base_style
-        if base is None:
-            base = self._base_style = self.rich_style  # worked out through every ancestor: once per restyle
         scroll_x, scroll_y = self.scroll_offset
-        width = self.scrollable_content_region.width
-        key = (scroll_y + y + self._start_line, scroll_x, width, self._widest_line_width, len(self.lines) > scroll_y + y)
-        strip = self._shown.get(key)
-        if strip is None:
-            strip = self._shown[key] = self._render_line(scroll_y + y, scroll_x, width).apply_style(base)
-        return strip
+        return self._render_line(scroll_y + y, scroll_x, self.scrollable_content_region.width).apply_style(self._base())
 
     def _render_line(self, y: int, scroll_x: int, width: int) -> Strip:
         """A line cut to the view; one longer than the view ends in an ellipsis, as RichLog's did.
@@ -175,15 +171,16 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         Lines are kept whole (a wider terminal shows them whole again), and cut here.
         """
         lines = self.lines
-        if y < len(lines) and scroll_x == 0 and lines[y].cell_length > width > 0:
-            line = lines[y]
+        base = self._base()
+        if y >= len(lines):
+            return Strip.blank(width, base)
+        line = lines[y]
+        if scroll_x == 0 and line.cell_length > width > 0:
             mark = self.glyphs.ellipsis
             cut = line.crop(0, max(0, width - len(mark)))
             style = cut._segments[-1].style if cut._segments else None
-            return Strip.join([cut, Strip([Segment(mark[:width], style)])]).crop_extend(0, width, self.rich_style)
-        if y >= len(lines):
-            return Strip.blank(width, self.rich_style)
-        return lines[y].crop_extend(scroll_x, scroll_x + width, self.rich_style)
+            return Strip.join([cut, Strip([Segment(mark[:width], style)])]).crop_extend(0, width, base)
+        return line.crop_extend(scroll_x, scroll_x + width, base)
 
     # ------------------------------------------------------------ the game
 

@@ -1,4 +1,4 @@
-"""Turning a presentation ``Canvas`` into Rich text with a widget's component styles."""
+"""(text, style name) pieces as Rich Text: the log's lines written before its size is known (RichLog defers them)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 
 from rich.style import Style
 from rich.text import Text
-
 
 
 def pieces_text(pieces: Sequence[tuple[str, str]], style_of: Callable[[str], Style]) -> Text:
