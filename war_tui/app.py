@@ -22,7 +22,6 @@ from rich.console import RenderableType
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.command import CommandPalette
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.timer import Timer
@@ -34,6 +33,7 @@ from .cards import Card
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
 from .components.game_footer import GameFooter
+from .components.kept_rows import BoardColumn, BoardRow, BoardScreen
 from .components.packet import Packet
 from .components.pile import Pile
 from .components.status import StatusLine
@@ -138,15 +138,18 @@ class WarApp(App[None]):
 
     # ------------------------------------------------------------------ layout
 
+    def get_default_screen(self) -> Screen:
+        return BoardScreen(id="_default")
+
     def compose(self) -> ComposeResult:
         g, names = self.glyphs, self.names
         yield StatusLine(names, g, id="status")
-        with Horizontal(id="table"):
-            with Vertical(id="packets"):
+        with BoardRow(id="table"):
+            with BoardColumn(id="packets"):
                 yield Packet(Side.P1, names[0], g, id="packet-p1")
                 yield Packet(Side.P2, names[1], g, id="packet-p2")
             yield Pile(names, g, id="pile")
-        with Vertical(id="charts"):
+        with BoardColumn(id="charts"):
             yield CardBar(names, g, id="card-bar")
             yield CountTrend(names, g, id="trend")
         yield BattleLog(names, g, id="log")

@@ -254,22 +254,31 @@ def _chop_cells(update: ChopsUpdate, console: Console, shadow: ScreenShadow) -> 
         for end, (x, strip) in zip(chop_ends[y], chops[y].items()):
             if strip is None or x > x2 or end <= x1:
                 continue
-            if not (x2 > x >= x1 and end <= x2):
-                strip = strip.crop(0, min(end, x2) - x)
-            _strip_into(strip, x, row, spans, width, styles, color_system)
+            _strip_into(strip, x, row, spans, width, styles, color_system, min(end, x2))
     return written
 
 
-def _strip_into(strip: Strip, x: int, row: list[Cell | None], spans: list[tuple[int, int]], width: int, styles: dict[str, Style], color_system) -> None:  # noqa: ANN001, E501
-    """Lay a strip down in ``row`` from column ``x``: its cached cells in one slice, or segment by segment."""
+def _strip_into(strip: Strip, x: int, row: list[Cell | None], spans: list[tuple[int, int]], width: int, styles: dict[str, Style], color_system, end: int | None = None) -> None:  # noqa: ANN001, E501
+    """Lay a strip down in ``row`` from column ``x`` (up to column ``end``, if given): its cached cells in one slice,
+    or segment by segment.
+
+    A strip cut short keeps its cached cells, sliced, rather than being cropped into a
+    new Strip first; only a cut through a wide character goes to Textual's crop.
+    """
     found = _strip_cells(strip, color_system)
+    if found is not None:
+        cells, links = found
+        stop = x + len(cells) if end is None else min(end, x + len(cells))
+        if stop - x < len(cells) and stop > x and cells[stop - x][0] == "":
+            found = None  # the cut falls inside a wide character
     if found is None:
+        if end is not None and end - x < strip.cell_length:
+            strip = strip.crop(0, end - x)
         _segments_into(strip, x, row, spans, width, styles, color_system)
         return
-    cells, links = found
     if links:
         styles.update(links)
-    stop = min(width, x + len(cells))
+    stop = min(width, stop)
     if stop > x:
         row[x:stop] = cells if stop - x == len(cells) else cells[: stop - x]
         spans.append((x, stop))

@@ -9,6 +9,7 @@ must match cell for cell, in character and colour, after every key.
 from __future__ import annotations
 
 import gc
+import operator
 import re
 
 import pytest
@@ -262,3 +263,51 @@ def test_a_frame_that_changes_a_few_cells_writes_only_them_without_a_scroll():
     assert screen.scrolls == 0
     assert out[1] == "\x1b[4;16H\x1b[0;37;40mAnn\x1b[0m"  # "Bob" became "Ann": three cells
     assert "".join(char for char, _ in screen.cells[3]) == after[3][1].ljust(width)
+
+
+async def test_after_battles_and_a_theme_change_the_terminal_shows_what_a_fresh_render_shows(monkeypatch):
+    """Widgets a frame leaves alone hand back their last rows (``KeepsCleanRows``); a theme change
+    must still reach every one of them, the screen's background and the footer included. The
+    reference is the whole screen drawn from nothing: every widget's cached rows thrown away."""
+    from textual import constants
+
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")  # every theme colour tells
+    app = recording_app(names=("Alice", "Bob"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(3):
+            await pilot.press("space")
+            await pilot.pause()
+        before = [row[:] for row in app.written_screen.cells]
+        app.theme = "gruvbox"
+        await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        for widget in app.screen.walk_children(with_self=True):
+            widget._styles_cache.clear()
+            widget._kept = None
+        fresh = Emulator(100, 30)
+        fresh.feed(app.screen._compositor.render_update(full=True).render_segments(app.console))
+        assert app.written_screen.cells == fresh.cells
+        after = app.written_screen.cells
+        assert all(sum(map(operator.ne, after[y], before[y])) > 30 for y in range(30))  # the new theme shows
+
+
+@pytest.mark.parametrize("span_end", range(1, 9))
+def test_a_chop_running_past_its_span_is_cut_where_textual_cuts_it(span_end):
+    """A dirty span can end inside a chop (a widget's row): the cells past the span's end are not
+    written, and a cut through a wide character comes out as Textual's own crop makes it."""
+    from rich.console import Console
+    from rich.segment import Segment
+
+    width = 10
+    style = Style(color="white", bgcolor="black")
+    strip = Strip([Segment("ab漢c", style), Segment("d漢ef", Style(color="red", bgcolor="black"))])
+    update = damage.ChopsUpdate([{0: strip}], [(0, 0, span_end)], [[width]])
+    console = Console(color_system="truecolor", force_terminal=True, width=width, height=1)
+    textual, ours = Emulator(width, 1), Emulator(width, 1)
+    textual.feed(update.render_segments(console))
+    shadow = damage.ScreenShadow()
+    shadow.reset(width, 1)
+    ours.feed(damage.minimal_update(update, shadow, console, (width, 1)))
+    assert ours.cells == textual.cells
+    assert all(cell == (" ", "") for cell in ours.cells[0][span_end + 1 :])  # nothing past the span

@@ -7,12 +7,14 @@ from textual.app import ComposeResult
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+from .kept_rows import KeepsCleanRows
+
 WIDTH_STEPS = (80, 70, 52, 45)
 """Below each width the footer gets a class ``-below-N``; styles/app.tcss hides the less needed keys
 there (they stay in the help screen and the command palette) instead of cutting the last one in half."""
 
 
-class GameFooter(Footer):
+class GameFooter(KeepsCleanRows, Footer):
     """Textual's Footer recomposes its keys whenever the bindings change, and data-binds each new key
     to its own ``compact`` flag. The watchers of removed keys are only dropped when ``compact``
     changes, which it never does here; the screensaver changes screens twice a game, so about 16 dead

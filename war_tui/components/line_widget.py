@@ -26,6 +26,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from .kept_rows import KeepsCleanRows
 from .styled import CachedComponentStyles
 
 Row = Sequence[tuple[str, str]]
@@ -42,7 +43,7 @@ def refresh_changed_rows(widget: Widget, old: Sequence[Strip], new: Sequence[Str
         widget.refresh(*changed)
 
 
-class LineWidget(CachedComponentStyles, Widget):
+class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
     """Subclasses implement ``draw(width, height)`` and call ``redraw()`` when what they show changes."""
 
     _lines: list[Strip] | None = None
