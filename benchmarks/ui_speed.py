@@ -14,7 +14,8 @@ measurement is repeated; the report gives medians and war-tui/bare ratios.
    on the bottom line) has appeared. The same rule applies to both programs.
 2. idle: paused (war-tui without --auto; the bare app with its timer off),
    after the first frame and a second to settle: bytes written and CPU time
-   (utime+stime from /proc/<pid>/stat) over ``--idle`` seconds.
+   (every thread's, from /proc/<pid>/task/*/schedstat in nanoseconds; utime+stime
+   from /proc/<pid>/stat where there is no schedstat) over ``--idle`` seconds.
 3. auto: war-tui ``--auto --speed 4`` against the bare app updating 4 times a
    second, over ``--auto-seconds``: CPU time and bytes; war-tui's battles are
    read off the screen (the status line's "Battle N"), giving bytes per battle.
@@ -224,6 +225,17 @@ class Terminal:
         raise RuntimeError(f"no footer within {timeout} s:\n{self.screen_text()[-2000:]}")
 
     def cpu_seconds(self) -> float:
+        """CPU time of all the program's threads: from schedstat in nanoseconds where the kernel keeps
+        it (a 20 s window is some 40 clock ticks, too coarse to compare), else utime+stime in ticks."""
+        nanoseconds, found = 0, False
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            try:
+                nanoseconds += int((task / "schedstat").read_text().split()[0])
+                found = True
+            except (OSError, ValueError, IndexError):
+                continue  # a thread that just ended, or no schedstat on this kernel
+        if found:
+            return nanoseconds / 1e9
         fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime (fields 14 and 15)
 

@@ -60,7 +60,7 @@ FRAME_BUDGET = 0.012
 """Seconds of engine time per frame at "max": the rest of the frame is left for drawing and keys."""
 MAX_CHUNK = 256
 """Battles played between clock checks at "max"."""
-FREEZE_AFTER = 2.0
+FREEZE_AFTER = 1.0
 """Seconds after start-up when its objects are set aside from the garbage collector."""
 
 FinishedHook = Callable[[Game, float], None]

@@ -265,6 +265,52 @@ def test_a_frame_that_changes_a_few_cells_writes_only_them_without_a_scroll():
     assert "".join(char for char, _ in screen.cells[3]) == after[3][1].ljust(width)
 
 
+def drawn_from_nothing(app: WarApp) -> Emulator:
+    """The screen as a first frame would draw it: every widget's kept rows set aside (Textual's styled
+    rows, ``KeepsCleanRows``, a LineWidget's finished rows, the log's painted rows), then put back,
+    so the app goes on with its caches as they were."""
+    from textual._styles_cache import StylesCache
+    from textual.cache import LRUCache
+
+    saved = []
+    compositor = app.screen._compositor
+    dirty = set(compositor._dirty_regions)
+    for widget in app.screen.walk_children(with_self=True):
+        kept = {name: widget.__dict__[name] for name in ("_kept", "_finished", "_painted") if name in widget.__dict__}
+        saved.append((widget, widget._styles_cache, kept))
+        widget._styles_cache = StylesCache()
+        for name in kept:
+            widget.__dict__[name] = LRUCache(128) if name == "_painted" else None
+    try:
+        screen = Emulator(app.size.width, app.size.height)
+        screen.feed(compositor.render_update(full=True).render_segments(app.console))
+    finally:
+        for widget, styles_cache, kept in saved:
+            widget._styles_cache = styles_cache
+            widget.__dict__.update(kept)
+        compositor._dirty_regions.update(dirty)
+    return screen
+
+
+async def test_battle_after_battle_the_terminal_shows_what_a_first_frame_would(monkeypatch):
+    """Rows are kept at every level (a widget's styled rows, the log's lines, the terminal's cells);
+    none of them may go stale: after every battle of a game with wars, and at its end, the terminal
+    shows exactly the screen drawn from nothing."""
+    from textual import constants
+
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")
+    app = recording_app(names=("Alice", "Bob"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        wars = 0
+        for _ in range(120):
+            await pilot.press("space")
+            await pilot.pause()
+            wars = app.game.wars
+            assert app.written_screen.cells == drawn_from_nothing(app).cells, f"battle {app.game.battles}"
+        assert wars >= 3
+
+
 async def test_after_battles_and_a_theme_change_the_terminal_shows_what_a_fresh_render_shows(monkeypatch):
     """Widgets a frame leaves alone hand back their last rows (``KeepsCleanRows``); a theme change
     must still reach every one of them, the screen's background and the footer included. The
@@ -282,12 +328,7 @@ async def test_after_battles_and_a_theme_change_the_terminal_shows_what_a_fresh_
         await pilot.pause()
         await pilot.press("space")
         await pilot.pause()
-        for widget in app.screen.walk_children(with_self=True):
-            widget._styles_cache.clear()
-            widget._kept = None
-        fresh = Emulator(100, 30)
-        fresh.feed(app.screen._compositor.render_update(full=True).render_segments(app.console))
-        assert app.written_screen.cells == fresh.cells
+        assert app.written_screen.cells == drawn_from_nothing(app).cells
         after = app.written_screen.cells
         assert all(sum(map(operator.ne, after[y], before[y])) > 30 for y in range(30))  # the new theme shows
 

@@ -99,6 +99,9 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         if not self.scroll_y < self.max_scroll_y:
             self.refresh(self.size.region)  # the line lands in view (the border keeps its rows)
         self._follow_end()
+        bar = self._vertical_scrollbar
+        if isinstance(bar, LogScrollBar) and self.show_vertical_scrollbar:
+            bar.follow()  # drawn already if the scroll moved its thumb; otherwise now
 
     def _follow_end(self) -> None:
         """Show the newest line: ``scroll_end(immediate=True)`` without the callback it queues for a
@@ -113,8 +116,9 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         """The scrollbar's and the scroll limits' part of Textual's ``_scroll_update``, with no forced repaint."""
         if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
             bar = self.vertical_scrollbar
-            bar.window_virtual_size = self.virtual_size.height
-            bar.window_size = self.container_size.height - self.scrollbar_size_horizontal
+            # Set quietly: the thumb is placed once, when the scroll that follows moves it too (``_append``).
+            bar.set_reactive(LogScrollBar.window_virtual_size, self.virtual_size.height)
+            bar.set_reactive(LogScrollBar.window_size, self.container_size.height - self.scrollbar_size_horizontal)
         self.scroll_x = self.validate_scroll_x(self.scroll_x)
         self.scroll_y = self.validate_scroll_y(self.scroll_y)
 
@@ -132,6 +136,7 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         every row again (border, padding, styles and filters on each) though each line
         only moved up. A line looks the same wherever it sits, so its finished row is kept,
         by the line and the scroll across, and only a line new to the view is painted.
+        The border's rows are kept too, until one is marked for repaint.
         """
         if self.text_selection is not None:
             return super().render_lines(crop)
@@ -141,12 +146,17 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         first, last = gutter.top, height - gutter.bottom
         painted = self._painted
         strips: list[Strip] = []
+        dirty = self._styles_cache._dirty_lines
         for y in crop.line_range:
-            if not first <= y < last:
-                strips.append(super().render_lines(Region(crop.x, y, crop.width, 1))[0])
-                continue
-            index = scroll_y + y - first
-            key = (index + self._start_line, index < len(self.lines), scroll_x, width, height, self._widest_line_width)
+            if first <= y < last:
+                index = scroll_y + y - first
+                key: tuple[int, ...] = (
+                    index + self._start_line, index < len(self.lines), scroll_x, width, height, self._widest_line_width
+                )
+            else:  # a border row: the same until it is marked for repaint (a new title, say)
+                key = (-1, y, width, height)
+                if y in dirty:
+                    painted.discard(key)
             strip = painted.get(key)
             if strip is None:
                 row = Region(0, y, width, 1)

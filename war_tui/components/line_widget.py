@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.cache import LRUCache
 from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
@@ -28,6 +29,11 @@ from textual.widget import Widget
 
 from .kept_rows import KeepsCleanRows
 from .styled import CachedComponentStyles
+
+FINISHED_KEPT = 256
+"""Finished rows kept per widget, by what they show (a pile sees a few hundred distinct rows in a game)."""
+FINISHED_MARK = -1
+"""A key put among Textual's styled rows (never a row number): when it is gone, Textual cleared them."""
 
 Row = Sequence[tuple[str, str]]
 """One line of a drawing: (text, component style name) runs, "" for the widget's own style."""
@@ -47,6 +53,7 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
     """Subclasses implement ``draw(width, height)`` and call ``redraw()`` when what they show changes."""
 
     _lines: list[Strip] | None = None
+    _finished: LRUCache[tuple[object, ...], Strip] | None = None
     _rows: list[Row] = []
     _drawn_for: object = None
     """The size the lines were drawn for; None once styles changed."""
@@ -111,6 +118,55 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
             self.refresh()
         else:
             refresh_changed_rows(self, old, new, self.content_size.width)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Rows styled before (border, padding, background, as Textual finishes them) are used again.
+
+        A battle changes a few rows, but mostly into rows seen before: a suit under a
+        card, "Player 1 takes 2 cards", a packet's "26 cards". Textual styles each
+        changed row afresh (border, padding, colours, a dozen new Strips); here a
+        finished row is kept by what it shows, and handed to Textual's cache of
+        styled rows before Textual looks there. Whatever makes Textual drop its own
+        styled rows (new styles, a new size) drops these too.
+        """
+        cache = self._styles_cache
+        dirty = cache._dirty_lines
+        if not dirty or self._lines is None or self._drawn_for != self._size:
+            return super().render_lines(crop)
+        styled = cache._cache
+        finished = self._finished
+        if finished is None or FINISHED_MARK not in styled:
+            # First use, or Textual emptied its styled rows: what was kept is no longer sure.
+            finished = self._finished = LRUCache(FINISHED_KEPT)
+            styled[FINISHED_MARK] = None  # type: ignore[assignment]  # gone when Textual clears its rows
+        wanted = []
+        for y in sorted(dirty.intersection(crop.line_range)):
+            key = self._finished_key(y)
+            row = finished.get(key)
+            if row is None:
+                wanted.append((y, key))
+            else:
+                styled[y] = row
+                dirty.discard(y)
+                self._kept = None  # the rows handed back last time are not these
+        lines = super().render_lines(crop)
+        for y, key in wanted:
+            row = styled.get(y)
+            if row is not None:
+                finished[key] = row
+        return lines
+
+    def _finished_key(self, y: int) -> tuple[object, ...]:
+        """What a finished row shows: its drawing (or its border's label), its place and the widget's size."""
+        height = self._size.height
+        gutter = self.styles.gutter
+        index = y - gutter.top
+        if 0 <= index and y < height - gutter.bottom:
+            rows = self._rows
+            return (self._size, y, tuple(rows[index]) if index < len(rows) else None)
+        shown = self.__dict__.get("_labels_shown", {})
+        label = shown.get("_border_title") if y == 0 else shown.get("_border_subtitle") if y == height - 1 else None
+        return (self._size, y, "edge", label)
 
     def render_line(self, y: int) -> Strip:
         key = self._size

@@ -88,7 +88,8 @@ class LogScrollBar(ScrollBar):
             rows.append(strip)
         return rows
 
-    def _follow(self) -> None:
+    def follow(self) -> None:
+        """Draw the bar again if its thumb moved, repainting only the rows that differ."""
         if not self.is_mounted or self._rows is None or not self.vertical:
             self.refresh()
             return
@@ -100,13 +101,13 @@ class LogScrollBar(ScrollBar):
         refresh_changed_rows(self, old, new, self.size.width)
 
     def watch_window_virtual_size(self) -> None:
-        self._follow()
+        self.follow()
 
     def watch_window_size(self) -> None:
-        self._follow()
+        self.follow()
 
     def watch_position(self) -> None:
-        self._follow()
+        self.follow()
 
     def render_line(self, y: int) -> Strip:
         if not self.vertical:
