@@ -352,3 +352,20 @@ def test_a_chop_running_past_its_span_is_cut_where_textual_cuts_it(span_end):
     ours.feed(damage.minimal_update(update, shadow, console, (width, 1)))
     assert ours.cells == textual.cells
     assert all(cell == (" ", "") for cell in ours.cells[0][span_end + 1 :])  # nothing past the span
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (48, 14)])
+async def test_after_a_resize_the_winners_subtitle_takes_the_form_for_the_new_width(monkeypatch, size):
+    """A packet's winner subtitle ("+2 → 26 cards") has a shorter form for narrow packets; after a
+    resize the screen must show the form for the new width, not the old one cut short."""
+    from textual import constants
+
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")
+    app = recording_app(packets=WAR_PACKETS, names=("Alice", "Bob"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+        await pilot.resize_terminal(*size)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.written_screen.cells == drawn_from_nothing(app).cells

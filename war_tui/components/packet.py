@@ -53,7 +53,10 @@ class Packet(LineWidget):
         self._subtitle()
 
     def restyled(self) -> None:
-        self._subtitle()  # its colour comes from the theme
+        # Its colour comes from the theme, its form from the width. This can run while Textual is
+        # painting the widget, past its subtitle row: a label set then would be marked for repaint
+        # and unmarked in the same pass, and the old one would stay on screen. So: just after.
+        self.call_later(self._subtitle)
 
     def _subtitle(self) -> None:
         """The winner of the battle on show is marked by its subtitle alone ("+2 → 27 cards", bold, in colour).
