@@ -32,6 +32,8 @@ from .styled import CachedComponentStyles
 
 FINISHED_KEPT = 256
 """Finished rows kept per widget, by what they show (a pile sees a few hundred distinct rows in a game)."""
+LOOKS_KEPT = 4
+"""Looks (sets of classes and theme) whose styled rows are kept at once."""
 FINISHED_MARK = -1
 """A key put among Textual's styled rows (never a row number): when it is gone, Textual cleared them."""
 
@@ -53,7 +55,11 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
     """Subclasses implement ``draw(width, height)`` and call ``redraw()`` when what they show changes."""
 
     _lines: list[Strip] | None = None
-    _finished: LRUCache[tuple[object, ...], Strip] | None = None
+    KEEP_FINISHED = True
+    """Keep styled rows by what they show; off for a widget whose rows hardly ever come back."""
+    _finished_sets: dict[tuple[object, ...], LRUCache[tuple[object, ...], Strip]]
+    """Styled rows by what they show, one set per look (made per widget on first use)."""
+    _looks_before: tuple[object, ...] | None = None
     _rows: list[Row] = []
     _drawn_for: object = None
     """The size the lines were drawn for; None once styles changed."""
@@ -131,14 +137,24 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
         """
         cache = self._styles_cache
         dirty = cache._dirty_lines
-        if not dirty or self._lines is None or self._drawn_for != self._size:
+        if not self.KEEP_FINISHED or not dirty or self._lines is None or self._drawn_for != self._size:
             return super().render_lines(crop)
         styled = cache._cache
-        finished = self._finished
-        if finished is None or FINISHED_MARK not in styled:
-            # First use, or Textual emptied its styled rows: what was kept is no longer sure.
-            finished = self._finished = LRUCache(FINISHED_KEPT)
+        looks = self._looks()
+        sets = self.__dict__.setdefault("_finished_sets", {})
+        if FINISHED_MARK not in styled:
+            # Textual emptied its styled rows. If the looks changed (the pile's war border comes
+            # and goes), the rows kept for each look stay good; otherwise the cause is unknown
+            # and what was kept for this look is no longer sure.
+            if looks == self._looks_before:
+                sets.pop(looks, None)
             styled[FINISHED_MARK] = None  # type: ignore[assignment]  # gone when Textual clears its rows
+        self._looks_before = looks
+        finished = sets.get(looks)
+        if finished is None:
+            if len(sets) >= LOOKS_KEPT:
+                sets.clear()
+            finished = sets[looks] = LRUCache(FINISHED_KEPT)
         wanted = []
         for y in sorted(dirty.intersection(crop.line_range)):
             key = self._finished_key(y)
@@ -155,6 +171,12 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
             if row is not None:
                 finished[key] = row
         return lines
+
+    def _looks(self) -> tuple[object, ...]:
+        """Besides a row's drawing, what decides how Textual styles it: the classes here and on the
+        screen (a layout's breakpoint), the theme."""
+        app = self.app
+        return (frozenset(self.classes), frozenset(self.screen.classes), app.theme, app.ansi_color)
 
     def _finished_key(self, y: int) -> tuple[object, ...]:
         """What a finished row shows: its drawing (or its border's label), its place and the widget's size."""

@@ -13,6 +13,7 @@ from .line_widget import LineWidget, Row
 
 class StatusLine(LineWidget):
     COMPONENT_CLASSES = {"status--label", "status--value", "status--auto", "status--paused"}
+    KEEP_FINISHED = False  # the battle number changes its row every battle: never seen again
 
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="board")

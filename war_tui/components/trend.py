@@ -13,6 +13,7 @@ class CountTrend(LineWidget):
     """Keeps a bounded history (``CountHistory``), so a 10,000-battle game costs no more than a short one."""
 
     COMPONENT_CLASSES = {"trend--line", "trend--label"}
+    KEEP_FINISHED = False  # a sparkline moves with every battle: its rows hardly come back
 
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="board")
