@@ -430,6 +430,11 @@ def main() -> int:
         print(f"   bare    {bc:.2f} s CPU ({100 * bc / args.auto_seconds:.1f}%), {bb / 1024:.1f} KB, "
               f"{bb / (4 * args.auto_seconds):.0f} bytes/update")
         print(f"   CPU ratio {ratio:.2f}  (goal <= 2)")
+        pairs = [w / b for (_, w, _), (_, b, _) in zip(auto_w, auto_b) if b]
+        print(f"   runs (s CPU): war {', '.join(f'{c:.3f}' for _, c, _ in auto_w)}; "
+              f"bare {', '.join(f'{c:.3f}' for _, c, _ in auto_b)}")
+        print(f"   each run against the bare run just before it: {', '.join(f'{r:.2f}' for r in pairs)} "
+              f"(median {med(pairs):.2f})")
 
     if "max" in only:
         runs = [measure_max([*WAR, *LONG_DEAL, "--auto", "--speed", "max"], args.battles, args.max_seconds, 600) for _ in range(args.repeats)]

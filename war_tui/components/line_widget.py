@@ -10,7 +10,8 @@ marked for repaint. Textual then asks ``render_line`` for those rows alone.
 
 Border titles change with every battle too (the pile's "Battle 12"):
 ``set_border_label`` repaints the border's row alone, where Textual's setters
-repaint the whole widget.
+repaint the whole widget. And a row Textual has styled once (border, padding,
+colours) is kept by what it shows, for the next time the widget shows it.
 """
 
 from __future__ import annotations
@@ -30,10 +31,13 @@ from textual.widget import Widget
 from .kept_rows import KeepsCleanRows
 from .styled import CachedComponentStyles
 
-FINISHED_KEPT = 256
-"""Finished rows kept per widget, by what they show (a pile sees a few hundred distinct rows in a game)."""
-LOOKS_KEPT = 4
-"""Looks (sets of classes and theme) whose styled rows are kept at once."""
+FINISHED_KEPT = 128
+"""Finished rows kept per widget and look, by what they show. A pile shows a few hundred distinct rows in
+a game and finds about half of its changed rows among these; each is a Strip of a couple of KB, and at
+"max" speed every set fills: 256 rows and 4 looks added 1.5 MB to the memory growth the speed benchmark
+checks (goal < 10 MB), these sizes about 1 MB."""
+LOOKS_KEPT = 2
+"""Looks (sets of classes and theme) whose styled rows are kept at once: the pile's with and without its war border."""
 FINISHED_MARK = -1
 """A key put among Textual's styled rows (never a row number): when it is gone, Textual cleared them."""
 
@@ -132,8 +136,10 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
         card, "Player 1 takes 2 cards", a packet's "26 cards". Textual styles each
         changed row afresh (border, padding, colours, a dozen new Strips); here a
         finished row is kept by what it shows, and handed to Textual's cache of
-        styled rows before Textual looks there. Whatever makes Textual drop its own
-        styled rows (new styles, a new size) drops these too.
+        styled rows before Textual looks there. Rows are kept per look (``_looks``), so
+        the pile's war border coming and going keeps both sets; when Textual drops its
+        own styled rows and the look did not change, the cause is unknown and this
+        look's rows are dropped too.
         """
         cache = self._styles_cache
         dirty = cache._dirty_lines
