@@ -120,6 +120,14 @@ class _Written:
         self.diffs: dict[int, list[int]] = {}
         """The columns a row changes, where already found (by the scroll search)."""
 
+    def row(self, y: int, width: int) -> tuple[list[Cell | None], list[tuple[int, int]]]:
+        """Row ``y`` of the update (blank where nothing is written yet) and its spans, made on first use."""
+        row = self.rows.get(y)
+        if row is None:
+            row = self.rows[y] = [None] * width
+            self.spans[y] = []
+        return row, self.spans[y]
+
 
 def _codes(style: Style | None, color_system) -> str:  # noqa: ANN001
     """The SGR parameters Textual writes for ``style`` in this terminal's colour system, and its link.
@@ -221,8 +229,7 @@ def _layout_cells(update: LayoutUpdate, console: Console, shadow: ScreenShadow) 
     for y, line in enumerate(update.strips, update.region.y):
         if not 0 <= y < height:
             continue
-        row = written.rows[y] = [None] * width
-        spans = written.spans[y] = []
+        row, spans = written.row(y, width)
         x = update.region.x
         for strip in line:
             _strip_into(strip, x, row, spans, width, styles, color_system)
@@ -245,12 +252,7 @@ def _chop_cells(update: ChopsUpdate, console: Console, shadow: ScreenShadow) -> 
     for y, x1, x2 in update.spans:
         if not 0 <= y < height:
             continue
-        row = written.rows.get(y)
-        if row is None:
-            row = written.rows[y] = [None] * width
-            spans = written.spans[y] = []
-        else:
-            spans = written.spans[y]
+        row, spans = written.row(y, width)
         for end, (x, strip) in zip(chop_ends[y], chops[y].items()):
             if strip is None or x > x2 or end <= x1:
                 continue
@@ -308,12 +310,7 @@ def _segments_cells(update: CompositorUpdate, console: Console, shadow: ScreenSh
                     x, y = control[1], control[2]
                     start_x = x
                     if 0 <= y < height:
-                        row = written.rows.get(y)
-                        if row is None:
-                            row = written.rows[y] = [None] * width
-                            spans = written.spans[y] = []
-                        else:
-                            spans = written.spans[y]
+                        row, spans = written.row(y, width)
                     else:
                         row = None
             continue
