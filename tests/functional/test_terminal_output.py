@@ -272,15 +272,16 @@ def drawn_from_nothing(app: WarApp) -> Emulator:
     from textual._styles_cache import StylesCache
     from textual.cache import LRUCache
 
+    empty = {"_kept": lambda: None, "_finished_sets": dict, "_looks_before": lambda: None, "_painted": lambda: LRUCache(128)}
     saved = []
     compositor = app.screen._compositor
     dirty = set(compositor._dirty_regions)
     for widget in app.screen.walk_children(with_self=True):
-        kept = {name: widget.__dict__[name] for name in ("_kept", "_finished", "_painted") if name in widget.__dict__}
+        kept = {name: widget.__dict__[name] for name in empty if name in widget.__dict__}
         saved.append((widget, widget._styles_cache, kept))
         widget._styles_cache = StylesCache()
         for name in kept:
-            widget.__dict__[name] = LRUCache(128) if name == "_painted" else None
+            widget.__dict__[name] = empty[name]()
     try:
         screen = Emulator(app.size.width, app.size.height)
         screen.feed(compositor.render_update(full=True).render_segments(app.console))
