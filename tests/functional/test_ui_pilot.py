@@ -462,16 +462,29 @@ async def test_a_theme_change_restyles_the_board_though_styles_are_kept_between_
 
 async def test_start_up_objects_are_set_aside_from_the_collector_and_given_back_on_exit(monkeypatch):
     """The long-lived DOM is frozen out of the cyclic collector a moment after start (no 20-40 ms
-    pauses every few dozen battles); a program that ran the app gets them back when it closes."""
+    pauses every few dozen battles) and the youngest generation is looked at less often; a program
+    that ran the app gets both back as they were when it closes."""
     import gc
 
     from war_tui import app as app_module
 
     monkeypatch.setattr(app_module, "FREEZE_AFTER", 0.05)
+    thresholds = gc.get_threshold()
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: gc.get_freeze_count() > 0)
+        assert gc.get_threshold() == (app_module.YOUNG_OBJECTS, *thresholds[1:])
         await pilot.press("space")
         await pilot.pause()
         assert app.game.battles == 1
+        # At "max" the collector keeps its usual pace (memory stays flatter); slower, the larger one again.
+        app.speed = MAX
+        await pilot.press("a")
+        await pilot.pause()
+        assert gc.get_threshold() == thresholds
+        await pilot.press("minus")
+        await pilot.pause()
+        assert app.speed != MAX and gc.get_threshold() == (app_module.YOUNG_OBJECTS, *thresholds[1:])
+        await pilot.press("a")
     assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == thresholds
