@@ -84,7 +84,9 @@ STRIP_CACHE_SIZE = 512
 
 _RUN_CELLS: dict[tuple[str, str], tuple[Cell, ...]] = {}
 """The cells of a single-width segment, by text and codes (emptied when full)."""
-_STRIP_CELLS: dict[tuple, tuple[tuple[Cell, ...], tuple[tuple[str, Style], ...]] | None] = {}
+StripCells = tuple[tuple[Cell, ...], tuple[tuple[str, Style], ...]] | None
+"""A strip's cells and its links' styles by their codes; ``None`` for a strip the slow path takes."""
+_STRIP_CELLS: dict[tuple, StripCells] = {}
 """The cells of a strip and the styles of its links, by colour system and segments (emptied when full)."""
 
 
@@ -174,14 +176,48 @@ def _segment_cells(text: str, codes: str) -> tuple[Cell, ...]:
     return _cell_run(out)
 
 
-def _strip_cells(strip: Strip, color_system) -> tuple[tuple[Cell, ...], tuple[tuple[str, Style], ...]] | None:  # noqa: ANN001
+class _StripsSeen:
+    """The strip objects of this frame and the last, with their cells: most chops of a frame are the
+    very strips of the last one (Textual keeps a row's cut pieces), found by identity before any hashing.
+
+    Two frames' worth only: the strips are held (so an id stays theirs), and at "max" speed
+    a longer memory would keep alive strips Textual has let go.
+    """
+
+    def __init__(self) -> None:
+        self.now: dict[int, tuple[Strip, object, StripCells]] = {}
+        self.before: dict[int, tuple[Strip, object, StripCells]] = {}
+
+    def turn(self) -> None:
+        """A new frame: what this one saw becomes the last one's."""
+        self.before, self.now = self.now, self.before
+        self.now.clear()
+
+
+_SEEN = _StripsSeen()
+
+
+def _strip_cells(strip: Strip, color_system) -> StripCells:  # noqa: ANN001
     """A strip's cells and the styles of its links (``None``: a strip for the slow path), kept by content.
 
     Textual builds new strip objects for a widget each frame (its lines with the
     mouse offsets applied), but mostly from the same segments as before, so the
     segments themselves are the key: most chops of a frame are found here and laid
-    down with one slice instead of a walk over their segments.
+    down with one slice instead of a walk over their segments. A strip object seen
+    in the last frame is found before that, by identity (``_StripsSeen``).
     """
+    now = _SEEN.now
+    seen = now.get(id(strip)) or _SEEN.before.get(id(strip))
+    if seen is not None and seen[0] is strip and seen[1] is color_system:
+        now[id(strip)] = seen
+        return seen[2]
+    found = _strip_content_cells(strip, color_system)
+    now[id(strip)] = (strip, color_system, found)
+    return found
+
+
+def _strip_content_cells(strip: Strip, color_system) -> StripCells:  # noqa: ANN001
+    """``_strip_cells`` by the strip's segments."""
     key = (color_system, *strip._segments)
     try:
         return _STRIP_CELLS[key]
@@ -189,7 +225,7 @@ def _strip_cells(strip: Strip, color_system) -> tuple[tuple[Cell, ...], tuple[tu
         pass
     cells: list[Cell] = []
     links: dict[str, Style] = {}
-    result: tuple[tuple[Cell, ...], tuple[tuple[str, Style], ...]] | None
+    result: StripCells
     for text, style, control in strip._segments:
         if control:
             result = None
@@ -590,6 +626,7 @@ def _scroll(shadow: ScreenShadow, top: int, bottom: int, n: int) -> str:
 
 def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Console, size: tuple[int, int]) -> str:
     """The terminal sequence that makes the screen what ``update`` would, writing only changed cells."""
+    _SEEN.turn()
     width, height = size
     if isinstance(update, LayoutUpdate) and update.region.size == (width, height) and update.region.offset == (0, 0):
         # A full repaint: written whole, and from now on the shadow is exactly this frame.
