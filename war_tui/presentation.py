@@ -26,6 +26,8 @@ class Glyphs:
     ascii: bool
     suits: str  # clubs, diamonds, hearts, spades
     frame: str  # top-left, top-right, bottom-left, bottom-right, horizontal, vertical
+    box: str  # the pile's frame, in the same order
+    war_box: str  # the pile's frame during a war
     back: tuple[str, str]  # two alternating rows of a card back's pattern
     bar_p1: str
     bar_p2: str
@@ -39,6 +41,8 @@ UNICODE = Glyphs(
     ascii=False,
     suits="♣♦♥♠",  # single-width text symbols; never the emoji variants
     frame="┌┐└┘─│",
+    box="╭╮╰╯─│",
+    war_box="┏┓┗┛━┃",
     back=("▒▒▒", "▒▒▒"),
     bar_p1="█",
     bar_p2="░",
@@ -52,6 +56,8 @@ ASCII = Glyphs(
     ascii=True,
     suits="CDHS",
     frame="++++-|",
+    box="++++-|",
+    war_box="++++-|",
     back=("/\\/", "\\/\\"),
     bar_p1="#",
     bar_p2=".",
@@ -574,3 +580,56 @@ class Canvas:
 
     def lines(self) -> list[str]:
         return ["".join(chars) for chars in self._chars]
+
+
+Runs = list[tuple[str, str]]
+"""A row as (text, style name) runs."""
+
+
+def border_label_row(width: int, box: str, top: bool, label: str, ellipsis: str, frame_style: str, label_style: str) -> Runs:
+    """A frame's top (title, on the left) or bottom (subtitle, on the right) edge, laid out as Textual lays
+    out border labels: one edge cell between the corner and the label, a space each side of the label,
+    and the label cut short (ending in ``ellipsis``) where it does not fit."""
+    if width <= 0:
+        return []
+    left, right = (box[0], box[1]) if top else (box[2], box[3])
+    edge = box[4]
+    if width == 1:
+        return [(left, frame_style)]
+    room = width - 6  # the corners, one space each side of the label, and the edge beside it
+    if not label or room <= 0:
+        return [(left + edge * (width - 2) + right, frame_style)]
+    if len(label) > room:
+        label = label[: max(0, room - len(ellipsis))] + ellipsis[:room]
+    padded = f" {label} "
+    rest = width - 2 - len(padded)  # at least 2: the label was cut to fit
+    if top:
+        return [(left + edge, frame_style), (padded, label_style), (edge * (rest - 1) + right, frame_style)]
+    return [(left + edge * (rest - 1), frame_style), (padded, label_style), (edge + right, frame_style)]
+
+
+def framed(
+    inner: Sequence[Runs],
+    width: int,
+    height: int,
+    box: str,
+    frame_style: str,
+    title: tuple[str, str],
+    subtitle: tuple[str, str],
+    ellipsis: str,
+) -> list[Runs]:
+    """``inner`` (rows of ``width - 2`` cells) inside a frame drawn with ``box``; title and subtitle are
+    (text, style name). A widget that draws its own frame changes its look by drawing, not by CSS
+    classes: Textual restyles a widget whose classes change (the stylesheet applied again, every
+    component style rebuilt), which cost the pile more than the rest of a war's battle."""
+    if width <= 0 or height <= 0:
+        return []
+    rows = [border_label_row(width, box, True, title[0], ellipsis, frame_style, title[1])]
+    side = box[5]
+    blank = [(" " * max(0, width - 2), "")]
+    for y in range(height - 2):
+        row = inner[y] if y < len(inner) else blank
+        rows.append([(side, frame_style), *row, (side, frame_style)] if width > 1 else [(side, frame_style)])
+    if height > 1:
+        rows.append(border_label_row(width, box, False, subtitle[0], ellipsis, frame_style, subtitle[1]))
+    return rows

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 from rich.text import Text
-from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, drawn, make_app, until
+from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, drawn, frame, make_app, until
 
 from war_tui.components.battle_log import MAX_LINES, BattleLog
 from war_tui.components.packet import Packet
@@ -68,7 +68,7 @@ async def test_flip_plays_exactly_one_battle_and_updates_counts_and_pile(key):
         assert subtitle(app.query_one("#packet-p1", Packet)).endswith(f"{n1} cards")
         pile = app.query_one(Pile)
         assert pile.view.battle == 1
-        assert "Battle 1" in pile.border_title
+        assert " Battle 1 " in frame(pile)[0]
         await pilot.press(key)
         await pilot.pause()
         assert app.game.battles == 2 and pile.view.battle == 2
@@ -86,8 +86,9 @@ async def test_a_war_shows_face_down_cards_then_the_deciding_cards():
         for label in ("7♣", "9♠", "5♣", "7♥", "9♦", "3♠"):
             assert label in drawn
         assert "Alice takes 10 cards after a double war" in drawn
-        assert pile.border_subtitle == "DOUBLE WAR!"
-        assert pile.has_class("-war")
+        top, bottom = frame(pile)  # a war's heavy frame, named
+        assert top.startswith("┏━ Battle 1 ━") and top.endswith("━┓")
+        assert bottom.startswith("┗━") and bottom.endswith("━ DOUBLE WAR! ━┛")
         winner, loser = app.query_one("#packet-p1", Packet), app.query_one("#packet-p2", Packet)
         # The winner is marked by its subtitle alone (text and bold read without colour), not by its border.
         assert subtitle(winner) == "+10 → 11 cards" and "bold" in winner.border_subtitle
@@ -292,7 +293,7 @@ async def test_compact_layout_at_40_by_12_still_shows_the_battle():
         drawn = shown(app.query_one(Pile))
         assert "7♣" in drawn and "▒▒" in drawn and "5♣" in drawn and "3♠" in drawn
         assert "Player 1 takes 10" in drawn
-        assert app.query_one(Pile).size.height <= 4
+        assert app.query_one(Pile).outer_size.height <= 6  # its frame included
 
 
 async def test_no_color_is_respected_and_suits_stay_distinct(monkeypatch):

@@ -21,6 +21,7 @@ from war_tui.presentation import (
     choose_glyphs,
     fan_step,
     faster,
+    framed,
     laid_layout,
     locale_is_utf8,
     log_battle_line,
@@ -204,3 +205,35 @@ def test_the_help_says_where_won_cards_go_in_plain_words():
 
     text = rules_text(Rules())
     assert "adds them to the bottom of their packet" in text and "under its packet" not in text
+
+
+def _text(runs) -> str:
+    return "".join(text for text, _ in runs)
+
+
+@pytest.mark.parametrize(
+    "width, title, subtitle, top, bottom",
+    [
+        # As Textual lays out border labels: title one edge cell in on the left, subtitle one in on the right.
+        (20, "Battle 6", "", "╭─ Battle 6 ───────╮", "╰──────────────────╯"),
+        (20, "Battle 6", "WAR!", "╭─ Battle 6 ───────╮", "╰─────────── WAR! ─╯"),
+        # Too long: cut, ending in an ellipsis (as Textual's own truncate cuts), one edge cell from the corner.
+        (14, "Battle 1,234", "", "╭─ Battle … ─╮", "╰────────────╯"),
+        # No room for a label at all: the bare edge.
+        (6, "Battle 6", "WAR!", "╭────╮", "╰────╯"),
+    ],
+)
+def test_a_drawn_frame_places_its_labels_as_textual_borders_do(width, title, subtitle, top, bottom):
+    rows = framed([[("x" * (width - 2), "")]], width, 3, UNICODE.box, "frame", (title, "t"), (subtitle, "s"), "…")
+    assert [_text(row) for row in rows] == [top, "│" + "x" * (width - 2) + "│", bottom]
+    assert all(len(_text(row)) == width for row in rows)
+    # The frame and the label each keep their own style.
+    styles = {name for _, name in rows[0]}
+    assert styles == ({"frame", "t"} if width > 6 else {"frame"})
+
+
+def test_a_drawn_frame_fills_missing_rows_blank_and_fits_tiny_sizes():
+    rows = framed([], 8, 4, ASCII.war_box, "f", ("Hi", "t"), ("", "s"), "...")
+    assert [_text(row) for row in rows] == ["+- Hi -+", "|      |", "|      |", "+------+"]
+    assert framed([], 0, 5, UNICODE.box, "f", ("a", "t"), ("b", "s"), "…") == []
+    assert [_text(row) for row in framed([], 1, 1, UNICODE.box, "f", ("a", "t"), ("", "s"), "…")] == ["╭"]

@@ -18,6 +18,7 @@ from ..presentation import (
     card_label,
     compact_row,
     fan_step,
+    framed,
     laid_layout,
     outcome_text,
     war_word,
@@ -29,11 +30,16 @@ FULL_HEIGHT = 2 * CARD_HEIGHT + 2
 
 
 class Pile(LineWidget):
-    """Player 1's cards on top, player 2's below, so each row faces its owner's packet."""
+    """Player 1's cards on top, player 2's below, so each row faces its owner's packet.
+
+    The pile draws its own frame: a war gives it a heavy frame in the warning colour
+    and a "WAR!" subtitle, and drawing that (rather than switching a CSS class, which
+    has Textual restyle the widget) keeps a war's battle as cheap as any other.
+    """
 
     COMPONENT_CLASSES = {
         "pile--face", "pile--red", "pile--back", "pile--outcome", "pile--war", "pile--detail",
-        "pile--hint",
+        "pile--hint", "pile--frame", "pile--title", "pile--frame-war", "pile--title-war", "pile--subtitle-war",
     }
 
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
@@ -41,7 +47,21 @@ class Pile(LineWidget):
         self.names = tuple(names)
         self.glyphs = glyphs
         self.view: BattleView | None = None
-        self.border_title = "Middle pile"
+
+    @property
+    def title(self) -> str:
+        """The frame's title: which battle is on show."""
+        return "Middle pile" if self.view is None else f"Battle {self.view.battle:,}"
+
+    @property
+    def subtitle(self) -> str:
+        """The frame's subtitle: the war, when the battle had one ("DOUBLE WAR!")."""
+        view = self.view
+        return "" if view is None or not view.wars else war_word(view.wars).upper() + "!"
+
+    @property
+    def at_war(self) -> bool:
+        return self.view is not None and self.view.wars > 0
 
     def show_deal(self, deal: DealView) -> None:
         self._show(None)
@@ -54,18 +74,24 @@ class Pile(LineWidget):
 
     def _show(self, view: BattleView | None) -> None:
         self.view = view
-        war = view is not None and view.wars > 0
-        if war != self.has_class("-war"):
-            self.set_class(war, "-war")  # a new border: the whole pile repaints anyway
-        self.set_border_label(
-            title="Middle pile" if view is None else f"Battle {view.battle:,}",
-            subtitle="" if view is None or not view.wars else war_word(view.wars).upper() + "!",
-        )
         self.redraw()
 
     # ---------------------------------------------------------------- drawing
 
     def draw(self, width: int, height: int) -> list[Row]:
+        war = self.at_war
+        return framed(
+            self._draw_inside(max(0, width - 2), max(0, height - 2)),
+            width,
+            height,
+            self.glyphs.war_box if war else self.glyphs.box,
+            "pile--frame-war" if war else "pile--frame",
+            (self.title, "pile--title-war" if war else "pile--title"),
+            (self.subtitle, "pile--subtitle-war"),
+            self.glyphs.ellipsis,
+        )
+
+    def _draw_inside(self, width: int, height: int) -> list[Row]:
         canvas = Canvas(width, height)
         view = self.view
         if view is None:
