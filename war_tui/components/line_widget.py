@@ -3,15 +3,16 @@
 Textual's usual path (``render()`` returning Rich Text) turns the whole drawing
 into Content, wraps and formats it, and repaints every row of the widget,
 whatever changed: at 4 battles a second that was most of the game's CPU. Here
-a widget draws plain rows of (text, style name) runs; they become Strips
-straight away (one Rich style per run, looked up once per style change), are
-compared row by row with what is on screen, and only the rows that differ are
-marked for repaint. Textual then asks ``render_line`` for those rows alone.
+a widget draws plain rows of (text, style name) runs, compared row by row with
+what is on screen, and only the rows that differ are marked for repaint.
+Textual then asks ``render_line`` for those rows alone, and only then does a
+row become a Strip (one Rich style per run, looked up once per style change).
 
-Border titles change with every battle too (the pile's "Battle 12"):
+Border titles change with every battle too (a packet's "+2 → 27 cards"):
 ``set_border_label`` repaints the border's row alone, where Textual's setters
 repaint the whole widget. And a row Textual has styled once (border, padding,
-colours) is kept by what it shows, for the next time the widget shows it.
+colours) is kept by what it shows, for the next time the widget shows it:
+Textual then never asks for its Strip.
 """
 
 from __future__ import annotations
@@ -58,7 +59,10 @@ def refresh_changed_rows(widget: Widget, old: Sequence[Strip], new: Sequence[Str
 class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
     """Subclasses implement ``draw(width, height)`` and call ``redraw()`` when what they show changes."""
 
-    _lines: list[Strip] | None = None
+    _lines: list[Strip | None] | None = None
+    """The drawing's rows as Strips, each made when first asked for (``None`` until then)."""
+    _styles_by_name: dict[str, Style]
+    """The Rich style of each component style name drawn with, "" for the widget's own."""
     KEEP_FINISHED = True
     """Keep styled rows by what they show; off for a widget whose rows hardly ever come back."""
     _finished_sets: dict[tuple[object, ...], LRUCache[tuple[object, ...], Strip]]
@@ -81,36 +85,47 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
         super().notify_style_update()
         self._drawn_for = None
 
-    def _build(self, reuse: bool = False) -> list[Strip]:
-        """The drawing as Strips; with ``reuse``, a row drawn the same as last time keeps its Strip."""
+    def _build(self, reuse: bool = False) -> list[Strip | None]:
+        """Draw, and keep the drawing's rows; with ``reuse``, a row drawn the same as last time keeps its Strip.
+
+        A changed row becomes a Strip only when Textual asks for it (``render_line``): most
+        of them it never asks for, finding the finished row kept by what it shows.
+        """
         width, height = self.content_size
-        base = self.visual_style.rich_style
-        styles: dict[str, Style] = {"": base}
         rows = self.draw(width, height)[:height]
-        old_rows, old_lines = (self._rows, self._lines or []) if reuse else ([], [])
-        strips: list[Strip] = []
-        for y, row in enumerate(rows):
-            if y < len(old_rows) and y < len(old_lines) and old_rows[y] == row:
-                strips.append(old_lines[y])
-                continue
-            segments: list[Segment] = []
-            last = None
-            for text, name in row:
-                if not text:
-                    continue
-                style = styles.get(name)
-                if style is None:
-                    style = styles[name] = base + self.component_style(name)
-                if style is last:  # one run per style: fewer segments all the way to the terminal
-                    segments[-1] = Segment(segments[-1].text + text, style)
-                else:
-                    segments.append(Segment(text, style))
-                    last = style
-            strips.append(Strip(segments).adjust_cell_length(width, base))
+        if reuse and self._lines is not None:
+            old_rows, old_lines = self._rows, self._lines
+            lines = [
+                old_lines[y] if y < len(old_rows) and y < len(old_lines) and old_rows[y] == row else None
+                for y, row in enumerate(rows)
+            ]
+        else:
+            self._styles_by_name = {"": self.visual_style.rich_style}
+            lines = [None] * len(rows)
         self._rows = rows
-        blank = Strip.blank(width, base)
-        strips.extend(blank for _ in range(height - len(strips)))
-        return strips
+        if len(lines) < height:
+            blank = Strip.blank(width, self.visual_style.rich_style)
+            lines.extend(blank for _ in range(height - len(lines)))
+        return lines
+
+    def _strip(self, row: Row, width: int) -> Strip:
+        """One drawn row as a Strip: one segment per run of a style (fewer segments all the way to the terminal)."""
+        styles = self._styles_by_name
+        base = styles[""]
+        segments: list[Segment] = []
+        last = None
+        for text, name in row:
+            if not text:
+                continue
+            style = styles.get(name)
+            if style is None:
+                style = styles[name] = base + self.component_style(name)
+            if style is last:
+                segments[-1] = Segment(segments[-1].text + text, style)
+            else:
+                segments.append(Segment(text, style))
+                last = style
+        return Strip(segments).adjust_cell_length(width, base)
 
     def redraw(self) -> None:
         """Draw again now, and mark for repaint only the rows that came out different."""
@@ -118,16 +133,20 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
             self.refresh()
             return
         key = self._size
-        old = self._lines
+        old_rows = self._rows if self._lines is not None else None
         same_looks = key == self._drawn_for
-        new = self._build(reuse=same_looks)
-        self._lines, self._drawn_for = new, key
+        self._lines = self._build(reuse=same_looks)
+        self._drawn_for = key
         if not same_looks:
             self.restyled()
-        if old is None:
-            self.refresh()
-        else:
-            refresh_changed_rows(self, old, new, self.content_size.width)
+        new_rows = self._rows
+        if old_rows is None or not same_looks or len(old_rows) != len(new_rows):
+            self.refresh()  # a new size or new styles change every row, drawn the same or not
+            return
+        width = self.content_size.width
+        changed = [Region(0, y, width, 1) for y, same in enumerate(map(operator.eq, new_rows, old_rows)) if not same]
+        if changed:
+            self.refresh(*changed)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """Rows styled before (border, padding, background, as Textual finishes them) are used again.
@@ -204,7 +223,10 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
             self.restyled()
         lines = self._lines
         if 0 <= y < len(lines):
-            return lines[y]
+            line = lines[y]
+            if line is None:
+                line = lines[y] = self._strip(self._rows[y], self.content_size.width)
+            return line
         return Strip.blank(self.content_size.width, self.visual_style.rich_style)
 
     # ------------------------------------------------------------ borders
