@@ -141,6 +141,7 @@ class WarApp(App[None]):
         self._limit_timer: Timer | None = None
         self._next_deal_timer: Timer | None = None
         self._board: list = []
+        self._battle_log: BattleLog | None = None
         self._shadow = ScreenShadow()
         self._froze = False
 
@@ -168,6 +169,7 @@ class WarApp(App[None]):
         if self.glyphs.ascii:
             ScrollBar.renderer = AsciiScrollBarRender  # Textual has one renderer per process; put back on unmount
         self._board = list(self.query(".board"))
+        self._battle_log = self.query_one(BattleLog)
         self._status.set_play(self.auto, self.speed, self.pause_on_war)
         self.new_game(self.settings.seed, packets=self.settings.packets)
         self._fit_screen(self.size.width, self.size.height)
@@ -487,8 +489,14 @@ class WarApp(App[None]):
     def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
         """Every frame goes out through the shadow of the terminal: only changed cells are written."""
         if isinstance(renderable, CompositorUpdate) and not self.is_inline:
-            renderable = MinimalUpdate(renderable, self._shadow, (self.size.width, self.size.height))
+            renderable = self._minimal(renderable)
         super()._display(screen, renderable)
+
+    def _minimal(self, update: CompositorUpdate) -> MinimalUpdate:
+        """A frame written through the shadow, told where the battle log moved up (the terminal can scroll it)."""
+        log = self._battle_log
+        hint = log.take_scroll() if log is not None else None
+        return MinimalUpdate(update, self._shadow, (self.size.width, self.size.height), hint)
 
     def on_resize(self, event: events.Resize) -> None:
         self._shadow.forget()

@@ -72,6 +72,8 @@ SCROLL_MIN_ROWS = 3
 """A band of fewer full-width rows than this is never scrolled: a plain rewrite is as cheap."""
 SCROLL_MAX = 4
 """The largest shift looked for: the log adds a line or two per frame."""
+ScrollHint = tuple[int, int, int]
+"""(top, bottom, n): rows top..bottom (inclusive) show what they showed n rows lower, moved up (a log)."""
 SCROLL_PIECES = 4
 """Stretches a row is cut into to see, cheaply, whether a shift brings it anything (see ``_brings``)."""
 RUN_COST = 10
@@ -519,7 +521,7 @@ def _brings(new: list[Cell], moved: list[Cell], pieces: list[int], step: int) ->
     return False
 
 
-def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int] | None:
+def _find_scroll(written: _Written, shadow: ScreenShadow, hint: ScrollHint | None = None) -> tuple[int, int, int] | None:
     """(top, bottom, n): rows top..bottom (inclusive) are to show what rows top+n..bottom showed, scrolled up.
 
     Rows the terminal is known to show whole take part, whatever part of them the
@@ -538,6 +540,10 @@ def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int
 
     The columns each band row changes in place are kept in ``written.diffs``: the
     rows the scroll leaves alone need not be compared again.
+
+    With a ``hint`` (the app knows its log moved n rows up), only those rows and that
+    shift are looked at: the rest of the board is compared span by span as usual. The
+    hint only narrows the search; a scroll is still chosen only for what it saves.
     """
     width = shadow.width
     old = shadow.rows
@@ -545,8 +551,13 @@ def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int
         return None
     bands: list[list[int]] = []
     unknown = shadow.unknown
+    shifts = range(1, SCROLL_MAX + 1)
+    low, high = 0, shadow.height - 1
+    if hint is not None:
+        low, high, shift = hint
+        shifts = range(shift, shift + 1)
     for y in sorted(written.rows):
-        if y in unknown:
+        if y in unknown or not low <= y <= high:
             continue
         if bands and y == bands[-1][-1] + 1:
             bands[-1].append(y)
@@ -571,7 +582,9 @@ def _find_scroll(written: _Written, shadow: ScreenShadow) -> tuple[int, int, int
         size = len(band)
         changing = [(i, sorted({column // step for column in columns})) for i, columns in enumerate(diffs) if columns]
         blanks = None
-        for n in range(1, min(SCROLL_MAX, size - 1) + 1):
+        for n in shifts:
+            if n > size - 1:
+                break
             # At most, the changing rows it brings something to are written for free.
             bringing = [i for i, pieces in changing if i + n < size and _brings(rows[i], olds[i + n], pieces, step)]
             if sum(in_place[i] for i in bringing) - 2 * RUN_COST <= best_saving:
@@ -624,8 +637,17 @@ def _scroll(shadow: ScreenShadow, top: int, bottom: int, n: int) -> str:
     return f"\x1b[{top + 1};{bottom + 1}r\x1b[{bottom + 1};1H" + "\x1bD" * n + "\x1b[r"
 
 
-def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Console, size: tuple[int, int]) -> str:
-    """The terminal sequence that makes the screen what ``update`` would, writing only changed cells."""
+def minimal_update(
+    update: CompositorUpdate,
+    shadow: ScreenShadow,
+    console: Console,
+    size: tuple[int, int],
+    scroll_hint: ScrollHint | None = None,
+) -> str:
+    """The terminal sequence that makes the screen what ``update`` would, writing only changed cells.
+
+    ``scroll_hint``: rows known to have moved up together (see ``_find_scroll``).
+    """
     _SEEN.turn()
     width, height = size
     if isinstance(update, LayoutUpdate) and update.region.size == (width, height) and update.region.offset == (0, 0):
@@ -641,7 +663,7 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
         shadow.reset(width, height)
     written = _cells(update, console, shadow)
     sequences: list[str] = []
-    scroll = _find_scroll(written, shadow)
+    scroll = _find_scroll(written, shadow, scroll_hint)
     if scroll is not None:
         sequences.append(_scroll(shadow, *scroll))
     pen = _Pen(shadow.styles, console._color_system or ColorSystem.TRUECOLOR)
@@ -670,13 +692,16 @@ def minimal_update(update: CompositorUpdate, shadow: ScreenShadow, console: Cons
 class MinimalUpdate(CompositorUpdate):
     """A compositor update that writes itself through a ``ScreenShadow``."""
 
-    def __init__(self, update: CompositorUpdate, shadow: ScreenShadow, size: tuple[int, int]) -> None:
+    def __init__(
+        self, update: CompositorUpdate, shadow: ScreenShadow, size: tuple[int, int], scroll_hint: ScrollHint | None = None
+    ) -> None:
         self.update = update
         self.shadow = shadow
         self.size = size
+        self.scroll_hint = scroll_hint
 
     def __rich_console__(self, console, options):  # noqa: ANN001, ANN204
         yield from self.update.__rich_console__(console, options)
 
     def render_segments(self, console: Console) -> str:
-        return minimal_update(self.update, self.shadow, console, self.size)
+        return minimal_update(self.update, self.shadow, console, self.size, self.scroll_hint)

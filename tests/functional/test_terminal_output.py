@@ -119,7 +119,7 @@ class RecordingApp(WarApp):
                 self.textual_screen, self.written_screen = Emulator(*size), Emulator(*size)
             assert self.written_screen is not None
             full = renderable.render_segments(self.console)
-            minimal = MinimalUpdate(renderable, self._shadow, size).render_segments(self.console)
+            minimal = self._minimal(renderable).render_segments(self.console)
             self.textual_screen.feed(full)
             self.written_screen.feed(minimal)
             self.textual_bytes += len(full.encode())
@@ -210,14 +210,14 @@ def _frame(lines: list[tuple[int, str]], width: int) -> "damage.ChopsUpdate":
     return damage.ChopsUpdate(chops, [(y, 0, width) for y, _ in lines], ends)
 
 
-def _write(frames, width: int, height: int) -> tuple[Emulator, list[str]]:
+def _write(frames, width: int, height: int, hints=None) -> tuple[Emulator, list[str]]:
     from rich.console import Console
 
     console = Console(color_system="truecolor", force_terminal=True, width=width, height=height)
     shadow, screen, out = damage.ScreenShadow(), Emulator(width, height), []
     shadow.reset(width, height)
-    for frame in frames:
-        data = damage.minimal_update(frame, shadow, console, (width, height))
+    for frame, hint in zip(frames, hints or [None] * len(frames)):
+        data = damage.minimal_update(frame, shadow, console, (width, height), hint)
         screen.feed(data)
         out.append(data)
     return screen, out
@@ -252,6 +252,24 @@ def test_a_log_moved_up_one_row_is_scrolled_even_when_its_scrollbar_appears(monk
     unscrolled, plain = _write(frames, width, height)
     assert unscrolled.cells == screen.cells and unscrolled.scrolls == 0
     assert len(out[1]) < len(plain[1]) / 2
+
+
+@pytest.mark.parametrize(
+    "hint, scrolled",
+    [
+        ((1, 10, 1), True),  # where the log's lines are, moved up one: scrolled, as found unaided
+        ((1, 10, 2), False),  # a wrong shift: nothing to save, so no scroll
+        ((11, 11, 1), False),  # rows the log is not on: nothing there to scroll
+    ],
+)
+def test_a_scroll_hint_narrows_the_search_but_never_changes_what_the_screen_shows(hint, scrolled):
+    width, height = 40, 12
+    frames = [_frame(_log_rows(1, 10, bar=range(0)), width), _frame(_log_rows(2, 10, bar=range(10)), width)]
+    unaided, _ = _write(frames, width, height)
+    screen, out = _write(frames, width, height, hints=[None, hint])
+    assert screen.cells == unaided.cells
+    assert screen.scrolls == (1 if scrolled else 0)
+    assert ("\x1bD" in out[1]) == scrolled
 
 
 def test_a_frame_that_changes_a_few_cells_writes_only_them_without_a_scroll():

@@ -50,6 +50,7 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         # Rows on show and a scroll's worth more; RichLog's own cache of 1,024 cut lines is left unused.
         self._painted: LRUCache[tuple[int, ...], Strip] = LRUCache(ROWS_KEPT)
         self._base_style: Style | None = None
+        self._top_line_shown = 0
 
     def on_mount(self) -> None:
         # Anchored, the log stays at its end when a resize changes its height; a mouse wheel
@@ -123,6 +124,21 @@ class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
         self.scroll_y = self.validate_scroll_y(self.scroll_y)
 
     # ------------------------------------------------------------ lines out
+
+    def take_scroll(self) -> tuple[int, int, int] | None:
+        """The screen rows whose lines moved up together since the last call, and by how many: (top, bottom, n).
+
+        The app asks once per frame: the terminal can scroll those rows instead of being
+        sent them again, and knowing where and how far saves searching the whole frame.
+        """
+        top_line = self._start_line + self.scroll_offset.y
+        moved, self._top_line_shown = top_line - self._top_line_shown, top_line
+        if moved <= 0 or not self.is_mounted or not self.display or self.screen is not self.app.screen:
+            return None
+        region = self.content_region
+        if moved >= region.height:
+            return None
+        return region.y, region.bottom - 1, moved
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
