@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import inspect
 import statistics
 import subprocess
 import sys
@@ -44,18 +45,23 @@ from war_tui.settings import PlaySettings  # noqa: E402
 SIZE = (100, 30)
 
 
-class Recorder(WarApp):
-    """Keeps every compositor update the app would write (headless: nothing is written)."""
+Frame = tuple[CompositorUpdate, "tuple[int, int, int] | None"]
+"""An update and the battle log's scroll hint that came with it (``BattleLog.take_scroll``)."""
 
-    frames: list[CompositorUpdate]
+
+class Recorder(WarApp):
+    """Keeps every compositor update the app would write, with its scroll hint (headless: nothing is written)."""
+
+    frames: list[Frame]
 
     def _display(self, screen, renderable) -> None:  # noqa: ANN001
         if isinstance(renderable, CompositorUpdate):
-            self.frames.append(renderable)
+            log = self._battle_log
+            self.frames.append((renderable, log.take_scroll() if log is not None else None))
         super()._display(screen, renderable)
 
 
-async def record(seed: int, battles: int) -> tuple[list[CompositorUpdate], object, int]:
+async def record(seed: int, battles: int) -> tuple[list[Frame], object, int]:
     app = Recorder(PlaySettings(seed=seed), environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)
     app.frames = []
     async with app.run_test(size=SIZE) as pilot:
@@ -85,13 +91,15 @@ def replay(module: ModuleType | None, frames, console) -> tuple[float, int]:  # 
     written = 0
     if module is None:
         start = time.perf_counter()
-        for frame in frames:
+        for frame, _ in frames:
             written += len(frame.render_segments(console))
         return time.perf_counter() - start, written
     shadow = module.ScreenShadow()
+    update = module.minimal_update
+    hinted = "scroll_hint" in inspect.signature(update).parameters  # older revisions search unaided
     start = time.perf_counter()
-    for frame in frames:
-        written += len(module.minimal_update(frame, shadow, console, SIZE))
+    for frame, hint in frames:
+        written += len(update(frame, shadow, console, SIZE, hint) if hinted else update(frame, shadow, console, SIZE))
     return time.perf_counter() - start, written
 
 

@@ -452,31 +452,41 @@ def status_pieces(
 
     The longest wording that fits ``width`` cells: full names, then initials,
     then without the seed (the log says it at every deal), then without the
-    game number; past that the end is cut.
+    game number, then (the compact layout's widths) without the battle number,
+    which the pile's frame shows, and the tally as a score ("Wins P1 3-2 P2"),
+    then auto-play without the speed while it is off; past that the end is cut.
     """
     dot = f" {glyphs.dot} "
     p1, p2, draws, stopped = tally
     if not auto:
-        play = (f"auto off ({speed_label(speed)})", "paused")
+        plays = [(f"auto off ({speed_label(speed)})", "paused"), ("auto off", "paused")]
     elif over:
-        play = (f"auto {speed_label(speed)} next deal", "paused")  # nothing runs until the next deal
+        # Nothing runs until the next deal.
+        plays = [(f"auto {speed_label(speed)} next deal", "paused"), (f"auto {speed_label(speed)}", "paused")]
     else:
-        play = (f"auto {speed_label(speed)}", "auto")
+        plays = [(f"auto {speed_label(speed)}", "auto")] * 2
     seed_words = "hand-made deal" if seed is None else f"seed {seed}"
     pieces: list[tuple[str, str]] = []
-    for game, short in ((2, False), (2, True), (1, True), (0, True)):
+    # game shown (2: with its seed), initials, battle number, tally as a score, auto-play in brief
+    for game, short, battle, score, brief in (
+        (2, False, True, False, False), (2, True, True, False, False), (1, True, True, False, False),
+        (0, True, True, False, False), (0, True, False, False, False), (0, True, False, True, False),
+        (0, True, False, True, True),
+    ):
+        play = plays[brief]
         a, b = initials(names) if short else names
         pieces = [("Game ", "label"), (f"{number}", "value"), (dot, "label")] if game else []
         if game == 2:
             pieces[1:2] = [(f"{number}", "value"), (f" ({seed_words})", "value")]
-        pieces += [
-            ("Battle ", "label"), (f"{battles:,}", "value"),
-            (dot + "Wars ", "label"), (f"{wars:,}", "value"),
-            (dot, "label"), play,
-        ]
+        if battle:
+            pieces += [("Battle ", "label"), (f"{battles:,}", "value"), (dot, "label")]
+        pieces += [("Wars ", "label"), (f"{wars:,}", "value"), (dot, "label"), play]
         if pause_on_war:
             pieces += [(dot, "label"), ("war stop", "value")]
-        pieces += [(dot + f"Wins {a}: ", "label"), (f"{p1}", "value"), (f", {b}: ", "label"), (f"{p2}", "value")]
+        if score:
+            pieces += [(dot + f"Wins {a} ", "label"), (f"{p1}-{p2}", "value"), (f" {b}", "label")]
+        else:
+            pieces += [(dot + f"Wins {a}: ", "label"), (f"{p1}", "value"), (f", {b}: ", "label"), (f"{p2}", "value")]
         if draws:
             pieces += [(", ", "label"), (f"{draws}", "value"), (" drawn", "label")]
         if stopped:

@@ -24,10 +24,20 @@ def test_a_busy_line_gives_up_full_names_then_the_seed_but_never_the_tally():
     assert "seed 3466761160" in at_100 and "Wins P1: 2, P2: 1" in at_100 and "war stop" in at_100
     assert cell_width(at_100) <= 98
     busiest = dict(battles=9_999, wars=612, speed=0.5, pause_on_war=True, tally=(12, 10, 3, 4))
-    for width in (98, 78):
-        text = line(width, **busiest)
-        assert "seed" not in text and text.endswith("Wins P1: 12, P2: 10, 3 drawn, 4 stopped")
-        assert "Battle 9,999 · Wars 612 · auto off (0.5/s) · war stop" in text
+    text = line(98, **busiest)
+    assert "seed" not in text and text.endswith("Wins P1: 12, P2: 10, 3 drawn, 4 stopped")
+    assert "Battle 9,999 · Wars 612 · auto off (0.5/s) · war stop" in text
+    # Below 80 columns (the compact board, whose pile names the battle) the tally becomes a score.
+    assert line(78, **busiest) == "Wars 612 · auto off (0.5/s) · war stop · Wins P1 12-10 P2, 3 drawn, 4 stopped"
+
+
+def test_the_compact_layout_keeps_the_tally_as_a_score_and_leaves_the_battle_number_to_the_pile():
+    typical = dict(battles=1_234, wars=56, auto=True, tally=(3, 2, 0, 0))
+    assert line(44, **typical) == "Wars 56 · auto 4/s · Wins P1: 3, P2: 2"
+    assert line(36, **typical, speed=0.5, names=("Ann", "Bob")) == "Wars 56 · auto 0.5/s · Wins A 3-2 B"
+    assert "Battle 1,234 · Wars 56" in line(78, **typical)  # wide enough: the battle number stays
+    # 40 columns: auto-play off says so without its speed, and the whole tally still fits.
+    assert line(38, wars=1) == "Wars 1 · auto off · Wins P1 0-0 P2"
 
 
 def test_auto_play_reads_as_waiting_for_the_next_deal_once_the_game_is_over():
