@@ -36,6 +36,7 @@ from .components.game_footer import GameFooter
 from .components.kept_rows import BoardColumn, BoardRow, BoardScreen
 from .components.packet import Packet
 from .components.pile import Pile
+from .components.refresh_batch import refresh_batch
 from .components.status import StatusLine
 from .components.trend import CountTrend
 from .damage import CompositorUpdate, MinimalUpdate, ScreenShadow
@@ -467,22 +468,25 @@ class WarApp(App[None]):
     # already be unmounted (their component styles gone), so such news is dropped.
 
     def on_game_dealt(self, message: GameDealt) -> None:
-        if not self.is_running:
+        if not self.is_running or not self._board:
             return
-        for widget in self._board:
-            widget.show_deal(message.deal)
+        with refresh_batch(self._board[0].screen):
+            for widget in self._board:
+                widget.show_deal(message.deal)
 
     def on_battle_shown(self, message: BattleShown) -> None:
-        if not self.is_running:
+        if not self.is_running or not self._board:
             return
-        for widget in self._board:
-            widget.show_battle(message.view)
+        with refresh_batch(self._board[0].screen):  # one hand-over of the battle's repaints to the screen
+            for widget in self._board:
+                widget.show_battle(message.view)
 
     def on_game_ended(self, message: GameEnded) -> None:
-        if not self.is_running:
+        if not self.is_running or not self._board:
             return
-        for widget in self._board:
-            widget.show_end(message.end)
+        with refresh_batch(self._board[0].screen):
+            for widget in self._board:
+                widget.show_end(message.end)
 
     # ------------------------------------------------------------ screens
 

@@ -330,6 +330,26 @@ async def test_battle_after_battle_the_terminal_shows_what_a_first_frame_would(m
         assert wars >= 3
 
 
+async def test_battles_played_under_the_help_screen_show_once_it_closes(monkeypatch):
+    """A battle's repaints reach the screen in one hand-over when the board is on show; under another
+    screen they take Textual's usual path, and the board shows the latest battle when it is back."""
+    from textual import constants
+
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")
+    app = recording_app(names=("Alice", "Bob"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space")
+        await pilot.press("question_mark")
+        for _ in range(3):
+            await pilot.press("space")  # keys work on the help screen
+        await pilot.pause()
+        assert app.game.battles == 4
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert "Battle 4" in "".join(char for char, _ in app.written_screen.cells[1])
+        assert app.written_screen.cells == drawn_from_nothing(app).cells
+
+
 async def test_after_battles_and_a_theme_change_the_terminal_shows_what_a_fresh_render_shows(monkeypatch):
     """Widgets a frame leaves alone hand back their last rows (``KeepsCleanRows``); a theme change
     must still reach every one of them, the screen's background and the footer included. The

@@ -17,6 +17,7 @@ from ..messages import BattleView, DealView, EndView
 from ..presentation import Glyphs, log_battle_line, plural, reason_text, result_title
 from .drawing import pieces_text
 from .log_scrollbar import LogScrollBar
+from .refresh_batch import BatchedRefresh
 from .styled import CachedComponentStyles
 
 MAX_LINES = 1000
@@ -27,7 +28,7 @@ Pieces = Sequence[tuple[str, str]]
 """A line as (text, style name) runs: names from ``log--*``, "" for the log's own style."""
 
 
-class BattleLog(CachedComponentStyles, RichLog, can_focus=False):
+class BattleLog(CachedComponentStyles, BatchedRefresh, RichLog, can_focus=False):
     """Keys belong to the game, so the log never takes focus; it scrolls itself.
 
     Lines go in as Strips built straight from their pieces (RichLog's ``write``

@@ -30,6 +30,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from .kept_rows import KeepsCleanRows
+from .refresh_batch import BatchedRefresh
 from .styled import CachedComponentStyles
 
 FINISHED_KEPT = 128
@@ -56,7 +57,7 @@ def refresh_changed_rows(widget: Widget, old: Sequence[Strip], new: Sequence[Str
         widget.refresh(*changed)
 
 
-class LineWidget(CachedComponentStyles, KeepsCleanRows, Widget):
+class LineWidget(CachedComponentStyles, KeepsCleanRows, BatchedRefresh, Widget):
     """Subclasses implement ``draw(width, height)`` and call ``redraw()`` when what they show changes."""
 
     _lines: list[Strip | None] | None = None

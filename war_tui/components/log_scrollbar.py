@@ -21,12 +21,13 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from .line_widget import refresh_changed_rows
+from .refresh_batch import BatchedRefresh
 
 DEFAULT_BACK = Color.parse("#555555")
 DEFAULT_BAR = Color.parse("bright_magenta")
 
 
-class LogScrollBar(ScrollBar):
+class LogScrollBar(BatchedRefresh, ScrollBar):
     """A vertical scrollbar drawn row by row (the log has no horizontal one)."""
 
     window_virtual_size: Reactive[int] = Reactive(100, repaint=False)
