@@ -330,6 +330,42 @@ async def test_battle_after_battle_the_terminal_shows_what_a_first_frame_would(m
         assert wars >= 3
 
 
+@pytest.mark.parametrize("no_color", [False, True])
+async def test_widgets_without_border_or_padding_hand_over_the_rows_textual_would_style(monkeypatch, no_color):
+    """The pile, the card bar and the sparkline skip Textual's styling pass: their rows, filters
+    applied (NO_COLOR's among them), must be exactly the rows that pass makes (whole, and cut to
+    part of the width)."""
+    from textual import constants
+    from textual._styles_cache import StylesCache
+    from textual.geometry import Region
+    from textual.widget import Widget
+
+    from war_tui.components.card_bar import CardBar
+    from war_tui.components.pile import Pile
+    from war_tui.components.trend import CountTrend
+
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(names=("Alice", "Bob"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(12):  # a war on the first battle, ordinary ones after
+            await pilot.press("space")
+            await pilot.pause()
+            for widget in (app.query_one(Pile), app.query_one(CardBar), app.query_one(CountTrend)):
+                assert widget._is_bare()
+                width, height = widget.size
+                for crop in (Region(0, 0, width, height), Region(3, 0, width - 5, height)):
+                    ours = widget._bare_rows(crop)
+                    kept, widget._styles_cache = widget._styles_cache, StylesCache()
+                    try:
+                        textuals = Widget.render_lines(widget, crop)
+                    finally:
+                        widget._styles_cache = kept
+                    assert ours == textuals, (type(widget).__name__, crop)
+                    assert widget.get_line_filters()  # the filters were part of the comparison
+
+
 async def test_battles_played_under_the_help_screen_show_once_it_closes(monkeypatch):
     """A battle's repaints reach the screen in one hand-over when the board is on show; under another
     screen they take Textual's usual path, and the board shows the latest battle when it is back."""

@@ -11,6 +11,8 @@ returned before, for the same part of itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region
 from textual.screen import Screen
@@ -32,13 +34,17 @@ class KeepsCleanRows:
     _kept: tuple[object, list[Strip]] | None = None
 
     def render_lines(self: Widget, crop: Region) -> list[Strip]:  # type: ignore[misc]
+        return self._kept_or_made(crop, super().render_lines)  # type: ignore[misc, attr-defined]
+
+    def _kept_or_made(self: Widget, crop: Region, make: Callable[[Region], list[Strip]]) -> list[Strip]:  # type: ignore[misc]
+        """The rows handed over last time if nothing changed since, else ``make(crop)``."""
         cache = self._styles_cache
         key = (crop, cache._width, len(cache._cache), tuple(self.get_line_filters()))
         kept = self._kept
         if kept is not None and not cache._dirty_lines and kept[0] == key:
             return kept[1]
-        lines = super().render_lines(crop)  # type: ignore[misc]
-        self._kept = ((crop, cache._width, len(cache._cache), key[3]), lines)
+        lines = make(crop)
+        self._kept = ((crop, cache._width, len(cache._cache), key[3]), lines)  # type: ignore[attr-defined]
         return lines
 
 

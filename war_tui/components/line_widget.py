@@ -69,6 +69,8 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, BatchedRefresh, Widget):
     _finished_sets: dict[tuple[object, ...], LRUCache[tuple[object, ...], Strip]]
     """Styled rows by what they show, one set per look (made per widget on first use)."""
     _looks_before: tuple[object, ...] | None = None
+    _bare: bool | None = None
+    """Whether Textual's styling pass would leave the drawn rows as they are (``_is_bare``); None: not known yet."""
     _rows: list[Row] = []
     _drawn_for: object = None
     """The size the lines were drawn for; None once styles changed."""
@@ -82,9 +84,10 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, BatchedRefresh, Widget):
     # ------------------------------------------------------------ drawing
 
     def notify_style_update(self) -> None:
-        """New styles (a theme, a class such as the pile's ``-war``): the next paint draws every row again."""
+        """New styles (a theme, a class): the next paint draws every row again."""
         super().notify_style_update()
         self._drawn_for = None
+        self._bare = None
 
     def _build(self, reuse: bool = False) -> list[Strip | None]:
         """Draw, and keep the drawing's rows; with ``reuse``, a row drawn the same as last time keeps its Strip.
@@ -161,6 +164,8 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, BatchedRefresh, Widget):
         own styled rows and the look did not change, the cause is unknown and this
         look's rows are dropped too.
         """
+        if self._lines is not None and self._drawn_for == self._size and self._is_bare():
+            return self._kept_or_made(crop, self._bare_rows)
         cache = self._styles_cache
         dirty = cache._dirty_lines
         if not self.KEEP_FINISHED or not dirty or self._lines is None or self._drawn_for != self._size:
@@ -196,6 +201,40 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, BatchedRefresh, Widget):
             row = styled.get(y)
             if row is not None:
                 finished[key] = row
+        return lines
+
+    def _is_bare(self) -> bool:
+        """No border, padding, outline, tint, hatch or opacity: Textual would finish each row as drawn.
+
+        Then the rows go to the compositor as they are (through the app's line filters,
+        as Textual's own path would send them), without Textual's styling pass: the
+        pile, which draws its own frame, the card bar and the sparkline.
+        """
+        bare = self._bare
+        if bare is None:
+            styles = self.styles
+            bare = self._bare = (
+                not any(styles.gutter)
+                and not any(edge for edge, _ in styles.outline)
+                and styles.tint.a == 0
+                and styles.text_opacity == 1
+                and self.opacity == 1
+                and (not styles.has_rule("hatch") or styles.hatch == "none")
+            )
+        return bare
+
+    def _bare_rows(self, crop: Region) -> list[Strip]:
+        """The drawn rows for ``crop``, through the line filters, as Textual's styling pass would give them for a bare widget."""
+        lines = [self.render_line(y) for y in crop.line_range]
+        filters = self.get_line_filters()
+        if filters:
+            background = self.background_colors[1]
+            for line_filter in filters:
+                lines = [line.apply_filter(line_filter, background) for line in lines]
+        self._styles_cache._dirty_lines.difference_update(crop.line_range)
+        if crop.column_span != (0, self._size.width):
+            x1, x2 = crop.column_span
+            lines = [line.crop(x1, x2) for line in lines]
         return lines
 
     def _looks(self) -> tuple[object, ...]:
