@@ -34,12 +34,13 @@ from .refresh_batch import BatchedRefresh
 from .styled import CachedComponentStyles
 
 FINISHED_KEPT = 128
-"""Finished rows kept per widget and look, by what they show. A pile shows a few hundred distinct rows in
-a game and finds about half of its changed rows among these; each is a Strip of a couple of KB, and at
+"""Finished rows kept per widget and look, by what they show. Each is a Strip of a couple of KB, and at
 "max" speed every set fills: 256 rows and 4 looks added 1.5 MB to the memory growth the speed benchmark
-checks (goal < 10 MB), these sizes about 1 MB."""
+checks (goal < 10 MB), these sizes about 1 MB. (The pile, which found half its rows here, now frames
+itself and skips Textual's styling pass altogether; the packets find about 90% here.)"""
 LOOKS_KEPT = 2
-"""Looks (sets of classes and theme) whose styled rows are kept at once: the pile's with and without its war border."""
+"""Looks (sets of classes and theme) whose styled rows are kept at once: a layout's and the one before (a resize
+across the compact breakpoint and back, a theme tried and put back)."""
 FINISHED_MARK = -1
 """A key put among Textual's styled rows (never a row number): when it is gone, Textual cleared them."""
 
@@ -47,8 +48,9 @@ Row = Sequence[tuple[str, str]]
 """One line of a drawing: (text, component style name) runs, "" for the widget's own style."""
 
 
-def refresh_changed_rows(widget: Widget, old: Sequence[Strip], new: Sequence[Strip], width: int) -> None:
-    """Mark for repaint the rows of ``widget`` where ``new`` differs from ``old`` (all of it if they differ in length)."""
+def refresh_changed_rows(widget: Widget, old: Sequence[object], new: Sequence[object], width: int) -> None:
+    """Mark for repaint the rows of ``widget`` where ``new`` differs from ``old`` (all of it if they differ in length):
+    rows as drawn, or as Strips."""
     if len(old) != len(new):
         widget.refresh()
         return
@@ -143,14 +145,10 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, BatchedRefresh, Widget):
         self._drawn_for = key
         if not same_looks:
             self.restyled()
-        new_rows = self._rows
-        if old_rows is None or not same_looks or len(old_rows) != len(new_rows):
+        if old_rows is None or not same_looks:
             self.refresh()  # a new size or new styles change every row, drawn the same or not
-            return
-        width = self.content_size.width
-        changed = [Region(0, y, width, 1) for y, same in enumerate(map(operator.eq, new_rows, old_rows)) if not same]
-        if changed:
-            self.refresh(*changed)
+        else:
+            refresh_changed_rows(self, old_rows, self._rows, self.content_size.width)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """Rows styled before (border, padding, background, as Textual finishes them) are used again.
@@ -160,9 +158,10 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, BatchedRefresh, Widget):
         changed row afresh (border, padding, colours, a dozen new Strips); here a
         finished row is kept by what it shows, and handed to Textual's cache of
         styled rows before Textual looks there. Rows are kept per look (``_looks``), so
-        the pile's war border coming and going keeps both sets; when Textual drops its
-        own styled rows and the look did not change, the cause is unknown and this
-        look's rows are dropped too.
+        a look that comes back finds its set; when Textual drops its own styled rows and
+        the look did not change, the cause is unknown and this look's rows are dropped too.
+
+        A widget Textual's styling pass would leave as drawn (``_is_bare``) skips all that.
         """
         if self._lines is not None and self._drawn_for == self._size and self._is_bare():
             return self._kept_or_made(crop, self._bare_rows)
@@ -174,8 +173,8 @@ class LineWidget(CachedComponentStyles, KeepsCleanRows, BatchedRefresh, Widget):
         looks = self._looks()
         sets = self.__dict__.setdefault("_finished_sets", {})
         if FINISHED_MARK not in styled:
-            # Textual emptied its styled rows. If the looks changed (the pile's war border comes
-            # and goes), the rows kept for each look stay good; otherwise the cause is unknown
+            # Textual emptied its styled rows. If the looks changed (a layout's breakpoint, a
+            # theme), the rows kept for each look stay good; otherwise the cause is unknown
             # and what was kept for this look is no longer sure.
             if looks == self._looks_before:
                 sets.pop(looks, None)
