@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from importlib.resources import files
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from textual import events, work
@@ -468,25 +468,21 @@ class WarApp(App[None]):
     # already be unmounted (their component styles gone), so such news is dropped.
 
     def on_game_dealt(self, message: GameDealt) -> None:
-        if not self.is_running or not self._board:
-            return
-        with refresh_batch(self._board[0].screen):
-            for widget in self._board:
-                widget.show_deal(message.deal)
+        self._tell_board(lambda widget: widget.show_deal(message.deal))
 
     def on_battle_shown(self, message: BattleShown) -> None:
-        if not self.is_running or not self._board:
-            return
-        with refresh_batch(self._board[0].screen):  # one hand-over of the battle's repaints to the screen
-            for widget in self._board:
-                widget.show_battle(message.view)
+        self._tell_board(lambda widget: widget.show_battle(message.view))
 
     def on_game_ended(self, message: GameEnded) -> None:
+        self._tell_board(lambda widget: widget.show_end(message.end))
+
+    def _tell_board(self, tell: Callable[[Any], None]) -> None:
+        """Each board widget in turn, their repaints handed to the screen at once (``refresh_batch``)."""
         if not self.is_running or not self._board:
             return
         with refresh_batch(self._board[0].screen):
             for widget in self._board:
-                widget.show_end(message.end)
+                tell(widget)
 
     # ------------------------------------------------------------ screens
 
