@@ -3,9 +3,9 @@
 Run one after the other, two runs of the same code on these shared machines
 differ by 10-25%, more than most changes are worth. Here both run at once, each
 on one core of its own (swapped every pair, so neither tree keeps the better
-core), so both see the same moment's noise, and each pair gives a ratio. CPU is
-every thread's time from ``/proc/<pid>/task/*/schedstat`` over the window, in a
-100x30 pseudo-terminal with ``TERM=xterm-256color``, the same deal in both.
+core), so both see the same moment's noise, and each pair gives a ratio. Each
+runs in ``ui_speed``'s pseudo-terminal (100x30, ``TERM=xterm-256color``, output
+drained), the same deal in both; CPU is ``ui_speed``'s reading of every thread.
 
 Each tree is a directory holding a ``war_tui`` package with its styles beside
 it as ``war_tui/styles``; to measure a git revision:
@@ -21,53 +21,21 @@ Needs Linux and two CPUs.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import os
-import pty
-import select
 import statistics
-import struct
 import sys
-import termios
 import time
+from pathlib import Path
 
-COLS, ROWS = 100, 30
-SEED = 193  # a long game: 1,846 battles
-
-
-def cpu_seconds(pid: int) -> float:
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
-                total += int(stat.read().split()[0])
-        except OSError:
-            pass
-    return total / 1e9
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ui_speed import AUTO_SEED, WAR, Terminal  # noqa: E402  (the same pseudo-terminal, drain and CPU reading)
 
 
-def start(tree: str, core: int, speed: str) -> tuple[int, int]:
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.sched_setaffinity(0, {core})
-        os.environ.update(TERM="xterm-256color", PYTHONPATH=os.path.abspath(tree))
-        os.chdir("/")
-        argv = [sys.executable, "-m", "war_tui", "--auto", "--speed", speed, "--seed", str(SEED), "--no-stats"]
-        os.execv(sys.executable, argv)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-    return pid, fd
-
-
-def drain(fds: list[int], seconds: float) -> None:
-    """Read (and drop) what the programs write, as a terminal would, for ``seconds``."""
-    until = time.monotonic() + seconds
-    while (left := until - time.monotonic()) > 0:
-        ready, _, _ = select.select(fds, [], [], min(left, 0.05))
-        for fd in ready:
-            try:
-                os.read(fd, 65536)
-            except OSError:
-                pass
+def start(tree: str, core: int, speed: str) -> Terminal:
+    term = Terminal([*WAR, "--auto", "--speed", speed, "--seed", str(AUTO_SEED), "--no-stats"],
+                    {"PYTHONPATH": os.path.abspath(tree)})
+    os.sched_setaffinity(term.pid, {core})  # before the interpreter starts its threads, which inherit it
+    return term
 
 
 def main() -> int:
@@ -84,23 +52,11 @@ def main() -> int:
     cores = sorted(os.sched_getaffinity(0))[:2]
     shares = []
     for n in range(args.pairs):
-        (pa, fa), (pb, fb) = start(args.a, cores[n % 2], args.speed), start(args.b, cores[1 - n % 2], args.speed)
-        try:
-            drain([fa, fb], 3.0)  # start-up is not measured
-            a0, b0 = cpu_seconds(pa), cpu_seconds(pb)
-            drain([fa, fb], args.seconds)
-            a, b = cpu_seconds(pa) - a0, cpu_seconds(pb) - b0
-        finally:
-            for pid, fd in ((pa, fa), (pb, fb)):
-                os.write(fd, b"q")
-            drain([fa, fb], 1.0)
-            for pid, fd in ((pa, fa), (pb, fb)):
-                try:
-                    os.kill(pid, 9)
-                except OSError:
-                    pass
-                os.waitpid(pid, 0)
-                os.close(fd)
+        with start(args.a, cores[n % 2], args.speed) as ta, start(args.b, cores[1 - n % 2], args.speed) as tb:
+            time.sleep(3.0)  # start-up is not measured
+            a0, b0 = ta.cpu_seconds(), tb.cpu_seconds()
+            time.sleep(args.seconds)
+            a, b = ta.cpu_seconds() - a0, tb.cpu_seconds() - b0
         shares.append(a / b)
         print(f"pair {n + 1}: A {a:.3f} s  B {b:.3f} s  A/B {a / b:.3f}", flush=True)
     print(f"A/B median {statistics.median(shares):.3f} over {args.pairs} pairs of {args.seconds:g} s at "
