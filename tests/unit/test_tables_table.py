@@ -217,6 +217,7 @@ def test_fast_auto_play_plays_several_battles_per_tick_and_a_late_poll_does_not_
     clock.advance(60)  # a host that slept a minute
     table.poll()
     assert table.game.battles == 124
+    assert table.next_deadline() == clock() + 1 / 30  # and plays on from now, not the minute it missed
 
 
 def test_a_manual_flip_while_auto_play_runs_is_refused():
