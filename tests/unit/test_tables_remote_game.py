@@ -21,6 +21,7 @@ from war_tui.tables import (
     Restart,
     Snapshot,
     TableGame,
+    Table,
     TableState,
     encode,
     two_player_table,
@@ -154,3 +155,55 @@ def test_two_players_at_one_keyboard_play_when_both_flipped_in_either_order(orde
     local.players[1].flip()
     assert local.game.over and len(records) == 1
     assert (records[0].p1_name, records[0].p2_name) == ("Player1", "Player2")
+
+
+# ------------------------------------------------------------------ an asyncio host
+
+
+async def test_the_asyncio_driver_polls_at_deadlines_and_when_woken():
+    import asyncio
+
+    from war_tui.tables.driver import run_timers
+
+    class Timed:
+        def __init__(self) -> None:
+            self.polls = 0
+            self.deadlines = [0.0, 0.0, None]
+
+        def next_deadline(self):
+            return self.deadlines.pop(0) if self.deadlines else None
+
+        def poll(self) -> None:
+            self.polls += 1
+
+    timed = Timed()
+    wake = asyncio.Event()
+    task = asyncio.create_task(run_timers(timed, wake, clock=lambda: 1.0))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert timed.polls == 3  # two deadlines already due, then nothing until woken
+    wake.set()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert timed.polls == 4
+    task.cancel()
+
+
+async def test_the_asyncio_driver_plays_a_table_on_auto():
+    import asyncio
+
+    from war_tui.tables.driver import run_timers
+
+    table = Table("oak", deal=lambda: Game.deal(4))  # on the real monotonic clock
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    wake = asyncio.Event()
+    task = asyncio.create_task(run_timers(table, wake))
+    ann.set_auto(True, 128)
+    bob.set_auto(True, 128)
+    wake.set()
+    for _ in range(200):
+        if table.game.battles >= 10:
+            break
+        await asyncio.sleep(0.01)
+    task.cancel()
+    assert table.game.battles >= 10

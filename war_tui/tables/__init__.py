@@ -7,12 +7,14 @@
 - ``Link`` (link.py): the server's end of one connection, with bounded queues and resynchronisation.
 - ``TableGame`` (remote_game.py): what the board follows in a game process, like a local ``Game``.
 - ``two_player_table`` (local.py): ``--two-players``, the same table with both seats at one keyboard.
+- ``run_timers`` (driver.py): an asyncio task that polls at each deadline.
 - names.py: the reduction of user names and the rule for table names; clock.py: injected time.
 
 Time only ever comes from an injected clock; a host calls ``poll()`` at ``next_deadline()``.
 """
 
 from .clock import Clock, FakeClock, seconds_until
+from .driver import run_timers
 from .link import Link
 from .local import LocalTable, two_player_table
 from .messages import (
@@ -47,6 +49,6 @@ __all__ = [
     "LobbyEntry", "LocalTable", "LogEntry", "Member", "MessageReader", "Notice", "NoticeCode", "ProtocolError",
     "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "TableGame",
     "TableNameError", "TableOptions", "TableRefused", "TableState", "Update", "WatchLobby", "You",
-    "decode_request", "decode_update", "encode", "parse_table_name", "reduce_name", "seconds_until",
+    "decode_request", "decode_update", "encode", "parse_table_name", "reduce_name", "run_timers", "seconds_until",
     "two_player_table", "unique_name",
 ]
