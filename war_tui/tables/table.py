@@ -11,6 +11,7 @@ flip, an auto-play battle, a reservation or the table itself to expire). A host
 calls ``poll()`` at that time and asks ``next_deadline()`` again after any call
 into the table. Members are told everything through their ``sink``, a plain
 callable that must not block (a ``Link`` queues, a ``TableGame`` updates itself).
+A table belongs to one thread: the host's event loop calls everything on it.
 """
 
 from __future__ import annotations
