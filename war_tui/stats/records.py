@@ -25,6 +25,7 @@ class Source(StrEnum):
     INTERACTIVE = "interactive"
     AUTO = "auto"
     SCREENSAVER = "screensaver"
+    TABLE = "table"  # two people at a shared table (over SSH or at one keyboard)
 
 
 def utc_now() -> str:

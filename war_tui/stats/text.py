@@ -13,7 +13,9 @@ RESULT_LABELS = {
     Result.DRAW: "draws",
     Result.STOPPED: "stopped",
 }
-SOURCE_LABELS = {Source.INTERACTIVE: "hand", Source.AUTO: "auto", Source.SCREENSAVER: "saver"}
+SOURCE_LABELS = {
+    Source.INTERACTIVE: "hand", Source.AUTO: "auto", Source.SCREENSAVER: "saver", Source.TABLE: "table",
+}
 NO_GAMES = "No games recorded yet."
 
 

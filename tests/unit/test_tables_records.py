@@ -1,0 +1,28 @@
+"""A finished table game goes into the statistics with source "table", and reads back as one."""
+
+from __future__ import annotations
+
+from test_tables_support import Recorder, dealing, make_table
+
+from war_tui.stats import Source, StatsStore
+from war_tui.stats.text import SOURCE_LABELS
+
+
+def test_a_table_games_record_is_stored_and_read_back_with_source_table(tmp_path):
+    records: list = []
+    table, clock = make_table(dealing("AC KC", "2D 3D"), records)
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    clock.advance(3)
+    while not table.game.over:
+        ann.flip()
+        bob.flip()
+    store = StatsStore.open(tmp_path / "stats.db")
+    assert store.record(records[0])
+    assert store.flush()
+    [back] = StatsStore.open(tmp_path / "stats.db", read_only=True).recent()
+    assert (back.source, back.p1_name, back.p2_name, back.battles) == (Source.TABLE, "ann", "bob", 2)
+
+
+def test_every_source_has_a_label_for_the_stats_screen():
+    assert set(SOURCE_LABELS) == set(Source)
+    assert SOURCE_LABELS[Source.TABLE] == "table"

@@ -1,0 +1,209 @@
+"""A table's game seen from a connection behaves like a local Game for the board; two players at one keyboard."""
+
+from __future__ import annotations
+
+import pytest
+from test_tables_support import Recorder, dealing, make_table
+
+from war_tui.adapter import EngineAdapter
+from war_tui.engine import Game
+from war_tui.events import BattleWon, GameOver, GameStarted
+from war_tui.messages import BattleShown
+from war_tui.rules import Result, Side
+from war_tui.tables import (
+    Auto,
+    EventBatch,
+    FakeClock,
+    Flip,
+    Leave,
+    Notice,
+    NoticeCode,
+    Restart,
+    Snapshot,
+    TableGame,
+    Table,
+    TableState,
+    encode,
+    two_player_table,
+)
+from war_tui.tables.protocol import update_reader
+
+
+def wired(deal):
+    """A table, and ann's screen fed through the protocol as a game process would be."""
+    table, clock = make_table(deal)
+    screen = TableGame()
+    reader = update_reader()
+    table.join("ann", lambda update: [screen.handle(m) for m in reader.feed(encode(update))])
+    table.join("bob", Recorder())
+    return table, clock, screen
+
+
+@pytest.mark.parametrize("seed", [3, 8, 2024])
+def test_the_screen_hears_the_same_events_and_sees_the_same_state_as_a_local_game(seed):
+    table, _clock, screen = wired(lambda: Game.deal(seed))
+    local = Game.deal(seed)
+    local_seen: list = []
+    local.subscribe(lambda e: local_seen.append((e, local.battles, local.wars, local.counts, local.longest_war)))
+    local.start()
+    remote_seen: list = []
+    screen.subscribe(lambda e: remote_seen.append((e, screen.battles, screen.wars, screen.counts, screen.longest_war)))
+    ann, bob = table.members
+    while not table.game.over:
+        ann.flip()
+        bob.flip()
+        local.step()
+    assert remote_seen == local_seen[1:]  # the deal was told before the screen subscribed
+    for name in ("battles", "wars", "longest_war", "counts", "over", "result", "reason", "leader", "seed",
+                 "rules", "total_cards"):
+        assert getattr(screen, name) == getattr(local, name), name
+
+
+def test_the_engine_adapter_follows_a_table_game_as_it_follows_a_game():
+    table, _clock, screen = wired(dealing("5C 2C KC 9C", "5D 3D QD 4D"))
+    posted: list = []
+
+    class Board:
+        def post_message(self, message):
+            posted.append(message)
+
+    adapter = EngineAdapter(Board())
+    adapter.follow(screen)
+    ann, bob = table.members
+    ann.flip()
+    bob.flip()
+    assert len(posted) == 1 and isinstance(posted[0], BattleShown)
+    view = posted[0].view
+    assert view.battle == 1 and view.wars == 1 and view.winner is Side.P1 and view.counts == (7, 1)
+
+
+def test_a_snapshot_puts_a_late_screen_where_the_table_is():
+    table, _clock = make_table(lambda: Game.deal(5))
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    for _ in range(12):
+        ann.flip()
+        bob.flip()
+    screen = TableGame()
+    heard: list = []
+    screen.watch(heard.append)
+    table.join("eve", screen.handle)
+    assert isinstance(heard[0], Snapshot)
+    assert screen.watching and screen.you.name == "eve"
+    assert (screen.battles, screen.counts, screen.wars) == (table.game.battles, table.game.counts, table.game.wars)
+    assert isinstance(screen.on_show, BattleWon) and screen.on_show.battle == 12
+    assert list(screen.log)[-1] == screen.on_show and isinstance(list(screen.log)[0], GameStarted)
+
+
+def test_seat_changes_and_notices_reach_table_listeners_and_logged_notices_reach_the_log():
+    table, _clock, screen = wired(lambda: Game.deal(5))
+    heard: list = []
+    screen.watch(heard.append)
+    _ann, bob = table.members
+    bob.flip()
+    assert isinstance(heard[-1], TableState) and heard[-1].seats[1].flipped
+    assert screen.state.waiting_for == (Side.P1,)
+    bob.leave()
+    assert any(isinstance(h, Notice) and h.code is NoticeCode.LEFT for h in heard)
+    assert isinstance(list(screen.log)[-1], Notice)
+
+
+def test_a_stale_batch_from_a_replaced_game_is_ignored():
+    screen = TableGame()
+    screen.handle(EventBatch(2, (GameStarted(1, Game.deal(1).rules, tuple(range(26)), tuple(range(26, 52))),)))
+    screen.handle(EventBatch(1, (BattleWon(9, Side.P1, (0, 1), (0,), (1,), 0, 40, 12),)))
+    assert screen.counts == (26, 26) and screen.battles == 0
+
+
+def test_keys_become_requests():
+    sent: list = []
+    screen = TableGame(sent.append)
+    screen.flip()
+    screen.set_auto(True, 8.0)
+    screen.restart()
+    screen.leave()
+    assert sent == [Flip(), Auto(True, 8.0), Restart(), Leave()]
+
+
+def test_a_new_deal_resets_the_screen():
+    table, _clock, screen = wired(dealing("AC KC", "2D 3D"))
+    ann, bob = table.members
+    while not table.game.over:
+        ann.flip()
+        bob.flip()
+    assert screen.over and screen.result is Result.P1
+    ann.restart()
+    bob.restart()
+    assert not screen.over and screen.battles == 0 and screen.counts == (2, 2) and screen.game_number == 2
+
+
+# ------------------------------------------------------------------ two players at one keyboard
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_two_players_at_one_keyboard_play_when_both_flipped_in_either_order(order):
+    records: list = []
+    local = two_player_table(("Player 1", "Player 2"), clock=FakeClock(), deal=dealing("AC KC", "2D 3D"),
+                             on_record=records.append)
+    first, second = (local.players[i] for i in order)
+    first.flip()
+    assert local.game.battles == 0
+    assert local.game.state.seats[order[0]].flipped
+    assert local.game.state.waiting_for == ((Side.P1, Side.P2)[order[1]],)
+    second.flip()
+    assert local.game.battles == 1 and local.game.counts == (3, 1)
+    local.game.flip()  # the screen's own requests go to seat 1
+    local.players[1].flip()
+    assert local.game.over and len(records) == 1
+    assert (records[0].p1_name, records[0].p2_name) == ("Player1", "Player2")
+
+
+# ------------------------------------------------------------------ an asyncio host
+
+
+async def test_the_asyncio_driver_polls_at_deadlines_and_when_woken():
+    import asyncio
+
+    from war_tui.tables.driver import run_timers
+
+    class Timed:
+        def __init__(self) -> None:
+            self.polls = 0
+            self.deadlines = [0.0, 0.0, None]
+
+        def next_deadline(self):
+            return self.deadlines.pop(0) if self.deadlines else None
+
+        def poll(self) -> None:
+            self.polls += 1
+
+    timed = Timed()
+    wake = asyncio.Event()
+    task = asyncio.create_task(run_timers(timed, wake, clock=lambda: 1.0))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert timed.polls == 3  # two deadlines already due, then nothing until woken
+    wake.set()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert timed.polls == 4
+    task.cancel()
+
+
+async def test_the_asyncio_driver_plays_a_table_on_auto():
+    import asyncio
+
+    from war_tui.tables.driver import run_timers
+
+    table = Table("oak", deal=lambda: Game.deal(4))  # on the real monotonic clock
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    wake = asyncio.Event()
+    task = asyncio.create_task(run_timers(table, wake))
+    ann.set_auto(True, 128)
+    bob.set_auto(True, 128)
+    wake.set()
+    for _ in range(200):
+        if table.game.battles >= 10:
+            break
+        await asyncio.sleep(0.01)
+    task.cancel()
+    assert table.game.battles >= 10

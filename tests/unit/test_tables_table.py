@@ -1,0 +1,440 @@
+"""One table's rules of play: flips, wars, auto-play, idle seats, leaving and coming back, restarts, records."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_tables_support import Recorder, cards, dealing, make_table, run_until_idle
+
+from war_tui.engine import Game
+from war_tui.events import BattleWon, CardsRevealed, GameOver, GameStarted, WarDeclared
+from war_tui.rules import EndReason, Result, Side
+from war_tui.stats import Source
+from war_tui.tables import EventBatch, Notice, NoticeCode, SeatStatus, Snapshot, TableGame, TableOptions
+
+WAR = ("5C 2C KC 9C", "5D 3D QD 4D")  # battle 1 is a war player 1 wins; then 9C beats 4D
+DOUBLE_WAR = ("5C 2C 9C 3C AC 8C", "5D 2D 9D 4D KD 2H")
+SHORT = ("5C 2C", "5D 3D QD")  # player 1 cannot lay a war's two cards
+PLAIN = ("AC KC QC", "2D 3D 4D")  # player 1 wins three battles and the game
+
+
+def seated(deal=PLAIN, records=None, **options):
+    table, clock = make_table(dealing(*deal), records, **options)
+    one, two = Recorder(), Recorder()
+    p1 = table.join("ann", one)
+    p2 = table.join("bob", two)
+    return table, clock, (p1, p2), (one, two)
+
+
+# ------------------------------------------------------------------ seats
+
+
+def test_first_arrival_sits_in_seat_1_second_in_seat_2_later_ones_watch():
+    table, _clock = make_table()
+    ann, bob, cy, dee = (table.join(n, Recorder()) for n in ("ann", "bob", "cy", "dee"))
+    assert (ann.seat, bob.seat, cy.seat, dee.seat) == (Side.P1, Side.P2, None, None)
+    state = table.state()
+    assert [s.name for s in state.seats] == ["ann", "bob"]
+    assert state.spectators == 2
+
+
+def test_watch_never_sits_even_at_an_empty_table():
+    table, _clock = make_table()
+    eve = table.join("eve", Recorder(), watch=True)
+    assert eve.watching
+    assert table.state().seats[0].status is SeatStatus.OPEN
+
+
+def test_a_second_person_with_a_name_already_at_the_table_gets_a_suffix():
+    table, _clock = make_table()
+    table.join("ann", Recorder())
+    twin = table.join("ann", Recorder())
+    assert twin.name == "ann-2"
+    assert [s.name for s in table.state().seats] == ["ann", "ann-2"]
+
+
+def test_an_escape_sequence_in_a_user_name_reaches_no_other_member():
+    table, _clock = make_table()
+    one = Recorder()
+    table.join("ann", one)
+    table.join("\x1b[2J\x1b]0;pwned\x07mallory", Recorder())
+    told = repr(one.updates)
+    assert "\x1b" not in told and "\\x1b" not in told and "\x07" not in told
+    assert "2J0pwnedmallory" in one.texts()[-1]
+
+
+# ------------------------------------------------------------------ flips
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_the_battle_is_played_once_both_players_flipped_in_either_order(first):
+    table, _clock, players, sinks = seated()
+    players[first].flip()
+    state = table.state()
+    assert table.game.battles == 0
+    assert state.seats[first].flipped and not state.seats[1 - first].flipped
+    assert state.waiting_for == (Side.P2 if first == 0 else Side.P1,)
+    assert sinks[1 - first].state().seats[first].flipped  # the other screen shows it
+    players[1 - first].flip()
+    assert table.game.battles == 1
+    assert table.state().waiting_for == (Side.P1, Side.P2)
+    assert not any(s.flipped for s in table.state().seats)
+    assert [type(e) for e in sinks[0].events()[-2:]] == [CardsRevealed, BattleWon]
+
+
+def test_flipping_twice_does_not_play_twice():
+    table, _clock, (ann, bob), _sinks = seated()
+    ann.flip()
+    ann.flip()
+    assert table.game.battles == 0
+    bob.flip()
+    bob.flip()
+    assert table.game.battles == 1
+
+
+def test_a_war_belongs_to_its_battle():
+    table, _clock, (ann, bob), (one, _two) = seated(WAR)
+    ann.flip()
+    bob.flip()
+    assert table.game.battles == 1 and table.game.counts == (7, 1)
+    kinds = [type(e) for e in one.events() if not isinstance(e, GameStarted)]
+    assert kinds == [CardsRevealed, WarDeclared, CardsRevealed, BattleWon]
+
+
+def test_a_double_war_is_one_battle_too():
+    table, _clock, (ann, bob), (one, _two) = seated(DOUBLE_WAR)
+    bob.flip()
+    ann.flip()
+    won = [e for e in one.events() if isinstance(e, BattleWon)]
+    assert len(won) == 1 and won[0].wars == 2 and won[0].winner is Side.P1
+    assert table.game.counts == (11, 1)
+
+
+def test_a_player_short_in_a_war_loses_and_the_table_shows_the_unfinished_battle():
+    records: list = []
+    table, _clock, (ann, bob), (one, _two) = seated(SHORT, records)
+    ann.flip()
+    bob.flip()
+    over = one.events()[-1]
+    assert isinstance(over, GameOver) and over.result is Result.P2 and over.reason is EndReason.SHORT_IN_WAR
+    assert table.state().over
+    late = Recorder()
+    table.join("cy", late)
+    assert late.snapshots()[0].on_show == over
+    assert len(records) == 1
+
+
+def test_a_flip_at_game_over_is_refused_with_the_way_to_deal_again():
+    table, _clock, (ann, bob), (one, _two) = seated(SHORT)
+    ann.flip()
+    bob.flip()
+    assert not ann.flip()
+    assert "restart" in one.texts()[-1]
+
+
+# ------------------------------------------------------------------ spectators
+
+
+def test_a_spectators_keys_only_say_you_are_watching():
+    table, _clock, (ann, _bob), (one, _two) = seated()
+    eve_sink = Recorder()
+    eve = table.join("eve", eve_sink)
+    ann.flip()
+    before = (table.state(), table.game.battles)
+    one.clear()
+    for press in (eve.flip, lambda: eve.set_auto(True, 8.0), eve.restart):
+        assert press() is False
+        assert eve_sink.notices()[-1] == Notice(NoticeCode.WATCHING, "you are watching")
+    assert (table.state(), table.game.battles) == before
+    assert one.updates == []  # the players are told nothing
+
+
+def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_last_100_log_lines():
+    deal = lambda: Game.deal(3)  # noqa: E731
+    table, clock = make_table(deal)
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    for _ in range(150):
+        ann.flip()
+        bob.flip()
+    late = Recorder()
+    table.join("cy", late)
+    snapshot = late.snapshots()[0]
+    game = table.game
+    assert (snapshot.counts, snapshot.battles, snapshot.wars) == (game.counts, game.battles, game.wars)
+    assert snapshot.you.watching and snapshot.you.name == "cy"
+    assert isinstance(snapshot.on_show, BattleWon) and snapshot.on_show.battle == 150
+    assert len(snapshot.log) == 100
+    assert snapshot.log[-1] == snapshot.on_show
+    assert [e.battle for e in snapshot.log if isinstance(e, BattleWon)][-1] == 150
+
+
+# ------------------------------------------------------------------ auto-play
+
+
+def test_auto_play_runs_only_once_both_players_want_it_at_the_slower_speed():
+    table, clock = make_table(lambda: Game.deal(11))
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    ann.set_auto(True, 8.0)
+    clock.advance(10)
+    table.poll()
+    assert table.game.battles == 0 and table.state().auto_speed is None
+    bob.set_auto(True, 2.0)
+    assert table.state().auto_speed == 2.0
+    start = clock()
+    while clock() - start < 10 - 1e-9:
+        clock.now = table.next_deadline()
+        table.poll()
+    assert table.game.battles == 20  # 10 s at 2 battles a second
+
+
+def test_either_player_stops_auto_play():
+    table, clock = make_table(lambda: Game.deal(11))
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    ann.set_auto(True, 4.0)
+    bob.set_auto(True, 4.0)
+    clock.advance(1.0)
+    table.poll()
+    played = table.game.battles
+    assert played >= 1
+    bob.set_auto(False)
+    assert table.state().auto_speed is None
+    clock.advance(30)
+    table.poll()
+    assert table.game.battles == played
+
+
+def test_fast_auto_play_plays_several_battles_per_tick_and_a_late_poll_does_not_burst():
+    table, clock = make_table(lambda: Game.deal(11))
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    ann.set_auto(True, float("inf"))  # "max": the table's own ceiling
+    bob.set_auto(True, 120.0)
+    assert table.state().auto_speed == 120.0
+    for _ in range(30):
+        clock.now = table.next_deadline()
+        table.poll()
+    assert table.game.battles == 120
+    clock.advance(60)  # a host that slept a minute
+    table.poll()
+    assert table.game.battles == 124
+    assert table.next_deadline() == clock() + 1 / 30  # and plays on from now, not the minute it missed
+
+
+def test_a_manual_flip_while_auto_play_runs_is_refused():
+    table, _clock, (ann, bob), (one, _two) = seated()
+    ann.set_auto(True, 4.0)
+    bob.set_auto(True, 4.0)
+    assert not ann.flip()
+    assert "auto-play" in one.texts()[-1]
+
+
+# ------------------------------------------------------------------ idle seats
+
+
+def test_an_idle_player_is_flipped_by_the_house_after_the_seat_timeout_and_everyone_is_told():
+    table, clock, (ann, _bob), (one, two) = seated(seat_timeout=60)
+    ann.flip()
+    assert table.next_deadline() == clock() + 60
+    clock.advance(59.9)
+    table.poll()
+    assert table.game.battles == 0
+    clock.advance(0.1)
+    table.poll()
+    assert table.game.battles == 1
+    for sink in (one, two):
+        assert sink.notices()[-1] == Notice(NoticeCode.HOUSE_FLIPPED, "the house flipped for bob: idle for 60 s")
+
+
+def test_nobody_is_idle_before_anyone_flipped():
+    table, clock, _players, _sinks = seated()
+    clock.advance(3600)
+    table.poll()
+    assert table.game.battles == 0
+
+
+# ------------------------------------------------------------------ leaving and coming back
+
+
+def test_a_player_who_leaves_leaves_a_seat_the_house_plays():
+    table, _clock, (ann, bob), (one, _two) = seated()
+    bob.leave()
+    assert table.state().seats[1].status is SeatStatus.AWAY
+    assert "bob left seat 2" in one.texts()[-1]
+    ann.flip()
+    assert table.game.battles == 1  # the house flipped at once
+
+
+def test_a_player_who_flipped_and_left_is_played_by_the_house():
+    table, _clock, (ann, bob), _sinks = seated()
+    bob.flip()
+    bob.leave()
+    ann.flip()
+    assert table.game.battles == 1
+
+
+def test_the_same_name_within_five_minutes_gets_the_seat_back_and_others_only_watch():
+    table, clock, (_ann, bob), _sinks = seated()
+    bob.leave()
+    clock.advance(200)
+    stranger = table.join("zed", Recorder())
+    assert stranger.watching
+    back = table.join("bob", Recorder())
+    assert back.seat is Side.P2 and back.name == "bob"
+    assert table.state().seats[1].status is SeatStatus.PLAYER
+
+
+def test_after_five_minutes_the_seat_goes_to_whoever_sits_next():
+    table, clock, (_ann, bob), _sinks = seated()
+    bob.leave()
+    clock.advance(299)
+    table.poll()
+    assert table.state().seats[1].status is SeatStatus.AWAY
+    clock.advance(1)
+    table.poll()
+    assert table.state().seats[1].status is SeatStatus.HOUSE
+    newcomer = table.join("zed", Recorder())
+    assert newcomer.seat is Side.P2
+    late_bob = table.join("bob", Recorder())
+    assert late_bob.watching
+
+
+def test_a_table_with_nobody_connected_closes_after_five_minutes():
+    table, clock, (ann, bob), _sinks = seated()
+    ann.leave()
+    clock.advance(250)
+    bob.leave()
+    clock.advance(299)
+    table.poll()
+    assert not table.closed
+    clock.advance(1)
+    table.poll()
+    assert table.closed
+    assert table.next_deadline() is None
+
+
+def test_a_spectator_keeps_a_table_open():
+    table, clock, (ann, bob), _sinks = seated()
+    table.join("eve", Recorder(), watch=True)
+    ann.leave()
+    bob.leave()
+    clock.advance(3600)
+    table.poll()
+    assert not table.closed
+
+
+# ------------------------------------------------------------------ restart and records
+
+
+def play_out(ann, bob, table):
+    while not table.game.over:
+        ann.flip()
+        bob.flip()
+
+
+def test_restart_deals_again_once_both_players_pressed_it():
+    records: list = []
+    table, _clock, (ann, bob), (one, _two) = seated(PLAIN, records)
+    play_out(ann, bob, table)
+    assert ann.restart()
+    assert table.state().waiting_for == (Side.P2,)
+    assert table.game.over and table.state().game == 1
+    bob.restart()
+    assert not table.game.over and table.state().game == 2
+    assert isinstance(one.events()[-1], GameStarted)
+    assert len(records) == 1
+
+
+def test_restart_before_game_over_is_refused():
+    table, _clock, (ann, _bob), (one, _two) = seated()
+    assert not ann.restart()
+    assert one.texts()[-1] == "the game is not over yet"
+
+
+def test_a_finished_game_is_recorded_exactly_once_with_both_names_and_source_table():
+    records: list = []
+    table, clock, (ann, bob), _sinks = seated(PLAIN, records)
+    clock.advance(5)
+    play_out(ann, bob, table)
+    ann.flip()
+    table.poll()
+    clock.advance(1000)
+    table.poll()
+    assert len(records) == 1
+    record = records[0]
+    assert (record.p1_name, record.p2_name, record.source) == ("ann", "bob", Source.TABLE)
+    assert record.result is Result.P1 and record.battles == 3 and record.seconds == 5
+    ann.restart()
+    bob.restart()
+    play_out(ann, bob, table)
+    assert len(records) == 2
+
+
+def test_auto_play_to_the_end_is_recorded_once():
+    records: list = []
+    table, clock, (ann, bob), _sinks = seated(WAR, records)
+    ann.set_auto(True, 4.0)
+    bob.set_auto(True, 4.0)
+    run_until_idle(table, clock)
+    table.poll()
+    assert table.game.over and len(records) == 1
+
+
+# ------------------------------------------------------------------ options
+
+
+@pytest.mark.parametrize(
+    "options", [{"seat_timeout": 0}, {"seat_timeout": float("nan")}, {"close_after": -1}, {"log_lines": 10_000}]
+)
+def test_options_out_of_range_are_refused(options):
+    with pytest.raises(ValueError):
+        TableOptions(**options)
+
+
+# ------------------------------------------------------------------ every card is somewhere
+
+ACTIONS = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from(["flip", "auto", "stop", "restart", "leave", "join", "watch-flip"]),
+                  st.sampled_from([0, 1])),
+        st.tuples(st.just("wait"), st.floats(0, 400)),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32), actions=ACTIONS)
+def test_every_card_is_in_a_packet_whatever_the_people_at_the_table_do(seed, actions):
+    records: list = []
+    table, clock = make_table(lambda: Game.deal(seed), records)
+    screen = TableGame()
+    members = [table.join("ann", screen.handle), table.join("bob", Recorder())]
+    eve = table.join("eve", Recorder(), watch=True)
+    for action, arg in actions:
+        member = members[int(arg)] if action != "wait" else None
+        if action == "wait":
+            clock.advance(arg)
+            table.poll()
+        elif action == "join" and not member.present:
+            members[int(arg)] = table.join(member.name, screen.handle if arg == 0 else Recorder())
+        elif member is None or not member.present:
+            continue
+        elif action == "flip":
+            member.flip()
+        elif action == "auto":
+            member.set_auto(True, 16.0)
+        elif action == "stop":
+            member.set_auto(False)
+        elif action == "restart":
+            member.restart()
+        elif action == "leave":
+            member.leave()
+        elif action == "watch-flip":
+            eve.flip()
+        assert sum(table.game.counts) == 52
+        assert table.game.total_cards == 52
+        if members[0].present:  # ann's screen is told everything while she is there
+            assert screen.counts == table.game.counts
+            assert sum(screen.counts) == 52
+        finished = table.game_number - (0 if table.game.over else 1)
+        assert len(records) == finished

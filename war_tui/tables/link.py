@@ -1,0 +1,236 @@
+"""The server's end of one connection: requests in, updates out, every buffer bounded.
+
+A host (the SSH server) makes one ``Link`` per connection, feeds it whatever
+bytes the connection's socket gives (``receive``) and writes out what ``take()``
+returns whenever ``on_output`` says there is something. The table hands the
+link its updates synchronously and the link only queues them, so the table
+never waits for a connection. A link whose queue would pass ``max_queued``
+bytes (a spectator on a bad line, a process that stopped reading) drops it and
+is sent a fresh snapshot instead on its next ``take()``. A connection that
+sends ``max_bad_lines`` malformed lines is closed; requests beyond
+``request_rate`` a second are dropped.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+from .clock import Clock, monotonic
+from .messages import Join, Leave, Lobby, Notice, NoticeCode, Request, Snapshot, Update, WatchLobby
+from .protocol import MessageReader, ProtocolError, encode, encode_shared, encode_snapshot, request_reader
+from .registry import Registry, TableRefused
+from .table import Member
+
+MAX_QUEUED_BYTES = 256 * 1024
+MAX_BAD_LINES = 8
+REQUEST_RATE = 50.0
+"""Requests a second a link may make on average (a held-down key repeats about 30 times a second)."""
+REQUEST_BURST = 100.0
+
+
+class Link:
+    """One connection's link to the registry: at most one table at a time, or the lobby."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        user_name: str,
+        *,
+        clock: Clock = monotonic,
+        on_output: Callable[[], None] | None = None,
+        max_queued: int = MAX_QUEUED_BYTES,
+        max_bad_lines: int = MAX_BAD_LINES,
+        request_rate: float = REQUEST_RATE,
+        request_burst: float = REQUEST_BURST,
+    ) -> None:
+        self.registry = registry
+        self.user_name = user_name
+        self.on_output = on_output
+        self.max_queued = max_queued
+        self.max_bad_lines = max_bad_lines
+        self.member: Member | None = None
+        self.closed = False
+        self.close_reason: str | None = None
+        self.bad_lines = 0
+        self.dropped_requests = 0
+        self.resyncs = 0
+        """How many times the link fell behind and was sent a fresh snapshot."""
+        self._clock = clock
+        self._rate = request_rate
+        self._burst = request_burst
+        self._tokens = request_burst
+        self._tokens_at = clock()
+        self._reader: MessageReader[Request] = request_reader()
+        self._queue: deque[bytes] = deque()
+        self._queued = 0
+        self._resync = False
+        self._stop_lobby: Callable[[], None] | None = None
+
+    # ------------------------------------------------------------ the host's side
+
+    def join(self, table_name: str, watch: bool = False) -> Member:
+        """Sit at (or watch) a table for this connection; raises ``TableRefused`` with a message for the person."""
+        if self.closed:
+            raise TableRefused("the connection is closed")
+        if self.member is not None:
+            raise TableRefused("you are already at a table")
+        self.member = self.registry.join(table_name, self.user_name, self._deliver, watch=watch)
+        self._leave_lobby()
+        return self.member
+
+    def watch_lobby(self) -> None:
+        """Receive the lobby now and as it changes (until this connection joins a table)."""
+        if self._stop_lobby is None and self.member is None and not self.closed:
+            self._stop_lobby = self.registry.watch_lobby(self._deliver)
+
+    def receive(self, data: bytes) -> None:
+        """Bytes from the connection: every complete line is checked, then carried out or refused."""
+        if self.closed:
+            return
+        for item in self._reader.feed(data):
+            if self.closed:
+                return
+            if isinstance(item, ProtocolError):
+                self.bad_lines += 1
+                if self.bad_lines >= self.max_bad_lines:
+                    self.close("too many malformed messages")
+                    return
+                self._send_notice(Notice(NoticeCode.REFUSED, f"refused {item}"))
+                continue
+            if not self._allow():
+                self.dropped_requests += 1
+                continue
+            self._carry_out(item)
+
+    def take(self) -> bytes:
+        """Everything queued for the connection (a fresh snapshot first if it fell behind); b"" when nothing."""
+        if self._resync:
+            self._resync = False
+            self._queue.clear()
+            self._queued = 0
+            line = self._fresh()
+            if line:
+                self._queue.appendleft(line)
+                self._queued += len(line)
+        if not self._queue:
+            return b""
+        data = b"".join(self._queue)
+        self._queue.clear()
+        self._queued = 0
+        return data
+
+    @property
+    def queued(self) -> int:
+        """Bytes waiting for ``take()``."""
+        return self._queued
+
+    @property
+    def finished(self) -> bool:
+        """Closed and everything sent: the host may hang up."""
+        return self.closed and not self._queue and not self._resync
+
+    def close(self, reason: str | None = None) -> None:
+        """The connection is over (or must be): leave the table and the lobby; safe to call twice.
+
+        With a ``reason``, the connection is told it as a closing notice first.
+        """
+        if self.closed:
+            return
+        if reason is not None:
+            self._resync = False
+            self._queue.clear()
+            self._queued = 0
+            self._send_notice(Notice(NoticeCode.CLOSING, f"closing the connection: {reason}"), force=True)
+        self.closed = True
+        self.close_reason = reason
+        self._leave_lobby()
+        if self.member is not None:
+            member, self.member = self.member, None
+            member.leave()
+
+    # ------------------------------------------------------------ inside
+
+    def _allow(self) -> bool:
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._tokens_at) * self._rate)
+        self._tokens_at = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+    def _carry_out(self, request: Request) -> None:
+        member = self.member
+        if isinstance(request, Join):
+            try:
+                self.join(request.table, request.watch)
+            except TableRefused as refusal:
+                self._send_notice(Notice(NoticeCode.REFUSED, str(refusal)))
+            return
+        if isinstance(request, WatchLobby):
+            if member is not None:
+                self._send_notice(Notice(NoticeCode.REFUSED, "leave the table to see the lobby"))
+            else:
+                self.watch_lobby()
+            return
+        if member is None:
+            self._send_notice(Notice(NoticeCode.REFUSED, "you are not at a table"))
+            return
+        if isinstance(request, Leave):
+            self.member = None
+        member.request(request)
+
+    def _fresh(self) -> bytes:
+        """The line that brings a connection that fell behind up to date."""
+        if self.member is not None and self.member.present:
+            return encode_snapshot(self.member.snapshot())
+        if self._stop_lobby is not None:
+            return encode(self.registry.lobby())
+        return b""
+
+    def _deliver(self, update: Update) -> None:
+        """The sink a table or the lobby calls: queue the update's line, or fall back to a resync."""
+        if isinstance(update, Notice) and update.code is NoticeCode.CLOSING:
+            if not self.closed:
+                self._resync = False  # what is queued no longer matters: the closing notice does
+                self._queue.clear()
+                self._queued = 0
+                self._send_notice(update, force=True)
+                self.close()
+            return
+        if self.closed or self._resync:
+            return  # the snapshot sent on the next take() covers it
+        if isinstance(update, Snapshot):
+            line = encode_snapshot(update)
+        elif isinstance(update, Lobby):
+            line = encode(update)
+        else:
+            line = encode_shared(update)
+        self._push(line)
+
+    def _send_notice(self, notice: Notice, force: bool = False) -> None:
+        if (self.closed or self._resync) and not force:
+            return
+        self._push(encode(notice), force)
+
+    def _push(self, line: bytes, force: bool = False) -> None:
+        was_empty = not self._queue and not self._resync
+        if self._queued + len(line) > self.max_queued and not force:
+            self._queue.clear()
+            self._queued = 0
+            self._resync = True
+            self.resyncs += 1
+        else:
+            if force and self._queued + len(line) > self.max_queued:
+                self._queue.clear()
+                self._queued = 0
+            self._queue.append(line)
+            self._queued += len(line)
+        if was_empty and self.on_output is not None:
+            self.on_output()
+
+    def _leave_lobby(self) -> None:
+        if self._stop_lobby is not None:
+            stop, self._stop_lobby = self._stop_lobby, None
+            stop()

@@ -1,0 +1,192 @@
+"""The plain values a table and the people at it exchange, whatever carries them.
+
+A table tells each member (``Update``): a ``Snapshot`` when they arrive or fall
+behind, every battle's engine events as an ``EventBatch``, the seats as a
+``TableState`` whenever they change, and ``Notice`` lines. The lobby is a
+``Lobby``. A member asks (``Request``): ``Flip``, ``Auto``, ``Restart``,
+``Leave``; a connection outside a table asks ``Join`` or ``WatchLobby``. The
+same values go through a socket (``protocol`` encodes them) or straight from a
+``Table`` to a ``TableGame`` in one process (``--two-players``).
+
+Texts in them are composed by the table from reduced names only, so nothing a
+client typed reaches another screen unreduced. Log entries are data, not text:
+the presentation layer words them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..events import BattleWon, CardsRevealed, Event, GameOver, GameStarted, WarDeclared
+from ..rules import EndReason, Result, Rules, Side
+
+__all__ = [
+    "Auto", "BattleWon", "CardsRevealed", "EventBatch", "Flip", "GameOver", "GameStarted", "Join",
+    "LOGGED_NOTICES", "Leave", "LogEntry", "Lobby", "LobbyEntry", "Notice", "NoticeCode", "Request", "Restart",
+    "SeatState", "SeatStatus", "Snapshot", "TableState", "Update", "WarDeclared", "WatchLobby", "You",
+]
+
+
+class SeatStatus(StrEnum):
+    OPEN = "open"  # nobody has sat here yet: the table waits for a player
+    PLAYER = "player"  # a connected player sits here
+    AWAY = "away"  # the player left; the house plays the seat and keeps it for their name a while
+    HOUSE = "house"  # the player left long ago; the house plays the seat until someone sits
+
+
+class NoticeCode(StrEnum):
+    WATCHING = "watching"  # a spectator pressed a player's key
+    REFUSED = "refused"  # a request that cannot be met now (and why)
+    HOUSE_FLIPPED = "house-flipped"  # an idle player's card was turned by the house
+    JOINED = "joined"
+    LEFT = "left"
+    CLOSING = "closing"  # the server or the table is closing
+    INFO = "info"
+
+
+LOGGED_NOTICES = frozenset({NoticeCode.HOUSE_FLIPPED, NoticeCode.JOINED, NoticeCode.LEFT})
+"""Notices every member is told and the battle log keeps; the others are for one member, or final."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    code: NoticeCode
+    text: str  # composed by the table, from reduced names
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    status: SeatStatus
+    name: str | None  # the player sitting, away, or last seated here; None while OPEN
+    flipped: bool  # has turned their card for the coming battle
+    auto: bool  # wants auto-play
+    speed: float  # auto-play speed they asked for, battles per second
+    restart: bool  # pressed restart at game over
+
+    @property
+    def house(self) -> bool:
+        """The house plays this seat (its player left)."""
+        return self.status in (SeatStatus.AWAY, SeatStatus.HOUSE)
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """Who sits where and what the table waits for; sent whenever any of it changes."""
+
+    table: str
+    game: int  # number of the game being played at this table, from 1
+    seats: tuple[SeatState, SeatState]
+    spectators: int
+    waiting_for: tuple[Side, ...]  # seats whose flip (or restart at game over) the table waits for
+    auto_speed: float | None  # battles per second while auto-play runs, else None
+    over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class You:
+    """Who the receiving connection is at the table."""
+
+    name: str
+    seat: Side | None  # None: watching
+
+    @property
+    def watching(self) -> bool:
+        return self.seat is None
+
+
+LogEntry = GameStarted | BattleWon | GameOver | Notice
+"""One line of the battle log, as data: a deal, a battle, an end, or a notice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything a screen needs to show the table now: sent on arrival and after falling behind."""
+
+    you: You
+    state: TableState
+    seed: int | None
+    rules: Rules
+    total_cards: int
+    counts: tuple[int, int]
+    battles: int
+    wars: int
+    longest_war: int
+    result: Result | None
+    reason: EndReason | None
+    on_show: BattleWon | GameOver | None  # the battle on the board (a GameOver: a game ended short in a war)
+    log: tuple[LogEntry, ...]  # the newest lines, oldest first
+
+
+@dataclass(frozen=True, slots=True)
+class EventBatch:
+    """The engine's events from one step of the table's game, in the order the engine told them."""
+
+    game: int
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyEntry:
+    table: str
+    players: tuple[str | None, str | None]  # seat 1's and seat 2's names (None: open)
+    statuses: tuple[SeatStatus, SeatStatus]
+    spectators: int
+    game: int
+    battles: int
+    counts: tuple[int, int]
+    result: Result | None  # None while the game is being played
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    tables: tuple[LobbyEntry, ...]
+    max_tables: int
+
+    @property
+    def full(self) -> bool:
+        return len(self.tables) >= self.max_tables
+
+
+Update = Snapshot | EventBatch | TableState | Notice | Lobby
+"""What a table or the lobby tells a connection."""
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """Turn my card for the coming battle."""
+
+
+@dataclass(frozen=True, slots=True)
+class Auto:
+    """Turn my wish for auto-play on or off, at ``speed`` battles per second."""
+
+    on: bool
+    speed: float
+
+
+@dataclass(frozen=True, slots=True)
+class Restart:
+    """Deal again (at game over; the table deals once both players asked)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """I am leaving the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Sit at (or, with ``watch``, watch) the table named ``table``; from the lobby."""
+
+    table: str
+    watch: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WatchLobby:
+    """Send me the lobby, and again whenever it changes."""
+
+
+Request = Flip | Auto | Restart | Leave | Join | WatchLobby
+"""What a connection asks of the server."""

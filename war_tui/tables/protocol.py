@@ -1,0 +1,584 @@
+"""The line protocol between the server and each connection's game process.
+
+One JSON object per line, UTF-8, ending in ``\\n``, each carrying ``"v": 1`` and
+a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``,
+``notice``, ``lobby``); a connection sends requests (``flip``, ``auto``,
+``restart``, ``leave``, ``join``, ``lobby``). Engine events keep the kinds of
+``war_tui.events`` and decode to equal values. Cards travel as one character
+each (``CARD_CHARS``), so the largest snapshot stays well under the line limit.
+
+Every line is checked before anything acts on it: its size (``MAX_LINE``, 64
+KiB), its JSON, its version, its kind, the exact set of fields, their types and
+ranges. A line that fails raises ``ProtocolError``, whose message never echoes
+what was received. ``MessageReader`` splits a byte stream into decoded messages
+and never holds more than ``MAX_LINE`` bytes of an unfinished line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from typing import Any, Generic, TypeVar
+
+from ..cards import DECK_SIZE, Card, CardError, validate_packets
+from ..events import BattleWon, CardsRevealed, Event, GameOver, GameStarted, WarDeclared
+from ..rules import EndReason, Gather, Result, Rules, RulesError, Side
+from .messages import (
+    Auto,
+    EventBatch,
+    Flip,
+    Join,
+    Leave,
+    Lobby,
+    LobbyEntry,
+    LogEntry,
+    Notice,
+    NoticeCode,
+    Request,
+    Restart,
+    SeatState,
+    SeatStatus,
+    Snapshot,
+    TableState,
+    Update,
+    WatchLobby,
+    You,
+)
+from .names import MAX_NAME_LENGTH, MAX_TABLE_NAME_LENGTH
+
+VERSION = 1
+MAX_LINE = 64 * 1024
+"""Bytes in one line at most, its newline included."""
+CARD_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+"""Card ``n`` travels as ``CARD_CHARS[n]``."""
+MAX_INT = 2**53
+MAX_SEED = 2**64
+MAX_TEXT = 400
+MAX_EVENTS = 8192
+MAX_LOG = 1000
+MAX_TABLES = 1000
+MAX_SPECTATORS = 1_000_000
+MAX_REQUEST_SPEED = 1000.0
+MIN_SPEED = 0.5
+MAX_TABLE_TEXT = 64
+"""Characters a join request's table name may have; the registry words the refusal of a bad one."""
+
+_CARD_INDEX = {ch: i for i, ch in enumerate(CARD_CHARS)}
+assert len(CARD_CHARS) == DECK_SIZE
+
+T = TypeVar("T")
+
+
+class ProtocolError(ValueError):
+    """A line that is not a valid message; the message says what was wrong without quoting it."""
+
+
+# ================================================================ encoding
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    return "".join(CARD_CHARS[c] for c in cards)
+
+
+def _rules(rules: Rules) -> dict[str, Any]:
+    return {"war_cards": rules.war_cards, "gather": rules.gather.value, "max_battles": rules.max_battles}
+
+
+def _side(side: Side | None) -> str | None:
+    return side.value if side is not None else None
+
+
+def event_dict(event: Event | Notice) -> dict[str, Any]:
+    """One engine event (or a log's notice) as a JSON object."""
+    if isinstance(event, CardsRevealed):
+        return {"type": "revealed", "battle": event.battle, "p1": CARD_CHARS[event.p1_card],
+                "p2": CARD_CHARS[event.p2_card], "depth": event.depth}
+    if isinstance(event, WarDeclared):
+        return {"type": "war", "battle": event.battle, "depth": event.depth,
+                "p1": cards_text(event.p1_down), "p2": cards_text(event.p2_down)}
+    if isinstance(event, BattleWon):
+        return {"type": "won", "battle": event.battle, "winner": event.winner.value, "cards": cards_text(event.cards),
+                "p1": cards_text(event.p1_laid), "p2": cards_text(event.p2_laid), "wars": event.wars,
+                "counts": [event.p1_count, event.p2_count]}
+    if isinstance(event, GameOver):
+        return {"type": "over", "result": event.result.value, "reason": event.reason.value,
+                "battles": event.battles, "wars": event.wars, "longest": event.longest_war,
+                "counts": [event.p1_count, event.p2_count], "leader": _side(event.leader),
+                "p1": cards_text(event.last_battle_p1), "p2": cards_text(event.last_battle_p2),
+                "last_wars": event.last_battle_wars}
+    if isinstance(event, GameStarted):
+        return {"type": "started", "seed": event.seed, "rules": _rules(event.rules),
+                "p1": cards_text(event.p1), "p2": cards_text(event.p2)}
+    if isinstance(event, Notice):
+        return {"type": "notice", "code": event.code.value, "text": event.text}
+    raise TypeError(f"not an event: {type(event).__name__}")
+
+
+def _seat(seat: SeatState) -> dict[str, Any]:
+    return {"status": seat.status.value, "name": seat.name, "flipped": seat.flipped, "auto": seat.auto,
+            "speed": seat.speed, "restart": seat.restart}
+
+
+def _state(state: TableState) -> dict[str, Any]:
+    return {"table": state.table, "game": state.game, "seats": [_seat(s) for s in state.seats],
+            "spectators": state.spectators, "waiting": [s.value for s in state.waiting_for],
+            "auto": state.auto_speed, "over": state.over}
+
+
+def _lobby_entry(entry: LobbyEntry) -> dict[str, Any]:
+    return {"table": entry.table, "players": list(entry.players), "statuses": [s.value for s in entry.statuses],
+            "spectators": entry.spectators, "game": entry.game, "battles": entry.battles,
+            "counts": list(entry.counts), "result": entry.result.value if entry.result is not None else None}
+
+
+def message_dict(message: Update | Request) -> dict[str, Any]:
+    """A message as the JSON object that carries it (version and kind included)."""
+    body: dict[str, Any]
+    if isinstance(message, EventBatch):
+        body = {"kind": "events", "game": message.game, "events": [event_dict(e) for e in message.events]}
+    elif isinstance(message, TableState):
+        body = {"kind": "state", **_state(message)}
+    elif isinstance(message, Notice):
+        body = {"kind": "notice", "code": message.code.value, "text": message.text}
+    elif isinstance(message, Snapshot):
+        body = {
+            "kind": "snapshot", "you": {"name": message.you.name, "seat": _side(message.you.seat)},
+            "state": _state(message.state), "seed": message.seed, "rules": _rules(message.rules),
+            "total": message.total_cards, "counts": list(message.counts), "battles": message.battles,
+            "wars": message.wars, "longest": message.longest_war,
+            "result": message.result.value if message.result is not None else None,
+            "reason": message.reason.value if message.reason is not None else None,
+            "on_show": event_dict(message.on_show) if message.on_show is not None else None,
+            "log": [event_dict(e) for e in message.log],
+        }
+    elif isinstance(message, Lobby):
+        body = {"kind": "lobby", "max": message.max_tables, "tables": [_lobby_entry(e) for e in message.tables]}
+    elif isinstance(message, Flip):
+        body = {"kind": "flip"}
+    elif isinstance(message, Auto):
+        body = {"kind": "auto", "on": message.on, "speed": "max" if math.isinf(message.speed) else message.speed}
+    elif isinstance(message, Restart):
+        body = {"kind": "restart"}
+    elif isinstance(message, Leave):
+        body = {"kind": "leave"}
+    elif isinstance(message, Join):
+        body = {"kind": "join", "table": message.table, "watch": message.watch}
+    elif isinstance(message, WatchLobby):
+        body = {"kind": "lobby"}
+    else:
+        raise TypeError(f"not a protocol message: {type(message).__name__}")
+    return {"v": VERSION, **body}
+
+
+def encode(message: Update | Request) -> bytes:
+    """One line (newline included) carrying ``message``."""
+    text = json.dumps(message_dict(message), separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return text.encode("ascii") + b"\n"
+
+
+_shared: tuple[object, bytes] | None = None
+
+
+def encode_shared(message: Update) -> bytes:
+    """``encode``, remembering the last message: a table tells every link the same update, encoded once."""
+    global _shared
+    if _shared is not None and _shared[0] is message:
+        return _shared[1]
+    line = encode(message)
+    _shared = (message, line)
+    return line
+
+
+def encode_snapshot(snapshot: Snapshot) -> bytes:
+    """A snapshot's line, dropping its oldest log lines if need be so that it fits in ``MAX_LINE``."""
+    line = encode(snapshot)
+    log = snapshot.log
+    while len(line) > MAX_LINE and log:
+        log = log[max(1, len(log) // 4):]
+        line = encode(_with_log(snapshot, log))
+    return line
+
+
+def _with_log(snapshot: Snapshot, log: tuple[LogEntry, ...]) -> Snapshot:
+    return replace(snapshot, log=log)
+
+
+# ================================================================ decoding
+
+
+def _reject_constant(name: str) -> float:
+    raise ProtocolError("not a number JSON allows")
+
+
+def _load(line: bytes | str) -> dict[str, Any]:
+    if len(line) > MAX_LINE:
+        raise ProtocolError(f"a line longer than {MAX_LINE} bytes")
+    try:
+        data = json.loads(line, parse_constant=_reject_constant)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError):
+        raise ProtocolError("a line that is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a line that is not a JSON object")
+    version = data.get("v")
+    if type(version) is not int:
+        raise ProtocolError("a message without a protocol version")
+    if version != VERSION:
+        raise ProtocolError(f"protocol version {version} is not spoken here (this side speaks {VERSION})"
+                            if 0 <= version < 1000 else "an unknown protocol version")
+    return data
+
+
+class _Fields:
+    """Reads one JSON object's fields, each with its type and range checked."""
+
+    def __init__(self, data: Any, what: str, allowed: Iterable[str]) -> None:
+        if not isinstance(data, dict):
+            raise ProtocolError(f"{what} is not an object")
+        extra = set(data) - set(allowed)
+        if extra:
+            raise ProtocolError(f"{what} has fields it should not have")
+        self.data: Mapping[str, Any] = data
+        self.what = what
+
+    def _get(self, key: str) -> Any:
+        if key not in self.data:
+            raise ProtocolError(f"{self.what} has no {key}")
+        return self.data[key]
+
+    def int(self, key: str, low: int = 0, high: int = MAX_INT) -> int:
+        value = self._get(key)
+        if type(value) is not int or not low <= value <= high:
+            raise ProtocolError(f"{self.what}'s {key} is not a whole number from {low} to {high}")
+        return value
+
+    def opt_int(self, key: str, low: int, high: int) -> int | None:
+        return None if self._get(key) is None else self.int(key, low, high)
+
+    def bool(self, key: str) -> bool:
+        value = self._get(key)
+        if type(value) is not bool:
+            raise ProtocolError(f"{self.what}'s {key} is not true or false")
+        return value
+
+    def number(self, key: str, low: float, high: float) -> float:
+        value = self._get(key)
+        if type(value) not in (int, float) or not low <= value <= high:
+            raise ProtocolError(f"{self.what}'s {key} is not a number from {low:g} to {high:g}")
+        return float(value)
+
+    def opt_number(self, key: str, low: float, high: float) -> float | None:
+        return None if self._get(key) is None else self.number(key, low, high)
+
+    def text(self, key: str, max_len: int = MAX_TEXT) -> str:
+        value = self._get(key)
+        if not isinstance(value, str) or len(value) > max_len or not value.isprintable():
+            raise ProtocolError(f"{self.what}'s {key} is not a printable text of at most {max_len} characters")
+        return value
+
+    def name(self, key: str, max_len: int = MAX_NAME_LENGTH) -> str:
+        value = self.text(key, max_len)
+        if not value or any(ch not in _NAME_CHARS for ch in value):
+            raise ProtocolError(f"{self.what}'s {key} is not a reduced name")
+        return value
+
+    def opt_name(self, key: str) -> str | None:
+        return None if self._get(key) is None else self.name(key)
+
+    def enum(self, key: str, kind: Callable[[str], T]) -> T:
+        value = self._get(key)
+        if not isinstance(value, str):
+            raise ProtocolError(f"{self.what}'s {key} is not a text")
+        try:
+            return kind(value)
+        except ValueError:
+            raise ProtocolError(f"{self.what}'s {key} is not one of the values it may take") from None
+
+    def opt_enum(self, key: str, kind: Callable[[str], T]) -> T | None:
+        return None if self._get(key) is None else self.enum(key, kind)
+
+    def card(self, key: str) -> Card:
+        value = self._get(key)
+        if not isinstance(value, str) or len(value) != 1 or value not in _CARD_INDEX:
+            raise ProtocolError(f"{self.what}'s {key} is not a card")
+        return _CARD_INDEX[value]
+
+    def cards(self, key: str) -> tuple[Card, ...]:
+        value = self._get(key)
+        if not isinstance(value, str) or len(value) > DECK_SIZE:
+            raise ProtocolError(f"{self.what}'s {key} is not a row of cards")
+        try:
+            cards = tuple(_CARD_INDEX[ch] for ch in value)
+        except KeyError:
+            raise ProtocolError(f"{self.what}'s {key} is not a row of cards") from None
+        if len(set(cards)) != len(cards):
+            raise ProtocolError(f"{self.what}'s {key} holds a card twice")
+        return cards
+
+    def pair(self, key: str, high: int = DECK_SIZE) -> tuple[int, int]:
+        value = self._get(key)
+        if (not isinstance(value, list) or len(value) != 2
+                or any(type(v) is not int or not 0 <= v <= high for v in value)):
+            raise ProtocolError(f"{self.what}'s {key} is not two whole numbers from 0 to {high}")
+        return value[0], value[1]
+
+    def list(self, key: str, max_len: int) -> list[Any]:
+        value = self._get(key)
+        if not isinstance(value, list) or len(value) > max_len:
+            raise ProtocolError(f"{self.what}'s {key} is not a list of at most {max_len} items")
+        return value
+
+
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+_TABLE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+_EVENT_FIELDS = {
+    "revealed": ("type", "battle", "p1", "p2", "depth"),
+    "war": ("type", "battle", "depth", "p1", "p2"),
+    "won": ("type", "battle", "winner", "cards", "p1", "p2", "wars", "counts"),
+    "over": ("type", "result", "reason", "battles", "wars", "longest", "counts", "leader", "p1", "p2", "last_wars"),
+    "started": ("type", "seed", "rules", "p1", "p2"),
+    "notice": ("type", "code", "text"),
+}
+
+
+def _decode_rules(data: Any) -> Rules:
+    f = _Fields(data, "rules", ("war_cards", "gather", "max_battles"))
+    try:
+        return Rules(f.int("war_cards", 1, 3), f.enum("gather", Gather), f.int("max_battles", 1, MAX_INT))
+    except RulesError:
+        raise ProtocolError("rules out of range") from None
+
+
+def decode_entry(data: Any) -> Event | Notice:
+    """An engine event (or a log's notice) from its JSON object."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or kind not in _EVENT_FIELDS:
+        raise ProtocolError("an event of no known type")
+    f = _Fields(data, f"a {kind} event", _EVENT_FIELDS[kind])
+    if kind == "revealed":
+        return CardsRevealed(f.int("battle", 1), f.card("p1"), f.card("p2"), f.int("depth", 0, DECK_SIZE))
+    if kind == "war":
+        return WarDeclared(f.int("battle", 1), f.int("depth", 1, DECK_SIZE), f.cards("p1"), f.cards("p2"))
+    if kind == "won":
+        return BattleWon(
+            f.int("battle", 1), f.enum("winner", Side), f.cards("cards"), f.cards("p1"), f.cards("p2"),
+            f.int("wars", 0, DECK_SIZE), *f.pair("counts"),
+        )
+    if kind == "over":
+        return GameOver(
+            f.enum("result", Result), f.enum("reason", EndReason), f.int("battles"), f.int("wars"),
+            f.int("longest", 0, DECK_SIZE), *f.pair("counts"), f.opt_enum("leader", Side),
+            f.cards("p1"), f.cards("p2"), f.int("last_wars", 0, DECK_SIZE),
+        )
+    if kind == "started":
+        seed = f.opt_int("seed", -MAX_SEED, MAX_SEED)
+        rules = _decode_rules(f._get("rules"))
+        p1, p2 = f.cards("p1"), f.cards("p2")
+        try:
+            validate_packets(p1, p2)
+        except CardError:
+            raise ProtocolError("a deal whose packets are not a deck") from None
+        return GameStarted(seed, rules, p1, p2)
+    return Notice(f.enum("code", NoticeCode), f.text("text"))
+
+
+def _decode_event(data: Any) -> Event:
+    event = decode_entry(data)
+    if isinstance(event, Notice):
+        raise ProtocolError("a notice among engine events")
+    return event
+
+
+def _decode_seat(data: Any) -> SeatState:
+    f = _Fields(data, "a seat", ("status", "name", "flipped", "auto", "speed", "restart"))
+    status = f.enum("status", SeatStatus)
+    name = f.opt_name("name")
+    if (name is None) != (status is SeatStatus.OPEN):
+        raise ProtocolError("a seat whose name does not fit its status")
+    return SeatState(status, name, f.bool("flipped"), f.bool("auto"), f.number("speed", MIN_SPEED, MAX_REQUEST_SPEED),
+                     f.bool("restart"))
+
+
+_STATE_FIELDS = ("table", "game", "seats", "spectators", "waiting", "auto", "over")
+
+
+def _decode_state(f: _Fields) -> TableState:
+    table = f.text("table", MAX_TABLE_NAME_LENGTH)
+    if not table or any(ch not in _TABLE_CHARS for ch in table):
+        raise ProtocolError("a table name outside a-z, 0-9 and -")
+    seats = f.list("seats", 2)
+    if len(seats) != 2:
+        raise ProtocolError("a table without two seats")
+    waiting = f.list("waiting", 2)
+    try:
+        waiting_for = tuple(Side(s) for s in waiting) if all(isinstance(s, str) for s in waiting) else None
+    except ValueError:
+        waiting_for = None
+    if waiting_for is None or len(set(waiting_for)) != len(waiting_for):
+        raise ProtocolError("a table waiting for seats that are not seats")
+    return TableState(
+        table, f.int("game", 1), (_decode_seat(seats[0]), _decode_seat(seats[1])),
+        f.int("spectators", 0, MAX_SPECTATORS), waiting_for, f.opt_number("auto", MIN_SPEED, MAX_REQUEST_SPEED),
+        f.bool("over"),
+    )
+
+
+def _decode_lobby_entry(data: Any) -> LobbyEntry:
+    f = _Fields(data, "a lobby line", ("table", "players", "statuses", "spectators", "game", "battles", "counts", "result"))
+    table = f.text("table", MAX_TABLE_NAME_LENGTH)
+    if not table or any(ch not in _TABLE_CHARS for ch in table):
+        raise ProtocolError("a table name outside a-z, 0-9 and -")
+    players = f.list("players", 2)
+    statuses = f.list("statuses", 2)
+    if len(players) != 2 or len(statuses) != 2:
+        raise ProtocolError("a lobby line without two seats")
+    names = tuple(_Fields({"name": p}, "a lobby line", ("name",)).opt_name("name") for p in players)
+    kinds = tuple(_Fields({"status": s}, "a lobby line", ("status",)).enum("status", SeatStatus) for s in statuses)
+    return LobbyEntry(
+        table, (names[0], names[1]), (kinds[0], kinds[1]), f.int("spectators", 0, MAX_SPECTATORS), f.int("game", 1),
+        f.int("battles"), f.pair("counts"), f.opt_enum("result", Result),
+    )
+
+
+def decode_update(line: bytes | str) -> Update:
+    """What the server said, from one line; raises ``ProtocolError``."""
+    data = _load(line)
+    kind = data.get("kind")
+    if kind == "events":
+        f = _Fields(data, "an events message", ("v", "kind", "game", "events"))
+        return EventBatch(f.int("game", 1), tuple(_decode_event(e) for e in f.list("events", MAX_EVENTS)))
+    if kind == "state":
+        return _decode_state(_Fields(data, "a state message", ("v", "kind", *_STATE_FIELDS)))
+    if kind == "notice":
+        f = _Fields(data, "a notice", ("v", "kind", "code", "text"))
+        return Notice(f.enum("code", NoticeCode), f.text("text"))
+    if kind == "snapshot":
+        f = _Fields(data, "a snapshot", ("v", "kind", "you", "state", "seed", "rules", "total", "counts", "battles",
+                                         "wars", "longest", "result", "reason", "on_show", "log"))
+        y = _Fields(f._get("you"), "a snapshot's you", ("name", "seat"))
+        on_show_data = f._get("on_show")
+        on_show = None if on_show_data is None else _decode_event(on_show_data)
+        if on_show is not None and not isinstance(on_show, (BattleWon, GameOver)):
+            raise ProtocolError("a snapshot showing something that is not a battle")
+        log = tuple(decode_entry(e) for e in f.list("log", MAX_LOG))
+        if any(isinstance(e, (CardsRevealed, WarDeclared)) for e in log):
+            raise ProtocolError("a log line that is not a deal, a battle, an end or a notice")
+        return Snapshot(
+            you=You(y.name("name"), y.opt_enum("seat", Side)),
+            state=_decode_state(_Fields(f._get("state"), "a snapshot's state", _STATE_FIELDS)),
+            seed=f.opt_int("seed", -MAX_SEED, MAX_SEED), rules=_decode_rules(f._get("rules")),
+            total_cards=f.int("total", 2, DECK_SIZE), counts=f.pair("counts"), battles=f.int("battles"),
+            wars=f.int("wars"), longest_war=f.int("longest", 0, DECK_SIZE),
+            result=f.opt_enum("result", Result), reason=f.opt_enum("reason", EndReason), on_show=on_show,
+            log=log,  # type: ignore[arg-type]  # checked just above
+        )
+    if kind == "lobby":
+        f = _Fields(data, "a lobby message", ("v", "kind", "max", "tables"))
+        return Lobby(tuple(_decode_lobby_entry(e) for e in f.list("tables", MAX_TABLES)), f.int("max", 1, MAX_TABLES))
+    raise ProtocolError("a message of no known kind")
+
+
+def decode_request(line: bytes | str) -> Request:
+    """What a connection asked, from one line; raises ``ProtocolError``."""
+    data = _load(line)
+    kind = data.get("kind")
+    if kind == "flip":
+        _Fields(data, "a flip request", ("v", "kind"))
+        return Flip()
+    if kind == "auto":
+        f = _Fields(data, "an auto request", ("v", "kind", "on", "speed"))
+        on = f.bool("on")
+        speed = math.inf if f.data.get("speed") == "max" else f.number("speed", MIN_SPEED, MAX_REQUEST_SPEED)
+        return Auto(on, speed)
+    if kind == "restart":
+        _Fields(data, "a restart request", ("v", "kind"))
+        return Restart()
+    if kind == "leave":
+        _Fields(data, "a leave request", ("v", "kind"))
+        return Leave()
+    if kind == "join":
+        f = _Fields(data, "a join request", ("v", "kind", "table", "watch"))
+        return Join(f.text("table", MAX_TABLE_TEXT), f.bool("watch"))
+    if kind == "lobby":
+        _Fields(data, "a lobby request", ("v", "kind"))
+        return WatchLobby()
+    raise ProtocolError("a request of no known kind")
+
+
+# ================================================================ streams
+
+
+class LineTooLong(ProtocolError):
+    """A line went past ``MAX_LINE`` bytes; its bytes up to the next newline are skipped."""
+
+
+class MessageReader(Generic[T]):
+    """Bytes in, decoded messages (or the ``ProtocolError`` of each bad line) out.
+
+    Holds at most ``max_line`` bytes of an unfinished line: a line that grows
+    past it is reported once as ``LineTooLong`` and skipped up to its newline.
+    """
+
+    def __init__(self, decode: Callable[[bytes], T], max_line: int = MAX_LINE) -> None:
+        self._decode = decode
+        self.max_line = max_line
+        self._buffer = bytearray()
+        self._skipping = False
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held of the unfinished line."""
+        return len(self._buffer)
+
+    def feed(self, data: bytes) -> list[T | ProtocolError]:
+        out: list[T | ProtocolError] = []
+        start = 0
+        size = len(data)
+        while start < size:
+            end = data.find(b"\n", start)
+            if end < 0:
+                piece = data[start:]
+                start = size
+                if self._skipping:
+                    continue
+                if len(self._buffer) + len(piece) >= self.max_line:
+                    self._buffer.clear()
+                    self._skipping = True
+                    out.append(LineTooLong(f"a line longer than {self.max_line} bytes"))
+                else:
+                    self._buffer += piece
+                continue
+            piece = data[start:end]
+            start = end + 1
+            if self._skipping:
+                self._skipping = False
+                continue
+            if len(self._buffer) + len(piece) + 1 > self.max_line:
+                self._buffer.clear()
+                out.append(LineTooLong(f"a line longer than {self.max_line} bytes"))
+                continue
+            if self._buffer:
+                self._buffer += piece
+                line = bytes(self._buffer)
+                self._buffer.clear()
+            else:
+                line = piece
+            try:
+                out.append(self._decode(line))
+            except ProtocolError as error:
+                out.append(error)
+        return out
+
+
+def request_reader() -> MessageReader[Request]:
+    """The server's reader of one connection's requests."""
+    return MessageReader(decode_request)
+
+
+def update_reader() -> MessageReader[Update]:
+    """A game process's reader of the server's updates."""
+    return MessageReader(decode_update)

@@ -1,0 +1,585 @@
+"""One shared table: one engine ``Game``, two seats, any number of spectators.
+
+The table decides everything that is not a rule of War: who sits where, who has
+flipped, when the battle is played (both players flipped), auto-play agreement,
+idle players, players who leave and come back, restarts, and what each member
+is told. The rules stay in the engine: the table only calls ``Game.step()``.
+
+Nothing here sleeps or starts a timer. Every method reads the injected clock;
+``next_deadline()`` says when the table next needs ``poll()`` (an idle seat to
+flip, an auto-play battle, a reservation or the table itself to expire). A host
+calls ``poll()`` at that time and asks ``next_deadline()`` again after any call
+into the table. Members are told everything through their ``sink``, a plain
+callable that must not block (a ``Link`` queues, a ``TableGame`` updates itself).
+A table belongs to one thread: the host's event loop calls everything on it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..engine import Game
+from ..events import BattleWon, Event, GameOver, GameStarted
+from ..rules import Rules, Side
+from ..stats.records import GameRecord, Source
+from .clock import Clock, monotonic
+from .messages import (
+    Auto,
+    EventBatch,
+    Flip,
+    Leave,
+    LobbyEntry,
+    LogEntry,
+    Notice,
+    NoticeCode,
+    Request,
+    Restart,
+    SeatState,
+    SeatStatus,
+    Snapshot,
+    TableState,
+    Update,
+    You,
+)
+from .names import reduce_name, unique_name
+
+Sink = Callable[[Update], None]
+"""Where a member's updates go; called synchronously by the table and must not block."""
+
+DEFAULT_SEAT_TIMEOUT = 60.0
+DEFAULT_RECONNECT_GRACE = 300.0
+DEFAULT_CLOSE_AFTER = 300.0
+DEFAULT_LOG_LINES = 100
+MIN_AUTO_SPEED = 0.5
+MAX_AUTO_SPEED = 128.0
+"""Battles per second at most at a shared table ("max" means this): every link carries every battle."""
+DEFAULT_AUTO_SPEED = 4.0
+TICKS_PER_SECOND = 30.0
+"""Auto-play faster than this plays several battles per tick."""
+HOUSE_NAME = "house"
+"""The name a record gives a seat nobody ever sat in."""
+
+_SIDES = (Side.P1, Side.P2)
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """Everything a host chooses about its tables; ``check()`` says what is out of range."""
+
+    rules: Rules = field(default_factory=Rules)
+    seat_timeout: float = DEFAULT_SEAT_TIMEOUT
+    reconnect_grace: float = DEFAULT_RECONNECT_GRACE
+    close_after: float = DEFAULT_CLOSE_AFTER
+    log_lines: int = DEFAULT_LOG_LINES
+
+    def __post_init__(self) -> None:
+        for label, value, low, high in (
+            ("seat timeout", self.seat_timeout, 1.0, 3600.0),
+            ("reconnect grace", self.reconnect_grace, 0.0, 86400.0),
+            ("close after", self.close_after, 0.0, 86400.0),
+        ):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{label} must be a number of seconds, not {value!r}")
+            if not low <= value <= high:
+                raise ValueError(f"{label} must be from {low:g} to {high:g} seconds, not {value:g}")
+        if isinstance(self.log_lines, bool) or not isinstance(self.log_lines, int) or not 0 <= self.log_lines <= 1000:
+            raise ValueError(f"log lines must be a whole number from 0 to 1000, not {self.log_lines!r}")
+
+
+def clamp_speed(speed: float) -> float:
+    """An auto-play speed a shared table plays: from 0.5 to 128 battles per second ("max": 128)."""
+    if math.isnan(speed):
+        return DEFAULT_AUTO_SPEED
+    return min(MAX_AUTO_SPEED, max(MIN_AUTO_SPEED, speed))
+
+
+class _Seat:
+    """One seat's mutable state; the outside sees it as a ``SeatState``."""
+
+    def __init__(self, side: Side) -> None:
+        self.side = side
+        self.member: Member | None = None
+        self.name: str | None = None
+        self.left_at: float | None = None
+        self.sat_at = 0.0
+        self.flipped = False
+        self.flipped_at = 0.0
+        self.auto = False
+        self.speed = DEFAULT_AUTO_SPEED
+        self.restart = False
+
+    def status(self, now: float, grace: float) -> SeatStatus:
+        if self.member is not None:
+            return SeatStatus.PLAYER
+        if self.name is None:
+            return SeatStatus.OPEN
+        assert self.left_at is not None
+        return SeatStatus.AWAY if now - self.left_at < grace else SeatStatus.HOUSE
+
+    def vacant(self) -> bool:
+        """Played by the house: someone sat here and left."""
+        return self.member is None and self.name is not None
+
+
+class Member:
+    """One connection at a table: a player in a seat, or a spectator.
+
+    Hosts call its request methods (``flip``, ``set_auto``, ``restart``,
+    ``leave``, or ``request`` with a protocol value); refusals come back as a
+    ``Notice`` through the member's sink, and the methods return whether the
+    request was taken.
+    """
+
+    def __init__(self, table: Table, name: str, seat: Side | None, sink: Sink) -> None:
+        self.table = table
+        self.name = name
+        self.seat = seat
+        self.sink = sink
+        self.present = True
+
+    @property
+    def watching(self) -> bool:
+        return self.seat is None
+
+    @property
+    def you(self) -> You:
+        return You(self.name, self.seat)
+
+    def flip(self) -> bool:
+        return self.table.flip(self)
+
+    def set_auto(self, on: bool, speed: float = DEFAULT_AUTO_SPEED) -> bool:
+        return self.table.set_auto(self, on, speed)
+
+    def restart(self) -> bool:
+        return self.table.restart(self)
+
+    def leave(self) -> None:
+        self.table.leave(self)
+
+    def request(self, request: Request) -> bool:
+        """Carry out a table request (``Flip``, ``Auto``, ``Restart``, ``Leave``); others are refused."""
+        if isinstance(request, Flip):
+            return self.flip()
+        if isinstance(request, Auto):
+            return self.set_auto(request.on, request.speed)
+        if isinstance(request, Restart):
+            return self.restart()
+        if isinstance(request, Leave):
+            self.leave()
+            return True
+        self.table.tell(self, Notice(NoticeCode.REFUSED, "you are already at a table"))
+        return False
+
+    def snapshot(self) -> Snapshot:
+        return self.table.snapshot(self)
+
+
+class Table:
+    """A named table. Create it, ``join`` members, drive it with ``poll()`` at ``next_deadline()``.
+
+    ``deal`` makes each new game (default: a shuffled deck from ``seed_source``,
+    under the options' rules); ``on_record`` receives the one ``GameRecord`` of
+    each finished game (a host stores it off its event loop).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        clock: Clock = monotonic,
+        options: TableOptions | None = None,
+        deal: Callable[[], Game] | None = None,
+        seed_source: Callable[[], int] | None = None,
+        on_record: Callable[[GameRecord], None] | None = None,
+    ) -> None:
+        self.name = name
+        self.options = options if options is not None else TableOptions()
+        self._clock = clock
+        seeds = seed_source if seed_source is not None else _random_seed
+        rules = self.options.rules
+        self._deal = deal if deal is not None else (lambda: Game.deal(seeds(), rules))
+        self._on_record = on_record
+        self._seats = (_Seat(Side.P1), _Seat(Side.P2))
+        self.members: list[Member] = []
+        self.closed = False
+        self.revision = 0
+        """Grows whenever anything a lobby shows changes."""
+        self._log: deque[LogEntry] = deque(maxlen=self.options.log_lines)
+        self._batch: list[Event] = []
+        self._last_state: TableState | None = None
+        self._on_show: BattleWon | GameOver | None = None
+        self._empty_since: float | None = clock()
+        self._auto_at: float | None = None
+        self._auto_credit = 0.0
+        self.game_number = 0
+        self.game: Game = self._new_game()
+
+    # ------------------------------------------------------------ arriving
+
+    def join(self, name: str, sink: Sink, *, watch: bool = False) -> Member:
+        """Seat (or, with ``watch``, never seat) someone called ``name`` (reduced here).
+
+        The same name within the reconnect grace gets its seat back; otherwise the
+        first free seat, seat 1 first; with no free seat, they watch. The new
+        member receives a snapshot at once; the others a state and a notice.
+        """
+        if self.closed:
+            raise RuntimeError("the table is closed")
+        now = self._clock()
+        grace = self.options.reconnect_grace
+        wanted = reduce_name(name)
+        seat: _Seat | None = None
+        if not watch:
+            seat = next(
+                (s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY and s.name == wanted), None
+            )
+            if seat is None:
+                seat = next(
+                    (s for s in self._seats if s.status(now, grace) in (SeatStatus.OPEN, SeatStatus.HOUSE)), None
+                )
+        reserved = {s.name for s in self._seats if s.status(now, grace) is SeatStatus.AWAY and s is not seat}
+        taken = {m.name for m in self.members} | {n for n in reserved if n is not None}
+        member_name = wanted if seat is not None and seat.name == wanted else unique_name(wanted, taken)
+        member = Member(self, member_name, seat.side if seat is not None else None, sink)
+        returning = seat is not None and seat.name == member_name
+        self.members.append(member)
+        self._empty_since = None
+        if seat is not None:
+            seat.member = member
+            seat.name = member_name
+            seat.left_at = None
+            seat.sat_at = now
+            seat.auto = False
+            seat.restart = False
+        self.revision += 1
+        sink(self.snapshot(member))
+        if seat is not None:
+            verb = "is back at" if returning else "sits at"
+            self._note(Notice(NoticeCode.JOINED, f"{member_name} {verb} seat {seat.side.index + 1}"))
+        self._settle()
+        return member
+
+    def leave(self, member: Member) -> None:
+        """``member`` has gone (asked to leave, or the connection closed); safe to call twice."""
+        if not member.present:
+            return
+        member.present = False
+        self.members.remove(member)
+        now = self._clock()
+        if not self.members:
+            self._empty_since = now
+        if member.seat is not None:
+            seat = self._seats[member.seat.index]
+            seat.member = None
+            seat.left_at = now
+            seat.auto = False
+            seat.restart = False
+            self._note(Notice(
+                NoticeCode.LEFT, f"{member.name} left seat {seat.side.index + 1}: the house plays it until they return"
+            ))
+        self.revision += 1
+        self._settle()
+
+    # ------------------------------------------------------------ requests
+
+    def flip(self, member: Member) -> bool:
+        """``member`` turns their card; the battle is played once both seats have."""
+        seat = self._seat_of(member)
+        if seat is None:
+            return False
+        if self.game.over:
+            return self._refuse(member, "the game is over: restart deals again once both players ask")
+        if self._auto_at is not None:
+            return self._refuse(member, "auto-play is on: turn it off to flip by hand")
+        if seat.flipped:
+            return True
+        seat.flipped = True
+        seat.flipped_at = self._clock()
+        self._settle()
+        return True
+
+    def set_auto(self, member: Member, on: bool, speed: float = DEFAULT_AUTO_SPEED) -> bool:
+        """``member`` wants auto-play on or off; it runs once both players want it, at the slower speed."""
+        seat = self._seat_of(member)
+        if seat is None:
+            return False
+        speed = clamp_speed(speed)
+        if seat.auto == on and (not on or seat.speed == speed):
+            return True
+        seat.auto = on
+        if on:
+            seat.speed = speed
+        self._settle()
+        return True
+
+    def restart(self, member: Member) -> bool:
+        """``member`` asks to deal again at game over; the table deals once both players asked."""
+        seat = self._seat_of(member)
+        if seat is None:
+            return False
+        if not self.game.over:
+            return self._refuse(member, "the game is not over yet")
+        if not seat.restart:
+            seat.restart = True
+            self._settle()
+        return True
+
+    def tell(self, member: Member, notice: Notice) -> None:
+        """A notice for one member only (not logged)."""
+        if member.present:
+            member.sink(notice)
+
+    # ----------------------------------------------------------------- time
+
+    def next_deadline(self) -> float | None:
+        """When ``poll()`` next has something to do, on the table's clock; None: only a request can change it."""
+        if self.closed:
+            return None
+        deadlines: list[float] = []
+        if self._empty_since is not None:
+            deadlines.append(self._empty_since + self.options.close_after)
+        if self._auto_at is not None:
+            deadlines.append(self._auto_at)
+        idle = self._idle_deadline()
+        if idle is not None:
+            deadlines.append(idle[1])
+        grace = self.options.reconnect_grace
+        for seat in self._seats:
+            if seat.member is None and seat.left_at is not None and self._clock() - seat.left_at < grace:
+                deadlines.append(seat.left_at + grace)  # AWAY turns HOUSE: the lobby and the seats show it
+        return min(deadlines) if deadlines else None
+
+    def poll(self) -> None:
+        """Do what is due now: close an empty table, flip for an idle player, play auto-play battles."""
+        if self.closed:
+            return
+        now = self._clock()
+        if self._empty_since is not None and now >= self._empty_since + self.options.close_after:
+            self.close("the table closed: nobody was at it")
+            return
+        idle = self._idle_deadline()
+        if idle is not None and now >= idle[1]:
+            seat = idle[0]
+            seat.flipped = True
+            seat.flipped_at = now
+            timeout = self.options.seat_timeout
+            self._note(Notice(NoticeCode.HOUSE_FLIPPED, f"the house flipped for {seat.name}: idle for {timeout:g} s"))
+        if self._auto_at is not None and now >= self._auto_at:
+            self._auto_tick(now)
+        self._settle()
+
+    def close(self, text: str = "the table closed") -> None:
+        """Tell every member ``text`` and close; the table takes no requests after."""
+        if self.closed:
+            return
+        notice = Notice(NoticeCode.CLOSING, text)
+        for member in tuple(self.members):
+            member.sink(notice)
+            member.present = False
+        self.members.clear()
+        self.closed = True
+        self._auto_at = None
+        self.revision += 1
+
+    # ----------------------------------------------------------------- views
+
+    @property
+    def empty(self) -> bool:
+        return not self.members
+
+    def state(self) -> TableState:
+        now = self._clock()
+        grace = self.options.reconnect_grace
+        over = self.game.over
+        seats = tuple(
+            SeatState(s.status(now, grace), s.name, s.flipped, s.auto, s.speed, s.restart) for s in self._seats
+        )
+        if over:
+            waiting = tuple(s.side for s in self._seats if s.member is not None and not s.restart)
+        elif self._auto_at is not None:
+            waiting = ()
+        else:
+            waiting = tuple(s.side for s in self._seats if not s.flipped)
+        speed = self._auto_speed()
+        return TableState(
+            self.name, self.game_number, (seats[0], seats[1]),
+            sum(1 for m in self.members if m.seat is None), waiting,
+            speed if self._auto_at is not None else None, over,
+        )
+
+    def snapshot(self, member: Member) -> Snapshot:
+        game = self.game
+        return Snapshot(
+            you=member.you, state=self.state(), seed=game.seed, rules=game.rules,
+            total_cards=game.total_cards, counts=game.counts, battles=game.battles, wars=game.wars,
+            longest_war=game.longest_war, result=game.result, reason=game.reason,
+            on_show=self._on_show, log=tuple(self._log),
+        )
+
+    def lobby_entry(self) -> LobbyEntry:
+        now = self._clock()
+        grace = self.options.reconnect_grace
+        s1, s2 = self._seats
+        return LobbyEntry(
+            self.name, (s1.name, s2.name), (s1.status(now, grace), s2.status(now, grace)),
+            sum(1 for m in self.members if m.seat is None), self.game_number, self.game.battles,
+            self.game.counts, self.game.result,
+        )
+
+    def seat_names(self) -> tuple[str, str]:
+        """The names a record gives the seats: who sits there or sat there last."""
+        s1, s2 = self._seats
+        return (s1.name or HOUSE_NAME, s2.name or HOUSE_NAME)
+
+    # -------------------------------------------------------------- inside
+
+    def _seat_of(self, member: Member) -> _Seat | None:
+        """The member's seat, or None after telling a spectator (or a departed member) why not."""
+        if self.closed or not member.present or member.table is not self:
+            return None
+        if member.seat is None:
+            self.tell(member, Notice(NoticeCode.WATCHING, "you are watching"))
+            return None
+        return self._seats[member.seat.index]
+
+    def _refuse(self, member: Member, text: str) -> bool:
+        self.tell(member, Notice(NoticeCode.REFUSED, text))
+        return False
+
+    def _note(self, notice: Notice) -> None:
+        """A notice for everyone, kept in the log."""
+        self._log.append(notice)
+        self._broadcast(notice)
+
+    def _broadcast(self, update: Update) -> None:
+        for member in tuple(self.members):
+            member.sink(update)
+
+    def _new_game(self) -> Game:
+        game = self._deal()
+        self.game_number += 1
+        self._dealt_at = self._clock()
+        self._recorded = False
+        self._on_show = None
+        for seat in self._seats:
+            seat.flipped = False
+            seat.restart = False
+        game.subscribe(self._batch.append)
+        self.game = game
+        self._play(game.start)
+        return game
+
+    def _play(self, call: Callable[[], object]) -> None:
+        """Run one engine call and tell everyone what the engine said, as one batch."""
+        call()
+        if not self._batch:
+            return
+        events = tuple(self._batch)
+        self._batch.clear()
+        for event in events:
+            if isinstance(event, (GameStarted, BattleWon)):
+                self._log.append(event)
+                if isinstance(event, BattleWon):
+                    self._on_show = event
+            elif isinstance(event, GameOver):
+                self._log.append(event)
+                if event.last_battle_p1:
+                    self._on_show = event
+        self.revision += 1
+        self._broadcast(EventBatch(self.game_number, events))
+        self._record_if_over()
+
+    def _record_if_over(self) -> None:
+        game = self.game
+        if not game.over or self._recorded:
+            return
+        self._recorded = True
+        self._auto_at = None
+        if self._on_record is not None:
+            seconds = self._clock() - self._dealt_at
+            self._on_record(GameRecord.from_game(game, self.seat_names(), seconds, Source.TABLE))
+
+    def _idle_deadline(self) -> tuple[_Seat, float] | None:
+        """The seated player the table waits for while the other has flipped, and when the house flips for them."""
+        if self.game.over or self._auto_at is not None:
+            return None
+        for seat, other in ((self._seats[0], self._seats[1]), (self._seats[1], self._seats[0])):
+            if seat.member is not None and not seat.flipped and other.flipped:
+                return seat, max(other.flipped_at, seat.sat_at) + self.options.seat_timeout
+        return None
+
+    def _wants_auto(self) -> bool:
+        """Auto-play runs when every seated player wants it (the house agrees) and someone is seated."""
+        seats = self._seats
+        if any(s.name is None for s in seats) or all(s.member is None for s in seats):
+            return False
+        return all(s.auto for s in seats if s.member is not None)
+
+    def _auto_speed(self) -> float:
+        speeds = [s.speed for s in self._seats if s.member is not None and s.auto]
+        return min(speeds) if speeds else DEFAULT_AUTO_SPEED
+
+    def _auto_tick(self, now: float) -> None:
+        speed = self._auto_speed()
+        interval, per_tick = _tick_plan(speed)
+        self._auto_credit += per_tick
+        battles = int(self._auto_credit)
+        self._auto_credit -= battles
+        if battles:
+            self._play(lambda: self.game.play(battles))
+        if self._auto_at is None:
+            return  # the game ended
+        self._auto_at += interval
+        if self._auto_at <= now:
+            self._auto_at = now + interval  # a late poll plays on from now, never in a burst
+
+    def _settle(self) -> None:
+        """Bring everything that follows from the seats up to date, then tell who needs to know."""
+        if self.closed:
+            return
+        game = self.game
+        seats = self._seats
+        if not game.over:
+            running = self._wants_auto()
+            if running and self._auto_at is None:
+                for seat in seats:
+                    seat.flipped = False
+                self._auto_credit = 0.0
+                self._auto_at = self._clock() + _tick_plan(self._auto_speed())[0]
+            elif not running:
+                self._auto_at = None
+        if not game.over and self._auto_at is None:
+            for seat, other in ((seats[0], seats[1]), (seats[1], seats[0])):
+                if seat.vacant() and other.flipped and not seat.flipped:
+                    seat.flipped = True
+                    seat.flipped_at = self._clock()
+            if seats[0].flipped and seats[1].flipped:
+                seats[0].flipped = seats[1].flipped = False
+                self._play(game.step)
+        if self.game.over:
+            agreed = [s.restart or s.vacant() for s in seats]
+            if all(agreed) and any(s.restart for s in seats):
+                self._new_game()
+                self._settle()
+                return
+        state = self.state()
+        if state != self._last_state:
+            self._last_state = state
+            self.revision += 1
+            self._broadcast(state)
+
+
+def _tick_plan(speed: float) -> tuple[float, float]:
+    """(seconds between ticks, battles per tick) at ``speed`` battles per second."""
+    if speed <= TICKS_PER_SECOND:
+        return 1.0 / speed, 1.0
+    return 1.0 / TICKS_PER_SECOND, speed / TICKS_PER_SECOND
+
+
+def _random_seed() -> int:
+    return random.SystemRandom().randrange(2**32)
