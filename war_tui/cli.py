@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from .commands import config as config_cmd
 from .commands import game as game_cmd
 from .commands import play as play_cmd
 from .commands import serve_ssh as serve_ssh_cmd
@@ -14,7 +15,7 @@ from .commands import simulate as simulate_cmd
 from .commands import stats as stats_cmd
 from .commands.common import EXIT_USAGE, Parser, UsageError
 
-SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd)
+SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd, config_cmd)
 
 # Flags before a command belong to the full-screen game; a command's own defaults would silently
 # replace them (`war-tui --seed 5 game` played a random seed), so main() refuses them, except these,

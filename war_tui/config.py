@@ -183,7 +183,12 @@ def _parse(path: Path, themes: Collection[str] | None) -> _Parsed:
         message = str(exc)
         where = _TOML_WHERE.search(message)
         reason = message[: where.start()] if where else message
-        place = f", line {where[1]}, column {where[2]}" if where and where[1] else ""
+        if where and where[1]:
+            place = f", line {where[1]}, column {where[2]}"
+        elif where:  # an unclosed bracket or string runs to the end
+            place, reason = f", line {text.count(chr(10)) + 1}", f"{reason} at the end of the file"
+        else:
+            place = ""
         return _Parsed(True, text, problems=(
             f"{path}{place}: not valid TOML ({reason[:1].lower() + reason[1:]}); every preference has its default",
         ))
