@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from . import version
 from .commands import config as config_cmd
 from .commands import game as game_cmd
 from .commands import play as play_cmd
@@ -37,6 +37,17 @@ class _Commands(argparse._SubParsersAction):
                 before.append((flag, command is not None and flag in command._option_string_actions))
         super().__call__(parser, namespace, values, option_string)
         namespace.flags_before_command = before
+
+
+class _Version(argparse.Action):
+    """``--version``: the package's version, looked up only when asked for (the metadata is slow to load)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help="show the version and exit"):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(f"war-tui {version()}\n")
+        parser.exit()
 
 
 class _TopParser(Parser):
@@ -82,7 +93,7 @@ def build_parser() -> Parser:
         prog="war-tui",
         description="The card game War in your terminal. With no command, starts the full-screen game.",
     )
-    parser.add_argument("--version", action="version", version=f"war-tui {__version__}")
+    parser.add_argument("--version", action=_Version)
     play_cmd.add_play_flags(parser)
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=Parser, action=_Commands
@@ -90,7 +101,7 @@ def build_parser() -> Parser:
     for module in SUBCOMMANDS:
         module.register(subparsers)
     for subparser in subparsers.choices.values():
-        subparser.add_argument("--version", action="version", version=f"war-tui {__version__}")
+        subparser.add_argument("--version", action=_Version)
     return parser
 
 
