@@ -145,3 +145,15 @@ def test_config_check_of_a_missing_named_file_is_one_line_and_exit_2(tmp_path):
 def test_config_needs_check_or_path():
     done = war_tui("config")
     assert done.returncode == 2 and "--check" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_the_readmes_example_file_has_no_problems(tmp_path):
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    example = re.search(r"```toml\n(.*?)```", readme[readme.index("## Preferences"):], re.S)[1]
+    path = tmp_path / "example.toml"
+    path.write_text(example)
+    done = war_tui("config", "--check", "--config", str(path))
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"ok: {path}\n", "")
