@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import os
 import re
 import stat
-import tempfile
-import tomllib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,6 +95,8 @@ def _theme(value: Any, themes: Collection[str] | None) -> str:
     if not isinstance(value, str) or not value.isprintable() or not 0 < len(value) <= MAX_THEME_LENGTH:
         raise ValueError(f"must be a theme's name, not {_shown(value)}")
     if themes is not None and value not in themes:
+        import difflib
+
         close = difflib.get_close_matches(value, themes, n=1)
         hint = f"did you mean '{close[0]}'?" if close else "the command palette's 'Change theme' lists them"
         raise ValueError(f"there is no theme called '{value}' ({hint})")
@@ -154,6 +153,8 @@ _TOML_WHERE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\
 
 
 def _parse(path: Path, themes: Collection[str] | None) -> _Parsed:
+    import tomllib  # here, not at the top: ``war-tui game`` imports this module and never reads the file
+
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):
@@ -198,6 +199,8 @@ def _parse(path: Path, themes: Collection[str] | None) -> _Parsed:
         where = _where(path, text, key)
         check = KEYS.get(key)
         if check is None:
+            import difflib
+
             close = difflib.get_close_matches(key, KEYS, n=1)
             hint = f"did you mean '{close[0]}'?" if close else "the keys are " + ", ".join(KEYS)
             problems.append(f"{where}: unknown key '{key}' ({hint})")
@@ -280,6 +283,8 @@ def _with_value(text: str, key: str, value: object) -> str:
 
 def _comment(line: str) -> str:
     """The comment closing a ``key = value`` line, with the spaces before it; "" if none."""
+    import tomllib
+
     for found in re.finditer("#", line):
         try:
             tomllib.loads(line[: found.start()])
@@ -291,6 +296,8 @@ def _comment(line: str) -> str:
 
 
 def _holds(text: str, document: Mapping[str, Any]) -> bool:
+    import tomllib
+
     try:
         return tomllib.loads(text) == document
     except tomllib.TOMLDecodeError:
@@ -302,6 +309,8 @@ def _replace(path: Path, text: str) -> None:
 
     A symbolic link (a dotfiles folder) stays a link: the file it points to is the one replaced.
     """
+    import tempfile
+
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
