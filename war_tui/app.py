@@ -145,6 +145,8 @@ class WarApp(App[None]):
         self._battle_log: BattleLog | None = None
         self._shadow = ScreenShadow()
         self._froze = False
+        if settings.theme in self.available_themes:  # preferences: the theme last picked
+            self.theme = settings.theme
 
     # ------------------------------------------------------------------ layout
 
@@ -175,6 +177,7 @@ class WarApp(App[None]):
         self.new_game(self.settings.seed, packets=self.settings.packets)
         self._fit_screen(self.size.width, self.size.height)
         self._say_stats_off(self.stats.take_notice())
+        self._say_config_problems()
         self.set_timer(FREEZE_AFTER, self._freeze_start_up)  # once start-up's frames are out
 
     def _freeze_start_up(self) -> None:
@@ -300,10 +303,12 @@ class WarApp(App[None]):
     def action_faster(self) -> None:
         self.speed = faster(self.speed)
         self._sync_auto()
+        self._save_preferences(speed=self.speed)
 
     def action_slower(self) -> None:
         self.speed = slower(self.speed)
         self._sync_auto()
+        self._save_preferences(speed=self.speed)
 
     def action_pause_on_war(self) -> None:
         self.pause_on_war = not self.pause_on_war
@@ -529,6 +534,26 @@ class WarApp(App[None]):
             self.pop_screen()
         if notice:
             self.push_screen(TooSmallScreen())
+
+    # ------------------------------------------------------------ preferences
+    # The preferences file (war_tui/config.py): its problems said once at start,
+    # the theme and the speed saved when the player changes them.
+
+    def _say_config_problems(self) -> None:
+        if self.settings.config_problems:
+            self.notify(
+                "\n".join(self.settings.config_problems), title="Preferences: defaults used",
+                severity="warning", timeout=20, markup=False,
+            )
+
+    def watch_theme(self, theme: str) -> None:
+        self._save_preferences(theme=theme)
+
+    def _save_preferences(self, **changes: object) -> None:
+        preferences = self.settings.preferences
+        problem = preferences.save(**changes) if preferences is not None else None
+        if problem:
+            self.notify(problem, title="Preferences not saved", severity="warning", timeout=10, markup=False)
 
     @staticmethod
     def _cancel(*timers: Timer | None) -> None:

@@ -6,7 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from . import version
+from .commands import config as config_cmd
 from .commands import game as game_cmd
 from .commands import play as play_cmd
 from .commands import serve_ssh as serve_ssh_cmd
@@ -14,7 +15,7 @@ from .commands import simulate as simulate_cmd
 from .commands import stats as stats_cmd
 from .commands.common import EXIT_USAGE, Parser, UsageError
 
-SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd)
+SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd, config_cmd)
 
 # Flags before a command belong to the full-screen game; a command's own defaults would silently
 # replace them (`war-tui --seed 5 game` played a random seed), so main() refuses them, except these,
@@ -36,6 +37,17 @@ class _Commands(argparse._SubParsersAction):
                 before.append((flag, command is not None and flag in command._option_string_actions))
         super().__call__(parser, namespace, values, option_string)
         namespace.flags_before_command = before
+
+
+class _Version(argparse.Action):
+    """``--version``: the package's version, looked up only when asked for (the metadata is slow to load)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help="show the version and exit"):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(f"war-tui {version()}\n")
+        parser.exit()
 
 
 class _TopParser(Parser):
@@ -81,7 +93,7 @@ def build_parser() -> Parser:
         prog="war-tui",
         description="The card game War in your terminal. With no command, starts the full-screen game.",
     )
-    parser.add_argument("--version", action="version", version=f"war-tui {__version__}")
+    parser.add_argument("--version", action=_Version)
     play_cmd.add_play_flags(parser)
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=Parser, action=_Commands
@@ -89,7 +101,7 @@ def build_parser() -> Parser:
     for module in SUBCOMMANDS:
         module.register(subparsers)
     for subparser in subparsers.choices.values():
-        subparser.add_argument("--version", action="version", version=f"war-tui {__version__}")
+        subparser.add_argument("--version", action=_Version)
     return parser
 
 

@@ -7,16 +7,38 @@ before any screen opens.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .cards import Card
-from .presentation import DEFAULT_SPEED
+from .presentation import DEFAULT_SPEED, cell_width
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .config import Preferences
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
 MAX_NAME_LENGTH = 16
 SCREENSAVER_PAUSE = 5.0
 """Seconds the screensaver shows a finished game before dealing the next."""
+
+
+def names_value(names: Sequence[str]) -> tuple[str, str]:
+    """Two players' names, trimmed; the ``--names`` flag and the preferences file both check them here."""
+    if len(names) != 2 or not all(isinstance(name, str) for name in names):
+        raise ValueError("--names must be two names")
+    for name in names:
+        if not name.strip() or not name.isprintable():
+            raise ValueError("--names must be two printable, non-blank names")
+        if cell_width(name) > MAX_NAME_LENGTH:
+            raise ValueError(
+                f"--names: '{name}' is wider than {MAX_NAME_LENGTH} columns (wide characters such as 山 take two)"
+            )
+    pair = (names[0].strip(), names[1].strip())
+    if pair[0].casefold() == pair[1].casefold():
+        raise ValueError("--names: the two players need different names")
+    return pair
 
 
 @dataclass(frozen=True)
@@ -32,3 +54,6 @@ class PlaySettings:
     ascii: bool = False
     packets: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None  # a hand-made deal (tests, replays)
     screensaver_pause: float = SCREENSAVER_PAUSE
+    theme: str | None = None  # a Textual theme's name; None keeps Textual's default
+    config_problems: tuple[str, ...] = ()  # what was wrong in the preferences file, shown once at start
+    preferences: Preferences | None = None  # where changes made in the game are saved; None: nowhere

@@ -98,3 +98,24 @@ def test_a_bad_value_names_its_flag_once(args, start):
     assert done.returncode == 2
     assert done.stderr.startswith(start), done.stderr
     assert "argument" not in done.stderr
+
+
+def test_version_is_the_installed_packages():
+    from importlib.metadata import version
+
+    assert war_tui("--version").stdout == f"war-tui {version('war-tui')}\n"
+
+
+def test_version_from_a_source_tree_without_metadata_is_its_pyproject(monkeypatch):
+    import importlib.metadata
+    import tomllib
+    from pathlib import Path
+
+    import war_tui
+
+    def not_installed(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    pyproject = Path(war_tui.__file__).resolve().parents[1] / "pyproject.toml"
+    assert war_tui.version() == tomllib.loads(pyproject.read_text())["project"]["version"]

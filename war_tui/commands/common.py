@@ -79,6 +79,9 @@ def war_cards_value(text: str) -> int:
     return value
 
 
+max_battles_value = positive_int("--max-battles")
+
+
 def gather_value(text: str) -> Gather:
     try:
         return Gather(text.lower())
@@ -99,7 +102,7 @@ def add_rule_flags(parser: argparse.ArgumentParser) -> None:
         + ", ".join(g.value for g in Gather) + " (default winner-first)",
     )
     group.add_argument(
-        "--max-battles", type=positive_int("--max-battles"), default=DEFAULT_MAX_BATTLES, metavar="N",
+        "--max-battles", type=max_battles_value, default=DEFAULT_MAX_BATTLES, metavar="N",
         help=f"stop a game after N battles (default {DEFAULT_MAX_BATTLES:,})",
     )
 

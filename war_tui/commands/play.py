@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Collection
 
-from ..presentation import DEFAULT_SPEED, SpeedError, cell_width, parse_speed, speed_label
-from ..settings import DEFAULT_NAMES, MAX_NAME_LENGTH, PlaySettings
+from ..config import ConfigRead, Preferences, default_path, key_for, read_config
+from ..presentation import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
+from ..rules import Rules
+from ..settings import DEFAULT_NAMES, PlaySettings, names_value
 from .common import UsageError, add_rule_flags, rules_from_args, seed_value
+from .config import config_path_value, theme_names
 from .stats import add_stats_flags, store_from_args
 
 MAX_TIME_LIMIT = 7 * 24 * 60  # minutes: a week is longer than anyone watches one game
@@ -35,51 +39,100 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--seed", type=seed_value, help="shuffle the first game with this seed (replays a deal)")
     group.add_argument("--auto", action="store_true", help="start with auto-play on")
     group.add_argument(
-        "--speed", type=speed_value, default=DEFAULT_SPEED, metavar="S",
+        "--speed", type=speed_value, metavar="S",
         help=f"auto-play battles per second, 0.5 to 1000, or 'max' (default {speed_label(DEFAULT_SPEED)})",
     )
     group.add_argument(
         "--screensaver", action="store_true",
         help="auto-play forever: show each result for a few seconds, then deal again",
     )
-    group.add_argument("--pause-on-war", action="store_true", help="stop auto-play at every war")
+    group.add_argument(
+        "--pause-on-war", action=argparse.BooleanOptionalAction, help="stop auto-play at every war (or not)"
+    )
     group.add_argument(
         "--time-limit", type=minutes_value, metavar="MINUTES",
         help="end each game as stopped after this many minutes, naming the leader",
     )
     group.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")
-    group.add_argument("--ascii", action="store_true", help="letters for suits and ASCII borders")
+    group.add_argument(
+        "--ascii", action=argparse.BooleanOptionalAction, help="letters for suits and ASCII borders (or not)"
+    )
     add_rule_flags(parser)
+    # Only a flag actually given overrides the preferences file: unset, each of these is None.
+    parser.set_defaults(war_cards=None, gather=None, max_battles=None)
+    add_config_flags(parser)
     add_stats_flags(parser)
 
 
-def settings_from_args(args: argparse.Namespace) -> PlaySettings:
-    names = tuple(args.names) if args.names else DEFAULT_NAMES
-    for name in names:
-        if not name.strip() or not name.isprintable():
-            raise UsageError("--names must be two printable, non-blank names")
-        if cell_width(name) > MAX_NAME_LENGTH:
-            raise UsageError(
-                f"--names: '{name}' is wider than {MAX_NAME_LENGTH} columns (wide characters such as 山 take two)"
-            )
-    names = (names[0].strip(), names[1].strip())
-    if names[0].casefold() == names[1].casefold():
-        raise UsageError("--names: the two players need different names")
+def add_config_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "preferences", f"names, speed, theme and house rules kept between runs (default file: {default_path()})"
+    )
+    which = group.add_mutually_exclusive_group()
+    which.add_argument("--config", type=config_path_value, metavar="PATH", help="read and save preferences in this file")
+    which.add_argument("--no-config", action="store_true", help="neither read nor save a preferences file")
+    group.add_argument(
+        "--config-read-only", action="store_true",
+        help="read the preferences file but save nothing to it: changes last for this session (serve-ssh games)",
+    )
+
+
+def read_preferences(args: argparse.Namespace, themes: Collection[str] | None = None) -> ConfigRead:
+    """The preferences file the flags point at; ``--config`` naming no file is a usage error."""
+    path = default_path() if args.config is None else args.config
+    if args.no_config:
+        return ConfigRead(path)
+    read = read_config(path, themes=themes)
+    if args.config is not None and not read.found:
+        raise UsageError(f"--config: there is no file at {path}")
+    return read
+
+
+_RULES = Rules()
+PREFERENCE_DEFAULTS: dict[str, object] = {
+    "names": DEFAULT_NAMES, "speed": DEFAULT_SPEED, "pause_on_war": False, "ascii": False, "theme": None,
+    "war_cards": _RULES.war_cards, "gather": _RULES.gather, "max_battles": _RULES.max_battles,
+}
+"""What each preference is when neither a flag nor the file sets it (one entry per key of the file)."""
+
+
+def merged(args: argparse.Namespace, read: ConfigRead) -> argparse.Namespace:
+    """The flags given, then the file, then the defaults: one value for each preference."""
+    chosen = argparse.Namespace(**vars(args))
+    for name, default in PREFERENCE_DEFAULTS.items():
+        given = getattr(args, name, None)
+        setattr(chosen, name, given if given is not None else read.values.get(key_for(name), default))
+    return chosen
+
+
+def settings_from_args(args: argparse.Namespace, *, themes: Collection[str] | None = None) -> PlaySettings:
+    """The session the flags and the preferences file ask for; ``themes``: the names a theme may take."""
+    read = read_preferences(args, themes)
+    chosen = merged(args, read)
+    try:
+        names = names_value(chosen.names)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    save = not (args.no_config or args.config_read_only)
     return PlaySettings(
         seed=args.seed,
-        rules=rules_from_args(args),
+        rules=rules_from_args(chosen),
         auto=args.auto,
-        speed=args.speed,
+        speed=chosen.speed,
         screensaver=args.screensaver,
-        pause_on_war=args.pause_on_war,
+        pause_on_war=chosen.pause_on_war,
         time_limit=args.time_limit,
         names=names,
-        ascii=args.ascii,
+        ascii=chosen.ascii,
+        theme=chosen.theme,
+        config_problems=read.problems,
+        preferences=Preferences(read.path, {"speed": chosen.speed, "theme": chosen.theme}, themes=themes)
+        if save else None,
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = settings_from_args(args)
+    settings = settings_from_args(args, themes=theme_names())
     from ..app import WarApp  # Textual loads only when a screen is really wanted
 
     app = WarApp(settings, stats=store_from_args(args))

@@ -1,0 +1,134 @@
+"""Preferences that stick: the theme picked in the palette and the speed set with + / - outlive the app.
+
+Each app is built from the command line as ``war-tui`` builds it (flags, then the
+file in this test's own XDG_CONFIG_HOME), so a second run sees what the first saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from textual.command import CommandPalette
+from war_ui_support import OPENING_SEED, until
+
+from war_tui.app import WarApp
+from war_tui.cli import build_parser
+from war_tui.commands.config import theme_names
+from war_tui.commands.play import settings_from_args
+
+SIZE = (100, 30)
+
+
+@pytest.fixture
+def user_file(own_config_folder):
+    return own_config_folder / "war-tui" / "config.toml"
+
+
+def app_from_command_line(*argv: str) -> WarApp:
+    settings = settings_from_args(build_parser().parse_args(list(argv)), themes=theme_names())
+    return WarApp(replace(settings, seed=OPENING_SEED), environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)
+
+
+def notices(app: WarApp) -> list[tuple[str, dict]]:
+    """Every notification the app raises from now on, as (message, options)."""
+    said: list[tuple[str, dict]] = []
+    notify = app.notify
+
+    def record(message, **options):
+        said.append((message, options))
+        notify(message, **options)
+
+    app.notify = record
+    return said
+
+
+def top_hit(app: WarApp) -> str:
+    """The palette's first line (what enter chooses), or "" while it has none."""
+    hits = app.screen.query_one("CommandList")
+    return str(hits.get_option_at_index(0).prompt) if hits.option_count else ""
+
+
+async def pick_theme(app: WarApp, pilot, name: str) -> None:
+    """As a player does it: ctrl+p, "Theme", then the theme's name."""
+    await pilot.press("ctrl+p")
+    await until(pilot, lambda: CommandPalette.is_open(app))
+    await pilot.press(*"Theme")
+    await until(pilot, lambda: top_hit(app).startswith("Theme"))
+    await pilot.press("enter")
+    await until(pilot, lambda: CommandPalette.is_open(app) and "themes" in app.screen.query_one("Input").placeholder)
+    await pilot.press(*name)
+    await until(pilot, lambda: top_hit(app) == name)
+    await pilot.press("enter")
+    await until(pilot, lambda: app.theme == name)
+
+
+async def test_the_theme_picked_in_the_palette_is_the_next_runs_theme(user_file):
+    first = app_from_command_line()
+    async with first.run_test(size=SIZE) as pilot:
+        assert first.theme == "textual-dark"
+        await pick_theme(first, pilot, "nord")
+    assert user_file.read_text() == 'theme = "nord"\n'
+
+    second = app_from_command_line()
+    async with second.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert second.theme == "nord"
+
+
+async def test_the_speed_set_with_plus_is_saved_and_the_next_run_starts_with_it(user_file):
+    user_file.parent.mkdir()
+    user_file.write_text("# mine\nspeed = 8  # a good pace\n")
+    app = app_from_command_line()
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.speed == 8
+        await pilot.press("plus")
+        assert user_file.read_text() == "# mine\nspeed = 16  # a good pace\n"
+        await pilot.press("minus", "minus")
+        assert user_file.read_text() == "# mine\nspeed = 4  # a good pace\n"
+    assert app_from_command_line().speed == 4
+
+
+async def test_starting_the_game_writes_nothing(user_file):
+    user_file.parent.mkdir()
+    user_file.write_text('theme = "nord"\n')
+    before = user_file.stat()
+    app = app_from_command_line("--speed", "16")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme == "nord"
+    after = user_file.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+async def test_with_config_read_only_changes_last_for_the_session_only(user_file):
+    user_file.parent.mkdir()
+    user_file.write_text('theme = "nord"\nspeed = 8\n')
+    app = app_from_command_line("--config-read-only")
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.theme == "nord"
+        await pilot.press("plus")
+        app.theme = "dracula"
+        await pilot.pause()
+        assert app.speed == 16 and app.theme == "dracula"
+    assert user_file.read_text() == 'theme = "nord"\nspeed = 8\n'
+
+
+async def test_a_broken_file_is_one_notification_naming_file_line_and_key_and_stays_untouched(user_file):
+    user_file.parent.mkdir()
+    broken = b'names = ["Ann", "Bob"]\nspeed = 9999\ncolour = "red"\n'
+    user_file.write_bytes(broken)
+    app = app_from_command_line()
+    said = notices(app)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()
+        assert app.names == ("Ann", "Bob") and app.speed == 4  # the good value used, the default for the bad
+        [(message, options)] = said
+        assert options["severity"] == "warning"
+        assert f"{user_file}, line 2: speed must be from 0.5 to 1000" in message
+        assert f"{user_file}, line 3: unknown key 'colour'" in message
+        await pilot.press("plus")  # a change the player makes is not written into the broken file
+        assert "not saved" in said[1][1]["title"] and "war-tui config --check" in said[1][0]
+        await pilot.press("plus")
+        assert len(said) == 2  # said once
+    assert user_file.read_bytes() == broken
