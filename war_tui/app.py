@@ -1,9 +1,10 @@
-"""The full-screen game: keys and timers drive the engine; the adapter's messages draw the board.
+"""The full-screen game: keys and timers drive the engine; the board shows the app's reactive state.
 
-The app holds the session (the game, the tally, auto-play settings) as plain
-attributes, not reactives: a reactive on the App repaints the whole screen on
-every change. Each widget owns its own state and is told about deals, battles
-and results through ``show_deal`` / ``show_battle`` / ``show_end``.
+What is on show lives in the app's ``var``s: the deal, the battle on show (set
+by the engine adapter), the result, the auto-play settings and the tally. Each
+board widget binds the ones it draws (``data_bind`` in ``compose``) and redraws
+in its watchers. ``var`` rather than ``reactive``: a change repaints nothing by
+itself, only the widgets whose watchers draw it.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.command import CommandPalette
+from textual.reactive import var
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.timer import Timer
@@ -36,13 +38,12 @@ from .components.game_footer import GameFooter
 from .components.kept_rows import BoardColumn, BoardRow, BoardScreen
 from .components.packet import Packet
 from .components.pile import Pile
-from .components.refresh_batch import refresh_batch
 from .components.status import StatusLine
 from .components.trend import CountTrend
 from .damage import CompositorUpdate, MinimalUpdate, ScreenShadow
 from .engine import Game
 from .keys import GAME_BINDINGS
-from .messages import BattleShown, DealView, EndView, GameDealt, GameEnded
+from .views import BattleView, DealView, EndView
 from .presentation import MAX, choose_glyphs, faster, slower, tick_plan
 from .rules import Result, Rules, Side
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
@@ -104,6 +105,19 @@ class WarApp(App[None]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
     BINDINGS = GAME_BINDINGS
 
+    deal: var[DealView | None] = var(None)
+    """The game on the table (None before the first deal)."""
+    battle: var[BattleView | None] = var(None)
+    """The battle on show: set by the engine adapter; None until a deal's first battle."""
+    result: var[EndView | None] = var(None)
+    """How the game on the table ended (None while it is being played)."""
+    auto: var[bool] = var(False)
+    speed: var[float | str] = var(4.0)
+    """Battles a second, or "max"."""
+    pause_on_war: var[bool] = var(False)
+    tally: var[Counter[Result]] = var(Counter)
+    """Finished games of this session by result (changed in place, then ``mutate_reactive``)."""
+
     def __init__(
         self,
         settings: PlaySettings | None = None,
@@ -123,7 +137,6 @@ class WarApp(App[None]):
         self.adapter = EngineAdapter(self)
         self.game: Game | None = None
         self.game_number = 0
-        self.tally: Counter[Result] = Counter()
         self.finished_hooks: list[FinishedHook] = []
         """Called once per finished game with (game, seconds): the seam for statistics."""
         # No store given (tests, embedding): record nothing rather than write to the user's file.
@@ -141,7 +154,6 @@ class WarApp(App[None]):
         self._auto_plan: tuple[float, float] | None = None
         self._limit_timer: Timer | None = None
         self._next_deal_timer: Timer | None = None
-        self._board: list = []
         self._battle_log: BattleLog | None = None
         self._shadow = ScreenShadow()
         self._froze = False
@@ -153,25 +165,26 @@ class WarApp(App[None]):
 
     def compose(self) -> ComposeResult:
         g, names = self.glyphs, self.names
-        yield StatusLine(names, g, id="status")
+        shown = (WarApp.deal, WarApp.battle, WarApp.result)
+        yield StatusLine(names, g, id="status").data_bind(
+            *shown, WarApp.auto, WarApp.speed, WarApp.pause_on_war, WarApp.tally
+        )
         with BoardRow(id="table"):
             with BoardColumn(id="packets"):
-                yield Packet(Side.P1, names[0], g, id="packet-p1")
-                yield Packet(Side.P2, names[1], g, id="packet-p2")
-            yield Pile(names, g, id="pile")
+                yield Packet(Side.P1, names[0], g, id="packet-p1").data_bind(*shown)
+                yield Packet(Side.P2, names[1], g, id="packet-p2").data_bind(*shown)
+            yield Pile(names, g, id="pile").data_bind(WarApp.battle)
         with BoardColumn(id="charts"):
-            yield CardBar(names, g, id="card-bar")
-            yield CountTrend(names, g, id="trend")
-        yield BattleLog(names, g, id="log")
+            yield CardBar(names, g, id="card-bar").data_bind(*shown)
+            yield CountTrend(names, g, id="trend").data_bind(WarApp.deal, WarApp.battle)
+        yield BattleLog(names, g, id="log").data_bind(*shown)
         yield GameFooter(compact=True)
 
     def on_mount(self) -> None:
         self.set_class(self.glyphs.ascii, "-ascii")
         if self.glyphs.ascii:
             ScrollBar.renderer = AsciiScrollBarRender  # Textual has one renderer per process; put back on unmount
-        self._board = list(self.query(".board"))
         self._battle_log = self.query_one(BattleLog)
-        self._status.set_play(self.auto, self.speed, self.pause_on_war)
         self.new_game(self.settings.seed, packets=self.settings.packets)
         self._fit_screen(self.size.width, self.size.height)
         self._say_stats_off(self.stats.take_notice())
@@ -206,10 +219,6 @@ class WarApp(App[None]):
             gc.unfreeze()  # an app run inside another program (tests) gives them back to the collector
             gc.set_threshold(*self._thresholds)
 
-    @property
-    def _status(self) -> StatusLine:
-        return self.query_one("#status", StatusLine)
-
     # ------------------------------------------------------- the stats seam
 
     def new_game(
@@ -238,9 +247,9 @@ class WarApp(App[None]):
         self._started_at = self._clock()
         self.adapter.follow(game)
         game.start()
-        self.post_message(
-            GameDealt(DealView(self.game_number, game.seed, game.rules, game.counts, game.total_cards))
-        )
+        self.result = None
+        self.battle = None
+        self.deal = DealView(self.game_number, game.seed, game.rules, game.counts, game.total_cards)
         if self.settings.time_limit is not None:
             self._limit_timer = self.set_timer(self.settings.time_limit * 60, self._time_up)
         self._sync_auto()
@@ -250,7 +259,7 @@ class WarApp(App[None]):
         """The one place a finished game is reported: the tally, then every hook (statistics)."""
         assert game.result is not None
         self.tally[game.result] += 1
-        self._status.set_tally(self.tally)
+        self.mutate_reactive(WarApp.tally)
         for hook in self.finished_hooks:
             hook(game, seconds)
 
@@ -353,7 +362,6 @@ class WarApp(App[None]):
 
     def _sync_auto(self) -> None:
         """Run the auto-play timer exactly when auto-play is on and the game is not over."""
-        self._status.set_play(self.auto, self.speed, self.pause_on_war)
         self._sync_collector()
         wanted = self.auto and self.game is not None and not self.game.over
         plan = tick_plan(self.speed) if wanted else None
@@ -408,7 +416,7 @@ class WarApp(App[None]):
                     game.play(MAX_CHUNK)
         finally:
             adapter.holding = False
-        adapter.flush(fast=True)
+        adapter.flush()
 
     def _stop_at_war(self) -> None:
         self.auto = False
@@ -432,7 +440,7 @@ class WarApp(App[None]):
         end = EndView(
             game.result, game.reason, game.battles, game.wars, game.longest_war, (n1, n2), game.leader, seconds
         )
-        self.post_message(GameEnded(end))
+        self.result = end
         screensaver = self.settings.screensaver
         pause = self.settings.screensaver_pause
         self._push_overlay(
@@ -462,27 +470,6 @@ class WarApp(App[None]):
             f"{self.names[0]} {t[Result.P1]}", f"{self.names[1]} {t[Result.P2]}",
             f"draws {t[Result.DRAW]}", f"stopped {t[Result.STOPPED]}",
         ])
-
-    # ------------------------------------------------- messages to the board
-    # A timer can deal or play while Textual closes the app: the board's widgets may
-    # already be unmounted (their component styles gone), so such news is dropped.
-
-    def on_game_dealt(self, message: GameDealt) -> None:
-        self._tell_board(lambda widget: widget.show_deal(message.deal))
-
-    def on_battle_shown(self, message: BattleShown) -> None:
-        self._tell_board(lambda widget: widget.show_battle(message.view))
-
-    def on_game_ended(self, message: GameEnded) -> None:
-        self._tell_board(lambda widget: widget.show_end(message.end))
-
-    def _tell_board(self, tell: Callable[[Any], None]) -> None:
-        """Each board widget in turn, their repaints handed to the screen at once (``refresh_batch``)."""
-        if not self.is_running or not self._board:
-            return
-        with refresh_batch(self._board[0].screen):
-            for widget in self._board:
-                tell(widget)
 
     # ------------------------------------------------------------ screens
 

@@ -81,8 +81,8 @@ async def test_the_sparkline_stays_bounded_however_many_battles_a_frame_passes_o
         await pilot.press("space")
         await pilot.pause()
         trend = app.query_one(CountTrend)
-        view = app.query_one("#pile").view
-        trend.show_battle(replace(view, passed=tuple(26 + i % 20 for i in range(10_000))))
+        view = app.query_one("#pile").battle
+        trend.battle = replace(view, passed=tuple(26 + i % 20 for i in range(10_000)))
         assert len(trend.history.samples) <= 512
         await pilot.pause()
         assert drawn(trend).strip()
@@ -170,7 +170,7 @@ async def test_ascii_mode_sends_nothing_but_ascii_in_notifications_and_the_palet
 def deep_war_view(wars: int = 5, war_cards: int = 3):
     """A made-up battle: ties on Q, A, 7, 10, J, each war with ``war_cards`` down; A♥ beats 3♣ at the end."""
     from war_tui.cards import RANKS, parse_card
-    from war_tui.messages import BattleView
+    from war_tui.views import BattleView
     from war_tui.rules import Side
 
     ties = "QA7TJ98"[:wars]
@@ -209,7 +209,7 @@ async def test_a_deep_war_in_the_compact_pile_always_shows_both_deciding_cards(s
         await pilot.pause()
         pile = app.query_one(Pile)
         view = deep_war_view()
-        pile.show_battle(view)
+        pile.battle = view
         await pilot.pause()
         rows = [line for line in drawn(pile).splitlines() if line.strip()]
         p1_row, p2_row = rows[0], rows[-1]
@@ -225,7 +225,7 @@ async def test_overlapped_tied_tens_in_the_full_pile_read_t_never_1():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         pile = app.query_one(Pile)
-        pile.show_battle(deep_war_view(wars=5, war_cards=3))
+        pile.battle = deep_war_view(wars=5, war_cards=3)
         await pilot.pause()
         shown = drawn(pile)
         assert "│T" in shown and "│1│" not in shown and "│1" not in shown.replace("│10", "")

@@ -16,7 +16,7 @@ from war_tui.components.packet import Packet
 from war_tui.components.pile import Pile
 from war_tui.components.status import StatusLine
 from war_tui.engine import Game
-from war_tui.messages import DealView, GameDealt
+from war_tui.views import DealView
 from war_tui.presentation import MAX
 from war_tui.rules import Result, Rules
 from war_tui.screens.game_over import GameOverScreen
@@ -67,11 +67,11 @@ async def test_flip_plays_exactly_one_battle_and_updates_counts_and_pile(key):
         assert (n1, n2) != (26, 26) and n1 + n2 == 52
         assert subtitle(app.query_one("#packet-p1", Packet)).endswith(f"{n1} cards")
         pile = app.query_one(Pile)
-        assert pile.view.battle == 1
+        assert pile.battle.battle == 1
         assert " Battle 1 " in frame(pile)[0]
         await pilot.press(key)
         await pilot.pause()
-        assert app.game.battles == 2 and pile.view.battle == 2
+        assert app.game.battles == 2 and pile.battle.battle == 2
         assert "    2" in log_text(app)
 
 
@@ -137,8 +137,8 @@ async def test_max_speed_plays_many_battles_per_frame_and_shows_the_latest():
         await pilot.pause()
         pile = app.query_one(Pile)
         if not app.game.over:
-            assert pile.view.battle == app.game.battles  # the pile shows the newest battle
-        assert app.query_one(StatusLine).battles == app.game.battles
+            assert pile.battle.battle == app.game.battles  # the pile shows the newest battle
+        assert f"Battle {app.game.battles:,}" in status_text(app)
 
 
 async def test_pause_on_war_stops_auto_play_at_the_war():
@@ -146,7 +146,7 @@ async def test_pause_on_war_stops_auto_play_at_the_war():
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: not app.auto)
         await pilot.pause()
-        assert app.game.battles == 1 and app.query_one(Pile).view.wars == 2
+        assert app.game.battles == 1 and app.query_one(Pile).battle.wars == 2
         await pilot.pause(0.2)
         assert app.game.battles == 1
 
@@ -180,7 +180,7 @@ async def test_restart_deals_a_new_game_with_a_new_seed():
         assert app.game_number == 2
         assert app.game.battles == 0 and app.game.counts == (26, 26)
         assert app.game.seed == 1001
-        assert app.query_one(Pile).view is None
+        assert app.query_one(Pile).battle is None
         assert "Game 2 (seed 1001)" in status_text(app)
         assert "Game 2" in log_text(app)
 
@@ -269,7 +269,7 @@ async def test_a_tiny_terminal_asks_to_be_enlarged_and_the_game_comes_back():
         await pilot.resize_terminal(100, 30)
         await until(pilot, lambda: not isinstance(app.screen, TooSmallScreen))
         await pilot.pause()
-        assert app.query_one(Pile).view.battle == app.game.battles
+        assert app.query_one(Pile).battle.battle == app.game.battles
 
 
 async def test_game_over_while_too_small_keeps_the_notice_on_top():
@@ -363,7 +363,7 @@ async def test_a_new_deal_due_while_the_app_closes_is_dropped_not_a_crash():
             await close_all()
             app._deal_next()
             app.action_flip()
-            app.post_message(GameDealt(DealView(games + 1, 5, app.rules, (26, 26), 52)))
+            app.deal = DealView(games + 1, 5, app.rules, (26, 26), 52)
 
         app._close_all = close_all_then_deal
     assert not app.is_running
@@ -406,20 +406,26 @@ async def test_the_battle_log_keeps_a_bounded_number_of_lines():
     async with app.run_test(size=SIZE) as pilot:
         log = app.query_one(BattleLog)
         await pilot.pause()
-        view = None
-        game = app.game
-        unsubscribe = game.subscribe(lambda e: None)
-        from war_tui.adapter import view_of
-        from war_tui.events import BattleWon
+        from war_tui.adapter import EngineAdapter
 
-        events = []
-        game.subscribe(lambda e: events.append(e) if isinstance(e, BattleWon) else None)
+        class Board:
+            def __init__(self):
+                self.views = []
+
+            @property
+            def battle(self):
+                return self.views[-1] if self.views else None
+
+            @battle.setter
+            def battle(self, view):
+                self.views.append(view)
+
+        board = Board()
+        game = Game.deal(OPENING_SEED)
+        EngineAdapter(board).follow(game)
         game.play(50)
-        unsubscribe()
-        views = [view_of(e, e.battle, 1) for e in events]
         for i in range(MAX_LINES + 200):
-            view = views[i % len(views)]
-            log.show_battle(view)
+            log.battle = board.views[i % len(board.views)]
         await pilot.pause()
         assert len(log.lines) == MAX_LINES
 

@@ -8,12 +8,12 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
-from textual.reactive import Reactive
+from textual.reactive import Reactive, var
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widgets import RichLog
 
-from ..messages import BattleView, DealView, EndView
+from ..views import BattleView, DealView, EndView
 from ..presentation import Glyphs, log_battle_line, plural, reason_text, result_title
 from .drawing import pieces_text
 from .log_scrollbar import LogScrollBar
@@ -38,13 +38,17 @@ class BattleLog(CachedComponentStyles, BatchedRefresh, RichLog, can_focus=False)
 
     COMPONENT_CLASSES = {"log--dim", "log--red", "log--war", "log--deal", "log--end"}
 
+    deal: var[DealView | None] = var(None)
+    battle: var[BattleView | None] = var(None)
+    result: var[EndView | None] = var(None)
+
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
     """Each line written grows the log's virtual height. On a Widget that asks for a layout of the
     whole screen (every widget arranged again) per battle; here only when the scrollbar comes or
     goes, and otherwise the scrollbar and scroll limits are brought up to date in place."""
 
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
-        super().__init__(max_lines=MAX_LINES, min_width=20, wrap=False, markup=False, id=id, classes="board")
+        super().__init__(max_lines=MAX_LINES, min_width=20, wrap=False, markup=False, id=id)
         self.names = tuple(names)
         self.glyphs = glyphs
         self.border_title = "Battle log"
@@ -211,11 +215,15 @@ class BattleLog(CachedComponentStyles, BatchedRefresh, RichLog, can_focus=False)
 
     # ------------------------------------------------------------ the game
 
-    def show_deal(self, deal: DealView) -> None:
+    def watch_deal(self, deal: DealView | None) -> None:
+        if deal is None:
+            return
         seed = f"seed {deal.seed}" if deal.seed is not None else "hand-made deal"
         self._append([(f"Game {deal.number} {self.glyphs.dot} {seed} {self.glyphs.dot} {deal.rules.describe()}", "deal")])
 
-    def show_battle(self, view: BattleView) -> None:
+    def watch_battle(self, view: BattleView | None) -> None:
+        if view is None:
+            return
         if view.passed:
             self._append([(f"{self.glyphs.ellipsis:>5}  {plural(len(view.passed), 'battle')} at max speed", "dim")])
         winner = None if view.winner is None else self.names[view.winner.index]
@@ -223,7 +231,9 @@ class BattleLog(CachedComponentStyles, BatchedRefresh, RichLog, can_focus=False)
         tie = (view.p1_laid[0], view.p2_laid[0]) if view.wars else None
         self._append(log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs, tie))
 
-    def show_end(self, end: EndView) -> None:
+    def watch_result(self, end: EndView | None) -> None:
+        if end is None:
+            return
         title = result_title(end.result, self.names)
         line = (
             f"{title}: {reason_text(end.reason, end.result, self.names)}, after {plural(end.battles, 'battle')}"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from rich.style import Style
 
+from textual.reactive import var
+
 from .line_widget import LineWidget, Row
-from ..messages import BattleView, DealView, EndView
+from ..views import BattleView, DealView, EndView
 from ..presentation import CARD_HEIGHT, CARD_WIDTH, Canvas, Glyphs, card_back, plural, stack_edges
 from ..rules import Side
 
@@ -19,8 +21,12 @@ class Packet(LineWidget):
 
     COMPONENT_CLASSES = {"packet--back", "packet--edge", "packet--empty", "packet--won"}
 
+    deal: var[DealView | None] = var(None)
+    battle: var[BattleView | None] = var(None)
+    result: var[EndView | None] = var(None)
+
     def __init__(self, side: Side, name: str, glyphs: Glyphs, *, id: str | None = None) -> None:
-        super().__init__(id=id, classes=f"board packet {side.value}")
+        super().__init__(id=id, classes=f"packet {side.value}")
         self.side = side
         self.player = name
         self.glyphs = glyphs
@@ -30,16 +36,18 @@ class Packet(LineWidget):
         self.border_title = name
         self._drawn_stack: tuple[object, ...] | None = None
 
-    # -- fed by the app
-    def show_deal(self, deal: DealView) -> None:
-        self.total = deal.total
-        self._show(deal.counts[self.side.index], 0)
+    def watch_deal(self, deal: DealView | None) -> None:
+        if deal is not None:
+            self.total = deal.total
+            self._show(deal.counts[self.side.index], 0)
 
-    def show_battle(self, view: BattleView) -> None:
-        self._show(view.counts[self.side.index], view.taken if view.winner is self.side else 0)
+    def watch_battle(self, view: BattleView | None) -> None:
+        if view is not None:
+            self._show(view.counts[self.side.index], view.taken if view.winner is self.side else 0)
 
-    def show_end(self, end: EndView) -> None:
-        self._show(end.counts[self.side.index], self.won)
+    def watch_result(self, end: EndView | None) -> None:
+        if end is not None:
+            self._show(end.counts[self.side.index], self.won)
 
     def _show(self, count: int, won: int) -> None:
         self.count, self.won = count, won
