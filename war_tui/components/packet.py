@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.style import Style
+from rich.text import Text
 
 from textual.reactive import var
 
@@ -35,6 +36,7 @@ class Packet(LineWidget):
         self.won = 0  # cards taken in the battle on show (0: did not win it)
         self.border_title = name
         self._drawn_stack: tuple[object, ...] | None = None
+        self._label: tuple[str, Style | None] | None = None
 
     def watch_deal(self, deal: DealView | None) -> None:
         if deal is not None:
@@ -69,8 +71,7 @@ class Packet(LineWidget):
     def _subtitle(self) -> None:
         """The winner of the battle on show is marked by its subtitle alone ("+2 → 27 cards", bold, in colour).
 
-        Only the subtitle changes, not the border nor any class: a battle rewrites a
-        dozen cells instead of both packets' borders, and restyles nothing.
+        Only the subtitle changes, not the border nor any class: a battle restyles nothing.
         """
         text = plural(self.count, "card")
         style: Style | None = None
@@ -78,9 +79,12 @@ class Packet(LineWidget):
             text = f"+{self.won} {self.glyphs.arrow} {text}"
             if len(text) > self.size.width - 3:
                 text = f"+{self.won} {self.glyphs.arrow} {self.count}"
-            if self._component_styles:  # before mount there are none: on_resize comes back to it
-                style = self.component_style("packet--won", partial=True)
-        self.set_border_label(subtitle=text, subtitle_style=style)
+            if self.is_mounted:  # before mount there are no styles: on_resize comes back to it
+                style = self.get_component_rich_style("packet--won", partial=True)
+        label = (text, style)
+        if label != self._label:  # a new subtitle repaints the whole packet: only when it changes
+            self._label = label
+            self.border_subtitle = Text(text, style=style or "")
 
     def stack_key(self) -> tuple[object, ...]:
         """What the drawing shows: nothing but how many edges the stack has (or that it is empty)."""
