@@ -1,14 +1,14 @@
-"""The full-screen game: keys and timers drive the engine; the adapter's messages draw the board.
+"""The full-screen game: keys and timers drive the engine; the board shows the app's reactive state.
 
-The app holds the session (the game, the tally, auto-play settings) as plain
-attributes, not reactives: a reactive on the App repaints the whole screen on
-every change. Each widget owns its own state and is told about deals, battles
-and results through ``show_deal`` / ``show_battle`` / ``show_end``.
+What is on show lives in the app's ``var``s: the deal, the battle on show (set
+by the engine adapter), the result, the auto-play settings and the tally. Each
+board widget binds the ones it draws (``data_bind`` in ``compose``) and redraws
+in its watchers. ``var`` rather than ``reactive``: a change repaints nothing by
+itself, only the widgets whose watchers draw it.
 """
 
 from __future__ import annotations
 
-import gc
 import os
 import secrets
 import sys
@@ -16,16 +16,17 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rich.console import RenderableType
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
 from textual.command import CommandPalette
+from textual.containers import Horizontal, Vertical
+from textual.reactive import var
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.timer import Timer
-from textual._styles_cache import StylesCache
 
 from .adapter import EngineAdapter
 from .components.ascii_scrollbar import AsciiScrollBarRender
@@ -33,16 +34,15 @@ from .cards import Card
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
 from .components.game_footer import GameFooter
-from .components.kept_rows import BoardColumn, BoardRow, BoardScreen
 from .components.packet import Packet
 from .components.pile import Pile
-from .components.refresh_batch import refresh_batch
 from .components.status import StatusLine
 from .components.trend import CountTrend
-from .damage import CompositorUpdate, MinimalUpdate, ScreenShadow
 from .engine import Game
+from .fastpath import probe
+from .fastpath.output import ShadowOutput
 from .keys import GAME_BINDINGS
-from .messages import BattleShown, DealView, EndView, GameDealt, GameEnded
+from .views import BattleView, DealView, EndView
 from .presentation import MAX, choose_glyphs, faster, slower, tick_plan
 from .rules import Result, Rules, Side
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
@@ -61,32 +61,7 @@ FRAME_BUDGET = 0.012
 """Seconds of engine time per frame at "max": the rest of the frame is left for drawing and keys."""
 MAX_CHUNK = 256
 """Battles played between clock checks at "max"."""
-FREEZE_AFTER = 1.0
-"""Seconds after start-up when its objects are set aside from the garbage collector."""
-YOUNG_OBJECTS = 10_000
-"""Container objects made (net) before the collector looks at the youngest ones (Python's default: 700).
-
-Every frame makes thousands of strips and rows, and most of what outlives a frame
-is cache entries that live on for many: at 700 the collector walked them again
-several times a battle. Measured at 16 battles/s, 10,000 took 5-7% off the game's
-CPU (50,000 no more). Not at "max": there the engine's many short-lived objects per
-frame, collected later, raised the memory growth of 10,000 battles by 1.2 MB."""
-
 FinishedHook = Callable[[Game, float], None]
-
-
-def _forget_removed_widgets() -> None:
-    """Let go of the render caches of widgets already removed (the last result dialog, old footer keys).
-
-    Textual memoises ``StylesCache.get_inner_outer`` with an ``lru_cache`` keyed on the
-    StylesCache itself, so up to 1,024 caches of removed widgets, each with its
-    rendered lines, stay alive: the screensaver (a result dialog and a new set of
-    footer keys per game) grew about 0.4 MB a game until that limit. Once a deal
-    is enough: the memo refills with the few widgets on screen.
-    """
-    clear = getattr(StylesCache.get_inner_outer, "cache_clear", None)
-    if clear is not None:
-        clear()
 
 
 def _loaded_stats_screen() -> tuple[type[Screen], ...]:
@@ -95,14 +70,38 @@ def _loaded_stats_screen() -> tuple[type[Screen], ...]:
     return (module.StatsScreen,) if module is not None else ()
 
 
-class WarApp(App[None]):
+LOG_KEYS = [
+    Binding("up,k", "scroll_log('up')", "Log up", show=False),
+    Binding("down,j", "scroll_log('down')", "Log down", show=False),
+    Binding("pageup", "scroll_log('page_up')", "Log page up", show=False),
+    Binding("pagedown", "scroll_log('page_down')", "Log page down", show=False),
+    Binding("home", "scroll_log('home')", "Log start", show=False),
+    Binding("end", "scroll_log('end')", "Log end", show=False),
+]
+"""The battle log's keys, on the board only (the screens over it keep these keys for themselves)."""
+
+
+class WarApp(ShadowOutput, App[None]):
     """War at the table: flip battles by hand, or let auto-play (or the screensaver) run."""
 
     TITLE = "war-tui"
     CSS_PATH = [str(STYLES / "app.tcss"), str(STYLES / "screens.tcss")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
-    BINDINGS = GAME_BINDINGS
+    BINDINGS = [*GAME_BINDINGS, *LOG_KEYS]
+
+    deal: var[DealView | None] = var(None)
+    """The game on the table (None before the first deal)."""
+    battle: var[BattleView | None] = var(None)
+    """The battle on show: set by the engine adapter; None until a deal's first battle."""
+    result: var[EndView | None] = var(None)
+    """How the game on the table ended (None while it is being played)."""
+    auto: var[bool] = var(False)
+    speed: var[float | str] = var(4.0)
+    """Battles a second, or "max"."""
+    pause_on_war: var[bool] = var(False)
+    tally: var[Counter[Result]] = var(Counter)
+    """Finished games of this session by result (changed in place, then ``mutate_reactive``)."""
 
     def __init__(
         self,
@@ -123,7 +122,6 @@ class WarApp(App[None]):
         self.adapter = EngineAdapter(self)
         self.game: Game | None = None
         self.game_number = 0
-        self.tally: Counter[Result] = Counter()
         self.finished_hooks: list[FinishedHook] = []
         """Called once per finished game with (game, seconds): the seam for statistics."""
         # No store given (tests, embedding): record nothing rather than write to the user's file.
@@ -141,77 +139,46 @@ class WarApp(App[None]):
         self._auto_plan: tuple[float, float] | None = None
         self._limit_timer: Timer | None = None
         self._next_deal_timer: Timer | None = None
-        self._board: list = []
         self._battle_log: BattleLog | None = None
-        self._shadow = ScreenShadow()
-        self._froze = False
+        self.fastpath = probe()
+        """The private speed-ups the installed Textual allows (``war_tui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
+        if self.fastpath.shadow_terminal:
+            self.use_shadow_terminal()
         if settings.theme in self.available_themes:  # preferences: the theme last picked
             self.theme = settings.theme
 
     # ------------------------------------------------------------------ layout
 
-    def get_default_screen(self) -> Screen:
-        return BoardScreen(id="_default")
-
     def compose(self) -> ComposeResult:
         g, names = self.glyphs, self.names
-        yield StatusLine(names, g, id="status")
-        with BoardRow(id="table"):
-            with BoardColumn(id="packets"):
-                yield Packet(Side.P1, names[0], g, id="packet-p1")
-                yield Packet(Side.P2, names[1], g, id="packet-p2")
-            yield Pile(names, g, id="pile")
-        with BoardColumn(id="charts"):
-            yield CardBar(names, g, id="card-bar")
-            yield CountTrend(names, g, id="trend")
-        yield BattleLog(names, g, id="log")
+        shown = (WarApp.deal, WarApp.battle, WarApp.result)
+        yield StatusLine(names, g, id="status").data_bind(
+            *shown, WarApp.auto, WarApp.speed, WarApp.pause_on_war, WarApp.tally
+        )
+        with Horizontal(id="table"):
+            with Vertical(id="packets"):
+                yield Packet(Side.P1, names[0], g, id="packet-p1").data_bind(*shown)
+                yield Packet(Side.P2, names[1], g, id="packet-p2").data_bind(*shown)
+            yield Pile(names, g, id="pile").data_bind(WarApp.battle)
+        with Vertical(id="charts"):
+            yield CardBar(names, g, id="card-bar").data_bind(*shown)
+            yield CountTrend(names, g, id="trend").data_bind(WarApp.deal, WarApp.battle)
+        yield BattleLog(names, g, id="log").data_bind(*shown)
         yield GameFooter(compact=True)
 
     def on_mount(self) -> None:
         self.set_class(self.glyphs.ascii, "-ascii")
         if self.glyphs.ascii:
             ScrollBar.renderer = AsciiScrollBarRender  # Textual has one renderer per process; put back on unmount
-        self._board = list(self.query(".board"))
         self._battle_log = self.query_one(BattleLog)
-        self._status.set_play(self.auto, self.speed, self.pause_on_war)
         self.new_game(self.settings.seed, packets=self.settings.packets)
         self._fit_screen(self.size.width, self.size.height)
         self._say_stats_off(self.stats.take_notice())
         self._say_config_problems()
-        self.set_timer(FREEZE_AFTER, self._freeze_start_up)  # once start-up's frames are out
-
-    def _freeze_start_up(self) -> None:
-        """Set what start-up built (the DOM, styles, caches) aside from the garbage collector.
-
-        Python's collector walks every tracked object it holds each time its oldest
-        generation fills; with Textual's tens of thousands of long-lived objects, that
-        was a pause of 20-40 ms every few dozen battles, about a tenth of the game's CPU
-        at 4 battles a second. Frozen objects are still freed by reference counting; only
-        cycles among them would stay, and start-up's are collected just before.
-        """
-        if self.is_running and gc.isenabled():
-            gc.collect()
-            gc.freeze()
-            self._thresholds = gc.get_threshold()
-            self._froze = True
-            self._sync_collector()
-
-    def _sync_collector(self) -> None:
-        """The collector's youngest generation at ``YOUNG_OBJECTS``, except while auto-play runs at "max"."""
-        if self._froze:
-            young = self._thresholds[0] if self.auto and self.speed == MAX else YOUNG_OBJECTS
-            gc.set_threshold(young, *self._thresholds[1:])
 
     def on_unmount(self) -> None:
         if ScrollBar.renderer is AsciiScrollBarRender:
             ScrollBar.renderer = ScrollBarRender
-        if self._froze:
-            gc.unfreeze()  # an app run inside another program (tests) gives them back to the collector
-            gc.set_threshold(*self._thresholds)
-
-    @property
-    def _status(self) -> StatusLine:
-        return self.query_one("#status", StatusLine)
 
     # ------------------------------------------------------- the stats seam
 
@@ -226,7 +193,10 @@ class WarApp(App[None]):
         if rules is not None:
             self.rules = rules
         self._close_overlays()
-        _forget_removed_widgets()
+        if self.fastpath.forget_removed_widgets:
+            from .fastpath.memory import forget_removed_widgets
+
+            forget_removed_widgets()
         self._cancel(self._limit_timer, self._next_deal_timer)
         self._limit_timer = self._next_deal_timer = None
         if packets is not None:
@@ -241,9 +211,9 @@ class WarApp(App[None]):
         self._started_at = self._clock()
         self.adapter.follow(game)
         game.start()
-        self.post_message(
-            GameDealt(DealView(self.game_number, game.seed, game.rules, game.counts, game.total_cards))
-        )
+        self.result = None
+        self.battle = None
+        self.deal = DealView(self.game_number, game.seed, game.rules, game.counts, game.total_cards)
         if self.settings.time_limit is not None:
             self._limit_timer = self.set_timer(self.settings.time_limit * 60, self._time_up)
         self._sync_auto()
@@ -253,7 +223,7 @@ class WarApp(App[None]):
         """The one place a finished game is reported: the tally, then every hook (statistics)."""
         assert game.result is not None
         self.tally[game.result] += 1
-        self._status.set_tally(self.tally)
+        self.mutate_reactive(WarApp.tally)
         for hook in self.finished_hooks:
             hook(game, seconds)
 
@@ -318,6 +288,11 @@ class WarApp(App[None]):
             timeout=2,
         )
 
+    def action_scroll_log(self, how: str) -> None:
+        """Up/down, j/k, PageUp/PageDown, Home/End move the battle log (it never takes focus)."""
+        if self._battle_log is not None and isinstance(self.screen, Screen) and self.screen is self._battle_log.screen:
+            self._battle_log.scroll_by_key(how)
+
     def action_restart(self) -> None:
         self.new_game()
 
@@ -358,8 +333,6 @@ class WarApp(App[None]):
 
     def _sync_auto(self) -> None:
         """Run the auto-play timer exactly when auto-play is on and the game is not over."""
-        self._status.set_play(self.auto, self.speed, self.pause_on_war)
-        self._sync_collector()
         wanted = self.auto and self.game is not None and not self.game.over
         plan = tick_plan(self.speed) if wanted else None
         if plan == self._auto_plan and (self._auto_timer is not None) == wanted:
@@ -413,7 +386,7 @@ class WarApp(App[None]):
                     game.play(MAX_CHUNK)
         finally:
             adapter.holding = False
-        adapter.flush(fast=True)
+        adapter.flush()
 
     def _stop_at_war(self) -> None:
         self.auto = False
@@ -437,7 +410,7 @@ class WarApp(App[None]):
         end = EndView(
             game.result, game.reason, game.battles, game.wars, game.longest_war, (n1, n2), game.leader, seconds
         )
-        self.post_message(GameEnded(end))
+        self.result = end
         screensaver = self.settings.screensaver
         pause = self.settings.screensaver_pause
         self._push_overlay(
@@ -468,43 +441,15 @@ class WarApp(App[None]):
             f"draws {t[Result.DRAW]}", f"stopped {t[Result.STOPPED]}",
         ])
 
-    # ------------------------------------------------- messages to the board
-    # A timer can deal or play while Textual closes the app: the board's widgets may
-    # already be unmounted (their component styles gone), so such news is dropped.
-
-    def on_game_dealt(self, message: GameDealt) -> None:
-        self._tell_board(lambda widget: widget.show_deal(message.deal))
-
-    def on_battle_shown(self, message: BattleShown) -> None:
-        self._tell_board(lambda widget: widget.show_battle(message.view))
-
-    def on_game_ended(self, message: GameEnded) -> None:
-        self._tell_board(lambda widget: widget.show_end(message.end))
-
-    def _tell_board(self, tell: Callable[[Any], None]) -> None:
-        """Each board widget in turn, their repaints handed to the screen at once (``refresh_batch``)."""
-        if not self.is_running or not self._board:
-            return
-        with refresh_batch(self._board[0].screen):
-            for widget in self._board:
-                tell(widget)
-
     # ------------------------------------------------------------ screens
 
-    def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
-        """Every frame goes out through the shadow of the terminal: only changed cells are written."""
-        if isinstance(renderable, CompositorUpdate) and not self.is_inline:
-            renderable = self._minimal(renderable)
-        super()._display(screen, renderable)
-
-    def _minimal(self, update: CompositorUpdate) -> MinimalUpdate:
-        """A frame written through the shadow, told where the battle log moved up (the terminal can scroll it)."""
+    def scroll_hint(self) -> tuple[int, int, int] | None:
+        """Where the battle log moved its lines up since the last frame (the fast path scrolls the terminal)."""
         log = self._battle_log
-        hint = log.take_scroll() if log is not None else None
-        return MinimalUpdate(update, self._shadow, (self.size.width, self.size.height), hint)
+        return log.take_scroll() if log is not None else None
 
     def on_resize(self, event: events.Resize) -> None:
-        self._shadow.forget()
+        self.forget_terminal()
         self._fit_screen(event.size.width, event.size.height)
 
     def _fit_screen(self, width: int, height: int) -> None:

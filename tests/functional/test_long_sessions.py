@@ -10,7 +10,10 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 from war_ui_support import make_app
 
+import pytest
+
 from war_tui.components.battle_log import MAX_LINES
+from war_tui.fastpath import probe
 from war_tui.presentation import MAX
 from war_tui.rules import Rules
 
@@ -40,6 +43,9 @@ async def test_the_battle_log_keeps_a_bounded_number_of_lines():
         assert len(log.lines) == MAX_LINES
 
 
+@pytest.mark.skipif(
+    not probe().forget_removed_widgets, reason="fast path off: Textual's memo keeps them, up to its bound of 1,024"
+)
 async def test_the_screensaver_keeps_no_render_caches_of_removed_widgets():
     """Each game shows a result dialog and a new set of footer keys, then removes them. Textual's
     memo of ``StylesCache.get_inner_outer`` would keep up to 1,024 of their render caches alive

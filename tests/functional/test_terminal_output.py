@@ -2,8 +2,10 @@
 
 Each frame the app hands to its driver is written twice into a small terminal
 emulator: once as Textual would write it (every cell of every dirty region),
-once as the app really writes it (through ``war_tui.damage``). The two screens
-must match cell for cell, in character and colour, after every key.
+once as the app really writes it (through ``war_tui.fastpath.damage`` when the
+fast path is on, Textual's own output when it is off). The two screens must
+match cell for cell, in character and colour, after every key; the byte
+savings are checked only with the fast path on.
 """
 
 from __future__ import annotations
@@ -17,9 +19,13 @@ from rich.cells import get_character_cell_size
 from rich.style import Style
 from textual.strip import Strip
 
-from war_tui import damage
 from war_tui.app import WarApp
-from war_tui.damage import CompositorUpdate, MinimalUpdate
+from war_tui.fastpath import probe
+from war_tui.fastpath import damage
+from war_tui.fastpath.damage import CompositorUpdate
+
+FAST = probe().shadow_terminal
+fast_only = pytest.mark.skipif(not FAST, reason="the fast path is off (WAR_TUI_FASTPATH=0): Textual writes every cell")
 
 from war_ui_support import WAR_PACKETS, make_app
 
@@ -119,7 +125,7 @@ class RecordingApp(WarApp):
                 self.textual_screen, self.written_screen = Emulator(*size), Emulator(*size)
             assert self.written_screen is not None
             full = renderable.render_segments(self.console)
-            minimal = self._minimal(renderable).render_segments(self.console)
+            minimal = self.frame_for_terminal(renderable).render_segments(self.console)
             self.textual_screen.feed(full)
             self.written_screen.feed(minimal)
             self.textual_bytes += len(full.encode())
@@ -153,9 +159,16 @@ async def test_flipping_battles_writes_fewer_bytes_and_the_same_screen():
     app = recording_app(names=("Alice", "Bob"))
     await play(app, ["space"] * 20, (100, 30))
     assert app.frames > 20
-    assert app.written_bytes < app.textual_bytes / 3
+    if FAST:
+        assert app.written_bytes < app.textual_bytes / 3
 
 
+def test_the_probe_follows_the_environment():
+    assert not probe({"WAR_TUI_FASTPATH": "0"}).any
+    assert probe({"WAR_TUI_FASTPATH": "1"}).shadow_terminal  # the installed Textual has what it needs
+
+
+@fast_only
 async def test_the_full_log_scrolls_in_the_terminal_instead_of_being_rewritten(monkeypatch):
     """Once the log is full each battle moves its lines up one: the terminal scrolls them (a region),
     and only the new line, and what really changed, is written. The screen stays exact, in the
@@ -285,12 +298,12 @@ def test_a_frame_that_changes_a_few_cells_writes_only_them_without_a_scroll():
 
 def drawn_from_nothing(app: WarApp) -> Emulator:
     """The screen as a first frame would draw it: every widget's kept rows set aside (Textual's styled
-    rows, ``KeepsCleanRows``, a LineWidget's finished rows, the log's painted rows), then put back,
-    so the app goes on with its caches as they were."""
+    rows, a LineWidget's drawn rows and styles, the log's finished lines), then put back, so the app
+    goes on with its caches as they were."""
     from textual._styles_cache import StylesCache
     from textual.cache import LRUCache
 
-    empty = {"_kept": lambda: None, "_finished_sets": dict, "_looks_before": lambda: None, "_painted": lambda: LRUCache(128)}
+    empty = {"_drawn_for": lambda: None, "_styles_by_name": lambda: None, "_styles": lambda: None, "_finished": lambda: LRUCache(16)}
     saved = []
     compositor = app.screen._compositor
     dirty = set(compositor._dirty_regions)
@@ -330,45 +343,9 @@ async def test_battle_after_battle_the_terminal_shows_what_a_first_frame_would(m
         assert wars >= 3
 
 
-@pytest.mark.parametrize("no_color", [False, True])
-async def test_widgets_without_border_or_padding_hand_over_the_rows_textual_would_style(monkeypatch, no_color):
-    """The pile, the card bar and the sparkline skip Textual's styling pass: their rows, filters
-    applied (NO_COLOR's among them), must be exactly the rows that pass makes (whole, and cut to
-    part of the width)."""
-    from textual import constants
-    from textual._styles_cache import StylesCache
-    from textual.geometry import Region
-    from textual.widget import Widget
-
-    from war_tui.components.card_bar import CardBar
-    from war_tui.components.pile import Pile
-    from war_tui.components.trend import CountTrend
-
-    monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")
-    if no_color:
-        monkeypatch.setenv("NO_COLOR", "1")
-    app = make_app(names=("Alice", "Bob"))
-    async with app.run_test(size=(100, 30)) as pilot:
-        for _ in range(12):  # a war on the first battle, ordinary ones after
-            await pilot.press("space")
-            await pilot.pause()
-            for widget in (app.query_one(Pile), app.query_one(CardBar), app.query_one(CountTrend)):
-                assert widget._is_bare()
-                width, height = widget.size
-                for crop in (Region(0, 0, width, height), Region(3, 0, width - 5, height)):
-                    ours = widget._bare_rows(crop)
-                    kept, widget._styles_cache = widget._styles_cache, StylesCache()
-                    try:
-                        textuals = Widget.render_lines(widget, crop)
-                    finally:
-                        widget._styles_cache = kept
-                    assert ours == textuals, (type(widget).__name__, crop)
-                    assert widget.get_line_filters()  # the filters were part of the comparison
-
-
 async def test_battles_played_under_the_help_screen_show_once_it_closes(monkeypatch):
-    """A battle's repaints reach the screen in one hand-over when the board is on show; under another
-    screen they take Textual's usual path, and the board shows the latest battle when it is back."""
+    """Battles played under another screen reach the board's widgets at once; the board shows the
+    latest battle when it is back, exactly as a first frame would draw it."""
     from textual import constants
 
     monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")
@@ -387,8 +364,8 @@ async def test_battles_played_under_the_help_screen_show_once_it_closes(monkeypa
 
 
 async def test_after_battles_and_a_theme_change_the_terminal_shows_what_a_fresh_render_shows(monkeypatch):
-    """Widgets a frame leaves alone hand back their last rows (``KeepsCleanRows``); a theme change
-    must still reach every one of them, the screen's background and the footer included. The
+    """Widgets keep their drawn rows and component styles between battles; a theme change must
+    still reach every one of them, the screen's background and the footer included. The
     reference is the whole screen drawn from nothing: every widget's cached rows thrown away."""
     from textual import constants
 

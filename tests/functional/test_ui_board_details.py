@@ -28,7 +28,7 @@ async def test_the_battle_log_keeps_showing_the_newest_battle_across_resizes():
             assert log.scroll_y == log.max_scroll_y, f"the newest battle is hidden at {size}"
 
 
-async def test_a_log_scrolled_up_with_the_mouse_stays_put_across_a_resize_until_the_next_battle():
+async def test_a_log_scrolled_up_with_the_mouse_stays_on_what_is_read_across_resizes_and_battles():
     from textual import events
 
     app = make_app(seed=281175334627632)
@@ -42,12 +42,75 @@ async def test_a_log_scrolled_up_with_the_mouse_stays_put_across_a_resize_until_
         await pilot.pause()
         reading = log.scroll_y
         assert 0 <= reading < log.max_scroll_y
+        top_line = log.lines[int(reading)]
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert log.scroll_y == reading  # what the person was reading stays in view
         await pilot.press("space")
         await pilot.pause()
-        assert log.scroll_y == log.max_scroll_y  # a new battle brings the log back to its end
+        assert log.lines[int(log.scroll_y)] == top_line  # a new battle does not pull the log away
+        assert "newer lines below" in subtitle_of(log)
+        await pilot.press("end")
+        await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y  # back at the end, it follows again
+        assert subtitle_of(log) == ""
+
+
+def subtitle_of(widget) -> str:
+    from rich.text import Text
+
+    return Text.from_markup(widget.border_subtitle or "").plain
+
+
+@pytest.mark.parametrize("size", [(100, 30), (48, 14)])
+async def test_the_keyboard_scrolls_the_battle_log_and_it_says_there_is_more(size):
+    """Over SSH the keyboard is often the only input: up/down, j/k, PageUp/PageDown, Home/End move the
+    log; scrolled back, its subtitle counts the newer lines below; End follows the newest line again."""
+    app = make_app(seed=281175334627632)
+    async with app.run_test(size=size) as pilot:
+        log = app.query_one(BattleLog)
+        for _ in range(60):
+            await pilot.press("space")
+        await pilot.pause()
+        end = log.max_scroll_y
+        assert end > 0 and log.scroll_y == end
+        for key, expected in (
+            ("up", end - 1), ("k", end - 2), ("down", end - 1), ("j", end), ("home", 0),
+            ("pagedown", min(end, log.scrollable_content_region.height)), ("end", end),
+            ("pageup", max(0, end - log.scrollable_content_region.height)),
+        ):
+            await pilot.press(key)
+            await pilot.pause()
+            assert log.scroll_y == expected, key
+        newer = end - log.scroll_y
+        if size == (100, 30):  # the compact log has no border: its scrollbar says it
+            assert subtitle_of(log).startswith(f"{newer} newer lines below")
+        assert log.show_vertical_scrollbar
+        await pilot.press("space")
+        await pilot.pause()
+        assert log.scroll_y == end - newer  # still reading the same place
+        await pilot.press("end")
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y and subtitle_of(log) == ""
+
+
+async def test_the_log_keys_leave_the_help_screen_alone():
+    from war_tui.screens.help import HelpScreen
+
+    app = make_app(seed=281175334627632)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(40):
+            await pilot.press("space")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        log = app.query_one(BattleLog)
+        at = log.scroll_y
+        await pilot.press("home")
+        await pilot.pause()
+        assert log.scroll_y == at
 
 
 async def test_a_whole_game_at_max_speed_still_fills_the_log_the_sparkline_and_says_its_time():
@@ -60,7 +123,7 @@ async def test_a_whole_game_at_max_speed_still_fills_the_log_the_sparkline_and_s
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.pause()
         game = app.game
-        lines = [line.text for line in app.query_one(BattleLog).lines]
+        lines = app.query_one(BattleLog).lines
         passed = [line for line in lines if "at max speed" in line]
         assert passed and passed[0].lstrip().startswith("…")
         skipped = sum(int(line.split()[1].replace(",", "")) for line in passed)
@@ -81,8 +144,8 @@ async def test_the_sparkline_stays_bounded_however_many_battles_a_frame_passes_o
         await pilot.press("space")
         await pilot.pause()
         trend = app.query_one(CountTrend)
-        view = app.query_one("#pile").view
-        trend.show_battle(replace(view, passed=tuple(26 + i % 20 for i in range(10_000))))
+        view = app.query_one("#pile").battle
+        trend.battle = replace(view, passed=tuple(26 + i % 20 for i in range(10_000)))
         assert len(trend.history.samples) <= 512
         await pilot.pause()
         assert drawn(trend).strip()
@@ -170,7 +233,7 @@ async def test_ascii_mode_sends_nothing_but_ascii_in_notifications_and_the_palet
 def deep_war_view(wars: int = 5, war_cards: int = 3):
     """A made-up battle: ties on Q, A, 7, 10, J, each war with ``war_cards`` down; A♥ beats 3♣ at the end."""
     from war_tui.cards import RANKS, parse_card
-    from war_tui.messages import BattleView
+    from war_tui.views import BattleView
     from war_tui.rules import Side
 
     ties = "QA7TJ98"[:wars]
@@ -209,7 +272,7 @@ async def test_a_deep_war_in_the_compact_pile_always_shows_both_deciding_cards(s
         await pilot.pause()
         pile = app.query_one(Pile)
         view = deep_war_view()
-        pile.show_battle(view)
+        pile.battle = view
         await pilot.pause()
         rows = [line for line in drawn(pile).splitlines() if line.strip()]
         p1_row, p2_row = rows[0], rows[-1]
@@ -225,7 +288,7 @@ async def test_overlapped_tied_tens_in_the_full_pile_read_t_never_1():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         pile = app.query_one(Pile)
-        pile.show_battle(deep_war_view(wars=5, war_cards=3))
+        pile.battle = deep_war_view(wars=5, war_cards=3)
         await pilot.pause()
         shown = drawn(pile)
         assert "│T" in shown and "│1│" not in shown and "│1" not in shown.replace("│10", "")
@@ -246,17 +309,6 @@ async def test_wide_names_keep_the_card_bar_on_its_row():
 
 
 async def test_the_log_scrollbar_thumb_follows_the_newest_line_and_a_scroll_back():
-    """The log's scrollbar repaints only when its thumb moves: it must still move."""
-    from war_tui.components.log_scrollbar import LogScrollBar
-
-    def thumb_rows(bar) -> list[int]:
-        rows = []
-        for y in range(bar.size.height):
-            segments = list(bar.render_line(y))
-            if any(s.text.strip() or (s.style is not None and s.style.reverse) for s in segments):
-                rows.append(y)
-        return rows
-
     app = make_app(seed=193)
     async with app.run_test(size=(100, 30)) as pilot:
         log = app.query_one(BattleLog)
@@ -264,10 +316,9 @@ async def test_the_log_scrollbar_thumb_follows_the_newest_line_and_a_scroll_back
             await pilot.press("space")
         await pilot.pause()
         bar = log.vertical_scrollbar
-        assert isinstance(bar, LogScrollBar) and log.show_vertical_scrollbar
-        at_end = thumb_rows(bar)
-        assert at_end and at_end[-1] == bar.size.height - 1, at_end
+        assert log.show_vertical_scrollbar
+        assert bar.window_virtual_size == log.virtual_size.height
+        assert bar.position == log.scroll_y == log.max_scroll_y > 0
         log.scroll_home(animate=False, immediate=True)
         await pilot.pause()
-        at_start = thumb_rows(bar)
-        assert at_start and at_start[0] == 0 and at_start != at_end, at_start
+        assert bar.position == 0

@@ -1,65 +1,79 @@
-"""The engine adapter turns what ended a battle into the view the board draws."""
+"""The engine adapter follows each battle through its events and sets the view the board draws."""
 
-from war_tui.adapter import view_of
+from war_tui.adapter import EngineAdapter
 from war_tui.cards import parse_cards
 from war_tui.engine import Game
-from war_tui.events import BattleWon, GameOver
-from war_tui.rules import Result, Side
+from war_tui.events import BattleWon, CardsRevealed, WarDeclared
+from war_tui.rules import Side
 
 
-def events_of(p1, p2):
+class Board:
+    """Stands in for the app: every battle set on it is kept."""
+
+    def __init__(self):
+        self.shown = []
+
+    @property
+    def battle(self):
+        return self.shown[-1] if self.shown else None
+
+    @battle.setter
+    def battle(self, view):
+        self.shown.append(view)
+
+
+def shown_by(p1, p2, battles=None):
     game = Game(parse_cards(p1), parse_cards(p2))
-    seen = []
-    game.subscribe(seen.append)
-    game.play()
-    return game, seen
+    board = Board()
+    EngineAdapter(board).follow(game)
+    game.play(battles)
+    return game, board.shown
 
 
 def test_a_won_battle_becomes_a_view_with_its_war_and_counts():
-    game, seen = events_of("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D")
-    won = [e for e in seen if isinstance(e, BattleWon)][0]
-    view = view_of(won, won.battle, 1, 2)
+    game, shown = shown_by("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D")
+    view = shown[0]
     assert view.winner is Side.P1 and view.wars == 2 and view.taken == 10
     assert view.counts == (11, 1) and view.total_wars == 2
     assert view.deciding == (parse_cards("5C")[0], parse_cards("3S")[0])
 
 
+def test_the_cards_laid_are_gathered_from_the_reveals_and_the_wars_as_they_happen():
+    """The view's cards come from CardsRevealed and WarDeclared, in the order each player laid them."""
+    game = Game(parse_cards("7C 3C 9S 4C 5C 8S"), parse_cards("7H 2D 9D 4D 3S 6D"))
+    steps, board = [], Board()
+    game.subscribe(lambda e: steps.append(type(e).__name__) if isinstance(e, (CardsRevealed, WarDeclared)) else None)
+    won = []
+    game.subscribe(lambda e: won.append(e) if isinstance(e, BattleWon) else None)
+    EngineAdapter(board).follow(game)
+    game.step()
+    assert steps == ["CardsRevealed", "WarDeclared", "CardsRevealed", "WarDeclared", "CardsRevealed"]
+    (view,) = board.shown
+    assert view.p1_laid == won[0].p1_laid and view.p2_laid == won[0].p2_laid
+    assert view.p1_laid == tuple(parse_cards("7C 3C 9S 4C 5C"))
+
+
 def test_a_game_ended_short_in_a_war_shows_its_unfinished_battle():
-    game, seen = events_of("7C 2C 3C", "7H")
-    over = [e for e in seen if isinstance(e, GameOver)][0]
-    assert over.result is Result.P1
-    view = view_of(over, game.battles, 1)
+    game, shown = shown_by("7C 2C 3C", "7H")
+    view = shown[-1]
     assert view.winner is Side.P1 and view.wars == 0 and view.taken == 2
+    assert view.p1_laid == tuple(parse_cards("7C")) and view.p2_laid == tuple(parse_cards("7H"))
 
 
 def test_a_draw_in_a_war_leaves_the_pile_to_nobody():
-    game, seen = events_of("7C 2C", "7H 2D")
-    over = [e for e in seen if isinstance(e, GameOver)][0]
-    assert over.result is Result.DRAW
-    view = view_of(over, game.battles, 1)
+    game, shown = shown_by("7C 2C", "7H 2D")
+    view = shown[-1]
     assert view.winner is None and view.taken == 0
 
 
-def test_a_game_over_without_an_unfinished_battle_has_nothing_to_draw():
-    game, seen = events_of("AS", "2C")
-    over = [e for e in seen if isinstance(e, GameOver)][0]
-    assert view_of(over, game.battles, 1) is None
+def test_a_game_over_without_an_unfinished_battle_has_nothing_more_to_draw():
+    game, shown = shown_by("AS", "2C")
+    assert len(shown) == 1 and shown[0].winner is Side.P1
 
 
-class _Inbox:
-    def __init__(self):
-        self.messages = []
-
-    def post_message(self, message):
-        self.messages.append(message)
-        return True
-
-
-def test_at_max_speed_one_message_a_frame_carries_the_counts_of_every_battle_it_passed_over():
-    from war_tui.adapter import EngineAdapter
-
-    inbox = _Inbox()
-    adapter = EngineAdapter(inbox)
+def test_at_max_speed_one_view_a_frame_carries_the_counts_of_every_battle_it_passed_over():
+    board = Board()
+    adapter = EngineAdapter(board)
     game = Game.deal(5)
     counts = []
     game.subscribe(lambda e: counts.append(e.p1_count) if isinstance(e, BattleWon) else None)
@@ -67,25 +81,15 @@ def test_at_max_speed_one_message_a_frame_carries_the_counts_of_every_battle_it_
     adapter.holding = True
     game.play(100)
     adapter.holding = False
-    assert adapter.flush(fast=True)
-    (message,) = inbox.messages
-    assert message.view.battle == 100
-    assert message.view.passed == tuple(counts[:99])
-    assert message.view.counts[0] == counts[99]
+    assert board.shown == []  # nothing reaches the board until the frame's flush
+    assert adapter.flush()
+    (view,) = board.shown
+    assert view.battle == 100
+    assert view.passed == tuple(counts[:99])
+    assert view.counts[0] == counts[99]
     adapter.holding = True
     game.play(3)
     adapter.holding = False
-    adapter.flush(fast=True)
-    assert inbox.messages[-1].view.passed == tuple(counts[100:102])  # only the battles since the last frame
-
-
-def test_a_fast_battle_replaced_unread_is_kept_as_a_battle_passed_over():
-    from war_tui.messages import BattleShown
-
-    game, seen = events_of("7C 3C 9S 4C 5C 8S 2H", "7H 2D 9D 4D 3S 6D 3H")
-    first, second = [view_of(e, e.battle, 1) for e in seen if isinstance(e, BattleWon)][:2]
-    older = BattleShown(first, fast=True)
-    newer = BattleShown(second, fast=True)
-    assert older.can_replace(newer)
-    assert newer.view.passed == (first.counts[0],)
-    assert not BattleShown(first).can_replace(BattleShown(second))  # battles drawn one by one all stay
+    adapter.flush()
+    assert board.shown[-1].passed == tuple(counts[100:102])  # only the battles since the last frame
+    assert not adapter.flush()  # nothing held: nothing shown again

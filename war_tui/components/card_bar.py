@@ -4,28 +4,37 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual.reactive import var
+
 from .line_widget import LineWidget, Row
-from ..messages import BattleView, DealView, EndView
 from ..presentation import Glyphs, bar_split, cell_width
+from ..views import BattleView, DealView, EndView
 
 
 class CardBar(LineWidget):
     COMPONENT_CLASSES = {"bar--p1", "bar--p2", "bar--label"}
 
+    deal: var[DealView | None] = var(None)
+    battle: var[BattleView | None] = var(None)
+    result: var[EndView | None] = var(None)
+
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="board")
+        super().__init__(id=id)
         self.names = tuple(names)
         self.glyphs = glyphs
         self.counts = (26, 26)
 
-    def show_deal(self, deal: DealView) -> None:
-        self._show(deal.counts)
+    def watch_deal(self, deal: DealView | None) -> None:
+        if deal is not None:
+            self._show(deal.counts)
 
-    def show_battle(self, view: BattleView) -> None:
-        self._show(view.counts)
+    def watch_battle(self, view: BattleView | None) -> None:
+        if view is not None:
+            self._show(view.counts)
 
-    def show_end(self, end: EndView) -> None:
-        self._show(end.counts)
+    def watch_result(self, end: EndView | None) -> None:
+        if end is not None:
+            self._show(end.counts)
 
     def _show(self, counts: tuple[int, int]) -> None:
         if counts != self.counts:

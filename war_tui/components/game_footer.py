@@ -5,26 +5,25 @@ from __future__ import annotations
 from textual import events
 from textual.app import ComposeResult
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
-
-from .kept_rows import KeepsCleanRows
 
 WIDTH_STEPS = (80, 70, 52, 45)
 """Below each width the footer gets a class ``-below-N``; styles/app.tcss hides the less needed keys
 there (they stay in the help screen and the command palette) instead of cutting the last one in half."""
 
 
-class GameFooter(KeepsCleanRows, Footer):
+class GameFooter(Footer):
     """Textual's Footer recomposes its keys whenever the bindings change, and data-binds each new key
     to its own ``compact`` flag. The watchers of removed keys are only dropped when ``compact``
     changes, which it never does here; the screensaver changes screens twice a game, so about 16 dead
-    keys (with their styles) piled up per game, some 0.8 MB a game. Each recompose drops them.
+    keys (with their styles) piled up per game, some 0.8 MB a game. After each recompose,
+    ``mutate_reactive`` runs ``compact``'s watchers once, and Textual drops those of removed keys.
     """
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
-            if isinstance(widget, FooterKey):  # a class per action, so a style can hide the key
-                widget.add_class("-key-" + widget.action.rpartition(".")[2].replace("_", "-"))
+            action = getattr(widget, "action", None)  # a footer key: a class per action, so a style can hide it
+            if isinstance(action, str):
+                widget.add_class("-key-" + action.rpartition(".")[2].replace("_", "-"))
             yield widget
 
     def on_resize(self, event: events.Resize) -> None:
@@ -33,5 +32,4 @@ class GameFooter(KeepsCleanRows, Footer):
 
     async def recompose(self) -> None:
         await super().recompose()
-        for entries in getattr(self, "__watchers", {}).values():
-            entries[:] = [(node, callback) for node, callback in entries if not node._closing and not node._closed]
+        self.mutate_reactive(Footer.compact)

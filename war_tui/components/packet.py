@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from rich.style import Style
+from rich.text import Text
+
+from textual.reactive import var
 
 from .line_widget import LineWidget, Row
-from ..messages import BattleView, DealView, EndView
+from ..views import BattleView, DealView, EndView
 from ..presentation import CARD_HEIGHT, CARD_WIDTH, Canvas, Glyphs, card_back, plural, stack_edges
 from ..rules import Side
 
@@ -19,8 +22,12 @@ class Packet(LineWidget):
 
     COMPONENT_CLASSES = {"packet--back", "packet--edge", "packet--empty", "packet--won"}
 
+    deal: var[DealView | None] = var(None)
+    battle: var[BattleView | None] = var(None)
+    result: var[EndView | None] = var(None)
+
     def __init__(self, side: Side, name: str, glyphs: Glyphs, *, id: str | None = None) -> None:
-        super().__init__(id=id, classes=f"board packet {side.value}")
+        super().__init__(id=id, classes=f"packet {side.value}")
         self.side = side
         self.player = name
         self.glyphs = glyphs
@@ -29,17 +36,20 @@ class Packet(LineWidget):
         self.won = 0  # cards taken in the battle on show (0: did not win it)
         self.border_title = name
         self._drawn_stack: tuple[object, ...] | None = None
+        self._label: tuple[str, Style | None] | None = None
 
-    # -- fed by the app
-    def show_deal(self, deal: DealView) -> None:
-        self.total = deal.total
-        self._show(deal.counts[self.side.index], 0)
+    def watch_deal(self, deal: DealView | None) -> None:
+        if deal is not None:
+            self.total = deal.total
+            self._show(deal.counts[self.side.index], 0)
 
-    def show_battle(self, view: BattleView) -> None:
-        self._show(view.counts[self.side.index], view.taken if view.winner is self.side else 0)
+    def watch_battle(self, view: BattleView | None) -> None:
+        if view is not None:
+            self._show(view.counts[self.side.index], view.taken if view.winner is self.side else 0)
 
-    def show_end(self, end: EndView) -> None:
-        self._show(end.counts[self.side.index], self.won)
+    def watch_result(self, end: EndView | None) -> None:
+        if end is not None:
+            self._show(end.counts[self.side.index], self.won)
 
     def _show(self, count: int, won: int) -> None:
         self.count, self.won = count, won
@@ -61,8 +71,7 @@ class Packet(LineWidget):
     def _subtitle(self) -> None:
         """The winner of the battle on show is marked by its subtitle alone ("+2 → 27 cards", bold, in colour).
 
-        Only the subtitle changes, not the border nor any class: a battle rewrites a
-        dozen cells instead of both packets' borders, and restyles nothing.
+        Only the subtitle changes, not the border nor any class: a battle restyles nothing.
         """
         text = plural(self.count, "card")
         style: Style | None = None
@@ -70,9 +79,12 @@ class Packet(LineWidget):
             text = f"+{self.won} {self.glyphs.arrow} {text}"
             if len(text) > self.size.width - 3:
                 text = f"+{self.won} {self.glyphs.arrow} {self.count}"
-            if self._component_styles:  # before mount there are none: on_resize comes back to it
-                style = self.component_style("packet--won", partial=True)
-        self.set_border_label(subtitle=text, subtitle_style=style)
+            if self.is_mounted:  # before mount there are no styles: on_resize comes back to it
+                style = self.get_component_rich_style("packet--won", partial=True)
+        label = (text, style)
+        if label != self._label:  # a new subtitle repaints the whole packet: only when it changes
+            self._label = label
+            self.border_subtitle = Text(text, style=style or "")
 
     def stack_key(self) -> tuple[object, ...]:
         """What the drawing shows: nothing but how many edges the stack has (or that it is empty)."""

@@ -5,8 +5,10 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
+from textual.reactive import var
+
 from .line_widget import LineWidget, Row
-from ..messages import BattleView, DealView, EndView
+from ..views import BattleView
 from ..presentation import (
     CARD_HEIGHT,
     CARD_WIDTH,
@@ -42,38 +44,30 @@ class Pile(LineWidget):
         "pile--hint", "pile--frame", "pile--title", "pile--frame-war", "pile--title-war", "pile--subtitle-war",
     }
 
+    battle: var[BattleView | None] = var(None)
+    """The battle on show; None before the first battle of a deal."""
+
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="board")
+        super().__init__(id=id)
         self.names = tuple(names)
         self.glyphs = glyphs
-        self.view: BattleView | None = None
 
     @property
     def title(self) -> str:
         """The frame's title: which battle is on show."""
-        return "Middle pile" if self.view is None else f"Battle {self.view.battle:,}"
+        return "Middle pile" if self.battle is None else f"Battle {self.battle.battle:,}"
 
     @property
     def subtitle(self) -> str:
         """The frame's subtitle: the war, when the battle had one ("DOUBLE WAR!")."""
-        view = self.view
+        view = self.battle
         return "" if view is None or not view.wars else war_word(view.wars).upper() + "!"
 
     @property
     def at_war(self) -> bool:
-        return self.view is not None and self.view.wars > 0
+        return self.battle is not None and self.battle.wars > 0
 
-    def show_deal(self, deal: DealView) -> None:
-        self._show(None)
-
-    def show_battle(self, view: BattleView) -> None:
-        self._show(view)
-
-    def show_end(self, end: EndView) -> None:
-        pass
-
-    def _show(self, view: BattleView | None) -> None:
-        self.view = view
+    def watch_battle(self) -> None:
         self.redraw()
 
     # ---------------------------------------------------------------- drawing
@@ -93,7 +87,7 @@ class Pile(LineWidget):
 
     def _draw_inside(self, width: int, height: int) -> list[Row]:
         canvas = Canvas(width, height)
-        view = self.view
+        view = self.battle
         if view is None:
             hint = "Press space to turn the top cards"
             canvas.text(max(0, (width - len(hint)) // 2), height // 2, hint[:width], "pile--hint")

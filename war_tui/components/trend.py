@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual.reactive import var
+
 from .line_widget import LineWidget, Row
-from ..messages import BattleView, DealView, EndView
+from ..views import BattleView, DealView
 from ..presentation import CountHistory, Glyphs, cell_width, resample, spark_rows
 
 
@@ -13,28 +15,30 @@ class CountTrend(LineWidget):
     """Keeps a bounded history (``CountHistory``), so a 10,000-battle game costs no more than a short one."""
 
     COMPONENT_CLASSES = {"trend--line", "trend--label"}
-    KEEP_FINISHED = False  # a sparkline moves with every battle: its rows hardly come back
+
+    deal: var[DealView | None] = var(None)
+    battle: var[BattleView | None] = var(None)
 
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="board")
+        super().__init__(id=id)
         self.names = tuple(names)
         self.glyphs = glyphs
         self.history = CountHistory()
         self.total = 52
 
-    def show_deal(self, deal: DealView) -> None:
-        self.total = deal.total
-        self.history.reset(deal.counts[0])
-        self.redraw()
+    def watch_deal(self, deal: DealView | None) -> None:
+        if deal is not None:
+            self.total = deal.total
+            self.history.reset(deal.counts[0])
+            self.redraw()
 
-    def show_battle(self, view: BattleView) -> None:
+    def watch_battle(self, view: BattleView | None) -> None:
+        if view is None:
+            return
         for count in view.passed:  # battles played at "max" without being drawn still make the line
             self.history.add(count)
         self.history.add(view.counts[0])
         self.redraw()
-
-    def show_end(self, end: EndView) -> None:
-        pass
 
     def draw(self, width: int, height: int) -> list[Row]:
         label_text = f"{self.names[0]}'s cards "

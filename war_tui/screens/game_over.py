@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..keys import GAME_BINDINGS
-from ..messages import EndView
+from ..views import EndView
 from ..presentation import leader_text, longest_war_text, plural, reason_text, result_title
 from ..rules import Result
 

@@ -1,14 +1,13 @@
-"""What the engine adapter tells the board, as Textual messages carrying plain values.
+"""What the board shows, as plain values: the deal, the battle on show and the result.
 
-A ``BattleView`` is one battle reduced to what the screen draws; the widgets
-render from it and never look inside the engine.
+The adapter builds them from the engine's events and the app holds them in its
+reactive attributes; the widgets draw from them and never look inside the engine.
+They are frozen, so a widget can keep one and compare it with the next.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
-from textual.message import Message
+from dataclasses import dataclass
 
 from .cards import Card
 from .rules import EndReason, Result, Rules, Side
@@ -53,27 +52,20 @@ class EndView:
     seconds: float
 
 
-@dataclass
-class GameDealt(Message, bubble=False):
-    deal: DealView
+@dataclass(frozen=True, slots=True)
+class PlayView:
+    """How auto-play runs, as the status line shows it."""
+
+    auto: bool = False
+    speed: float | str = 4.0
+    pause_on_war: bool = False
 
 
-@dataclass
-class BattleShown(Message, bubble=False):
-    """One battle to draw; at "max" speed only the latest of a frame's battles is sent."""
+@dataclass(frozen=True, slots=True)
+class TallyView:
+    """Finished games of this session by result."""
 
-    view: BattleView
-    fast: bool = False  # sent at max speed: a newer one may replace it unread
-
-    def can_replace(self, message: Message) -> bool:
-        """A newer fast battle replaces this unread one, and carries it along as a battle passed over."""
-        if not (self.fast and isinstance(message, BattleShown) and message.fast):
-            return False
-        view = self.view
-        message.view = replace(message.view, passed=view.passed + (view.counts[0],) + message.view.passed)
-        return True
-
-
-@dataclass
-class GameEnded(Message, bubble=False):
-    end: EndView
+    p1: int = 0
+    p2: int = 0
+    draws: int = 0
+    stopped: int = 0

@@ -9,9 +9,10 @@ save a cursor move). A full-screen update (start, resize, another screen)
 is always written whole and resets the shadow, so the shadow can't drift
 from the terminal for long.
 
-This leans on Textual's ``CompositorUpdate`` classes and ``App._display``,
-which are not public API; textual is pinned to one version in pyproject.
-"""
+Private Textual and Rich names used here (checked by ``supported``): the update
+classes of ``textual._compositor``, ``Strip._segments``, ``Style._link``,
+``Console._color_system``; ``App._display`` is overridden in ``output.py``.
+""" 
 
 from __future__ import annotations
 
@@ -687,6 +688,31 @@ def minimal_update(
             pen.write(sequences, row[start:end])
     pen.finish(sequences)
     return "".join(sequences)
+
+
+def supported() -> bool:
+    """Whether the installed Textual and Rich still have every private name this module reads."""
+    from rich.console import Console as RichConsole
+
+    return (
+        all(hasattr(ChopsUpdate, name) for name in ("render_segments", "__rich_console__"))
+        and hasattr(LayoutUpdate, "render_segments")
+        and "_segments" in Strip.__slots__
+        and hasattr(Style(), "_link")
+        and hasattr(RichConsole(), "_color_system")
+        and callable(getattr(Strip, "render_ansi", None))
+        and callable(getattr(Strip, "render_style", None))
+        and _update_fields_present()
+    )
+
+
+def _update_fields_present() -> bool:
+    """The fields of the compositor's updates that ``_chop_cells`` and ``_layout_cells`` read."""
+    import inspect
+
+    chops = inspect.signature(ChopsUpdate.__init__).parameters
+    layout = inspect.signature(LayoutUpdate.__init__).parameters
+    return {"chops", "spans", "chop_ends"} <= set(chops) and {"strips", "region"} <= set(layout)
 
 
 class MinimalUpdate(CompositorUpdate):

@@ -1,0 +1,71 @@
+"""The one place war-tui uses private names of Textual and Rich, each behind a probe run at start-up.
+
+Everything else in war-tui uses public API only. What is here saves what a user
+notices (measured side by side, figures in docs/performance.md):
+
+- ``damage``: the terminal gets only the cells that changed (``ScreenShadow``),
+  and the battle log's lines moving up become a terminal scroll: about a ninth
+  of the bytes of Textual's own output at 4 battles/s (SSH players feel it);
+- ``memory``: the render caches of removed widgets are let go at each deal, so
+  the screensaver's memory stays flat instead of growing to Textual's memo limit.
+
+``probe()`` decides once per app: with ``WAR_TUI_FASTPATH=0`` in the environment,
+or when the installed Textual lacks anything a piece reads, that piece is off and
+the game runs on Textual's public path alone, the same screens cell for cell.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+ENV = "WAR_TUI_FASTPATH"
+"""Set to 0 to run on public API alone (to compare, or after a Textual upgrade the probe missed)."""
+
+
+@dataclass(frozen=True)
+class FastPath:
+    """What the probe found usable: each piece is on or off."""
+
+    shadow_terminal: bool = False
+    forget_removed_widgets: bool = False
+
+    @property
+    def any(self) -> bool:
+        return self.shadow_terminal or self.forget_removed_widgets
+
+
+OFF = FastPath()
+
+
+def wanted(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the environment allows the fast path (anything but ``WAR_TUI_FASTPATH=0``)."""
+    return (os.environ if environ is None else environ).get(ENV, "1").strip() != "0"
+
+
+def probe(environ: Mapping[str, str] | None = None) -> FastPath:
+    """Each piece the installed Textual and Rich can run, unless the environment turns them all off."""
+    if not wanted(environ):
+        return OFF
+    return FastPath(shadow_terminal=_try(_shadow_supported), forget_removed_widgets=_try(_memory_supported))
+
+
+def _try(check) -> bool:  # noqa: ANN001
+    """A probe that fails in any way (a module gone, a name renamed) means: off."""
+    try:
+        return bool(check())
+    except Exception:  # noqa: BLE001  (whatever a changed Textual raises, the answer is the public path)
+        return False
+
+
+def _shadow_supported() -> bool:
+    from . import damage, output
+
+    return damage.supported() and output.supported()
+
+
+def _memory_supported() -> bool:
+    from . import memory
+
+    return memory.supported()
