@@ -43,7 +43,8 @@ from .damage import CompositorUpdate, MinimalUpdate, ScreenShadow
 from .engine import Game
 from .keys import GAME_BINDINGS
 from .messages import BattleShown, DealView, EndView, GameDealt, GameEnded
-from .presentation import MAX, choose_glyphs, faster, slower, tick_plan
+from .presentation.glyphs import choose_glyphs
+from .presentation.speed import MAX, faster, slower, tick_plan
 from .rules import Result, Rules, Side
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen

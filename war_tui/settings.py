@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import Card
-from .presentation import DEFAULT_SPEED
+from .presentation.speed import DEFAULT_SPEED
 from .rules import Rules
 
 DEFAULT_NAMES = ("Player 1", "Player 2")

@@ -11,7 +11,7 @@ from textual.widgets._footer import FooterKey
 from war_ui_support import make_app
 
 from war_tui.components.battle_log import MAX_LINES
-from war_tui.presentation import MAX
+from war_tui.presentation.speed import MAX
 from war_tui.rules import Rules
 
 

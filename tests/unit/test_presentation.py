@@ -6,35 +6,13 @@ import math
 import pytest
 
 from war_tui.cards import parse_card, parse_cards
-from war_tui.presentation import (
-    ASCII,
-    MAX,
-    SPEEDS,
-    UNICODE,
-    Canvas,
-    CountHistory,
-    SpeedError,
-    bar_split,
-    card_back,
-    card_face,
-    card_label,
-    choose_glyphs,
-    fan_step,
-    faster,
-    framed,
-    laid_layout,
-    locale_is_utf8,
-    log_battle_line,
-    outcome_text,
-    parse_speed,
-    resample,
-    slower,
-    spark_rows,
-    speed_label,
-    stack_edges,
-    tick_plan,
-    war_word,
-)
+from war_tui.presentation.canvas import Canvas, framed
+from war_tui.presentation.cards_art import card_back, card_face, card_label, fan_step, laid_layout
+from war_tui.presentation.charts import CountHistory, bar_split, resample, spark_rows, stack_edges
+from war_tui.presentation.glyphs import ASCII, UNICODE, choose_glyphs, locale_is_utf8
+from war_tui.presentation.log_lines import log_battle_line
+from war_tui.presentation.speed import MAX, SPEEDS, SpeedError, faster, parse_speed, slower, speed_label, tick_plan
+from war_tui.presentation.words import outcome_text, war_word
 
 
 @pytest.mark.parametrize(
@@ -177,7 +155,7 @@ def test_log_lines_name_the_cards_the_winner_and_the_war():
 
 
 def test_a_war_line_in_the_log_shows_the_tie_then_the_deciding_pair_within_80_columns():
-    from war_tui.presentation import ASCII
+    from war_tui.presentation.glyphs import ASCII
 
     tie = (parse_card("5H"), parse_card("5C"))
     text = "".join(t for t, _ in log_battle_line(
@@ -192,7 +170,7 @@ def test_a_war_line_in_the_log_shows_the_tie_then_the_deciding_pair_within_80_co
 
 
 def test_the_longest_war_reads_as_words():
-    from war_tui.presentation import longest_war_text
+    from war_tui.presentation.words import longest_war_text
 
     assert [longest_war_text(n) for n in (0, 1, 2, 3, 5)] == [
         "none", "a single war", "double war", "triple war", "5 wars deep"

@@ -10,7 +10,7 @@ import sys
 from ..cards import CardError, card_str, parse_cards, validate_packets
 from ..engine import Game
 from ..events import BattleWon, Event, GameOver
-from ..presentation import reason_text, result_title
+from ..presentation.words import reason_text, result_title
 from ..rules import Result, Rules
 from ..settings import DEFAULT_NAMES as NAMES
 from .common import UsageError, add_rule_flags, rules_from_args, seed_value

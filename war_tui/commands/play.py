@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from ..presentation import DEFAULT_SPEED, SpeedError, cell_width, parse_speed, speed_label
+from ..presentation.cells import cell_width
+from ..presentation.speed import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
 from ..settings import DEFAULT_NAMES, MAX_NAME_LENGTH, PlaySettings
 from .common import UsageError, add_rule_flags, rules_from_args, seed_value
 from .stats import add_stats_flags, store_from_args

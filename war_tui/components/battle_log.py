@@ -14,7 +14,9 @@ from textual.strip import Strip
 from textual.widgets import RichLog
 
 from ..messages import BattleView, DealView, EndView
-from ..presentation import Glyphs, log_battle_line, plural, reason_text, result_title
+from ..presentation.glyphs import Glyphs
+from ..presentation.log_lines import log_battle_line
+from ..presentation.words import plural, reason_text, result_title
 from .drawing import pieces_text
 from .log_scrollbar import LogScrollBar
 from .refresh_batch import BatchedRefresh

@@ -6,7 +6,9 @@ from collections.abc import Sequence
 
 from .line_widget import LineWidget, Row
 from ..messages import BattleView, DealView, EndView
-from ..presentation import Glyphs, bar_split, cell_width
+from ..presentation.cells import cell_width
+from ..presentation.charts import bar_split
+from ..presentation.glyphs import Glyphs
 
 
 class CardBar(LineWidget):

@@ -7,22 +7,20 @@ from collections.abc import Sequence
 
 from .line_widget import LineWidget, Row
 from ..messages import BattleView, DealView, EndView
-from ..presentation import (
+from ..presentation.canvas import Canvas, framed
+from ..presentation.cards_art import (
     CARD_HEIGHT,
     CARD_WIDTH,
-    Canvas,
-    Glyphs,
     card_back,
     card_face,
     card_is_red,
     card_label,
     compact_row,
     fan_step,
-    framed,
     laid_layout,
-    outcome_text,
-    war_word,
 )
+from ..presentation.glyphs import Glyphs
+from ..presentation.words import outcome_text, war_word
 from ..rules import Side
 
 FULL_HEIGHT = 2 * CARD_HEIGHT + 2

@@ -6,7 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..messages import BattleView, DealView, EndView
-from ..presentation import Glyphs, status_pieces
+from ..presentation.glyphs import Glyphs
+from ..presentation.status import status_pieces
 from ..rules import Result
 from .line_widget import LineWidget, Row
 

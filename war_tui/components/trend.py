@@ -6,7 +6,9 @@ from collections.abc import Sequence
 
 from .line_widget import LineWidget, Row
 from ..messages import BattleView, DealView, EndView
-from ..presentation import CountHistory, Glyphs, cell_width, resample, spark_rows
+from ..presentation.cells import cell_width
+from ..presentation.charts import CountHistory, resample, spark_rows
+from ..presentation.glyphs import Glyphs
 
 
 class CountTrend(LineWidget):

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from ..keys import GAME_BINDINGS
 from ..messages import EndView
-from ..presentation import leader_text, longest_war_text, plural, reason_text, result_title
+from ..presentation.words import leader_text, longest_war_text, plural, reason_text, result_title
 from ..rules import Result
 
 
