@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import math
 
 from ..presentation.cells import cell_width
 from ..presentation.speed import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
 from ..settings import DEFAULT_NAMES, MAX_NAME_LENGTH, PlaySettings
-from .common import UsageError, add_rule_flags, rules_from_args, seed_value
+from .common import UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
 from .stats import add_stats_flags, store_from_args
-
-MAX_TIME_LIMIT = 7 * 24 * 60  # minutes: a week is longer than anyone watches one game
 
 
 def speed_value(text: str) -> float:
@@ -19,16 +16,6 @@ def speed_value(text: str) -> float:
         return parse_speed(text)
     except SpeedError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def minutes_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--time-limit must be minutes (like 5 or 0.5), not '{text}'") from None
-    if not math.isfinite(value) or not 0 < value <= MAX_TIME_LIMIT:
-        raise argparse.ArgumentTypeError(f"--time-limit must be more than 0 and at most {MAX_TIME_LIMIT} minutes, not {text}")
-    return value
 
 
 def add_play_flags(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +32,7 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--pause-on-war", action="store_true", help="stop auto-play at every war")
     group.add_argument(
-        "--time-limit", type=minutes_value, metavar="MINUTES",
+        "--time-limit", type=minutes_value("--time-limit"), metavar="MINUTES",
         help="end each game as stopped after this many minutes, naming the leader",
     )
     group.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")
