@@ -169,12 +169,28 @@ def test_a_war_line_in_the_log_shows_the_tie_then_the_deciding_pair_within_80_co
     assert len(longest.split("cards")[0] + "cards") <= 80 - 3  # only the dim counts may go past the log's edge
 
 
-def test_the_longest_war_reads_as_words():
-    from war_tui.presentation.words import longest_war_text
+def test_the_deepest_war_reads_as_words_with_the_right_article():
+    from war_tui.presentation.words import deepest_war_text
 
-    assert [longest_war_text(n) for n in (0, 1, 2, 3, 5)] == [
-        "none", "a single war", "double war", "triple war", "5 wars deep"
+    assert [deepest_war_text(n) for n in (0, 1, 2, 3, 4, 5, 8, 11)] == [
+        "no war", "a single war", "a double war", "a triple war", "a quadruple war", "a 5-deep war",
+        "an 8-deep war", "an 11-deep war",
     ]
+
+
+def test_durations_read_the_same_for_one_game_and_for_a_lifetime():
+    from war_tui.presentation.words import duration_text
+
+    assert [duration_text(s) for s in (0.2, 1, 42, 60, 185, 3600, 7 * 3600 + 125, 1000 * 3600)] == [
+        "under a second", "1 s", "42 s", "1 min", "3 min 5 s", "1 h 0 min", "7 h 2 min", "1,000 h 0 min",
+    ]
+
+
+def test_numbers_have_thousands_separators_and_a_decimal_only_when_needed():
+    from war_tui.presentation.words import number, plural
+
+    assert [number(v) for v in (None, 7, 1234567, 12.0, 1234.56)] == ["-", "7", "1,234,567", "12", "1,234.6"]
+    assert plural(1, "game") == "1 game" and plural(2048, "game") == "2,048 games"
 
 
 def test_the_help_says_where_won_cards_go_in_plain_words():

@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from ..presentation.words import plural
 from .common import UsageError, minutes_value, positive_int
 
 DEFAULT_PORT = 2222
@@ -212,7 +213,7 @@ async def _serve(server: GameServer, banner: list[str]) -> int:
     host = f"[{config.host}]" if ":" in config.host else config.host
     server.log(f"listening on {host}:{server.port}: ssh -p {server.port} {host}")
     await stop.wait()
-    server.log(f"stopping: ending {len(server.admitted)} game(s)")
+    server.log(f"stopping: ending {plural(len(server.admitted), 'game')}")
     await server.stop()
     server.log("stopped")
     return 0

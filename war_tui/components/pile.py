@@ -6,6 +6,7 @@ import textwrap
 from collections.abc import Sequence
 
 from .line_widget import LineWidget, Row
+from ..cards import is_red
 from ..messages import BattleView, DealView, EndView
 from ..presentation.canvas import Canvas, framed
 from ..presentation.cards_art import (
@@ -13,7 +14,6 @@ from ..presentation.cards_art import (
     CARD_WIDTH,
     card_back,
     card_face,
-    card_is_red,
     card_label,
     compact_row,
     fan_step,
@@ -114,7 +114,7 @@ class Pile(LineWidget):
             for i, (card, face_up) in enumerate(cards):
                 x = left + i * step
                 if face_up:
-                    suit_style = "pile--red" if card_is_red(card) else "pile--face"
+                    suit_style = "pile--red" if is_red(card) else "pile--face"
                     face = card_face(card, g, overlapped=step < CARD_WIDTH - 1 and i < len(cards) - 1)
                     canvas.paint(x, y, face, styles=("pile--face", suit_style, suit_style, "pile--face"))
                 else:
@@ -142,7 +142,7 @@ class Pile(LineWidget):
                 if card is None:
                     style = "pile--back" if not label.startswith("+") else "pile--detail"
                 else:
-                    style = "pile--red" if card_is_red(card) else "pile--face"
+                    style = "pile--red" if is_red(card) else "pile--face"
                 canvas.text(x, y, label, style)
                 x += len(label) + 1
         winner = None if view.winner is None else self.names[view.winner.index]

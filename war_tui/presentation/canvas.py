@@ -37,12 +37,6 @@ class Canvas:
     def text(self, x: int, y: int, text: str, style: str = "") -> None:
         self.paint(x, y, [text], style)
 
-    def restyle(self, x: int, y: int, width: int, style: str) -> None:
-        """Give ``width`` cells from (x, y) a new style, keeping their characters."""
-        if 0 <= y < self.height:
-            for col in range(max(0, x), min(self.width, x + width)):
-                self._styles[y][col] = style
-
     def runs(self) -> list[list[tuple[str, str]]]:
         """Each row as (text, style-name) runs: few runs means few escape codes on the wire."""
         out = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import RANKS, Card, is_red
+from ..cards import RANKS, Card
 from .glyphs import Glyphs
 
 
@@ -17,10 +17,6 @@ def rank_label(card: Card) -> str:
 def card_label(card: Card, glyphs: Glyphs) -> str:
     """``A♠`` / ``10♥`` (``AS`` / ``10H`` in ASCII)."""
     return rank_label(card) + glyphs.suits[card & 3]
-
-
-def card_is_red(card: Card) -> bool:
-    return is_red(card)
 
 
 CARD_WIDTH = 5

@@ -8,21 +8,26 @@ from ..rules import EndReason, Result
 
 
 def war_word(depth: int) -> str:
+    """One war's name by its depth: "war", "double war" ... "quadruple war", then "5-deep war"."""
     if depth <= 1:
         return "war"
     words = {2: "double war", 3: "triple war", 4: "quadruple war"}
     return words.get(depth, f"{depth}-deep war")
 
 
-def longest_war_text(depth: int) -> str:
-    """The deepest chain of ties in a game, in words: "a single war", "double war", "5 wars deep"."""
+def a_war(depth: int) -> str:
+    """``war_word`` with its article: "a double war", "an 8-deep war"."""
+    word = war_word(depth)
+    return ("an " if word.startswith(("8", "11-", "18-")) else "a ") + word
+
+
+def deepest_war_text(depth: int) -> str:
+    """The deepest chain of ties in a game, in the same words on every screen and command."""
     if depth <= 0:
-        return "none"
+        return "no war"
     if depth == 1:
         return "a single war"
-    if depth <= 4:
-        return war_word(depth)
-    return f"{depth} wars deep"
+    return a_war(depth)
 
 
 def outcome_text(winner_name: str | None, cards: int, wars: int) -> str:
@@ -31,7 +36,7 @@ def outcome_text(winner_name: str | None, cards: int, wars: int) -> str:
         return "Nobody takes the pile"
     text = f"{winner_name} takes {cards} cards"
     if wars:
-        text += f" after a {war_word(wars)}"
+        text += f" after {a_war(wars)}"
     return text
 
 
@@ -62,5 +67,29 @@ def leader_text(leader_index: int | None, names: Sequence[str]) -> str:
     return f"{names[leader_index]} was ahead"
 
 
+def number(value: float | None) -> str:
+    """The one number format: thousands separators, a decimal only when needed, a dash for none."""
+    if value is None:
+        return "-"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.1f}"
+
+
 def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+    """``1 game``, ``2,048 games``."""
+    return f"{number(n)} {word}" if n == 1 else f"{number(n)} {word}s"
+
+
+def duration_text(seconds: float) -> str:
+    """How long, to the second under an hour and to the minute beyond: "42 s", "5 min 3 s", "2 h 5 min"."""
+    if seconds < 1:
+        return "under a second"  # a whole game at "max" speed
+    whole = int(round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{number(hours)} h {minutes} min"
+    if minutes:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    return f"{secs} s"
