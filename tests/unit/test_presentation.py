@@ -161,7 +161,7 @@ def test_a_war_line_in_the_log_shows_the_tie_then_the_deciding_pair_within_80_co
     text = "".join(t for t, _ in log_battle_line(
         30, parse_card("4S"), parse_card("8H"), "Player 2", 6, 1, (20, 32), UNICODE, tie
     ))
-    assert text == "   30   5♥ v  5♣ WAR → 4♠ v 8♥  Player 2 takes 6 cards  20·32"
+    assert text == "    30   5♥ v  5♣ WAR → 4♠ v 8♥  Player 2 takes 6 cards  20·32"
     longest = "".join(t for t, _ in log_battle_line(
         9999, parse_card("TS"), parse_card("8H"), "A" * 16, 14, 4, (40, 12), ASCII, (parse_card("TH"), parse_card("TC"))
     ))
@@ -231,3 +231,36 @@ def test_a_drawn_frame_fills_missing_rows_blank_and_fits_tiny_sizes():
     assert [_text(row) for row in rows] == ["+- Hi -+", "|      |", "|      |", "+------+"]
     assert framed([], 0, 5, UNICODE.box, "f", ("a", "t"), ("b", "s"), "…") == []
     assert [_text(row) for row in framed([], 1, 1, UNICODE.box, "f", ("a", "t"), ("", "s"), "…")] == ["╭"]
+
+
+@pytest.mark.parametrize(
+    "p1, p2, winner, loser, words",
+    [
+        ("QH", "QS", "Ann", "Bob", "WAR, Bob cannot finish"),
+        ("QH", "QS", None, None, "WAR, neither player can finish"),
+    ],
+)
+def test_a_battle_that_ended_the_game_short_in_a_war_shows_the_tie_and_why(p1, p2, winner, loser, words):
+    pieces = log_battle_line(40, parse_card(p1), parse_card(p2), winner, 2, 0, (52, 0), UNICODE, None, loser)
+    text = "".join(t for t, _ in pieces)
+    assert "Q♥ v  Q♠  " + words in text
+    assert "takes" not in text and "Nobody" not in text
+
+
+def test_a_short_war_after_a_war_names_the_deeper_war_it_could_not_finish():
+    tie = (parse_card("5H"), parse_card("5C"))
+    pieces = log_battle_line(3, parse_card("QH"), parse_card("QS"), "Ann", 6, 1, (52, 0), UNICODE, tie, "Bob")
+    assert "5♥ v  5♣ WAR → Q♥ v Q♠  DOUBLE WAR, Bob cannot finish" in "".join(t for t, _ in pieces)
+
+
+@pytest.mark.parametrize("battle, gutter", [(7, "     7  "), (1234, " 1,234  "), (10_000, " 10,000  "), (1_234_567, " 1,234,567  ")])
+def test_log_battle_numbers_keep_clear_of_the_border_with_the_status_lines_separators(battle, gutter):
+    from war_tui.presentation.status import status_pieces
+
+    pieces = log_battle_line(battle, parse_card("9H"), parse_card("8S"), "Ann", 2, 0, (30, 22), UNICODE)
+    assert pieces[0][0] == gutter
+    status = "".join(t for t, _ in status_pieces(
+        number=1, seed=1, battles=battle, wars=0, auto=False, speed=4.0, pause_on_war=False, over=False,
+        tally=(0, 0, 0, 0), names=("Ann", "Bob"), glyphs=UNICODE, width=200,
+    ))
+    assert f"Battle {gutter.strip()} " in status

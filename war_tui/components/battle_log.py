@@ -15,7 +15,7 @@ from textual.widgets import RichLog
 
 from ..messages import BattleView, DealView, EndView
 from ..presentation.glyphs import Glyphs
-from ..presentation.log_lines import log_battle_line
+from ..presentation.log_lines import log_battle_line, log_passed_line
 from ..presentation.words import plural, reason_text, result_title
 from .drawing import pieces_text
 from .log_scrollbar import LogScrollBar
@@ -219,11 +219,12 @@ class BattleLog(CachedComponentStyles, BatchedRefresh, RichLog, can_focus=False)
 
     def show_battle(self, view: BattleView) -> None:
         if view.passed:
-            self._append([(f"{self.glyphs.ellipsis:>5}  {plural(len(view.passed), 'battle')} at max speed", "dim")])
+            self._append(log_passed_line(len(view.passed), self.glyphs))
         winner = None if view.winner is None else self.names[view.winner.index]
         c1, c2 = view.deciding
         tie = (view.p1_laid[0], view.p2_laid[0]) if view.wars else None
-        self._append(log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs, tie))
+        loser = None if view.winner is None else self.names[view.winner.other.index]
+        self._append(log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs, tie, loser))
 
     def show_end(self, end: EndView) -> None:
         title = result_title(end.result, self.names)

@@ -40,6 +40,11 @@ def outcome_text(winner_name: str | None, cards: int, wars: int) -> str:
     return text
 
 
+def cannot_finish_text(loser_name: str | None) -> str:
+    """Who could not lay a war's cards, which ends the game (None: neither player could)."""
+    return "neither player can finish" if loser_name is None else f"{loser_name} cannot finish"
+
+
 def result_title(result: Result, names: Sequence[str]) -> str:
     return {
         Result.P1: f"{names[0]} wins",
