@@ -27,6 +27,7 @@ import argparse
 import json
 import sys
 
+from ..presentation.cells import cell_width, pad_cells
 from ..presentation.words import deepest_war_text, duration_text, number
 from ..rules import Result
 from ..stats import StatsStore
@@ -148,13 +149,10 @@ def recent_lines(recent: tuple[GameRecord, ...]) -> list[str]:
     ]
     header = ("finished", "seed", "result", "battles", "wars", "rules")
     right = (False, True, False, True, True, False)
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    widths = [max(cell_width(row[i]) for row in (header, *rows)) for i in range(len(header))]
 
     def line(cells: tuple[str, ...]) -> str:
-        parts = [
-            cell.rjust(width) if align else cell.ljust(width)
-            for cell, width, align in zip(cells, widths, right, strict=True)
-        ]
+        parts = [pad_cells(cell, width, right=align) for cell, width, align in zip(cells, widths, right, strict=True)]
         return ("  " + "  ".join(parts)).rstrip()
 
     return [line(header)] + [line(row) for row in rows]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 
 from .line_widget import LineWidget, Row
 from ..cards import is_red
 from ..messages import BattleView, DealView, EndView
 from ..presentation.canvas import Canvas, framed
+from ..presentation.cells import wrap_cells
 from ..presentation.cards_art import (
     CARD_HEIGHT,
     CARD_WIDTH,
@@ -125,8 +125,7 @@ class Pile(LineWidget):
             (mid, outcome, "pile--war" if view.wars else "pile--outcome"),
             (mid + 1, detail, "pile--detail"),
         ):
-            line = line[: canvas.width]
-            canvas.text(max(0, (canvas.width - len(line)) // 2), y, line, style)
+            canvas.centred(y, line, style, g.ellipsis)
 
     def _draw_compact(self, canvas: Canvas, view: BattleView) -> None:
         g = self.glyphs
@@ -149,7 +148,7 @@ class Pile(LineWidget):
         outcome = outcome_text(winner, view.taken, 0)  # the border already says it was a war
         room = max(1, rows[1] - 1)  # the lines between the two players' cards
         style = "pile--war" if view.wars else "pile--outcome"
-        for i, line in enumerate(textwrap.wrap(outcome, max(1, canvas.width))[:room]):
+        for i, line in enumerate(wrap_cells(outcome, canvas.width)[:room]):
             canvas.text(0, 1 + i, line, style)
 
     def _words(self, view: BattleView) -> tuple[str, str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import groupby
 
+from .cells import cell_width, clusters, fit_cells
+
 
 class Canvas:
     """A grid of characters with a style name per cell, for drawing cards before they become Text.
@@ -23,19 +25,54 @@ class Canvas:
         """Paint ``lines`` with its top-left corner at (x, y), clipped to the canvas.
 
         ``styles``, when given, holds one style name per line (overriding ``style``).
+        A wide character takes two cells (the second holds ""), so a row's text is as
+        wide on screen as the canvas, whatever the names in it.
         """
         for dy, line in enumerate(lines):
             row = y + dy
             if not 0 <= row < self.height:
                 continue
+            name = styles[dy] if styles is not None else style
+            if not (line.isascii() and line.isprintable()):
+                self._paint_cells(x, row, line, name)
+                continue
             start, end = max(0, x), min(self.width, x + len(line))
             if end <= start:
                 continue
+            self._mend_edges(row, start, end)
             self._chars[row][start:end] = line[start - x : end - x]
-            self._styles[row][start:end] = [styles[dy] if styles is not None else style] * (end - start)
+            self._styles[row][start:end] = [name] * (end - start)
+
+    def _paint_cells(self, x: int, row: int, line: str, style: str) -> None:
+        chars, styles = self._chars[row], self._styles[row]
+        col = x
+        for piece, cells in clusters(line):
+            if cells == 0:
+                continue
+            if col >= 0 and col + cells <= self.width:
+                self._mend_edges(row, col, col + cells)
+                chars[col : col + cells] = [piece] + [""] * (cells - 1)
+                styles[col : col + cells] = [style] * cells
+            elif 0 <= col < self.width:  # half of a wide character would show: a space instead
+                self._mend_edges(row, col, col + 1)
+                chars[col], styles[col] = " ", style
+            col += cells
+
+    def _mend_edges(self, row: int, start: int, end: int) -> None:
+        """Before cells start..end are covered: blank what is left of a wide character cut at either edge."""
+        chars = self._chars[row]
+        if start > 0 and chars[start] == "":
+            chars[start - 1] = " "
+        if end < self.width and chars[end] == "":
+            chars[end] = " "
 
     def text(self, x: int, y: int, text: str, style: str = "") -> None:
         self.paint(x, y, [text], style)
+
+    def centred(self, y: int, text: str, style: str = "", ellipsis: str = "…") -> None:
+        """``text`` centred on row ``y``, cut by cells (ending in ``ellipsis``) where it is too wide."""
+        text = fit_cells(text, self.width, ellipsis)
+        self.paint(max(0, (self.width - cell_width(text)) // 2), y, [text], style)
 
     def runs(self) -> list[list[tuple[str, str]]]:
         """Each row as (text, style-name) runs: few runs means few escape codes on the wire."""
@@ -71,10 +108,9 @@ def border_label_row(width: int, box: str, top: bool, label: str, ellipsis: str,
     room = width - 6  # the corners, one space each side of the label, and the edge beside it
     if not label or room <= 0:
         return [(left + edge * (width - 2) + right, frame_style)]
-    if len(label) > room:
-        label = label[: max(0, room - len(ellipsis))] + ellipsis[:room]
+    label = fit_cells(label, room, ellipsis)
     padded = f" {label} "
-    rest = width - 2 - len(padded)  # at least 2: the label was cut to fit
+    rest = width - 2 - cell_width(padded)  # at least 2: the label was cut to fit
     if top:
         return [(left + edge, frame_style), (padded, label_style), (edge * (rest - 1) + right, frame_style)]
     return [(left + edge * (rest - 1), frame_style), (padded, label_style), (edge + right, frame_style)]
