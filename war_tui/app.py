@@ -43,7 +43,8 @@ from .fastpath import probe
 from .fastpath.output import ShadowOutput
 from .keys import GAME_BINDINGS
 from .views import BattleView, DealView, EndView
-from .presentation import MAX, choose_glyphs, faster, slower, tick_plan
+from .presentation.glyphs import choose_glyphs
+from .presentation.speed import MAX, faster, slower, tick_plan
 from .rules import Result, Rules, Side
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen

@@ -15,11 +15,6 @@ from collections.abc import Iterable, Sequence
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
-RANK_NAMES = (
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "jack", "queen", "king", "ace",
-)
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 DECK_SIZE = 52
 
 Card = int
@@ -50,16 +45,8 @@ def card_str(card: Card) -> str:
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
-def rank_char(card: Card) -> str:
-    return RANKS[card >> 2]
-
-
 def is_red(card: Card) -> bool:
     return (card & 3) in (1, 2)
-
-
-def card_name(card: Card) -> str:
-    return f"{RANK_NAMES[card >> 2]} of {SUIT_NAMES[card & 3]}"
 
 
 def parse_card(text: str) -> Card:

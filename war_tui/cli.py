@@ -95,6 +95,8 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action=_Version)
     play_cmd.add_play_flags(parser)
+    # serve-ssh checks the game flags it passes on with this parser (it cannot import this module back).
+    parser.set_defaults(top_parser=build_parser)
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=Parser, action=_Commands
     )

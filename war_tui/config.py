@@ -23,7 +23,7 @@ from typing import Any
 from platformdirs import user_config_path
 
 from .commands.common import gather_value, max_battles_value, war_cards_value
-from .presentation import MAX, parse_speed
+from .presentation.speed import MAX, parse_speed
 from .settings import names_value
 
 APP_NAME = "war-tui"

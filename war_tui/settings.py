@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .cards import Card
-from .presentation import DEFAULT_SPEED, cell_width
+from .presentation.cells import cell_width
+from .presentation.speed import DEFAULT_SPEED
 from .rules import Rules
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ import pytest
 from cli_helpers import war_tui
 from war_tui.cli import build_parser, main
 from war_tui.commands.play import settings_from_args
-from war_tui.presentation import DEFAULT_SPEED, MAX
+from war_tui.presentation.speed import DEFAULT_SPEED, MAX
 from war_tui.rules import Gather
 
 FILE = """\

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from war_tui.cli import main
-from war_tui.presentation import MAX
+from war_tui.presentation.speed import MAX
 from war_tui.cli import build_parser
 from war_tui.commands.play import settings_from_args
 from war_tui.rules import Gather

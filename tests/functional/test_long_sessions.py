@@ -14,7 +14,7 @@ import pytest
 
 from war_tui.components.battle_log import MAX_LINES
 from war_tui.fastpath import probe
-from war_tui.presentation import MAX
+from war_tui.presentation.speed import MAX
 from war_tui.rules import Rules
 
 

@@ -183,7 +183,7 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
     [
         (["--port", "70000"], ["port must be from 0 to 65535"]),
         (["--max-sessions", "0"], ["--max-sessions must be at least 1"]),
-        (["--max-session-minutes", "soon"], ["--max-session-minutes must be a number"]),
+        (["--max-session-minutes", "soon"], ["--max-session-minutes must be minutes"]),
         (["--public", "--authorized-keys", "x"], ["not allowed with"]),
         (["--bogus"], ["unrecognized arguments: --bogus"]),
         (["--public", "--", "--no-such-game-flag"], ["game flags", "--no-such-game-flag"]),

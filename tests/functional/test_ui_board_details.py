@@ -115,7 +115,7 @@ async def test_the_log_keys_leave_the_help_screen_alone():
 
 async def test_a_whole_game_at_max_speed_still_fills_the_log_the_sparkline_and_says_its_time():
     from war_tui.components.trend import CountTrend
-    from war_tui.presentation import MAX
+    from war_tui.presentation.speed import MAX
     from war_tui.screens.game_over import GameOverScreen
 
     app = make_app(seed=5, auto=True, speed=MAX)
@@ -265,7 +265,8 @@ def deep_war_view(wars: int = 5, war_cards: int = 3):
 @pytest.mark.parametrize("size", [(50, 14), (40, 12), (60, 20)])
 async def test_a_deep_war_in_the_compact_pile_always_shows_both_deciding_cards(size):
     from war_tui.components.pile import Pile
-    from war_tui.presentation import UNICODE, card_label
+    from war_tui.presentation.cards_art import card_label
+    from war_tui.presentation.glyphs import UNICODE
 
     app = make_app()
     async with app.run_test(size=size) as pilot:
@@ -297,7 +298,7 @@ async def test_overlapped_tied_tens_in_the_full_pile_read_t_never_1():
 
 async def test_wide_names_keep_the_card_bar_on_its_row():
     from war_tui.components.card_bar import CardBar
-    from war_tui.presentation import cell_width
+    from war_tui.presentation.cells import cell_width
 
     app = make_app(names=("山田太郎山田太郎", "Bob"))  # 8 characters, 16 columns: the widest allowed
     async with app.run_test(size=(80, 24)) as pilot:

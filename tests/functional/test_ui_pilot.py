@@ -17,7 +17,7 @@ from war_tui.components.pile import Pile
 from war_tui.components.status import StatusLine
 from war_tui.engine import Game
 from war_tui.views import DealView
-from war_tui.presentation import MAX
+from war_tui.presentation.speed import MAX
 from war_tui.rules import Result, Rules
 from war_tui.screens.game_over import GameOverScreen
 from war_tui.screens.help import HelpScreen

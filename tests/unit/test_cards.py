@@ -6,7 +6,6 @@ import pytest
 
 from war_tui.cards import (
     CardError,
-    card_name,
     card_str,
     deal,
     format_cards,
@@ -62,7 +61,6 @@ def test_ranks_order_aces_high_and_suits_never_matter():
     assert rank(parse_card("KH")) == rank(parse_card("KC"))
     assert suit(parse_card("AC")) == 0 and suit(parse_card("AS")) == 3
     assert is_red(parse_card("AH")) and is_red(parse_card("AD")) and not is_red(parse_card("AS"))
-    assert card_name(parse_card("QH")) == "queen of hearts"
 
 
 def test_every_card_has_one_two_character_name():

@@ -6,35 +6,13 @@ import math
 import pytest
 
 from war_tui.cards import parse_card, parse_cards
-from war_tui.presentation import (
-    ASCII,
-    MAX,
-    SPEEDS,
-    UNICODE,
-    Canvas,
-    CountHistory,
-    SpeedError,
-    bar_split,
-    card_back,
-    card_face,
-    card_label,
-    choose_glyphs,
-    fan_step,
-    faster,
-    framed,
-    laid_layout,
-    locale_is_utf8,
-    log_battle_line,
-    outcome_text,
-    parse_speed,
-    resample,
-    slower,
-    spark_rows,
-    speed_label,
-    stack_edges,
-    tick_plan,
-    war_word,
-)
+from war_tui.presentation.canvas import Canvas, framed
+from war_tui.presentation.cards_art import card_back, card_face, card_label, fan_step, laid_layout
+from war_tui.presentation.charts import CountHistory, bar_split, resample, spark_rows, stack_edges
+from war_tui.presentation.glyphs import ASCII, UNICODE, choose_glyphs, locale_is_utf8
+from war_tui.presentation.log_lines import log_battle_line
+from war_tui.presentation.speed import MAX, SPEEDS, SpeedError, faster, parse_speed, slower, speed_label, tick_plan
+from war_tui.presentation.words import outcome_text, war_word
 
 
 @pytest.mark.parametrize(
@@ -177,13 +155,13 @@ def test_log_lines_name_the_cards_the_winner_and_the_war():
 
 
 def test_a_war_line_in_the_log_shows_the_tie_then_the_deciding_pair_within_80_columns():
-    from war_tui.presentation import ASCII
+    from war_tui.presentation.glyphs import ASCII
 
     tie = (parse_card("5H"), parse_card("5C"))
     text = "".join(t for t, _ in log_battle_line(
         30, parse_card("4S"), parse_card("8H"), "Player 2", 6, 1, (20, 32), UNICODE, tie
     ))
-    assert text == "   30   5♥ v  5♣ WAR → 4♠ v 8♥  Player 2 takes 6 cards  20·32"
+    assert text == "    30   5♥ v  5♣ WAR → 4♠ v 8♥  Player 2 takes 6 cards  20·32"
     longest = "".join(t for t, _ in log_battle_line(
         9999, parse_card("TS"), parse_card("8H"), "A" * 16, 14, 4, (40, 12), ASCII, (parse_card("TH"), parse_card("TC"))
     ))
@@ -191,12 +169,28 @@ def test_a_war_line_in_the_log_shows_the_tie_then_the_deciding_pair_within_80_co
     assert len(longest.split("cards")[0] + "cards") <= 80 - 3  # only the dim counts may go past the log's edge
 
 
-def test_the_longest_war_reads_as_words():
-    from war_tui.presentation import longest_war_text
+def test_the_deepest_war_reads_as_words_with_the_right_article():
+    from war_tui.presentation.words import deepest_war_text
 
-    assert [longest_war_text(n) for n in (0, 1, 2, 3, 5)] == [
-        "none", "a single war", "double war", "triple war", "5 wars deep"
+    assert [deepest_war_text(n) for n in (0, 1, 2, 3, 4, 5, 8, 11)] == [
+        "no war", "a single war", "a double war", "a triple war", "a quadruple war", "a 5-deep war",
+        "an 8-deep war", "an 11-deep war",
     ]
+
+
+def test_durations_read_the_same_for_one_game_and_for_a_lifetime():
+    from war_tui.presentation.words import duration_text
+
+    assert [duration_text(s) for s in (0.2, 1, 42, 60, 185, 3600, 7 * 3600 + 125, 1000 * 3600)] == [
+        "under a second", "1 s", "42 s", "1 min", "3 min 5 s", "1 h 0 min", "7 h 2 min", "1,000 h 0 min",
+    ]
+
+
+def test_numbers_have_thousands_separators_and_a_decimal_only_when_needed():
+    from war_tui.presentation.words import number, plural
+
+    assert [number(v) for v in (None, 7, 1234567, 12.0, 1234.56)] == ["-", "7", "1,234,567", "12", "1,234.6"]
+    assert plural(1, "game") == "1 game" and plural(2048, "game") == "2,048 games"
 
 
 def test_the_help_says_where_won_cards_go_in_plain_words():
@@ -237,3 +231,36 @@ def test_a_drawn_frame_fills_missing_rows_blank_and_fits_tiny_sizes():
     assert [_text(row) for row in rows] == ["+- Hi -+", "|      |", "|      |", "+------+"]
     assert framed([], 0, 5, UNICODE.box, "f", ("a", "t"), ("b", "s"), "…") == []
     assert [_text(row) for row in framed([], 1, 1, UNICODE.box, "f", ("a", "t"), ("", "s"), "…")] == ["╭"]
+
+
+@pytest.mark.parametrize(
+    "p1, p2, winner, loser, words",
+    [
+        ("QH", "QS", "Ann", "Bob", "WAR, Bob cannot finish"),
+        ("QH", "QS", None, None, "WAR, neither player can finish"),
+    ],
+)
+def test_a_battle_that_ended_the_game_short_in_a_war_shows_the_tie_and_why(p1, p2, winner, loser, words):
+    pieces = log_battle_line(40, parse_card(p1), parse_card(p2), winner, 2, 0, (52, 0), UNICODE, None, loser)
+    text = "".join(t for t, _ in pieces)
+    assert "Q♥ v  Q♠  " + words in text
+    assert "takes" not in text and "Nobody" not in text
+
+
+def test_a_short_war_after_a_war_names_the_deeper_war_it_could_not_finish():
+    tie = (parse_card("5H"), parse_card("5C"))
+    pieces = log_battle_line(3, parse_card("QH"), parse_card("QS"), "Ann", 6, 1, (52, 0), UNICODE, tie, "Bob")
+    assert "5♥ v  5♣ WAR → Q♥ v Q♠  DOUBLE WAR, Bob cannot finish" in "".join(t for t, _ in pieces)
+
+
+@pytest.mark.parametrize("battle, gutter", [(7, "     7  "), (1234, " 1,234  "), (10_000, " 10,000  "), (1_234_567, " 1,234,567  ")])
+def test_log_battle_numbers_keep_clear_of_the_border_with_the_status_lines_separators(battle, gutter):
+    from war_tui.presentation.status import status_pieces
+
+    pieces = log_battle_line(battle, parse_card("9H"), parse_card("8S"), "Ann", 2, 0, (30, 22), UNICODE)
+    assert pieces[0][0] == gutter
+    status = "".join(t for t, _ in status_pieces(
+        number=1, seed=1, battles=battle, wars=0, auto=False, speed=4.0, pause_on_war=False, over=False,
+        tally=(0, 0, 0, 0), names=("Ann", "Bob"), glyphs=UNICODE, width=200,
+    ))
+    assert f"Battle {gutter.strip()} " in status

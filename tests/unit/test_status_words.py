@@ -1,6 +1,9 @@
 """The status line's wording: who is who in the tally, and what fits a narrow terminal."""
 
-from war_tui.presentation import ASCII, MAX, UNICODE, cell_width, initials, status_pieces
+from war_tui.presentation.cells import cell_width
+from war_tui.presentation.glyphs import ASCII, UNICODE
+from war_tui.presentation.speed import MAX
+from war_tui.presentation.status import initials, status_pieces
 
 
 def line(width=98, **changes):

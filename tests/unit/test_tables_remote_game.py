@@ -8,7 +8,6 @@ from test_tables_support import Recorder, dealing, make_table
 from war_tui.adapter import EngineAdapter
 from war_tui.engine import Game
 from war_tui.events import BattleWon, GameOver, GameStarted
-from war_tui.messages import BattleShown
 from war_tui.rules import Result, Side
 from war_tui.tables import (
     Auto,
@@ -61,19 +60,16 @@ def test_the_screen_hears_the_same_events_and_sees_the_same_state_as_a_local_gam
 
 def test_the_engine_adapter_follows_a_table_game_as_it_follows_a_game():
     table, _clock, screen = wired(dealing("5C 2C KC 9C", "5D 3D QD 4D"))
-    posted: list = []
-
     class Board:
-        def post_message(self, message):
-            posted.append(message)
+        battle = None
 
-    adapter = EngineAdapter(Board())
+    board = Board()
+    adapter = EngineAdapter(board)
     adapter.follow(screen)
     ann, bob = table.members
     ann.flip()
     bob.flip()
-    assert len(posted) == 1 and isinstance(posted[0], BattleShown)
-    view = posted[0].view
+    view = board.battle
     assert view.battle == 1 and view.wars == 1 and view.winner is Side.P1 and view.counts == (7, 1)
 
 

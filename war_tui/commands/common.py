@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 from typing import NoReturn
@@ -65,6 +66,27 @@ def positive_int(what: str, maximum: int | None = None, *, minimum: int = 1):
             raise argparse.ArgumentTypeError(f"{what} must be at least {minimum}, not {value}")
         if maximum is not None and value > maximum:
             raise argparse.ArgumentTypeError(f"{what} must be at most {maximum:,}, not {value}")
+        return value
+
+    return parse
+
+
+MAX_MINUTES = 7 * 24 * 60
+"""A week: longer than anyone watches one game or keeps one session open."""
+
+
+def minutes_value(what: str):
+    """An argparse type: minutes above 0 and at most a week (5, 0.5); NaN and infinity are refused."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be minutes (like 5 or 0.5), not '{text}'") from None
+        if not math.isfinite(value) or not 0 < value <= MAX_MINUTES:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be more than 0 and at most {MAX_MINUTES} minutes (a week), not {text}"
+            )
         return value
 
     return parse

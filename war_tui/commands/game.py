@@ -7,10 +7,10 @@ import json
 import secrets
 import sys
 
-from ..cards import CardError, card_str, parse_cards, validate_packets
+from ..cards import CardError, card_str, format_cards, parse_cards, validate_packets
 from ..engine import Game
 from ..events import BattleWon, Event, GameOver
-from ..presentation import reason_text, result_title
+from ..presentation.words import plural, reason_text, result_title
 from ..rules import Result, Rules
 from ..settings import DEFAULT_NAMES as NAMES
 from .common import UsageError, add_rule_flags, rules_from_args, seed_value
@@ -85,8 +85,7 @@ def summary(game: Game) -> dict[str, object]:
 
 
 def _packet_line(player: int, packet) -> str:
-    n = len(packet)
-    return f"Player {player} ({n} card{'' if n == 1 else 's'}, top first): " + " ".join(card_str(c) for c in packet)
+    return f"Player {player} ({plural(len(packet), 'card')}, top first): " + format_cards(packet)
 
 
 def text_account(game: Game) -> str:

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Collection
 
 from ..config import ConfigRead, Preferences, default_path, key_for, read_config
-from ..presentation import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
+from ..presentation.speed import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
 from ..rules import Rules
 from ..settings import DEFAULT_NAMES, PlaySettings, names_value
-from .common import UsageError, add_rule_flags, rules_from_args, seed_value
+from .common import UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
 from .config import config_path_value, theme_names
 from .stats import add_stats_flags, store_from_args
-
-MAX_TIME_LIMIT = 7 * 24 * 60  # minutes: a week is longer than anyone watches one game
 
 
 def speed_value(text: str) -> float:
@@ -22,16 +19,6 @@ def speed_value(text: str) -> float:
         return parse_speed(text)
     except SpeedError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def minutes_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--time-limit must be minutes (like 5 or 0.5), not '{text}'") from None
-    if not math.isfinite(value) or not 0 < value <= MAX_TIME_LIMIT:
-        raise argparse.ArgumentTypeError(f"--time-limit must be more than 0 and at most {MAX_TIME_LIMIT} minutes, not {text}")
-    return value
 
 
 def add_play_flags(parser: argparse.ArgumentParser) -> None:
@@ -50,7 +37,7 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
         "--pause-on-war", action=argparse.BooleanOptionalAction, help="stop auto-play at every war (or not)"
     )
     group.add_argument(
-        "--time-limit", type=minutes_value, metavar="MINUTES",
+        "--time-limit", type=minutes_value("--time-limit"), metavar="MINUTES",
         help="end each game as stopped after this many minutes, naming the leader",
     )
     group.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")

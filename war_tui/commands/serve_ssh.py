@@ -20,9 +20,11 @@ import shlex
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from .common import UsageError, positive_int
+from ..presentation.words import plural
+from .common import UsageError, minutes_value, positive_int
 
 DEFAULT_PORT = 2222
 DEFAULT_MAX_SESSIONS = 32
@@ -36,16 +38,6 @@ def port_value(text: str) -> int:
         raise argparse.ArgumentTypeError(f"port must be a whole number, not '{text}'") from None
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"port must be from 0 to 65535 (0: any free port), not {value}")
-    return value
-
-
-def minutes_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--max-session-minutes must be a number, not '{text}'") from None
-    if not 0 < value <= 7 * 24 * 60 or value != value:
-        raise argparse.ArgumentTypeError(f"--max-session-minutes must be above 0 and at most a week, not {text}")
     return value
 
 
@@ -80,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"games at once; the next client is told the server is full (default {DEFAULT_MAX_SESSIONS})",
     )
     parser.add_argument(
-        "--max-session-minutes", type=minutes_value, metavar="M",
+        "--max-session-minutes", type=minutes_value("--max-session-minutes"), metavar="M",
         help="end each game after M minutes (default: no limit, screensavers idle on purpose)",
     )
     parser.add_argument(
@@ -104,14 +96,12 @@ def game_flags(args: argparse.Namespace) -> list[str]:
         raise UsageError(f"unexpected '{flags[0]}': put the game's flags after '--'")
     flags = flags[1:]
     if args.session_command is None:
-        check_game_flags(flags)
+        check_game_flags(flags, args.top_parser)
     return flags
 
 
-def check_game_flags(flags: list[str]) -> None:
+def check_game_flags(flags: list[str], build_parser: Callable[[], argparse.ArgumentParser]) -> None:
     """Parse the flags as ``war-tui`` (the game) would, so a mistake is reported once, now."""
-    from ..cli import build_parser
-
     for flag in flags:
         if flag in ("-h", "--help", "--version"):
             raise UsageError(f"'{flag}' is not a game flag")
@@ -134,9 +124,7 @@ def check_game_flags(flags: list[str]) -> None:
 
 def refuse_misplaced_game_flags(args: argparse.Namespace) -> None:
     """``war-tui --screensaver serve-ssh`` would silently serve without it: say where game flags go."""
-    from ..cli import build_parser
-
-    for name, default in vars(build_parser().parse_args([])).items():
+    for name, default in vars(args.top_parser().parse_args([])).items():
         if name != "command" and hasattr(args, name) and getattr(args, name) != default:
             flag = "--" + name.replace("_", "-")
             raise UsageError(f"game flags go after serve-ssh's '--': war-tui serve-ssh ... -- {flag}")
@@ -225,7 +213,7 @@ async def _serve(server: GameServer, banner: list[str]) -> int:
     host = f"[{config.host}]" if ":" in config.host else config.host
     server.log(f"listening on {host}:{server.port}: ssh -p {server.port} {host}")
     await stop.wait()
-    server.log(f"stopping: ending {len(server.admitted)} game(s)")
+    server.log(f"stopping: ending {plural(len(server.admitted), 'game')}")
     await server.stop()
     server.log("stopped")
     return 0

@@ -30,6 +30,7 @@ from itertools import islice
 
 from ..engine import Game
 from ..rules import EndReason, Gather, Result, Rules
+from ..presentation.words import deepest_war_text, number, plural
 from .common import add_rule_flags, positive_int, rules_from_args, seed_value
 
 # Derived seeds stay below 2**48: short enough to type, and exact in every JSON
@@ -244,10 +245,6 @@ def _tenths_adding_to_1000(counts: list[int]) -> list[int]:
     return tenths
 
 
-def _num(value: float) -> str:
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
-
-
 def text_report(data: dict, rules: Rules) -> str:
     p1, p2, draw, stopped = (
         f"{t // 10}.{t % 10}%" for t in _tenths_adding_to_1000([data["result_counts"][r.value] for r in Result])
@@ -264,15 +261,15 @@ def text_report(data: dict, rules: Rules) -> str:
         "",
         f"Results:  player 1 {p1}   player 2 {p2}   draw {draw}   stopped {stopped}",
         "Battles per game:  mean {}   median {}   p90 {}   p99 {}   max {}".format(
-            _num(battles["mean"]), _num(battles["median"]), _num(battles["p90"]),
-            _num(battles["p99"]), _num(battles["max"]),
+            number(battles["mean"]), number(battles["median"]), number(battles["p90"]),
+            number(battles["p99"]), number(battles["max"]),
         ),
         f"Wars per game: {data['wars_per_game']:.2f}   "
         f"ended with a player short in a war: {_pct(data['ended_short_in_war'])}",
         f"Longest game: {longest['battles']:,} battles   war-tui game --seed {longest['seed']}{flags}",
-        f"Deepest war: {deepest['depth']} in a row   war-tui game --seed {deepest['seed']}{flags}",
+        f"Deepest war: {deepest_war_text(deepest['depth'])}   war-tui game --seed {deepest['seed']}{flags}",
         "",
-        f"Speed: {speed['seconds']:.2f} s with {jobs} job{'s' if jobs != 1 else ''}:"
+        f"Speed: {speed['seconds']:.2f} s with {plural(jobs, 'job')}:"
         f" {speed['games_per_s']:,.0f} games/s, {speed['battles_per_s']:,.0f} battles/s",
     ]
     return "\n".join(lines)

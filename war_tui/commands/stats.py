@@ -27,14 +27,14 @@ import argparse
 import json
 import sys
 
+from ..presentation.cells import cell_width, pad_cells
+from ..presentation.words import deepest_war_text, duration_text, number
 from ..rules import Result
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Histogram, Totals
 from ..stats.text import (
     NO_GAMES,
     RESULT_LABELS,
-    duration,
-    number,
     outcome,
     percent,
     replay_command,
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
 def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, ...]) -> list[str]:
     lines = [
         f"{totals.games:,} games, {when(totals.first_at)} to {when(totals.last_at)},"
-        f" {duration(totals.seconds_played)} played",
+        f" {duration_text(totals.seconds_played)} played",
         "",
     ]
     for result in Result:
@@ -127,7 +127,7 @@ def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, 
         f"Longest game:     {_game_line(totals.longest, f'{totals.longest.battles:,} battles')}",
         f"Shortest game:    {_game_line(totals.shortest, f'{totals.shortest.battles:,} battles')}",
         f"Most wars:        {_game_line(totals.most_wars, f'{totals.most_wars.wars:,} in one game')}",
-        f"Deepest war:      {_game_line(totals.deepest_war, _depth(totals.deepest_war.longest_war))}",
+        f"Deepest war:      {_game_line(totals.deepest_war, deepest_war_text(totals.deepest_war.longest_war))}",
         "",
         "Game lengths (battles per game):",
     ]
@@ -149,13 +149,10 @@ def recent_lines(recent: tuple[GameRecord, ...]) -> list[str]:
     ]
     header = ("finished", "seed", "result", "battles", "wars", "rules")
     right = (False, True, False, True, True, False)
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    widths = [max(cell_width(row[i]) for row in (header, *rows)) for i in range(len(header))]
 
     def line(cells: tuple[str, ...]) -> str:
-        parts = [
-            cell.rjust(width) if align else cell.ljust(width)
-            for cell, width, align in zip(cells, widths, right, strict=True)
-        ]
+        parts = [pad_cells(cell, width, right=align) for cell, width, align in zip(cells, widths, right, strict=True)]
         return ("  " + "  ".join(parts)).rstrip()
 
     return [line(header)] + [line(row) for row in rows]
@@ -172,12 +169,6 @@ def histogram_lines(histogram: Histogram) -> list[str]:
         f"  {label:>{width}}  {'█' * round(b.count / peak * BAR_WIDTH):<{BAR_WIDTH}}  {b.count:,}"
         for label, b in zip(labels, bins, strict=True)
     ]
-
-
-def _depth(ties: int) -> str:
-    if ties == 0:
-        return "no war yet"
-    return "a single war" if ties == 1 else f"{ties} ties in a row"
 
 
 def _game_line(record: GameRecord, what: str) -> str:

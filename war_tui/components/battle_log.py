@@ -20,7 +20,9 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..presentation import Glyphs, log_battle_line, plural, reason_text, result_title
+from ..presentation.glyphs import Glyphs
+from ..presentation.log_lines import log_battle_line, log_passed_line
+from ..presentation.words import plural, reason_text, result_title
 from ..views import BattleView, DealView, EndView
 
 MAX_LINES = 1000
@@ -88,11 +90,14 @@ class BattleLog(ScrollView, can_focus=False):
             return
         lines = []
         if view.passed:
-            lines.append([(f"{self.glyphs.ellipsis:>5}  {plural(len(view.passed), 'battle')} at max speed", "dim")])
+            lines.append(log_passed_line(len(view.passed), self.glyphs))
         winner = None if view.winner is None else self.names[view.winner.index]
         c1, c2 = view.deciding
         tie = (view.p1_laid[0], view.p2_laid[0]) if view.wars else None
-        lines.append(log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs, tie))
+        loser = None if view.winner is None else self.names[view.winner.other.index]
+        lines.append(
+            log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs, tie, loser)
+        )
         self._append(*lines)
 
     def watch_result(self, end: EndView | None) -> None:

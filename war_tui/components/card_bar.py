@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from textual.reactive import var
 
 from .line_widget import LineWidget, Row
-from ..presentation import Glyphs, bar_split, cell_width
+from ..presentation.cells import cell_width
+from ..presentation.charts import bar_split
+from ..presentation.glyphs import Glyphs
 from ..views import BattleView, DealView, EndView
 
 

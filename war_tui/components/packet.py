@@ -9,7 +9,11 @@ from textual.reactive import var
 
 from .line_widget import LineWidget, Row
 from ..views import BattleView, DealView, EndView
-from ..presentation import CARD_HEIGHT, CARD_WIDTH, Canvas, Glyphs, card_back, plural, stack_edges
+from ..presentation.canvas import Canvas
+from ..presentation.cards_art import CARD_HEIGHT, CARD_WIDTH, card_back
+from ..presentation.charts import stack_edges
+from ..presentation.glyphs import Glyphs
+from ..presentation.words import plural
 from ..rules import Side
 
 

@@ -2,29 +2,27 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 
 from textual.reactive import var
 
 from .line_widget import LineWidget, Row
+from ..cards import is_red
 from ..views import BattleView
-from ..presentation import (
+from ..presentation.canvas import Canvas, framed
+from ..presentation.cells import wrap_cells
+from ..presentation.cards_art import (
     CARD_HEIGHT,
     CARD_WIDTH,
-    Canvas,
-    Glyphs,
     card_back,
     card_face,
-    card_is_red,
     card_label,
     compact_row,
     fan_step,
-    framed,
     laid_layout,
-    outcome_text,
-    war_word,
 )
+from ..presentation.glyphs import Glyphs
+from ..presentation.words import outcome_text, war_word
 from ..rules import Side
 
 FULL_HEIGHT = 2 * CARD_HEIGHT + 2
@@ -110,7 +108,7 @@ class Pile(LineWidget):
             for i, (card, face_up) in enumerate(cards):
                 x = left + i * step
                 if face_up:
-                    suit_style = "pile--red" if card_is_red(card) else "pile--face"
+                    suit_style = "pile--red" if is_red(card) else "pile--face"
                     face = card_face(card, g, overlapped=step < CARD_WIDTH - 1 and i < len(cards) - 1)
                     canvas.paint(x, y, face, styles=("pile--face", suit_style, suit_style, "pile--face"))
                 else:
@@ -121,8 +119,7 @@ class Pile(LineWidget):
             (mid, outcome, "pile--war" if view.wars else "pile--outcome"),
             (mid + 1, detail, "pile--detail"),
         ):
-            line = line[: canvas.width]
-            canvas.text(max(0, (canvas.width - len(line)) // 2), y, line, style)
+            canvas.centred(y, line, style, g.ellipsis)
 
     def _draw_compact(self, canvas: Canvas, view: BattleView) -> None:
         g = self.glyphs
@@ -138,14 +135,14 @@ class Pile(LineWidget):
                 if card is None:
                     style = "pile--back" if not label.startswith("+") else "pile--detail"
                 else:
-                    style = "pile--red" if card_is_red(card) else "pile--face"
+                    style = "pile--red" if is_red(card) else "pile--face"
                 canvas.text(x, y, label, style)
                 x += len(label) + 1
         winner = None if view.winner is None else self.names[view.winner.index]
         outcome = outcome_text(winner, view.taken, 0)  # the border already says it was a war
         room = max(1, rows[1] - 1)  # the lines between the two players' cards
         style = "pile--war" if view.wars else "pile--outcome"
-        for i, line in enumerate(textwrap.wrap(outcome, max(1, canvas.width))[:room]):
+        for i, line in enumerate(wrap_cells(outcome, canvas.width)[:room]):
             canvas.text(0, 1 + i, line, style)
 
     def _words(self, view: BattleView) -> tuple[str, str]:

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from textual.reactive import var
 
-from ..presentation import Glyphs, status_pieces
+from ..presentation.glyphs import Glyphs
+from ..presentation.status import status_pieces
 from ..rules import Result
 from ..views import BattleView, DealView, EndView
 from .line_widget import LineWidget, Row

@@ -8,7 +8,9 @@ from textual.reactive import var
 
 from .line_widget import LineWidget, Row
 from ..views import BattleView, DealView
-from ..presentation import CountHistory, Glyphs, cell_width, resample, spark_rows
+from ..presentation.cells import cell_width
+from ..presentation.charts import CountHistory, resample, spark_rows
+from ..presentation.glyphs import Glyphs
 
 
 class CountTrend(LineWidget):

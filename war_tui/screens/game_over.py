@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from ..keys import GAME_BINDINGS
 from ..views import EndView
-from ..presentation import leader_text, longest_war_text, plural, reason_text, result_title
+from ..presentation.words import deepest_war_text, duration_text, leader_text, reason_text, result_title
 from ..rules import Result
 
 
@@ -41,7 +41,6 @@ class GameOverScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         end = self.end
-        longest = longest_war_text(end.longest_war)
         facts = [
             f"{_capital(reason_text(end.reason, end.result, self.names))}.",
         ]
@@ -51,9 +50,9 @@ class GameOverScreen(ModalScreen[None]):
             "",
             f"Battles       {end.battles:,}",
             f"Wars          {end.wars:,}",
-            f"Longest war   {longest}",
+            f"Deepest war   {deepest_war_text(end.longest_war)}",
             f"Cards         {self.names[0]} {end.counts[0]}, {self.names[1]} {end.counts[1]}",
-            f"Time          {_duration(end.seconds)}",
+            f"Time          {duration_text(end.seconds)}",
         ]
         if self.seed is not None:
             facts.append(f"Seed          {self.seed}")
@@ -74,15 +73,3 @@ def _capital(sentence: str) -> str:
     """Capitalise the first letter only: str.capitalize() would lower-case a player's name."""
     return sentence[:1].upper() + sentence[1:]
 
-
-def _duration(seconds: float) -> str:
-    if seconds < 1:
-        return "under a second"  # a whole game at "max" speed
-    seconds = max(0, int(round(seconds)))
-    minutes, secs = divmod(seconds, 60)
-    hours, minutes = divmod(minutes, 60)
-    if hours:
-        return f"{hours}h {minutes:02d}m {secs:02d}s"
-    if minutes:
-        return f"{minutes}m {secs:02d}s"
-    return plural(secs, "second")

@@ -45,8 +45,23 @@ def rules_text(rules: Rules) -> str:
     ])
 
 
+MORE_BELOW = "more below: Down j PgDn End"
+AT_THE_END = "Up k PgUp Home"
+
+SCROLL_BINDINGS = [
+    Binding("down,j", "scroll('down')", "Scroll down", show=False),
+    Binding("up,k", "scroll('up')", "Scroll up", show=False),
+    Binding("pagedown", "scroll('page_down')", "Page down", show=False),
+    Binding("pageup", "scroll('page_up')", "Page up", show=False),
+    Binding("end", "scroll('end')", "Last line", show=False),
+    Binding("home", "scroll('home')", "First line", show=False),
+]
+
+
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [*GAME_BINDINGS, Binding("escape", "dismiss", "Close help")]
+    """Scrolls with the keyboard (over SSH it is often the only input), and says when there is more."""
+
+    BINDINGS = [*GAME_BINDINGS, *SCROLL_BINDINGS, Binding("escape", "dismiss", "Close help")]
 
     def __init__(self, rules: Rules) -> None:
         super().__init__()
@@ -63,3 +78,30 @@ class HelpScreen(ModalScreen[None]):
             yield Static(rules_text(self.rules), id="help-rules")
             yield Static("Keys (they all work at any moment)", classes="help-heading")
             yield Static(keys, id="help-keys")
+
+    def on_mount(self) -> None:
+        dialog = self.query_one("#help-dialog", VerticalScroll)
+        self.watch(dialog, "scroll_y", self._say_if_more, init=False)
+        self.watch(dialog, "virtual_size", self._say_if_more, init=False)
+        self.call_after_refresh(self._say_if_more)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._say_if_more)
+
+    def action_scroll(self, how: str) -> None:
+        dialog = self.query_one("#help-dialog", VerticalScroll)
+        {
+            "down": dialog.scroll_down, "up": dialog.scroll_up,
+            "page_down": dialog.scroll_page_down, "page_up": dialog.scroll_page_up,
+            "end": dialog.scroll_end, "home": dialog.scroll_home,
+        }[how](animate=False)
+
+    def _say_if_more(self, *_: object) -> None:
+        """The frame's subtitle tells whether lines are hidden below, or how to go back up."""
+        dialog = self.query_one("#help-dialog", VerticalScroll)
+        if dialog.max_scroll_y <= 0:
+            dialog.border_subtitle = ""
+        elif dialog.scroll_y < dialog.max_scroll_y:
+            dialog.border_subtitle = MORE_BELOW
+        else:
+            dialog.border_subtitle = AT_THE_END

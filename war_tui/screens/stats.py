@@ -22,20 +22,14 @@ from ..components.result_shares import ResultShares
 from ..rules import Rules
 from ..stats import GameRecord, StatsStore
 from ..stats.records import Totals
-from ..stats.text import NO_GAMES, SOURCE_LABELS, duration, number, rules_brief, when, when_short, winner
+from ..presentation.words import deepest_war_text, duration_text, number, plural
+from ..stats.text import NO_GAMES, SOURCE_LABELS, rules_brief, when, when_short, winner
 
 RECENT_GAMES = 50
 RECENT_COLUMNS = (  # (label, right-aligned)
     ("Finished", False), ("Seed", True), ("Winner", False), ("Battles", True), ("Wars", True),
     ("Deep", True), ("How", False), ("Rules", False),
 )
-
-
-def depth_words(ties: int) -> str:
-    """The deepest chain of ties, as players say it."""
-    return {0: "no war yet", 1: "a single war", 2: "a double war", 3: "a triple war"}.get(
-        ties, f"{ties} wars in a row"
-    )
 
 
 def figures_text(totals: Totals) -> Text:
@@ -53,7 +47,7 @@ def figures_text(totals: Totals) -> Text:
     line("Battles", f"mean {number(totals.mean_battles)} · median {number(totals.median_battles)}")
     line("Longest", f"{totals.longest.battles:,} battles", totals.longest)
     line("Most wars", f"{totals.most_wars.wars:,} in a game", totals.most_wars)
-    line("Deepest war", depth_words(totals.deepest_war.longest_war), totals.deepest_war)
+    line("Deepest war", deepest_war_text(totals.deepest_war.longest_war), totals.deepest_war)
     return text
 
 
@@ -155,10 +149,9 @@ class StatsScreen(Screen[None]):
         return True
 
     def _headline(self, totals: Totals) -> str:
-        games = "1 game" if totals.games == 1 else f"{totals.games:,} games"
         return (
-            f"{games} since {when(totals.first_at)[:10]} · {totals.total_battles:,} battles ·"
-            f" {totals.total_wars:,} wars · {duration(totals.seconds_played)} played"
+            f"{plural(totals.games, 'game')} since {when(totals.first_at)[:10]} · {totals.total_battles:,} battles ·"
+            f" {totals.total_wars:,} wars · {duration_text(totals.seconds_played)} played"
         )
 
     def _unreadable_text(self) -> str:

@@ -51,11 +51,6 @@ def set_window_size(fd: int, cols: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 
-def get_window_size(fd: int) -> tuple[int, int]:
-    rows, cols, _, _ = struct.unpack("HHHH", fcntl.ioctl(fd, termios.TIOCGWINSZ, b"\0" * 8))
-    return cols, rows
-
-
 class PtyProcess:
     """One program on one pty: output goes to ``on_output``, ``write`` types keys, ``end`` hangs up."""
 

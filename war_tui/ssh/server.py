@@ -12,6 +12,7 @@ from typing import Any
 
 import asyncssh
 
+from ..presentation.words import plural
 from .keys import AuthorizedKeys, KeyFileError
 from .limits import AttemptLimiter
 from .session import GameSession
@@ -38,10 +39,6 @@ class ServerConfig:
     login_timeout: float = 30.0
     keepalive_seconds: float = 30.0
     shutdown_grace: float = SHUTDOWN_GRACE
-
-
-def count_games(n: int) -> str:
-    return f"{n} game" if n == 1 else f"{n} games"
 
 
 def shown_user(name: str) -> str:
@@ -235,7 +232,7 @@ class Connection(asyncssh.SSHServer):
     def _refuse_full(self) -> None:
         self.refusals.append("server full")
         self.conn.disconnect(
-            asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(games=count_games(self.server.config.max_sessions))
+            asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(games=plural(self.server.config.max_sessions, "game"))
         )
 
     def session_requested(self) -> GameSession:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from ..presentation.words import plural
 from .pty_process import PtyProcess, clamp_size
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def home_directory(env: Mapping[str, str]) -> str:
 def describe_minutes(seconds: float) -> str:
     minutes = seconds / 60
     if minutes == int(minutes):
-        return f"{int(minutes)} minute" + ("" if minutes == 1 else "s")
+        return plural(int(minutes), "minute")
     return f"{minutes:g} minutes"
 
 

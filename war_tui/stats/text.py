@@ -32,28 +32,8 @@ def when_short(finished_at: str, now: datetime | None = None) -> str:
     return local.strftime("%Y-%m-%d")
 
 
-def duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours:,} h {minutes} min"
-    if minutes:
-        return f"{minutes} min"
-    return f"{secs} s"
-
-
 def percent(share: float) -> str:
     return f"{share * 100:.1f}%"
-
-
-def number(value: float | None) -> str:
-    """Whole numbers with thousands separators, others to one decimal; a dash for none."""
-    if value is None:
-        return "-"
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.1f}"
 
 
 def outcome(record: GameRecord) -> str:

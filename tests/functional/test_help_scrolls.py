@@ -1,0 +1,49 @@
+"""The help screen scrolls with the keyboard (over SSH it is often the only input) and says when there is more."""
+
+from __future__ import annotations
+
+import pytest
+
+from war_tui.screens.help import AT_THE_END, MORE_BELOW, HelpScreen
+
+from screen_text import screen_text
+from war_ui_support import make_app
+
+LAST_LINE = "quit"  # the last key the help lists
+FIRST_LINE = "How War is played"
+
+
+def last_key_shown(app) -> bool:
+    return any(row.rstrip(" █│|").endswith(LAST_LINE) for row in screen_text(app).splitlines())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20), (40, 12)])
+@pytest.mark.parametrize("down, up", [("end", "home"), ("pagedown", "pageup"), ("down", "up"), ("j", "k")])
+async def test_the_keyboard_reaches_the_last_line_and_comes_back(size, down, up):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert not last_key_shown(app) and MORE_BELOW in screen_text(app)
+        for _ in range(40):
+            if last_key_shown(app):
+                break
+            await pilot.press(down)
+            await pilot.pause()
+        assert last_key_shown(app) and AT_THE_END in screen_text(app)
+        for _ in range(40):
+            if FIRST_LINE in screen_text(app):
+                break
+            await pilot.press(up)
+            await pilot.pause()
+        assert FIRST_LINE in screen_text(app) and MORE_BELOW in screen_text(app)
+        assert isinstance(app.screen, HelpScreen) and app.game.battles == 0  # scrolling played nothing
+
+
+async def test_a_help_that_fits_says_nothing_about_more():
+    app = make_app()
+    async with app.run_test(size=(100, 50)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert last_key_shown(app) and MORE_BELOW not in screen_text(app) and AT_THE_END not in screen_text(app)

@@ -1,0 +1,80 @@
+"""The status line's wording: the longest that fits the width, from full names down to a score."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cells import cell_width
+from .glyphs import Glyphs
+from .speed import speed_label
+
+
+def initials(names: Sequence[str]) -> tuple[str, str]:
+    """Short names for a tight line: "Player 1" -> "P1", "Ann Lee" -> "AL"; "P1"/"P2" if they would clash."""
+    short = tuple("".join(word[0] for word in name.split()) or "?" for name in names)
+    if short[0].casefold() == short[1].casefold():
+        return ("P1", "P2")
+    return short[0], short[1]
+
+
+def status_pieces(
+    *,
+    number: int,
+    seed: int | None,
+    battles: int,
+    wars: int,
+    auto: bool,
+    speed: float,
+    pause_on_war: bool,
+    over: bool,
+    tally: tuple[int, int, int, int],
+    names: Sequence[str],
+    glyphs: Glyphs,
+    width: int,
+) -> list[tuple[str, str]]:
+    """The status line as (text, style-name) pieces; styles: 'label', 'value', 'auto', 'paused'.
+
+    The longest wording that fits ``width`` cells: full names, then initials,
+    then without the seed (the log says it at every deal), then without the
+    game number, then (the compact layout's widths) without the battle number,
+    which the pile's frame shows, and the tally as a score ("Wins P1 3-2 P2"),
+    then auto-play without the speed while it is off; past that the end is cut.
+    """
+    dot = f" {glyphs.dot} "
+    p1, p2, draws, stopped = tally
+    if not auto:
+        plays = [(f"auto off ({speed_label(speed)})", "paused"), ("auto off", "paused")]
+    elif over:
+        # Nothing runs until the next deal.
+        plays = [(f"auto {speed_label(speed)} next deal", "paused"), (f"auto {speed_label(speed)}", "paused")]
+    else:
+        plays = [(f"auto {speed_label(speed)}", "auto")] * 2
+    seed_words = "hand-made deal" if seed is None else f"seed {seed}"
+    pieces: list[tuple[str, str]] = []
+    # game shown (2: with its seed), initials, battle number, tally as a score, auto-play in brief
+    for game, short, battle, score, brief in (
+        (2, False, True, False, False), (2, True, True, False, False), (1, True, True, False, False),
+        (0, True, True, False, False), (0, True, False, False, False), (0, True, False, True, False),
+        (0, True, False, True, True),
+    ):
+        play = plays[brief]
+        a, b = initials(names) if short else names
+        pieces = [("Game ", "label"), (f"{number}", "value"), (dot, "label")] if game else []
+        if game == 2:
+            pieces[1:2] = [(f"{number}", "value"), (f" ({seed_words})", "value")]
+        if battle:
+            pieces += [("Battle ", "label"), (f"{battles:,}", "value"), (dot, "label")]
+        pieces += [("Wars ", "label"), (f"{wars:,}", "value"), (dot, "label"), play]
+        if pause_on_war:
+            pieces += [(dot, "label"), ("war stop", "value")]
+        if score:
+            pieces += [(dot + f"Wins {a} ", "label"), (f"{p1}-{p2}", "value"), (f" {b}", "label")]
+        else:
+            pieces += [(dot + f"Wins {a}: ", "label"), (f"{p1}", "value"), (f", {b}: ", "label"), (f"{p2}", "value")]
+        if draws:
+            pieces += [(", ", "label"), (f"{draws}", "value"), (" drawn", "label")]
+        if stopped:
+            pieces += [(", ", "label"), (f"{stopped}", "value"), (" stopped", "label")]
+        if sum(cell_width(text) for text, _ in pieces) <= width:
+            break
+    return pieces

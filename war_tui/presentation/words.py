@@ -1,0 +1,100 @@
+"""The game's vocabulary: wars, outcomes, results and reasons, plurals, said the same way on every screen."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..rules import EndReason, Result
+
+
+def war_word(depth: int) -> str:
+    """One war's name by its depth: "war", "double war" ... "quadruple war", then "5-deep war"."""
+    if depth <= 1:
+        return "war"
+    words = {2: "double war", 3: "triple war", 4: "quadruple war"}
+    return words.get(depth, f"{depth}-deep war")
+
+
+def a_war(depth: int) -> str:
+    """``war_word`` with its article: "a double war", "an 8-deep war"."""
+    word = war_word(depth)
+    return ("an " if word.startswith(("8", "11-", "18-")) else "a ") + word
+
+
+def deepest_war_text(depth: int) -> str:
+    """The deepest chain of ties in a game, in the same words on every screen and command."""
+    if depth <= 0:
+        return "no war"
+    if depth == 1:
+        return "a single war"
+    return a_war(depth)
+
+
+def outcome_text(winner_name: str | None, cards: int, wars: int) -> str:
+    """What happened to the middle pile, said plainly."""
+    if winner_name is None:
+        return "Nobody takes the pile"
+    text = f"{winner_name} takes {cards} cards"
+    if wars:
+        text += f" after {a_war(wars)}"
+    return text
+
+
+def cannot_finish_text(loser_name: str | None) -> str:
+    """Who could not lay a war's cards, which ends the game (None: neither player could)."""
+    return "neither player can finish" if loser_name is None else f"{loser_name} cannot finish"
+
+
+def result_title(result: Result, names: Sequence[str]) -> str:
+    return {
+        Result.P1: f"{names[0]} wins",
+        Result.P2: f"{names[1]} wins",
+        Result.DRAW: "A draw",
+        Result.STOPPED: "Stopped",
+    }[result]
+
+
+def reason_text(reason: EndReason, result: Result, names: Sequence[str]) -> str:
+    """Why the game ended, naming the player who lost it ("Bob ran out of cards")."""
+    loser = names[1] if result is Result.P1 else names[0]
+    return {
+        EndReason.ALL_CARDS: f"{loser} ran out of cards",
+        EndReason.SHORT_IN_WAR: f"{loser} could not finish a war",
+        EndReason.BOTH_SHORT: "neither player could finish a war",
+        EndReason.BATTLE_CAP: "the battle limit was reached",
+        EndReason.STOPPED: "the time limit ran out",
+    }[reason]
+
+
+def leader_text(leader_index: int | None, names: Sequence[str]) -> str:
+    if leader_index is None:
+        return "The players were level"
+    return f"{names[leader_index]} was ahead"
+
+
+def number(value: float | None) -> str:
+    """The one number format: thousands separators, a decimal only when needed, a dash for none."""
+    if value is None:
+        return "-"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.1f}"
+
+
+def plural(n: int, word: str) -> str:
+    """``1 game``, ``2,048 games``."""
+    return f"{number(n)} {word}" if n == 1 else f"{number(n)} {word}s"
+
+
+def duration_text(seconds: float) -> str:
+    """How long, to the second under an hour and to the minute beyond: "42 s", "5 min 3 s", "2 h 5 min"."""
+    if seconds < 1:
+        return "under a second"  # a whole game at "max" speed
+    whole = int(round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{number(hours)} h {minutes} min"
+    if minutes:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    return f"{secs} s"
