@@ -167,13 +167,13 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
     bad.write_text("ssh-ed25519 !!!notbase64\n")
     one_line_exit_2(
         serve("--host-key", hk, "--authorized-keys", str(bad)),
-        f"war-tui serve-ssh: no valid keys in authorized keys {bad}: nobody could log in",
+        f"war-tui serve-ssh: no valid keys in authorized keys {bad}: nobody could log in (line 1: not a public key)",
     )
     quote = tmp_path / "quote"
     quote.write_text('from="10.0.0.1 ' + player.public_line)
     one_line_exit_2(
         serve("--host-key", hk, "--authorized-keys", str(quote)),
-        f"cannot read authorized keys {quote}: unbalanced quote in options",
+        f"no valid keys in authorized keys {quote}: nobody could log in (line 1: unbalanced quote in options)",
     )
     assert not (tmp_path / "hk").exists()  # nothing made when the server cannot start anyway
 

@@ -53,7 +53,8 @@ def test_a_strange_terminal_name_is_not_passed_on():
 def test_window_sizes_are_sane():
     assert clamp_size(0, 0) == (80, 24)
     assert clamp_size(120, 40) == (120, 40)
-    assert clamp_size(10**6, 10**6) == (9999, 9999)
+    assert clamp_size(10**6, 10**6) == (500, 200)
+    assert clamp_size(65535, 65535) == (500, 200)
 
 
 def test_statuses_and_limits_read_well():

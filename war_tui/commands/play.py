@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+from collections.abc import Mapping
 
-from ..presentation import DEFAULT_SPEED, SpeedError, cell_width, parse_speed, speed_label
-from ..settings import DEFAULT_NAMES, MAX_NAME_LENGTH, PlaySettings
+from ..presentation import DEFAULT_SPEED, MAX, SpeedError, cell_width, parse_speed, speed_label
+from ..settings import (
+    DEFAULT_NAMES, MAX_NAME_LENGTH, NOTICE_VARIABLE, SERVED_VARIABLE, TOP_SPEED_VARIABLE,
+    PlaySettings,
+)
 from .common import UsageError, add_rule_flags, rules_from_args, seed_value
 from .stats import add_stats_flags, store_from_args
 
@@ -53,7 +58,21 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     add_stats_flags(parser)
 
 
-def settings_from_args(args: argparse.Namespace) -> PlaySettings:
+def served_settings(environ: Mapping[str, str]) -> dict[str, object]:
+    """What the SSH server said about this game (see ``war_tui.settings``); nothing when not served."""
+    if environ.get(SERVED_VARIABLE) != "1":
+        return {}
+    top = environ.get(TOP_SPEED_VARIABLE, "")
+    try:
+        top_speed = parse_speed(top) if top else MAX
+    except SpeedError as exc:
+        raise UsageError(f"{TOP_SPEED_VARIABLE}: {exc}") from None
+    notice = environ.get(NOTICE_VARIABLE, "")
+    notice = notice if notice.isprintable() and 0 < len(notice) <= 200 else None
+    return {"served": True, "top_speed": top_speed, "notice": notice}
+
+
+def settings_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> PlaySettings:
     names = tuple(args.names) if args.names else DEFAULT_NAMES
     for name in names:
         if not name.strip() or not name.isprintable():
@@ -75,11 +94,12 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         time_limit=args.time_limit,
         names=names,
         ascii=args.ascii,
+        **served_settings(environ or {}),
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = settings_from_args(args)
+    settings = settings_from_args(args, os.environ)
     from ..app import WarApp  # Textual loads only when a screen is really wanted
 
     app = WarApp(settings, stats=store_from_args(args))
