@@ -3,7 +3,7 @@
 Prints its pid, process group, session, terminal and environment at start, its window size at start and
 on every SIGWINCH, echoes each key as ``KEY <hex>``, and exits with status 3 on 'q' (on 'x': status 0). With --flood it writes
 without end after READY, to show that a client that stops reading stops the game, not fills the server.
-With --deaf it never reads its keys; with --hog MB it then takes that much memory (saying HOGGED if it
+With --deaf it never reads its keys, with --slow it reads them slowly; with --hog MB it then takes that much memory (saying HOGGED if it
 could); with --crash it raises an exception. Like the game, its stderr goes where WAR_TUI_ERROR_FD says.
 """
 
@@ -12,6 +12,7 @@ import select
 import signal
 import sys
 import termios
+import time
 import tty
 
 
@@ -48,6 +49,11 @@ if "--hog" in sys.argv:
 if "--deaf" in sys.argv:
     while True:
         signal.pause()
+if "--slow" in sys.argv:  # takes its keys, but slowly: 256 bytes a millisecond at most
+    while True:
+        select.select([0], [], [], 1.0)
+        os.read(0, 256)
+        time.sleep(0.001)
 if "--flood" in sys.argv:  # draw as fast as the terminal takes it, like auto-play at full speed
     while True:
         os.write(1, b"#" * 65536)
