@@ -147,6 +147,7 @@ async def test_x11_forwarding_is_refused(tmp_path, player):
     finally:
         await client.close()
         await srv.server.stop()
+    assert "refused: X11 forwarding" in srv.logs[-1], srv.logs
 
 
 async def test_a_key_not_listed_is_refused(tmp_path, player):
