@@ -2,6 +2,21 @@
 
     python benchmarks/ssh_load.py [--sessions 20] [--seconds 60] [--probes 5]
                                   [--session-command CMD] [-- GAME_FLAGS]   (default: --screensaver)
+    python benchmarks/ssh_load.py --abuse a|b|c|d|e|all [--seconds 60] [--clients N]
+
+``--abuse`` runs the load and abuse scenarios against ``serve-ssh --public`` with its default limits,
+each against its goal (loopback only; every loop is bounded by time or count):
+(a) 8 clients flood input for ``--seconds`` (plain, then zlib), reconnecting whenever a game is
+    ended: the server's RSS against 200 MB, and after they left against its idle size + 20%;
+(b) 5 clients ask for 65535x65535: each game's RSS against the game memory limit, the server's
+    against 200 MB;
+(c) one address opens 40 sessions: how many it gets (goal 4), and whether a second address gets in;
+(d) 1,100 idle TCP connections from distinct addresses: a real client's first board (goal 2 s) and
+    the log lines written meanwhile (goal under 100);
+(e) 20 sessions on auto-play at the default speed plus 4 at max: a newcomer's first board (goal 1.5 s).
+Clients come from distinct 127.x addresses where one address would hit the per-address cap.
+
+The rest of this note is about the default (load) run.
 
 Starts the server as its own process (``--public`` on an ephemeral loopback port), then:
 1. idle: ``--probes`` newcomers, one at a time, each timed to "authenticated" and to the game's first
@@ -22,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import re
 import statistics
@@ -39,6 +55,8 @@ STILL_DRAWING = 10.0
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--abuse", choices=["a", "b", "c", "d", "e", "all"])
+    parser.add_argument("--clients", type=int, help="(a): flooding clients (8); (d): idle connections (1100)")
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--probes", type=int, default=5)
@@ -187,6 +205,8 @@ def median_ms(values: list[float]) -> str:
 
 async def main() -> int:
     args = parse_args()
+    if args.abuse:
+        return await run_abuse(args)
     with tempfile.TemporaryDirectory(prefix="war-ssh-load-") as tmp:
         server = Server(args, Path(tmp))
         try:
@@ -270,6 +290,234 @@ async def measure(args: argparse.Namespace, server: Server) -> int:
         print(f"  ended early: {reason}")
     ok = len(alive) == len(players) and len(drawing) == len(players) and not leftovers
     return 0 if ok else 1
+
+
+# -- the abuse scenarios (a)-(e) -------------------------------------------------------------------------
+
+BOARD = re.compile(rb"\x1b\[(\d+);1H")  # the game drew a row: rows down to the last mean a whole board
+
+
+def rss_mib(pid: int) -> float:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    return int(re.search(r"^VmRSS:\s+(\d+)", status, re.M).group(1)) / 1024
+
+
+def address(n: int) -> str:
+    """A loopback address of its own for client ``n`` (127.0.0.1 is left to the newcomers)."""
+    return f"127.{20 + n // 62500}.{n // 250 % 250}.{n % 250 + 1}"
+
+
+async def open_from(port: int, source: str | None, **options) -> asyncssh.SSHClientConnection:
+    extra = {"local_addr": (source, 0)} if source else {}
+    return await asyncssh.connect(
+        "127.0.0.1", port, username="bench", known_hosts=None, client_keys=[], agent_path=None,
+        **extra, **options,
+    )
+
+
+async def first_board(port: int, source: str | None = None, size=(100, 30), timeout: float = 30.0) -> float:
+    """Seconds from connecting to the game's first whole board (its last row drawn)."""
+    start = time.perf_counter()
+    conn = await asyncio.wait_for(open_from(port, source), timeout)
+    try:
+        game = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
+        seen = bytearray()
+        while not any(int(m.group(1)) >= size[1] for m in BOARD.finditer(seen)):
+            chunk = await asyncio.wait_for(game.stdout.read(65536), timeout)
+            if not chunk:
+                raise RuntimeError("the game ended before its board")
+            seen += chunk
+        return time.perf_counter() - start
+    finally:
+        conn.close()
+
+
+class AbuseServer(Server):
+    """serve-ssh --public with every limit at its default."""
+
+    def __init__(self, workdir: Path) -> None:
+        command = [sys.executable, "-m", "war_tui", "serve-ssh", "--port", "0", "--public",
+                   "--host-key", str(workdir / "host_key")]
+        self.log = open(workdir / "server.log", "w+")  # noqa: SIM115 - closed in stop()
+        env = {**os.environ, "XDG_DATA_HOME": str(workdir / "data")}
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=self.log, env=env)
+        self.port = 0
+
+    def log_lines(self) -> int:
+        self.log.seek(0)
+        return len(self.log.readlines())
+
+    def peak_game_rss(self) -> float:
+        return max((rss_mib(pid) for pid in self.games()), default=0.0)
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+async def abuse_a(server: AbuseServer, args: argparse.Namespace) -> list[str]:
+    clients = args.clients or 8
+    idle = rss_mib(server.process.pid)
+    rows = []
+    for compression in (None, "zlib@openssh.com"):
+        options = {"compression_algs": [compression]} if compression else {}
+        deadline = time.monotonic() + args.seconds
+        peak, sent, games = idle, [0], [0]
+        chunk = bytes(64 * 1024) if compression else b"\x1b[200~" + b"a" * (64 * 1024 - 12) + b"\x1b[201~"
+
+        async def flood(n: int) -> None:
+            while time.monotonic() < deadline:
+                try:
+                    async with await asyncio.wait_for(open_from(server.port, address(n), **options), 10) as conn:
+                        game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+                        games[0] += 1
+                        while time.monotonic() < deadline and not game.stdin.is_closing():
+                            game.stdin.write(chunk)
+                            await asyncio.wait_for(game.stdin.drain(), 10)
+                            sent[0] += len(chunk)
+                except (asyncssh.Error, OSError):
+                    await asyncio.sleep(0.5)  # refused (attempt rate) or ended: knock again shortly
+
+        tasks = [asyncio.create_task(flood(n)) for n in range(clients)]
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+            peak = max(peak, rss_mib(server.process.pid))
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.sleep(5)
+        after = rss_mib(server.process.pid)
+        name = "zlib" if compression else "plain"
+        rows.append(f"(a) {clients} clients flooding {args.seconds:.0f} s, {name}: {sent[0] / 2**20:,.0f} MiB sent "
+                    f"in {games[0]} games; server RSS idle {idle:.0f} MB, peak {peak:.0f} MB (goal < 200: "
+                    f"{verdict(peak < 200)}), 5 s after {after:.0f} MB (goal <= {idle * 1.2:.0f}: "
+                    f"{verdict(after <= idle * 1.2)})")
+    return rows
+
+
+async def abuse_b(server: AbuseServer, args: argparse.Namespace) -> list[str]:
+    conns, peak_game, peak_server = [], 0.0, 0.0
+    try:
+        for n in range(5):
+            conn = await open_from(server.port, address(n))
+            game = await conn.create_process(term_type="xterm", term_size=(65535, 65535), encoding=None)
+            conns.append((conn, asyncio.create_task(drain(game))))
+        deadline = time.monotonic() + min(args.seconds, 30)
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+            peak_game = max(peak_game, server.peak_game_rss())
+            peak_server = max(peak_server, rss_mib(server.process.pid))
+    finally:
+        for conn, task in conns:
+            task.cancel()
+            conn.close()
+    return [f"(b) 5 clients at 65535x65535 for {min(args.seconds, 30):.0f} s: largest game RSS {peak_game:.0f} MB "
+            f"(limit 512: {verdict(peak_game < 512)}), server peak {peak_server:.0f} MB (goal < 200: "
+            f"{verdict(peak_server < 200)})"]
+
+
+async def drain(game) -> int:
+    total = 0
+    with contextlib.suppress(asyncssh.Error, OSError):
+        while chunk := await game.stdout.read(65536):
+            total += len(chunk)
+    return total
+
+
+async def abuse_c(server: AbuseServer, args: argparse.Namespace) -> list[str]:
+    got, conns = 0, []
+    for _ in range(40):
+        try:
+            conn = await open_from(server.port, "127.0.0.2")
+            await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            conns.append(conn)
+            got += 1
+        except (asyncssh.Error, OSError):
+            pass
+    try:
+        other = await first_board(server.port, "127.0.0.3")
+        other_text = f"in, first board {other:.2f} s"
+    except (asyncssh.Error, OSError, RuntimeError) as exc:
+        other, other_text = None, f"NOT in ({exc})"
+    for conn in conns:
+        conn.close()
+    return [f"(c) one address opening 40 sessions: got {got} (goal 4: {verdict(got == 4)}); "
+            f"a second address: {other_text} ({verdict(other is not None)})"]
+
+
+async def abuse_d(server: AbuseServer, args: argparse.Namespace) -> list[str]:
+    count = args.clients or 1100
+    before = server.log_lines()
+    sockets = []
+    try:
+        for n in range(count):
+            with contextlib.suppress(OSError):
+                sockets.append(await asyncio.open_connection("127.0.0.1", server.port, local_addr=(address(n), 0)))
+        await asyncio.sleep(0.5)
+        board = await first_board(server.port)
+        await asyncio.sleep(1.5)  # the flood's summary lines
+        lines = server.log_lines() - before
+    finally:
+        for _, writer in sockets:
+            writer.close()
+    return [f"(d) {len(sockets):,} idle TCP connections: a real client's first board in {board:.2f} s "
+            f"(goal 2: {verdict(board < 2)}); {lines} log lines meanwhile (goal < 100: {verdict(lines < 100)})"]
+
+
+async def abuse_e(server: AbuseServer, args: argparse.Namespace) -> list[str]:
+    idle = statistics.median([await first_board(server.port, address(900 + n)) for n in range(3)])
+    conns = []
+    try:
+        for n in range(24):
+            conn = await open_from(server.port, address(n))
+            game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+            seen = bytearray()
+            while not any(int(m.group(1)) >= 30 for m in BOARD.finditer(seen)):  # keys only once it listens
+                seen += await asyncio.wait_for(game.stdout.read(65536), 30)
+            game.stdin.write(b"a")  # auto-play at the default speed ...
+            if n >= 20:
+                await asyncio.sleep(0.2)
+                game.stdin.write(b"+" * 12)  # ... the last 4 at max (the server's top speed)
+            conns.append((conn, asyncio.create_task(drain(game))))
+        await asyncio.sleep(10)
+        cpu0, wall0 = server.cpu_seconds(), time.perf_counter()
+        games0 = server.games_cpu_seconds()
+        loaded = [await first_board(server.port, address(950 + n)) for n in range(5)]
+        wall = time.perf_counter() - wall0
+        games1 = server.games_cpu_seconds()
+        games_cpu = sum(games1[p] - games0[p] for p in games1 if p in games0)
+        server_cpu = server.cpu_seconds() - cpu0
+    finally:
+        for conn, task in conns:
+            task.cancel()
+            conn.close()
+    worst, median = max(loaded), statistics.median(loaded)
+    return [f"(e) 20 sessions on auto-play at 4/s + 4 at max: a newcomer's first board median {median:.2f} s, "
+            f"worst {worst:.2f} s of 5 (idle server: {idle:.2f} s; goal 1.5: {verdict(worst < 1.5)}); "
+            f"meanwhile the games used {100 * games_cpu / wall:.0f}% of one core, the server "
+            f"{100 * server_cpu / wall:.0f}%"]
+
+
+SCENARIOS = {"a": abuse_a, "b": abuse_b, "c": abuse_c, "d": abuse_d, "e": abuse_e}
+
+
+async def run_abuse(args: argparse.Namespace) -> int:
+    chosen = "abcde" if args.abuse == "all" else args.abuse
+    report = []
+    for name in chosen:
+        with tempfile.TemporaryDirectory(prefix="war-ssh-abuse-") as tmp:
+            server = AbuseServer(Path(tmp))
+            try:
+                await server.wait_listening()
+                await asyncio.sleep(1.0)
+                rows = await SCENARIOS[name](server, args)
+            finally:
+                server.stop()
+        for row in rows:
+            print(row, flush=True)
+        report += rows
+    return 0 if not any("MISSED" in row or "NOT in" in row for row in report) else 1
 
 
 if __name__ == "__main__":

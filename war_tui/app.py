@@ -50,7 +50,7 @@ from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
 from .screens.too_small import TooSmallScreen, too_small
-from .settings import PlaySettings
+from .settings import PlaySettings, without_paths
 from .stats import GameRecord, Source, StatsStore
 
 if TYPE_CHECKING:
@@ -63,6 +63,11 @@ FRAME_BUDGET = 0.012
 MAX_CHUNK = 256
 """Battles played between clock checks at "max"."""
 FinishedHook = Callable[[Game, float], None]
+
+SAFE_SYSTEM_COMMANDS = frozenset({"Theme", "Quit", "Keys", "Maximize", "Minimize"})
+"""Textual's own palette commands the game offers: none reaches files, the clipboard or anything
+outside the game (its "Screenshot" writes into the machine's Downloads folder, which over SSH is the
+server's). A command a newer Textual adds stays out until it is looked at and named here."""
 
 
 def _loaded_stats_screen() -> tuple[type[Screen], ...]:
@@ -131,7 +136,8 @@ class WarApp(ShadowOutput, App[None]):
             self.finished_hooks.append(self._record_game)
         self._auto_seen = False
         self.auto = settings.auto or settings.screensaver
-        self.speed = settings.speed
+        self.top_speed = settings.top_speed
+        self.speed = min(settings.speed, self.top_speed)
         self.pause_on_war = settings.pause_on_war
         self._started_at = 0.0
         self._reported = False
@@ -176,6 +182,8 @@ class WarApp(ShadowOutput, App[None]):
         self._fit_screen(self.size.width, self.size.height)
         self._say_stats_off(self.stats.take_notice())
         self._say_config_problems()
+        if self.settings.notice:
+            self.notify(self.settings.notice, timeout=8, markup=False)
 
     def on_unmount(self) -> None:
         if ScrollBar.renderer is AsciiScrollBarRender:
@@ -245,6 +253,8 @@ class WarApp(ShadowOutput, App[None]):
 
     def _say_stats_off(self, reason: str | None) -> None:
         if reason:
+            if self.settings.served:
+                reason = without_paths(reason, self.stats.path)
             self.notify(reason, severity="warning", timeout=10)  # the store words it: off, or delayed
 
     def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
@@ -272,7 +282,7 @@ class WarApp(ShadowOutput, App[None]):
         self._sync_auto()
 
     def action_faster(self) -> None:
-        self.speed = faster(self.speed)
+        self.speed = min(faster(self.speed), self.top_speed)
         self._sync_auto()
         self._save_preferences(speed=self.speed)
 
@@ -311,7 +321,7 @@ class WarApp(ShadowOutput, App[None]):
         if isinstance(self.screen, StatsScreen):
             self.pop_screen()
         elif not any(isinstance(s, StatsScreen) for s in self.screen_stack):
-            self._push_overlay(StatsScreen(self.stats))
+            self._push_overlay(StatsScreen(self.stats, show_path=not self.settings.served))
 
     def action_command_palette(self) -> None:
         if not self.glyphs.ascii:
@@ -320,7 +330,9 @@ class WarApp(ShadowOutput, App[None]):
             self.push_screen(AsciiCommandPalette(placeholder=PLACEHOLDER, id="--command-palette"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title in SAFE_SYSTEM_COMMANDS:
+                yield command
         yield SystemCommand("Flip", "Play exactly one battle", self.action_flip)
         yield SystemCommand("Auto-play", "Turn auto-play on or off", self.action_auto)
         yield SystemCommand("Faster", "Play faster on auto", self.action_faster)

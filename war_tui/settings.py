@@ -7,13 +7,15 @@ before any screen opens.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from .cards import Card
 from .presentation.cells import cell_width
-from .presentation.speed import DEFAULT_SPEED
+from .presentation.speed import DEFAULT_SPEED, MAX
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -22,6 +24,13 @@ if TYPE_CHECKING:
 DEFAULT_NAMES = ("Player 1", "Player 2")
 MAX_NAME_LENGTH = 16
 SCREENSAVER_PAUSE = 5.0
+
+# What ``war-tui serve-ssh`` tells each game it starts. A client cannot set them: the server passes on
+# none of a client's variables but a few of its own and these.
+SERVED_VARIABLE = "WAR_TUI_SERVED"  # "1": played over SSH
+TOP_SPEED_VARIABLE = "WAR_TUI_TOP_SPEED"  # battles per second that "max" means
+NOTICE_VARIABLE = "WAR_TUI_NOTICE"  # one sentence to show once the board is up
+ERROR_FD_VARIABLE = "WAR_TUI_ERROR_FD"  # where crash reports go (the server's log), never the player's screen
 """Seconds the screensaver shows a finished game before dealing the next."""
 
 
@@ -58,3 +67,20 @@ class PlaySettings:
     theme: str | None = None  # a Textual theme's name; None keeps Textual's default
     config_problems: tuple[str, ...] = ()  # what was wrong in the preferences file, shown once at start
     preferences: Preferences | None = None  # where changes made in the game are saved; None: nowhere
+    top_speed: float = MAX  # auto-play's fastest; "max" means this when it is a number (served games)
+    served: bool = False  # played over SSH: the player is not the machine's user, so no paths are shown
+    notice: str | None = None  # said once the board is up (what the SSH server refused, for instance)
+
+
+# A path as the statistics store words them: from the first slash to a space, comma, semicolon or bracket.
+_PATH = re.compile(r"(?<![\w.])/[^\s;,()]*")
+
+
+def without_paths(text: str, known: PurePath | None = None) -> str:
+    """``text`` with the file-system paths in it named, not shown (a served game's notices)."""
+    if known is not None:
+        text = text.replace(str(known), "the statistics file")
+        if len(str(known.parent)) > 1:
+            folder = str(known.parent)
+            text = text.replace(f"the folder {folder}", "the statistics folder").replace(folder, "the statistics folder")
+    return _PATH.sub("a folder on the server", text)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 
 import asyncssh
 import pytest
 
+from war_tui.settings import NOTICE_VARIABLE
 from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, REFUSE_NO_PTY, SHUTTING_DOWN
 
 from ssh_support import (
@@ -71,6 +73,7 @@ async def test_a_command_request_is_refused_with_a_message(tmp_path, player):
             assert result.exit_status == 1
             assert result.stderr.strip() == REFUSE_COMMAND
             assert result.stdout == ""
+        async with await connect(srv.port, player) as conn:
             result = await asyncio.wait_for(conn.run("ls", term_type="xterm"), TIMEOUT)
             assert result.exit_status == 1
             assert REFUSE_COMMAND in result.stdout
@@ -126,7 +129,9 @@ async def test_agent_forwarding_is_refused_and_the_player_told(tmp_path, player)
         async with await connect(srv.port, player, agent_forwarding=True, agent_path=agent) as conn:
             game = await open_game(conn)
             text = await read_until(game.stdout, "READY")
-            assert text.startswith(NO_AGENT)
+            # Told by the game, on its board: nothing is printed before the game's own screen.
+            assert text.startswith("PID ")
+            assert f"{NOTICE_VARIABLE}={NO_AGENT}" in text
             assert "SSH_AUTH_SOCK" not in text
             game.stdin.write(b"x")
             assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 0
@@ -202,15 +207,26 @@ async def test_the_session_cap_holds_and_frees_up(tmp_path, player):
         await srv.server.stop()
 
 
-async def test_one_game_per_connection(tmp_path, player):
+async def test_one_session_channel_per_connection_and_the_rest_refused_at_once(tmp_path, player):
     srv = await start_server(tmp_path, [player])
     try:
         async with await connect(srv.port, player) as conn:
-            await read_until((await open_game(conn)).stdout, "READY")
-            other = await open_game(conn)
-            assert (await asyncio.wait_for(other.wait(), TIMEOUT)).exit_status == 1
+            game = await open_game(conn)
+            seen = bytearray()
+            await read_until(game.stdout, "READY", seen)
+            with pytest.raises(asyncssh.ChannelOpenError) as refused:
+                await open_game(conn)
+            assert "one session per connection" in refused.value.reason
+            # A client asking again and again is let go: no channel piles up in the server.
+            with contextlib.suppress(asyncssh.Error, OSError):
+                for _ in range(200):
+                    with contextlib.suppress(asyncssh.ChannelOpenError):
+                        await open_game(conn)
+            await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+        assert sum(len(c.sessions) for c in srv.server.connections) <= 1
     finally:
         await srv.server.stop()
+    assert "refused: second session, too many refusals" in srv.logs[-1]
 
 
 async def test_too_many_attempts_from_one_address_are_turned_away(tmp_path, player):

@@ -9,6 +9,7 @@ import socket
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import asyncssh
 import pytest
@@ -167,13 +168,13 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
     bad.write_text("ssh-ed25519 !!!notbase64\n")
     one_line_exit_2(
         serve("--host-key", hk, "--authorized-keys", str(bad)),
-        f"war-tui serve-ssh: no valid keys in authorized keys {bad}: nobody could log in",
+        f"war-tui serve-ssh: no valid keys in authorized keys {bad}: nobody could log in (line 1: not a public key)",
     )
     quote = tmp_path / "quote"
     quote.write_text('from="10.0.0.1 ' + player.public_line)
     one_line_exit_2(
         serve("--host-key", hk, "--authorized-keys", str(quote)),
-        f"cannot read authorized keys {quote}: unbalanced quote in options",
+        f"no valid keys in authorized keys {quote}: nobody could log in (line 1: unbalanced quote in options)",
     )
     assert not (tmp_path / "hk").exists()  # nothing made when the server cannot start anyway
 
@@ -183,6 +184,15 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
     [
         (["--port", "70000"], ["port must be from 0 to 65535"]),
         (["--max-sessions", "0"], ["--max-sessions must be at least 1"]),
+        (["--max-sessions", "10001"], ["--max-sessions must be at most 10,000"]),
+        (["--max-sessions-per-address", "0"], ["--max-sessions-per-address must be at least 1"]),
+        (["--max-unauthenticated", "99999999999999999999"], ["--max-unauthenticated must be at most"]),
+        (["--game-memory-mb", "64"], ["--game-memory-mb must be at least 128"]),
+        (["--game-memory-mb", "lots"], ["--game-memory-mb must be a whole number"]),
+        (["--max-speed", "max"], ["--max-speed must be battles per second"]),
+        (["--max-speed", "0.5"], ["--max-speed must be from 1 to 1000"]),
+        (["--max-speed", "nan"], ["--max-speed must be from 1 to 1000"]),
+        (["--max-attempts-per-minute", "10000000"], ["--max-attempts-per-minute must be at most"]),
         (["--max-session-minutes", "soon"], ["--max-session-minutes must be minutes"]),
         (["--public", "--authorized-keys", "x"], ["not allowed with"]),
         (["--bogus"], ["unrecognized arguments: --bogus"]),
@@ -271,3 +281,39 @@ async def test_stopping_under_a_flood_of_output_still_gives_every_player_their_t
         assert await asyncio.to_thread(server.process.wait, TIMEOUT) == 0
     finally:
         server.stop(signal.SIGKILL)
+
+
+def test_every_limit_is_in_the_help():
+    result = subprocess.run(
+        [sys.executable, "-m", "war_tui", "serve-ssh", "--help"], capture_output=True, text=True, timeout=TIMEOUT
+    )
+    for flag in ("--max-sessions-per-address", "--max-unauthenticated", "--game-memory-mb", "--max-speed"):
+        assert flag in result.stdout
+
+
+async def test_the_open_files_limit_is_raised_to_the_hard_limit(tmp_path, keys_file):
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard <= 256:
+        pytest.skip("needs a finite hard limit above 256")
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
+            "--session-command", FAKE_COMMAND)
+    script = (
+        "import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (256, resource.getrlimit("
+        "resource.RLIMIT_NOFILE)[1])); sys.argv = ['war-tui', *sys.argv[1:]]; "
+        "runpy.run_module('war_tui', run_name='__main__')"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, "serve-ssh", *args], stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        for line in process.stderr:
+            if "listening on" in line:
+                break
+        limits = Path(f"/proc/{process.pid}/limits").read_text()
+        max_files = next(line for line in limits.splitlines() if line.startswith("Max open files"))
+        assert max_files.split()[3] == str(hard), max_files
+    finally:
+        process.terminate()
+        process.wait(TIMEOUT)

@@ -12,6 +12,7 @@ from ssh_support import (
     FAKE_ARGV, SSH_OPTIONS, TIMEOUT, PtyClient, game_pid, make_key, process_alive, start_server, wait_gone,
 )
 
+from war_tui.settings import NOTICE_VARIABLE
 from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, SHUTTING_DOWN, TERMINAL_RESET, refuse_subsystem
 
 SSH = shutil.which("ssh")
@@ -122,7 +123,9 @@ async def test_agent_forwarding_is_refused_and_said(tmp_path, player):
         env = client_env(tmp_path, SSH_AUTH_SOCK=str(sock))
         await client.start(ssh_argv(srv.port, player, "-A"), env, (80, 24))
         text = await client.expect("READY")
-        assert NO_AGENT in text and "SSH_AUTH_SOCK" not in text.split(NO_AGENT)[1]
+        # Nothing printed before the game's screen: the game is told, and says it on its board.
+        assert text.startswith("PID ")
+        assert f"{NOTICE_VARIABLE}={NO_AGENT}" in text and "SSH_AUTH_SOCK" not in text
         client.type(b"x")
         assert await client.wait() == 0
     finally:
@@ -144,6 +147,7 @@ async def test_x11_forwarding_is_refused(tmp_path, player):
     finally:
         await client.close()
         await srv.server.stop()
+    assert "refused: X11 forwarding" in srv.logs[-1], srv.logs
 
 
 async def test_a_key_not_listed_is_refused(tmp_path, player):

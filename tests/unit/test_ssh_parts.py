@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from war_tui.ssh.limits import AttemptLimiter
+from datetime import datetime, timezone
+
+import pytest
+
+from war_tui.commands.play import served_settings
+from war_tui.ssh.keys import key_options, parse_expiry
+from war_tui.ssh.limits import AttemptLimiter, FloodLog, address_key
 from war_tui.ssh.pty_process import clamp_size
-from war_tui.ssh.session import DEFAULT_TERM, describe_minutes, describe_status, session_environment
+from war_tui.ssh.session import (
+    DEFAULT_TERM, GameSession, describe_minutes, describe_status, served_variables, session_environment,
+)
 
 
 class Clock:
@@ -53,7 +61,8 @@ def test_a_strange_terminal_name_is_not_passed_on():
 def test_window_sizes_are_sane():
     assert clamp_size(0, 0) == (80, 24)
     assert clamp_size(120, 40) == (120, 40)
-    assert clamp_size(10**6, 10**6) == (9999, 9999)
+    assert clamp_size(10**6, 10**6) == (500, 200)
+    assert clamp_size(65535, 65535) == (500, 200)
 
 
 def test_statuses_and_limits_read_well():
@@ -61,3 +70,84 @@ def test_statuses_and_limits_read_well():
     assert describe_status(-1) == "killed by SIGHUP"
     assert describe_minutes(60) == "1 minute" and describe_minutes(1800) == "30 minutes"
     assert describe_minutes(90) == "1.5 minutes"
+
+
+def test_the_attempt_table_stays_bounded_however_many_addresses_knock():
+    clock = Clock()
+    limiter = AttemptLimiter(3, clock=clock, max_addresses=1000)
+    for i in range(50_000):
+        limiter.attempt(f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}")
+    assert len(limiter) == 1000
+    assert limiter.attempt("10.0.0.1") == 1  # forgotten long ago: counted afresh
+    clock.now += 61
+    limiter.attempt("192.0.2.1")
+    assert len(limiter) == 1  # a quiet minute later only the newcomer is remembered
+
+
+def test_an_ipv6_network_counts_as_one_address():
+    assert address_key("2001:db8::1") == address_key("2001:db8::ffff:1") == "2001:db8::/64"
+    assert address_key("2001:db8:0:1::1") != address_key("2001:db8::1")
+    assert address_key("::ffff:192.0.2.7") == "192.0.2.7"
+    assert address_key("192.0.2.7") == "192.0.2.7"
+
+
+def test_a_flood_of_log_lines_becomes_one_summary_a_second():
+    clock, lines = Clock(), []
+    flood = FloodLog(lines.append, burst=3, clock=clock)
+    for i in range(1000):
+        flood(f"disconnect {i}", "connections")
+    flood.flush()
+    assert lines == ["disconnect 0", "disconnect 1", "disconnect 2", "flood: held back 997 connections in the last second"]
+    clock.now += 1
+    flood("next")
+    flood.flush()
+    assert lines[-1] == "next"
+
+
+def test_key_options_are_read_as_openssh_reads_them():
+    assert key_options("ssh-ed25519 AAAA comment") == {}
+    assert key_options('command="echo a, b",no-pty,from="10.0.0.1" ssh-ed25519 AAAA') == {
+        "command": "echo a, b", "no-pty": None, "from": "10.0.0.1",
+    }
+    assert key_options("RESTRICT ssh-ed25519 AAAA") == {"restrict": None}
+
+
+def test_expiry_times_are_read_like_openssh():
+    assert parse_expiry("20200101Z") == datetime(2020, 1, 1, tzinfo=timezone.utc)
+    assert parse_expiry("202001021530Z") == datetime(2020, 1, 2, 15, 30, tzinfo=timezone.utc)
+    with pytest.raises(ValueError):
+        parse_expiry("tomorrow")
+
+
+class _Link:
+    def refused(self, what):
+        pass
+
+
+class _ClosedChannel:
+    """A channel whose client has just closed it: asyncssh raises until it tells the session."""
+
+    def write(self, data):
+        raise BrokenPipeError("Channel not open for sending")
+
+    write_stderr = write
+
+    def exit(self, status):
+        raise BrokenPipeError("Channel not open for sending")
+
+
+def test_output_for_a_channel_the_client_just_closed_is_dropped_not_raised():
+    session = GameSession(_Link())
+    session._chan = _ClosedChannel()
+    session._term = "xterm"
+    session._write_output(b"a frame")  # the game drew while the client's close was on its way
+    session._say("goodbye")
+    session._report(0)
+
+
+def test_a_served_game_knows_its_top_speed_and_notice_from_the_server_only():
+    env = session_environment("xterm", {"WAR_TUI_SERVED": "1", "WAR_TUI_TOP_SPEED": "1000"})
+    assert "WAR_TUI_SERVED" not in env and "WAR_TUI_TOP_SPEED" not in env  # a client cannot set them
+    served = served_settings(served_variables(60, "Agent forwarding is not offered here."))
+    assert served == {"served": True, "top_speed": 60.0, "notice": "Agent forwarding is not offered here."}
+    assert served_settings({}) == {}

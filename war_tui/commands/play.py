@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Collection
+import os
+from collections.abc import Collection, Mapping
 
 from ..config import ConfigRead, Preferences, default_path, key_for, read_config
-from ..presentation.speed import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
+from ..presentation.speed import DEFAULT_SPEED, MAX, SpeedError, parse_speed, speed_label
 from ..rules import Rules
-from ..settings import DEFAULT_NAMES, PlaySettings, names_value
+from ..settings import (
+    DEFAULT_NAMES, NOTICE_VARIABLE, SERVED_VARIABLE, TOP_SPEED_VARIABLE, PlaySettings, names_value,
+)
 from .common import UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
 from .config import config_path_value, theme_names
 from .stats import add_stats_flags, store_from_args
@@ -92,15 +95,36 @@ def merged(args: argparse.Namespace, read: ConfigRead) -> argparse.Namespace:
     return chosen
 
 
-def settings_from_args(args: argparse.Namespace, *, themes: Collection[str] | None = None) -> PlaySettings:
-    """The session the flags and the preferences file ask for; ``themes``: the names a theme may take."""
+def served_settings(environ: Mapping[str, str]) -> dict[str, object]:
+    """What the SSH server said about this game (see ``war_tui.settings``); nothing when not served."""
+    if environ.get(SERVED_VARIABLE) != "1":
+        return {}
+    top = environ.get(TOP_SPEED_VARIABLE, "")
+    try:
+        top_speed = parse_speed(top) if top else MAX
+    except SpeedError as exc:
+        raise UsageError(f"{TOP_SPEED_VARIABLE}: {exc}") from None
+    notice = environ.get(NOTICE_VARIABLE, "")
+    notice = notice if notice.isprintable() and 0 < len(notice) <= 200 else None
+    return {"served": True, "top_speed": top_speed, "notice": notice}
+
+
+def settings_from_args(
+    args: argparse.Namespace, environ: Mapping[str, str] | None = None, *, themes: Collection[str] | None = None
+) -> PlaySettings:
+    """The session the flags, the preferences file and (for a served game) the SSH server ask for.
+
+    ``themes``: the names a theme may take. A served game reads the server user's preferences
+    but never saves into them: the player is not that user.
+    """
+    served = served_settings(environ or {})
     read = read_preferences(args, themes)
     chosen = merged(args, read)
     try:
         names = names_value(chosen.names)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    save = not (args.no_config or args.config_read_only)
+    save = not (args.no_config or args.config_read_only or served)
     return PlaySettings(
         seed=args.seed,
         rules=rules_from_args(chosen),
@@ -115,11 +139,12 @@ def settings_from_args(args: argparse.Namespace, *, themes: Collection[str] | No
         config_problems=read.problems,
         preferences=Preferences(read.path, {"speed": chosen.speed, "theme": chosen.theme}, themes=themes)
         if save else None,
+        **served,
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = settings_from_args(args, themes=theme_names())
+    settings = settings_from_args(args, os.environ, themes=theme_names())
     from ..app import WarApp  # Textual loads only when a screen is really wanted
 
     app = WarApp(settings, stats=store_from_args(args))

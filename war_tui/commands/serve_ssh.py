@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import contextlib
 import io
+import math
 import os
 import shlex
 import signal
@@ -29,6 +30,26 @@ from .common import UsageError, minutes_value, positive_int
 DEFAULT_PORT = 2222
 DEFAULT_MAX_SESSIONS = 32
 DEFAULT_ATTEMPTS_PER_MINUTE = 30
+DEFAULT_PER_ADDRESS = 4
+DEFAULT_UNAUTHENTICATED = 64
+DEFAULT_GAME_MEMORY_MB = 512
+MIN_GAME_MEMORY_MB = 128
+MAX_GAME_MEMORY_MB = 65536
+DEFAULT_MAX_SPEED = 60.0
+MAX_SESSIONS = 10_000
+MAX_ATTEMPTS_PER_MINUTE = 1_000_000
+
+# The game as a session starts it: Python's stderr (crash reports, from the first import on) goes to
+# the pipe the server reads, whose number is in WAR_TUI_ERROR_FD; the screen stays on the terminal,
+# fd 2, where Textual draws. A player sees a goodbye, the operator the traceback.
+GAME_BOOTSTRAP = (
+    "import os, runpy, sys\n"
+    "fd = os.environ.get('WAR_TUI_ERROR_FD', '')\n"
+    "if fd.isdigit():\n"
+    "    sys.stderr = open(int(fd), 'w', encoding='utf-8', errors='replace', buffering=1)\n"
+    "sys.argv[0] = 'war-tui'\n"
+    "runpy.run_module('war_tui', run_name='__main__', alter_sys=True)\n"
+)
 
 
 def port_value(text: str) -> int:
@@ -38,6 +59,16 @@ def port_value(text: str) -> int:
         raise argparse.ArgumentTypeError(f"port must be a whole number, not '{text}'") from None
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"port must be from 0 to 65535 (0: any free port), not {value}")
+    return value
+
+
+def max_speed_value(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--max-speed must be battles per second (like 60), not '{text}'") from None
+    if not math.isfinite(value) or not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"--max-speed must be from 1 to 1000 battles per second, not {text}")
     return value
 
 
@@ -68,17 +99,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--public", action="store_true", help="let anyone in without authentication (a public kiosk)"
     )
     parser.add_argument(
-        "--max-sessions", type=positive_int("--max-sessions"), default=DEFAULT_MAX_SESSIONS, metavar="N",
-        help=f"games at once; the next client is told the server is full (default {DEFAULT_MAX_SESSIONS})",
+        "--max-sessions", type=positive_int("--max-sessions", MAX_SESSIONS), default=DEFAULT_MAX_SESSIONS,
+        metavar="N",
+        help=f"games at once, 1-{MAX_SESSIONS:,}; the next client is told the server is full "
+        f"(default {DEFAULT_MAX_SESSIONS})",
+    )
+    parser.add_argument(
+        "--max-sessions-per-address", type=positive_int("--max-sessions-per-address", MAX_SESSIONS),
+        default=DEFAULT_PER_ADDRESS, metavar="N",
+        help=f"games at once from one address (an IPv6 /64 counts as one), 1-{MAX_SESSIONS:,} "
+        f"(default {DEFAULT_PER_ADDRESS})",
+    )
+    parser.add_argument(
+        "--max-unauthenticated", type=positive_int("--max-unauthenticated", MAX_SESSIONS),
+        default=DEFAULT_UNAUTHENTICATED, metavar="N",
+        help=f"connections not yet logged in, 1-{MAX_SESSIONS:,}; past it the oldest is dropped "
+        f"(default {DEFAULT_UNAUTHENTICATED})",
+    )
+    parser.add_argument(
+        "--game-memory-mb", type=positive_int("--game-memory-mb", MAX_GAME_MEMORY_MB, minimum=MIN_GAME_MEMORY_MB),
+        default=DEFAULT_GAME_MEMORY_MB, metavar="MB",
+        help=f"address space each game may use, {MIN_GAME_MEMORY_MB}-{MAX_GAME_MEMORY_MB:,} MiB; a game past "
+        f"it ends with a goodbye (default {DEFAULT_GAME_MEMORY_MB})",
+    )
+    parser.add_argument(
+        "--max-speed", type=max_speed_value, default=DEFAULT_MAX_SPEED, metavar="S",
+        help=f"auto-play's top speed in served games, 1-1000 battles per second; the game's 'max' means "
+        f"this (default {DEFAULT_MAX_SPEED:g})",
     )
     parser.add_argument(
         "--max-session-minutes", type=minutes_value("--max-session-minutes"), metavar="M",
         help="end each game after M minutes (default: no limit, screensavers idle on purpose)",
     )
     parser.add_argument(
-        "--max-attempts-per-minute", type=positive_int("--max-attempts-per-minute"),
+        "--max-attempts-per-minute", type=positive_int("--max-attempts-per-minute", MAX_ATTEMPTS_PER_MINUTE),
         default=DEFAULT_ATTEMPTS_PER_MINUTE, metavar="N",
-        help=f"connection attempts one address may make per minute (default {DEFAULT_ATTEMPTS_PER_MINUTE})",
+        help=f"connection attempts one address may make per minute, 1-{MAX_ATTEMPTS_PER_MINUTE:,} "
+        f"(default {DEFAULT_ATTEMPTS_PER_MINUTE})",
     )
     parser.add_argument("--session-command", help=argparse.SUPPRESS)
     parser.add_argument(
@@ -132,7 +189,7 @@ def refuse_misplaced_game_flags(args: argparse.Namespace) -> None:
 
 def session_argv(args: argparse.Namespace, flags: list[str]) -> list[str]:
     if args.session_command is None:
-        return [sys.executable, "-m", "war_tui", *flags]
+        return [sys.executable, "-c", GAME_BOOTSTRAP, *flags]
     command = shlex.split(args.session_command)
     if not command:
         raise UsageError("--session-command is empty")
@@ -166,6 +223,10 @@ def run(args: argparse.Namespace) -> int:
         max_sessions=args.max_sessions,
         attempts_per_minute=args.max_attempts_per_minute,
         session_seconds=minutes * 60 if minutes else None,
+        max_sessions_per_address=args.max_sessions_per_address,
+        max_unauthenticated=args.max_unauthenticated,
+        game_memory_mb=args.game_memory_mb,
+        max_speed=args.max_speed,
     )
     server = GameServer(config)
     banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"]
@@ -193,6 +254,24 @@ def listen_error(host: str, port: int, exc: OSError) -> str:
     return f"cannot listen on {where}: {lower_first(reason)}"
 
 
+def raise_file_limit() -> str | None:
+    """Raise the soft limit on open files to the hard one: each connection and game holds a few.
+
+    Returns a line for the log when the limit stays low enough for a flood of connections to reach it.
+    """
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    if soft != resource.RLIM_INFINITY and soft < 4096:
+        return f"open files limited to {soft:,} (ulimit -n): a flood of connections may reach it"
+    return None
+
+
 def lower_first(text: str) -> str:
     """"Address already in use" as the end of our sentence; an acronym ("EOF") is left alone."""
     return text[0].lower() + text[1:] if text[1:2].islower() else text
@@ -200,12 +279,15 @@ def lower_first(text: str) -> str:
 
 async def _serve(server: GameServer, banner: list[str]) -> int:
     config = server.config
+    raised = raise_file_limit()
     try:
         await server.start()
     except OSError as exc:
         raise UsageError(listen_error(config.host, config.port, exc)) from None
     for line in banner:
         server.log(line)
+    if raised is not None:
+        server.log(raised)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Footer, Static
 from ..components.length_histogram import LengthHistogram
 from ..components.result_shares import ResultShares
 from ..rules import Rules
+from ..settings import without_paths
 from ..stats import GameRecord, StatsStore
 from ..stats.records import Totals
 from ..presentation.words import deepest_war_text, duration_text, number, plural
@@ -70,21 +71,25 @@ class StatsScreen(Screen[None]):
             self.rules = rules
             self.record = record
 
-    def __init__(self, store: StatsStore, *, name: str | None = None, id: str | None = None) -> None:
+    def __init__(
+        self, store: StatsStore, *, show_path: bool = True, name: str | None = None, id: str | None = None
+    ) -> None:
         super().__init__(name=name, id=id)
         self.store = store
+        self.show_path = show_path
+        """False in a served game: the player is not on this machine, its paths are none of theirs."""
         self._games: dict[str, GameRecord] = {}
         self._recent: tuple[GameRecord, ...] = ()
 
     def compose(self) -> ComposeResult:
         summary = self.store.summary(recent=RECENT_GAMES)
-        self.sub_title = str(self.store.path)
+        self.sub_title = str(self.store.path) if self.show_path else ""
         title = Text("Statistics", "bold")
         if summary is not None and summary.totals.games:
             title.append("  " + self._headline(summary.totals))
         yield Static(title, id="stats-title")
         if self.store.disabled_reason is not None:
-            yield Static(f"Statistics are off: {self.store.disabled_reason}.", id="stats-off")
+            yield Static(f"Statistics are off: {self._shown(self.store.disabled_reason)}.", id="stats-off")
         elif waiting := self.store.pending:
             games = "1 finished game is" if waiting == 1 else f"{waiting:,} finished games are"
             yield Static(
@@ -95,9 +100,9 @@ class StatsScreen(Screen[None]):
             if not self.store.user_disabled:
                 yield Static(self._unreadable_text(), id="stats-message")
         elif summary.totals.games == 0:
+            where = f" here, kept in\n{self.store.path}" if self.show_path else " here."
             yield Static(
-                f"{NO_GAMES}\n\nEvery finished game (played, auto-played or screensaver) is counted"
-                f" here, kept in\n{self.store.path}",
+                f"{NO_GAMES}\n\nEvery finished game (played, auto-played or screensaver) is counted{where}",
                 id="stats-message",
             )
         else:
@@ -153,6 +158,9 @@ class StatsScreen(Screen[None]):
             f"{plural(totals.games, 'game')} since {when(totals.first_at)[:10]} · {totals.total_battles:,} battles ·"
             f" {totals.total_wars:,} wars · {duration_text(totals.seconds_played)} played"
         )
+
+    def _shown(self, text: str) -> str:
+        return text if self.show_path else without_paths(text, self.store.path)
 
     def _unreadable_text(self) -> str:
         return (

@@ -1,37 +1,104 @@
-"""How often one address may knock: a sliding one-minute window per address."""
+"""Fair shares between clients: how often an address may knock, and a log that a flood cannot fill."""
 
 from __future__ import annotations
 
+import ipaddress
 import time
-from collections import deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 
 WINDOW_SECONDS = 60.0
+MAX_ADDRESSES = 50_000
+"""Addresses the attempt table remembers; past it the one that knocked longest ago is forgotten."""
+
+
+def address_key(address: str) -> str:
+    """What counts as one address: an IPv4 address, or an IPv6 /64 (one subscriber's whole network)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 class AttemptLimiter:
-    """Counts connection attempts per address over the last minute; refused attempts count too."""
+    """Counts connection attempts per address over the last minute; refused attempts count too.
 
-    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+    Constant work per attempt and bounded memory, however many addresses knock: each address keeps at
+    most ``2 * per_minute + 1`` times, and the table is kept in order of last attempt, so the addresses
+    that went quiet are dropped from its front.
+    """
+
+    def __init__(
+        self, per_minute: int, clock: Callable[[], float] = time.monotonic, max_addresses: int = MAX_ADDRESSES
+    ) -> None:
         self.per_minute = per_minute
+        self.max_addresses = max_addresses
         self._clock = clock
-        self._attempts: dict[str, deque[float]] = {}
+        self._attempts: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._attempts)
 
     def attempt(self, address: str) -> int:
         """Record an attempt from ``address``; returns how many it made within the window, this one included."""
         now = self._clock()
-        # Bounded: past twice the cap the exact count no longer matters.
-        recent = self._attempts.setdefault(address, deque(maxlen=2 * self.per_minute + 1))
+        recent = self._attempts.get(address)
+        if recent is None:
+            # Past twice the cap the exact count no longer matters.
+            recent = self._attempts[address] = deque(maxlen=2 * self.per_minute + 1)
+        else:
+            self._attempts.move_to_end(address)
         while recent and now - recent[0] >= WINDOW_SECONDS:
             recent.popleft()
         recent.append(now)
-        if len(self._attempts) > 4096:
-            self._forget_idle(now)
+        self._forget_quiet(now)
         return len(recent)
 
     def allowed(self, count: int) -> bool:
         return count <= self.per_minute
 
-    def _forget_idle(self, now: float) -> None:
-        for address in [a for a, r in self._attempts.items() if not r or now - r[-1] >= WINDOW_SECONDS]:
-            del self._attempts[address]
+    def _forget_quiet(self, now: float) -> None:
+        # Amortised O(1): every address leaves the front at most once per time it was put at the back.
+        attempts = self._attempts
+        while attempts:
+            oldest = next(iter(attempts.values()))
+            if len(attempts) <= self.max_addresses and now - oldest[-1] < WINDOW_SECONDS:
+                break
+            attempts.popitem(last=False)
+
+
+class FloodLog:
+    """Log lines as they come, up to ``burst`` a second; beyond that, one summary line a second.
+
+    A flood of connections (or of errors) then costs a few lines a second instead of one per connection.
+    ``flush`` is called once a second by the server; it writes the summary of what was held back.
+    """
+
+    def __init__(self, log: Callable[[str], None], burst: int = 20, clock: Callable[[], float] = time.monotonic) -> None:
+        self._log = log
+        self.burst = burst
+        self._clock = clock
+        self._second = -1
+        self._written = 0
+        self._held: Counter[str] = Counter()
+
+    def __call__(self, line: str, kind: str = "connection lines") -> None:
+        second = int(self._clock())
+        if second != self._second:
+            self._second, self._written = second, 0
+        if self._written < self.burst:
+            self._written += 1
+            self._log(line)
+        else:
+            self._held[kind] += 1
+
+    def flush(self) -> None:
+        if self._held:
+            parts = ", ".join(f"{n:,} {kind}" for kind, n in self._held.most_common())
+            self._held.clear()
+            self._log(f"flood: held back {parts} in the last second")

@@ -18,24 +18,33 @@ import sys
 import termios
 from collections.abc import Callable, Mapping, Sequence
 
-# Runs in the child between fork and the program: make the pty on fd 0 the controlling terminal, then
-# exec. A tiny interpreter (-I -S: no site, no user paths) rather than subprocess's preexec_fn, which is
-# unsafe in a process with threads (asyncio's child watcher and executor threads).
+# Runs in the child between fork and the program: make the pty on fd 0 the controlling terminal, set
+# the limits (address space, niceness), then exec. A tiny interpreter (-I -S: no site, no user paths)
+# rather than subprocess's preexec_fn, which is unsafe in a process with threads (asyncio's child
+# watcher and executor threads). Arguments: memory limit in bytes (0: none), niceness, program...
 CTTY_LAUNCHER = (
-    "import fcntl, os, sys, termios\n"
+    "import fcntl, os, resource, sys, termios\n"
     "fcntl.ioctl(0, termios.TIOCSCTTY, 0)\n"
+    "limit, niceness = int(sys.argv[1]), int(sys.argv[2])\n"
+    "if limit:\n"
+    "    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))\n"
+    "if niceness:\n"
+    "    os.nice(niceness)\n"
     "try:\n"
-    "    os.execvp(sys.argv[1], sys.argv[1:])\n"
+    "    os.execvp(sys.argv[3], sys.argv[3:])\n"
     "except OSError as exc:\n"
-    "    sys.stderr.write(f'cannot start {sys.argv[1]}: {exc.strerror}\\r\\n')\n"
+    "    sys.stderr.write(f'cannot start {sys.argv[3]}: {exc.strerror}\\r\\n')\n"
     "    os._exit(127)\n"
 )
 
-# Keys waiting for a game that does not read them: past this the SSH channel stops reading the client.
-INPUT_HIGH_WATER = 64 * 1024
-INPUT_LOW_WATER = 16 * 1024
+INPUT_LIMIT = 64 * 1024
+"""Keys held for a game that does not take them fast enough; past this ``write`` says the input overflowed."""
 READ_CHUNK = 64 * 1024
-MAX_DIMENSION = 9999
+ERROR_LIMIT = 64 * 1024
+"""What is kept of a game's crash report (its start: where it went wrong)."""
+MAX_COLUMNS = 500
+MAX_ROWS = 200
+"""The largest window a game gets: more than real terminals have, and a bounded screen to draw."""
 # termios in Python 3.11 lacks IUTF8; the flag's value is the same on Linux and macOS.
 IUTF8 = getattr(termios, "IUTF8", 0x4000 if sys.platform in ("linux", "darwin") else 0)
 
@@ -44,7 +53,7 @@ def clamp_size(cols: int, rows: int) -> tuple[int, int]:
     """A usable window size: clients may report 0 (unknown) or absurd values."""
     cols = cols if cols > 0 else 80
     rows = rows if rows > 0 else 24
-    return min(cols, MAX_DIMENSION), min(rows, MAX_DIMENSION)
+    return min(cols, MAX_COLUMNS), min(rows, MAX_ROWS)
 
 
 def set_window_size(fd: int, cols: int, rows: int) -> None:
@@ -52,22 +61,30 @@ def set_window_size(fd: int, cols: int, rows: int) -> None:
 
 
 class PtyProcess:
-    """One program on one pty: output goes to ``on_output``, ``write`` types keys, ``end`` hangs up."""
+    """One program on one pty: output goes to ``on_output``, ``write`` types keys, ``end`` hangs up.
+
+    With ``errors`` the program also gets a pipe for its crash reports (its number in
+    ``ERROR_FD_VARIABLE``); what it writes there is kept, up to ``ERROR_LIMIT``, in ``error_output``.
+    """
 
     def __init__(
         self,
         process: asyncio.subprocess.Process,
         master: int,
         on_output: Callable[[bytes], None],
-        on_input_pressure: Callable[[bool], None] | None,
+        input_limit: int,
+        errors: int | None,
     ) -> None:
         self._process = process
         self._master = master
         self._loop = asyncio.get_running_loop()
         self._on_output = on_output
-        self._on_input_pressure = on_input_pressure or (lambda paused: None)
         self._input = bytearray()
-        self._input_paused = False
+        self.input_limit = input_limit
+        self._errors = errors
+        self.error_output = bytearray()
+        if errors is not None:
+            self._loop.add_reader(errors, self._errors_ready)
         self._reading = False
         self._output_paused = False
         self._output_done = asyncio.Event()
@@ -81,10 +98,17 @@ class PtyProcess:
         env: Mapping[str, str],
         size: tuple[int, int],
         on_output: Callable[[bytes], None],
-        on_input_pressure: Callable[[bool], None] | None = None,
         cwd: str | None = None,
+        *,
+        memory_limit: int = 0,
+        niceness: int = 0,
+        input_limit: int = INPUT_LIMIT,
+        errors_to: str | None = None,
     ) -> PtyProcess:
+        """Start ``argv``; ``errors_to`` names the variable that tells it the fd of its crash-report pipe."""
         master, slave = os.openpty()
+        errors = error_end = None
+        env = dict(env)
         try:
             cols, rows = clamp_size(*size)
             set_window_size(master, cols, rows)
@@ -92,18 +116,27 @@ class PtyProcess:
             attrs[0] |= IUTF8  # the locale is UTF-8: erase whole characters in cooked mode
             termios.tcsetattr(slave, termios.TCSANOW, attrs)
             os.set_blocking(master, False)
+            if errors_to is not None:
+                errors, error_end = os.pipe()
+                os.set_blocking(errors, False)
+                env[errors_to] = str(error_end)
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-I", "-S", "-c", CTTY_LAUNCHER, *argv,
+                sys.executable, "-I", "-S", "-c", CTTY_LAUNCHER, str(memory_limit), str(niceness), *argv,
                 stdin=slave, stdout=slave, stderr=slave,
-                env=dict(env), cwd=cwd, start_new_session=True, close_fds=True,
+                env=env, cwd=cwd, start_new_session=True, close_fds=True,
+                pass_fds=() if error_end is None else (error_end,),
             )
         except BaseException:
             os.close(master)
+            if errors is not None:
+                os.close(errors)
             raise
         finally:
             # Only the child keeps the slave open, so reading the master ends (EIO) when the child is gone.
             os.close(slave)
-        return cls(process, master, on_output, on_input_pressure)
+            if error_end is not None:
+                os.close(error_end)
+        return cls(process, master, on_output, input_limit, errors)
 
     @property
     def pid(self) -> int:
@@ -143,24 +176,62 @@ class PtyProcess:
         self.pause_output()
         self._output_done.set()
 
+    def _errors_ready(self) -> bool:
+        """Take what the crash-report pipe holds; False once there is nothing more to read now."""
+        if self._errors is None:
+            return False
+        try:
+            data = os.read(self._errors, READ_CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            data = b""
+        if not data:
+            self._close_errors()
+            return False
+        room = ERROR_LIMIT - len(self.error_output)
+        if room > 0:
+            self.error_output += data[:room]
+        return True
+
+    def _close_errors(self) -> None:
+        if self._errors is not None:
+            self._loop.remove_reader(self._errors)
+            os.close(self._errors)
+            self._errors = None
+
     # -- input: keys from the client --------------------------------------------------------------------
 
-    def write(self, data: bytes) -> None:
+    @property
+    def input_held(self) -> int:
+        """Bytes of keys waiting for the program to take them."""
+        return len(self._input)
+
+    def write(self, data: bytes) -> bool:
+        """Type ``data``; False (and nothing of it kept) if it would hold more than ``input_limit`` bytes.
+
+        The bound holds whatever the client does: the keys wait here, not in the SSH layer, whose
+        flow control a client can defeat.
+        """
         if self._closed or self._output_done.is_set():
-            return
+            return True
         if self._input:
+            if len(self._input) + len(data) > self.input_limit:
+                return False
             self._input += data
-        else:
-            try:
-                written = os.write(self._master, data)
-            except (BlockingIOError, InterruptedError):
-                written = 0
-            except OSError:
-                return  # the program is gone; its end is reported by wait()
-            if written < len(data):
-                self._input += data[written:]
-                self._loop.add_writer(self._master, self._write_ready)
-        self._check_input_pressure()
+            return True
+        try:
+            written = os.write(self._master, data)
+        except (BlockingIOError, InterruptedError):
+            written = 0
+        except OSError:
+            return True  # the program is gone; its end is reported by wait()
+        if written < len(data):
+            if len(data) - written > self.input_limit:
+                return False
+            self._input += data[written:]
+            self._loop.add_writer(self._master, self._write_ready)
+        return True
 
     def _write_ready(self) -> None:
         try:
@@ -172,15 +243,6 @@ class PtyProcess:
         del self._input[:written]
         if not self._input:
             self._loop.remove_writer(self._master)
-        self._check_input_pressure()
-
-    def _check_input_pressure(self) -> None:
-        if not self._input_paused and len(self._input) > INPUT_HIGH_WATER:
-            self._input_paused = True
-            self._on_input_pressure(True)
-        elif self._input_paused and len(self._input) <= INPUT_LOW_WATER:
-            self._input_paused = False
-            self._on_input_pressure(False)
 
     # -- window size --------------------------------------------------------------------------------------
 
@@ -199,6 +261,8 @@ class PtyProcess:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._output_done.wait(), drain_timeout)
         self._kill_group(signal.SIGKILL)
+        while self._errors_ready():  # its last words are in the pipe already
+            pass
         return returncode
 
     async def end(self, grace: float = 2.0) -> int:
@@ -212,6 +276,8 @@ class PtyProcess:
                 self._kill_group(signal.SIGKILL)
         returncode = await self._process.wait()
         self._kill_group(signal.SIGKILL)  # anything the program left behind in its group
+        while self._errors_ready():
+            pass
         self.close()
         return returncode
 
@@ -229,3 +295,4 @@ class PtyProcess:
             self._input.clear()
         self._closed = True
         os.close(self._master)
+        self._close_errors()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,15 +15,25 @@ from typing import Any
 import asyncssh
 
 from ..presentation.words import plural
-from .keys import AuthorizedKeys, KeyFileError
-from .limits import AttemptLimiter
+from .keys import AuthorizedKeys, without_sha1
+from .limits import AttemptLimiter, FloodLog, address_key
 from .session import GameSession
 
 REFUSE_FORWARDING = "port forwarding is not offered here: this server only plays War"
+ONE_SESSION = "one session per connection: open another connection to play another game"
 SERVER_FULL = "the server is full ({games} in progress); please try again later"
+ADDRESS_FULL = "your address already has {games} in progress here, the most one address may have"
 TOO_MANY_ATTEMPTS = "too many connection attempts from your address; please wait a minute"
+TOO_MANY_REFUSALS = "too many refused requests; this server only plays War"
 NO_GAME_STARTED = "no game was started; this server only plays War"
 SHUTDOWN_GRACE = 5.0
+MAX_REFUSED_REQUESTS = 16
+"""Refused channels and requests a connection may ask for before it is let go."""
+# Signatures the server advertises (server-sig-algs): no SHA-1 (ssh-rsa), no DSA (ssh-dss).
+SIGNATURE_ALGORITHMS = [
+    "ssh-ed25519", "ssh-ed448", "ecdsa-sha2-nistp521", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp256",
+    "rsa-sha2-512", "rsa-sha2-256", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com",
+]
 
 
 @dataclass(frozen=True)
@@ -39,6 +51,12 @@ class ServerConfig:
     login_timeout: float = 30.0
     keepalive_seconds: float = 30.0
     shutdown_grace: float = SHUTDOWN_GRACE
+    max_sessions_per_address: int = 4
+    max_unauthenticated: int = 64
+    game_memory_mb: int = 512
+    game_niceness: int = 10
+    max_speed: float = 60.0
+    input_limit: int = 64 * 1024
 
 
 def shown_user(name: str) -> str:
@@ -60,15 +78,30 @@ class GameServer:
     def __init__(self, config: ServerConfig, log: Callable[[str], None] = stderr_log) -> None:
         self.config = config
         self.log = log
+        self.flood_log = FloodLog(log)
+        """For the lines one per connection: a flood of connections gets a summary a second instead."""
         self.limiter = AttemptLimiter(config.attempts_per_minute)
         self.connections: set[Connection] = set()
         self.admitted: set[Connection] = set()
+        self.unauthenticated: OrderedDict[Connection, None] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._stopping = False
+        self._summaries: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._previous_handler: Any = None
 
     async def start(self) -> None:
         """Start listening; OSError (port in use, bad address) reaches the caller."""
+        loop = self._loop = asyncio.get_running_loop()
+        # Errors asyncio reports on its own (an accept that fails for want of file descriptors, for
+        # one) become one line each, and at most a few a second, instead of a traceback each.
+        self._previous_handler = loop.get_exception_handler()
+        loop.set_exception_handler(self._loop_error)
+        self._summaries = loop.call_later(1.0, self._summarise)
+        if self.config.authorized_keys is not None:
+            for line in self.config.authorized_keys.take_warnings():
+                self.log(line)
         self._acceptor = await asyncssh.create_server(
             lambda: Connection(self),
             self.config.host,
@@ -84,7 +117,24 @@ class GameServer:
             keepalive_interval=self.config.keepalive_seconds,
             keepalive_count_max=3,
             server_version="war-tui",
+            signature_algs=SIGNATURE_ALGORITHMS,
         )
+
+    def _summarise(self) -> None:
+        self.flood_log.flush()
+        if not self._stopping and self._loop is not None:
+            self._summaries = self._loop.call_later(1.0, self._summarise)
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        where = ""
+        if exc is not None and exc.__traceback__ is not None:
+            last = exc.__traceback__
+            while last.tb_next is not None:
+                last = last.tb_next
+            where = f" at {last.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{last.tb_lineno}"
+        detail = f": {type(exc).__name__}: {exc}{where}" if exc is not None else ""
+        self.flood_log(f"error: {context.get('message', 'unexpected error')}{detail}", "errors")
 
     @property
     def port(self) -> int:
@@ -101,11 +151,25 @@ class GameServer:
     def full(self) -> bool:
         return self._stopping or len(self.admitted) >= self.config.max_sessions
 
+    def games_from(self, key: str) -> int:
+        return sum(1 for link in self.admitted if link.address_key == key)
+
+    def address_full(self, key: str) -> bool:
+        return self.games_from(key) >= self.config.max_sessions_per_address
+
     def admit(self, link: Connection) -> bool:
-        if self.full:
+        if self.full or self.address_full(link.address_key):
             return False
         self.admitted.add(link)
         return True
+
+    def knock(self, link: Connection) -> None:
+        """A new connection, not yet authenticated: past the cap the oldest such one is dropped."""
+        waiting = self.unauthenticated
+        waiting[link] = None
+        while len(waiting) > self.config.max_unauthenticated:
+            oldest, _ = waiting.popitem(last=False)
+            oldest.drop("unauthenticated cap")
 
     async def stop(self) -> None:
         """Stop listening, end every game (the players are told), close every connection.
@@ -125,6 +189,11 @@ class GameServer:
         await self._settle(1.0)  # the dropped connections' last log lines
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+        if self._summaries is not None:
+            self._summaries.cancel()
+        self.flood_log.flush()
+        if self._loop is not None:
+            self._loop.set_exception_handler(self._previous_handler)
 
     async def _settle(self, timeout: float, connections: bool = True) -> None:
         """Wait, at most ``timeout``, until every task (new ones too) is done and, if asked, every connection gone."""
@@ -147,8 +216,11 @@ class Connection(asyncssh.SSHServer):
         self.authenticated = False
         self.agent_refused = False
         self.exit_status = "no game"
-        self.refusals: list[str] = []
+        self.refusals: dict[str, None] = {}  # an ordered set: each kind of refusal once
+        self._refused_requests = 0
         self.sessions: list[GameSession] = []
+        self.address = "?"
+        self.address_key = "?"
         self._game_running = False
         self._started = time.monotonic()
         self._rejection: str | None = None
@@ -159,44 +231,60 @@ class Connection(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
+        self.address_key = address_key(self.address)
         self.label = f"{peer[0]}:{peer[1]}" if ":" not in str(peer[0]) else f"[{peer[0]}]:{peer[1]}"
         self.server.connections.add(self)
         limiter = self.server.limiter
-        attempts = limiter.attempt(self.address)
+        attempts = limiter.attempt(self.address_key)
         if not limiter.allowed(attempts):
             self._rejection = TOO_MANY_ATTEMPTS
             if attempts > 2 * limiter.per_minute:
                 # A flood: not even a key exchange for it.
-                self.refusals.append("attempt rate")
+                self.refused("attempt rate")
                 conn.abort()
-        # Agent forwarding is off; this notes the request so the player is told (it has no reply of its own).
+                return
+        self.server.knock(self)
+        # Agent and X11 forwarding are off; these note the requests, for the log and so the player is
+        # told about the agent (the request has no reply of its own).
         conn.create_agent_listener = self._refuse_agent  # type: ignore[method-assign]
+        conn.attach_x11_listener = self._refuse_x11  # type: ignore[method-assign]
 
     async def _refuse_agent(self) -> bool:
         self.agent_refused = True
-        self.refusals.append("agent forwarding")
+        self.refused("agent forwarding")
         return False
+
+    async def _refuse_x11(self, chan: Any, auth_proto: bytes, auth_data: bytes, screen: int) -> None:
+        self.refused("X11 forwarding")
+        return None
+
+    def drop(self, why: str) -> None:
+        """Let go of this connection at once (no goodbye): it is the oldest of too many unauthenticated."""
+        self.refused(why)
+        self.conn.abort()
 
     def begin_auth(self, username: str) -> bool:
         # The connect line waits for the user name: a connection that never gets this far (a port
         # scan, a failed key exchange, a flood) is logged once, by its disconnect line.
         if self.user is None:
-            self.server.log(f"connect {self.label} user={shown_user(username)}")
+            self.server.flood_log(f"connect {self.label} user={shown_user(username)}")
         self.user = username
         if self._rejection is not None:
-            self.refusals.append("attempt rate")
+            self.refused("attempt rate")
             self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self._rejection)
             return True
         if self.server.full:
             # Told before authenticating, so the client reports it rather than a dropped session.
             self._refuse_full()
             return True
-        if self.server.config.authorized_keys is None:
+        if self.server.address_full(self.address_key):
+            self._refuse_address_full()
+            return True
+        keys = self.server.config.authorized_keys
+        if keys is None:
             return False  # --public: no authentication at all
-        try:
-            self.server.config.authorized_keys.refresh()
-        except KeyFileError as exc:
-            self.server.log(f"{exc}; keeping the keys read before")
+        for line in keys.refresh():  # the file as it is now decides, as with sshd
+            self.server.log(line)
         return True
 
     def password_auth_supported(self) -> bool:
@@ -213,12 +301,21 @@ class Connection(asyncssh.SSHServer):
         if keys is None:
             return False
         host = self.conn.get_extra_info("peername", ("",))[0]
-        return keys.allows(key, host, self.address)
+        verdict = keys.check(key, host, self.address)
+        if verdict.refusal is not None:
+            self.refused(verdict.refusal)
+        if verdict.allowed:
+            without_sha1(key)  # the signature that follows is checked on this very key object
+        return verdict.allowed
 
     def auth_completed(self) -> None:
         self.authenticated = True
+        self.server.unauthenticated.pop(self, None)
         if not self.server.admit(self):  # filled up while this client authenticated
-            self._refuse_full()
+            if self.server.full:
+                self._refuse_full()
+            else:
+                self._refuse_address_full()
             return
         # A slot is for playing: a client that holds one without starting a game (ssh -N) is let go.
         loop = asyncio.get_running_loop()
@@ -226,16 +323,24 @@ class Connection(asyncssh.SSHServer):
 
     def _close_if_no_game(self) -> None:
         if not self._game_running:
-            self.refusals.append("no game started")
+            self.refused("no game started")
             self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, NO_GAME_STARTED)
 
     def _refuse_full(self) -> None:
-        self.refusals.append("server full")
+        self.refused("server full")
         self.conn.disconnect(
             asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(games=plural(self.server.config.max_sessions, "game"))
         )
 
+    def _refuse_address_full(self) -> None:
+        self.refused("address full")
+        games = count_games(self.server.config.max_sessions_per_address)
+        self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, ADDRESS_FULL.format(games=games))
+
     def session_requested(self) -> GameSession:
+        if self.sessions:  # a connection holds one session channel, ever: the others cost nothing
+            self.refused("second session")
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, ONE_SESSION)
         session = GameSession(self)
         self.sessions.append(session)
         return session
@@ -243,27 +348,27 @@ class Connection(asyncssh.SSHServer):
     # Forwarding in any direction and of any kind: refused, with the reason when the protocol carries one.
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
-        self.refusals.append("local forwarding")
+        self.refused("local forwarding")
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSE_FORWARDING)
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
-        self.refusals.append("remote forwarding")
+        self.refused("remote forwarding")
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
-        self.refusals.append("local forwarding")
+        self.refused("local forwarding")
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSE_FORWARDING)
 
     def unix_server_requested(self, listen_path: str) -> bool:
-        self.refusals.append("remote forwarding")
+        self.refused("remote forwarding")
         return False
 
     def tun_requested(self, unit: int | None) -> bool:
-        self.refusals.append("tunnel")
+        self.refused("tunnel")
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSE_FORWARDING)
 
     def tap_requested(self, unit: int | None) -> bool:
-        self.refusals.append("tunnel")
+        self.refused("tunnel")
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSE_FORWARDING)
 
     # -- games on this connection -----------------------------------------------------------------------
@@ -287,7 +392,13 @@ class Connection(asyncssh.SSHServer):
             self.conn.close()
 
     def refused(self, what: str) -> None:
-        self.refusals.append(what)
+        """Note a refusal for the log; a client that keeps asking for what is refused is let go."""
+        self.refusals[what] = None
+        self._refused_requests += 1
+        if self._refused_requests == MAX_REFUSED_REQUESTS and not self.left.is_set():
+            self.refusals["too many refusals"] = None
+            with contextlib.suppress(Exception):
+                self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, TOO_MANY_REFUSALS)
 
     def stop_games(self, reason: str) -> None:
         for session in self.sessions:
@@ -299,6 +410,7 @@ class Connection(asyncssh.SSHServer):
             self._idle_timer.cancel()
         self.server.connections.discard(self)
         self.server.admitted.discard(self)
+        self.server.unauthenticated.pop(self, None)
         self.stop_games("client left")
         ended = time.monotonic()
         games = [s.task for s in self.sessions if s.task is not None and not s.task.done()]
@@ -316,8 +428,10 @@ class Connection(asyncssh.SSHServer):
         seconds = ended - self._started
         user = shown_user(self.user) if self.user is not None else "-"
         if not self.authenticated and not self.refusals:
-            self.refusals.append("not authenticated")
-        refused = f", refused: {', '.join(dict.fromkeys(self.refusals))}" if self.refusals else ""
-        self.server.log(
-            f"disconnect {self.label} user={user} after {seconds:.1f}s, {self.exit_status}{refused}"
-        )
+            self.refusals["not authenticated"] = None
+        refused = f", refused: {', '.join(self.refusals)}" if self.refusals else ""
+        line = f"disconnect {self.label} user={user} after {seconds:.1f}s, {self.exit_status}{refused}"
+        if self.authenticated:
+            self.server.log(line)
+        else:
+            self.server.flood_log(line, "connections closed before authenticating")

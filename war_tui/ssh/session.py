@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from ..presentation.words import plural
+from ..settings import ERROR_FD_VARIABLE, NOTICE_VARIABLE, SERVED_VARIABLE, TOP_SPEED_VARIABLE
 from .pty_process import PtyProcess, clamp_size
 
 if TYPE_CHECKING:
@@ -28,10 +29,19 @@ SERVER_VARIABLES = ("HOME", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STA
 REFUSE_COMMAND = "war-tui: this server only plays War and runs no commands; connect without one to play."
 REFUSE_NO_PTY = "war-tui: War needs a terminal; connect from a terminal (ssh -t) to play."
 REFUSE_SECOND_GAME = "war-tui: one game per connection; open another connection to play another game."
-NO_AGENT = "war-tui: agent forwarding is not offered here; playing without it."
+NO_AGENT = "Agent forwarding is not offered here; playing without it."  # shown by the game, on its board
 GAME_FAILED = "war-tui: the game could not start; please tell the server's operator."
 TIME_UP = "war-tui: the session time limit ({minutes}) is up. Thanks for playing!"
 SHUTTING_DOWN = "war-tui: the server is shutting down. Thanks for playing!"
+INPUT_FLOOD = "war-tui: more keys arrived at once than a game takes ({size}); the game was ended."
+OUT_OF_MEMORY = (
+    "war-tui: the game needed more memory than this server gives a game ({size}) and had to end. Sorry!"
+)
+GAME_CRASHED = "war-tui: the game ended with an error; the server's operator has the details. Sorry!"
+RESIZE_INTERVAL = 0.05
+"""Seconds between window-size changes passed to a game: the latest size goes, the ones between do not."""
+MAX_ERROR_LINES = 200
+"""Lines of a game's crash report that reach the server's log."""
 
 # After a game was ended from outside it could not restore the client's terminal: do it for it
 # (attributes, mouse and focus reporting, bracketed paste, cursor, keypad, then the main screen).
@@ -64,6 +74,24 @@ def session_environment(term: str | None, client_env: Mapping[str, str]) -> dict
     return env
 
 
+def served_variables(max_speed: float, notice: str | None) -> dict[str, str]:
+    """What the server tells the game about being served (see ``war_tui.settings``)."""
+    env = {SERVED_VARIABLE: "1", TOP_SPEED_VARIABLE: f"{max_speed:g}"}
+    if notice:
+        env[NOTICE_VARIABLE] = notice
+    return env
+
+
+def loggable(line: str) -> str:
+    """One line of a game's error output as it may enter the server's log: printable, not too long."""
+    shown = "".join(ch if ch.isprintable() else "?" for ch in line)
+    return shown[:300]
+
+
+def size_words(size: int) -> str:
+    return f"{size // (1024 * 1024)} MiB" if size >= 1024 * 1024 else f"{size // 1024} KiB"
+
+
 def home_directory(env: Mapping[str, str]) -> str:
     home = env.get("HOME", "")
     return home if home and os.path.isdir(home) else "/"
@@ -84,6 +112,9 @@ class GameSession(asyncssh.SSHServerSession):
         self._chan: asyncssh.SSHServerChannel | None = None
         self._term: str | None = None
         self._size = (80, 24)
+        self._resize_timer: asyncio.TimerHandle | None = None
+        self._last_resize = float("-inf")
+        self._flooded = False
         self._refusal: tuple[str, str] | None = None
         self._process: PtyProcess | None = None
         self._output_paused = False
@@ -133,7 +164,7 @@ class GameSession(asyncssh.SSHServerSession):
             what, message = self._refusal
             self._link.refused(what)
             self._say(message, stderr=True)
-            self._chan.exit(1)
+            self._exit(1)
             return
         self._played = True
         self.task = self._link.server.track(self._play())
@@ -141,15 +172,31 @@ class GameSession(asyncssh.SSHServerSession):
     # -- while the game runs ----------------------------------------------------------------------------
 
     def data_received(self, data: bytes, datatype) -> None:
-        if self._process is not None:
-            self._process.write(data)
+        # Never pause_reading: asyncssh keeps reopening the window while paused, so the bound is ours.
+        if self._process is None or self._flooded:
+            return
+        if not self._process.write(data):
+            self._flooded = True
+            self._link.refused("input flood")
+            self.stop("input flood")
 
     def eof_received(self) -> bool:
         return True  # the client sends no more keys; the game goes on until it quits or the client leaves
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self._size = clamp_size(width, height)
-        if self._process is not None:
+        if self._resize_timer is None:
+            loop = asyncio.get_running_loop()
+            wait = self._last_resize + RESIZE_INTERVAL - loop.time()
+            if wait <= 0:
+                self._resize()
+            else:  # a storm of sizes: the game gets the latest, once the interval is over
+                self._resize_timer = loop.call_later(wait, self._resize)
+
+    def _resize(self) -> None:
+        self._resize_timer = None
+        self._last_resize = asyncio.get_running_loop().time()
+        if self._process is not None and not self._closed:
             self._process.resize(*self._size)
 
     def signal_received(self, signal: str) -> None:
@@ -172,6 +219,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
+        if self._resize_timer is not None:
+            self._resize_timer.cancel()
         self._drained.set()
         self._gone.set()
         self.stop("client left")
@@ -195,48 +244,50 @@ class GameSession(asyncssh.SSHServerSession):
     # -- the game's life --------------------------------------------------------------------------------
 
     def _say(self, message: str, stderr: bool = False) -> None:
+        ending = "\r\n" if self._term is not None else "\n"
+        self._send((message + ending).encode(), stderr=stderr and self._term is None)
+
+    def _send(self, data: bytes, stderr: bool = False) -> None:
+        """Write to the client, unless it is gone or closing (a client may close at any moment)."""
         if self._closed:
             return
-        ending = "\r\n" if self._term is not None else "\n"
-        data = (message + ending).encode()
-        if stderr and self._term is None:
-            self._chan.write_stderr(data)
-        else:
-            self._chan.write(data)
+        with contextlib.suppress(BrokenPipeError, ConnectionError):
+            if stderr:
+                self._chan.write_stderr(data)
+            else:
+                self._chan.write(data)
+
+    def _exit(self, status: int) -> None:
+        if not self._closed:
+            with contextlib.suppress(BrokenPipeError, ConnectionError):
+                self._chan.exit(status)
 
     def _write_output(self, data: bytes) -> None:
-        if self._forwarding and not self._closed:
-            self._chan.write(data)
-
-    def _input_pressure(self, paused: bool) -> None:
-        if self._closed:
-            return
-        if paused:
-            self._chan.pause_reading()
-        else:
-            self._chan.resume_reading()
+        if self._forwarding:
+            self._send(data)
 
     async def _play(self) -> None:
         server = self._link.server
-        if self._link.agent_refused:
-            self._say(NO_AGENT)
+        config = server.config
         env = session_environment(self._term, self._chan.get_environment())
+        env.update(served_variables(config.max_speed, NO_AGENT if self._link.agent_refused else None))
         try:
             # Started in HOME, as a login would: never in whatever directory the server was started from.
             process = await PtyProcess.start(
-                server.config.session_argv, env, self._size, self._write_output, self._input_pressure,
-                cwd=home_directory(env),
+                config.session_argv, env, self._size, self._write_output, cwd=home_directory(env),
+                memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
+                input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
             )
         except Exception as exc:  # noqa: BLE001 - whatever it was, the player gets a message, not a hang
             server.log(f"game did not start for {self._link.label}: {exc}")
             self._link.exit_status = "not started"
             self._say(GAME_FAILED)
-            if not self._closed:
-                self._chan.exit(1)
+            self._exit(1)
             return
         self._process = process
         self._link.game_started(process.pid)
-        process.resize(*self._size)  # the client may have resized while the game was starting
+        if self._resize_timer is None:
+            self._resize()  # the client may have resized while the game was starting
         if self._output_paused and self._forwarding:
             process.pause_output()
         limit = server.config.session_seconds
@@ -253,20 +304,45 @@ class GameSession(asyncssh.SSHServerSession):
             stopping.cancel()
         if waiting.done():
             status = waiting.result()
+            errors = bytes(process.error_output)
             process.close()
             self._link.exit_status = describe_status(status)
+            self._log_errors(errors)
+            if status < 0 or (status != 0 and errors):
+                # It did not end as a game ends (a limit, a crash): the player is told, never shown why.
+                self._link.exit_status += ", out of memory" if b"MemoryError" in errors else ", crashed"
+                self._send(TERMINAL_RESET)
+                self._say(OUT_OF_MEMORY.format(size=size_words(config.game_memory_mb * 1024 * 1024))
+                          if b"MemoryError" in errors else GAME_CRASHED)
             self._report(status)
             return
         waiting.cancel()
-        if not self._closed:
-            self._chan.write(TERMINAL_RESET)
-            self._say(TIME_UP.format(minutes=describe_minutes(limit)) if self._stop_reason == "time limit"
-                      else SHUTTING_DOWN)
+        reason = self._stop_reason
+        self._send(TERMINAL_RESET)
+        if reason == "time limit":
+            self._say(TIME_UP.format(minutes=describe_minutes(limit)))
+        elif reason == "input flood":
+            self._say(INPUT_FLOOD.format(size=size_words(config.input_limit)))
+        else:
+            self._say(SHUTTING_DOWN)
         status = await process.end()
-        self._link.exit_status = f"{describe_status(status)}, {self._stop_reason}"
+        self._log_errors(bytes(process.error_output))
+        self._link.exit_status = f"{describe_status(status)}, {reason}"
         if self._closed:
             return
-        await self._goodbye(0 if self._stop_reason == "time limit" else status)
+        await self._goodbye({"time limit": 0, "input flood": 1}.get(reason or "", status))
+
+    def _log_errors(self, errors: bytes) -> None:
+        """A game's crash report goes to the server's log, line by line, never to the player."""
+        if not errors:
+            return
+        log = self._link.server.log
+        lines = [line for line in errors.decode(errors="replace").splitlines() if line.strip()]
+        log(f"game of {self._link.label} reported an error ({len(errors):,} bytes):")
+        for line in lines[:MAX_ERROR_LINES]:
+            log(f"  | {loggable(line)}")
+        if len(lines) > MAX_ERROR_LINES:
+            log(f"  | ... {len(lines) - MAX_ERROR_LINES:,} more lines")
 
     async def _goodbye(self, status: int) -> None:
         """Let the reset and goodbye reach the player, then close; a client that stalls is let go at the deadline.
@@ -296,12 +372,13 @@ class GameSession(asyncssh.SSHServerSession):
         if self._closed:
             return
         if status >= 0:
-            self._chan.exit(status & 0xFF)
-        else:
-            try:
-                name = signal.Signals(-status).name.removeprefix("SIG")
-            except ValueError:
-                name = str(-status)
+            self._exit(status & 0xFF)
+            return
+        try:
+            name = signal.Signals(-status).name.removeprefix("SIG")
+        except ValueError:
+            name = str(-status)
+        with contextlib.suppress(BrokenPipeError, ConnectionError):
             self._chan.exit_with_signal(name)
 
 

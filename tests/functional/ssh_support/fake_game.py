@@ -3,6 +3,8 @@
 Prints its pid, process group, session, terminal and environment at start, its window size at start and
 on every SIGWINCH, echoes each key as ``KEY <hex>``, and exits with status 3 on 'q' (on 'x': status 0). With --flood it writes
 without end after READY, to show that a client that stops reading stops the game, not fills the server.
+With --deaf it never reads its keys, with --slow it reads them slowly; with --hog MB it then takes that much memory (saying HOGGED if it
+could); with --crash it raises an exception. Like the game, its stderr goes where WAR_TUI_ERROR_FD says.
 """
 
 import os
@@ -10,6 +12,7 @@ import select
 import signal
 import sys
 import termios
+import time
 import tty
 
 
@@ -26,6 +29,9 @@ def on_winch(signum, frame) -> None:
     size()
 
 
+fd = os.environ.get("WAR_TUI_ERROR_FD", "")
+if fd.isdigit():
+    sys.stderr = open(int(fd), "w", buffering=1)
 signal.signal(signal.SIGWINCH, on_winch)
 tty.setraw(0)
 foreground = os.tcgetpgrp(0) == os.getpgrp()
@@ -33,7 +39,21 @@ say(f"PID {os.getpid()} PGID {os.getpgrp()} SID {os.getsid(0)} FOREGROUND {foreg
 say(f"CWD {os.getcwd()}")
 say("ENV " + " ".join(f"{k}={v}" for k, v in sorted(os.environ.items())))
 size()
+say(f"NICE {os.nice(0)}")
 say("READY")
+if "--crash" in sys.argv:
+    raise RuntimeError("the fake game fell over")
+if "--hog" in sys.argv:
+    hogged = [bytearray(1 << 20) for _ in range(int(sys.argv[sys.argv.index("--hog") + 1]))]
+    say("HOGGED")
+if "--deaf" in sys.argv:
+    while True:
+        signal.pause()
+if "--slow" in sys.argv:  # takes its keys, but slowly: 256 bytes a millisecond at most
+    while True:
+        select.select([0], [], [], 1.0)
+        os.read(0, 256)
+        time.sleep(0.001)
 if "--flood" in sys.argv:  # draw as fast as the terminal takes it, like auto-play at full speed
     while True:
         os.write(1, b"#" * 65536)

@@ -1,0 +1,310 @@
+"""serve-ssh against hostile clients: every buffer, size, count and rate a client can push is bounded by us."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+from ssh_support import (
+    FAKE_ARGV, FAKE_GAME, TIMEOUT, ServerProcess, connect, make_key, read_until, start_server,
+)
+
+from war_tui.ssh.session import GAME_CRASHED, INPUT_FLOOD, OUT_OF_MEMORY
+
+FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
+MiB = 1024 * 1024
+
+
+@pytest.fixture
+def player(tmp_path):
+    return make_key(tmp_path, "player_key")
+
+
+async def open_game(conn, size=(80, 24)):
+    return await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
+
+
+def rss_kib(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"^VmRSS:\s+(\d+)", status, re.M).group(1))
+
+
+async def _until(condition, timeout: float = TIMEOUT) -> None:
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+# -- 1. input floods -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("compression", [None, "zlib@openssh.com"], ids=["plain", "zlib"])
+async def test_a_flood_of_keys_ends_the_game_and_the_server_holds_no_more_than_its_cap(tmp_path, compression):
+    # A game slower to take its keys than a client that pastes without pause: whatever the SSH window
+    # does (asyncssh reopens it whenever reading resumes), the server holds at most the cap, and the
+    # player is told why the game ended.
+    args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"),
+            "--session-command", FAKE_COMMAND, "--", "--slow")
+    with ServerProcess(*args) as server:
+        port = server.wait_listening()
+        options = {"compression_algs": [compression]} if compression else {}
+        async with await connect(port, None, **options) as conn:
+            game = await open_game(conn)
+            seen = bytearray()
+            await read_until(game.stdout, "READY", seen)
+            before = rss_kib(server.process.pid)
+            chunk = (b"\x1b[200~" + b"a" * (64 * 1024 - 12) + b"\x1b[201~") if not compression else bytes(64 * 1024)
+            sent = 0
+            with contextlib.suppress(asyncssh.Error, OSError):
+                while sent < 64 * MiB and not game.stdin.is_closing():
+                    game.stdin.write(chunk)
+                    await asyncio.wait_for(game.stdin.drain(), TIMEOUT)
+                    sent += len(chunk)
+            grown = rss_kib(server.process.pid) - before
+            assert grown < 16 * 1024, f"the server grew {grown:,} KiB"
+            text = await read_until(game.stdout, "game was ended", seen)
+        assert INPUT_FLOOD.format(size="64 KiB") in text
+        assert sent < 16 * MiB  # ended long before the client was done
+    assert any("refused: input flood" in line for line in server.lines), server.lines
+
+
+# -- 2. window sizes and resizes ---------------------------------------------------------------------------
+
+
+async def test_huge_window_sizes_are_clamped_to_a_real_terminals(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn, size=(65535, 65535))
+            seen = bytearray()
+            await read_until(game.stdout, "READY", seen)
+            assert "SIZE 500x200\r\n" in seen.decode()
+            game.change_terminal_size(100, 40)
+            await read_until(game.stdout, "SIZE 100x40", seen)
+            game.change_terminal_size(65535, 65535)
+            await read_until(game.stdout, r"SIZE 100x40\r\n(.|\n)*SIZE 500x200", seen)
+    finally:
+        await srv.server.stop()
+
+
+async def test_a_storm_of_resizes_reaches_the_game_as_a_few_ending_with_the_last(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    try:
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn)
+            seen = bytearray()
+            await read_until(game.stdout, "READY", seen)
+            for i in range(3000):
+                game.change_terminal_size(60 + i % 40, 20 + i % 10)
+            game.change_terminal_size(123, 45)
+            await read_until(game.stdout, "SIZE 123x45", seen)
+            await asyncio.sleep(0.3)
+            sizes = re.findall(r"SIZE (\d+x\d+)", seen.decode())
+            assert sizes[-1] == "123x45"
+            assert len(sizes) < 30, len(sizes)  # a handful a second, not one per change
+    finally:
+        await srv.server.stop()
+
+
+# -- 3. fair shares -----------------------------------------------------------------------------------------
+
+
+async def test_one_address_gets_its_share_and_another_address_still_gets_in(tmp_path, player):
+    srv = await start_server(tmp_path, [player])  # the default: 4 games per address
+    try:
+        conns = [await connect(srv.port, player) for _ in range(4)]
+        for conn in conns:
+            await read_until((await open_game(conn)).stdout, "READY")
+        with pytest.raises(asyncssh.DisconnectError) as refused:
+            await connect(srv.port, player)
+        assert "your address already has 4 games in progress here" in refused.value.reason
+        async with await connect(srv.port, player, local_addr=("127.0.0.2", 0)) as other:
+            await read_until((await open_game(other)).stdout, "READY")
+        for conn in conns:
+            conn.close()
+    finally:
+        await srv.server.stop()
+    assert any("refused: address full" in line for line in srv.logs)
+
+
+async def test_connections_that_do_not_log_in_are_capped_oldest_dropped_first(tmp_path, player):
+    srv = await start_server(tmp_path, [player], attempts_per_minute=1000)  # the default: 64 unauthenticated
+    idle = []
+    try:
+        for i in range(70):
+            idle.append(await asyncio.open_connection("127.0.0.1", srv.port, local_addr=(f"127.0.3.{i + 1}", 0)))
+        await asyncio.sleep(0.2)
+        for reader, _ in idle[:6]:  # the six oldest were let go ...
+            await asyncio.wait_for(reader.read(), TIMEOUT)  # (their version line, then the end)
+            assert reader.at_eof()
+        for reader, _ in idle[6:]:  # ... the 64 newest are still waiting
+            assert not reader.at_eof()
+        async with await connect(srv.port, player) as conn:  # and a real player still gets in
+            await read_until((await open_game(conn)).stdout, "READY")
+    finally:
+        for _, writer in idle:
+            writer.close()
+        await srv.server.stop()
+
+
+async def test_a_flood_of_connections_logs_a_summary_not_a_line_each(tmp_path):
+    srv = await start_server(tmp_path, None, attempts_per_minute=1000)
+    sockets = []
+    try:
+        for i in range(400):
+            address = f"127.0.{4 + i // 250}.{i % 250 + 1}"
+            sockets.append(await asyncio.open_connection("127.0.0.1", srv.port, local_addr=(address, 0)))
+        await asyncio.sleep(0.2)
+        await asyncio.sleep(1.2)  # the summary of the second
+        assert len(srv.logs) < 60, srv.logs
+        assert any(line.startswith("flood: held back") for line in srv.logs), srv.logs
+        assert not [line for line in srv.logs if line.startswith("error")], srv.logs
+    finally:
+        for _, writer in sockets:
+            writer.close()
+        await srv.server.stop()
+
+
+# -- 6, 7. keys as the operator says --------------------------------------------------------------------
+
+
+async def test_emptying_or_deleting_the_keys_file_revokes_every_key(tmp_path, player):
+    srv = await start_server(tmp_path, [player])
+    keys_file = tmp_path / "authorized_keys"
+    try:
+        async with await connect(srv.port, player):
+            pass
+        for emptied in ("", "# everyone is away\n"):
+            keys_file.write_text(emptied)
+            with pytest.raises(asyncssh.PermissionDenied):
+                await connect(srv.port, player)
+        keys_file.unlink()
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(srv.port, player)
+        keys_file.write_text("this is not a key\n" + player.public_line)
+        async with await connect(srv.port, player):  # the line that parses applies
+            pass
+    finally:
+        await srv.server.stop()
+    warnings = [line for line in srv.logs if line.startswith("WARNING")]
+    assert any("no keys in authorized keys" in line and "nobody could log in" in line for line in warnings)
+    assert any("cannot read authorized keys" in line and "no such file" in line for line in warnings)
+    assert any("line 1: not a public key: line skipped" in line for line in srv.logs)
+
+
+async def test_expired_keys_and_keys_meant_for_a_command_are_refused(tmp_path):
+    keys = {name: make_key(tmp_path, name) for name in ("expired", "command", "restricted", "valid", "future")}
+    lines = {
+        "expired": 'expiry-time="20200101" ',
+        "command": 'command="/bin/false",no-pty ',
+        "restricted": "restrict ",
+        "valid": 'from="127.0.0.1" ',
+        "future": 'expiry-time="29991231" ',
+    }
+    srv = await start_server(tmp_path, [keys["valid"]])
+    (tmp_path / "authorized_keys").write_text("".join(lines[n] + keys[n].public_line for n in lines))
+    try:
+        for name in ("expired", "command", "restricted"):
+            with pytest.raises(asyncssh.PermissionDenied):
+                await connect(srv.port, keys[name])
+        for name in ("valid", "future"):
+            async with await connect(srv.port, keys[name]):
+                pass
+    finally:
+        await srv.server.stop()
+    refusals = " ".join(line for line in srv.logs if line.startswith("disconnect"))
+    for words in ("refused: expired key", "refused: key with command=, no-pty", "refused: key with restrict"):
+        assert words in refusals, srv.logs
+    assert any("line 2: a key with command=, no-pty is refused" in line for line in srv.logs)
+
+
+async def test_sha1_signatures_are_refused(tmp_path):
+    rsa = asyncssh.generate_private_key("ssh-rsa", key_size=2048)
+    path = tmp_path / "rsa_key"
+    path.write_bytes(rsa.export_private_key())
+    from ssh_support import ClientKey
+
+    key = ClientKey(rsa, path)
+    srv = await start_server(tmp_path, [key])
+    try:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(srv.port, key, signature_algs=["ssh-rsa"])
+        async with await connect(srv.port, key, signature_algs=["rsa-sha2-256"]):
+            pass
+    finally:
+        await srv.server.stop()
+
+
+# -- 2, 9. games at their limits: a goodbye for the player, the details for the operator -------------------
+
+
+async def test_a_game_past_its_memory_limit_ends_with_a_goodbye_at_lower_priority(tmp_path, player):
+    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--hog", "400"), game_memory_mb=128)
+    try:
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn)
+            seen = bytearray()
+            text = await read_until(game.stdout, "Sorry!", seen)
+            assert OUT_OF_MEMORY.format(size="128 MiB") in text
+            assert "HOGGED" not in text and "Traceback" not in text and "MemoryError" not in text
+            assert f"NICE {os.nice(0) + 10}" in text  # below the server's priority
+            assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 1
+    finally:
+        await srv.server.stop()
+    assert any(line.startswith("  | MemoryError") for line in srv.logs), srv.logs
+    assert "exit status 1, out of memory" in srv.logs[-1]
+
+
+async def test_a_crash_report_reaches_the_log_only(tmp_path, player):
+    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--crash"))
+    try:
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn)
+            text = await read_until(game.stdout, "Sorry!")
+            assert GAME_CRASHED in text
+            assert "Traceback" not in text and str(FAKE_GAME) not in text
+            await asyncio.wait_for(game.wait(), TIMEOUT)
+    finally:
+        await srv.server.stop()
+    assert "  | Traceback (most recent call last):" in srv.logs
+    assert "  | RuntimeError: the fake game fell over" in srv.logs
+
+
+# -- 10. a client closing while the game draws ---------------------------------------------------------
+
+
+async def drain(stream) -> None:
+    with contextlib.suppress(asyncssh.Error, OSError):
+        while await stream.read(65536):
+            pass
+
+
+async def test_quick_closes_while_the_game_draws_log_no_error(tmp_path, player, caplog):
+    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"), attempts_per_minute=1000)
+    caplog.set_level(logging.WARNING)
+    try:
+        for i in range(30):
+            conn = await connect(srv.port, player)
+            game = await open_game(conn)
+            await read_until(game.stdout, "READY")
+            reading = asyncio.ensure_future(drain(game.stdout))  # the game draws as fast as it is read
+            await asyncio.sleep(0.02 * (i % 5))
+            game.close()  # the player's end closes while the server is writing
+            await asyncio.sleep(0.01)
+            conn.close()
+            reading.cancel()
+        await _until(lambda: not srv.server.connections)
+        await asyncio.sleep(0.3)
+    finally:
+        await srv.server.stop()
+    assert not [line for line in srv.logs if line.startswith("error")], srv.logs
+    assert not [r for r in caplog.records if "BrokenPipe" in r.getMessage() or r.exc_info], caplog.text
