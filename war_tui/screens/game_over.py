@@ -89,8 +89,10 @@ class GameOverScreen(ModalScreen[None]):
 
     def on_resize(self) -> None:
         facts, hint = self.layout_for(self.app.size)
-        self.query_one("#result-facts", Static).update(facts)
-        self.query_one("#result-hint", Static).update(hint)
+        for widget in self.query("#result-facts").results(Static):  # none before compose or after close
+            widget.update(facts)
+        for widget in self.query("#result-hint").results(Static):
+            widget.update(hint)
 
 
 def _capital(sentence: str) -> str:

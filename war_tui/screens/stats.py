@@ -80,6 +80,7 @@ class StatsScreen(Screen[None]):
         self.store = store
         self._games: dict[str, GameRecord] = {}
         self._recent: tuple[GameRecord, ...] = ()
+        self._headline_parts: list[str] = []
 
     def compose(self) -> ComposeResult:
         summary = self.store.summary(recent=RECENT_GAMES)
@@ -168,7 +169,8 @@ class StatsScreen(Screen[None]):
         return title
 
     def on_resize(self) -> None:
-        self.query_one("#stats-title", Static).update(self._title(self.app.size.width))
+        for title in self.query("#stats-title").results(Static):  # none before compose or after close
+            title.update(self._title(self.app.size.width))
 
     def _unreadable_text(self) -> str:
         return (
