@@ -28,7 +28,7 @@ def test_a_busy_line_gives_up_full_names_then_the_battle_number_but_never_the_ta
     assert cell_width(at_100) <= 98
     busiest = dict(battles=9_999, wars=612, speed=0.5, pause_on_war=True, tally=(12, 10, 3, 4))
     text = line(98, **busiest)
-    assert text == "Game 1 (seed 3466761160) · Wars 612 · auto off · war stop · Wins P1 12-10 P2, 3 drawn, 4 stopped"
+    assert text == "seed 3466761160 · Wars 612 · auto off (0.5/s) · war stop · Wins P1: 12, P2: 10, 3 drawn, 4 stopped"
     assert line(78, **busiest) == "Wars 612 · auto off · war stop · Wins P1 12-10 P2, 3 drawn, 4 stopped"
 
 

@@ -35,11 +35,11 @@ def status_pieces(
     """The status line as (text, style-name) pieces; styles: 'label', 'value', 'auto', 'paused'.
 
     The longest wording that fits ``width`` cells: full names, then initials, then
-    without the battle number (the pile's frame shows it), the tally as a score
-    ("Wins P1 3-2 P2"), auto-play without the speed while it is off; then the seed
-    without the game number, for a game is never named without the seed that replays
-    it; then without the seed (the log says it at every deal), without the war count,
-    and last without the draws and stopped games. Pieces go whole: no word is cut.
+    without the battle number (the pile's frame shows it), then the seed without the
+    game number (a game is never named without the seed that replays it), the tally
+    as a score ("Wins P1 3-2 P2"), auto-play without the speed while it is off; then
+    without the seed (the log says it at every deal), without the war count, and
+    last without the draws and stopped games. Pieces go whole: no word is cut.
     """
     dot = f" {glyphs.dot} "
     p1, p2, draws, stopped = tally
@@ -86,8 +86,8 @@ LADDER = (
     (GAME_AND_SEED, False, True, False, False, True, True),
     (GAME_AND_SEED, True, True, False, False, True, True),
     (GAME_AND_SEED, True, False, False, False, True, True),
-    (GAME_AND_SEED, True, False, True, False, True, True),
-    (GAME_AND_SEED, True, False, True, True, True, True),
+    (SEED_ONLY, True, False, False, False, True, True),
+    (SEED_ONLY, True, False, True, False, True, True),
     (SEED_ONLY, True, False, True, True, True, True),
     (NO_GAME, True, False, True, True, True, True),
     (NO_GAME, True, False, True, True, False, True),
