@@ -4,6 +4,7 @@ as two everywhere: in a frame, a centred line, a column of a table."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 
 ZWJ = "\u200d"  # joins the next character to this one's picture (family emoji)
@@ -100,3 +101,14 @@ def wrap_cells(text: str, width: int) -> list[str]:
     if line:
         lines.append(line)
     return lines
+
+
+def first_parts(parts: Sequence[str], sep: str, width: int) -> str:
+    """As many of ``parts`` as fit ``width`` cells whole, from the first, joined by ``sep``."""
+    shown = ""
+    for part in parts:
+        joined = f"{shown}{sep}{part}" if shown else part
+        if cell_width(joined) > width:
+            break
+        shown = joined
+    return shown

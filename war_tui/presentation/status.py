@@ -34,11 +34,12 @@ def status_pieces(
 ) -> list[tuple[str, str]]:
     """The status line as (text, style-name) pieces; styles: 'label', 'value', 'auto', 'paused'.
 
-    The longest wording that fits ``width`` cells: full names, then initials,
-    then without the seed (the log says it at every deal), then without the
-    game number, then (the compact layout's widths) without the battle number,
-    which the pile's frame shows, and the tally as a score ("Wins P1 3-2 P2"),
-    then auto-play without the speed while it is off; past that the end is cut.
+    The longest wording that fits ``width`` cells: full names, then initials, then
+    without the battle number (the pile's frame shows it), then the seed without the
+    game number (a game is never named without the seed that replays it), the tally
+    as a score ("Wins P1 3-2 P2"), auto-play without the speed while it is off; then
+    without the seed (the log says it at every deal), without the war count, and
+    last without the draws and stopped games. Pieces go whole: no word is cut.
     """
     dot = f" {glyphs.dot} "
     p1, p2, draws, stopped = tally
@@ -51,30 +52,45 @@ def status_pieces(
         plays = [(f"auto {speed_label(speed)}", "auto")] * 2
     seed_words = "hand-made deal" if seed is None else f"seed {seed}"
     pieces: list[tuple[str, str]] = []
-    # game shown (2: with its seed), initials, battle number, tally as a score, auto-play in brief
-    for game, short, battle, score, brief in (
-        (2, False, True, False, False), (2, True, True, False, False), (1, True, True, False, False),
-        (0, True, True, False, False), (0, True, False, False, False), (0, True, False, True, False),
-        (0, True, False, True, True),
-    ):
+    for game, short, battle, score, brief, war_count, extras in LADDER:
         play = plays[brief]
         a, b = initials(names) if short else names
-        pieces = [("Game ", "label"), (f"{number}", "value"), (dot, "label")] if game else []
-        if game == 2:
-            pieces[1:2] = [(f"{number}", "value"), (f" ({seed_words})", "value")]
+        pieces = []
+        if game == GAME_AND_SEED:
+            pieces = [("Game ", "label"), (f"{number}", "value"), (f" ({seed_words})", "value"), (dot, "label")]
+        elif game == SEED_ONLY:
+            pieces = [(seed_words, "value"), (dot, "label")]
         if battle:
             pieces += [("Battle ", "label"), (f"{battles:,}", "value"), (dot, "label")]
-        pieces += [("Wars ", "label"), (f"{wars:,}", "value"), (dot, "label"), play]
+        if war_count:
+            pieces += [("Wars ", "label"), (f"{wars:,}", "value"), (dot, "label")]
+        pieces.append(play)
         if pause_on_war:
             pieces += [(dot, "label"), ("war stop", "value")]
         if score:
             pieces += [(dot + f"Wins {a} ", "label"), (f"{p1}-{p2}", "value"), (f" {b}", "label")]
         else:
             pieces += [(dot + f"Wins {a}: ", "label"), (f"{p1}", "value"), (f", {b}: ", "label"), (f"{p2}", "value")]
-        if draws:
+        if draws and extras:
             pieces += [(", ", "label"), (f"{draws}", "value"), (" drawn", "label")]
-        if stopped:
+        if stopped and extras:
             pieces += [(", ", "label"), (f"{stopped}", "value"), (" stopped", "label")]
         if sum(cell_width(text) for text, _ in pieces) <= width:
             break
     return pieces
+
+
+GAME_AND_SEED, SEED_ONLY, NO_GAME = 2, 1, 0
+LADDER = (
+    # game shown, initials, battle number, tally as a score, auto-play in brief, war count, draws and stops
+    (GAME_AND_SEED, False, True, False, False, True, True),
+    (GAME_AND_SEED, True, True, False, False, True, True),
+    (GAME_AND_SEED, True, False, False, False, True, True),
+    (SEED_ONLY, True, False, False, False, True, True),
+    (SEED_ONLY, True, False, True, False, True, True),
+    (SEED_ONLY, True, False, True, True, True, True),
+    (NO_GAME, True, False, True, True, True, True),
+    (NO_GAME, True, False, True, True, False, True),
+    (NO_GAME, True, False, True, True, False, False),
+)
+"""The status line's wordings, longest first."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..rules import EndReason, Result
+from .cells import cell_width, wrap_cells
 
 
 def war_word(depth: int) -> str:
@@ -98,3 +99,21 @@ def duration_text(seconds: float) -> str:
     if minutes:
         return f"{minutes} min {secs} s" if secs else f"{minutes} min"
     return f"{secs} s"
+
+
+def enlarge_notice(width: int, height: int, need: tuple[int, int]) -> list[str]:
+    """Asking for a bigger terminal in whole words, in the fullest wording that fits ``width`` x ``height``."""
+    size = f"{need[0]}x{need[1]}"
+    wordings = [
+        ["Please enlarge the terminal", f"(at least {size}, now {width}x{height})"],
+        ["Please enlarge the terminal", f"(at least {size})"],
+        ["Enlarge the terminal", f"to {size}"],
+        [f"Need {size}"],
+        [size],
+    ]
+    lines: list[str] = []
+    for wording in wordings:
+        lines = [line for part in wording for line in wrap_cells(part, width)]
+        if len(lines) <= height and all(cell_width(line) <= width for line in lines):
+            return lines
+    return lines[: max(0, height)]

@@ -98,10 +98,11 @@ class HelpScreen(ModalScreen[None]):
 
     def _say_if_more(self, *_: object) -> None:
         """The frame's subtitle tells whether lines are hidden below, or how to go back up."""
-        dialog = self.query_one("#help-dialog", VerticalScroll)
-        if dialog.max_scroll_y <= 0:
-            dialog.border_subtitle = ""
-        elif dialog.scroll_y < dialog.max_scroll_y:
-            dialog.border_subtitle = MORE_BELOW
-        else:
-            dialog.border_subtitle = AT_THE_END
+        for dialog in self.query("#help-dialog").results(VerticalScroll):  # none once the help is closed
+            dialog.border_subtitle = _more_words(dialog)
+
+
+def _more_words(dialog: VerticalScroll) -> str:
+    if dialog.max_scroll_y <= 0:
+        return ""
+    return MORE_BELOW if dialog.scroll_y < dialog.max_scroll_y else AT_THE_END

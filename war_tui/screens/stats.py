@@ -7,6 +7,7 @@ to the app, which deals that seed with those rules in the game screen.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import resources
 
 from rich.text import Text
@@ -19,6 +20,8 @@ from textual.widgets import DataTable, Footer, Static
 
 from ..components.length_histogram import LengthHistogram
 from ..components.result_shares import ResultShares
+from ..keys import GAME_BINDINGS
+from ..presentation.cells import first_parts
 from ..rules import Rules
 from ..settings import without_paths
 from ..stats import GameRecord, StatsStore
@@ -57,9 +60,11 @@ class StatsScreen(Screen[None]):
 
     CSS_PATH = str(resources.files("war_tui.styles").joinpath("stats.tcss"))
     BINDINGS = [
+        # The game's keys still work here, but the footer names only this screen's own.
+        *(replace(binding, show=False) for binding in GAME_BINDINGS),
         Binding("escape", "close", "Back"),
         Binding("s", "close", "Back", show=False),
-        Binding("enter", "replay", "Replay game"),  # the table answers enter itself; this names it
+        Binding("enter", "replay", "Replay"),  # the table answers enter itself; this names it
     ]
 
     class ReplayRequested(Message):
@@ -80,14 +85,13 @@ class StatsScreen(Screen[None]):
         """False in a served game: the player is not on this machine, its paths are none of theirs."""
         self._games: dict[str, GameRecord] = {}
         self._recent: tuple[GameRecord, ...] = ()
+        self._headline_parts: list[str] = []
 
     def compose(self) -> ComposeResult:
         summary = self.store.summary(recent=RECENT_GAMES)
         self.sub_title = str(self.store.path) if self.show_path else ""
-        title = Text("Statistics", "bold")
-        if summary is not None and summary.totals.games:
-            title.append("  " + self._headline(summary.totals))
-        yield Static(title, id="stats-title")
+        self._headline_parts = self._headline(summary.totals) if summary is not None and summary.totals.games else []
+        yield Static(self._title(self.app.size.width), id="stats-title")
         if self.store.disabled_reason is not None:
             yield Static(f"Statistics are off: {self._shown(self.store.disabled_reason)}.", id="stats-off")
         elif waiting := self.store.pending:
@@ -150,14 +154,28 @@ class StatsScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "replay":
-            return bool(self._games)  # no recent games: no "Replay game" in the footer
+            return bool(self._games)  # no recent games: no "Replay" in the footer
         return True
 
-    def _headline(self, totals: Totals) -> str:
-        return (
-            f"{plural(totals.games, 'game')} since {when(totals.first_at)[:10]} · {totals.total_battles:,} battles ·"
-            f" {totals.total_wars:,} wars · {duration_text(totals.seconds_played)} played"
-        )
+    def _headline(self, totals: Totals) -> list[str]:
+        return [
+            f"{plural(totals.games, 'game')} since {when(totals.first_at)[:10]}",
+            f"{totals.total_battles:,} battles",
+            f"{totals.total_wars:,} wars",
+            f"{duration_text(totals.seconds_played)} played",
+        ]
+
+    def _title(self, width: int) -> Text:
+        """"Statistics" and as much of the headline as fits, in whole parts."""
+        title = Text("Statistics", "bold")
+        shown = first_parts(self._headline_parts, " · ", width - len("Statistics  ") - 2)  # 2: the padding
+        if shown:
+            title.append("  " + shown)
+        return title
+
+    def on_resize(self) -> None:
+        for title in self.query("#stats-title").results(Static):  # none before compose or after close
+            title.update(self._title(self.app.size.width))
 
     def _shown(self, text: str) -> str:
         return text if self.show_path else without_paths(text, self.store.path)

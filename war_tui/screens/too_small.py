@@ -8,6 +8,8 @@ from textual.containers import Center, Middle
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..presentation.words import enlarge_notice
+
 MIN_WIDTH = 40
 MIN_HEIGHT = 12
 
@@ -29,4 +31,4 @@ class TooSmallScreen(Screen[None]):
 
     def _message(self) -> str:
         width, height = self.app.size
-        return f"Please enlarge the terminal\n(at least {MIN_WIDTH}x{MIN_HEIGHT}, now {width}x{height})"
+        return "\n".join(enlarge_notice(width, height, (MIN_WIDTH, MIN_HEIGHT)))
