@@ -334,7 +334,7 @@ class Connection(asyncssh.SSHServer):
 
     def _refuse_address_full(self) -> None:
         self.refused("address full")
-        games = count_games(self.server.config.max_sessions_per_address)
+        games = plural(self.server.config.max_sessions_per_address, "game")
         self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, ADDRESS_FULL.format(games=games))
 
     def session_requested(self) -> GameSession:
