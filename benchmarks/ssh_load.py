@@ -362,7 +362,7 @@ async def abuse_a(server: AbuseServer, args: argparse.Namespace) -> list[str]:
     clients = args.clients or 8
     idle = rss_mib(server.process.pid)
     rows = []
-    for compression in (None, "zlib@openssh.com"):
+    for phase, compression in enumerate((None, "zlib@openssh.com")):
         options = {"compression_algs": [compression]} if compression else {}
         deadline = time.monotonic() + args.seconds
         peak, sent, games = idle, [0], [0]
@@ -371,7 +371,9 @@ async def abuse_a(server: AbuseServer, args: argparse.Namespace) -> list[str]:
         async def flood(n: int) -> None:
             while time.monotonic() < deadline:
                 try:
-                    async with await asyncio.wait_for(open_from(server.port, address(n), **options), 10) as conn:
+                    # Addresses of each phase's own: the attempt limit of the last minute starts afresh.
+                    source = address(phase * 100 + n)
+                    async with await asyncio.wait_for(open_from(server.port, source, **options), 10) as conn:
                         game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
                         games[0] += 1
                         while time.monotonic() < deadline and not game.stdin.is_closing():
@@ -389,8 +391,11 @@ async def abuse_a(server: AbuseServer, args: argparse.Namespace) -> list[str]:
         await asyncio.sleep(5)
         after = rss_mib(server.process.pid)
         name = "zlib" if compression else "plain"
+        ended = server.log_lines()
+        server.log.seek(0)
+        floods = sum("input flood" in line for line in server.log)
         rows.append(f"(a) {clients} clients flooding {args.seconds:.0f} s, {name}: {sent[0] / 2**20:,.0f} MiB sent "
-                    f"in {games[0]} games; server RSS idle {idle:.0f} MB, peak {peak:.0f} MB (goal < 200: "
+                    f"in {games[0]} games ({floods} ended by the input cap so far, {ended} log lines); server RSS idle {idle:.0f} MB, peak {peak:.0f} MB (goal < 200: "
                     f"{verdict(peak < 200)}), 5 s after {after:.0f} MB (goal <= {idle * 1.2:.0f}: "
                     f"{verdict(after <= idle * 1.2)})")
     return rows

@@ -8,8 +8,9 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 
 WINDOW_SECONDS = 60.0
-MAX_ADDRESSES = 50_000
-"""Addresses the attempt table remembers; past it the one that knocked longest ago is forgotten."""
+MAX_ADDRESSES = 10_000
+"""Addresses the attempt table remembers (about 0.6 KiB each); past it, the one that knocked longest
+ago is forgotten."""
 
 
 def address_key(address: str) -> str:
