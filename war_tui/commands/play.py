@@ -7,7 +7,7 @@ import math
 
 from ..presentation import DEFAULT_SPEED, SpeedError, cell_width, parse_speed, speed_label
 from ..settings import DEFAULT_NAMES, MAX_NAME_LENGTH, PlaySettings
-from .common import UsageError, add_rule_flags, rules_from_args, seed_value
+from .common import MAX_SEED, UsageError, shown, add_rule_flags, rules_from_args, seed_value
 from .stats import add_stats_flags, store_from_args
 
 MAX_TIME_LIMIT = 7 * 24 * 60  # minutes: a week is longer than anyone watches one game
@@ -24,15 +24,19 @@ def minutes_value(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--time-limit must be minutes (like 5 or 0.5), not '{text}'") from None
+        raise argparse.ArgumentTypeError(f"--time-limit must be minutes (like 5 or 0.5), not '{shown(text)}'") from None
     if not math.isfinite(value) or not 0 < value <= MAX_TIME_LIMIT:
-        raise argparse.ArgumentTypeError(f"--time-limit must be more than 0 and at most {MAX_TIME_LIMIT} minutes, not {text}")
+        raise argparse.ArgumentTypeError(
+            f"--time-limit must be more than 0 and at most {MAX_TIME_LIMIT:,} minutes, not {shown(text)}"
+        )
     return value
 
 
 def add_play_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("playing (the full-screen game)")
-    group.add_argument("--seed", type=seed_value, help="shuffle the first game with this seed (replays a deal)")
+    group.add_argument(
+        "--seed", type=seed_value, help=f"shuffle the first game with this seed, 0 to {MAX_SEED} (replays a deal)"
+    )
     group.add_argument("--auto", action="store_true", help="start with auto-play on")
     group.add_argument(
         "--speed", type=speed_value, default=DEFAULT_SPEED, metavar="S",
@@ -45,7 +49,8 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--pause-on-war", action="store_true", help="stop auto-play at every war")
     group.add_argument(
         "--time-limit", type=minutes_value, metavar="MINUTES",
-        help="end each game as stopped after this many minutes, naming the leader",
+        help=f"end each game as stopped after this many minutes (more than 0, at most {MAX_TIME_LIMIT:,}),"
+        " naming the leader",
     )
     group.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")
     group.add_argument("--ascii", action="store_true", help="letters for suits and ASCII borders")

@@ -76,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--public", action="store_true", help="let anyone in without authentication (a public kiosk)"
     )
     parser.add_argument(
-        "--max-sessions", type=positive_int("--max-sessions"), default=DEFAULT_MAX_SESSIONS, metavar="N",
+        "--max-sessions", type=positive_int("--max-sessions", 10_000), default=DEFAULT_MAX_SESSIONS, metavar="N",
         help=f"games at once; the next client is told the server is full (default {DEFAULT_MAX_SESSIONS})",
     )
     parser.add_argument(
@@ -84,7 +84,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="end each game after M minutes (default: no limit, screensavers idle on purpose)",
     )
     parser.add_argument(
-        "--max-attempts-per-minute", type=positive_int("--max-attempts-per-minute"),
+        "--max-attempts-per-minute", type=positive_int("--max-attempts-per-minute", 1_000_000),
         default=DEFAULT_ATTEMPTS_PER_MINUTE, metavar="N",
         help=f"connection attempts one address may make per minute (default {DEFAULT_ATTEMPTS_PER_MINUTE})",
     )

@@ -30,7 +30,7 @@ from itertools import islice
 
 from ..engine import Game
 from ..rules import EndReason, Gather, Result, Rules
-from .common import add_rule_flags, positive_int, rules_from_args, seed_value
+from .common import MAX_SEED, add_rule_flags, positive_int, rules_from_args, seed_value
 
 # Derived seeds stay below 2**48: short enough to type, and exact in every JSON
 # reader (JavaScript and older jq turn integers above 2**53 into approximations).
@@ -41,6 +41,9 @@ IN_FLIGHT_PER_JOB = 3
 # A bound that still allows runs of days (about 10 µs a game per core), refusing only typos
 # like 10**20, whose run would never end.
 MAX_GAMES = 10**9
+# Workers beyond the cores only take turns (300 jobs on 2 cores ran 30 times slower): a few per core
+# still allow measuring that, and every worker is a process, so a typo must not start 100,000.
+JOBS_PER_CORE = 4
 
 _SHORT_REASONS = (EndReason.SHORT_IN_WAR, EndReason.BOTH_SHORT)
 
@@ -340,10 +343,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=positive_int("--games", MAX_GAMES), required=True, metavar="N",
                         help=f"how many games to play, 1 to {MAX_GAMES:,}")
     parser.add_argument("--seed", type=seed_value,
-                        help="seed the run (default: a fresh random one, shown in the report)")
-    parser.add_argument("--jobs", type=positive_int("--jobs"), metavar="J",
-                        help=f"worker processes (default: all cores, here {default_jobs()}); "
-                        "any J gives the same numbers")
+                        help=f"seed the run, 0 to {MAX_SEED} (default: a fresh random one, shown in the report)")
+    cores = default_jobs()
+    parser.add_argument("--jobs", type=positive_int("--jobs", JOBS_PER_CORE * cores), metavar="J",
+                        help=f"worker processes, 1 to {JOBS_PER_CORE} per core, here 1 to {JOBS_PER_CORE * cores}"
+                        f" (default: all cores, here {cores}); any J gives the same numbers")
     add_rule_flags(parser)
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
     parser.set_defaults(run=run)

@@ -46,6 +46,7 @@ from .common import UsageError, positive_int
 JSON_FORMAT = 1
 REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture
 BAR_WIDTH = 30
+MAX_RECENT = 1_000_000  # more rows than anyone reads; sqlite3 itself is the tool for every row
 
 
 def add_stats_flags(parser: argparse.ArgumentParser) -> None:
@@ -83,8 +84,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (shape: see README)")
     parser.add_argument(
-        "--recent", type=positive_int("--recent", minimum=0), default=10, metavar="N",
-        help="how many recent games to list, 0 for none (default 10)",
+        "--recent", type=positive_int("--recent", MAX_RECENT, minimum=0), default=10, metavar="N",
+        help=f"how many recent games to list, 0 (none) to {MAX_RECENT:,} (default 10)",
     )
     parser.set_defaults(run=run)
 
