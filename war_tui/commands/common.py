@@ -20,8 +20,39 @@ class UsageError(Exception):
     """Bad input from the command line; ``main`` prints it as one line and exits 2."""
 
 
+GIVEN = "flags_given"  # the namespace attribute naming the flags one parser has seen (dests)
+
+
+class _Once(argparse.Action):
+    """Stores a flag's value, refusing the flag a second time instead of silently keeping the last."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, GIVEN, None)
+        if given is None:
+            given = set()
+            setattr(namespace, GIVEN, given)
+        if self.option_strings and self.dest in given:
+            raise argparse.ArgumentError(self, f"{option_string} given twice")
+        given.add(self.dest)
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+
+
+class _OnceTrue(_Once):
+    """``store_true`` given at most once."""
+
+    def __init__(self, option_strings, dest, default=False, required=False, help=None, deprecated=False):
+        super().__init__(option_strings, dest, nargs=0, const=True, default=default, required=required, help=help)
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse, but a mistake is one clear line on stderr (no usage dump) and exit status 2."""
+    """argparse, but a mistake is one clear line on stderr (no usage dump) and exit status 2,
+    and a flag given twice is a mistake (the first value is not silently dropped)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
+        self.register("action", "store_true", _OnceTrue)
 
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: {_flag_once(message)} (see {self.prog} --help)\n")
@@ -87,6 +118,17 @@ seed_value = positive_int("seed", MAX_SEED, minimum=0, span=f"from 0 to {MAX_SEE
 war_cards_value = positive_int(
     "--war-cards", MAX_WAR_CARDS, minimum=MIN_WAR_CARDS, span=f"from {MIN_WAR_CARDS} to {MAX_WAR_CARDS}"
 )
+
+
+def path_value(flag: str):
+    """An argparse type for a file path: anything but empty (an empty one would mean the current folder)."""
+
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"{flag} must be a path, not empty")
+        return text
+
+    return parse
 
 
 def gather_value(text: str) -> Gather:

@@ -41,7 +41,7 @@ from ..stats.text import (
     rules_short,
     when,
 )
-from .common import UsageError, positive_int
+from .common import UsageError, path_value, positive_int
 
 JSON_FORMAT = 1
 REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture
@@ -53,7 +53,7 @@ def add_stats_flags(parser: argparse.ArgumentParser) -> None:
     """``--stats-db PATH`` and ``--no-stats`` for the top-level ``war-tui`` command."""
     group = parser.add_argument_group("statistics")
     group.add_argument(
-        "--stats-db", metavar="PATH", default=None,
+        "--stats-db", metavar="PATH", default=None, type=path_value("--stats-db"),
         help="record finished games in this SQLite file (default: stats.sqlite3 in your data folder)",
     )
     group.add_argument("--no-stats", action="store_true", help="record no statistics")
@@ -79,7 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     # SUPPRESS: `war-tui --stats-db X stats` and `war-tui stats --stats-db X` both work.
     parser.add_argument(
-        "--stats-db", metavar="PATH", default=argparse.SUPPRESS,
+        "--stats-db", metavar="PATH", default=argparse.SUPPRESS, type=path_value("--stats-db"),
         help="read this statistics file instead of the default one",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (shape: see README)")

@@ -54,6 +54,7 @@ OVERFLOW_MIN_GAMES = 100  # below this the "top 1%" is a single game: no overflo
 PENDING_LIMIT = 1_000  # games kept in memory while the file is locked; beyond it the oldest go
 RETRY_FIRST = 1.0  # seconds before the first retry of a locked file; doubles up to RETRY_MOST
 RETRY_MOST = 30.0
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 HISTOGRAM_BINS = 48  # divisible by 2, 3, 4, 6, 8, 12, 16, 24: merges evenly to narrower charts
 
 # Statements that take a file from version N-1 to version N, keyed by N.
@@ -373,6 +374,10 @@ class StatsStore:
         path = self.path
         if path.is_dir():
             raise StatsUnavailable(f"{path} is a folder, not a statistics file", False)
+        try:
+            _refuse_foreign(path)
+        except OSError as exc:
+            raise StatsUnavailable(*self._explain(exc, writing=not self.read_only)) from None
         if self.read_only:
             if not path.exists():
                 self._exists = False
@@ -419,9 +424,7 @@ class StatsStore:
         if app_id != APPLICATION_ID:
             if app_id == 0 and not tables:
                 return 0  # a new (or empty) file: ours to set up
-            raise StatsUnavailable(
-                f"{self.path} is an SQLite database of another program; it was left untouched", False
-            )
+            raise StatsUnavailable(_not_ours(self.path, "an SQLite database of another program"), False)
         version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0
         if version > SCHEMA_VERSION:
             raise StatsUnavailable(
@@ -495,7 +498,7 @@ class StatsStore:
             return exc.reason, exc.readable
         name = getattr(exc, "sqlite_errorname", "") or ""
         if name == "SQLITE_NOTADB":
-            return f"{path} is not an SQLite database; it was left untouched", False
+            return _not_ours(path, "not an SQLite database"), False
         if name.startswith("SQLITE_CORRUPT"):
             return f"{path} is damaged ({exc}); it was left untouched", False
         if name.startswith("SQLITE_READONLY") or name in ("SQLITE_PERM", "SQLITE_AUTH"):
@@ -509,6 +512,23 @@ class StatsStore:
         if isinstance(exc, OSError):
             return f"cannot use {path} ({exc.strerror or exc})", False
         return f"cannot use {path} ({exc})", False
+
+
+def _not_ours(path: Path, what: str) -> str:
+    return f"{path} is not a statistics file ({what}); it was left untouched"
+
+
+def _refuse_foreign(path: Path) -> None:
+    """Refuse what SQLite would take for an empty database: a device (``/dev/null``) or a file whose
+    size says 0 but which holds text (``/proc/self/status``). A truly empty file is a new database."""
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise StatsUnavailable(_not_ours(path, "not a regular file"), False)
+    with path.open("rb") as file:
+        head = file.read(len(SQLITE_HEADER))
+    if head and head != SQLITE_HEADER:
+        raise StatsUnavailable(_not_ours(path, "not an SQLite database"), False)
 
 
 def _is_locked(exc: BaseException) -> bool:
