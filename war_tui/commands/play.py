@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import sys
+from collections.abc import Mapping
+from typing import TextIO
 
 from ..presentation import DEFAULT_SPEED, SpeedError, cell_width, parse_speed, speed_label
 from ..settings import DEFAULT_NAMES, MAX_NAME_LENGTH, PlaySettings
 from .common import MAX_SEED, UsageError, shown, add_rule_flags, rules_from_args, seed_value
-from .stats import add_stats_flags, store_from_args
+from .stats import add_stats_flags, check_stats_flags, store_from_args
 
 MAX_TIME_LIMIT = 7 * 24 * 60  # minutes: a week is longer than anyone watches one game
 
@@ -83,8 +87,47 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
     )
 
 
+HEADLESS = "try 'war-tui game' (one game as text) or 'war-tui simulate'"
+
+
+def terminal_problem(environ: Mapping[str, str], stdin: TextIO, stdout: TextIO) -> str | None:
+    """Why the full screen cannot be drawn here, or None: it needs a terminal on stdin and stdout
+    that can place the cursor (drawn into a file or a dumb terminal, it is escape codes forever)."""
+    if not (_is_tty(stdin) and _is_tty(stdout)):
+        return f"the full-screen game needs a terminal on stdin and stdout; {HEADLESS}"
+    term = environ.get("TERM", "").strip()
+    if not term:
+        return f"TERM is not set, so the full-screen game cannot tell what the terminal can do; {HEADLESS}"
+    if term == "dumb" or not _places_cursor(term, stdout):
+        return f"TERM={term} cannot place the cursor, which the full-screen game needs; {HEADLESS}"
+    return None
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False
+
+
+def _places_cursor(term: str, stdout: TextIO) -> bool:
+    """False only when the terminal database knows ``term`` and says it has no cursor addressing;
+    a terminal it does not know (newer than the database, say) gets the benefit of the doubt."""
+    try:
+        import curses
+
+        curses.setupterm(term, stdout.fileno())
+        return curses.tigetstr("cup") is not None
+    except Exception:  # no curses here, or a terminal the database does not know
+        return True
+
+
 def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
+    check_stats_flags(args)
+    problem = terminal_problem(os.environ, sys.stdin, sys.stdout)
+    if problem:
+        raise UsageError(problem)
     from ..app import WarApp  # Textual loads only when a screen is really wanted
 
     app = WarApp(settings, stats=store_from_args(args))

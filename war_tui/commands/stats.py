@@ -59,14 +59,19 @@ def add_stats_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--no-stats", action="store_true", help="record no statistics")
 
 
+def check_stats_flags(args: argparse.Namespace) -> None:
+    """UsageError for statistics flags that contradict each other, before anything is opened."""
+    if getattr(args, "no_stats", False) and getattr(args, "stats_db", None) is not None:
+        raise UsageError("--stats-db and --no-stats contradict each other: give one of them")
+
+
 def store_from_args(args: argparse.Namespace) -> StatsStore:
     """The store the flags ask for; a bad file gives a store that is off, with a reason.
 
     Raises UsageError only for flags that contradict each other (``--stats-db`` with ``--no-stats``).
     """
+    check_stats_flags(args)
     if getattr(args, "no_stats", False):
-        if getattr(args, "stats_db", None) is not None:
-            raise UsageError("--stats-db and --no-stats contradict each other: give one of them")
         return StatsStore.off("--no-stats was given")
     return StatsStore.open(getattr(args, "stats_db", None))
 
