@@ -122,8 +122,11 @@ def play_flags_after(command: str | None, extra: list[str], play_flags: set[str]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    try:
+        parser = build_parser()
+        args, extra = parser.parse_known_args(argv)
+    except KeyboardInterrupt:
+        return 130
     if extra:
         problem = play_flags_after(args.command, extra, play_flags())
         if problem is None:

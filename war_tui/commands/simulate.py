@@ -15,6 +15,7 @@ import argparse
 import hashlib
 import json
 import math
+import multiprocessing
 import os
 import secrets
 import signal
@@ -159,16 +160,65 @@ def _init_worker(parent: int) -> None:
 
 
 @contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Forked workers inherit SIGINT ignored from birth, leaving no moment where Ctrl-C kills one."""
+def _sigint_held() -> Iterator[None]:
+    """Forking the workers: a Ctrl-C is only noted, then acted on once they exist.
+
+    Each worker is born with this handler (harmless there: it notes and nothing reads the note)
+    until its initializer ignores SIGINT, so no moment exists where Ctrl-C kills one.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    noted = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        if noted:
+            signal.raise_signal(signal.SIGINT)  # now handled as any Ctrl-C
+
+
+@contextmanager
+def _interrupted_once() -> Iterator[None]:
+    """The first Ctrl-C raises KeyboardInterrupt; every later one is ignored.
+
+    A second Ctrl-C landing in the clean-up (the pool's shutdown, the progress bar's thread)
+    would break it halfway and leave the exit waiting on idle workers forever. Once interrupted,
+    the run only winds down, so SIGINT stays ignored until the process ends.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    interrupted = False
+    try:
+        yield
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        if not interrupted:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop at once: drop the chunks not started and end the workers playing the others
+    (a chunk of games that run to a large --max-battles could take minutes)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    children = multiprocessing.active_children()
+    for child in children:
+        child.terminate()
+    for child in children:
+        child.join(5)
+        if child.is_alive():
+            child.kill()
+            child.join()
 
 
 # ----------------------------------------------------------------- statistics
@@ -315,7 +365,7 @@ def simulate(
         # A few chunks per worker in flight: enough to keep them busy, few enough that
         # waiting stays cheap (wait() walks every pending future) and Ctrl-C stays prompt.
         # The first submit forks the workers, before any progress-bar thread exists.
-        with _sigint_ignored():
+        with _sigint_held():
             pending = submit(workers * IN_FLIGHT_PER_JOB)
         if on_progress:
             on_progress(0)
@@ -327,9 +377,10 @@ def simulate(
                 if on_progress:
                     on_progress(part.games)
             pending |= submit(len(done))
-    finally:
-        # On Ctrl-C: drop the chunks not started; the running ones are short.
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:  # Ctrl-C, or a worker's failure: nothing more to wait for
+        _end_workers(pool)
+        raise
+    pool.shutdown(wait=True)
     return total
 
 
@@ -370,11 +421,12 @@ def run(args: argparse.Namespace) -> int:
 
     began = time.perf_counter()
     try:
-        try:
-            tally = simulate(games, seed, rules, jobs, on_progress)
-        finally:
-            if bar is not None:
-                bar.close()
+        with _interrupted_once():
+            try:
+                tally = simulate(games, seed, rules, jobs, on_progress)
+            finally:
+                if bar is not None:
+                    bar.close()
     except KeyboardInterrupt:
         sys.stderr.write(f"war-tui simulate: interrupted after {done:,} of {games:,} games, no report\n")
         return 130
