@@ -19,6 +19,9 @@ The JSON shape (``"format": 1``; keys are only ever added, never renamed):
             "rules": {"war_cards", "gather", "max_battles"}, "names": [P1, P2],
             "result", "reason", "battles", "wars", "longest_war",
             "final": {"p1", "p2"}, "seconds", "source" (interactive|auto|screensaver)}
+
+    A value a newer war-tui wrote that this one does not know (a result, a reason, a gather order,
+    a source) is passed on as the string it was written as; an unknown result is one more key of "results".
 """
 
 from __future__ import annotations
@@ -27,17 +30,16 @@ import argparse
 import json
 import sys
 
-from ..rules import Result
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Histogram, Totals
 from ..stats.text import (
     NO_GAMES,
-    RESULT_LABELS,
     duration,
     number,
     outcome,
     percent,
     replay_command,
+    result_label,
     rules_short,
     when,
 )
@@ -122,10 +124,8 @@ def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, 
         f" {duration(totals.seconds_played)} played",
         "",
     ]
-    for result in Result:
-        lines.append(
-            f"  {RESULT_LABELS[result]:<14} {totals.results[result]:>9,}  {percent(totals.share(result)):>6}"
-        )
+    for result, count in totals.results.items():  # every result, then any this version does not know
+        lines.append(f"  {result_label(result):<14} {count:>9,}  {percent(totals.share(result)):>6}")
     lines += [
         "",
         f"Battles per game: mean {number(totals.mean_battles)}, median {number(totals.median_battles)},"
@@ -149,7 +149,7 @@ def recent_lines(recent: tuple[GameRecord, ...]) -> list[str]:
     rows = [
         (
             when(r.finished_at), "-" if r.seed is None else str(r.seed), outcome(r),
-            f"{r.battles:,}", f"{r.wars:,}", rules_short(r.rules),
+            f"{r.battles:,}", f"{r.wars:,}", rules_short(r),
         )
         for r in recent
     ]

@@ -22,7 +22,7 @@ from ..components.result_shares import ResultShares
 from ..rules import Rules
 from ..stats import GameRecord, StatsStore
 from ..stats.records import Totals
-from ..stats.text import NO_GAMES, SOURCE_LABELS, duration, number, rules_brief, when, when_short, winner
+from ..stats.text import NO_GAMES, duration, number, rules_brief, source_label, when, when_short, winner
 
 RECENT_GAMES = 50
 RECENT_COLUMNS = (  # (label, right-aligned)
@@ -142,8 +142,8 @@ class StatsScreen(Screen[None]):
                 Text(f"{record.battles:,}", justify="right"),
                 Text(f"{record.wars:,}", justify="right"),
                 Text(str(record.longest_war), justify="right"),
-                SOURCE_LABELS[record.source],
-                rules_brief(record.rules),
+                source_label(record.source),
+                rules_brief(record),
                 key=key,
             )
         table.focus()
@@ -185,6 +185,9 @@ class StatsScreen(Screen[None]):
             return
         if record.seed is None:
             self.notify("That game was dealt by hand, so it has no seed to replay.", severity="warning")
+            return
+        if record.rules is None:
+            self.notify("That game's rules are not ones this version of war-tui plays.", severity="warning")
             return
         # Posted to the app, not the screen: this screen is about to close.
         self.app.post_message(self.ReplayRequested(record.seed, record.rules, record))

@@ -43,7 +43,7 @@ from pathlib import Path
 import platformdirs
 
 from ..rules import EndReason, Gather, Result
-from .records import Bin, GameRecord, Histogram, Source, Totals
+from .records import Bin, GameRecord, Histogram, Source, Totals, known
 
 APP_NAME = "war-tui"
 FILE_NAME = "stats.sqlite3"
@@ -549,9 +549,9 @@ def _flush_at_exit() -> None:
 
 def _record_row(game: GameRecord) -> tuple:
     return (
-        game.finished_at, game.seed, game.war_cards, game.gather.value, game.max_battles,
-        game.p1_name, game.p2_name, game.result.value, game.reason.value, game.battles, game.wars,
-        game.longest_war, game.p1_count, game.p2_count, game.seconds, game.source.value,
+        game.finished_at, game.seed, game.war_cards, str(game.gather), game.max_battles,
+        game.p1_name, game.p2_name, str(game.result), str(game.reason), game.battles, game.wars,
+        game.longest_war, game.p1_count, game.p2_count, game.seconds, str(game.source),
     )
 
 
@@ -562,10 +562,10 @@ def _row_to_record(row: tuple) -> GameRecord:
     (id_, finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result, reason,
      battles, wars, longest_war, p1_count, p2_count, seconds, source) = row
     return GameRecord(
-        finished_at=finished_at, seed=seed, war_cards=war_cards, gather=Gather(gather),
-        max_battles=max_battles, p1_name=p1_name, p2_name=p2_name, result=Result(result),
-        reason=EndReason(reason), battles=battles, wars=wars, longest_war=longest_war,
-        p1_count=p1_count, p2_count=p2_count, seconds=seconds, source=Source(source), id=id_,
+        finished_at=finished_at, seed=seed, war_cards=war_cards, gather=known(Gather, gather),
+        max_battles=max_battles, p1_name=p1_name, p2_name=p2_name, result=known(Result, result),
+        reason=known(EndReason, reason), battles=battles, wars=wars, longest_war=longest_war,
+        p1_count=p1_count, p2_count=p2_count, seconds=seconds, source=known(Source, source), id=id_,
     )
 
 
@@ -589,9 +589,9 @@ def _read_totals(conn: sqlite3.Connection) -> Totals:
     games = row[0]
     if games == 0:
         return Totals.empty()
-    results = {r: 0 for r in Result}
-    for result, count in conn.execute("SELECT result, count(*) FROM games GROUP BY result"):
-        results[Result(result)] = count
+    results: dict[Result | str, int] = {r: 0 for r in Result}
+    for result, count in conn.execute("SELECT result, count(*) FROM games GROUP BY result ORDER BY result"):
+        results[known(Result, str(result))] = count
     middle = _nth_battles(conn, (games - 1) // 2, 2 - games % 2)
     return Totals(
         games=games,
