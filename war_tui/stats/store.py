@@ -520,7 +520,12 @@ def _not_ours(path: Path, what: str) -> str:
 
 def _refuse_foreign(path: Path) -> None:
     """Refuse what SQLite would take for an empty database: a device (``/dev/null``) or a file whose
-    size says 0 but which holds text (``/proc/self/status``). A truly empty file is a new database."""
+    size says 0 but which holds text (``/proc/self/status``). A truly empty file is a new database.
+    A link to nothing is refused too: SQLite would create the file wherever it points."""
+    if path.is_symlink() and not path.exists():
+        target = Path(os.readlink(path))
+        target = target if target.is_absolute() else path.parent / target
+        raise StatsUnavailable(f"{path} is a link to {target}, which does not exist; it was left untouched", False)
     if not path.exists():
         return
     if not path.is_file():
