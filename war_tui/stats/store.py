@@ -354,7 +354,21 @@ class StatsStore:
     def _connect_ro(self) -> sqlite3.Connection:
         from urllib.request import pathname2url  # only here: urllib.request is slow to import at start-up
 
-        return self._raw_connect(f"file:{pathname2url(str(self.path.absolute()))}?mode=ro")
+        return self._raw_connect(f"file:{pathname2url(str(self.path.absolute()))}?{self._read_mode()}")
+
+    def _read_mode(self) -> str:
+        """``mode=ro``, and ``immutable=1`` for a file nobody here may change (read-only, or in a
+        read-only folder): SQLite then reads it without its -wal/-shm files, which a read-only folder
+        cannot hold and which a reader of a read-only file would leave behind. Games still in a
+        -wal file beside it are only seen without ``immutable``, so then it is plain ``mode=ro``."""
+        path = self.path
+        fixed = not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)
+        wal = path.with_name(path.name + "-wal")
+        try:
+            pending_wal = wal.stat().st_size > 0
+        except OSError:
+            pending_wal = False
+        return "mode=ro&immutable=1" if fixed and not pending_wal else "mode=ro"
 
     @contextmanager
     def _connect(self, read: bool = False) -> Iterator[sqlite3.Connection]:
