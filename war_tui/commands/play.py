@@ -12,6 +12,7 @@ from typing import TextIO
 from ..presentation import DEFAULT_SPEED, SpeedError, cell_width, parse_speed, speed_label
 from ..settings import DEFAULT_NAMES, MAX_NAME_LENGTH, PlaySettings
 from .common import MAX_SEED, UsageError, shown, add_rule_flags, rules_from_args, seed_value
+from ..stats import StatsStore
 from .stats import add_stats_flags, check_stats_flags, store_from_args
 
 MAX_TIME_LIMIT = 7 * 24 * 60  # minutes: a week is longer than anyone watches one game
@@ -130,6 +131,31 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(problem)
     from ..app import WarApp  # Textual loads only when a screen is really wanted
 
-    app = WarApp(settings, stats=store_from_args(args))
+    store = store_from_args(args)
+    app = WarApp(settings, stats=store)
     app.run()
-    return app.return_code or 0
+    return keep_unsaved_games(store) or app.return_code or 0
+
+
+def keep_unsaved_games(store: StatsStore) -> int:
+    """Games the statistics file still refuses after the quit go to the recovery file beside it,
+    where the next run finds them; say where on stderr. The exit status: 0 when nothing was left."""
+    if not store.pending or store.save_pending(within=0.2):
+        return 0
+    try:
+        rescued = store.rescue()
+    except OSError as exc:
+        sys.stderr.write(
+            f"war-tui: {store.pending} finished games could not be saved: {store.path} stayed locked"
+            f" and the recovery file could not be written ({exc.strerror or exc})\n"
+        )
+        return 1
+    if rescued is None:
+        return 0
+    count, where = rescued
+    games = "1 finished game" if count == 1 else f"{count:,} finished games"
+    sys.stderr.write(
+        f"war-tui: {store.path} stayed locked by another program; {games} are kept in {where}"
+        " and saved by the next war-tui that records statistics\n"
+    )
+    return 1

@@ -19,6 +19,8 @@ Why it looks like this:
   next game or by a retry thread that backs off (never the UI thread), and a
   last time when the program exits. The user is told once that saving is
   delayed. A batch is one transaction, so a retry never stores a game twice.
+  Games the file still refuses when the program ends are kept in a recovery
+  file beside it (``recovery``) and imported by the next run that records.
 - ``schema_version`` records which migrations a file has had; ``MIGRATIONS`` is
   the path from any older version to ``SCHEMA_VERSION``. ``PRAGMA application_id``
   marks the file as ours, so a path pointing at another program's database is
@@ -43,6 +45,7 @@ from pathlib import Path
 import platformdirs
 
 from ..rules import EndReason, Gather, Result
+from . import recovery
 from .records import Bin, GameRecord, Histogram, Source, Totals, known
 
 APP_NAME = "war-tui"
@@ -164,6 +167,8 @@ class StatsStore:
             store._turn_off(exc.reason, exc.readable)
         except (sqlite3.Error, OSError) as exc:
             store._turn_off(*store._explain(exc, writing=not read_only))
+        if store.enabled:
+            store._import_recovered()
         return store
 
     @classmethod
@@ -223,41 +228,120 @@ class StatsStore:
             self._pending.append(game)
         return self.flush()
 
-    def flush(self) -> bool:
-        """Write every waiting game in one transaction; True when none is left waiting."""
-        with self._flush_lock:
-            with self._lock:
-                while len(self._pending) > PENDING_LIMIT:  # only this lock's holder takes from the left
-                    self._pending.popleft()
-                    self.dropped += 1
-                batch = list(self._pending)
-            if not batch:
-                return True
-            if not self.enabled:
-                return False
-            try:
-                with self._connect() as conn:
-                    conn.execute("BEGIN IMMEDIATE")  # waits up to busy_timeout for other writers
-                    try:
-                        conn.executemany(_INSERT, [_record_row(game) for game in batch])
-                        conn.execute("COMMIT")
-                    finally:
-                        if conn.in_transaction:
-                            conn.execute("ROLLBACK")  # nothing of the batch stays: a retry adds no twin
-            except (StatsUnavailable, sqlite3.Error, OSError) as exc:
-                if _is_locked(exc):
-                    self._delay()
-                else:
-                    self._turn_off(*self._explain(exc, writing=True))
-                return False
-            with self._lock:
-                for _ in batch:
-                    self._pending.popleft()
-                self._delay_said = False  # saving works again: a later delay is worth saying
-                self._delay_notice = None
-                self._retry_in = RETRY_FIRST
-            _WAITING.discard(self)
+    def flush(self, timeout: float | None = None) -> bool:
+        """Write every waiting game in one transaction; True when none is left waiting.
+
+        ``timeout``: how long to wait for another program's lock, and for a flush already under way
+        in this one (``busy_timeout`` and as long as it takes, unless told).
+        """
+        if not self._flush_lock.acquire(timeout=-1 if timeout is None else timeout):
+            return False
+        try:
+            return self._flush_now(timeout)
+        finally:
+            self._flush_lock.release()
+
+    def _flush_now(self, timeout: float | None) -> bool:
+        """Write the waiting games; the caller holds ``_flush_lock``."""
+        with self._lock:
+            while len(self._pending) > PENDING_LIMIT:  # only this lock's holder takes from the left
+                self._pending.popleft()
+                self.dropped += 1
+            batch = list(self._pending)
+        if not batch:
             return True
+        if not self.enabled:
+            return False
+        try:
+            with self._connect(timeout=timeout) as conn:
+                conn.execute("BEGIN IMMEDIATE")  # waits up to the timeout for other writers
+                try:
+                    conn.executemany(_INSERT, [_record_row(game) for game in batch])
+                    conn.execute("COMMIT")
+                finally:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")  # nothing of the batch stays: a retry adds no twin
+        except (StatsUnavailable, sqlite3.Error, OSError, OverflowError) as exc:
+            if _is_locked(exc):
+                self._delay()
+            else:
+                self._turn_off(*self._explain(exc, writing=True))
+            return False
+        with self._lock:
+            for _ in batch:
+                self._pending.popleft()
+            self._delay_said = False  # saving works again: a later delay is worth saying
+            self._delay_notice = None
+            self._retry_in = RETRY_FIRST
+        _WAITING.discard(self)
+        return True
+
+    def save_pending(self, within: float) -> bool:
+        """At exit: keep trying to write the waiting games for about ``within`` seconds (at least
+        once); True when none is left waiting. May block that long: not on the UI thread."""
+        deadline = time.monotonic() + within
+        while True:
+            if not self.pending or not self.enabled:
+                return not self.pending
+            remaining = deadline - time.monotonic()
+            if self.flush(timeout=max(0.05, min(self.busy_timeout, remaining))):
+                return True
+            if deadline - time.monotonic() <= 0:
+                return False
+            time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+
+    def rescue(self) -> tuple[int, Path] | None:
+        """At exit, for games the file still refuses: keep them in the recovery file beside it.
+
+        Returns how many were kept and where, or None when none was waiting. Raises OSError when
+        the recovery file cannot be written either. Afterwards nothing waits in memory (the exit
+        hook does not write them too, so the next run's import cannot store one twice).
+        """
+        with self._flush_lock:  # a flush still running finishes first: a game goes one way only
+            with self._lock:
+                games = list(self._pending)
+            if not games:
+                return None
+            where = recovery.recovery_path(self.path)
+            recovery.keep(where, games)
+            with self._lock:
+                for _ in games:
+                    self._pending.popleft()
+                if self._retry_timer is not None:
+                    self._retry_timer.cancel()
+                    self._retry_timer = None
+            _WAITING.discard(self)
+            return len(games), where
+
+    def _import_recovered(self) -> None:
+        """Games a run before this one kept in the recovery file go into the database, then the file
+        goes. Taken under the write lock and renamed aside first, so two copies starting at once
+        cannot both import it; when the file is locked now, it stays for a later run."""
+        where = recovery.recovery_path(self.path)
+        if not where.exists():
+            return
+        claimed = where.with_name(f"{where.name}.{os.getpid()}.importing")
+        try:
+            with self._connect() as conn:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    os.replace(where, claimed)
+                except FileNotFoundError:  # another copy imported it while we waited for the lock
+                    conn.execute("ROLLBACK")
+                    return
+                try:
+                    games, _ = recovery.read(claimed)
+                    conn.executemany(_INSERT, [_record_row(game) for game in games])
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    recovery.keep(where, recovery.read(claimed)[0])  # back where the next run looks
+                    claimed.unlink(missing_ok=True)
+                    raise
+                claimed.unlink(missing_ok=True)
+        except (StatsUnavailable, sqlite3.Error, OSError, OverflowError):
+            return  # left for a later run: recording goes on as usual
 
     def _delay(self) -> None:
         """The file is locked: keep the games, say so once, and try again later off the UI thread."""
@@ -371,7 +455,7 @@ class StatsStore:
         return "mode=ro&immutable=1" if fixed and not pending_wal else "mode=ro"
 
     @contextmanager
-    def _connect(self, read: bool = False) -> Iterator[sqlite3.Connection]:
+    def _connect(self, read: bool = False, timeout: float | None = None) -> Iterator[sqlite3.Connection]:
         # Once off (or read-only by choice) the file is opened with mode=ro: SQLite itself then
         # guarantees we cannot write to it.
         ro = self.read_only or self.disabled_reason is not None
@@ -379,6 +463,8 @@ class StatsStore:
             raise StatsUnavailable(self.disabled_reason or "statistics are read-only", self._readable)
         conn = self._connect_ro() if ro else self._raw_connect()
         with closing(conn):
+            if timeout is not None:
+                conn.execute(f"PRAGMA busy_timeout = {max(1, round(timeout * 1000))}")
             if not ro:
                 conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable across crashes, fewer fsyncs
             yield conn
