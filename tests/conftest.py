@@ -1,10 +1,27 @@
-"""Every test runs with its own empty config folder: none reads or writes the real user's preferences."""
+"""Shared by every test: the user's own folders stay out of reach."""
+
+from __future__ import annotations
 
 import pytest
 
 
 @pytest.fixture(autouse=True)
-def own_config_folder(tmp_path_factory, monkeypatch):
-    folder = tmp_path_factory.mktemp("config-home")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))  # subprocesses inherit it
-    return folder
+def private_home(tmp_path_factory, monkeypatch):
+    """HOME and the XDG folders point into pytest's tmp for each test and every process it starts,
+    so no test reads the user's config or writes into their ~/.local/share/war-tui."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for name, folder in (
+        ("XDG_DATA_HOME", ".local/share"),
+        ("XDG_CONFIG_HOME", ".config"),
+        ("XDG_STATE_HOME", ".local/state"),
+        ("XDG_CACHE_HOME", ".cache"),
+    ):
+        monkeypatch.setenv(name, str(home / folder))
+    return home
+
+
+@pytest.fixture
+def own_config_folder(private_home):
+    """The test's own XDG_CONFIG_HOME (empty until a test writes there)."""
+    return private_home / ".config"

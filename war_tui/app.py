@@ -62,6 +62,10 @@ FRAME_BUDGET = 0.012
 """Seconds of engine time per frame at "max": the rest of the frame is left for drawing and keys."""
 MAX_CHUNK = 256
 """Battles played between clock checks at "max"."""
+SAVE_AT_QUIT = 4.0
+"""Seconds a quit keeps trying to save games waiting for a locked statistics file (``war-tui`` then
+keeps them in a recovery file beside it)."""
+
 FinishedHook = Callable[[Game, float], None]
 
 SAFE_SYSTEM_COMMANDS = frozenset({"Theme", "Quit", "Keys", "Maximize", "Minimize"})
@@ -153,6 +157,7 @@ class WarApp(ShadowOutput, App[None]):
             self.use_shadow_terminal()
         if settings.theme in self.available_themes:  # preferences: the theme last picked
             self.theme = settings.theme
+        self._saving_at_quit = False
 
     # ------------------------------------------------------------------ layout
 
@@ -256,6 +261,26 @@ class WarApp(ShadowOutput, App[None]):
             if self.settings.served:
                 reason = without_paths(reason, self.stats.path)
             self.notify(reason, severity="warning", timeout=10)  # the store words it: off, or delayed
+
+    async def action_quit(self) -> None:
+        """Quit; finished games still waiting for a locked statistics file get a few seconds first,
+        said on screen. Asked again meanwhile, quit at once (``war-tui`` keeps what is left)."""
+        waiting = self.stats.pending
+        if not waiting or self._saving_at_quit:
+            self.exit()
+            return
+        self._saving_at_quit = True
+        games = "1 finished game" if waiting == 1 else f"{waiting:,} finished games"
+        self.notify(
+            f"Saving {games}: the statistics file is locked by another program...",
+            title="Quitting", timeout=SAVE_AT_QUIT + 5,
+        )
+        self._save_then_exit()
+
+    @work(thread=True, group="stats-quit")
+    def _save_then_exit(self) -> None:
+        self.stats.save_pending(within=SAVE_AT_QUIT)
+        self.call_from_thread(self.exit)
 
     def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
         self.new_game(message.seed, message.rules)

@@ -13,7 +13,7 @@ from .commands import play as play_cmd
 from .commands import serve_ssh as serve_ssh_cmd
 from .commands import simulate as simulate_cmd
 from .commands import stats as stats_cmd
-from .commands.common import EXIT_USAGE, Parser, UsageError
+from .commands.common import EXIT_USAGE, GIVEN, Parser, UsageError
 
 SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd, config_cmd)
 
@@ -26,16 +26,25 @@ REFUSES_ITS_OWN = {"serve-ssh"}
 
 
 class _Commands(argparse._SubParsersAction):
-    """Notes the play flags given before the command's name, before its defaults overwrite them."""
+    """Notes the play flags given before the command's name, before its defaults overwrite them,
+    and refuses one given both before and after it (``--stats-db A stats --stats-db B``)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
         command = self._name_parser_map.get(values[0])
         before = []
         for dest, value in vars(namespace).items():
-            if dest != self.dest and value != parser.get_default(dest):
+            if dest not in (self.dest, GIVEN) and value != parser.get_default(dest):
                 flag = "--" + dest.replace("_", "-")
                 before.append((flag, command is not None and flag in command._option_string_actions))
+        given_before = getattr(namespace, GIVEN, set())
+        if hasattr(namespace, GIVEN):
+            delattr(namespace, GIVEN)  # the command's parser leaves its own set here
         super().__call__(parser, namespace, values, option_string)
+        given_after = getattr(namespace, GIVEN, set())
+        for dest in sorted(given_before & given_after):
+            flag = "--" + dest.replace("_", "-")
+            parser.error(f"{flag} given twice (before and after {values[0]})")
+        setattr(namespace, GIVEN, given_before | given_after)
         namespace.flags_before_command = before
 
 
@@ -69,6 +78,12 @@ class _TopParser(Parser):
         super().error(message)
 
 
+def full_screen_only(flags: list[str], command: str) -> str:
+    verb = "is" if len(flags) == 1 else "are"
+    return (f"{' and '.join(flags)} {verb} for the full-screen game only"
+            f" (war-tui {' '.join(flags)}, with no command), not for {command}")
+
+
 def misplaced_flags(args: argparse.Namespace) -> str | None:
     """What is wrong with play flags given before ``args.command``, or None."""
     if args.command in REFUSES_ITS_OWN:
@@ -79,9 +94,7 @@ def misplaced_flags(args: argparse.Namespace) -> str | None:
         return None
     refused = [f for f, ok in before if not ok]
     if refused:
-        verb = "is" if len(refused) == 1 else "are"
-        return (f"{' and '.join(refused)} {verb} for the full-screen game only"
-                f" (war-tui {' '.join(refused)}, with no command), not for {args.command}")
+        return full_screen_only(refused, args.command)
     flags = [f for f, _ in before]
     return (f"put {' and '.join(flags)} after the command: war-tui {args.command} "
             + " ".join(f"{f} ..." for f in flags)
@@ -107,9 +120,33 @@ def build_parser() -> Parser:
     return parser
 
 
+def play_flags() -> set[str]:
+    """The full-screen game's flags, named from their destinations as argparse names them."""
+    probe = argparse.ArgumentParser(add_help=False)
+    play_cmd.add_play_flags(probe)
+    return {"--" + dest.replace("_", "-") for dest in vars(probe.parse_args([]))}
+
+
+def play_flags_after(command: str | None, extra: list[str], play_flags: set[str]) -> str | None:
+    """The words for play flags argparse could not place after a command: the same as before it."""
+    if command is None or command in REFUSES_ITS_OWN:
+        return None
+    found = [word.split("=", 1)[0] for word in extra if word.split("=", 1)[0] in play_flags]
+    return full_screen_only(list(dict.fromkeys(found)), command) if found else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        parser = build_parser()
+        args, extra = parser.parse_known_args(argv)
+    except KeyboardInterrupt:
+        return 130
+    if extra:
+        problem = play_flags_after(args.command, extra, play_flags())
+        if problem is None:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        sys.stderr.write(f"war-tui {args.command}: {problem}\n")
+        return EXIT_USAGE
     try:
         if args.command is None:
             return play_cmd.run(args)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from cli_helpers import war_tui
 
 REPORT_KEYS = {
@@ -107,3 +109,43 @@ def test_ctrl_c_ends_cleanly_with_one_line_and_no_traceback():
         assert done.stdout == ""
         assert len(done.stderr.splitlines()) == 1 and "interrupted" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def _interrupt_often(after: float, times: int, apart: float) -> tuple[int | None, str, str, bool]:
+    """Ctrl-C ``times`` times, ``apart`` seconds apart, ``after`` seconds in; (status, out, err, workers left).
+    A run still going 20 s after the first Ctrl-C is killed and reported with status None."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "war_tui", "simulate", "--games", "3000000", "--seed", "1", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    time.sleep(after)
+    for _ in range(times):
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(apart)
+    try:
+        out, err = proc.communicate(timeout=20)
+        code = proc.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        code = None
+    time.sleep(0.2)
+    try:
+        os.killpg(proc.pid, 0)
+        leftovers = True
+    except ProcessLookupError:
+        leftovers = False
+    return code, out, err, leftovers
+
+
+@pytest.mark.parametrize(
+    ("after", "times", "apart"),
+    [(1.5, 2, 0.02), (1.5, 3, 0.01), (1.5, 2, 0.3), (0.3, 2, 0.02)],
+    ids=["twice-20ms", "three-times-10ms", "twice-300ms", "twice-while-starting"],
+)
+def test_ctrl_c_any_number_of_times_ends_promptly_with_130(after, times, apart):
+    code, out, err, leftovers = _interrupt_often(after, times, apart)
+    assert code == 130, err
+    assert out == "" and "Traceback" not in err
+    assert len(err.splitlines()) <= 1, err
+    assert not leftovers

@@ -96,7 +96,7 @@ def test_a_corrupt_file_is_one_line_and_exit_2(tmp_path: Path):
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == (
-        f"war-tui stats: cannot read statistics: {bad} is not an SQLite database; it was left untouched\n"
+        f"war-tui stats: cannot read statistics: {bad} is not a statistics file (not an SQLite database); it was left untouched\n"
     )
     assert bad.read_bytes() == before
 

@@ -123,7 +123,7 @@ async def test_a_corrupt_file_shows_why_statistics_are_off(tmp_path: Path):
     async with app.run_test() as pilot:
         await pilot.pause()
         off = str(app.screen.query_one("#stats-off").render())
-        assert off == f"Statistics are off: {bad} is not an SQLite database; it was left untouched."
+        assert off == f"Statistics are off: {bad} is not a statistics file (not an SQLite database); it was left untouched."
         assert "cannot be read" in str(app.screen.query_one("#stats-message").render())
         assert not app.screen.query("#stats-recent")
         await pilot.press("enter")  # nothing to replay: nothing happens, nothing breaks

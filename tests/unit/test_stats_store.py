@@ -179,7 +179,7 @@ def test_a_corrupt_file_turns_statistics_off_and_is_left_as_it_was(db: Path, con
 
     store = StatsStore.open(db)
     assert not store.enabled and not store.readable
-    assert store.disabled_reason == f"{db} is not an SQLite database; it was left untouched"
+    assert store.disabled_reason == f"{db} is not a statistics file (not an SQLite database); it was left untouched"
     assert not store.record(row(10))
     assert store.totals() is None and store.recent() is None
     assert store.take_notice() == f"Statistics are off: {store.disabled_reason}"

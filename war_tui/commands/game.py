@@ -13,7 +13,7 @@ from ..events import BattleWon, Event, GameOver
 from ..presentation.words import plural, reason_text, result_title
 from ..rules import Result, Rules
 from ..settings import DEFAULT_NAMES as NAMES
-from .common import UsageError, add_rule_flags, rules_from_args, seed_value
+from .common import MAX_SEED, UsageError, add_rule_flags, rules_from_args, seed_value
 
 
 
@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Play one game of War without a screen and report it.",
     )
     deal = parser.add_argument_group("the deal (default: a fresh random seed)")
-    deal.add_argument("--seed", type=seed_value, help="shuffle with this seed (replays a deal)")
+    deal.add_argument("--seed", type=seed_value, help=f"shuffle with this seed, 0 to {MAX_SEED} (replays a deal)")
     deal.add_argument("--p1", metavar="CARDS", help='player 1\'s packet, top card first: "AS KD 10H 2C"')
     deal.add_argument("--p2", metavar="CARDS", help="player 2's packet, top card first")
     add_rule_flags(parser)

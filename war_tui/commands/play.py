@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Collection, Mapping
+from typing import TextIO
 
 from ..config import ConfigRead, Preferences, default_path, key_for, read_config
 from ..presentation.speed import DEFAULT_SPEED, MAX, SpeedError, parse_speed, speed_label
@@ -12,9 +14,10 @@ from ..rules import Rules
 from ..settings import (
     DEFAULT_NAMES, NOTICE_VARIABLE, SERVED_VARIABLE, TOP_SPEED_VARIABLE, PlaySettings, names_value,
 )
-from .common import UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
+from ..stats import StatsStore
+from .common import MAX_SEED, UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
 from .config import config_path_value, theme_names
-from .stats import add_stats_flags, store_from_args
+from .stats import add_stats_flags, check_stats_flags, store_from_args
 
 
 def speed_value(text: str) -> float:
@@ -26,7 +29,9 @@ def speed_value(text: str) -> float:
 
 def add_play_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("playing (the full-screen game)")
-    group.add_argument("--seed", type=seed_value, help="shuffle the first game with this seed (replays a deal)")
+    group.add_argument(
+        "--seed", type=seed_value, help=f"shuffle the first game with this seed, 0 to {MAX_SEED} (replays a deal)"
+    )
     group.add_argument("--auto", action="store_true", help="start with auto-play on")
     group.add_argument(
         "--speed", type=speed_value, metavar="S",
@@ -143,10 +148,74 @@ def settings_from_args(
     )
 
 
+HEADLESS = "try 'war-tui game' (one game as text) or 'war-tui simulate'"
+
+
+def terminal_problem(environ: Mapping[str, str], stdin: TextIO, stdout: TextIO) -> str | None:
+    """Why the full screen cannot be drawn here, or None: it needs a terminal on stdin and stdout
+    that can place the cursor (drawn into a file or a dumb terminal, it is escape codes forever)."""
+    if not (_is_tty(stdin) and _is_tty(stdout)):
+        return f"the full-screen game needs a terminal on stdin and stdout; {HEADLESS}"
+    term = environ.get("TERM", "").strip()
+    if not term:
+        return f"TERM is not set, so the full-screen game cannot tell what the terminal can do; {HEADLESS}"
+    if term == "dumb" or not _places_cursor(term, stdout):
+        return f"TERM={term} cannot place the cursor, which the full-screen game needs; {HEADLESS}"
+    return None
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False
+
+
+def _places_cursor(term: str, stdout: TextIO) -> bool:
+    """False only when the terminal database knows ``term`` and says it has no cursor addressing;
+    a terminal it does not know (newer than the database, say) gets the benefit of the doubt."""
+    try:
+        import curses
+
+        curses.setupterm(term, stdout.fileno())
+        return curses.tigetstr("cup") is not None
+    except Exception:  # no curses here, or a terminal the database does not know
+        return True
+
+
 def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args, os.environ, themes=theme_names())
+    check_stats_flags(args)
+    problem = terminal_problem(os.environ, sys.stdin, sys.stdout)
+    if problem:
+        raise UsageError(problem)
     from ..app import WarApp  # Textual loads only when a screen is really wanted
 
-    app = WarApp(settings, stats=store_from_args(args))
+    store = store_from_args(args)
+    app = WarApp(settings, stats=store)
     app.run()
-    return app.return_code or 0
+    return keep_unsaved_games(store) or app.return_code or 0
+
+
+def keep_unsaved_games(store: StatsStore) -> int:
+    """Games the statistics file still refuses after the quit go to the recovery file beside it,
+    where the next run finds them; say where on stderr. The exit status: 0 when nothing was left."""
+    if not store.pending or store.save_pending(within=0.2):
+        return 0
+    try:
+        rescued = store.rescue()
+    except OSError as exc:
+        sys.stderr.write(
+            f"war-tui: {store.pending} finished games could not be saved: {store.path} stayed locked"
+            f" and the recovery file could not be written ({exc.strerror or exc})\n"
+        )
+        return 1
+    if rescued is None:
+        return 0
+    count, where = rescued
+    games = "1 finished game" if count == 1 else f"{count:,} finished games"
+    sys.stderr.write(
+        f"war-tui: {store.path} stayed locked by another program; {games} are kept in {where}"
+        " and saved by the next war-tui that records statistics\n"
+    )
+    return 1

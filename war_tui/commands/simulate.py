@@ -15,6 +15,7 @@ import argparse
 import hashlib
 import json
 import math
+import multiprocessing
 import os
 import secrets
 import signal
@@ -31,7 +32,7 @@ from itertools import islice
 from ..engine import Game
 from ..rules import EndReason, Gather, Result, Rules
 from ..presentation.words import deepest_war_text, number, plural
-from .common import add_rule_flags, positive_int, rules_from_args, seed_value
+from .common import MAX_SEED, add_rule_flags, positive_int, rules_from_args, seed_value
 
 # Derived seeds stay below 2**48: short enough to type, and exact in every JSON
 # reader (JavaScript and older jq turn integers above 2**53 into approximations).
@@ -42,6 +43,9 @@ IN_FLIGHT_PER_JOB = 3
 # A bound that still allows runs of days (about 10 µs a game per core), refusing only typos
 # like 10**20, whose run would never end.
 MAX_GAMES = 10**9
+# Workers beyond the cores only take turns (300 jobs on 2 cores ran 30 times slower): a few per core
+# still allow measuring that, and every worker is a process, so a typo must not start 100,000.
+JOBS_PER_CORE = 4
 
 _SHORT_REASONS = (EndReason.SHORT_IN_WAR, EndReason.BOTH_SHORT)
 
@@ -157,16 +161,65 @@ def _init_worker(parent: int) -> None:
 
 
 @contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Forked workers inherit SIGINT ignored from birth, leaving no moment where Ctrl-C kills one."""
+def _sigint_held() -> Iterator[None]:
+    """Forking the workers: a Ctrl-C is only noted, then acted on once they exist.
+
+    Each worker is born with this handler (harmless there: it notes and nothing reads the note)
+    until its initializer ignores SIGINT, so no moment exists where Ctrl-C kills one.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    noted = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        if noted:
+            signal.raise_signal(signal.SIGINT)  # now handled as any Ctrl-C
+
+
+@contextmanager
+def _interrupted_once() -> Iterator[None]:
+    """The first Ctrl-C raises KeyboardInterrupt; every later one is ignored.
+
+    A second Ctrl-C landing in the clean-up (the pool's shutdown, the progress bar's thread)
+    would break it halfway and leave the exit waiting on idle workers forever. Once interrupted,
+    the run only winds down, so SIGINT stays ignored until the process ends.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    interrupted = False
+    try:
+        yield
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        if not interrupted:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop at once: drop the chunks not started and end the workers playing the others
+    (a chunk of games that run to a large --max-battles could take minutes)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    children = multiprocessing.active_children()
+    for child in children:
+        child.terminate()
+    for child in children:
+        child.join(5)
+        if child.is_alive():
+            child.kill()
+            child.join()
 
 
 # ----------------------------------------------------------------- statistics
@@ -309,7 +362,7 @@ def simulate(
         # A few chunks per worker in flight: enough to keep them busy, few enough that
         # waiting stays cheap (wait() walks every pending future) and Ctrl-C stays prompt.
         # The first submit forks the workers, before any progress-bar thread exists.
-        with _sigint_ignored():
+        with _sigint_held():
             pending = submit(workers * IN_FLIGHT_PER_JOB)
         if on_progress:
             on_progress(0)
@@ -321,9 +374,10 @@ def simulate(
                 if on_progress:
                     on_progress(part.games)
             pending |= submit(len(done))
-    finally:
-        # On Ctrl-C: drop the chunks not started; the running ones are short.
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:  # Ctrl-C, or a worker's failure: nothing more to wait for
+        _end_workers(pool)
+        raise
+    pool.shutdown(wait=True)
     return total
 
 
@@ -337,10 +391,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=positive_int("--games", MAX_GAMES), required=True, metavar="N",
                         help=f"how many games to play, 1 to {MAX_GAMES:,}")
     parser.add_argument("--seed", type=seed_value,
-                        help="seed the run (default: a fresh random one, shown in the report)")
-    parser.add_argument("--jobs", type=positive_int("--jobs"), metavar="J",
-                        help=f"worker processes (default: all cores, here {default_jobs()}); "
-                        "any J gives the same numbers")
+                        help=f"seed the run, 0 to {MAX_SEED} (default: a fresh random one, shown in the report)")
+    cores = default_jobs()
+    parser.add_argument("--jobs", type=positive_int("--jobs", JOBS_PER_CORE * cores), metavar="J",
+                        help=f"worker processes, 1 to {JOBS_PER_CORE} per core, here 1 to {JOBS_PER_CORE * cores}"
+                        f" (default: all cores, here {cores}); any J gives the same numbers")
     add_rule_flags(parser)
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
     parser.set_defaults(run=run)
@@ -363,11 +418,12 @@ def run(args: argparse.Namespace) -> int:
 
     began = time.perf_counter()
     try:
-        try:
-            tally = simulate(games, seed, rules, jobs, on_progress)
-        finally:
-            if bar is not None:
-                bar.close()
+        with _interrupted_once():
+            try:
+                tally = simulate(games, seed, rules, jobs, on_progress)
+            finally:
+                if bar is not None:
+                    bar.close()
     except KeyboardInterrupt:
         sys.stderr.write(f"war-tui simulate: interrupted after {done:,} of {games:,} games, no report\n")
         return 130

@@ -19,6 +19,9 @@ The JSON shape (``"format": 1``; keys are only ever added, never renamed):
             "rules": {"war_cards", "gather", "max_battles"}, "names": [P1, P2],
             "result", "reason", "battles", "wars", "longest_war",
             "final": {"p1", "p2"}, "seconds", "source" (interactive|auto|screensaver)}
+
+    A value a newer war-tui wrote that this one does not know (a result, a reason, a gather order,
+    a source) is passed on as the string it was written as; an unknown result is one more key of "results".
 """
 
 from __future__ import annotations
@@ -29,33 +32,39 @@ import sys
 
 from ..presentation.cells import cell_width, pad_cells
 from ..presentation.words import deepest_war_text, duration_text, number
-from ..rules import Result
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Histogram, Totals
 from ..stats.text import (
     NO_GAMES,
-    RESULT_LABELS,
     outcome,
     percent,
     replay_command,
+    result_label,
     rules_short,
     when,
 )
-from .common import UsageError, positive_int
+from .common import UsageError, path_value, positive_int
 
 JSON_FORMAT = 1
 REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture
 BAR_WIDTH = 30
+MAX_RECENT = 1_000_000  # more rows than anyone reads; sqlite3 itself is the tool for every row
 
 
 def add_stats_flags(parser: argparse.ArgumentParser) -> None:
     """``--stats-db PATH`` and ``--no-stats`` for the top-level ``war-tui`` command."""
     group = parser.add_argument_group("statistics")
     group.add_argument(
-        "--stats-db", metavar="PATH", default=None,
+        "--stats-db", metavar="PATH", default=None, type=path_value("--stats-db"),
         help="record finished games in this SQLite file (default: stats.sqlite3 in your data folder)",
     )
     group.add_argument("--no-stats", action="store_true", help="record no statistics")
+
+
+def check_stats_flags(args: argparse.Namespace) -> None:
+    """UsageError for statistics flags that contradict each other, before anything is opened."""
+    if getattr(args, "no_stats", False) and getattr(args, "stats_db", None) is not None:
+        raise UsageError("--stats-db and --no-stats contradict each other: give one of them")
 
 
 def store_from_args(args: argparse.Namespace) -> StatsStore:
@@ -63,9 +72,8 @@ def store_from_args(args: argparse.Namespace) -> StatsStore:
 
     Raises UsageError only for flags that contradict each other (``--stats-db`` with ``--no-stats``).
     """
+    check_stats_flags(args)
     if getattr(args, "no_stats", False):
-        if getattr(args, "stats_db", None) is not None:
-            raise UsageError("--stats-db and --no-stats contradict each other: give one of them")
         return StatsStore.off("--no-stats was given")
     return StatsStore.open(getattr(args, "stats_db", None))
 
@@ -78,13 +86,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     # SUPPRESS: `war-tui --stats-db X stats` and `war-tui stats --stats-db X` both work.
     parser.add_argument(
-        "--stats-db", metavar="PATH", default=argparse.SUPPRESS,
+        "--stats-db", metavar="PATH", default=argparse.SUPPRESS, type=path_value("--stats-db"),
         help="read this statistics file instead of the default one",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (shape: see README)")
     parser.add_argument(
-        "--recent", type=positive_int("--recent", minimum=0), default=10, metavar="N",
-        help="how many recent games to list, 0 for none (default 10)",
+        "--recent", type=positive_int("--recent", MAX_RECENT, minimum=0), default=10, metavar="N",
+        help=f"how many recent games to list, 0 (none) to {MAX_RECENT:,} (default 10)",
     )
     parser.set_defaults(run=run)
 
@@ -116,10 +124,8 @@ def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, 
         f" {duration_text(totals.seconds_played)} played",
         "",
     ]
-    for result in Result:
-        lines.append(
-            f"  {RESULT_LABELS[result]:<14} {totals.results[result]:>9,}  {percent(totals.share(result)):>6}"
-        )
+    for result, count in totals.results.items():  # every result, then any this version does not know
+        lines.append(f"  {result_label(result):<14} {count:>9,}  {percent(totals.share(result)):>6}")
     lines += [
         "",
         f"Battles per game: mean {number(totals.mean_battles)}, median {number(totals.median_battles)},"
@@ -143,7 +149,7 @@ def recent_lines(recent: tuple[GameRecord, ...]) -> list[str]:
     rows = [
         (
             when(r.finished_at), "-" if r.seed is None else str(r.seed), outcome(r),
-            f"{r.battles:,}", f"{r.wars:,}", rules_short(r.rules),
+            f"{r.battles:,}", f"{r.wars:,}", rules_short(r),
         )
         for r in recent
     ]

@@ -27,7 +27,7 @@ from ..settings import without_paths
 from ..stats import GameRecord, StatsStore
 from ..stats.records import Totals
 from ..presentation.words import deepest_war_text, duration_text, number, plural
-from ..stats.text import NO_GAMES, SOURCE_LABELS, rules_brief, when, when_short, winner
+from ..stats.text import NO_GAMES, rules_brief, source_label, when, when_short, winner
 
 RECENT_GAMES = 50
 RECENT_COLUMNS = (  # (label, right-aligned)
@@ -145,8 +145,8 @@ class StatsScreen(Screen[None]):
                 Text(f"{record.battles:,}", justify="right"),
                 Text(f"{record.wars:,}", justify="right"),
                 Text(str(record.longest_war), justify="right"),
-                SOURCE_LABELS[record.source],
-                rules_brief(record.rules),
+                source_label(record.source),
+                rules_brief(record),
                 key=key,
             )
         table.focus()
@@ -204,6 +204,9 @@ class StatsScreen(Screen[None]):
             return
         if record.seed is None:
             self.notify("That game was dealt by hand, so it has no seed to replay.", severity="warning")
+            return
+        if record.rules is None:
+            self.notify("That game's rules are not ones this version of war-tui plays.", severity="warning")
             return
         # Posted to the app, not the screen: this screen is about to close.
         self.app.post_message(self.ReplayRequested(record.seed, record.rules, record))

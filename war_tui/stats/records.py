@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from ..rules import EndReason, Gather, Result, Rules
+from ..rules import EndReason, Gather, Result, Rules, RulesError
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -28,30 +28,46 @@ class Source(StrEnum):
     TABLE = "table"  # two people at a shared table (over SSH or at one keyboard)
 
 
+E = TypeVar("E", bound=StrEnum)
+
+
+def known(kind: type[E], value: str) -> E | str:
+    """The member of ``kind`` named by ``value``, or ``value`` itself when this version does not know it
+    (a newer war-tui wrote it): shown as it is, never a crash."""
+    try:
+        return kind(value)
+    except ValueError:
+        return value
+
+
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One finished game as stored: enough to show it, count it and deal it again."""
+    """One finished game as stored: enough to show it, count it and deal it again.
+
+    A value read from the file that this version does not know (a result, a reason, a gather order,
+    a source) stays the plain string it was written as.
+    """
 
     finished_at: str  # UTC, ISO 8601 with offset: "2024-05-01T12:00:00+00:00"
     seed: int | None  # None when the packets were given by hand (cannot be replayed by seed)
     war_cards: int
-    gather: Gather
+    gather: Gather | str
     max_battles: int
     p1_name: str
     p2_name: str
-    result: Result
-    reason: EndReason
+    result: Result | str
+    reason: EndReason | str
     battles: int
     wars: int
     longest_war: int
     p1_count: int
     p2_count: int
     seconds: float
-    source: Source
+    source: Source | str
     id: int | None = field(default=None, compare=False)  # set once stored
 
     @classmethod
@@ -88,8 +104,12 @@ class GameRecord:
         )
 
     @property
-    def rules(self) -> Rules:
-        return Rules(war_cards=self.war_cards, gather=self.gather, max_battles=self.max_battles)
+    def rules(self) -> Rules | None:
+        """The rules to deal this game again with; None when this version cannot play them."""
+        try:
+            return Rules(war_cards=self.war_cards, gather=self.gather, max_battles=self.max_battles)
+        except RulesError:
+            return None
 
     @property
     def finished(self) -> datetime:
@@ -100,16 +120,16 @@ class GameRecord:
             "id": self.id,
             "finished_at": self.finished_at,
             "seed": self.seed,
-            "rules": self.rules.to_dict(),
+            "rules": {"war_cards": self.war_cards, "gather": str(self.gather), "max_battles": self.max_battles},
             "names": [self.p1_name, self.p2_name],
-            "result": self.result.value,
-            "reason": self.reason.value,
+            "result": str(self.result),
+            "reason": str(self.reason),
             "battles": self.battles,
             "wars": self.wars,
             "longest_war": self.longest_war,
             "final": {"p1": self.p1_count, "p2": self.p2_count},
             "seconds": round(self.seconds, 3),
-            "source": self.source.value,
+            "source": str(self.source),
         }
 
 
@@ -118,7 +138,7 @@ class Totals:
     """Everything the stats screen and ``war-tui stats`` say about all the games recorded."""
 
     games: int
-    results: dict[Result, int]  # every Result is a key, zeros included
+    results: dict[Result | str, int]  # every Result is a key, zeros included; then any unknown result
     total_battles: int
     total_wars: int
     seconds_played: float
@@ -139,9 +159,9 @@ class Totals:
             shortest=None, most_wars=None, deepest_war=None, first_at=None, last_at=None,
         )
 
-    def share(self, result: Result) -> float:
+    def share(self, result: Result | str) -> float:
         """The fraction of games (0..1) that ended with ``result``; 0 with no games."""
-        return self.results[result] / self.games if self.games else 0.0
+        return self.results.get(result, 0) / self.games if self.games else 0.0
 
     def to_dict(self) -> dict[str, object]:
         def game(record: GameRecord | None) -> dict[str, object] | None:
@@ -150,7 +170,7 @@ class Totals:
         return {
             "games": self.games,
             "results": {
-                r.value: {"count": self.results[r], "share": self.share(r)} for r in Result
+                str(r): {"count": count, "share": self.share(r)} for r, count in self.results.items()
             },
             "battles": {
                 "total": self.total_battles,

@@ -19,6 +19,8 @@ Why it looks like this:
   next game or by a retry thread that backs off (never the UI thread), and a
   last time when the program exits. The user is told once that saving is
   delayed. A batch is one transaction, so a retry never stores a game twice.
+  Games the file still refuses when the program ends are kept in a recovery
+  file beside it (``recovery``) and imported by the next run that records.
 - ``schema_version`` records which migrations a file has had; ``MIGRATIONS`` is
   the path from any older version to ``SCHEMA_VERSION``. ``PRAGMA application_id``
   marks the file as ours, so a path pointing at another program's database is
@@ -43,7 +45,8 @@ from pathlib import Path
 import platformdirs
 
 from ..rules import EndReason, Gather, Result
-from .records import Bin, GameRecord, Histogram, Source, Totals
+from . import recovery
+from .records import Bin, GameRecord, Histogram, Source, Totals, known
 
 APP_NAME = "war-tui"
 FILE_NAME = "stats.sqlite3"
@@ -54,6 +57,7 @@ OVERFLOW_MIN_GAMES = 100  # below this the "top 1%" is a single game: no overflo
 PENDING_LIMIT = 1_000  # games kept in memory while the file is locked; beyond it the oldest go
 RETRY_FIRST = 1.0  # seconds before the first retry of a locked file; doubles up to RETRY_MOST
 RETRY_MOST = 30.0
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 HISTOGRAM_BINS = 48  # divisible by 2, 3, 4, 6, 8, 12, 16, 24: merges evenly to narrower charts
 
 # Statements that take a file from version N-1 to version N, keyed by N.
@@ -163,6 +167,8 @@ class StatsStore:
             store._turn_off(exc.reason, exc.readable)
         except (sqlite3.Error, OSError) as exc:
             store._turn_off(*store._explain(exc, writing=not read_only))
+        if store.enabled:
+            store._import_recovered()
         return store
 
     @classmethod
@@ -222,41 +228,120 @@ class StatsStore:
             self._pending.append(game)
         return self.flush()
 
-    def flush(self) -> bool:
-        """Write every waiting game in one transaction; True when none is left waiting."""
-        with self._flush_lock:
-            with self._lock:
-                while len(self._pending) > PENDING_LIMIT:  # only this lock's holder takes from the left
-                    self._pending.popleft()
-                    self.dropped += 1
-                batch = list(self._pending)
-            if not batch:
-                return True
-            if not self.enabled:
-                return False
-            try:
-                with self._connect() as conn:
-                    conn.execute("BEGIN IMMEDIATE")  # waits up to busy_timeout for other writers
-                    try:
-                        conn.executemany(_INSERT, [_record_row(game) for game in batch])
-                        conn.execute("COMMIT")
-                    finally:
-                        if conn.in_transaction:
-                            conn.execute("ROLLBACK")  # nothing of the batch stays: a retry adds no twin
-            except (StatsUnavailable, sqlite3.Error, OSError) as exc:
-                if _is_locked(exc):
-                    self._delay()
-                else:
-                    self._turn_off(*self._explain(exc, writing=True))
-                return False
-            with self._lock:
-                for _ in batch:
-                    self._pending.popleft()
-                self._delay_said = False  # saving works again: a later delay is worth saying
-                self._delay_notice = None
-                self._retry_in = RETRY_FIRST
-            _WAITING.discard(self)
+    def flush(self, timeout: float | None = None) -> bool:
+        """Write every waiting game in one transaction; True when none is left waiting.
+
+        ``timeout``: how long to wait for another program's lock, and for a flush already under way
+        in this one (``busy_timeout`` and as long as it takes, unless told).
+        """
+        if not self._flush_lock.acquire(timeout=-1 if timeout is None else timeout):
+            return False
+        try:
+            return self._flush_now(timeout)
+        finally:
+            self._flush_lock.release()
+
+    def _flush_now(self, timeout: float | None) -> bool:
+        """Write the waiting games; the caller holds ``_flush_lock``."""
+        with self._lock:
+            while len(self._pending) > PENDING_LIMIT:  # only this lock's holder takes from the left
+                self._pending.popleft()
+                self.dropped += 1
+            batch = list(self._pending)
+        if not batch:
             return True
+        if not self.enabled:
+            return False
+        try:
+            with self._connect(timeout=timeout) as conn:
+                conn.execute("BEGIN IMMEDIATE")  # waits up to the timeout for other writers
+                try:
+                    conn.executemany(_INSERT, [_record_row(game) for game in batch])
+                    conn.execute("COMMIT")
+                finally:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")  # nothing of the batch stays: a retry adds no twin
+        except (StatsUnavailable, sqlite3.Error, OSError, OverflowError) as exc:
+            if _is_locked(exc):
+                self._delay()
+            else:
+                self._turn_off(*self._explain(exc, writing=True))
+            return False
+        with self._lock:
+            for _ in batch:
+                self._pending.popleft()
+            self._delay_said = False  # saving works again: a later delay is worth saying
+            self._delay_notice = None
+            self._retry_in = RETRY_FIRST
+        _WAITING.discard(self)
+        return True
+
+    def save_pending(self, within: float) -> bool:
+        """At exit: keep trying to write the waiting games for about ``within`` seconds (at least
+        once); True when none is left waiting. May block that long: not on the UI thread."""
+        deadline = time.monotonic() + within
+        while True:
+            if not self.pending or not self.enabled:
+                return not self.pending
+            remaining = deadline - time.monotonic()
+            if self.flush(timeout=max(0.05, min(self.busy_timeout, remaining))):
+                return True
+            if deadline - time.monotonic() <= 0:
+                return False
+            time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+
+    def rescue(self) -> tuple[int, Path] | None:
+        """At exit, for games the file still refuses: keep them in the recovery file beside it.
+
+        Returns how many were kept and where, or None when none was waiting. Raises OSError when
+        the recovery file cannot be written either. Afterwards nothing waits in memory (the exit
+        hook does not write them too, so the next run's import cannot store one twice).
+        """
+        with self._flush_lock:  # a flush still running finishes first: a game goes one way only
+            with self._lock:
+                games = list(self._pending)
+            if not games:
+                return None
+            where = recovery.recovery_path(self.path)
+            recovery.keep(where, games)
+            with self._lock:
+                for _ in games:
+                    self._pending.popleft()
+                if self._retry_timer is not None:
+                    self._retry_timer.cancel()
+                    self._retry_timer = None
+            _WAITING.discard(self)
+            return len(games), where
+
+    def _import_recovered(self) -> None:
+        """Games a run before this one kept in the recovery file go into the database, then the file
+        goes. Taken under the write lock and renamed aside first, so two copies starting at once
+        cannot both import it; when the file is locked now, it stays for a later run."""
+        where = recovery.recovery_path(self.path)
+        if not where.exists():
+            return
+        claimed = where.with_name(f"{where.name}.{os.getpid()}.importing")
+        try:
+            with self._connect() as conn:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    os.replace(where, claimed)
+                except FileNotFoundError:  # another copy imported it while we waited for the lock
+                    conn.execute("ROLLBACK")
+                    return
+                try:
+                    games, _ = recovery.read(claimed)
+                    conn.executemany(_INSERT, [_record_row(game) for game in games])
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    recovery.keep(where, recovery.read(claimed)[0])  # back where the next run looks
+                    claimed.unlink(missing_ok=True)
+                    raise
+                claimed.unlink(missing_ok=True)
+        except (StatsUnavailable, sqlite3.Error, OSError, OverflowError):
+            return  # left for a later run: recording goes on as usual
 
     def _delay(self) -> None:
         """The file is locked: keep the games, say so once, and try again later off the UI thread."""
@@ -353,10 +438,24 @@ class StatsStore:
     def _connect_ro(self) -> sqlite3.Connection:
         from urllib.request import pathname2url  # only here: urllib.request is slow to import at start-up
 
-        return self._raw_connect(f"file:{pathname2url(str(self.path.absolute()))}?mode=ro")
+        return self._raw_connect(f"file:{pathname2url(str(self.path.absolute()))}?{self._read_mode()}")
+
+    def _read_mode(self) -> str:
+        """``mode=ro``, and ``immutable=1`` for a file nobody here may change (read-only, or in a
+        read-only folder): SQLite then reads it without its -wal/-shm files, which a read-only folder
+        cannot hold and which a reader of a read-only file would leave behind. Games still in a
+        -wal file beside it are only seen without ``immutable``, so then it is plain ``mode=ro``."""
+        path = self.path
+        fixed = not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)
+        wal = path.with_name(path.name + "-wal")
+        try:
+            pending_wal = wal.stat().st_size > 0
+        except OSError:
+            pending_wal = False
+        return "mode=ro&immutable=1" if fixed and not pending_wal else "mode=ro"
 
     @contextmanager
-    def _connect(self, read: bool = False) -> Iterator[sqlite3.Connection]:
+    def _connect(self, read: bool = False, timeout: float | None = None) -> Iterator[sqlite3.Connection]:
         # Once off (or read-only by choice) the file is opened with mode=ro: SQLite itself then
         # guarantees we cannot write to it.
         ro = self.read_only or self.disabled_reason is not None
@@ -364,6 +463,8 @@ class StatsStore:
             raise StatsUnavailable(self.disabled_reason or "statistics are read-only", self._readable)
         conn = self._connect_ro() if ro else self._raw_connect()
         with closing(conn):
+            if timeout is not None:
+                conn.execute(f"PRAGMA busy_timeout = {max(1, round(timeout * 1000))}")
             if not ro:
                 conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable across crashes, fewer fsyncs
             yield conn
@@ -373,6 +474,10 @@ class StatsStore:
         path = self.path
         if path.is_dir():
             raise StatsUnavailable(f"{path} is a folder, not a statistics file", False)
+        try:
+            _refuse_foreign(path)
+        except OSError as exc:
+            raise StatsUnavailable(*self._explain(exc, writing=not self.read_only)) from None
         if self.read_only:
             if not path.exists():
                 self._exists = False
@@ -419,9 +524,7 @@ class StatsStore:
         if app_id != APPLICATION_ID:
             if app_id == 0 and not tables:
                 return 0  # a new (or empty) file: ours to set up
-            raise StatsUnavailable(
-                f"{self.path} is an SQLite database of another program; it was left untouched", False
-            )
+            raise StatsUnavailable(_not_ours(self.path, "an SQLite database of another program"), False)
         version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0
         if version > SCHEMA_VERSION:
             raise StatsUnavailable(
@@ -495,7 +598,7 @@ class StatsStore:
             return exc.reason, exc.readable
         name = getattr(exc, "sqlite_errorname", "") or ""
         if name == "SQLITE_NOTADB":
-            return f"{path} is not an SQLite database; it was left untouched", False
+            return _not_ours(path, "not an SQLite database"), False
         if name.startswith("SQLITE_CORRUPT"):
             return f"{path} is damaged ({exc}); it was left untouched", False
         if name.startswith("SQLITE_READONLY") or name in ("SQLITE_PERM", "SQLITE_AUTH"):
@@ -509,6 +612,28 @@ class StatsStore:
         if isinstance(exc, OSError):
             return f"cannot use {path} ({exc.strerror or exc})", False
         return f"cannot use {path} ({exc})", False
+
+
+def _not_ours(path: Path, what: str) -> str:
+    return f"{path} is not a statistics file ({what}); it was left untouched"
+
+
+def _refuse_foreign(path: Path) -> None:
+    """Refuse what SQLite would take for an empty database: a device (``/dev/null``) or a file whose
+    size says 0 but which holds text (``/proc/self/status``). A truly empty file is a new database.
+    A link to nothing is refused too: SQLite would create the file wherever it points."""
+    if path.is_symlink() and not path.exists():
+        target = Path(os.readlink(path))
+        target = target if target.is_absolute() else path.parent / target
+        raise StatsUnavailable(f"{path} is a link to {target}, which does not exist; it was left untouched", False)
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise StatsUnavailable(_not_ours(path, "not a regular file"), False)
+    with path.open("rb") as file:
+        head = file.read(len(SQLITE_HEADER))
+    if head and head != SQLITE_HEADER:
+        raise StatsUnavailable(_not_ours(path, "not an SQLite database"), False)
 
 
 def _is_locked(exc: BaseException) -> bool:
@@ -529,9 +654,9 @@ def _flush_at_exit() -> None:
 
 def _record_row(game: GameRecord) -> tuple:
     return (
-        game.finished_at, game.seed, game.war_cards, game.gather.value, game.max_battles,
-        game.p1_name, game.p2_name, game.result.value, game.reason.value, game.battles, game.wars,
-        game.longest_war, game.p1_count, game.p2_count, game.seconds, game.source.value,
+        game.finished_at, game.seed, game.war_cards, str(game.gather), game.max_battles,
+        game.p1_name, game.p2_name, str(game.result), str(game.reason), game.battles, game.wars,
+        game.longest_war, game.p1_count, game.p2_count, game.seconds, str(game.source),
     )
 
 
@@ -542,10 +667,10 @@ def _row_to_record(row: tuple) -> GameRecord:
     (id_, finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result, reason,
      battles, wars, longest_war, p1_count, p2_count, seconds, source) = row
     return GameRecord(
-        finished_at=finished_at, seed=seed, war_cards=war_cards, gather=Gather(gather),
-        max_battles=max_battles, p1_name=p1_name, p2_name=p2_name, result=Result(result),
-        reason=EndReason(reason), battles=battles, wars=wars, longest_war=longest_war,
-        p1_count=p1_count, p2_count=p2_count, seconds=seconds, source=Source(source), id=id_,
+        finished_at=finished_at, seed=seed, war_cards=war_cards, gather=known(Gather, gather),
+        max_battles=max_battles, p1_name=p1_name, p2_name=p2_name, result=known(Result, result),
+        reason=known(EndReason, reason), battles=battles, wars=wars, longest_war=longest_war,
+        p1_count=p1_count, p2_count=p2_count, seconds=seconds, source=known(Source, source), id=id_,
     )
 
 
@@ -569,9 +694,9 @@ def _read_totals(conn: sqlite3.Connection) -> Totals:
     games = row[0]
     if games == 0:
         return Totals.empty()
-    results = {r: 0 for r in Result}
-    for result, count in conn.execute("SELECT result, count(*) FROM games GROUP BY result"):
-        results[Result(result)] = count
+    results: dict[Result | str, int] = {r: 0 for r in Result}
+    for result, count in conn.execute("SELECT result, count(*) FROM games GROUP BY result ORDER BY result"):
+        results[known(Result, str(result))] = count
     middle = _nth_battles(conn, (games - 1) // 2, 2 - games % 2)
     return Totals(
         games=games,

@@ -16,17 +16,33 @@ RESULT_LABELS = {
 SOURCE_LABELS = {
     Source.INTERACTIVE: "hand", Source.AUTO: "auto", Source.SCREENSAVER: "saver", Source.TABLE: "table",
 }
+
+
+def result_label(result: Result | str) -> str:
+    """"player 1 wins" and so on; a result this version does not know, as it was written."""
+    return RESULT_LABELS.get(result, str(result))
+
+
+def source_label(source: Source | str) -> str:
+    """"hand", "auto", "saver", "table"; a source this version does not know, as it was written."""
+    return SOURCE_LABELS.get(source, str(source))
 NO_GAMES = "No games recorded yet."
 
 
 def when(finished_at: str) -> str:
-    """A stored UTC time as the reader's local time, to the minute."""
-    return datetime.fromisoformat(finished_at).astimezone().strftime("%Y-%m-%d %H:%M")
+    """A stored UTC time as the reader's local time, to the minute (a time it cannot read, as written)."""
+    try:
+        return datetime.fromisoformat(finished_at).astimezone().strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError):
+        return str(finished_at)
 
 
 def when_short(finished_at: str, now: datetime | None = None) -> str:
     """Like ``ls -l``: month, day and time for this year's games, the date alone for older ones."""
-    local = datetime.fromisoformat(finished_at).astimezone()
+    try:
+        local = datetime.fromisoformat(finished_at).astimezone()
+    except (TypeError, ValueError):
+        return str(finished_at)
     if local.year == (now or datetime.now().astimezone()).year:
         return local.strftime("%m-%d %H:%M")
     return local.strftime("%Y-%m-%d")
@@ -42,7 +58,7 @@ def outcome(record: GameRecord) -> str:
         return f"{record.p1_name} won"
     if record.result is Result.P2:
         return f"{record.p2_name} won"
-    return "draw" if record.result is Result.DRAW else "stopped"
+    return _other_result(record.result)
 
 
 def winner(record: GameRecord) -> str:
@@ -51,35 +67,42 @@ def winner(record: GameRecord) -> str:
         return record.p1_name
     if record.result is Result.P2:
         return record.p2_name
-    return "draw" if record.result is Result.DRAW else "stopped"
+    return _other_result(record.result)
 
 
-def rules_short(rules: Rules) -> str:
-    """Rules in a table cell: "std" for the standard game, else what differs."""
-    parts = []
-    if rules.war_cards != 1:
-        parts.append(f"{rules.war_cards} down")
-    if rules.gather is not Gather.WINNER_FIRST:
-        parts.append(rules.gather.value)
-    if rules.max_battles != DEFAULT_MAX_BATTLES:
-        parts.append(f"cap {rules.max_battles:,}")
-    return ", ".join(parts) or "standard"
+def _other_result(result: Result | str) -> str:
+    if result is Result.DRAW:
+        return "draw"
+    return "stopped" if result is Result.STOPPED else str(result)
 
 
-def rules_brief(rules: Rules) -> str:
+def rules_short(rules: Rules | GameRecord) -> str:
+    """Rules in a table cell: "standard", else what differs. Given a record, its rules as written,
+    even ones this version cannot play (a gather order it does not know, say)."""
+    return ", ".join(_rule_parts(rules, brief=False)) or "standard"
+
+
+def rules_brief(rules: Rules | GameRecord) -> str:
     """Rules in a narrow table cell: like ``rules_short`` with the gather order in one word."""
+    return " ".join(_rule_parts(rules, brief=True)) or "standard"
+
+
+def _rule_parts(rules: Rules | GameRecord, brief: bool) -> list[str]:
     parts = []
     if rules.war_cards != 1:
         parts.append(f"{rules.war_cards} down")
-    if rules.gather is not Gather.WINNER_FIRST:
-        parts.append(rules.gather.value.split("-")[0])  # loser, laid, random
+    if rules.gather != Gather.WINNER_FIRST:
+        gather = str(rules.gather)
+        parts.append(gather.split("-")[0] if brief else gather)  # loser, laid, random
     if rules.max_battles != DEFAULT_MAX_BATTLES:
         parts.append(f"cap {rules.max_battles:,}")
-    return " ".join(parts) or "standard"
+    return parts
 
 
 def replay_command(record: GameRecord) -> str | None:
-    """The command line that deals this game again, or None for packets given by hand."""
-    if record.seed is None:
+    """The command line that deals this game again; None for packets given by hand or rules this
+    version cannot play."""
+    rules = record.rules
+    if record.seed is None or rules is None:
         return None
-    return f"war-tui --seed {record.seed}" + record.rules.replay_flags()
+    return f"war-tui --seed {record.seed}" + rules.replay_flags()

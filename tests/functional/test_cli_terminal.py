@@ -1,0 +1,111 @@
+"""The full-screen game needs a terminal that can place the cursor; without one it says so and exits 2."""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+TIMEOUT = 30
+
+
+def started_on_pty(env_changes: dict[str, str | None], keys: bytes = b"") -> tuple[int, str]:
+    """Run ``war-tui --seed 1`` with a pty as its stdin, stdout and stderr; send ``keys`` once the
+    screen is up; return the exit status and everything it wrote."""
+    env = {**os.environ, "COLUMNS": "80", "LINES": "24"}
+    for name, value in env_changes.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    master, slave = os.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "war_tui", "--seed", "1"], stdin=slave, stdout=slave, stderr=slave,
+        env=env, start_new_session=True,
+    )
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + TIMEOUT
+    sent = False
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: the child closed its end
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            if keys and not sent and b"\x1b[?1049h" in seen and b"Battle" in seen:
+                os.write(master, keys)
+                sent = True
+            if proc.poll() is not None and not ready:
+                break
+        code = proc.wait(timeout=max(1, deadline - time.monotonic()))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    return code, seen.decode(errors="replace")
+
+
+def known_to_terminfo(term: str) -> bool:
+    probe = f"import curses; curses.setupterm({term!r}, 1)"  # once per process: ncurses keeps the first
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=TIMEOUT).returncode == 0
+
+
+def test_no_terminal_is_one_line_and_exit_2(tmp_path):
+    out = tmp_path / "out.txt"
+    with out.open("wb") as sink:
+        done = subprocess.run(
+            [sys.executable, "-m", "war_tui", "--seed", "1"], stdin=subprocess.DEVNULL, stdout=sink,
+            stderr=subprocess.PIPE, text=True, timeout=TIMEOUT,
+        )
+    assert done.returncode == 2
+    assert out.read_bytes() == b""  # no escape codes drawn into the file
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("war-tui: ")
+    assert "needs a terminal" in done.stderr
+    assert "war-tui game" in done.stderr and "war-tui simulate" in done.stderr
+
+
+def test_a_terminal_on_stdin_only_is_not_enough(tmp_path):
+    master, slave = os.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "war_tui", "--seed", "1"], stdin=slave, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, timeout=TIMEOUT,
+        )
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "needs a terminal" in done.stderr and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("term", "words"),
+    [("dumb", "TERM=dumb"), (None, "TERM is not set"), ("", "TERM is not set"), ("glasstty", "TERM=glasstty")],
+    ids=["dumb", "unset", "empty", "glasstty"],
+)
+def test_a_terminal_that_cannot_place_the_cursor_is_told_so(term, words):
+    if term == "glasstty" and not known_to_terminfo(term):
+        pytest.skip("the terminal database here has no glasstty (a terminal with no cursor addressing)")
+    code, text = started_on_pty({"TERM": term})
+    assert code == 2, text
+    assert "\x1b[?1049h" not in text  # the full screen was never opened
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("war-tui: "), text
+    assert words in lines[0] and "war-tui game" in lines[0]
+
+
+def test_a_real_terminal_still_gets_the_game():
+    code, text = started_on_pty({"TERM": "xterm-256color"}, keys=b"q")
+    assert code == 0, text
+    assert "\x1b[?1049h" in text and "Battle" in text
