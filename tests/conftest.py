@@ -24,4 +24,6 @@ def private_home(tmp_path_factory, monkeypatch):
 @pytest.fixture
 def own_config_folder(private_home):
     """The test's own XDG_CONFIG_HOME (empty until a test writes there)."""
-    return private_home / ".config"
+    folder = private_home / ".config"
+    folder.mkdir(exist_ok=True)
+    return folder

@@ -38,7 +38,7 @@ OUT_OF_RANGE = [
     (["--speed=-inf"], "speed must be from"),
     (["serve-ssh", "--max-sessions", "99999999999999999999"], "--max-sessions must be at most"),
     (["serve-ssh", "--max-attempts-per-minute", "99999999999999999999"], "--max-attempts-per-minute must be at most"),
-    (["serve-ssh", "--max-session-minutes", "nan"], "--max-session-minutes must be above 0"),
+    (["serve-ssh", "--max-session-minutes", "nan"], "--max-session-minutes must be more than 0"),
     (["serve-ssh", "--port", "99999999999999999999"], "port must be from 0 to 65535"),
 ]
 

@@ -126,10 +126,10 @@ def minutes_value(what: str):
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be minutes (like 5 or 0.5), not '{text}'") from None
+            raise argparse.ArgumentTypeError(f"{what} must be minutes (like 5 or 0.5), not '{shown(text)}'") from None
         if not math.isfinite(value) or not 0 < value <= MAX_MINUTES:
             raise argparse.ArgumentTypeError(
-                f"{what} must be more than 0 and at most {MAX_MINUTES} minutes (a week), not {text}"
+                f"{what} must be more than 0 and at most {MAX_MINUTES:,} minutes (a week), not {shown(text)}"
             )
         return value
 

@@ -15,7 +15,7 @@ from ..settings import (
     DEFAULT_NAMES, NOTICE_VARIABLE, SERVED_VARIABLE, TOP_SPEED_VARIABLE, PlaySettings, names_value,
 )
 from ..stats import StatsStore
-from .common import MAX_SEED, UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
+from .common import MAX_MINUTES, MAX_SEED, UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
 from .config import config_path_value, theme_names
 from .stats import add_stats_flags, check_stats_flags, store_from_args
 
@@ -46,7 +46,8 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--time-limit", type=minutes_value("--time-limit"), metavar="MINUTES",
-        help="end each game as stopped after this many minutes, naming the leader",
+        help=f"end each game as stopped after this many minutes (more than 0, at most {MAX_MINUTES:,}),"
+        " naming the leader",
     )
     group.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")
     group.add_argument(

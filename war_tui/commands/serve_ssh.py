@@ -129,7 +129,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--max-session-minutes", type=minutes_value("--max-session-minutes"), metavar="M",
-        help="end each game after M minutes (default: no limit, screensavers idle on purpose)",
+        help="end each game after M minutes, more than 0 and at most 10,080 (default: no limit, screensavers idle on purpose)",
     )
     parser.add_argument(
         "--max-attempts-per-minute", type=positive_int("--max-attempts-per-minute", MAX_ATTEMPTS_PER_MINUTE),
