@@ -55,6 +55,7 @@ from .tables import (
 )
 from .views import EndView, LogNote
 
+BOARD_ACTIONS = frozenset({"flip", "auto", "faster", "slower", "pause_on_war", "restart", "scroll_log"})
 PLACEHOLDER_NAMES = ("Seat 1", "Seat 2")
 """What the board calls the seats before the table has said who sits in them."""
 
@@ -164,6 +165,12 @@ class TableApp(WarApp):
     def _initial_names(self) -> tuple[str, str]:
         return PLACEHOLDER_NAMES
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """In the lobby there is no table yet: the board's keys leave the footer (and do nothing)."""
+        if self._lobby is not None and action in BOARD_ACTIONS:
+            return False
+        return True
+
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
@@ -225,6 +232,7 @@ class TableApp(WarApp):
             lobby, self._lobby = self._lobby, None
             if self.screen is lobby:
                 self.pop_screen()
+            self.refresh_bindings()
         you = self.table_game.you
         if you is not None and you.watching and self.settings.table_mode != "watch" and not self._told_watching:
             self._told_watching = True

@@ -63,7 +63,6 @@ class SocketHost:
         self._reader = update_reader()
         self._unsent = bytearray()
         self._writing = False
-        self._closing_text: str | None = None
         game.send = self.send
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -117,15 +116,15 @@ class SocketHost:
         except OSError:
             data = b""
         if not data:
-            self._end(self._closing_text or "the connection to the table closed")
+            self._end("the connection to the table closed")
             return
         for item in self._reader.feed(data):
             if isinstance(item, ProtocolError):
                 self._end(f"the server sent something this game cannot read ({item})")
                 return
-            if isinstance(item, Notice) and item.code is NoticeCode.CLOSING:
-                self._closing_text = item.text
             self.game.handle(item)
+            if isinstance(item, Notice) and item.code is NoticeCode.CLOSING:
+                self._end(item.text)  # the server says the table (or the server) is closing: nothing follows
             if self.closed:
                 return
 
@@ -138,7 +137,7 @@ class SocketHost:
         except (BlockingIOError, InterruptedError):
             sent = 0
         except OSError:
-            self._end(self._closing_text or "the connection to the table closed")
+            self._end("the connection to the table closed")
             return
         del self._unsent[:sent]
         want_writer = bool(self._unsent)

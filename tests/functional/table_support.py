@@ -87,7 +87,9 @@ class TableServer:
 
     def hang_up(self, link: Link) -> None:
         """The server drops this connection (its socket closes)."""
-        sock = self._socks.pop(id(link))
+        sock = self._socks.pop(id(link), None)
+        if sock is None:
+            return
         self.loop.remove_reader(sock.fileno())
         link.close()
         sock.close()
@@ -123,6 +125,8 @@ class TableServer:
                 sock.sendall(data)
             finally:
                 sock.setblocking(False)
+        if link.finished:  # closed and all said: serve-ssh hangs up then
+            self.hang_up(link)
 
 
 def table_app(fd: int, mode: str = "play", settings: PlaySettings | None = None, **changes) -> TableApp:

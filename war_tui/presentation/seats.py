@@ -68,7 +68,8 @@ def seats_pieces(
 
     ``names``: what the board calls the two seats (``--two-players`` keeps the names given);
     by default the names the table gives them. ``local``: both seats are at this keyboard.
-    The longest wording that fits ``width``: then without "Table" and the spectators, then cut.
+    The longest wording that fits ``width``: then without "Table", then without the spectators, then
+    without "you are watching" (the help says it too), then cut.
     """
     shown = tuple(names) if names is not None else tuple(
         seat.name or f"seat {i + 1}" for i, seat in enumerate(state.seats)
@@ -86,19 +87,22 @@ def seats_pieces(
             seats.append((" ", ""))
         seats += seat_words(seat, index, state)
     waiting = [(dot, "label"), waiting_words(state, shown)]
-    watchers: list[Piece] = []
+    spectators: list[Piece] = []
     if state.spectators:
-        watchers = [(dot, "label"), (f"{plural(state.spectators, 'spectator')}", "label")]
+        spectators = [(dot, "label"), (plural(state.spectators, "spectator"), "label")]
+    watching: list[Piece] = []
     if you is not None and you.watching and not local:
-        watchers.append((dot, "label"))
-        watchers.append(("you are watching", "you"))
+        watching = [(dot, "label"), ("you are watching", "you")]
+    named: list[Piece] = [("Table ", "label"), (state.table, "table")]
     for table, extra in (
-        ([("Table ", "label"), (state.table, "table")], watchers),
-        ([(state.table, "table")], watchers),
-        ([(state.table, "table")], []),
+        (named, [*spectators, *watching]),
+        (named[1:], [*spectators, *watching]),
+        (named[1:], watching),
+        (named[1:], []),
     ):
         pieces = [*table, *seats, *waiting, *extra]
         if sum(cell_width(text) for text, _ in pieces) <= width:
             return pieces
+    return pieces
     return pieces
 

@@ -30,7 +30,7 @@ from ..tables.names import MAX_TABLE_NAME_LENGTH, TABLE_NAME_RULE
 
 class LobbyScreen(Screen[None]):
     BINDINGS = [
-        Binding("enter,p", "sit", "Sit"),
+        Binding("enter,p", "sit", "Sit", key_display="enter"),
         Binding("w", "watch", "Watch"),
         Binding("n", "new_table", "New table"),
         Binding("q", "app.quit", "Quit"),
@@ -48,6 +48,8 @@ class LobbyScreen(Screen[None]):
     def __init__(self, glyphs: Glyphs) -> None:
         super().__init__()
         self.glyphs = glyphs
+        self._ready = False
+        """Composed and mounted: a lobby that came before waits for ``on_mount``."""
 
     def compose(self) -> ComposeResult:
         yield Static("War tables", id="lobby-title")
@@ -70,12 +72,13 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._ready = True
         self.query_one("#lobby-new").display = False
         self.query_one("#lobby-tables", DataTable).focus()
         self.watch_lobby(self.lobby)
 
     def watch_lobby(self, lobby: Lobby | None) -> None:
-        if lobby is None or not self.is_mounted:
+        if lobby is None or not self._ready:
             return
         table = self.query_one("#lobby-tables", DataTable)
         chosen = self.chosen_table()
