@@ -195,12 +195,12 @@ class TableApp(WarApp):
         self.adapter.follow(self.table_game)  # type: ignore[arg-type]  # it follows a TableGame as a Game
         self._stop_events = self.table_game.subscribe(self._on_event)
         self.table_game.watch(self._on_table)
-        self.host.start(asyncio.get_running_loop())
         if self.table_game.state is not None:
             self._show_table()
         elif self.settings.table_mode == "lobby":
             self._lobby = LobbyScreen(self.glyphs)
             self.push_screen(self._lobby)
+        self.host.start(asyncio.get_running_loop())
         return None
 
     def table_closed(self, reason: str) -> None:
@@ -461,11 +461,12 @@ class TableApp(WarApp):
 TWO_PLAYER_BINDINGS = [
     Binding("f,left", "p1_flip", "P1 flip", key_display="f"),
     Binding("j,right", "p2_flip", "P2 flip", key_display="j"),
-    *(binding for binding in GAME_BINDINGS if binding.action != "app.flip"),
+    *(replace(binding, show=False) if binding.action == "app.pause_on_war" else binding
+      for binding in GAME_BINDINGS if binding.action != "app.flip"),
     *(replace(binding, key="down") if binding.key == "down,j" else binding for binding in LOG_KEYS),
 ]
-"""Each player's flip key first (the footer shows them side by side); j is player 2's, so only Down scrolls the
-log down; space and enter flip for nobody."""
+"""Each player's flip key first (the footer shows them side by side, and leaves w to the help to make room);
+j is player 2's, so only Down scrolls the log down; space and enter flip for nobody."""
 
 
 class TwoPlayerApp(TableApp, inherit_bindings=False):

@@ -144,3 +144,112 @@ def two_player_app(deal=None, settings: PlaySettings | None = None, **changes) -
     host = LocalHost(settings.names, deal=deal, options=TableOptions(rules=settings.rules),
                      seed_source=lambda: LONG_SEED)
     return TwoPlayerApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, host=host)
+
+
+# ------------------------------------------------------------------ screens for snapshots and screenshots
+
+
+class DirectHost:
+    """A connection straight to a registry in this process, no socket: the same updates, deterministic frames.
+
+    For the snapshot tests and README screenshots; the pilot tests go through a real socket (``TableServer``).
+    """
+
+    def __init__(
+        self, registry: Registry, user: str, table: str | None = None, *, watch: bool = False, joined: bool = False
+    ) -> None:
+        self.registry = registry
+        self.user = user
+        self.game = TableGame(self.send)
+        self.member: Member | None = None
+        self._table, self._watch = table, watch
+        if joined:
+            self.join_now()
+
+    def join_now(self) -> None:
+        assert self._table is not None
+        self.member = self.registry.join(self._table, self.user, self.game.handle, watch=self._watch)
+        self._table = None
+
+    def start(self, loop) -> None:
+        if self.member is not None:
+            return
+        if self._table is not None:
+            self.member = self.registry.join(self._table, self.user, self.game.handle, watch=self._watch)
+        else:
+            self.registry.watch_lobby(self.game.handle)
+
+    def send(self, request) -> None:
+        from war_tui.tables import Join
+
+        if isinstance(request, Join):
+            self.member = self.registry.join(request.table, self.user, self.game.handle, watch=request.watch)
+        elif self.member is not None:
+            self.member.request(request)
+
+    def close(self) -> None:
+        if self.member is not None:
+            self.member.leave()
+
+
+def busy_registry(ann_host: DirectHost | None = None) -> Registry:
+    """Table oak: ann and bob 12 battles into seed 7's game, ann flipped for the next; elm waits; pine is over.
+
+    With ``ann_host``, ann is that screen's connection from the start.
+    """
+    from war_tui.tables import FakeClock
+
+    registry = Registry(clock=FakeClock(), seed_source=lambda: LONG_SEED)
+    if ann_host is not None:
+        ann_host.registry = registry
+        ann_host.join_now()
+        ann = ann_host.member
+    else:
+        ann = registry.join("oak", "ann", Sink())
+    bob = registry.join("oak", "bob", Sink())
+    for _ in range(12):
+        ann.flip()
+        bob.flip()
+    ann.flip()
+    registry.join("oak", "zoe", Sink(), watch=True)
+    registry.join("elm", "cid", Sink())
+    dee, eli = registry.join("pine", "dee", Sink()), registry.join("pine", "eli", Sink())
+    pine = registry.table("pine")
+    assert pine is not None
+    while not pine.game.over:
+        dee.flip()
+        eli.flip()
+    return registry
+
+
+def direct_app(host: DirectHost, mode: str = "play") -> TableApp:
+    settings = PlaySettings(served=True, table_fd=-1, table_mode=mode)
+    return TableApp(settings, host, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)  # type: ignore[arg-type]
+
+
+def player_view() -> TableApp:
+    """Table oak on ann's screen: she has flipped, the table waits for bob."""
+    host = DirectHost(None, "ann", "oak")  # type: ignore[arg-type]  # busy_registry gives it its registry
+    busy_registry(host)
+    return direct_app(host)
+
+
+def spectator_view() -> TableApp:
+    return direct_app(DirectHost(busy_registry(), "eve", "oak", watch=True), mode="watch")
+
+
+def lobby_view() -> TableApp:
+    return direct_app(DirectHost(busy_registry(), "eve"), mode="lobby")
+
+
+def two_players_view() -> TwoPlayerApp:
+    return two_player_app(lambda: Game.deal(LONG_SEED), names=("Ann", "Bob"))
+
+
+TABLE_SCREEN_STATES = {
+    "table-player": ((100, 30), player_view, ()),
+    "table-spectator": ((100, 30), spectator_view, ()),
+    "lobby": ((100, 30), lobby_view, ()),
+    "two-players": ((80, 24), two_players_view, ("f", "j", "f", "j", "f")),
+}
+"""(size, app factory, keys) of the shared-table screens the snapshot tests and README screenshots show."""
