@@ -102,15 +102,12 @@ def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
 class TableGameOverScreen(GameOverScreen):
     """The result over the board, with what deals again at a table instead of the solo game's keys."""
 
-    def __init__(self, end: EndView, names: Sequence[str], *, hint: str, **kwargs: object) -> None:
+    def __init__(self, end: EndView, names: Sequence[str], *, hint: Sequence[str], **kwargs: object) -> None:
         super().__init__(end, names, **kwargs)  # type: ignore[arg-type]
-        self.hint = hint
+        self.hint = list(hint)
 
-    def compose(self) -> ComposeResult:
-        for widget in super().compose():
-            if widget.id == "result-hint":
-                widget = Static(self.hint, id="result-hint", markup=False)
-            yield widget
+    def hint_parts(self) -> list[str]:
+        return self.hint
 
 
 class TwoPlayerGameOverScreen(TableGameOverScreen):
@@ -356,9 +353,9 @@ class TableApp(WarApp):
     def _result_screen(self, end: EndView) -> TableGameOverScreen:
         dot = self.glyphs.dot
         if self.table_game.watching:
-            hint = f"The players deal again  {dot}  esc: look at the table  {dot}  q: stop watching"
+            hint = ["The players deal again", "esc: look at the table", "q: stop watching"]
         else:
-            hint = f"r or space: deal again once both players ask  {dot}  esc: look at the table  {dot}  q: leave"
+            hint = ["r or space: deal again once both players ask", "esc: look at the table", "q: leave"]
         return TableGameOverScreen(
             end, self.names, hint=hint, seed=self.table_game.seed, tally_line=self._tally_line(), dot=dot
         )
@@ -557,7 +554,7 @@ class TwoPlayerApp(TableApp, inherit_bindings=False):
 
     def _result_screen(self, end: EndView) -> TableGameOverScreen:
         dot = self.glyphs.dot
-        hint = f"f and j (or r): deal again  {dot}  esc: look at the table  {dot}  q: quit"
+        hint = ["f and j (or r): deal again", "esc: look at the table", "q: quit"]
         return TwoPlayerGameOverScreen(
             end, self.names, hint=hint, seed=self.table_game.seed, tally_line=self._tally_line(), dot=dot
         )
