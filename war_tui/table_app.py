@@ -24,7 +24,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import var
-from textual.widgets import Static
 
 from .app import LOG_KEYS, STYLES, WarApp
 from .components.battle_log import BattleLog
