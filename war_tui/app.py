@@ -41,10 +41,11 @@ from .components.trend import CountTrend
 from .engine import Game
 from .fastpath import probe
 from .fastpath.output import ShadowOutput
-from .keys import GAME_BINDINGS
+from .keys import FLIP_KEYS, GAME_BINDINGS
 from .views import BattleView, DealView, EndView
 from .presentation.glyphs import choose_glyphs
 from .presentation.speed import MAX, faster, slower, tick_plan
+from .presentation.unfolding import WATCHABLE_SPEED, stopped_at_war_text
 from .rules import Result, Rules, Side
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen
@@ -94,7 +95,12 @@ class WarApp(ShadowOutput, App[None]):
     deal: var[DealView | None] = var(None)
     """The game on the table (None before the first deal)."""
     battle: var[BattleView | None] = var(None)
-    """The battle on show: set by the engine adapter; None until a deal's first battle."""
+    """The battle on the middle pile: set by the engine adapter; None until a deal's first battle."""
+    shown_steps: var[int | None] = var(None)
+    """How many steps of that battle the pile shows while a war is laid step by step; None: all of them."""
+    settled: var[BattleView | None] = var(None)
+    """The battle whose outcome the board tells (counts, log, sparkline, status): the pile's battle once
+    its deciding cards are on show, so nothing gives the result away before they turn."""
     result: var[EndView | None] = var(None)
     """How the game on the table ended (None while it is being played)."""
     auto: var[bool] = var(False)
@@ -140,6 +146,9 @@ class WarApp(ShadowOutput, App[None]):
         self._auto_plan: tuple[float, float] | None = None
         self._limit_timer: Timer | None = None
         self._next_deal_timer: Timer | None = None
+        self._step_timer: Timer | None = None
+        self._hold_timer: Timer | None = None
+        self._result_held = False
         self._battle_log: BattleLog | None = None
         self.fastpath = probe()
         """The private speed-ups the installed Textual allows (``war_tui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
@@ -152,19 +161,20 @@ class WarApp(ShadowOutput, App[None]):
 
     def compose(self) -> ComposeResult:
         g, names = self.glyphs, self.names
-        shown = (WarApp.deal, WarApp.battle, WarApp.result)
+        # Everything but the pile tells a battle once it is settled (a war's deciding cards on show).
+        shown = {"deal": WarApp.deal, "battle": WarApp.settled, "result": WarApp.result}
         yield StatusLine(names, g, id="status").data_bind(
-            *shown, WarApp.auto, WarApp.speed, WarApp.pause_on_war, WarApp.tally
+            WarApp.auto, WarApp.speed, WarApp.pause_on_war, WarApp.tally, **shown
         )
         with Horizontal(id="table"):
             with Vertical(id="packets"):
-                yield Packet(Side.P1, names[0], g, id="packet-p1").data_bind(*shown)
-                yield Packet(Side.P2, names[1], g, id="packet-p2").data_bind(*shown)
-            yield Pile(names, g, id="pile").data_bind(WarApp.battle)
+                yield Packet(Side.P1, names[0], g, id="packet-p1").data_bind(**shown)
+                yield Packet(Side.P2, names[1], g, id="packet-p2").data_bind(**shown)
+            yield Pile(names, g, id="pile").data_bind(WarApp.battle, WarApp.shown_steps)
         with Vertical(id="charts"):
-            yield CardBar(names, g, id="card-bar").data_bind(*shown)
-            yield CountTrend(names, g, id="trend").data_bind(WarApp.deal, WarApp.battle)
-        yield BattleLog(names, g, id="log").data_bind(*shown)
+            yield CardBar(names, g, id="card-bar").data_bind(**shown)
+            yield CountTrend(names, g, id="trend").data_bind(WarApp.deal, battle=WarApp.settled)
+        yield BattleLog(names, g, id="log").data_bind(**shown)
         yield GameFooter(compact=True)
 
     def on_mount(self) -> None:
@@ -198,8 +208,9 @@ class WarApp(ShadowOutput, App[None]):
             from .fastpath.memory import forget_removed_widgets
 
             forget_removed_widgets()
-        self._cancel(self._limit_timer, self._next_deal_timer)
-        self._limit_timer = self._next_deal_timer = None
+        self._cancel(self._limit_timer, self._next_deal_timer, self._step_timer, self._hold_timer)
+        self._limit_timer = self._next_deal_timer = self._step_timer = self._hold_timer = None
+        self._result_held = False
         if packets is not None:
             game = Game(packets[0], packets[1], self.rules)
         else:
@@ -256,14 +267,22 @@ class WarApp(ShadowOutput, App[None]):
         game = self.game
         if game is None or not self.is_running:
             return
+        if self.shown_steps is not None:  # a war on the table, not decided yet
+            self._lay_war()
+            return
         if game.over:
-            self.new_game()
+            if not self._result_held:
+                self.new_game()
             return
         game.step()
         self._after_play()
 
     def action_auto(self) -> None:
+        if self.shown_steps is not None:
+            self._settle_battle()  # the war stopped at (or being laid) shows whole; auto-play carries on
         if self.game is not None and self.game.over:
+            if self._result_held:
+                return
             self.auto = True  # at game over, a deals again and lets the new game play itself
             self.new_game()
             return
@@ -295,6 +314,8 @@ class WarApp(ShadowOutput, App[None]):
             self._battle_log.scroll_by_key(how)
 
     def action_restart(self) -> None:
+        if self.game is not None and self.game.over and self._result_held:
+            return
         self.new_game()
 
     def action_help(self) -> None:
@@ -353,14 +374,13 @@ class WarApp(ShadowOutput, App[None]):
         if per_tick == MAX:
             self._max_frame(game)
         else:
+            if self.shown_steps is not None:
+                return  # a war is being laid (or auto-play just stopped at one): the next battle waits
             self._credit += per_tick
-            wars = game.wars
-            while self._credit >= 1 and not game.over:
+            # A war stopped at by "stop at wars" turns auto-play off (``watch_battle``), which ends the loop.
+            while self._credit >= 1 and not game.over and self.auto and self.shown_steps is None:
                 self._credit -= 1
                 game.step()
-                if self.pause_on_war and game.wars > wars:
-                    self._stop_at_war()
-                    break
         self._after_play()
 
     def _max_frame(self, game: Game) -> None:
@@ -381,25 +401,80 @@ class WarApp(ShadowOutput, App[None]):
                         if not game.step() or game.wars > wars:
                             break
                     if game.wars > wars:
-                        self._stop_at_war()
-                        break
+                        break  # the flush shows it, and stops auto-play at its tie (watch_battle)
                 else:
                     game.play(MAX_CHUNK)
         finally:
             adapter.holding = False
         adapter.flush()
 
-    def _stop_at_war(self) -> None:
-        self.auto = False
-        self._sync_auto()
-        self.notify("Auto-play stopped at a war: a carries on, w stops stopping", timeout=3)
+    # ------------------------------------------------------ a war, step by step
+
+    def watch_battle(self, view: BattleView | None) -> None:
+        """A battle reaches the pile: a war is laid step by step when there is time to watch it, else told whole.
+
+        Runs before the pile's own watcher, so a war's deciding cards are never drawn before their turn.
+        """
+        self._cancel(self._step_timer)
+        self._step_timer = None
+        if view is not None and view.stages > 1:
+            if self.auto and self.pause_on_war:
+                self.shown_steps = 1  # stopped at the tie: space lays the war cards
+                self.auto = False
+                self._sync_auto()
+                self.notify(stopped_at_war_text(), timeout=4)
+                return
+            if self._wars_watchable():
+                self.shown_steps = 1
+                self._step_timer = self.set_interval(self.settings.war_step, self._next_war_step)
+                return
+        self.shown_steps = None
+        self.settled = view
+
+    def _wars_watchable(self) -> bool:
+        """Flipping by hand, or auto-play slow enough to see a war laid step by step."""
+        return self.settings.war_step > 0 and (not self.auto or self.speed <= WATCHABLE_SPEED)
+
+    def _next_war_step(self) -> None:
+        view, shown = self.battle, (self.shown_steps or 0) + 1
+        if view is None or shown >= view.stages:
+            self._settle_battle()
+        else:
+            self.shown_steps = shown
+
+    def _lay_war(self) -> None:
+        """Flip with a war on the table: stopped at its tie, lay its cards; being laid, show the rest at once."""
+        if self._step_timer is not None or self.settings.war_step <= 0:
+            self._settle_battle()
+            return
+        self._step_timer = self.set_interval(self.settings.war_step, self._next_war_step)
+        self._next_war_step()
+
+    def _settle_battle(self) -> None:
+        """The whole battle on show: the board tells its outcome, and a game it ended shows its result."""
+        self._cancel(self._step_timer)
+        self._step_timer = None
+        if self.shown_steps is None:
+            return
+        self.shown_steps = None
+        self.settled = self.battle
+        self._after_play()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Any key shows the rest of a war being laid at once (the flip keys do only that: ``action_flip``)."""
+        if (
+            isinstance(event, events.Key) and self._step_timer is not None
+            and not event.is_forwarded and event.key not in FLIP_KEYS
+        ):
+            self._settle_battle()
+        await super().on_event(event)
 
     # ------------------------------------------------------------- game over
 
     def _after_play(self) -> None:
         game = self.game
-        if game is None or not game.over or self._reported:
-            return
+        if game is None or not game.over or self._reported or self.shown_steps is not None:
+            return  # a war still being laid tells the end once its deciding cards are on show
         self._reported = True
         seconds = self._clock() - self._started_at
         self._cancel(self._limit_timer)
@@ -422,6 +497,13 @@ class WarApp(ShadowOutput, App[None]):
         )
         if screensaver:
             self._next_deal_timer = self.set_timer(pause, self._deal_next)
+        if self.settings.result_hold > 0:  # a key held through the last battle does not skip the result
+            self._result_held = True
+            self._hold_timer = self.set_timer(self.settings.result_hold, self._release_result)
+
+    def _release_result(self) -> None:
+        self._hold_timer = None
+        self._result_held = False
 
     def _deal_next(self) -> None:
         self._next_deal_timer = None
@@ -430,6 +512,7 @@ class WarApp(ShadowOutput, App[None]):
 
     def _time_up(self) -> None:
         self._limit_timer = None
+        self._settle_battle()
         if self.game is not None and not self.game.over and self.is_running:
             self.game.stop()
             self._after_play()
