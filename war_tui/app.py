@@ -9,6 +9,7 @@ itself, only the widgets whose watchers draw it.
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import sys
@@ -44,7 +45,8 @@ from .fastpath.output import ShadowOutput
 from .keys import FLIP_KEYS, GAME_BINDINGS
 from .views import BattleView, DealView, EndView
 from .presentation.glyphs import choose_glyphs
-from .presentation.speed import MAX, faster, slower, tick_plan
+from .presentation.status import one_minute_text
+from .presentation.speed import MAX, MIN_SPEED, faster, slower, speed_limit_text, tick_plan
 from .presentation.unfolding import WATCHABLE_SPEED, stopped_at_war_text
 from .rules import Result, Rules, Side
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
@@ -109,6 +111,8 @@ class WarApp(ShadowOutput, App[None]):
     pause_on_war: var[bool] = var(False)
     tally: var[Counter[Result]] = var(Counter)
     """Finished games of this session by result (changed in place, then ``mutate_reactive``)."""
+    time_left: var[int | None] = var(None)
+    """Whole seconds before the game's --time-limit or the server's session limit, whichever comes first."""
 
     def __init__(
         self,
@@ -149,6 +153,9 @@ class WarApp(ShadowOutput, App[None]):
         self._step_timer: Timer | None = None
         self._hold_timer: Timer | None = None
         self._result_held = False
+        self._game_ends: float | None = None
+        self._session_ends = clock() + settings.session_minutes * 60 if settings.session_minutes else None
+        self._warned: set[str] = set()  # the limits whose one-minute notice was given
         self._battle_log: BattleLog | None = None
         self.fastpath = probe()
         """The private speed-ups the installed Textual allows (``war_tui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
@@ -164,7 +171,7 @@ class WarApp(ShadowOutput, App[None]):
         # Everything but the pile tells a battle once it is settled (a war's deciding cards on show).
         shown = {"deal": WarApp.deal, "battle": WarApp.settled, "result": WarApp.result}
         yield StatusLine(names, g, id="status").data_bind(
-            WarApp.auto, WarApp.speed, WarApp.pause_on_war, WarApp.tally, **shown
+            WarApp.auto, WarApp.speed, WarApp.pause_on_war, WarApp.tally, WarApp.time_left, **shown
         )
         with Horizontal(id="table"):
             with Vertical(id="packets"):
@@ -186,6 +193,8 @@ class WarApp(ShadowOutput, App[None]):
         self._fit_screen(self.size.width, self.size.height)
         self._say_stats_off(self.stats.take_notice())
         self._say_config_problems()
+        if self.settings.time_limit is not None or self._session_ends is not None:
+            self.set_interval(1.0, self._count_down)
 
     def on_unmount(self) -> None:
         if ScrollBar.renderer is AsciiScrollBarRender:
@@ -228,6 +237,9 @@ class WarApp(ShadowOutput, App[None]):
         self.deal = DealView(self.game_number, game.seed, game.rules, game.counts, game.total_cards)
         if self.settings.time_limit is not None:
             self._limit_timer = self.set_timer(self.settings.time_limit * 60, self._time_up)
+            self._game_ends = self._started_at + self.settings.time_limit * 60
+            self._warned.discard("game")
+        self._count_down()
         self._sync_auto()
         return game
 
@@ -291,11 +303,17 @@ class WarApp(ShadowOutput, App[None]):
         self._sync_auto()
 
     def action_faster(self) -> None:
+        if self.speed == MAX:
+            self.notify(speed_limit_text(faster=True), timeout=2)
+            return
         self.speed = faster(self.speed)
         self._sync_auto()
         self._save_preferences(speed=self.speed)
 
     def action_slower(self) -> None:
+        if self.speed <= MIN_SPEED:
+            self.notify(speed_limit_text(faster=False), timeout=2)
+            return
         self.speed = slower(self.speed)
         self._sync_auto()
         self._save_preferences(speed=self.speed)
@@ -478,7 +496,8 @@ class WarApp(ShadowOutput, App[None]):
         self._reported = True
         seconds = self._clock() - self._started_at
         self._cancel(self._limit_timer)
-        self._limit_timer = None
+        self._limit_timer = self._game_ends = None
+        self._count_down()
         self._sync_auto()
         self.report_finished(game, seconds)
         assert game.result is not None and game.reason is not None
@@ -516,6 +535,19 @@ class WarApp(ShadowOutput, App[None]):
         if self.game is not None and not self.game.over and self.is_running:
             self.game.stop()
             self._after_play()
+
+    def _count_down(self) -> None:
+        """The time left on the status line, and one notice a minute before each limit (if it is longer than that)."""
+        now = self._clock()
+        limits = {"game": (self._game_ends, self.settings.time_limit), "session": (self._session_ends, self.settings.session_minutes)}
+        left = [ends - now for ends, _ in limits.values() if ends is not None]
+        self.time_left = max(0, math.ceil(min(left))) if left else None
+        for which, (ends, minutes) in limits.items():
+            if ends is None or minutes is None or minutes <= 1 or which in self._warned:
+                continue
+            if ends - now <= 60:
+                self._warned.add(which)
+                self.notify(one_minute_text(session=which == "session"), title="Time", severity="warning", timeout=10)
 
     def _tally_line(self) -> str:
         t = self.tally

@@ -21,5 +21,6 @@ GAME_BINDINGS = [
     Binding("r", "app.restart", "Restart"),
     Binding("s", "app.stats", "Stats"),
     Binding("question_mark", "app.help", "Help", key_display="?"),
-    Binding("q", "app.quit", "Quit"),
+    # Ctrl-C quits as q does, instead of Textual's "press ctrl+q to quit" notice.
+    Binding("q,ctrl+c", "app.quit", "Quit", key_display="q"),
 ]

@@ -20,6 +20,8 @@ from .rules import Rules
 if TYPE_CHECKING:
     from .config import Preferences
 
+SESSION_MINUTES_VARIABLE = "WAR_TUI_SESSION_MINUTES"
+"""Set by ``war-tui serve-ssh --max-session-minutes`` for each game it runs: the game shows the time left."""
 DEFAULT_NAMES = ("Player 1", "Player 2")
 MAX_NAME_LENGTH = 16
 SCREENSAVER_PAUSE = 5.0
@@ -54,6 +56,7 @@ class PlaySettings:
     screensaver: bool = False
     pause_on_war: bool = False
     time_limit: float | None = None  # minutes per game
+    session_minutes: float | None = None  # the server's limit on the whole session (it ends the game itself)
     names: tuple[str, str] = DEFAULT_NAMES
     ascii: bool = False
     packets: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None  # a hand-made deal (tests, replays)

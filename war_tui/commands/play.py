@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Collection
+import os
+from collections.abc import Collection, Mapping
+from dataclasses import replace
 
 from ..config import ConfigRead, Preferences, default_path, key_for, read_config
 from ..presentation.speed import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
 from ..rules import Rules
-from ..settings import DEFAULT_NAMES, PlaySettings, names_value
+from ..settings import DEFAULT_NAMES, SESSION_MINUTES_VARIABLE, PlaySettings, names_value
 from .common import UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
 from .config import config_path_value, theme_names
 from .stats import add_stats_flags, store_from_args
@@ -118,8 +120,20 @@ def settings_from_args(args: argparse.Namespace, *, themes: Collection[str] | No
     )
 
 
+def session_minutes(environ: Mapping[str, str]) -> float | None:
+    """The session limit a server running this game set (``serve-ssh --max-session-minutes``), or None."""
+    text = environ.get(SESSION_MINUTES_VARIABLE)
+    if text is None:
+        return None
+    try:
+        return minutes_value(SESSION_MINUTES_VARIABLE)(text)
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args, themes=theme_names())
+    settings = replace(settings, session_minutes=session_minutes(os.environ))
     from ..app import WarApp  # Textual loads only when a screen is really wanted
 
     app = WarApp(settings, stats=store_from_args(args))
