@@ -271,6 +271,7 @@ class WarApp(ShadowOutput, App[None]):
             self.notify(reason, severity="warning", timeout=10)  # the store words it: off, or delayed
 
     def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
+        self.auto = False  # a replay starts paused: stepped through, or started with a, deliberately
         self.new_game(message.seed, message.rules)
 
     # ---------------------------------------------------------------- actions

@@ -13,6 +13,7 @@ from ..rules import Rules
 from ..settings import DEFAULT_NAMES, SESSION_MINUTES_VARIABLE, PlaySettings, names_value
 from .common import UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
 from .config import config_path_value, theme_names
+from .game import add_packet_flags, packets_from_args
 from .stats import add_stats_flags, store_from_args
 
 
@@ -26,6 +27,7 @@ def speed_value(text: str) -> float:
 def add_play_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("playing (the full-screen game)")
     group.add_argument("--seed", type=seed_value, help="shuffle the first game with this seed (replays a deal)")
+    add_packet_flags(group)  # the first game from hand-made packets, as war-tui game takes them
     group.add_argument("--auto", action="store_true", help="start with auto-play on")
     group.add_argument(
         "--speed", type=speed_value, metavar="S",
@@ -103,8 +105,10 @@ def settings_from_args(args: argparse.Namespace, *, themes: Collection[str] | No
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     save = not (args.no_config or args.config_read_only)
+    packets = packets_from_args(args)
     return PlaySettings(
         seed=args.seed,
+        packets=packets,
         rules=rules_from_args(chosen),
         auto=args.auto,
         speed=chosen.speed,
