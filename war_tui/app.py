@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
-from textual import events, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
@@ -34,6 +34,7 @@ from .components.ascii_scrollbar import AsciiScrollBarRender
 from .cards import Card
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
+from .components.click_to_flip import FlipClicked
 from .components.game_footer import GameFooter
 from .components.packet import Packet
 from .components.pile import Pile
@@ -289,6 +290,10 @@ class WarApp(ShadowOutput, App[None]):
             return
         game.step()
         self._after_play()
+
+    @on(FlipClicked)
+    def _flip_clicked(self) -> None:
+        self.action_flip()
 
     def action_auto(self) -> None:
         if self.shown_steps is not None:

@@ -59,3 +59,39 @@ async def test_a_replay_from_the_statistics_screen_starts_paused(tmp_path: Path)
         await pilot.pause(2.5)  # longer than a battle at 0.5/s: nothing is played
         assert app.game.battles == 0
         assert "auto off" in drawn(app.query_one(StatusLine))
+
+
+# ---------------------------------------------------------------- the mouse, as a bonus
+
+
+async def test_clicking_a_packet_or_the_pile_flips():
+    from war_ui_support import make_app
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.click("#packet-p1")
+        await pilot.pause()
+        assert app.game.battles == 1
+        await pilot.click("#packet-p2")
+        await pilot.click("#pile")
+        await pilot.pause()
+        assert app.game.battles == 3
+        await pilot.click("#log")  # anywhere else: nothing
+        await pilot.pause()
+        assert app.game.battles == 3
+
+
+async def test_the_wheel_scrolls_the_help():
+    from textual import events
+    from textual.containers import VerticalScroll
+    from war_ui_support import make_app
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        dialog = app.screen.query_one("#help-dialog", VerticalScroll)
+        assert dialog.max_scroll_y > 0 and dialog.scroll_y == 0
+        for _ in range(3):
+            dialog.post_message(events.MouseScrollDown(dialog, 1, 1, 0, 1, 0, False, False, False))
+        await until(pilot, lambda: dialog.scroll_y > 0)

@@ -7,6 +7,7 @@ from rich.text import Text
 
 from textual.reactive import var
 
+from .click_to_flip import ClickToFlip
 from .line_widget import LineWidget, Row
 from ..views import BattleView, DealView, EndView
 from ..presentation.canvas import Canvas
@@ -17,7 +18,7 @@ from ..presentation.words import plural
 from ..rules import Side
 
 
-class Packet(LineWidget):
+class Packet(ClickToFlip, LineWidget):
     """The stack is the top card's back with one visible edge per few cards behind it.
 
     Most battles change the count, not the look of the stack: then only the

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from textual.reactive import var
 
+from .click_to_flip import ClickToFlip
 from .line_widget import LineWidget, Row
 from ..cards import is_red
 from ..views import BattleStep, BattleView
@@ -35,7 +36,7 @@ FULL_HEIGHT = 2 * CARD_HEIGHT + 2
 """Card rows for both players plus two lines between them for the outcome."""
 
 
-class Pile(LineWidget):
+class Pile(ClickToFlip, LineWidget):
     """Player 1's cards on top, player 2's below, so each row faces its owner's packet.
 
     The pile draws its own frame: a war gives it a heavy frame in the warning colour
