@@ -91,8 +91,8 @@ class WarApp(ShadowOutput, App[None]):
 
     TITLE = "war-tui"
     CSS_PATH = [str(STYLES / "app.tcss"), str(STYLES / "screens.tcss")]
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide"), (120, "-big-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall"), (40, "-big-tall")]
     BINDINGS = [*GAME_BINDINGS, *LOG_KEYS]
 
     deal: var[DealView | None] = var(None)

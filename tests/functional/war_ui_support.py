@@ -40,6 +40,8 @@ SCREEN_STATES = {
     "help": ((80, 24), lambda: make_app(), ("question_mark",)),
     "compact": ((48, 14), lambda: make_app(), ("space", "space", "space")),
     "ascii": ((80, 24), lambda: make_app(ascii=True, packets=WAR_PACKETS), ("space",)),
+    # A big terminal: big cards, the table grown with the screen; battle 18 of seed 7 is a war.
+    "big": ((200, 60), lambda: make_app(names=("Alice", "Bob")), ("space",) * 18),
 }
 
 

@@ -18,8 +18,13 @@ from ..views import BattleStep, BattleView
 from ..presentation.canvas import Canvas, framed
 from ..presentation.cells import wrap_cells
 from ..presentation.cards_art import (
+    BIG_CARD_HEIGHT,
+    BIG_CARD_WIDTH,
     CARD_HEIGHT,
     CARD_WIDTH,
+    big_card_back,
+    big_card_face,
+    card_art_size,
     card_back,
     card_face,
     card_label,
@@ -34,6 +39,10 @@ from ..rules import Side
 
 FULL_HEIGHT = 2 * CARD_HEIGHT + 2
 """Card rows for both players plus two lines between them for the outcome."""
+BIG_HEIGHT = 2 * BIG_CARD_HEIGHT + 2
+"""The same with big cards (a big screen gives the pile that much room)."""
+LABEL_CELLS = 4
+"""A card's left border and its rank and suit: a card covered closer than this shows a ten as "T"."""
 
 
 class Pile(ClickToFlip, LineWidget):
@@ -114,32 +123,37 @@ class Pile(ClickToFlip, LineWidget):
         if view is None:
             hint = "Press space to turn the top cards"
             canvas.text(max(0, (width - len(hint)) // 2), height // 2, hint[:width], "pile--hint")
+        elif height >= BIG_HEIGHT and width >= 2 * BIG_CARD_WIDTH:
+            self._draw_full(canvas, view, big=True)
         elif height >= FULL_HEIGHT and width >= 2 * CARD_WIDTH:
             self._draw_full(canvas, view)
         else:
             self._draw_compact(canvas, view)
         return canvas.runs()
 
-    def _draw_full(self, canvas: Canvas, view: BattleView) -> None:
+    def _draw_full(self, canvas: Canvas, view: BattleView, big: bool = False) -> None:
+        """Each player's row of cards in the middle of their half (facing their packet), the words between."""
         g = self.glyphs
-        top_row = (canvas.height - FULL_HEIGHT) // 2
-        rows = (top_row, top_row + CARD_HEIGHT + 2)
+        card_width, card_height = card_art_size(big)
+        face_of, back = (big_card_face, big_card_back(g)) if big else (card_face, card_back(g))
+        mid = (canvas.height - 2) // 2  # the outcome's two lines start here
+        rows = (mid - card_height - (mid - card_height) // 2, mid + 2 + (canvas.height - mid - 2 - card_height) // 2)
         layouts = [laid_layout(laid, view.war_cards) for laid in view.laid_at(self.shown)]
         count = max(len(cards) for cards in layouts)
-        step = fan_step(count, canvas.width - 2)
-        spread = (count - 1) * step + CARD_WIDTH
+        step = fan_step(count, canvas.width - 2, card_width)
+        spread = (count - 1) * step + card_width
         left = max(1, (canvas.width - spread) // 2)
         for cards, y in zip(layouts, rows):
             for i, (card, face_up) in enumerate(cards):
                 x = left + i * step
                 if face_up:
                     suit_style = "pile--red" if is_red(card) else "pile--face"
-                    face = card_face(card, g, overlapped=step < CARD_WIDTH - 1 and i < len(cards) - 1)
-                    canvas.paint(x, y, face, styles=("pile--face", suit_style, suit_style, "pile--face"))
+                    face = face_of(card, g, overlapped=step < LABEL_CELLS and i < len(cards) - 1)
+                    styles = ("pile--face", *[suit_style] * (card_height - 2), "pile--face")
+                    canvas.paint(x, y, face, styles=styles)
                 else:
-                    canvas.paint(x, y, card_back(g), "pile--back")
+                    canvas.paint(x, y, back, "pile--back")
         outcome, detail = self._words(view)
-        mid = top_row + CARD_HEIGHT
         for y, line, style in (
             (mid, outcome, "pile--war" if self.at_war else "pile--outcome"),
             (mid + 1, detail, "pile--detail"),
