@@ -4,7 +4,9 @@ The engine calls its listeners synchronously while it plays. The adapter follows
 each battle as it unfolds (``CardsRevealed``, then ``WarDeclared`` and the next
 ``CardsRevealed`` for every war), and what ends it (``BattleWon``, or the
 ``GameOver`` of a game ended short in a war) turns the cards laid into a
-``BattleView``, set as the board's ``battle``. At "max" speed the app sets
+``BattleView``, set as the board's ``battle``. A war's view keeps its steps as
+the events told them (the tie, then each war's face-down and face-up cards), so
+the board can lay it step by step without knowing the rules. At "max" speed the app sets
 ``holding``: each battle's view replaces the last one unshown, and one ``flush``
 per frame shows only the newest, carrying the counts of the battles it replaced
 (``passed``) for the sparkline and the log.
@@ -19,7 +21,7 @@ from .cards import Card
 from .engine import Game
 from .events import BattleWon, CardsRevealed, Event, GameOver, WarDeclared
 from .rules import Result, Side
-from .views import BattleView
+from .views import BattleStep, BattleView
 
 
 class Board(Protocol):
@@ -34,27 +36,35 @@ class BattleInProgress:
     def __init__(self) -> None:
         self.p1: list[Card] = []
         self.p2: list[Card] = []
+        self.steps: list[BattleStep] = []  # kept only once a war begins: most battles are one step
 
     def revealed(self, event: CardsRevealed) -> None:
         if event.depth == 0:
             self.p1.clear()
             self.p2.clear()
+            self.steps.clear()
         self.p1.append(event.p1_card)
         self.p2.append(event.p2_card)
+        if event.depth:
+            self.steps.append(BattleStep(len(self.p1), event.depth, True))
 
     def war(self, event: WarDeclared) -> None:
+        if not self.steps:
+            self.steps.append(BattleStep(len(self.p1), 0, True))  # the tie
         self.p1.extend(event.p1_down)
         self.p2.extend(event.p2_down)
+        self.steps.append(BattleStep(len(self.p1), event.depth, False))
 
     def view(self, event: BattleWon | GameOver, battle: int, war_cards: int, total_wars: int) -> BattleView | None:
         """The battle as the screen draws it, or None for a game-over with no unfinished battle."""
-        laid1, laid2 = tuple(self.p1), tuple(self.p2)
+        laid1, laid2, steps = tuple(self.p1), tuple(self.p2), tuple(self.steps)
         self.p1.clear()
         self.p2.clear()
+        self.steps.clear()
         if isinstance(event, BattleWon):
             return BattleView(
                 event.battle, laid1, laid2, war_cards, event.wars, event.winner,
-                len(event.cards), (event.p1_count, event.p2_count), total_wars,
+                len(event.cards), (event.p1_count, event.p2_count), total_wars, steps=steps,
             )
         if not event.last_battle_p1:
             return None
@@ -62,7 +72,7 @@ class BattleInProgress:
         taken = len(laid1) + len(laid2) if winner is not None else 0
         return BattleView(
             battle, laid1, laid2, war_cards, event.last_battle_wars, winner, taken,
-            (event.p1_count, event.p2_count), total_wars,
+            (event.p1_count, event.p2_count), total_wars, steps=steps,
         )
 
 

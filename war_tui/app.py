@@ -9,6 +9,7 @@ itself, only the widgets whose watchers draw it.
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import sys
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
-from textual import events, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
@@ -33,6 +34,7 @@ from .components.ascii_scrollbar import AsciiScrollBarRender
 from .cards import Card
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
+from .components.click_to_flip import FlipClicked
 from .components.game_footer import GameFooter
 from .components.packet import Packet
 from .components.pile import Pile
@@ -41,10 +43,12 @@ from .components.trend import CountTrend
 from .engine import Game
 from .fastpath import probe
 from .fastpath.output import ShadowOutput
-from .keys import GAME_BINDINGS
+from .keys import FLIP_KEYS, GAME_BINDINGS
 from .views import BattleView, DealView, EndView
 from .presentation.glyphs import choose_glyphs
-from .presentation.speed import MAX, faster, slower, tick_plan
+from .presentation.status import one_minute_text
+from .presentation.speed import MAX, MIN_SPEED, faster, slower, speed_limit_text, tick_plan
+from .presentation.unfolding import WATCHABLE_SPEED, stopped_at_war_text
 from .rules import Result, Rules, Side
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen
@@ -96,14 +100,19 @@ class WarApp(ShadowOutput, App[None]):
 
     TITLE = "war-tui"
     CSS_PATH = [str(STYLES / "app.tcss"), str(STYLES / "screens.tcss")]
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide"), (120, "-big-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall"), (40, "-big-tall")]
     BINDINGS = [*GAME_BINDINGS, *LOG_KEYS]
 
     deal: var[DealView | None] = var(None)
     """The game on the table (None before the first deal)."""
     battle: var[BattleView | None] = var(None)
-    """The battle on show: set by the engine adapter; None until a deal's first battle."""
+    """The battle on the middle pile: set by the engine adapter; None until a deal's first battle."""
+    shown_steps: var[int | None] = var(None)
+    """How many steps of that battle the pile shows while a war is laid step by step; None: all of them."""
+    settled: var[BattleView | None] = var(None)
+    """The battle whose outcome the board tells (counts, log, sparkline, status): the pile's battle once
+    its deciding cards are on show, so nothing gives the result away before they turn."""
     result: var[EndView | None] = var(None)
     """How the game on the table ended (None while it is being played)."""
     auto: var[bool] = var(False)
@@ -112,6 +121,8 @@ class WarApp(ShadowOutput, App[None]):
     pause_on_war: var[bool] = var(False)
     tally: var[Counter[Result]] = var(Counter)
     """Finished games of this session by result (changed in place, then ``mutate_reactive``)."""
+    time_left: var[int | None] = var(None)
+    """Whole seconds before the game's --time-limit or the server's session limit, whichever comes first."""
 
     def __init__(
         self,
@@ -150,6 +161,12 @@ class WarApp(ShadowOutput, App[None]):
         self._auto_plan: tuple[float, float] | None = None
         self._limit_timer: Timer | None = None
         self._next_deal_timer: Timer | None = None
+        self._step_timer: Timer | None = None
+        self._hold_timer: Timer | None = None
+        self._result_held = False
+        self._game_ends: float | None = None
+        self._session_ends = clock() + settings.session_minutes * 60 if settings.session_minutes else None
+        self._warned: set[str] = set()  # the limits whose one-minute notice was given
         self._battle_log: BattleLog | None = None
         self.fastpath = probe()
         """The private speed-ups the installed Textual allows (``war_tui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
@@ -163,19 +180,20 @@ class WarApp(ShadowOutput, App[None]):
 
     def compose(self) -> ComposeResult:
         g, names = self.glyphs, self.names
-        shown = (WarApp.deal, WarApp.battle, WarApp.result)
+        # Everything but the pile tells a battle once it is settled (a war's deciding cards on show).
+        shown = {"deal": WarApp.deal, "battle": WarApp.settled, "result": WarApp.result}
         yield StatusLine(names, g, id="status").data_bind(
-            *shown, WarApp.auto, WarApp.speed, WarApp.pause_on_war, WarApp.tally
+            WarApp.auto, WarApp.speed, WarApp.pause_on_war, WarApp.tally, WarApp.time_left, **shown
         )
         with Horizontal(id="table"):
             with Vertical(id="packets"):
-                yield Packet(Side.P1, names[0], g, id="packet-p1").data_bind(*shown)
-                yield Packet(Side.P2, names[1], g, id="packet-p2").data_bind(*shown)
-            yield Pile(names, g, id="pile").data_bind(WarApp.battle)
+                yield Packet(Side.P1, names[0], g, id="packet-p1").data_bind(**shown)
+                yield Packet(Side.P2, names[1], g, id="packet-p2").data_bind(**shown)
+            yield Pile(names, g, id="pile").data_bind(WarApp.battle, WarApp.shown_steps)
         with Vertical(id="charts"):
-            yield CardBar(names, g, id="card-bar").data_bind(*shown)
-            yield CountTrend(names, g, id="trend").data_bind(WarApp.deal, WarApp.battle)
-        yield BattleLog(names, g, id="log").data_bind(*shown)
+            yield CardBar(names, g, id="card-bar").data_bind(**shown)
+            yield CountTrend(names, g, id="trend").data_bind(WarApp.deal, battle=WarApp.settled)
+        yield BattleLog(names, g, id="log").data_bind(**shown)
         yield GameFooter(compact=True)
 
     def on_mount(self) -> None:
@@ -189,6 +207,8 @@ class WarApp(ShadowOutput, App[None]):
         self._say_config_problems()
         if self.settings.notice:
             self.notify(self.settings.notice, timeout=8, markup=False)
+        if self.settings.time_limit is not None or self._session_ends is not None:
+            self.set_interval(1.0, self._count_down)
 
     def on_unmount(self) -> None:
         if ScrollBar.renderer is AsciiScrollBarRender:
@@ -211,8 +231,9 @@ class WarApp(ShadowOutput, App[None]):
             from .fastpath.memory import forget_removed_widgets
 
             forget_removed_widgets()
-        self._cancel(self._limit_timer, self._next_deal_timer)
-        self._limit_timer = self._next_deal_timer = None
+        self._cancel(self._limit_timer, self._next_deal_timer, self._step_timer, self._hold_timer)
+        self._limit_timer = self._next_deal_timer = self._step_timer = self._hold_timer = None
+        self._result_held = False
         if packets is not None:
             game = Game(packets[0], packets[1], self.rules)
         else:
@@ -230,6 +251,9 @@ class WarApp(ShadowOutput, App[None]):
         self.deal = DealView(self.game_number, game.seed, game.rules, game.counts, game.total_cards)
         if self.settings.time_limit is not None:
             self._limit_timer = self.set_timer(self.settings.time_limit * 60, self._time_up)
+            self._game_ends = self._started_at + self.settings.time_limit * 60
+            self._warned.discard("game")
+        self._count_down()
         self._sync_auto()
         return game
 
@@ -283,6 +307,7 @@ class WarApp(ShadowOutput, App[None]):
         self.call_from_thread(self.exit)
 
     def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
+        self.auto = False  # a replay starts paused: stepped through, or started with a, deliberately
         self.new_game(message.seed, message.rules)
 
     # ---------------------------------------------------------------- actions
@@ -291,14 +316,26 @@ class WarApp(ShadowOutput, App[None]):
         game = self.game
         if game is None or not self.is_running:
             return
+        if self.shown_steps is not None:  # a war on the table, not decided yet
+            self._lay_war()
+            return
         if game.over:
-            self.new_game()
+            if not self._result_held:
+                self.new_game()
             return
         game.step()
         self._after_play()
 
+    @on(FlipClicked)
+    def _flip_clicked(self) -> None:
+        self.action_flip()
+
     def action_auto(self) -> None:
+        if self.shown_steps is not None:
+            self._settle_battle()  # the war stopped at (or being laid) shows whole; auto-play carries on
         if self.game is not None and self.game.over:
+            if self._result_held:
+                return
             self.auto = True  # at game over, a deals again and lets the new game play itself
             self.new_game()
             return
@@ -307,11 +344,17 @@ class WarApp(ShadowOutput, App[None]):
         self._sync_auto()
 
     def action_faster(self) -> None:
+        if self.speed >= self.top_speed:
+            self.notify(speed_limit_text(faster=True), timeout=2)
+            return
         self.speed = min(faster(self.speed), self.top_speed)
         self._sync_auto()
         self._save_preferences(speed=self.speed)
 
     def action_slower(self) -> None:
+        if self.speed <= MIN_SPEED:
+            self.notify(speed_limit_text(faster=False), timeout=2)
+            return
         self.speed = slower(self.speed)
         self._sync_auto()
         self._save_preferences(speed=self.speed)
@@ -330,6 +373,8 @@ class WarApp(ShadowOutput, App[None]):
             self._battle_log.scroll_by_key(how)
 
     def action_restart(self) -> None:
+        if self.game is not None and self.game.over and self._result_held:
+            return
         self.new_game()
 
     def action_help(self) -> None:
@@ -390,14 +435,13 @@ class WarApp(ShadowOutput, App[None]):
         if per_tick == MAX:
             self._max_frame(game)
         else:
+            if self.shown_steps is not None:
+                return  # a war is being laid (or auto-play just stopped at one): the next battle waits
             self._credit += per_tick
-            wars = game.wars
-            while self._credit >= 1 and not game.over:
+            # A war stopped at by "stop at wars" turns auto-play off (``watch_battle``), which ends the loop.
+            while self._credit >= 1 and not game.over and self.auto and self.shown_steps is None:
                 self._credit -= 1
                 game.step()
-                if self.pause_on_war and game.wars > wars:
-                    self._stop_at_war()
-                    break
         self._after_play()
 
     def _max_frame(self, game: Game) -> None:
@@ -418,29 +462,85 @@ class WarApp(ShadowOutput, App[None]):
                         if not game.step() or game.wars > wars:
                             break
                     if game.wars > wars:
-                        self._stop_at_war()
-                        break
+                        break  # the flush shows it, and stops auto-play at its tie (watch_battle)
                 else:
                     game.play(MAX_CHUNK)
         finally:
             adapter.holding = False
         adapter.flush()
 
-    def _stop_at_war(self) -> None:
-        self.auto = False
-        self._sync_auto()
-        self.notify("Auto-play stopped at a war: a carries on, w stops stopping", timeout=3)
+    # ------------------------------------------------------ a war, step by step
+
+    def watch_battle(self, view: BattleView | None) -> None:
+        """A battle reaches the pile: a war is laid step by step when there is time to watch it, else told whole.
+
+        Runs before the pile's own watcher, so a war's deciding cards are never drawn before their turn.
+        """
+        self._cancel(self._step_timer)
+        self._step_timer = None
+        if view is not None and view.stages > 1:
+            if self.auto and self.pause_on_war:
+                self.shown_steps = 1  # stopped at the tie: space lays the war cards
+                self.auto = False
+                self._sync_auto()
+                self.notify(stopped_at_war_text(), timeout=4)
+                return
+            if self._wars_watchable():
+                self.shown_steps = 1
+                self._step_timer = self.set_interval(self.settings.war_step, self._next_war_step)
+                return
+        self.shown_steps = None
+        self.settled = view
+
+    def _wars_watchable(self) -> bool:
+        """Flipping by hand, or auto-play slow enough to see a war laid step by step."""
+        return self.settings.war_step > 0 and (not self.auto or self.speed <= WATCHABLE_SPEED)
+
+    def _next_war_step(self) -> None:
+        view, shown = self.battle, (self.shown_steps or 0) + 1
+        if view is None or shown >= view.stages:
+            self._settle_battle()
+        else:
+            self.shown_steps = shown
+
+    def _lay_war(self) -> None:
+        """Flip with a war on the table: stopped at its tie, lay its cards; being laid, show the rest at once."""
+        if self._step_timer is not None or self.settings.war_step <= 0:
+            self._settle_battle()
+            return
+        self._step_timer = self.set_interval(self.settings.war_step, self._next_war_step)
+        self._next_war_step()
+
+    def _settle_battle(self) -> None:
+        """The whole battle on show: the board tells its outcome, and a game it ended shows its result."""
+        self._cancel(self._step_timer)
+        self._step_timer = None
+        if self.shown_steps is None:
+            return
+        self.shown_steps = None
+        self.settled = self.battle
+        self._after_play()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Any key shows the rest of a war being laid at once (the flip keys do only that: ``action_flip``)."""
+        if (
+            isinstance(event, events.Key) and self._step_timer is not None
+            and not event.is_forwarded and event.key not in FLIP_KEYS
+        ):
+            self._settle_battle()
+        await super().on_event(event)
 
     # ------------------------------------------------------------- game over
 
     def _after_play(self) -> None:
         game = self.game
-        if game is None or not game.over or self._reported:
-            return
+        if game is None or not game.over or self._reported or self.shown_steps is not None:
+            return  # a war still being laid tells the end once its deciding cards are on show
         self._reported = True
         seconds = self._clock() - self._started_at
         self._cancel(self._limit_timer)
-        self._limit_timer = None
+        self._limit_timer = self._game_ends = None
+        self._count_down()
         self._sync_auto()
         self.report_finished(game, seconds)
         assert game.result is not None and game.reason is not None
@@ -459,6 +559,13 @@ class WarApp(ShadowOutput, App[None]):
         )
         if screensaver:
             self._next_deal_timer = self.set_timer(pause, self._deal_next)
+        if self.settings.result_hold > 0:  # a key held through the last battle does not skip the result
+            self._result_held = True
+            self._hold_timer = self.set_timer(self.settings.result_hold, self._release_result)
+
+    def _release_result(self) -> None:
+        self._hold_timer = None
+        self._result_held = False
 
     def _deal_next(self) -> None:
         self._next_deal_timer = None
@@ -467,9 +574,23 @@ class WarApp(ShadowOutput, App[None]):
 
     def _time_up(self) -> None:
         self._limit_timer = None
+        self._settle_battle()
         if self.game is not None and not self.game.over and self.is_running:
             self.game.stop()
             self._after_play()
+
+    def _count_down(self) -> None:
+        """The time left on the status line, and one notice a minute before each limit (if it is longer than that)."""
+        now = self._clock()
+        limits = {"game": (self._game_ends, self.settings.time_limit), "session": (self._session_ends, self.settings.session_minutes)}
+        left = [ends - now for ends, _ in limits.values() if ends is not None]
+        self.time_left = max(0, math.ceil(min(left))) if left else None
+        for which, (ends, minutes) in limits.items():
+            if ends is None or minutes is None or minutes <= 1 or which in self._warned:
+                continue
+            if ends - now <= 60:
+                self._warned.add(which)
+                self.notify(one_minute_text(session=which == "session"), title="Time", severity="warning", timeout=10)
 
     def _tally_line(self) -> str:
         t = self.tally

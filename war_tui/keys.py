@@ -10,9 +10,10 @@ from __future__ import annotations
 from textual.binding import Binding
 
 SPEED_KEYS = Binding.Group("Speed", compact=True)
+FLIP_KEYS = ("space", "enter", "f")
 
 GAME_BINDINGS = [
-    Binding("space,enter,f", "app.flip", "Flip", key_display="space"),
+    Binding(",".join(FLIP_KEYS), "app.flip", "Flip", key_display="space"),
     Binding("a", "app.auto", "Auto"),
     Binding("plus,equals_sign", "app.faster", "Faster", key_display="+", group=SPEED_KEYS),
     Binding("minus,underscore", "app.slower", "Slower", key_display="-", group=SPEED_KEYS),
@@ -20,5 +21,6 @@ GAME_BINDINGS = [
     Binding("r", "app.restart", "Restart"),
     Binding("s", "app.stats", "Stats"),
     Binding("question_mark", "app.help", "Help", key_display="?"),
-    Binding("q", "app.quit", "Quit"),
+    # Ctrl-C quits as q does, instead of Textual's "press ctrl+q to quit" notice.
+    Binding("q,ctrl+c", "app.quit", "Quit", key_display="q"),
 ]

@@ -16,11 +16,14 @@ from typing import TYPE_CHECKING
 from .cards import Card
 from .presentation.cells import cell_width
 from .presentation.speed import DEFAULT_SPEED, MAX
+from .presentation.unfolding import WAR_STEP
 from .rules import Rules
 
 if TYPE_CHECKING:
     from .config import Preferences
 
+SESSION_MINUTES_VARIABLE = "WAR_TUI_SESSION_MINUTES"
+"""Set by ``war-tui serve-ssh --max-session-minutes`` for each game it runs: the game shows the time left."""
 DEFAULT_NAMES = ("Player 1", "Player 2")
 MAX_NAME_LENGTH = 16
 SCREENSAVER_PAUSE = 5.0
@@ -39,6 +42,8 @@ TABLE_MODES = ("play", "watch", "lobby")
 """play: joined as a player (a spectator when the seats were full); watch: joined as a spectator;
 lobby: watching the lobby (the game process asks to join when the person picks a table)."""
 """Seconds the screensaver shows a finished game before dealing the next."""
+RESULT_HOLD = 1.0
+"""Seconds a result stays before space, enter or r deal again: a key held through the last battle cannot skip it."""
 
 
 def names_value(names: Sequence[str]) -> tuple[str, str]:
@@ -67,10 +72,13 @@ class PlaySettings:
     screensaver: bool = False
     pause_on_war: bool = False
     time_limit: float | None = None  # minutes per game
+    session_minutes: float | None = None  # the server's limit on the whole session (it ends the game itself)
     names: tuple[str, str] = DEFAULT_NAMES
     ascii: bool = False
     packets: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None  # a hand-made deal (tests, replays)
     screensaver_pause: float = SCREENSAVER_PAUSE
+    war_step: float = WAR_STEP  # seconds each step of a war stays on the pile; 0 shows wars whole
+    result_hold: float = RESULT_HOLD  # seconds a finished game's result ignores the keys that deal again
     theme: str | None = None  # a Textual theme's name; None keeps Textual's default
     config_problems: tuple[str, ...] = ()  # what was wrong in the preferences file, shown once at start
     preferences: Preferences | None = None  # where changes made in the game are saved; None: nowhere

@@ -14,6 +14,15 @@ from .rules import EndReason, Result, Rules, Side
 
 
 @dataclass(frozen=True, slots=True)
+class BattleStep:
+    """One step of a battle on the table, as the engine told it: a face-up pair, or a war's face-down cards."""
+
+    laid: int  # cards each player has laid once this step is on the table
+    wars: int  # wars declared by then
+    face_up: bool
+
+
+@dataclass(frozen=True, slots=True)
 class BattleView:
     battle: int
     p1_laid: tuple[Card, ...]  # every card player 1 laid, in order
@@ -25,10 +34,31 @@ class BattleView:
     counts: tuple[int, int]  # packet sizes afterwards
     total_wars: int = 0  # wars declared in the game so far, as the engine counts them
     passed: tuple[int, ...] = ()  # at "max": player 1's count after each battle played since the last one drawn
+    steps: tuple[BattleStep, ...] = ()  # a war's steps in the order laid: the tie, then per war its face-down and face-up cards; () for one step
 
     @property
     def deciding(self) -> tuple[Card, Card]:
         return self.p1_laid[-1], self.p2_laid[-1]
+
+    @property
+    def stages(self) -> int:
+        """How many steps the battle can be shown in: 1 for a battle without a war."""
+        return max(1, len(self.steps))
+
+    def laid_at(self, shown: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        """Each player's cards on the table once ``shown`` steps are (all of them from the last step on)."""
+        if shown >= self.stages:
+            return self.p1_laid, self.p2_laid
+        laid = self.steps[max(1, shown) - 1].laid
+        return self.p1_laid[:laid], self.p2_laid[:laid]
+
+    def step_at(self, shown: int) -> BattleStep | None:
+        """The last step on the table once ``shown`` steps are; None when the whole battle is."""
+        return None if shown >= self.stages else self.steps[max(1, shown) - 1]
+
+    def wars_at(self, shown: int) -> int:
+        """The wars the cards on the table show: a tie on show is the war the next step declares."""
+        return self.wars if shown >= self.stages else self.steps[max(1, shown)].wars
 
 
 @dataclass(frozen=True, slots=True)

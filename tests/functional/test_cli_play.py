@@ -85,3 +85,32 @@ def test_every_package_directory_is_listed_for_the_wheel():
         for path in (root / "war_tui").rglob("__init__.py")
     }
     assert found <= listed
+
+
+@pytest.mark.parametrize(
+    "packets, words",
+    [
+        (["--p1", "AS KD"], "explicit packets need both --p1 and --p2"),
+        (["--p1", "AS", "--p2", "KD", "--seed", "3"], "give either --seed or the packets --p1 and --p2, not both"),
+        (["--p1", "AS AS", "--p2", "KD"], None),
+        (["--p1", "AS ZZ", "--p2", "KD"], None),
+        (["--p1", "", "--p2", "KD"], None),
+    ],
+)
+def test_hand_made_packets_on_screen_are_checked_as_war_tui_game_checks_them(packets, words, capsys):
+    """Same notation, same checks, same words: the full-screen game and war-tui game share the parsing."""
+    assert main(["game", *packets]) == 2
+    game_err = capsys.readouterr().err
+    assert main(["--no-config", *packets]) == 2  # before any screen opens
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("war-tui: ")
+    assert err.removeprefix("war-tui: ") == game_err.removeprefix("war-tui game: ")
+    if words:
+        assert words in err
+
+
+def test_hand_made_packets_become_the_first_deal():
+    from war_tui.cards import parse_cards
+
+    settings = settings_from_args(build_parser().parse_args(["--no-config", "--p1", "10h as", "--p2", "2♣"]))
+    assert settings.packets == (tuple(parse_cards("TH AS")), tuple(parse_cards("2C"))) and settings.seed is None

@@ -151,13 +151,17 @@ async def test_pause_on_war_stops_auto_play_at_the_war():
         assert app.game.battles == 1
 
 
-async def test_pause_on_war_also_works_at_max_speed_and_shows_the_war():
+async def test_pause_on_war_also_works_at_max_speed_and_space_then_shows_the_war():
     app = make_app(seed=OPENING_SEED, speed=MAX, auto=True, pause_on_war=True)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: not app.auto)
         await pilot.pause()
         assert app.game.battles == 1  # seed 7 opens with a war
-        assert "▒▒▒" in shown(app.query_one(Pile))
+        pile = app.query_one(Pile)
+        assert "4♠ ties 4♦" in shown(pile) and "▒▒▒" not in shown(pile)  # stopped at the tie
+        await pilot.press("space")
+        await pilot.pause()
+        assert "▒▒▒" in shown(pile) and "takes" in shown(pile)
 
 
 async def test_w_toggles_pause_on_war():

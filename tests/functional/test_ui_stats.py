@@ -20,7 +20,7 @@ from war_ui_support import QUICK_WIN, WAR_PACKETS
 
 
 def app_with(store: StatsStore, **changes) -> WarApp:
-    settings = replace(PlaySettings(seed=7), **changes)
+    settings = replace(PlaySettings(seed=7, war_step=0.0, result_hold=0.0), **changes)  # each press one battle, as make_app
     return WarApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, stats=store)
 
 

@@ -2,6 +2,9 @@
 
 Everything is deterministic: fixed seeds or hand-made packets, a frozen clock,
 a predictable "new seed" for restarts, and no timers unless a test turns auto-play on.
+Wars are shown whole and a result answers its keys at once (``war_step=0``,
+``result_hold=0``), so each press is one battle; the tests of a war laid step by
+step and of the held result turn them back on.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ OPENING_SEED = 7  # battle 1 of seed 7 is a war, battle 2 an ordinary battle
 
 
 def make_app(settings: PlaySettings | None = None, *, environ: dict[str, str] | None = None, **changes) -> WarApp:
-    settings = replace(settings or PlaySettings(seed=OPENING_SEED), **changes)
+    settings = replace(settings or PlaySettings(seed=OPENING_SEED, war_step=0.0, result_hold=0.0), **changes)
     seeds = itertools.count(1001)
     env = {"LANG": "C.UTF-8"} if environ is None else environ
     return WarApp(settings, environ=env, clock=lambda: 0.0, new_seed=lambda: next(seeds))
@@ -37,6 +40,8 @@ SCREEN_STATES = {
     "help": ((80, 24), lambda: make_app(), ("question_mark",)),
     "compact": ((48, 14), lambda: make_app(), ("space", "space", "space")),
     "ascii": ((80, 24), lambda: make_app(ascii=True, packets=WAR_PACKETS), ("space",)),
+    # A big terminal: big cards, the table grown with the screen; battle 18 of seed 7 is a war.
+    "big": ((200, 60), lambda: make_app(names=("Alice", "Bob")), ("space",) * 18),
 }
 
 

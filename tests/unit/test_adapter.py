@@ -93,3 +93,22 @@ def test_at_max_speed_one_view_a_frame_carries_the_counts_of_every_battle_it_pas
     adapter.flush()
     assert board.shown[-1].passed == tuple(counts[100:102])  # only the battles since the last frame
     assert not adapter.flush()  # nothing held: nothing shown again
+
+
+def test_a_war_keeps_its_steps_as_the_events_told_them():
+    """The tie, then per war its face-down cards and its face-up pair: the board lays a war by these."""
+    game, shown = shown_by("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D", battles=1)
+    (view,) = shown
+    assert [(s.laid, s.wars, s.face_up) for s in view.steps] == [
+        (1, 0, True), (2, 1, False), (3, 1, True), (4, 2, False), (5, 2, True),
+    ]
+    assert view.stages == 5
+    assert view.laid_at(1) == (tuple(parse_cards("7C")), tuple(parse_cards("7H")))
+    assert view.laid_at(2) == (tuple(parse_cards("7C 3C")), tuple(parse_cards("7H 2D")))
+    assert view.laid_at(5) == (view.p1_laid, view.p2_laid)
+    assert [view.wars_at(n) for n in range(1, 6)] == [1, 1, 2, 2, 2]  # a tie on show counts its war
+
+
+def test_a_battle_without_a_war_is_one_step():
+    game, shown = shown_by("AS KS", "2C 3C", battles=1)
+    assert shown[0].steps == () and shown[0].stages == 1 and shown[0].wars_at(1) == 0

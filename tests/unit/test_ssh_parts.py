@@ -52,6 +52,13 @@ def test_the_game_gets_a_small_clean_environment(monkeypatch):
     assert "HOME" in env and "PATH" in env
 
 
+def test_the_session_limit_is_passed_to_the_game_and_only_by_the_server():
+    from war_tui.settings import SESSION_MINUTES_VARIABLE
+
+    assert session_environment("xterm", {}, 90.0)[SESSION_MINUTES_VARIABLE] == "1.5"
+    assert SESSION_MINUTES_VARIABLE not in session_environment("xterm", {SESSION_MINUTES_VARIABLE: "1"})
+
+
 def test_a_strange_terminal_name_is_not_passed_on():
     assert session_environment("../../etc/passwd", {})["TERM"] == DEFAULT_TERM
     assert session_environment("", {})["TERM"] == DEFAULT_TERM

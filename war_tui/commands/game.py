@@ -7,7 +7,7 @@ import json
 import secrets
 import sys
 
-from ..cards import CardError, card_str, format_cards, parse_cards, validate_packets
+from ..cards import Card, CardError, card_str, format_cards, parse_cards, validate_packets
 from ..engine import Game
 from ..events import BattleWon, Event, GameOver
 from ..presentation.words import plural, reason_text, result_title
@@ -24,18 +24,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     deal = parser.add_argument_group("the deal (default: a fresh random seed)")
     deal.add_argument("--seed", type=seed_value, help=f"shuffle with this seed, 0 to {MAX_SEED} (replays a deal)")
-    deal.add_argument("--p1", metavar="CARDS", help='player 1\'s packet, top card first: "AS KD 10H 2C"')
-    deal.add_argument("--p2", metavar="CARDS", help="player 2's packet, top card first")
+    add_packet_flags(deal)
     add_rule_flags(parser)
     parser.add_argument("--trace", action="store_true", help="print one JSON line per battle first")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.set_defaults(run=run)
 
 
-def make_game(args: argparse.Namespace, rules: Rules) -> Game:
+def add_packet_flags(group: argparse._ArgumentGroup) -> None:
+    """``--p1`` / ``--p2``: hand-made packets, for ``war-tui game`` and the full-screen game alike."""
+    group.add_argument("--p1", metavar="CARDS", help='player 1\'s packet, top card first: "AS KD 10H 2C"')
+    group.add_argument("--p2", metavar="CARDS", help="player 2's packet, top card first")
+
+
+def packets_from_args(args: argparse.Namespace) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+    """The packets ``--p1`` and ``--p2`` give (None without them), checked as the engine needs them."""
     if args.p1 is None and args.p2 is None:
-        seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
-        return Game.deal(seed, rules)
+        return None
     if args.seed is not None:
         raise UsageError("give either --seed or the packets --p1 and --p2, not both")
     if args.p1 is None or args.p2 is None:
@@ -45,7 +50,15 @@ def make_game(args: argparse.Namespace, rules: Rules) -> Game:
         validate_packets(p1, p2)
     except CardError as exc:
         raise UsageError(str(exc)) from None
-    return Game(p1, p2, rules)
+    return tuple(p1), tuple(p2)
+
+
+def make_game(args: argparse.Namespace, rules: Rules) -> Game:
+    packets = packets_from_args(args)
+    if packets is None:
+        seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+        return Game.deal(seed, rules)
+    return Game(packets[0], packets[1], rules)
 
 
 def trace_line(event: BattleWon | GameOver, battle: int) -> dict[str, object]:

@@ -12,12 +12,13 @@ from ..config import ConfigRead, Preferences, default_path, key_for, read_config
 from ..presentation.speed import DEFAULT_SPEED, MAX, SpeedError, parse_speed, speed_label
 from ..rules import Rules
 from ..settings import (
-    DEFAULT_NAMES, NOTICE_VARIABLE, SERVED_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TABLE_MODES,
-    TOP_SPEED_VARIABLE, PlaySettings, names_value,
+    DEFAULT_NAMES, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
+    TABLE_MODE_VARIABLE, TABLE_MODES, TOP_SPEED_VARIABLE, PlaySettings, names_value,
 )
 from ..stats import StatsStore
 from .common import MAX_MINUTES, MAX_SEED, UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
 from .config import config_path_value, theme_names
+from .game import add_packet_flags, packets_from_args
 from .stats import add_stats_flags, check_stats_flags, store_from_args
 
 
@@ -33,6 +34,7 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--seed", type=seed_value, help=f"shuffle the first game with this seed, 0 to {MAX_SEED} (replays a deal)"
     )
+    add_packet_flags(group)  # the first game from hand-made packets, as war-tui game takes them
     group.add_argument("--auto", action="store_true", help="start with auto-play on")
     group.add_argument(
         "--speed", type=speed_value, metavar="S",
@@ -118,7 +120,21 @@ def served_settings(environ: Mapping[str, str]) -> dict[str, object]:
         raise UsageError(f"{TOP_SPEED_VARIABLE}: {exc}") from None
     notice = environ.get(NOTICE_VARIABLE, "")
     notice = notice if notice.isprintable() and 0 < len(notice) <= 200 else None
-    return {"served": True, "top_speed": top_speed, "notice": notice, **served_table(environ)}
+    return {
+        "served": True, "top_speed": top_speed, "notice": notice, "session_minutes": session_minutes(environ),
+        **served_table(environ),
+    }
+
+
+def session_minutes(environ: Mapping[str, str]) -> float | None:
+    """The session limit the server running this game set (``serve-ssh --max-session-minutes``), or None."""
+    text = environ.get(SESSION_MINUTES_VARIABLE)
+    if text is None:
+        return None
+    try:
+        return minutes_value(SESSION_MINUTES_VARIABLE)(text)
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(str(exc)) from None
 
 
 MAX_FD = 65535
@@ -175,8 +191,10 @@ def settings_from_args(
         raise UsageError(str(exc)) from None
     check_table_flags(args, served)
     save = not (args.no_config or args.config_read_only or served)
+    packets = packets_from_args(args)
     return PlaySettings(
         seed=args.seed,
+        packets=packets,
         rules=rules_from_args(chosen),
         auto=args.auto,
         speed=chosen.speed,

@@ -9,6 +9,8 @@ from textual.widgets import Footer
 WIDTH_STEPS = (80, 70, 52, 45)
 """Below each width the footer gets a class ``-below-N``; styles/app.tcss hides the less needed keys
 there (they stay in the help screen and the command palette) instead of cutting the last one in half."""
+ROOM_FOR_CTRL_C = 120
+"""From this width the quit key reads "q/^c": Ctrl-C quits too (narrower, help and the palette say so)."""
 
 
 class GameFooter(Footer):
@@ -19,16 +21,24 @@ class GameFooter(Footer):
     ``mutate_reactive`` runs ``compact``'s watchers once, and Textual drops those of removed keys.
     """
 
+    _wide = False
+
     def compose(self) -> ComposeResult:
         for widget in super().compose():
             action = getattr(widget, "action", None)  # a footer key: a class per action, so a style can hide it
             if isinstance(action, str):
                 widget.add_class("-key-" + action.rpartition(".")[2].replace("_", "-"))
+                if action == "app.quit" and self._wide and hasattr(widget, "key_display"):
+                    widget.key_display = "q/^c"
             yield widget
 
     def on_resize(self, event: events.Resize) -> None:
         for step in WIDTH_STEPS:
             self.set_class(event.size.width < step, f"-below-{step}")
+        wide = event.size.width >= ROOM_FOR_CTRL_C
+        if wide != self._wide:
+            self._wide = wide
+            self.call_after_refresh(self.recompose)
 
     async def recompose(self) -> None:
         await super().recompose()

@@ -7,17 +7,18 @@ from rich.text import Text
 
 from textual.reactive import var
 
+from .click_to_flip import ClickToFlip
 from .line_widget import LineWidget, Row
 from ..views import BattleView, DealView, EndView
 from ..presentation.canvas import Canvas
-from ..presentation.cards_art import CARD_HEIGHT, CARD_WIDTH, card_back
+from ..presentation.cards_art import BIG_CARD_HEIGHT, BIG_CARD_WIDTH, CARD_HEIGHT, big_card_back, card_art_size, card_back
 from ..presentation.charts import stack_edges
 from ..presentation.glyphs import Glyphs
 from ..presentation.words import plural
 from ..rules import Side
 
 
-class Packet(LineWidget):
+class Packet(ClickToFlip, LineWidget):
     """The stack is the top card's back with one visible edge per few cards behind it.
 
     Most battles change the count, not the look of the stack: then only the
@@ -97,7 +98,14 @@ class Packet(LineWidget):
             return (self.glyphs, 0)
         if height < CARD_HEIGHT:
             return (self.glyphs, "compact", stack_edges(self.count, self.total, max(0, width - 1)))
-        return (self.glyphs, "full", stack_edges(self.count, self.total, max(0, width - CARD_WIDTH)))
+        big = self._big(width, height)
+        card_width, card_height = card_art_size(big)
+        return (self.glyphs, big, (height - card_height) // 2, stack_edges(self.count, self.total, max(0, width - card_width)))
+
+    @staticmethod
+    def _big(width: int, height: int) -> bool:
+        """Big cards when the packet has room for one and a few edges behind it (a big screen)."""
+        return height >= BIG_CARD_HEIGHT and width >= BIG_CARD_WIDTH + 4
 
     def draw(self, width: int, height: int) -> list[Row]:
         self._drawn_stack = self.stack_key()
@@ -112,8 +120,11 @@ class Packet(LineWidget):
             mark = self.glyphs.frame[5]
             canvas.text(0, 0, mark * edges, "packet--back")
         else:
-            edges = stack_edges(self.count, self.total, max(0, width - CARD_WIDTH))
-            back = card_back(self.glyphs)
+            big = self._big(width, height)
+            card_width, card_height = card_art_size(big)
+            edges = stack_edges(self.count, self.total, max(0, width - card_width))
+            back = big_card_back(self.glyphs) if big else card_back(self.glyphs)
+            top = (height - card_height) // 2  # level with its player's row of cards in the pile
             for x in range(edges + 1):
-                canvas.paint(x, 0, back, "packet--edge" if x < edges else "packet--back")
+                canvas.paint(x, top, back, "packet--edge" if x < edges else "packet--back")
         return canvas.runs()

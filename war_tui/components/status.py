@@ -24,6 +24,7 @@ class StatusLine(LineWidget):
     speed: var[float | str] = var(4.0)
     pause_on_war: var[bool] = var(False)
     tally: var[Counter[Result]] = var(Counter)
+    time_left: var[int | None] = var(None)
 
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -51,6 +52,9 @@ class StatusLine(LineWidget):
     def watch_tally(self) -> None:
         self.redraw()
 
+    def watch_time_left(self) -> None:
+        self.redraw()
+
     def draw(self, width: int, height: int) -> list[Row]:
         deal, battle, end, tally = self.deal, self.battle, self.result, self.tally
         if end is not None:
@@ -63,6 +67,6 @@ class StatusLine(LineWidget):
             number=deal.number if deal is not None else 0, seed=deal.seed if deal is not None else None,
             battles=battles, wars=wars, auto=self.auto, speed=self.speed, pause_on_war=self.pause_on_war,
             over=end is not None, tally=(tally[Result.P1], tally[Result.P2], tally[Result.DRAW], tally[Result.STOPPED]),
-            names=self.names, glyphs=self.glyphs, width=width,
+            names=self.names, glyphs=self.glyphs, width=width, time_left=self.time_left,
         )
         return [[(chunk, f"status--{name}" if name else "") for chunk, name in pieces]]

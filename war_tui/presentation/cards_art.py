@@ -21,6 +21,14 @@ def card_label(card: Card, glyphs: Glyphs) -> str:
 
 CARD_WIDTH = 5
 CARD_HEIGHT = 4
+BIG_CARD_WIDTH = 9
+BIG_CARD_HEIGHT = 7
+"""The cards on big screens: rank and suit in both corners, the suit large in the middle."""
+
+
+def card_art_size(big: bool) -> tuple[int, int]:
+    """(width, height) of a card as drawn, small or big."""
+    return (BIG_CARD_WIDTH, BIG_CARD_HEIGHT) if big else (CARD_WIDTH, CARD_HEIGHT)
 
 
 def card_face(card: Card, glyphs: Glyphs, overlapped: bool = False) -> list[str]:
@@ -42,6 +50,35 @@ def card_face(card: Card, glyphs: Glyphs, overlapped: bool = False) -> list[str]
 def card_back(glyphs: Glyphs) -> list[str]:
     tl, tr, bl, br, h, v = glyphs.frame
     return [tl + h * 3 + tr, v + glyphs.back[0] + v, v + glyphs.back[1] + v, bl + h * 3 + br]
+
+
+def big_card_face(card: Card, glyphs: Glyphs, overlapped: bool = False) -> list[str]:
+    """A big framed card: rank and suit top-left and bottom-right, the suit in the middle.
+
+    ``overlapped``: only the card's left part will show, so a ten is "T", never a lone "1".
+    """
+    tl, tr, bl, br, h, v = glyphs.frame
+    inner = BIG_CARD_WIDTH - 2
+    suit = glyphs.suits[card & 3]
+    label = card_label(card, glyphs)
+    corner = RANKS[card >> 2] + suit if overlapped else label
+    blank = v + " " * inner + v
+    return [
+        tl + h * inner + tr,
+        v + corner.ljust(inner) + v,
+        blank,
+        v + suit.center(inner) + v,
+        blank,
+        v + label.rjust(inner) + v,
+        bl + h * inner + br,
+    ]
+
+
+def big_card_back(glyphs: Glyphs) -> list[str]:
+    tl, tr, bl, br, h, v = glyphs.frame
+    inner = BIG_CARD_WIDTH - 2
+    rows = [(glyphs.back[i % 2] * inner)[:inner] for i in range(BIG_CARD_HEIGHT - 2)]
+    return [tl + h * inner + tr, *(v + row + v for row in rows), bl + h * inner + br]
 
 
 def laid_layout(laid: Sequence[Card], war_cards: int) -> list[tuple[Card, bool]]:

@@ -48,6 +48,13 @@ def slower(speed: float) -> float:
     return MIN_SPEED
 
 
+def speed_limit_text(faster: bool) -> str:
+    """What + at max, or - at the slowest, says."""
+    if faster:
+        return "Already at the fastest: max plays as many battles as fit in a frame"
+    return f"Already at the slowest: one battle every {1 / MIN_SPEED:g} s"
+
+
 def speed_label(speed: float) -> str:
     if speed == MAX:
         return "max"

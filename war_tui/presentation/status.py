@@ -17,6 +17,18 @@ def initials(names: Sequence[str]) -> tuple[str, str]:
     return short[0], short[1]
 
 
+def time_left_text(seconds: int) -> str:
+    """The time left before a limit, as a clock reads it: "4:05 left", "1:02:03 left"."""
+    hours, rest = divmod(max(0, seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return (f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}") + " left"
+
+
+def one_minute_text(session: bool) -> str:
+    """The one notice a minute before a time limit ends the game (or the server ends the session)."""
+    return "One minute left in this session" if session else "One minute left: then the game stops, naming who is ahead"
+
+
 def status_pieces(
     *,
     number: int,
@@ -31,6 +43,7 @@ def status_pieces(
     names: Sequence[str],
     glyphs: Glyphs,
     width: int,
+    time_left: int | None = None,
 ) -> list[tuple[str, str]]:
     """The status line as (text, style-name) pieces; styles: 'label', 'value', 'auto', 'paused'.
 
@@ -67,6 +80,8 @@ def status_pieces(
         pieces.append(play)
         if pause_on_war:
             pieces += [(dot, "label"), ("war stop", "value")]
+        if time_left is not None:
+            pieces += [(dot, "label"), (time_left_text(time_left), "value")]
         if score:
             pieces += [(dot + f"Wins {a} ", "label"), (f"{p1}-{p2}", "value"), (f" {b}", "label")]
         else:

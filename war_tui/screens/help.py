@@ -23,7 +23,7 @@ KEYS = (
     ("s", "statistics: every game recorded; enter on a game replays it"),
     ("?  esc", "this help, open and close"),
     ("ctrl+p", "command palette: every action, and themes"),
-    ("q", "quit"),
+    ("q  ctrl+c", "quit"),
 )
 
 GATHER_TEXT = {

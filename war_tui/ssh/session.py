@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from ..presentation.words import plural
-from ..settings import ERROR_FD_VARIABLE, NOTICE_VARIABLE, SERVED_VARIABLE, TOP_SPEED_VARIABLE
+from ..settings import (
+    ERROR_FD_VARIABLE, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TOP_SPEED_VARIABLE,
+)
 from .pty_process import PtyProcess, clamp_size
 
 if TYPE_CHECKING:
@@ -57,11 +59,14 @@ def refuse_subsystem(name: str) -> str:
     return f"war-tui: this server only plays War; the {shown} subsystem is not offered."
 
 
-def session_environment(term: str | None, client_env: Mapping[str, str]) -> dict[str, str]:
+def session_environment(
+    term: str | None, client_env: Mapping[str, str], session_seconds: float | None = None
+) -> dict[str, str]:
     """The game's whole environment: the client's terminal type, a UTF-8 locale and where home is.
 
     Never COLUMNS or LINES (they would pin the size and hide resizes), nothing else from the client
-    but a well-formed COLORTERM and NO_COLOR, nothing of the server's secrets.
+    but a well-formed COLORTERM and NO_COLOR, nothing of the server's secrets. With a session limit,
+    the game is told it, so it can show the time left and warn a minute before the end.
     """
     env = {name: os.environ[name] for name in SERVER_VARIABLES if name in os.environ}
     env.setdefault("PATH", os.defpath)
@@ -71,6 +76,8 @@ def session_environment(term: str | None, client_env: Mapping[str, str]) -> dict
         env["COLORTERM"] = client_env["COLORTERM"]
     if client_env.get("NO_COLOR"):
         env["NO_COLOR"] = "1"
+    if session_seconds:
+        env[SESSION_MINUTES_VARIABLE] = f"{session_seconds / 60:g}"
     return env
 
 
@@ -269,7 +276,7 @@ class GameSession(asyncssh.SSHServerSession):
     async def _play(self) -> None:
         server = self._link.server
         config = server.config
-        env = session_environment(self._term, self._chan.get_environment())
+        env = session_environment(self._term, self._chan.get_environment(), config.session_seconds)
         env.update(served_variables(config.max_speed, NO_AGENT if self._link.agent_refused else None))
         try:
             # Started in HOME, as a login would: never in whatever directory the server was started from.
