@@ -129,9 +129,14 @@ class TableServer:
             self.hang_up(link)
 
 
+SHOWN_WHOLE = PlaySettings(war_step=0.0, result_hold=0.0)
+"""Wars shown whole and results answering at once, so each pair of flips is one battle on screen
+(the war laid step by step has its own tests, at a solo game's board, which a table shares)."""
+
+
 def table_app(fd: int, mode: str = "play", settings: PlaySettings | None = None, **changes) -> TableApp:
     """The game process's app at a table, as ``war-tui`` builds it from serve-ssh's variables."""
-    settings = replace(settings or PlaySettings(), served=True, table_fd=fd, table_mode=mode, **changes)
+    settings = replace(settings or SHOWN_WHOLE, served=True, table_fd=fd, table_mode=mode, **changes)
     host = SocketHost(fd, TableGame(), mode=mode)
     app = TableApp(settings, host, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)
     host.on_closed = app.table_closed
@@ -140,7 +145,7 @@ def table_app(fd: int, mode: str = "play", settings: PlaySettings | None = None,
 
 def two_player_app(deal=None, settings: PlaySettings | None = None, **changes) -> TwoPlayerApp:
     """``war-tui --two-players`` on a known deal."""
-    settings = replace(settings or PlaySettings(), two_players=True, **changes)
+    settings = replace(settings or SHOWN_WHOLE, two_players=True, **changes)
     host = LocalHost(settings.names, deal=deal, options=TableOptions(rules=settings.rules),
                      seed_source=lambda: LONG_SEED)
     return TwoPlayerApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, host=host)

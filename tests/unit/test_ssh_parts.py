@@ -156,5 +156,7 @@ def test_a_served_game_knows_its_top_speed_and_notice_from_the_server_only():
     env = session_environment("xterm", {"WAR_TUI_SERVED": "1", "WAR_TUI_TOP_SPEED": "1000"})
     assert "WAR_TUI_SERVED" not in env and "WAR_TUI_TOP_SPEED" not in env  # a client cannot set them
     served = served_settings(served_variables(60, "Agent forwarding is not offered here."))
-    assert served == {"served": True, "top_speed": 60.0, "notice": "Agent forwarding is not offered here."}
+    assert served == {
+        "served": True, "top_speed": 60.0, "notice": "Agent forwarding is not offered here.", "session_minutes": None,
+    }
     assert served_settings({}) == {}
