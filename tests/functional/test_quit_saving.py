@@ -15,10 +15,12 @@ from war_tui.stats.recovery import recovery_path
 
 TIMEOUT = 60
 GAMES = 4
+BETWEEN_GAMES = 3.0
+"""Seconds between games: a war laid step by step, then the second in which a result ignores the keys."""
 
 
 def play_and_quit(db: Path, when_saving=None) -> tuple[int, str]:
-    """``war-tui`` on a pty: GAMES one-battle games by hand (space deals, space plays), then q;
+    """``war-tui`` on a pty: GAMES one-battle games by hand (space plays, space deals), then q;
     ``when_saving()`` is called once the screen says it is saving. Returns the exit status and
     everything written to the terminal."""
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "30"}
@@ -39,12 +41,17 @@ def play_and_quit(db: Path, when_saving=None) -> tuple[int, str]:
                     seen += os.read(master, 65536)
                 except OSError:
                     break
+            now = time.monotonic()
             if step == "start" and b"Battle" in seen:
-                os.write(master, b" " * (2 * GAMES - 1))  # play, deal, play, ... play: GAMES games over
-                step, played_at = "played", time.monotonic()
-            elif step == "played" and time.monotonic() - played_at > 1.5:
-                os.write(master, b"q")
-                step = "quit"
+                os.write(master, b" ")  # the first game's one battle
+                step, left, next_at = "playing", GAMES - 1, now + BETWEEN_GAMES
+            elif step == "playing" and now >= next_at:
+                if left:
+                    os.write(master, b"  ")  # deal again, play its battle
+                    left, next_at = left - 1, now + BETWEEN_GAMES
+                else:
+                    os.write(master, b"q")
+                    step = "quit"
             elif step == "quit" and b"Saving" in seen:
                 if when_saving is not None:
                     when_saving()
