@@ -31,6 +31,8 @@ SERVED_VARIABLE = "WAR_TUI_SERVED"  # "1": played over SSH
 TOP_SPEED_VARIABLE = "WAR_TUI_TOP_SPEED"  # battles per second that "max" means
 NOTICE_VARIABLE = "WAR_TUI_NOTICE"  # one sentence to show once the board is up
 ERROR_FD_VARIABLE = "WAR_TUI_ERROR_FD"  # where crash reports go (the server's log), never the player's screen
+TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the game's end of its socket to the server's table (war_tui.tables.protocol)
+TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # "play", "watch" or "lobby": what the connection asked the server for
 """Seconds the screensaver shows a finished game before dealing the next."""
 
 
