@@ -46,10 +46,10 @@ def parse_command(command: str) -> TableCommand | None:
         if rest:
             raise CommandRefused(f"'tables' takes no table name: {USAGE}")
         return TableCommand(TableMode.LOBBY, None)
-    if len(rest) != 1:
+    if len(rest) > 1:
         raise CommandRefused(f"'{verb}' takes one table name: {USAGE}")
     try:
-        name = parse_table_name(rest[0])
+        name = parse_table_name(rest[0] if rest else "")
     except TableNameError as error:
         raise CommandRefused(str(error)) from None
     return TableCommand(TableMode.PLAY if verb == "table" else TableMode.WATCH, name)

@@ -30,6 +30,8 @@ TOO_MANY_ATTEMPTS = "too many connection attempts from your address; please wait
 TOO_MANY_REFUSALS = "too many refused requests; this server only plays War"
 NO_GAME_STARTED = "no game was started; this server only plays War"
 SHUTDOWN_GRACE = 5.0
+TABLE_GOODBYE = 0.5
+"""Seconds the games at tables get to read that the server is closing before they are ended."""
 MAX_REFUSED_REQUESTS = 16
 """Refused channels and requests a connection may ask for before it is let go."""
 # Signatures the server advertises (server-sig-algs): no SHA-1 (ssh-rsa), no DSA (ssh-dss).
@@ -194,6 +196,7 @@ class GameServer:
         if self._acceptor is not None:
             self._acceptor.close()
         self.tables.close("the server is shutting down")
+        await self._tables_told(TABLE_GOODBYE)
         for link in list(self.connections):
             link.stop_games("server shutdown")
         # Sessions keep to the grace period themselves; the margin covers a game's last SIGKILL.
@@ -209,6 +212,14 @@ class GameServer:
         self.flood_log.flush()
         if self._loop is not None:
             self._loop.set_exception_handler(self._previous_handler)
+
+    async def _tables_told(self, timeout: float) -> None:
+        """Wait, at most ``timeout``, until every game at a table has read what its link said."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(session.table_told for link in self.connections for session in link.sessions):
+                return
+            await asyncio.sleep(0.02)
 
     async def _settle(self, timeout: float, connections: bool = True) -> None:
         """Wait, at most ``timeout``, until every task (new ones too) is done and, if asked, every connection gone."""

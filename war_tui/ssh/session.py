@@ -225,6 +225,11 @@ class GameSession(asyncssh.SSHServerSession):
             self._link.server.log(f"{self._link.label}: table link closed: {link.close_reason}")
             self.stop("table protocol")
 
+    @property
+    def table_told(self) -> bool:
+        """The game has read all its table link said (true when there is no table)."""
+        return self._table_socket is None or self._table_socket.delivered
+
     def _close_table(self) -> None:
         """Leave the table (or the lobby) and let go of the socket; safe to call twice."""
         if self._table_socket is not None:

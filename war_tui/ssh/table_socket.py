@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import socket
+import struct
+import termios
 from collections.abc import Callable
 
 from ..tables import Link
@@ -165,6 +168,15 @@ class TableSocket:
             self._on_finished()
 
     @property
+    def delivered(self) -> bool:
+        """Everything the link said has been read by the game (or there is no game to read it any more)."""
+        if self._closed:
+            return True
+        if self._out or self._scheduled or self.link.queued:
+            return False
+        return unread(self.sock) == 0
+
+    @property
     def held(self) -> int:
         """Bytes taken from the link and not yet written (at most one ``take()``)."""
         return len(self._out)
@@ -184,3 +196,12 @@ class TableSocket:
         self.link.on_output = None
         self._out = memoryview(b"")
         self.sock.close()
+
+
+def unread(sock: socket.socket) -> int:
+    """Bytes written to ``sock`` that its peer has not read yet (0 where the system cannot say)."""
+    try:
+        raw = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0" * 4)  # SIOCOUTQ: same request number
+    except (OSError, AttributeError):
+        return 0
+    return struct.unpack("i", raw)[0]
