@@ -16,6 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "functional"))
 
+from table_support import TABLE_SCREEN_STATES  # noqa: E402
 from war_ui_support import SCREEN_STATES, make_app  # noqa: E402
 
 from war_tui.engine import Game  # noqa: E402
@@ -24,7 +25,7 @@ from war_tui.stats import GameRecord, Source, StatsStore  # noqa: E402
 
 
 async def export(name: str, out_dir: Path) -> Path:
-    size, factory, keys = SCREEN_STATES[name]
+    size, factory, keys = {**SCREEN_STATES, **TABLE_SCREEN_STATES}[name]
     app = factory()
     async with app.run_test(size=size) as pilot:
         await pilot.press(*keys)
@@ -60,7 +61,7 @@ async def export_stats(out_dir: Path) -> Path:
 async def main() -> None:
     out_dir = ROOT / "screenshots"
     out_dir.mkdir(exist_ok=True)
-    for name in SCREEN_STATES:
+    for name in [*SCREEN_STATES, *TABLE_SCREEN_STATES]:
         print(await export(name, out_dir))
     print(await export_stats(out_dir))
 

@@ -31,8 +31,13 @@ SERVED_VARIABLE = "WAR_TUI_SERVED"  # "1": played over SSH
 TOP_SPEED_VARIABLE = "WAR_TUI_TOP_SPEED"  # battles per second that "max" means
 NOTICE_VARIABLE = "WAR_TUI_NOTICE"  # one sentence to show once the board is up
 ERROR_FD_VARIABLE = "WAR_TUI_ERROR_FD"  # where crash reports go (the server's log), never the player's screen
-TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the game's end of its socket to the server's table (war_tui.tables.protocol)
-TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # "play", "watch" or "lobby": what the connection asked the server for
+# A game the server starts for a shared table (only honoured with WAR_TUI_SERVED=1): the process's end of a
+# socket to the server's Link for this connection, and what the server already did with that connection.
+TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the socket's file descriptor number, inherited
+TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
+TABLE_MODES = ("play", "watch", "lobby")
+"""play: joined as a player (a spectator when the seats were full); watch: joined as a spectator;
+lobby: watching the lobby (the game process asks to join when the person picks a table)."""
 """Seconds the screensaver shows a finished game before dealing the next."""
 
 
@@ -72,6 +77,9 @@ class PlaySettings:
     top_speed: float = MAX  # auto-play's fastest; "max" means this when it is a number (served games)
     served: bool = False  # played over SSH: the player is not the machine's user, so no paths are shown
     notice: str | None = None  # said once the board is up (what the SSH server refused, for instance)
+    two_players: bool = False  # --two-players: a local table, both seats at this keyboard
+    table_fd: int | None = None  # served at a shared table: the socket to the server (TABLE_FD_VARIABLE)
+    table_mode: str | None = None  # one of TABLE_MODES when table_fd is set
 
 
 # A path as the statistics store words them: from the first slash to a space, comma, semicolon or bracket.

@@ -69,3 +69,11 @@ class TallyView:
     p2: int = 0
     draws: int = 0
     stopped: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LogNote:
+    """A line the table adds to the battle log: someone sat down or left, the house flipped for someone."""
+
+    serial: int  # counts up, so a note with the same text as the last is still news
+    text: str

@@ -98,10 +98,11 @@ async def test_two_players_and_a_spectator_share_one_table(tmp_path):
         cy = await sit(srv.port, "cy", "table oak")  # both seats taken: cy watches
         seats.append(cy)
         await cy.expect(r"SNAPSHOT you=cy seat=- ")
-        assert "TABLE watch" in cy.text
+        assert "TABLE play" in cy.text
         dee = await sit(srv.port, "dee", "watch oak")
         seats.append(dee)
         await dee.expect(r"SNAPSHOT you=dee seat=- ")
+        assert "TABLE watch" in dee.text
         await ann.expect(r"STATE seats=ann:player,bob:player spectators=2 waiting=1,2")
 
         ann.type(b"f")

@@ -10,7 +10,8 @@ from ..config import ConfigRead, Preferences, default_path, key_for, read_config
 from ..presentation.speed import DEFAULT_SPEED, MAX, SpeedError, parse_speed, speed_label
 from ..rules import Rules
 from ..settings import (
-    DEFAULT_NAMES, NOTICE_VARIABLE, SERVED_VARIABLE, TOP_SPEED_VARIABLE, PlaySettings, names_value,
+    DEFAULT_NAMES, NOTICE_VARIABLE, SERVED_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TABLE_MODES,
+    TOP_SPEED_VARIABLE, PlaySettings, names_value,
 )
 from .common import UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
 from .config import config_path_value, theme_names
@@ -44,6 +45,11 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
         help="end each game as stopped after this many minutes, naming the leader",
     )
     group.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")
+    group.add_argument(
+        "--two-players", action="store_true",
+        help="two people at one keyboard: player 1 flips with f (or Left), player 2 with j (or Right);"
+        " the battle is played when both have flipped",
+    )
     group.add_argument(
         "--ascii", action=argparse.BooleanOptionalAction, help="letters for suits and ASCII borders (or not)"
     )
@@ -106,7 +112,44 @@ def served_settings(environ: Mapping[str, str]) -> dict[str, object]:
         raise UsageError(f"{TOP_SPEED_VARIABLE}: {exc}") from None
     notice = environ.get(NOTICE_VARIABLE, "")
     notice = notice if notice.isprintable() and 0 < len(notice) <= 200 else None
-    return {"served": True, "top_speed": top_speed, "notice": notice}
+    return {"served": True, "top_speed": top_speed, "notice": notice, **served_table(environ)}
+
+
+MAX_FD = 65535
+
+
+def served_table(environ: Mapping[str, str]) -> dict[str, object]:
+    """The shared table the server joined this game to (``WAR_TUI_TABLE_FD`` and ``_MODE``); nothing without one."""
+    fd_text = environ.get(TABLE_FD_VARIABLE)
+    mode = environ.get(TABLE_MODE_VARIABLE)
+    if fd_text is None and mode is None:
+        return {}
+    if fd_text is None or not fd_text.isascii() or not fd_text.isdigit() or not 3 <= int(fd_text) <= MAX_FD:
+        raise UsageError(f"{TABLE_FD_VARIABLE} must be a file descriptor number from 3 to {MAX_FD}")
+    if mode not in TABLE_MODES:
+        raise UsageError(f"{TABLE_MODE_VARIABLE} must be one of {', '.join(TABLE_MODES)}")
+    return {"table_fd": int(fd_text), "table_mode": mode}
+
+
+NOT_AT_A_TABLE = {
+    "screensaver": "--screensaver", "time_limit": "--time-limit", "seed": "--seed",
+}
+"""Flags of a solo game that mean nothing at a table (the table deals, plays and ends its games)."""
+
+
+def check_table_flags(args: argparse.Namespace, served: Mapping[str, object]) -> None:
+    """Refuse what makes no sense with --two-players or at a served table, in one line."""
+    at_table = "table_fd" in served
+    if args.two_players and at_table:
+        raise UsageError("--two-players is for two people at one keyboard, not for a game served at a table")
+    if not (args.two_players or at_table):
+        return
+    where = "--two-players" if args.two_players else "a game at a shared table"
+    refused = [flag for dest, flag in NOT_AT_A_TABLE.items() if getattr(args, dest) not in (None, False)
+               and not (dest == "seed" and args.two_players)]
+    if refused:
+        verb = "makes" if len(refused) == 1 else "make"
+        raise UsageError(f"{' and '.join(refused)} {verb} no sense with {where}: the table deals and plays its games")
 
 
 def settings_from_args(
@@ -124,6 +167,7 @@ def settings_from_args(
         names = names_value(chosen.names)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    check_table_flags(args, served)
     save = not (args.no_config or args.config_read_only or served)
     return PlaySettings(
         seed=args.seed,
@@ -139,13 +183,18 @@ def settings_from_args(
         config_problems=read.problems,
         preferences=Preferences(read.path, {"speed": chosen.speed, "theme": chosen.theme}, themes=themes)
         if save else None,
+        two_players=args.two_players,
         **served,
     )
 
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args, os.environ, themes=theme_names())
-    from ..app import WarApp  # Textual loads only when a screen is really wanted
+    if settings.two_players or settings.table_fd is not None:
+        from ..table_app import run_table  # Textual loads only when a screen is really wanted
+
+        return run_table(settings, store_from_args(args))
+    from ..app import WarApp
 
     app = WarApp(settings, stats=store_from_args(args))
     app.run()

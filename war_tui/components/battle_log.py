@@ -21,9 +21,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..presentation.glyphs import Glyphs
-from ..presentation.log_lines import log_battle_line, log_passed_line
+from ..presentation.log_lines import log_battle_line, log_gutter, log_passed_line
 from ..presentation.words import plural, reason_text, result_title
-from ..views import BattleView, DealView, EndView
+from ..views import BattleView, DealView, EndView, LogNote
 
 MAX_LINES = 1000
 LINES_KEPT = 256
@@ -47,11 +47,13 @@ class BattleLog(ScrollView, can_focus=False):
     lines are below, until it is scrolled to the end again (End).
     """
 
-    COMPONENT_CLASSES = {"log--dim", "log--red", "log--war", "log--deal", "log--end"}
+    COMPONENT_CLASSES = {"log--dim", "log--red", "log--war", "log--deal", "log--end", "log--note"}
 
     deal: var[DealView | None] = var(None)
     battle: var[BattleView | None] = var(None)
     result: var[EndView | None] = var(None)
+    note: var[LogNote | None] = var(None)
+    """A shared table's notice for the log (someone sat down or left); None elsewhere."""
 
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -109,6 +111,10 @@ class BattleLog(ScrollView, can_focus=False):
             f" and {plural(end.wars, 'war')}"
         )
         self._append([(line, "end")])
+
+    def watch_note(self, note: LogNote | None) -> None:
+        if note is not None:
+            self._append([(log_gutter(""), "dim"), (note.text, "note")])
 
     # ------------------------------------------------------------ lines in
 

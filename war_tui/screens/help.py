@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -63,15 +65,16 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [*GAME_BINDINGS, *SCROLL_BINDINGS, Binding("escape", "dismiss", "Close help")]
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, keys: Sequence[tuple[str, str]] = KEYS) -> None:
         super().__init__()
         self.rules = rules
+        self.keys = tuple(keys)
 
     def compose(self) -> ComposeResult:
         keys = Table.grid(padding=(0, 2))
         keys.add_column(style="bold", no_wrap=True)
         keys.add_column(ratio=1)
-        for key, what in KEYS:
+        for key, what in self.keys:
             keys.add_row(key, what)
         with VerticalScroll(id="help-dialog", can_focus=False):
             yield Static("How War is played", classes="help-heading")

@@ -210,9 +210,7 @@ class GameSession(asyncssh.SSHServerSession):
             return ("table", f"war-tui: {refusal}")
         server.tables.wake()
         self._table_link = link
-        self._table_mode = command.mode
-        if command.mode is TableMode.PLAY and link.member is not None and link.member.seat is None:
-            self._table_mode = TableMode.WATCH  # both seats were taken
+        self._table_mode = command.mode  # "play" also when both seats were taken: the snapshot says it watches
         self._link.table = where
         server.log(f"{self._link.label}: {where}")
         return None

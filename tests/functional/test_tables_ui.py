@@ -1,0 +1,463 @@
+"""Shared tables on screen: --two-players at one keyboard, a seat or a spectator over the server's socket, the lobby.
+
+The server side is a real Registry and a Link per connection in the test process,
+pumped over a socketpair as serve-ssh pumps it (table_support.TableServer).
+"""
+
+from __future__ import annotations
+
+import pytest
+from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app, two_player_app
+from war_ui_support import drawn, until
+
+from war_tui.cli import main
+from war_tui.components.battle_log import BattleLog
+from war_tui.components.game_footer import GameFooter
+from war_tui.components.packet import Packet
+from war_tui.components.pile import Pile
+from war_tui.components.seats import SeatsLine
+from war_tui.screens.game_over import GameOverScreen
+from war_tui.screens.help import HelpScreen
+from war_tui.screens.lobby import LobbyScreen
+from war_tui.screens.table_closed import TableClosedScreen
+from war_tui.engine import Game
+from war_tui.tables import Flip
+
+SIZE = (100, 30)
+
+
+def seats(app) -> str:
+    """The seats line as drawn ("" while the board is being composed again for new names)."""
+    found = app.query(SeatsLine)
+    return drawn(found.first()) if found else ""
+
+
+def log_text(app) -> str:
+    found = app.query(BattleLog)
+    return "\n".join(found.first().lines) if found else ""
+
+
+def said(app) -> list[str]:
+    """Every notification the app raises from now on."""
+    messages: list[str] = []
+    notify = app.notify
+
+    def record(message, **options):
+        messages.append(str(message))
+        notify(message, **options)
+
+    app.notify = record
+    return messages
+
+
+def lobby_shown(app) -> bool:
+    """The lobby screen is up and shows the server's list."""
+    screen = app.screen
+    return isinstance(screen, LobbyScreen) and "Waiting" not in str(screen.query_one("#lobby-summary").render())
+
+
+def footer_text(app) -> str:
+    footer = app.query_one(GameFooter)
+    return " ".join(
+        f"{key.key_display} {key.description}" for key in footer.query("FooterKey") if key.display
+    )
+
+
+# ------------------------------------------------------------------ two players at one keyboard
+
+
+@pytest.mark.parametrize("keys", [("f", "j"), ("j", "f"), ("left", "right"), ("right", "left")])
+async def test_two_players_the_battle_is_played_once_both_have_flipped_in_either_order(keys):
+    app = two_player_app(dealing(*PLAIN), names=("Ann", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "waiting for both to flip" in seats(app)
+        await pilot.press(keys[0])
+        await pilot.pause()
+        assert app.battle is None and "Battle 0" not in drawn(app.query_one(Pile))
+        waiting_for = "Bob" if keys[0] in ("f", "left") else "Ann"
+        assert f"waiting for {waiting_for} to flip" in seats(app)
+        assert "flipped" in seats(app)
+        await pilot.press(keys[0])  # flipping twice is still one flip
+        await pilot.pause()
+        assert app.battle is None
+        await pilot.press(keys[1])
+        await until(pilot, lambda: app.battle is not None)
+        assert app.battle.battle == 1 and app.battle.counts == (3, 1)
+        assert "Ann takes 2 cards" in log_text(app)
+        assert app.query_one("#packet-p1", Packet).border_title == "Ann"
+        assert "waiting for both to flip" in seats(app)
+
+
+async def test_two_players_a_war_belongs_to_its_battle():
+    app = two_player_app(dealing(*WAR_PACKETS), names=("Ann", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f", "j")
+        await until(pilot, lambda: app.battle is not None)
+        assert app.battle.wars == 2 and app.battle.battle == 1
+        pile = app.query_one(Pile)
+        assert pile.subtitle == "DOUBLE WAR!"
+        assert "DOUBLE WAR" in log_text(app) and "Ann takes 10 cards" in log_text(app)
+
+
+async def test_two_players_help_and_footer_say_whose_keys_are_whose():
+    app = two_player_app(dealing(*PLAIN), names=("Ann", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        footer = footer_text(app)
+        assert "f P1 flip" in footer and "j P2 flip" in footer
+        assert "Flip" not in footer.replace("P1 flip", "").replace("P2 flip", "")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        keys = dict(app.screen.keys)
+        assert keys["f  Left"].startswith("Ann (player 1) flips")
+        assert keys["j  Right"].startswith("Bob (player 2) flips")
+
+
+async def test_two_players_space_flips_for_nobody_and_says_whose_keys_are_whose():
+    app = two_player_app(dealing(*PLAIN), names=("Ann", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("space", "enter")
+        await pilot.pause()
+        assert app.table_game.state.seats[0].flipped is False
+        assert app.table_game.state.seats[1].flipped is False
+
+
+async def test_two_players_at_game_over_each_flip_key_asks_and_both_deal_again():
+    app = two_player_app(dealing(*PLAIN), names=("Ann", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f", "j", "f", "j")
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert app.result is not None and app.result.battles == 2
+        assert "f and j (or r): deal again" in str(app.screen.query_one("#result-hint").render())
+        await pilot.press("f")
+        await pilot.pause()
+        assert app.table_game.game_number == 1 and "waiting for Bob to press r" in seats(app)
+        await pilot.press("j")
+        await until(pilot, lambda: app.table_game.game_number == 2)
+        await until(pilot, lambda: not isinstance(app.screen, GameOverScreen))
+        assert app.result is None and app.battle is None and app.deal.number == 2
+        assert log_text(app).count("Game ") == 2
+
+
+async def test_two_players_r_deals_again_for_both():
+    app = two_player_app(dealing(*PLAIN), names=("Ann", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f", "j", "f", "j")
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("r")
+        await until(pilot, lambda: app.table_game.game_number == 2)
+
+
+@pytest.mark.parametrize("flags", [
+    ["--two-players", "--screensaver"], ["--two-players", "--time-limit", "3"],
+])
+def test_two_players_refuses_what_makes_no_sense_in_one_line(flags, capsys):
+    assert main([*flags, "--no-config"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no sense with --two-players" in err
+
+
+@pytest.mark.parametrize("environ, problem", [
+    ({"WAR_TUI_TABLE_FD": "x", "WAR_TUI_TABLE_MODE": "play"}, "WAR_TUI_TABLE_FD must be"),
+    ({"WAR_TUI_TABLE_FD": "1", "WAR_TUI_TABLE_MODE": "play"}, "WAR_TUI_TABLE_FD must be"),
+    ({"WAR_TUI_TABLE_FD": "9", "WAR_TUI_TABLE_MODE": "sit"}, "WAR_TUI_TABLE_MODE must be one of play, watch, lobby"),
+])
+def test_a_served_table_with_bad_variables_is_one_line(environ, problem, capsys, monkeypatch):
+    monkeypatch.setenv("WAR_TUI_SERVED", "1")
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    assert main(["--no-config"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and problem in err
+
+
+def test_table_variables_without_served_are_ignored(monkeypatch):
+    from war_tui.commands.play import served_settings
+
+    assert served_settings({"WAR_TUI_TABLE_FD": "9", "WAR_TUI_TABLE_MODE": "play"}) == {}
+    assert served_settings({"WAR_TUI_SERVED": "1", "WAR_TUI_TABLE_FD": "9", "WAR_TUI_TABLE_MODE": "watch"})[
+        "table_mode"] == "watch"
+
+
+# ------------------------------------------------------------------ a seat over the server's socket
+
+
+async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has():
+    server = TableServer(dealing(*WAR_PACKETS))
+    fd, link = server.connect("ann", table="oak")
+    bob, _ = server.seat("oak", "bob")
+    app = table_app(fd)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app) and "ann (you)" in seats(app))
+            assert app.query_one("#packet-p1", Packet).border_title == "ann"
+            assert app.query_one("#packet-p2", Packet).border_title == "bob"
+            await pilot.press("space")
+            await until(pilot, lambda: "waiting for bob to flip" in seats(app))
+            assert app.battle is None
+            bob.flip()
+            await until(pilot, lambda: app.battle is not None)
+            assert app.battle.wars == 2 and app.battle.counts == (11, 1)
+            assert "ann takes 10 cards" in log_text(app)
+            assert "ann sits at seat 1" in log_text(app) and "bob sits at seat 2" in log_text(app)
+    finally:
+        server.close()
+
+
+async def test_auto_play_runs_when_both_ask_and_either_stops_it():
+    server = TableServer(lambda: Game.deal(7))
+    fd, link = server.connect("ann", table="oak")
+    bob, _ = server.seat("oak", "bob")
+    app = table_app(fd)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("a")
+            await until(pilot, lambda: "asks auto" in seats(app))
+            assert not app.auto
+            bob.set_auto(True, 64)
+            server.wake.set()
+            await until(pilot, lambda: app.auto and app.battle is not None)
+            assert app.speed == 4.0  # the slower of the two: ann asked at her 4/s
+            await pilot.press("a")
+            await until(pilot, lambda: not app.auto)
+    finally:
+        server.close()
+
+
+async def test_restart_at_game_over_deals_once_both_players_asked():
+    server = TableServer(dealing(*PLAIN))
+    fd, link = server.connect("ann", table="oak")
+    bob, _ = server.seat("oak", "bob")
+    app = table_app(fd)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            for _ in range(2):
+                await pilot.press("space")
+                await until(pilot, lambda: "waiting for bob" in seats(app) or app.table_game.over)
+                bob.flip()
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            hint = str(app.screen.query_one("#result-hint").render())
+            assert "deal again once both players ask" in hint
+            await pilot.press("r")
+            await until(pilot, lambda: "waiting for bob to press r" in seats(app))
+            bob.restart()
+            await until(pilot, lambda: app.table_game.game_number == 2 and not isinstance(app.screen, GameOverScreen))
+            assert app.deal.number == 2
+    finally:
+        server.close()
+
+
+async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
+    server = TableServer(dealing(*WAR_PACKETS))
+    ann, _ = server.seat("oak", "ann")
+    bob, _ = server.seat("oak", "bob")
+    fd, link = server.connect("eve", table="oak", watch=True)
+    app = table_app(fd, mode="watch")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "you are watching" in seats(app))
+            messages = said(app)
+            sent: list = []
+            send = app.table_game.send
+            app.table_game.send = lambda request: (sent.append(request), send(request))
+            await pilot.press("space", "a", "r", "plus")
+            await pilot.pause()
+            assert sent == []
+            assert len(messages) == 4 and all(m.startswith("You are watching") for m in messages)
+            ann.flip()
+            bob.flip()
+            await until(pilot, lambda: app.battle is not None)
+            assert app.battle.wars == 2 and "ann takes 10 cards" in log_text(app)
+            await pilot.press("question_mark")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            assert "you are watching" in dict(app.screen.keys)["space a r"]
+    finally:
+        server.close()
+
+
+async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_once():
+    server = TableServer(lambda: Game.deal(7))
+    ann, _ = server.seat("oak", "ann")
+    bob, _ = server.seat("oak", "bob")
+    for _ in range(30):
+        ann.flip()
+        bob.flip()
+    table = server.registry.table("oak")
+    fd, link = server.connect("eve", table="oak")  # both seats taken: eve watches
+    app = table_app(fd)
+    messages = said(app)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.battle is not None and app.battle.battle == 30)
+            assert app.battle.counts == table.game.counts
+            log = app.query_one(BattleLog).lines
+            battle_lines = [line for line in log if line.strip().split(" ")[0].isdigit()]
+            assert len(battle_lines) == 30 and battle_lines[-1].lstrip().startswith("30")
+            assert log[0].startswith("Game 1")
+            assert "Both seats are taken: you are watching" in messages
+            ann.flip()
+            bob.flip()
+            await until(pilot, lambda: app.battle.battle == 31)
+            assert app.query_one(BattleLog).lines[-1].lstrip().startswith("31")
+    finally:
+        server.close()
+
+
+async def test_a_late_joiner_sees_only_the_last_100_lines_of_a_long_game():
+    server = TableServer(lambda: Game.deal(7))
+    ann, _ = server.seat("oak", "ann")
+    bob, _ = server.seat("oak", "bob")
+    for _ in range(150):
+        ann.flip()
+        bob.flip()
+    fd, link = server.connect("eve", table="oak", watch=True)
+    app = table_app(fd, mode="watch")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.battle is not None and app.battle.battle == 150)
+            log = app.query_one(BattleLog).lines
+            assert log[0].startswith("Game 1")  # said once, though its deal fell off the table's log
+            assert log[1].lstrip().startswith("51") and log[-1].lstrip().startswith("150")
+            assert app.deal.number == 1
+    finally:
+        server.close()
+
+
+async def test_a_closed_connection_says_so_and_leaves_cleanly():
+    server = TableServer(dealing(*WAR_PACKETS))
+    fd, link = server.connect("ann", table="oak")
+    app = table_app(fd)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "ann (you)" in seats(app))
+        server.registry.close("the server is shutting down")
+        await until(pilot, lambda: isinstance(app.screen, TableClosedScreen))
+        assert "The server is shutting down." in str(app.screen.query_one("#closed-reason").render())
+        await pilot.press("space")  # keys at a table that is gone do nothing but leave
+        await until(pilot, lambda: not app.is_running)
+    server.close()
+    assert app.return_code in (0, None)
+
+
+async def test_a_hung_up_socket_and_a_line_the_game_cannot_read_each_end_cleanly():
+    server = TableServer(dealing(*WAR_PACKETS))
+    fd, link = server.connect("ann", table="oak")
+    app = table_app(fd)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "ann (you)" in seats(app))
+        server.hang_up(link)
+        await until(pilot, lambda: isinstance(app.screen, TableClosedScreen))
+        assert app.ended == "the connection to the table closed"
+    server.close()
+
+    import socket
+
+    server_end, game_end = socket.socketpair()
+    app = table_app(game_end.detach())
+    async with app.run_test(size=SIZE) as pilot:
+        server_end.sendall(b'{"v":1,"kind":"nonsense"}\n')
+        await until(pilot, lambda: isinstance(app.screen, TableClosedScreen))
+        assert app.ended.startswith("the server sent something this game cannot read")
+    server_end.close()
+
+
+async def test_requests_are_the_protocols_lines():
+    server = TableServer(dealing(*WAR_PACKETS))
+    fd, link = server.connect("ann", table="oak")
+    app = table_app(fd)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "ann (you)" in seats(app))
+            sent: list = []
+            send = app.table_game.send
+            app.table_game.send = lambda request: (sent.append(request), send(request))
+            await pilot.press("f")
+            await until(pilot, lambda: server.registry.table("oak").state().seats[0].flipped)
+            assert sent == [Flip()]
+    finally:
+        server.close()
+
+
+# ------------------------------------------------------------------ the lobby
+
+
+async def test_the_lobby_lists_tables_live_and_sits_at_the_chosen_one():
+    server = TableServer(dealing(*WAR_PACKETS))
+    server.seat("oak", "bob")
+    fd, link = server.connect("ann")
+    app = table_app(fd, mode="lobby")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: lobby_shown(app))
+            lobby = app.screen
+            assert lobby.chosen_table() == "oak"
+            server.seat("elm", "cid")
+            await until(pilot, lambda: lobby.query_one("#lobby-tables").row_count == 2, seconds=5)
+            assert "2 tables open" in str(lobby.query_one("#lobby-summary").render())
+            await pilot.press("up")
+            assert lobby.chosen_table() == "elm"
+            await pilot.press("down")
+            assert lobby.chosen_table() == "oak"
+            await pilot.press("enter")
+            await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and "ann (you)" in seats(app))
+            assert app.table_game.you.seat is not None
+            assert app.query_one("#packet-p1", Packet).border_title == "bob"
+    finally:
+        server.close()
+
+
+async def test_the_lobby_watches_a_table():
+    server = TableServer(dealing(*WAR_PACKETS))
+    server.seat("oak", "bob")
+    fd, link = server.connect("ann")
+    app = table_app(fd, mode="lobby")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: lobby_shown(app))
+            await pilot.press("w")
+            await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and "you are watching" in seats(app))
+            assert app.table_game.watching
+    finally:
+        server.close()
+
+
+async def test_the_lobby_opens_a_new_table_and_refuses_a_bad_name():
+    server = TableServer(dealing(*WAR_PACKETS))
+    fd, link = server.connect("ann")
+    app = table_app(fd, mode="lobby")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: lobby_shown(app))
+            lobby = app.screen
+            assert "No tables yet" in str(lobby.query_one("#lobby-summary").render())
+            await pilot.press("n")
+            await pilot.press(*"Bad_Name", "enter")
+            message = str(lobby.query_one("#lobby-message").render())
+            assert "characters outside a-z, 0-9 and -" in message
+            assert server.registry.tables == ()
+            lobby.query_one("#lobby-name").value = ""
+            await pilot.press(*"Pine-2", "enter")
+            await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and "ann (you)" in seats(app))
+            assert server.registry.table("pine-2") is not None
+    finally:
+        server.close()
+
+
+async def test_the_lobby_says_when_the_server_is_full():
+    server = TableServer(dealing(*WAR_PACKETS), max_tables=1)
+    server.seat("oak", "bob")
+    fd, link = server.connect("ann")
+    app = table_app(fd, mode="lobby")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: lobby_shown(app))
+            lobby = app.screen
+            assert "The server is full" in str(lobby.query_one("#lobby-summary").render())
+            await pilot.press("n")
+            assert "server is full" in str(lobby.query_one("#lobby-message").render())
+            assert not lobby.query_one("#lobby-new").display
+    finally:
+        server.close()

@@ -1,0 +1,25 @@
+"""Said when a shared table is gone (the server closed, the connection broke): the board stays behind it."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+class TableClosedScreen(ModalScreen[None]):
+    """Any of q, enter, space or esc leaves; nothing else can happen at a table that is gone."""
+
+    BINDINGS = [Binding("q,enter,space,escape", "app.quit", "Leave")]
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="closed-dialog"):
+            yield Static("The table is gone", id="closed-title")
+            yield Static(self.reason[:1].upper() + self.reason[1:] + ".", id="closed-reason", markup=False)
+            yield Static("q or enter: leave", id="closed-hint")

@@ -1,0 +1,580 @@
+"""War at a shared table: the solo game's board following a table's game, its keys turned into requests.
+
+``TableApp`` is the full-screen game with a ``TableGame`` in place of the
+engine. The engine adapter follows that game as it follows a local one, so the
+board neither knows nor cares that the table is elsewhere; this module only
+adds what a table has and a solo game has not: the seats line, the table's
+notices, a late joiner's replay of the log, the lobby, and the end of a table.
+Every rule stays with the table: a key here is a request, and the table's
+answer (a battle, a seat change, a refusal) is what the screen shows.
+
+- ``TableApp``: one seat (or none: watching) over a socket to the SSH server.
+- ``TwoPlayerApp``: ``--two-players``, a table of its own with both seats at
+  this keyboard; player 1 flips with f or left, player 2 with j or right.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import replace
+from collections.abc import Callable, Sequence
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.reactive import var
+from textual.widgets import Static
+
+from .app import LOG_KEYS, STYLES, WarApp
+from .components.battle_log import BattleLog
+from .components.seats import SeatsLine
+from .components.status import StatusLine
+from .events import BattleWon, Event, GameOver, GameStarted
+from .keys import GAME_BINDINGS
+from .presentation.speed import faster, slower, speed_label
+from .screens.game_over import GameOverScreen
+from .screens.help import HelpScreen
+from .screens.lobby import LobbyScreen
+from .screens.table_closed import TableClosedScreen
+from .settings import PlaySettings
+from .stats import GameRecord, StatsStore
+from .table_session import LocalHost, SocketHost
+from .table_views import board_steps, deal_view, end_view
+from .tables.messages import LOGGED_NOTICES
+from .tables import (
+    Join,
+    Lobby,
+    Notice,
+    NoticeCode,
+    Snapshot,
+    TableGame,
+    TableOptions,
+    TableState,
+    You,
+)
+from .views import EndView, LogNote
+
+BOARD_ACTIONS = frozenset({"flip", "auto", "faster", "slower", "pause_on_war", "restart", "scroll_log"})
+PLACEHOLDER_NAMES = ("Seat 1", "Seat 2")
+"""What the board calls the seats before the table has said who sits in them."""
+
+WATCHING = "You are watching: only the two players flip, play auto or deal again"
+
+TABLE_KEYS = (
+    ("space enter f", "flip your card: the battle is played once both players have flipped"),
+    ("a", "ask for auto-play: it runs once both players ask, at the slower speed; either stops it"),
+    ("+  -", "your auto-play speed"),
+    ("w", "stop your auto-play at every war, to watch it"),
+    ("r", "at game over: deal again (once both players ask)"),
+    ("s", "statistics"),
+    ("?  esc", "this help, open and close"),
+    ("ctrl+p", "command palette: every action, and themes"),
+    ("q", "leave the table"),
+)
+
+SPECTATOR_KEYS = (
+    ("space a r", "nothing: you are watching (the players flip, play auto and deal again)"),
+    ("Up Down", "scroll the battle log (PgUp PgDn Home End too)"),
+    ("s", "statistics"),
+    ("?  esc", "this help, open and close"),
+    ("ctrl+p", "command palette: every action, and themes"),
+    ("q", "stop watching"),
+)
+
+
+def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    return (
+        ("f  Left", f"{names[0]} (player 1) flips"),
+        ("j  Right", f"{names[1]} (player 2) flips: the battle is played once both have flipped"),
+        ("a", "auto-play on or off for both"),
+        ("+  -", "faster, slower"),
+        ("w", "stop auto-play at every war, to watch it"),
+        ("r", "at game over: deal again (f and j, one each, do too)"),
+        ("Up Down k", "scroll the battle log (PgUp PgDn Home End too)"),
+        ("s", "statistics"),
+        ("?  esc", "this help, open and close"),
+        ("ctrl+p", "command palette: every action, and themes"),
+        ("q", "quit"),
+    )
+
+
+class TableGameOverScreen(GameOverScreen):
+    """The result over the board, with what deals again at a table instead of the solo game's keys."""
+
+    def __init__(self, end: EndView, names: Sequence[str], *, hint: str, **kwargs: object) -> None:
+        super().__init__(end, names, **kwargs)  # type: ignore[arg-type]
+        self.hint = hint
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if widget.id == "result-hint":
+                widget = Static(self.hint, id="result-hint", markup=False)
+            yield widget
+
+
+class TwoPlayerGameOverScreen(TableGameOverScreen):
+    """Each player's flip key asks to deal again, as on the board."""
+
+    BINDINGS = [
+        Binding("f,left", "app.p1_flip", "P1 deals", key_display="f"),
+        Binding("j,right", "app.p2_flip", "P2 deals", key_display="j"),
+    ]
+
+
+class TableApp(WarApp):
+    """The board at a table over a socket: a player's seat, or a spectator's view, or the lobby first."""
+
+    CSS_PATH = [*WarApp.CSS_PATH, str(STYLES / "tables.tcss")]
+
+    table_state: var[TableState | None] = var(None)
+    """Who sits where and what the table waits for (the seats line draws it)."""
+    you: var[You | None] = var(None)
+    log_note: var[LogNote | None] = var(None)
+    """The newest line the table added to the battle log."""
+
+    local = False
+    """Both seats at this keyboard (``TwoPlayerApp``)."""
+
+    def __init__(
+        self,
+        settings: PlaySettings,
+        host: SocketHost | LocalHost,
+        *,
+        environ: dict[str, str] | None = None,
+        clock: Callable[[], float] | None = None,
+        stats: StatsStore | None = None,
+    ) -> None:
+        extra = {"clock": clock} if clock is not None else {}
+        super().__init__(settings, environ=environ, stats=stats, **extra)  # type: ignore[arg-type]
+        self.host = host
+        self.table_game: TableGame = host.game
+        self.names = self._seat_names() if self.table_game.state is not None else self._initial_names()
+        self.my_speed = self.speed
+        self.ended: str | None = None
+        """Why the table is gone, once it is."""
+        self._joined = False
+        self._rebuilding = False
+        self._board_fresh = True
+        self._notes = 0
+        self._dealt_at = self._clock()
+        self._stop_events: Callable[[], None] | None = None
+        self._lobby: LobbyScreen | None = None
+        self._told_watching = False
+
+    def _initial_names(self) -> tuple[str, str]:
+        return PLACEHOLDER_NAMES
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """In the lobby there is no table yet: the board's keys leave the footer (and do nothing)."""
+        if self._lobby is not None and action in BOARD_ACTIONS:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        """The solo board, with the seats line under the status line and the table's notes in the log."""
+        for widget in super().compose():
+            if isinstance(widget, BattleLog):
+                widget.data_bind(note=TableApp.log_note)
+            yield widget
+            if isinstance(widget, StatusLine):
+                yield SeatsLine(
+                    self.glyphs, names=self.names if self.local else None, local=self.local, id="seats"
+                ).data_bind(TableApp.table_state, TableApp.you)
+
+    # ---------------------------------------------------------- the table
+
+    def new_game(self, seed=None, rules=None, *, packets=None):  # type: ignore[override]
+        """The table deals, not this screen: the first call (at start) joins the table; a replay is refused."""
+        if self._joined:
+            self.notify("Replays are for solo games: at a table, the table deals", severity="warning", timeout=4)
+            return None
+        self._joined = True
+        self.adapter.follow(self.table_game)  # type: ignore[arg-type]  # it follows a TableGame as a Game
+        self._stop_events = self.table_game.subscribe(self._on_event)
+        self.table_game.watch(self._on_table)
+        if self.table_game.state is not None:
+            self._show_table()
+        elif self.settings.table_mode == "lobby":
+            self._lobby = LobbyScreen(self.glyphs)
+            self.push_screen(self._lobby)
+        self.host.start(asyncio.get_running_loop())
+        return None
+
+    def table_closed(self, reason: str) -> None:
+        """The table is gone: say why over the board; any of the closing keys leaves."""
+        if self.ended is not None or not self.is_running:
+            return
+        self.ended = reason
+        self.push_screen(TableClosedScreen(reason))
+
+    def on_unmount(self) -> None:
+        self.host.close()
+
+    def _on_table(self, update: Snapshot | TableState | Notice | Lobby) -> None:
+        if isinstance(update, Snapshot):
+            self._arrived()
+        elif isinstance(update, TableState):
+            self.table_state = update
+            self._follow_auto()
+            if not self.local and self._seat_names() != self.names:
+                self._rebuild()
+        elif isinstance(update, Notice):
+            self._notice(update)
+        elif isinstance(update, Lobby) and self._lobby is not None:
+            self._lobby.lobby = update
+
+    def _arrived(self) -> None:
+        """A snapshot: this screen joined the table, or fell behind; show the table from it."""
+        if self._lobby is not None:
+            lobby, self._lobby = self._lobby, None
+            if self.screen is lobby:
+                self.pop_screen()
+            self.refresh_bindings()
+        you = self.table_game.you
+        if you is not None and you.watching and self.settings.table_mode != "watch" and not self._told_watching:
+            self._told_watching = True
+            self.notify("Both seats are taken: you are watching", timeout=5)
+        if self._board_fresh and self._seat_names() == self.names:
+            self._show_table()
+        else:
+            self._rebuild()
+
+    def _seat_names(self) -> tuple[str, str]:
+        state = self.table_game.state
+        if state is None:
+            return self.names
+        s1, s2 = state.seats
+        return (s1.name or PLACEHOLDER_NAMES[0], s2.name or PLACEHOLDER_NAMES[1])
+
+    def _rebuild(self) -> None:
+        """New names for the seats, or a fresh snapshot: compose the board again and replay the log on it."""
+        if self._rebuilding:
+            return
+        self._rebuilding = True
+        self.adapter.detach()
+        if self._stop_events is not None:
+            self._stop_events()
+        self.call_later(self._compose_board)
+
+    async def _compose_board(self) -> None:
+        board = self.screen_stack[0]
+        self.names = self._seat_names()
+        self.result = self.battle = self.deal = None
+        async with board.batch():
+            await board.query_children("*").exclude(".-textual-system").remove()
+            await board.mount_compose(self.compose())
+        self._battle_log = board.query_one(BattleLog)
+        self.refresh_bindings()  # the new footer lists the keys
+        self.call_after_refresh(self._show_table)
+
+    def _show_table(self) -> None:
+        """Give the board the table's log in order, then follow the table's events as they come."""
+        game = self.table_game
+        self.you = game.you
+        self.table_state = game.state
+        self.game_number = game.game_number
+        self._dealt_at = self._clock()
+        for kind, view in board_steps(game):
+            if kind == "deal":
+                self.deal = view  # type: ignore[assignment]
+            elif kind == "battle":
+                self.battle = view  # type: ignore[assignment]
+            elif kind == "result":
+                self.result = view  # type: ignore[assignment]
+            elif kind == "note" and isinstance(view, Notice) and self._logs(view):
+                self._note_line(view.text)
+        self._board_fresh = False
+        if self._rebuilding:
+            self._rebuilding = False
+            self.adapter.attach()
+            self._stop_events = game.subscribe(self._on_event)
+            if self._seat_names() != self.names:  # someone sat down while the board was being composed
+                self._rebuild()
+                return
+        self._follow_auto()
+        if game.over and self.result is not None:
+            self._show_result(self.result)
+        else:
+            self._close_result()
+
+    def _on_event(self, event: Event) -> None:
+        """A battle's events, after the adapter has put the battle on show."""
+        if self._rebuilding:
+            return
+        self._board_fresh = False
+        if isinstance(event, GameStarted):
+            self._close_result()
+            self.game_number = self.table_game.game_number
+            self._dealt_at = self._clock()
+            self.result = None
+            self.battle = None
+            self.deal = deal_view(self.table_game.game_number, event)
+        elif isinstance(event, BattleWon):
+            if event.wars and self.pause_on_war and self.auto:
+                self._stop_auto_at_war()
+        elif isinstance(event, GameOver):
+            end = end_view(event, self._clock() - self._dealt_at)
+            self.result = end
+            self.tally[end.result] += 1
+            self.mutate_reactive(WarApp.tally)
+            self._show_result(end)
+
+    def _logs(self, notice: Notice) -> bool:
+        """Whether the battle log keeps this notice (the table's log does; a screen may leave some out)."""
+        return notice.code in LOGGED_NOTICES
+
+    def _notice(self, notice: Notice) -> None:
+        if notice.code in LOGGED_NOTICES:
+            if not self._logs(notice):
+                return
+            if not self._rebuilding:  # else the replay of the table's log shows it
+                self._note_line(notice.text)
+            self.notify(notice.text, timeout=4, markup=False)
+        elif notice.code is NoticeCode.CLOSING:
+            if isinstance(self.host, LocalHost):
+                self.table_closed(notice.text)
+        elif self._lobby is not None and self.screen is self._lobby:
+            self._lobby.say(notice.text[:1].upper() + notice.text[1:])
+        else:
+            severity = "warning" if notice.code is NoticeCode.REFUSED else "information"
+            self.notify(notice.text[:1].upper() + notice.text[1:], severity=severity, timeout=4, markup=False)
+
+    def _note_line(self, text: str) -> None:
+        self._notes += 1
+        self.log_note = LogNote(self._notes, text)
+
+    # ----------------------------------------------------------- the result
+
+    def _show_result(self, end: EndView) -> None:
+        if any(isinstance(s, TableGameOverScreen) for s in self.screen_stack):
+            return
+        self._push_overlay(self._result_screen(end))
+
+    def _result_screen(self, end: EndView) -> TableGameOverScreen:
+        dot = self.glyphs.dot
+        if self.table_game.watching:
+            hint = f"The players deal again  {dot}  esc: look at the table  {dot}  q: stop watching"
+        else:
+            hint = f"r or space: deal again once both players ask  {dot}  esc: look at the table  {dot}  q: leave"
+        return TableGameOverScreen(
+            end, self.names, hint=hint, seed=self.table_game.seed, tally_line=self._tally_line(), dot=dot
+        )
+
+    def _close_result(self) -> None:
+        while isinstance(self.screen, TableGameOverScreen):
+            self.pop_screen()
+
+    # ------------------------------------------------------------ auto-play
+
+    def _follow_auto(self) -> None:
+        """The status line shows the table's auto-play: its speed while it runs, else this player's."""
+        state = self.table_state
+        running = state is not None and state.auto_speed is not None
+        self.auto = running
+        self.speed = state.auto_speed if running and state is not None and state.auto_speed else self.my_speed
+
+    def _my_seat_wants_auto(self) -> bool:
+        state, you = self.table_state, self.table_game.you
+        if state is None or you is None or you.seat is None:
+            return False
+        return state.seats[you.seat.index].auto
+
+    def _stop_auto_at_war(self) -> None:
+        self._ask_auto(False)
+        self.notify("Your auto-play stopped at a war: a asks for it again, w stops stopping", timeout=3)
+
+    def _ask_auto(self, on: bool) -> None:
+        self.table_game.set_auto(on, self.my_speed)
+
+    # ---------------------------------------------------------------- keys
+
+    def _watching(self) -> bool:
+        """Whether this screen only watches (and says so): its player keys do nothing."""
+        if self.ended is not None or self._lobby is not None:
+            return True
+        if self.table_game.watching:
+            self.notify(WATCHING, timeout=3)
+            return True
+        return False
+
+    def action_flip(self) -> None:
+        if self._watching():
+            return
+        if self.table_game.over:
+            self.table_game.restart()
+        else:
+            self.table_game.flip()
+
+    def action_auto(self) -> None:
+        if self._watching():
+            return
+        self._ask_auto(not self._my_seat_wants_auto())
+
+    def action_faster(self) -> None:
+        self._set_my_speed(min(faster(self.my_speed), self.top_speed))
+
+    def action_slower(self) -> None:
+        self._set_my_speed(slower(self.my_speed))
+
+    def _set_my_speed(self, speed: float) -> None:
+        if self._watching():
+            return
+        self.my_speed = speed
+        self._save_preferences(speed=speed)
+        if self._my_seat_wants_auto():
+            self._ask_auto(True)
+        self._follow_auto()
+        self.notify(f"Your speed: {speed_label(speed)}; auto-play runs at the slower player's", timeout=2)
+
+    def action_pause_on_war(self) -> None:
+        if self._watching():
+            return
+        super().action_pause_on_war()
+
+    def action_restart(self) -> None:
+        if self._watching():
+            return
+        self.table_game.restart()
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.pop_screen()
+            return
+        if any(isinstance(s, HelpScreen) for s in self.screen_stack):
+            return
+        self._push_overlay(HelpScreen(self.rules, self._help_keys()))
+
+    def _help_keys(self) -> Sequence[tuple[str, str]]:
+        return SPECTATOR_KEYS if self.table_game.watching else TABLE_KEYS
+
+    # ---------------------------------------------------------------- lobby
+
+    @on(LobbyScreen.JoinRequested)
+    def _join_requested(self, message: LobbyScreen.JoinRequested) -> None:
+        if self.table_game.send is not None:
+            self.table_game.send(Join(message.table, message.watch))
+
+
+TWO_PLAYER_BINDINGS = [
+    Binding("f,left", "p1_flip", "P1 flip", key_display="f"),
+    Binding("j,right", "p2_flip", "P2 flip", key_display="j"),
+    *(replace(binding, show=False) if binding.action == "app.pause_on_war" else binding
+      for binding in GAME_BINDINGS if binding.action != "app.flip"),
+    *(replace(binding, key="down") if binding.key == "down,j" else binding for binding in LOG_KEYS),
+]
+"""Each player's flip key first (the footer shows them side by side, and leaves w to the help to make room);
+j is player 2's, so only Down scrolls the log down; space and enter flip for nobody."""
+
+
+class TwoPlayerApp(TableApp, inherit_bindings=False):
+    """``--two-players``: one table, both seats at this keyboard; each player flips with their own key."""
+
+    BINDINGS = TWO_PLAYER_BINDINGS
+
+    local = True
+
+    def __init__(
+        self,
+        settings: PlaySettings,
+        *,
+        environ: dict[str, str] | None = None,
+        clock: Callable[[], float] | None = None,
+        stats: StatsStore | None = None,
+        host: LocalHost | None = None,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        if host is None:
+            host = LocalHost(settings.names, seed_source=seed_source, on_record=self._table_record,
+                             options=TableOptions(rules=settings.rules))
+        super().__init__(settings, host, environ=environ, clock=clock, stats=stats)
+        self.local_host = host
+
+    def _initial_names(self) -> tuple[str, str]:
+        return self.settings.names
+
+    def _seat_names(self) -> tuple[str, str]:
+        return self.settings.names
+
+    def _logs(self, notice: Notice) -> bool:
+        """Only the house's flips: both players sat down here at once, and nobody leaves but by quitting."""
+        return notice.code is NoticeCode.HOUSE_FLIPPED
+
+    def _table_record(self, record: GameRecord) -> None:
+        """The table's one record of each finished game, stored off the screen's thread."""
+        if self.stats.enabled:
+            self._store_record(record)
+
+    def new_game(self, seed=None, rules=None, *, packets=None):  # type: ignore[override]
+        first = not self._joined
+        super().new_game(seed, rules, packets=packets)
+        if first and self.settings.auto:
+            self.local_host.set_auto(True, self.my_speed)
+        return None
+
+    def action_flip(self) -> None:
+        """Space or enter over the result or help, or the palette's Flip: nobody's here, so say whose keys are whose."""
+        self.notify(f"f or Left flips for {self.names[0]}, j or Right for {self.names[1]}", timeout=3)
+
+    def action_p1_flip(self) -> None:
+        self._seat_flip(0)
+
+    def action_p2_flip(self) -> None:
+        self._seat_flip(1)
+
+    def _seat_flip(self, seat: int) -> None:
+        """A player's own key: flip, or at game over ask to deal again."""
+        if self.ended is not None:
+            return
+        if self.table_game.over:
+            self.local_host.restart(seat)
+        else:
+            self.local_host.flip(seat)
+
+    def action_auto(self) -> None:
+        state = self.table_state
+        on = not (state is not None and any(s.auto for s in state.seats))
+        self.local_host.set_auto(on, self.my_speed)
+
+    def _ask_auto(self, on: bool) -> None:
+        self.local_host.set_auto(on, self.my_speed)
+
+    def _my_seat_wants_auto(self) -> bool:
+        state = self.table_state
+        return state is not None and any(s.auto for s in state.seats)
+
+    def action_restart(self) -> None:
+        if self.table_game.over:
+            self.local_host.restart(0)
+            self.local_host.restart(1)
+        else:
+            self.notify("r deals again once the game is over", timeout=3)
+
+    def _help_keys(self) -> Sequence[tuple[str, str]]:
+        return two_player_keys(self.names)
+
+    def _result_screen(self, end: EndView) -> TableGameOverScreen:
+        dot = self.glyphs.dot
+        hint = f"f and j (or r): deal again  {dot}  esc: look at the table  {dot}  q: quit"
+        return TwoPlayerGameOverScreen(
+            end, self.names, hint=hint, seed=self.table_game.seed, tally_line=self._tally_line(), dot=dot
+        )
+
+
+
+def run_table(settings: PlaySettings, stats: StatsStore | None) -> int:
+    """The full-screen game at a table: ``--two-players``, or the socket the SSH server passed down."""
+    app: TableApp
+    if settings.two_players:
+        first = [settings.seed] if settings.seed is not None else []
+        seeds = lambda: first.pop() if first else secrets.randbelow(2**32)  # noqa: E731
+        app = TwoPlayerApp(settings, stats=stats, seed_source=seeds)
+    else:
+        assert settings.table_fd is not None
+        host = SocketHost(settings.table_fd, TableGame(), mode=settings.table_mode or "play")
+        app = TableApp(settings, host, stats=stats)
+        host.on_closed = app.table_closed
+    app.run()
+    return app.return_code or 0
