@@ -16,15 +16,20 @@ import sys
 from pathlib import Path
 
 import asyncssh
+import pyte
 import pytest
 from ssh_support import SSH_OPTIONS, TIMEOUT, PtyClient, ServerProcess, connect, read_until, start_server, wait_gone
 
+from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.rules import Rules
 from war_tui.ssh.session import REFUSE_COMMAND, SHUTTING_DOWN, TABLE_BROKEN
 from war_tui.stats import StatsStore
 
 FAKE_TABLE_GAME = Path(__file__).parent / "ssh_support" / "fake_table.py"
 FAKE_TABLE = (sys.executable, str(FAKE_TABLE_GAME))
+GAME = (sys.executable, "-c", GAME_BOOTSTRAP)  # the real game, as serve-ssh starts it
+GAME_TIMEOUT = 30.0
+"""The real game starts in a few seconds, more on a busy machine."""
 SSH = shutil.which("ssh")
 MANY = {"max_sessions_per_address": 64}
 """Every client of a test comes from 127.0.0.1."""
@@ -350,6 +355,145 @@ async def test_openssh_sits_at_a_table_with_ssh_t(tmp_path):
     finally:
         await client.close()
         await srv.server.stop()
+
+
+# -- end to end, with the real game ------------------------------------------------------------------------
+
+
+class Glass:
+    """What a terminal shows: a client's output fed through a terminal emulator as it arrives."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.screen = pyte.Screen(*size)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self.raw += data
+        self.stream.feed(data)
+
+    @property
+    def rows(self) -> list[str]:
+        return [row.rstrip() for row in self.screen.display]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.rows)
+
+    def find(self, pattern: str) -> re.Match | None:
+        return re.search(pattern, self.text, re.M)
+
+    async def until(self, pattern: str, timeout: float = GAME_TIMEOUT) -> re.Match:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while (found := self.find(pattern)) is None:
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(f"no {pattern!r} on the screen:\n{self.text}")
+            await asyncio.sleep(0.05)
+        return found
+
+
+class Player:
+    """An asyncssh client on a pty whose screen is read through ``Glass``."""
+
+    def __init__(self, conn, process, size) -> None:
+        self.conn = conn
+        self.process = process
+        self.glass = Glass(size)
+        self.pump = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while chunk := await self.process.stdout.read(65536):
+            self.glass.feed(chunk)
+
+    def type(self, keys: bytes) -> None:
+        self.process.stdin.write(keys)
+
+
+async def take_a_seat(port: int, user: str, command: str, size=(100, 30)) -> Player:
+    conn = await connect(port, None, username=user)
+    process = await conn.create_process(command, term_type="xterm-256color", term_size=size, encoding=None)
+    return Player(conn, process, size)
+
+
+def board(glass: Glass) -> tuple[str, str, str]:
+    """The battle on show, both counts and the log's last battle: what must agree on every screen."""
+    header = glass.find(r"Battle (\d+) · Wars")
+    counts = glass.find(r"^ (\S+) (\d+) [█░]+ (\d+) (\S+)$")
+    logged = [found.group(1) for row in glass.rows if (found := re.match(r"│\s+(\d+\s.*?\d+·\d+)", row))]
+    assert header and counts and logged, glass.text
+    return header.group(1), counts.group(0).strip(), logged[-1]
+
+
+async def test_two_players_and_a_spectator_see_the_same_battle_counts_and_log(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the games' data folder, not the user's
+    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
+    people: list[Player] = []
+    try:
+        ann = await take_a_seat(srv.port, "ann", "table oak")
+        bob = await take_a_seat(srv.port, "bob [31m$(x)", "table oak")  # reduced to bob31mx
+        cy = await take_a_seat(srv.port, "cy", "watch oak")
+        people += [ann, bob, cy]
+        await ann.glass.until(r"Table oak · ann \(you\) to flip · bob31mx to flip .*· 1 spectator")
+        await bob.glass.until(r"Table oak · ann to flip · bob31mx \(you\) to flip")
+        await cy.glass.until(r"oak · .*1 spectator · you are watching")
+
+        for battle in (1, 2, 3):
+            ann.type(b" ")
+            await bob.glass.until(r"Table oak · ann flipped · bob31mx \(you\) to flip")
+            bob.type(b"f")
+            for person in people:
+                await person.glass.until(rf"Battle {battle} · Wars")
+                await person.glass.until(rf"^│\s+{battle}\s")  # the battle is in the log
+            seen = {board(person.glass) for person in people}
+            assert len(seen) == 1, seen  # the same battle, counts and log line on every screen
+
+        cy.type(b" ")  # a spectator's flip does nothing
+        await cy.glass.until(r"you are watching")
+        assert all(person.glass.find(r"Battle 3 · Wars") for person in people)
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+    for person in people:
+        assert b"[31m$(x)" not in person.glass.raw
+    assert any(line.endswith(": table oak seat 2 as bob31mx") for line in srv.logs)
+
+
+@pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
+async def test_openssh_plays_at_a_table_with_the_real_game(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
+    client = PtyClient()
+    env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color"}
+    argv = [SSH, *SSH_OPTIONS, "-o", "LogLevel=ERROR", "-t", "-p", str(srv.port), "ann@127.0.0.1", "table", "oak"]
+    try:
+        await client.start(argv, env, (100, 30))
+        await on_screen(client, r"Table oak · ann \(you\) to flip")
+        bob = await take_a_seat(srv.port, "bob", "table oak")
+        await on_screen(client, r"ann \(you\) to flip · bob to flip")
+        client.type(b" ")
+        await bob.glass.until(r"ann flipped · bob \(you\) to flip")
+        bob.type(b" ")
+        await bob.glass.until(r"Battle 1 · Wars")
+        client.type(b"q")
+        assert await asyncio.wait_for(client.process.wait(), GAME_TIMEOUT) == 0
+        await bob.glass.until(r"ann left seat 1")
+        bob.conn.close()
+    finally:
+        await client.close()
+        await srv.server.stop()
+
+
+async def on_screen(client: PtyClient, pattern: str) -> None:
+    """Wait until the OpenSSH client's terminal shows ``pattern``."""
+    deadline = asyncio.get_running_loop().time() + GAME_TIMEOUT
+    while True:
+        glass = Glass((100, 30))
+        glass.feed(bytes(client.output))
+        if glass.find(pattern):
+            return
+        assert asyncio.get_running_loop().time() < deadline, glass.text
+        await asyncio.sleep(0.1)
 
 
 # -- flags -------------------------------------------------------------------------------------------------
