@@ -3,7 +3,8 @@
     python benchmarks/table_load.py [--spectators 20] [--battles 200] [--cpu-seconds 20]
                                     [--tables 8] [--table-spectators 4] [--seconds 60] [--skip latency,cpu,tables]
 
-1. latency: one table, 2 players and ``--spectators`` spectators, each an asyncssh client on a 100x30
+1. latency: first against a floor, a stand-in game that prints each battle as one line (the server,
+   SSH and the clients without the game's drawing), then with the real game. One table, 2 players and ``--spectators`` spectators, each an asyncssh client on a 100x30
    pty. ``--battles`` times: player 1 flips, then player 2 flips; the time from player 2's key to the
    battle's number on every screen (the slowest screen) gives p50 and p99. Goal: p99 < 150 ms.
 2. cpu: the same table on auto-play at 4 battles/s for ``--cpu-seconds``: the server process's CPU,
@@ -39,6 +40,8 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 SIZE = (100, 30)
 TOKEN = re.compile(r"\x1b\[([0-9;?>$=]*)([A-Za-z@`])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[^\[\]]|[\r\n\b]|[^\x1b\r\n\b]+")
 HEADER = re.compile(r"Game (\d+) .*?Battle (\d+) · Wars")
+STAND_IN = Path(__file__).resolve().parent.parent / "tests" / "functional" / "ssh_support" / "fake_table.py"
+STAND_IN_LINE = re.compile(rb"SNAPSHOT \S+ \S+ game=(\d+) battles=(\d+)|BATTLE (\d+) |DEAL (\d+)")
 BATTLE_WAIT = 5.0
 START_WAIT = 60.0
 
@@ -51,17 +54,19 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--table-spectators", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--skip", default="", help="phases to leave out: latency, cpu, tables")
+    parser.add_argument("--skip", default="", help="phases to leave out: floor, latency, cpu, tables")
     return parser.parse_args()
 
 
 class Server:
-    def __init__(self, workdir: Path, sessions: int) -> None:
+    def __init__(self, workdir: Path, sessions: int, session_command: str | None = None) -> None:
         command = [
             sys.executable, "-m", "war_tui", "serve-ssh", "--port", "0", "--public",
             "--host-key", str(workdir / "host_key"), "--max-sessions", str(sessions),
             "--max-sessions-per-address", str(sessions), "--max-attempts-per-minute", "100000",
         ]
+        if session_command is not None:
+            command += ["--session-command", session_command]
         self.log = open(workdir / "server.log", "w+")  # noqa: SIM115 - closed in stop()
         env = {**os.environ, "XDG_DATA_HOME": str(workdir / "data")}
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=self.log, env=env)
@@ -166,6 +171,17 @@ class Screen:
         with contextlib.suppress(asyncssh.Error, OSError):
             while chunk := await self.process.stdout.read(65536):
                 at = loop.time()
+                if b"SNAPSHOT" in chunk or b"BATTLE" in chunk or b"DEAL" in chunk:  # the stand-in game's lines
+                    for line in STAND_IN_LINE.finditer(chunk):
+                        if line.group(1):
+                            self.game = int(line.group(1))
+                            self._note((self.game, int(line.group(2))), at)
+                        elif line.group(3) and self.game:
+                            self._note((self.game, int(line.group(3))), at)
+                        elif line.group(4):
+                            self.game = int(line.group(4))
+                            self._note((self.game, 0), at)
+                    continue
                 found = HEADER.search(self._top.feed(chunk))
                 if found is not None and int(found.group(1)) > 0:
                     self.game = int(found.group(1))
@@ -227,11 +243,11 @@ async def latency(port: int, spectators: int, battles: int) -> tuple[list[Screen
     missed = 0
     for _ in range(battles):
         game, battle = p1.now
-        p1.type(b" ")
+        p1.type(b"f")
         await asyncio.sleep(0.15)  # player 1's flip reaches the table first
         key = (game, battle + 1)
         pressed = asyncio.get_running_loop().time()
-        p2.type(b" ")
+        p2.type(b"f")
         if await until(lambda: all(key in s.first_seen for s in screens), BATTLE_WAIT):
             samples.append(max(s.first_seen[key] for s in screens) - pressed)
             continue
@@ -308,6 +324,16 @@ async def tables(server: Server, port: int, count: int, spectators: int, seconds
 async def main() -> None:
     args = parse_args()
     skip = set(filter(None, args.skip.split(",")))
+    if "latency" not in skip and "floor" not in skip:
+        with tempfile.TemporaryDirectory(prefix="table-load-floor-") as scratch:
+            floor = Server(Path(scratch), sessions=args.spectators + 6, session_command=f"{sys.executable} {STAND_IN}")
+            try:
+                await floor.wait_listening()
+                screens, result = await latency(floor.port, args.spectators, args.battles)
+                print(f"floor: latency with a stand-in game that prints each battle as one line: {result}", flush=True)
+                await leave(screens)
+            finally:
+                floor.stop()
     with tempfile.TemporaryDirectory(prefix="table-load-") as scratch:
         server = Server(Path(scratch), sessions=max(args.spectators + 2, args.tables * (args.table_spectators + 2)) + 4)
         try:
