@@ -1,12 +1,14 @@
 """Load on ``war-tui serve-ssh``'s shared tables: real SSH clients on ptys, the real game, loopback only.
 
     python benchmarks/table_load.py [--spectators 20] [--battles 200] [--cpu-seconds 20]
-                                    [--tables 8] [--table-spectators 4] [--seconds 60] [--skip latency,cpu,tables]
+                                    [--tables 8] [--table-spectators 4] [--seconds 60]
+                                    [--skip floor,latency,cpu,tables]
 
-1. latency: first against a floor, a stand-in game that prints each battle as one line (the server,
-   SSH and the clients without the game's drawing), then with the real game. One table, 2 players and ``--spectators`` spectators, each an asyncssh client on a 100x30
-   pty. ``--battles`` times: player 1 flips, then player 2 flips; the time from player 2's key to the
-   battle's number on every screen (the slowest screen) gives p50 and p99. Goal: p99 < 150 ms.
+1. latency: one table, 2 players and ``--spectators`` spectators, each an asyncssh client on a 100x30
+   pty, first with a stand-in game that prints each battle as one line (the floor: the server, SSH and
+   the clients without the game's drawing), then with the real game. ``--battles`` times: player 1
+   flips, then player 2; the time from player 2's key to the battle's number on every screen (the
+   slowest screen) gives p50 and p99. Goal: p99 < 150 ms.
 2. cpu: the same table on auto-play at 4 battles/s for ``--cpu-seconds``: the server process's CPU,
    beside the same connections idle for as long in the same run. Goal: < 5% of one core for the table.
 3. tables: ``--tables`` tables of 2 players and ``--table-spectators`` spectators each, auto-play at
@@ -38,7 +40,9 @@ import asyncssh
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 SIZE = (100, 30)
-TOKEN = re.compile(r"\x1b\[([0-9;?>$=]*)([A-Za-z@`])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[^\[\]]|[\r\n\b]|[^\x1b\r\n\b]+")
+TOKEN = re.compile(
+    r"\x1b\[([0-9;?>$=]*)([A-Za-z@`])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[^\[\]]|[\r\n\b]|[^\x1b\r\n\b]+"
+)
 HEADER = re.compile(r"Game (\d+) .*?Battle (\d+) · Wars")
 STAND_IN = Path(__file__).resolve().parent.parent / "tests" / "functional" / "ssh_support" / "fake_table.py"
 STAND_IN_LINE = re.compile(rb"SNAPSHOT \S+ \S+ game=(\d+) battles=(\d+)|BATTLE (\d+) |DEAL (\d+)")

@@ -47,7 +47,9 @@ OUT_OF_MEMORY = (
     "war-tui: the game needed more memory than this server gives a game ({size}) and had to end. Sorry!"
 )
 GAME_CRASHED = "war-tui: the game ended with an error; the server's operator has the details. Sorry!"
-TABLE_BROKEN = "war-tui: the game stopped speaking the table's language and was ended; the server's operator has the details."
+TABLE_BROKEN = (
+    "war-tui: the game stopped speaking the table's language and was ended; the server's operator has the details."
+)
 RESIZE_INTERVAL = 0.05
 """Seconds between window-size changes passed to a game: the latest size goes, the ones between do not."""
 MAX_ERROR_LINES = 200
