@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..presentation.words import plural
+from ..rules import Rules
+from ..stats import StatsStore
 from .common import UsageError, minutes_value, positive_int
 
 DEFAULT_PORT = 2222
@@ -37,6 +39,11 @@ MIN_GAME_MEMORY_MB = 128
 MAX_GAME_MEMORY_MB = 65536
 DEFAULT_MAX_SPEED = 60.0
 MAX_SESSIONS = 10_000
+DEFAULT_MAX_TABLES = 16
+MAX_TABLES = 100  # the whole lobby fits in one protocol line (war_tui.tables.registry.MAX_MAX_TABLES)
+DEFAULT_SEAT_TIMEOUT = 60.0
+MIN_SEAT_TIMEOUT = 1.0
+MAX_SEAT_TIMEOUT = 3600.0
 MAX_ATTEMPTS_PER_MINUTE = 1_000_000
 
 # The game as a session starts it: Python's stderr (crash reports, from the first import on) goes to
@@ -72,11 +79,25 @@ def max_speed_value(text: str) -> float:
     return value
 
 
+def seat_timeout_value(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seat-timeout must be seconds (like 60), not '{text}'") from None
+    if not math.isfinite(value) or not MIN_SEAT_TIMEOUT <= value <= MAX_SEAT_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"--seat-timeout must be from {MIN_SEAT_TIMEOUT:g} to {MAX_SEAT_TIMEOUT:g} seconds, not {text}"
+        )
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve-ssh", help="serve the game over SSH",
-        description="Serve the full-screen game over SSH: 'ssh -p PORT HOST' lands straight in a game. "
-        "Commands, sftp, forwarding and sessions without a terminal are refused.",
+        description="Serve the full-screen game over SSH: 'ssh -p PORT HOST' lands straight in a game; "
+        "'ssh -t -p PORT HOST table NAME' sits at a shared table (a second player sits too, later arrivals "
+        "watch), 'watch NAME' watches one and 'tables' lists them. Other commands, sftp, forwarding and "
+        "sessions without a terminal are refused.",
         epilog="Game flags after '--' apply to every session, e.g. "
         "'war-tui serve-ssh --public -- --screensaver'.",
     )
@@ -128,6 +149,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"this (default {DEFAULT_MAX_SPEED:g})",
     )
     parser.add_argument(
+        "--max-tables", type=positive_int("--max-tables", MAX_TABLES), default=DEFAULT_MAX_TABLES, metavar="N",
+        help=f"shared tables open at once, 1-{MAX_TABLES}; past it a new table is refused and the lobby says "
+        f"the server is full (default {DEFAULT_MAX_TABLES})",
+    )
+    parser.add_argument(
+        "--seat-timeout", type=seat_timeout_value, default=DEFAULT_SEAT_TIMEOUT, metavar="S",
+        help=f"seconds a player at a table may stay idle after the other flipped before the house flips "
+        f"for them, {MIN_SEAT_TIMEOUT:g}-{MAX_SEAT_TIMEOUT:g} (default {DEFAULT_SEAT_TIMEOUT:g})",
+    )
+    parser.add_argument(
         "--max-session-minutes", type=minutes_value("--max-session-minutes"), metavar="M",
         help="end each game after M minutes, more than 0 and at most 10,080 (default: no limit, screensavers idle on purpose)",
     )
@@ -145,19 +176,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def game_flags(args: argparse.Namespace) -> list[str]:
+def game_flags(args: argparse.Namespace) -> tuple[list[str], argparse.Namespace | None]:
+    """The game flags after ``--``, and what they mean as the game parses them (None: not checked)."""
     flags = list(args.game_flags)
-    if not flags:
-        return []
-    if flags[0] != "--":
+    if flags and flags[0] != "--":
         raise UsageError(f"unexpected '{flags[0]}': put the game's flags after '--'")
     flags = flags[1:]
-    if args.session_command is None:
-        check_game_flags(flags, args.top_parser)
-    return flags
+    if args.session_command is not None:
+        return flags, None
+    return flags, check_game_flags(flags, args.top_parser)
 
 
-def check_game_flags(flags: list[str], build_parser: Callable[[], argparse.ArgumentParser]) -> None:
+def check_game_flags(flags: list[str], build_parser: Callable[[], argparse.ArgumentParser]) -> argparse.Namespace:
     """Parse the flags as ``war-tui`` (the game) would, so a mistake is reported once, now."""
     for flag in flags:
         if flag in ("-h", "--help", "--version"):
@@ -177,6 +207,7 @@ def check_game_flags(flags: list[str], build_parser: Callable[[], argparse.Argum
         settings_from_args(parsed)  # what the flags mean together (names, rules), as each game will check
     except UsageError as exc:
         raise UsageError(f"game flags after '--': {exc}") from None
+    return parsed
 
 
 def refuse_misplaced_game_flags(args: argparse.Namespace) -> None:
@@ -198,8 +229,9 @@ def session_argv(args: argparse.Namespace, flags: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     refuse_misplaced_game_flags(args)
-    flags = game_flags(args)
+    flags, parsed = game_flags(args)
     argv = session_argv(args, flags)
+    table_rules, stats = table_settings(parsed)
     # asyncssh is imported only by this command: the game itself never pays for it.
     from ..ssh.keys import (
         AuthorizedKeys, KeyFileError, default_authorized_keys_path, default_host_key_path,
@@ -227,6 +259,10 @@ def run(args: argparse.Namespace) -> int:
         max_unauthenticated=args.max_unauthenticated,
         game_memory_mb=args.game_memory_mb,
         max_speed=args.max_speed,
+        max_tables=args.max_tables,
+        seat_timeout=args.seat_timeout,
+        table_rules=table_rules,
+        stats=stats,
     )
     server = GameServer(config)
     banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"]
@@ -241,6 +277,22 @@ def run(args: argparse.Namespace) -> int:
             with contextlib.suppress(OSError):
                 host_key_path.unlink()
         raise
+
+
+def table_settings(parsed: argparse.Namespace | None) -> tuple[Rules, Callable[[], StatsStore] | None]:
+    """The rules of the server's tables and where their finished games are recorded, as the game flags say.
+
+    The same flags the solo games get: ``--war-cards`` and the like, ``--stats-db`` or ``--no-stats``.
+    """
+    if parsed is None:
+        return Rules(), StatsStore.open
+    from .play import settings_from_args
+
+    rules = settings_from_args(parsed).rules
+    if parsed.no_stats:
+        return rules, None
+    path = parsed.stats_db
+    return rules, lambda: StatsStore.open(path)
 
 
 def listen_error(host: str, port: int, exc: OSError) -> str:

@@ -104,8 +104,12 @@ class PtyProcess:
         niceness: int = 0,
         input_limit: int = INPUT_LIMIT,
         errors_to: str | None = None,
+        pass_fds: Sequence[int] = (),
     ) -> PtyProcess:
-        """Start ``argv``; ``errors_to`` names the variable that tells it the fd of its crash-report pipe."""
+        """Start ``argv``; ``errors_to`` names the variable that tells it the fd of its crash-report pipe.
+
+        ``pass_fds``: more file descriptors the program inherits, at the same numbers (a table's socket).
+        """
         master, slave = os.openpty()
         errors = error_end = None
         env = dict(env)
@@ -124,7 +128,7 @@ class PtyProcess:
                 sys.executable, "-I", "-S", "-c", CTTY_LAUNCHER, str(memory_limit), str(niceness), *argv,
                 stdin=slave, stdout=slave, stderr=slave,
                 env=env, cwd=cwd, start_new_session=True, close_fds=True,
-                pass_fds=() if error_end is None else (error_end,),
+                pass_fds=(*pass_fds, *(() if error_end is None else (error_end,))),
             )
         except BaseException:
             os.close(master)

@@ -8,16 +8,19 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import asyncssh
 
 from ..presentation.words import plural
+from ..rules import Rules
+from ..stats import StatsStore
 from .keys import AuthorizedKeys, without_sha1
 from .limits import AttemptLimiter, FloodLog, address_key
 from .session import GameSession
+from .table_host import TableHost
 
 REFUSE_FORWARDING = "port forwarding is not offered here: this server only plays War"
 ONE_SESSION = "one session per connection: open another connection to play another game"
@@ -27,6 +30,8 @@ TOO_MANY_ATTEMPTS = "too many connection attempts from your address; please wait
 TOO_MANY_REFUSALS = "too many refused requests; this server only plays War"
 NO_GAME_STARTED = "no game was started; this server only plays War"
 SHUTDOWN_GRACE = 5.0
+TABLE_GOODBYE = 0.5
+"""Seconds the games at tables get to read that the server is closing before they are ended."""
 MAX_REFUSED_REQUESTS = 16
 """Refused channels and requests a connection may ask for before it is let go."""
 # Signatures the server advertises (server-sig-algs): no SHA-1 (ssh-rsa), no DSA (ssh-dss).
@@ -57,6 +62,11 @@ class ServerConfig:
     game_niceness: int = 10
     max_speed: float = 60.0
     input_limit: int = 64 * 1024
+    max_tables: int = 16
+    seat_timeout: float = 60.0
+    table_rules: Rules = field(default_factory=Rules)
+    stats: Callable[[], StatsStore] | None = None
+    """Opens the store that records finished table games (on first need, in a thread); None: not recorded."""
 
 
 def shown_user(name: str) -> str:
@@ -90,6 +100,10 @@ class GameServer:
         self._summaries: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._previous_handler: Any = None
+        self.tables = TableHost(
+            max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
+            stats=config.stats, log=log,
+        )
 
     async def start(self) -> None:
         """Start listening; OSError (port in use, bad address) reaches the caller."""
@@ -119,6 +133,7 @@ class GameServer:
             server_version="war-tui",
             signature_algs=SIGNATURE_ALGORITHMS,
         )
+        self.tables.start()
 
     def _summarise(self) -> None:
         self.flood_log.flush()
@@ -180,6 +195,8 @@ class GameServer:
         self._stopping = True
         if self._acceptor is not None:
             self._acceptor.close()
+        self.tables.close("the server is shutting down")
+        await self._tables_told(TABLE_GOODBYE)
         for link in list(self.connections):
             link.stop_games("server shutdown")
         # Sessions keep to the grace period themselves; the margin covers a game's last SIGKILL.
@@ -189,11 +206,20 @@ class GameServer:
         await self._settle(1.0)  # the dropped connections' last log lines
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+        await self.tables.stop()
         if self._summaries is not None:
             self._summaries.cancel()
         self.flood_log.flush()
         if self._loop is not None:
             self._loop.set_exception_handler(self._previous_handler)
+
+    async def _tables_told(self, timeout: float) -> None:
+        """Wait, at most ``timeout``, until every game at a table has read what its link said."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(session.table_told for link in self.connections for session in link.sessions):
+                return
+            await asyncio.sleep(0.02)
 
     async def _settle(self, timeout: float, connections: bool = True) -> None:
         """Wait, at most ``timeout``, until every task (new ones too) is done and, if asked, every connection gone."""
@@ -216,6 +242,8 @@ class Connection(asyncssh.SSHServer):
         self.authenticated = False
         self.agent_refused = False
         self.exit_status = "no game"
+        self.table: str | None = None
+        """Where a table command took this connection ("table oak seat 1 as ann", "lobby"), for the log."""
         self.refusals: dict[str, None] = {}  # an ordered set: each kind of refusal once
         self._refused_requests = 0
         self.sessions: list[GameSession] = []
@@ -430,7 +458,8 @@ class Connection(asyncssh.SSHServer):
         if not self.authenticated and not self.refusals:
             self.refusals["not authenticated"] = None
         refused = f", refused: {', '.join(self.refusals)}" if self.refusals else ""
-        line = f"disconnect {self.label} user={user} after {seconds:.1f}s, {self.exit_status}{refused}"
+        table = f", {self.table}" if self.table is not None else ""
+        line = f"disconnect {self.label} user={user} after {seconds:.1f}s, {self.exit_status}{table}{refused}"
         if self.authenticated:
             self.server.log(line)
         else:

@@ -7,6 +7,7 @@ import contextlib
 import os
 import re
 import signal
+import socket
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -14,9 +15,13 @@ import asyncssh
 
 from ..presentation.words import plural
 from ..settings import (
-    ERROR_FD_VARIABLE, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TOP_SPEED_VARIABLE,
+    ERROR_FD_VARIABLE, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
+    TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
 )
+from ..tables import Link, TableRefused
+from .commands import CommandRefused, TableCommand, TableMode, parse_command
 from .pty_process import PtyProcess, clamp_size
+from .table_socket import TableSocket
 
 if TYPE_CHECKING:
     from .server import Connection
@@ -28,7 +33,10 @@ TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 # Server-side settings the game may need to find its data as the server's user does; nothing else leaks.
 SERVER_VARIABLES = ("HOME", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
 
-REFUSE_COMMAND = "war-tui: this server only plays War and runs no commands; connect without one to play."
+REFUSE_COMMAND = (
+    "war-tui: this server only plays War and runs no commands; connect without one to play, "
+    "or with 'table NAME', 'watch NAME' or 'tables' to share a table."
+)
 REFUSE_NO_PTY = "war-tui: War needs a terminal; connect from a terminal (ssh -t) to play."
 REFUSE_SECOND_GAME = "war-tui: one game per connection; open another connection to play another game."
 NO_AGENT = "Agent forwarding is not offered here; playing without it."  # shown by the game, on its board
@@ -40,6 +48,9 @@ OUT_OF_MEMORY = (
     "war-tui: the game needed more memory than this server gives a game ({size}) and had to end. Sorry!"
 )
 GAME_CRASHED = "war-tui: the game ended with an error; the server's operator has the details. Sorry!"
+TABLE_BROKEN = (
+    "war-tui: the game stopped speaking the table's language and was ended; the server's operator has the details."
+)
 RESIZE_INTERVAL = 0.05
 """Seconds between window-size changes passed to a game: the latest size goes, the ones between do not."""
 MAX_ERROR_LINES = 200
@@ -134,6 +145,10 @@ class GameSession(asyncssh.SSHServerSession):
         self._gone = asyncio.Event()
         self._closed = False
         self._played = False
+        self._table_command: TableCommand | None = None
+        self._table_link: Link | None = None
+        self._table_mode: TableMode | None = None
+        self._table_socket: TableSocket | None = None
         self._saying_goodbye = False
         self.task: asyncio.Task[None] | None = None
 
@@ -154,8 +169,15 @@ class GameSession(asyncssh.SSHServerSession):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        # Accepted only to say why nothing runs: a refused request gives the client no message of ours.
-        self._refusal = ("command", REFUSE_COMMAND)
+        # A table command, or accepted only to say why nothing runs (a refused request gives the client
+        # no message of ours).
+        try:
+            self._table_command = parse_command(command)
+        except CommandRefused as refusal:
+            self._refusal = ("table name", f"war-tui: {refusal}")
+            return True
+        if self._table_command is None:
+            self._refusal = ("command", REFUSE_COMMAND)
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
@@ -167,6 +189,8 @@ class GameSession(asyncssh.SSHServerSession):
             self._refusal = ("no terminal", REFUSE_NO_PTY)
         if self._refusal is None and not self._link.begin_game():
             self._refusal = ("second session", REFUSE_SECOND_GAME)
+        if self._refusal is None and self._table_command is not None:
+            self._refusal = self._join_table(self._table_command)
         if self._refusal is not None:
             what, message = self._refusal
             self._link.refused(what)
@@ -175,6 +199,50 @@ class GameSession(asyncssh.SSHServerSession):
             return
         self._played = True
         self.task = self._link.server.track(self._play())
+
+    def _join_table(self, command: TableCommand) -> tuple[str, str] | None:
+        """Sit at, watch, or open the lobby, as the command says; the refusal, if any, for the log and the client."""
+        server = self._link.server
+        link = server.tables.link(self._link.user or "")
+        try:
+            if command.mode is TableMode.LOBBY:
+                link.watch_lobby()
+                where = "lobby"
+            else:
+                assert command.table is not None
+                member = link.join(command.table, watch=command.mode is TableMode.WATCH)
+                seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
+                where = f"table {command.table} {seat} as {member.name}"
+        except TableRefused as refusal:
+            link.close()
+            return ("table", f"war-tui: {refusal}")
+        server.tables.wake()
+        self._table_link = link
+        self._table_mode = command.mode  # "play" also when both seats were taken: the snapshot says it watches
+        self._link.table = where
+        server.log(f"{self._link.label}: {where}")
+        return None
+
+    def _table_finished(self) -> None:
+        """The link closed and said all it had to: if it gave up on the game (garbage, not a goodbye), end it."""
+        link = self._table_link
+        if link is not None and link.close_reason is not None and self._stop_reason is None:
+            self._link.refused("table protocol")
+            self._link.server.log(f"{self._link.label}: table link closed: {link.close_reason}")
+            self.stop("table protocol")
+
+    @property
+    def table_told(self) -> bool:
+        """The game has read all its table link said (true when there is no table)."""
+        return self._table_socket is None or self._table_socket.delivered
+
+    def _close_table(self) -> None:
+        """Leave the table (or the lobby) and let go of the socket; safe to call twice."""
+        if self._table_socket is not None:
+            self._table_socket.close()
+        if self._table_link is not None:
+            self._table_link.close()
+            self._link.server.tables.wake()
 
     # -- while the game runs ----------------------------------------------------------------------------
 
@@ -246,6 +314,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._forwarding = False
         if self._process is not None:
             self._process.resume_output()  # keep the pty drained, so the game is not blocked while it ends
+        if self._table_link is not None and not self._table_link.closed:
+            self._close_table()  # the seat is free at once; a link the server closed still says goodbye
         self._stopping.set()
 
     # -- the game's life --------------------------------------------------------------------------------
@@ -274,16 +344,37 @@ class GameSession(asyncssh.SSHServerSession):
             self._send(data)
 
     async def _play(self) -> None:
+        try:
+            await self._run_game()
+        finally:
+            self._close_table()
+
+    def _table_socket_for_game(self, env: dict[str, str]) -> socket.socket | None:
+        """The game's end of a new socket pair to this connection's link (told in ``env``); ours is pumped."""
+        link = self._table_link
+        if link is None or link.closed or self._table_mode is None:
+            return None
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._table_socket = TableSocket(
+            ours, link, on_request=self._link.server.tables.wake, on_finished=self._table_finished
+        )
+        env[TABLE_FD_VARIABLE] = str(theirs.fileno())
+        env[TABLE_MODE_VARIABLE] = self._table_mode.value
+        return theirs
+
+    async def _run_game(self) -> None:
         server = self._link.server
         config = server.config
         env = session_environment(self._term, self._chan.get_environment(), config.session_seconds)
         env.update(served_variables(config.max_speed, NO_AGENT if self._link.agent_refused else None))
+        theirs = self._table_socket_for_game(env)
         try:
             # Started in HOME, as a login would: never in whatever directory the server was started from.
             process = await PtyProcess.start(
                 config.session_argv, env, self._size, self._write_output, cwd=home_directory(env),
                 memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
                 input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
+                pass_fds=() if theirs is None else (theirs.fileno(),),
             )
         except Exception as exc:  # noqa: BLE001 - whatever it was, the player gets a message, not a hang
             server.log(f"game did not start for {self._link.label}: {exc}")
@@ -291,6 +382,9 @@ class GameSession(asyncssh.SSHServerSession):
             self._say(GAME_FAILED)
             self._exit(1)
             return
+        finally:
+            if theirs is not None:
+                theirs.close()  # the game holds it now: its end of the table is its own
         self._process = process
         self._link.game_started(process.pid)
         if self._resize_timer is None:
@@ -311,6 +405,7 @@ class GameSession(asyncssh.SSHServerSession):
             stopping.cancel()
         if waiting.done():
             status = waiting.result()
+            self._close_table()
             errors = bytes(process.error_output)
             process.close()
             self._link.exit_status = describe_status(status)
@@ -330,14 +425,17 @@ class GameSession(asyncssh.SSHServerSession):
             self._say(TIME_UP.format(minutes=describe_minutes(limit)))
         elif reason == "input flood":
             self._say(INPUT_FLOOD.format(size=size_words(config.input_limit)))
+        elif reason == "table protocol":
+            self._say(TABLE_BROKEN)
         else:
             self._say(SHUTTING_DOWN)
         status = await process.end()
+        self._close_table()
         self._log_errors(bytes(process.error_output))
         self._link.exit_status = f"{describe_status(status)}, {reason}"
         if self._closed:
             return
-        await self._goodbye({"time limit": 0, "input flood": 1}.get(reason or "", status))
+        await self._goodbye({"time limit": 0, "input flood": 1, "table protocol": 1}.get(reason or "", status))
 
     def _log_errors(self, errors: bytes) -> None:
         """A game's crash report goes to the server's log, line by line, never to the player."""

@@ -10,6 +10,7 @@ use it as a worker, or schedule ``poll`` itself with ``set_timer`` at
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Protocol
 
 from .clock import Clock, monotonic, seconds_until
@@ -31,7 +32,8 @@ async def run_timers(timed: Timed, wake: asyncio.Event, clock: Clock = monotonic
             await wake.wait()
             continue
         if delay > 0:
-            try:
-                await asyncio.wait_for(wake.wait(), delay)
-            except TimeoutError:
-                pass
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for loses a cancel that arrives in the
+            # turn its wait ends (a host that wakes, then cancels, would never see this task stop).
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(delay):
+                    await wake.wait()

@@ -1,0 +1,370 @@
+"""Load on ``war-tui serve-ssh``'s shared tables: real SSH clients on ptys, the real game, loopback only.
+
+    python benchmarks/table_load.py [--spectators 20] [--battles 200] [--cpu-seconds 20]
+                                    [--tables 8] [--table-spectators 4] [--seconds 60]
+                                    [--skip floor,latency,cpu,tables]
+
+1. latency: one table, 2 players and ``--spectators`` spectators, each an asyncssh client on a 100x30
+   pty, first with a stand-in game that prints each battle as one line (the floor: the server, SSH and
+   the clients without the game's drawing), then with the real game. ``--battles`` times: player 1
+   flips, then player 2; the time from player 2's key to the battle's number on every screen (the
+   slowest screen) gives p50 and p99. Goal: p99 < 150 ms.
+2. cpu: the same table on auto-play at 4 battles/s for ``--cpu-seconds``: the server process's CPU,
+   beside the same connections idle for as long in the same run. Goal: < 5% of one core for the table.
+3. tables: ``--tables`` tables of 2 players and ``--table-spectators`` spectators each, auto-play at
+   4/s for ``--seconds``: each screen's battle number, sampled every second, against the furthest
+   screen of its table (goal: within 1, every sample); then every client leaves and no game process
+   may be left.
+
+The server runs as its own process (``--public`` on an ephemeral loopback port, statistics in a
+scratch folder); the clients run in this process and share the machine's cores with it and with
+the games, so the figures are pessimistic. Every loop is bounded by a count or a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import codecs
+import contextlib
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncssh
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+SIZE = (100, 30)
+TOKEN = re.compile(
+    r"\x1b\[([0-9;?>$=]*)([A-Za-z@`])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[^\[\]]|[\r\n\b]|[^\x1b\r\n\b]+"
+)
+HEADER = re.compile(r"Game (\d+) .*?Battle (\d+) · Wars")
+STAND_IN = Path(__file__).resolve().parent.parent / "tests" / "functional" / "ssh_support" / "fake_table.py"
+STAND_IN_LINE = re.compile(rb"SNAPSHOT \S+ \S+ game=(\d+) battles=(\d+)|BATTLE (\d+) |DEAL (\d+)")
+BATTLE_WAIT = 5.0
+START_WAIT = 60.0
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--spectators", type=int, default=20)
+    parser.add_argument("--battles", type=int, default=200)
+    parser.add_argument("--cpu-seconds", type=float, default=20.0)
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--table-spectators", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--skip", default="", help="phases to leave out: floor, latency, cpu, tables")
+    return parser.parse_args()
+
+
+class Server:
+    def __init__(self, workdir: Path, sessions: int, session_command: str | None = None) -> None:
+        command = [
+            sys.executable, "-m", "war_tui", "serve-ssh", "--port", "0", "--public",
+            "--host-key", str(workdir / "host_key"), "--max-sessions", str(sessions),
+            "--max-sessions-per-address", str(sessions), "--max-attempts-per-minute", "100000",
+        ]
+        if session_command is not None:
+            command += ["--session-command", session_command]
+        self.log = open(workdir / "server.log", "w+")  # noqa: SIM115 - closed in stop()
+        env = {**os.environ, "XDG_DATA_HOME": str(workdir / "data")}
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=self.log, env=env)
+        self.port = 0
+
+    async def wait_listening(self) -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            self.log.seek(0)
+            match = re.search(r"listening on \S+:(\d+):", self.log.read())
+            if match:
+                self.port = int(match.group(1))
+                return
+            if self.process.poll() is not None:
+                break
+            await asyncio.sleep(0.05)
+        self.log.seek(0)
+        raise SystemExit(f"server did not start:\n{self.log.read()}")
+
+    def cpu_seconds(self) -> float:
+        return cpu_of(self.process.pid)
+
+    def games(self) -> list[int]:
+        pids = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == self.process.pid and fields[0] != "Z":
+                    pids.append(int(entry.name))
+        return pids
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def cpu_of(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+class TopRow:
+    """The first row of a terminal, from the bytes drawn to it: enough of a terminal for the status line.
+
+    The game redraws only what changed, placing the cursor first (``ESC [ row ; col H``), so the battle's
+    number may arrive alone; this keeps the row as it stands on the glass.
+    """
+
+    def __init__(self, width: int) -> None:
+        self.cells = [" "] * width
+        self.row = self.col = 1
+        self._decode = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def feed(self, data: bytes) -> str:
+        for found in TOKEN.finditer(self._decode.decode(data)):
+            text = found.group(0)
+            if found.group(2) is not None:
+                if found.group(2) in "Hf":
+                    numbers = [int(n) if n.isdigit() else 1 for n in (found.group(1) or "").split(";")]
+                    self.row = numbers[0] if numbers else 1
+                    self.col = numbers[1] if len(numbers) > 1 else 1
+            elif text == "\r":
+                self.col = 1
+            elif text == "\n":
+                self.row += 1
+            elif text[0] != "\x1b" and text != "\b":
+                if self.row == 1:
+                    for char in text:
+                        if 1 <= self.col <= len(self.cells):
+                            self.cells[self.col - 1] = char
+                        self.col += 1
+                else:
+                    self.col += len(text)
+        return "".join(self.cells)
+
+
+class Screen:
+    """One client at a table: reads its game's output and notes when each battle number first shows."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess) -> None:
+        self.conn = conn
+        self.process = process
+        self.first_seen: dict[tuple[int, int], float] = {}
+        self.now: tuple[int, int] = (0, -1)
+        self.game = 0
+        self._top = TopRow(SIZE[0])
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(asyncssh.Error, OSError):
+            while chunk := await self.process.stdout.read(65536):
+                at = loop.time()
+                if b"SNAPSHOT" in chunk or b"BATTLE" in chunk or b"DEAL" in chunk:  # the stand-in game's lines
+                    for line in STAND_IN_LINE.finditer(chunk):
+                        if line.group(1):
+                            self.game = int(line.group(1))
+                            self._note((self.game, int(line.group(2))), at)
+                        elif line.group(3) and self.game:
+                            self._note((self.game, int(line.group(3))), at)
+                        elif line.group(4):
+                            self.game = int(line.group(4))
+                            self._note((self.game, 0), at)
+                    continue
+                found = HEADER.search(self._top.feed(chunk))
+                if found is not None and int(found.group(1)) > 0:
+                    self.game = int(found.group(1))
+                    self._note((self.game, int(found.group(2))), at)
+
+    def _note(self, key: tuple[int, int], at: float) -> None:
+        self.first_seen.setdefault(key, at)
+        self.now = key
+
+    def type(self, keys: bytes) -> None:
+        self.process.stdin.write(keys)
+
+
+async def sit(port: int, user: str, command: str) -> Screen:
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username=user, known_hosts=None, client_keys=[], agent_path=None, password=None,
+    )
+    process = await conn.create_process(command, term_type="xterm-256color", term_size=SIZE, encoding=None)
+    return Screen(conn, process)
+
+
+async def until(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.01)
+    return True
+
+
+async def open_table(port: int, name: str, spectators: int) -> list[Screen]:
+    players = [await sit(port, f"{name}-p1", f"table {name}")]
+    players.append(await sit(port, f"{name}-p2", f"table {name}"))
+    watchers = await asyncio.gather(*(sit(port, f"{name}-w{i}", f"watch {name}") for i in range(spectators)))
+    screens = [*players, *watchers]
+    if not await until(lambda: all(s.game for s in screens), START_WAIT):
+        raise SystemExit(f"table {name}: {sum(1 for s in screens if not s.game)} screens never showed the board")
+    return screens
+
+
+async def leave(screens: list[Screen]) -> None:
+    for screen in screens:
+        screen.conn.close()
+    for screen in screens:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(screen.conn.wait_closed(), 10)
+        screen.reader.cancel()
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+async def latency(port: int, spectators: int, battles: int) -> tuple[list[Screen], dict]:
+    screens = await open_table(port, "bench", spectators)
+    p1, p2 = screens[0], screens[1]
+    samples: list[float] = []
+    missed = 0
+    for _ in range(battles):
+        game, battle = p1.now
+        p1.type(b"f")
+        await asyncio.sleep(0.15)  # player 1's flip reaches the table first
+        key = (game, battle + 1)
+        pressed = asyncio.get_running_loop().time()
+        p2.type(b"f")
+        if await until(lambda: all(key in s.first_seen for s in screens), BATTLE_WAIT):
+            samples.append(max(s.first_seen[key] for s in screens) - pressed)
+            continue
+        missed += 1  # the game ended (or the battle was lost from view): deal again
+        p1.type(b"r")
+        p2.type(b"r")
+        await until(lambda: all(s.game > game for s in screens), BATTLE_WAIT)
+    result = {"battles": len(samples), "missed": missed}
+    if samples:
+        result |= {"p50_ms": 1000 * statistics.median(samples), "p99_ms": 1000 * percentile(samples, 0.99),
+                   "max_ms": 1000 * max(samples)}
+    return screens, result
+
+
+async def cpu(server: Server, screens: list[Screen], seconds: float) -> dict:
+    before = server.cpu_seconds()
+    await asyncio.sleep(seconds)
+    idle = (server.cpu_seconds() - before) / seconds
+    start = [s.now for s in screens]
+    for player in screens[:2]:
+        player.type(b"a")
+    await asyncio.sleep(1.0)
+    before = server.cpu_seconds()
+    await asyncio.sleep(seconds)
+    busy = (server.cpu_seconds() - before) / seconds
+    for player in screens[:2]:
+        player.type(b"a")
+    played = [s.now[1] - b[1] if s.now[0] == b[0] else None for s, b in zip(screens, start, strict=True)]
+    return {"idle_core_share": idle, "auto_core_share": busy, "table_core_share": busy - idle,
+            "battles_played_on_p1": played[0]}
+
+
+async def tables(server: Server, port: int, count: int, spectators: int, seconds: float) -> dict:
+    all_tables = [await open_table(port, f"t{i}", spectators) for i in range(count)]
+    for screens in all_tables:
+        for player in screens[:2]:
+            player.type(b"a")
+    samples = behind = 0
+    worst = 0
+    restarts = 0
+    last_move = [time.monotonic()] * count
+    last_lead = [(0, 0)] * count
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        await asyncio.sleep(1.0)
+        for index, screens in enumerate(all_tables):
+            lead = max(s.now for s in screens)
+            if lead != last_lead[index]:
+                last_lead[index], last_move[index] = lead, time.monotonic()
+            elif time.monotonic() - last_move[index] > 3.0:  # game over: deal again, auto-play again
+                restarts += 1
+                for player in screens[:2]:
+                    player.type(b"r")
+                await asyncio.sleep(0.3)
+                for player in screens[:2]:
+                    player.type(b"a")
+                last_move[index] = time.monotonic()
+                continue
+            for screen in screens:
+                samples += 1
+                lag = lead[1] - screen.now[1] if screen.now[0] == lead[0] else lead[1] + 1
+                worst = max(worst, lag)
+                if lag > 1:
+                    behind += 1
+    games_before = len(server.games())
+    for screens in all_tables:
+        await leave(screens)
+    await until(lambda: not server.games(), 15.0)
+    return {"screens": sum(len(t) for t in all_tables), "samples": samples, "samples_behind_by_more_than_1": behind,
+            "worst_lag": worst, "restarts": restarts, "games_running": games_before,
+            "games_left_after": len(server.games())}
+
+
+async def main() -> None:
+    args = parse_args()
+    skip = set(filter(None, args.skip.split(",")))
+    if "latency" not in skip and "floor" not in skip:
+        with tempfile.TemporaryDirectory(prefix="table-load-floor-") as scratch:
+            floor = Server(Path(scratch), sessions=args.spectators + 6, session_command=f"{sys.executable} {STAND_IN}")
+            try:
+                await floor.wait_listening()
+                screens, result = await latency(floor.port, args.spectators, args.battles)
+                print(f"floor: latency with a stand-in game that prints each battle as one line: {result}", flush=True)
+                await leave(screens)
+            finally:
+                floor.stop()
+    with tempfile.TemporaryDirectory(prefix="table-load-") as scratch:
+        server = Server(Path(scratch), sessions=max(args.spectators + 2, args.tables * (args.table_spectators + 2)) + 4)
+        try:
+            await server.wait_listening()
+            print(f"server pid {server.process.pid} on port {server.port}; cores {os.cpu_count()}; "
+                  f"load {os.getloadavg()[0]:.1f}", flush=True)
+            screens: list[Screen] = []
+            if "latency" not in skip:
+                screens, result = await latency(server.port, args.spectators, args.battles)
+                print(f"latency, 2 players + {args.spectators} spectators: {result}  (goal p99 < 150 ms)", flush=True)
+            if "cpu" not in skip:
+                if not screens:
+                    screens = await open_table(server.port, "bench", args.spectators)
+                result = await cpu(server, screens, args.cpu_seconds)
+                print(f"server cpu, same table, auto-play 4/s for {args.cpu_seconds:g} s: {result}  "
+                      f"(goal table < 0.05 of a core)", flush=True)
+            if screens:
+                await leave(screens)
+                await until(lambda: not server.games(), 15.0)
+            if "tables" not in skip:
+                result = await tables(server, server.port, args.tables, args.table_spectators, args.seconds)
+                print(f"{args.tables} tables x (2 + {args.table_spectators}), auto-play 4/s for {args.seconds:g} s: "
+                      f"{result}  (goal: no sample behind by more than 1; no game left)", flush=True)
+            print(f"load at the end {os.getloadavg()[0]:.1f}")
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,132 @@
+"""The server's end of a game's table socket: a game that stops reading, or floods, costs the server a bound."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+from war_tui.engine import Game
+from war_tui.tables import EventBatch, FakeClock, Flip, Link, ProtocolError, Registry, Snapshot, encode
+from war_tui.tables.protocol import update_reader
+from war_tui.ssh.table_socket import READ_BURST, READ_CHUNK, READ_RATE, TableSocket
+
+SMALL_QUEUE = 8 * 1024
+
+
+def small_socket_pair() -> tuple[socket.socket, socket.socket]:
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    for sock in (ours, theirs):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    return ours, theirs
+
+
+def play(ann: Link, bob: Link, battles: int) -> None:
+    """Both players flip ``battles`` times (dealing again when a game ends), their own links read at once."""
+    for _ in range(battles):
+        for link in (ann, bob):
+            member = link.member
+            assert member is not None
+            if member.table.game.over:
+                member.restart()
+            else:
+                member.flip()
+            link.take()
+
+
+def drain(sock: socket.socket) -> bytes:
+    sock.setblocking(False)
+    data = bytearray()
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except BlockingIOError:
+            return bytes(data)
+        if not chunk:
+            return bytes(data)
+        data += chunk
+
+
+async def test_a_game_that_stops_reading_never_slows_the_table_and_is_resynchronised():
+    registry = Registry(clock=FakeClock(), deal=lambda name: Game.deal(7))
+    ann, bob = Link(registry, "ann"), Link(registry, "bob")
+    ann.join("oak")
+    bob.join("oak")
+    watcher = Link(registry, "cy", max_queued=SMALL_QUEUE)
+    watcher.join("oak", watch=True)
+    ours, theirs = small_socket_pair()
+    pipe = TableSocket(ours, watcher)
+    table = registry.table("oak")
+    assert table is not None
+    try:
+        most_held = 0
+        for _ in range(40):  # 2,000 battles while the spectator's game reads nothing
+            play(ann, bob, 50)
+            await asyncio.sleep(0)
+            most_held = max(most_held, pipe.held + watcher.queued)
+        assert table.game_number > 1 or table.game.battles > 0
+        assert watcher.resyncs > 0
+        # What the server holds for it never passed one queue and one write of it.
+        assert most_held <= 2 * SMALL_QUEUE + 4096
+
+        # The game reads again: a whole number of lines, the last snapshot showing the table as it is now.
+        received = drain(theirs)
+        for _ in range(50):
+            await asyncio.sleep(0)
+            received += drain(theirs)
+        updates = update_reader().feed(received)
+        assert received.endswith(b"\n")
+        assert not any(isinstance(u, ProtocolError) for u in updates)
+        snapshots = [u for u in updates if isinstance(u, Snapshot)]
+        assert snapshots and snapshots[-1].you.name == "cy"
+        assert snapshots[-1].state.game == table.game_number and snapshots[-1].battles == table.game.battles
+        play(ann, bob, 1)
+        await asyncio.sleep(0)
+        later = update_reader().feed(drain(theirs))
+        assert any(isinstance(u, EventBatch) for u in later)  # and it follows every battle again
+    finally:
+        pipe.close()
+        theirs.close()
+
+
+async def test_a_game_that_floods_its_socket_is_read_at_a_bounded_rate():
+    registry = Registry(clock=FakeClock(), deal=lambda name: Game.deal(7))
+    link = Link(registry, "ann")
+    link.join("oak")
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    theirs.setblocking(False)
+    pipe = TableSocket(ours, link)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    line = encode(Flip())
+    sent = 0
+    try:
+        while loop.time() - started < 0.5:
+            try:
+                sent += theirs.send(line * 1000)
+            except BlockingIOError:
+                pass
+            await asyncio.sleep(0.001)
+        elapsed = loop.time() - started
+        assert sent > 4 * READ_BURST  # the game sent far more than the server takes
+        assert pipe.bytes_in <= READ_BURST + READ_RATE * elapsed + READ_CHUNK
+        assert link.dropped_requests > 0 and not link.closed  # valid requests past the rate: dropped, not fatal
+    finally:
+        pipe.close()
+        theirs.close()
+
+
+async def test_a_game_that_closes_its_end_leaves_the_table():
+    registry = Registry(clock=FakeClock(), deal=lambda name: Game.deal(7))
+    link = Link(registry, "ann")
+    link.join("oak")
+    finished = asyncio.Event()
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    pipe = TableSocket(ours, link, on_finished=finished.set)
+    try:
+        theirs.close()
+        await asyncio.wait_for(finished.wait(), 2.0)
+        table = registry.table("oak")
+        assert link.closed and table is not None and not table.members
+    finally:
+        pipe.close()

@@ -1,0 +1,55 @@
+"""The commands a connection may give instead of a plain game: ``table NAME``, ``watch NAME``, ``tables``.
+
+Anything else is not a command of ours and is refused as before. A table name is
+checked here, before anything starts, by the rule of ``war_tui.tables.names``;
+the refusal names the rule and never echoes what the client sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..tables.names import TableNameError, parse_table_name
+
+USAGE = "ssh -t HOST table NAME, watch NAME or tables"
+
+
+class TableMode(StrEnum):
+    """What the game process is told it is for (``TABLE_MODE_VARIABLE``)."""
+
+    PLAY = "play"  # sit at the table (or watch, if both seats are taken)
+    WATCH = "watch"
+    LOBBY = "lobby"
+
+
+@dataclass(frozen=True, slots=True)
+class TableCommand:
+    mode: TableMode
+    table: str | None  # the case-folded table name; None for the lobby
+
+
+class CommandRefused(ValueError):
+    """A table command that cannot be carried out; the message is one line fit for the client."""
+
+
+def parse_command(command: str) -> TableCommand | None:
+    """The table command ``command`` gives, or None when it is no table command at all.
+
+    Raises ``CommandRefused`` for a table command with a bad or missing table name.
+    """
+    words = command.split()
+    if not words or words[0] not in ("table", "watch", "tables"):
+        return None
+    verb, rest = words[0], words[1:]
+    if verb == "tables":
+        if rest:
+            raise CommandRefused(f"'tables' takes no table name: {USAGE}")
+        return TableCommand(TableMode.LOBBY, None)
+    if len(rest) > 1:
+        raise CommandRefused(f"'{verb}' takes one table name: {USAGE}")
+    try:
+        name = parse_table_name(rest[0] if rest else "")
+    except TableNameError as error:
+        raise CommandRefused(str(error)) from None
+    return TableCommand(TableMode.PLAY if verb == "table" else TableMode.WATCH, name)

@@ -1,0 +1,123 @@
+"""The server's shared tables: one ``Registry``, its timers on the event loop, its records off it.
+
+Every table connection gets a ``Link`` into the one registry (``link``). The
+registry's deadlines (idle seats, auto-play, empty tables, the lobby) are kept
+by ``run_timers``, woken whenever a connection's request may have brought one
+closer. Each finished table game is recorded once in the server's statistics
+store by a single writer thread, so a slow or locked file never stalls the
+tables; the store is opened the first time a game needs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from ..rules import Rules
+from ..stats import StatsStore
+from ..stats.records import GameRecord
+from ..tables import Link, Registry, TableOptions, run_timers
+
+MAX_RECORDS_WAITING = 256
+"""Finished games waiting for the writer thread at most; past it (a file stuck for minutes) they are let go."""
+
+
+class TableHost:
+    """Owns the registry for the server's life: ``start`` on the loop, ``close`` to tell everyone, ``stop``."""
+
+    def __init__(
+        self,
+        *,
+        max_tables: int,
+        seat_timeout: float,
+        rules: Rules | None = None,
+        stats: Callable[[], StatsStore] | None = None,
+        log: Callable[[str], None] = print,
+    ) -> None:
+        options = TableOptions(rules=rules if rules is not None else Rules(), seat_timeout=seat_timeout)
+        self.registry = Registry(max_tables=max_tables, options=options, on_record=self._record)
+        self.log = log
+        self._stats = stats
+        self._store: StatsStore | None = None
+        self._writer: ThreadPoolExecutor | None = None
+        self._waiting = 0
+        self._dropped = 0
+        self.recorded = 0
+        """Games handed to the statistics store (stored, or waiting in it for a locked file)."""
+        self._wake = asyncio.Event()
+        self._timers: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._timers = self._loop.create_task(run_timers(self.registry, self._wake))
+
+    def link(self, user_name: str) -> Link:
+        """A new connection's way to the tables (its name is reduced by the table it joins)."""
+        return Link(self.registry, user_name)
+
+    def wake(self) -> None:
+        """Something a connection did may have moved a deadline: let the timers look again."""
+        self._wake.set()
+
+    def close(self, text: str) -> None:
+        """Tell every seat, spectator and lobby reader ``text``; no one joins after."""
+        if not self.registry.closed:
+            self.registry.close(text)
+        self.wake()
+
+    async def stop(self) -> None:
+        """Stop the timers and let the writer thread finish the games it holds."""
+        if self._timers is not None:
+            self._timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timers
+        if self._writer is not None:
+            await asyncio.to_thread(self._writer.shutdown, True)
+
+    # -- statistics ---------------------------------------------------------------------------------------
+
+    def _record(self, record: GameRecord) -> None:
+        """Called by a table, on the loop, once per finished game: hand it to the writer thread."""
+        self.log(
+            f"table game over: {record.p1_name} {record.p1_count} - {record.p2_name} {record.p2_count} "
+            f"after {record.battles} battles ({record.result.value})"
+        )
+        if self._stats is None:
+            return
+        if self._waiting >= MAX_RECORDS_WAITING:
+            self._dropped += 1
+            if self._dropped == 1:
+                self.log(f"statistics: more than {MAX_RECORDS_WAITING} table games waiting; letting the newest go")
+            return
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-records")
+        self._waiting += 1
+        self._writer.submit(self._write, record)
+
+    def _write(self, record: GameRecord) -> None:
+        """In the writer thread: store one game, and pass on what the store has to say."""
+        try:
+            if self._store is None:
+                assert self._stats is not None
+                self._store = self._stats()
+            self._store.record(record)
+            notice = self._store.take_notice()
+        except Exception as exc:  # noqa: BLE001 - statistics never stop the tables
+            notice = f"statistics: a table game could not be recorded: {type(exc).__name__}"
+        self._from_thread(self._written, notice)
+
+    def _written(self, notice: str | None) -> None:
+        self._waiting -= 1
+        self.recorded += 1
+        if notice:
+            self.log(f"statistics: {notice}")
+
+    def _from_thread(self, call: Callable[[str | None], None], notice: str | None) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: the server is gone
+            loop.call_soon_threadsafe(call, notice)
