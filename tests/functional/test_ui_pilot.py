@@ -350,8 +350,8 @@ async def test_screensaver_deals_again_forever_keeping_the_tally():
 
 async def test_a_new_deal_due_while_the_app_closes_is_dropped_not_a_crash():
     """The screensaver's next deal can fall due while Textual is taking the screens down (a very short
-    pause, or a test leaving ``run_test``). It used to crash: a ScreenStackError from the deal, or a
-    KeyError (no 'log--deal' in COMPONENT_CLASSES) from the battle log whose styles were already gone.
+    pause, or a test leaving ``run_test``). It must not crash: no ScreenStackError from the deal, no
+    KeyError (no 'log--deal' in COMPONENT_CLASSES) from a battle log whose styles are already gone.
     Here the deal and a battle arrive at exactly that moment, every time."""
     app = make_app(screensaver=True, speed=MAX, screensaver_pause=60, rules=Rules(max_battles=60))
     async with app.run_test(size=SIZE) as pilot:
