@@ -16,8 +16,9 @@ from rich.style import Style
 from rich.text import Text
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
-from textual.reactive import var
+from textual.reactive import Reactive, var
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from ..presentation import Glyphs, log_battle_line, plural, reason_text, result_title
@@ -47,6 +48,12 @@ class BattleLog(ScrollView, can_focus=False):
 
     COMPONENT_CLASSES = {"log--dim", "log--red", "log--war", "log--deal", "log--end"}
 
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+    """Each line written grows the log's virtual height: on a Widget that asks for a layout of the whole
+    screen (every widget arranged and painted again) per battle. The log's scrollbar is always shown
+    (``overflow-y: scroll``), so a new line changes nothing in the layout: ``_append`` brings the
+    scrollbar's size up to date and repaints what moved."""
+
     deal: var[DealView | None] = var(None)
     battle: var[BattleView | None] = var(None)
     result: var[EndView | None] = var(None)
@@ -64,6 +71,7 @@ class BattleLog(ScrollView, can_focus=False):
         self._styles: dict[str, Style] | None = None
         self._top_line_shown = 0
         self._newer_shown = 0
+        self._thumb_shown: tuple[object, ...] | None = None
 
     @property
     def lines(self) -> list[str]:
@@ -124,11 +132,37 @@ class BattleLog(ScrollView, can_focus=False):
         elif dropped > 0:
             self.scroll_to(y=max(0, self.scroll_y - dropped), animate=False, immediate=True)
         self.refresh(self.size.region)  # every line on show may have moved, though the scroll position did not
+        self._follow_scrollbar()
         self._say_newer()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        super().watch_scroll_y(old_value, new_value)
+        """``ScrollView``'s watcher, but the scrollbar is repainted only when its thumb moves."""
+        if round(old_value) != round(new_value):
+            self.refresh(self.size.region)
+        self._follow_scrollbar()
         self._say_newer()
+
+    def _follow_scrollbar(self) -> None:
+        """Bring the scrollbar's size and position up to date, and repaint it only if its thumb moved.
+
+        The log scrolls with every battle and grows by a line, and Textual repaints the
+        whole scrollbar for either; with a thousand lines the thumb moves a cell every
+        ninety battles or so. The thumb is worked out with the bar's own renderer
+        (``render_bar``), so the comparison follows whatever Textual draws.
+        """
+        if not self.show_vertical_scrollbar:
+            return
+        bar = self.vertical_scrollbar
+        bar.set_reactive(ScrollBar.window_virtual_size, self.virtual_size.height)
+        bar.set_reactive(ScrollBar.position, bar.validate_position(self.scroll_y))
+        height = bar.size.height
+        thumb = (height, bar.window_size, tuple(bar.renderer.render_bar(
+            size=height, virtual_size=bar.window_virtual_size, window_size=bar.window_size,
+            position=bar.position, thickness=max(1, bar.size.width), vertical=True,
+        ).segments))
+        if thumb != self._thumb_shown:
+            self._thumb_shown = thumb
+            bar.refresh()
 
     def _say_newer(self) -> None:
         """Scrolled back, the border's subtitle says how many newer lines are below."""

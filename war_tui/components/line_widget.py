@@ -22,6 +22,8 @@ from textual.widget import Widget
 
 Row = Sequence[tuple[str, str]]
 """One line of a drawing: (text, component style name) runs, "" for the widget's own style."""
+PADDING = "-padding"
+"""The style name of cells drawn as Textual draws padding: the background alone."""
 
 
 class LineWidget(Widget):
@@ -94,7 +96,10 @@ class LineWidget(Widget):
                 continue
             style = styles.get(name)
             if style is None:
-                style = styles[name] = base + self.get_component_rich_style(name)
+                if name == PADDING:
+                    style = styles[name] = Style.from_color(bgcolor=base.bgcolor)
+                else:
+                    style = styles[name] = base + self.get_component_rich_style(name)
             if style is last:
                 segments[-1] = Segment(segments[-1].text + text, style)
             else:
