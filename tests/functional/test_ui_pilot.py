@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rich.text import Text
 from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, drawn, frame, make_app, until
 
 from war_tui.components.battle_log import MAX_LINES, BattleLog

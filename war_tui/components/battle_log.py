@@ -27,6 +27,8 @@ from ..views import BattleView, DealView, EndView
 MAX_LINES = 1000
 LINES_KEPT = 256
 """Finished lines kept (by line and width): more than a tall terminal shows, and a page or two to scroll back."""
+ROWS_KEPT = 128
+"""Styled rows kept (a line with the log's border and padding, by line and width): more than a tall terminal shows."""
 
 Pieces = Sequence[tuple[str, str]]
 """A line as (text, style name) runs: names from ``log--*``, "" for the log's own style."""
@@ -68,6 +70,7 @@ class BattleLog(ScrollView, can_focus=False):
         """The number of ``_lines[0]`` counted from the log's first line: lines dropped off the top shift it."""
         self._widest = 0
         self._finished: LRUCache[tuple[int, int], Strip] = LRUCache(LINES_KEPT)
+        self._styled: LRUCache[tuple[int, int], Strip] = LRUCache(ROWS_KEPT)
         self._styles: dict[str, Style] | None = None
         self._top_line_shown = 0
         self._newer_shown = 0
@@ -206,9 +209,9 @@ class BattleLog(ScrollView, can_focus=False):
 
     def _forget_styles(self) -> None:
         self._styles = None
-        finished = getattr(self, "_finished", None)  # None while Textual sets the widget up
-        if finished is not None:
-            finished.clear()
+        for cache in (getattr(self, "_finished", None), getattr(self, "_styled", None)):  # None while Textual sets up
+            if cache is not None:
+                cache.clear()
 
     def _style(self, name: str) -> Style:
         """The log's own style ("") or a component style, looked up once per look of the log."""
@@ -219,6 +222,35 @@ class BattleLog(ScrollView, can_focus=False):
         if style is None:
             style = styles[name] = self.get_component_rich_style(f"log--{name}")
         return style
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The log's rows as the screen shows them: a line's styled row is kept while it is on show.
+
+        Following its newest line the log moves every line up a row each battle, and
+        Textual styles each row again (border, padding, filters), though a line looks
+        the same wherever it sits. Here the styled row is kept by line and width, and
+        only a line new to the view is styled by Textual. The border's rows are
+        Textual's own every time (it keeps them itself).
+        """
+        if self.text_selection is not None:
+            return super().render_lines(crop)
+        width, height = self.outer_size
+        gutter = self.styles.gutter
+        first, last = gutter.top, height - gutter.bottom
+        scroll_y = self.scroll_offset.y
+        styled = self._styled
+        rows: list[Strip] = []
+        for y in crop.line_range:
+            if not first <= y < last:
+                rows.extend(super().render_lines(Region(crop.x, y, crop.width, 1)))
+                continue
+            index = scroll_y + y - first
+            key = (self._first + index if 0 <= index < len(self._lines) else -1, width)
+            row = styled.get(key)
+            if row is None:
+                row = styled[key] = super().render_lines(Region(0, y, width, 1))[0]
+            rows.append(row if crop.width == width else row.crop(crop.x, crop.right))
+        return rows
 
     def render_line(self, y: int) -> Strip:
         index = self.scroll_offset.y + y
