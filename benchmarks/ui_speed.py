@@ -409,6 +409,9 @@ def main() -> int:
         print(f"\n1. start to first full frame (last byte before {QUIET:g} s of quiet, after the footer)")
         print(f"   war-tui {med(start.war):.3f} s   bare {med(start.bare):.3f} s   ratio {ratio:.2f}  (goal <= 1.5)")
         print(f"   runs: war {', '.join(f'{v:.3f}' for v in start.war)}; bare {', '.join(f'{v:.3f}' for v in start.bare)}")
+        pairs = [w / b for w, b in zip(start.war, start.bare)]
+        print(f"   each run against the bare run just before it: {', '.join(f'{r:.2f}' for r in pairs)} "
+              f"(median {med(pairs):.2f})")
 
     if "idle" in only:
         idle_w, idle_b = [], []
