@@ -50,22 +50,3 @@ class EndView:
     counts: tuple[int, int]
     leader: Side | None
     seconds: float
-
-
-@dataclass(frozen=True, slots=True)
-class PlayView:
-    """How auto-play runs, as the status line shows it."""
-
-    auto: bool = False
-    speed: float | str = 4.0
-    pause_on_war: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TallyView:
-    """Finished games of this session by result."""
-
-    p1: int = 0
-    p2: int = 0
-    draws: int = 0
-    stopped: int = 0

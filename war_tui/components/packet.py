@@ -60,7 +60,7 @@ class Packet(LineWidget):
         text = plural(self.count, "card")
         if self.won:
             text = f"+{self.won} {self.glyphs.arrow} {text}"
-            if len(text) > self.size.width - 5:
+            if len(text) > self.size.width - 6:  # the frame's room for a label (corners, edge, a space each side)
                 text = f"+{self.won} {self.glyphs.arrow} {self.count}"
         return text
 
