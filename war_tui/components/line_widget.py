@@ -40,9 +40,6 @@ class LineWidget(Widget):
     def draw(self, width: int, height: int) -> list[Row]:
         raise NotImplementedError
 
-    def restyled(self) -> None:
-        """Called when the widget is drawn whole again for a new size or new styles (a theme change)."""
-
     # ------------------------------------------------------------ drawing
 
     def notify_style_update(self) -> None:
@@ -114,7 +111,6 @@ class LineWidget(Widget):
             self._rows = self._draw_rows(size)
             self._lines = [None] * len(self._rows)
             self._drawn_for = size
-            self.restyled()
         if 0 <= y < len(self._lines):
             line = self._lines[y]
             if line is None:
