@@ -369,8 +369,9 @@ class WarApp(ShadowOutput, App[None]):
 
     def action_scroll_log(self, how: str) -> None:
         """Up/down, j/k, PageUp/PageDown, Home/End move the battle log (it never takes focus)."""
-        if self._battle_log is not None and isinstance(self.screen, Screen) and self.screen is self._battle_log.screen:
-            self._battle_log.scroll_by_key(how)
+        log = self._battle_log
+        if log is not None and log.screen is self.screen:
+            log.scroll_by_key(how)
 
     def action_restart(self) -> None:
         if self.game is not None and self.game.over and self._result_held:
@@ -447,7 +448,7 @@ class WarApp(ShadowOutput, App[None]):
     def _max_frame(self, game: Game) -> None:
         """As many battles as fit in the frame budget; only the last one reaches the board.
 
-        The adapter holds each battle's view instead of posting it, so the widgets
+        The adapter holds each battle's view instead of showing it, so the widgets
         see one battle per frame (always the latest, the final one included)
         however many the engine played.
         """

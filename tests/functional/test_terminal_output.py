@@ -303,7 +303,7 @@ def drawn_from_nothing(app: WarApp) -> Emulator:
     from textual._styles_cache import StylesCache
     from textual.cache import LRUCache
 
-    empty = {"_drawn_for": lambda: None, "_styles_by_name": lambda: None, "_styles": lambda: None, "_finished": lambda: LRUCache(16)}
+    empty = {"_drawn_for": lambda: None, "_styles_by_name": lambda: None, "_styles": lambda: None, "_finished": lambda: LRUCache(16), "_styled": lambda: LRUCache(16)}
     saved = []
     compositor = app.screen._compositor
     dirty = set(compositor._dirty_regions)

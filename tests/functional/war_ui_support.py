@@ -13,6 +13,7 @@ import itertools
 from dataclasses import replace
 
 from war_tui.app import WarApp
+from war_tui.components.packet import Packet
 from war_tui.components.pile import Pile
 from war_tui.cards import parse_cards
 from war_tui.settings import PlaySettings
@@ -57,12 +58,12 @@ async def until(pilot, condition, seconds: float = 10.0) -> None:
 def drawn(widget) -> str:
     """What a widget shows inside its border, row by row, as plain text (as the screen has it, trailing blanks cut)."""
     rows = [widget.render_line(y).text for y in range(widget.content_size.height)]
-    if isinstance(widget, Pile):  # the pile draws its own frame
+    if isinstance(widget, (Pile, Packet)):  # they draw their own frames
         rows = [row[1:-1] for row in rows[1:-1]]
     return "\n".join(row.rstrip() for row in rows)
 
 
 def frame(widget) -> tuple[str, str]:
-    """The top and bottom rows of a frame the widget draws itself (the pile's), as plain text."""
+    """The top and bottom rows of a frame the widget draws itself (the pile's, a packet's), as plain text."""
     height = widget.content_size.height
     return widget.render_line(0).text, widget.render_line(height - 1).text

@@ -1,1 +1,1 @@
-"""The widgets, one per module. Each renders from its own small state."""
+"""The widgets, one per module: each draws from the app state it binds (``data_bind``) and redraws in its watchers."""

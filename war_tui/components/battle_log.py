@@ -16,8 +16,9 @@ from rich.style import Style
 from rich.text import Text
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
-from textual.reactive import var
+from textual.reactive import Reactive, var
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from ..presentation.glyphs import Glyphs
@@ -28,6 +29,8 @@ from ..views import BattleView, DealView, EndView, LogNote
 MAX_LINES = 1000
 LINES_KEPT = 256
 """Finished lines kept (by line and width): more than a tall terminal shows, and a page or two to scroll back."""
+ROWS_KEPT = 128
+"""Styled rows kept (a line with the log's border and padding, by line and width): more than a tall terminal shows."""
 
 Pieces = Sequence[tuple[str, str]]
 """A line as (text, style name) runs: names from ``log--*``, "" for the log's own style."""
@@ -49,6 +52,12 @@ class BattleLog(ScrollView, can_focus=False):
 
     COMPONENT_CLASSES = {"log--dim", "log--red", "log--war", "log--deal", "log--end", "log--note"}
 
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+    """Each line written grows the log's virtual height: on a Widget that asks for a layout of the whole
+    screen (every widget arranged and painted again) per battle. The log's scrollbar is always shown
+    (``overflow-y: scroll``), so a new line changes nothing in the layout: ``_append`` brings the
+    scrollbar's size up to date and repaints what moved."""
+
     deal: var[DealView | None] = var(None)
     battle: var[BattleView | None] = var(None)
     result: var[EndView | None] = var(None)
@@ -65,9 +74,11 @@ class BattleLog(ScrollView, can_focus=False):
         """The number of ``_lines[0]`` counted from the log's first line: lines dropped off the top shift it."""
         self._widest = 0
         self._finished: LRUCache[tuple[int, int], Strip] = LRUCache(LINES_KEPT)
+        self._styled: LRUCache[tuple[int, int], Strip] = LRUCache(ROWS_KEPT)
         self._styles: dict[str, Style] | None = None
         self._top_line_shown = 0
         self._newer_shown = 0
+        self._thumb_shown: tuple[object, ...] | None = None
 
     @property
     def lines(self) -> list[str]:
@@ -135,11 +146,37 @@ class BattleLog(ScrollView, can_focus=False):
         elif dropped > 0:
             self.scroll_to(y=max(0, self.scroll_y - dropped), animate=False, immediate=True)
         self.refresh(self.size.region)  # every line on show may have moved, though the scroll position did not
+        self._follow_scrollbar()
         self._say_newer()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        super().watch_scroll_y(old_value, new_value)
+        """``ScrollView``'s watcher, but the scrollbar is repainted only when its thumb moves."""
+        if round(old_value) != round(new_value):
+            self.refresh(self.size.region)
+        self._follow_scrollbar()
         self._say_newer()
+
+    def _follow_scrollbar(self) -> None:
+        """Bring the scrollbar's size and position up to date, and repaint it only if its thumb moved.
+
+        The log scrolls with every battle and grows by a line, and Textual repaints the
+        whole scrollbar for either; with a thousand lines the thumb moves a cell every
+        ninety battles or so. The thumb is worked out with the bar's own renderer
+        (``render_bar``), so the comparison follows whatever Textual draws.
+        """
+        if not self.show_vertical_scrollbar:
+            return
+        bar = self.vertical_scrollbar
+        bar.set_reactive(ScrollBar.window_virtual_size, self.virtual_size.height)
+        bar.set_reactive(ScrollBar.position, bar.validate_position(self.scroll_y))
+        height = bar.size.height
+        thumb = (height, bar.window_size, tuple(bar.renderer.render_bar(
+            size=height, virtual_size=bar.window_virtual_size, window_size=bar.window_size,
+            position=bar.position, thickness=max(1, bar.size.width), vertical=True,
+        ).segments))
+        if thumb != self._thumb_shown:
+            self._thumb_shown = thumb
+            bar.refresh()
 
     def _say_newer(self) -> None:
         """Scrolled back, the border's subtitle says how many newer lines are below."""
@@ -183,9 +220,9 @@ class BattleLog(ScrollView, can_focus=False):
 
     def _forget_styles(self) -> None:
         self._styles = None
-        finished = getattr(self, "_finished", None)  # None while Textual sets the widget up
-        if finished is not None:
-            finished.clear()
+        for cache in (getattr(self, "_finished", None), getattr(self, "_styled", None)):  # None while Textual sets up
+            if cache is not None:
+                cache.clear()
 
     def _style(self, name: str) -> Style:
         """The log's own style ("") or a component style, looked up once per look of the log."""
@@ -196,6 +233,35 @@ class BattleLog(ScrollView, can_focus=False):
         if style is None:
             style = styles[name] = self.get_component_rich_style(f"log--{name}")
         return style
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The log's rows as the screen shows them: a line's styled row is kept while it is on show.
+
+        Following its newest line the log moves every line up a row each battle, and
+        Textual styles each row again (border, padding, filters), though a line looks
+        the same wherever it sits. Here the styled row is kept by line and width, and
+        only a line new to the view is styled by Textual. The border's rows are
+        Textual's own every time (it keeps them itself).
+        """
+        if self.text_selection is not None:
+            return super().render_lines(crop)
+        width, height = self.outer_size
+        gutter = self.styles.gutter
+        first, last = gutter.top, height - gutter.bottom
+        scroll_y = self.scroll_offset.y
+        styled = self._styled
+        rows: list[Strip] = []
+        for y in crop.line_range:
+            if not first <= y < last:
+                rows.extend(super().render_lines(Region(crop.x, y, crop.width, 1)))
+                continue
+            index = scroll_y + y - first
+            key = (self._first + index if 0 <= index < len(self._lines) else -1, width)
+            row = styled.get(key)
+            if row is None:
+                row = styled[key] = super().render_lines(Region(0, y, width, 1))[0]
+            rows.append(row if crop.width == width else row.crop(crop.x, crop.right))
+        return rows
 
     def render_line(self, y: int) -> Strip:
         index = self.scroll_offset.y + y

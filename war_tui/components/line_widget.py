@@ -22,6 +22,8 @@ from textual.widget import Widget
 
 Row = Sequence[tuple[str, str]]
 """One line of a drawing: (text, component style name) runs, "" for the widget's own style."""
+PADDING = "-padding"
+"""The style name of cells drawn as Textual draws padding: the background alone."""
 
 
 class LineWidget(Widget):
@@ -37,9 +39,6 @@ class LineWidget(Widget):
 
     def draw(self, width: int, height: int) -> list[Row]:
         raise NotImplementedError
-
-    def restyled(self) -> None:
-        """Called when the widget is drawn whole again for a new size or new styles (a theme change)."""
 
     # ------------------------------------------------------------ drawing
 
@@ -94,7 +93,10 @@ class LineWidget(Widget):
                 continue
             style = styles.get(name)
             if style is None:
-                style = styles[name] = base + self.get_component_rich_style(name)
+                if name == PADDING:
+                    style = styles[name] = Style.from_color(bgcolor=base.bgcolor)
+                else:
+                    style = styles[name] = base + self.get_component_rich_style(name)
             if style is last:
                 segments[-1] = Segment(segments[-1].text + text, style)
             else:
@@ -109,7 +111,6 @@ class LineWidget(Widget):
             self._rows = self._draw_rows(size)
             self._lines = [None] * len(self._rows)
             self._drawn_for = size
-            self.restyled()
         if 0 <= y < len(self._lines):
             line = self._lines[y]
             if line is None:

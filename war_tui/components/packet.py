@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from rich.style import Style
-from rich.text import Text
-
 from textual.reactive import var
 
 from .click_to_flip import ClickToFlip
-from .line_widget import LineWidget, Row
+from .line_widget import PADDING, LineWidget, Row
 from ..views import BattleView, DealView, EndView
-from ..presentation.canvas import Canvas
+from ..presentation.canvas import Canvas, framed
 from ..presentation.cards_art import BIG_CARD_HEIGHT, BIG_CARD_WIDTH, CARD_HEIGHT, big_card_back, card_art_size, card_back
 from ..presentation.charts import stack_edges
 from ..presentation.glyphs import Glyphs
@@ -21,11 +18,15 @@ from ..rules import Side
 class Packet(ClickToFlip, LineWidget):
     """The stack is the top card's back with one visible edge per few cards behind it.
 
-    Most battles change the count, not the look of the stack: then only the
-    subtitle's row (the border's bottom) is repainted.
+    The packet draws its own frame (the player's name on top, the count below), as
+    Textual draws a round border with labels: most battles change the count, not
+    the stack, and then only the frame's bottom row is repainted (a border label
+    set through Textual repaints the whole widget).
     """
 
-    COMPONENT_CLASSES = {"packet--back", "packet--edge", "packet--empty", "packet--won"}
+    COMPONENT_CLASSES = {
+        "packet--frame", "packet--title", "packet--count", "packet--back", "packet--edge", "packet--empty", "packet--won",
+    }
 
     deal: var[DealView | None] = var(None)
     battle: var[BattleView | None] = var(None)
@@ -39,9 +40,6 @@ class Packet(ClickToFlip, LineWidget):
         self.count = 0
         self.total = 52
         self.won = 0  # cards taken in the battle on show (0: did not win it)
-        self.border_title = name
-        self._drawn_stack: tuple[object, ...] | None = None
-        self._label: tuple[str, Style | None] | None = None
 
     def watch_deal(self, deal: DealView | None) -> None:
         if deal is not None:
@@ -57,61 +55,42 @@ class Packet(ClickToFlip, LineWidget):
             self._show(end.counts[self.side.index], self.won)
 
     def _show(self, count: int, won: int) -> None:
-        self.count, self.won = count, won
-        self._subtitle()
-        key = self.stack_key()
-        if key != self._drawn_stack:
-            self._drawn_stack = key
+        if (count, won) != (self.count, self.won):
+            self.count, self.won = count, won
             self.redraw()
 
-    def on_resize(self) -> None:
-        self._subtitle()
-
-    def restyled(self) -> None:
-        # Its colour comes from the theme, its form from the width. This can run while Textual is
-        # painting the widget, past its subtitle row: a label set then would be marked for repaint
-        # and unmarked in the same pass, and the old one would stay on screen. So: just after.
-        self.call_later(self._subtitle)
-
-    def _subtitle(self) -> None:
-        """The winner of the battle on show is marked by its subtitle alone ("+2 → 27 cards", bold, in colour).
-
-        Only the subtitle changes, not the border nor any class: a battle restyles nothing.
-        """
+    @property
+    def subtitle(self) -> str:
+        """The frame's bottom label: the count; the winner of the battle on show gets "+2 → 27 cards"."""
         text = plural(self.count, "card")
-        style: Style | None = None
         if self.won:
             text = f"+{self.won} {self.glyphs.arrow} {text}"
-            if len(text) > self.size.width - 3:
+            if len(text) > self.size.width - 6:  # the frame's room for a label (corners, edge, a space each side)
                 text = f"+{self.won} {self.glyphs.arrow} {self.count}"
-            if self.is_mounted:  # before mount there are no styles: on_resize comes back to it
-                style = self.get_component_rich_style("packet--won", partial=True)
-        label = (text, style)
-        if label != self._label:  # a new subtitle repaints the whole packet: only when it changes
-            self._label = label
-            self.border_subtitle = Text(text, style=style or "")
-
-    def stack_key(self) -> tuple[object, ...]:
-        """What the drawing shows: nothing but how many edges the stack has (or that it is empty)."""
-        width, height = self.content_size
-        if self.count == 0:
-            return (self.glyphs, 0)
-        if height < CARD_HEIGHT:
-            return (self.glyphs, "compact", stack_edges(self.count, self.total, max(0, width - 1)))
-        big = self._big(width, height)
-        card_width, card_height = card_art_size(big)
-        return (self.glyphs, big, (height - card_height) // 2, stack_edges(self.count, self.total, max(0, width - card_width)))
-
-    @staticmethod
-    def _big(width: int, height: int) -> bool:
-        """Big cards when the packet has room for one and a few edges behind it (a big screen)."""
-        return height >= BIG_CARD_HEIGHT and width >= BIG_CARD_WIDTH + 4
+        return text
 
     def draw(self, width: int, height: int) -> list[Row]:
-        self._drawn_stack = self.stack_key()
-        canvas = Canvas(width, height)
+        inner = Canvas(max(0, width - 3), max(0, height - 2))  # inside the frame, after one column of padding
+        self._draw_stack(inner)
+        rows = [[(" ", PADDING), *row] for row in inner.runs()] if width > 2 else []
+        drawn = framed(
+            rows, width, height, self.glyphs.box, "packet--frame",
+            (self.player, "packet--title"), (self.subtitle, "packet--won" if self.won else "packet--count"),
+            self.glyphs.ellipsis,
+        )
+        if self.won and height > 1:
+            # A label in a style of its own keeps the spaces around it in the subtitle's colour, as Textual's do.
+            drawn[-1] = [
+                piece for text, name in drawn[-1]
+                for piece in ([(" ", "packet--count"), (text[1:-1], name), (" ", "packet--count")]
+                              if name == "packet--won" else [(text, name)])
+            ]
+        return drawn
+
+    def _draw_stack(self, canvas: Canvas) -> None:
+        width, height = canvas.width, canvas.height
         if height <= 0 or width <= 0:
-            return []
+            return
         if self.count == 0:
             canvas.text(0, 0, "no cards left"[:width], "packet--empty")
         elif height < CARD_HEIGHT:
@@ -127,4 +106,8 @@ class Packet(ClickToFlip, LineWidget):
             top = (height - card_height) // 2  # level with its player's row of cards in the pile
             for x in range(edges + 1):
                 canvas.paint(x, top, back, "packet--edge" if x < edges else "packet--back")
-        return canvas.runs()
+
+    @staticmethod
+    def _big(width: int, height: int) -> bool:
+        """Big cards when the packet has room for one and a few edges behind it (a big screen)."""
+        return height >= BIG_CARD_HEIGHT and width >= BIG_CARD_WIDTH + 4

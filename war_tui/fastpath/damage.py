@@ -2,7 +2,7 @@
 
 Textual repaints a widget by writing every cell of its region, even where the
 terminal already shows the same character in the same style: each battle
-rewrote the whole board, about 14 KB. ``ScreenShadow`` remembers what the
+rewrites the whole board, about 14 KB. ``ScreenShadow`` remembers what the
 terminal shows, and ``minimal_update`` turns a compositor update into writes
 of only the runs of cells that differ (short unchanged gaps are rewritten to
 save a cursor move). A full-screen update (start, resize, another screen)
@@ -38,7 +38,7 @@ Every cell is interned (``_cell``): equal cells are the same object, so rows are
 compared by identity a row at a time (``list ==`` and ``map(is_not, ...)``, in C),
 without reading the cells themselves. That matters more than it looks: between
 two frames the rest of the app evicts the shadow from the CPU's caches, and
-comparing 3,000 cells by value was a cache miss or two per cell. A cell made
+comparing 3,000 cells by value costs a cache miss or two per cell. A cell made
 after the intern table was emptied only looks changed: it is written again
 once, never left out.
 """
