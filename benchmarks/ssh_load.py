@@ -363,7 +363,7 @@ async def abuse_a(server: AbuseServer, args: argparse.Namespace) -> list[str]:
     idle = rss_mib(server.process.pid)
     rows = []
     for phase, compression in enumerate((None, "zlib@openssh.com")):
-        options = {"compression_algs": [compression]} if compression else {}
+        options = {"compression_algs": [compression, "none"]} if compression else {}  # asks for zlib first
         deadline = time.monotonic() + args.seconds
         peak, sent, games = idle, [0], [0]
         chunk = bytes(64 * 1024) if compression else b"\x1b[200~" + b"a" * (64 * 1024 - 12) + b"\x1b[201~"

@@ -5,6 +5,15 @@ from __future__ import annotations
 DISTRIBUTION = "war-tui"
 
 
+def run() -> int:
+    """The ``war-tui`` command. A Ctrl-C while the program is still loading ends it quietly (exit 130)."""
+    try:
+        from .cli import main
+    except KeyboardInterrupt:
+        return 130
+    return main()
+
+
 def version() -> str:
     """The installed package's version; from a source tree without metadata, its pyproject.toml's."""
     from importlib.metadata import PackageNotFoundError

@@ -2,9 +2,6 @@
 
 import sys
 
-try:
-    from .cli import main
-except KeyboardInterrupt:  # Ctrl-C while loading: nothing started, nothing to say
-    sys.exit(130)
+from . import run
 
-sys.exit(main())
+sys.exit(run())

@@ -56,7 +56,7 @@ async def test_a_flood_of_keys_ends_the_game_and_the_server_holds_no_more_than_i
             "--session-command", FAKE_COMMAND, "--", "--slow")
     with ServerProcess(*args) as server:
         port = server.wait_listening()
-        options = {"compression_algs": [compression]} if compression else {}
+        options = {"compression_algs": [compression, "none"]} if compression else {}  # the server offers none
         async with await connect(port, None, **options) as conn:
             game = await open_game(conn)
             seen = bytearray()
@@ -75,6 +75,16 @@ async def test_a_flood_of_keys_ends_the_game_and_the_server_holds_no_more_than_i
         assert INPUT_FLOOD.format(size="64 KiB") in text
         assert sent < 16 * MiB  # ended long before the client was done
     assert any("refused: input flood" in line for line in server.lines), server.lines
+
+
+async def test_the_server_offers_no_compression_so_a_client_cannot_inflate_what_it_sends(tmp_path):
+    # zlib would let a few megabytes on the wire become a gigabyte of input to decompress and hold.
+    args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"), "--session-command", FAKE_COMMAND)
+    with ServerProcess(*args) as server:
+        port = server.wait_listening()
+        with pytest.raises((asyncssh.KeyExchangeFailed, asyncssh.DisconnectError)):
+            async with await connect(port, None, compression_algs=["zlib@openssh.com", "zlib"]):
+                pass
 
 
 # -- 2. window sizes and resizes ---------------------------------------------------------------------------

@@ -85,7 +85,7 @@ async def test_two_players_the_battle_is_played_once_both_have_flipped_in_either
         await until(pilot, lambda: app.battle is not None)
         assert app.battle.battle == 1 and app.battle.counts == (3, 1)
         assert "Ann takes 2 cards" in log_text(app)
-        assert app.query_one("#packet-p1", Packet).border_title == "Ann"
+        assert app.query_one("#packet-p1", Packet).player == "Ann"
         assert "waiting for both to flip" in seats(app)
 
 
@@ -192,8 +192,8 @@ async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has
     try:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app) and "ann (you)" in seats(app))
-            assert app.query_one("#packet-p1", Packet).border_title == "ann"
-            assert app.query_one("#packet-p2", Packet).border_title == "bob"
+            assert app.query_one("#packet-p1", Packet).player == "ann"
+            assert app.query_one("#packet-p2", Packet).player == "bob"
             await pilot.press("space")
             await until(pilot, lambda: "waiting for bob to flip" in seats(app))
             assert app.battle is None
@@ -404,7 +404,7 @@ async def test_the_lobby_lists_tables_live_and_sits_at_the_chosen_one():
             await pilot.press("enter")
             await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and "ann (you)" in seats(app))
             assert app.table_game.you.seat is not None
-            assert app.query_one("#packet-p1", Packet).border_title == "bob"
+            assert app.query_one("#packet-p1", Packet).player == "bob"
     finally:
         server.close()
 

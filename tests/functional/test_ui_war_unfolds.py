@@ -40,7 +40,7 @@ def notices(app) -> list[str]:
 def board_before_the_war(app) -> dict[str, object]:
     """What tells a battle's outcome away from the pile: counts, the bar, the sparkline and the log."""
     return {
-        "packets": [p.border_subtitle for p in app.query(Packet)],
+        "packets": [p.subtitle for p in app.query(Packet)],
         "bar": drawn(app.query_one(CardBar)),
         "trend": list(app.query_one(CountTrend).history.samples),
         "log": list(app.query_one(BattleLog).lines),
@@ -84,7 +84,7 @@ async def test_a_key_shows_the_rest_of_the_war_at_once():
         await pilot.press("space")  # a flip key only finishes the war on the table...
         await pilot.pause()
         assert "Alice takes 10 cards" in drawn(pile) and app.game.battles == 1
-        assert app.query_one("#packet-p2", Packet).border_subtitle == "1 card"
+        assert app.query_one("#packet-p2", Packet).subtitle == "1 card"
         await pilot.press("space")  # ...the next one plays the next battle
         await pilot.pause()
         assert app.game.battles == 2

@@ -124,6 +124,7 @@ class GameServer:
             encoding=None,
             line_editor=False,
             agent_forwarding=False,
+            compression_algs=["none"],  # a game's frames are small diffs; zlib would let a client inflate input
             x11_forwarding=False,
             allow_scp=False,
             sftp_factory=None,
