@@ -18,7 +18,7 @@ The JSON shape (``"format": 1``; keys are only ever added, never renamed):
     GAME = {"id", "finished_at" (UTC ISO 8601), "seed" (null: packets by hand),
             "rules": {"war_cards", "gather", "max_battles"}, "names": [P1, P2],
             "result", "reason", "battles", "wars", "longest_war",
-            "final": {"p1", "p2"}, "seconds", "source" (interactive|auto|screensaver)}
+            "final": {"p1", "p2"}, "seconds", "source" (interactive|auto|screensaver|table)}
 
     A value a newer war-tui wrote that this one does not know (a result, a reason, a gather order,
     a source) is passed on as the string it was written as; an unknown result is one more key of "results".
@@ -89,7 +89,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--stats-db", metavar="PATH", default=argparse.SUPPRESS, type=path_value("--stats-db"),
         help="read this statistics file instead of the default one",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object (shape: see README)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (shape: see docs/commands.md)")
     parser.add_argument(
         "--recent", type=positive_int("--recent", MAX_RECENT, minimum=0), default=10, metavar="N",
         help=f"how many recent games to list, 0 (none) to {MAX_RECENT:,} (default 10)",
