@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app, two_player_app
-from war_ui_support import drawn, until
+from war_ui_support import drawn, notices, until
 
 from war_tui.cli import main
 from war_tui.components.battle_log import BattleLog
@@ -35,19 +35,6 @@ def seats(app) -> str:
 def log_text(app) -> str:
     found = app.query(BattleLog)
     return "\n".join(found.first().lines) if found else ""
-
-
-def said(app) -> list[str]:
-    """Every notification the app raises from now on."""
-    messages: list[str] = []
-    notify = app.notify
-
-    def record(message, **options):
-        messages.append(str(message))
-        notify(message, **options)
-
-    app.notify = record
-    return messages
 
 
 def lobby_shown(app) -> bool:
@@ -260,7 +247,7 @@ async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
     try:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "you are watching" in seats(app))
-            messages = said(app)
+            messages = notices(app)
             sent: list = []
             send = app.table_game.send
             app.table_game.send = lambda request: (sent.append(request), send(request))
@@ -289,7 +276,7 @@ async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_o
     table = server.registry.table("oak")
     fd, link = server.connect("eve", table="oak")  # both seats taken: eve watches
     app = table_app(fd)
-    messages = said(app)
+    messages = notices(app)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.battle is not None and app.battle.battle == 30)
