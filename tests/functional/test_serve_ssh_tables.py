@@ -81,14 +81,27 @@ async def leave_all(*seats: Seat) -> None:
         await asyncio.wait_for(seat.conn.wait_closed(), TIMEOUT)
 
 
+class Seats(list[Seat]):
+    """The seats a test takes on one server, in order."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__()
+        self.port = port
+
+    async def take(self, user: str, command: str | None, size=(100, 30)) -> Seat:
+        seat = await sit(self.port, user, command, size)
+        self.append(seat)
+        return seat
+
+
 @contextlib.asynccontextmanager
 async def tables_served(tmp_path: Path, argv: tuple[str, ...] = FAKE_TABLE, **options):
-    """A public server of a table game (the stand-in unless ``argv`` says), and a list for the seats a test takes.
+    """A public server of a table game (the stand-in unless ``argv`` says), and the ``Seats`` taken on it.
 
-    At the end every seat in the list leaves, then the server stops.
+    At the end every seat leaves, then the server stops.
     """
     srv = await start_server(tmp_path, None, argv=argv, **MANY, **options)
-    seats: list[Seat] = []
+    seats = Seats(srv.port)
     try:
         yield srv, seats
     finally:
@@ -114,19 +127,15 @@ async def openssh_at_oak(tmp_path: Path, port: int):
 
 async def test_two_players_and_a_spectator_share_one_table(tmp_path):
     async with tables_served(tmp_path) as (srv, seats):
-        ann = await sit(srv.port, "ann", "table Oak")  # case-folded: the same table as "oak"
-        seats.append(ann)
+        ann = await seats.take("ann", "table Oak")  # case-folded: the same table as "oak"
         await ann.expect(r"SNAPSHOT you=ann seat=1 ")
         assert "TABLE play" in ann.text
-        bob = await sit(srv.port, "bob", "table oak")
-        seats.append(bob)
+        bob = await seats.take("bob", "table oak")
         await bob.expect(r"SNAPSHOT you=bob seat=2 ")
-        cy = await sit(srv.port, "cy", "table oak")  # both seats taken: cy watches
-        seats.append(cy)
+        cy = await seats.take("cy", "table oak")  # both seats taken: cy watches
         await cy.expect(r"SNAPSHOT you=cy seat=- ")
         assert "TABLE play" in cy.text
-        dee = await sit(srv.port, "dee", "watch oak")
-        seats.append(dee)
+        dee = await seats.take("dee", "watch oak")
         await dee.expect(r"SNAPSHOT you=dee seat=- ")
         assert "TABLE watch" in dee.text
         await ann.expect(r"STATE seats=ann:player,bob:player spectators=2 waiting=1,2")
@@ -145,8 +154,7 @@ async def test_two_players_and_a_spectator_share_one_table(tmp_path):
         second = [await seat.expect(r"BATTLE 2 (\d+)-(\d+)") for seat in seats]
         assert len({m.groups() for m in second}) == 1
 
-        late = await sit(srv.port, "eve", "watch oak")  # a late arrival sees the table as it is at once
-        seats.append(late)
+        late = await seats.take("eve", "watch oak")  # a late arrival sees the table as it is at once
         snapshot = await late.expect(r"SNAPSHOT you=eve seat=- game=1 battles=2 counts=(\d+)-(\d+) ")
         assert snapshot.groups() == second[0].groups()
 
@@ -161,12 +169,10 @@ async def test_two_players_and_a_spectator_share_one_table(tmp_path):
 
 async def test_the_lobby_lists_the_tables_live(tmp_path):
     async with tables_served(tmp_path) as (srv, seats):
-        lobby = await sit(srv.port, "lou", "tables")
-        seats.append(lobby)
+        lobby = await seats.take("lou", "tables")
         await lobby.expect(r"LOBBY 0/16 full=False")
         assert "TABLE lobby" in lobby.text
-        ann = await sit(srv.port, "ann", "table elm")
-        seats.append(ann)
+        await seats.take("ann", "table elm")
         await lobby.expect(r"LOBBY 1/16 full=False elm:ann/-\+0")
 
 
@@ -205,19 +211,15 @@ async def test_another_command_is_still_refused(tmp_path):
 
 async def test_max_tables_refuses_a_new_table_and_the_lobby_says_full(tmp_path):
     async with tables_served(tmp_path, max_tables=1) as (srv, seats):
-        ann = await sit(srv.port, "ann", "table one")
-        seats.append(ann)
+        ann = await seats.take("ann", "table one")
         await ann.expect("SNAPSHOT")
-        refused = await sit(srv.port, "bob", "table two")
+        refused = await seats.take("bob", "table two")
         assert await refused.finish() == 1
         text = refused.text
         assert text.count("\r\n") == 1 and "the server is full: 1 tables are open" in text
-        seats.append(refused)
-        joins = await sit(srv.port, "cy", "table one")  # an open table still takes players
-        seats.append(joins)
+        joins = await seats.take("cy", "table one")  # an open table still takes players
         await joins.expect(r"SNAPSHOT you=cy seat=2 ")
-        lobby = await sit(srv.port, "lou", "tables")
-        seats.append(lobby)
+        lobby = await seats.take("lou", "tables")
         await lobby.expect(r"LOBBY 1/1 full=True one:ann/cy")
 
 
@@ -235,11 +237,9 @@ async def test_a_user_name_with_escapes_reaches_no_screen_and_no_log_unreduced(t
     if "\x1b" in user:
         monkeypatch.setattr(asyncssh.connection, "saslprep", lambda text: text)
     async with tables_served(tmp_path) as (srv, seats):
-        evil = await sit(srv.port, user, "table oak")
-        seats.append(evil)
+        evil = await seats.take(user, "table oak")
         await evil.expect(r"SNAPSHOT you=(\S+) seat=1")
-        ann = await sit(srv.port, "ann", "table oak")
-        seats.append(ann)
+        ann = await seats.take("ann", "table oak")
         seen = await ann.expect(r"STATE seats=(\S+):player,ann:player")
         assert seen.group(1) == reduced  # [A-Za-z0-9._-] only, at most 16 characters
         evil.type(b"q")
@@ -254,10 +254,8 @@ async def test_a_user_name_with_escapes_reaches_no_screen_and_no_log_unreduced(t
 
 async def test_a_game_that_sends_garbage_is_ended_and_the_table_goes_on(tmp_path):
     async with tables_served(tmp_path) as (srv, seats):
-        ann = await sit(srv.port, "ann", "table oak")
-        seats.append(ann)
-        bob = await sit(srv.port, "bob", "table oak")
-        seats.append(bob)
+        ann = await seats.take("ann", "table oak")
+        bob = await seats.take("bob", "table oak")
         await ann.expect("SNAPSHOT")  # both games are up (keys typed before that may wait in a cooked pty)
         await bob.expect("SNAPSHOT")
         bob.type(b"g")
@@ -276,8 +274,7 @@ async def test_closing_the_server_tells_every_seat_spectator_and_lobby(tmp_path)
     notes.mkdir()
     async with tables_served(tmp_path, argv=(*FAKE_TABLE, "--notes", str(notes))) as (srv, seats):
         for user, command in (("ann", "table oak"), ("bob", "table oak"), ("cy", "watch oak"), ("lou", "tables")):
-            seat = await sit(srv.port, user, command)
-            seats.append(seat)
+            seat = await seats.take(user, command)
             await seat.expect("SNAPSHOT|LOBBY")
         pids = [int((await seat.expect(r"PID (\d+)")).group(1)) for seat in seats]
         await srv.server.stop()
@@ -292,10 +289,8 @@ async def test_closing_the_server_tells_every_seat_spectator_and_lobby(tmp_path)
 async def test_a_finished_table_game_is_recorded_once(tmp_path):
     db = tmp_path / "stats.sqlite3"
     async with tables_served(tmp_path, table_rules=Rules(max_battles=3), stats=lambda: StatsStore.open(db)) as (srv, seats):
-        ann = await sit(srv.port, "ann", "table oak")
-        seats.append(ann)
-        bob = await sit(srv.port, "bob", "table oak")
-        seats.append(bob)
+        ann = await seats.take("ann", "table oak")
+        bob = await seats.take("bob", "table oak")
         await ann.expect("SNAPSHOT")  # both games are up (keys typed before that may wait in a cooked pty)
         await bob.expect("SNAPSHOT")
         for battle in (1, 2, 3):
