@@ -21,7 +21,7 @@ from war_tui.screens.help import HelpScreen
 from war_tui.screens.lobby import LobbyScreen
 from war_tui.screens.table_closed import TableClosedScreen
 from war_tui.engine import Game
-from war_tui.tables import Flip
+from war_tui.tables import Flip, Member
 
 SIZE = (100, 30)
 
@@ -35,6 +35,16 @@ def seats(app) -> str:
 def log_text(app) -> str:
     found = app.query(BattleLog)
     return "\n".join(found.first().lines) if found else ""
+
+
+def seated_at_oak(server: TableServer, battles: int = 0) -> tuple[Member, Member]:
+    """ann and bob in the two seats at table oak (people the test flips for, not screens), ``battles`` in."""
+    ann, _ = server.seat("oak", "ann")
+    bob, _ = server.seat("oak", "bob")
+    for _ in range(battles):
+        ann.flip()
+        bob.flip()
+    return ann, bob
 
 
 def lobby_shown(app) -> bool:
@@ -231,8 +241,7 @@ async def test_restart_at_game_over_deals_once_both_players_asked():
 
 async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
     with TableServer(dealing(*WAR_PACKETS)) as server:
-        ann, _ = server.seat("oak", "ann")
-        bob, _ = server.seat("oak", "bob")
+        ann, bob = seated_at_oak(server)
         fd, link = server.connect("eve", table="oak", watch=True)
         app = table_app(fd, mode="watch")
         async with app.run_test(size=SIZE) as pilot:
@@ -256,11 +265,7 @@ async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
 
 async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_once():
     with TableServer(lambda: Game.deal(7)) as server:
-        ann, _ = server.seat("oak", "ann")
-        bob, _ = server.seat("oak", "bob")
-        for _ in range(30):
-            ann.flip()
-            bob.flip()
+        ann, bob = seated_at_oak(server, battles=30)
         table = server.registry.table("oak")
         fd, link = server.connect("eve", table="oak")  # both seats taken: eve watches
         app = table_app(fd)
@@ -281,11 +286,7 @@ async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_o
 
 async def test_a_late_joiner_sees_only_the_last_100_lines_of_a_long_game():
     with TableServer(lambda: Game.deal(7)) as server:
-        ann, _ = server.seat("oak", "ann")
-        bob, _ = server.seat("oak", "bob")
-        for _ in range(150):
-            ann.flip()
-            bob.flip()
+        ann, bob = seated_at_oak(server, battles=150)
         fd, link = server.connect("eve", table="oak", watch=True)
         app = table_app(fd, mode="watch")
         async with app.run_test(size=SIZE) as pilot:
