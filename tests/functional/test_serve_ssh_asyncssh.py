@@ -14,8 +14,8 @@ from war_tui.settings import NOTICE_VARIABLE
 from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, REFUSE_NO_PTY, SHUTTING_DOWN
 
 from ssh_support import (
-    FAKE_ARGV, TIMEOUT, connect, game_pid, make_key, open_game, process_alive, read_until, start_server, until,
-    wait_gone,
+    FAKE_ARGV, TIMEOUT, connect, game_pid, make_key, open_game, process_alive, read_until, ready_game, start_server,
+    until, wait_gone,
 )
 
 
@@ -177,9 +177,7 @@ async def test_the_session_cap_holds_and_frees_up(tmp_path, player):
 async def test_one_session_channel_per_connection_and_the_rest_refused_at_once(tmp_path, player):
     async with await start_server(tmp_path, [player]) as srv:
         async with await connect(srv.port, player) as conn:
-            game = await open_game(conn)
-            seen = bytearray()
-            await read_until(game.stdout, "READY", seen)
+            game, seen = await ready_game(conn)
             with pytest.raises(asyncssh.ChannelOpenError) as refused:
                 await open_game(conn)
             assert "one session per connection" in refused.value.reason
@@ -275,9 +273,7 @@ async def test_a_client_that_never_reads_cannot_hold_up_the_shutdown(tmp_path, p
         await until(lambda: any(
             s._output_paused for c in srv.server.connections for s in c.sessions))
         reader = await connect(srv.port, player)
-        game = await open_game(reader)
-        seen = bytearray()
-        await read_until(game.stdout, "READY", seen)
+        game, seen = await ready_game(reader)
         stopping = asyncio.ensure_future(srv.server.stop())
         await read_until(game.stdout, "shutting down", seen)  # the player who reads is told as usual
         await asyncio.wait_for(stopping, TIMEOUT)

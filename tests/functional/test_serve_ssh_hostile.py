@@ -13,7 +13,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 from ssh_support import (
-    FAKE_ARGV, FAKE_GAME, TIMEOUT, ServerProcess, connect, make_key, open_game, read_until, start_server, until,
+    FAKE_ARGV, FAKE_GAME, TIMEOUT, ServerProcess, connect, make_key, open_game, read_until, ready_game, start_server,
+    until,
 )
 
 from war_tui.ssh.session import GAME_CRASHED, INPUT_FLOOD, OUT_OF_MEMORY
@@ -46,9 +47,7 @@ async def test_a_flood_of_keys_ends_the_game_and_the_server_holds_no_more_than_i
         port = server.wait_listening()
         options = {"compression_algs": [compression, "none"]} if compression else {}  # the server offers none
         async with await connect(port, None, **options) as conn:
-            game = await open_game(conn)
-            seen = bytearray()
-            await read_until(game.stdout, "READY", seen)
+            game, seen = await ready_game(conn)
             before = rss_kib(server.process.pid)
             chunk = (b"\x1b[200~" + b"a" * (64 * 1024 - 12) + b"\x1b[201~") if not compression else bytes(64 * 1024)
             sent = 0
@@ -81,9 +80,7 @@ async def test_the_server_offers_no_compression_so_a_client_cannot_inflate_what_
 async def test_huge_window_sizes_are_clamped_to_a_real_terminals(tmp_path, player):
     async with await start_server(tmp_path, [player]) as srv:
         async with await connect(srv.port, player) as conn:
-            game = await open_game(conn, size=(65535, 65535))
-            seen = bytearray()
-            await read_until(game.stdout, "READY", seen)
+            game, seen = await ready_game(conn, size=(65535, 65535))
             assert "SIZE 500x200\r\n" in seen.decode()
             game.change_terminal_size(100, 40)
             await read_until(game.stdout, "SIZE 100x40", seen)
@@ -94,9 +91,7 @@ async def test_huge_window_sizes_are_clamped_to_a_real_terminals(tmp_path, playe
 async def test_a_storm_of_resizes_reaches_the_game_as_a_few_ending_with_the_last(tmp_path, player):
     async with await start_server(tmp_path, [player]) as srv:
         async with await connect(srv.port, player) as conn:
-            game = await open_game(conn)
-            seen = bytearray()
-            await read_until(game.stdout, "READY", seen)
+            game, seen = await ready_game(conn)
             for i in range(3000):
                 game.change_terminal_size(60 + i % 40, 20 + i % 10)
             game.change_terminal_size(123, 45)

@@ -288,7 +288,8 @@ async def test_closing_the_server_tells_every_seat_spectator_and_lobby(tmp_path)
 
 async def test_a_finished_table_game_is_recorded_once(tmp_path):
     db = tmp_path / "stats.sqlite3"
-    async with tables_served(tmp_path, table_rules=Rules(max_battles=3), stats=lambda: StatsStore.open(db)) as (srv, seats):
+    options = {"table_rules": Rules(max_battles=3), "stats": lambda: StatsStore.open(db)}
+    async with tables_served(tmp_path, **options) as (srv, seats):
         ann = await seats.take("ann", "table oak")
         bob = await seats.take("bob", "table oak")
         await ann.expect("SNAPSHOT")  # both games are up (keys typed before that may wait in a cooked pty)

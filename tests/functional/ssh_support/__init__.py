@@ -102,6 +102,14 @@ async def open_game(conn: asyncssh.SSHClientConnection, size=(80, 24), term="xte
     return await conn.create_process(term_type=term, term_size=size, encoding=None, **options)
 
 
+async def ready_game(conn: asyncssh.SSHClientConnection, size=(80, 24), **options):
+    """A session of the stand-in game read up to its READY line; with it, the bytearray of what it wrote so far."""
+    game = await open_game(conn, size, **options)
+    seen = bytearray()
+    await read_until(game.stdout, "READY", seen)
+    return game, seen
+
+
 async def until(condition, timeout: float = TIMEOUT) -> None:
     """Wait until ``condition()`` holds; TimeoutError after ``timeout`` seconds."""
 
