@@ -38,10 +38,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,7 +47,8 @@ from pathlib import Path
 
 import asyncssh
 
-CLK_TCK = os.sysconf("SC_CLK_TCK")
+from ssh_clients import ServeSsh, connect
+
 STILL_DRAWING = 10.0
 
 
@@ -68,72 +67,14 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
-class Server:
+class Server(ServeSsh):
+    """serve-ssh for the load run: room for every session and probe, the attempt rate out of the way."""
+
     def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
-        command = [
-            sys.executable, "-m", "war_tui", "serve-ssh", "--port", "0", "--public",
-            "--host-key", str(workdir / "host_key"),
-            "--max-sessions", str(args.sessions + args.probes + 4),
-            "--max-attempts-per-minute", "100000",
-        ]
+        flags = ["--max-sessions", str(args.sessions + args.probes + 4), "--max-attempts-per-minute", "100000"]
         if args.session_command:
-            command += ["--session-command", args.session_command]
-        command += ["--", *args.game_flags]
-        self.log = open(workdir / "server.log", "w+")  # noqa: SIM115 - closed in stop()
-        # The games' statistics go to a scratch data folder, not the user's.
-        env = {**os.environ, "XDG_DATA_HOME": str(workdir / "data")}
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=self.log, env=env)
-        self.port = 0
-
-    async def wait_listening(self) -> None:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            self.log.seek(0)
-            match = re.search(r"listening on \S+:(\d+):", self.log.read())
-            if match:
-                self.port = int(match.group(1))
-                return
-            if self.process.poll() is not None:
-                break
-            await asyncio.sleep(0.05)
-        self.log.seek(0)
-        raise SystemExit(f"server did not start:\n{self.log.read()}")
-
-    def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
-
-    def games_cpu_seconds(self) -> dict[int, float]:
-        cpu = {}
-        for pid in self.games():
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            cpu[pid] = (int(fields[11]) + int(fields[12])) / CLK_TCK
-        return cpu
-
-    def games(self) -> list[int]:
-        """The server's child processes: one game per session."""
-        pids = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                if int(fields[1]) == self.process.pid and fields[0] != "Z":
-                    pids.append(int(entry.name))
-        return pids
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
+            flags += ["--session-command", args.session_command]
+        super().__init__(workdir, [*flags, "--", *args.game_flags])
 
 
 def memory_kib(pid: int) -> tuple[int, int] | None:
@@ -145,12 +86,6 @@ def memory_kib(pid: int) -> tuple[int, int] | None:
     rss = int(re.search(r"^Rss:\s+(\d+)", rollup, re.M).group(1))
     pss = int(re.search(r"^Pss:\s+(\d+)", rollup, re.M).group(1))
     return rss, pss
-
-
-async def connect(port: int) -> asyncssh.SSHClientConnection:
-    return await asyncssh.connect(
-        "127.0.0.1", port, username="bench", known_hosts=None, client_keys=[], agent_path=None
-    )
 
 
 async def probe(port: int) -> tuple[float, float]:
@@ -310,18 +245,10 @@ def address(n: int) -> str:
     return f"127.{20 + n // 62500}.{n // 250 % 250}.{n % 250 + 1}"
 
 
-async def open_from(port: int, source: str | None, **options) -> asyncssh.SSHClientConnection:
-    extra = {"local_addr": (source, 0)} if source else {}
-    return await asyncssh.connect(
-        "127.0.0.1", port, username="bench", known_hosts=None, client_keys=[], agent_path=None,
-        **extra, **options,
-    )
-
-
 async def first_board(port: int, source: str | None = None, size=(100, 30), timeout: float = 30.0) -> float:
     """Seconds from connecting to the game's first whole board (its last row drawn)."""
     start = time.perf_counter()
-    conn = await asyncio.wait_for(open_from(port, source), timeout)
+    conn = await asyncio.wait_for(connect(port, source=source), timeout)
     try:
         game = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
         seen = bytearray()
@@ -335,16 +262,11 @@ async def first_board(port: int, source: str | None = None, size=(100, 30), time
         conn.close()
 
 
-class AbuseServer(Server):
+class AbuseServer(ServeSsh):
     """serve-ssh --public with every limit at its default."""
 
     def __init__(self, workdir: Path) -> None:
-        command = [sys.executable, "-m", "war_tui", "serve-ssh", "--port", "0", "--public",
-                   "--host-key", str(workdir / "host_key")]
-        self.log = open(workdir / "server.log", "w+")  # noqa: SIM115 - closed in stop()
-        env = {**os.environ, "XDG_DATA_HOME": str(workdir / "data")}
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=self.log, env=env)
-        self.port = 0
+        super().__init__(workdir, [])
 
     def log_lines(self) -> int:
         self.log.seek(0)
@@ -373,7 +295,7 @@ async def abuse_a(server: AbuseServer, args: argparse.Namespace) -> list[str]:
                 try:
                     # Addresses of each phase's own: the attempt limit of the last minute starts afresh.
                     source = address(phase * 100 + n)
-                    async with await asyncio.wait_for(open_from(server.port, source, **options), 10) as conn:
+                    async with await asyncio.wait_for(connect(server.port, source=source, **options), 10) as conn:
                         game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
                         games[0] += 1
                         while time.monotonic() < deadline and not game.stdin.is_closing():
@@ -405,7 +327,7 @@ async def abuse_b(server: AbuseServer, args: argparse.Namespace) -> list[str]:
     conns, peak_game, peak_server = [], 0.0, 0.0
     try:
         for n in range(5):
-            conn = await open_from(server.port, address(n))
+            conn = await connect(server.port, source=address(n))
             game = await conn.create_process(term_type="xterm", term_size=(65535, 65535), encoding=None)
             conns.append((conn, asyncio.create_task(drain(game))))
         deadline = time.monotonic() + min(args.seconds, 30)
@@ -434,7 +356,7 @@ async def abuse_c(server: AbuseServer, args: argparse.Namespace) -> list[str]:
     got, conns = 0, []
     for _ in range(40):
         try:
-            conn = await open_from(server.port, "127.0.0.2")
+            conn = await connect(server.port, source="127.0.0.2")
             await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
             conns.append(conn)
             got += 1
@@ -475,7 +397,7 @@ async def abuse_e(server: AbuseServer, args: argparse.Namespace) -> list[str]:
     conns = []
     try:
         for n in range(24):
-            conn = await open_from(server.port, address(n))
+            conn = await connect(server.port, source=address(n))
             game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
             seen = bytearray()
             while not any(int(m.group(1)) >= 30 for m in BOARD.finditer(seen)):  # keys only once it listens

@@ -30,7 +30,6 @@ import contextlib
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,7 +37,8 @@ from pathlib import Path
 
 import asyncssh
 
-CLK_TCK = os.sysconf("SC_CLK_TCK")
+from ssh_clients import ServeSsh, connect
+
 SIZE = (100, 30)
 TOKEN = re.compile(
     r"\x1b\[([0-9;?>$=]*)([A-Za-z@`])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[^\[\]]|[\r\n\b]|[^\x1b\r\n\b]+"
@@ -62,65 +62,17 @@ def parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-class Server:
+class Server(ServeSsh):
+    """serve-ssh with room for ``sessions`` from one address, the attempt rate out of the way."""
+
     def __init__(self, workdir: Path, sessions: int, session_command: str | None = None) -> None:
-        command = [
-            sys.executable, "-m", "war_tui", "serve-ssh", "--port", "0", "--public",
-            "--host-key", str(workdir / "host_key"), "--max-sessions", str(sessions),
-            "--max-sessions-per-address", str(sessions), "--max-attempts-per-minute", "100000",
+        flags = [
+            "--max-sessions", str(sessions), "--max-sessions-per-address", str(sessions),
+            "--max-attempts-per-minute", "100000",
         ]
         if session_command is not None:
-            command += ["--session-command", session_command]
-        self.log = open(workdir / "server.log", "w+")  # noqa: SIM115 - closed in stop()
-        env = {**os.environ, "XDG_DATA_HOME": str(workdir / "data")}
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=self.log, env=env)
-        self.port = 0
-
-    async def wait_listening(self) -> None:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            self.log.seek(0)
-            match = re.search(r"listening on \S+:(\d+):", self.log.read())
-            if match:
-                self.port = int(match.group(1))
-                return
-            if self.process.poll() is not None:
-                break
-            await asyncio.sleep(0.05)
-        self.log.seek(0)
-        raise SystemExit(f"server did not start:\n{self.log.read()}")
-
-    def cpu_seconds(self) -> float:
-        return cpu_of(self.process.pid)
-
-    def games(self) -> list[int]:
-        pids = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                if int(fields[1]) == self.process.pid and fields[0] != "Z":
-                    pids.append(int(entry.name))
-        return pids
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-
-
-def cpu_of(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+            flags += ["--session-command", session_command]
+        super().__init__(workdir, flags)
 
 
 class TopRow:
@@ -200,9 +152,7 @@ class Screen:
 
 
 async def sit(port: int, user: str, command: str) -> Screen:
-    conn = await asyncssh.connect(
-        "127.0.0.1", port, username=user, known_hosts=None, client_keys=[], agent_path=None, password=None,
-    )
+    conn = await connect(port, user)
     process = await conn.create_process(command, term_type="xterm-256color", term_size=SIZE, encoding=None)
     return Screen(conn, process)
 

@@ -15,8 +15,6 @@ import asyncio
 import socket
 from dataclasses import replace
 
-from war_ui_support import make_app  # noqa: F401  (the same deterministic settings the solo tests use)
-
 from war_tui.cards import parse_cards
 from war_tui.engine import Game
 from war_tui.settings import PlaySettings
@@ -46,7 +44,10 @@ class Sink:
 
 
 class TableServer:
-    """A registry whose connections are socketpairs; create it inside the test's running loop."""
+    """A registry whose connections are socketpairs; create it inside the test's running loop.
+
+    ``with TableServer(...) as server:`` closes it at the end of the block.
+    """
 
     def __init__(self, deal=None, *, max_tables: int = 16, options: TableOptions | None = None) -> None:
         self.registry = Registry(
@@ -93,6 +94,12 @@ class TableServer:
         self.loop.remove_reader(sock.fileno())
         link.close()
         sock.close()
+
+    def __enter__(self) -> TableServer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def close(self) -> None:
         self.timers.cancel()

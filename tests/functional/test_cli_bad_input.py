@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from war_tui.cli import main
+from cli_helpers import run_main
+
 from war_tui.commands import play
 
 
@@ -20,15 +21,6 @@ def no_screen(monkeypatch):
         raise AssertionError("the full-screen game started")
 
     monkeypatch.setattr(play, "run", started)
-
-
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def one_line(code, out, err, words):
@@ -43,7 +35,7 @@ def one_line(code, out, err, words):
     [["--stats-db", ""], ["--stats-db", "", "stats"], ["stats", "--stats-db", ""], ["stats", "--stats-db", "  "]],
 )
 def test_an_empty_statistics_path_is_refused(argv, capsys):
-    one_line(*run(argv, capsys), "--stats-db must be a path, not empty")
+    one_line(*run_main(argv, capsys), "--stats-db must be a path, not empty")
 
 
 @pytest.mark.parametrize(
@@ -63,7 +55,7 @@ def test_an_empty_statistics_path_is_refused(argv, capsys):
     ],
 )
 def test_a_flag_given_twice_is_refused(argv, words, capsys):
-    one_line(*run(argv, capsys), words)
+    one_line(*run_main(argv, capsys), words)
 
 
 @pytest.mark.parametrize(
@@ -77,25 +69,25 @@ def test_a_flag_given_twice_is_refused(argv, words, capsys):
     ],
 )
 def test_a_play_flag_after_a_command_gets_the_same_words_as_before_it(argv, words, capsys):
-    one_line(*run(argv, capsys), words)
+    one_line(*run_main(argv, capsys), words)
 
 
 def test_an_unknown_flag_is_still_named(capsys):
-    code, out, err = run(["game", "--frobnicate"], capsys)
+    code, out, err = run_main(["game", "--frobnicate"], capsys)
     assert code == 2 and "unrecognized arguments: --frobnicate" in err
 
 
 @pytest.mark.parametrize("target", ["/proc/self/status", "/dev/null"])
 def test_a_file_that_is_not_a_database_is_not_a_statistics_file(target, capsys):
-    one_line(*run(["stats", "--stats-db", target], capsys), "is not a statistics file")
+    one_line(*run_main(["stats", "--stats-db", target], capsys), "is not a statistics file")
 
 
 def test_text_and_a_foreign_database_are_not_statistics_files(tmp_path: Path, capsys):
     text = tmp_path / "notes.txt"
     text.write_text("hello\n" * 200)
-    one_line(*run(["stats", "--stats-db", str(text)], capsys), "is not a statistics file")
+    one_line(*run_main(["stats", "--stats-db", str(text)], capsys), "is not a statistics file")
     foreign = tmp_path / "other.sqlite3"
     with sqlite3.connect(foreign) as conn:
         conn.execute("CREATE TABLE t (x)")
     conn.close()
-    one_line(*run(["stats", "--stats-db", str(foreign)], capsys), "is not a statistics file")
+    one_line(*run_main(["stats", "--stats-db", str(foreign)], capsys), "is not a statistics file")

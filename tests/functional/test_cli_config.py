@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cli_helpers import war_tui
-from war_tui.cli import build_parser, main
+from cli_helpers import run_main, war_tui
+from war_tui.cli import build_parser
 from war_tui.commands.play import settings_from_args
 from war_tui.presentation.speed import DEFAULT_SPEED, MAX
 from war_tui.rules import Gather
@@ -91,10 +91,8 @@ def test_a_file_with_problems_still_plays_with_the_defaults_for_what_was_wrong(u
     ],
 )
 def test_bad_config_flags_are_one_line_and_exit_2(argv, words, capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        raise SystemExit(main(argv))
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err
+    code, _, err = run_main(argv, capsys)
+    assert code == 2
     assert words in err and err.count("\n") == 1 and err.startswith("war-tui")
 
 

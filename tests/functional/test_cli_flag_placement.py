@@ -4,16 +4,7 @@ import json
 
 import pytest
 
-from war_tui.cli import main
-
-
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from cli_helpers import run_main
 
 
 @pytest.mark.parametrize(
@@ -29,27 +20,27 @@ def run(argv, capsys):
     ],
 )
 def test_a_play_flag_before_a_command_is_one_line_and_exit_2(argv, words, capsys):
-    code, out, err = run(argv, capsys)
+    code, out, err = run_main(argv, capsys)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("war-tui"), err
     assert words in err
 
 
 def test_the_same_flags_after_the_command_are_honoured(capsys):
-    code, out, _ = run(["game", "--seed", "5", "--war-cards", "2", "--json"], capsys)
+    code, out, _ = run_main(["game", "--seed", "5", "--war-cards", "2", "--json"], capsys)
     assert code == 0
     assert json.loads(out)["seed"] == 5 and json.loads(out)["rules"]["war_cards"] == 2
 
 
 def test_stats_db_before_stats_still_works(tmp_path, capsys):
     db = tmp_path / "s.sqlite3"
-    code, out, err = run(["--stats-db", str(db), "stats", "--json"], capsys)
+    code, out, err = run_main(["--stats-db", str(db), "stats", "--json"], capsys)
     assert code == 0, err
     assert json.loads(out)["db"] == str(db)
 
 
 def test_a_third_name_gets_a_clear_message(capsys):
-    code, out, err = run(["--names", "A", "B", "C"], capsys)
+    code, out, err = run_main(["--names", "A", "B", "C"], capsys)
     assert code == 2 and out == ""
     assert err.count("\n") == 1
     assert "--names takes exactly two names" in err and "'C'" in err

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from war_tui.cli import main
-from war_tui.presentation.speed import MAX
-from war_tui.cli import build_parser
+from cli_helpers import run_main
+
+from war_tui.cli import build_parser, main
 from war_tui.commands.play import settings_from_args
+from war_tui.presentation.speed import MAX
 from war_tui.rules import Gather
 
 
@@ -32,11 +33,8 @@ from war_tui.rules import Gather
     ],
 )
 def test_bad_flags_are_one_line_and_exit_2_before_any_screen(argv, words, capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        code = main(argv)
-        raise SystemExit(code)
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err
+    code, _, err = run_main(argv, capsys)
+    assert code == 2
     assert words in err and err.count("\n") == 1 and err.startswith("war-tui")
 
 

@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from war_tui.cli import main
+from cli_helpers import run_main
+
 from war_tui.commands.simulate import default_jobs
 
 HUGE = "9" * 5000  # longer than Python turns into an int by default
-
-
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 OUT_OF_RANGE = [
@@ -45,7 +37,7 @@ OUT_OF_RANGE = [
 
 @pytest.mark.parametrize(("argv", "words"), OUT_OF_RANGE, ids=[" ".join(a)[:60] for a, _ in OUT_OF_RANGE])
 def test_a_number_out_of_range_is_one_short_line_and_exit_2(argv, words, capsys):
-    code, out, err = run(argv, capsys)
+    code, out, err = run_main(argv, capsys)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("war-tui"), err[:300]
     assert words in err
@@ -68,7 +60,7 @@ def test_a_number_out_of_range_is_one_short_line_and_exit_2(argv, words, capsys)
     ],
 )
 def test_each_number_flag_says_its_range_in_help(command, flag, range_words, capsys):
-    code, out, _ = run([*command, "--help"], capsys)
+    code, out, _ = run_main([*command, "--help"], capsys)
     assert code == 0
     text = " ".join(out.split())  # argparse wraps help over lines
     start = text.index(flag + " ", text.index("options:"))  # its line in the list, not the usage

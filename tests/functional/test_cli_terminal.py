@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import select
 import subprocess
 import sys
-import time
 
 import pytest
+
+from cli_helpers import war_tui_on_pty
 
 TIMEOUT = 30
 
@@ -22,38 +22,16 @@ def started_on_pty(env_changes: dict[str, str | None], keys: bytes = b"") -> tup
             env.pop(name, None)
         else:
             env[name] = value
-    master, slave = os.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "war_tui", "--seed", "1"], stdin=slave, stdout=slave, stderr=slave,
-        env=env, start_new_session=True,
-    )
-    os.close(slave)
-    seen = b""
-    deadline = time.monotonic() + TIMEOUT
     sent = False
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([master], [], [], 0.1)
-            if ready:
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:  # EIO: the child closed its end
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-            if keys and not sent and b"\x1b[?1049h" in seen and b"Battle" in seen:
-                os.write(master, keys)
-                sent = True
-            if proc.poll() is not None and not ready:
-                break
-        code = proc.wait(timeout=max(1, deadline - time.monotonic()))
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-    return code, seen.decode(errors="replace")
+
+    def type_keys_once_the_screen_is_up(seen: bytes) -> bytes:
+        nonlocal sent
+        if keys and not sent and b"\x1b[?1049h" in seen and b"Battle" in seen:
+            sent = True
+            return keys
+        return b""
+
+    return war_tui_on_pty(["--seed", "1"], env, TIMEOUT, type_keys_once_the_screen_is_up)
 
 
 def known_to_terminfo(term: str) -> bool:

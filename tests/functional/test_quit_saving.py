@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import select
 import sqlite3
-import subprocess
-import sys
 import time
 from pathlib import Path
+
+from cli_helpers import war_tui_on_pty
 
 from war_tui.stats import StatsStore
 from war_tui.stats.recovery import recovery_path
@@ -24,56 +23,28 @@ def play_and_quit(db: Path, when_saving=None) -> tuple[int, str]:
     ``when_saving()`` is called once the screen says it is saving. Returns the exit status and
     everything written to the terminal."""
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "30"}
-    master, slave = os.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "war_tui", "--seed", "1", "--max-battles", "1", "--stats-db", str(db)],
-        stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
-    )
-    os.close(slave)
-    seen = b""
-    deadline = time.monotonic() + TIMEOUT
-    step = "start"
-    try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            ready, _, _ = select.select([master], [], [], 0.1)
-            if ready:
-                try:
-                    seen += os.read(master, 65536)
-                except OSError:
-                    break
-            now = time.monotonic()
-            if step == "start" and b"Battle" in seen:
-                os.write(master, b" ")  # the first game's one battle
-                step, left, next_at = "playing", GAMES - 1, now + BETWEEN_GAMES
-            elif step == "playing" and now >= next_at:
-                if left:
-                    os.write(master, b"  ")  # deal again, play its battle
-                    left, next_at = left - 1, now + BETWEEN_GAMES
-                else:
-                    os.write(master, b"q")
-                    step = "quit"
-            elif step == "quit" and b"Saving" in seen:
-                if when_saving is not None:
-                    when_saving()
-                step = "saving"
-        while True:  # what is left, until the child closes its end
-            ready, _, _ = select.select([master], [], [], 0.5)
-            if not ready:
-                break
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-        code = proc.wait(timeout=max(1, deadline - time.monotonic()))
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-    return code, seen.decode(errors="replace")
+    step, left, next_at = "start", GAMES - 1, 0.0
+
+    def play(seen: bytes) -> bytes:
+        nonlocal step, left, next_at
+        now = time.monotonic()
+        if step == "start" and b"Battle" in seen:
+            step, next_at = "playing", now + BETWEEN_GAMES
+            return b" "  # the first game's one battle
+        if step == "playing" and now >= next_at:
+            if left:
+                left, next_at = left - 1, now + BETWEEN_GAMES
+                return b"  "  # deal again, play its battle
+            step = "quit"
+            return b"q"
+        if step == "quit" and b"Saving" in seen:
+            if when_saving is not None:
+                when_saving()
+            step = "saving"
+        return b""
+
+    args = ["--seed", "1", "--max-battles", "1", "--stats-db", str(db)]
+    return war_tui_on_pty(args, env, TIMEOUT, play)
 
 
 def test_games_finished_while_the_file_is_locked_are_all_found_after_quitting(tmp_path: Path):

@@ -6,7 +6,7 @@ import asyncio
 import sys
 
 import pytest
-from ssh_support import TIMEOUT, connect, make_key, read_until, start_server, wait_gone
+from ssh_support import TIMEOUT, connect, make_key, open_game, read_until, start_server, wait_gone
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 
@@ -25,14 +25,9 @@ def server_home(tmp_path, monkeypatch):
     return home
 
 
-async def open_game(conn, size=(80, 24)):
-    return await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
-
-
 async def test_the_game_itself_is_served_follows_resizes_and_quits(tmp_path, server_home):
     player = make_key(tmp_path, "player_key")
-    srv = await start_server(tmp_path, [player], argv=(*GAME, "--screensaver"))
-    try:
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--screensaver")) as srv:
         async with await connect(srv.port, player) as conn:
             game = await open_game(conn)
             seen = bytearray()
@@ -47,8 +42,6 @@ async def test_the_game_itself_is_served_follows_resizes_and_quits(tmp_path, ser
             assert b"\x1b[?1049l" in bytes(seen) + result.stdout  # and gave the screen back
         for pid in pids:
             assert await wait_gone(pid)
-    finally:
-        await srv.server.stop()
 
 
 def served_app(tmp_path, **flags):
@@ -101,8 +94,7 @@ async def test_a_served_game_shows_no_server_path_and_tops_out_at_the_servers_sp
 
 async def test_a_refused_agent_is_said_inside_the_game_not_before_it(tmp_path, server_home):
     player = make_key(tmp_path, "player_key")
-    srv = await start_server(tmp_path, [player], argv=GAME)
-    try:
+    async with await start_server(tmp_path, [player], argv=GAME) as srv:
         agent = str(tmp_path / "agent.sock")
         async with await connect(srv.port, player, agent_forwarding=True, agent_path=agent) as conn:
             game = await open_game(conn)
@@ -113,14 +105,11 @@ async def test_a_refused_agent_is_said_inside_the_game_not_before_it(tmp_path, s
             assert b"gent" not in before
             game.stdin.write(b"q")
             await asyncio.wait_for(game.wait(), TIMEOUT)
-    finally:
-        await srv.server.stop()
     assert "refused: agent forwarding" in srv.logs[-1]
 
 
 async def test_a_storm_of_resizes_does_not_crash_the_game(tmp_path, server_home):
-    srv = await start_server(tmp_path, None, argv=GAME)
-    try:
+    async with await start_server(tmp_path, None, argv=GAME) as srv:
         async with await connect(srv.port, None) as conn:
             game = await open_game(conn)
             seen = bytearray()
@@ -135,6 +124,4 @@ async def test_a_storm_of_resizes_does_not_crash_the_game(tmp_path, server_home)
             output = bytes(seen) + result.stdout
             assert result.exit_status == 0
             assert b"Traceback" not in output and b"Error" not in output
-    finally:
-        await srv.server.stop()
     assert not [line for line in srv.logs if "reported an error" in line], srv.logs

@@ -13,7 +13,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 from ssh_support import (
-    FAKE_ARGV, FAKE_GAME, TIMEOUT, ServerProcess, connect, make_key, read_until, start_server,
+    FAKE_ARGV, FAKE_GAME, TIMEOUT, ServerProcess, connect, make_key, open_game, read_until, ready_game, start_server,
+    until,
 )
 
 from war_tui.ssh.session import GAME_CRASHED, INPUT_FLOOD, OUT_OF_MEMORY
@@ -27,21 +28,9 @@ def player(tmp_path):
     return make_key(tmp_path, "player_key")
 
 
-async def open_game(conn, size=(80, 24)):
-    return await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
-
-
 def rss_kib(pid: int) -> int:
     status = Path(f"/proc/{pid}/status").read_text()
     return int(re.search(r"^VmRSS:\s+(\d+)", status, re.M).group(1))
-
-
-async def _until(condition, timeout: float = TIMEOUT) -> None:
-    async def wait() -> None:
-        while not condition():
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(wait(), timeout)
 
 
 # -- 1. input floods -------------------------------------------------------------------------------------
@@ -58,9 +47,7 @@ async def test_a_flood_of_keys_ends_the_game_and_the_server_holds_no_more_than_i
         port = server.wait_listening()
         options = {"compression_algs": [compression, "none"]} if compression else {}  # the server offers none
         async with await connect(port, None, **options) as conn:
-            game = await open_game(conn)
-            seen = bytearray()
-            await read_until(game.stdout, "READY", seen)
+            game, seen = await ready_game(conn)
             before = rss_kib(server.process.pid)
             chunk = (b"\x1b[200~" + b"a" * (64 * 1024 - 12) + b"\x1b[201~") if not compression else bytes(64 * 1024)
             sent = 0
@@ -91,28 +78,20 @@ async def test_the_server_offers_no_compression_so_a_client_cannot_inflate_what_
 
 
 async def test_huge_window_sizes_are_clamped_to_a_real_terminals(tmp_path, player):
-    srv = await start_server(tmp_path, [player])
-    try:
+    async with await start_server(tmp_path, [player]) as srv:
         async with await connect(srv.port, player) as conn:
-            game = await open_game(conn, size=(65535, 65535))
-            seen = bytearray()
-            await read_until(game.stdout, "READY", seen)
+            game, seen = await ready_game(conn, size=(65535, 65535))
             assert "SIZE 500x200\r\n" in seen.decode()
             game.change_terminal_size(100, 40)
             await read_until(game.stdout, "SIZE 100x40", seen)
             game.change_terminal_size(65535, 65535)
             await read_until(game.stdout, r"SIZE 100x40\r\n(.|\n)*SIZE 500x200", seen)
-    finally:
-        await srv.server.stop()
 
 
 async def test_a_storm_of_resizes_reaches_the_game_as_a_few_ending_with_the_last(tmp_path, player):
-    srv = await start_server(tmp_path, [player])
-    try:
+    async with await start_server(tmp_path, [player]) as srv:
         async with await connect(srv.port, player) as conn:
-            game = await open_game(conn)
-            seen = bytearray()
-            await read_until(game.stdout, "READY", seen)
+            game, seen = await ready_game(conn)
             for i in range(3000):
                 game.change_terminal_size(60 + i % 40, 20 + i % 10)
             game.change_terminal_size(123, 45)
@@ -121,16 +100,13 @@ async def test_a_storm_of_resizes_reaches_the_game_as_a_few_ending_with_the_last
             sizes = re.findall(r"SIZE (\d+x\d+)", seen.decode())
             assert sizes[-1] == "123x45"
             assert len(sizes) < 30, len(sizes)  # a handful a second, not one per change
-    finally:
-        await srv.server.stop()
 
 
 # -- 3. fair shares -----------------------------------------------------------------------------------------
 
 
 async def test_one_address_gets_its_share_and_another_address_still_gets_in(tmp_path, player):
-    srv = await start_server(tmp_path, [player])  # the default: 4 games per address
-    try:
+    async with await start_server(tmp_path, [player]) as srv:  # the default: 4 games per address
         conns = [await connect(srv.port, player) for _ in range(4)]
         for conn in conns:
             await read_until((await open_game(conn)).stdout, "READY")
@@ -141,8 +117,6 @@ async def test_one_address_gets_its_share_and_another_address_still_gets_in(tmp_
             await read_until((await open_game(other)).stdout, "READY")
         for conn in conns:
             conn.close()
-    finally:
-        await srv.server.stop()
     assert any("refused: address full" in line for line in srv.logs)
 
 
@@ -244,22 +218,18 @@ async def test_sha1_signatures_are_refused(tmp_path):
     from ssh_support import ClientKey
 
     key = ClientKey(rsa, path)
-    srv = await start_server(tmp_path, [key])
-    try:
+    async with await start_server(tmp_path, [key]) as srv:
         with pytest.raises(asyncssh.PermissionDenied):
             await connect(srv.port, key, signature_algs=["ssh-rsa"])
         async with await connect(srv.port, key, signature_algs=["rsa-sha2-256"]):
             pass
-    finally:
-        await srv.server.stop()
 
 
 # -- 2, 9. games at their limits: a goodbye for the player, the details for the operator -------------------
 
 
 async def test_a_game_past_its_memory_limit_ends_with_a_goodbye_at_lower_priority(tmp_path, player):
-    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--hog", "400"), game_memory_mb=128)
-    try:
+    async with await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--hog", "400"), game_memory_mb=128) as srv:
         async with await connect(srv.port, player) as conn:
             game = await open_game(conn)
             seen = bytearray()
@@ -268,23 +238,18 @@ async def test_a_game_past_its_memory_limit_ends_with_a_goodbye_at_lower_priorit
             assert "HOGGED" not in text and "Traceback" not in text and "MemoryError" not in text
             assert f"NICE {os.nice(0) + 10}" in text  # below the server's priority
             assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 1
-    finally:
-        await srv.server.stop()
     assert any(line.startswith("  | MemoryError") for line in srv.logs), srv.logs
     assert "exit status 1, out of memory" in srv.logs[-1]
 
 
 async def test_a_crash_report_reaches_the_log_only(tmp_path, player):
-    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--crash"))
-    try:
+    async with await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--crash")) as srv:
         async with await connect(srv.port, player) as conn:
             game = await open_game(conn)
             text = await read_until(game.stdout, "Sorry!")
             assert GAME_CRASHED in text
             assert "Traceback" not in text and str(FAKE_GAME) not in text
             await asyncio.wait_for(game.wait(), TIMEOUT)
-    finally:
-        await srv.server.stop()
     assert "  | Traceback (most recent call last):" in srv.logs
     assert "  | RuntimeError: the fake game fell over" in srv.logs
 
@@ -312,7 +277,7 @@ async def test_quick_closes_while_the_game_draws_log_no_error(tmp_path, player, 
             await asyncio.sleep(0.01)
             conn.close()
             reading.cancel()
-        await _until(lambda: not srv.server.connections)
+        await until(lambda: not srv.server.connections)
         await asyncio.sleep(0.3)
     finally:
         await srv.server.stop()

@@ -68,30 +68,23 @@ async def test_ssh_lands_in_the_program_which_follows_keys_and_resizes(tmp_path,
 
 
 async def test_ssh_with_a_command_is_refused(tmp_path, player):
-    srv = await start_server(tmp_path, [player])
-    try:
+    async with await start_server(tmp_path, [player]) as srv:
         status, out = await run(ssh_argv(srv.port, player, "-T") + ["cat", "/etc/passwd"], client_env(tmp_path))
         assert status == 1
         assert out.strip() == REFUSE_COMMAND
-    finally:
-        await srv.server.stop()
 
 
 @pytest.mark.skipif(SFTP is None, reason="needs OpenSSH's sftp")
 async def test_sftp_is_refused(tmp_path, player):
-    srv = await start_server(tmp_path, [player])
-    try:
+    async with await start_server(tmp_path, [player]) as srv:
         argv = [SFTP, *SSH_OPTIONS, "-i", str(player.path), "-P", str(srv.port), "-b", "-", "player@127.0.0.1"]
         status, out = await run(argv, client_env(tmp_path), b"ls\n")
         assert status != 0
         assert refuse_subsystem("sftp") in out
-    finally:
-        await srv.server.stop()
 
 
 async def test_port_forwarding_is_refused_both_ways(tmp_path, player):
-    srv = await start_server(tmp_path, [player])
-    try:
+    async with await start_server(tmp_path, [player]) as srv:
         # -W is a local forward through stdin/stdout: a direct-tcpip channel, refused with our reason.
         status, out = await run(ssh_argv(srv.port, player, "-W", f"127.0.0.1:{srv.port}", log_level="INFO"), client_env(tmp_path))
         assert status == 255
@@ -102,8 +95,6 @@ async def test_port_forwarding_is_refused_both_ways(tmp_path, player):
         )
         assert status == 255
         assert "remote port forwarding failed" in out
-    finally:
-        await srv.server.stop()
 
 
 @pytest.mark.skipif(shutil.which("ssh-agent") is None, reason="needs OpenSSH's ssh-agent")
@@ -152,13 +143,10 @@ async def test_x11_forwarding_is_refused(tmp_path, player):
 
 async def test_a_key_not_listed_is_refused(tmp_path, player):
     stranger = make_key(tmp_path, "stranger_key")
-    srv = await start_server(tmp_path, [player])
-    try:
+    async with await start_server(tmp_path, [player]) as srv:
         status, out = await run(ssh_argv(srv.port, stranger, "-T"), client_env(tmp_path))
         assert status == 255
         assert "Permission denied (publickey)" in out
-    finally:
-        await srv.server.stop()
 
 
 async def test_public_lets_a_stranger_in(tmp_path):

@@ -8,6 +8,7 @@ and read the screens through a terminal emulator.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shutil
@@ -18,7 +19,9 @@ from pathlib import Path
 import asyncssh
 import pyte
 import pytest
-from ssh_support import SSH_OPTIONS, TIMEOUT, PtyClient, ServerProcess, connect, read_until, start_server, wait_gone
+from ssh_support import (
+    SSH_OPTIONS, TIMEOUT, PtyClient, ServerProcess, connect, read_until, start_server, until, wait_gone,
+)
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.rules import Rules
@@ -78,34 +81,61 @@ async def leave_all(*seats: Seat) -> None:
         await asyncio.wait_for(seat.conn.wait_closed(), TIMEOUT)
 
 
-async def until(condition, timeout: float = TIMEOUT) -> None:
-    async def wait() -> None:
-        while not condition():
-            await asyncio.sleep(0.02)
+class Seats(list[Seat]):
+    """The seats a test takes on one server, in order."""
 
-    await asyncio.wait_for(wait(), timeout)
+    def __init__(self, port: int) -> None:
+        super().__init__()
+        self.port = port
+
+    async def take(self, user: str, command: str | None, size=(100, 30)) -> Seat:
+        seat = await sit(self.port, user, command, size)
+        self.append(seat)
+        return seat
+
+
+@contextlib.asynccontextmanager
+async def tables_served(tmp_path: Path, argv: tuple[str, ...] = FAKE_TABLE, **options):
+    """A public server of a table game (the stand-in unless ``argv`` says), and the ``Seats`` taken on it.
+
+    At the end every seat leaves, then the server stops.
+    """
+    srv = await start_server(tmp_path, None, argv=argv, **MANY, **options)
+    seats = Seats(srv.port)
+    try:
+        yield srv, seats
+    finally:
+        await leave_all(*seats)
+        await srv.server.stop()
+
+
+@contextlib.asynccontextmanager
+async def openssh_at_oak(tmp_path: Path, port: int):
+    """OpenSSH's ``ssh -t`` on a 100x30 pty of its own, as ann at table oak; closed at the end."""
+    client = PtyClient()
+    env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color"}
+    argv = [SSH, *SSH_OPTIONS, "-o", "LogLevel=ERROR", "-t", "-p", str(port), "ann@127.0.0.1", "table", "oak"]
+    try:
+        await client.start(argv, env, (100, 30))
+        yield client
+    finally:
+        await client.close()
 
 
 # -- the server side, with a stand-in game -------------------------------------------------------------
 
 
 async def test_two_players_and_a_spectator_share_one_table(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
-    seats: list[Seat] = []
-    try:
-        ann = await sit(srv.port, "ann", "table Oak")  # case-folded: the same table as "oak"
-        seats.append(ann)
+    async with tables_served(tmp_path) as (srv, seats):
+        ann = await seats.take("ann", "table Oak")  # case-folded: the same table as "oak"
         await ann.expect(r"SNAPSHOT you=ann seat=1 ")
         assert "TABLE play" in ann.text
-        bob = await sit(srv.port, "bob", "table oak")
-        seats.append(bob)
+        bob = await seats.take("bob", "table oak")
         await bob.expect(r"SNAPSHOT you=bob seat=2 ")
-        cy = await sit(srv.port, "cy", "table oak")  # both seats taken: cy watches
-        seats.append(cy)
+        cy = await seats.take("cy", "table oak")  # both seats taken: cy watches
         await cy.expect(r"SNAPSHOT you=cy seat=- ")
         assert "TABLE play" in cy.text
-        dee = await sit(srv.port, "dee", "watch oak")
-        seats.append(dee)
+        dee = await seats.take("dee", "watch oak")
         await dee.expect(r"SNAPSHOT you=dee seat=- ")
         assert "TABLE watch" in dee.text
         await ann.expect(r"STATE seats=ann:player,bob:player spectators=2 waiting=1,2")
@@ -124,17 +154,13 @@ async def test_two_players_and_a_spectator_share_one_table(tmp_path):
         second = [await seat.expect(r"BATTLE 2 (\d+)-(\d+)") for seat in seats]
         assert len({m.groups() for m in second}) == 1
 
-        late = await sit(srv.port, "eve", "watch oak")  # a late arrival sees the table as it is at once
-        seats.append(late)
+        late = await seats.take("eve", "watch oak")  # a late arrival sees the table as it is at once
         snapshot = await late.expect(r"SNAPSHOT you=eve seat=- game=1 battles=2 counts=(\d+)-(\d+) ")
         assert snapshot.groups() == second[0].groups()
 
         ann.type(b"q")
         assert await ann.finish() == 0
         await bob.expect(r"NOTICE left ann left seat 1")
-    finally:
-        await leave_all(*seats)
-        await srv.server.stop()
     assert any(line.endswith(": table oak seat 1 as ann") for line in srv.logs)
     assert any(line.endswith(": table oak watching as dee") for line in srv.logs)
     disconnects = [line for line in srv.logs if line.startswith("disconnect") and "user=ann" in line]
@@ -142,19 +168,12 @@ async def test_two_players_and_a_spectator_share_one_table(tmp_path):
 
 
 async def test_the_lobby_lists_the_tables_live(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
-    seats: list[Seat] = []
-    try:
-        lobby = await sit(srv.port, "lou", "tables")
-        seats.append(lobby)
+    async with tables_served(tmp_path) as (srv, seats):
+        lobby = await seats.take("lou", "tables")
         await lobby.expect(r"LOBBY 0/16 full=False")
         assert "TABLE lobby" in lobby.text
-        ann = await sit(srv.port, "ann", "table elm")
-        seats.append(ann)
+        await seats.take("ann", "table elm")
         await lobby.expect(r"LOBBY 1/16 full=False elm:ann/-\+0")
-    finally:
-        await leave_all(*seats)
-        await srv.server.stop()
 
 
 @pytest.mark.parametrize(
@@ -170,8 +189,7 @@ async def test_the_lobby_lists_the_tables_live(tmp_path):
     ],
 )
 async def test_a_bad_table_command_is_one_line_and_no_game(tmp_path, command, words):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
-    try:
+    async with tables_served(tmp_path) as (srv, _):
         seat = await sit(srv.port, "ann", command)
         status = await seat.finish()
         text = seat.text
@@ -180,43 +198,29 @@ async def test_a_bad_table_command_is_one_line_and_no_game(tmp_path, command, wo
         assert "PID" not in text and "TABLE" not in text  # no game was started
         assert "\u00e9" not in text and "Oak!" not in text and "please" not in text  # the input is not echoed
         seat.conn.close()
-    finally:
-        await srv.server.stop()
     assert srv.server.tables.registry.tables == ()
     assert "refused: table" in [line for line in srv.logs if line.startswith("disconnect")][0]
 
 
 async def test_another_command_is_still_refused(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
-    try:
+    async with tables_served(tmp_path) as (srv, _):
         async with await connect(srv.port, None) as conn:
             result = await asyncio.wait_for(conn.run("tablesx"), TIMEOUT)
             assert result.exit_status == 1 and result.stderr.strip() == REFUSE_COMMAND
-    finally:
-        await srv.server.stop()
 
 
 async def test_max_tables_refuses_a_new_table_and_the_lobby_says_full(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_tables=1, **MANY)
-    seats: list[Seat] = []
-    try:
-        ann = await sit(srv.port, "ann", "table one")
-        seats.append(ann)
+    async with tables_served(tmp_path, max_tables=1) as (srv, seats):
+        ann = await seats.take("ann", "table one")
         await ann.expect("SNAPSHOT")
-        refused = await sit(srv.port, "bob", "table two")
+        refused = await seats.take("bob", "table two")
         assert await refused.finish() == 1
         text = refused.text
         assert text.count("\r\n") == 1 and "the server is full: 1 tables are open" in text
-        seats.append(refused)
-        joins = await sit(srv.port, "cy", "table one")  # an open table still takes players
-        seats.append(joins)
+        joins = await seats.take("cy", "table one")  # an open table still takes players
         await joins.expect(r"SNAPSHOT you=cy seat=2 ")
-        lobby = await sit(srv.port, "lou", "tables")
-        seats.append(lobby)
+        lobby = await seats.take("lou", "tables")
         await lobby.expect(r"LOBBY 1/1 full=True one:ann/cy")
-    finally:
-        await leave_all(*seats)
-        await srv.server.stop()
 
 
 @pytest.mark.parametrize(
@@ -232,21 +236,14 @@ async def test_a_user_name_with_escapes_reaches_no_screen_and_no_log_unreduced(t
     # turns that off, as another SSH library might not check, so that the server's own reduction is tested.
     if "\x1b" in user:
         monkeypatch.setattr(asyncssh.connection, "saslprep", lambda text: text)
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
-    seats: list[Seat] = []
-    try:
-        evil = await sit(srv.port, user, "table oak")
-        seats.append(evil)
+    async with tables_served(tmp_path) as (srv, seats):
+        evil = await seats.take(user, "table oak")
         await evil.expect(r"SNAPSHOT you=(\S+) seat=1")
-        ann = await sit(srv.port, "ann", "table oak")
-        seats.append(ann)
+        ann = await seats.take("ann", "table oak")
         seen = await ann.expect(r"STATE seats=(\S+):player,ann:player")
         assert seen.group(1) == reduced  # [A-Za-z0-9._-] only, at most 16 characters
         evil.type(b"q")
         await ann.expect(rf"NOTICE left {reduced} left seat 1")
-    finally:
-        await leave_all(*seats)
-        await srv.server.stop()
     for seat in seats:
         for raw in ("[1;31m", "$(rm", "\u5c71", "\x1b]0;", "\x07", "\u202e", "\x1b[2J"):
             assert raw not in seat.text
@@ -256,13 +253,9 @@ async def test_a_user_name_with_escapes_reaches_no_screen_and_no_log_unreduced(t
 
 
 async def test_a_game_that_sends_garbage_is_ended_and_the_table_goes_on(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
-    seats: list[Seat] = []
-    try:
-        ann = await sit(srv.port, "ann", "table oak")
-        seats.append(ann)
-        bob = await sit(srv.port, "bob", "table oak")
-        seats.append(bob)
+    async with tables_served(tmp_path) as (srv, seats):
+        ann = await seats.take("ann", "table oak")
+        bob = await seats.take("bob", "table oak")
         await ann.expect("SNAPSHOT")  # both games are up (keys typed before that may wait in a cooked pty)
         await bob.expect("SNAPSHOT")
         bob.type(b"g")
@@ -273,21 +266,15 @@ async def test_a_game_that_sends_garbage_is_ended_and_the_table_goes_on(tmp_path
         await ann.expect(r"NOTICE left bob left seat 2")
         ann.type(b"f")  # the house plays bob's seat: the table goes on
         await ann.expect(r"BATTLE 1 ")
-    finally:
-        await leave_all(*seats)
-        await srv.server.stop()
     assert any("table link closed: too many malformed messages" in line for line in srv.logs)
 
 
 async def test_closing_the_server_tells_every_seat_spectator_and_lobby(tmp_path):
     notes = tmp_path / "notes"
     notes.mkdir()
-    srv = await start_server(tmp_path, None, argv=(*FAKE_TABLE, "--notes", str(notes)), **MANY)
-    seats: list[Seat] = []
-    try:
+    async with tables_served(tmp_path, argv=(*FAKE_TABLE, "--notes", str(notes))) as (srv, seats):
         for user, command in (("ann", "table oak"), ("bob", "table oak"), ("cy", "watch oak"), ("lou", "tables")):
-            seat = await sit(srv.port, user, command)
-            seats.append(seat)
+            seat = await seats.take(user, command)
             await seat.expect("SNAPSHOT|LOBBY")
         pids = [int((await seat.expect(r"PID (\d+)")).group(1)) for seat in seats]
         await srv.server.stop()
@@ -295,24 +282,16 @@ async def test_closing_the_server_tells_every_seat_spectator_and_lobby(tmp_path)
             await seat.expect(re.escape(SHUTTING_DOWN))
         for pid in pids:
             assert await wait_gone(pid)
-    finally:
-        await leave_all(*seats)
-        await srv.server.stop()
     told = sorted(path.read_text() for path in notes.iterdir())
     assert len(told) == 4 and all("closing the server is shutting down\n" in text for text in told), told
 
 
 async def test_a_finished_table_game_is_recorded_once(tmp_path):
     db = tmp_path / "stats.sqlite3"
-    srv = await start_server(
-        tmp_path, None, argv=FAKE_TABLE, table_rules=Rules(max_battles=3), stats=lambda: StatsStore.open(db), **MANY
-    )
-    seats: list[Seat] = []
-    try:
-        ann = await sit(srv.port, "ann", "table oak")
-        seats.append(ann)
-        bob = await sit(srv.port, "bob", "table oak")
-        seats.append(bob)
+    options = {"table_rules": Rules(max_battles=3), "stats": lambda: StatsStore.open(db)}
+    async with tables_served(tmp_path, **options) as (srv, seats):
+        ann = await seats.take("ann", "table oak")
+        bob = await seats.take("bob", "table oak")
         await ann.expect("SNAPSHOT")  # both games are up (keys typed before that may wait in a cooked pty)
         await bob.expect("SNAPSHOT")
         for battle in (1, 2, 3):
@@ -328,9 +307,6 @@ async def test_a_finished_table_game_is_recorded_once(tmp_path):
         ann.type(b"f")  # a battle of the second game, which is not over: nothing more is recorded
         bob.type(b"f")
         await ann.expect(r"BATTLE 1 .*\r\n(.*\r\n)*.*BATTLE 1 ")
-    finally:
-        await leave_all(*seats)
-        await srv.server.stop()
     recent = StatsStore.open(db, read_only=True).recent()
     assert len(recent) == 1
     game = recent[0]
@@ -340,21 +316,13 @@ async def test_a_finished_table_game_is_recorded_once(tmp_path):
 
 @pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
 async def test_openssh_sits_at_a_table_with_ssh_t(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
-    client = PtyClient()
-    env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color"}
-    argv = [SSH, *SSH_OPTIONS, "-o", "LogLevel=ERROR", "-t", "-p", str(srv.port), "ann@127.0.0.1", "table", "oak"]
-    try:
-        await client.start(argv, env, (100, 30))
+    async with tables_served(tmp_path) as (srv, _), openssh_at_oak(tmp_path, srv.port) as client:
         await client.expect(r"SNAPSHOT you=ann seat=1 ")
         assert "TABLE play" in client.text
         client.type(b"a")
         await client.expect(r"STATE seats=ann:player,-:open .*")
         client.type(b"q")
         assert await client.wait() == 0
-    finally:
-        await client.close()
-        await srv.server.stop()
 
 
 # -- end to end, with the real game ------------------------------------------------------------------------
@@ -471,12 +439,7 @@ async def test_two_players_and_a_spectator_see_the_same_battle_counts_and_log(tm
 @pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
 async def test_openssh_plays_at_a_table_with_the_real_game(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
-    client = PtyClient()
-    env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color"}
-    argv = [SSH, *SSH_OPTIONS, "-o", "LogLevel=ERROR", "-t", "-p", str(srv.port), "ann@127.0.0.1", "table", "oak"]
-    try:
-        await client.start(argv, env, (100, 30))
+    async with tables_served(tmp_path, argv=GAME) as (srv, _), openssh_at_oak(tmp_path, srv.port) as client:
         await on_screen(client, r"Table oak · ann \(you\) to flip")
         bob = await take_a_seat(srv.port, "bob", "table oak")
         await on_screen(client, r"ann \(you\) to flip · bob to flip")
@@ -488,9 +451,6 @@ async def test_openssh_plays_at_a_table_with_the_real_game(tmp_path, monkeypatch
         assert await asyncio.wait_for(client.process.wait(), GAME_TIMEOUT) == 0
         await bob.glass.until(r"ann left seat 1")
         bob.conn.close()
-    finally:
-        await client.close()
-        await srv.server.stop()
 
 
 async def on_screen(client: PtyClient, pattern: str) -> None:

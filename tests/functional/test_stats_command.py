@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import run_main
+
 from war_tui.cli import build_parser, main
 from war_tui.commands.stats import store_from_args
 from war_tui.engine import Game
@@ -32,14 +34,8 @@ def db(tmp_path: Path) -> Path:
     return path
 
 
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_json_shape(db: Path, capsys):
-    code, out, err = run(["stats", "--json", "--stats-db", str(db)], capsys)
+    code, out, err = run_main(["stats", "--json", "--stats-db", str(db)], capsys)
     assert code == 0 and err == ""
     data = json.loads(out)
     assert set(data) == {
@@ -63,7 +59,7 @@ def test_json_shape(db: Path, capsys):
 
 
 def test_text_report_names_the_longest_game_and_how_to_replay_it(db: Path, capsys):
-    code, out, _ = run(["stats", "--stats-db", str(db)], capsys)
+    code, out, _ = run_main(["stats", "--stats-db", str(db)], capsys)
     assert code == 0
     assert f"Statistics in {db}" in out and "3 games" in out
     games = {seed: Game.deal(seed, Rules(gather=Gather.LAID) if seed == 5 else None) for seed in (3, 4, 5)}
@@ -78,10 +74,10 @@ def test_text_report_names_the_longest_game_and_how_to_replay_it(db: Path, capsy
 
 def test_no_games_yet(tmp_path: Path, capsys):
     path = tmp_path / "nothing-here.sqlite3"
-    code, out, _ = run(["stats", "--stats-db", str(path)], capsys)
+    code, out, _ = run_main(["stats", "--stats-db", str(path)], capsys)
     assert code == 0 and "No games recorded yet." in out
     assert not path.exists()  # reading statistics never creates the file
-    code, out, _ = run(["stats", "--json", "--stats-db", str(path)], capsys)
+    code, out, _ = run_main(["stats", "--json", "--stats-db", str(path)], capsys)
     data = json.loads(out)
     assert data["games"] == 0 and data["battles"]["median"] is None and data["recent"] == []
 
@@ -102,7 +98,7 @@ def test_a_corrupt_file_is_one_line_and_exit_2(tmp_path: Path):
 
 
 def test_a_folder_is_one_line_and_exit_2(tmp_path: Path, capsys):
-    code, out, err = run(["stats", "--stats-db", str(tmp_path)], capsys)
+    code, out, err = run_main(["stats", "--stats-db", str(tmp_path)], capsys)
     assert code == 2 and out == ""
     assert err == f"war-tui stats: cannot read statistics: {tmp_path} is a folder, not a statistics file\n"
 
@@ -129,9 +125,9 @@ def test_text_and_json_show_the_same_histogram(tmp_path: Path, capsys):
         game = Game.deal(seed)
         game.play()
         assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
-    _, out, _ = run(["stats", "--json", "--stats-db", str(path)], capsys)
+    _, out, _ = run_main(["stats", "--json", "--stats-db", str(path)], capsys)
     bins = json.loads(out)["histogram"]["bins"]
-    _, text, _ = run(["stats", "--stats-db", str(path)], capsys)
+    _, text, _ = run_main(["stats", "--stats-db", str(path)], capsys)
     lines = text.split("Game lengths (battles per game):\n")[1].split("\n\n")[0].splitlines()
     shown = [(line.split()[0], int(line.split()[-1].replace(",", ""))) for line in lines]
     assert shown == [(f"{b['low']:,}-{b['high']:,}", b["count"]) for b in bins]
@@ -156,7 +152,7 @@ def test_recent_games_stay_in_their_columns_with_long_rules(tmp_path: Path, caps
         game = Game.deal(seed, rules)
         game.play()
         assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
-    _, out, _ = run(["stats", "--stats-db", str(path)], capsys)
+    _, out, _ = run_main(["stats", "--stats-db", str(path)], capsys)
     table = out.split("Recent games:\n")[1].splitlines()
     house, standard = sorted(table[1:], key=lambda row: "standard" in row)  # newest first: same second
     assert house.endswith("2 down, random, cap 5,000") and standard.endswith("standard")
@@ -167,9 +163,9 @@ def test_recent_games_stay_in_their_columns_with_long_rules(tmp_path: Path, caps
 
 
 def test_recent_0_lists_no_recent_games(db: Path, capsys):
-    code, out, err = run(["stats", "--recent", "0", "--stats-db", str(db)], capsys)
+    code, out, err = run_main(["stats", "--recent", "0", "--stats-db", str(db)], capsys)
     assert code == 0 and err == "" and "3 games" in out and "Recent games" not in out
-    code, out, _ = run(["stats", "--recent", "0", "--json", "--stats-db", str(db)], capsys)
+    code, out, _ = run_main(["stats", "--recent", "0", "--json", "--stats-db", str(db)], capsys)
     assert code == 0 and json.loads(out)["recent"] == []
     with pytest.raises(SystemExit) as exit_:
         main(["stats", "--recent", "-1", "--stats-db", str(db)])

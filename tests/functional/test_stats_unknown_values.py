@@ -11,7 +11,8 @@ import pytest
 from textual.app import App
 from textual.widgets import DataTable
 
-from war_tui.cli import main
+from cli_helpers import run_main
+
 from war_tui.engine import Game
 from war_tui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, Source, StatsStore
@@ -33,14 +34,8 @@ def db(tmp_path: Path) -> Path:
     return path
 
 
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_the_text_report_shows_unknown_values_as_they_are(db: Path, capsys):
-    code, out, err = run(["stats", "--stats-db", str(db)], capsys)
+    code, out, err = run_main(["stats", "--stats-db", str(db)], capsys)
     assert code == 0 and err == ""
     assert "4 games" in out
     results = out.split("\n\n")[1]
@@ -50,7 +45,7 @@ def test_the_text_report_shows_unknown_values_as_they_are(db: Path, capsys):
 
 
 def test_the_json_report_shows_unknown_values_as_they_are(db: Path, capsys):
-    code, out, err = run(["stats", "--json", "--stats-db", str(db)], capsys)
+    code, out, err = run_main(["stats", "--json", "--stats-db", str(db)], capsys)
     assert code == 0 and err == ""
     data = json.loads(out)
     assert data["games"] == 4

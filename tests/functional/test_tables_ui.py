@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app, two_player_app
-from war_ui_support import drawn, until
+from war_ui_support import drawn, notices, until
 
 from war_tui.cli import main
 from war_tui.components.battle_log import BattleLog
@@ -21,7 +21,7 @@ from war_tui.screens.help import HelpScreen
 from war_tui.screens.lobby import LobbyScreen
 from war_tui.screens.table_closed import TableClosedScreen
 from war_tui.engine import Game
-from war_tui.tables import Flip
+from war_tui.tables import Flip, Member
 
 SIZE = (100, 30)
 
@@ -37,17 +37,14 @@ def log_text(app) -> str:
     return "\n".join(found.first().lines) if found else ""
 
 
-def said(app) -> list[str]:
-    """Every notification the app raises from now on."""
-    messages: list[str] = []
-    notify = app.notify
-
-    def record(message, **options):
-        messages.append(str(message))
-        notify(message, **options)
-
-    app.notify = record
-    return messages
+def seated_at_oak(server: TableServer, battles: int = 0) -> tuple[Member, Member]:
+    """ann and bob in the two seats at table oak (people the test flips for, not screens), ``battles`` in."""
+    ann, _ = server.seat("oak", "ann")
+    bob, _ = server.seat("oak", "bob")
+    for _ in range(battles):
+        ann.flip()
+        bob.flip()
+    return ann, bob
 
 
 def lobby_shown(app) -> bool:
@@ -185,11 +182,10 @@ def test_table_variables_without_served_are_ignored(monkeypatch):
 
 
 async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has():
-    server = TableServer(dealing(*WAR_PACKETS))
-    fd, link = server.connect("ann", table="oak")
-    bob, _ = server.seat("oak", "bob")
-    app = table_app(fd)
-    try:
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        fd, link = server.connect("ann", table="oak")
+        bob, _ = server.seat("oak", "bob")
+        app = table_app(fd)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app) and "ann (you)" in seats(app))
             assert app.query_one("#packet-p1", Packet).player == "ann"
@@ -202,16 +198,13 @@ async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has
             assert app.battle.wars == 2 and app.battle.counts == (11, 1)
             assert "ann takes 10 cards" in log_text(app)
             assert "ann sits at seat 1" in log_text(app) and "bob sits at seat 2" in log_text(app)
-    finally:
-        server.close()
 
 
 async def test_auto_play_runs_when_both_ask_and_either_stops_it():
-    server = TableServer(lambda: Game.deal(7))
-    fd, link = server.connect("ann", table="oak")
-    bob, _ = server.seat("oak", "bob")
-    app = table_app(fd)
-    try:
+    with TableServer(lambda: Game.deal(7)) as server:
+        fd, link = server.connect("ann", table="oak")
+        bob, _ = server.seat("oak", "bob")
+        app = table_app(fd)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("a")
@@ -223,16 +216,13 @@ async def test_auto_play_runs_when_both_ask_and_either_stops_it():
             assert app.speed == 4.0  # the slower of the two: ann asked at her 4/s
             await pilot.press("a")
             await until(pilot, lambda: not app.auto)
-    finally:
-        server.close()
 
 
 async def test_restart_at_game_over_deals_once_both_players_asked():
-    server = TableServer(dealing(*PLAIN))
-    fd, link = server.connect("ann", table="oak")
-    bob, _ = server.seat("oak", "bob")
-    app = table_app(fd)
-    try:
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, link = server.connect("ann", table="oak")
+        bob, _ = server.seat("oak", "bob")
+        app = table_app(fd)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             for _ in range(2):
@@ -247,20 +237,16 @@ async def test_restart_at_game_over_deals_once_both_players_asked():
             bob.restart()
             await until(pilot, lambda: app.table_game.game_number == 2 and not isinstance(app.screen, GameOverScreen))
             assert app.deal.number == 2
-    finally:
-        server.close()
 
 
 async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
-    server = TableServer(dealing(*WAR_PACKETS))
-    ann, _ = server.seat("oak", "ann")
-    bob, _ = server.seat("oak", "bob")
-    fd, link = server.connect("eve", table="oak", watch=True)
-    app = table_app(fd, mode="watch")
-    try:
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        ann, bob = seated_at_oak(server)
+        fd, link = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch")
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "you are watching" in seats(app))
-            messages = said(app)
+            messages = notices(app)
             sent: list = []
             send = app.table_game.send
             app.table_game.send = lambda request: (sent.append(request), send(request))
@@ -275,22 +261,15 @@ async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
             await pilot.press("question_mark")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             assert "you are watching" in dict(app.screen.keys)["space a r"]
-    finally:
-        server.close()
 
 
 async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_once():
-    server = TableServer(lambda: Game.deal(7))
-    ann, _ = server.seat("oak", "ann")
-    bob, _ = server.seat("oak", "bob")
-    for _ in range(30):
-        ann.flip()
-        bob.flip()
-    table = server.registry.table("oak")
-    fd, link = server.connect("eve", table="oak")  # both seats taken: eve watches
-    app = table_app(fd)
-    messages = said(app)
-    try:
+    with TableServer(lambda: Game.deal(7)) as server:
+        ann, bob = seated_at_oak(server, battles=30)
+        table = server.registry.table("oak")
+        fd, link = server.connect("eve", table="oak")  # both seats taken: eve watches
+        app = table_app(fd)
+        messages = notices(app)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.battle is not None and app.battle.battle == 30)
             assert app.battle.counts == table.game.counts
@@ -303,28 +282,19 @@ async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_o
             bob.flip()
             await until(pilot, lambda: app.battle.battle == 31)
             assert app.query_one(BattleLog).lines[-1].lstrip().startswith("31")
-    finally:
-        server.close()
 
 
 async def test_a_late_joiner_sees_only_the_last_100_lines_of_a_long_game():
-    server = TableServer(lambda: Game.deal(7))
-    ann, _ = server.seat("oak", "ann")
-    bob, _ = server.seat("oak", "bob")
-    for _ in range(150):
-        ann.flip()
-        bob.flip()
-    fd, link = server.connect("eve", table="oak", watch=True)
-    app = table_app(fd, mode="watch")
-    try:
+    with TableServer(lambda: Game.deal(7)) as server:
+        ann, bob = seated_at_oak(server, battles=150)
+        fd, link = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch")
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.battle is not None and app.battle.battle == 150)
             log = app.query_one(BattleLog).lines
             assert log[0].startswith("Game 1")  # said once, though its deal fell off the table's log
             assert log[1].lstrip().startswith("51") and log[-1].lstrip().startswith("150")
             assert app.deal.number == 1
-    finally:
-        server.close()
 
 
 async def test_a_closed_connection_says_so_and_leaves_cleanly():
@@ -365,10 +335,9 @@ async def test_a_hung_up_socket_and_a_line_the_game_cannot_read_each_end_cleanly
 
 
 async def test_requests_are_the_protocols_lines():
-    server = TableServer(dealing(*WAR_PACKETS))
-    fd, link = server.connect("ann", table="oak")
-    app = table_app(fd)
-    try:
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        fd, link = server.connect("ann", table="oak")
+        app = table_app(fd)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "ann (you)" in seats(app))
             sent: list = []
@@ -377,19 +346,16 @@ async def test_requests_are_the_protocols_lines():
             await pilot.press("f")
             await until(pilot, lambda: server.registry.table("oak").state().seats[0].flipped)
             assert sent == [Flip()]
-    finally:
-        server.close()
 
 
 # ------------------------------------------------------------------ the lobby
 
 
 async def test_the_lobby_lists_tables_live_and_sits_at_the_chosen_one():
-    server = TableServer(dealing(*WAR_PACKETS))
-    server.seat("oak", "bob")
-    fd, link = server.connect("ann")
-    app = table_app(fd, mode="lobby")
-    try:
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        server.seat("oak", "bob")
+        fd, link = server.connect("ann")
+        app = table_app(fd, mode="lobby")
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: lobby_shown(app))
             lobby = app.screen
@@ -405,30 +371,24 @@ async def test_the_lobby_lists_tables_live_and_sits_at_the_chosen_one():
             await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and "ann (you)" in seats(app))
             assert app.table_game.you.seat is not None
             assert app.query_one("#packet-p1", Packet).player == "bob"
-    finally:
-        server.close()
 
 
 async def test_the_lobby_watches_a_table():
-    server = TableServer(dealing(*WAR_PACKETS))
-    server.seat("oak", "bob")
-    fd, link = server.connect("ann")
-    app = table_app(fd, mode="lobby")
-    try:
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        server.seat("oak", "bob")
+        fd, link = server.connect("ann")
+        app = table_app(fd, mode="lobby")
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: lobby_shown(app))
             await pilot.press("w")
             await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and "you are watching" in seats(app))
             assert app.table_game.watching
-    finally:
-        server.close()
 
 
 async def test_the_lobby_opens_a_new_table_and_refuses_a_bad_name():
-    server = TableServer(dealing(*WAR_PACKETS))
-    fd, link = server.connect("ann")
-    app = table_app(fd, mode="lobby")
-    try:
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        fd, link = server.connect("ann")
+        app = table_app(fd, mode="lobby")
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: lobby_shown(app))
             lobby = app.screen
@@ -442,16 +402,13 @@ async def test_the_lobby_opens_a_new_table_and_refuses_a_bad_name():
             await pilot.press(*"Pine-2", "enter")
             await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and "ann (you)" in seats(app))
             assert server.registry.table("pine-2") is not None
-    finally:
-        server.close()
 
 
 async def test_the_lobby_says_when_the_server_is_full():
-    server = TableServer(dealing(*WAR_PACKETS), max_tables=1)
-    server.seat("oak", "bob")
-    fd, link = server.connect("ann")
-    app = table_app(fd, mode="lobby")
-    try:
+    with TableServer(dealing(*WAR_PACKETS), max_tables=1) as server:
+        server.seat("oak", "bob")
+        fd, link = server.connect("ann")
+        app = table_app(fd, mode="lobby")
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: lobby_shown(app))
             lobby = app.screen
@@ -459,5 +416,3 @@ async def test_the_lobby_says_when_the_server_is_full():
             await pilot.press("n")
             assert "server is full" in str(lobby.query_one("#lobby-message").render())
             assert not lobby.query_one("#lobby-new").display
-    finally:
-        server.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from war_ui_support import QUICK_WIN, drawn, make_app, until
+from war_ui_support import QUICK_WIN, drawn, make_app, notices, until
 
 from war_tui.cli import main
 from war_tui.components.status import StatusLine
@@ -13,19 +13,6 @@ from war_tui.screens.help import HelpScreen
 from war_tui.settings import SERVED_VARIABLE, SESSION_MINUTES_VARIABLE
 
 SIZE = (100, 30)
-
-
-def notices(app) -> list[str]:
-    """Every notification the app raises from now on."""
-    said: list[str] = []
-    notify = app.notify
-
-    def record(message, **options):
-        said.append(message)
-        return notify(message, **options)
-
-    app.notify = record
-    return said
 
 
 class Clock:
@@ -124,8 +111,7 @@ def status(app) -> str:
 
 async def test_a_time_limit_shows_the_time_left_and_warns_once_a_minute_before_the_end():
     clock = Clock()
-    app = make_app(time_limit=10)
-    app._clock = clock
+    app = make_app(time_limit=10, clock=clock)
     said = notices(app)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -142,8 +128,7 @@ async def test_a_time_limit_shows_the_time_left_and_warns_once_a_minute_before_t
 
 async def test_a_new_game_under_a_time_limit_gets_its_own_minute_notice():
     clock = Clock()
-    app = make_app(time_limit=2)
-    app._clock = clock
+    app = make_app(time_limit=2, clock=clock)
     said = notices(app)
     async with app.run_test(size=SIZE) as pilot:
         clock.now = 65
@@ -157,8 +142,7 @@ async def test_a_new_game_under_a_time_limit_gets_its_own_minute_notice():
 
 async def test_the_server_session_limit_shows_the_time_left_and_one_notice():
     clock = Clock()
-    app = make_app(session_minutes=5)
-    app._clock = clock
+    app = make_app(session_minutes=5, clock=clock)
     said = notices(app)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

@@ -5,8 +5,6 @@ Waiting is by polling for what a person would see (never a timing threshold).
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, drawn, frame, make_app, until
 

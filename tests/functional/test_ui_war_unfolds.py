@@ -5,7 +5,7 @@ Waiting is by polling for what a person would see; steps are real (a few tenths 
 
 from __future__ import annotations
 
-from war_ui_support import WAR_PACKETS, drawn, frame, make_app, until
+from war_ui_support import WAR_PACKETS, drawn, frame, make_app, notices, until
 
 from war_tui.cards import parse_cards
 from war_tui.components.battle_log import BattleLog
@@ -22,19 +22,6 @@ STEP = 0.3
 DECIDING = ("5♣", "3♠")
 # One war that ends the game: 7 v 7, 2 and 3 down, 5♣ beats 4♦ and player 1 holds all six cards.
 LAST_BATTLE_WAR = (tuple(parse_cards("7C 2C 5C")), tuple(parse_cards("7H 3D 4D")))
-
-
-def notices(app) -> list[str]:
-    """Every notification the app raises from now on."""
-    said: list[str] = []
-    notify = app.notify
-
-    def record(message, **options):
-        said.append(message)
-        return notify(message, **options)
-
-    app.notify = record
-    return said
 
 
 def board_before_the_war(app) -> dict[str, object]:

@@ -1,6 +1,6 @@
 """Known deals and app states shared by the pilot tests, the snapshot tests and scripts/export_screenshots.py.
 
-Everything is deterministic: fixed seeds or hand-made packets, a frozen clock,
+Everything is deterministic: fixed seeds or hand-made packets, a frozen clock (or one the test moves),
 a predictable "new seed" for restarts, and no timers unless a test turns auto-play on.
 Wars are shown whole and a result answers its keys at once (``war_step=0``,
 ``result_hold=0``), so each press is one battle; the tests of a war laid step by
@@ -10,6 +10,7 @@ step and of the held result turn them back on.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import replace
 
 from war_tui.app import WarApp
@@ -25,11 +26,17 @@ QUICK_WIN = (tuple(parse_cards("AS")), tuple(parse_cards("2C")))
 OPENING_SEED = 7  # battle 1 of seed 7 is a war, battle 2 an ordinary battle
 
 
-def make_app(settings: PlaySettings | None = None, *, environ: dict[str, str] | None = None, **changes) -> WarApp:
+def make_app(
+    settings: PlaySettings | None = None,
+    *,
+    environ: dict[str, str] | None = None,
+    clock: Callable[[], float] | None = None,
+    **changes,
+) -> WarApp:
     settings = replace(settings or PlaySettings(seed=OPENING_SEED, war_step=0.0, result_hold=0.0), **changes)
     seeds = itertools.count(1001)
     env = {"LANG": "C.UTF-8"} if environ is None else environ
-    return WarApp(settings, environ=env, clock=lambda: 0.0, new_seed=lambda: next(seeds))
+    return WarApp(settings, environ=env, clock=clock or (lambda: 0.0), new_seed=lambda: next(seeds))
 
 
 # The states the README's screenshots and the snapshot tests show: (name, size, app factory, keys).
@@ -53,6 +60,19 @@ async def until(pilot, condition, seconds: float = 10.0) -> None:
             return
         await pilot.pause(0.02)
     raise AssertionError("the screen never reached the expected state")
+
+
+def notices(app) -> list[str]:
+    """Every notification the app raises from now on."""
+    said: list[str] = []
+    notify = app.notify
+
+    def record(message, **options):
+        said.append(str(message))
+        return notify(message, **options)
+
+    app.notify = record
+    return said
 
 
 def drawn(widget) -> str:

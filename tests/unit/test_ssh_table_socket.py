@@ -21,6 +21,14 @@ def small_socket_pair() -> tuple[socket.socket, socket.socket]:
     return ours, theirs
 
 
+def ann_at_oak() -> tuple[Registry, Link]:
+    """A registry dealing seed 7 on a clock that stands still, and ann's link, joined to table oak."""
+    registry = Registry(clock=FakeClock(), deal=lambda name: Game.deal(7))
+    link = Link(registry, "ann")
+    link.join("oak")
+    return registry, link
+
+
 def play(ann: Link, bob: Link, battles: int) -> None:
     """Both players flip ``battles`` times (dealing again when a game ends), their own links read at once."""
     for _ in range(battles):
@@ -90,9 +98,7 @@ async def test_a_game_that_stops_reading_never_slows_the_table_and_is_resynchron
 
 
 async def test_a_game_that_floods_its_socket_is_read_at_a_bounded_rate():
-    registry = Registry(clock=FakeClock(), deal=lambda name: Game.deal(7))
-    link = Link(registry, "ann")
-    link.join("oak")
+    _, link = ann_at_oak()
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     theirs.setblocking(False)
     pipe = TableSocket(ours, link)
@@ -117,9 +123,7 @@ async def test_a_game_that_floods_its_socket_is_read_at_a_bounded_rate():
 
 
 async def test_a_game_that_closes_its_end_leaves_the_table():
-    registry = Registry(clock=FakeClock(), deal=lambda name: Game.deal(7))
-    link = Link(registry, "ann")
-    link.join("oak")
+    registry, link = ann_at_oak()
     finished = asyncio.Event()
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     pipe = TableSocket(ours, link, on_finished=finished.set)

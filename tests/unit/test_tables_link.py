@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-from test_tables_support import Recorder
-
 from war_tui.engine import Game
 from war_tui.rules import Side
 from war_tui.tables import (

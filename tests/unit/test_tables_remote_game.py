@@ -7,7 +7,7 @@ from test_tables_support import Recorder, dealing, make_table
 
 from war_tui.adapter import EngineAdapter
 from war_tui.engine import Game
-from war_tui.events import BattleWon, GameOver, GameStarted
+from war_tui.events import BattleWon, GameStarted
 from war_tui.rules import Result, Side
 from war_tui.tables import (
     Auto,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_tables_support import Recorder, cards, dealing, make_table, run_until_idle
+from test_tables_support import Recorder, dealing, make_table, run_until_idle
 
 from war_tui.engine import Game
 from war_tui.events import BattleWon, CardsRevealed, GameOver, GameStarted, WarDeclared
 from war_tui.rules import EndReason, Result, Side
 from war_tui.stats import Source
-from war_tui.tables import EventBatch, Notice, NoticeCode, SeatStatus, Snapshot, TableGame, TableOptions
+from war_tui.tables import Notice, NoticeCode, SeatStatus, TableGame, TableOptions
 
 WAR = ("5C 2C KC 9C", "5D 3D QD 4D")  # battle 1 is a war player 1 wins; then 9C beats 4D
 DOUBLE_WAR = ("5C 2C 9C 3C AC 8C", "5D 2D 9D 4D KD 2H")

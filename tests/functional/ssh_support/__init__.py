@@ -54,6 +54,12 @@ class InProcessServer:
     def port(self) -> int:
         return self.server.port
 
+    async def __aenter__(self) -> InProcessServer:
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.server.stop()
+
 
 async def start_server(
     tmp_path: Path,
@@ -61,7 +67,10 @@ async def start_server(
     argv: tuple[str, ...] = FAKE_ARGV,
     **options,
 ) -> InProcessServer:
-    """A server in the test's event loop on an ephemeral port; ``allowed`` None means --public."""
+    """A server in the test's event loop on an ephemeral port; ``allowed`` None means --public.
+
+    ``async with await start_server(...) as srv:`` stops it at the end of the block.
+    """
     authorized = None
     if allowed is not None:
         keys_file = tmp_path / "authorized_keys"
@@ -86,6 +95,29 @@ async def connect(port: int, key: ClientKey | None, **options) -> asyncssh.SSHCl
         "agent_path": None, "password": None, **options,
     }
     return await asyncio.wait_for(asyncssh.connect("127.0.0.1", port, **settings), TIMEOUT)
+
+
+async def open_game(conn: asyncssh.SSHClientConnection, size=(80, 24), term="xterm-256color", **options):
+    """A session on a pty of ``size`` (columns, rows), its output as bytes."""
+    return await conn.create_process(term_type=term, term_size=size, encoding=None, **options)
+
+
+async def ready_game(conn: asyncssh.SSHClientConnection, size=(80, 24), **options):
+    """A session of the stand-in game read up to its READY line; with it, the bytearray of what it wrote so far."""
+    game = await open_game(conn, size, **options)
+    seen = bytearray()
+    await read_until(game.stdout, "READY", seen)
+    return game, seen
+
+
+async def until(condition, timeout: float = TIMEOUT) -> None:
+    """Wait until ``condition()`` holds; TimeoutError after ``timeout`` seconds."""
+
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(wait(), timeout)
 
 
 async def read_until(stream: asyncssh.SSHReader, pattern: str, seen: bytearray | None = None) -> str:

@@ -1,0 +1,104 @@
+"""What the SSH load benchmarks share: ``war-tui serve-ssh`` as a process of its own, and a loopback client.
+
+The server listens on an ephemeral loopback port with ``--public`` and keeps its games' statistics in
+a scratch folder; its CPU and its games (its child processes) are read from ``/proc``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import asyncssh
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def stat_fields(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state first), or None once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def cpu_of(pid: int) -> float:
+    """Seconds of CPU (user + system) a process has used; 0 once it is gone."""
+    fields = stat_fields(pid)
+    return 0.0 if fields is None else (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+class ServeSsh:
+    """``war-tui serve-ssh --port 0 --public`` with a host key and a log in ``workdir``, plus ``flags``."""
+
+    def __init__(self, workdir: Path, flags: list[str]) -> None:
+        command = [
+            sys.executable, "-m", "war_tui", "serve-ssh", "--port", "0", "--public",
+            "--host-key", str(workdir / "host_key"), *flags,
+        ]
+        self.log = open(workdir / "server.log", "w+")  # noqa: SIM115 - closed in stop()
+        # The games' statistics go to a scratch data folder, not the user's.
+        env = {**os.environ, "XDG_DATA_HOME": str(workdir / "data")}
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=self.log, env=env)
+        self.port = 0
+
+    async def wait_listening(self) -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            self.log.seek(0)
+            match = re.search(r"listening on \S+:(\d+):", self.log.read())
+            if match:
+                self.port = int(match.group(1))
+                return
+            if self.process.poll() is not None:
+                break
+            await asyncio.sleep(0.05)
+        self.log.seek(0)
+        raise SystemExit(f"server did not start:\n{self.log.read()}")
+
+    def cpu_seconds(self) -> float:
+        return cpu_of(self.process.pid)
+
+    def games_cpu_seconds(self) -> dict[int, float]:
+        """CPU seconds of each game still running (a game gone meanwhile is left out)."""
+        cpu = {}
+        for pid in self.games():
+            fields = stat_fields(pid)
+            if fields is not None:
+                cpu[pid] = (int(fields[11]) + int(fields[12])) / CLK_TCK
+        return cpu
+
+    def games(self) -> list[int]:
+        """The server's child processes: one game per session."""
+        pids = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                fields = stat_fields(int(entry.name))
+                if fields is not None and int(fields[1]) == self.process.pid and fields[0] != "Z":
+                    pids.append(int(entry.name))
+        return pids
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+async def connect(
+    port: int, username: str = "bench", source: str | None = None, **options
+) -> asyncssh.SSHClientConnection:
+    """A client of the server on loopback, from the address ``source`` if given; no keys, no agent."""
+    extra = {"local_addr": (source, 0)} if source else {}
+    return await asyncssh.connect(
+        "127.0.0.1", port, username=username, known_hosts=None, client_keys=[], agent_path=None,
+        **extra, **options,
+    )
