@@ -107,7 +107,8 @@ def test_ctrl_c_ends_cleanly_with_one_line_and_no_traceback():
         done = _interrupt(jobs)
         assert done.returncode == 130
         assert done.stdout == ""
-        assert len(done.stderr.splitlines()) == 1 and "interrupted" in done.stderr
+        # One line saying so; none if a slow machine was still loading Python when Ctrl-C came.
+        assert len(done.stderr.splitlines()) <= 1 and ("interrupted" in done.stderr or not done.stderr)
         assert "Traceback" not in done.stderr
 
 
