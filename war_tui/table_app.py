@@ -8,36 +8,32 @@ notices, a late joiner's replay of the log, the lobby, and the end of a table.
 Every rule stays with the table: a key here is a request, and the table's
 answer (a battle, a seat change, a refusal) is what the screen shows.
 
-- ``TableApp``: one seat (or none: watching) over a socket to the SSH server.
-- ``TwoPlayerApp``: ``--two-players``, a table of its own with both seats at
-  this keyboard; player 1 flips with f or left, player 2 with j or right.
+``TableApp`` sits at one seat (or none: watching) over a socket to the SSH
+server; ``two_player_app.TwoPlayerApp`` puts both seats at this keyboard.
 """
 
 from __future__ import annotations
 
 import asyncio
-import secrets
-from dataclasses import replace
 from collections.abc import Callable, Sequence
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.reactive import var
 
-from .app import LOG_KEYS, STYLES, WarApp
+from .app import STYLES, WarApp
 from .components.battle_log import BattleLog
 from .components.seats import SeatsLine
 from .components.status import StatusLine
 from .events import BattleWon, Event, GameOver, GameStarted
-from .keys import GAME_BINDINGS
 from .presentation.speed import faster, slower, speed_label
-from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen
 from .screens.table_closed import TableClosedScreen
+from .screens.table_game_over import TableGameOverScreen
 from .settings import PlaySettings
-from .stats import GameRecord, StatsStore
+from .stats import StatsStore
+from .table_keys import SPECTATOR_KEYS, TABLE_KEYS
 from .table_session import LocalHost, SocketHost
 from .table_views import board_steps, deal_view, end_view
 from .tables.messages import LOGGED_NOTICES
@@ -48,7 +44,6 @@ from .tables import (
     NoticeCode,
     Snapshot,
     TableGame,
-    TableOptions,
     TableState,
     You,
 )
@@ -59,63 +54,6 @@ PLACEHOLDER_NAMES = ("Seat 1", "Seat 2")
 """What the board calls the seats before the table has said who sits in them."""
 
 WATCHING = "You are watching: only the two players flip, play auto or deal again"
-
-TABLE_KEYS = (
-    ("space enter f", "flip your card: the battle is played once both players have flipped"),
-    ("a", "ask for auto-play: it runs once both players ask, at the slower speed; either stops it"),
-    ("+  -", "your auto-play speed"),
-    ("w", "stop your auto-play at every war, to watch it"),
-    ("r", "at game over: deal again (once both players ask)"),
-    ("s", "statistics"),
-    ("?  esc", "this help, open and close"),
-    ("ctrl+p", "command palette: every action, and themes"),
-    ("q", "leave the table"),
-)
-
-SPECTATOR_KEYS = (
-    ("space a r", "nothing: you are watching (the players flip, play auto and deal again)"),
-    ("Up Down", "scroll the battle log (PgUp PgDn Home End too)"),
-    ("s", "statistics"),
-    ("?  esc", "this help, open and close"),
-    ("ctrl+p", "command palette: every action, and themes"),
-    ("q", "stop watching"),
-)
-
-
-def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    return (
-        ("f  Left", f"{names[0]} (player 1) flips"),
-        ("j  Right", f"{names[1]} (player 2) flips: the battle is played once both have flipped"),
-        ("a", "auto-play on or off for both"),
-        ("+  -", "faster, slower"),
-        ("w", "stop auto-play at every war, to watch it"),
-        ("r", "at game over: deal again (f and j, one each, do too)"),
-        ("Up Down k", "scroll the battle log (PgUp PgDn Home End too)"),
-        ("s", "statistics"),
-        ("?  esc", "this help, open and close"),
-        ("ctrl+p", "command palette: every action, and themes"),
-        ("q", "quit"),
-    )
-
-
-class TableGameOverScreen(GameOverScreen):
-    """The result over the board, with what deals again at a table instead of the solo game's keys."""
-
-    def __init__(self, end: EndView, names: Sequence[str], *, hint: Sequence[str], **kwargs: object) -> None:
-        super().__init__(end, names, **kwargs)  # type: ignore[arg-type]
-        self.hint = list(hint)
-
-    def hint_parts(self) -> list[str]:
-        return self.hint
-
-
-class TwoPlayerGameOverScreen(TableGameOverScreen):
-    """Each player's flip key asks to deal again, as on the board."""
-
-    BINDINGS = [
-        Binding("f,left", "app.p1_flip", "P1 deals", key_display="f"),
-        Binding("j,right", "app.p2_flip", "P2 deals", key_display="j"),
-    ]
 
 
 class TableApp(WarApp):
@@ -170,7 +108,12 @@ class TableApp(WarApp):
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        """The solo board, with the seats line under the status line and the table's notes in the log."""
+        """The solo board, with the seats line under the status line and the table's notes in the log.
+
+        It wraps ``WarApp.compose`` rather than copying it so both boards keep one layout. The seats line
+        goes in after whatever yields the ``StatusLine``: that must stay a top-level widget of
+        ``WarApp.compose``, or the seats line lands inside a container (or, with no status line, is gone).
+        """
         for widget in super().compose():
             if isinstance(widget, BattleLog):
                 widget.data_bind(note=TableApp.log_note)
@@ -256,6 +199,8 @@ class TableApp(WarApp):
         self.call_later(self._compose_board)
 
     async def _compose_board(self) -> None:
+        """``App.recompose`` by hand on the board: that one redoes ``self.screen``, which may be the
+        lobby, the result or the help over the board."""
         board = self.screen_stack[0]
         self.names = self._seat_names()
         self.result = self.battle = self.deal = None
@@ -452,125 +397,3 @@ class TableApp(WarApp):
     def _join_requested(self, message: LobbyScreen.JoinRequested) -> None:
         if self.table_game.send is not None:
             self.table_game.send(Join(message.table, message.watch))
-
-
-TWO_PLAYER_BINDINGS = [
-    Binding("f,left", "p1_flip", "P1 flip", key_display="f"),
-    Binding("j,right", "p2_flip", "P2 flip", key_display="j"),
-    *(replace(binding, show=False) if binding.action == "app.pause_on_war" else binding
-      for binding in GAME_BINDINGS if binding.action != "app.flip"),
-    *(replace(binding, key="down") if binding.key == "down,j" else binding for binding in LOG_KEYS),
-]
-"""Each player's flip key first (the footer shows them side by side, and leaves w to the help to make room);
-j is player 2's, so only Down scrolls the log down; space and enter flip for nobody."""
-
-
-class TwoPlayerApp(TableApp, inherit_bindings=False):
-    """``--two-players``: one table, both seats at this keyboard; each player flips with their own key."""
-
-    BINDINGS = TWO_PLAYER_BINDINGS
-
-    local = True
-
-    def __init__(
-        self,
-        settings: PlaySettings,
-        *,
-        environ: dict[str, str] | None = None,
-        clock: Callable[[], float] | None = None,
-        stats: StatsStore | None = None,
-        host: LocalHost | None = None,
-        seed_source: Callable[[], int] | None = None,
-    ) -> None:
-        if host is None:
-            host = LocalHost(settings.names, seed_source=seed_source, on_record=self._table_record,
-                             options=TableOptions(rules=settings.rules))
-        super().__init__(settings, host, environ=environ, clock=clock, stats=stats)
-        self.local_host = host
-
-    def _initial_names(self) -> tuple[str, str]:
-        return self.settings.names
-
-    def _seat_names(self) -> tuple[str, str]:
-        return self.settings.names
-
-    def _logs(self, notice: Notice) -> bool:
-        """Only the house's flips: both players sat down here at once, and nobody leaves but by quitting."""
-        return notice.code is NoticeCode.HOUSE_FLIPPED
-
-    def _table_record(self, record: GameRecord) -> None:
-        """The table's one record of each finished game, stored off the screen's thread."""
-        if self.stats.enabled:
-            self._store_record(record)
-
-    def new_game(self, seed=None, rules=None, *, packets=None):  # type: ignore[override]
-        first = not self._joined
-        super().new_game(seed, rules, packets=packets)
-        if first and self.settings.auto:
-            self.local_host.set_auto(True, self.my_speed)
-        return None
-
-    def action_flip(self) -> None:
-        """Space or enter over the result or help, or the palette's Flip: nobody's here, so say whose keys are whose."""
-        self.notify(f"f or Left flips for {self.names[0]}, j or Right for {self.names[1]}", timeout=3)
-
-    def action_p1_flip(self) -> None:
-        self._seat_flip(0)
-
-    def action_p2_flip(self) -> None:
-        self._seat_flip(1)
-
-    def _seat_flip(self, seat: int) -> None:
-        """A player's own key: flip, or at game over ask to deal again."""
-        if self.ended is not None:
-            return
-        if self.table_game.over:
-            self.local_host.restart(seat)
-        else:
-            self.local_host.flip(seat)
-
-    def action_auto(self) -> None:
-        state = self.table_state
-        on = not (state is not None and any(s.auto for s in state.seats))
-        self.local_host.set_auto(on, self.my_speed)
-
-    def _ask_auto(self, on: bool) -> None:
-        self.local_host.set_auto(on, self.my_speed)
-
-    def _my_seat_wants_auto(self) -> bool:
-        state = self.table_state
-        return state is not None and any(s.auto for s in state.seats)
-
-    def action_restart(self) -> None:
-        if self.table_game.over:
-            self.local_host.restart(0)
-            self.local_host.restart(1)
-        else:
-            self.notify("r deals again once the game is over", timeout=3)
-
-    def _help_keys(self) -> Sequence[tuple[str, str]]:
-        return two_player_keys(self.names)
-
-    def _result_screen(self, end: EndView) -> TableGameOverScreen:
-        dot = self.glyphs.dot
-        hint = ["f and j (or r): deal again", "esc: look at the table", "q: quit"]
-        return TwoPlayerGameOverScreen(
-            end, self.names, hint=hint, seed=self.table_game.seed, tally_line=self._tally_line(), dot=dot
-        )
-
-
-
-def run_table(settings: PlaySettings, stats: StatsStore | None) -> int:
-    """The full-screen game at a table: ``--two-players``, or the socket the SSH server passed down."""
-    app: TableApp
-    if settings.two_players:
-        first = [settings.seed] if settings.seed is not None else []
-        seeds = lambda: first.pop() if first else secrets.randbelow(2**32)  # noqa: E731
-        app = TwoPlayerApp(settings, stats=stats, seed_source=seeds)
-    else:
-        assert settings.table_fd is not None
-        host = SocketHost(settings.table_fd, TableGame(), mode=settings.table_mode or "play")
-        app = TableApp(settings, host, stats=stats)
-        host.on_closed = app.table_closed
-    app.run()
-    return app.return_code or 0

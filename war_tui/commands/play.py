@@ -255,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(problem)
     store = store_from_args(args)
     if settings.two_players or settings.table_fd is not None:
-        from ..table_app import run_table  # Textual loads only when a screen is really wanted
+        from ..table_run import run_table  # Textual loads only when a screen is really wanted
 
         code = run_table(settings, store)
     else:
