@@ -14,26 +14,27 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from .cards import Card, deal, new_deck, shuffle, validate_packets
 from .events import (
     BattleWon,
     CardsRevealed,
     Event,
+    EventSource,
     GameOver,
     GameStarted,
     Listener,
     WarDeclared,
 )
-from .rules import EndReason, Gather, Result, Rules, Side
+from .rules import EndReason, Gather, Result, Rules, Side, leader
 
 _SIDES = (Side.P1, Side.P2)
 _WINNER_RESULT = (Result.P1, Result.P2)
 _DEFAULT_RULES = Rules()
 
 
-class Game:
+class Game(EventSource):
     """One game of War, played a battle at a time or to the end."""
 
     def __init__(
@@ -103,23 +104,9 @@ class Game:
 
     @property
     def leader(self) -> Side | None:
-        n1, n2 = self.counts
-        if n1 == n2:
-            return None
-        return Side.P1 if n1 > n2 else Side.P2
+        return leader(self.counts)
 
     # ------------------------------------------------------------- listeners
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener`` with every event from now on; returns a function that unsubscribes."""
-        self._listeners.append(listener)
-        return lambda: self.unsubscribe(listener)
-
-    def unsubscribe(self, listener: Listener) -> None:
-        try:
-            self._listeners.remove(listener)
-        except ValueError:
-            pass
 
     def _dispatch(self, events: list[Event]) -> None:
         self._pending.extend(events)

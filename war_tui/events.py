@@ -71,3 +71,23 @@ class GameOver:
 
 Event = GameStarted | CardsRevealed | WarDeclared | BattleWon | GameOver
 Listener = Callable[[Event], None]
+
+
+class EventSource:
+    """What the screen follows: a local ``Game`` or a shared table's ``TableGame`` (it cannot tell them apart).
+
+    A subclass sets ``_listeners`` to a list and calls each listener with its events.
+    """
+
+    _listeners: list[Listener]
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with every event from now on; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self.unsubscribe(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        try:
+            self._listeners.remove(listener)
+        except ValueError:
+            pass

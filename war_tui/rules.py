@@ -31,6 +31,14 @@ class Side(StrEnum):
         return 0 if self is Side.P1 else 1
 
 
+def leader(counts: tuple[int, int]) -> Side | None:
+    """Who holds more cards (None when even): what a stopped game is decided by."""
+    n1, n2 = counts
+    if n1 == n2:
+        return None
+    return Side.P1 if n1 > n2 else Side.P2
+
+
 class Gather(StrEnum):
     """In which order the battle's winner puts the middle pile under their packet."""
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from ..events import BattleWon, Event, GameOver, GameStarted, Listener
-from ..rules import EndReason, Result, Rules, Side
+from ..events import BattleWon, Event, EventSource, GameOver, GameStarted, Listener
+from ..rules import EndReason, Result, Rules, Side, leader
 from .messages import (
     LOGGED_NOTICES,
     Auto,
@@ -41,7 +41,7 @@ from .table import DEFAULT_AUTO_SPEED, DEFAULT_LOG_LINES
 TableListener = Callable[[Snapshot | TableState | Notice | Lobby], None]
 
 
-class TableGame:
+class TableGame(EventSource):
     """A table's game as one connection sees it; ``send`` carries its requests to the table."""
 
     def __init__(self, send: Callable[[Request], None] | None = None, log_lines: int = DEFAULT_LOG_LINES) -> None:
@@ -76,21 +76,7 @@ class TableGame:
 
     @property
     def leader(self) -> Side | None:
-        n1, n2 = self._counts
-        if n1 == n2:
-            return None
-        return Side.P1 if n1 > n2 else Side.P2
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener`` with every engine event from now on; returns a function that unsubscribes."""
-        self._listeners.append(listener)
-        return lambda: self.unsubscribe(listener)
-
-    def unsubscribe(self, listener: Listener) -> None:
-        try:
-            self._listeners.remove(listener)
-        except ValueError:
-            pass
+        return leader(self._counts)
 
     def start(self) -> None:
         """Nothing to do: the table deals and starts its games."""
