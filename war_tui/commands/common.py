@@ -136,6 +136,21 @@ def minutes_value(what: str):
     return parse
 
 
+def number_value(flag: str, low: float, high: float, unit: str, example: str):
+    """An argparse type: a finite number from ``low`` to ``high`` (NaN and infinity refused)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} must be {unit} (like {example}), not '{shown(text)}'") from None
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{flag} must be from {low:g} to {high:g} {unit}, not {shown(text)}")
+        return value
+
+    return parse
+
+
 seed_value = positive_int("seed", MAX_SEED, minimum=0, span=f"from 0 to {MAX_SEED}")
 war_cards_value = positive_int(
     "--war-cards", MAX_WAR_CARDS, minimum=MIN_WAR_CARDS, span=f"from {MIN_WAR_CARDS} to {MAX_WAR_CARDS}"

@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import contextlib
 import io
-import math
 import os
 import shlex
 import signal
@@ -27,7 +26,7 @@ from pathlib import Path
 from ..presentation.words import plural
 from ..rules import Rules
 from ..stats import StatsStore
-from .common import UsageError, minutes_value, positive_int
+from .common import UsageError, minutes_value, number_value, positive_int
 
 DEFAULT_PORT = 2222
 DEFAULT_MAX_SESSIONS = 32
@@ -69,26 +68,8 @@ def port_value(text: str) -> int:
     return value
 
 
-def max_speed_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--max-speed must be battles per second (like 60), not '{text}'") from None
-    if not math.isfinite(value) or not 1 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"--max-speed must be from 1 to 1000 battles per second, not {text}")
-    return value
-
-
-def seat_timeout_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--seat-timeout must be seconds (like 60), not '{text}'") from None
-    if not math.isfinite(value) or not MIN_SEAT_TIMEOUT <= value <= MAX_SEAT_TIMEOUT:
-        raise argparse.ArgumentTypeError(
-            f"--seat-timeout must be from {MIN_SEAT_TIMEOUT:g} to {MAX_SEAT_TIMEOUT:g} seconds, not {text}"
-        )
-    return value
+max_speed_value = number_value("--max-speed", 1, 1000, "battles per second", "60")
+seat_timeout_value = number_value("--seat-timeout", MIN_SEAT_TIMEOUT, MAX_SEAT_TIMEOUT, "seconds", "60")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
