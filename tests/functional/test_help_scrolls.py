@@ -26,13 +26,13 @@ async def test_the_keyboard_reaches_the_last_line_and_comes_back(size, down, up)
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert not last_key_shown(app) and MORE_BELOW in screen_text(app)
-        for _ in range(40):
+        for _ in range(80):  # a line a press at 40x12
             if last_key_shown(app):
                 break
             await pilot.press(down)
             await pilot.pause()
         assert last_key_shown(app) and AT_THE_END in screen_text(app)
-        for _ in range(40):
+        for _ in range(80):  # a line a press at 40x12
             if FIRST_LINE in screen_text(app):
                 break
             await pilot.press(up)

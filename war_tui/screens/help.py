@@ -22,6 +22,8 @@ KEYS = (
     ("r", "restart: a new shuffle, a new seed"),
     ("s", "statistics: every game recorded; enter on a game replays it"),
     ("?  esc", "this help, open and close"),
+    ("up down j k", "scroll the battle log (and this help)"),
+    ("PgUp PgDn Home End", "a page, the first line, the newest line"),
     ("ctrl+p", "command palette: every action, and themes"),
     ("q  ctrl+c", "quit"),
 )
