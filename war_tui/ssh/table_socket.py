@@ -21,6 +21,7 @@ import termios
 from collections.abc import Callable
 
 from ..tables import Link
+from ..tables.rate import TokenBucket
 
 READ_CHUNK = 16 * 1024
 READ_RATE = 64 * 1024
@@ -59,10 +60,7 @@ class TableSocket:
         self._reading = False
         self._closed = False
         self._finished = False
-        self._rate = read_rate
-        self._burst = read_burst
-        self._tokens = read_burst
-        self._tokens_at = self._loop.time()
+        self._budget = TokenBucket(read_rate, read_burst, self._loop.time())
         self._resume: asyncio.TimerHandle | None = None
         self.bytes_in = 0
         self.bytes_out = 0
@@ -102,12 +100,10 @@ class TableSocket:
 
     def _spend(self, size: int) -> None:
         """Take ``size`` from the read budget; past it, stop reading until the budget has refilled."""
-        now = self._loop.time()
-        self._tokens = min(self._burst, self._tokens + (now - self._tokens_at) * self._rate) - size
-        self._tokens_at = now
-        if self._tokens < 0 and self._reading:
+        wait = self._budget.spend(size, self._loop.time())
+        if wait > 0 and self._reading:
             self._stop_reading()
-            self._resume = self._loop.call_later(-self._tokens / self._rate, self._resume_reading)
+            self._resume = self._loop.call_later(wait, self._resume_reading)
 
     def _resume_reading(self) -> None:
         self._resume = None

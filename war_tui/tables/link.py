@@ -19,6 +19,7 @@ from collections.abc import Callable
 from .clock import Clock, monotonic
 from .messages import Join, Leave, Lobby, Notice, NoticeCode, Request, Snapshot, Update, WatchLobby
 from .protocol import MessageReader, ProtocolError, encode, encode_shared, encode_snapshot, request_reader
+from .rate import TokenBucket
 from .registry import Registry, TableRefused
 from .table import Member
 
@@ -57,10 +58,7 @@ class Link:
         self.resyncs = 0
         """How many times the link fell behind and was sent a fresh snapshot."""
         self._clock = clock
-        self._rate = request_rate
-        self._burst = request_burst
-        self._tokens = request_burst
-        self._tokens_at = clock()
+        self._requests = TokenBucket(request_rate, request_burst, clock())
         self._reader: MessageReader[Request] = request_reader()
         self._queue: deque[bytes] = deque()
         self._queued = 0
@@ -152,13 +150,7 @@ class Link:
     # ------------------------------------------------------------ inside
 
     def _allow(self) -> bool:
-        now = self._clock()
-        self._tokens = min(self._burst, self._tokens + (now - self._tokens_at) * self._rate)
-        self._tokens_at = now
-        if self._tokens < 1.0:
-            return False
-        self._tokens -= 1.0
-        return True
+        return self._requests.allow(self._clock())
 
     def _carry_out(self, request: Request) -> None:
         member = self.member
