@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
@@ -43,7 +42,7 @@ from .components.trend import CountTrend
 from .engine import Game
 from .fastpath import probe
 from .fastpath.output import ShadowOutput
-from .keys import FLIP_KEYS, GAME_BINDINGS
+from .keys import FLIP_KEYS, GAME_BINDINGS, scroll_bindings
 from .views import BattleView, DealView, EndView
 from .presentation.glyphs import choose_glyphs
 from .presentation.status import one_minute_text
@@ -84,14 +83,7 @@ def _loaded_stats_screen() -> tuple[type[Screen], ...]:
     return (module.StatsScreen,) if module is not None else ()
 
 
-LOG_KEYS = [
-    Binding("up,k", "scroll_log('up')", "Log up", show=False),
-    Binding("down,j", "scroll_log('down')", "Log down", show=False),
-    Binding("pageup", "scroll_log('page_up')", "Log page up", show=False),
-    Binding("pagedown", "scroll_log('page_down')", "Log page down", show=False),
-    Binding("home", "scroll_log('home')", "Log start", show=False),
-    Binding("end", "scroll_log('end')", "Log end", show=False),
-]
+LOG_KEYS = scroll_bindings("scroll_log", "Log")
 """The battle log's keys, on the board only (the screens over it keep these keys for themselves)."""
 
 

@@ -24,3 +24,17 @@ GAME_BINDINGS = [
     # Ctrl-C quits as q does, instead of Textual's "press ctrl+q to quit" notice.
     Binding("q,ctrl+c", "app.quit", "Quit", key_display="q"),
 ]
+
+SCROLL_KEYS = (
+    ("up,k", "up"), ("down,j", "down"), ("pageup", "page_up"), ("pagedown", "page_down"),
+    ("home", "home"), ("end", "end"),
+)
+"""The usual keys of a scrolling view (over SSH the keyboard is often the only input), and where each goes."""
+
+
+def scroll_bindings(action: str, what: str) -> list[Binding]:
+    """``SCROLL_KEYS`` bound to ``action('up')``, ``action('page_down')`` ..., hidden from the footer."""
+    return [
+        Binding(keys, f"{action}('{where}')", f"{what} {where.replace('_', ' ')}", show=False)
+        for keys, where in SCROLL_KEYS
+    ]

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..keys import GAME_BINDINGS
+from ..keys import GAME_BINDINGS, scroll_bindings
 from ..rules import Gather, Rules
 
 KEYS = (
@@ -52,14 +52,7 @@ def rules_text(rules: Rules) -> str:
 MORE_BELOW = "more below: Down j PgDn End"
 AT_THE_END = "Up k PgUp Home"
 
-SCROLL_BINDINGS = [
-    Binding("down,j", "scroll('down')", "Scroll down", show=False),
-    Binding("up,k", "scroll('up')", "Scroll up", show=False),
-    Binding("pagedown", "scroll('page_down')", "Page down", show=False),
-    Binding("pageup", "scroll('page_up')", "Page up", show=False),
-    Binding("end", "scroll('end')", "Last line", show=False),
-    Binding("home", "scroll('home')", "First line", show=False),
-]
+SCROLL_BINDINGS = scroll_bindings("scroll", "Scroll")
 
 
 class HelpScreen(ModalScreen[None]):
