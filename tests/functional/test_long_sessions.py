@@ -33,6 +33,32 @@ async def test_opening_and_closing_screens_leaves_no_dead_footer_keys_behind():
         assert len(watched) <= len(live)
 
 
+async def test_screens_coming_and_going_leave_the_same_footer_keys_in_place():
+    """Every result and every deal changes screens; the footer keeps its keys when they stay the same
+    (mounting them again costs more than drawing a battle, in every game at a shared table)."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        footer = app.query_one(Footer)
+        keys = list(footer.query(FooterKey))
+        for _ in range(3):
+            await pilot.press("question_mark")
+            await pilot.pause()
+            await pilot.press("question_mark")
+            await pilot.pause()
+        assert keys and list(footer.query(FooterKey)) == keys
+
+
+async def test_a_headless_app_never_freezes_the_collector():
+    """Tests run many apps in one process: frozen objects of finished apps would never be freed."""
+    gc.unfreeze()
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+    assert gc.get_freeze_count() == 0
+
+
 async def test_the_battle_log_keeps_a_bounded_number_of_lines():
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:

@@ -14,14 +14,20 @@ ROOM_FOR_CTRL_C = 120
 
 
 class GameFooter(Footer):
-    """Textual's Footer recomposes its keys whenever the bindings change, and data-binds each new key
-    to its own ``compact`` flag. The watchers of removed keys are only dropped when ``compact``
-    changes, which it never does here; the screensaver changes screens twice a game, so about 16 dead
-    keys (with their styles) piled up per game, some 0.8 MB a game. After each recompose,
-    ``mutate_reactive`` runs ``compact``'s watchers once, and Textual drops those of removed keys.
+    """Textual's Footer recomposes its keys whenever the bindings may have changed: a screen pushed or
+    popped, a binding refreshed. A game changes screens at every result and every deal, mostly to the
+    same keys, and mounting a footer's keys again costs more than drawing a battle; so it recomposes
+    only when the keys it would show differ from the ones it shows.
+
+    Each new key is data-bound to the footer's ``compact`` flag. The watchers of removed keys are only
+    dropped when ``compact`` changes, which it never does here; the screensaver changes screens twice a
+    game, so dead keys (with their styles) would pile up. After each recompose, ``mutate_reactive``
+    runs ``compact``'s watchers once, and Textual drops those of removed keys.
     """
 
     _wide = False
+    _shown: tuple[object, ...] | None = None
+    """What the keys on show were composed from (``None``: nothing composed yet)."""
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -40,6 +46,24 @@ class GameFooter(Footer):
             self._wide = wide
             self.call_after_refresh(self.recompose)
 
+    def _keys_to_show(self) -> tuple[object, ...]:
+        """Everything ``compose`` reads: the shown bindings, each key's look, the palette key, the width."""
+        app = self.app
+        return (
+            self._wide, self.show_command_palette, app.ENABLE_COMMAND_PALETTE,
+            *(
+                (key, binding.action, binding.description, app.get_key_display(binding), binding.show,
+                 binding.group, binding.tooltip, enabled, tooltip)
+                for key, (_node, binding, enabled, tooltip) in self.screen.active_bindings.items()
+            ),
+        )
+
     async def recompose(self) -> None:
+        if not self.is_attached:
+            return
+        shown = self._keys_to_show()
+        if shown == self._shown and self.children:
+            return
         await super().recompose()
+        self._shown = shown if self.children else None
         self.mutate_reactive(Footer.compact)
