@@ -42,6 +42,7 @@ from .components.trend import CountTrend
 from .engine import Game
 from .fastpath import probe
 from .fastpath.output import ShadowOutput
+from .gc_pauses import freeze_startup_objects
 from .keys import FLIP_KEYS, GAME_BINDINGS, scroll_bindings
 from .views import BattleView, DealView, EndView
 from .presentation.glyphs import choose_glyphs
@@ -201,6 +202,14 @@ class WarApp(ShadowOutput, App[None]):
             self.notify(self.settings.notice, timeout=8, markup=False)
         if self.settings.time_limit is not None or self._session_ends is not None:
             self.set_interval(1.0, self._count_down)
+
+    def on_ready(self) -> None:
+        """The first screen is up: what start-up made stays for good, so collections can leave it out.
+
+        Not in a headless app (tests, many apps in one process): what it freezes would never be freed.
+        """
+        if not self.is_headless:
+            freeze_startup_objects()
 
     def on_unmount(self) -> None:
         if ScrollBar.renderer is AsciiScrollBarRender:
