@@ -42,7 +42,7 @@ from .components.trend import CountTrend
 from .engine import Game
 from .fastpath import probe
 from .fastpath.output import ShadowOutput
-from .gc_pauses import freeze_startup_objects
+from .gc_pauses import STARTUP_SETTLED, freeze_startup_objects
 from .keys import FLIP_KEYS, GAME_BINDINGS, scroll_bindings
 from .views import BattleView, DealView, EndView
 from .presentation.glyphs import choose_glyphs
@@ -204,12 +204,12 @@ class WarApp(ShadowOutput, App[None]):
             self.set_interval(1.0, self._count_down)
 
     def on_ready(self) -> None:
-        """The first screen is up: what start-up made stays for good, so collections can leave it out.
+        """Once the first screen has settled, what start-up made stays for good: collections can leave it out.
 
         Not in a headless app (tests, many apps in one process): what it freezes would never be freed.
         """
         if not self.is_headless:
-            freeze_startup_objects()
+            self.set_timer(STARTUP_SETTLED, freeze_startup_objects)
 
     def on_unmount(self) -> None:
         if ScrollBar.renderer is AsciiScrollBarRender:

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import gc
 
+STARTUP_SETTLED = 2.0
+"""Seconds after the first screen when start-up is over (the first collection then delays no drawing of it)."""
+
 
 def freeze_startup_objects() -> None:
     """Collect what start-up left behind, then keep everything alive now out of every later collection."""
