@@ -473,13 +473,16 @@ class WarApp(ShadowOutput, App[None]):
 
     # ------------------------------------------------------ a war, step by step
 
-    def watch_battle(self, view: BattleView | None) -> None:
+    def watch_battle(self, old: BattleView | None, view: BattleView | None) -> None:
         """A battle reaches the pile: a war is laid step by step when there is time to watch it, else told whole.
 
         Runs before the pile's own watcher, so a war's deciding cards are never drawn before their turn.
+        A table plays on while a screen lays a war: the war is then told whole before what came next.
         """
         self._cancel(self._step_timer)
         self._step_timer = None
+        if self.shown_steps is not None and old is not None and self.settled is not old:
+            self.settled = old
         if view is not None and view.stages > 1:
             if self.auto and self.pause_on_war:
                 self.shown_steps = 1  # stopped at the tie: space lays the war cards

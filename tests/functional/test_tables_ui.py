@@ -200,6 +200,28 @@ async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has
             assert "ann sits at seat 1" in log_text(app) and "bob sits at seat 2" in log_text(app)
 
 
+async def test_a_war_still_being_laid_when_the_next_battle_comes_is_told_whole_first():
+    """The table plays on while a screen lays a war step by step: the war keeps its line in the log."""
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        ann, _ = server.seat("oak", "ann")
+        bob, _ = server.seat("oak", "bob")
+        fd, _ = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch", war_step=0.4)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob sits at seat 2" in log_text(app))
+            ann.flip()
+            bob.flip()
+            server.wake.set()
+            await until(pilot, lambda: app.shown_steps is not None)  # the double war, laid step by step
+            ann.flip()
+            bob.flip()
+            server.wake.set()
+            await until(pilot, lambda: "ann takes 2 cards" in log_text(app))
+            log = log_text(app)
+            assert "DOUBLE WAR" in log
+            assert log.index("ann takes 10 cards") < log.index("ann takes 2 cards")
+
+
 async def test_auto_play_runs_when_both_ask_and_either_stops_it():
     with TableServer(lambda: Game.deal(7)) as server:
         fd, link = server.connect("ann", table="oak")
