@@ -490,15 +490,15 @@ class WarApp(ShadowOutput, App[None]):
                 self._sync_auto()
                 self.notify(stopped_at_war_text(), timeout=4)
                 return
-            if self._wars_watchable():
+            if self._wars_watchable(view):
                 self.shown_steps = 1
                 self._step_timer = self.set_interval(self.settings.war_step, self._next_war_step)
                 return
         self.shown_steps = None
         self.settled = view
 
-    def _wars_watchable(self) -> bool:
-        """Flipping by hand, or auto-play slow enough to see a war laid step by step."""
+    def _wars_watchable(self, view: BattleView) -> bool:
+        """Flipping by hand, or auto-play slow enough to see a war laid step by step (it waits for the war)."""
         return self.settings.war_step > 0 and (not self.auto or self.speed <= WATCHABLE_SPEED)
 
     def _next_war_step(self) -> None:

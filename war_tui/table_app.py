@@ -47,7 +47,7 @@ from .tables import (
     TableState,
     You,
 )
-from .views import EndView, LogNote
+from .views import BattleView, EndView, LogNote
 
 BOARD_ACTIONS = frozenset({"flip", "auto", "faster", "slower", "pause_on_war", "restart", "scroll_log"})
 PLACEHOLDER_NAMES = ("Seat 1", "Seat 2")
@@ -316,6 +316,13 @@ class TableApp(WarApp):
         running = state is not None and state.auto_speed is not None
         self.auto = running
         self.speed = state.auto_speed if running and state is not None and state.auto_speed else self.my_speed
+
+    def _wars_watchable(self, view: BattleView) -> bool:
+        """The table's auto-play does not wait for this screen: a war is laid step by step only if it is
+        all on the pile before the next battle comes, else it is shown whole."""
+        if not super()._wars_watchable(view):
+            return False
+        return not self.auto or (view.stages - 1) * self.settings.war_step < 1 / self.speed
 
     def _my_seat_wants_auto(self) -> bool:
         state, you = self.table_state, self.table_game.you

@@ -222,6 +222,24 @@ async def test_a_war_still_being_laid_when_the_next_battle_comes_is_told_whole_f
             assert log.index("ann takes 10 cards") < log.index("ann takes 2 cards")
 
 
+@pytest.mark.parametrize(("speed", "step_by_step"), [(2.0, False), (0.5, True)])
+async def test_on_auto_play_a_war_is_laid_step_by_step_only_if_it_fits_before_the_next_battle(speed, step_by_step):
+    """A double war takes 1.6 s to lay: at 2 battles/s it is shown whole, at one battle every 2 s step by step."""
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        ann, _ = server.seat("oak", "ann")
+        bob, _ = server.seat("oak", "bob")
+        fd, _ = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch", war_step=0.4)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob sits at seat 2" in log_text(app))
+            ann.set_auto(True, speed)
+            bob.set_auto(True, speed)
+            server.wake.set()
+            await until(pilot, lambda: app.battle is not None)
+            assert app.battle.wars == 2
+            assert (app.shown_steps is not None) is step_by_step
+
+
 async def test_auto_play_runs_when_both_ask_and_either_stops_it():
     with TableServer(lambda: Game.deal(7)) as server:
         fd, link = server.connect("ann", table="oak")
