@@ -154,6 +154,7 @@ class TableApp(WarApp):
 
     def _on_table(self, update: Snapshot | TableState | Notice | Lobby) -> None:
         if isinstance(update, Snapshot):
+            self._dealt_at = self._clock() - update.played_ms / 1000  # the game's time counts from its deal
             self._arrived()
         elif isinstance(update, TableState):
             self.table_state = update
@@ -217,8 +218,7 @@ class TableApp(WarApp):
         self.you = game.you
         self.table_state = game.state
         self.game_number = game.game_number
-        self._dealt_at = self._clock()
-        for kind, view in board_steps(game):
+        for kind, view in board_steps(game, self._clock() - self._dealt_at):
             if kind == "deal":
                 self.deal = view  # type: ignore[assignment]
             elif kind == "battle":

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 from dataclasses import replace
 
 from war_tui.cards import parse_cards
@@ -50,9 +51,11 @@ class TableServer:
     ``with TableServer(...) as server:`` closes it at the end of the block.
     """
 
-    def __init__(self, deal=None, *, max_tables: int = 16, options: TableOptions | None = None) -> None:
+    def __init__(
+        self, deal=None, *, max_tables: int = 16, options: TableOptions | None = None, clock=time.monotonic
+    ) -> None:
         self.registry = Registry(
-            max_tables=max_tables, options=options, seed_source=lambda: LONG_SEED,
+            clock=clock, max_tables=max_tables, options=options, seed_source=lambda: LONG_SEED,
             deal=(lambda name: deal()) if deal is not None else None,
         )
         self.loop = asyncio.get_running_loop()

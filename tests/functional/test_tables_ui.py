@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app, two_player_app
+from screen_text import screen_rows
 from war_ui_support import drawn, notices, until
 
 from war_tui.cli import main
@@ -21,7 +22,7 @@ from war_tui.screens.help import HelpScreen
 from war_tui.screens.lobby import LobbyScreen
 from war_tui.screens.table_closed import TableClosedScreen
 from war_tui.engine import Game
-from war_tui.tables import Flip, Member
+from war_tui.tables import FakeClock, Flip, Member
 
 SIZE = (100, 30)
 
@@ -324,6 +325,22 @@ async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_o
             assert app.query_one(BattleLog).lines[-1].lstrip().startswith("31")
 
 
+async def test_a_late_joiner_at_game_over_sees_how_long_the_game_took():
+    clock = FakeClock()
+    with TableServer(dealing(*PLAIN), clock=clock) as server:
+        ann, bob = seated_at_oak(server)
+        clock.advance(75)
+        while not server.registry.table("oak").game.over:
+            ann.flip()
+            bob.flip()
+        clock.advance(600)  # the result has been on show for ten minutes when eve arrives
+        fd, _ = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            assert any("1 min 15 s" in row for row in screen_rows(app))
+
+
 async def test_a_late_joiner_sees_only_the_last_100_lines_of_a_long_game():
     with TableServer(lambda: Game.deal(7)) as server:
         ann, bob = seated_at_oak(server, battles=150)
@@ -368,7 +385,7 @@ async def test_a_hung_up_socket_and_a_line_the_game_cannot_read_each_end_cleanly
     server_end, game_end = socket.socketpair()
     app = table_app(game_end.detach())
     async with app.run_test(size=SIZE) as pilot:
-        server_end.sendall(b'{"v":1,"kind":"nonsense"}\n')
+        server_end.sendall(b'{"v":2,"kind":"nonsense"}\n')
         await until(pilot, lambda: isinstance(app.screen, TableClosedScreen))
         assert app.ended.startswith("the server sent something this game cannot read")
     server_end.close()

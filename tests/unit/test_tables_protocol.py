@@ -147,7 +147,7 @@ def test_the_biggest_snapshot_fits_in_a_line_by_dropping_its_oldest_log_lines():
 
 
 def line(**fields) -> bytes:
-    return json.dumps({"v": 1, **fields}).encode()
+    return json.dumps({"v": 2, **fields}).encode()
 
 
 @pytest.mark.parametrize(
@@ -155,13 +155,13 @@ def line(**fields) -> bytes:
     [
         (b"", "not JSON"),
         (b"flip", "not JSON"),
-        (b'{"v":1,"kind":"flip"', "not JSON"),
+        (b'{"v":2,"kind":"flip"', "not JSON"),
         (b"\xff\xfe{}", "not JSON"),
         (b"[" * 50_000 + b"]" * 50_000, "longer than"),
         (b"[" * 30_000 + b"]" * 30_000, "not JSON"),  # nested past the parser's depth
         (b"[1,2]", "not a JSON object"),
         (b'{"kind":"flip"}', "protocol version"),
-        (b'{"v":2,"kind":"flip"}', "version 2"),
+        (b'{"v":3,"kind":"flip"}', "version 3"),
         (b'{"v":true,"kind":"flip"}', "protocol version"),
         (line(kind="teleport"), "no known kind"),
         (line(kind=["flip"]), "no known kind"),
@@ -169,9 +169,9 @@ def line(**fields) -> bytes:
         (line(kind="auto", on=1, speed=4), "true or false"),
         (line(kind="auto", on=True, speed=0.1), "number from"),
         (line(kind="auto", on=True, speed=10**400), "number from"),
-        (b'{"v":1,"kind":"auto","on":true,"speed":' + b"9" * 5000 + b"}", "not JSON"),  # past int's digit limit
-        (b'{"v":1,"kind":"auto","on":true,"speed":NaN}', "not a number"),
-        (b'{"v":1,"kind":"auto","on":true,"speed":1e999}', "number from"),
+        (b'{"v":2,"kind":"auto","on":true,"speed":' + b"9" * 5000 + b"}", "not JSON"),  # past int's digit limit
+        (b'{"v":2,"kind":"auto","on":true,"speed":NaN}', "not a number"),
+        (b'{"v":2,"kind":"auto","on":true,"speed":1e999}', "number from"),
         (line(kind="auto", on=True, speed="fast"), "number from"),
         (line(kind="auto", on=True), "has no speed"),
         (line(kind="join", table=7, watch=False), "printable text"),
@@ -231,7 +231,7 @@ def test_a_bad_update_is_refused_by_the_game_process(spoil):
 )
 def test_bad_engine_events_are_refused(event):
     with pytest.raises(ProtocolError):
-        decode_update(json.dumps({"v": 1, "kind": "events", "game": 1, "events": [event]}).encode())
+        decode_update(json.dumps({"v": 2, "kind": "events", "game": 1, "events": [event]}).encode())
 
 
 # ------------------------------------------------------------------ the stream reader
@@ -256,11 +256,11 @@ def test_an_endless_line_is_refused_once_and_never_held_past_the_limit():
 
 
 def test_a_line_of_exactly_the_limit_is_taken_and_one_byte_more_is_not():
-    padding = MAX_LINE - len(b'{"v":1,"kind":"flip"}\n')
-    exact = b'{"v":1,"kind":"flip"}' + b" " * padding + b"\n"
+    padding = MAX_LINE - len(b'{"v":2,"kind":"flip"}\n')
+    exact = b'{"v":2,"kind":"flip"}' + b" " * padding + b"\n"
     assert len(exact) == MAX_LINE
     assert request_reader().feed(exact) == [Flip()]
-    over = b'{"v":1,"kind":"flip"}' + b" " * (padding + 1) + b"\n"
+    over = b'{"v":2,"kind":"flip"}' + b" " * (padding + 1) + b"\n"
     assert isinstance(request_reader().feed(over)[0], LineTooLong)
     reader = request_reader()
     assert isinstance(reader.feed(over[:-1])[0], LineTooLong)

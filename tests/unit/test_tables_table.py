@@ -369,6 +369,22 @@ def test_a_finished_game_is_recorded_exactly_once_with_both_names_and_source_tab
     assert len(records) == 2
 
 
+def test_a_snapshot_tells_how_long_the_game_has_run_and_once_over_how_long_it_took():
+    """A late joiner's result shows the game's time, not the time since they arrived."""
+    table, clock, (ann, bob), _sinks = seated(PLAIN)
+    clock.advance(7.5)
+    eve = table.join("eve", Recorder(), watch=True)
+    assert eve.snapshot().played_ms == 7500
+    clock.advance(2)
+    play_out(ann, bob, table)
+    clock.advance(600)
+    assert table.join("cy", Recorder(), watch=True).snapshot().played_ms == 9500
+    ann.restart()
+    bob.restart()
+    clock.advance(1)
+    assert eve.snapshot().played_ms == 1000
+
+
 def test_auto_play_to_the_end_is_recorded_once():
     records: list = []
     table, clock, (ann, bob), _sinks = seated(WAR, records)

@@ -116,6 +116,7 @@ class Snapshot:
     reason: EndReason | None
     on_show: BattleWon | GameOver | None  # the battle on the board (a GameOver: a game ended short in a war)
     log: tuple[LogEntry, ...]  # the newest lines, oldest first
+    played_ms: int  # since the deal; once the game is over, how long it took (a late joiner's result tells it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """The line protocol between the server and each connection's game process.
 
-One JSON object per line, UTF-8, ending in ``\\n``, each carrying ``"v": 1`` and
+One JSON object per line, UTF-8, ending in ``\\n``, each carrying the version (``"v": VERSION``) and
 a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``,
 ``notice``, ``lobby``); a connection sends requests (``flip``, ``auto``,
 ``restart``, ``leave``, ``join``, ``lobby``). Engine events keep the kinds of
@@ -48,7 +48,7 @@ from .messages import (
 )
 from .names import MAX_NAME_LENGTH, MAX_TABLE_NAME_LENGTH
 
-VERSION = 1
+VERSION = 2
 MAX_LINE = 64 * 1024
 """Bytes in one line at most, its newline included."""
 CARD_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
@@ -151,7 +151,7 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
             "result": message.result.value if message.result is not None else None,
             "reason": message.reason.value if message.reason is not None else None,
             "on_show": event_dict(message.on_show) if message.on_show is not None else None,
-            "log": [event_dict(e) for e in message.log],
+            "log": [event_dict(e) for e in message.log], "played": message.played_ms,
         }
     elif isinstance(message, Lobby):
         body = {"kind": "lobby", "max": message.max_tables, "tables": [_lobby_entry(e) for e in message.tables]}
@@ -458,7 +458,7 @@ def decode_update(line: bytes | str) -> Update:
         return Notice(f.enum("code", NoticeCode), f.text("text"))
     if kind == "snapshot":
         f = _Fields(data, "a snapshot", ("v", "kind", "you", "state", "seed", "rules", "total", "counts", "battles",
-                                         "wars", "longest", "result", "reason", "on_show", "log"))
+                                         "wars", "longest", "result", "reason", "on_show", "log", "played"))
         y = _Fields(f._get("you"), "a snapshot's you", ("name", "seat"))
         on_show_data = f._get("on_show")
         on_show = None if on_show_data is None else _decode_event(on_show_data)
@@ -475,6 +475,7 @@ def decode_update(line: bytes | str) -> Update:
             wars=f.int("wars"), longest_war=f.int("longest", 0, DECK_SIZE),
             result=f.opt_enum("result", Result), reason=f.opt_enum("reason", EndReason), on_show=on_show,
             log=log,  # type: ignore[arg-type]  # checked just above
+            played_ms=f.int("played"),
         )
     if kind == "lobby":
         f = _Fields(data, "a lobby message", ("v", "kind", "max", "tables"))

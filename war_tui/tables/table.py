@@ -418,8 +418,12 @@ class Table:
             you=member.you, state=self.state(), seed=game.seed, rules=game.rules,
             total_cards=game.total_cards, counts=game.counts, battles=game.battles, wars=game.wars,
             longest_war=game.longest_war, result=game.result, reason=game.reason,
-            on_show=self._on_show, log=tuple(self._log),
+            on_show=self._on_show, log=tuple(self._log), played_ms=round(1000 * self._played()),
         )
+
+    def _played(self) -> float:
+        """Seconds since the deal, or how long the game took once it is over."""
+        return self._took if self._took is not None else max(0.0, self._clock() - self._dealt_at)
 
     def lobby_entry(self) -> LobbyEntry:
         now = self._clock()
@@ -464,6 +468,7 @@ class Table:
         game = self._deal()
         self.game_number += 1
         self._dealt_at = self._clock()
+        self._took: float | None = None
         self._recorded = False
         self._on_show = None
         for seat in self._seats:
@@ -500,8 +505,8 @@ class Table:
             return
         self._recorded = True
         self._auto_at = None
+        self._took = seconds = self._clock() - self._dealt_at
         if self._on_record is not None:
-            seconds = self._clock() - self._dealt_at
             self._on_record(GameRecord.from_game(game, self.seat_names(), seconds, Source.TABLE))
 
     def _idle_deadline(self) -> tuple[_Seat, float] | None:
