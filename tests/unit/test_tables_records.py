@@ -6,6 +6,7 @@ from test_tables_support import Recorder, dealing, make_table
 
 from war_tui.stats import Source, StatsStore
 from war_tui.stats.text import SOURCE_LABELS
+from war_tui.tables import two_player_table
 
 
 def test_a_table_games_record_is_stored_and_read_back_with_source_table(tmp_path):
@@ -21,6 +22,17 @@ def test_a_table_games_record_is_stored_and_read_back_with_source_table(tmp_path
     assert store.flush()
     [back] = StatsStore.open(tmp_path / "stats.db", read_only=True).recent()
     assert (back.source, back.p1_name, back.p2_name, back.battles) == (Source.TABLE, "ann", "bob", 2)
+
+
+def test_a_two_player_game_is_recorded_with_the_names_as_given():
+    records: list = []
+    local = two_player_table(("Ann Lee", "Bob"), deal=dealing("AC KC", "2D 3D"), on_record=records.append)
+    ann, bob = local.players
+    while not local.table.game.over:
+        ann.flip()
+        bob.flip()
+    [record] = records
+    assert (record.p1_name, record.p2_name, record.source) == ("Ann Lee", "Bob", Source.TABLE)
 
 
 def test_every_source_has_a_label_for_the_stats_screen():

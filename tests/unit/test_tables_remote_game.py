@@ -150,7 +150,7 @@ def test_two_players_at_one_keyboard_play_when_both_flipped_in_either_order(orde
     local.game.flip()  # the screen's own requests go to seat 1
     local.players[1].flip()
     assert local.game.over and len(records) == 1
-    assert (records[0].p1_name, records[0].p2_name) == ("Player1", "Player2")
+    assert (records[0].p1_name, records[0].p2_name) == ("Player 1", "Player 2")
 
 
 # ------------------------------------------------------------------ an asyncio host

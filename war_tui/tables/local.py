@@ -8,7 +8,7 @@ player's requests: ``players[0].flip()``, ``players[1].flip()``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine import Game
 from ..stats.records import GameRecord
@@ -38,9 +38,12 @@ def two_player_table(
     """A table with ``names[0]`` in seat 1 and ``names[1]`` in seat 2, both at this keyboard.
 
     The host drives its timers as any table's: ``table.poll()`` at ``table.next_deadline()``.
+    Its records carry the names as given, as a solo game's do (they come from this keyboard's
+    own flags), not as the table reduces them for screens shared with strangers.
     """
+    record = None if on_record is None else (lambda r: on_record(replace(r, p1_name=names[0], p2_name=names[1])))
     table = Table(LOCAL_TABLE_NAME, clock=clock, options=options, deal=deal, seed_source=seed_source,
-                  on_record=on_record)
+                  on_record=record)
     game = TableGame()
     first = table.join(names[0], game.handle)
     second = table.join(names[1], _ignore)
