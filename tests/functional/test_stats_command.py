@@ -15,7 +15,7 @@ from war_tui.cli import build_parser, main
 from war_tui.commands.stats import store_from_args
 from war_tui.engine import Game
 from war_tui.rules import Gather, Rules
-from war_tui.stats import GameRecord, Source, StatsStore
+from war_tui.stats import GameRecord, Source, StatsStore, recovery
 
 GAME_KEYS = {
     "id", "finished_at", "seed", "rules", "names", "result", "reason", "battles", "wars",
@@ -34,13 +34,26 @@ def db(tmp_path: Path) -> Path:
     return path
 
 
+def test_games_waiting_in_the_recovery_file_are_counted_and_named(db: Path, capsys):
+    game = Game.deal(8)
+    game.play()
+    waiting = GameRecord.from_game(game, ("Ann", "Bob"), 2.0, Source.AUTO)
+    recovery.keep(recovery.recovery_path(db), [waiting, waiting])
+    code, out, _err = run_main(["stats", "--stats-db", str(db)], capsys)
+    assert code == 0
+    assert f"2 more finished games wait in {db}.unsaved.jsonl" in out
+    assert "3 games" in out  # the database's own, untouched: a read-only command imports nothing
+    code, out, _err = run_main(["stats", "--json", "--stats-db", str(db)], capsys)
+    assert json.loads(out)["unsaved_games"] == 2 and json.loads(out)["games"] == 3
+
+
 def test_json_shape(db: Path, capsys):
     code, out, err = run_main(["stats", "--json", "--stats-db", str(db)], capsys)
     assert code == 0 and err == ""
     data = json.loads(out)
     assert set(data) == {
         "format", "db", "games", "results", "battles", "wars", "seconds_played", "first_at", "last_at",
-        "histogram", "recent",
+        "histogram", "recent", "unsaved_games",
     }
     assert data["format"] == 1 and data["db"] == str(db) and data["games"] == 3
     assert set(data["results"]) == {"p1", "p2", "draw", "stopped"}

@@ -31,9 +31,10 @@ import json
 import sys
 
 from ..presentation.cells import cell_width, pad_cells
-from ..presentation.words import deepest_war_text, duration_text, number
+from ..presentation.words import deepest_war_text, duration_text, number, plural
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Histogram, Totals
+from ..stats.recovery import recovery_path
 from ..stats.text import (
     NO_GAMES,
     outcome,
@@ -102,15 +103,21 @@ def run(args: argparse.Namespace) -> int:
     summary = store.summary(recent=args.recent, bins=REPORT_BINS)
     if summary is None:
         raise UsageError(f"cannot read statistics: {store.disabled_reason}")
+    kept_aside = store.kept_aside()
     out = sys.stdout
     if args.json:
         data: dict[str, object] = {"format": JSON_FORMAT, "db": str(store.path)}
         data.update(summary.totals.to_dict())
         data["histogram"] = summary.histogram.to_dict()
         data["recent"] = [record.to_dict() for record in summary.recent]
+        data["unsaved_games"] = kept_aside
         out.write(json.dumps(data) + "\n")
         return 0
     out.write(f"Statistics in {store.path}\n")
+    if kept_aside:
+        waits, them = ("waits", "it") if kept_aside == 1 else ("wait", "them")
+        out.write(f"{plural(kept_aside, 'more finished game')} {waits} in {recovery_path(store.path)}"
+                  f" (the file was locked); the next game that records statistics adds {them}.\n")
     if summary.totals.games == 0:
         out.write(NO_GAMES + " Finished games of war-tui are recorded here.\n")
         return 0

@@ -380,6 +380,14 @@ class StatsStore:
         """The latest games, newest first; None when unreadable."""
         return self._read(lambda conn: _read_recent(conn, limit), [])
 
+    def kept_aside(self) -> int:
+        """Finished games waiting in the recovery file beside the database (the next run that records adds them)."""
+        try:
+            games, _bad = recovery.read(recovery.recovery_path(self.path))
+        except (OSError, UnicodeDecodeError):
+            return 0
+        return len(games)
+
     def summary(self, recent: int = 20, bins: int = HISTOGRAM_BINS) -> Summary | None:
         """Totals, histogram and recent games from one consistent snapshot; None when unreadable."""
 
