@@ -22,6 +22,7 @@ from war_tui.screens.help import HelpScreen
 from war_tui.screens.lobby import LobbyScreen
 from war_tui.screens.table_closed import TableClosedScreen
 from war_tui.engine import Game
+from war_tui.table_app import TableApp
 from war_tui.tables import FakeClock, Flip, Member
 
 SIZE = (100, 30)
@@ -46,6 +47,13 @@ def seated_at_oak(server: TableServer, battles: int = 0) -> tuple[Member, Member
         ann.flip()
         bob.flip()
     return ann, bob
+
+
+def watched_at_oak(server: TableServer, **changes) -> tuple[Member, Member, TableApp]:
+    """ann and bob seated at oak (people the test flips for), and eve's screen watching them."""
+    ann, bob = seated_at_oak(server)
+    fd, _ = server.connect("eve", table="oak", watch=True)
+    return ann, bob, table_app(fd, mode="watch", **changes)
 
 
 def lobby_shown(app) -> bool:
@@ -204,10 +212,7 @@ async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has
 async def test_a_war_still_being_laid_when_the_next_battle_comes_is_told_whole_first():
     """The table plays on while a screen lays a war step by step: the war keeps its line in the log."""
     with TableServer(dealing(*WAR_PACKETS)) as server:
-        ann, _ = server.seat("oak", "ann")
-        bob, _ = server.seat("oak", "bob")
-        fd, _ = server.connect("eve", table="oak", watch=True)
-        app = table_app(fd, mode="watch", war_step=0.4)
+        ann, bob, app = watched_at_oak(server, war_step=0.4)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob sits at seat 2" in log_text(app))
             ann.flip()
@@ -227,10 +232,7 @@ async def test_a_war_still_being_laid_when_the_next_battle_comes_is_told_whole_f
 async def test_on_auto_play_a_war_is_laid_step_by_step_only_if_it_fits_before_the_next_battle(speed, step_by_step):
     """A double war takes 1.6 s to lay: at 2 battles/s it is shown whole, at one battle every 2 s step by step."""
     with TableServer(dealing(*WAR_PACKETS)) as server:
-        ann, _ = server.seat("oak", "ann")
-        bob, _ = server.seat("oak", "bob")
-        fd, _ = server.connect("eve", table="oak", watch=True)
-        app = table_app(fd, mode="watch", war_step=0.4)
+        ann, bob, app = watched_at_oak(server, war_step=0.4)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob sits at seat 2" in log_text(app))
             ann.set_auto(True, speed)
