@@ -56,10 +56,15 @@ def watched_at_oak(server: TableServer, **changes) -> tuple[Member, Member, Tabl
     return ann, bob, table_app(fd, mode="watch", **changes)
 
 
+def said(lobby: LobbyScreen, selector: str) -> str:
+    """What one of the lobby's lines says."""
+    return str(lobby.query_one(selector).render())
+
+
 def lobby_shown(app) -> bool:
     """The lobby screen is up and shows the server's list."""
     screen = app.screen
-    return isinstance(screen, LobbyScreen) and "Waiting" not in str(screen.query_one("#lobby-summary").render())
+    return isinstance(screen, LobbyScreen) and "Waiting" not in said(screen, "#lobby-summary")
 
 
 def footer_text(app) -> str:
@@ -410,18 +415,23 @@ async def test_requests_are_the_protocols_lines():
 # ------------------------------------------------------------------ the lobby
 
 
+def ann_in_the_lobby(server: TableServer) -> TableApp:
+    """ann's screen in the lobby (``ssh host tables``)."""
+    fd, _ = server.connect("ann")
+    return table_app(fd, mode="lobby")
+
+
 async def test_the_lobby_lists_tables_live_and_sits_at_the_chosen_one():
     with TableServer(dealing(*WAR_PACKETS)) as server:
         server.seat("oak", "bob")
-        fd, link = server.connect("ann")
-        app = table_app(fd, mode="lobby")
+        app = ann_in_the_lobby(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: lobby_shown(app))
             lobby = app.screen
             assert lobby.chosen_table() == "oak"
             server.seat("elm", "cid")
             await until(pilot, lambda: lobby.query_one("#lobby-tables").row_count == 2, seconds=5)
-            assert "2 tables open" in str(lobby.query_one("#lobby-summary").render())
+            assert "2 tables open" in said(lobby, "#lobby-summary")
             await pilot.press("up")
             assert lobby.chosen_table() == "elm"
             await pilot.press("down")
@@ -435,8 +445,7 @@ async def test_the_lobby_lists_tables_live_and_sits_at_the_chosen_one():
 async def test_the_lobby_watches_a_table():
     with TableServer(dealing(*WAR_PACKETS)) as server:
         server.seat("oak", "bob")
-        fd, link = server.connect("ann")
-        app = table_app(fd, mode="lobby")
+        app = ann_in_the_lobby(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: lobby_shown(app))
             await pilot.press("w")
@@ -446,15 +455,14 @@ async def test_the_lobby_watches_a_table():
 
 async def test_the_lobby_opens_a_new_table_and_refuses_a_bad_name():
     with TableServer(dealing(*WAR_PACKETS)) as server:
-        fd, link = server.connect("ann")
-        app = table_app(fd, mode="lobby")
+        app = ann_in_the_lobby(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: lobby_shown(app))
             lobby = app.screen
-            assert "No tables yet" in str(lobby.query_one("#lobby-summary").render())
+            assert "No tables yet" in said(lobby, "#lobby-summary")
             await pilot.press("n")
             await pilot.press(*"Bad_Name", "enter")
-            message = str(lobby.query_one("#lobby-message").render())
+            message = said(lobby, "#lobby-message")
             assert "characters outside a-z, 0-9 and -" in message
             assert server.registry.tables == ()
             lobby.query_one("#lobby-name").value = ""
@@ -466,12 +474,11 @@ async def test_the_lobby_opens_a_new_table_and_refuses_a_bad_name():
 async def test_the_lobby_says_when_the_server_is_full():
     with TableServer(dealing(*WAR_PACKETS), max_tables=1) as server:
         server.seat("oak", "bob")
-        fd, link = server.connect("ann")
-        app = table_app(fd, mode="lobby")
+        app = ann_in_the_lobby(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: lobby_shown(app))
             lobby = app.screen
-            assert "The server is full" in str(lobby.query_one("#lobby-summary").render())
+            assert "The server is full" in said(lobby, "#lobby-summary")
             await pilot.press("n")
-            assert "server is full" in str(lobby.query_one("#lobby-message").render())
+            assert "server is full" in said(lobby, "#lobby-message")
             assert not lobby.query_one("#lobby-new").display
