@@ -68,7 +68,7 @@ async def record(seed: int, battles: int) -> tuple[list[Frame], object, int]:
         for _ in range(battles):
             await pilot.press("space")
             await pilot.pause()
-        played = app.game.battles if app.game is not None else 0
+        played = app.controller.game.battles if app.controller.game is not None else 0
     return app.frames, app.console, played
 
 

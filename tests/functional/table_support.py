@@ -2,7 +2,7 @@
 
 ``TableServer`` stands in for the SSH server: each ``connect`` makes a
 socketpair, joins (or watches, or shows the lobby to) a ``Link`` on the
-server's end, and gives the game process's end to a ``TableApp`` exactly as
+server's end, and gives the game process's end to a ``WarApp`` exactly as
 serve-ssh passes it down (an inherited descriptor). Bytes go both ways through
 the test's own event loop; the registry's timers run as serve-ssh runs them
 (``run_timers``). Other people at the table can be plain members (``seat``),
@@ -19,10 +19,9 @@ from dataclasses import replace
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
 from war_tui.settings.play import PlaySettings
-from war_tui.ui.table_app import TableApp
+from war_tui.ui.app import WarApp
 from war_tui.ui.table_connection import LocalHost, SocketHost
-from war_tui.tables import Link, Member, Registry, TableGame, TableOptions, run_timers
-from war_tui.ui.two_player_app import TwoPlayerApp
+from war_tui.tables import Link, Member, Registry, RemoteGame, TableOptions, run_timers
 
 # Battle 1 is a double war (7 v 7, 9 v 9, then 5 beats 3); seat 1 wins on battle 2.
 WAR_PACKETS = ("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D")
@@ -145,21 +144,21 @@ SHOWN_WHOLE = PlaySettings(war_step=0.0, result_hold=0.0)
 (the war laid step by step has its own tests, at a solo game's board, which a table shares)."""
 
 
-def table_app(fd: int, mode: str = "play", settings: PlaySettings | None = None, **changes) -> TableApp:
+def table_app(fd: int, mode: str = "play", settings: PlaySettings | None = None, **changes) -> WarApp:
     """The game process's app at a table, as ``war-tui`` builds it from serve-ssh's variables."""
     settings = replace(settings or SHOWN_WHOLE, served=True, table_fd=fd, table_mode=mode, **changes)
-    host = SocketHost(fd, TableGame(), mode=mode)
-    app = TableApp(settings, host, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)
+    host = SocketHost(fd, RemoteGame(), mode=mode)
+    app = WarApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, table=host)
     host.on_closed = app.table_closed
     return app
 
 
-def two_player_app(deal=None, settings: PlaySettings | None = None, **changes) -> TwoPlayerApp:
+def two_player_app(deal=None, settings: PlaySettings | None = None, **changes) -> WarApp:
     """``war-tui --two-players`` on a known deal."""
     settings = replace(settings or SHOWN_WHOLE, two_players=True, **changes)
     host = LocalHost(settings.names, deal=deal, options=TableOptions(rules=settings.rules),
                      seed_source=lambda: LONG_SEED)
-    return TwoPlayerApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, host=host)
+    return WarApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, table=host)
 
 
 # ------------------------------------------------------------------ screens for snapshots and screenshots
@@ -176,7 +175,7 @@ class DirectHost:
     ) -> None:
         self.registry = registry
         self.user = user
-        self.game = TableGame(self.send)
+        self.game = RemoteGame(self.send)
         self.member: Member | None = None
         self._table, self._watch = table, watch
         if joined:
@@ -238,27 +237,27 @@ def busy_registry(ann_host: DirectHost | None = None) -> Registry:
     return registry
 
 
-def direct_app(host: DirectHost, mode: str = "play") -> TableApp:
+def direct_app(host: DirectHost, mode: str = "play") -> WarApp:
     settings = PlaySettings(served=True, table_fd=-1, table_mode=mode)
-    return TableApp(settings, host, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)  # type: ignore[arg-type]
+    return WarApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, table=host)
 
 
-def player_view() -> TableApp:
+def player_view() -> WarApp:
     """Table oak on ann's screen: she has flipped, the table waits for bob."""
     host = DirectHost(None, "ann", "oak")  # type: ignore[arg-type]  # busy_registry gives it its registry
     busy_registry(host)
     return direct_app(host)
 
 
-def spectator_view() -> TableApp:
+def spectator_view() -> WarApp:
     return direct_app(DirectHost(busy_registry(), "eve", "oak", watch=True), mode="watch")
 
 
-def lobby_view() -> TableApp:
+def lobby_view() -> WarApp:
     return direct_app(DirectHost(busy_registry(), "eve"), mode="lobby")
 
 
-def two_players_view() -> TwoPlayerApp:
+def two_players_view() -> WarApp:
     return two_player_app(lambda: Game.deal(LONG_SEED), names=("Ann", "Bob"))
 
 

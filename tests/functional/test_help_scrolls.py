@@ -38,7 +38,7 @@ async def test_the_keyboard_reaches_the_last_line_and_comes_back(size, down, up)
             await pilot.press(up)
             await pilot.pause()
         assert FIRST_LINE in screen_text(app) and MORE_BELOW in screen_text(app)
-        assert isinstance(app.screen, HelpScreen) and app.game.battles == 0  # scrolling played nothing
+        assert isinstance(app.screen, HelpScreen) and app.controller.game.battles == 0  # scrolling played nothing
 
 
 async def test_a_help_that_fits_says_nothing_about_more():

@@ -80,10 +80,10 @@ async def test_the_screensaver_keeps_no_render_caches_of_removed_widgets():
     app = make_app(screensaver=True, speed=MAX, screensaver_pause=0.01, rules=Rules(max_battles=40))
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(1000):
-            if app.game_number >= 12:
+            if app.controller.game_number >= 12:
                 break
             await pilot.pause(0.02)
-        assert app.game_number >= 12
+        assert app.controller.game_number >= 12
         gc.collect()
         objects = gc.get_objects()
         live = {id(widget._styles_cache) for widget in objects if isinstance(widget, Widget)}

@@ -80,11 +80,11 @@ async def test_a_served_game_shows_no_server_path_and_tops_out_at_the_servers_sp
 
     app = served_app(tmp_path, speed="max")
     async with app.run_test(size=(100, 30)) as pilot:
-        assert app.speed == 60  # "max" is the server's top speed
+        assert app.board.speed == 60  # "max" is the server's top speed
         await pilot.press("plus")
-        assert app.speed == 60
+        assert app.board.speed == 60
         await pilot.press("minus")
-        assert app.speed == 32
+        assert app.board.speed == 32
         await pilot.press("s")
         await pilot.pause(0.3)
         shown = " ".join(str(static.render()) for static in app.screen.query(Static)) + app.screen.sub_title

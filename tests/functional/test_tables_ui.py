@@ -22,7 +22,7 @@ from war_tui.ui.screens.help import HelpScreen
 from war_tui.ui.screens.lobby import LobbyScreen
 from war_tui.ui.screens.table_closed import TableClosedScreen
 from war_tui.core.engine import Game
-from war_tui.ui.table_app import TableApp
+from war_tui.ui.app import WarApp
 from war_tui.tables import FakeClock, Flip, Member
 
 SIZE = (100, 30)
@@ -49,7 +49,7 @@ def seated_at_oak(server: TableServer, battles: int = 0) -> tuple[Member, Member
     return ann, bob
 
 
-def watched_at_oak(server: TableServer, **changes) -> tuple[Member, Member, TableApp]:
+def watched_at_oak(server: TableServer, **changes) -> tuple[Member, Member, WarApp]:
     """ann and bob seated at oak (people the test flips for), and eve's screen watching them."""
     ann, bob = seated_at_oak(server)
     fd, _ = server.connect("eve", table="oak", watch=True)
@@ -85,16 +85,16 @@ async def test_two_players_the_battle_is_played_once_both_have_flipped_in_either
         assert "waiting for both to flip" in seats(app)
         await pilot.press(keys[0])
         await pilot.pause()
-        assert app.battle is None and "Battle 0" not in drawn(app.query_one(Pile))
+        assert app.board.battle is None and "Battle 0" not in drawn(app.query_one(Pile))
         waiting_for = "Bob" if keys[0] in ("f", "left") else "Ann"
         assert f"waiting for {waiting_for} to flip" in seats(app)
         assert "flipped" in seats(app)
         await pilot.press(keys[0])  # flipping twice is still one flip
         await pilot.pause()
-        assert app.battle is None
+        assert app.board.battle is None
         await pilot.press(keys[1])
-        await until(pilot, lambda: app.battle is not None)
-        assert app.battle.battle == 1 and app.battle.counts == (3, 1)
+        await until(pilot, lambda: app.board.battle is not None)
+        assert app.board.battle.battle == 1 and app.board.battle.counts == (3, 1)
         assert "Ann takes 2 cards" in log_text(app)
         assert app.query_one("#packet-p1", Packet).player == "Ann"
         assert "waiting for both to flip" in seats(app)
@@ -104,8 +104,8 @@ async def test_two_players_a_war_belongs_to_its_battle():
     app = two_player_app(dealing(*WAR_PACKETS), names=("Ann", "Bob"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f", "j")
-        await until(pilot, lambda: app.battle is not None)
-        assert app.battle.wars == 2 and app.battle.battle == 1
+        await until(pilot, lambda: app.board.battle is not None)
+        assert app.board.battle.wars == 2 and app.board.battle.battle == 1
         pile = app.query_one(Pile)
         assert pile.subtitle == "DOUBLE WAR!"
         assert "DOUBLE WAR" in log_text(app) and "Ann takes 10 cards" in log_text(app)
@@ -131,8 +131,8 @@ async def test_two_players_space_flips_for_nobody_and_says_whose_keys_are_whose(
         await pilot.pause()
         await pilot.press("space", "enter")
         await pilot.pause()
-        assert app.table_game.state.seats[0].flipped is False
-        assert app.table_game.state.seats[1].flipped is False
+        assert app.controller.game.state.seats[0].flipped is False
+        assert app.controller.game.state.seats[1].flipped is False
 
 
 async def test_two_players_at_game_over_each_flip_key_asks_and_both_deal_again():
@@ -140,15 +140,15 @@ async def test_two_players_at_game_over_each_flip_key_asks_and_both_deal_again()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f", "j", "f", "j")
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        assert app.result is not None and app.result.battles == 2
+        assert app.board.result is not None and app.board.result.battles == 2
         assert "f and j (or r): deal again" in str(app.screen.query_one("#result-hint").render())
         await pilot.press("f")
         await pilot.pause()
-        assert app.table_game.game_number == 1 and "waiting for Bob to press r" in seats(app)
+        assert app.controller.game.game_number == 1 and "waiting for Bob to press r" in seats(app)
         await pilot.press("j")
-        await until(pilot, lambda: app.table_game.game_number == 2)
+        await until(pilot, lambda: app.controller.game.game_number == 2)
         await until(pilot, lambda: not isinstance(app.screen, GameOverScreen))
-        assert app.result is None and app.battle is None and app.deal.number == 2
+        assert app.board.result is None and app.board.battle is None and app.board.deal.number == 2
         assert log_text(app).count("Game ") == 2
 
 
@@ -158,7 +158,7 @@ async def test_two_players_r_deals_again_for_both():
         await pilot.press("f", "j", "f", "j")
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.press("r")
-        await until(pilot, lambda: app.table_game.game_number == 2)
+        await until(pilot, lambda: app.controller.game.game_number == 2)
 
 
 @pytest.mark.parametrize("flags", [
@@ -206,10 +206,10 @@ async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has
             assert app.query_one("#packet-p2", Packet).player == "bob"
             await pilot.press("space")
             await until(pilot, lambda: "waiting for bob to flip" in seats(app))
-            assert app.battle is None
+            assert app.board.battle is None
             bob.flip()
-            await until(pilot, lambda: app.battle is not None)
-            assert app.battle.wars == 2 and app.battle.counts == (11, 1)
+            await until(pilot, lambda: app.board.battle is not None)
+            assert app.board.battle.wars == 2 and app.board.battle.counts == (11, 1)
             assert "ann takes 10 cards" in log_text(app)
             assert "ann sits at seat 1" in log_text(app) and "bob sits at seat 2" in log_text(app)
 
@@ -223,7 +223,7 @@ async def test_a_war_still_being_laid_when_the_next_battle_comes_is_told_whole_f
             ann.flip()
             bob.flip()
             server.wake.set()
-            await until(pilot, lambda: app.shown_steps is not None)  # the double war, laid step by step
+            await until(pilot, lambda: app.board.shown_steps is not None)  # the double war, laid step by step
             ann.flip()
             bob.flip()
             server.wake.set()
@@ -243,9 +243,9 @@ async def test_on_auto_play_a_war_is_laid_step_by_step_only_if_it_fits_before_th
             ann.set_auto(True, speed)
             bob.set_auto(True, speed)
             server.wake.set()
-            await until(pilot, lambda: app.battle is not None)
-            assert app.battle.wars == 2
-            assert (app.shown_steps is not None) is step_by_step
+            await until(pilot, lambda: app.board.battle is not None)
+            assert app.board.battle.wars == 2
+            assert (app.board.shown_steps is not None) is step_by_step
 
 
 async def test_auto_play_runs_when_both_ask_and_either_stops_it():
@@ -257,13 +257,13 @@ async def test_auto_play_runs_when_both_ask_and_either_stops_it():
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("a")
             await until(pilot, lambda: "asks auto" in seats(app))
-            assert not app.auto
+            assert not app.board.auto
             bob.set_auto(True, 64)
             server.wake.set()
-            await until(pilot, lambda: app.auto and app.battle is not None)
-            assert app.speed == 4.0  # the slower of the two: ann asked at her 4/s
+            await until(pilot, lambda: app.board.auto and app.board.battle is not None)
+            assert app.board.speed == 4.0  # the slower of the two: ann asked at her 4/s
             await pilot.press("a")
-            await until(pilot, lambda: not app.auto)
+            await until(pilot, lambda: not app.board.auto)
 
 
 async def test_restart_at_game_over_deals_once_both_players_asked():
@@ -275,7 +275,7 @@ async def test_restart_at_game_over_deals_once_both_players_asked():
             await until(pilot, lambda: "bob" in seats(app))
             for _ in range(2):
                 await pilot.press("space")
-                await until(pilot, lambda: "waiting for bob" in seats(app) or app.table_game.over)
+                await until(pilot, lambda: "waiting for bob" in seats(app) or app.controller.game.over)
                 bob.flip()
             await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
             hint = str(app.screen.query_one("#result-hint").render())
@@ -283,8 +283,8 @@ async def test_restart_at_game_over_deals_once_both_players_asked():
             await pilot.press("r")
             await until(pilot, lambda: "waiting for bob to press r" in seats(app))
             bob.restart()
-            await until(pilot, lambda: app.table_game.game_number == 2 and not isinstance(app.screen, GameOverScreen))
-            assert app.deal.number == 2
+            await until(pilot, lambda: app.controller.game.game_number == 2 and not isinstance(app.screen, GameOverScreen))
+            assert app.board.deal.number == 2
 
 
 async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
@@ -296,16 +296,16 @@ async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
             await until(pilot, lambda: "you are watching" in seats(app))
             messages = notices(app)
             sent: list = []
-            send = app.table_game.send
-            app.table_game.send = lambda request: (sent.append(request), send(request))
+            send = app.controller.game.send
+            app.controller.game.send = lambda request: (sent.append(request), send(request))
             await pilot.press("space", "a", "r", "plus")
             await pilot.pause()
             assert sent == []
             assert len(messages) == 4 and all(m.startswith("You are watching") for m in messages)
             ann.flip()
             bob.flip()
-            await until(pilot, lambda: app.battle is not None)
-            assert app.battle.wars == 2 and "ann takes 10 cards" in log_text(app)
+            await until(pilot, lambda: app.board.battle is not None)
+            assert app.board.battle.wars == 2 and "ann takes 10 cards" in log_text(app)
             await pilot.press("question_mark")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             assert "you are watching" in dict(app.screen.keys)["space a r"]
@@ -319,8 +319,8 @@ async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_o
         app = table_app(fd)
         messages = notices(app)
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.battle is not None and app.battle.battle == 30)
-            assert app.battle.counts == table.game.counts
+            await until(pilot, lambda: app.board.battle is not None and app.board.battle.battle == 30)
+            assert app.board.battle.counts == table.game.counts
             log = app.query_one(BattleLog).lines
             battle_lines = [line for line in log if line.strip().split(" ")[0].isdigit()]
             assert len(battle_lines) == 30 and battle_lines[-1].lstrip().startswith("30")
@@ -328,7 +328,7 @@ async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_o
             assert "Both seats are taken: you are watching" in messages
             ann.flip()
             bob.flip()
-            await until(pilot, lambda: app.battle.battle == 31)
+            await until(pilot, lambda: app.board.battle.battle == 31)
             assert app.query_one(BattleLog).lines[-1].lstrip().startswith("31")
 
 
@@ -345,6 +345,7 @@ async def test_a_late_joiner_at_game_over_sees_how_long_the_game_took():
         app = table_app(fd, mode="watch")
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            await pilot.pause()  # the result is pushed as the board starts: let it be drawn
             assert any("1 min 15 s" in row for row in screen_rows(app))
 
 
@@ -354,11 +355,11 @@ async def test_a_late_joiner_sees_only_the_last_100_lines_of_a_long_game():
         fd, link = server.connect("eve", table="oak", watch=True)
         app = table_app(fd, mode="watch")
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.battle is not None and app.battle.battle == 150)
+            await until(pilot, lambda: app.board.battle is not None and app.board.battle.battle == 150)
             log = app.query_one(BattleLog).lines
             assert log[0].startswith("Game 1")  # said once, though its deal fell off the table's log
             assert log[1].lstrip().startswith("51") and log[-1].lstrip().startswith("150")
-            assert app.deal.number == 1
+            assert app.board.deal.number == 1
 
 
 async def test_a_closed_connection_says_so_and_leaves_cleanly():
@@ -405,8 +406,8 @@ async def test_requests_are_the_protocols_lines():
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "ann (you)" in seats(app))
             sent: list = []
-            send = app.table_game.send
-            app.table_game.send = lambda request: (sent.append(request), send(request))
+            send = app.controller.game.send
+            app.controller.game.send = lambda request: (sent.append(request), send(request))
             await pilot.press("f")
             await until(pilot, lambda: server.registry.table("oak").state().seats[0].flipped)
             assert sent == [Flip()]
@@ -415,7 +416,7 @@ async def test_requests_are_the_protocols_lines():
 # ------------------------------------------------------------------ the lobby
 
 
-def ann_in_the_lobby(server: TableServer) -> TableApp:
+def ann_in_the_lobby(server: TableServer) -> WarApp:
     """ann's screen in the lobby (``ssh host tables``)."""
     fd, _ = server.connect("ann")
     return table_app(fd, mode="lobby")
@@ -438,7 +439,7 @@ async def test_the_lobby_lists_tables_live_and_sits_at_the_chosen_one():
             assert lobby.chosen_table() == "oak"
             await pilot.press("enter")
             await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and "ann (you)" in seats(app))
-            assert app.table_game.you.seat is not None
+            assert app.controller.game.you.seat is not None
             assert app.query_one("#packet-p1", Packet).player == "bob"
 
 
@@ -450,7 +451,7 @@ async def test_the_lobby_watches_a_table():
             await until(pilot, lambda: lobby_shown(app))
             await pilot.press("w")
             await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and "you are watching" in seats(app))
-            assert app.table_game.watching
+            assert app.controller.game.watching
 
 
 async def test_the_lobby_opens_a_new_table_and_refuses_a_bad_name():

@@ -338,8 +338,8 @@ async def test_battle_after_battle_the_terminal_shows_what_a_first_frame_would(m
         for _ in range(120):
             await pilot.press("space")
             await pilot.pause()
-            wars = app.game.wars
-            assert app.written_screen.cells == drawn_from_nothing(app).cells, f"battle {app.game.battles}"
+            wars = app.controller.game.wars
+            assert app.written_screen.cells == drawn_from_nothing(app).cells, f"battle {app.controller.game.battles}"
         assert wars >= 3
 
 
@@ -356,7 +356,7 @@ async def test_battles_played_under_the_help_screen_show_once_it_closes(monkeypa
         for _ in range(3):
             await pilot.press("space")  # keys work on the help screen
         await pilot.pause()
-        assert app.game.battles == 4
+        assert app.controller.game.battles == 4
         await pilot.press("question_mark")
         await pilot.pause()
         assert "Battle 4" in "".join(char for char, _ in app.written_screen.cells[1])

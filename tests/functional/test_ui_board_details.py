@@ -122,7 +122,7 @@ async def test_a_whole_game_at_max_speed_still_fills_the_log_the_sparkline_and_s
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.pause()
-        game = app.game
+        game = app.controller.game
         lines = app.query_one(BattleLog).lines
         passed = [line for line in lines if "at max speed" in line]
         assert passed and passed[0].lstrip().startswith("…")
@@ -175,11 +175,11 @@ async def test_a_at_game_over_deals_again_and_plays_it_by_itself():
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.pause()
-        assert app._auto_timer is None
+        assert app.controller._auto_timer is None
         assert "auto 2/s next deal" in status_of(app)  # nothing runs now; the next deal will play itself
         await pilot.press("a")
         await pilot.pause()
-        assert app.game_number == 2 and app.auto and app._auto_timer is not None
+        assert app.controller.game_number == 2 and app.board.auto and app.controller._auto_timer is not None
         assert not isinstance(app.screen, GameOverScreen)
         assert "auto 2/s" in status_of(app) and "next deal" not in status_of(app)
 

@@ -32,13 +32,13 @@ async def test_hand_made_packets_from_the_command_line_are_played_on_screen():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "hand-made deal" in drawn(app.query_one(StatusLine))
-        assert app.game.counts == (3, 3) and app.game.seed is None
+        assert app.controller.game.counts == (3, 3) and app.controller.game.seed is None
         await pilot.press("space")
         await pilot.pause()
         pile = drawn(app.query_one(Pile))
         assert "7♣" in pile and "7♥" in pile and "A♥" in pile and "3♠" in pile
         assert "Ann takes 6 cards after a war" in pile
-        assert isinstance(app.screen, GameOverScreen) and app.game.result is Result.P1
+        assert isinstance(app.screen, GameOverScreen) and app.controller.game.result is Result.P1
 
 
 async def test_a_replay_from_the_statistics_screen_starts_paused(tmp_path: Path):
@@ -49,15 +49,15 @@ async def test_a_replay_from_the_statistics_screen_starts_paused(tmp_path: Path)
         await pilot.press("space", "space", "space")
         await app.workers.wait_for_complete()
         await pilot.press("r", "a")  # a new deal, playing by itself
-        assert app.auto and app.game.seed != 123
+        assert app.board.auto and app.controller.game.seed != 123
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
         assert app.screen.query_one("#stats-recent", DataTable).row_count == 1
         await pilot.press("enter")
         await until(pilot, lambda: not isinstance(app.screen, StatsScreen))
-        assert app.game.seed == 123 and not app.auto and app._auto_timer is None
+        assert app.controller.game.seed == 123 and not app.board.auto and app.controller._auto_timer is None
         await pilot.pause(2.5)  # longer than a battle at 0.5/s: nothing is played
-        assert app.game.battles == 0
+        assert app.controller.game.battles == 0
         assert "auto off" in drawn(app.query_one(StatusLine))
 
 
@@ -71,14 +71,14 @@ async def test_clicking_a_packet_or_the_pile_flips():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.click("#packet-p1")
         await pilot.pause()
-        assert app.game.battles == 1
+        assert app.controller.game.battles == 1
         await pilot.click("#packet-p2")
         await pilot.click("#pile")
         await pilot.pause()
-        assert app.game.battles == 3
+        assert app.controller.game.battles == 3
         await pilot.click("#log")  # anywhere else: nothing
         await pilot.pause()
-        assert app.game.battles == 3
+        assert app.controller.game.battles == 3
 
 
 async def test_the_wheel_scrolls_the_help():

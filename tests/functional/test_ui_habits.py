@@ -35,11 +35,11 @@ async def test_a_held_space_bar_does_not_skip_the_result_and_deals_again_after_a
             await pilot.press("space")
         await pilot.press("enter", "r", "a")
         await pilot.pause()
-        assert isinstance(app.screen, GameOverScreen) and app.game_number == 1 and app.game.over
-        await until(pilot, lambda: not app._result_held)
+        assert isinstance(app.screen, GameOverScreen) and app.controller.game_number == 1 and app.controller.game.over
+        await until(pilot, lambda: not app.controller._result_held)
         await pilot.press("space")
         await pilot.pause()
-        assert app.game_number == 2 and not isinstance(app.screen, GameOverScreen)
+        assert app.controller.game_number == 2 and not isinstance(app.screen, GameOverScreen)
 
 
 async def test_r_deals_again_once_the_result_has_been_on_show_for_a_second():
@@ -49,7 +49,7 @@ async def test_r_deals_again_once_the_result_has_been_on_show_for_a_second():
         await pilot.pause(0.7)
         await pilot.press("r")
         await pilot.pause()
-        assert app.game_number == 2
+        assert app.controller.game_number == 2
 
 
 # ---------------------------------------------------------------- Ctrl-C
@@ -94,12 +94,12 @@ async def test_plus_at_max_and_minus_at_the_slowest_say_the_limit_is_reached():
     said = notices(app)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("plus")
-        assert app.speed == MAX and said == ["Already at the fastest: max plays as many battles as fit in a frame"]
-        app.speed = 0.5
+        assert app.board.speed == MAX and said == ["Already at the fastest: max plays as many battles as fit in a frame"]
+        app.board.speed = 0.5
         await pilot.press("minus")
-        assert app.speed == 0.5 and said[-1] == "Already at the slowest: one battle every 2 s"
+        assert app.board.speed == 0.5 and said[-1] == "Already at the slowest: one battle every 2 s"
         await pilot.press("plus")
-        assert app.speed == 1.0 and len(said) == 2  # a step that is taken says nothing
+        assert app.board.speed == 1.0 and len(said) == 2  # a step that is taken says nothing
 
 
 # ---------------------------------------------------------------- time left
@@ -159,7 +159,7 @@ async def test_without_a_limit_the_status_line_shows_no_clock():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert "left" not in status(app) and app.time_left is None
+        assert "left" not in status(app) and app.board.time_left is None
 
 
 @pytest.mark.parametrize("value", ["soon", "0", "-1", "nan", "99999999"])

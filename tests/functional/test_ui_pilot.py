@@ -56,7 +56,7 @@ async def test_opening_screen_shows_a_fresh_deal_and_runs_no_timers():
         assert "Battle 0" in status_text(app)
         assert subtitle(app.query_one("#packet-p1", Packet)) == "26 cards"
         assert "Press space" in shown(app.query_one(Pile))
-        assert app._auto_timer is None  # idle means idle: nothing ticking
+        assert app.controller._auto_timer is None  # idle means idle: nothing ticking
 
 
 @pytest.mark.parametrize("key", ["space", "enter", "f"])
@@ -65,8 +65,8 @@ async def test_flip_plays_exactly_one_battle_and_updates_counts_and_pile(key):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(key)
         await pilot.pause()
-        assert app.game.battles == 1
-        n1, n2 = app.game.counts
+        assert app.controller.game.battles == 1
+        n1, n2 = app.controller.game.counts
         assert (n1, n2) != (26, 26) and n1 + n2 == 52
         assert subtitle(app.query_one("#packet-p1", Packet)).endswith(f"{n1} cards")
         pile = app.query_one(Pile)
@@ -74,7 +74,7 @@ async def test_flip_plays_exactly_one_battle_and_updates_counts_and_pile(key):
         assert " Battle 1 " in frame(pile)[0]
         await pilot.press(key)
         await pilot.pause()
-        assert app.game.battles == 2 and pile.battle.battle == 2
+        assert app.controller.game.battles == 2 and pile.battle.battle == 2
         assert "    2" in log_text(app)
 
 
@@ -104,30 +104,30 @@ async def test_auto_play_toggles_and_plays_by_itself():
     app = make_app(speed=32.0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")
-        assert app.auto and app._auto_timer is not None
+        assert app.board.auto and app.controller._auto_timer is not None
         assert "auto 32/s" in status_text(app)
-        await until(pilot, lambda: app.game.battles >= 3)
+        await until(pilot, lambda: app.controller.game.battles >= 3)
         await pilot.press("a")
-        assert not app.auto and app._auto_timer is None
+        assert not app.board.auto and app.controller._auto_timer is None
         await pilot.pause()
         assert "auto off" in status_text(app)
-        stopped_at = app.game.battles
+        stopped_at = app.controller.game.battles
         await pilot.pause(0.2)
-        assert app.game.battles == stopped_at
+        assert app.controller.game.battles == stopped_at
 
 
 async def test_speed_keys_step_through_the_ladder_up_to_max():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("plus")
-        assert app.speed == 8.0
+        assert app.board.speed == 8.0
         await pilot.press("minus", "minus", "minus", "minus", "minus")
-        assert app.speed == 0.5  # one battle every 2 s is the slowest
+        assert app.board.speed == 0.5  # one battle every 2 s is the slowest
         await pilot.press("minus")
-        assert app.speed == 0.5
+        assert app.board.speed == 0.5
         for _ in range(12):
             await pilot.press("plus")
-        assert app.speed == MAX
+        assert app.board.speed == MAX
         await pilot.pause()
         assert "(max)" in status_text(app)
 
@@ -135,31 +135,31 @@ async def test_speed_keys_step_through_the_ladder_up_to_max():
 async def test_max_speed_plays_many_battles_per_frame_and_shows_the_latest():
     app = make_app(speed=MAX, auto=True, rules=Rules(max_battles=10_000))
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.game.battles > 300 or app.game.over)
+        await until(pilot, lambda: app.controller.game.battles > 300 or app.controller.game.over)
         await pilot.press("a")
         await pilot.pause()
         pile = app.query_one(Pile)
-        if not app.game.over:
-            assert pile.battle.battle == app.game.battles  # the pile shows the newest battle
-        assert f"Battle {app.game.battles:,}" in status_text(app)
+        if not app.controller.game.over:
+            assert pile.battle.battle == app.controller.game.battles  # the pile shows the newest battle
+        assert f"Battle {app.controller.game.battles:,}" in status_text(app)
 
 
 async def test_pause_on_war_stops_auto_play_at_the_war():
     app = make_app(packets=WAR_PACKETS, speed=16.0, auto=True, pause_on_war=True)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: not app.auto)
+        await until(pilot, lambda: not app.board.auto)
         await pilot.pause()
-        assert app.game.battles == 1 and app.query_one(Pile).battle.wars == 2
+        assert app.controller.game.battles == 1 and app.query_one(Pile).battle.wars == 2
         await pilot.pause(0.2)
-        assert app.game.battles == 1
+        assert app.controller.game.battles == 1
 
 
 async def test_pause_on_war_also_works_at_max_speed_and_space_then_shows_the_war():
     app = make_app(seed=OPENING_SEED, speed=MAX, auto=True, pause_on_war=True)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: not app.auto)
+        await until(pilot, lambda: not app.board.auto)
         await pilot.pause()
-        assert app.game.battles == 1  # seed 7 opens with a war
+        assert app.controller.game.battles == 1  # seed 7 opens with a war
         pile = app.query_one(Pile)
         assert "4♠ ties 4♦" in shown(pile) and "▒▒▒" not in shown(pile)  # stopped at the tie
         await pilot.press("space")
@@ -171,11 +171,11 @@ async def test_w_toggles_pause_on_war():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("w")
-        assert app.pause_on_war
+        assert app.board.pause_on_war
         await pilot.pause()
         assert "war stop" in status_text(app)
         await pilot.press("w")
-        assert not app.pause_on_war
+        assert not app.board.pause_on_war
 
 
 async def test_restart_deals_a_new_game_with_a_new_seed():
@@ -184,9 +184,9 @@ async def test_restart_deals_a_new_game_with_a_new_seed():
         await pilot.press("space", "space", "space")
         await pilot.press("r")
         await pilot.pause()
-        assert app.game_number == 2
-        assert app.game.battles == 0 and app.game.counts == (26, 26)
-        assert app.game.seed == 1001
+        assert app.controller.game_number == 2
+        assert app.controller.game.battles == 0 and app.controller.game.counts == (26, 26)
+        assert app.controller.game.seed == 1001
         assert app.query_one(Pile).battle is None
         assert "Game 2 (seed 1001)" in status_text(app)
         assert "Game 2" in log_text(app)
@@ -199,11 +199,11 @@ async def test_game_over_appears_and_r_deals_again():
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
         assert "Player 1 wins" in str(app.screen.query_one("#result-title").render())
-        assert app.tally[Result.P1] == 1
+        assert app.board.tally[Result.P1] == 1
         await pilot.press("r")
         await pilot.pause()
         assert not isinstance(app.screen, GameOverScreen)
-        assert app.game_number == 2 and not app.game.over
+        assert app.controller.game_number == 2 and not app.controller.game.over
         assert "Wins Player 1: 1, Player 2: 0" in status_text(app)
 
 
@@ -214,11 +214,11 @@ async def test_space_at_game_over_deals_again_and_escape_shows_the_table():
         await pilot.pause()
         await pilot.press("escape")
         await pilot.pause()
-        assert not isinstance(app.screen, GameOverScreen) and app.game.over
+        assert not isinstance(app.screen, GameOverScreen) and app.controller.game.over
         assert "Player 1 takes 2 cards" in shown(app.query_one(Pile))
         await pilot.press("space")
         await pilot.pause()
-        assert app.game_number == 2
+        assert app.controller.game_number == 2
 
 
 async def test_every_key_works_on_the_game_over_screen():
@@ -227,14 +227,14 @@ async def test_every_key_works_on_the_game_over_screen():
         await pilot.press("space")
         await pilot.pause()
         await pilot.press("w", "plus")
-        assert app.pause_on_war and app.speed == 8.0
+        assert app.board.pause_on_war and app.board.speed == 8.0
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("question_mark")
         assert isinstance(app.screen, GameOverScreen)
         await pilot.press("a")  # auto-play on at game over: a new deal, playing
         await pilot.pause()
-        assert app.auto and app.game_number == 2 and app._auto_timer is not None
+        assert app.board.auto and app.controller.game_number == 2 and app.controller._auto_timer is not None
         await pilot.press("q")
     assert app.return_code == 0
 
@@ -246,7 +246,7 @@ async def test_help_opens_and_closes_and_keys_still_play_underneath():
         assert isinstance(app.screen, HelpScreen)
         assert "war" in str(app.screen.query_one("#help-rules").render())
         await pilot.press("space")
-        assert app.game.battles == 1
+        assert app.controller.game.battles == 1
         await pilot.press("question_mark")
         assert not isinstance(app.screen, HelpScreen)
         await pilot.press("question_mark", "escape")
@@ -270,13 +270,13 @@ async def test_a_tiny_terminal_asks_to_be_enlarged_and_the_game_comes_back():
         await pilot.resize_terminal(30, 8)
         await until(pilot, lambda: isinstance(app.screen, TooSmallScreen))
         assert "Please enlarge the terminal" in str(app.screen.query_one("#too-small-message").render())
-        battles = app.game.battles
-        await until(pilot, lambda: app.game.battles > battles)  # auto-play carries on underneath
+        battles = app.controller.game.battles
+        await until(pilot, lambda: app.controller.game.battles > battles)  # auto-play carries on underneath
         await pilot.press("a")
         await pilot.resize_terminal(100, 30)
         await until(pilot, lambda: not isinstance(app.screen, TooSmallScreen))
         await pilot.pause()
-        assert app.query_one(Pile).battle.battle == app.game.battles
+        assert app.query_one(Pile).battle.battle == app.controller.game.battles
 
 
 async def test_game_over_while_too_small_keeps_the_notice_on_top():
@@ -338,9 +338,9 @@ async def test_time_limit_stops_the_game_and_names_the_leader():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space", "space", "space")
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        assert app.game.result is Result.STOPPED
+        assert app.controller.game.result is Result.STOPPED
         facts = str(app.screen.query_one("#result-facts").render())
-        leader = app.game.leader
+        leader = app.controller.game.leader
         assert "time limit" in facts
         assert (f"Player {leader.index + 1} was ahead" if leader else "level") in facts
 
@@ -348,9 +348,9 @@ async def test_time_limit_stops_the_game_and_names_the_leader():
 async def test_screensaver_deals_again_forever_keeping_the_tally():
     app = make_app(screensaver=True, speed=MAX, screensaver_pause=0.1, rules=Rules(max_battles=60))
     async with app.run_test(size=SIZE) as pilot:
-        assert app.auto
-        await until(pilot, lambda: app.game_number >= 3)
-        assert sum(app.tally.values()) >= 2
+        assert app.board.auto
+        await until(pilot, lambda: app.controller.game_number >= 3)
+        assert sum(app.board.tally.values()) >= 2
         await pilot.press("q")
     assert not app.is_running
 
@@ -363,18 +363,18 @@ async def test_a_new_deal_due_while_the_app_closes_is_dropped_not_a_crash():
     app = make_app(screensaver=True, speed=MAX, screensaver_pause=60, rules=Rules(max_battles=60))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        games = app.game_number
+        games = app.controller.game_number
         close_all = app._close_all
 
         async def close_all_then_deal() -> None:
             await close_all()
-            app._deal_next()
+            app.controller._deal_next()
             app.action_flip()
-            app.deal = DealView(games + 1, 5, app.rules, (26, 26), 52)
+            app.board.deal = DealView(games + 1, 5, app.controller.rules, (26, 26), 52)
 
         app._close_all = close_all_then_deal
     assert not app.is_running
-    assert app.game_number == games
+    assert app.controller.game_number == games
 
 
 async def test_the_stats_seam_reports_each_finished_game_once_and_replays_a_seed():
@@ -387,9 +387,9 @@ async def test_the_stats_seam_reports_each_finished_game_once_and_replays_a_seed
         await pilot.press("escape", "w")  # more keys after the end report nothing more
         assert reported == [(Result.P1, 1, 0.0)]
         rules = Rules(war_cards=2)
-        game = app.new_game(5, rules)
+        game = app.controller.new_game(5, rules)
         await pilot.pause()
-        assert game is app.game and game.seed == 5 and game.rules == rules
+        assert game is app.controller.game and game.seed == 5 and game.rules == rules
         assert game.initial == Game.deal(5, rules).initial
         assert "2 cards down per war" in log_text(app)
 
@@ -405,7 +405,7 @@ async def test_command_palette_offers_the_game_actions():
         await pilot.press(*"Restart")
         await pilot.pause(0.3)
         await pilot.press("enter")
-        await until(pilot, lambda: app.game_number == 2)
+        await until(pilot, lambda: app.controller.game_number == 2)
 
 
 async def test_the_battle_log_keeps_a_bounded_number_of_lines():
@@ -429,7 +429,8 @@ async def test_the_battle_log_keeps_a_bounded_number_of_lines():
 
         board = Board()
         game = Game.deal(OPENING_SEED)
-        EngineAdapter(board).follow(game)
+        adapter = EngineAdapter(board)
+        game.subscribe(lambda event: adapter.told(event, game))
         game.play(50)
         for i in range(MAX_LINES + 200):
             log.battle = board.views[i % len(board.views)]

@@ -81,12 +81,12 @@ async def test_the_speed_set_with_plus_is_saved_and_the_next_run_starts_with_it(
     user_file.write_text("# mine\nspeed = 8  # a good pace\n")
     app = app_from_command_line()
     async with app.run_test(size=SIZE) as pilot:
-        assert app.speed == 8
+        assert app.board.speed == 8
         await pilot.press("plus")
         assert user_file.read_text() == "# mine\nspeed = 16  # a good pace\n"
         await pilot.press("minus", "minus")
         assert user_file.read_text() == "# mine\nspeed = 4  # a good pace\n"
-    assert app_from_command_line().speed == 4
+    assert app_from_command_line().board.speed == 4
 
 
 async def test_starting_the_game_writes_nothing(user_file):
@@ -110,7 +110,7 @@ async def test_with_config_read_only_changes_last_for_the_session_only(user_file
         await pilot.press("plus")
         app.theme = "dracula"
         await pilot.pause()
-        assert app.speed == 16 and app.theme == "dracula"
+        assert app.board.speed == 16 and app.theme == "dracula"
     assert user_file.read_text() == 'theme = "nord"\nspeed = 8\n'
 
 
@@ -122,7 +122,7 @@ async def test_a_broken_file_is_one_notification_naming_file_line_and_key_and_st
     said = notices(app)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
-        assert app.names == ("Ann", "Bob") and app.speed == 4  # the good value used, the default for the bad
+        assert app.board.names == ("Ann", "Bob") and app.board.speed == 4  # the good value used, the default for the bad
         [(message, options)] = said
         assert options["severity"] == "warning"
         assert f"{user_file}, line 2: speed must be from 0.5 to 1000" in message

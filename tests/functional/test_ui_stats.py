@@ -35,7 +35,7 @@ async def test_a_finished_game_is_recorded_once_with_how_it_was_played(tmp_path:
     assert len(recent) == 1
     record = recent[0]
     assert (record.p1_name, record.p2_name) == ("Alice", "Bob")
-    assert record.result == app.game.result and record.battles == 2
+    assert record.result == app.controller.game.result and record.battles == 2
     assert record.source is Source.INTERACTIVE
 
 
@@ -62,9 +62,9 @@ async def test_s_opens_the_statistics_and_enter_replays_that_deal(tmp_path: Path
     async with app.run_test(size=(110, 36)) as pilot:
         await pilot.press("space", "space", "space")
         await app.workers.wait_for_complete()
-        assert app.tally[Result.STOPPED] == 1
+        assert app.board.tally[Result.STOPPED] == 1
         await pilot.press("r")  # a different deal, so the replay has something to undo
-        assert app.game.seed != 123
+        assert app.controller.game.seed != 123
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
         table = app.screen.query_one("#stats-recent", DataTable)
@@ -72,8 +72,8 @@ async def test_s_opens_the_statistics_and_enter_replays_that_deal(tmp_path: Path
         await pilot.press("enter")
         await pilot.pause()
         assert not isinstance(app.screen, StatsScreen)
-        assert app.game.seed == 123 and app.game.battles == 0
-        assert app.game.rules == Rules(max_battles=3)
+        assert app.controller.game.seed == 123 and app.controller.game.battles == 0
+        assert app.controller.game.rules == Rules(max_battles=3)
 
 
 async def test_s_toggles_the_statistics_screen(tmp_path: Path):
@@ -126,7 +126,7 @@ async def test_a_long_lock_delays_saving_says_so_once_and_loses_no_game(tmp_path
         messages = [n.message for n in app._notifications]
         assert sum(m.startswith("Saving statistics is delayed") for m in messages) == 1
         assert not any("Statistics are off" in m for m in messages)
-        app.new_game(packets=QUICK_WIN)
+        app.controller.new_game(packets=QUICK_WIN)
         await pilot.press("space")
         await app.workers.wait_for_complete()
         await pilot.pause()

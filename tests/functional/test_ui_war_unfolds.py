@@ -58,7 +58,7 @@ async def test_a_flipped_war_is_laid_in_steps_and_the_board_tells_the_outcome_on
         after = board_before_the_war(app)
         assert after["packets"][1] == "1 card" and after["log"] != before["log"] and after["bar"] != before["bar"]
         assert len(after["trend"]) == len(before["trend"]) + 1
-        assert app.game.battles == 1
+        assert app.controller.game.battles == 1
 
 
 async def test_a_key_shows_the_rest_of_the_war_at_once():
@@ -70,11 +70,11 @@ async def test_a_key_shows_the_rest_of_the_war_at_once():
         assert "7♣ ties 7♥" in drawn(pile)
         await pilot.press("space")  # a flip key only finishes the war on the table...
         await pilot.pause()
-        assert "Alice takes 10 cards" in drawn(pile) and app.game.battles == 1
+        assert "Alice takes 10 cards" in drawn(pile) and app.controller.game.battles == 1
         assert app.query_one("#packet-p2", Packet).subtitle == "1 card"
         await pilot.press("space")  # ...the next one plays the next battle
         await pilot.pause()
-        assert app.game.battles == 2
+        assert app.controller.game.battles == 2
 
 
 async def test_any_other_key_also_shows_the_rest_and_does_its_own_job():
@@ -86,7 +86,7 @@ async def test_any_other_key_also_shows_the_rest_and_does_its_own_job():
         assert "takes" not in drawn(pile)
         await pilot.press("w")
         await pilot.pause()
-        assert app.pause_on_war and "Alice takes 10 cards" in drawn(pile)
+        assert app.board.pause_on_war and "Alice takes 10 cards" in drawn(pile)
 
 
 async def test_stop_at_wars_stops_at_the_tie_before_the_deciding_cards_are_on_screen():
@@ -94,7 +94,7 @@ async def test_stop_at_wars_stops_at_the_tie_before_the_deciding_cards_are_on_sc
     said = notices(app)
     async with app.run_test(size=SIZE) as pilot:
         before = board_before_the_war(app)
-        await until(pilot, lambda: not app.auto)
+        await until(pilot, lambda: not app.board.auto)
         await pilot.pause(2 * STEP)  # stopped: nothing more is laid by itself
         pile = app.query_one(Pile)
         screen = app.export_screenshot()
@@ -106,31 +106,31 @@ async def test_stop_at_wars_stops_at_the_tie_before_the_deciding_cards_are_on_sc
         await pilot.pause()
         assert "▒▒▒" in drawn(pile) and "5♣" not in drawn(pile)
         await until(pilot, lambda: "Alice takes 10 cards" in drawn(pile))
-        assert not app.auto and app.game.battles == 1
+        assert not app.board.auto and app.controller.game.battles == 1
 
 
 async def test_a_resumes_auto_play_from_a_war_it_stopped_at():
     app = make_app(packets=WAR_PACKETS, names=("Alice", "Bob"), speed=16.0, auto=True, pause_on_war=True, war_step=STEP)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: not app.auto)
+        await until(pilot, lambda: not app.board.auto)
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        assert app.game.battles == 2
+        assert app.controller.game.battles == 2
 
 
 async def test_auto_play_at_2_per_second_lays_a_war_in_steps_and_faster_shows_it_whole():
     app = make_app(packets=WAR_PACKETS, names=("Alice", "Bob"), speed=2.0, auto=True, war_step=STEP)
     async with app.run_test(size=SIZE) as pilot:
         pile = app.query_one(Pile)
-        await until(pilot, lambda: app.game.battles == 1)
+        await until(pilot, lambda: app.controller.game.battles == 1)
         assert "ties" in drawn(pile) and "takes" not in drawn(pile)
         await until(pilot, lambda: "Alice takes 10 cards" in drawn(pile))
     app = make_app(packets=WAR_PACKETS, names=("Alice", "Bob"), speed=4.0, auto=True, war_step=STEP)
     async with app.run_test(size=SIZE) as pilot:
         pile = app.query_one(Pile)
-        await until(pilot, lambda: app.game.battles >= 1)
+        await until(pilot, lambda: app.controller.game.battles >= 1)
         await pilot.pause()
-        assert "Alice takes 10 cards" in drawn(pile) or app.game.battles == 2
+        assert "Alice takes 10 cards" in drawn(pile) or app.controller.game.battles == 2
 
 
 async def test_a_game_ended_by_a_war_shows_its_result_once_the_deciding_cards_turn():
@@ -139,8 +139,8 @@ async def test_a_game_ended_by_a_war_shows_its_result_once_the_deciding_cards_tu
         pile = app.query_one(Pile)
         await pilot.press("space")
         await pilot.pause()
-        assert app.game.over and not isinstance(app.screen, GameOverScreen)
-        assert app.tally.total() == 0  # the status line's tally would tell it
+        assert app.controller.game.over and not isinstance(app.screen, GameOverScreen)
+        assert app.board.tally.total() == 0  # the status line's tally would tell it
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         assert "Player 1 takes 6 cards after a war" in drawn(pile)
-        assert app.tally.total() == 1
+        assert app.board.tally.total() == 1

@@ -25,7 +25,8 @@ class Board:
 def shown_by(p1, p2, battles=None):
     game = Game(parse_cards(p1), parse_cards(p2))
     board = Board()
-    EngineAdapter(board).follow(game)
+    adapter = EngineAdapter(board)
+    game.subscribe(lambda event: adapter.told(event, game))
     game.play(battles)
     return game, board.shown
 
@@ -45,7 +46,8 @@ def test_the_cards_laid_are_gathered_from_the_reveals_and_the_wars_as_they_happe
     game.subscribe(lambda e: steps.append(type(e).__name__) if isinstance(e, (CardsRevealed, WarDeclared)) else None)
     won = []
     game.subscribe(lambda e: won.append(e) if isinstance(e, BattleWon) else None)
-    EngineAdapter(board).follow(game)
+    adapter = EngineAdapter(board)
+    game.subscribe(lambda event: adapter.told(event, game))
     game.step()
     assert steps == ["CardsRevealed", "WarDeclared", "CardsRevealed", "WarDeclared", "CardsRevealed"]
     (view,) = board.shown
@@ -77,7 +79,7 @@ def test_at_max_speed_one_view_a_frame_carries_the_counts_of_every_battle_it_pas
     game = Game.deal(5)
     counts = []
     game.subscribe(lambda e: counts.append(e.p1_count) if isinstance(e, BattleWon) else None)
-    adapter.follow(game)
+    game.subscribe(lambda event: adapter.told(event, game))
     adapter.holding = True
     game.play(100)
     adapter.holding = False

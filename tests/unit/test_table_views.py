@@ -8,16 +8,16 @@ from war_tui.core.engine import Game
 from war_tui.presentation.glyphs import ASCII
 from war_tui.presentation.seats import seats_pieces
 from war_tui.presentation.table_views import board_steps
-from war_tui.tables import TableGame
+from war_tui.tables import RemoteGame
 
 
-def joined_late(battles: int, log_lines: int = 100) -> tuple[TableGame, Game]:
+def joined_late(battles: int, log_lines: int = 100) -> tuple[RemoteGame, Game]:
     table, _clock = make_table(lambda: Game.deal(7), log_lines=log_lines)
     ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
     for _ in range(battles):
         ann.flip()
         bob.flip()
-    screen = TableGame()
+    screen = RemoteGame()
     table.join("eve", screen.handle)
     return screen, table.game
 
@@ -46,7 +46,7 @@ def test_the_seats_line_says_who_flipped_whom_the_table_waits_for_and_that_you_w
     ann = table.join("ann", Recorder())
     table.join("bob", Recorder())
     ann.flip()
-    screen = TableGame()
+    screen = RemoteGame()
     table.join("eve", screen.handle)
     text = "".join(t for t, _ in seats_pieces(screen.state, screen.you, ASCII, 200))
     assert text == ("Table oak | ann flipped | bob to flip | waiting for bob to flip | 1 spectator"

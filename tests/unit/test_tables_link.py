@@ -21,7 +21,7 @@ from war_tui.tables import (
     Registry,
     SeatStatus,
     Snapshot,
-    TableGame,
+    RemoteGame,
     WatchLobby,
     encode,
 )
@@ -103,7 +103,7 @@ def test_a_link_that_never_reads_stays_bounded_and_is_resynchronised_with_a_snap
         link.join("oak")
     ann.receive(encode(Auto(True, 128)))
     bob.receive(encode(Auto(True, 128)))
-    ann_screen = TableGame()
+    ann_screen = RemoteGame()
     reader = update_reader()
     table = reg.table("oak")
     while not table.game.over:
@@ -128,7 +128,7 @@ def test_a_resynchronised_spectator_screen_matches_the_table():
         link.join("oak")
     ann.member.set_auto(True, 16)
     bob.member.set_auto(True, 16)
-    screen = TableGame()
+    screen = RemoteGame()
     reader = update_reader()
     for _ in range(40):
         clock.now = reg.next_deadline()

@@ -19,7 +19,7 @@ from war_tui.tables import (
     NoticeCode,
     Restart,
     Snapshot,
-    TableGame,
+    RemoteGame,
     Table,
     TableState,
     encode,
@@ -31,7 +31,7 @@ from war_tui.tables.protocol import update_reader
 def wired(deal):
     """A table, and ann's screen fed through the protocol as a game process would be."""
     table, clock = make_table(deal)
-    screen = TableGame()
+    screen = RemoteGame()
     reader = update_reader()
     table.join("ann", lambda update: [screen.handle(m) for m in reader.feed(encode(update))])
     table.join("bob", Recorder())
@@ -65,7 +65,7 @@ def test_the_engine_adapter_follows_a_table_game_as_it_follows_a_game():
 
     board = Board()
     adapter = EngineAdapter(board)
-    adapter.follow(screen)
+    screen.subscribe(lambda event: adapter.told(event, screen))
     ann, bob = table.members
     ann.flip()
     bob.flip()
@@ -79,7 +79,7 @@ def test_a_snapshot_puts_a_late_screen_where_the_table_is():
     for _ in range(12):
         ann.flip()
         bob.flip()
-    screen = TableGame()
+    screen = RemoteGame()
     heard: list = []
     screen.watch(heard.append)
     table.join("eve", screen.handle)
@@ -104,7 +104,7 @@ def test_seat_changes_and_notices_reach_table_listeners_and_logged_notices_reach
 
 
 def test_a_stale_batch_from_a_replaced_game_is_ignored():
-    screen = TableGame()
+    screen = RemoteGame()
     screen.handle(EventBatch(2, (GameStarted(1, Game.deal(1).rules, tuple(range(26)), tuple(range(26, 52))),)))
     screen.handle(EventBatch(1, (BattleWon(9, Side.P1, (0, 1), (0,), (1,), 0, 40, 12),)))
     assert screen.counts == (26, 26) and screen.battles == 0
@@ -112,7 +112,7 @@ def test_a_stale_batch_from_a_replaced_game_is_ignored():
 
 def test_keys_become_requests():
     sent: list = []
-    screen = TableGame(sent.append)
+    screen = RemoteGame(sent.append)
     screen.flip()
     screen.set_auto(True, 8.0)
     screen.restart()

@@ -11,7 +11,7 @@ from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon, CardsRevealed, GameOver, GameStarted, WarDeclared
 from war_tui.core.rules import EndReason, Result, Side
 from war_tui.stats import Source
-from war_tui.tables import Notice, NoticeCode, SeatStatus, TableGame, TableOptions
+from war_tui.tables import Notice, NoticeCode, SeatStatus, RemoteGame, TableOptions
 
 WAR = ("5C 2C KC 9C", "5D 3D QD 4D")  # battle 1 is a war player 1 wins; then 9C beats 4D
 DOUBLE_WAR = ("5C 2C 9C 3C AC 8C", "5D 2D 9D 4D KD 2H")
@@ -423,7 +423,7 @@ ACTIONS = st.lists(
 def test_every_card_is_in_a_packet_whatever_the_people_at_the_table_do(seed, actions):
     records: list = []
     table, clock = make_table(lambda: Game.deal(seed), records)
-    screen = TableGame()
+    screen = RemoteGame()
     members = [table.join("ann", screen.handle), table.join("bob", Recorder())]
     eve = table.join("eve", Recorder(), watch=True)
     for action, arg in actions:

@@ -74,7 +74,7 @@ Listener = Callable[[Event], None]
 
 
 class EventSource:
-    """What the screen follows: a local ``Game`` or a shared table's ``TableGame`` (it cannot tell them apart).
+    """What the screen follows: a local ``Game`` or a shared table's ``RemoteGame`` (it cannot tell them apart).
 
     A subclass sets ``_listeners`` to a list and calls each listener with its events.
     """

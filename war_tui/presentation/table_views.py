@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.rules import Result, Rules, Side
-from ..tables import LogEntry, Notice, TableGame
+from ..tables import LogEntry, Notice, RemoteGame
 from .views import BattleView, DealView, EndView
 
 _WINNER = {Result.P1: Side.P1, Result.P2: Side.P2}
@@ -52,7 +52,7 @@ Step = tuple[str, DealView | BattleView | EndView | Notice | None]
 """("deal" | "battle" | "result", a view or None) or ("note", the notice): one value given to the board."""
 
 
-def board_steps(game: TableGame, seconds: float = 0.0) -> list[Step]:
+def board_steps(game: RemoteGame, seconds: float = 0.0) -> list[Step]:
     """What the board is given, in order, to show ``game`` (fed by a snapshot) as if it had watched it.
 
     Older games in the log are replayed line by line; lines of an older game

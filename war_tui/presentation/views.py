@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.cards import Card
+from ..core.events import GameStarted
+from ..core.played import PlayedGame
 from ..core.rules import EndReason, Result, Rules, Side
 
 
@@ -70,6 +72,11 @@ class DealView:
     total: int
 
 
+def deal_view(number: int, event: GameStarted) -> DealView:
+    """The deal a game's ``GameStarted`` tells, as game ``number`` of the session."""
+    return DealView(number, event.seed, event.rules, (len(event.p1), len(event.p2)), len(event.p1) + len(event.p2))
+
+
 @dataclass(frozen=True, slots=True)
 class EndView:
     result: Result
@@ -80,6 +87,14 @@ class EndView:
     counts: tuple[int, int]
     leader: Side | None
     seconds: float
+
+
+def end_view(game: PlayedGame, seconds: float) -> EndView:
+    """How ``game`` ended (a local game, or a table's once its ``GameOver`` is told), after ``seconds``."""
+    assert game.result is not None and game.reason is not None
+    return EndView(
+        game.result, game.reason, game.battles, game.wars, game.longest_war, game.counts, game.leader, seconds
+    )
 
 
 @dataclass(frozen=True, slots=True)

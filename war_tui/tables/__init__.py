@@ -5,7 +5,7 @@
 - ``Registry`` (registry.py): the tables of a server by name, ``max_tables``, the lobby.
 - ``protocol`` (protocol.py): the versioned line-delimited JSON between server and game process.
 - ``Link`` (link.py): the server's end of one connection, with bounded queues and resynchronisation.
-- ``TableGame`` (remote_game.py): what the board follows in a game process, like a local ``Game``.
+- ``RemoteGame`` (remote_game.py): what the board follows in a game process, like a local ``Game``.
 - ``two_player_table`` (local.py): ``--two-players``, the same table with both seats at one keyboard.
 - ``run_timers`` (driver.py): an asyncio task that polls at each deadline.
 - names.py: the reduction of user names and the rule for table names; clock.py: injected time.
@@ -41,13 +41,13 @@ from .messages import (
 from .names import TableNameError, parse_table_name, reduce_name, unique_name
 from .protocol import MAX_LINE, VERSION, MessageReader, ProtocolError, decode_request, decode_update, encode
 from .registry import Registry, TableRefused
-from .remote_game import TableGame
+from .remote_game import RemoteGame
 from .table import Member, Table, TableOptions
 
 __all__ = [
     "MAX_LINE", "VERSION", "Auto", "Clock", "EventBatch", "FakeClock", "Flip", "Join", "Leave", "Link", "Lobby",
     "LobbyEntry", "LocalTable", "LogEntry", "Member", "MessageReader", "Notice", "NoticeCode", "ProtocolError",
-    "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "TableGame",
+    "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "RemoteGame",
     "TableNameError", "TableOptions", "TableRefused", "TableState", "Update", "WatchLobby", "You",
     "decode_request", "decode_update", "encode", "parse_table_name", "reduce_name", "run_timers", "seconds_until",
     "two_player_table", "unique_name",

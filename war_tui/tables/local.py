@@ -1,6 +1,6 @@
 """Two players at one keyboard (``--two-players``): the same ``Table`` with both seats local.
 
-The screen follows ``game`` (a ``TableGame``, fed straight by seat 1's member, so
+The screen follows ``game`` (a ``RemoteGame``, fed straight by seat 1's member, so
 it sees exactly what an SSH player sees) and turns each player's keys into that
 player's requests: ``players[0].flip()``, ``players[1].flip()``.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from ..core.engine import Game
 from ..stats.records import GameRecord
 from .clock import Clock, monotonic
-from .remote_game import TableGame
+from .remote_game import RemoteGame
 from .table import Member, Table, TableOptions
 
 LOCAL_TABLE_NAME = "local"
@@ -22,7 +22,7 @@ LOCAL_TABLE_NAME = "local"
 @dataclass(frozen=True, slots=True)
 class LocalTable:
     table: Table
-    game: TableGame
+    game: RemoteGame
     players: tuple[Member, Member]
 
 
@@ -44,7 +44,7 @@ def two_player_table(
     record = None if on_record is None else (lambda r: on_record(replace(r, p1_name=names[0], p2_name=names[1])))
     table = Table(LOCAL_TABLE_NAME, clock=clock, options=options, deal=deal, seed_source=seed_source,
                   on_record=record)
-    game = TableGame()
+    game = RemoteGame()
     first = table.join(names[0], game.handle)
     second = table.join(names[1], _ignore)
     game.send = first.request

@@ -6,7 +6,7 @@ behind, every battle's engine events as an ``EventBatch``, the seats as a
 ``Lobby``. A member asks (``Request``): ``Flip``, ``Auto``, ``Restart``,
 ``Leave``; a connection outside a table asks ``Join`` or ``WatchLobby``. The
 same values go through a socket (``protocol`` encodes them) or straight from a
-``Table`` to a ``TableGame`` in one process (``--two-players``).
+``Table`` to a ``RemoteGame`` in one process (``--two-players``).
 
 Texts in them are composed by the table from reduced names only, so nothing a
 client typed reaches another screen unreduced. Log entries are data, not text:

@@ -1,6 +1,6 @@
 """A game at a table, seen from one connection: the engine's surface, fed by the table's updates.
 
-The board follows a ``TableGame`` exactly as it follows a local ``Game``:
+The board follows a ``RemoteGame`` exactly as it follows a local ``Game``:
 ``subscribe`` for the engine's events, and ``battles``, ``wars``, ``counts``,
 ``rules``, ``over``, ``result``... for the state they describe, which is up to
 date before each battle's events are told, as with the engine. It never
@@ -41,7 +41,7 @@ from .table import DEFAULT_AUTO_SPEED, DEFAULT_LOG_LINES
 TableListener = Callable[[Snapshot | TableState | Notice | Lobby], None]
 
 
-class TableGame(EventSource):
+class RemoteGame(EventSource):
     """A table's game as one connection sees it; ``send`` carries its requests to the table."""
 
     def __init__(self, send: Callable[[Request], None] | None = None, log_lines: int = DEFAULT_LOG_LINES) -> None:

@@ -1,12 +1,13 @@
 """The one bridge from the engine to the screen: engine events in, the battle on show out.
 
-The engine calls its listeners synchronously while it plays. The adapter follows
+The engine calls its listeners synchronously while it plays; the controller that
+follows the game (its one listener) hands each event to ``told``. The adapter follows
 each battle as it unfolds (``CardsRevealed``, then ``WarDeclared`` and the next
 ``CardsRevealed`` for every war), and what ends it (``BattleWon``, or the
 ``GameOver`` of a game ended short in a war) turns the cards laid into a
 ``BattleView``, set as the board's ``battle``. A war's view keeps its steps as
 the events told them (the tie, then each war's face-down and face-up cards), so
-the board can lay it step by step without knowing the rules. At "max" speed the app sets
+the board can lay it step by step without knowing the rules. At "max" speed the solo controller sets
 ``holding``: each battle's view replaces the last one unshown, and one ``flush``
 per frame shows only the newest, carrying the counts of the battles it replaced
 (``passed``) for the sparkline and the log.
@@ -18,14 +19,14 @@ from dataclasses import replace
 from typing import Protocol
 
 from ..core.cards import Card
-from ..core.engine import Game
+from ..core.played import PlayedGame
 from ..core.events import BattleWon, CardsRevealed, Event, GameOver, WarDeclared
 from ..core.rules import Result, Side
 from ..presentation.views import BattleStep, BattleView
 
 
 class Board(Protocol):
-    """Whatever shows the battle: the app, whose ``battle`` the board's widgets are bound to."""
+    """Whatever shows the battle: the board screen, whose ``battle`` its widgets are bound to."""
 
     battle: BattleView | None
 
@@ -77,35 +78,20 @@ class BattleInProgress:
 
 
 class EngineAdapter:
-    """Listens to one game at a time and sets ``board.battle`` after each battle."""
+    """Turns one game's events into ``board.battle``; the controller that follows the game hands them in."""
 
     def __init__(self, board: Board) -> None:
         self._board = board
-        self._game: Game | None = None
-        self._attached = False
         self._battle = BattleInProgress()
         self.holding = False
         self._held: BattleView | None = None
-        self._passed: list[Card] = []  # player 1's count after each held battle that a newer one replaced
+        self._passed: list[int] = []  # player 1's count after each held battle that a newer one replaced
 
-    def follow(self, game: Game) -> None:
-        """Listen to ``game`` from now on (and no longer to the previous one)."""
-        self.detach()
-        self._game = game
+    def reset(self) -> None:
+        """A new game: nothing held, no battle half told."""
         self._held = None
         self._passed.clear()
         self._battle = BattleInProgress()
-        self.attach()
-
-    def attach(self) -> None:
-        if self._game is not None and not self._attached:
-            self._game.subscribe(self._on_event)
-            self._attached = True
-
-    def detach(self) -> None:
-        if self._game is not None and self._attached:
-            self._game.unsubscribe(self._on_event)
-            self._attached = False
 
     def flush(self) -> bool:
         """Show the battle held back while ``holding``; returns whether there was one."""
@@ -118,7 +104,8 @@ class EngineAdapter:
         self._board.battle = view
         return True
 
-    def _on_event(self, event: Event) -> None:
+    def told(self, event: Event, game: PlayedGame) -> None:
+        """One of ``game``'s events: a battle that ended reaches the board (or waits, while ``holding``)."""
         if isinstance(event, CardsRevealed):
             self._battle.revealed(event)
             return
@@ -127,8 +114,6 @@ class EngineAdapter:
             return
         if not isinstance(event, (BattleWon, GameOver)):
             return
-        game = self._game
-        assert game is not None
         view = self._battle.view(event, game.battles, game.rules.war_cards, game.wars)
         if view is None:
             return

@@ -38,3 +38,7 @@ def scroll_bindings(action: str, what: str) -> list[Binding]:
         Binding(keys, f"{action}('{where}')", f"{what} {where.replace('_', ' ')}", show=False)
         for keys, where in SCROLL_KEYS
     ]
+
+
+LOG_KEYS = scroll_bindings("scroll_log", "Log")
+"""The battle log's keys, on the board only (the screens over it keep these keys for themselves)."""

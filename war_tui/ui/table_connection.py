@@ -1,6 +1,6 @@
 """How a game process reaches its table: a socket to the SSH server, or a table of its own (``--two-players``).
 
-Either way the screen follows a ``TableGame`` and its keys become requests. No
+Either way the screen follows a ``RemoteGame`` and its keys become requests. No
 Textual here: the app hands each host its asyncio loop and two callables.
 
 - ``SocketHost``: the end of a socket the server passed down (``WAR_TUI_TABLE_FD``).
@@ -30,7 +30,7 @@ from ..tables import (
     ProtocolError,
     Request,
     Restart,
-    TableGame,
+    RemoteGame,
     TableOptions,
     WatchLobby,
     encode,
@@ -50,7 +50,7 @@ Closed = Callable[[str], None]
 class SocketHost:
     """The game process's end of the server's socket for this connection."""
 
-    def __init__(self, fd: int, game: TableGame, on_closed: Closed | None = None, *, mode: str = "play") -> None:
+    def __init__(self, fd: int, game: RemoteGame, on_closed: Closed | None = None, *, mode: str = "play") -> None:
         self.fd = fd
         self.game = game
         self.mode = mode

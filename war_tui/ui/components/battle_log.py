@@ -35,6 +35,9 @@ ROWS_KEPT = 128
 Pieces = Sequence[tuple[str, str]]
 """A line as (text, style name) runs: names from ``log--*``, "" for the log's own style."""
 
+Told = DealView | BattleView | EndView | LogNote | int
+"""What one line of the log tells: a deal, a battle, a result, a table's note, or how many battles went unshown."""
+
 SCROLL_KEYS = {
     "up": "scroll_up", "down": "scroll_down", "page_up": "scroll_page_up",
     "page_down": "scroll_page_down", "home": "scroll_home", "end": "scroll_end",
@@ -64,11 +67,16 @@ class BattleLog(ScrollView, can_focus=False):
     note: var[LogNote | None] = var(None)
     """A shared table's notice for the log (someone sat down or left); None elsewhere."""
 
+    names: var[tuple[str, str]] = var(("", ""))
+    """The players' names: a table's seats change them, and every line naming a player is written again."""
+
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.names = tuple(names)
+        self.set_reactive(BattleLog.names, (names[0], names[1]))
         self.glyphs = glyphs
         self.border_title = "Battle log"
+        self._told: list[Told] = []
+        """What each line tells, kept beside it so new names can write it again."""
         self._lines: list[Pieces] = []
         self._first = 0
         """The number of ``_lines[0]`` counted from the log's first line: lines dropped off the top shift it."""
@@ -93,52 +101,86 @@ class BattleLog(ScrollView, can_focus=False):
     # ------------------------------------------------------------ the game
 
     def watch_deal(self, deal: DealView | None) -> None:
-        if deal is None:
-            return
-        seed = f"seed {deal.seed}" if deal.seed is not None else "hand-made deal"
-        self._append([(f"Game {deal.number} {self.glyphs.dot} {seed} {self.glyphs.dot} {deal.rules.describe()}", "deal")])
+        if deal is not None:
+            self._append(deal)
 
     def watch_battle(self, view: BattleView | None) -> None:
         if view is None:
             return
-        lines = []
         if view.passed:
-            lines.append(log_passed_line(len(view.passed), self.glyphs))
-        winner = None if view.winner is None else self.names[view.winner.index]
-        c1, c2 = view.deciding
-        tie = (view.p1_laid[0], view.p2_laid[0]) if view.wars else None
-        loser = None if view.winner is None else self.names[view.winner.other.index]
-        lines.append(
-            log_battle_line(view.battle, c1, c2, winner, view.taken, view.wars, view.counts, self.glyphs, tie, loser)
-        )
-        self._append(*lines)
+            self._append(len(view.passed), view)
+        else:
+            self._append(view)
 
     def watch_result(self, end: EndView | None) -> None:
-        if end is None:
-            return
-        title = result_title(end.result, self.names)
-        line = (
-            f"{title}: {reason_text(end.reason, end.result, self.names)}, after {plural(end.battles, 'battle')}"
-            f" and {plural(end.wars, 'war')}"
-        )
-        self._append([(line, "end")])
+        if end is not None:
+            self._append(end)
 
     def watch_note(self, note: LogNote | None) -> None:
         if note is not None:
-            self._append([(log_gutter(""), "dim"), (note.text, "note")])
+            self._append(note)
+
+    def watch_names(self) -> None:
+        """New names: every line is written again from what it tells (a thousand at most)."""
+        self._lines = [self._pieces(told) for told in self._told]
+        self._widest = max((sum(cell_len(text) for text, _ in pieces) for pieces in self._lines), default=0)
+        self._finished.clear()
+        self._styled.clear()
+        self.refresh()
+
+    def clear(self) -> None:
+        """Start again empty (a table's screen that fell behind replays the table's log)."""
+        self._told.clear()
+        self._lines.clear()
+        self._first = self._widest = 0
+        self._finished.clear()
+        self._styled.clear()
+        self.virtual_size = Size(0, 0)
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self.refresh()
+        self._follow_scrollbar()
+        self._say_newer()
+
+    def _pieces(self, told: Told) -> Pieces:
+        """One line, from what it tells."""
+        dot, names = self.glyphs.dot, self.names
+        if isinstance(told, int):
+            return log_passed_line(told, self.glyphs)
+        if isinstance(told, DealView):
+            seed = f"seed {told.seed}" if told.seed is not None else "hand-made deal"
+            return [(f"Game {told.number} {dot} {seed} {dot} {told.rules.describe()}", "deal")]
+        if isinstance(told, BattleView):
+            winner = None if told.winner is None else names[told.winner.index]
+            c1, c2 = told.deciding
+            tie = (told.p1_laid[0], told.p2_laid[0]) if told.wars else None
+            loser = None if told.winner is None else names[told.winner.other.index]
+            return log_battle_line(
+                told.battle, c1, c2, winner, told.taken, told.wars, told.counts, self.glyphs, tie, loser
+            )
+        if isinstance(told, EndView):
+            title = result_title(told.result, names)
+            line = (
+                f"{title}: {reason_text(told.reason, told.result, names)}, after {plural(told.battles, 'battle')}"
+                f" and {plural(told.wars, 'war')}"
+            )
+            return [(line, "end")]
+        return [(log_gutter(""), "dim"), (told.text, "note")]
 
     # ------------------------------------------------------------ lines in
 
-    def _append(self, *lines: Pieces) -> None:
+    def _append(self, *told: Told) -> None:
         """Add lines; follow them if the log showed its end, else keep the lines on show where they are."""
         following = self.is_vertical_scroll_end
         kept = self._lines
-        kept.extend(lines)
-        for pieces in lines:
+        for line in told:
+            pieces = self._pieces(line)
+            kept.append(pieces)
             self._widest = max(self._widest, sum(cell_len(text) for text, _ in pieces))
+        self._told.extend(told)
         dropped = len(kept) - MAX_LINES
         if dropped > 0:
             del kept[:dropped]
+            del self._told[:dropped]
             self._first += dropped
         self.virtual_size = Size(self._widest, len(kept))
         if following:

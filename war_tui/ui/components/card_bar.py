@@ -20,9 +20,12 @@ class CardBar(LineWidget):
     battle: var[BattleView | None] = var(None)
     result: var[EndView | None] = var(None)
 
+    names: var[tuple[str, str]] = var(("", ""))
+    """The players' names: a table's seats change them, and the widget redraws."""
+
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.names = tuple(names)
+        self.set_reactive(CardBar.names, (names[0], names[1]))
         self.glyphs = glyphs
         self.counts = (26, 26)
 
@@ -42,6 +45,9 @@ class CardBar(LineWidget):
         if counts != self.counts:
             self.counts = counts
             self.redraw()
+
+    def watch_names(self) -> None:
+        self.redraw()
 
     def draw(self, width: int, height: int) -> list[Row]:
         n1, n2 = self.counts

@@ -32,10 +32,13 @@ class Packet(ClickToFlip, LineWidget):
     battle: var[BattleView | None] = var(None)
     result: var[EndView | None] = var(None)
 
-    def __init__(self, side: Side, name: str, glyphs: Glyphs, *, id: str | None = None) -> None:
+    names: var[tuple[str, str]] = var(("", ""))
+    """The players' names (the frame's title is this side's): a table's seats change them."""
+
+    def __init__(self, side: Side, names: tuple[str, str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id, classes=f"packet {side.value}")
         self.side = side
-        self.player = name
+        self.set_reactive(Packet.names, names)
         self.glyphs = glyphs
         self.count = 0
         self.total = 52
@@ -53,6 +56,14 @@ class Packet(ClickToFlip, LineWidget):
     def watch_result(self, end: EndView | None) -> None:
         if end is not None:
             self._show(end.counts[self.side.index], self.won)
+
+    def watch_names(self, old: tuple[str, str], new: tuple[str, str]) -> None:
+        if old[self.side.index] != new[self.side.index]:
+            self.redraw()
+
+    @property
+    def player(self) -> str:
+        return self.names[self.side.index]
 
     def _show(self, count: int, won: int) -> None:
         if (count, won) != (self.count, self.won):

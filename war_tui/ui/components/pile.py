@@ -63,9 +63,12 @@ class Pile(ClickToFlip, LineWidget):
     shown_steps: var[int | None] = var(None)
     """How many of the battle's steps are on the table while a war is laid step by step; None: all of them."""
 
+    names: var[tuple[str, str]] = var(("", ""))
+    """The players' names: a table's seats change them, and the widget redraws."""
+
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.names = tuple(names)
+        self.set_reactive(Pile.names, (names[0], names[1]))
         self.glyphs = glyphs
 
     @property
@@ -103,6 +106,9 @@ class Pile(ClickToFlip, LineWidget):
         self.redraw()
 
     # ---------------------------------------------------------------- drawing
+
+    def watch_names(self) -> None:
+        self.redraw()
 
     def draw(self, width: int, height: int) -> list[Row]:
         war = self.at_war

@@ -22,19 +22,24 @@ class SeatsLine(LineWidget):
 
     table_state: var[TableState | None] = var(None)
     you: var[You | None] = var(None)
+    names: var[tuple[str, str] | None] = var(None)
+    """Both seats at one keyboard: the players' names as this keyboard gave them; None: the table's."""
 
     def __init__(
         self, glyphs: Glyphs, *, names: Sequence[str] | None = None, local: bool = False, id: str | None = None
     ) -> None:
         super().__init__(id=id)
         self.glyphs = glyphs
-        self.names = tuple(names) if names is not None else None
+        self.set_reactive(SeatsLine.names, (names[0], names[1]) if names is not None else None)
         self.local = local
 
     def watch_table_state(self) -> None:
         self.redraw()
 
     def watch_you(self) -> None:
+        self.redraw()
+
+    def watch_names(self) -> None:
         self.redraw()
 
     def draw(self, width: int, height: int) -> list[Row]:

@@ -26,9 +26,12 @@ class StatusLine(LineWidget):
     tally: var[Counter[Result]] = var(Counter)
     time_left: var[int | None] = var(None)
 
+    names: var[tuple[str, str]] = var(("", ""))
+    """The players' names: a table's seats change them, and the widget redraws."""
+
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.names = tuple(names)
+        self.set_reactive(StatusLine.names, (names[0], names[1]))
         self.glyphs = glyphs
 
     def watch_deal(self) -> None:
@@ -53,6 +56,9 @@ class StatusLine(LineWidget):
         self.redraw()
 
     def watch_time_left(self) -> None:
+        self.redraw()
+
+    def watch_names(self) -> None:
         self.redraw()
 
     def draw(self, width: int, height: int) -> list[Row]:

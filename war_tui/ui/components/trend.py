@@ -21,9 +21,12 @@ class CountTrend(LineWidget):
     deal: var[DealView | None] = var(None)
     battle: var[BattleView | None] = var(None)
 
+    names: var[tuple[str, str]] = var(("", ""))
+    """The players' names: a table's seats change them, and the widget redraws."""
+
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.names = tuple(names)
+        self.set_reactive(CountTrend.names, (names[0], names[1]))
         self.glyphs = glyphs
         self.history = CountHistory()
         self.total = 52
@@ -40,6 +43,9 @@ class CountTrend(LineWidget):
         for count in view.passed:  # battles played at "max" without being drawn still make the line
             self.history.add(count)
         self.history.add(view.counts[0])
+        self.redraw()
+
+    def watch_names(self) -> None:
         self.redraw()
 
     def draw(self, width: int, height: int) -> list[Row]:

@@ -13,8 +13,11 @@ from .game_over import GameOverScreen
 class TableGameOverScreen(GameOverScreen):
     """The result over the board, with what deals again at a table instead of the solo game's keys."""
 
-    def __init__(self, end: EndView, names: Sequence[str], *, hint: Sequence[str], **kwargs: object) -> None:
-        super().__init__(end, names, **kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self, end: EndView, names: Sequence[str], *, hint: Sequence[str], seed: int | None, tally_line: str,
+        dot: str = "·",
+    ) -> None:
+        super().__init__(end, names, seed=seed, tally_line=tally_line, dot=dot)
         self.hint = list(hint)
 
     def hint_parts(self) -> list[str]:

@@ -1,0 +1,386 @@
+"""The controllers' decisions, with no Textual: a stand-in board and shell record what each one is told.
+
+A controller turns keys into moves (solo) or requests (a table), and its game's events into the board's
+state; these tests drive one with its game and read the stand-ins.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from war_tui.core.cards import parse_cards
+from war_tui.core.engine import Game
+from war_tui.core.rules import Result, Rules, Side
+from war_tui.presentation.speed import MAX
+from war_tui.presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
+from war_tui.settings.play import PlaySettings
+from war_tui.tables import Auto, FakeClock, Flip, RemoteGame, Restart, Table, two_player_table
+from war_tui.ui.controllers import SoloController, TableController, TwoPlayerController
+from war_tui.ui.controllers.table import PLACEHOLDER_NAMES, WATCHING
+
+WAR_PACKETS = (tuple(parse_cards("7C 3C 9S 4C 5C 8S")), tuple(parse_cards("7H 2D 9D 4D 3S 6D")))
+"""Battle 1 is a double war; player 1 wins on battle 2."""
+SHOWN_WHOLE = PlaySettings(war_step=0.0, result_hold=0.0)
+
+
+class Timer:
+    def __init__(self, every: float, callback) -> None:
+        self.every, self.callback, self.stopped = every, callback, False
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def fire(self) -> None:
+        assert not self.stopped
+        self.callback()
+
+
+@dataclass
+class Board:
+    """The board's state as plain attributes; a war is never laid step by step here unless a test says so."""
+
+    deal: object = None
+    result: object = None
+    names: tuple[str, str] = ("Player 1", "Player 2")
+    table_state: object = None
+    you: object = None
+    log_note: object = None
+    auto: bool = False
+    speed: float = 4.0
+    pause_on_war: bool = False
+    time_left: int | None = None
+    laying: bool = False
+    battles: list = field(default_factory=list)
+    tally: Counter = field(default_factory=Counter)
+    laid: int = 0
+    cleared: int = 0
+
+    @property
+    def battle(self):
+        return self.battles[-1] if self.battles else None
+
+    @battle.setter
+    def battle(self, view) -> None:
+        self.battles.append(view)
+
+    def lay_war(self) -> None:
+        self.laid += 1
+
+    def settle(self) -> None:
+        self.laying = False
+
+    def clear(self) -> None:
+        self.cleared += 1
+
+    def count_result(self, result: Result) -> None:
+        self.tally[result] += 1
+
+    def tally_line(self) -> str:
+        return "Tally"
+
+
+class Shell:
+    """The app's side: notices, timers and screens, each recorded."""
+
+    def __init__(self) -> None:
+        self.is_running = True
+        self.said: list[str] = []
+        self.timers: list[Timer] = []
+        self.results: list = []
+        self.finished: list = []
+        self.saved: list[dict] = []
+        self.lobby_open = False
+        self.closed: list[str] = []
+
+    def notify(self, message, **_options) -> None:
+        self.said.append(message)
+
+    def set_interval(self, interval, callback) -> Timer:
+        self.timers.append(Timer(interval, callback))
+        return self.timers[-1]
+
+    set_timer = set_interval
+
+    def running(self) -> list[Timer]:
+        return [t for t in self.timers if not t.stopped]
+
+    def show_result(self, result) -> None:
+        self.results.append(result)
+
+    def close_result(self) -> None:
+        pass
+
+    def clear_for_deal(self) -> None:
+        pass
+
+    def game_finished(self, game, seconds, *, auto_seen) -> None:
+        self.finished.append((game.result, seconds, auto_seen))
+
+    def save_preferences(self, **changes) -> None:
+        self.saved.append(changes)
+
+    def open_lobby(self) -> None:
+        self.lobby_open = True
+
+    def close_lobby(self) -> bool:
+        was, self.lobby_open = self.lobby_open, False
+        return was
+
+    def lobby_changed(self, lobby) -> None:
+        pass
+
+    def lobby_says(self, text) -> bool:
+        return self.lobby_open
+
+    def table_closed(self, reason) -> None:
+        self.closed.append(reason)
+
+
+def solo(settings: PlaySettings = SHOWN_WHOLE, **changes) -> tuple[SoloController, Board, Shell]:
+    settings = replace(settings, **changes)
+    board, shell = Board(auto=settings.auto, speed=min(settings.speed, settings.top_speed)), Shell()
+    seeds = iter(range(1001, 2000))
+    controller = SoloController(board, shell, settings, clock=lambda: 0.0,
+                                new_seed=lambda: next(seeds))
+    controller.start()
+    return controller, board, shell
+
+
+# ---------------------------------------------------------------------- solo
+
+
+def test_a_solo_game_deals_its_seed_and_a_flip_plays_one_battle_onto_the_board():
+    controller, board, _shell = solo(seed=7)
+    assert board.deal.number == 1 and board.deal.seed == 7 and board.deal.counts == (26, 26)
+    assert board.battle is None
+    controller.flip()
+    assert controller.game.battles == 1 and board.battle.battle == 1
+
+
+def test_a_flip_with_a_war_on_the_pile_lays_it_rather_than_playing_on():
+    controller, board, _shell = solo(seed=7)
+    board.laying = True
+    controller.flip()
+    assert board.laid == 1 and controller.game.battles == 0
+
+
+def test_game_over_is_told_once_the_tally_counts_it_and_the_statistics_get_it():
+    controller, board, shell = solo(packets=WAR_PACKETS)
+    controller.flip()
+    controller.flip()
+    assert controller.game.over and board.result.result is Result.P1
+    assert [r.end.result for r in shell.results] == [Result.P1] and shell.results[0].kind == "solo"
+    assert board.tally[Result.P1] == 1 and shell.finished == [(Result.P1, 0.0, False)]
+    controller.battle_settled()  # a war settling after the end tells nothing twice
+    assert len(shell.results) == 1 and board.tally[Result.P1] == 1
+
+
+def test_a_result_held_on_screen_ignores_a_flip_until_the_hold_ends():
+    controller, _board, shell = solo(packets=WAR_PACKETS, result_hold=1.0)
+    controller.flip()
+    controller.flip()
+    first = controller.game
+    (hold,) = shell.running()
+    controller.flip()
+    assert controller.game is first  # a key held through the last battle does not skip the result
+    hold.fire()
+    controller.flip()
+    assert controller.game is not first and controller.game_number == 2
+
+
+def test_auto_play_runs_a_timer_at_the_speed_and_stops_at_game_over():
+    controller, board, shell = solo(packets=WAR_PACKETS)
+    controller.auto()
+    (timer,) = shell.running()
+    assert board.auto and timer.every == 1 / 4
+    timer.fire()
+    timer.fire()
+    assert controller.game.over and shell.running() == []
+
+
+def test_at_max_speed_a_tick_plays_many_battles_and_shows_only_the_last():
+    controller, board, shell = solo(seed=5, speed=MAX)
+    controller.auto()
+    shell.running()[0].fire()
+    shown = [view for view in board.battles if view is not None]
+    assert controller.game.battles > 1 and len(shown) == 1
+    assert shown[0].battle == controller.game.battles and len(shown[0].passed) == controller.game.battles - 1
+
+
+def test_faster_stops_at_the_top_speed_and_says_so_slower_saves_the_speed():
+    controller, board, shell = solo(speed=8.0, top_speed=8.0)
+    controller.faster()
+    assert board.speed == 8.0 and "fastest" in shell.said[-1]
+    controller.slower()
+    assert board.speed == 4.0 and shell.saved == [{"speed": 4.0}]
+
+
+def test_a_replay_from_the_statistics_deals_that_seed_and_rules_paused():
+    controller, board, _shell = solo(auto=True)
+    controller.replay(42, Rules(war_cards=1))
+    assert controller.game.seed == 42 and controller.game.rules.war_cards == 1 and not board.auto
+
+
+def test_stop_at_wars_held_by_the_board_stops_the_auto_play_timer():
+    controller, board, shell = solo(seed=7)
+    controller.auto()
+    board.auto = False  # what the board does when it holds auto-play at a tie
+    controller.stopped_at_war()
+    assert shell.running() == []
+
+
+def test_the_time_limit_stops_the_game_and_the_status_line_counts_down():
+    controller, board, shell = solo(seed=7, time_limit=2)
+    assert board.time_left == 120
+    (limit,) = shell.running()
+    limit.fire()
+    assert controller.game.result is Result.STOPPED and shell.results[-1].end.result is Result.STOPPED
+
+
+def test_the_controllers_load_without_textual_or_rich():
+    """Plain classes: a controller's decisions are tested (and could be reused) with no screen library."""
+    code = "import sys, war_tui.ui.controllers; print(sorted(m for m in sys.modules if m.startswith(('textual', 'rich'))))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+
+
+# ---------------------------------------------------------------------- a table
+
+
+class Host:
+    """A seat's connection straight to a table in this process."""
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.started = False
+
+    def start(self, loop) -> None:
+        self.started = True
+
+    def close(self) -> None:
+        pass
+
+
+async def test_a_table_key_is_a_request_and_the_answer_reaches_the_board():
+    local = two_player_table(("ann", "bob"), deal=lambda: Game(*WAR_PACKETS))
+    sent = []
+    send = local.game.send
+    local.game.send = lambda request: (sent.append(request), send(request))
+    board, shell = Board(), Shell()
+    controller = TableController(board, shell, SHOWN_WHOLE, Host(local.game), clock=lambda: 0.0)
+    controller.start()
+    assert board.names == ("ann", "bob") and board.deal.number == 1
+    controller.flip()
+    assert sent == [Flip()] and board.battle is None  # the table waits for bob
+    local.players[1].flip()
+    assert board.battle.battle == 1 and board.battle.wars == 2
+    controller.flip()
+    local.players[1].flip()
+    assert board.result.result is Result.P1 and board.tally[Result.P1] == 1
+    assert shell.results[-1].kind == "table" and "deal again" in shell.results[-1].hint[0]
+    controller.flip()
+    assert sent[-1] == Restart()  # at game over, a flip asks to deal again
+
+
+async def test_new_names_at_a_table_change_the_board_s_names_and_nothing_is_composed_again():
+    table = Table("oak", clock=FakeClock())
+    game = RemoteGame()
+    game.send = table.join("ann", game.handle).request
+    board, shell = Board(names=PLACEHOLDER_NAMES), Shell()
+    controller = TableController(board, shell, SHOWN_WHOLE, Host(game), clock=lambda: 0.0)
+    controller.start()
+    assert board.names == ("ann", "Seat 2")
+    table.join("bob", lambda update: None)
+    assert board.names == ("ann", "bob") and board.cleared == 0 and board.table_state.seats[1].name == "bob"
+
+
+async def test_a_spectator_s_keys_do_nothing_and_say_so():
+    local = two_player_table(("ann", "bob"))
+    board, shell = Board(), Shell()
+    controller = TableController(board, shell, SHOWN_WHOLE, Host(local.game), clock=lambda: 0.0)
+    controller.start()
+    local.game.you = replace(local.game.you, seat=None)
+    sent = []
+    local.game.send = sent.append
+    controller.flip()
+    controller.auto()
+    assert sent == [] and shell.said == [WATCHING, WATCHING]
+    assert controller.help_keys() == SPECTATOR_KEYS
+
+
+async def test_in_the_lobby_the_board_s_keys_are_out_of_play_until_a_table_is_joined():
+    board, shell = Board(), Shell()
+    controller = TableController(board, shell, replace(SHOWN_WHOLE, table_mode="lobby"), Host(RemoteGame()),
+                                 clock=lambda: 0.0)
+    controller.start()
+    assert shell.lobby_open and not controller.allows("flip") and controller.allows("help")
+    local = two_player_table(("ann", "bob"))
+    controller.game.handle(local.table.snapshot(local.players[0]))
+    assert not shell.lobby_open and controller.allows("flip") and controller.help_keys() == TABLE_KEYS
+
+
+async def test_a_player_s_auto_play_request_carries_their_speed():
+    local = two_player_table(("ann", "bob"))
+    sent = []
+    local.game.send = sent.append
+    board, shell = Board(speed=8.0), Shell()
+    controller = TableController(board, shell, SHOWN_WHOLE, Host(local.game), clock=lambda: 0.0)
+    controller.start()
+    controller.auto()
+    assert sent == [Auto(True, 8.0)]
+
+
+# ---------------------------------------------------------------------- two players at one keyboard
+
+
+class LocalSeats(Host):
+    def __init__(self, local) -> None:
+        super().__init__(local.game)
+        self.players = local.players
+        self.asked: list[tuple] = []
+
+    def flip(self, seat: int) -> None:
+        self.asked.append(("flip", seat))
+        self.players[seat].flip()
+
+    def restart(self, seat: int) -> None:
+        self.asked.append(("restart", seat))
+        self.players[seat].request(Restart())
+
+    def set_auto(self, on: bool, speed: float) -> None:
+        self.asked.append(("auto", on, speed))
+
+
+async def test_two_players_each_flip_with_their_own_key_and_space_flips_for_nobody():
+    local = two_player_table(("Ann", "Bob"), deal=lambda: Game(*WAR_PACKETS))
+    host = LocalSeats(local)
+    board, shell = Board(names=("Ann", "Bob")), Shell()
+    controller = TwoPlayerController(board, shell, replace(SHOWN_WHOLE, names=("Ann", "Bob")), host,
+                                     clock=lambda: 0.0)
+    controller.start()
+    assert not controller.allows("flip", on_board=True) and controller.allows("p2_flip")
+    assert controller.allows("flip", on_board=False)  # over the result, space says whose keys are whose
+    controller.flip()
+    assert host.asked == [] and "f or Left flips for Ann" in shell.said[-1]
+    controller.seat_flip(0)
+    controller.seat_flip(1)
+    assert board.battle.winner is Side.P1 and host.asked == [("flip", 0), ("flip", 1)]
+    controller.seat_flip(0)
+    controller.seat_flip(1)
+    assert shell.results[-1].kind == "two-players"
+    controller.restart()
+    assert host.asked[-2:] == [("restart", 0), ("restart", 1)]
+    assert controller.game_number == 2
+
+
+async def test_two_players_names_stay_as_this_keyboard_gave_them():
+    local = two_player_table(("Ann", "Bob"))
+    board, shell = Board(names=("Ann", "Bob")), Shell()
+    controller = TwoPlayerController(board, shell, replace(SHOWN_WHOLE, names=("Ann", "Bob")), LocalSeats(local),
+                                     clock=lambda: 0.0)
+    controller.start()
+    controller.auto()
+    assert board.names == ("Ann", "Bob") and controller.host.asked == [("auto", True, 4.0)]

@@ -1,0 +1,235 @@
+"""The board: the one screen every way to play shows, composed once; its state is reactive.
+
+What is on show lives in the board's ``var``s: the deal, the battle on show, the
+result, the names, the seats, the auto-play settings and the tally. Each widget
+binds the ones it draws (``data_bind`` in ``compose``) and redraws in its
+watchers; a change of names or seats redraws, it never composes the board again.
+``var`` rather than ``reactive``: a change repaints nothing by itself, only the
+widgets whose watchers draw it.
+
+The board also paces a war: a battle with a war is laid on the pile step by step
+(``shown_steps``) when there is time to watch it, and the rest of the board tells
+its outcome (``settled``) only once its deciding cards are on show. Who feeds the
+board (a controller, ``war_tui.ui.controllers``) learns of that through its
+``Pacer`` methods; the board never looks at a game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Protocol
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.reactive import var
+from textual.screen import Screen
+from textual.timer import Timer
+
+from ..core.rules import Result, Side
+from ..presentation.glyphs import Glyphs
+from ..presentation.unfolding import WATCHABLE_SPEED, stopped_at_war_text
+from ..presentation.views import BattleView, DealView, EndView, LogNote
+from ..tables import TableState, You
+from .components.battle_log import BattleLog
+from .components.card_bar import CardBar
+from .components.game_footer import GameFooter
+from .components.packet import Packet
+from .components.pile import Pile
+from .components.seats import SeatsLine
+from .components.status import StatusLine
+from .components.trend import CountTrend
+
+
+class Pacer(Protocol):
+    """What the board tells whoever feeds it as a war is laid (a controller)."""
+
+    @property
+    def game_waits(self) -> bool:
+        """Whether the game waits for the board to lay a war (a solo game), or plays on (a table)."""
+
+    def board_ready(self) -> None:
+        """The board's widgets are mounted: what is set on the board from now on reaches them in order."""
+
+    def battle_settled(self) -> None:
+        """The battle on show is whole on the pile: its outcome (and a game it ended) may be told."""
+
+    def stopped_at_war(self) -> None:
+        """"Stop at wars" held auto-play at a tie (the board has turned ``auto`` off)."""
+
+
+class Board(Screen[None]):
+    """The table: status line, (a table's seats line), packets, pile, charts, battle log and keys."""
+
+    deal: var[DealView | None] = var(None)
+    """The game on the table (None before the first deal)."""
+    battle: var[BattleView | None] = var(None)
+    """The battle on the middle pile; None until a deal's first battle."""
+    shown_steps: var[int | None] = var(None)
+    """How many steps of that battle the pile shows while a war is laid step by step; None: all of them."""
+    settled: var[BattleView | None] = var(None)
+    """The battle whose outcome the board tells (counts, log, sparkline, status): the pile's battle once
+    its deciding cards are on show, so nothing gives the result away before they turn."""
+    result: var[EndView | None] = var(None)
+    """How the game on the table ended (None while it is being played)."""
+    names: var[tuple[str, str]] = var(("", ""))
+    """The players' names; a table's seats change them."""
+    table_state: var[TableState | None] = var(None)
+    """Who sits where and what the table waits for (the seats line draws it; None: no table yet)."""
+    you: var[You | None] = var(None)
+    """Which seat this screen has at a table (None: not said yet)."""
+    log_note: var[LogNote | None] = var(None)
+    """The newest line a table added to the battle log."""
+    auto: var[bool] = var(False)
+    speed: var[float] = var(4.0)
+    """Battles a second (``math.inf``: "max")."""
+    pause_on_war: var[bool] = var(False)
+    tally: var[Counter[Result]] = var(Counter)
+    """Finished games of this session by result (changed in place, then ``mutate_reactive``)."""
+    time_left: var[int | None] = var(None)
+    """Whole seconds before the game's --time-limit or the server's session limit, whichever comes first."""
+
+    def __init__(
+        self,
+        names: tuple[str, str],
+        glyphs: Glyphs,
+        pacer: Pacer,
+        *,
+        war_step: float,
+        seats: bool = False,
+        local: bool = False,
+    ) -> None:
+        super().__init__()
+        self.set_reactive(Board.names, names)
+        self.glyphs = glyphs
+        self.pacer = pacer
+        self.war_step = war_step
+        self.seats = seats
+        """A table's board: the seats line under the status line."""
+        self.local = local
+        """Both seats at this keyboard: the seats line names the players as this keyboard gave them."""
+        self._step_timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        g, names = self.glyphs, self.names
+        # Everything but the pile tells a battle once it is settled (a war's deciding cards on show).
+        shown = {"deal": Board.deal, "battle": Board.settled, "result": Board.result}
+        yield StatusLine(names, g, id="status").data_bind(
+            Board.auto, Board.speed, Board.pause_on_war, Board.tally, Board.time_left, Board.names, **shown
+        )
+        if self.seats:
+            seats = SeatsLine(g, names=names if self.local else None, local=self.local, id="seats")
+            yield seats.data_bind(Board.table_state, Board.you, *((Board.names,) if self.local else ()))
+        with Horizontal(id="table"):
+            with Vertical(id="packets"):
+                yield Packet(Side.P1, names, g, id="packet-p1").data_bind(Board.names, **shown)
+                yield Packet(Side.P2, names, g, id="packet-p2").data_bind(Board.names, **shown)
+            yield Pile(names, g, id="pile").data_bind(Board.battle, Board.shown_steps, Board.names)
+        with Vertical(id="charts"):
+            yield CardBar(names, g, id="card-bar").data_bind(Board.names, **shown)
+            yield CountTrend(names, g, id="trend").data_bind(Board.deal, Board.names, battle=Board.settled)
+        log = BattleLog(names, g, id="log").data_bind(Board.names, **shown)
+        yield log.data_bind(note=Board.log_note) if self.seats else log
+        yield GameFooter(compact=True)
+
+    def on_mount(self) -> None:
+        self.pacer.board_ready()
+
+    @property
+    def battle_log(self) -> BattleLog:
+        return self.query_one(BattleLog)
+
+    def clear(self) -> None:
+        """An empty table, before a table's log is replayed on it (a screen that fell behind)."""
+        self._stop_laying()
+        self.shown_steps = None
+        self.result = self.battle = self.settled = self.deal = None
+        if self.is_mounted:
+            self.battle_log.clear()
+
+    # ------------------------------------------------------ a war, step by step
+
+    def watch_battle(self, old: BattleView | None, view: BattleView | None) -> None:
+        """A battle reaches the pile: a war is laid step by step when there is time to watch it, else told whole.
+
+        Runs before the pile's own watcher, so a war's deciding cards are never drawn before their turn.
+        A table plays on while a screen lays a war: the war is then told whole before what came next.
+        """
+        self._stop_laying()
+        if self.shown_steps is not None and old is not None and self.settled is not old:
+            self.settled = old
+        if view is not None and view.stages > 1:
+            if self.auto and self.pause_on_war:
+                self.shown_steps = 1  # stopped at the tie: space lays the war cards
+                self.auto = False
+                self.pacer.stopped_at_war()
+                self.app.notify(stopped_at_war_text(), timeout=4)
+                return
+            if self._wars_watchable(view):
+                self.shown_steps = 1
+                self._step_timer = self.set_interval(self.war_step, self._next_war_step)
+                return
+        self.shown_steps = None
+        self.settled = view
+
+    def _wars_watchable(self, view: BattleView) -> bool:
+        """Flipping by hand, or auto-play slow enough to see a war laid step by step.
+
+        A game that waits for the board waits for the war. A table's auto-play does not: there a war is
+        laid step by step only if it is all on the pile before the next battle comes, else shown whole.
+        """
+        if self.war_step <= 0 or (self.auto and self.speed > WATCHABLE_SPEED):
+            return False
+        return self.pacer.game_waits or not self.auto or (view.stages - 1) * self.war_step < 1 / self.speed
+
+    def _next_war_step(self) -> None:
+        view, shown = self.battle, (self.shown_steps or 0) + 1
+        if view is None or shown >= view.stages:
+            self.settle()
+        else:
+            self.shown_steps = shown
+
+    def lay_war(self) -> None:
+        """Flip with a war on the table: stopped at its tie, lay its cards; being laid, show the rest at once."""
+        if self._step_timer is not None or self.war_step <= 0:
+            self.settle()
+            return
+        self._step_timer = self.set_interval(self.war_step, self._next_war_step)
+        self._next_war_step()
+
+    def hurry(self) -> None:
+        """Any key but a flip shows the rest of a war being laid at once."""
+        if self._step_timer is not None:
+            self.settle()
+
+    @property
+    def laying(self) -> bool:
+        """Whether a war is on the pile, not yet decided (being laid, or stopped at its tie)."""
+        return self.shown_steps is not None
+
+    def settle(self) -> None:
+        """The whole battle on show: the board tells its outcome, and a game it ended shows its result."""
+        self._stop_laying()
+        if self.shown_steps is None:
+            return
+        self.shown_steps = None
+        self.settled = self.battle
+        self.pacer.battle_settled()
+
+    def _stop_laying(self) -> None:
+        if self._step_timer is not None:
+            self._step_timer.stop()
+            self._step_timer = None
+
+    # ------------------------------------------------------------ the tally
+
+    def count_result(self, result: Result) -> None:
+        self.tally[result] += 1
+        self.mutate_reactive(Board.tally)
+
+    def tally_line(self) -> str:
+        t, names = self.tally, self.names
+        dot = f" {self.glyphs.dot} "
+        return "Tally  " + dot.join([
+            f"{names[0]} {t[Result.P1]}", f"{names[1]} {t[Result.P2]}",
+            f"draws {t[Result.DRAW]}", f"stopped {t[Result.STOPPED]}",
+        ])

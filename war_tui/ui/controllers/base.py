@@ -1,0 +1,206 @@
+"""What a controller works with (the board's state, the app's shell) and what every controller answers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from ...core.engine import Game
+from ...core.played import PlayedGame
+from ...core.rules import Result, Rules
+from ...presentation.status import one_minute_text
+from ...presentation.views import BattleView, DealView, EndView, LogNote
+from ...settings.play import PlaySettings
+from ...tables import Lobby, TableState, You
+
+Severity = Literal["information", "warning", "error"]
+Kind = Literal["solo", "table", "two-players"]
+"""A way to play (it chooses the result screen)."""
+
+
+class Stoppable(Protocol):
+    """A running timer."""
+
+    def stop(self) -> object: ...
+
+
+class BoardState(Protocol):
+    """The board as a controller sees it: what is on show, and its pacing of a war (``war_tui.ui.board.Board``)."""
+
+    deal: DealView | None
+    battle: BattleView | None
+    result: EndView | None
+    names: tuple[str, str]
+    table_state: TableState | None
+    you: You | None
+    log_note: LogNote | None
+    auto: bool
+    speed: float
+    pause_on_war: bool
+    time_left: int | None
+
+    @property
+    def laying(self) -> bool:
+        """A war on the pile not yet decided (being laid, or stopped at its tie)."""
+
+    def lay_war(self) -> None: ...
+
+    def settle(self) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def count_result(self, result: Result) -> None: ...
+
+    def tally_line(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ResultShown:
+    """The result screen a controller asks for over the board."""
+
+    end: EndView
+    seed: int | None
+    kind: Kind = "solo"
+    hint: tuple[str, ...] = ()
+    """A table's lines saying what deals again (the solo screen words its own)."""
+    next_deal_in: float | None = None
+    """The screensaver's seconds to the next deal."""
+
+
+class Shell(Protocol):
+    """What the app does for a controller: notices, timers and the screens over the board."""
+
+    @property
+    def is_running(self) -> bool: ...
+
+    def notify(
+        self, message: str, *, title: str = "", severity: Severity = "information", timeout: float | None = None,
+        markup: bool = True,
+    ) -> object: ...
+
+    def set_interval(self, interval: float, callback: Callable[[], object]) -> Stoppable: ...
+
+    def set_timer(self, delay: float, callback: Callable[[], object]) -> Stoppable: ...
+
+    def show_result(self, result: ResultShown) -> None:
+        """The result over the board (under the too-small notice if that is showing); once per result."""
+
+    def close_result(self) -> None: ...
+
+    def clear_for_deal(self) -> None:
+        """A new deal: the result, help and statistics leave the board."""
+
+    def game_finished(self, game: Game, seconds: float, *, auto_seen: bool) -> None:
+        """A solo game is over: the statistics' turn."""
+
+    def save_preferences(self, **changes: object) -> None: ...
+
+    def open_lobby(self) -> None: ...
+
+    def close_lobby(self) -> bool:
+        """Take the lobby away; whether it was open."""
+
+    def lobby_changed(self, lobby: Lobby) -> None: ...
+
+    def lobby_says(self, text: str) -> bool:
+        """Say ``text`` in the lobby if it is on show; whether it was."""
+
+    def table_closed(self, reason: str) -> None: ...
+
+
+class Controller:
+    """What every way to play answers: the app's actions, the board's pacing, the help's keys."""
+
+    game: PlayedGame | None = None
+    game_number = 0
+    game_waits = True
+    """Whether the game waits for the board to lay a war (``Pacer``)."""
+    game_ends: float | None = None
+    """When this game's --time-limit ends, on the app's clock (None: no limit)."""
+    kind: Kind = "solo"
+
+    def __init__(self, board: BoardState, shell: Shell, settings: PlaySettings, clock: Callable[[], float]) -> None:
+        self.board = board
+        self.shell = shell
+        self.settings = settings
+        self._clock = clock
+        self._session_ends = clock() + settings.session_minutes * 60 if settings.session_minutes else None
+        self._warned: set[str] = set()  # the limits whose one-minute notice was given
+
+    @property
+    def counts_down(self) -> bool:
+        """Whether a limit (the game's --time-limit, the server's session) counts down on the status line."""
+        return self.settings.time_limit is not None or self._session_ends is not None
+
+    def count_down(self) -> None:
+        """The time left on the status line, and one notice a minute before each limit (if it is longer than that)."""
+        now = self._clock()
+        limits = {
+            "game": (self.game_ends, self.settings.time_limit),
+            "session": (self._session_ends, self.settings.session_minutes),
+        }
+        left = [ends - now for ends, _ in limits.values() if ends is not None]
+        self.board.time_left = max(0, math.ceil(min(left))) if left else None
+        for which, (ends, minutes) in limits.items():
+            if ends is None or minutes is None or minutes <= 1 or which in self._warned:
+                continue
+            if ends - now <= 60:
+                self._warned.add(which)
+                self.shell.notify(
+                    one_minute_text(session=which == "session"), title="Time", severity="warning", timeout=10
+                )
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules if self.game is not None else Rules()
+
+    def start(self) -> None:
+        """The board is on screen: deal, or join the table."""
+
+    def close(self) -> None:
+        """The app is closing."""
+
+    def allows(self, action: str, on_board: bool = True) -> bool:
+        """Whether ``action`` is one of this way to play's keys now (the footer shows only those);
+        ``on_board``: the board is the screen on top, not a result or help over it."""
+        return action not in {"p1_flip", "p2_flip"}
+
+    def help_keys(self) -> Sequence[tuple[str, str]] | None:
+        """The keys the help lists (None: the solo game's)."""
+        return None
+
+    def flip(self) -> None: ...
+
+    def auto(self) -> None: ...
+
+    def faster(self) -> None: ...
+
+    def slower(self) -> None: ...
+
+    def restart(self) -> None: ...
+
+    def replay(self, seed: int, rules: Rules) -> None: ...
+
+    def seat_flip(self, seat: int) -> None: ...
+
+    def time_up(self) -> None:
+        """The --time-limit ran out."""
+
+    def pause_on_war(self) -> None:
+        """Stop auto-play at every war, or no longer."""
+        board = self.board
+        board.pause_on_war = not board.pause_on_war
+        self.pause_changed()
+        self.shell.notify(
+            "Auto-play will stop at every war" if board.pause_on_war else "Auto-play runs through wars", timeout=2
+        )
+
+    def pause_changed(self) -> None: ...
+
+    # ``Pacer``: the board tells these as it lays a war.
+
+    def battle_settled(self) -> None: ...
+
+    def stopped_at_war(self) -> None: ...

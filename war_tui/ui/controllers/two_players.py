@@ -1,0 +1,91 @@
+"""``--two-players``: a table of its own with both seats at this keyboard.
+
+The table is a ``LocalHost`` in this process, so the table's rules decide as they do over SSH; player 1
+flips with f or Left, player 2 with j or Right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from ...presentation.table_keys import two_player_keys
+from ...tables import Notice, NoticeCode
+from .base import Kind
+from .table import TableController, TableHost
+
+
+class LocalSeats(TableHost, Protocol):
+    """A table in this process with both seats here (``war_tui.ui.table_connection.LocalHost``)."""
+
+    def flip(self, seat: int) -> None: ...
+
+    def restart(self, seat: int) -> None: ...
+
+    def set_auto(self, on: bool, speed: float) -> None: ...
+
+
+class TwoPlayerController(TableController):
+    """One table, both seats at this keyboard; each player flips with their own key."""
+
+    host: LocalSeats
+    kind: Kind = "two-players"
+    local = True
+
+    def first_names(self) -> tuple[str, str]:
+        return self.settings.names
+
+    def _seat_names(self) -> tuple[str, str]:
+        return self.settings.names
+
+    def allows(self, action: str, on_board: bool = True) -> bool:
+        """Each player's flip key; space and enter flip for nobody on the board (over it they say whose keys are whose)."""
+        if action == "flip":
+            return not on_board
+        return action in {"p1_flip", "p2_flip"} or super().allows(action, on_board)
+
+    def start(self) -> None:
+        super().start()
+        if self.settings.auto:
+            self.host.set_auto(True, self.my_speed)
+
+    def _logs(self, notice: Notice) -> bool:
+        """Only the house's flips: both players sat down here at once, and nobody leaves but by quitting."""
+        return notice.code is NoticeCode.HOUSE_FLIPPED
+
+    def flip(self) -> None:
+        """Space or enter over the result or help, or the palette's Flip: nobody's here, so say whose keys are whose."""
+        names = self.board.names
+        self.shell.notify(f"f or Left flips for {names[0]}, j or Right for {names[1]}", timeout=3)
+
+    def seat_flip(self, seat: int) -> None:
+        """A player's own key: flip, or at game over ask to deal again."""
+        if self.ended is not None:
+            return
+        if self.game.over:
+            self.host.restart(seat)
+        else:
+            self.host.flip(seat)
+
+    def auto(self) -> None:
+        self.host.set_auto(not self._my_seat_wants_auto(), self.my_speed)
+
+    def _ask_auto(self, on: bool) -> None:
+        self.host.set_auto(on, self.my_speed)
+
+    def _my_seat_wants_auto(self) -> bool:
+        state = self.board.table_state
+        return state is not None and any(s.auto for s in state.seats)
+
+    def restart(self) -> None:
+        if self.game.over:
+            self.host.restart(0)
+            self.host.restart(1)
+        else:
+            self.shell.notify("r deals again once the game is over", timeout=3)
+
+    def help_keys(self) -> Sequence[tuple[str, str]]:
+        return two_player_keys(self.board.names)
+
+    def _result_hint(self) -> tuple[str, ...]:
+        return ("f and j (or r): deal again", "esc: look at the table", "q: quit")
