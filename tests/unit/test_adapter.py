@@ -1,10 +1,12 @@
-"""The engine adapter follows each battle through its events and sets the view the board draws."""
+"""The engine adapter turns each battle a game tells into the view the board draws."""
+
+import pytest
 
 from war_tui.ui.adapter import EngineAdapter
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
-from war_tui.core.events import BattleWon, CardsRevealed, WarDeclared
-from war_tui.core.rules import Side
+from war_tui.core.events import BattleWon, CardsRevealed, GameOver, WarDeclared
+from war_tui.core.rules import Gather, Rules, Side
 
 
 class Board:
@@ -39,20 +41,72 @@ def test_a_won_battle_becomes_a_view_with_its_war_and_counts():
     assert view.deciding == (parse_cards("5C")[0], parse_cards("3S")[0])
 
 
-def test_the_cards_laid_are_gathered_from_the_reveals_and_the_wars_as_they_happen():
-    """The view's cards come from CardsRevealed and WarDeclared, in the order each player laid them."""
+def test_the_cards_laid_are_the_won_battle_s_in_the_order_the_reveals_and_wars_told_them():
+    """The view's cards come from BattleWon; they are the cards CardsRevealed and WarDeclared told, in order."""
     game = Game(parse_cards("7C 3C 9S 4C 5C 8S"), parse_cards("7H 2D 9D 4D 3S 6D"))
-    steps, board = [], Board()
-    game.subscribe(lambda e: steps.append(type(e).__name__) if isinstance(e, (CardsRevealed, WarDeclared)) else None)
-    won = []
-    game.subscribe(lambda e: won.append(e) if isinstance(e, BattleWon) else None)
+    told, board = [], Board()
+    game.subscribe(lambda e: told.append(e) if isinstance(e, (CardsRevealed, WarDeclared)) else None)
     adapter = EngineAdapter(board)
     game.subscribe(lambda event: adapter.told(event, game))
     game.step()
-    assert steps == ["CardsRevealed", "WarDeclared", "CardsRevealed", "WarDeclared", "CardsRevealed"]
+    assert [type(e).__name__ for e in told] == [
+        "CardsRevealed", "WarDeclared", "CardsRevealed", "WarDeclared", "CardsRevealed",
+    ]
+    p1 = []
+    for event in told:
+        p1 += [event.p1_card] if isinstance(event, CardsRevealed) else list(event.p1_down)
     (view,) = board.shown
-    assert view.p1_laid == won[0].p1_laid and view.p2_laid == won[0].p2_laid
-    assert view.p1_laid == tuple(parse_cards("7C 3C 9S 4C 5C"))
+    assert view.p1_laid == tuple(p1) == tuple(parse_cards("7C 3C 9S 4C 5C"))
+
+
+def steps_as_told(events, war_cards):
+    """A war's steps as the reveal and war events tell them, one by one (what the pile lays)."""
+    steps, laid = [], 0
+    for event in events:
+        if isinstance(event, CardsRevealed):
+            laid += 1
+            if event.depth:
+                steps.append((laid, event.depth, True))
+        else:
+            if not steps:
+                steps.append((laid, 0, True))  # the tie
+            laid += len(event.p1_down)
+            assert len(event.p1_down) == war_cards
+            steps.append((laid, event.depth, False))
+    return steps
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(war_cards=1), Rules(war_cards=3, gather=Gather.LAID),
+                                   Rules(war_cards=2, gather=Gather.RANDOM)])
+def test_a_battle_s_steps_follow_from_its_wars_and_war_cards_as_the_events_told_them(rules):
+    """Won battles and battles a game ended short in a war alike, over a hundred games of each rule set."""
+    checked = wars = short = 0
+    for seed in range(100):
+        game = Game.deal(seed, rules)
+        told, views = [], []
+        adapter = EngineAdapter(type("B", (), {"battle": property(lambda s: None, lambda s, v: views.append(v))})())
+
+        def listen(event, game=game, told=told):
+            if isinstance(event, (CardsRevealed, WarDeclared)):
+                told.append(event)
+                return
+            before = len(views)
+            adapter.told(event, game)
+            if len(views) > before:
+                view = views[-1]
+                assert [(s.laid, s.wars, s.face_up) for s in view.steps] == steps_as_told(told, rules.war_cards)
+                assert not view.steps or view.steps[-1].laid == len(view.p1_laid)
+            if isinstance(event, BattleWon):
+                told.clear()
+            elif isinstance(event, GameOver) and event.last_battle_wars:
+                nonlocal short
+                short += 1
+
+        game.subscribe(listen)
+        game.play()
+        checked += game.battles
+        wars += game.wars
+    assert checked > 10_000 and wars > 500 and short > 0
 
 
 def test_a_game_ended_short_in_a_war_shows_its_unfinished_battle():

@@ -53,3 +53,22 @@ def test_the_seats_line_says_who_flipped_whom_the_table_waits_for_and_that_you_w
                     " | you are watching")
     narrow = "".join(t for t, _ in seats_pieces(screen.state, screen.you, ASCII, 80))
     assert narrow.startswith("oak | ann flipped") and narrow.endswith("you are watching")
+
+
+def test_an_older_game_in_the_log_gets_no_duration_only_the_game_on_the_table_does():
+    """The snapshot tells how long the table's current game has run; an older game's time is not known."""
+    from war_tui.core.cards import parse_cards
+    from war_tui.tables import Restart
+
+    table, _clock = make_table(lambda: Game(parse_cards("AS"), parse_cards("2C")))
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    for _ in range(2):  # two one-battle games: the first is over and dealt again, the second is over
+        ann.flip()
+        bob.flip()
+        if table.game.over and table.game_number < 2:
+            ann.request(Restart())
+            bob.request(Restart())
+    screen = RemoteGame()
+    table.join("eve", screen.handle)
+    results = [view for kind, view in board_steps(screen, 42.0) if kind == "result" and view is not None]
+    assert [end.seconds for end in results] == [None, 42.0]

@@ -1,16 +1,19 @@
 """What the board shows, as plain values: the deal, the battle on show and the result.
 
-The adapter builds them from the engine's events and the app holds them in its
-reactive attributes; the widgets draw from them and never look inside the engine.
+One builder per view (``deal_view``, ``battle_view``, ``end_view``) makes them from a
+game's events or state, for a game played here and at a table alike; the board holds
+them in its reactive attributes, and the widgets draw from them and never look inside
+the engine.
 They are frozen, so a widget can keep one and compare it with the next.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from ..core.cards import Card
-from ..core.events import GameStarted
+from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.played import PlayedGame
 from ..core.rules import EndReason, Result, Rules, Side
 
@@ -22,6 +25,23 @@ class BattleStep:
     laid: int  # cards each player has laid once this step is on the table
     wars: int  # wars declared by then
     face_up: bool
+
+
+@cache
+def war_steps(wars: int, war_cards: int) -> tuple[BattleStep, ...]:
+    """How a battle with ``wars`` wars was laid: every war lays ``war_cards`` face down and one face up each.
+
+    So the steps follow from the two numbers, for a battle won and for one a game ended short in a war
+    (its cards stop at the last tie).
+    """
+    if not wars:
+        return ()
+    steps = [BattleStep(1, 0, True)]
+    for war in range(1, wars + 1):
+        laid = 1 + (war - 1) * (war_cards + 1)
+        steps.append(BattleStep(laid + war_cards, war, False))
+        steps.append(BattleStep(laid + war_cards + 1, war, True))
+    return tuple(steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +56,11 @@ class BattleView:
     counts: tuple[int, int]  # packet sizes afterwards
     total_wars: int = 0  # wars declared in the game so far, as the engine counts them
     passed: tuple[int, ...] = ()  # at "max": player 1's count after each battle played since the last one drawn
-    steps: tuple[BattleStep, ...] = ()  # a war's steps in the order laid: the tie, then per war its face-down and face-up cards; () for one step
+
+    @property
+    def steps(self) -> tuple[BattleStep, ...]:
+        """A war's steps in the order laid: the tie, then per war its face-down and face-up cards; () for one step."""
+        return war_steps(self.wars, self.war_cards)
 
     @property
     def deciding(self) -> tuple[Card, Card]:
@@ -72,6 +96,29 @@ class DealView:
     total: int
 
 
+_WINNER = {Result.P1: Side.P1, Result.P2: Side.P2}
+
+
+def battle_view(event: BattleWon | GameOver, war_cards: int, total_wars: int) -> BattleView | None:
+    """The battle an event ended, as the pile draws it; None for a game-over that cut no battle short.
+
+    ``total_wars``: the wars of the game so far, this battle's included.
+    """
+    if isinstance(event, BattleWon):
+        return BattleView(
+            event.battle, event.p1_laid, event.p2_laid, war_cards, event.wars, event.winner, len(event.cards),
+            (event.p1_count, event.p2_count), total_wars,
+        )
+    if not event.last_battle_p1:
+        return None
+    winner = _WINNER.get(event.result)
+    taken = len(event.last_battle_p1) + len(event.last_battle_p2) if winner is not None else 0
+    return BattleView(
+        event.battles, event.last_battle_p1, event.last_battle_p2, war_cards, event.last_battle_wars, winner, taken,
+        (event.p1_count, event.p2_count), total_wars,
+    )
+
+
 def deal_view(number: int, event: GameStarted) -> DealView:
     """The deal a game's ``GameStarted`` tells, as game ``number`` of the session."""
     return DealView(number, event.seed, event.rules, (len(event.p1), len(event.p2)), len(event.p1) + len(event.p2))
@@ -86,14 +133,20 @@ class EndView:
     longest_war: int
     counts: tuple[int, int]
     leader: Side | None
-    seconds: float
+    seconds: float | None  # None: not known (an older game in a table's log)
 
 
-def end_view(game: PlayedGame, seconds: float) -> EndView:
-    """How ``game`` ended (a local game, or a table's once its ``GameOver`` is told), after ``seconds``."""
-    assert game.result is not None and game.reason is not None
+def end_view(ended: PlayedGame | GameOver, seconds: float | None) -> EndView:
+    """How a game ended, from the game (played here, or a table's once its ``GameOver`` is told) or from
+    its ``GameOver`` (an older game in a table's log), after ``seconds`` (None: not known)."""
+    if isinstance(ended, GameOver):
+        return EndView(
+            ended.result, ended.reason, ended.battles, ended.wars, ended.longest_war,
+            (ended.p1_count, ended.p2_count), ended.leader, seconds,
+        )
+    assert ended.result is not None and ended.reason is not None
     return EndView(
-        game.result, game.reason, game.battles, game.wars, game.longest_war, game.counts, game.leader, seconds
+        ended.result, ended.reason, ended.battles, ended.wars, ended.longest_war, ended.counts, ended.leader, seconds
     )
 
 

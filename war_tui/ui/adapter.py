@@ -1,16 +1,14 @@
-"""The one bridge from the engine to the screen: engine events in, the battle on show out.
+"""The one bridge from a game's events to the battle on show: ``BattleWon`` (or a ``GameOver`` that cut a
+battle short) in, ``board.battle`` out.
 
-The engine calls its listeners synchronously while it plays; the controller that
-follows the game (its one listener) hands each event to ``told``. The adapter follows
-each battle as it unfolds (``CardsRevealed``, then ``WarDeclared`` and the next
-``CardsRevealed`` for every war), and what ends it (``BattleWon``, or the
-``GameOver`` of a game ended short in a war) turns the cards laid into a
-``BattleView``, set as the board's ``battle``. A war's view keeps its steps as
-the events told them (the tie, then each war's face-down and face-up cards), so
-the board can lay it step by step without knowing the rules. At "max" speed the solo controller sets
-``holding``: each battle's view replaces the last one unshown, and one ``flush``
-per frame shows only the newest, carrying the counts of the battles it replaced
-(``passed``) for the sparkline and the log.
+The controller that follows a game (its one listener) hands each event to
+``told``. A battle's view holds every card each player laid, and a war's steps
+follow from its number of wars and the rules' war cards (``BattleView.steps``),
+so the board lays a war step by step without knowing the rules or hearing each
+card turned. At "max" speed the solo controller sets ``holding``: each battle's
+view replaces the last one unshown, and one ``flush`` per frame shows only the
+newest, carrying the counts of the battles it replaced (``passed``) for the
+sparkline and the log.
 """
 
 from __future__ import annotations
@@ -18,11 +16,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol
 
-from ..core.cards import Card
+from ..core.events import BattleWon, Event, GameOver
 from ..core.played import PlayedGame
-from ..core.events import BattleWon, CardsRevealed, Event, GameOver, WarDeclared
-from ..core.rules import Result, Side
-from ..presentation.views import BattleStep, BattleView
+from ..presentation.views import BattleView, battle_view
 
 
 class Board(Protocol):
@@ -31,67 +27,19 @@ class Board(Protocol):
     battle: BattleView | None
 
 
-class BattleInProgress:
-    """The cards of the battle being played, in the order each player laid them."""
-
-    def __init__(self) -> None:
-        self.p1: list[Card] = []
-        self.p2: list[Card] = []
-        self.steps: list[BattleStep] = []  # kept only once a war begins: most battles are one step
-
-    def revealed(self, event: CardsRevealed) -> None:
-        if event.depth == 0:
-            self.p1.clear()
-            self.p2.clear()
-            self.steps.clear()
-        self.p1.append(event.p1_card)
-        self.p2.append(event.p2_card)
-        if event.depth:
-            self.steps.append(BattleStep(len(self.p1), event.depth, True))
-
-    def war(self, event: WarDeclared) -> None:
-        if not self.steps:
-            self.steps.append(BattleStep(len(self.p1), 0, True))  # the tie
-        self.p1.extend(event.p1_down)
-        self.p2.extend(event.p2_down)
-        self.steps.append(BattleStep(len(self.p1), event.depth, False))
-
-    def view(self, event: BattleWon | GameOver, battle: int, war_cards: int, total_wars: int) -> BattleView | None:
-        """The battle as the screen draws it, or None for a game-over with no unfinished battle."""
-        laid1, laid2, steps = tuple(self.p1), tuple(self.p2), tuple(self.steps)
-        self.p1.clear()
-        self.p2.clear()
-        self.steps.clear()
-        if isinstance(event, BattleWon):
-            return BattleView(
-                event.battle, laid1, laid2, war_cards, event.wars, event.winner,
-                len(event.cards), (event.p1_count, event.p2_count), total_wars, steps=steps,
-            )
-        if not event.last_battle_p1:
-            return None
-        winner = {Result.P1: Side.P1, Result.P2: Side.P2}.get(event.result)
-        taken = len(laid1) + len(laid2) if winner is not None else 0
-        return BattleView(
-            battle, laid1, laid2, war_cards, event.last_battle_wars, winner, taken,
-            (event.p1_count, event.p2_count), total_wars, steps=steps,
-        )
-
-
 class EngineAdapter:
     """Turns one game's events into ``board.battle``; the controller that follows the game hands them in."""
 
     def __init__(self, board: Board) -> None:
         self._board = board
-        self._battle = BattleInProgress()
         self.holding = False
         self._held: BattleView | None = None
         self._passed: list[int] = []  # player 1's count after each held battle that a newer one replaced
 
     def reset(self) -> None:
-        """A new game: nothing held, no battle half told."""
+        """A new game: nothing held."""
         self._held = None
         self._passed.clear()
-        self._battle = BattleInProgress()
 
     def flush(self) -> bool:
         """Show the battle held back while ``holding``; returns whether there was one."""
@@ -106,15 +54,9 @@ class EngineAdapter:
 
     def told(self, event: Event, game: PlayedGame) -> None:
         """One of ``game``'s events: a battle that ended reaches the board (or waits, while ``holding``)."""
-        if isinstance(event, CardsRevealed):
-            self._battle.revealed(event)
-            return
-        if isinstance(event, WarDeclared):
-            self._battle.war(event)
-            return
         if not isinstance(event, (BattleWon, GameOver)):
             return
-        view = self._battle.view(event, game.battles, game.rules.war_cards, game.wars)
+        view = battle_view(event, game.rules.war_cards, game.wars)
         if view is None:
             return
         if self.holding:

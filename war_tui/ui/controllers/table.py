@@ -161,6 +161,7 @@ class TableController(Controller):
                 board.result = view if isinstance(view, EndView) else None
             elif kind == "note" and isinstance(view, Notice) and self._logs(view):
                 self._note_line(view.text)
+        board.settle()  # the table as it is: a war in the log is on show whole, not laid again
         self._shown = True
         self._follow_auto()
         if game.over and board.result is not None:
@@ -184,7 +185,7 @@ class TableController(Controller):
             if event.wars and board.pause_on_war and board.auto:
                 self._stop_auto_at_war()
         elif isinstance(event, GameOver):
-            end = end_view(game, self._clock() - self._dealt_at)
+            end = end_view(event, self._clock() - self._dealt_at)
             board.result = end
             board.count_result(end.result)
             self._show_result(end)

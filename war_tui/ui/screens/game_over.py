@@ -59,7 +59,7 @@ class GameOverScreen(ModalScreen[None]):
             wars=f"{end.wars:,}",
             deepest=deepest_war_text(end.longest_war),
             cards=f"{self.names[0]} {end.counts[0]}, {self.names[1]} {end.counts[1]}",
-            time=duration_text(end.seconds),
+            time=duration_text(end.seconds) if end.seconds is not None else "not known",
             seed=None if self.seed is None else str(self.seed),
             tally=self.tally_line,
         )
