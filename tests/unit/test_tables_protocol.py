@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from test_tables_support import Recorder, dealing, make_table
 
 from war_tui.core.engine import Game
-from war_tui.core.events import BattleWon, CardsRevealed, GameOver, GameStarted, WarDeclared
+from war_tui.core.events import BattleWon, GameOver, GameStarted
+from war_tui.presentation.views import battle_view
 from war_tui.core.rules import EndReason, Gather, Result, Rules, Side
 from war_tui.tables import (
     Auto,
@@ -41,8 +42,6 @@ sides = st.sampled_from(list(Side))
 counts = st.integers(0, 52)
 
 EVENTS = st.one_of(
-    st.builds(CardsRevealed, st.integers(1, 10**9), st.integers(0, 51), st.integers(0, 51), st.integers(0, 26)),
-    st.builds(WarDeclared, st.integers(1, 10**9), st.integers(1, 26), card_rows, card_rows),
     st.builds(BattleWon, st.integers(1, 10**9), sides, card_rows, card_rows, card_rows, st.integers(0, 26), counts, counts),
     st.builds(
         GameOver, st.sampled_from(list(Result)), st.sampled_from(list(EndReason)), st.integers(0, 10**9),
@@ -60,7 +59,7 @@ EVENTS = st.one_of(
 
 
 @given(st.lists(EVENTS, max_size=20), st.integers(1, 10**6))
-def test_every_engine_event_kind_comes_back_equal(events, game):
+def test_every_kind_of_table_event_comes_back_equal(events, game):
     batch = EventBatch(game, tuple(events))
     line = encode(batch)
     assert line.endswith(b"\n") and b"\n" not in line[:-1]
@@ -69,12 +68,12 @@ def test_every_engine_event_kind_comes_back_equal(events, game):
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(list(Gather)), st.integers(1, 3))
-def test_a_whole_game_of_engine_events_comes_back_equal(seed, gather, war_cards):
+def test_a_whole_game_of_table_events_comes_back_equal(seed, gather, war_cards):
     game = Game.deal(seed, Rules(war_cards, gather))
     events: list = []
-    game.subscribe(events.append)
+    game.subscribe(lambda e: events.append(e) if isinstance(e, (GameStarted, BattleWon, GameOver)) else None)
     game.play()
-    assert {type(e) for e in events} >= {GameStarted, CardsRevealed, BattleWon, GameOver}
+    assert {type(e) for e in events} == {GameStarted, BattleWon, GameOver}
     for event in events:
         assert decode_update(encode(EventBatch(1, (event,)))).events == (event,)
 
@@ -147,7 +146,7 @@ def test_the_biggest_snapshot_fits_in_a_line_by_dropping_its_oldest_log_lines():
 
 
 def line(**fields) -> bytes:
-    return json.dumps({"v": 2, **fields}).encode()
+    return json.dumps({"v": 3, **fields}).encode()
 
 
 @pytest.mark.parametrize(
@@ -155,13 +154,14 @@ def line(**fields) -> bytes:
     [
         (b"", "not JSON"),
         (b"flip", "not JSON"),
-        (b'{"v":2,"kind":"flip"', "not JSON"),
+        (b'{"v":3,"kind":"flip"', "not JSON"),
         (b"\xff\xfe{}", "not JSON"),
         (b"[" * 50_000 + b"]" * 50_000, "longer than"),
         (b"[" * 30_000 + b"]" * 30_000, "not JSON"),  # nested past the parser's depth
         (b"[1,2]", "not a JSON object"),
         (b'{"kind":"flip"}', "protocol version"),
-        (b'{"v":3,"kind":"flip"}', "version 3"),
+        (b'{"v":2,"kind":"flip"}', "protocol version 2 is not spoken here (this side speaks 3)"),
+        (b'{"v":4,"kind":"flip"}', "the same war-tui"),
         (b'{"v":true,"kind":"flip"}', "protocol version"),
         (line(kind="teleport"), "no known kind"),
         (line(kind=["flip"]), "no known kind"),
@@ -169,9 +169,9 @@ def line(**fields) -> bytes:
         (line(kind="auto", on=1, speed=4), "true or false"),
         (line(kind="auto", on=True, speed=0.1), "number from"),
         (line(kind="auto", on=True, speed=10**400), "number from"),
-        (b'{"v":2,"kind":"auto","on":true,"speed":' + b"9" * 5000 + b"}", "not JSON"),  # past int's digit limit
-        (b'{"v":2,"kind":"auto","on":true,"speed":NaN}', "not a number"),
-        (b'{"v":2,"kind":"auto","on":true,"speed":1e999}', "number from"),
+        (b'{"v":3,"kind":"auto","on":true,"speed":' + b"9" * 5000 + b"}", "not JSON"),  # past int's digit limit
+        (b'{"v":3,"kind":"auto","on":true,"speed":NaN}', "not a number"),
+        (b'{"v":3,"kind":"auto","on":true,"speed":1e999}', "number from"),
         (line(kind="auto", on=True, speed="fast"), "number from"),
         (line(kind="auto", on=True), "has no speed"),
         (line(kind="join", table=7, watch=False), "printable text"),
@@ -222,7 +222,8 @@ def test_a_bad_update_is_refused_by_the_game_process(spoil):
         {"type": "won", "battle": 1, "winner": "p1", "cards": "0~", "p1": "0", "p2": "1", "wars": 0, "counts": [1, 1]},
         {"type": "won", "battle": 0, "winner": "p1", "cards": "01", "p1": "0", "p2": "1", "wars": 0, "counts": [1, 1]},
         {"type": "won", "battle": 1, "winner": "p1", "cards": "01", "p1": "0", "p2": "1", "wars": 0, "counts": [1, 99]},
-        {"type": "revealed", "battle": 1, "p1": "00", "p2": "1", "depth": 0},
+        {"type": "revealed", "battle": 1, "p1": "0", "p2": "1", "depth": 0},  # version 2's card turned
+        {"type": "war", "battle": 1, "depth": 1, "p1": "2", "p2": "3"},  # version 2's war declared
         {"type": "started", "seed": 1, "rules": {"war_cards": 9, "gather": "laid", "max_battles": 5}, "p1": "0", "p2": "1"},
         {"type": "started", "seed": 1, "rules": {"war_cards": 1, "gather": "laid", "max_battles": 5}, "p1": "01", "p2": "1"},
         {"type": "notice", "code": "info", "text": "a notice is no engine event"},
@@ -231,7 +232,33 @@ def test_a_bad_update_is_refused_by_the_game_process(spoil):
 )
 def test_bad_engine_events_are_refused(event):
     with pytest.raises(ProtocolError):
-        decode_update(json.dumps({"v": 2, "kind": "events", "game": 1, "events": [event]}).encode())
+        decode_update(json.dumps({"v": 3, "kind": "events", "game": 1, "events": [event]}).encode())
+
+
+def test_a_table_sends_deals_won_battles_and_game_over_and_a_screen_still_lays_each_war_step_by_step():
+    """Version 3: no card turned and no war declared goes over the wire; a war's steps follow from BattleWon."""
+    table, _clock = make_table(lambda: Game.deal(7))
+    sent: list = []
+    ann = table.join("ann", lambda update: sent.append(decode_update(encode(update))))
+    bob = table.join("bob", Recorder())
+    while not table.game.over:
+        ann.flip()
+        bob.flip()
+    events = [e for update in sent if isinstance(update, EventBatch) for e in update.events]
+    assert {BattleWon, GameOver} <= {type(e) for e in events} <= {GameStarted, BattleWon, GameOver}
+    wars = [e for e in events if isinstance(e, BattleWon) and e.wars]
+    assert wars  # seed 7 opens with a war
+    view = battle_view(wars[0], table.game.rules.war_cards, wars[0].wars)
+    assert view is not None and view.stages == 1 + 2 * wars[0].wars
+    assert view.laid_at(1) == ((wars[0].p1_laid[0],), (wars[0].p2_laid[0],))
+
+
+def test_a_version_2_line_is_refused_with_one_clear_sentence():
+    with pytest.raises(ProtocolError) as refusal:
+        decode_update(b'{"v":2,"kind":"events","game":1,"events":[]}')
+    assert str(refusal.value) == (
+        "protocol version 2 is not spoken here (this side speaks 3): the server and the game must run the same war-tui"
+    )
 
 
 # ------------------------------------------------------------------ the stream reader
@@ -256,11 +283,11 @@ def test_an_endless_line_is_refused_once_and_never_held_past_the_limit():
 
 
 def test_a_line_of_exactly_the_limit_is_taken_and_one_byte_more_is_not():
-    padding = MAX_LINE - len(b'{"v":2,"kind":"flip"}\n')
-    exact = b'{"v":2,"kind":"flip"}' + b" " * padding + b"\n"
+    padding = MAX_LINE - len(b'{"v":3,"kind":"flip"}\n')
+    exact = b'{"v":3,"kind":"flip"}' + b" " * padding + b"\n"
     assert len(exact) == MAX_LINE
     assert request_reader().feed(exact) == [Flip()]
-    over = b'{"v":2,"kind":"flip"}' + b" " * (padding + 1) + b"\n"
+    over = b'{"v":3,"kind":"flip"}' + b" " * (padding + 1) + b"\n"
     assert isinstance(request_reader().feed(over)[0], LineTooLong)
     reader = request_reader()
     assert isinstance(reader.feed(over[:-1])[0], LineTooLong)

@@ -7,7 +7,7 @@ from test_tables_support import Recorder, dealing, make_table
 
 from war_tui.ui.adapter import EngineAdapter
 from war_tui.core.engine import Game
-from war_tui.core.events import BattleWon, GameStarted
+from war_tui.core.events import BattleWon, GameOver, GameStarted
 from war_tui.core.rules import Result, Side
 from war_tui.tables import (
     Auto,
@@ -43,7 +43,8 @@ def test_the_screen_hears_the_same_events_and_sees_the_same_state_as_a_local_gam
     table, _clock, screen = wired(lambda: Game.deal(seed))
     local = Game.deal(seed)
     local_seen: list = []
-    local.subscribe(lambda e: local_seen.append((e, local.battles, local.wars, local.counts, local.longest_war)))
+    local.subscribe(lambda e: local_seen.append((e, local.battles, local.wars, local.counts, local.longest_war))
+                    if isinstance(e, (GameStarted, BattleWon, GameOver)) else None)  # what a table sends
     local.start()
     remote_seen: list = []
     screen.subscribe(lambda e: remote_seen.append((e, screen.battles, screen.wars, screen.counts, screen.longest_war)))

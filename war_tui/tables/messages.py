@@ -1,7 +1,7 @@
 """The plain values a table and the people at it exchange, whatever carries them.
 
 A table tells each member (``Update``): a ``Snapshot`` when they arrive or fall
-behind, every battle's engine events as an ``EventBatch``, the seats as a
+behind, its game's deals, won battles and end as an ``EventBatch``, the seats as a
 ``TableState`` whenever they change, and ``Notice`` lines. The lobby is a
 ``Lobby``. A member asks (``Request``): ``Flip``, ``Auto``, ``Restart``,
 ``Leave``; a connection outside a table asks ``Join`` or ``WatchLobby``. The
@@ -18,13 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..core.events import BattleWon, CardsRevealed, Event, GameOver, GameStarted, WarDeclared
+from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.rules import EndReason, Result, Rules, Side
 
 __all__ = [
-    "Auto", "BattleWon", "CardsRevealed", "EventBatch", "Flip", "GameOver", "GameStarted", "Join",
+    "Auto", "BattleWon", "EventBatch", "Flip", "GameOver", "GameStarted", "Join",
     "LOGGED_NOTICES", "Leave", "LogEntry", "Lobby", "LobbyEntry", "Notice", "NoticeCode", "Request", "Restart",
-    "SeatState", "SeatStatus", "Snapshot", "TableState", "Update", "WarDeclared", "WatchLobby", "You",
+    "SeatState", "SeatStatus", "Snapshot", "TableEvent", "TableState", "Update", "WatchLobby", "You",
 ]
 
 
@@ -119,12 +119,17 @@ class Snapshot:
     played_ms: int  # since the deal; once the game is over, how long it took (a late joiner's result tells it)
 
 
+TableEvent = GameStarted | BattleWon | GameOver
+"""What a table tells of its game: each deal, each battle won and the game's end (a battle's view and a
+war's steps follow from ``BattleWon``; the turn of each card is the engine's own business)."""
+
+
 @dataclass(frozen=True, slots=True)
 class EventBatch:
-    """The engine's events from one step of the table's game, in the order the engine told them."""
+    """A game's deals, won battles and game over from one step of the table's game, in the engine's order."""
 
     game: int
-    events: tuple[Event, ...]
+    events: tuple[TableEvent, ...]
 
 
 @dataclass(frozen=True, slots=True)

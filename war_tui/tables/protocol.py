@@ -3,8 +3,12 @@
 One JSON object per line, UTF-8, ending in ``\\n``, each carrying the version (``"v": VERSION``) and
 a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``,
 ``notice``, ``lobby``); a connection sends requests (``flip``, ``auto``,
-``restart``, ``leave``, ``join``, ``lobby``). Engine events keep the kinds of
-``war_tui.core.events`` and decode to equal values. Cards travel as one character
+``restart``, ``leave``, ``join``, ``lobby``). A game travels as its deals, won
+battles and game overs (``TableEvent``), which decode to values equal to the
+engine's: a battle's view holds every card laid, and a war's steps follow from
+its wars and the rules' war cards, so the turn of each card is not sent. A line
+of another version is refused, with a sentence saying both ends must run the same
+war-tui. Cards travel as one character
 each (``CARD_CHARS``), so the largest snapshot stays well under the line limit.
 
 Every line is checked before anything acts on it: its size (``MAX_LINE``, 64
@@ -23,7 +27,7 @@ from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 from ..core.cards import DECK_SIZE, Card, CardError, validate_packets
-from ..core.events import BattleWon, CardsRevealed, Event, GameOver, GameStarted, WarDeclared
+from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.rules import EndReason, Gather, Result, Rules, RulesError, Side
 from .messages import (
     Auto,
@@ -41,6 +45,7 @@ from .messages import (
     SeatState,
     SeatStatus,
     Snapshot,
+    TableEvent,
     TableState,
     Update,
     WatchLobby,
@@ -48,7 +53,8 @@ from .messages import (
 )
 from .names import MAX_NAME_LENGTH, MAX_TABLE_NAME_LENGTH
 
-VERSION = 2
+VERSION = 3
+"""3: deals, won battles and game overs only (2 sent each card turned and each war declared as well)."""
 MAX_LINE = 64 * 1024
 """Bytes in one line at most, its newline included."""
 CARD_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
@@ -90,14 +96,8 @@ def _side(side: Side | None) -> str | None:
     return side.value if side is not None else None
 
 
-def event_dict(event: Event | Notice) -> dict[str, Any]:
-    """One engine event (or a log's notice) as a JSON object."""
-    if isinstance(event, CardsRevealed):
-        return {"type": "revealed", "battle": event.battle, "p1": CARD_CHARS[event.p1_card],
-                "p2": CARD_CHARS[event.p2_card], "depth": event.depth}
-    if isinstance(event, WarDeclared):
-        return {"type": "war", "battle": event.battle, "depth": event.depth,
-                "p1": cards_text(event.p1_down), "p2": cards_text(event.p2_down)}
+def event_dict(event: TableEvent | Notice) -> dict[str, Any]:
+    """One of a game's events (or a log's notice) as a JSON object."""
     if isinstance(event, BattleWon):
         return {"type": "won", "battle": event.battle, "winner": event.winner.value, "cards": cards_text(event.cards),
                 "p1": cards_text(event.p1_laid), "p2": cards_text(event.p2_laid), "wars": event.wars,
@@ -227,8 +227,11 @@ def _load(line: bytes | str) -> dict[str, Any]:
     if type(version) is not int:
         raise ProtocolError("a message without a protocol version")
     if version != VERSION:
-        raise ProtocolError(f"protocol version {version} is not spoken here (this side speaks {VERSION})"
-                            if 0 <= version < 1000 else "an unknown protocol version")
+        raise ProtocolError(
+            f"protocol version {version} is not spoken here (this side speaks {VERSION}):"
+            " the server and the game must run the same war-tui" if 0 <= version < 1000
+            else "an unknown protocol version"
+        )
     return data
 
 
@@ -336,8 +339,6 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _TABLE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 _EVENT_FIELDS = {
-    "revealed": ("type", "battle", "p1", "p2", "depth"),
-    "war": ("type", "battle", "depth", "p1", "p2"),
     "won": ("type", "battle", "winner", "cards", "p1", "p2", "wars", "counts"),
     "over": ("type", "result", "reason", "battles", "wars", "longest", "counts", "leader", "p1", "p2", "last_wars"),
     "started": ("type", "seed", "rules", "p1", "p2"),
@@ -353,16 +354,12 @@ def _decode_rules(data: Any) -> Rules:
         raise ProtocolError("rules out of range") from None
 
 
-def decode_entry(data: Any) -> Event | Notice:
-    """An engine event (or a log's notice) from its JSON object."""
+def decode_entry(data: Any) -> TableEvent | Notice:
+    """One of a game's events (or a log's notice) from its JSON object."""
     kind = data.get("type") if isinstance(data, dict) else None
     if not isinstance(kind, str) or kind not in _EVENT_FIELDS:
         raise ProtocolError("an event of no known type")
     f = _Fields(data, f"a {kind} event", _EVENT_FIELDS[kind])
-    if kind == "revealed":
-        return CardsRevealed(f.int("battle", 1), f.card("p1"), f.card("p2"), f.int("depth", 0, DECK_SIZE))
-    if kind == "war":
-        return WarDeclared(f.int("battle", 1), f.int("depth", 1, DECK_SIZE), f.cards("p1"), f.cards("p2"))
     if kind == "won":
         return BattleWon(
             f.int("battle", 1), f.enum("winner", Side), f.cards("cards"), f.cards("p1"), f.cards("p2"),
@@ -386,7 +383,7 @@ def decode_entry(data: Any) -> Event | Notice:
     return Notice(f.enum("code", NoticeCode), f.text("text"))
 
 
-def _decode_event(data: Any) -> Event:
+def _decode_event(data: Any) -> TableEvent:
     event = decode_entry(data)
     if isinstance(event, Notice):
         raise ProtocolError("a notice among engine events")
@@ -465,8 +462,6 @@ def decode_update(line: bytes | str) -> Update:
         if on_show is not None and not isinstance(on_show, (BattleWon, GameOver)):
             raise ProtocolError("a snapshot showing something that is not a battle")
         log = tuple(decode_entry(e) for e in f.list("log", MAX_LOG))
-        if any(isinstance(e, (CardsRevealed, WarDeclared)) for e in log):
-            raise ProtocolError("a log line that is not a deal, a battle, an end or a notice")
         return Snapshot(
             you=You(y.name("name"), y.opt_enum("seat", Side)),
             state=_decode_state(_Fields(f._get("state"), "a snapshot's state", _STATE_FIELDS)),
@@ -474,7 +469,7 @@ def decode_update(line: bytes | str) -> Update:
             total_cards=f.int("total", 2, DECK_SIZE), counts=f.pair("counts"), battles=f.int("battles"),
             wars=f.int("wars"), longest_war=f.int("longest", 0, DECK_SIZE),
             result=f.opt_enum("result", Result), reason=f.opt_enum("reason", EndReason), on_show=on_show,
-            log=log,  # type: ignore[arg-type]  # checked just above
+            log=log,
             played_ms=f.int("played"),
         )
     if kind == "lobby":

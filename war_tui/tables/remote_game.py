@@ -1,9 +1,9 @@
 """A game at a table, seen from one connection: the engine's surface, fed by the table's updates.
 
-The board follows a ``RemoteGame`` exactly as it follows a local ``Game``:
-``subscribe`` for the engine's events, and ``battles``, ``wars``, ``counts``,
-``rules``, ``over``, ``result``... for the state they describe, which is up to
-date before each battle's events are told, as with the engine. It never
+The board follows a ``RemoteGame`` exactly as it follows a local ``Game`` (both are a
+``PlayedGame``): ``subscribe`` for the game's deals, won battles and game over, and
+``battles``, ``wars``, ``counts``, ``rules``, ``over``, ``result``... for the state
+they describe, which is up to date before each event is told, as with the engine. It never
 decides a rule: it only applies what the table's updates say. Everything else a
 table says (the seats, notices, snapshots, the lobby) goes to ``watch``
 listeners. Key presses become requests through ``send`` (``flip``, ``set_auto``,
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from ..core.events import BattleWon, Event, EventSource, GameOver, GameStarted, Listener
+from ..core.events import BattleWon, EventSource, GameOver, GameStarted, Listener
 from ..core.rules import EndReason, Result, Rules, Side, leader
 from .messages import (
     LOGGED_NOTICES,
@@ -32,6 +32,7 @@ from .messages import (
     Request,
     Restart,
     Snapshot,
+    TableEvent,
     TableState,
     Update,
     You,
@@ -153,24 +154,12 @@ class RemoteGame(EventSource):
         if batch.game < self.game_number:
             return  # from a game this connection has already seen replaced
         self.game_number = batch.game
-        told: list[Event] = []
         for event in batch.events:
-            told.append(event)
-            if isinstance(event, (GameStarted, BattleWon, GameOver)):
-                self._tell(told)
-                told = []
-        if told:
-            self._tell(told)
-
-    def _tell(self, events: list[Event]) -> None:
-        """Apply one battle's events (or a deal), then tell them: listeners see the state they describe."""
-        for event in events:
             self._apply(event)
-        for event in events:
-            for listener in tuple(self._listeners):
+            for listener in tuple(self._listeners):  # after the state it describes, as the engine does
                 listener(event)
 
-    def _apply(self, event: Event) -> None:
+    def _apply(self, event: TableEvent) -> None:
         if isinstance(event, GameStarted):
             self.rules = event.rules
             self.seed = event.seed
@@ -179,15 +168,13 @@ class RemoteGame(EventSource):
             self.battles = self.wars = self.longest_war = 0
             self.result = self.reason = None
             self.on_show = None
-            self.log.append(event)
         elif isinstance(event, BattleWon):
             self.battles = event.battle
             self.wars += event.wars
             self.longest_war = max(self.longest_war, event.wars)
             self._counts = (event.p1_count, event.p2_count)
             self.on_show = event
-            self.log.append(event)
-        elif isinstance(event, GameOver):
+        else:
             self.result = event.result
             self.reason = event.reason
             self.battles = event.battles
@@ -196,6 +183,4 @@ class RemoteGame(EventSource):
             self._counts = (event.p1_count, event.p2_count)
             if event.last_battle_p1:
                 self.on_show = event
-            self.log.append(event)
-        else:
-            self.battles = max(self.battles, event.battle)
+        self.log.append(event)

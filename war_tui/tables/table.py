@@ -484,7 +484,7 @@ class Table:
         call()
         if not self._batch:
             return
-        events = tuple(self._batch)
+        events = tuple(e for e in self._batch if isinstance(e, (GameStarted, BattleWon, GameOver)))
         self._batch.clear()
         for event in events:
             if isinstance(event, (GameStarted, BattleWon)):
