@@ -11,7 +11,8 @@ from war_tui.presentation.cards_art import card_back, card_face, card_label, fan
 from war_tui.presentation.charts import CountHistory, bar_split, resample, spark_rows, stack_edges
 from war_tui.presentation.glyphs import ASCII, UNICODE, choose_glyphs, locale_is_utf8
 from war_tui.presentation.log_lines import log_battle_line
-from war_tui.presentation.speed import MAX, SPEEDS, SpeedError, faster, parse_speed, slower, speed_label, tick_plan
+from war_tui.core.pace import tick_plan
+from war_tui.presentation.speed import MAX, SPEEDS, SpeedError, faster, parse_speed, slower, speed_label
 from war_tui.presentation.words import outcome_text, war_word
 
 

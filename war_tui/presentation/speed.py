@@ -1,12 +1,13 @@
-"""Auto-play speeds: parsing "0.5" / "4" / "max", stepping faster and slower, and the timer's tick plan."""
+"""Auto-play speeds as a person sets them: parsing "0.5" / "4" / "max", stepping faster and slower, and their words.
+
+The timer's tick plan for a speed is ``war_tui.core.pace``'s, shared with the tables.
+"""
 
 from __future__ import annotations
 
 import math
 
-
-MAX = math.inf
-"""The "max" speed: as many battles as fit in a frame."""
+from ..core.pace import MAX
 
 SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, MAX)
 MIN_SPEED = SPEEDS[0]
@@ -59,20 +60,3 @@ def speed_label(speed: float) -> str:
     if speed == MAX:
         return "max"
     return f"{speed:g}/s"
-
-
-FRAME_RATE = 30.0
-"""Frames per second at most: more than a terminal over SSH usefully shows."""
-
-
-def tick_plan(speed: float) -> tuple[float, float]:
-    """(seconds between timer ticks, battles per tick) for an auto-play speed.
-
-    Slow speeds tick once per battle; fast ones tick at the frame rate and play
-    several battles per tick, so the screen never queues more frames than it can show.
-    """
-    if speed == MAX:
-        return 1 / FRAME_RATE, MAX
-    if speed <= FRAME_RATE:
-        return 1 / speed, 1.0
-    return 1 / FRAME_RATE, speed / FRAME_RATE

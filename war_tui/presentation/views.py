@@ -151,25 +151,6 @@ def end_view(ended: PlayedGame | GameOver, seconds: float | None) -> EndView:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayView:
-    """How auto-play runs, as the status line shows it."""
-
-    auto: bool = False
-    speed: float | str = 4.0
-    pause_on_war: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TallyView:
-    """Finished games of this session by result."""
-
-    p1: int = 0
-    p2: int = 0
-    draws: int = 0
-    stopped: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class LogNote:
     """A line the table adds to the battle log: someone sat down or left, the house flipped for someone."""
 

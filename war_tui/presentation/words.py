@@ -82,6 +82,11 @@ def number(value: float | None) -> str:
     return f"{value:,.1f}"
 
 
+def capital(sentence: str) -> str:
+    """The first letter capitalised, the rest as it is: ``str.capitalize()`` would lower-case a player's name."""
+    return sentence[:1].upper() + sentence[1:]
+
+
 def plural(n: int, word: str) -> str:
     """``1 game``, ``2,048 games``."""
     return f"{number(n)} {word}" if n == 1 else f"{number(n)} {word}s"

@@ -8,19 +8,13 @@ the refusal names the rule and never echoes what the client sent.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
+from ..tables.messages import TableMode
 from ..tables.names import TableNameError, parse_table_name
 
 USAGE = "ssh -t HOST table NAME, watch NAME or tables"
 
-
-class TableMode(StrEnum):
-    """What the game process is told it is for (``TABLE_MODE_VARIABLE``)."""
-
-    PLAY = "play"  # sit at the table (or watch, if both seats are taken)
-    WATCH = "watch"
-    LOBBY = "lobby"
+__all__ = ["USAGE", "CommandRefused", "TableCommand", "TableMode", "parse_command"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,8 @@ from .messages import (
     SeatState,
     SeatStatus,
     Snapshot,
+    TableEvent,
+    TableMode,
     TableState,
     Update,
     WatchLobby,
@@ -47,7 +49,7 @@ from .table import Member, Table, TableOptions
 __all__ = [
     "MAX_LINE", "VERSION", "Auto", "Clock", "EventBatch", "FakeClock", "Flip", "Join", "Leave", "Link", "Lobby",
     "LobbyEntry", "LocalTable", "LogEntry", "Member", "MessageReader", "Notice", "NoticeCode", "ProtocolError",
-    "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "RemoteGame",
+    "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "RemoteGame", "TableEvent", "TableMode",
     "TableNameError", "TableOptions", "TableRefused", "TableState", "Update", "WatchLobby", "You",
     "decode_request", "decode_update", "encode", "parse_table_name", "reduce_name", "run_timers", "seconds_until",
     "two_player_table", "unique_name",

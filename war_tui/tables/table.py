@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from ..core.engine import Game
 from ..core.events import BattleWon, Event, GameOver, GameStarted
+from ..core.pace import tick_plan
 from ..core.rules import Rules, Side
 from ..stats.records import GameRecord, Source
 from .clock import Clock, monotonic
@@ -58,8 +59,6 @@ MIN_AUTO_SPEED = 0.5
 MAX_AUTO_SPEED = 128.0
 """Battles per second at most at a shared table ("max" means this): every link carries every battle."""
 DEFAULT_AUTO_SPEED = 4.0
-TICKS_PER_SECOND = 30.0
-"""Auto-play faster than this plays several battles per tick."""
 HOUSE_NAME = "house"
 """The name a record gives a seat nobody ever sat in."""
 
@@ -531,7 +530,7 @@ class Table:
 
     def _auto_tick(self, now: float) -> None:
         speed = self._auto_speed()
-        interval, per_tick = _tick_plan(speed)
+        interval, per_tick = tick_plan(speed)
         self._auto_credit += per_tick
         battles = int(self._auto_credit)
         self._auto_credit -= battles
@@ -555,7 +554,7 @@ class Table:
                 for seat in seats:
                     seat.flipped = False
                 self._auto_credit = 0.0
-                self._auto_at = self._clock() + _tick_plan(self._auto_speed())[0]
+                self._auto_at = self._clock() + tick_plan(self._auto_speed())[0]
             elif not running:
                 self._auto_at = None
         if not game.over and self._auto_at is None:
@@ -577,13 +576,6 @@ class Table:
             self._last_state = state
             self.revision += 1
             self._broadcast(state)
-
-
-def _tick_plan(speed: float) -> tuple[float, float]:
-    """(seconds between ticks, battles per tick) at ``speed`` battles per second."""
-    if speed <= TICKS_PER_SECOND:
-        return 1.0 / speed, 1.0
-    return 1.0 / TICKS_PER_SECOND, speed / TICKS_PER_SECOND
 
 
 def _random_seed() -> int:

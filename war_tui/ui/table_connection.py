@@ -31,6 +31,7 @@ from ..tables import (
     Request,
     Restart,
     RemoteGame,
+    TableMode,
     TableOptions,
     WatchLobby,
     encode,
@@ -75,7 +76,7 @@ class SocketHost:
             return
         self._sock, self._loop = sock, loop
         loop.add_reader(sock.fileno(), self._readable)
-        if self.mode == "lobby":
+        if self.mode == TableMode.LOBBY:
             self.send(WatchLobby())
 
     def send(self, request: Request) -> None:

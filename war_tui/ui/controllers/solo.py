@@ -9,7 +9,8 @@ from ...core.cards import Card
 from ...core.engine import Game
 from ...core.events import Event, GameStarted
 from ...core.rules import Rules
-from ...presentation.speed import MAX, MIN_SPEED, faster, slower, speed_limit_text, tick_plan
+from ...core.pace import MAX, tick_plan
+from ...presentation.speed import MIN_SPEED, faster, slower, speed_limit_text
 from ...presentation.views import deal_view, end_view
 from ...settings.play import PlaySettings
 from ..adapter import EngineAdapter

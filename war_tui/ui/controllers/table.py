@@ -18,9 +18,10 @@ from typing import Protocol
 from ...core.events import BattleWon, Event, GameOver, GameStarted
 from ...presentation.speed import faster, slower, speed_label
 from ...presentation.table_views import board_steps
+from ...presentation.words import capital
 from ...presentation.views import BattleView, DealView, EndView, LogNote, deal_view, end_view
 from ...settings.play import PlaySettings
-from ...tables import Join, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableState
+from ...tables import Join, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableMode, TableState
 from ...tables.messages import LOGGED_NOTICES
 from ..adapter import EngineAdapter
 from ...presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
@@ -93,7 +94,7 @@ class TableController(Controller):
         self.game.watch(self._on_table)
         if self.game.state is not None:
             self._show_table()
-        elif self.settings.table_mode == "lobby":
+        elif self.settings.table_mode == TableMode.LOBBY:
             self._in_lobby = True
             self.shell.open_lobby()
         self.host.start(asyncio.get_running_loop())
@@ -130,7 +131,7 @@ class TableController(Controller):
             self._in_lobby = False
             self.shell.close_lobby()
         you = self.game.you
-        if you is not None and you.watching and self.settings.table_mode != "watch" and not self._told_watching:
+        if you is not None and you.watching and self.settings.table_mode != TableMode.WATCH and not self._told_watching:
             self._told_watching = True
             self.shell.notify("Both seats are taken: you are watching", timeout=5)
         if self._shown:
@@ -195,7 +196,7 @@ class TableController(Controller):
         return notice.code in LOGGED_NOTICES
 
     def _notice(self, notice: Notice) -> None:
-        text = notice.text[:1].upper() + notice.text[1:]
+        text = capital(notice.text)
         if notice.code in LOGGED_NOTICES:
             if not self._logs(notice):
                 return

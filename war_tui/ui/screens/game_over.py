@@ -14,7 +14,7 @@ from textual.widgets import Static
 from ..bindings import GAME_BINDINGS
 from ...presentation.views import EndView
 from ...presentation.result import ResultFacts, pack_parts, result_lines
-from ...presentation.words import deepest_war_text, duration_text, leader_text, reason_text, result_title
+from ...presentation.words import capital, deepest_war_text, duration_text, leader_text, reason_text, result_title
 from ...core.rules import Result
 
 NARROW = 80  # the app's -narrow breakpoint: the dialog takes the whole width
@@ -50,7 +50,7 @@ class GameOverScreen(ModalScreen[None]):
 
     def facts(self) -> ResultFacts:
         end = self.end
-        why = [f"{_capital(reason_text(end.reason, end.result, self.names))}."]
+        why = [f"{capital(reason_text(end.reason, end.result, self.names))}."]
         if end.result is Result.STOPPED:
             why.append(leader_text(None if end.leader is None else end.leader.index, self.names) + ".")
         return ResultFacts(
@@ -93,8 +93,3 @@ class GameOverScreen(ModalScreen[None]):
             widget.update(facts)
         for widget in self.query("#result-hint").results(Static):
             widget.update(hint)
-
-
-def _capital(sentence: str) -> str:
-    """Capitalise the first letter only: str.capitalize() would lower-case a player's name."""
-    return sentence[:1].upper() + sentence[1:]

@@ -24,6 +24,7 @@ from textual.widgets.data_table import CellDoesNotExist
 
 from ...presentation.glyphs import Glyphs
 from ...presentation.lobby import LOBBY_COLUMNS, lobby_row, lobby_summary
+from ...presentation.words import capital
 from ...tables import Lobby, TableNameError, parse_table_name
 from ...tables.names import MAX_TABLE_NAME_LENGTH, TABLE_NAME_RULE
 
@@ -146,7 +147,7 @@ class LobbyScreen(Screen[None]):
         try:
             name = parse_table_name(event.value.strip())
         except TableNameError as refusal:
-            self.say(str(refusal)[:1].upper() + str(refusal)[1:])
+            self.say(capital(str(refusal)))
             return
         self._close_new_table()
         self.say(f"Opening {name}...")

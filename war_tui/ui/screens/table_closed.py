@@ -8,6 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ...presentation.words import capital
+
 
 class TableClosedScreen(ModalScreen[None]):
     """Any of q, enter, space or esc leaves; nothing else can happen at a table that is gone."""
@@ -21,5 +23,5 @@ class TableClosedScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="closed-dialog"):
             yield Static("The table is gone", id="closed-title")
-            yield Static(self.reason[:1].upper() + self.reason[1:] + ".", id="closed-reason", markup=False)
+            yield Static(capital(self.reason) + ".", id="closed-reason", markup=False)
             yield Static("q or enter: leave", id="closed-hint")
