@@ -483,3 +483,24 @@ async def test_the_lobby_says_when_the_server_is_full():
             await pilot.press("n")
             assert "server is full" in said(lobby, "#lobby-message")
             assert not lobby.query_one("#lobby-new").display
+
+
+async def test_a_player_sitting_down_renames_the_seat_on_the_same_board_its_log_kept():
+    """Names are the board's state: a new name redraws every widget that shows it; nothing is composed again."""
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, _ = server.connect("ann", table="oak")
+        app = table_app(fd)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "ann sits at seat 1" in log_text(app))
+            assert app.board.names == ("ann", "Seat 2")
+            ids = ("#status", "#seats", "#packet-p1", "#packet-p2", "#pile", "#card-bar", "#trend", "#log")
+            widgets = [app.board.query_one(widget) for widget in ids]
+            lines = len(app.query_one(BattleLog).lines)
+            server.seat("oak", "bob")
+            server.wake.set()
+            await until(pilot, lambda: "bob sits at seat 2" in log_text(app))
+            assert app.board.names == ("ann", "bob")
+            assert [app.board.query_one(widget) for widget in ids] == widgets  # the very same widgets, redrawn
+            assert len(app.query_one(BattleLog).lines) == lines + 1  # the log went on, not replayed
+            await pilot.pause()
+            assert "bob" in app.query_one("#packet-p2").player and any("bob" in row for row in screen_rows(app))

@@ -18,7 +18,9 @@ from war_tui.presentation.speed import MAX
 from war_tui.presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
 from war_tui.settings.play import PlaySettings
 from war_tui.tables import Auto, FakeClock, Flip, RemoteGame, Restart, Table, two_player_table
-from war_tui.ui.controllers import SoloController, TableController, TwoPlayerController
+from war_tui.ui.controllers.solo import SoloController
+from war_tui.ui.controllers.table import TableController
+from war_tui.ui.controllers.two_players import TwoPlayerController
 from war_tui.ui.controllers.table import PLACEHOLDER_NAMES, WATCHING
 
 WAR_PACKETS = (tuple(parse_cards("7C 3C 9S 4C 5C 8S")), tuple(parse_cards("7H 2D 9D 4D 3S 6D")))
@@ -242,7 +244,7 @@ def test_the_time_limit_stops_the_game_and_the_status_line_counts_down():
 
 def test_the_controllers_load_without_textual_or_rich():
     """Plain classes: a controller's decisions are tested (and could be reused) with no screen library."""
-    code = "import sys, war_tui.ui.controllers; print(sorted(m for m in sys.modules if m.startswith(('textual', 'rich'))))"
+    code = "import sys, war_tui.ui.controllers.table, war_tui.ui.controllers.two_players; print(sorted(m for m in sys.modules if m.startswith(('textual', 'rich'))))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
 
@@ -384,3 +386,10 @@ async def test_two_players_names_stay_as_this_keyboard_gave_them():
     controller.start()
     controller.auto()
     assert board.names == ("Ann", "Bob") and controller.host.asked == [("auto", True, 4.0)]
+
+
+def test_a_solo_game_loads_nothing_of_the_tables():
+    """Start-up pays only for what a solo game uses: the table controllers, screens and protocol load at a table."""
+    code = "import sys, war_tui.ui.app; print(sorted(m for m in sys.modules if m.startswith('war_tui.tables')))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"

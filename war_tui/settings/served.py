@@ -7,9 +7,8 @@ its own and these.
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from pathlib import PurePath
-
-from ..tables.messages import TableMode
 
 SESSION_MINUTES_VARIABLE = "WAR_TUI_SESSION_MINUTES"
 """Set by ``war-tui serve-ssh --max-session-minutes`` for each game it runs: the game shows the time left."""
@@ -21,6 +20,16 @@ ERROR_FD_VARIABLE = "WAR_TUI_ERROR_FD"  # where crash reports go (the server's l
 # socket to the server's Link for this connection, and what the server already did with that connection.
 TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the socket's file descriptor number, inherited
 TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
+
+
+class TableMode(StrEnum):
+    """What a game process at a table is for: the server tells it from the connection's command."""
+
+    PLAY = "play"  # sit at the table (or watch, if both seats are taken)
+    WATCH = "watch"
+    LOBBY = "lobby"
+
+
 TABLE_MODES = tuple(mode.value for mode in TableMode)
 """play: joined as a player (a spectator when the seats were full); watch: joined as a spectator;
 lobby: watching the lobby (the game process asks to join when the person picks a table)."""

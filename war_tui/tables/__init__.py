@@ -34,7 +34,6 @@ from .messages import (
     SeatStatus,
     Snapshot,
     TableEvent,
-    TableMode,
     TableState,
     Update,
     WatchLobby,
@@ -49,7 +48,7 @@ from .table import Member, Table, TableOptions
 __all__ = [
     "MAX_LINE", "VERSION", "Auto", "Clock", "EventBatch", "FakeClock", "Flip", "Join", "Leave", "Link", "Lobby",
     "LobbyEntry", "LocalTable", "LogEntry", "Member", "MessageReader", "Notice", "NoticeCode", "ProtocolError",
-    "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "RemoteGame", "TableEvent", "TableMode",
+    "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "RemoteGame", "TableEvent",
     "TableNameError", "TableOptions", "TableRefused", "TableState", "Update", "WatchLobby", "You",
     "decode_request", "decode_update", "encode", "parse_table_name", "reduce_name", "run_timers", "seconds_until",
     "two_player_table", "unique_name",

@@ -24,7 +24,7 @@ from ..core.rules import EndReason, Result, Rules, Side
 __all__ = [
     "Auto", "BattleWon", "EventBatch", "Flip", "GameOver", "GameStarted", "Join",
     "LOGGED_NOTICES", "Leave", "LogEntry", "Lobby", "LobbyEntry", "Notice", "NoticeCode", "Request", "Restart",
-    "SeatState", "SeatStatus", "Snapshot", "TableEvent", "TableMode", "TableState", "Update", "WatchLobby", "You",
+    "SeatState", "SeatStatus", "Snapshot", "TableEvent", "TableState", "Update", "WatchLobby", "You",
 ]
 
 
@@ -117,14 +117,6 @@ class Snapshot:
     on_show: BattleWon | GameOver | None  # the battle on the board (a GameOver: a game ended short in a war)
     log: tuple[LogEntry, ...]  # the newest lines, oldest first
     played_ms: int  # since the deal; once the game is over, how long it took (a late joiner's result tells it)
-
-
-class TableMode(StrEnum):
-    """What a game process at a table is for: the server tells it (``WAR_TUI_TABLE_MODE``) from the command."""
-
-    PLAY = "play"  # sit at the table (or watch, if both seats are taken)
-    WATCH = "watch"
-    LOBBY = "lobby"
 
 
 TableEvent = GameStarted | BattleWon | GameOver

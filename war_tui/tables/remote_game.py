@@ -79,9 +79,6 @@ class RemoteGame(EventSource):
     def leader(self) -> Side | None:
         return leader(self._counts)
 
-    def start(self) -> None:
-        """Nothing to do: the table deals and starts its games."""
-
     # ------------------------------------------------------- the table's surface
 
     @property

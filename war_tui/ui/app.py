@@ -30,27 +30,25 @@ from ..presentation.glyphs import choose_glyphs
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
 from ..stats import GameRecord, Source, StatsStore
-from ..tables import Lobby, TableOptions
 from .bindings import FLIP_KEYS, GAME_BINDINGS, LOG_KEYS
 from .board import Board
 from .components.ascii_scrollbar import AsciiScrollBarRender
 from .components.click_to_flip import FlipClicked
-from .controllers import Controller, ResultShown, SoloController, TableController, TwoPlayerController
-from .controllers.table import TableHost
+from .controllers import Controller, ResultShown
+from .controllers.solo import SoloController
 from .fastpath import probe
 from .fastpath.output import ShadowOutput
 from .gc_pauses import STARTUP_SETTLED, freeze_startup_objects
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
-from .screens.lobby import LobbyScreen
-from .screens.table_closed import TableClosedScreen
-from .screens.table_game_over import TableGameOverScreen, TwoPlayerGameOverScreen
 from .screens.too_small import TooSmallScreen, too_small
 from .table_bindings import TWO_PLAYER_BINDINGS
-from .table_connection import LocalHost
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a solo game loads nothing of the tables: what they need is imported when a table is
+    from ..tables import Lobby
+    from .controllers.table import TableHost
+    from .screens.lobby import LobbyScreen
     from .screens.stats import StatsScreen
 
 STYLES = files("war_tui.styles")
@@ -110,6 +108,9 @@ class WarApp(ShadowOutput, App[None]):
         if self.stats.enabled:
             self.finished_hooks.append(self._record_game)
         if table is None and settings.two_players:
+            from ..tables import TableOptions
+            from .table_connection import LocalHost
+
             table = LocalHost(settings.names, seed_source=seed_source, on_record=self._table_record,
                               options=TableOptions(rules=settings.rules))
         self.ended: str | None = None
@@ -122,12 +123,13 @@ class WarApp(ShadowOutput, App[None]):
         self.controller: Controller
         if table is None:
             self.controller = SoloController(board, self, settings, clock=clock, new_seed=new_seed)
-        elif settings.two_players:
-            self.controller = TwoPlayerController(board, self, settings, table, clock=clock)
         else:
-            self.controller = TableController(board, self, settings, table, clock=clock)
-        if isinstance(self.controller, TableController):
-            board.names = self.controller.first_names()
+            from .controllers.table import TableController
+            from .controllers.two_players import TwoPlayerController
+
+            kind = TwoPlayerController if settings.two_players else TableController
+            self.controller = controller = kind(board, self, settings, table, clock=clock)
+            board.names = controller.first_names()
         self._lobby: LobbyScreen | None = None
         self.fastpath = probe()
         """The private speed-ups the installed Textual allows (``war_tui.ui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
@@ -196,6 +198,8 @@ class WarApp(ShadowOutput, App[None]):
                 result.end, names, seed=result.seed, tally_line=tally, next_deal_in=result.next_deal_in, dot=dot
             )
         else:
+            from .screens.table_game_over import TableGameOverScreen, TwoPlayerGameOverScreen
+
             kind = TwoPlayerGameOverScreen if result.kind == "two-players" else TableGameOverScreen
             screen = kind(result.end, names, hint=result.hint, seed=result.seed, tally_line=tally, dot=dot)
         self._push_overlay(screen)
@@ -226,6 +230,8 @@ class WarApp(ShadowOutput, App[None]):
             hook(game, seconds)
 
     def open_lobby(self) -> None:
+        from .screens.lobby import LobbyScreen
+
         self._lobby = LobbyScreen(self.glyphs)
         self.push_screen(self._lobby)
 
@@ -253,14 +259,13 @@ class WarApp(ShadowOutput, App[None]):
         if self.ended is not None or not self.is_running:
             return
         self.ended = reason
-        if isinstance(self.controller, TableController):
-            self.controller.ended = reason
+        self.controller.table_closed(reason)
+        from .screens.table_closed import TableClosedScreen
+
         self.push_screen(TableClosedScreen(reason))
 
-    @on(LobbyScreen.JoinRequested)
-    def _join_requested(self, message: LobbyScreen.JoinRequested) -> None:
-        if isinstance(self.controller, TableController):
-            self.controller.join(message.table, message.watch)
+    def on_lobby_screen_join_requested(self, message: LobbyScreen.JoinRequested) -> None:
+        self.controller.join(message.table, message.watch)
 
     # ------------------------------------------------------- the stats seam
 

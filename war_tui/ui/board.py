@@ -17,7 +17,7 @@ board (a controller, ``war_tui.ui.controllers``) learns of that through its
 from __future__ import annotations
 
 from collections import Counter
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -29,15 +29,16 @@ from ..core.rules import Result, Side
 from ..presentation.glyphs import Glyphs
 from ..presentation.unfolding import WATCHABLE_SPEED, stopped_at_war_text
 from ..presentation.views import BattleView, DealView, EndView, LogNote
-from ..tables import TableState, You
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
 from .components.game_footer import GameFooter
 from .components.packet import Packet
 from .components.pile import Pile
-from .components.seats import SeatsLine
 from .components.status import StatusLine
 from .components.trend import CountTrend
+
+if TYPE_CHECKING:  # a solo game loads nothing of the tables
+    from ..tables import TableState, You
 
 
 class Pacer(Protocol):
@@ -117,6 +118,8 @@ class Board(Screen[None]):
             Board.auto, Board.speed, Board.pause_on_war, Board.tally, Board.time_left, Board.names, **shown
         )
         if self.seats:
+            from .components.seats import SeatsLine  # a table's board only
+
             seats = SeatsLine(g, names=names if self.local else None, local=self.local, id="seats")
             yield seats.data_bind(Board.table_state, Board.you, *((Board.names,) if self.local else ()))
         with Horizontal(id="table"):

@@ -31,13 +31,13 @@ from ..tables import (
     Request,
     Restart,
     RemoteGame,
-    TableMode,
     TableOptions,
     WatchLobby,
     encode,
     run_timers,
     two_player_table,
 )
+from ..settings.served import TableMode
 from ..tables.protocol import update_reader
 
 READ_SIZE = 64 * 1024

@@ -13,7 +13,7 @@ from .line_widget import LineWidget, Row
 
 
 class SeatsLine(LineWidget):
-    """Bound to the app's ``table_state`` and ``you``; draws nothing until the table has said who sits where."""
+    """Bound to the board's ``table_state`` and ``you``; draws nothing until the table has said who sits where."""
 
     COMPONENT_CLASSES = {
         "seats--table", "seats--label", "seats--name", "seats--you", "seats--flipped", "seats--waiting",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from ...core.engine import Game
 from ...core.played import PlayedGame
@@ -13,7 +13,9 @@ from ...core.rules import Result, Rules
 from ...presentation.status import one_minute_text
 from ...presentation.views import BattleView, DealView, EndView, LogNote
 from ...settings.play import PlaySettings
-from ...tables import Lobby, TableState, You
+
+if TYPE_CHECKING:  # a solo game loads nothing of the tables
+    from ...tables import Lobby, TableState, You
 
 Severity = Literal["information", "warning", "error"]
 Kind = Literal["solo", "table", "two-players"]
@@ -184,6 +186,12 @@ class Controller:
     def replay(self, seed: int, rules: Rules) -> None: ...
 
     def seat_flip(self, seat: int) -> None: ...
+
+    def join(self, table: str, watch: bool) -> None:
+        """The lobby's choice: sit at (or watch) ``table``."""
+
+    def table_closed(self, reason: str) -> None:
+        """The connection to the table is gone."""
 
     def time_up(self) -> None:
         """The --time-limit ran out."""

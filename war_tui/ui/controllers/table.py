@@ -21,7 +21,8 @@ from ...presentation.table_views import board_steps
 from ...presentation.words import capital
 from ...presentation.views import BattleView, DealView, EndView, LogNote, deal_view, end_view
 from ...settings.play import PlaySettings
-from ...tables import Join, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableMode, TableState
+from ...settings.served import TableMode
+from ...tables import Join, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableState
 from ...tables.messages import LOGGED_NOTICES
 from ..adapter import EngineAdapter
 from ...presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
@@ -106,11 +107,8 @@ class TableController(Controller):
         self.host.close()
 
     def table_closed(self, reason: str) -> None:
-        """The table is gone: say why over the board; any of the closing keys leaves."""
-        if self.ended is not None or not self.shell.is_running:
-            return
+        """The table is gone: no key is a request any more (the app says why over the board)."""
         self.ended = reason
-        self.shell.table_closed(reason)
 
     def _on_table(self, update: Snapshot | TableState | Notice | Lobby) -> None:
         if isinstance(update, Snapshot):
@@ -204,7 +202,7 @@ class TableController(Controller):
             self.shell.notify(notice.text, timeout=4, markup=False)
         elif notice.code is NoticeCode.CLOSING:
             if self.local:
-                self.table_closed(notice.text)
+                self.shell.table_closed(notice.text)
         elif self._in_lobby and self.shell.lobby_says(text):
             return
         else:
