@@ -10,7 +10,7 @@ Nothing here sleeps or starts a timer. Every method reads the injected clock;
 flip, an auto-play battle, a reservation or the table itself to expire). A host
 calls ``poll()`` at that time and asks ``next_deadline()`` again after any call
 into the table. Members are told everything through their ``sink``, a plain
-callable that must not block (a ``Link`` queues, a ``TableGame`` updates itself).
+callable that must not block (a ``Link`` queues, a ``RemoteGame`` updates itself).
 A table belongs to one thread: the host's event loop calls everything on it.
 """
 
