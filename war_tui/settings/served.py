@@ -19,6 +19,12 @@ ERROR_FD_VARIABLE = "WAR_TUI_ERROR_FD"  # where crash reports go (the server's l
 # socket to the server's Link for this connection, and what the server already did with that connection.
 TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the socket's file descriptor number, inherited
 TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
+PLAYER_ID_VARIABLE = "WAR_TUI_PLAYER_ID"
+"""Who is playing, as the server knows them: an opaque identity ("key:SHA256:...", "addr:<hash>"). A served
+game records it with each game and shows that player only the games recorded with it."""
+MAX_PLAYER_ID = 256  # characters; printable ASCII
+SESSION_PLAYER_PREFIX = "session:"
+"""A served game told no identity records and shows only its own session's games, under a random one."""
 TABLE_MODES = ("play", "watch", "lobby")
 """play: joined as a player (a spectator when the seats were full); watch: joined as a spectator;
 lobby: watching the lobby (the game process asks to join when the person picks a table)."""

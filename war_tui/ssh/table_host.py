@@ -54,9 +54,10 @@ class TableHost:
         self._loop = asyncio.get_running_loop()
         self._timers = self._loop.create_task(run_timers(self.registry, self._wake))
 
-    def link(self, user_name: str) -> Link:
-        """A new connection's way to the tables (its name is reduced by the table it joins)."""
-        return Link(self.registry, user_name)
+    def link(self, user_name: str, player: str | None = None) -> Link:
+        """A new connection's way to the tables (its name is reduced by the table it joins); ``player``, its
+        identity, goes with each game it sits in into the statistics."""
+        return Link(self.registry, user_name, player=player)
 
     def wake(self) -> None:
         """Something a connection did may have moved a deadline: let the timers look again."""

@@ -50,6 +50,7 @@ from .records import Bin, GameRecord, Histogram, Source, Totals, known
 
 APP_NAME = "war-tui"
 FILE_NAME = "stats.sqlite3"
+SERVED_FILE_NAME = "served-stats.sqlite3"  # games played over SSH, beside the user's own, never in them
 APPLICATION_ID = 0x57415254  # "WART", in the file header: this file is war-tui's
 SCHEMA_VERSION = 2
 BUSY_TIMEOUT = 3.0  # seconds a write waits for another process before its games wait in memory
@@ -115,6 +116,11 @@ TRIM_SHARE = 10
 def default_path() -> Path:
     """Where statistics live unless ``--stats-db`` says otherwise (XDG data dir on Linux)."""
     return platformdirs.user_data_path(APP_NAME, appauthor=False) / FILE_NAME
+
+
+def served_path() -> Path:
+    """Where ``serve-ssh`` records its players' games unless its game flags say otherwise."""
+    return default_path().with_name(SERVED_FILE_NAME)
 
 
 class StatsUnavailable(Exception):

@@ -38,6 +38,7 @@ class Link:
         registry: Registry,
         user_name: str,
         *,
+        player: str | None = None,
         clock: Clock = monotonic,
         on_output: Callable[[], None] | None = None,
         max_queued: int = MAX_QUEUED_BYTES,
@@ -47,6 +48,8 @@ class Link:
     ) -> None:
         self.registry = registry
         self.user_name = user_name
+        self.player = player
+        """The connection's identity (a key fingerprint, an address hash): recorded with the seat it takes."""
         self.on_output = on_output
         self.max_queued = max_queued
         self.max_bad_lines = max_bad_lines
@@ -73,7 +76,7 @@ class Link:
             raise TableRefused("the connection is closed")
         if self.member is not None:
             raise TableRefused("you are already at a table")
-        self.member = self.registry.join(table_name, self.user_name, self._deliver, watch=watch)
+        self.member = self.registry.join(table_name, self.user_name, self._deliver, watch=watch, player=self.player)
         self._leave_lobby()
         return self.member
 

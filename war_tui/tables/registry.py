@@ -70,7 +70,9 @@ class Registry:
         table = self._tables.get(name)
         return table if table is not None and not table.closed else None
 
-    def join(self, table_name: str, user_name: str, sink: Sink, *, watch: bool = False) -> Member:
+    def join(
+        self, table_name: str, user_name: str, sink: Sink, *, watch: bool = False, player: str | None = None
+    ) -> Member:
         """Sit (or watch) at ``table_name``, opening it if it does not exist yet (unless watching).
 
         Raises ``TableRefused`` for a bad table name, a full server, a table to
@@ -92,7 +94,7 @@ class Registry:
                     f"the server is full: {self.max_tables} tables are open; try again later or watch one"
                 )
             table = self._open(name)
-        member = table.join(user_name, sink, watch=watch)
+        member = table.join(user_name, sink, watch=watch, player=player)
         return member
 
     def _open(self, name: str) -> Table:

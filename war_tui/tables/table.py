@@ -104,6 +104,7 @@ class _Seat:
         self.side = side
         self.member: Member | None = None
         self.name: str | None = None
+        self.player: str | None = None  # the identity of who sits or sat here last, for the record
         self.left_at: float | None = None
         self.sat_at = 0.0
         self.flipped = False
@@ -134,9 +135,11 @@ class Member:
     request was taken.
     """
 
-    def __init__(self, table: Table, name: str, seat: Side | None, sink: Sink) -> None:
+    def __init__(self, table: Table, name: str, seat: Side | None, sink: Sink, player: str | None = None) -> None:
         self.table = table
         self.name = name
+        self.player = player
+        """The identity the server knows this connection by (``WAR_TUI_PLAYER_ID``), or None."""
         self.seat = seat
         self.sink = sink
         self.present = True
@@ -221,7 +224,7 @@ class Table:
 
     # ------------------------------------------------------------ arriving
 
-    def join(self, name: str, sink: Sink, *, watch: bool = False) -> Member:
+    def join(self, name: str, sink: Sink, *, watch: bool = False, player: str | None = None) -> Member:
         """Seat (or, with ``watch``, never seat) someone called ``name`` (reduced here).
 
         The same name within the reconnect grace gets its seat back; otherwise the
@@ -245,13 +248,14 @@ class Table:
         reserved = {s.name for s in self._seats if s.status(now, grace) is SeatStatus.AWAY and s is not seat}
         taken = {m.name for m in self.members} | {n for n in reserved if n is not None}
         member_name = wanted if seat is not None and seat.name == wanted else unique_name(wanted, taken)
-        member = Member(self, member_name, seat.side if seat is not None else None, sink)
+        member = Member(self, member_name, seat.side if seat is not None else None, sink, player)
         returning = seat is not None and seat.name == member_name
         self.members.append(member)
         self._empty_since = None
         if seat is not None:
             seat.member = member
             seat.name = member_name
+            seat.player = player
             seat.left_at = None
             seat.sat_at = now
             seat.auto = False
@@ -507,7 +511,8 @@ class Table:
         self._auto_at = None
         self._took = seconds = self._clock() - self._dealt_at
         if self._on_record is not None:
-            self._on_record(GameRecord.from_game(game, self.seat_names(), seconds, Source.TABLE))
+            players = (self._seats[0].player, self._seats[1].player)
+            self._on_record(GameRecord.from_game(game, self.seat_names(), seconds, Source.TABLE, players=players))
 
     def _idle_deadline(self) -> tuple[_Seat, float] | None:
         """The seated player the table waits for while the other has flipped, and when the house flips for them."""
