@@ -201,6 +201,10 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
         (["--public", "--", "--help"], ["not a game flag"]),
         (["--public", "--", "--names", "Ann", "ann"], ["game flags", "different names"]),
         (["--public", "--", "--war-cards", "9"], ["game flags", "--war-cards"]),
+        (["--served-stats-rows", "999"], ["--served-stats-rows must be a whole number from 1,000 to 10,000,000"]),
+        (["--served-stats-rows", "10000001"], ["--served-stats-rows must be a whole number from 1,000"]),
+        (["--served-stats-rows", "lots"], ["--served-stats-rows must be a whole number"]),
+        (["--public", "--", "--stats-rows", "5000"], ["--served-stats-rows, not a game flag"]),
     ],
 )
 def test_bad_flags_are_one_line_and_exit_2(tmp_path, args, words):
@@ -287,7 +291,8 @@ def test_every_limit_is_in_the_help():
     result = subprocess.run(
         [sys.executable, "-m", "war_tui", "serve-ssh", "--help"], capture_output=True, text=True, timeout=TIMEOUT
     )
-    for flag in ("--max-sessions-per-address", "--max-unauthenticated", "--game-memory-mb", "--max-speed"):
+    for flag in ("--max-sessions-per-address", "--max-unauthenticated", "--game-memory-mb", "--max-speed",
+                 "--served-stats-rows"):
         assert flag in result.stdout
 
 
@@ -317,3 +322,25 @@ async def test_the_open_files_limit_is_raised_to_the_hard_limit(tmp_path, keys_f
     finally:
         process.terminate()
         process.wait(TIMEOUT)
+
+
+def test_served_games_go_to_a_capped_file_of_their_own(tmp_path, monkeypatch):
+    from war_tui.cli import build_parser
+    from war_tui.commands.serve_ssh import game_flags, served_stats_flags, served_stats_path, table_settings
+    from war_tui.stats import default_path, served_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    args = build_parser().parse_args(["serve-ssh", "--served-stats-rows", "5000", "--", "--screensaver"])
+    flags, parsed = game_flags(args)
+    path = served_stats_path(parsed)
+    assert path == served_path() and path.parent == default_path().parent and path != default_path()
+    assert served_stats_flags(path, 5000, parsed) == ["--stats-db", str(path), "--stats-rows", "5000"]
+    _, opener = table_settings(parsed, 5000)
+    store = opener()
+    assert (store.path, store.max_rows) == (path, 5000)
+    chosen = tmp_path / "mine.sqlite3"
+    _, parsed = game_flags(build_parser().parse_args(["serve-ssh", "--", "--stats-db", str(chosen)]))
+    assert served_stats_path(parsed) == chosen  # the operator's file, capped too
+    assert served_stats_flags(chosen, 100_000, parsed) == ["--stats-rows", "100000"]
+    _, parsed = game_flags(build_parser().parse_args(["serve-ssh", "--", "--no-stats"]))
+    assert served_stats_path(parsed) is None and table_settings(parsed)[1] is None
