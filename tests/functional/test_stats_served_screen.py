@@ -5,11 +5,11 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from screen_text import screen_text
 from textual.app import App
 from textual.widgets import DataTable, Static
 from war_ui_support import stats_shown, until
 
-from screen_text import screen_text
 from war_tui.cli import build_parser
 from war_tui.commands.play import settings_from_args
 from war_tui.core.rules import EndReason, Gather, Result

@@ -31,6 +31,7 @@ from textual.timer import Timer
 
 from .adapter import EngineAdapter
 from .components.ascii_scrollbar import AsciiScrollBarRender
+from .input_driver import forgiving_driver
 from ..core.cards import Card
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
@@ -167,6 +168,7 @@ class WarApp(ShadowOutput, App[None]):
         """The private speed-ups the installed Textual allows (``war_tui.ui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
         if self.fastpath.shadow_terminal:
             self.use_shadow_terminal()
+        self.driver_class = forgiving_driver(self.driver_class, self.fastpath.replace_bad_input)
         if settings.theme in self.available_themes:  # preferences: the theme last picked
             self.theme = settings.theme
         self._saving_at_quit = False
