@@ -59,6 +59,7 @@ PENDING_LIMIT = 1_000  # games kept in memory while the file is locked; beyond i
 RETRY_FIRST = 1.0  # seconds before the first retry of a locked file; doubles up to RETRY_MOST
 RETRY_MOST = 30.0
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
+SUMMARIES_KEPT = 8  # summaries a store keeps for asking again (one per question: player, bins, recent games)
 HISTOGRAM_BINS = 48  # divisible by 2, 3, 4, 6, 8, 12, 16, 24: merges evenly to narrower charts
 
 # Statements that take a file from version N-1 to version N, keyed by N.
@@ -443,6 +444,8 @@ class StatsStore:
             if player is not None:
                 summary = _seen_by(summary, player)
             with self._lock:
+                if len(self._summaries) >= SUMMARIES_KEPT:
+                    self._summaries.clear()
                 self._summaries[key] = (span, summary)
             return summary
 
