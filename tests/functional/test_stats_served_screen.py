@@ -128,3 +128,17 @@ async def test_while_the_file_is_read_the_screen_says_so_and_answers_keys(tmp_pa
             assert app.screen is screen
     finally:
         go_on.set()
+
+
+async def test_a_read_that_fails_unexpectedly_says_so_and_the_game_goes_on(tmp_path: Path):
+    store = strangers_file(tmp_path / "stats.sqlite3")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug in reading")
+
+    store.summary = broken  # type: ignore[method-assign]
+    app = Host(store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await stats_shown(pilot)
+        assert "cannot be read" in str(app.screen.query_one("#stats-message", Static).render())
+        assert app.is_running

@@ -123,7 +123,7 @@ class StatsScreen(Screen[None]):
         for reading in self.query("#stats-reading").results(Static):
             reading.update(READING)
 
-    @work(thread=True, exclusive=True, group="stats-summary")
+    @work(thread=True, exclusive=True, group="stats-summary", exit_on_error=False)
     def _read_summary(self) -> Summary | None:
         return self.store.summary(recent=RECENT_GAMES, player=self.player)
 
