@@ -21,6 +21,9 @@ Why it looks like this:
   delayed. A batch is one transaction, so a retry never stores a game twice.
   Games the file still refuses when the program ends are kept in a recovery
   file beside it (``recovery``) and imported by the next run that records.
+- Served games (``serve-ssh``) carry the identity of each seat; ``summary(player=...)`` reads one
+  player's games only, with nobody else's name. A file with ``max_rows`` keeps at most that many
+  games: the write that passes it deletes the oldest tenth in the same transaction.
 - ``schema_version`` records which migrations a file has had; ``MIGRATIONS`` is
   the path from any older version to ``SCHEMA_VERSION``. ``PRAGMA application_id``
   marks the file as ours, so a path pointing at another program's database is
