@@ -5,10 +5,11 @@ reaches a million rows in a week. This presses `s` in the real app (headless,
 110x36) over statistics files of several sizes and measures, from the key:
 
 - **stall**: the longest the app's event loop went without running (a task on
-  the loop wakes every 5 ms and looks at the screen; a gap is time no key,
-  timer or frame ran);
+  the loop wakes every 5 ms; a gap is time no key, timer or frame ran);
 - **screen**: until the statistics screen is the active screen;
-- **figures**: until its figures are on it (the recent games, or "no games").
+- **figures**: until its figures are on it (the recent games, or "no games");
+- **CPU**: the process's CPU time (every thread) from the key to the figures,
+  which the machine's load hardly moves.
 
 Each file is read by an app of its own, ``--repeats`` times, medians printed.
 Files are built once in ``--dir`` (default /tmp/war-tui-stats-bench) with
@@ -28,6 +29,7 @@ import argparse
 import asyncio
 import inspect
 import os
+import resource
 import sqlite3
 import statistics
 import sys
@@ -42,7 +44,8 @@ from war_tui.ui.app import WarApp
 from war_tui.ui.screens.stats import StatsScreen
 
 PLAYERS = 200
-TICK = 0.005  # seconds between looks at the screen
+TICK = 0.005  # seconds between the ticks that find the stall
+LOOK_EVERY = 4  # ticks between looks for the figures (a look walks the screen: costly at 200 a second)
 SIZES = {"empty": 0, "100k": 100_000, "1.3M": 1_300_000}
 
 
@@ -83,8 +86,14 @@ def shown(app: WarApp) -> bool:
     )
 
 
-async def press_s(store: StatsStore, player: str | None) -> tuple[float, float, float]:
-    """One app, one `s`: (stall, screen, figures) in seconds."""
+def cpu() -> float:
+    """CPU seconds of this process, every thread: unlike the wall clock, hardly moved by the machine's load."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def press_s(store: StatsStore, player: str | None) -> tuple[float, float, float, float]:
+    """One app, one `s`: (stall, screen, figures, CPU until the figures) in seconds."""
     settings = PlaySettings(seed=1, war_step=0.0, served=player is not None, player=player) if player else (
         PlaySettings(seed=1, war_step=0.0)
     )
@@ -92,21 +101,49 @@ async def press_s(store: StatsStore, player: str | None) -> tuple[float, float, 
     async with app.run_test(size=(110, 36)) as pilot:
         await pilot.pause(0.3)
         longest = 0.0
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), cpu()
         app.post_message(app_key("s"))
         screen_at = figures_at = None
         last = start
+        ticks = 0
         while figures_at is None and time.perf_counter() - start < 120:
             await asyncio.sleep(TICK)
             now = time.perf_counter()
-            longest = max(longest, now - last)
-            last = now
+            gap, last = now - last, now
+            longest = max(longest, gap)
+            ticks += 1
             if screen_at is None and isinstance(app.screen, StatsScreen):
                 screen_at = now
-            if shown(app):
+            if (ticks % LOOK_EVERY == 0 or gap > 4 * TICK) and shown(app):
                 figures_at = now
+                cpu_used = cpu() - cpu_start
         assert screen_at is not None and figures_at is not None, "the statistics never showed"
-        return longest, screen_at - start, figures_at - start
+        return longest, screen_at - start, figures_at - start, cpu_used
+
+
+def trim_cost(folder: Path) -> None:
+    """A record into a file at its cap of 100,000 (the one that deletes the oldest tenth) beside ordinary ones."""
+    import shutil
+
+    from war_tui.core.engine import Game
+    from war_tui.stats import GameRecord
+
+    source = folder / "stats-100000-served.sqlite3"
+    build(source, 100_000, served=True)
+    copy = folder / "trim.sqlite3"
+    shutil.copyfile(source, copy)
+    game = Game.deal(1)
+    game.play()
+    record = GameRecord.from_game(game, ("ann", "bob"), players=("key:1", "key:2"))
+    store = StatsStore.open(copy, max_rows=100_000)
+    times = []
+    for _ in range(21):
+        start = time.perf_counter()
+        store.record(record)
+        times.append(time.perf_counter() - start)
+    print(f"trim: the record that trims {times[0] * 1000:.0f} ms ({store.trimmed:,} games deleted),"
+          f" the 20 after it {statistics.median(times[1:]) * 1000:.1f} ms each (median)")
+    copy.unlink()
 
 
 def app_key(key: str) -> events.Key:
@@ -125,7 +162,7 @@ def main() -> int:
     if served:
         scenarios += [(f"{name} player", rows, "key:7") for name, rows in SIZES.items() if rows]
     print(f"war_tui from {Path(sys.modules['war_tui'].__file__).parent}; load {os.getloadavg()[0]:.2f}")
-    print(f"{'file':<14}{'rows':>10}  {'stall ms':>9}{'screen ms':>10}{'figures ms':>11}")
+    print(f"{'file':<14}{'rows':>10}  {'stall ms':>9}{'screen ms':>10}{'figures ms':>11}{'CPU ms':>8}")
     for name, rows, player in scenarios:
         if args.only and name not in args.only:
             continue
@@ -135,8 +172,10 @@ def main() -> int:
         for _ in range(args.repeats):
             store = StatsStore.open(path)  # a new process's store: nothing read yet
             runs.append(asyncio.run(press_s(store, player)))
-        stall, screen, figures = (statistics.median(r[i] for r in runs) * 1000 for i in range(3))
-        print(f"{name:<14}{rows:>10,}  {stall:>9.0f}{screen:>10.0f}{figures:>11.0f}", flush=True)
+        stall, screen, figures, used = (statistics.median(r[i] for r in runs) * 1000 for i in range(4))
+        print(f"{name:<14}{rows:>10,}  {stall:>9.0f}{screen:>10.0f}{figures:>11.0f}{used:>8.0f}", flush=True)
+    if served and (not args.only or "trim" in args.only):
+        trim_cost(args.dir)
     print(f"load after {os.getloadavg()[0]:.2f}")
     return 0
 
