@@ -101,10 +101,12 @@ def test_lobby_readers_are_told_of_changes_at_most_once_a_second():
 
 def test_a_full_lobby_of_long_names_fits_in_one_line():
     reg, _clock = registry(max_tables=MAX_MAX_TABLES)
+    widest = "\U0001d400\u0301\u0300" * 16  # 16 cells of letters outside the BMP, two marks each
     for n in range(MAX_MAX_TABLES):
         name = f"{n:03d}" + "x" * 21
-        reg.join(name, "p" * 16, Recorder())
-        reg.join(name, "q" * 16, Recorder())
+        reg.join(name, widest, Recorder(), identity=f"key:{n}p")
+        reg.join(name, widest, Recorder(), identity=f"key:{n}q")
+    assert reg.lobby().tables[0].players[0] == widest
     assert len(encode(reg.lobby())) < MAX_LINE
 
 

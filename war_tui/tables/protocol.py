@@ -174,8 +174,10 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
 
 def encode(message: Update | Request) -> bytes:
     """One line (newline included) carrying ``message``."""
-    text = json.dumps(message_dict(message), separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return text.encode("ascii") + b"\n"
+    # UTF-8, not \u escapes: a lobby of 100 tables with names in any script fits in one line. JSON
+    # escapes every control character, and names and texts hold none of the other invisible ones.
+    text = json.dumps(message_dict(message), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.encode("utf-8") + b"\n"
 
 
 _shared: tuple[object, bytes] | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine import Game
+from ..presentation.words import plural
 from ..stats.records import GameRecord
 from .clock import Clock, monotonic
 from .messages import Lobby, Notice, NoticeCode
@@ -178,7 +179,7 @@ class Registry:
         """
         if len(self._lobby_sinks) >= self.max_lobby_readers:
             raise TableRefused(
-                f"the lobby has {self.max_lobby_readers} people in it, the most it takes; try again later"
+                f"the lobby is full ({plural(self.max_lobby_readers, 'reader')}); try again later"
                 " or name a table (table NAME)"
             )
         self._lobby_sinks.append(sink)
