@@ -44,6 +44,12 @@ DEFAULT_SEAT_TIMEOUT = 60.0
 MIN_SEAT_TIMEOUT = 1.0
 MAX_SEAT_TIMEOUT = 3600.0
 MAX_ATTEMPTS_PER_MINUTE = 1_000_000
+DEFAULT_MAX_SPECTATORS = 20
+MAX_SPECTATORS = 1000
+DEFAULT_MAX_LOBBY = 32
+DEFAULT_TABLES_PER_ADDRESS = 4
+DEFAULT_SEATS_PER_ADDRESS = 4
+MAX_PER_ADDRESS = 1000
 
 # The game as a session starts it: Python's stderr (crash reports, from the first import on) goes to
 # the pipe the server reads, whose number is in WAR_TUI_ERROR_FD; the screen stays on the terminal,
@@ -138,6 +144,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--seat-timeout", type=seat_timeout_value, default=DEFAULT_SEAT_TIMEOUT, metavar="S",
         help=f"seconds a player at a table may stay idle after the other flipped before the house flips "
         f"for them, {MIN_SEAT_TIMEOUT:g}-{MAX_SEAT_TIMEOUT:g} (default {DEFAULT_SEAT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--max-spectators", type=positive_int("--max-spectators", MAX_SPECTATORS, minimum=0),
+        default=DEFAULT_MAX_SPECTATORS, metavar="N",
+        help=f"spectators at one table, 0-{MAX_SPECTATORS:,}; the next one is refused in one line "
+        f"(default {DEFAULT_MAX_SPECTATORS})",
+    )
+    parser.add_argument(
+        "--max-lobby", type=positive_int("--max-lobby", MAX_SESSIONS), default=DEFAULT_MAX_LOBBY, metavar="N",
+        help=f"people in the lobby ('tables') at once, 1-{MAX_SESSIONS:,} (default {DEFAULT_MAX_LOBBY})",
+    )
+    parser.add_argument(
+        "--max-tables-per-address", type=positive_int("--max-tables-per-address", MAX_PER_ADDRESS),
+        default=DEFAULT_TABLES_PER_ADDRESS, metavar="N",
+        help=f"open tables one address (or one key) may have opened, 1-{MAX_PER_ADDRESS:,} "
+        f"(default {DEFAULT_TABLES_PER_ADDRESS})",
+    )
+    parser.add_argument(
+        "--max-seats-per-address", type=positive_int("--max-seats-per-address", MAX_PER_ADDRESS),
+        default=DEFAULT_SEATS_PER_ADDRESS, metavar="N",
+        help=f"seats one address (or one key) may hold at once, sitting or kept while away, 1-{MAX_PER_ADDRESS:,}; "
+        f"past it they watch (default {DEFAULT_SEATS_PER_ADDRESS})",
     )
     parser.add_argument(
         "--max-session-minutes", type=minutes_value("--max-session-minutes"), metavar="M",
@@ -242,6 +270,10 @@ def run(args: argparse.Namespace) -> int:
         max_speed=args.max_speed,
         max_tables=args.max_tables,
         seat_timeout=args.seat_timeout,
+        max_spectators=args.max_spectators,
+        max_lobby=args.max_lobby,
+        tables_per_address=args.max_tables_per_address,
+        seats_per_address=args.max_seats_per_address,
         table_rules=table_rules,
         stats=stats,
     )

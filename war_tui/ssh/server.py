@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import sys
 import time
 from collections import OrderedDict
@@ -34,6 +36,11 @@ TABLE_GOODBYE = 0.5
 """Seconds the games at tables get to read that the server is closing before they are ended."""
 MAX_REFUSED_REQUESTS = 16
 """Refused channels and requests a connection may ask for before it is let go."""
+MAX_AUTH_TRIES = 6
+"""Keys a connection may offer that are not let in, as OpenSSH's MaxAuthTries; the next ends it."""
+MAX_KEY_CHECKS = 3 * MAX_AUTH_TRIES
+"""Keys checked per connection at most, let in or not (each is checked once offered and once signed)."""
+TOO_MANY_KEYS = "too many keys offered; at most {tries} may be tried on one connection"
 # Signatures the server advertises (server-sig-algs): no SHA-1 (ssh-rsa), no DSA (ssh-dss).
 SIGNATURE_ALGORITHMS = [
     "ssh-ed25519", "ssh-ed448", "ecdsa-sha2-nistp521", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp256",
@@ -64,6 +71,10 @@ class ServerConfig:
     input_limit: int = 64 * 1024
     max_tables: int = 16
     seat_timeout: float = 60.0
+    max_spectators: int = 20
+    max_lobby: int = 32
+    tables_per_address: int = 4
+    seats_per_address: int = 4
     table_rules: Rules = field(default_factory=Rules)
     stats: Callable[[], StatsStore] | None = None
     """Opens the store that records finished table games (on first need, in a thread); None: not recorded."""
@@ -102,8 +113,18 @@ class GameServer:
         self._previous_handler: Any = None
         self.tables = TableHost(
             max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
-            stats=config.stats, log=log,
+            stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
+            max_lobby=config.max_lobby, tables_per_address=config.tables_per_address,
+            seats_per_address=config.seats_per_address,
         )
+        # What turns an address into an identity: secret (from the host key, so it lasts across restarts
+        # as the key does), so an identity says nothing of the address it stands for.
+        self._address_secret = hashlib.sha256(b"war-tui address identity\0" + config.host_key.export_private_key()).digest()
+
+    def address_identity(self, address_key: str) -> str:
+        """The identity of a player who offered no key: their address, hashed with the server's secret."""
+        digest = hmac.new(self._address_secret, address_key.encode(), hashlib.sha256).hexdigest()
+        return f"addr:{digest[:24]}"
 
     async def start(self) -> None:
         """Start listening; OSError (port in use, bad address) reaches the caller."""
@@ -243,6 +264,12 @@ class Connection(asyncssh.SSHServer):
         self.authenticated = False
         self.agent_refused = False
         self.exit_status = "no game"
+        self.identity: str | None = None
+        """Whom a seat taken on this connection is kept for: "key:SHA256:..." (the key it logged in
+        with) or "addr:..." (no key: its address, hashed); known once authenticated."""
+        self._signing_key: asyncssh.SSHKey | None = None
+        self._keys_refused = 0
+        self._keys_checked = 0
         self.table: str | None = None
         """Where a table command took this connection ("table oak seat 1 as ann", "lobby"), for the log."""
         self.refusals: dict[str, None] = {}  # an ordered set: each kind of refusal once
@@ -310,34 +337,70 @@ class Connection(asyncssh.SSHServer):
             self._refuse_address_full()
             return True
         keys = self.server.config.authorized_keys
-        if keys is None:
-            return False  # --public: no authentication at all
-        for line in keys.refresh():  # the file as it is now decides, as with sshd
-            self.server.log(line)
+        if keys is not None:
+            for line in keys.refresh():  # the file as it is now decides, as with sshd
+                self.server.log(line)
+        # --public authenticates too, only to learn who is who: any key a client proves it holds is let
+        # in (its fingerprint keeps a seat for it), and a client with no key gets in by keyboard-interactive
+        # with no question asked.
         return True
 
     def password_auth_supported(self) -> bool:
         return False
 
     def kbdint_auth_supported(self) -> bool:
-        return False
+        return self.server.config.authorized_keys is None
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self._signing_key = None  # whatever key was offered before, this login proves none
+        return self.server.config.authorized_keys is None
 
     def public_key_auth_supported(self) -> bool:
-        return self.server.config.authorized_keys is not None
+        return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self._keys_checked += 1
+        if self._keys_checked > MAX_KEY_CHECKS:
+            self._too_many_keys()
+            return False
         keys = self.server.config.authorized_keys
         if keys is None:
+            allowed = True
+        else:
+            host = self.conn.get_extra_info("peername", ("",))[0]
+            verdict = keys.check(key, host, self.address)
+            if verdict.refusal is not None:
+                self.refused(verdict.refusal)
+            allowed = verdict.allowed
+        if not allowed:
+            self._keys_refused += 1
+            if self._keys_refused >= MAX_AUTH_TRIES:
+                self._too_many_keys()
             return False
-        host = self.conn.get_extra_info("peername", ("",))[0]
-        verdict = keys.check(key, host, self.address)
-        if verdict.refusal is not None:
-            self.refused(verdict.refusal)
-        if verdict.allowed:
-            without_sha1(key)  # the signature that follows is checked on this very key object
-        return verdict.allowed
+        without_sha1(key)  # the signature that follows is checked on this very key object
+        # The last key let in before authentication completes is the one whose signature completed it.
+        self._signing_key = key
+        return True
+
+    def _too_many_keys(self) -> None:
+        if "too many keys" in self.refusals:
+            return
+        self.refusals["too many keys"] = None
+        user = shown_user(self.user) if self.user is not None else "-"
+        self.server.flood_log(
+            f"{self.label} user={user}: {self._keys_refused} keys refused in {self._keys_checked} checks; "
+            f"disconnected (at most {MAX_AUTH_TRIES} tries)",
+            "key attempt lines",
+        )
+        with contextlib.suppress(Exception):
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, TOO_MANY_KEYS.format(tries=MAX_AUTH_TRIES))
 
     def auth_completed(self) -> None:
+        key = self._signing_key
+        if key is not None:
+            self.identity = f"key:{key.get_fingerprint('sha256')}"
+        else:
+            self.identity = self.server.address_identity(self.address_key)
         self.authenticated = True
         self.server.unauthenticated.pop(self, None)
         if not self.server.admit(self):  # filled up while this client authenticated

@@ -15,7 +15,7 @@ import asyncssh
 
 from ..presentation.words import plural
 from ..settings import (
-    ERROR_FD_VARIABLE, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
+    ERROR_FD_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
     TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
 )
 from ..tables import Link, TableRefused
@@ -203,7 +203,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _join_table(self, command: TableCommand) -> tuple[str, str] | None:
         """Sit at, watch, or open the lobby, as the command says; the refusal, if any, for the log and the client."""
         server = self._link.server
-        link = server.tables.link(self._link.user or "")
+        link = server.tables.link(self._link.user or "", self._link.identity, self._link.address_key)
         try:
             if command.mode is TableMode.LOBBY:
                 link.watch_lobby()
@@ -220,7 +220,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_link = link
         self._table_mode = command.mode  # "play" also when both seats were taken: the snapshot says it watches
         self._link.table = where
-        server.log(f"{self._link.label}: {where}")
+        server.log(f"{self._link.label}: {where} [{self._link.identity}]")
         return None
 
     def _table_finished(self) -> None:
@@ -367,6 +367,8 @@ class GameSession(asyncssh.SSHServerSession):
         config = server.config
         env = session_environment(self._term, self._chan.get_environment(), config.session_seconds)
         env.update(served_variables(config.max_speed, NO_AGENT if self._link.agent_refused else None))
+        if self._link.identity is not None:
+            env[PLAYER_ID_VARIABLE] = self._link.identity
         theirs = self._table_socket_for_game(env)
         try:
             # Started in HOME, as a login would: never in whatever directory the server was started from.

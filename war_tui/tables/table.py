@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from ..engine import Game
 from ..events import BattleWon, Event, GameOver, GameStarted
+from ..presentation.words import plural
 from ..rules import Rules, Side
 from ..stats.records import GameRecord, Source
 from .clock import Clock, monotonic
@@ -45,7 +46,6 @@ from .messages import (
     Update,
     You,
 )
-from ..presentation.words import plural
 from .names import reduce_name, unique_name
 
 Sink = Callable[[Update], None]
