@@ -156,7 +156,7 @@ def test_one_identity_opens_a_bounded_number_of_tables_from_any_address():
 
 
 def test_one_address_holds_a_bounded_number_of_seats_and_then_watches():
-    reg, clock = registry(seats_per_visitor=2)
+    reg, _clock = registry(seats_per_visitor=2)
     reg.join("a", "ann", Recorder(), identity="key:1", address="10.0.0.1")
     reg.join("a", "bob", Recorder(), identity="key:2", address="10.0.0.1")
     told = Recorder()
