@@ -17,7 +17,7 @@ from typing import Any
 import asyncssh
 
 from ..presentation.words import plural
-from ..rules import Rules
+from ..core.rules import Rules
 from ..stats import StatsStore
 from .keys import AuthorizedKeys, without_sha1
 from .limits import AttemptLimiter, FloodLog, address_key

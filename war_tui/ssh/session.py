@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from ..presentation.words import plural
-from ..settings import (
+from ..settings.served import (
     ERROR_FD_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
     TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
 )
@@ -93,7 +93,7 @@ def session_environment(
 
 
 def served_variables(max_speed: float, notice: str | None) -> dict[str, str]:
-    """What the server tells the game about being served (see ``war_tui.settings``)."""
+    """What the server tells the game about being served (see ``war_tui.settings.play``)."""
     env = {SERVED_VARIABLE: "1", TOP_SPEED_VARIABLE: f"{max_speed:g}"}
     if notice:
         env[NOTICE_VARIABLE] = notice

@@ -19,7 +19,6 @@ import re
 import unicodedata
 from collections.abc import Collection
 
-from ..presentation.cells import cut_cells
 
 MAX_NAME_LENGTH = 16
 """Terminal cells a name takes at most (a wide character such as 山 takes two)."""
@@ -40,6 +39,23 @@ TABLE_NAME_RULE = f"a table name is 1-{MAX_TABLE_NAME_LENGTH} characters of a-z,
 
 class TableNameError(ValueError):
     """A table name that cannot be used; the message is fit to show a person (it never echoes the input)."""
+
+
+def _cells(char: str) -> int:
+    """Terminal cells one character of a reduced name takes: a mark none, a wide (CJK) character two."""
+    if unicodedata.category(char) in _MARKS:
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def cut_cells(text: str, width: int) -> str:
+    """The longest start of ``text`` that fits ``width`` cells, a character's marks kept with it."""
+    used = 0
+    for index, char in enumerate(text):
+        used += _cells(char)
+        if used > width:
+            return text[:index]
+    return text
 
 
 def reduce_name(raw: str, fallback: str = FALLBACK_NAME) -> str:

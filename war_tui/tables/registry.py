@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine import Game
-from ..presentation.words import plural
+from ..core.engine import Game
 from ..stats.records import GameRecord
 from .clock import Clock, monotonic
 from .messages import Lobby, Notice, NoticeCode
@@ -179,7 +178,8 @@ class Registry:
         """
         if len(self._lobby_sinks) >= self.max_lobby_readers:
             raise TableRefused(
-                f"the lobby is full ({plural(self.max_lobby_readers, 'reader')}); try again later"
+                f"the lobby is full ({self.max_lobby_readers} {'reader' if self.max_lobby_readers == 1 else 'readers'});"
+                " try again later"
                 " or name a table (table NAME)"
             )
         self._lobby_sinks.append(sink)

@@ -22,10 +22,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine import Game
-from ..events import BattleWon, Event, GameOver, GameStarted
-from ..presentation.words import plural
-from ..rules import Rules, Side
+from ..core.engine import Game
+from ..core.events import BattleWon, Event, GameOver, GameStarted
+from ..core.rules import Rules, Side
 from ..stats.records import GameRecord, Source
 from .clock import Clock, monotonic
 from .messages import (
@@ -308,7 +307,8 @@ class Table:
             watching = sum(1 for m in self.members if m.seat is None)
             if watching >= self.options.max_spectators:
                 raise TableRefused(
-                    f"table {self.name} has {plural(watching, 'spectator')}, the most it takes; try again later"
+                    f"table {self.name} has {watching} {'spectator' if watching == 1 else 'spectators'}, the most it"
+                    " takes; try again later"
                 )
         returning = seat is not None and taken_from is None and seat.status(now, grace) is SeatStatus.AWAY
         awaited = {s.name for s in self._seats if s.status(now, grace) is SeatStatus.AWAY and s is not seat}
