@@ -14,7 +14,7 @@ import asyncssh
 import pytest
 from ssh_support import TIMEOUT, connect, make_key, read_until, start_server
 
-from war_tui.settings import PLAYER_ID_VARIABLE
+from war_tui.settings.served import PLAYER_ID_VARIABLE
 from war_tui.ssh.server import MAX_AUTH_TRIES
 
 FAKE_TABLE = (str(Path(__file__).parent / "ssh_support" / "fake_table.py"),)
