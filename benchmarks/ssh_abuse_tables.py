@@ -45,6 +45,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--honest", type=int, default=5)
     parser.add_argument("--spectators", type=int, default=30)
     parser.add_argument("--battles", type=int, default=40)
+    parser.add_argument("--max-spectators", type=int, default=None, help="the server's flag (default: its default, 20)")
     parser.add_argument("--skip", default="", help="phases to leave out: spam, spectators")
     return parser.parse_args()
 
@@ -127,6 +128,7 @@ async def spam_phase(workdir: Path, args: argparse.Namespace) -> None:
         await server.wait_listening()
         print(f"(b) server pid {server.process.pid}, default limits; load {os.getloadavg()[0]:.2f}", flush=True)
         before = [await honest(server, server.port, f"127.0.0.{10 + i}", f"calm{i}") for i in range(args.honest)]
+        await asyncio.sleep(31.0)  # their tables, empty, close after 30 s: the spam meets the server as it started
         result = await spam(server.port, args.spam)
         await asyncio.sleep(0.5)
         tables_open = len(re.findall(r": table s\d+ seat", Path(server.log.name).read_text()))
@@ -153,12 +155,12 @@ async def flips(p1: Screen, p2: Screen, battles: int) -> list[float]:
         key = (game, battle + 1)
         pressed = asyncio.get_running_loop().time()
         p2.type(b"f")
-        if await until(lambda: key in p1.first_seen and key in p2.first_seen, 5.0):
+        if await until(lambda key=key: key in p1.first_seen and key in p2.first_seen, 5.0):
             samples.append(max(p1.first_seen[key], p2.first_seen[key]) - pressed)
         else:
             p1.type(b"r")
             p2.type(b"r")
-            await until(lambda: p1.game > game and p2.game > game, 5.0)
+            await until(lambda game=game: p1.game > game and p2.game > game, 5.0)
     return samples
 
 
@@ -175,6 +177,8 @@ async def spectators_phase(workdir: Path, args: argparse.Namespace) -> None:
     sessions = args.spectators + 16
     flags = ["--max-sessions", str(sessions), "--max-sessions-per-address", str(sessions),
              "--max-attempts-per-minute", "100000", "--max-speed", "60"]
+    if args.max_spectators is not None:
+        flags += ["--max-spectators", str(args.max_spectators)]
     server = ServeSsh(workdir, flags)
     everyone: list[Screen] = []
     try:
@@ -193,9 +197,16 @@ async def spectators_phase(workdir: Path, args: argparse.Namespace) -> None:
         for player in busy:
             player.type(b"a" + b"+" * 20)  # auto-play, and faster up to "max": the server's top speed
 
+        rates: list[float] = []
+
         async def deal_again() -> None:  # at game over both deal again; auto-play carries on
+            last, at = busy[0].now, time.monotonic()
             while True:
                 await asyncio.sleep(1.0)
+                now = busy[0].now
+                if now[0] == last[0] and now[1] > last[1]:  # battles a second on player 1's screen
+                    rates.append((now[1] - last[1]) / (time.monotonic() - at))
+                last, at = now, time.monotonic()
                 for player in busy:
                     player.type(b"r")
 
@@ -207,20 +218,16 @@ async def spectators_phase(workdir: Path, args: argparse.Namespace) -> None:
         everyone += screens
         await until(lambda: all(s.game or s.process.exit_status is not None for s in screens), START_WAIT)
         watching = sum(1 for s in screens if s.game)
-        log = Path(server.log.name).read_text()
-        refused = log.count("refused: table")
+        refused = sum(1 for s in screens if not s.game and s.process.exit_status is not None)
         await asyncio.sleep(2.0)
-        start_game, start_battle = busy[0].now
-        started = time.monotonic()
         busy_flips = await flips(*calm, args.battles)
         busy_late = await late_board(server.port, "calm")
-        rate = (busy[0].now[1] - start_battle) / (time.monotonic() - started) if busy[0].now[0] == start_game else None
         dealer.cancel()
         memory = games_rss_mb(server)
         load = os.getloadavg()[0]
-        shown_rate = f"{rate:.0f} battles/s" if rate is not None else "a new game meanwhile"
+        rate = f"median {statistics.median(rates):.0f} battles/s" if rates else "not measured"
         print(f"(c) busy table: {watching} spectators watching, {refused} refused; player 1's screen moved at "
-              f"{shown_rate}; games' memory {memory:,.0f} MB; load {load:.2f}", flush=True)
+              f"{rate}; games' memory {memory:,.0f} MB; load {load:.2f}", flush=True)
         p50_idle, p50_busy = statistics.median(idle) * 1000, statistics.median(busy_flips) * 1000
         print(f"(c) flip at another table, p50: idle {p50_idle:.0f} ms, busy {p50_busy:.0f} ms, "
               f"ratio {p50_busy / p50_idle:.2f}; max busy {max(busy_flips) * 1000:.0f} ms "
