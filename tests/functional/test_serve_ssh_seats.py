@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 from pathlib import Path
 
 import asyncssh
@@ -17,7 +18,7 @@ from ssh_support import TIMEOUT, connect, make_key, read_until, start_server
 from war_tui.settings.served import PLAYER_ID_VARIABLE
 from war_tui.ssh.server import MAX_AUTH_TRIES
 
-FAKE_TABLE = (str(Path(__file__).parent / "ssh_support" / "fake_table.py"),)
+FAKE_TABLE = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
 MANY = {"max_sessions_per_address": 64, "attempts_per_minute": 1000}
 CONFUSABLES = ["ann", "ANN", "ann!", "a\u200bnn", "\uff41\uff4e\uff4e", "\u24d0\u24dd\u24dd", "\u202eann"]
 """The same name, a name that folds to it, and names that only look like it: none of them is ann's key."""
@@ -61,17 +62,11 @@ async def arrive(port: int, user: str, command: str, key=None, **options) -> Per
     return Person(conn, process)
 
 
-def fake_table(tmp_path: Path) -> tuple[str, ...]:
-    import sys
-
-    return (sys.executable, *FAKE_TABLE)
-
-
 async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_types(tmp_path, monkeypatch):
     # asyncssh refuses some of these names (stringprep) at both ends; another SSH library might not.
     monkeypatch.setattr(asyncssh.connection, "saslprep", lambda text: text)
     ann_key, bob_key, eve_key = (make_key(tmp_path, name) for name in ("ann_key", "bob_key", "eve_key"))
-    srv = await start_server(tmp_path, [ann_key, bob_key, eve_key], argv=fake_table(tmp_path), **MANY)
+    srv = await start_server(tmp_path, [ann_key, bob_key, eve_key], argv=FAKE_TABLE, **MANY)
     people: list[Person] = []
     try:
         ann = await arrive(srv.port, "ann", "table oak", ann_key)
@@ -107,7 +102,7 @@ async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_typ
 
 async def test_in_public_mode_a_key_or_else_the_address_keeps_the_seat(tmp_path):
     stranger = make_key(tmp_path, "stranger_key")
-    srv = await start_server(tmp_path, None, argv=fake_table(tmp_path), **MANY)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
     people: list[Person] = []
     try:
         ann = await arrive(srv.port, "ann", "table oak", local_addr=("127.0.0.2", 0))  # no key
@@ -148,8 +143,6 @@ async def test_each_game_is_told_who_its_player_is(tmp_path):
         f"os.write(1, ('ID ' + os.environ.get({PLAYER_ID_VARIABLE!r}, '-') + ' END\\r\\n').encode())\n"
         "os.read(0, 1)\n"
     )
-    import sys
-
     srv = await start_server(tmp_path, None, argv=(sys.executable, str(script)), **MANY)
     try:
         for client_key, pattern in ((key, r"ID key:SHA256:\S+ END"), (None, r"ID addr:[0-9a-f]{24} END")):
@@ -164,7 +157,7 @@ async def test_each_game_is_told_who_its_player_is(tmp_path):
 
 
 async def test_table_spam_from_two_addresses_does_not_lock_out_an_honest_player(tmp_path):
-    srv = await start_server(tmp_path, None, argv=fake_table(tmp_path), attempts_per_minute=1000)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, attempts_per_minute=1000)
     try:
         for n in range(32):  # each asks for a table of its own and leaves at once
             spam = await arrive(srv.port, "spam", f"table s{n}", local_addr=(f"127.0.0.{2 + n % 2}", 0))
@@ -184,7 +177,7 @@ async def test_table_spam_from_two_addresses_does_not_lock_out_an_honest_player(
 
 
 async def test_a_table_refuses_one_spectator_too_many_in_one_line(tmp_path):
-    srv = await start_server(tmp_path, None, argv=fake_table(tmp_path), max_spectators=1, **MANY)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_spectators=1, **MANY)
     people: list[Person] = []
     try:
         for user in ("ann", "bob"):
@@ -205,7 +198,7 @@ async def test_a_table_refuses_one_spectator_too_many_in_one_line(tmp_path):
 
 
 async def test_a_full_lobby_refuses_one_reader_too_many_in_one_line(tmp_path):
-    srv = await start_server(tmp_path, None, argv=fake_table(tmp_path), max_lobby=1, **MANY)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_lobby=1, **MANY)
     try:
         first = await arrive(srv.port, "lou", "tables")
         await first.expect(r"LOBBY 0/16")
@@ -219,7 +212,7 @@ async def test_a_full_lobby_refuses_one_reader_too_many_in_one_line(tmp_path):
 
 
 async def test_a_table_keeps_to_the_servers_top_speed_whatever_a_game_asks(tmp_path):
-    srv = await start_server(tmp_path, None, argv=fake_table(tmp_path), max_speed=60.0, **MANY)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_speed=60.0, **MANY)
     people: list[Person] = []
     try:
         for user in ("ann", "bob"):
