@@ -195,7 +195,9 @@ async def spectators_phase(workdir: Path, args: argparse.Namespace) -> None:
         if not await until(lambda: all(s.game for s in busy), START_WAIT):
             raise SystemExit("the busy table never showed its board")
         for player in busy:
-            player.type(b"a" + b"+" * 20)  # auto-play, and faster up to "max": the server's top speed
+            # Faster up to "max" (the server's top speed) first, then auto-play at that speed: a "+" typed
+            # right after "a" may come before the table says auto-play is asked for, and is not sent on.
+            player.type(b"+" * 20 + b"a")
 
         rates: list[float] = []
 
