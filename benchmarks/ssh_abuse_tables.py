@@ -9,7 +9,7 @@
     line) and until their board shows (the real game), ``--honest`` times from fresh addresses, beside
     the same on the server before the spam. Goal: seated within 2 s.
 (c) spectators: one table on auto-play at the server's top speed (``--max-speed 60``), then
-    ``--spectators`` clients ask to watch it (past ``--max-spectators``, 20 by default, they are
+    ``--spectators`` clients ask to watch it (past ``--max-spectators``, 10 by default, they are
     refused); meanwhile a flip at another table (player 2's key to the battle on both screens), p50 over
     ``--battles``, and a late spectator's board at that other table, beside the same before the busy
     table started. Goal: flip p50 within a small factor of the idle one.
@@ -45,7 +45,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--honest", type=int, default=5)
     parser.add_argument("--spectators", type=int, default=30)
     parser.add_argument("--battles", type=int, default=40)
-    parser.add_argument("--max-spectators", type=int, default=None, help="the server's flag (default: its default, 20)")
+    parser.add_argument("--max-spectators", type=int, default=None, help="the server's flag (default: its default, 10)")
     parser.add_argument("--skip", default="", help="phases to leave out: spam, spectators")
     return parser.parse_args()
 

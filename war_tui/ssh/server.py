@@ -71,7 +71,7 @@ class ServerConfig:
     input_limit: int = 64 * 1024
     max_tables: int = 16
     seat_timeout: float = 60.0
-    max_spectators: int = 20
+    max_spectators: int = 10
     max_lobby: int = 32
     tables_per_address: int = 4
     seats_per_address: int = 4

@@ -57,7 +57,7 @@ DEFAULT_CLOSE_AFTER = 30.0
 """Seconds a table with nobody at it (and no seat kept for anyone) stays open."""
 DEFAULT_SHORT_STAY = 10.0
 """A player who leaves within this many seconds of sitting, before anyone flipped, keeps nothing."""
-DEFAULT_MAX_SPECTATORS = 20
+DEFAULT_MAX_SPECTATORS = 10
 MAX_MAX_SPECTATORS = 1000
 DEFAULT_LOG_LINES = 100
 MIN_AUTO_SPEED = 0.5
