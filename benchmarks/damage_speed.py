@@ -1,12 +1,12 @@
-"""How long ``war_tui.fastpath.damage`` takes per frame, replaying real frames: this tree's against another revision's.
+"""How long ``war_tui.ui.fastpath.damage`` takes per frame, replaying real frames: this tree's against another revision's.
 
 The whole program at 4 battles/s is too noisy (a shared 2-core machine) to time
 a module that costs a millisecond or two per battle, so this records real
 frames once and replays them, in the same process, through
 
 - ``textual``: Textual's own ``render_segments`` (every cell of every dirty region; no shadow),
-- ``baseline``: ``war_tui/fastpath/damage.py`` as it is at ``--baseline`` (a git revision),
-- ``current``: ``war_tui/fastpath/damage.py`` as it is in this tree,
+- ``baseline``: ``war_tui/ui/fastpath/damage.py`` as it is at ``--baseline`` (a git revision),
+- ``current``: ``war_tui/ui/fastpath/damage.py`` as it is in this tree,
 
 each from an empty shadow, in alternating passes, so the machine's load hits
 all alike. It reports the median ms per frame of each, current/baseline, and
@@ -37,10 +37,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from war_tui.app import WarApp  # noqa: E402
-from war_tui.fastpath import damage  # noqa: E402
-from war_tui.fastpath.damage import CompositorUpdate  # noqa: E402
-from war_tui.settings import PlaySettings  # noqa: E402
+from war_tui.ui.app import WarApp  # noqa: E402
+from war_tui.ui.fastpath import damage  # noqa: E402
+from war_tui.ui.fastpath.damage import CompositorUpdate  # noqa: E402
+from war_tui.settings.play import PlaySettings  # noqa: E402
 
 SIZE = (100, 30)
 
@@ -73,7 +73,7 @@ async def record(seed: int, battles: int) -> tuple[list[Frame], object, int]:
 
 
 def load_revision(revision: str) -> ModuleType:
-    for place in ("war_tui/fastpath/damage.py", "war_tui/damage.py"):  # the fastpath/ path, or the top-level one of earlier revisions
+    for place in ("war_tui/ui/fastpath/damage.py", "war_tui/damage.py"):  # the fastpath/ path, or the top-level one of earlier revisions
         found = subprocess.run(["git", "show", f"{revision}:{place}"], cwd=ROOT, capture_output=True, text=True)
         if found.returncode == 0:
             source = found.stdout

@@ -31,8 +31,8 @@ from collections import deque
 from random import Random
 
 from war_tui.commands.simulate import game_seed, simulate
-from war_tui.engine import Game
-from war_tui.rules import Rules
+from war_tui.core.engine import Game
+from war_tui.core.rules import Rules
 
 P1, P2, DRAW, STOPPED = "p1", "p2", "draw", "stopped"
 

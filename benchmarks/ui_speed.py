@@ -384,7 +384,7 @@ def main() -> int:
     parser.add_argument("--war-src", help="measure the war_tui package in this directory (an older version, say)")
     parser.add_argument("--only", choices=["start", "idle", "auto", "max", "soak"], action="append")
     parser.add_argument("--fastpath", choices=["on", "off"], default="on",
-                        help="war-tui with its private speed-ups (war_tui/fastpath/) or on public API alone")
+                        help="war-tui with its private speed-ups (war_tui/ui/fastpath/) or on public API alone")
     args = parser.parse_args()
     WAR_ENV["WAR_TUI_FASTPATH"] = "1" if args.fastpath == "on" else "0"
     only = set(args.only or ["start", "idle", "auto", "max", "soak"])

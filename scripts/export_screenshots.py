@@ -19,8 +19,8 @@ sys.path.insert(0, str(ROOT / "tests" / "functional"))
 from table_support import TABLE_SCREEN_STATES  # noqa: E402
 from war_ui_support import SCREEN_STATES, make_app  # noqa: E402
 
-from war_tui.engine import Game  # noqa: E402
-from war_tui.rules import Gather, Rules  # noqa: E402
+from war_tui.core.engine import Game  # noqa: E402
+from war_tui.core.rules import Gather, Rules  # noqa: E402
 from war_tui.stats import GameRecord, Source, StatsStore  # noqa: E402
 
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import version
+from .version import version
 from .commands import config as config_cmd
 from .commands import game as game_cmd
 from .commands import play as play_cmd

@@ -16,13 +16,13 @@ import socket
 import time
 from dataclasses import replace
 
-from war_tui.cards import parse_cards
-from war_tui.engine import Game
-from war_tui.settings import PlaySettings
-from war_tui.table_app import TableApp
-from war_tui.table_session import LocalHost, SocketHost
+from war_tui.core.cards import parse_cards
+from war_tui.core.engine import Game
+from war_tui.settings.play import PlaySettings
+from war_tui.ui.table_app import TableApp
+from war_tui.ui.table_connection import LocalHost, SocketHost
 from war_tui.tables import Link, Member, Registry, TableGame, TableOptions, run_timers
-from war_tui.two_player_app import TwoPlayerApp
+from war_tui.ui.two_player_app import TwoPlayerApp
 
 # Battle 1 is a double war (7 v 7, 9 v 9, then 5 beats 3); seat 1 wins on battle 2.
 WAR_PACKETS = ("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D")

@@ -8,7 +8,7 @@ from cli_helpers import run_main, war_tui
 from war_tui.cli import build_parser
 from war_tui.commands.play import settings_from_args
 from war_tui.presentation.speed import DEFAULT_SPEED, MAX
-from war_tui.rules import Gather
+from war_tui.core.rules import Gather
 
 FILE = """\
 names = ["Ann", "Bob"]

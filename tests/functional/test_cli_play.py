@@ -11,7 +11,7 @@ from cli_helpers import run_main
 from war_tui.cli import build_parser, main
 from war_tui.commands.play import settings_from_args
 from war_tui.presentation.speed import MAX
-from war_tui.rules import Gather
+from war_tui.core.rules import Gather
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_the_stylesheets_ship_as_package_data():
     styles = files("war_tui.styles")
     names = {item.name for item in styles.iterdir()}
     assert {"app.tcss", "screens.tcss"} <= names
-    from war_tui.app import WarApp
+    from war_tui.ui.app import WarApp
 
     for path in WarApp.CSS_PATH:
         assert Path(path).is_file()
@@ -108,7 +108,7 @@ def test_hand_made_packets_on_screen_are_checked_as_war_tui_game_checks_them(pac
 
 
 def test_hand_made_packets_become_the_first_deal():
-    from war_tui.cards import parse_cards
+    from war_tui.core.cards import parse_cards
 
     settings = settings_from_args(build_parser().parse_args(["--no-config", "--p1", "10h as", "--p2", "2♣"]))
     assert settings.packets == (tuple(parse_cards("TH AS")), tuple(parse_cards("2C"))) and settings.seed is None

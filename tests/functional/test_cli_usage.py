@@ -112,10 +112,11 @@ def test_version_from_a_source_tree_without_metadata_is_its_pyproject(monkeypatc
     from pathlib import Path
 
     import war_tui
+    from war_tui.version import version
 
     def not_installed(name):
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(importlib.metadata, "version", not_installed)
     pyproject = Path(war_tui.__file__).resolve().parents[1] / "pyproject.toml"
-    assert war_tui.version() == tomllib.loads(pyproject.read_text())["project"]["version"]
+    assert version() == tomllib.loads(pyproject.read_text())["project"]["version"]

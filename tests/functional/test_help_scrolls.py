@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from war_tui.screens.help import AT_THE_END, MORE_BELOW, HelpScreen
+from war_tui.ui.screens.help import AT_THE_END, MORE_BELOW, HelpScreen
 
 from screen_text import screen_text
 from war_ui_support import make_app

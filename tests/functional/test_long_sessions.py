@@ -12,10 +12,10 @@ from war_ui_support import make_app
 
 import pytest
 
-from war_tui.components.battle_log import MAX_LINES
-from war_tui.fastpath import probe
+from war_tui.ui.components.battle_log import MAX_LINES
+from war_tui.ui.fastpath import probe
 from war_tui.presentation.speed import MAX
-from war_tui.rules import Rules
+from war_tui.core.rules import Rules
 
 
 async def test_opening_and_closing_screens_leaves_no_dead_footer_keys_behind():

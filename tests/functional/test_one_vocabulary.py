@@ -8,12 +8,12 @@ from textual.app import App
 
 from war_tui.commands.simulate import report, simulate, text_report
 from war_tui.commands.stats import text_report as stats_report
-from war_tui.engine import Game
+from war_tui.core.engine import Game
 from war_tui.presentation.speed import MAX
 from war_tui.presentation.words import deepest_war_text
-from war_tui.rules import Rules
-from war_tui.screens.game_over import GameOverScreen
-from war_tui.screens.stats import StatsScreen
+from war_tui.core.rules import Rules
+from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, StatsStore
 
 from screen_text import screen_text

@@ -10,7 +10,7 @@ import re
 import asyncssh
 import pytest
 
-from war_tui.settings import NOTICE_VARIABLE
+from war_tui.settings.served import NOTICE_VARIABLE
 from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, REFUSE_NO_PTY, SHUTTING_DOWN
 
 from ssh_support import (

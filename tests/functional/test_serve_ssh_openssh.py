@@ -12,7 +12,7 @@ from ssh_support import (
     FAKE_ARGV, SSH_OPTIONS, TIMEOUT, PtyClient, game_pid, make_key, process_alive, start_server, wait_gone,
 )
 
-from war_tui.settings import NOTICE_VARIABLE
+from war_tui.settings.served import NOTICE_VARIABLE
 from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, SHUTTING_DOWN, TERMINAL_RESET, refuse_subsystem
 
 SSH = shutil.which("ssh")

@@ -24,7 +24,7 @@ from ssh_support import (
 )
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
-from war_tui.rules import Rules
+from war_tui.core.rules import Rules
 from war_tui.ssh.session import REFUSE_COMMAND, SHUTTING_DOWN, TABLE_BROKEN
 from war_tui.stats import StatsStore
 

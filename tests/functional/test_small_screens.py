@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from war_tui.screens.game_over import GameOverScreen
-from war_tui.screens.stats import StatsScreen
-from war_tui.settings import PlaySettings
+from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.stats import StatsScreen
+from war_tui.settings.play import PlaySettings
 
 from screen_text import screen_text
 from war_ui_support import WAR_PACKETS, make_app, until

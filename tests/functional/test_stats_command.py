@@ -13,8 +13,8 @@ from cli_helpers import run_main
 
 from war_tui.cli import build_parser, main
 from war_tui.commands.stats import store_from_args
-from war_tui.engine import Game
-from war_tui.rules import Gather, Rules
+from war_tui.core.engine import Game
+from war_tui.core.rules import Gather, Rules
 from war_tui.stats import GameRecord, Source, StatsStore, recovery
 
 GAME_KEYS = {

@@ -6,7 +6,7 @@ import multiprocessing
 import sqlite3
 from pathlib import Path
 
-from war_tui.engine import Game
+from war_tui.core.engine import Game
 from war_tui.stats import GameRecord, Source, StatsStore
 
 PROCESSES = 10

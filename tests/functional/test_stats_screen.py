@@ -11,9 +11,9 @@ import pytest
 from textual.app import App
 from textual.widgets import DataTable
 
-from war_tui.engine import Game
-from war_tui.rules import Gather, Rules
-from war_tui.screens.stats import StatsScreen
+from war_tui.core.engine import Game
+from war_tui.core.rules import Gather, Rules
+from war_tui.ui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats import store as store_module
 

@@ -13,8 +13,8 @@ from textual.widgets import DataTable
 
 from cli_helpers import run_main
 
-from war_tui.engine import Game
-from war_tui.screens.stats import StatsScreen
+from war_tui.core.engine import Game
+from war_tui.ui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, Source, StatsStore
 
 

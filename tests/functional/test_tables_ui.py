@@ -12,17 +12,17 @@ from screen_text import screen_rows
 from war_ui_support import drawn, notices, until
 
 from war_tui.cli import main
-from war_tui.components.battle_log import BattleLog
-from war_tui.components.game_footer import GameFooter
-from war_tui.components.packet import Packet
-from war_tui.components.pile import Pile
-from war_tui.components.seats import SeatsLine
-from war_tui.screens.game_over import GameOverScreen
-from war_tui.screens.help import HelpScreen
-from war_tui.screens.lobby import LobbyScreen
-from war_tui.screens.table_closed import TableClosedScreen
-from war_tui.engine import Game
-from war_tui.table_app import TableApp
+from war_tui.ui.components.battle_log import BattleLog
+from war_tui.ui.components.game_footer import GameFooter
+from war_tui.ui.components.packet import Packet
+from war_tui.ui.components.pile import Pile
+from war_tui.ui.components.seats import SeatsLine
+from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.help import HelpScreen
+from war_tui.ui.screens.lobby import LobbyScreen
+from war_tui.ui.screens.table_closed import TableClosedScreen
+from war_tui.core.engine import Game
+from war_tui.ui.table_app import TableApp
 from war_tui.tables import FakeClock, Flip, Member
 
 SIZE = (100, 30)

@@ -2,7 +2,7 @@
 
 Each frame the app hands to its driver is written twice into a small terminal
 emulator: once as Textual would write it (every cell of every dirty region),
-once as the app really writes it (through ``war_tui.fastpath.damage`` when the
+once as the app really writes it (through ``war_tui.ui.fastpath.damage`` when the
 fast path is on, Textual's own output when it is off). The two screens must
 match cell for cell, in character and colour, after every key; the byte
 savings are checked only with the fast path on.
@@ -19,10 +19,10 @@ from rich.cells import get_character_cell_size
 from rich.style import Style
 from textual.strip import Strip
 
-from war_tui.app import WarApp
-from war_tui.fastpath import probe
-from war_tui.fastpath import damage
-from war_tui.fastpath.damage import CompositorUpdate
+from war_tui.ui.app import WarApp
+from war_tui.ui.fastpath import probe
+from war_tui.ui.fastpath import damage
+from war_tui.ui.fastpath.damage import CompositorUpdate
 
 FAST = probe().shadow_terminal
 fast_only = pytest.mark.skipif(not FAST, reason="the fast path is off (WAR_TUI_FASTPATH=0): Textual writes every cell")

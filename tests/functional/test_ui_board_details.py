@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from war_ui_support import QUICK_WIN, drawn, make_app, until
 
-from war_tui.components.battle_log import BattleLog
+from war_tui.ui.components.battle_log import BattleLog
 
 
 
@@ -97,7 +97,7 @@ async def test_the_keyboard_scrolls_the_battle_log_and_it_says_there_is_more(siz
 
 
 async def test_the_log_keys_leave_the_help_screen_alone():
-    from war_tui.screens.help import HelpScreen
+    from war_tui.ui.screens.help import HelpScreen
 
     app = make_app(seed=281175334627632)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -114,9 +114,9 @@ async def test_the_log_keys_leave_the_help_screen_alone():
 
 
 async def test_a_whole_game_at_max_speed_still_fills_the_log_the_sparkline_and_says_its_time():
-    from war_tui.components.trend import CountTrend
+    from war_tui.ui.components.trend import CountTrend
     from war_tui.presentation.speed import MAX
-    from war_tui.screens.game_over import GameOverScreen
+    from war_tui.ui.screens.game_over import GameOverScreen
 
     app = make_app(seed=5, auto=True, speed=MAX)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -137,7 +137,7 @@ async def test_a_whole_game_at_max_speed_still_fills_the_log_the_sparkline_and_s
 async def test_the_sparkline_stays_bounded_however_many_battles_a_frame_passes_over():
     from dataclasses import replace
 
-    from war_tui.components.trend import CountTrend
+    from war_tui.ui.components.trend import CountTrend
 
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -152,7 +152,7 @@ async def test_the_sparkline_stays_bounded_however_many_battles_a_frame_passes_o
 
 
 def status_of(app) -> str:
-    from war_tui.components.status import StatusLine
+    from war_tui.ui.components.status import StatusLine
 
     return drawn(app.query_one(StatusLine))
 
@@ -169,7 +169,7 @@ async def test_the_status_line_shows_a_tally_from_the_start_and_fits_with_stop_a
 
 
 async def test_a_at_game_over_deals_again_and_plays_it_by_itself():
-    from war_tui.screens.game_over import GameOverScreen
+    from war_tui.ui.screens.game_over import GameOverScreen
 
     app = make_app(packets=QUICK_WIN, auto=True, speed=2.0)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -232,9 +232,9 @@ async def test_ascii_mode_sends_nothing_but_ascii_in_notifications_and_the_palet
 
 def deep_war_view(wars: int = 5, war_cards: int = 3):
     """A made-up battle: ties on Q, A, 7, 10, J, each war with ``war_cards`` down; A♥ beats 3♣ at the end."""
-    from war_tui.cards import RANKS, parse_card
-    from war_tui.views import BattleView
-    from war_tui.rules import Side
+    from war_tui.core.cards import RANKS, parse_card
+    from war_tui.presentation.views import BattleView
+    from war_tui.core.rules import Side
 
     ties = "QA7TJ98"[:wars]
     deciding = (parse_card("AH"), parse_card("3C"))
@@ -264,7 +264,7 @@ def deep_war_view(wars: int = 5, war_cards: int = 3):
 
 @pytest.mark.parametrize("size", [(50, 14), (40, 12), (60, 20)])
 async def test_a_deep_war_in_the_compact_pile_always_shows_both_deciding_cards(size):
-    from war_tui.components.pile import Pile
+    from war_tui.ui.components.pile import Pile
     from war_tui.presentation.cards_art import card_label
     from war_tui.presentation.glyphs import UNICODE
 
@@ -283,7 +283,7 @@ async def test_a_deep_war_in_the_compact_pile_always_shows_both_deciding_cards(s
 
 
 async def test_overlapped_tied_tens_in_the_full_pile_read_t_never_1():
-    from war_tui.components.pile import Pile
+    from war_tui.ui.components.pile import Pile
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -297,7 +297,7 @@ async def test_overlapped_tied_tens_in_the_full_pile_read_t_never_1():
 
 
 async def test_wide_names_keep_the_card_bar_on_its_row():
-    from war_tui.components.card_bar import CardBar
+    from war_tui.ui.components.card_bar import CardBar
     from war_tui.presentation.cells import cell_width
 
     app = make_app(names=("山田太郎山田太郎", "Bob"))  # 8 characters, 16 columns: the widest allowed

@@ -8,15 +8,15 @@ from pathlib import Path
 from textual.widgets import DataTable
 from war_ui_support import drawn, until
 
-from war_tui.app import WarApp
+from war_tui.ui.app import WarApp
 from war_tui.cli import build_parser
 from war_tui.commands.play import settings_from_args
-from war_tui.components.pile import Pile
-from war_tui.components.status import StatusLine
-from war_tui.rules import Result, Rules
-from war_tui.screens.game_over import GameOverScreen
-from war_tui.screens.stats import StatsScreen
-from war_tui.settings import PlaySettings
+from war_tui.ui.components.pile import Pile
+from war_tui.ui.components.status import StatusLine
+from war_tui.core.rules import Result, Rules
+from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.stats import StatsScreen
+from war_tui.settings.play import PlaySettings
 from war_tui.stats import StatsStore
 
 SIZE = (100, 30)

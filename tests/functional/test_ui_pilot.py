@@ -8,17 +8,17 @@ from __future__ import annotations
 import pytest
 from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, drawn, frame, make_app, until
 
-from war_tui.components.battle_log import MAX_LINES, BattleLog
-from war_tui.components.packet import Packet
-from war_tui.components.pile import Pile
-from war_tui.components.status import StatusLine
-from war_tui.engine import Game
-from war_tui.views import DealView
+from war_tui.ui.components.battle_log import MAX_LINES, BattleLog
+from war_tui.ui.components.packet import Packet
+from war_tui.ui.components.pile import Pile
+from war_tui.ui.components.status import StatusLine
+from war_tui.core.engine import Game
+from war_tui.presentation.views import DealView
 from war_tui.presentation.speed import MAX
-from war_tui.rules import Result, Rules
-from war_tui.screens.game_over import GameOverScreen
-from war_tui.screens.help import HelpScreen
-from war_tui.screens.too_small import TooSmallScreen
+from war_tui.core.rules import Result, Rules
+from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.help import HelpScreen
+from war_tui.ui.screens.too_small import TooSmallScreen
 
 SIZE = (100, 30)
 
@@ -413,7 +413,7 @@ async def test_the_battle_log_keeps_a_bounded_number_of_lines():
     async with app.run_test(size=SIZE) as pilot:
         log = app.query_one(BattleLog)
         await pilot.pause()
-        from war_tui.adapter import EngineAdapter
+        from war_tui.ui.adapter import EngineAdapter
 
         class Board:
             def __init__(self):
@@ -445,7 +445,7 @@ async def test_the_battle_log_keeps_a_bounded_number_of_lines():
     ],
 )
 async def test_a_game_ended_in_a_war_shows_its_last_cards_and_says_why(p1, p2, title, pile_words):
-    from war_tui.cards import parse_cards
+    from war_tui.core.cards import parse_cards
 
     app = make_app(packets=(tuple(parse_cards(p1)), tuple(parse_cards(p2))))
     async with app.run_test(size=SIZE) as pilot:

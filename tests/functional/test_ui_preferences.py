@@ -12,7 +12,7 @@ import pytest
 from textual.command import CommandPalette
 from war_ui_support import OPENING_SEED, until
 
-from war_tui.app import WarApp
+from war_tui.ui.app import WarApp
 from war_tui.cli import build_parser
 from war_tui.commands.config import theme_names
 from war_tui.commands.play import settings_from_args

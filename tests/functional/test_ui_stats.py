@@ -8,11 +8,11 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from war_tui.app import WarApp
-from war_tui.rules import Result, Rules
-from war_tui.screens.game_over import GameOverScreen
-from war_tui.screens.stats import StatsScreen
-from war_tui.settings import PlaySettings
+from war_tui.ui.app import WarApp
+from war_tui.core.rules import Result, Rules
+from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.stats import StatsScreen
+from war_tui.settings.play import PlaySettings
 from war_tui.stats import Source, StatsStore
 from war_tui.stats import store as store_module
 

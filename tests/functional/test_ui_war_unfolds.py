@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from war_ui_support import WAR_PACKETS, drawn, frame, make_app, notices, until
 
-from war_tui.cards import parse_cards
-from war_tui.components.battle_log import BattleLog
-from war_tui.components.card_bar import CardBar
-from war_tui.components.packet import Packet
-from war_tui.components.pile import Pile
-from war_tui.components.trend import CountTrend
-from war_tui.screens.game_over import GameOverScreen
+from war_tui.core.cards import parse_cards
+from war_tui.ui.components.battle_log import BattleLog
+from war_tui.ui.components.card_bar import CardBar
+from war_tui.ui.components.packet import Packet
+from war_tui.ui.components.pile import Pile
+from war_tui.ui.components.trend import CountTrend
+from war_tui.ui.screens.game_over import GameOverScreen
 
 SIZE = (100, 30)
 STEP = 0.3

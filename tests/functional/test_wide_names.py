@@ -9,8 +9,8 @@ import pytest
 from rich.cells import cell_len
 
 from war_tui.commands.stats import recent_lines
-from war_tui.engine import Game
-from war_tui.rules import Rules
+from war_tui.core.engine import Game
+from war_tui.core.rules import Rules
 from war_tui.stats import GameRecord, StatsStore
 
 from screen_text import screen_rows

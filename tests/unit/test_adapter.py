@@ -1,10 +1,10 @@
 """The engine adapter follows each battle through its events and sets the view the board draws."""
 
-from war_tui.adapter import EngineAdapter
-from war_tui.cards import parse_cards
-from war_tui.engine import Game
-from war_tui.events import BattleWon, CardsRevealed, WarDeclared
-from war_tui.rules import Side
+from war_tui.ui.adapter import EngineAdapter
+from war_tui.core.cards import parse_cards
+from war_tui.core.engine import Game
+from war_tui.core.events import BattleWon, CardsRevealed, WarDeclared
+from war_tui.core.rules import Side
 
 
 class Board:

@@ -22,7 +22,7 @@ def test_import_contracts_hold():
     assert "0 broken" in done.stdout
 
 
-@pytest.mark.parametrize("module", ["war_tui.engine", "war_tui.rules", "war_tui.cards", "war_tui.events"])
+@pytest.mark.parametrize("module", ["war_tui.core.engine", "war_tui.core.rules", "war_tui.core.cards", "war_tui.core.events"])
 def test_engine_modules_load_without_textual(module):
     code = f"import sys, {module}; sys.exit(1 if any(m.split('.')[0] in ('textual', 'rich') for m in sys.modules) else 0)"
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0

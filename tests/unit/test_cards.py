@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from war_tui.cards import (
+from war_tui.core.cards import (
     CardError,
     card_str,
     deal,

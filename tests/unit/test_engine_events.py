@@ -2,10 +2,10 @@
 
 import pytest
 
-from war_tui.cards import parse_cards
-from war_tui.engine import Game
-from war_tui.events import BattleWon, CardsRevealed, GameOver, GameStarted, WarDeclared
-from war_tui.rules import EndReason, Result, Rules, Side
+from war_tui.core.cards import parse_cards
+from war_tui.core.engine import Game
+from war_tui.core.events import BattleWon, CardsRevealed, GameOver, GameStarted, WarDeclared
+from war_tui.core.rules import EndReason, Result, Rules, Side
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -221,7 +221,7 @@ def test_a_listener_may_unsubscribe_itself_while_being_told():
 
 def test_with_no_listener_no_event_is_built(monkeypatch):
     """The headless path must not pay for events (simulate relies on it)."""
-    import war_tui.engine as engine
+    import war_tui.core.engine as engine
 
     def boom(*args, **kwargs):
         raise AssertionError("an event was built with nobody listening")

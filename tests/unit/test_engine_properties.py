@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from war_tui.commands.game import summary
-from war_tui.engine import Game
-from war_tui.events import BattleWon, GameOver
-from war_tui.rules import EndReason, Gather, Result, Rules, Side
+from war_tui.core.engine import Game
+from war_tui.core.events import BattleWon, GameOver
+from war_tui.core.rules import EndReason, Gather, Result, Rules, Side
 
 GOLDEN = Path(__file__).parent / "data" / "golden_games.json"
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from war_tui.cards import format_cards, parse_cards
-from war_tui.engine import Game
-from war_tui.events import BattleWon
-from war_tui.rules import EndReason, Gather, Result, Rules, Side
+from war_tui.core.cards import format_cards, parse_cards
+from war_tui.core.engine import Game
+from war_tui.core.events import BattleWon
+from war_tui.core.rules import EndReason, Gather, Result, Rules, Side
 
 
 def game(p1: str, p2: str, **rules) -> Game:

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from war_tui.cards import parse_card, parse_cards
+from war_tui.core.cards import parse_card, parse_cards
 from war_tui.presentation.canvas import Canvas, framed
 from war_tui.presentation.cards_art import card_back, card_face, card_label, fan_step, laid_layout
 from war_tui.presentation.charts import CountHistory, bar_split, resample, spark_rows, stack_edges
@@ -194,8 +194,8 @@ def test_numbers_have_thousands_separators_and_a_decimal_only_when_needed():
 
 
 def test_the_help_says_where_won_cards_go_in_plain_words():
-    from war_tui.rules import Rules
-    from war_tui.screens.help import rules_text
+    from war_tui.core.rules import Rules
+    from war_tui.ui.screens.help import rules_text
 
     text = rules_text(Rules())
     assert "adds them to the bottom of their packet" in text and "under its packet" not in text

@@ -5,8 +5,8 @@ from collections import Counter
 import pytest
 
 from war_tui.commands.simulate import Tally, chunks, game_seed, median, percentile, play_chunk, simulate
-from war_tui.engine import Game
-from war_tui.rules import Gather, Rules
+from war_tui.core.engine import Game
+from war_tui.core.rules import Gather, Rules
 
 
 def test_derived_seeds_are_pinned_so_old_reports_stay_replayable():

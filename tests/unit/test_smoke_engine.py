@@ -1,4 +1,4 @@
-from war_tui.engine import Game
+from war_tui.core.engine import Game
 
 
 def test_a_dealt_game_ends_with_every_card_accounted_for():

@@ -53,7 +53,7 @@ def test_the_game_gets_a_small_clean_environment(monkeypatch):
 
 
 def test_the_session_limit_is_passed_to_the_game_and_only_by_the_server():
-    from war_tui.settings import SESSION_MINUTES_VARIABLE
+    from war_tui.settings.served import SESSION_MINUTES_VARIABLE
 
     assert session_environment("xterm", {}, 90.0)[SESSION_MINUTES_VARIABLE] == "1.5"
     assert SESSION_MINUTES_VARIABLE not in session_environment("xterm", {SESSION_MINUTES_VARIABLE: "1"})

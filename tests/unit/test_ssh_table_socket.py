@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from war_tui.engine import Game
+from war_tui.core.engine import Game
 from war_tui.tables import EventBatch, FakeClock, Flip, Link, ProtocolError, Registry, Snapshot, encode
 from war_tui.tables.protocol import update_reader
 from war_tui.ssh.table_socket import READ_BURST, READ_CHUNK, READ_RATE, TableSocket

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from war_tui.cli import main
-from war_tui.engine import Game
+from war_tui.core.engine import Game
 from war_tui.stats import GameRecord, StatsStore
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from war_tui.engine import Game
-from war_tui.rules import EndReason, Gather, Result, Rules
+from war_tui.core.engine import Game
+from war_tui.core.rules import EndReason, Gather, Result, Rules
 from war_tui.stats import GameRecord, Source, StatsStore, default_path
 from war_tui.stats import store as store_module
 

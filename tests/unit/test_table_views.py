@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from test_tables_support import Recorder, make_table
 
-from war_tui.engine import Game
+from war_tui.core.engine import Game
 from war_tui.presentation.glyphs import ASCII
 from war_tui.presentation.seats import seats_pieces
-from war_tui.table_views import board_steps
+from war_tui.presentation.table_views import board_steps
 from war_tui.tables import TableGame
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from war_tui.engine import Game
-from war_tui.rules import Side
+from war_tui.core.engine import Game
+from war_tui.core.rules import Side
 from war_tui.tables import (
     Auto,
     EventBatch,

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_tables_support import Recorder, dealing, make_table
 
-from war_tui.engine import Game
-from war_tui.events import BattleWon, CardsRevealed, GameOver, GameStarted, WarDeclared
-from war_tui.rules import EndReason, Gather, Result, Rules, Side
+from war_tui.core.engine import Game
+from war_tui.core.events import BattleWon, CardsRevealed, GameOver, GameStarted, WarDeclared
+from war_tui.core.rules import EndReason, Gather, Result, Rules, Side
 from war_tui.tables import (
     Auto,
     EventBatch,

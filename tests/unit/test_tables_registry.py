@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_tables_support import Recorder
 
-from war_tui.engine import Game
+from war_tui.core.engine import Game
 from war_tui.tables import FakeClock, Lobby, NoticeCode, Registry, SeatStatus, TableRefused, encode
 from war_tui.tables.protocol import MAX_LINE
 from war_tui.tables.registry import MAX_MAX_TABLES

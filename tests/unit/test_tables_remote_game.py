@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from test_tables_support import Recorder, dealing, make_table
 
-from war_tui.adapter import EngineAdapter
-from war_tui.engine import Game
-from war_tui.events import BattleWon, GameStarted
-from war_tui.rules import Result, Side
+from war_tui.ui.adapter import EngineAdapter
+from war_tui.core.engine import Game
+from war_tui.core.events import BattleWon, GameStarted
+from war_tui.core.rules import Result, Side
 from war_tui.tables import (
     Auto,
     EventBatch,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from war_tui.cards import parse_cards
-from war_tui.engine import Game
+from war_tui.core.cards import parse_cards
+from war_tui.core.engine import Game
 from war_tui.tables import EventBatch, FakeClock, Notice, Snapshot, Table, TableOptions, TableState, seconds_until
 
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..config import default_path, read_config
+from ..settings.preferences import default_path, read_config
 from .common import EXIT_USAGE, UsageError
 
 

@@ -7,13 +7,14 @@ import json
 import secrets
 import sys
 
-from ..cards import Card, CardError, card_str, format_cards, parse_cards, validate_packets
-from ..engine import Game
-from ..events import BattleWon, Event, GameOver
+from ..core.cards import Card, CardError, card_str, format_cards, parse_cards, validate_packets
+from ..core.engine import Game
+from ..core.events import BattleWon, Event, GameOver
 from ..presentation.words import plural, reason_text, result_title
-from ..rules import Result, Rules
-from ..settings import DEFAULT_NAMES as NAMES
-from .common import MAX_SEED, UsageError, add_rule_flags, rules_from_args, seed_value
+from ..core.rules import Result, Rules
+from ..settings.play import DEFAULT_NAMES as NAMES
+from ..settings.values import MAX_SEED, seed_value
+from .common import UsageError, add_rule_flags, rules_from_args
 
 
 

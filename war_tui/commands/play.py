@@ -8,15 +8,17 @@ import sys
 from collections.abc import Collection, Mapping
 from typing import TextIO
 
-from ..config import ConfigRead, Preferences, default_path, key_for, read_config
+from ..settings.preferences import ConfigRead, Preferences, default_path, key_for, read_config
 from ..presentation.speed import DEFAULT_SPEED, MAX, SpeedError, parse_speed, speed_label
-from ..rules import Rules
-from ..settings import (
-    DEFAULT_NAMES, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
-    TABLE_MODE_VARIABLE, TABLE_MODES, TOP_SPEED_VARIABLE, PlaySettings, names_value,
+from ..core.rules import Rules
+from ..settings.play import DEFAULT_NAMES, PlaySettings
+from ..settings.served import (
+    NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TABLE_MODES, TOP_SPEED_VARIABLE,
 )
+from ..settings.values import names_value
 from ..stats import StatsStore
-from .common import MAX_MINUTES, MAX_SEED, UsageError, add_rule_flags, minutes_value, rules_from_args, seed_value
+from ..settings.values import MAX_MINUTES, MAX_SEED, minutes_value, seed_value
+from .common import UsageError, add_rule_flags, rules_from_args
 from .config import config_path_value, theme_names
 from .game import add_packet_flags, packets_from_args
 from .stats import add_stats_flags, check_stats_flags, store_from_args
@@ -110,7 +112,7 @@ def merged(args: argparse.Namespace, read: ConfigRead) -> argparse.Namespace:
 
 
 def served_settings(environ: Mapping[str, str]) -> dict[str, object]:
-    """What the SSH server said about this game (see ``war_tui.settings``); nothing when not served."""
+    """What the SSH server said about this game (see ``war_tui.settings.play``); nothing when not served."""
     if environ.get(SERVED_VARIABLE) != "1":
         return {}
     top = environ.get(TOP_SPEED_VARIABLE, "")
@@ -255,11 +257,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(problem)
     store = store_from_args(args)
     if settings.two_players or settings.table_fd is not None:
-        from ..table_run import run_table  # Textual loads only when a screen is really wanted
+        from ..ui.table_run import run_table  # Textual loads only when a screen is really wanted
 
         code = run_table(settings, store)
     else:
-        from ..app import WarApp  # Textual loads only when a screen is really wanted
+        from ..ui.app import WarApp  # Textual loads only when a screen is really wanted
 
         app = WarApp(settings, stats=store)
         app.run()

@@ -24,9 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..presentation.words import plural
-from ..rules import Rules
+from ..core.rules import Rules
 from ..stats import StatsStore
-from .common import UsageError, minutes_value, number_value, positive_int
+from ..settings.values import minutes_value, number_value, positive_int
+from .common import UsageError
 
 DEFAULT_PORT = 2222
 DEFAULT_MAX_SESSIONS = 32

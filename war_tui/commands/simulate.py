@@ -29,10 +29,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from itertools import islice
 
-from ..engine import Game
-from ..rules import EndReason, Gather, Result, Rules
+from ..core.engine import Game
+from ..core.rules import EndReason, Gather, Result, Rules
 from ..presentation.words import deepest_war_text, number, plural
-from .common import MAX_SEED, add_rule_flags, positive_int, rules_from_args, seed_value
+from ..settings.values import MAX_SEED, positive_int, seed_value
+from .common import add_rule_flags, rules_from_args
 
 # Derived seeds stay below 2**48: short enough to type, and exact in every JSON
 # reader (JavaScript and older jq turn integers above 2**53 into approximations).

@@ -44,7 +44,8 @@ from ..stats.text import (
     rules_short,
     when,
 )
-from .common import UsageError, path_value, positive_int
+from ..settings.values import path_value, positive_int
+from .common import UsageError
 
 JSON_FORMAT = 1
 REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import RANKS, Card
+from ..core.cards import RANKS, Card
 from .glyphs import Glyphs
 
 

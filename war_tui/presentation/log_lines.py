@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import Card, is_red
+from ..core.cards import Card, is_red
 from .cards_art import card_label
 from .glyphs import Glyphs
 from .words import cannot_finish_text, number, outcome_text, plural, war_word

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..rules import EndReason, Result
+from ..core.rules import EndReason, Result
 from .cells import cell_width, wrap_cells
 
 

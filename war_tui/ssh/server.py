@@ -15,7 +15,7 @@ from typing import Any
 import asyncssh
 
 from ..presentation.words import plural
-from ..rules import Rules
+from ..core.rules import Rules
 from ..stats import StatsStore
 from .env_requests import refuse_unwanted_env
 from .keys import AuthorizedKeys, without_sha1

@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from ..presentation.words import plural
-from ..settings import (
-    ERROR_FD_VARIABLE, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
-    TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
+from ..settings.served import (
+    ERROR_FD_VARIABLE, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
 )
 from ..tables import Link, TableRefused
 from .commands import CommandRefused, TableCommand, TableMode, parse_command
@@ -101,7 +100,7 @@ def session_environment(
 
 
 def served_variables(max_speed: float, notice: str | None) -> dict[str, str]:
-    """What the server tells the game about being served (see ``war_tui.settings``)."""
+    """What the server tells the game about being served (see ``war_tui.settings.play``)."""
     env = {SERVED_VARIABLE: "1", TOP_SPEED_VARIABLE: f"{max_speed:g}"}
     if notice:
         env[NOTICE_VARIABLE] = notice

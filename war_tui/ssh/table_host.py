@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from ..rules import Rules
+from ..core.rules import Rules
 from ..stats import StatsStore
 from ..stats.records import GameRecord
 from ..tables import Link, Registry, TableOptions, run_timers

@@ -11,10 +11,10 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
 
-from ..rules import EndReason, Gather, Result, Rules, RulesError
+from ..core.rules import EndReason, Gather, Result, Rules, RulesError
 
 if TYPE_CHECKING:
-    from ..engine import Game
+    from ..core.engine import Game
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
 

@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import fields
 from pathlib import Path
 
-from ..rules import EndReason, Gather, Result
+from ..core.rules import EndReason, Gather, Result
 from .records import GameRecord, Source, known
 
 SUFFIX = ".unsaved.jsonl"

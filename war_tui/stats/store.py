@@ -44,7 +44,7 @@ from pathlib import Path
 
 import platformdirs
 
-from ..rules import EndReason, Gather, Result
+from ..core.rules import EndReason, Gather, Result
 from . import recovery
 from .records import Bin, GameRecord, Histogram, Source, Totals, known
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..rules import DEFAULT_MAX_BATTLES, Gather, Result, Rules
+from ..core.rules import DEFAULT_MAX_BATTLES, Gather, Result, Rules
 from .records import GameRecord, Source
 
 RESULT_LABELS = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..engine import Game
+from ..core.engine import Game
 from ..stats.records import GameRecord
 from .clock import Clock, monotonic
 from .remote_game import TableGame

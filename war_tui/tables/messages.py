@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..events import BattleWon, CardsRevealed, Event, GameOver, GameStarted, WarDeclared
-from ..rules import EndReason, Result, Rules, Side
+from ..core.events import BattleWon, CardsRevealed, Event, GameOver, GameStarted, WarDeclared
+from ..core.rules import EndReason, Result, Rules, Side
 
 __all__ = [
     "Auto", "BattleWon", "CardsRevealed", "EventBatch", "Flip", "GameOver", "GameStarted", "Join",

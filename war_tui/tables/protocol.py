@@ -4,7 +4,7 @@ One JSON object per line, UTF-8, ending in ``\\n``, each carrying the version (`
 a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``,
 ``notice``, ``lobby``); a connection sends requests (``flip``, ``auto``,
 ``restart``, ``leave``, ``join``, ``lobby``). Engine events keep the kinds of
-``war_tui.events`` and decode to equal values. Cards travel as one character
+``war_tui.core.events`` and decode to equal values. Cards travel as one character
 each (``CARD_CHARS``), so the largest snapshot stays well under the line limit.
 
 Every line is checked before anything acts on it: its size (``MAX_LINE``, 64
@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
-from ..cards import DECK_SIZE, Card, CardError, validate_packets
-from ..events import BattleWon, CardsRevealed, Event, GameOver, GameStarted, WarDeclared
-from ..rules import EndReason, Gather, Result, Rules, RulesError, Side
+from ..core.cards import DECK_SIZE, Card, CardError, validate_packets
+from ..core.events import BattleWon, CardsRevealed, Event, GameOver, GameStarted, WarDeclared
+from ..core.rules import EndReason, Gather, Result, Rules, RulesError, Side
 from .messages import (
     Auto,
     EventBatch,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine import Game
+from ..core.engine import Game
 from ..stats.records import GameRecord
 from .clock import Clock, monotonic
 from .messages import Lobby, Notice, NoticeCode

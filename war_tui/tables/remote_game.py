@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from ..events import BattleWon, Event, EventSource, GameOver, GameStarted, Listener
-from ..rules import EndReason, Result, Rules, Side, leader
+from ..core.events import BattleWon, Event, EventSource, GameOver, GameStarted, Listener
+from ..core.rules import EndReason, Result, Rules, Side, leader
 from .messages import (
     LOGGED_NOTICES,
     Auto,

@@ -22,9 +22,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine import Game
-from ..events import BattleWon, Event, GameOver, GameStarted
-from ..rules import Rules, Side
+from ..core.engine import Game
+from ..core.events import BattleWon, Event, GameOver, GameStarted
+from ..core.rules import Rules, Side
 from ..stats.records import GameRecord, Source
 from .clock import Clock, monotonic
 from .messages import (

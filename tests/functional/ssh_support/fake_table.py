@@ -16,7 +16,7 @@ import sys
 import termios
 import tty
 
-from war_tui.settings import TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE
+from war_tui.settings.served import TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE
 from war_tui.tables import Auto, EventBatch, Flip, Leave, Lobby, Notice, Restart, Snapshot, TableState, encode
 from war_tui.tables.messages import BattleWon, GameOver, GameStarted
 from war_tui.tables.protocol import update_reader

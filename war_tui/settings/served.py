@@ -1,0 +1,38 @@
+"""What ``war-tui serve-ssh`` tells each game it starts, and what a served game keeps to itself.
+
+A client cannot set these variables: the server passes on none of a client's variables but a few of
+its own and these.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+SESSION_MINUTES_VARIABLE = "WAR_TUI_SESSION_MINUTES"
+"""Set by ``war-tui serve-ssh --max-session-minutes`` for each game it runs: the game shows the time left."""
+SERVED_VARIABLE = "WAR_TUI_SERVED"  # "1": played over SSH
+TOP_SPEED_VARIABLE = "WAR_TUI_TOP_SPEED"  # battles per second that "max" means
+NOTICE_VARIABLE = "WAR_TUI_NOTICE"  # one sentence to show once the board is up
+ERROR_FD_VARIABLE = "WAR_TUI_ERROR_FD"  # where crash reports go (the server's log), never the player's screen
+# A game the server starts for a shared table (only honoured with WAR_TUI_SERVED=1): the process's end of a
+# socket to the server's Link for this connection, and what the server already did with that connection.
+TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the socket's file descriptor number, inherited
+TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
+TABLE_MODES = ("play", "watch", "lobby")
+"""play: joined as a player (a spectator when the seats were full); watch: joined as a spectator;
+lobby: watching the lobby (the game process asks to join when the person picks a table)."""
+
+
+# A path as the statistics store words them: from the first slash to a space, comma, semicolon or bracket.
+_PATH = re.compile(r"(?<![\w.])/[^\s;,()]*")
+
+
+def without_paths(text: str, known: PurePath | None = None) -> str:
+    """``text`` with the file-system paths in it named, not shown (a served game's notices)."""
+    if known is not None:
+        text = text.replace(str(known), "the statistics file")
+        if len(str(known.parent)) > 1:
+            folder = str(known.parent)
+            text = text.replace(f"the folder {folder}", "the statistics folder").replace(folder, "the statistics folder")
+    return _PATH.sub("a folder on the server", text)

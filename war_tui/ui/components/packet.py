@@ -1,0 +1,113 @@
+"""A player's packet: name, card count, and a stack of card backs as thick as the packet."""
+
+from __future__ import annotations
+
+from textual.reactive import var
+
+from .click_to_flip import ClickToFlip
+from .line_widget import PADDING, LineWidget, Row
+from ...presentation.views import BattleView, DealView, EndView
+from ...presentation.canvas import Canvas, framed
+from ...presentation.cards_art import BIG_CARD_HEIGHT, BIG_CARD_WIDTH, CARD_HEIGHT, big_card_back, card_art_size, card_back
+from ...presentation.charts import stack_edges
+from ...presentation.glyphs import Glyphs
+from ...presentation.words import plural
+from ...core.rules import Side
+
+
+class Packet(ClickToFlip, LineWidget):
+    """The stack is the top card's back with one visible edge per few cards behind it.
+
+    The packet draws its own frame (the player's name on top, the count below), as
+    Textual draws a round border with labels: most battles change the count, not
+    the stack, and then only the frame's bottom row is repainted (a border label
+    set through Textual repaints the whole widget).
+    """
+
+    COMPONENT_CLASSES = {
+        "packet--frame", "packet--title", "packet--count", "packet--back", "packet--edge", "packet--empty", "packet--won",
+    }
+
+    deal: var[DealView | None] = var(None)
+    battle: var[BattleView | None] = var(None)
+    result: var[EndView | None] = var(None)
+
+    def __init__(self, side: Side, name: str, glyphs: Glyphs, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes=f"packet {side.value}")
+        self.side = side
+        self.player = name
+        self.glyphs = glyphs
+        self.count = 0
+        self.total = 52
+        self.won = 0  # cards taken in the battle on show (0: did not win it)
+
+    def watch_deal(self, deal: DealView | None) -> None:
+        if deal is not None:
+            self.total = deal.total
+            self._show(deal.counts[self.side.index], 0)
+
+    def watch_battle(self, view: BattleView | None) -> None:
+        if view is not None:
+            self._show(view.counts[self.side.index], view.taken if view.winner is self.side else 0)
+
+    def watch_result(self, end: EndView | None) -> None:
+        if end is not None:
+            self._show(end.counts[self.side.index], self.won)
+
+    def _show(self, count: int, won: int) -> None:
+        if (count, won) != (self.count, self.won):
+            self.count, self.won = count, won
+            self.redraw()
+
+    @property
+    def subtitle(self) -> str:
+        """The frame's bottom label: the count; the winner of the battle on show gets "+2 → 27 cards"."""
+        text = plural(self.count, "card")
+        if self.won:
+            text = f"+{self.won} {self.glyphs.arrow} {text}"
+            if len(text) > self.size.width - 6:  # the frame's room for a label (corners, edge, a space each side)
+                text = f"+{self.won} {self.glyphs.arrow} {self.count}"
+        return text
+
+    def draw(self, width: int, height: int) -> list[Row]:
+        inner = Canvas(max(0, width - 3), max(0, height - 2))  # inside the frame, after one column of padding
+        self._draw_stack(inner)
+        rows = [[(" ", PADDING), *row] for row in inner.runs()] if width > 2 else []
+        drawn = framed(
+            rows, width, height, self.glyphs.box, "packet--frame",
+            (self.player, "packet--title"), (self.subtitle, "packet--won" if self.won else "packet--count"),
+            self.glyphs.ellipsis,
+        )
+        if self.won and height > 1:
+            # A label in a style of its own keeps the spaces around it in the subtitle's colour, as Textual's do.
+            drawn[-1] = [
+                piece for text, name in drawn[-1]
+                for piece in ([(" ", "packet--count"), (text[1:-1], name), (" ", "packet--count")]
+                              if name == "packet--won" else [(text, name)])
+            ]
+        return drawn
+
+    def _draw_stack(self, canvas: Canvas) -> None:
+        width, height = canvas.width, canvas.height
+        if height <= 0 or width <= 0:
+            return
+        if self.count == 0:
+            canvas.text(0, 0, "no cards left"[:width], "packet--empty")
+        elif height < CARD_HEIGHT:
+            # Compact: the stack seen from the side, one edge per few cards.
+            edges = stack_edges(self.count, self.total, max(0, width - 1)) + 1
+            mark = self.glyphs.frame[5]
+            canvas.text(0, 0, mark * edges, "packet--back")
+        else:
+            big = self._big(width, height)
+            card_width, card_height = card_art_size(big)
+            edges = stack_edges(self.count, self.total, max(0, width - card_width))
+            back = big_card_back(self.glyphs) if big else card_back(self.glyphs)
+            top = (height - card_height) // 2  # level with its player's row of cards in the pile
+            for x in range(edges + 1):
+                canvas.paint(x, top, back, "packet--edge" if x < edges else "packet--back")
+
+    @staticmethod
+    def _big(width: int, height: int) -> bool:
+        """Big cards when the packet has room for one and a few edges behind it (a big screen)."""
+        return height >= BIG_CARD_HEIGHT and width >= BIG_CARD_WIDTH + 4

@@ -1,0 +1,45 @@
+"""The seats line of a shared table: who sits where, who has flipped, whom the table waits for, who watches."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.reactive import var
+
+from ...presentation.glyphs import Glyphs
+from ...presentation.seats import seats_pieces
+from ...tables import TableState, You
+from .line_widget import LineWidget, Row
+
+
+class SeatsLine(LineWidget):
+    """Bound to the app's ``table_state`` and ``you``; draws nothing until the table has said who sits where."""
+
+    COMPONENT_CLASSES = {
+        "seats--table", "seats--label", "seats--name", "seats--you", "seats--flipped", "seats--waiting",
+        "seats--house", "seats--auto",
+    }
+
+    table_state: var[TableState | None] = var(None)
+    you: var[You | None] = var(None)
+
+    def __init__(
+        self, glyphs: Glyphs, *, names: Sequence[str] | None = None, local: bool = False, id: str | None = None
+    ) -> None:
+        super().__init__(id=id)
+        self.glyphs = glyphs
+        self.names = tuple(names) if names is not None else None
+        self.local = local
+
+    def watch_table_state(self) -> None:
+        self.redraw()
+
+    def watch_you(self) -> None:
+        self.redraw()
+
+    def draw(self, width: int, height: int) -> list[Row]:
+        state = self.table_state
+        if state is None:
+            return [[("Joining the table...", "seats--label")]]
+        pieces = seats_pieces(state, self.you, self.glyphs, width, names=self.names, local=self.local)
+        return [[(text, f"seats--{style}" if style else "") for text, style in pieces]]

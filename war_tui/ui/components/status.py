@@ -1,0 +1,72 @@
+"""The status line: which game, how far, whether auto-play runs and how fast, and the tally."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from textual.reactive import var
+
+from ...presentation.glyphs import Glyphs
+from ...presentation.status import status_pieces
+from ...core.rules import Result
+from ...presentation.views import BattleView, DealView, EndView
+from .line_widget import LineWidget, Row
+
+
+class StatusLine(LineWidget):
+    COMPONENT_CLASSES = {"status--label", "status--value", "status--auto", "status--paused"}
+
+    deal: var[DealView | None] = var(None)
+    battle: var[BattleView | None] = var(None)
+    result: var[EndView | None] = var(None)
+    auto: var[bool] = var(False)
+    speed: var[float | str] = var(4.0)
+    pause_on_war: var[bool] = var(False)
+    tally: var[Counter[Result]] = var(Counter)
+    time_left: var[int | None] = var(None)
+
+    def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.names = tuple(names)
+        self.glyphs = glyphs
+
+    def watch_deal(self) -> None:
+        self.redraw()
+
+    def watch_battle(self) -> None:
+        self.redraw()
+
+    def watch_result(self) -> None:
+        self.redraw()
+
+    def watch_auto(self) -> None:
+        self.redraw()
+
+    def watch_speed(self) -> None:
+        self.redraw()
+
+    def watch_pause_on_war(self) -> None:
+        self.redraw()
+
+    def watch_tally(self) -> None:
+        self.redraw()
+
+    def watch_time_left(self) -> None:
+        self.redraw()
+
+    def draw(self, width: int, height: int) -> list[Row]:
+        deal, battle, end, tally = self.deal, self.battle, self.result, self.tally
+        if end is not None:
+            battles, wars = end.battles, end.wars
+        elif battle is not None:
+            battles, wars = battle.battle, battle.total_wars
+        else:
+            battles = wars = 0
+        pieces = status_pieces(
+            number=deal.number if deal is not None else 0, seed=deal.seed if deal is not None else None,
+            battles=battles, wars=wars, auto=self.auto, speed=self.speed, pause_on_war=self.pause_on_war,
+            over=end is not None, tally=(tally[Result.P1], tally[Result.P2], tally[Result.DRAW], tally[Result.STOPPED]),
+            names=self.names, glyphs=self.glyphs, width=width, time_left=self.time_left,
+        )
+        return [[(chunk, f"status--{name}" if name else "") for chunk, name in pieces]]

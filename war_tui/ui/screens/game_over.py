@@ -1,0 +1,100 @@
+"""The result of a finished game, over the board; one key deals again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.geometry import Size
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..bindings import GAME_BINDINGS
+from ...presentation.views import EndView
+from ...presentation.result import ResultFacts, pack_parts, result_lines
+from ...presentation.words import deepest_war_text, duration_text, leader_text, reason_text, result_title
+from ...core.rules import Result
+
+NARROW = 80  # the app's -narrow breakpoint: the dialog takes the whole width
+SHORT = 24  # the app's -short breakpoint: the dialog drops its padding and margins
+
+
+class GameOverScreen(ModalScreen[None]):
+    """Modal so the finished board stays visible behind it; the app's keys all still work.
+
+    Its facts and key hint are laid out for the terminal's size (presentation.result):
+    a small terminal gets shorter lines, never a fact cut off or a phrase broken apart.
+    """
+
+    BINDINGS = [*GAME_BINDINGS, Binding("escape", "dismiss", "Look at the table")]
+
+    def __init__(
+        self,
+        end: EndView,
+        names: Sequence[str],
+        *,
+        seed: int | None,
+        tally_line: str,
+        next_deal_in: float | None = None,
+        dot: str = "·",
+    ) -> None:
+        super().__init__(classes=f"result-{end.result.value}")
+        self.end = end
+        self.names = tuple(names)
+        self.seed = seed
+        self.tally_line = tally_line
+        self.next_deal_in = next_deal_in
+        self.dot = dot
+
+    def facts(self) -> ResultFacts:
+        end = self.end
+        why = [f"{_capital(reason_text(end.reason, end.result, self.names))}."]
+        if end.result is Result.STOPPED:
+            why.append(leader_text(None if end.leader is None else end.leader.index, self.names) + ".")
+        return ResultFacts(
+            why=why,
+            battles=f"{end.battles:,}",
+            wars=f"{end.wars:,}",
+            deepest=deepest_war_text(end.longest_war),
+            cards=f"{self.names[0]} {end.counts[0]}, {self.names[1]} {end.counts[1]}",
+            time=duration_text(end.seconds),
+            seed=None if self.seed is None else str(self.seed),
+            tally=self.tally_line,
+        )
+
+    def hint_parts(self) -> list[str]:
+        if self.next_deal_in is not None:
+            return [f"Next deal in {self.next_deal_in:g} seconds", "r deals now", "q quits"]
+        return ["r or space: deal again", "esc: look at the table", "q: quit"]
+
+    def layout_for(self, size: Size) -> tuple[str, str]:
+        """(facts, hint) for a terminal of ``size``, from the room the dialog's styles leave."""
+        width, height = size
+        narrow, short = width < NARROW, height < SHORT
+        inner_width = int(width * 0.9) - (4 if narrow else 6)  # at most 90% wide, less border and padding
+        inner_rows = height - 2 if short else int(height * 0.9) - 4
+        hint = pack_parts(self.hint_parts(), f" {self.dot} " if narrow else f"  {self.dot}  ", inner_width)
+        spacing = 0 if short else 2  # the title's margin and the hint's
+        rows = inner_rows - 1 - len(hint) - spacing
+        return "\n".join(result_lines(self.facts(), inner_width, rows, self.dot)), "\n".join(hint)
+
+    def compose(self) -> ComposeResult:
+        facts, hint = self.layout_for(self.app.size)
+        with Vertical(id="result-dialog"):
+            yield Static(result_title(self.end.result, self.names), id="result-title")
+            yield Static(facts, id="result-facts")
+            yield Static(hint, id="result-hint")
+
+    def on_resize(self) -> None:
+        facts, hint = self.layout_for(self.app.size)
+        for widget in self.query("#result-facts").results(Static):  # none before compose or after close
+            widget.update(facts)
+        for widget in self.query("#result-hint").results(Static):
+            widget.update(hint)
+
+
+def _capital(sentence: str) -> str:
+    """Capitalise the first letter only: str.capitalize() would lower-case a player's name."""
+    return sentence[:1].upper() + sentence[1:]

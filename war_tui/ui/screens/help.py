@@ -1,0 +1,106 @@
+"""The help screen: the rules in brief and every key."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..bindings import GAME_BINDINGS, scroll_bindings
+from ...core.rules import Gather, Rules
+
+KEYS = (
+    ("space enter f", "flip: play one battle (a war belongs to its battle)"),
+    ("a", "auto-play on or off"),
+    ("+  -", "faster, slower: one battle every 2 s up to max"),
+    ("w", "stop auto-play at every war, to watch it"),
+    ("r", "restart: a new shuffle, a new seed"),
+    ("s", "statistics: every game recorded; enter on a game replays it"),
+    ("?  esc", "this help, open and close"),
+    ("up down j k", "scroll the battle log (and this help)"),
+    ("PgUp PgDn Home End", "a page, the first line, the newest line"),
+    ("ctrl+p", "command palette: every action, and themes"),
+    ("q  ctrl+c", "quit"),
+)
+
+GATHER_TEXT = {
+    Gather.WINNER_FIRST: "the winner's cards first, then the loser's",
+    Gather.LOSER_FIRST: "the loser's cards first, then the winner's",
+    Gather.LAID: "in the order they were laid",
+    Gather.RANDOM: "in a shuffled order",
+}
+
+
+def rules_text(rules: Rules) -> str:
+    down = "one card" if rules.war_cards == 1 else f"{rules.war_cards} cards"
+    return "\n\n".join([
+        "Both players turn over their top card. Whoever shows the higher rank (ace high, two low;"
+        f" suits do not matter) wins both cards and adds them to the bottom of their packet,"
+        f" {GATHER_TEXT[rules.gather]}.",
+        f"A tie is war: each player lays {down} face down and one face up; the higher new card"
+        " takes the whole pile, and another tie means another war.",
+        "Whoever cannot lay a war's cards loses (if neither can, it is a draw). Holding every"
+        f" card wins; a game stops after {rules.max_battles:,} battles.",
+    ])
+
+
+MORE_BELOW = "more below: Down j PgDn End"
+AT_THE_END = "Up k PgUp Home"
+
+SCROLL_BINDINGS = scroll_bindings("scroll", "Scroll")
+
+
+class HelpScreen(ModalScreen[None]):
+    """Scrolls with the keyboard (over SSH it is often the only input), and says when there is more."""
+
+    BINDINGS = [*GAME_BINDINGS, *SCROLL_BINDINGS, Binding("escape", "dismiss", "Close help")]
+
+    def __init__(self, rules: Rules, keys: Sequence[tuple[str, str]] = KEYS) -> None:
+        super().__init__()
+        self.rules = rules
+        self.keys = tuple(keys)
+
+    def compose(self) -> ComposeResult:
+        keys = Table.grid(padding=(0, 2))
+        keys.add_column(style="bold", no_wrap=True)
+        keys.add_column(ratio=1)
+        for key, what in self.keys:
+            keys.add_row(key, what)
+        with VerticalScroll(id="help-dialog", can_focus=False):
+            yield Static("How War is played", classes="help-heading")
+            yield Static(rules_text(self.rules), id="help-rules")
+            yield Static("Keys (they all work at any moment)", classes="help-heading")
+            yield Static(keys, id="help-keys")
+
+    def on_mount(self) -> None:
+        dialog = self.query_one("#help-dialog", VerticalScroll)
+        self.watch(dialog, "scroll_y", self._say_if_more, init=False)
+        self.watch(dialog, "virtual_size", self._say_if_more, init=False)
+        self.call_after_refresh(self._say_if_more)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._say_if_more)
+
+    def action_scroll(self, how: str) -> None:
+        dialog = self.query_one("#help-dialog", VerticalScroll)
+        {
+            "down": dialog.scroll_down, "up": dialog.scroll_up,
+            "page_down": dialog.scroll_page_down, "page_up": dialog.scroll_page_up,
+            "end": dialog.scroll_end, "home": dialog.scroll_home,
+        }[how](animate=False)
+
+    def _say_if_more(self, *_: object) -> None:
+        """The frame's subtitle tells whether lines are hidden below, or how to go back up."""
+        for dialog in self.query("#help-dialog").results(VerticalScroll):  # none once the help is closed
+            dialog.border_subtitle = _more_words(dialog)
+
+
+def _more_words(dialog: VerticalScroll) -> str:
+    if dialog.max_scroll_y <= 0:
+        return ""
+    return MORE_BELOW if dialog.scroll_y < dialog.max_scroll_y else AT_THE_END

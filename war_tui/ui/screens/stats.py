@@ -1,0 +1,216 @@
+"""The statistics screen: lifetime totals, a histogram of game lengths, and recent games to replay.
+
+It reads the store once when shown (one consistent snapshot, a millisecond or
+two) and never writes. Choosing a recent game posts ``StatsScreen.ReplayRequested``
+to the app, which deals that seed with those rules in the game screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from importlib import resources
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from ..components.length_histogram import LengthHistogram
+from ..components.result_shares import ResultShares
+from ..bindings import GAME_BINDINGS
+from ...presentation.cells import first_parts
+from ...core.rules import Rules
+from ...settings.served import without_paths
+from ...stats import GameRecord, StatsStore
+from ...stats.records import Totals
+from ...presentation.words import deepest_war_text, duration_text, number, plural
+from ...stats.text import NO_GAMES, rules_brief, source_label, when, when_short, winner
+
+RECENT_GAMES = 50
+RECENT_COLUMNS = (  # (label, right-aligned)
+    ("Finished", False), ("Seed", True), ("Winner", False), ("Battles", True), ("Wars", True),
+    ("Deep", True), ("How", False), ("Rules", False),
+)
+
+
+def figures_text(totals: Totals) -> Text:
+    """Game length and war records, each with the seed that replays it."""
+    text = Text()
+
+    def line(label: str, value: str, record: GameRecord | None = None) -> None:
+        if text:
+            text.append("\n")
+        text.append(f"{label:<12}", "bold")
+        text.append(value)
+        if record is not None and record.seed is not None:
+            text.append(f" · seed {record.seed}", "dim")
+
+    line("Battles", f"mean {number(totals.mean_battles)} · median {number(totals.median_battles)}")
+    line("Longest", f"{totals.longest.battles:,} battles", totals.longest)
+    line("Most wars", f"{totals.most_wars.wars:,} in a game", totals.most_wars)
+    line("Deepest war", deepest_war_text(totals.deepest_war.longest_war), totals.deepest_war)
+    return text
+
+
+class StatsScreen(Screen[None]):
+    """Lifetime statistics; enter on a recent game replays it, escape goes back."""
+
+    CSS_PATH = str(resources.files("war_tui.styles").joinpath("stats.tcss"))
+    BINDINGS = [
+        # The game's keys still work here, but the footer names only this screen's own.
+        *(replace(binding, show=False) for binding in GAME_BINDINGS),
+        Binding("escape", "close", "Back"),
+        Binding("s", "close", "Back", show=False),
+        Binding("enter", "replay", "Replay"),  # the table answers enter itself; this names it
+    ]
+
+    class ReplayRequested(Message):
+        """Deal this game again: same seed, same rules (handled by the app)."""
+
+        def __init__(self, seed: int, rules: Rules, record: GameRecord) -> None:
+            super().__init__()
+            self.seed = seed
+            self.rules = rules
+            self.record = record
+
+    def __init__(
+        self, store: StatsStore, *, show_path: bool = True, name: str | None = None, id: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id)
+        self.store = store
+        self.show_path = show_path
+        """False in a served game: the player is not on this machine, its paths are none of theirs."""
+        self._games: dict[str, GameRecord] = {}
+        self._recent: tuple[GameRecord, ...] = ()
+        self._headline_parts: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        summary = self.store.summary(recent=RECENT_GAMES)
+        self.sub_title = str(self.store.path) if self.show_path else ""
+        self._headline_parts = self._headline(summary.totals) if summary is not None and summary.totals.games else []
+        yield Static(self._title(self.app.size.width), id="stats-title")
+        if self.store.disabled_reason is not None:
+            yield Static(f"Statistics are off: {self._shown(self.store.disabled_reason)}.", id="stats-off")
+        elif waiting := self.store.pending:
+            games = "1 finished game is" if waiting == 1 else f"{waiting:,} finished games are"
+            yield Static(
+                f"{games} waiting to be saved: another program has the file locked. Retrying.",
+                id="stats-off",
+            )
+        if summary is None:
+            if not self.store.user_disabled:
+                yield Static(self._unreadable_text(), id="stats-message")
+        elif summary.totals.games == 0:
+            where = f" here, kept in\n{self.store.path}" if self.show_path else " here."
+            yield Static(
+                f"{NO_GAMES}\n\nEvery finished game (played, auto-played or screensaver) is counted{where}",
+                id="stats-message",
+            )
+        else:
+            totals = summary.totals
+            with Horizontal(id="stats-panels"):
+                shares = ResultShares(totals, id="stats-shares")
+                shares.border_title = "Results"
+                yield shares
+                figures = Static(figures_text(totals), id="stats-figures")
+                figures.border_title = "Records"
+                yield figures
+            histogram = LengthHistogram(summary.histogram, id="stats-histogram")
+            histogram.border_title = "Game lengths"  # its subtitle (the tallest bar) follows its width
+            yield histogram
+            table: DataTable[str | Text] = DataTable(id="stats-recent", cursor_type="row", zebra_stripes=True)
+            table.border_title = "Recent games · enter replays"
+            yield table
+            self._recent = summary.recent
+        yield Footer()
+
+    def on_mount(self) -> None:
+        recent = self._recent
+        if not recent:
+            return
+        table = self.query_one("#stats-recent", DataTable)
+        # Short labels and values so the table fits 80 columns; rules last, as they vary in length.
+        for label, right in RECENT_COLUMNS:
+            table.add_column(Text(label, justify="right") if right else label)
+        for record in recent:
+            key = str(record.id)
+            self._games[key] = record
+            table.add_row(
+                when_short(record.finished_at),
+                Text("-" if record.seed is None else str(record.seed), justify="right"),
+                winner(record),
+                Text(f"{record.battles:,}", justify="right"),
+                Text(f"{record.wars:,}", justify="right"),
+                Text(str(record.longest_war), justify="right"),
+                source_label(record.source),
+                rules_brief(record),
+                key=key,
+            )
+        table.focus()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "replay":
+            return bool(self._games)  # no recent games: no "Replay" in the footer
+        return True
+
+    def _headline(self, totals: Totals) -> list[str]:
+        return [
+            f"{plural(totals.games, 'game')} since {when(totals.first_at)[:10]}",
+            f"{totals.total_battles:,} battles",
+            f"{totals.total_wars:,} wars",
+            f"{duration_text(totals.seconds_played)} played",
+        ]
+
+    def _title(self, width: int) -> Text:
+        """"Statistics" and as much of the headline as fits, in whole parts."""
+        title = Text("Statistics", "bold")
+        shown = first_parts(self._headline_parts, " · ", width - len("Statistics  ") - 2)  # 2: the padding
+        if shown:
+            title.append("  " + shown)
+        return title
+
+    def on_resize(self) -> None:
+        for title in self.query("#stats-title").results(Static):  # none before compose or after close
+            title.update(self._title(self.app.size.width))
+
+    def _shown(self, text: str) -> str:
+        return text if self.show_path else without_paths(text, self.store.path)
+
+    def _unreadable_text(self) -> str:
+        return (
+            "The statistics file cannot be read, so there is nothing to show.\n"
+            "It was left exactly as it was. Games go on; choose another file with"
+            " --stats-db PATH, or none with --no-stats."
+        )
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self._replay(event.row_key.value)
+
+    def action_replay(self) -> None:
+        table = self.query("#stats-recent")
+        if table:
+            dt = table.first(DataTable)
+            if dt.row_count:
+                self._replay(dt.coordinate_to_cell_key(dt.cursor_coordinate).row_key.value)
+
+    def _replay(self, key: str | None) -> None:
+        record = self._games.get(key or "")
+        if record is None:
+            return
+        if record.seed is None:
+            self.notify("That game was dealt by hand, so it has no seed to replay.", severity="warning")
+            return
+        if record.rules is None:
+            self.notify("That game's rules are not ones this version of war-tui plays.", severity="warning")
+            return
+        # Posted to the app, not the screen: this screen is about to close.
+        self.app.post_message(self.ReplayRequested(record.seed, record.rules, record))
+        self.dismiss()
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,30 @@
+"""The result of a game at a table: what deals again there differs from the solo game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.binding import Binding
+
+from ...presentation.views import EndView
+from .game_over import GameOverScreen
+
+
+class TableGameOverScreen(GameOverScreen):
+    """The result over the board, with what deals again at a table instead of the solo game's keys."""
+
+    def __init__(self, end: EndView, names: Sequence[str], *, hint: Sequence[str], **kwargs: object) -> None:
+        super().__init__(end, names, **kwargs)  # type: ignore[arg-type]
+        self.hint = list(hint)
+
+    def hint_parts(self) -> list[str]:
+        return self.hint
+
+
+class TwoPlayerGameOverScreen(TableGameOverScreen):
+    """Each player's flip key asks to deal again, as on the board."""
+
+    BINDINGS = [
+        Binding("f,left", "app.p1_flip", "P1 deals", key_display="f"),
+        Binding("j,right", "app.p2_flip", "P2 deals", key_display="j"),
+    ]

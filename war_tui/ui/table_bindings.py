@@ -1,0 +1,65 @@
+"""The keys at a table: what the help lists for a player, a spectator and two players at one keyboard,
+and the two players' bindings.
+
+Apart from ``keys`` because a table changes what the solo game's keys mean: a key is a request to the
+table, a spectator's keys do nothing, and two players share one keyboard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from textual.binding import Binding
+
+from .app import LOG_KEYS
+from .bindings import GAME_BINDINGS
+
+TABLE_KEYS = (
+    ("space enter f", "flip your card: the battle is played once both players have flipped"),
+    ("a", "ask for auto-play: it runs once both players ask, at the slower speed; either stops it"),
+    ("+  -", "your auto-play speed"),
+    ("w", "stop your auto-play at every war, to watch it"),
+    ("r", "at game over: deal again (once both players ask)"),
+    ("s", "statistics"),
+    ("?  esc", "this help, open and close"),
+    ("ctrl+p", "command palette: every action, and themes"),
+    ("q", "leave the table"),
+)
+
+SPECTATOR_KEYS = (
+    ("space a r", "nothing: you are watching (the players flip, play auto and deal again)"),
+    ("Up Down", "scroll the battle log (PgUp PgDn Home End too)"),
+    ("s", "statistics"),
+    ("?  esc", "this help, open and close"),
+    ("ctrl+p", "command palette: every action, and themes"),
+    ("q", "stop watching"),
+)
+
+
+def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The help names each player, so each finds their own key."""
+    return (
+        ("f  Left", f"{names[0]} (player 1) flips"),
+        ("j  Right", f"{names[1]} (player 2) flips: the battle is played once both have flipped"),
+        ("a", "auto-play on or off for both"),
+        ("+  -", "faster, slower"),
+        ("w", "stop auto-play at every war, to watch it"),
+        ("r", "at game over: deal again (f and j, one each, do too)"),
+        ("Up Down k", "scroll the battle log (PgUp PgDn Home End too)"),
+        ("s", "statistics"),
+        ("?  esc", "this help, open and close"),
+        ("ctrl+p", "command palette: every action, and themes"),
+        ("q", "quit"),
+    )
+
+
+TWO_PLAYER_BINDINGS = [
+    Binding("f,left", "p1_flip", "P1 flip", key_display="f"),
+    Binding("j,right", "p2_flip", "P2 flip", key_display="j"),
+    *(replace(binding, show=False) if binding.action == "app.pause_on_war" else binding
+      for binding in GAME_BINDINGS if binding.action != "app.flip"),
+    *(replace(binding, key="down") if binding.key == "down,j" else binding for binding in LOG_KEYS),
+]
+"""Each player's flip key first (the footer shows them side by side, and leaves w to the help to make room);
+j is player 2's, so only Down scrolls the log down; space and enter flip for nobody."""

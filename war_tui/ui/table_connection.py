@@ -1,0 +1,207 @@
+"""How a game process reaches its table: a socket to the SSH server, or a table of its own (``--two-players``).
+
+Either way the screen follows a ``TableGame`` and its keys become requests. No
+Textual here: the app hands each host its asyncio loop and two callables.
+
+- ``SocketHost``: the end of a socket the server passed down (``WAR_TUI_TABLE_FD``).
+  The loop reads it when it is readable (``add_reader``), never blocking the
+  screen; lines become updates through the protocol's checked reader. Requests
+  are written without blocking, and what the socket cannot take yet waits in a
+  bounded buffer. A closed socket, or a line the protocol refuses, ends the
+  connection with one sentence for the person (``on_closed``).
+- ``LocalHost``: a ``two_player_table`` in this process, its timers driven by
+  ``run_timers``; each player's keys go to their own seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import Callable
+
+from ..core.engine import Game
+from ..stats.records import GameRecord
+from ..tables import (
+    Auto,
+    Member,
+    Notice,
+    NoticeCode,
+    ProtocolError,
+    Request,
+    Restart,
+    TableGame,
+    TableOptions,
+    WatchLobby,
+    encode,
+    run_timers,
+    two_player_table,
+)
+from ..tables.protocol import update_reader
+
+READ_SIZE = 64 * 1024
+MAX_UNSENT = 64 * 1024
+"""Bytes of requests waiting for the socket at most; past it, new requests are dropped (the server is not reading)."""
+
+Closed = Callable[[str], None]
+"""Called once, with a sentence saying why the table is gone."""
+
+
+class SocketHost:
+    """The game process's end of the server's socket for this connection."""
+
+    def __init__(self, fd: int, game: TableGame, on_closed: Closed | None = None, *, mode: str = "play") -> None:
+        self.fd = fd
+        self.game = game
+        self.mode = mode
+        self.on_closed = on_closed
+        self.closed = False
+        self.dropped = 0
+        """Requests dropped because the socket would not take them."""
+        self._sock: socket.socket | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._reader = update_reader()
+        self._unsent = bytearray()
+        self._writing = False
+        game.send = self.send
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Read the socket from now on; in the lobby, ask for it (harmless when the server already sent it)."""
+        try:
+            sock = socket.socket(fileno=self.fd)
+            sock.setblocking(False)
+        except OSError:
+            self._end("the game could not reach its table (no connection to the server)")
+            return
+        self._sock, self._loop = sock, loop
+        loop.add_reader(sock.fileno(), self._readable)
+        if self.mode == "lobby":
+            self.send(WatchLobby())
+
+    def send(self, request: Request) -> None:
+        if self.closed or self._sock is None:
+            return
+        line = encode(request)
+        if len(self._unsent) + len(line) > MAX_UNSENT:
+            self.dropped += 1
+            return
+        self._unsent += line
+        self._flush()
+
+    def close(self) -> None:
+        """Stop reading and writing and close the socket (quitting: the server sees the connection end)."""
+        if self.closed:
+            return
+        self.closed = True
+        sock, self._sock = self._sock, None
+        if sock is not None and self._loop is not None:
+            with contextlib.suppress(Exception):
+                self._loop.remove_reader(sock.fileno())
+                if self._writing:
+                    self._loop.remove_writer(sock.fileno())
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    # ------------------------------------------------------------------ inside
+
+    def _readable(self) -> None:
+        sock = self._sock
+        if sock is None:
+            return
+        try:
+            data = sock.recv(READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._end("the connection to the table closed")
+            return
+        for item in self._reader.feed(data):
+            if isinstance(item, ProtocolError):
+                self._end(f"the server sent something this game cannot read ({item})")
+                return
+            self.game.handle(item)
+            if isinstance(item, Notice) and item.code is NoticeCode.CLOSING:
+                self._end(item.text)  # the server says the table (or the server) is closing: nothing follows
+            if self.closed:
+                return
+
+    def _flush(self) -> None:
+        sock = self._sock
+        if sock is None or not self._unsent:
+            return
+        try:
+            sent = sock.send(self._unsent)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            self._end("the connection to the table closed")
+            return
+        del self._unsent[:sent]
+        want_writer = bool(self._unsent)
+        if want_writer != self._writing and self._loop is not None:
+            if want_writer:
+                self._loop.add_writer(sock.fileno(), self._flush)
+            else:
+                self._loop.remove_writer(sock.fileno())
+            self._writing = want_writer
+
+    def _end(self, reason: str) -> None:
+        if self.closed:
+            return
+        self.close()
+        if self.on_closed is not None:
+            self.on_closed(reason)
+
+
+class LocalHost:
+    """Both seats at this keyboard: ``players[i]`` carries player ``i + 1``'s keys to the table."""
+
+    def __init__(
+        self,
+        names: tuple[str, str],
+        *,
+        options: TableOptions | None = None,
+        seed_source: Callable[[], int] | None = None,
+        on_record: Callable[[GameRecord], None] | None = None,
+        deal: Callable[[], Game] | None = None,
+    ) -> None:
+        self.local = two_player_table(names, options=options, seed_source=seed_source, on_record=on_record, deal=deal)
+        self.game = self.local.game
+        self.players: tuple[Member, Member] = self.local.players
+        self.closed = False
+        self._wake: asyncio.Event | None = None
+        self._timers: asyncio.Task[None] | None = None
+        first = self.players[0]
+        self.game.send = lambda request: self._after(first.request(request))
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._wake = asyncio.Event()
+        self._timers = loop.create_task(run_timers(self.local.table, self._wake))
+
+    def flip(self, seat: int) -> None:
+        self._after(self.players[seat].flip())
+
+    def restart(self, seat: int) -> None:
+        self._after(self.players[seat].request(Restart()))
+
+    def set_auto(self, on: bool, speed: float) -> None:
+        """Both players at one keyboard want the same: auto-play on or off, at ``speed``."""
+        for player in self.players:
+            player.request(Auto(on, speed))
+        self._after(None)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self._timers is not None:
+            self._timers.cancel()
+
+    def _after(self, _result: object) -> None:
+        """A request may bring a deadline closer (auto-play starting, an idle seat): the timers look again."""
+        if self._wake is not None:
+            self._wake.set()
+
