@@ -60,6 +60,10 @@ RESIZE_INTERVAL = 0.25
 RESIZE_SETTLE = 0.1
 """Seconds a new size waits before the game gets it: a size that comes back to the one on show within
 this window (or within the interval after the last resize) costs the game no redraw at all."""
+RESIZE_BURST = 8
+RESIZE_PER_SECOND = 1.0
+"""A game redraws for 8 resizes at up to 4 a second (a window dragged about), then for one a second
+while the sizes keep coming: a storm of them costs a game a redraw a second, not four."""
 MAX_ERROR_LINES = 200
 """Lines of a game's crash report that reach the server's log at ``--log-level debug``."""
 
@@ -157,6 +161,7 @@ class GameSession(asyncssh.SSHServerSession):
         """The size the game was last given; None until it starts."""
         self._resize_timer: asyncio.TimerHandle | None = None
         self._last_resize = float("-inf")
+        self._resize_tokens = float(RESIZE_BURST)
         # Keys reach the game as UTF-8, whatever the client's terminal sends: a byte that is not (é from a
         # Latin-1 terminal) becomes U+FFFD. At most 3 bytes of an unfinished character wait here.
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -300,14 +305,22 @@ class GameSession(asyncssh.SSHServerSession):
         if self._resize_timer is None and self._size != self._shown_size and not self._closed:
             # The game gets the size on show when the window closes, whatever came between.
             loop = asyncio.get_running_loop()
-            wait = max(RESIZE_SETTLE, self._last_resize + RESIZE_INTERVAL - loop.time())
+            now = loop.time()
+            tokens = self._tokens_at(now)
+            wait = max(RESIZE_SETTLE, self._last_resize + RESIZE_INTERVAL - now, (1 - tokens) / RESIZE_PER_SECOND)
             self._resize_timer = loop.call_later(wait, self._resize)
+
+    def _tokens_at(self, now: float) -> float:
+        """Resizes the game may take now: refilled at RESIZE_PER_SECOND since the last, up to RESIZE_BURST."""
+        return min(RESIZE_BURST, self._resize_tokens + (now - self._last_resize) * RESIZE_PER_SECOND)
 
     def _resize(self) -> None:
         """Give the game the latest size, unless it is the one on show (a size that came back: no redraw)."""
         self._resize_timer = None
         if self._process is not None and not self._closed and self._size != self._shown_size:
-            self._last_resize = asyncio.get_running_loop().time()
+            now = asyncio.get_running_loop().time()
+            self._resize_tokens = max(0.0, self._tokens_at(now) - 1)
+            self._last_resize = now
             self._shown_size = self._size
             self._process.resize(*self._size)
 
