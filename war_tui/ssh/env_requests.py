@@ -23,7 +23,7 @@ MAX_KEPT = 16
 """Distinct variables kept per session: COLORTERM, NO_COLOR, LANG and the dozen LC_* there are."""
 # OpenSSH clients send LANG and LC_* by default (SendEnv in the usual ssh_config): taken quietly, not
 # counted against the client. The game itself runs in C.UTF-8 whatever they say.
-WANTED_NAME = re.compile(r"COLORTERM|NO_COLOR|LANG|LANGUAGE|LC_[A-Z]{1,16}")
+WANTED_NAME = re.compile(r"COLORTERM|NO_COLOR|LANG|LANGUAGE|LC_[A-Z][A-Z_]{0,20}")
 VALUE = re.compile(r"[\x20-\x7e]*")
 
 
