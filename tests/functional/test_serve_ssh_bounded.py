@@ -196,3 +196,15 @@ async def test_past_its_memory_ceiling_the_server_refuses_new_connections(tmp_pa
             assert OUT_OF_MEMORY in refused.value.reason
     noted = [line for line in srv.logs if line.startswith("memory:")]
     assert len(noted) == 1 and "past --max-server-mb 32: new connections are refused" in noted[0], srv.logs
+
+
+async def test_crash_lines_are_counted_with_the_other_floods(tmp_path, player):
+    async with await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--crash")) as srv:
+        srv.server.flood_log.burst = 0  # as if the second's share of lines were used up already
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn)
+            await read_until(game.stdout, "Sorry!")
+            await asyncio.wait_for(game.wait(), TIMEOUT)
+        srv.server.flood_log.flush()
+    assert not [line for line in srv.logs if " crashed (" in line], srv.logs
+    assert any("held back" in line and "1 game crash lines" in line for line in srv.logs), srv.logs
