@@ -49,7 +49,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import re
 import statistics
 import sys
@@ -541,11 +540,11 @@ STORM_RATE = 100
 
 
 async def storm(port: int, count: int, seconds: float) -> int:
-    """The storming clients, in a process of their own (``--storm``) so they do not slow the honest client's.
+    """The storming clients, in a process of their own (``--storm``) so they do not slow the honest client's loop.
 
-    At the lowest CPU priority: on a real server the attackers' CPU is their own machines', not the server's.
+    They still take CPU from the same machine (on a real server it would be the attackers' own), so the
+    report says how much.
     """
-    os.nice(19)
     conns, tasks = [], []
     sent = [0]
 
