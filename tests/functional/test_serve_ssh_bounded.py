@@ -126,6 +126,19 @@ async def test_a_screensaver_is_exempt_only_when_the_operator_says_so(tmp_path, 
     assert "idle" not in srv.logs[-1], srv.logs
 
 
+async def test_the_screensaver_exemption_spares_no_table_session(tmp_path, player):
+    fake_table = (FAKE_ARGV[0], str(FAKE_ARGV[1]).replace("fake_game.py", "fake_table.py"))
+    options = {"idle_seconds": 0.5, "idle_exempt_screensaver": True}
+    async with await start_server(tmp_path, [player], argv=fake_table, **options) as srv:
+        for command, where in (("tables", "lobby"), ("table oak", "table oak seat 1 as player")):
+            async with await connect(srv.port, player) as conn:
+                game = await conn.create_process(command, term_type="xterm", term_size=(80, 24), encoding=None)
+                await read_until(game.stdout, "Come back any time")
+                assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 0
+            await until(lambda: srv.logs[-1].startswith("disconnect"))
+            assert srv.logs[-1].endswith(f", idle, {where}"), srv.logs
+
+
 async def test_a_full_server_says_how_many_slots_idle_sessions_hold(tmp_path, player):
     async with await start_server(tmp_path, [player], max_sessions=1, idle_note_seconds=0) as srv:
         async with await connect(srv.port, player) as conn:
