@@ -51,6 +51,11 @@ DEFAULT_MAX_LOBBY = 32
 DEFAULT_TABLES_PER_ADDRESS = 4
 DEFAULT_SEATS_PER_ADDRESS = 4
 MAX_PER_ADDRESS = 1000
+DEFAULT_IDLE_MINUTES = 30.0
+MAX_IDLE_MINUTES = 7 * 24 * 60
+DEFAULT_MAX_SERVER_MB = 400
+MIN_MAX_SERVER_MB = 32
+MAX_MAX_SERVER_MB = 1_048_576
 
 # The game as a session starts it: Python's stderr (crash reports, from the first import on) goes to
 # the pipe the server reads, whose number is in WAR_TUI_ERROR_FD; the screen stays on the terminal,
@@ -77,6 +82,7 @@ def port_value(text: str) -> int:
 
 max_speed_value = number_value("--max-speed", 1, 1000, "battles per second", "60")
 seat_timeout_value = number_value("--seat-timeout", MIN_SEAT_TIMEOUT, MAX_SEAT_TIMEOUT, "seconds", "60")
+idle_minutes_value = number_value("--idle-minutes", 0, MAX_IDLE_MINUTES, "minutes", "30")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -178,6 +184,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"connection attempts one address may make per minute, 1-{MAX_ATTEMPTS_PER_MINUTE:,} "
         f"(default {DEFAULT_ATTEMPTS_PER_MINUTE})",
     )
+    parser.add_argument(
+        "--idle-minutes", type=idle_minutes_value, default=DEFAULT_IDLE_MINUTES, metavar="M",
+        help=f"end a session (player, spectator, lobby or solo game) that sent no keys for M minutes, with a "
+        f"goodbye; 0-{MAX_IDLE_MINUTES:,}, 0: never (default {DEFAULT_IDLE_MINUTES:g})",
+    )
+    parser.add_argument(
+        "--idle-exempt-screensaver", action="store_true",
+        help="never end a solo game for idling when the game flags start it on auto-play "
+        "(-- --screensaver or -- --auto): a kiosk's screensaver; table sessions still end",
+    )
+    parser.add_argument(
+        "--max-server-mb", type=positive_int("--max-server-mb", MAX_MAX_SERVER_MB, minimum=MIN_MAX_SERVER_MB),
+        default=DEFAULT_MAX_SERVER_MB, metavar="MB",
+        help=f"past this resident memory the server refuses new connections, {MIN_MAX_SERVER_MB}-"
+        f"{MAX_MAX_SERVER_MB:,} MB (default {DEFAULT_MAX_SERVER_MB}); games have their own limit",
+    )
+    parser.add_argument(
+        "--log-level", choices=("info", "debug"), default="info",
+        help="debug: whole crash reports of games in the log, not one line each (default info)",
+    )
     parser.add_argument("--session-command", help=argparse.SUPPRESS)
     parser.add_argument(
         "game_flags", nargs=argparse.REMAINDER, metavar="-- GAME_FLAGS",
@@ -242,6 +268,10 @@ def run(args: argparse.Namespace) -> int:
     flags, parsed = game_flags(args)
     argv = session_argv(args, flags)
     table_rules, stats = table_settings(parsed)
+    if args.idle_exempt_screensaver and parsed is not None and not (parsed.screensaver or parsed.auto):
+        raise UsageError(
+            "--idle-exempt-screensaver is for games that start on auto-play: add '-- --screensaver' (or --auto)"
+        )
     # asyncssh is imported only by this command: the game itself never pays for it.
     from ..ssh.keys import (
         AuthorizedKeys, KeyFileError, default_authorized_keys_path, default_host_key_path,
@@ -277,6 +307,10 @@ def run(args: argparse.Namespace) -> int:
         seats_per_address=args.max_seats_per_address,
         table_rules=table_rules,
         stats=stats,
+        idle_seconds=args.idle_minutes * 60 or None,
+        idle_exempt_screensaver=args.idle_exempt_screensaver,
+        max_server_mb=args.max_server_mb,
+        debug=args.log_level == "debug",
     )
     server = GameServer(config)
     banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"]

@@ -19,8 +19,9 @@ import asyncssh
 from ..presentation.words import plural
 from ..core.rules import Rules
 from ..stats import StatsStore
+from .env_requests import refuse_unwanted_env
 from .keys import AuthorizedKeys, without_sha1
-from .limits import AttemptLimiter, FloodLog, address_key
+from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer, address_key
 from .session import GameSession
 from .table_host import TableHost
 
@@ -28,6 +29,7 @@ REFUSE_FORWARDING = "port forwarding is not offered here: this server only plays
 ONE_SESSION = "one session per connection: open another connection to play another game"
 SERVER_FULL = "the server is full ({games} in progress); please try again later"
 ADDRESS_FULL = "your address already has {games} in progress here, the most one address may have"
+OUT_OF_MEMORY = "the server is out of memory for new games; please try again later"
 TOO_MANY_ATTEMPTS = "too many connection attempts from your address; please wait a minute"
 TOO_MANY_REFUSALS = "too many refused requests; this server only plays War"
 NO_GAME_STARTED = "no game was started; this server only plays War"
@@ -78,6 +80,16 @@ class ServerConfig:
     table_rules: Rules = field(default_factory=Rules)
     stats: Callable[[], StatsStore] | None = None
     """Opens the store that records finished table games (on first need, in a thread); None: not recorded."""
+    idle_seconds: float | None = 30 * 60.0
+    """A session that sends no keys for this long is ended with a goodbye; None or 0: never."""
+    idle_exempt_screensaver: bool = False
+    """Solo games (the operator's screensaver) are never ended for idling; table sessions still are."""
+    idle_note_seconds: float = 60.0
+    """No keys for this long counts a session as idle in the "server full" log line."""
+    max_server_mb: int = 400
+    """Past this resident size the server refuses new connections."""
+    debug: bool = False
+    """Whole crash reports in the log (``--log-level debug``), not one line each."""
 
 
 def shown_user(name: str) -> str:
@@ -102,6 +114,9 @@ class GameServer:
         self.flood_log = FloodLog(log)
         """For the lines one per connection: a flood of connections gets a summary a second instead."""
         self.limiter = AttemptLimiter(config.attempts_per_minute)
+        self.memory = MemoryWatch(config.max_server_mb)
+        self._full_noted = OncePer(1.0)
+        self._memory_noted = OncePer(1.0)
         self.connections: set[Connection] = set()
         self.admitted: set[Connection] = set()
         self.unauthenticated: OrderedDict[Connection, None] = OrderedDict()
@@ -193,6 +208,29 @@ class GameServer:
 
     def address_full(self, key: str) -> bool:
         return self.games_from(key) >= self.config.max_sessions_per_address
+
+    def idle_sessions(self) -> int:
+        """Admitted connections whose game has had no keys for ``idle_note_seconds`` or more."""
+        note = self.config.idle_note_seconds
+        return sum(1 for link in self.admitted for s in link.sessions if s.played and s.idle_seconds >= note)
+
+    def note_full(self) -> None:
+        """A client was refused because every slot is taken: say, at most once a second, who holds them."""
+        if self._stopping or not self._full_noted.ready():
+            return
+        idle = self.idle_sessions()
+        minute = plural(round(self.config.idle_note_seconds / 60), "minute") if self.config.idle_note_seconds >= 60 \
+            else f"{self.config.idle_note_seconds:g} s"
+        self.log(f"server full: {plural(len(self.admitted), 'game')} in progress, {idle} of them idle "
+                 f"(no keys for {minute} or more)")
+
+    def out_of_memory(self) -> bool:
+        """Past ``--max-server-mb``: logged at most once a second, with the size."""
+        over = self.memory.over()
+        if over and self._memory_noted.ready():
+            self.log(f"memory: the server uses {self.memory.last_mb:,.0f} MB, past --max-server-mb "
+                     f"{self.config.max_server_mb:,}: new connections are refused")
+        return over
 
     def admit(self, link: Connection) -> bool:
         if self.full or self.address_full(link.address_key):
@@ -333,6 +371,10 @@ class Connection(asyncssh.SSHServer):
             # Told before authenticating, so the client reports it rather than a dropped session.
             self._refuse_full()
             return True
+        if self.server.out_of_memory():
+            self.refused("server memory")
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, OUT_OF_MEMORY)
+            return True
         if self.server.address_full(self.address_key):
             self._refuse_address_full()
             return True
@@ -414,12 +456,14 @@ class Connection(asyncssh.SSHServer):
         self._idle_timer = loop.call_later(self.server.config.login_timeout, self._close_if_no_game)
 
     def _close_if_no_game(self) -> None:
+        self._idle_timer = None
         if not self._game_running:
             self.refused("no game started")
             self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, NO_GAME_STARTED)
 
     def _refuse_full(self) -> None:
         self.refused("server full")
+        self.server.note_full()
         self.conn.disconnect(
             asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(games=plural(self.server.config.max_sessions, "game"))
         )
@@ -429,13 +473,15 @@ class Connection(asyncssh.SSHServer):
         games = plural(self.server.config.max_sessions_per_address, "game")
         self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, ADDRESS_FULL.format(games=games))
 
-    def session_requested(self) -> GameSession:
-        if self.sessions:  # a connection holds one session channel, ever: the others cost nothing
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel, GameSession]:
+        if self.sessions or self.left.is_set():  # one session channel per connection, ever: the others cost nothing
             self.refused("second session")
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, ONE_SESSION)
         session = GameSession(self)
         self.sessions.append(session)
-        return session
+        chan = self.conn.create_server_channel()
+        refuse_unwanted_env(chan, session.environment)
+        return chan, session
 
     # Forwarding in any direction and of any kind: refused, with the reason when the protocol carries one.
 
@@ -500,6 +546,7 @@ class Connection(asyncssh.SSHServer):
         self.left.set()
         if self._idle_timer is not None:
             self._idle_timer.cancel()
+            self._idle_timer = None
         self.server.connections.discard(self)
         self.server.admitted.discard(self)
         self.server.unauthenticated.pop(self, None)
@@ -528,3 +575,18 @@ class Connection(asyncssh.SSHServer):
             self.server.log(line)
         else:
             self.server.flood_log(line, "connections closed before authenticating")
+        self._release()
+
+    def _release(self) -> None:
+        """Break every cycle between this connection, its session, its channel and asyncssh's connection.
+
+        Then whatever the client made the server hold is freed as soon as the connection is gone, not
+        whenever the cycle collector next runs.
+        """
+        for session in self.sessions:
+            session.release()
+        self.sessions.clear()
+        conn = getattr(self, "conn", None)
+        if conn is not None:
+            for name in ("create_agent_listener", "attach_x11_listener"):
+                vars(conn).pop(name, None)  # our refusals, bound to this object
