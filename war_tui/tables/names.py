@@ -19,7 +19,6 @@ import re
 import unicodedata
 from collections.abc import Collection
 
-
 MAX_NAME_LENGTH = 16
 """Terminal cells a name takes at most (a wide character such as 山 takes two)."""
 MAX_NAME_CHARACTERS = 64
