@@ -6,7 +6,7 @@ from test_tables_support import Recorder, dealing, make_table
 
 from war_tui.stats import Source, StatsStore
 from war_tui.stats.text import SOURCE_LABELS
-from war_tui.tables import Link, Registry, two_player_table
+from war_tui.tables import two_player_table
 
 
 def test_a_table_games_record_is_stored_and_read_back_with_source_table(tmp_path):
@@ -27,9 +27,9 @@ def test_a_table_games_record_is_stored_and_read_back_with_source_table(tmp_path
 def test_a_table_games_record_carries_the_identities_of_its_seats(tmp_path):
     records: list = []
     table, clock = make_table(dealing("AC KC", "2D 3D"), records)
-    ann = table.join("ann", Recorder(), player="key:SHA256:ann")
-    bob = table.join("bob", Recorder(), player="addr:bob")
-    table.join("eve", Recorder(), player="key:SHA256:eve")  # watching: not in the record
+    ann = table.join("ann", Recorder(), identity="key:SHA256:ann")
+    bob = table.join("bob", Recorder(), identity="addr:bob")
+    table.join("eve", Recorder(), identity="key:SHA256:eve")  # watching: not in the record
     clock.advance(3)
     while not table.game.over:
         ann.flip()
@@ -40,14 +40,6 @@ def test_a_table_games_record_carries_the_identities_of_its_seats(tmp_path):
     assert store.record(record)
     assert [r.battles for r in store.summary(player="addr:bob").recent] == [2]
     assert store.summary(player="key:SHA256:eve").recent == ()
-
-
-def test_a_link_takes_its_connections_identity_to_the_seat():
-    records: list = []
-    registry = Registry(max_tables=2, on_record=records.append)
-    link = Link(registry, "ann", player="key:SHA256:ann")
-    member = link.join("oak")
-    assert member.player == "key:SHA256:ann"
 
 
 def test_a_two_player_game_is_recorded_with_the_names_as_given():
