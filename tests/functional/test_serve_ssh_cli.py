@@ -351,3 +351,52 @@ def test_served_games_go_to_a_capped_file_of_their_own(tmp_path, monkeypatch):
     assert served_stats_flags(chosen, 100_000, parsed) == ["--stats-rows", "100000"]
     _, parsed = game_flags(build_parser().parse_args(["serve-ssh", "--", "--no-stats"]))
     assert served_stats_path(parsed) is None and table_settings(parsed)[1] is None
+
+
+async def _screen_until(game, seen: bytearray, words: str, timeout: float = TIMEOUT) -> None:
+    """Read the game's output until ``words`` are on it, escape codes aside."""
+    import re
+
+    escapes = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+    deadline = asyncio.get_running_loop().time() + timeout
+    while words not in escapes.sub(b"", bytes(seen)).decode(errors="replace"):
+        left = deadline - asyncio.get_running_loop().time()
+        assert left > 0, f"never saw {words!r}"
+        try:
+            seen += await asyncio.wait_for(game.stdout.read(65536), min(left, 1.0))
+        except asyncio.TimeoutError:
+            pass
+
+
+async def test_a_served_player_sees_only_their_own_games_in_a_file_of_their_own(tmp_path):
+    from war_tui.stats import StatsStore
+
+    env = data_home_env(tmp_path)
+    ann, eve = make_key(tmp_path, "ann"), make_key(tmp_path, "eve")
+    args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"), "--", "--p1", "AS", "--p2", "2C")
+    with ServerProcess(*args, env=env) as server:
+        port = server.wait_listening()
+        async with await connect(port, ann) as conn:  # ann plays one game (one battle: the ace takes it)
+            game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+            seen = bytearray()
+            await _screen_until(game, seen, "Battle")
+            game.stdin.write(b" ")
+            await _screen_until(game, seen, "Player 1 wins")
+            await asyncio.sleep(1.0)  # the record is written off the screen's thread
+            game.stdin.write(b"q")
+            await asyncio.wait_for(game.wait(), TIMEOUT)
+        async with await connect(port, eve) as conn:  # eve has played nothing: her screen says so
+            game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+            seen = bytearray()
+            await _screen_until(game, seen, "Battle")
+            game.stdin.write(b"s")
+            await _screen_until(game, seen, "No games recorded yet")
+            game.stdin.write(b"q")
+            await asyncio.wait_for(game.wait(), TIMEOUT)
+    data = tmp_path / "data" / "war-tui"
+    assert not (data / "stats.sqlite3").exists()  # the server user's own statistics are left alone
+    store = StatsStore.open(data / "served-stats.sqlite3", read_only=True)
+    [played] = store.recent(5)
+    assert played.p1_player is not None and played.p1_player.startswith("key:SHA256:")
+    assert store.summary(player=played.p1_player).totals.games == 1
+    assert any("served-stats.sqlite3 (at most 100,000 games)" in line for line in server.lines)
