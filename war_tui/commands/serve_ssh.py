@@ -25,9 +25,11 @@ from pathlib import Path
 
 from ..presentation.words import plural
 from ..core.rules import Rules
-from ..stats import StatsStore
+from ..stats import StatsStore, served_path
+from ..stats.store import MAX_ROWS, MIN_ROWS
 from ..settings.values import minutes_value, number_value, positive_int
 from .common import UsageError
+from .stats import STATS_ROWS_SPAN
 
 DEFAULT_PORT = 2222
 DEFAULT_MAX_SESSIONS = 32
@@ -45,6 +47,18 @@ DEFAULT_SEAT_TIMEOUT = 60.0
 MIN_SEAT_TIMEOUT = 1.0
 MAX_SEAT_TIMEOUT = 3600.0
 MAX_ATTEMPTS_PER_MINUTE = 1_000_000
+DEFAULT_SERVED_STATS_ROWS = 100_000
+DEFAULT_MAX_SPECTATORS = 10
+MAX_SPECTATORS = 1000
+DEFAULT_MAX_LOBBY = 32
+DEFAULT_TABLES_PER_ADDRESS = 4
+DEFAULT_SEATS_PER_ADDRESS = 4
+MAX_PER_ADDRESS = 1000
+DEFAULT_IDLE_MINUTES = 30.0
+MAX_IDLE_MINUTES = 7 * 24 * 60
+DEFAULT_MAX_SERVER_MB = 400
+MIN_MAX_SERVER_MB = 32
+MAX_MAX_SERVER_MB = 1_048_576
 
 # The game as a session starts it: Python's stderr (crash reports, from the first import on) goes to
 # the pipe the server reads, whose number is in WAR_TUI_ERROR_FD; the screen stays on the terminal,
@@ -71,6 +85,7 @@ def port_value(text: str) -> int:
 
 max_speed_value = number_value("--max-speed", 1, 1000, "battles per second", "60")
 seat_timeout_value = number_value("--seat-timeout", MIN_SEAT_TIMEOUT, MAX_SEAT_TIMEOUT, "seconds", "60")
+idle_minutes_value = number_value("--idle-minutes", 0, MAX_IDLE_MINUTES, "minutes", "30")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -141,6 +156,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"for them, {MIN_SEAT_TIMEOUT:g}-{MAX_SEAT_TIMEOUT:g} (default {DEFAULT_SEAT_TIMEOUT:g})",
     )
     parser.add_argument(
+        "--max-spectators", type=positive_int("--max-spectators", MAX_SPECTATORS, minimum=0),
+        default=DEFAULT_MAX_SPECTATORS, metavar="N",
+        help=f"spectators at one table, 0-{MAX_SPECTATORS:,}; the next one is refused in one line "
+        f"(default {DEFAULT_MAX_SPECTATORS})",
+    )
+    parser.add_argument(
+        "--max-lobby", type=positive_int("--max-lobby", MAX_SESSIONS), default=DEFAULT_MAX_LOBBY, metavar="N",
+        help=f"people in the lobby ('tables') at once, 1-{MAX_SESSIONS:,} (default {DEFAULT_MAX_LOBBY})",
+    )
+    parser.add_argument(
+        "--max-tables-per-address", type=positive_int("--max-tables-per-address", MAX_PER_ADDRESS),
+        default=DEFAULT_TABLES_PER_ADDRESS, metavar="N",
+        help=f"open tables one address (or one key) may have opened, 1-{MAX_PER_ADDRESS:,} "
+        f"(default {DEFAULT_TABLES_PER_ADDRESS})",
+    )
+    parser.add_argument(
+        "--max-seats-per-address", type=positive_int("--max-seats-per-address", MAX_PER_ADDRESS),
+        default=DEFAULT_SEATS_PER_ADDRESS, metavar="N",
+        help=f"seats one address (or one key) may hold at once, sitting or kept while away, 1-{MAX_PER_ADDRESS:,}; "
+        f"past it they watch (default {DEFAULT_SEATS_PER_ADDRESS})",
+    )
+    parser.add_argument(
         "--max-session-minutes", type=minutes_value("--max-session-minutes"), metavar="M",
         help="end each game after M minutes, more than 0 and at most 10,080 (default: no limit, screensavers idle on purpose)",
     )
@@ -149,6 +186,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=DEFAULT_ATTEMPTS_PER_MINUTE, metavar="N",
         help=f"connection attempts one address may make per minute, 1-{MAX_ATTEMPTS_PER_MINUTE:,} "
         f"(default {DEFAULT_ATTEMPTS_PER_MINUTE})",
+    )
+    parser.add_argument(
+        "--served-stats-rows", metavar="N", default=DEFAULT_SERVED_STATS_ROWS,
+        type=positive_int("--served-stats-rows", MAX_ROWS, minimum=MIN_ROWS, span=STATS_ROWS_SPAN),
+        help=f"games the served statistics keep, {MIN_ROWS:,}-{MAX_ROWS:,}; past it the oldest tenth goes "
+        f"(default {DEFAULT_SERVED_STATS_ROWS:,})",
+    )
+    parser.add_argument(
+        "--idle-minutes", type=idle_minutes_value, default=DEFAULT_IDLE_MINUTES, metavar="M",
+        help=f"end a session (player, spectator, lobby or solo game) that sent no keys for M minutes, with a "
+        f"goodbye; 0-{MAX_IDLE_MINUTES:,}, 0: never (default {DEFAULT_IDLE_MINUTES:g})",
+    )
+    parser.add_argument(
+        "--idle-exempt-screensaver", action="store_true",
+        help="never end a solo game for idling when the game flags start it on auto-play "
+        "(-- --screensaver or -- --auto): a kiosk's screensaver; table sessions still end",
+    )
+    parser.add_argument(
+        "--max-server-mb", type=positive_int("--max-server-mb", MAX_MAX_SERVER_MB, minimum=MIN_MAX_SERVER_MB),
+        default=DEFAULT_MAX_SERVER_MB, metavar="MB",
+        help=f"past this resident memory the server refuses new connections, {MIN_MAX_SERVER_MB}-"
+        f"{MAX_MAX_SERVER_MB:,} MB (default {DEFAULT_MAX_SERVER_MB}); games have their own limit",
+    )
+    parser.add_argument(
+        "--log-level", choices=("info", "debug"), default="info",
+        help="debug: whole crash reports of games in the log, not one line each (default info)",
     )
     parser.add_argument("--session-command", help=argparse.SUPPRESS)
     parser.add_argument(
@@ -212,8 +275,13 @@ def session_argv(args: argparse.Namespace, flags: list[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     refuse_misplaced_game_flags(args)
     flags, parsed = game_flags(args)
-    argv = session_argv(args, flags)
-    table_rules, stats = table_settings(parsed)
+    stats_path = served_stats_path(parsed)
+    argv = session_argv(args, flags + served_stats_flags(stats_path, args.served_stats_rows, parsed))
+    table_rules, stats = table_settings(parsed, args.served_stats_rows)
+    if args.idle_exempt_screensaver and parsed is not None and not (parsed.screensaver or parsed.auto):
+        raise UsageError(
+            "--idle-exempt-screensaver is for games that start on auto-play: add '-- --screensaver' (or --auto)"
+        )
     # asyncssh is imported only by this command: the game itself never pays for it.
     from ..ssh.keys import (
         AuthorizedKeys, KeyFileError, default_authorized_keys_path, default_host_key_path,
@@ -243,11 +311,23 @@ def run(args: argparse.Namespace) -> int:
         max_speed=args.max_speed,
         max_tables=args.max_tables,
         seat_timeout=args.seat_timeout,
+        max_spectators=args.max_spectators,
+        max_lobby=args.max_lobby,
+        tables_per_address=args.max_tables_per_address,
+        seats_per_address=args.max_seats_per_address,
         table_rules=table_rules,
         stats=stats,
+        idle_seconds=args.idle_minutes * 60 or None,
+        idle_exempt_screensaver=args.idle_exempt_screensaver,
+        max_server_mb=args.max_server_mb,
+        debug=args.log_level == "debug",
     )
     server = GameServer(config)
     banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"]
+    if stats_path is None:
+        banner.append("statistics: none (--no-stats)")
+    else:
+        banner.append(f"statistics of served games: {stats_path} (at most {args.served_stats_rows:,} games)")
     if authorized is None:
         banner.append(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
     else:
@@ -261,20 +341,43 @@ def run(args: argparse.Namespace) -> int:
         raise
 
 
-def table_settings(parsed: argparse.Namespace | None) -> tuple[Rules, Callable[[], StatsStore] | None]:
+def served_stats_path(parsed: argparse.Namespace | None) -> Path | None:
+    """Where served games are recorded: the game flags' ``--stats-db``, or a file of their own beside the
+    user's statistics (never in them); None with ``--no-stats``."""
+    if parsed is None:
+        return served_path()
+    if parsed.stats_rows is not None:
+        raise UsageError("the row cap of served statistics is serve-ssh's --served-stats-rows, not a game flag")
+    if parsed.no_stats:
+        return None
+    return Path(parsed.stats_db).expanduser().absolute() if parsed.stats_db is not None else served_path()
+
+
+def served_stats_flags(path: Path | None, rows: int, parsed: argparse.Namespace | None) -> list[str]:
+    """What each game is told about statistics beyond the operator's flags: the file and its row cap."""
+    if path is None or parsed is None:  # --no-stats, or a --session-command that is not the game
+        return []
+    where = ["--stats-db", str(path)] if parsed.stats_db is None else []
+    return [*where, "--stats-rows", str(rows)]
+
+
+def table_settings(
+    parsed: argparse.Namespace | None, rows: int = DEFAULT_SERVED_STATS_ROWS
+) -> tuple[Rules, Callable[[], StatsStore] | None]:
     """The rules of the server's tables and where their finished games are recorded, as the game flags say.
 
-    The same flags the solo games get: ``--war-cards`` and the like, ``--stats-db`` or ``--no-stats``.
+    The same flags the solo games get: ``--war-cards`` and the like, ``--stats-db`` or ``--no-stats``;
+    the file keeps at most ``rows`` games.
     """
-    if parsed is None:
-        return Rules(), StatsStore.open
-    from .play import settings_from_args
+    path = served_stats_path(parsed)
+    rules = Rules()
+    if parsed is not None:
+        from .play import settings_from_args
 
-    rules = settings_from_args(parsed).rules
-    if parsed.no_stats:
+        rules = settings_from_args(parsed).rules
+    if path is None:
         return rules, None
-    path = parsed.stats_db
-    return rules, lambda: StatsStore.open(path)
+    return rules, lambda: StatsStore.open(path, max_rows=rows)
 
 
 def listen_error(host: str, port: int, exc: OSError) -> str:
