@@ -21,6 +21,7 @@ import collections
 import contextlib
 import json
 import os
+import signal
 import socket
 from collections.abc import Callable, Mapping, Sequence
 
@@ -138,7 +139,7 @@ class GameParent:
             except OSError:
                 message = b""
             if not message:
-                self._died("closed its socket")
+                self._socket_closed(sock)
                 return
             self._message(message)
 
@@ -169,12 +170,25 @@ class GameParent:
             return
         self._died(f"said something unexpected ({message[:40]!r})")
 
+    def _socket_closed(self, sock: socket.socket) -> None:
+        """The parent is ending: no more games from it; its exit status (``_watch``) says how it ended."""
+        self.ready = False
+        asyncio.get_running_loop().remove_reader(sock.fileno())
+        process = self._process
+
+        def kill_if_still_there() -> None:
+            if self._sock is sock:
+                self._died("closed its socket")
+
+        if process is not None:
+            asyncio.get_running_loop().call_later(2.0, kill_if_still_there)
+
     def _died(self, why: str) -> None:
         """The parent is gone (or no longer to be trusted): games start the old way until a new one is ready."""
         sock, self._sock = self._sock, None
         self.ready = False
         if sock is not None:
-            asyncio.get_running_loop().remove_reader(sock.fileno())
+            asyncio.get_running_loop().remove_reader(sock.fileno())  # a no-op when it was removed already
             sock.close()
         self._kill()
         while self._replies:
@@ -193,10 +207,11 @@ class GameParent:
         self._schedule_restart()
 
     def _kill(self) -> None:
+        # os.kill, not process.kill(): that reaps a parent that already ended, behind asyncio's back.
         process = self._process
         if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
-                process.kill()
+                os.kill(process.pid, signal.SIGKILL)
 
     def _schedule_restart(self) -> None:
         if self._stopped or self._restart is not None:
