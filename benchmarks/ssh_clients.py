@@ -61,6 +61,10 @@ class ServeSsh:
         self.log.seek(0)
         raise SystemExit(f"server did not start:\n{self.log.read()}")
 
+    def log_text(self) -> str:
+        self.log.seek(0)
+        return self.log.read()
+
     def cpu_seconds(self) -> float:
         return cpu_of(self.process.pid)
 

@@ -97,6 +97,7 @@ class GameParent:
         self._stopped = False
         self._fallback_noted = False
         self._watcher: asyncio.Task[None] | None = None
+        self._started_at = 0.0
 
     # -- the parent's life ----------------------------------------------------------------------------
 
@@ -118,6 +119,7 @@ class GameParent:
         finally:
             theirs.close()
         self.starts += 1
+        self._started_at = asyncio.get_running_loop().time()
         self.pid = self._process.pid
         ours.setblocking(False)
         self._sock = ours
@@ -147,8 +149,9 @@ class GameParent:
         if message == READY:
             self.ready = True
             self._backoff = RESTART_FIRST
-            if self.starts > 1 or self._fallback_noted:
-                self.log(f"game parent ready again (pid {self.pid}): games are forked from it")
+            again = " again" if self.starts > 1 else ""
+            took = asyncio.get_running_loop().time() - self._started_at
+            self.log(f"game parent ready{again} (pid {self.pid}, {took:.1f} s to load): games are forked from it")
             self._fallback_noted = False
             return
         words = message.split()
