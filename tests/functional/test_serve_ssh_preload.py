@@ -9,15 +9,19 @@ import asyncio
 import os
 import re
 import signal
+import sys
 from pathlib import Path
 
 import pytest
+import ssh_support
 from ssh_support import (
-    PRELOAD_ARGV, TIMEOUT, connect, game_pid, make_key, process_alive, read_until, ready_game, start_server, until,
+    FAKE_GAME, PRELOAD_ARGV, TIMEOUT, ServerProcess, connect, game_pid, make_key, process_alive, read_until, ready_game, start_server, until,
     wait_gone,
 )
 
 from war_tui.ssh.session import OUT_OF_MEMORY
+
+FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
 
 
 @pytest.fixture
@@ -125,3 +129,26 @@ async def test_the_parent_holds_no_client_data(tmp_path, player):
             await asyncio.wait_for(game.wait(), TIMEOUT)
         assert await wait_gone(pid)
         assert not memory_holds(parent, MARKER)
+
+
+@pytest.mark.parametrize("preload", [True, False])
+async def test_serve_ssh_forks_games_from_its_parent_unless_told_no_preload(tmp_path, monkeypatch, preload):
+    monkeypatch.setattr(ssh_support, "PRELOAD", True)  # the flags below are the test's, whatever the suite's mode
+    args = ["--port", "0", "--public", "--host-key", str(tmp_path / "host_key"), "--session-command", FAKE_COMMAND]
+    with ServerProcess(*args, *([] if preload else ["--no-preload"])) as server:
+        port = server.wait_listening()
+        if preload:
+            await until(lambda: any("game parent ready (pid" in line for line in server.lines))
+        async with await connect(port, None) as conn:
+            game, seen = await ready_game(conn)
+            pid = game_pid(seen.decode())
+            parent = parent_of(pid)
+            if preload:
+                assert parent != server.process.pid and parent_of(parent) == server.process.pid
+                assert b"war_tui.preload" in Path(f"/proc/{parent}/cmdline").read_bytes()
+            else:
+                assert parent == server.process.pid
+            game.stdin.write(b"q")
+            assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 3
+    assert any(line.endswith("exit status 3") for line in server.lines), server.lines
+    assert any("game parent" in line for line in server.lines) is preload, server.lines
