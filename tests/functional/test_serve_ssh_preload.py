@@ -15,7 +15,18 @@ from pathlib import Path
 import pytest
 import ssh_support
 from ssh_support import (
-    FAKE_GAME, PRELOAD_ARGV, TIMEOUT, ServerProcess, connect, game_pid, make_key, process_alive, read_until, ready_game, start_server, until,
+    FAKE_GAME,
+    PRELOAD_ARGV,
+    TIMEOUT,
+    ServerProcess,
+    connect,
+    game_pid,
+    make_key,
+    process_alive,
+    read_until,
+    ready_game,
+    start_server,
+    until,
     wait_gone,
 )
 
@@ -35,7 +46,7 @@ def parent_of(pid: int) -> int:
 
 def address_limit(pid: int) -> str:
     limits = Path(f"/proc/{pid}/limits").read_text()
-    return re.search(r"^Max address space\s+(\S+)\s+(\S+)", limits, re.M).group(0)
+    return re.search(r"^Max address space\s+(\S+)\s+(\S+)", limits, re.MULTILINE).group(0)
 
 
 async def test_a_forked_game_has_its_own_limits_and_a_memory_hog_ends_only_itself(tmp_path, player):
