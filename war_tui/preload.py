@@ -41,6 +41,8 @@ def warm() -> None:
     colours, cell widths) that every child then shares, page for page, until it writes to them.
     """
     import asyncio
+    import curses  # noqa: F401 - what a game loads lazily at start: the terminal check ...
+    import tomllib  # noqa: F401 - ... and the preferences file
 
     import war_tui.cli  # the command line and every command the game parses
     import war_tui.commands.play
