@@ -163,3 +163,26 @@ async def test_serve_ssh_forks_games_from_its_parent_unless_told_no_preload(tmp_
             assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 3
     assert any(line.endswith("exit status 3") for line in server.lines), server.lines
     assert any("game parent" in line for line in server.lines) is preload, server.lines
+
+
+async def test_the_warmed_parent_runs_one_thread_and_its_games_draw_the_board(tmp_path, player):
+    from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
+
+    game_argv = (sys.executable, "-c", GAME_BOOTSTRAP)
+    async with await start_server(tmp_path, [player], argv=game_argv, preload_argv=(*PRELOAD_ARGV, "--warm")) as srv:
+        parent = srv.server.game_parent.pid
+        assert os.listdir(f"/proc/{parent}/task") == [str(parent)]  # no threads: the warm-up's loop is gone
+        async with await connect(srv.port, player) as conn:
+            game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+            await read_until(game.stdout, r"\x1b\[30;1H")  # a whole board, to the last row
+            assert len(children := [p for p in os.listdir("/proc") if p.isdigit() and p != str(parent)
+                                    and parent_of_safe(int(p)) == parent]) == 1, children
+            game.stdin.write(b"q")
+            await asyncio.wait_for(game.wait(), TIMEOUT)
+
+
+def parent_of_safe(pid: int) -> int | None:
+    try:
+        return parent_of(pid)
+    except (OSError, IndexError, ValueError):
+        return None

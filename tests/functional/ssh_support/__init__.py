@@ -21,7 +21,7 @@ from war_tui.ssh.server import GameServer, ServerConfig
 PRELOAD = os.environ.get("WAR_TUI_TEST_PRELOAD", "1") != "0"
 """The whole serve-ssh suite runs with games forked from a preloaded parent (the default) and, with
 WAR_TUI_TEST_PRELOAD=0, started afresh (``--no-preload``). The stand-in game is forked too: the parent
-runs any Python script; it only loads the real game (``--warm``) when it serves the real game."""
+runs any Python script; it loads the real game (``--warm``) only when it serves the real game."""
 PRELOAD_ARGV = (sys.executable, "-m", "war_tui.preload")
 FAKE_GAME = Path(__file__).with_name("fake_game.py")
 FAKE_ARGV = (sys.executable, str(FAKE_GAME))
@@ -82,7 +82,9 @@ async def start_server(
         keys_file.write_text("".join(k.public_line for k in allowed))
         authorized = AuthorizedKeys(keys_file)
     logs: list[str] = []
-    options.setdefault("preload_argv", PRELOAD_ARGV if PRELOAD else None)
+    # The real game (``python -c GAME_BOOTSTRAP``) is forked from a parent that loaded it, as serve-ssh's is.
+    warm = ("--warm",) if argv[1:2] == ("-c",) else ()
+    options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if PRELOAD else None)
     config = ServerConfig(
         host_key=asyncssh.generate_private_key("ssh-ed25519"),
         session_argv=argv,
