@@ -122,9 +122,18 @@ def take_request(control: socket.socket, buffer: bytearray, parent_fds: tuple[in
         if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
             reply(control, b"error request too large")
             return True
+        started, has_session = os.pipe()
         pid = os.fork()
         if pid == 0:
-            child(buffer, size, received, parent_fds)  # never returns
+            os.close(started)
+            child(buffer, size, received, (*parent_fds, has_session), has_session)  # never returns
+        os.close(has_session)
+        try:
+            # Answer once the child leads its own session: from then on the server's signals to its
+            # process group reach it (a client that leaves at once ends its game too).
+            os.read(started, 1)
+        finally:
+            os.close(started)
         reply(control, b"pid %d" % pid)
     except OSError as exc:
         reply(control, b"error " + (exc.strerror or "fork failed").encode())
@@ -156,26 +165,34 @@ def reap(control: socket.socket) -> None:
 # -- in the child -----------------------------------------------------------------------------------------
 
 
-def child(buffer: bytearray, size: int, received: list[int], parent_fds: tuple[int, ...]) -> None:
-    """Become the game: the request's pty, descriptors, environment and limits, then its command."""
+def child(
+    buffer: bytearray, size: int, received: list[int], parent_fds: tuple[int, ...], has_session: int
+) -> None:
+    """Become the game: the request's pty, descriptors, environment and limits, then its command.
+
+    One byte on ``has_session`` (then closed) tells the parent it leads its own session.
+    """
     code = 1
     try:
         request = json.loads(bytes(buffer[:size]))
         buffer[:] = b""
         signal.set_wakeup_fd(-1)
+        has_session = fcntl_dup(has_session, max([*request["fds"], *received, 2]) + 1 + len(received))
         for fd in parent_fds:
             os.close(fd)
         for signum in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
             signal.signal(signum, signal.SIG_DFL)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as Python sets it at start
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        place_descriptors(received, request["fds"])
+        place_descriptors(received, request["fds"], keep=has_session)
         os.setsid()
         import fcntl
         import resource
         import termios
 
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        os.write(has_session, b"!")
+        os.close(has_session)
         limit, niceness = int(request["memory_limit"]), int(request["niceness"])
         if limit:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -207,10 +224,10 @@ class _suppressed:
         return True
 
 
-def place_descriptors(received: list[int], wanted: list[int]) -> None:
+def place_descriptors(received: list[int], wanted: list[int], keep: int) -> None:
     """Put the received descriptors at the numbers the request names (the first, the pty, at 0, 1 and 2).
 
-    Every other descriptor the child inherited from the parent is closed.
+    Every other descriptor the child inherited from the parent is closed, but ``keep`` (above them all).
     """
     base = max([*wanted, *received, 2]) + 1
     moved = [fcntl_dup(fd, base) for fd in received]
@@ -221,10 +238,10 @@ def place_descriptors(received: list[int], wanted: list[int]) -> None:
         os.dup2(pty, target)
     for fd, target in zip(others, wanted[1:]):
         os.dup2(fd, target)
-    keep = {0, 1, 2, *wanted[1:]}
+    kept = {0, 1, 2, *wanted[1:], keep}
     for name in os.listdir("/proc/self/fd") if os.path.isdir("/proc/self/fd") else []:
         fd = int(name)
-        if fd not in keep:
+        if fd not in kept:
             try:
                 os.close(fd)
             except OSError:

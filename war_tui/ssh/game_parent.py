@@ -146,6 +146,12 @@ class GameParent:
             self._message(message)
 
     def _message(self, message: bytes) -> None:
+        try:
+            self._understood(message)
+        except ValueError:  # a number that is none: the parent is not what it should be
+            self._died(f"said something unexpected ({message[:40]!r})")
+
+    def _understood(self, message: bytes) -> None:
         if message == READY:
             self.ready = True
             self._backoff = RESTART_FIRST
