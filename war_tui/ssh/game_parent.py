@@ -118,6 +118,9 @@ class GameParent:
             return
         finally:
             theirs.close()
+        if self._stopped:  # stopped while it was starting
+            ours.close()  # the parent reads the end of its socket and exits
+            return
         self.starts += 1
         self._started_at = asyncio.get_running_loop().time()
         self.pid = self._process.pid
