@@ -96,6 +96,7 @@ async def start_server(
     await server.start()
     if server.game_parent is not None:
         await until(lambda: server.game_parent.ready)  # every game of the test is forked from it
+        logs.remove(next(line for line in logs if line.startswith("game parent ready (pid")))  # logs as --no-preload
     return InProcessServer(server, logs)
 
 
