@@ -61,6 +61,10 @@ class ServeSsh:
         self.log.seek(0)
         raise SystemExit(f"server did not start:\n{self.log.read()}")
 
+    def log_text(self) -> str:
+        self.log.seek(0)
+        return self.log.read()
+
     def cpu_seconds(self) -> float:
         return cpu_of(self.process.pid)
 
@@ -74,14 +78,24 @@ class ServeSsh:
         return cpu
 
     def games(self) -> list[int]:
-        """The server's child processes: one game per session."""
+        """The game processes: the server's children, and those of its preloaded game parent (if any)."""
         pids = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                fields = stat_fields(int(entry.name))
-                if fields is not None and int(fields[1]) == self.process.pid and fields[0] != "Z":
-                    pids.append(int(entry.name))
+        for pid in children(self.process.pid):
+            if pid == self.game_parent():
+                pids += children(pid)
+            else:
+                pids.append(pid)
         return pids
+
+    def game_parent(self) -> int | None:
+        """The preloaded game parent's pid (``python -m war_tui.preload``), None without one."""
+        for pid in children(self.process.pid):
+            try:
+                if b"war_tui.preload" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return pid
+            except OSError:
+                continue
+        return None
 
     def stop(self) -> None:
         self.process.terminate()
@@ -91,6 +105,17 @@ class ServeSsh:
             self.process.kill()
             self.process.wait()
         self.log.close()
+
+
+def children(parent: int) -> list[int]:
+    """The live (not zombie) child processes of ``parent``."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = stat_fields(int(entry.name))
+            if fields is not None and int(fields[1]) == parent and fields[0] != "Z":
+                pids.append(int(entry.name))
+    return pids
 
 
 async def connect(

@@ -26,6 +26,12 @@ Issue 19's scenarios (``all`` runs them too):
 for a quick check; the figures in docs/performance.md come from the full counts.
 Clients come from distinct 127.x addresses where one address would hit the per-address cap.
 
+``--preload`` compares games forked from the preloaded game parent (the default) with ``--no-preload``,
+two servers in the same run: a newcomer's first whole board on the idle servers (``--probes`` each,
+interleaved), the CPU a game used up to it, and with ``--sessions`` games on auto-play at 4/s on each
+server in turn (after ``--seconds``), each game's PSS and USS from ``/proc/PID/smaps_rollup``. The load
+average is printed beside each figure: the machine may be shared.
+
 The rest of this note is about the default (load) run.
 
 Starts the server as its own process (``--public`` on an ephemeral loopback port), then:
@@ -68,6 +74,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--abuse", choices=["a", "b", "c", "d", "e", "env", "idle", "resize", "all"])
     parser.add_argument("--storm", type=int, metavar="PORT", help=argparse.SUPPRESS)  # (resize)'s clients
     parser.add_argument("--clients", type=int, help="(a): flooding clients (8); (d): idle connections (1100)")
+    parser.add_argument("--preload", action="store_true", help="forked games against --no-preload, side by side")
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--probes", type=int, default=5)
@@ -156,6 +163,8 @@ async def main() -> int:
         return await storm(args.storm, args.clients or 16, args.seconds)
     if args.abuse:
         return await run_abuse(args)
+    if args.preload:
+        return await compare_preload(args)
     with tempfile.TemporaryDirectory(prefix="war-ssh-load-") as tmp:
         server = Server(args, Path(tmp))
         try:
@@ -239,6 +248,129 @@ async def measure(args: argparse.Namespace, server: Server) -> int:
         print(f"  ended early: {reason}")
     ok = len(alive) == len(players) and len(drawing) == len(players) and not leftovers
     return 0 if ok else 1
+
+
+# -- forked from the preloaded parent, or started afresh ------------------------------------------------
+
+
+def smaps_kib(pid: int) -> tuple[int, int] | None:
+    """(PSS, USS) of one process in KiB; USS is what it alone holds (its private pages)."""
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return None
+    fields = {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+):\s+(\d+) kB", rollup, re.MULTILINE)}
+    return fields["Pss"], fields["Private_Clean"] + fields["Private_Dirty"]
+
+
+def load_average() -> str:
+    return "load " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+async def board_and_cpu(server: ServeSsh) -> tuple[float, float]:
+    """A newcomer's first whole board on an idle server, and the CPU its game used up to it."""
+    start = time.perf_counter()
+    conn = await asyncio.wait_for(connect(server.port), 30)
+    try:
+        game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+        seen = bytearray()
+        while not any(int(m.group(1)) >= 30 for m in BOARD.finditer(seen)):
+            chunk = await asyncio.wait_for(game.stdout.read(65536), 30)
+            if not chunk:
+                raise RuntimeError("the game ended before its board")
+            seen += chunk
+        board = time.perf_counter() - start
+        games = server.games()
+        cpu = cpu_of(games[0]) if len(games) == 1 else float("nan")
+        return board, cpu
+    finally:
+        conn.close()
+        await conn.wait_closed()
+        deadline = time.monotonic() + 10
+        while server.games() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+
+
+async def memory_on_auto_play(server: ServeSsh, sessions: int, seconds: float) -> tuple[list[int], list[int], str]:
+    """PSS and USS (KiB) of each of ``sessions`` games on auto-play at the default 4/s, after ``seconds``."""
+    conns, tasks = [], []
+    try:
+        for n in range(sessions):
+            conn = await asyncio.wait_for(connect(server.port, source=address(n)), 60)
+            game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+            seen = bytearray()
+            while not any(int(m.group(1)) >= 30 for m in BOARD.finditer(seen)):
+                seen += await asyncio.wait_for(game.stdout.read(65536), 60)
+            game.stdin.write(b"a")
+            conns.append(conn)
+            tasks.append(asyncio.create_task(drain(game)))
+        await asyncio.sleep(seconds)
+        samples = [m for m in map(smaps_kib, server.games()) if m]
+        when = load_average()
+    finally:
+        for task in tasks:
+            task.cancel()
+        for conn in conns:
+            conn.close()
+    deadline = time.monotonic() + 20
+    while server.games() and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    return [p for p, _ in samples], [u for _, u in samples], when
+
+
+async def compare_preload(args: argparse.Namespace) -> int:
+    flags = ["--max-sessions", str(args.sessions + 4), "--max-attempts-per-minute", "100000",
+             "--max-sessions-per-address", "1000"]
+    with tempfile.TemporaryDirectory(prefix="war-ssh-preload-") as tmp:
+        (Path(tmp) / "fork").mkdir()
+        (Path(tmp) / "exec").mkdir()
+        forked = ServeSsh(Path(tmp) / "fork", flags)
+        afresh = ServeSsh(Path(tmp) / "exec", [*flags, "--no-preload"])
+        servers = {"forked": forked, "afresh": afresh}
+        try:
+            for server in servers.values():
+                await server.wait_listening()
+            deadline = time.monotonic() + 60
+            while "game parent ready" not in forked.log_text() and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            parent = forked.game_parent()
+            parent_cpu = cpu_of(parent) if parent else float("nan")
+            for server in servers.values():
+                await board_and_cpu(server)  # warm-up: page cache hot
+            boards: dict[str, list[tuple[float, float]]] = {name: [] for name in servers}
+            for _ in range(args.probes):
+                for name, server in servers.items():
+                    boards[name].append(await board_and_cpu(server))
+                    await asyncio.sleep(0.2)
+            idle_load = load_average()
+            memory = {}
+            for name, server in servers.items():
+                memory[name] = await memory_on_auto_play(server, args.sessions, args.seconds)
+            parent_memory = smaps_kib(parent) if parent else None
+        finally:
+            for server in servers.values():
+                server.stop()
+    med = {name: statistics.median(b for b, _ in values) for name, values in boards.items()}
+    cpu = {name: statistics.median(c for _, c in values) for name, values in boards.items()}
+    print(f"ssh_load --preload: {args.probes} interleaved probes per server, then {args.sessions} games on auto-play "
+          f"(4/s) on each in turn for {args.seconds:.0f} s")
+    print("| | forked (default) | --no-preload | ratio | goal |")
+    print("|---|---|---|---|---|")
+    print(f"| connect -> first full board, idle, median ({idle_load}) | {med['forked'] * 1000:.0f} ms | "
+          f"{med['afresh'] * 1000:.0f} ms | {med['forked'] / med['afresh']:.2f}x | <= 120 ms and <= 0.3x |")
+    print(f"| CPU of the game up to its first board, median | {cpu['forked'] * 1000:.0f} ms | "
+          f"{cpu['afresh'] * 1000:.0f} ms | {cpu['forked'] / cpu['afresh']:.2f}x | <= 80 ms |")
+    for label, index in (("PSS", 0), ("USS", 1)):
+        row = [f"{statistics.median(memory[name][index]) / 1024:.1f} MiB" if memory[name][index] else "-"
+               for name in servers]
+        goal = "<= 20 MiB" if label == "PSS" else "(reported)"
+        print(f"| {label} per game, {args.sessions} on auto-play, median | {row[0]} ({memory['forked'][2]}) | "
+              f"{row[1]} ({memory['afresh'][2]}) | | {goal} |")
+    if parent_memory:
+        print(f"the game parent: its warm-up {parent_cpu:.2f} s of CPU once; PSS {parent_memory[0] / 1024:.1f} MiB, "
+              f"USS {parent_memory[1] / 1024:.1f} MiB")
+    print("every board (ms):", {name: [round(b * 1000) for b, _ in values] for name, values in boards.items()})
+    return 0
 
 
 # -- the abuse scenarios (a)-(e) -------------------------------------------------------------------------

@@ -213,6 +213,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--log-level", choices=("info", "debug"), default="info",
         help="debug: whole crash reports of games in the log, not one line each (default info)",
     )
+    parser.add_argument(
+        "--no-preload", action="store_true",
+        help="start every game afresh (a new Python that imports the game) instead of forking it from a "
+        "preloaded game parent: slower to start and more memory per game, one process fewer",
+    )
     parser.add_argument("--session-command", help=argparse.SUPPRESS)
     parser.add_argument(
         "game_flags", nargs=argparse.REMAINDER, metavar="-- GAME_FLAGS",
@@ -272,6 +277,13 @@ def session_argv(args: argparse.Namespace, flags: list[str]) -> list[str]:
     return [*command, *flags]
 
 
+def preload_argv(args: argparse.Namespace) -> list[str] | None:
+    """The preloaded game parent's command; it loads the game only when the sessions run the game."""
+    if args.no_preload:
+        return None
+    return [sys.executable, "-m", "war_tui.preload", *(["--warm"] if args.session_command is None else [])]
+
+
 def run(args: argparse.Namespace) -> int:
     refuse_misplaced_game_flags(args)
     flags, parsed = game_flags(args)
@@ -321,6 +333,7 @@ def run(args: argparse.Namespace) -> int:
         idle_exempt_screensaver=args.idle_exempt_screensaver,
         max_server_mb=args.max_server_mb,
         debug=args.log_level == "debug",
+        preload_argv=preload_argv(args),
     )
     server = GameServer(config)
     banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"]

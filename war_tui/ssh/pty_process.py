@@ -17,6 +17,10 @@ import struct
 import sys
 import termios
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .game_parent import GameParent
 
 # Runs in the child between fork and the program: make the pty on fd 0 the controlling terminal, set
 # the limits (address space, niceness), then exec. A tiny interpreter (-I -S: no site, no user paths)
@@ -60,6 +64,18 @@ def set_window_size(fd: int, cols: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 
+class GameProcess(Protocol):
+    """A game's process as the pty needs it: an asyncio subprocess, or a game forked by the parent."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    async def wait(self) -> int: ...
+
+
 class PtyProcess:
     """One program on one pty: output goes to ``on_output``, ``write`` types keys, ``end`` hangs up.
 
@@ -69,7 +85,7 @@ class PtyProcess:
 
     def __init__(
         self,
-        process: asyncio.subprocess.Process,
+        process: GameProcess,
         master: int,
         on_output: Callable[[bytes], None],
         input_limit: int,
@@ -105,10 +121,13 @@ class PtyProcess:
         input_limit: int = INPUT_LIMIT,
         errors_to: str | None = None,
         pass_fds: Sequence[int] = (),
-    ) -> PtyProcess:
+        parent: GameParent | None = None,
+    ) -> PtyProcess | None:
         """Start ``argv``; ``errors_to`` names the variable that tells it the fd of its crash-report pipe.
 
         ``pass_fds``: more file descriptors the program inherits, at the same numbers (a table's socket).
+        With ``parent`` (a Python program only: ``argv`` is ``sys.executable`` and its arguments) the game
+        is forked from the preloaded parent instead; None when the parent cannot fork it now.
         """
         master, slave = os.openpty()
         errors = error_end = None
@@ -124,12 +143,18 @@ class PtyProcess:
                 errors, error_end = os.pipe()
                 os.set_blocking(errors, False)
                 env[errors_to] = str(error_end)
-            process = await asyncio.create_subprocess_exec(
-                sys.executable, "-I", "-S", "-c", CTTY_LAUNCHER, str(memory_limit), str(niceness), *argv,
-                stdin=slave, stdout=slave, stderr=slave,
-                env=env, cwd=cwd, start_new_session=True, close_fds=True,
-                pass_fds=(*pass_fds, *(() if error_end is None else (error_end,))),
-            )
+            kept = (*pass_fds, *(() if error_end is None else (error_end,)))
+            process: GameProcess | None
+            if parent is not None:
+                process = await parent.fork(
+                    argv[1:], env, cwd or "/", memory_limit, niceness, (slave, *kept), kept,
+                )
+            else:
+                process = await asyncio.create_subprocess_exec(
+                    sys.executable, "-I", "-S", "-c", CTTY_LAUNCHER, str(memory_limit), str(niceness), *argv,
+                    stdin=slave, stdout=slave, stderr=slave,
+                    env=env, cwd=cwd, start_new_session=True, close_fds=True, pass_fds=kept,
+                )
         except BaseException:
             os.close(master)
             if errors is not None:
@@ -140,7 +165,17 @@ class PtyProcess:
             os.close(slave)
             if error_end is not None:
                 os.close(error_end)
+        if process is None:
+            os.close(master)
+            if errors is not None:
+                os.close(errors)
+            return None
         return cls(process, master, on_output, input_limit, errors)
+
+    @staticmethod
+    def forkable(argv: Sequence[str]) -> bool:
+        """Whether the preloaded parent can run ``argv``: this Python, with ``-c CODE`` or a script."""
+        return len(argv) >= 2 and argv[0] == sys.executable and (argv[1] == "-c" or not argv[1].startswith("-"))
 
     @property
     def pid(self) -> int:

@@ -20,9 +20,11 @@ from ..presentation.words import plural
 from ..core.rules import Rules
 from ..stats import StatsStore
 from .env_requests import refuse_unwanted_env
+from .game_parent import GameParent
 from .keys import AuthorizedKeys, without_sha1
 from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer, address_key
-from .session import GameSession
+from .pty_process import PtyProcess
+from .session import GameSession, home_directory, session_environment
 from .table_host import TableHost
 
 REFUSE_FORWARDING = "port forwarding is not offered here: this server only plays War"
@@ -90,6 +92,9 @@ class ServerConfig:
     """Past this resident size the server refuses new connections."""
     debug: bool = False
     """Whole crash reports in the log (``--log-level debug``), not one line each."""
+    preload_argv: Sequence[str] | None = None
+    """The preloaded game parent's command (``war_tui.preload``; its socket's fd is appended), from which
+    games are forked; None: every game is started afresh. Only for a ``session_argv`` that runs this Python."""
 
 
 def shown_user(name: str) -> str:
@@ -126,6 +131,12 @@ class GameServer:
         self._summaries: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._previous_handler: Any = None
+        self.game_parent: GameParent | None = None
+        if config.preload_argv is not None and PtyProcess.forkable(config.session_argv):
+            # The parent's environment is a game's without the client's part: what it reads at import is
+            # what a game started afresh would read.
+            env = session_environment(None, {})
+            self.game_parent = GameParent(config.preload_argv, env, home_directory(env), log)
         self.tables = TableHost(
             max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
             stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
@@ -171,6 +182,8 @@ class GameServer:
             signature_algs=SIGNATURE_ALGORITHMS,
         )
         self.tables.start()
+        if self.game_parent is not None:
+            await self.game_parent.start()
 
     def _summarise(self) -> None:
         self.flood_log.flush()
@@ -267,6 +280,8 @@ class GameServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
         await self.tables.stop()
+        if self.game_parent is not None:
+            await self.game_parent.stop()
         if self._summaries is not None:
             self._summaries.cancel()
         self.flood_log.flush()

@@ -485,12 +485,18 @@ class GameSession(asyncssh.SSHServerSession):
         start_size = clamp_size(*self._size)
         try:
             # Started in HOME, as a login would: never in whatever directory the server was started from.
-            process = await PtyProcess.start(
-                config.session_argv, env, start_size, self._write_output, cwd=home_directory(env),
-                memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
-                input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
-                pass_fds=() if theirs is None else (theirs.fileno(),),
-            )
+            # Forked from the preloaded parent when there is one ready; otherwise started the old way.
+            process = None
+            for parent in (server.game_parent, None):
+                process = await PtyProcess.start(
+                    config.session_argv, env, start_size, self._write_output, cwd=home_directory(env),
+                    memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
+                    input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
+                    pass_fds=() if theirs is None else (theirs.fileno(),), parent=parent,
+                )
+                if process is not None:
+                    break
+            assert process is not None  # the old way starts a game or raises
         except Exception as exc:  # noqa: BLE001 - whatever it was, the player gets a message, not a hang
             server.log(f"game did not start for {self._link.label}: {exc}")
             self._link.exit_status = "not started"

@@ -18,6 +18,11 @@ import asyncssh
 from war_tui.ssh.keys import AuthorizedKeys
 from war_tui.ssh.server import GameServer, ServerConfig
 
+PRELOAD = os.environ.get("WAR_TUI_TEST_PRELOAD", "1") != "0"
+"""The whole serve-ssh suite runs with games forked from a preloaded parent (the default) and, with
+WAR_TUI_TEST_PRELOAD=0, started afresh (``--no-preload``). The stand-in game is forked too: the parent
+runs any Python script; it loads the real game (``--warm``) only when it serves the real game."""
+PRELOAD_ARGV = (sys.executable, "-m", "war_tui.preload")
 FAKE_GAME = Path(__file__).with_name("fake_game.py")
 FAKE_ARGV = (sys.executable, str(FAKE_GAME))
 TIMEOUT = 10.0
@@ -77,6 +82,9 @@ async def start_server(
         keys_file.write_text("".join(k.public_line for k in allowed))
         authorized = AuthorizedKeys(keys_file)
     logs: list[str] = []
+    # The real game (``python -c GAME_BOOTSTRAP``) is forked from a parent that loaded it, as serve-ssh's is.
+    warm = ("--warm",) if argv[1:2] == ("-c",) else ()
+    options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if PRELOAD else None)
     config = ServerConfig(
         host_key=asyncssh.generate_private_key("ssh-ed25519"),
         session_argv=argv,
@@ -86,6 +94,9 @@ async def start_server(
     )
     server = GameServer(config, log=logs.append)
     await server.start()
+    if server.game_parent is not None:
+        await until(lambda: server.game_parent.ready)  # every game of the test is forked from it
+        logs.remove(next(line for line in logs if line.startswith("game parent ready (pid")))  # logs as --no-preload
     return InProcessServer(server, logs)
 
 
@@ -171,8 +182,9 @@ class ServerProcess:
     """``war-tui serve-ssh`` as a real process, its stderr collected line by line."""
 
     def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        preload = () if PRELOAD or "--no-preload" in args else ("--no-preload",)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "war_tui", "serve-ssh", *args],
+            [sys.executable, "-m", "war_tui", "serve-ssh", *preload, *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             text=True, env=env,
         )

@@ -1,7 +1,7 @@
 """A stand-in for the game on a pty, for testing the SSH plumbing: it says what it sees.
 
 Prints its pid, process group, session, terminal and environment at start, its window size at start and
-on every SIGWINCH, echoes each key as ``KEY <hex>``, and exits with status 3 on 'q' (on 'x': status 0). With --flood it writes
+on every SIGWINCH, echoes each key as ``KEY <hex>``, and exits with status 3 on 'q' (on 'x': status 0; on 'm' it takes 2 GiB of memory, as a game gone wrong). With --flood it writes
 without end after READY, to show that a client that stops reading stops the game, not fills the server.
 With --deaf it never reads its keys, with --slow it reads them slowly; with --hog MB it then takes that much memory (saying HOGGED if it
 could); with --crash it raises an exception; with --crash-zero it writes a traceback and exits with status 0
@@ -83,3 +83,6 @@ while True:
         sys.exit(3)
     if key == b"x":
         sys.exit(0)
+    if key == b"m":
+        hogged = [bytearray(1 << 20) for _ in range(2048)]
+        say("HOGGED")

@@ -9,7 +9,10 @@ notices (measured side by side, figures in docs/performance.md):
 - ``memory``: the render caches of removed widgets are let go at each deal, so
   the screensaver's memory stays flat instead of growing to Textual's memo limit;
 - ``input``: input bytes that are not UTF-8 decode to U+FFFD, so the keys typed with
-  them arrive too (on public API alone the game survives them, but loses those keys).
+  them arrive too (on public API alone the game survives them, but loses those keys);
+- ``stylesheets``: serve-ssh's preloaded game parent parses the stylesheets once,
+  and every game forked from it starts with that parse (a quarter less CPU to a
+  first board); it is installed only in that parent, not by ``probe()``.
 
 ``probe()`` decides once per app: with ``WAR_TUI_FASTPATH=0`` in the environment,
 or when the installed Textual lacks anything a piece reads, that piece is off and
