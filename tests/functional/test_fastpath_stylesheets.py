@@ -40,3 +40,20 @@ async def test_a_stylesheet_with_other_variables_parses_its_own(restored):
     stylesheets.share_parsed(warm.stylesheet)
     other = Stylesheet(variables={**warm.stylesheet._variables, "primary": "#123456"})
     assert not list(other._parse_cache.keys())
+
+
+@pytest.mark.parametrize("fastpath, seeded", [("1", "True"), ("0", "False")])
+def test_the_game_parent_shares_its_stylesheets_unless_the_fast_path_is_off(fastpath, seeded):
+    """An operator's WAR_TUI_FASTPATH=0 reaches the parent: its games then parse their own stylesheets."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from war_tui import preload; preload.warm(); from textual.css.stylesheet import Stylesheet; "
+        "print(getattr(Stylesheet.__init__, '_war_tui_seeded', False))"
+    )
+    env = {**os.environ, "WAR_TUI_FASTPATH": fastpath}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == seeded
