@@ -92,6 +92,7 @@ class TableApp(WarApp):
         self._board_fresh = True
         self._notes = 0
         self._dealt_at = self._clock()
+        self._took: float | None = None  # a finished game's time, as the table tells it
         self._stop_events: Callable[[], None] | None = None
         self._lobby: LobbyScreen | None = None
         self._told_watching = False
@@ -155,6 +156,7 @@ class TableApp(WarApp):
     def _on_table(self, update: Snapshot | TableState | Notice | Lobby) -> None:
         if isinstance(update, Snapshot):
             self._dealt_at = self._clock() - update.played_ms / 1000  # the game's time counts from its deal
+            self._took = update.played_ms / 1000 if update.result is not None else None
             self._arrived()
         elif isinstance(update, TableState):
             self.table_state = update
@@ -218,7 +220,8 @@ class TableApp(WarApp):
         self.you = game.you
         self.table_state = game.state
         self.game_number = game.game_number
-        for kind, view in board_steps(game, self._clock() - self._dealt_at):
+        seconds = self._took if self._took is not None and game.over else self._clock() - self._dealt_at
+        for kind, view in board_steps(game, seconds):
             if kind == "deal":
                 self.deal = view  # type: ignore[assignment]
             elif kind == "battle":
