@@ -242,7 +242,7 @@ def busy_registry(ann_host: DirectHost | None = None) -> Registry:
 
 def direct_app(host: DirectHost, mode: str = "play") -> TableApp:
     settings = PlaySettings(served=True, table_fd=-1, table_mode=mode)
-    return TableApp(settings, host, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)  # type: ignore[arg-type]
+    return TableApp(settings, host, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)  # type: ignore[arg-type]  # a DirectHost does what a SocketHost does
 
 
 def player_view() -> TableApp:

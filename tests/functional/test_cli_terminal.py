@@ -57,8 +57,8 @@ def test_a_terminal_on_stdin_only_is_not_enough(tmp_path):
     master, slave = os.openpty()
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "war_tui", "--seed", "1"], stdin=slave, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, timeout=TIMEOUT,
+            [sys.executable, "-m", "war_tui", "--seed", "1"], stdin=slave, capture_output=True,
+            text=True, timeout=TIMEOUT,
         )
     finally:
         os.close(slave)

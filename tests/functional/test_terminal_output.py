@@ -18,6 +18,7 @@ import pytest
 from rich.cells import get_character_cell_size
 from rich.style import Style
 from textual.strip import Strip
+from war_ui_support import WAR_PACKETS, make_app
 
 from war_tui.ui.app import WarApp
 from war_tui.ui.fastpath import probe
@@ -26,8 +27,6 @@ from war_tui.ui.fastpath.damage import CompositorUpdate
 
 FAST = probe().shadow_terminal
 fast_only = pytest.mark.skipif(not FAST, reason="the fast path is off (WAR_TUI_FASTPATH=0): Textual writes every cell")
-
-from war_ui_support import WAR_PACKETS, make_app
 
 _SEQUENCE = re.compile(r"\x1b\[([0-9;]*)([A-Za-z])|\x1b(D)|([^\x1b]+)")
 
@@ -118,7 +117,7 @@ class RecordingApp(WarApp):
     written_screen: Emulator | None = None
     textual_bytes = written_bytes = frames = 0
 
-    def _display(self, screen, renderable) -> None:  # noqa: ANN001
+    def _display(self, screen, renderable) -> None:
         if isinstance(renderable, CompositorUpdate):
             size = (self.size.width, self.size.height)
             if self.textual_screen is None or (self.textual_screen.width, self.textual_screen.height) != size:
@@ -137,7 +136,7 @@ class RecordingApp(WarApp):
 def recording_app(**changes) -> RecordingApp:
     app = make_app(**changes)
     app.__class__ = RecordingApp  # same state, same settings; only the frames are recorded
-    return app  # type: ignore[return-value]
+    return app  # type: ignore[return-value]  # its class was swapped just above
 
 
 async def play(app: RecordingApp, keys: list[str], size: tuple[int, int], bytes_after: int = 0) -> int:
@@ -208,7 +207,7 @@ async def test_resizing_to_too_small_and_back_repaints_whole():
             assert app.written_screen.cells == app.textual_screen.cells
 
 
-def _frame(lines: list[tuple[int, str]], width: int) -> "damage.ChopsUpdate":
+def _frame(lines: list[tuple[int, str]], width: int) -> damage.ChopsUpdate:
     """A partial update writing whole rows (y, text), as the compositor hands them over."""
     from rich.segment import Segment
     from rich.style import Style

@@ -22,12 +22,16 @@ import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..presentation.words import plural
 from ..core.rules import Rules
 from ..stats import StatsStore
 from ..settings.values import minutes_value, number_value, positive_int
 from .common import UsageError
+
+if TYPE_CHECKING:
+    from ..ssh.server import GameServer  # asyncssh loads only when serve-ssh really serves
 
 DEFAULT_PORT = 2222
 DEFAULT_MAX_SESSIONS = 32

@@ -126,7 +126,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def __init__(self, link: Connection) -> None:
         self._link = link
-        self._chan: asyncssh.SSHServerChannel | None = None
+        self._chan: asyncssh.SSHServerChannel = None  # type: ignore[assignment]  # set by connection_made, before any use
         self._term: str | None = None
         self._size = (80, 24)
         self._resize_timer: asyncio.TimerHandle | None = None
@@ -390,7 +390,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._resize()  # the client may have resized while the game was starting
         if self._output_paused and self._forwarding:
             process.pause_output()
-        limit = server.config.session_seconds
+        limit = server.config.session_seconds or 0.0  # 0: no limit
         timer = None
         if limit:
             timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit")

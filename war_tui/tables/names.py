@@ -18,7 +18,7 @@ FALLBACK_NAME = "guest"
 """The name of someone whose user name has nothing left once reduced."""
 
 _NOT_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-_TABLE_NAME = re.compile(r"[a-z0-9-]{1,%d}" % MAX_TABLE_NAME_LENGTH)
+_TABLE_NAME = re.compile(rf"[a-z0-9-]{{1,{MAX_TABLE_NAME_LENGTH}}}")
 TABLE_NAME_RULE = f"a table name is 1-{MAX_TABLE_NAME_LENGTH} characters of a-z, 0-9 and -"
 
 

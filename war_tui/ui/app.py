@@ -110,8 +110,8 @@ class WarApp(ShadowOutput, App[None]):
     result: var[EndView | None] = var(None)
     """How the game on the table ended (None while it is being played)."""
     auto: var[bool] = var(False)
-    speed: var[float | str] = var(4.0)
-    """Battles a second, or "max"."""
+    speed: var[float] = var(4.0)
+    """Battles a second (MAX, infinite: as many as fit in a frame)."""
     pause_on_war: var[bool] = var(False)
     tally: var[Counter[Result]] = var(Counter)
     """Finished games of this session by result (changed in place, then ``mutate_reactive``)."""
@@ -399,7 +399,7 @@ class WarApp(ShadowOutput, App[None]):
     def action_command_palette(self) -> None:
         if not self.glyphs.ascii:
             super().action_command_palette()
-        elif self.use_command_palette and not CommandPalette.is_open(self):
+        elif self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]  # typed App[object]: any app
             self.push_screen(AsciiCommandPalette(placeholder=PLACEHOLDER, id="--command-palette"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

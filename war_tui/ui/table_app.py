@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from textual import on
 from textual.app import ComposeResult
+from textual.notifications import SeverityLevel
 from textual.reactive import var
 
 from .app import STYLES, WarApp
@@ -80,7 +81,7 @@ class TableApp(WarApp):
         stats: StatsStore | None = None,
     ) -> None:
         extra = {"clock": clock} if clock is not None else {}
-        super().__init__(settings, environ=environ, stats=stats, **extra)  # type: ignore[arg-type]
+        super().__init__(settings, environ=environ, stats=stats, **extra)  # type: ignore[arg-type]  # extra: a clock or nothing
         self.host = host
         self.table_game: TableGame = host.game
         self.names = self._seat_names() if self.table_game.state is not None else self._initial_names()
@@ -102,9 +103,7 @@ class TableApp(WarApp):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """In the lobby there is no table yet: the board's keys leave the footer (and do nothing)."""
-        if self._lobby is not None and action in BOARD_ACTIONS:
-            return False
-        return True
+        return self._lobby is None or action not in BOARD_ACTIONS
 
     # ------------------------------------------------------------------ layout
 
@@ -126,13 +125,13 @@ class TableApp(WarApp):
 
     # ---------------------------------------------------------- the table
 
-    def new_game(self, seed=None, rules=None, *, packets=None):  # type: ignore[override]
+    def new_game(self, seed=None, rules=None, *, packets=None):
         """The table deals, not this screen: the first call (at start) joins the table; a replay is refused."""
         if self._joined:
             self.notify("Replays are for solo games: at a table, the table deals", severity="warning", timeout=4)
             return None
         self._joined = True
-        self.adapter.follow(self.table_game)  # type: ignore[arg-type]  # it follows a TableGame as a Game
+        self.adapter.follow(self.table_game)
         self._stop_events = self.table_game.subscribe(self._on_event)
         self.table_game.watch(self._on_table)
         if self.table_game.state is not None:
@@ -223,11 +222,11 @@ class TableApp(WarApp):
         seconds = self._took if self._took is not None and game.over else self._clock() - self._dealt_at
         for kind, view in board_steps(game, seconds):
             if kind == "deal":
-                self.deal = view  # type: ignore[assignment]
+                self.deal = view  # type: ignore[assignment]  # the step's kind says which view it is
             elif kind == "battle":
-                self.battle = view  # type: ignore[assignment]
+                self.battle = view  # type: ignore[assignment]  # likewise
             elif kind == "result":
-                self.result = view  # type: ignore[assignment]
+                self.result = view  # type: ignore[assignment]  # likewise
             elif kind == "note" and isinstance(view, Notice) and self._logs(view):
                 self._note_line(view.text)
         self._board_fresh = False
@@ -283,7 +282,7 @@ class TableApp(WarApp):
         elif self._lobby is not None and self.screen is self._lobby:
             self._lobby.say(notice.text[:1].upper() + notice.text[1:])
         else:
-            severity = "warning" if notice.code is NoticeCode.REFUSED else "information"
+            severity: SeverityLevel = "warning" if notice.code is NoticeCode.REFUSED else "information"
             self.notify(notice.text[:1].upper() + notice.text[1:], severity=severity, timeout=4, markup=False)
 
     def _note_line(self, text: str) -> None:

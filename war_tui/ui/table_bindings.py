@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from .app import LOG_KEYS
 from .bindings import GAME_BINDINGS
@@ -54,7 +54,7 @@ def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
     )
 
 
-TWO_PLAYER_BINDINGS = [
+TWO_PLAYER_BINDINGS: list[BindingType] = [
     Binding("f,left", "p1_flip", "P1 flip", key_display="f"),
     Binding("j,right", "p2_flip", "P2 flip", key_display="j"),
     *(replace(binding, show=False) if binding.action == "app.pause_on_war" else binding

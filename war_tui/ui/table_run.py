@@ -20,7 +20,7 @@ def run_table(settings: PlaySettings, stats: StatsStore | None) -> int:
     app: TableApp
     if settings.two_players:
         first = [settings.seed] if settings.seed is not None else []
-        seeds = lambda: first.pop() if first else secrets.randbelow(2**32)  # noqa: E731
+        seeds = lambda: first.pop() if first else secrets.randbelow(2**32)  # noqa: E731 (a seed source in one line)
         app = TwoPlayerApp(settings, stats=stats, seed_source=seeds)
     else:
         assert settings.table_fd is not None

@@ -56,7 +56,7 @@ class TwoPlayerApp(TableApp, inherit_bindings=False):
         if self.stats.enabled:
             self._store_record(record)
 
-    def new_game(self, seed=None, rules=None, *, packets=None):  # type: ignore[override]
+    def new_game(self, seed=None, rules=None, *, packets=None):
         first = not self._joined
         super().new_game(seed, rules, packets=packets)
         if first and self.settings.auto:

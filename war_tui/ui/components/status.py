@@ -21,7 +21,7 @@ class StatusLine(LineWidget):
     battle: var[BattleView | None] = var(None)
     result: var[EndView | None] = var(None)
     auto: var[bool] = var(False)
-    speed: var[float | str] = var(4.0)
+    speed: var[float] = var(4.0)
     pause_on_war: var[bool] = var(False)
     tally: var[Counter[Result]] = var(Counter)
     time_left: var[int | None] = var(None)

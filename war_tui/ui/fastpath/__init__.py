@@ -51,7 +51,7 @@ def probe(environ: Mapping[str, str] | None = None) -> FastPath:
     return FastPath(shadow_terminal=_try(_shadow_supported), forget_removed_widgets=_try(_memory_supported))
 
 
-def _try(check) -> bool:  # noqa: ANN001
+def _try(check) -> bool:
     """A probe that fails in any way (a module gone, a name renamed) means: off."""
     try:
         return bool(check())

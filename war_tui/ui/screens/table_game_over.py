@@ -14,7 +14,7 @@ class TableGameOverScreen(GameOverScreen):
     """The result over the board, with what deals again at a table instead of the solo game's keys."""
 
     def __init__(self, end: EndView, names: Sequence[str], *, hint: Sequence[str], **kwargs: object) -> None:
-        super().__init__(end, names, **kwargs)  # type: ignore[arg-type]
+        super().__init__(end, names, **kwargs)  # type: ignore[arg-type]  # Screen's own keywords, passed on
         self.hint = list(hint)
 
     def hint_parts(self) -> list[str]:
