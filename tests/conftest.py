@@ -6,6 +6,11 @@ import os
 import subprocess
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# No timing thresholds in tests: on a loaded machine an example is slow, not wrong.
+settings.register_profile("war-tui", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("war-tui")
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,8 @@ from ssh_support import TIMEOUT, connect, make_key, open_game, read_until, start
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 GAME = (sys.executable, "-c", GAME_BOOTSTRAP)  # the game as serve-ssh starts it
 
 

@@ -25,6 +25,8 @@ from war_tui.core.engine import Game
 from war_tui.ui.table_app import TableApp
 from war_tui.tables import FakeClock, Flip, Member
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 SIZE = (100, 30)
 
 

@@ -25,8 +25,12 @@ from war_tui.ui.fastpath import probe
 from war_tui.ui.fastpath import damage
 from war_tui.ui.fastpath.damage import CompositorUpdate
 
+pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
+
 FAST = probe().shadow_terminal
 fast_only = pytest.mark.skipif(not FAST, reason="the fast path is off (WAR_TUI_FASTPATH=0): Textual writes every cell")
+
+SHORT_GAME_OF_WARS = 3181  # over in 26 battles, 5 of them wars (the last one too): the log fills and scrolls
 
 _SEQUENCE = re.compile(r"\x1b\[([0-9;]*)([A-Za-z])|\x1b(D)|([^\x1b]+)")
 
@@ -326,20 +330,20 @@ def drawn_from_nothing(app: WarApp) -> Emulator:
 async def test_battle_after_battle_the_terminal_shows_what_a_first_frame_would(monkeypatch):
     """Rows are kept at every level (a widget's styled rows, the log's lines, the terminal's cells);
     none of them may go stale: after every battle of a game with wars, and at its end, the terminal
-    shows exactly the screen drawn from nothing."""
+    shows exactly the screen drawn from nothing, and after the next deal too."""
     from textual import constants
 
     monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")
-    app = recording_app(names=("Alice", "Bob"))
+    app = recording_app(names=("Alice", "Bob"), seed=SHORT_GAME_OF_WARS)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        wars = 0
-        for _ in range(120):
+        wars, ended = 0, False
+        for _ in range(30):  # 26 battles, the result, a new deal and two battles of it
             await pilot.press("space")
             await pilot.pause()
-            wars = app.game.wars
+            wars, ended = max(wars, app.game.wars), ended or app.game.over
             assert app.written_screen.cells == drawn_from_nothing(app).cells, f"battle {app.game.battles}"
-        assert wars >= 3
+        assert wars >= 3 and ended and app.game_number == 2
 
 
 async def test_battles_played_under_the_help_screen_show_once_it_closes(monkeypatch):
