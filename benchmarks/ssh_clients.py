@@ -96,9 +96,12 @@ class ServeSsh:
 async def connect(
     port: int, username: str = "bench", source: str | None = None, **options
 ) -> asyncssh.SSHClientConnection:
-    """A client of the server on loopback, from the address ``source`` if given; no keys, no agent."""
+    """A client of the server on loopback, from the address ``source`` if given; no keys, no agent.
+
+    Keyboard-interactive lets it in with no question asked; asyncssh tries it only with a password set.
+    """
     extra = {"local_addr": (source, 0)} if source else {}
+    settings = {"client_keys": [], "password": "", **options}
     return await asyncssh.connect(
-        "127.0.0.1", port, username=username, known_hosts=None, client_keys=[], agent_path=None,
-        **extra, **options,
+        "127.0.0.1", port, username=username, known_hosts=None, agent_path=None, **extra, **settings,
     )

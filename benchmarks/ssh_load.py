@@ -2,7 +2,7 @@
 
     python benchmarks/ssh_load.py [--sessions 20] [--seconds 60] [--probes 5]
                                   [--session-command CMD] [-- GAME_FLAGS]   (default: --screensaver)
-    python benchmarks/ssh_load.py --abuse a|b|c|d|e|all [--seconds 60] [--clients N]
+    python benchmarks/ssh_load.py --abuse a|b|c|d|e|env|idle|resize|all [--seconds 60] [--clients N]
 
 ``--abuse`` runs the load and abuse scenarios against ``serve-ssh --public`` with its default limits,
 each against its goal (loopback only; every loop is bounded by time or count):
@@ -14,6 +14,16 @@ each against its goal (loopback only; every loop is bounded by time or count):
 (d) 1,100 idle TCP connections from distinct addresses: a real client's first board (goal 2 s) and
     the log lines written meanwhile (goal under 100);
 (e) 20 sessions on auto-play at the default speed plus 4 at max: a newcomer's first board (goal 1.5 s).
+Issue 19's scenarios (``all`` runs them too):
+(env) one client sends 1 GiB of ``env`` requests (255 KiB each), one connection at a time, reconnecting
+    whenever the server lets it go (the attempt limit lifted for it): the server's RSS against 100 MB,
+    and 5 s after it left against its idle size + 10%;
+(idle) 32 sessions (8 addresses x 4) that send nothing, with ``--idle-minutes 1``: every slot free
+    within 70 s of the last one starting, then an honest client gets in;
+(resize) 16 sessions alternate 500x200 and 499x199 as fast as they can send: an honest newcomer's
+    first board against 1.5 s, beside the same on the idle server.
+``--clients`` scales (env): MiB sent (1024), (idle): sessions (32), (resize): storming sessions (16),
+for a quick check; the figures in docs/performance.md come from the full counts.
 Clients come from distinct 127.x addresses where one address would hit the per-address cap.
 
 The rest of this note is about the default (load) run.
@@ -38,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import re
 import statistics
 import sys
@@ -47,14 +58,15 @@ from pathlib import Path
 
 import asyncssh
 
-from ssh_clients import ServeSsh, connect
+from ssh_clients import ServeSsh, connect, cpu_of
 
 STILL_DRAWING = 10.0
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--abuse", choices=["a", "b", "c", "d", "e", "all"])
+    parser.add_argument("--abuse", choices=["a", "b", "c", "d", "e", "env", "idle", "resize", "all"])
+    parser.add_argument("--storm", type=int, metavar="PORT", help=argparse.SUPPRESS)  # (resize)'s clients
     parser.add_argument("--clients", type=int, help="(a): flooding clients (8); (d): idle connections (1100)")
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60.0)
@@ -140,6 +152,8 @@ def median_ms(values: list[float]) -> str:
 
 async def main() -> int:
     args = parse_args()
+    if args.storm:
+        return await storm(args.storm, args.clients or 16, args.seconds)
     if args.abuse:
         return await run_abuse(args)
     with tempfile.TemporaryDirectory(prefix="war-ssh-load-") as tmp:
@@ -263,10 +277,10 @@ async def first_board(port: int, source: str | None = None, size=(100, 30), time
 
 
 class AbuseServer(ServeSsh):
-    """serve-ssh --public with every limit at its default."""
+    """serve-ssh --public with every limit at its default, unless a scenario names flags of its own."""
 
-    def __init__(self, workdir: Path) -> None:
-        super().__init__(workdir, [])
+    def __init__(self, workdir: Path, flags: list[str] | None = None) -> None:
+        super().__init__(workdir, flags or [])
 
     def log_lines(self) -> int:
         self.log.seek(0)
@@ -426,15 +440,198 @@ async def abuse_e(server: AbuseServer, args: argparse.Namespace) -> list[str]:
             f"{100 * server_cpu / wall:.0f}%"]
 
 
-SCENARIOS = {"a": abuse_a, "b": abuse_b, "c": abuse_c, "d": abuse_d, "e": abuse_e}
+ENV_VALUE = 255 * 1024  # a whole request fits in asyncssh's largest packet (256 KiB)
+
+
+async def abuse_env(server: AbuseServer, args: argparse.Namespace) -> list[str]:
+    goal_bytes = (args.clients or 1024) * 2**20
+    logging.getLogger("asyncio").setLevel(logging.ERROR)  # the client writing into connections the server closed
+    await first_board(server.port, "127.0.0.3")  # warm-up: what any first connection loads, before "idle"
+    await asyncio.sleep(2)
+    idle = rss_mib(server.process.pid)
+    peak, sent, connections, refused_before_game = idle, 0, 0, 0
+    value = "x" * ENV_VALUE
+    per_connection = {f"FLOOD_{i}": value for i in range(20)}  # past the 16 refusals a connection gets
+    started = time.perf_counter()
+    deadline = time.monotonic() + 180
+    sampler_done = asyncio.Event()
+
+    async def sample() -> None:
+        nonlocal peak
+        while not sampler_done.is_set():
+            peak = max(peak, rss_mib(server.process.pid))
+            await asyncio.sleep(0.1)
+
+    sampler = asyncio.create_task(sample())
+    try:
+        while sent < goal_bytes and time.monotonic() < deadline:
+            connections += 1
+            try:
+                conn = await asyncio.wait_for(connect(server.port, source="127.0.0.2"), 10)
+            except (asyncssh.Error, OSError):
+                await asyncio.sleep(0.1)
+                continue
+            try:
+                # The env requests go before the shell request, all at once, as a client's own would.
+                await conn.create_process(term_type="xterm", term_size=(80, 24), env=per_connection, encoding=None)
+            except (asyncssh.Error, OSError):
+                refused_before_game += 1
+            sent += len(per_connection) * ENV_VALUE
+            conn.close()
+            with contextlib.suppress(asyncssh.Error, OSError, TimeoutError):
+                await asyncio.wait_for(conn.wait_closed(), 10)
+        flood_seconds = time.perf_counter() - started
+        await asyncio.sleep(5)
+    finally:
+        sampler_done.set()
+        await sampler
+    after = rss_mib(server.process.pid)
+    server.log.seek(0)
+    refusals = sum("too many refusals" in line for line in server.log)
+    return [f"(env) {sent / 2**20:,.0f} MiB of env requests offered in {flood_seconds:.0f} s over {connections} "
+            f"connections from one address ({refusals} let go for too many refusals, {refused_before_game} without "
+            f"a game); server RSS idle {idle:.0f} MB, peak {peak:.0f} MB (goal < 100: {verdict(peak < 100)}), "
+            f"5 s after {after:.0f} MB = {after / idle:.2f}x idle (goal <= 1.10x: {verdict(after <= idle * 1.1)})"]
+
+
+async def abuse_idle(server: AbuseServer, args: argparse.Namespace) -> list[str]:
+    count = args.clients or 32
+    conns, ends = [], []
+    start = time.perf_counter()
+
+    async def sit(n: int) -> None:
+        conn = await asyncio.wait_for(connect(server.port, source=address(n // 4)), 60)
+        conns.append(conn)
+        game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+        await drain(game)  # reads what it is shown, never sends a key
+        await conn.wait_closed()  # the slot is free once the server let go of the connection
+        ends.append(time.perf_counter())
+
+    tasks = [asyncio.create_task(sit(n)) for n in range(count)]
+    try:
+        while len(server.games()) < count and time.perf_counter() - start < 120:
+            await asyncio.sleep(0.2)
+        all_in = time.perf_counter()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
+        freed = (max(ends) if len(ends) == count else time.perf_counter()) - all_in
+        await asyncio.sleep(0.5)  # the server's last disconnect lines
+        try:
+            board = await first_board(server.port, "127.0.0.3")
+            honest = f"an honest client's first board then {board:.2f} s"
+        except (asyncssh.Error, OSError, RuntimeError) as exc:
+            honest = f"an honest client NOT in ({exc})"
+    finally:
+        for task in tasks:
+            task.cancel()
+        for conn in conns:
+            conn.close()
+    server.log.seek(0)
+    idle_ends = sum(" disconnect " in line and line.rstrip().endswith(", idle") for line in server.log)
+    first = min(ends) - start if ends else float("nan")
+    return [f"(idle) {count} sessions sending nothing, --idle-minutes 1: all {count} started {all_in - start:.1f} s "
+            f"after the first knock; the first connection closed by the server {first:.1f} s after it, every slot "
+            f"free {freed:.1f} s after the last started (goal 70: {verdict(freed <= 70 and len(ends) == count)}); "
+            f"{idle_ends} ended as idle; {honest}"]
+
+
+STORM_RATE = 100
+"""Window changes a storming session sends a second: 25 times what reaches its game."""
+
+
+async def storm(port: int, count: int, seconds: float) -> int:
+    """The storming clients, in a process of their own (``--storm``) so they do not slow the honest client's loop.
+
+    They still take CPU from the same machine (on a real server it would be the attackers' own), so the
+    report says how much.
+    """
+    conns, tasks = [], []
+    sent = [0]
+
+    async def alternate(game) -> None:
+        big = True
+        while True:
+            game.change_terminal_size(*((500, 200) if big else (499, 199)))
+            big = not big
+            sent[0] += 1
+            await asyncio.sleep(1 / STORM_RATE)
+
+    games = []
+    for n in range(count):
+        conn = await connect(port, source=address(n // 4))
+        game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+        conns.append(conn)
+        games.append(game)
+        tasks.append(asyncio.create_task(drain(game)))
+    print("CONNECTED", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)  # the quiet phase is measured
+    tasks += [asyncio.create_task(alternate(game)) for game in games]
+    print("STORMING", flush=True)
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    print(f"SENT {sent[0] / (time.perf_counter() - started):.0f}", flush=True)
+    for conn in conns:
+        conn.close()
+    return 0
+
+
+async def abuse_resize(server: AbuseServer, args: argparse.Namespace) -> list[str]:
+    count = args.clients or 16
+    idle = [await first_board(server.port, address(900 + n)) for n in range(5)]
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--storm", str(server.port), "--clients", str(count), "--seconds", "40",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )
+    try:
+        line = await asyncio.wait_for(child.stdout.readline(), 120)
+        if not line.startswith(b"CONNECTED"):
+            raise RuntimeError(f"the storming clients did not start: {line!r}")
+        await asyncio.sleep(5)
+        quiet = [await first_board(server.port, address(920 + n)) for n in range(5)]
+        child.stdin.write(b"go\n")
+        await child.stdin.drain()
+        line = await asyncio.wait_for(child.stdout.readline(), 120)
+        await asyncio.sleep(5)
+        cpu0, wall0, games0 = server.cpu_seconds(), time.perf_counter(), server.games_cpu_seconds()
+        loaded = [await first_board(server.port, address(950 + n)) for n in range(5)]
+        await asyncio.sleep(max(0.0, 10 - (time.perf_counter() - wall0)))
+        wall = time.perf_counter() - wall0
+        games1 = server.games_cpu_seconds()
+        storm_cpu = [games1[p] - games0[p] for p in games1 if p in games0]
+        server_cpu = server.cpu_seconds() - cpu0
+        client_cpu = cpu_of(child.pid)
+        rate = (await asyncio.wait_for(child.stdout.readline(), 120)).decode().split()
+    finally:
+        if child.returncode is None:
+            child.terminate()
+        await child.wait()
+    worst, median = max(loaded), statistics.median(loaded)
+    per_game = statistics.median(storm_cpu) / wall * 100 if storm_cpu else 0.0
+    sent = rate[1] if len(rate) == 2 else "?"
+    return [f"(resize) {count} sessions alternating 500x200/499x199 ({sent} changes/s in all): an honest "
+            f"newcomer's first board median {median:.2f} s, worst {worst:.2f} s of 5 (goal 1.5: "
+            f"{verdict(worst < 1.5)}); the same {count} sessions not storming: median "
+            f"{statistics.median(quiet):.2f} s, worst {max(quiet):.2f} s (storm/quiet {median / statistics.median(quiet):.1f}x); "
+            f"idle server median {statistics.median(idle):.2f} s; each storming game {per_game:.0f}% of a core "
+            f"(median), the server {100 * server_cpu / wall:.0f}%; the storming clients {client_cpu:.0f} s of CPU in all"]
+
+
+SCENARIOS = {
+    "a": abuse_a, "b": abuse_b, "c": abuse_c, "d": abuse_d, "e": abuse_e,
+    "env": abuse_env, "idle": abuse_idle, "resize": abuse_resize,
+}
+SCENARIO_FLAGS = {
+    "env": ["--max-attempts-per-minute", "100000"],
+    "idle": ["--idle-minutes", "1"],
+}
 
 
 async def run_abuse(args: argparse.Namespace) -> int:
-    chosen = "abcde" if args.abuse == "all" else args.abuse
+    chosen = [*"abcde", "env", "idle", "resize"] if args.abuse == "all" else [args.abuse]
     report = []
     for name in chosen:
         with tempfile.TemporaryDirectory(prefix="war-ssh-abuse-") as tmp:
-            server = AbuseServer(Path(tmp))
+            server = AbuseServer(Path(tmp), SCENARIO_FLAGS.get(name))
             try:
                 await server.wait_listening()
                 await asyncio.sleep(1.0)

@@ -67,12 +67,12 @@ def parse_args() -> argparse.Namespace:
 
 
 class Server(ServeSsh):
-    """serve-ssh with room for ``sessions`` from one address, the attempt rate out of the way."""
+    """serve-ssh with room for ``sessions`` from one address and at one table, the attempt rate out of the way."""
 
     def __init__(self, workdir: Path, sessions: int, session_command: str | None = None) -> None:
         flags = [
             "--max-sessions", str(sessions), "--max-sessions-per-address", str(sessions),
-            "--max-attempts-per-minute", "100000",
+            "--max-attempts-per-minute", "100000", "--max-spectators", str(sessions),
         ]
         if session_command is not None:
             flags += ["--session-command", session_command]

@@ -194,6 +194,12 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
         (["--max-speed", "nan"], ["--max-speed must be from 1 to 1000"]),
         (["--max-attempts-per-minute", "10000000"], ["--max-attempts-per-minute must be at most"]),
         (["--max-session-minutes", "soon"], ["--max-session-minutes must be minutes"]),
+        (["--idle-minutes", "-1"], ["--idle-minutes must be from 0 to 10080 minutes"]),
+        (["--idle-minutes", "inf"], ["--idle-minutes must be from 0 to 10080"]),
+        (["--max-server-mb", "16"], ["--max-server-mb must be at least 32"]),
+        (["--max-server-mb", "2000000"], ["--max-server-mb must be at most 1,048,576"]),
+        (["--log-level", "trace"], ["--log-level", "invalid choice"]),
+        (["--public", "--idle-exempt-screensaver"], ["--idle-exempt-screensaver", "-- --screensaver"]),
         (["--public", "--authorized-keys", "x"], ["not allowed with"]),
         (["--bogus"], ["unrecognized arguments: --bogus"]),
         (["--public", "--", "--no-such-game-flag"], ["game flags", "--no-such-game-flag"]),
@@ -287,7 +293,8 @@ def test_every_limit_is_in_the_help():
     result = subprocess.run(
         [sys.executable, "-m", "war_tui", "serve-ssh", "--help"], capture_output=True, text=True, timeout=TIMEOUT
     )
-    for flag in ("--max-sessions-per-address", "--max-unauthenticated", "--game-memory-mb", "--max-speed"):
+    for flag in ("--max-sessions-per-address", "--max-unauthenticated", "--game-memory-mb", "--max-speed",
+                 "--idle-minutes", "--idle-exempt-screensaver", "--max-server-mb", "--log-level"):
         assert flag in result.stdout
 
 

@@ -71,11 +71,12 @@ def test_a_spectators_flip_is_refused_and_the_table_does_not_move():
 
 def test_bad_lines_are_refused_and_a_link_that_keeps_sending_them_is_closed():
     reg, clock = server()
-    ann = Link(reg, "ann", clock=clock, max_bad_lines=8)
-    bob = Link(reg, "bob", clock=clock)
+    ann = Link(reg, "ann", identity="key:ann", clock=clock, max_bad_lines=8)
+    bob = Link(reg, "bob", identity="key:bob", clock=clock)
     ann.join("oak")
     bob.join("oak")
     told(ann)
+    clock.advance(30)  # seated long enough for the seat to be kept
     garbage = [b"not json\n", b'{"v":2,"kind":"teleport"}\n', b"x" * (MAX_LINE + 10) + b"\n", b"[]\n",
                b'{"v":9,"kind":"flip"}\n', b'{"v":2,"kind":"flip","x":1}\n', b"\xff\n"]
     for bad in garbage:
@@ -153,9 +154,10 @@ def test_requests_past_the_rate_are_dropped():
 
 def test_leave_frees_the_seat_for_the_house_and_the_link_stays_open():
     reg, clock = server()
-    ann, bob = Link(reg, "ann", clock=clock), Link(reg, "bob", clock=clock)
+    ann, bob = Link(reg, "ann", identity="key:ann", clock=clock), Link(reg, "bob", identity="key:bob", clock=clock)
     ann.join("oak")
     bob.join("oak")
+    clock.advance(30)
     bob.receive(encode(Leave()))
     assert bob.member is None and not bob.closed
     assert reg.table("oak").state().seats[1].status is SeatStatus.AWAY
@@ -210,8 +212,9 @@ def test_closing_the_server_tells_the_link_and_finishes_it():
 
 def test_a_link_closed_by_its_connection_leaves_the_table():
     reg, clock = server()
-    link = Link(reg, "ann", clock=clock)
+    link = Link(reg, "ann", identity="key:ann", clock=clock)
     link.join("oak")
+    clock.advance(30)
     link.close()
     link.close()
     assert reg.table("oak").state().seats[0].status is SeatStatus.AWAY
@@ -224,4 +227,12 @@ def test_a_hostile_user_name_reaches_no_one_unreduced():
     Link(reg, "\x1b[6n\x1bP+q\x9b", clock=clock).join("oak")
     raw = ann.take()
     assert b"\\u001b" not in raw and b"\\u009b" not in raw and b"\x1b" not in raw
-    assert json.loads(raw.splitlines()[-1])["seats"][1]["name"] == "6nPq"
+    assert json.loads(raw.splitlines()[-1])["seats"][1]["name"] == "[6nP+q"
+
+
+def test_a_full_lobby_refuses_one_more_reader_in_one_line():
+    reg, clock = server(max_lobby_readers=1)
+    Link(reg, "ann", clock=clock).watch_lobby()
+    late = Link(reg, "bob", clock=clock)
+    late.receive(encode(WatchLobby()))
+    assert "the lobby is full (1 reader)" in notices(told(late))[-1].text

@@ -101,10 +101,12 @@ def test_lobby_readers_are_told_of_changes_at_most_once_a_second():
 
 def test_a_full_lobby_of_long_names_fits_in_one_line():
     reg, _clock = registry(max_tables=MAX_MAX_TABLES)
+    widest = "\U0001d400\u0301\u0300" * 16  # 16 cells of letters outside the BMP, two marks each
     for n in range(MAX_MAX_TABLES):
         name = f"{n:03d}" + "x" * 21
-        reg.join(name, "p" * 16, Recorder())
-        reg.join(name, "q" * 16, Recorder())
+        reg.join(name, widest, Recorder(), identity=f"key:{n}p")
+        reg.join(name, widest, Recorder(), identity=f"key:{n}q")
+    assert reg.lobby().tables[0].players[0] == widest
     assert len(encode(reg.lobby())) < MAX_LINE
 
 
@@ -120,3 +122,45 @@ def test_closing_the_server_tells_every_seat_spectator_and_lobby_reader():
         assert sink.notices()[-1].code is NoticeCode.CLOSING
     with pytest.raises(TableRefused, match="closing"):
         reg.join("oak", "cy", Recorder())
+
+
+# ------------------------------------------------------------------ cheap connections
+
+
+def test_table_spam_from_two_addresses_leaves_room_for_an_honest_player():
+    reg, clock = registry()
+    for n in range(32):  # each knocks, asks for a table of its own and leaves at once
+        address = f"127.0.0.{2 + n % 2}"
+        try:
+            member = reg.join(f"s{n}", "spam", Recorder(), identity=f"addr:{address}", address=address)
+        except TableRefused as refusal:
+            assert "you already opened 4 of the tables open here" in str(refusal)
+            continue
+        member.leave()
+    assert len(reg.tables) == 8
+    honest = reg.join("mine", "ann", Recorder(), identity="addr:honest", address="127.0.0.4")
+    assert honest.seat is not None
+    assert reg.join("s0", "bob", Recorder(), identity="addr:bob", address="127.0.0.5").seat is not None
+    clock.advance(30)
+    reg.poll()
+    assert sorted(t.name for t in reg.tables) == ["mine", "s0"]  # the empty ones closed after 30 s
+
+
+def test_one_identity_opens_a_bounded_number_of_tables_from_any_address():
+    reg, _clock = registry(tables_per_visitor=2)
+    reg.join("a", "ann", Recorder(), identity="key:ann", address="10.0.0.1")
+    reg.join("b", "ann", Recorder(), identity="key:ann", address="10.0.0.2")
+    with pytest.raises(TableRefused, match="you already opened 2 of the tables"):
+        reg.join("c", "ann", Recorder(), identity="key:ann", address="10.0.0.3")
+    assert [t.name for t in reg.tables] == ["a", "b"]
+
+
+def test_one_address_holds_a_bounded_number_of_seats_and_then_watches():
+    reg, _clock = registry(seats_per_visitor=2)
+    reg.join("a", "ann", Recorder(), identity="key:1", address="10.0.0.1")
+    reg.join("a", "bob", Recorder(), identity="key:2", address="10.0.0.1")
+    told = Recorder()
+    third = reg.join("b", "cy", told, identity="key:3", address="10.0.0.1")
+    assert third.watching
+    assert "your address holds all the seats it may" in told.texts()[-1]
+    assert reg.join("b", "dee", Recorder(), identity="key:4", address="10.0.0.2").seat is not None

@@ -51,11 +51,11 @@ class Recorder:
         return [u for u in self.updates if isinstance(u, Snapshot)]
 
 
-def make_table(deal=None, records=None, **options) -> tuple[Table, FakeClock]:
+def make_table(deal=None, records=None, log=None, **options) -> tuple[Table, FakeClock]:
     clock = FakeClock()
     table = Table(
         "oak", clock=clock, options=TableOptions(**options), deal=deal, seed_source=lambda: 42,
-        on_record=records.append if records is not None else None,
+        on_record=records.append if records is not None else None, log=log,
     )
     return table, clock
 

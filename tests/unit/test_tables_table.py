@@ -11,7 +11,7 @@ from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon, CardsRevealed, GameOver, GameStarted, WarDeclared
 from war_tui.core.rules import EndReason, Result, Side
 from war_tui.stats import Source
-from war_tui.tables import Notice, NoticeCode, SeatStatus, TableGame, TableOptions
+from war_tui.tables import Notice, NoticeCode, SeatStatus, TableGame, TableOptions, TableRefused
 
 WAR = ("5C 2C KC 9C", "5D 3D QD 4D")  # battle 1 is a war player 1 wins; then 9C beats 4D
 DOUBLE_WAR = ("5C 2C 9C 3C AC 8C", "5D 2D 9D 4D KD 2H")
@@ -19,12 +19,26 @@ SHORT = ("5C 2C", "5D 3D QD")  # player 1 cannot lay a war's two cards
 PLAIN = ("AC KC QC", "2D 3D 4D")  # player 1 wins three battles and the game
 
 
+ANN_KEY = "key:SHA256:ann"
+BOB_KEY = "key:SHA256:bob"
+EVE_KEY = "key:SHA256:eve"
+SETTLED = 30.0
+"""Seconds after which a player who sat has stayed longer than the short stay: leaving keeps the seat."""
+
+
 def seated(deal=PLAIN, records=None, **options):
     table, clock = make_table(dealing(*deal), records, **options)
     one, two = Recorder(), Recorder()
-    p1 = table.join("ann", one)
-    p2 = table.join("bob", two)
+    p1 = table.join("ann", one, identity=ANN_KEY)
+    p2 = table.join("bob", two, identity=BOB_KEY)
     return table, clock, (p1, p2), (one, two)
+
+
+def settled(**options):
+    """Ann and bob, seated long enough that a seat is kept when they leave."""
+    table, clock, members, sinks = seated(**options)
+    clock.advance(SETTLED)
+    return table, clock, members, sinks
 
 
 # ------------------------------------------------------------------ seats
@@ -61,7 +75,7 @@ def test_an_escape_sequence_in_a_user_name_reaches_no_other_member():
     table.join("\x1b[2J\x1b]0;pwned\x07mallory", Recorder())
     told = repr(one.updates)
     assert "\x1b" not in told and "\\x1b" not in told and "\x07" not in told
-    assert "2J0pwnedmallory" in one.texts()[-1]
+    assert "[2J]0;pwnedmallo sits" in one.texts()[-1]  # inert without its ESC and BEL
 
 
 # ------------------------------------------------------------------ flips
@@ -256,7 +270,7 @@ def test_nobody_is_idle_before_anyone_flipped():
 
 
 def test_a_player_who_leaves_leaves_a_seat_the_house_plays():
-    table, _clock, (ann, bob), (one, _two) = seated()
+    table, _clock, (ann, bob), (one, _two) = settled()
     bob.leave()
     assert table.state().seats[1].status is SeatStatus.AWAY
     assert "bob left seat 2" in one.texts()[-1]
@@ -272,19 +286,75 @@ def test_a_player_who_flipped_and_left_is_played_by_the_house():
     assert table.game.battles == 1
 
 
-def test_the_same_name_within_five_minutes_gets_the_seat_back_and_others_only_watch():
-    table, clock, (_ann, bob), _sinks = seated()
+@pytest.mark.parametrize("name", ["bob", "BOB", "bob!", "b\u200bob", "\uff42\uff4f\uff42", "\u24d1\u24de\u24d1", "\u202ebob"])
+def test_a_seat_is_kept_for_the_identity_that_sat_never_for_a_name(name):
+    table, clock, (_ann, bob), _sinks = settled()
     bob.leave()
-    clock.advance(200)
-    stranger = table.join("zed", Recorder())
-    assert stranger.watching
-    back = table.join("bob", Recorder())
+    clock.advance(30)
+    impostor = table.join(name, Recorder(), identity=EVE_KEY)
+    assert impostor.watching
+    assert impostor.name not in ("bob", "BOB")  # a name the same as the away player's gets a suffix
+    nameless = table.join(name, Recorder())
+    assert nameless.watching
+    back = table.join("bob", Recorder(), identity=BOB_KEY)
     assert back.seat is Side.P2 and back.name == "bob"
     assert table.state().seats[1].status is SeatStatus.PLAYER
 
 
+def test_a_returning_identity_gets_its_seat_back_under_another_name():
+    table, clock, (_ann, bob), (one, _two) = settled()
+    bob.leave()
+    clock.advance(30)
+    back = table.join("robert", Recorder(), identity=BOB_KEY)
+    assert back.seat is Side.P2 and back.name == "robert"
+    assert "robert is back at seat 2" in one.texts()[-1]
+
+
+def test_names_that_are_the_same_after_folding_get_a_suffix_never_a_merge():
+    table, _clock = make_table()
+    table.join("ann", Recorder(), identity=ANN_KEY)
+    twin = table.join("\uff21\uff2e\uff2e", Recorder(), identity=EVE_KEY)  # fullwidth ANN
+    assert twin.seat is Side.P2 and twin.name == "\uff21\uff2e\uff2e-2"
+
+
+def test_after_the_seat_timeout_a_newcomer_takes_an_away_seat_and_is_told_whose_it_was():
+    table, clock, (_ann, bob), (one, _two) = settled(seat_timeout=60)
+    bob.leave()
+    clock.advance(59)
+    assert table.join("zed", Recorder(), identity=EVE_KEY).watching
+    clock.advance(1)
+    told = Recorder()
+    zed = table.join("zed", told, identity=EVE_KEY)
+    assert zed.seat is Side.P2
+    assert "bob's until now (away 60 s)" in told.texts()[-1]
+    assert "bob's until now" in one.texts()[-1]
+    late_bob = table.join("bob", Recorder(), identity=BOB_KEY)
+    assert late_bob.watching
+
+
+def test_a_player_who_leaves_within_seconds_before_any_flip_keeps_nothing():
+    table, clock = make_table(dealing(*PLAIN))
+    table.join("ann", Recorder(), identity=ANN_KEY)
+    knock = table.join("spam", Recorder(), identity=EVE_KEY)
+    clock.advance(2)
+    knock.leave()
+    assert table.state().seats[1].status is SeatStatus.OPEN
+    newcomer = table.join("bob", Recorder(), identity=BOB_KEY)
+    assert newcomer.seat is Side.P2
+
+
+def test_a_player_who_leaves_after_a_flip_keeps_the_seat_however_soon():
+    table, clock = make_table(dealing(*PLAIN))
+    ann = table.join("ann", Recorder(), identity=ANN_KEY)
+    bob = table.join("bob", Recorder(), identity=BOB_KEY)
+    ann.flip()
+    clock.advance(2)
+    bob.leave()
+    assert table.state().seats[1].status is SeatStatus.AWAY
+
+
 def test_after_five_minutes_the_seat_goes_to_whoever_sits_next():
-    table, clock, (_ann, bob), _sinks = seated()
+    table, clock, (_ann, bob), _sinks = settled()
     bob.leave()
     clock.advance(299)
     table.poll()
@@ -292,14 +362,27 @@ def test_after_five_minutes_the_seat_goes_to_whoever_sits_next():
     clock.advance(1)
     table.poll()
     assert table.state().seats[1].status is SeatStatus.HOUSE
-    newcomer = table.join("zed", Recorder())
+    newcomer = table.join("zed", Recorder(), identity=EVE_KEY)
     assert newcomer.seat is Side.P2
-    late_bob = table.join("bob", Recorder())
+    late_bob = table.join("bob", Recorder(), identity=BOB_KEY)
     assert late_bob.watching
 
 
-def test_a_table_with_nobody_connected_closes_after_five_minutes():
-    table, clock, (ann, bob), _sinks = seated()
+def test_a_table_with_nobody_at_it_and_no_seat_kept_closes_after_thirty_seconds():
+    table, clock = make_table()
+    knock = table.join("spam", Recorder(), identity=EVE_KEY)
+    knock.leave()
+    clock.advance(29)
+    table.poll()
+    assert not table.closed
+    clock.advance(1)
+    table.poll()
+    assert table.closed
+    assert table.next_deadline() is None
+
+
+def test_a_table_with_a_seat_kept_stays_open_until_the_seat_is_no_longer_kept():
+    table, clock, (ann, bob), _sinks = settled()
     ann.leave()
     clock.advance(250)
     bob.leave()
@@ -310,6 +393,44 @@ def test_a_table_with_nobody_connected_closes_after_five_minutes():
     table.poll()
     assert table.closed
     assert table.next_deadline() is None
+
+
+def test_the_lobby_never_says_whom_an_away_seat_is_kept_for():
+    table, _clock, (_ann, bob), _sinks = settled()
+    bob.leave()
+    entry = table.lobby_entry()
+    assert entry.statuses[1] is SeatStatus.AWAY and entry.players == ("ann", None)
+
+
+def test_every_seat_event_is_logged_with_the_identity_behind_it():
+    lines: list[str] = []
+    table, clock = make_table(log=lines.append)
+    ann = table.join("ann", Recorder(), identity=ANN_KEY)
+    clock.advance(SETTLED)
+    ann.leave()
+    table.join("ann", Recorder(), identity=ANN_KEY)
+    assert lines == [
+        f"table oak: ann sits at seat 1 [{ANN_KEY}]",
+        f"table oak: ann left seat 1, kept for 300 s [{ANN_KEY}]",
+        f"table oak: ann is back at seat 1 [{ANN_KEY}]",
+    ]
+
+
+def test_a_table_takes_a_bounded_number_of_spectators():
+    table, _clock, _members, _sinks = seated(max_spectators=2)
+    table.join("cy", Recorder(), watch=True)
+    table.join("dee", Recorder())  # both seats taken: dee watches
+    with pytest.raises(TableRefused, match="table oak has 2 spectators, the most it takes"):
+        table.join("eve", Recorder(), watch=True)
+    with pytest.raises(TableRefused, match="the most it takes"):
+        table.join("fay", Recorder())
+
+
+def test_auto_play_never_runs_faster_than_the_servers_top_speed():
+    table, _clock, (ann, bob), _sinks = seated(max_speed=60)
+    ann.set_auto(True, float("inf"))
+    bob.set_auto(True, 128.0)
+    assert table.state().auto_speed == 60
 
 
 def test_a_spectator_keeps_a_table_open():

@@ -49,6 +49,17 @@ DEFAULT_SEAT_TIMEOUT = 60.0
 MIN_SEAT_TIMEOUT = 1.0
 MAX_SEAT_TIMEOUT = 3600.0
 MAX_ATTEMPTS_PER_MINUTE = 1_000_000
+DEFAULT_MAX_SPECTATORS = 10
+MAX_SPECTATORS = 1000
+DEFAULT_MAX_LOBBY = 32
+DEFAULT_TABLES_PER_ADDRESS = 4
+DEFAULT_SEATS_PER_ADDRESS = 4
+MAX_PER_ADDRESS = 1000
+DEFAULT_IDLE_MINUTES = 30.0
+MAX_IDLE_MINUTES = 7 * 24 * 60
+DEFAULT_MAX_SERVER_MB = 400
+MIN_MAX_SERVER_MB = 32
+MAX_MAX_SERVER_MB = 1_048_576
 
 # The game as a session starts it: Python's stderr (crash reports, from the first import on) goes to
 # the pipe the server reads, whose number is in WAR_TUI_ERROR_FD; the screen stays on the terminal,
@@ -75,6 +86,7 @@ def port_value(text: str) -> int:
 
 max_speed_value = number_value("--max-speed", 1, 1000, "battles per second", "60")
 seat_timeout_value = number_value("--seat-timeout", MIN_SEAT_TIMEOUT, MAX_SEAT_TIMEOUT, "seconds", "60")
+idle_minutes_value = number_value("--idle-minutes", 0, MAX_IDLE_MINUTES, "minutes", "30")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -145,6 +157,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"for them, {MIN_SEAT_TIMEOUT:g}-{MAX_SEAT_TIMEOUT:g} (default {DEFAULT_SEAT_TIMEOUT:g})",
     )
     parser.add_argument(
+        "--max-spectators", type=positive_int("--max-spectators", MAX_SPECTATORS, minimum=0),
+        default=DEFAULT_MAX_SPECTATORS, metavar="N",
+        help=f"spectators at one table, 0-{MAX_SPECTATORS:,}; the next one is refused in one line "
+        f"(default {DEFAULT_MAX_SPECTATORS})",
+    )
+    parser.add_argument(
+        "--max-lobby", type=positive_int("--max-lobby", MAX_SESSIONS), default=DEFAULT_MAX_LOBBY, metavar="N",
+        help=f"people in the lobby ('tables') at once, 1-{MAX_SESSIONS:,} (default {DEFAULT_MAX_LOBBY})",
+    )
+    parser.add_argument(
+        "--max-tables-per-address", type=positive_int("--max-tables-per-address", MAX_PER_ADDRESS),
+        default=DEFAULT_TABLES_PER_ADDRESS, metavar="N",
+        help=f"open tables one address (or one key) may have opened, 1-{MAX_PER_ADDRESS:,} "
+        f"(default {DEFAULT_TABLES_PER_ADDRESS})",
+    )
+    parser.add_argument(
+        "--max-seats-per-address", type=positive_int("--max-seats-per-address", MAX_PER_ADDRESS),
+        default=DEFAULT_SEATS_PER_ADDRESS, metavar="N",
+        help=f"seats one address (or one key) may hold at once, sitting or kept while away, 1-{MAX_PER_ADDRESS:,}; "
+        f"past it they watch (default {DEFAULT_SEATS_PER_ADDRESS})",
+    )
+    parser.add_argument(
         "--max-session-minutes", type=minutes_value("--max-session-minutes"), metavar="M",
         help="end each game after M minutes, more than 0 and at most 10,080 (default: no limit, screensavers idle on purpose)",
     )
@@ -153,6 +187,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=DEFAULT_ATTEMPTS_PER_MINUTE, metavar="N",
         help=f"connection attempts one address may make per minute, 1-{MAX_ATTEMPTS_PER_MINUTE:,} "
         f"(default {DEFAULT_ATTEMPTS_PER_MINUTE})",
+    )
+    parser.add_argument(
+        "--idle-minutes", type=idle_minutes_value, default=DEFAULT_IDLE_MINUTES, metavar="M",
+        help=f"end a session (player, spectator, lobby or solo game) that sent no keys for M minutes, with a "
+        f"goodbye; 0-{MAX_IDLE_MINUTES:,}, 0: never (default {DEFAULT_IDLE_MINUTES:g})",
+    )
+    parser.add_argument(
+        "--idle-exempt-screensaver", action="store_true",
+        help="never end a solo game for idling when the game flags start it on auto-play "
+        "(-- --screensaver or -- --auto): a kiosk's screensaver; table sessions still end",
+    )
+    parser.add_argument(
+        "--max-server-mb", type=positive_int("--max-server-mb", MAX_MAX_SERVER_MB, minimum=MIN_MAX_SERVER_MB),
+        default=DEFAULT_MAX_SERVER_MB, metavar="MB",
+        help=f"past this resident memory the server refuses new connections, {MIN_MAX_SERVER_MB}-"
+        f"{MAX_MAX_SERVER_MB:,} MB (default {DEFAULT_MAX_SERVER_MB}); games have their own limit",
+    )
+    parser.add_argument(
+        "--log-level", choices=("info", "debug"), default="info",
+        help="debug: whole crash reports of games in the log, not one line each (default info)",
     )
     parser.add_argument("--session-command", help=argparse.SUPPRESS)
     parser.add_argument(
@@ -218,6 +272,10 @@ def run(args: argparse.Namespace) -> int:
     flags, parsed = game_flags(args)
     argv = session_argv(args, flags)
     table_rules, stats = table_settings(parsed)
+    if args.idle_exempt_screensaver and parsed is not None and not (parsed.screensaver or parsed.auto):
+        raise UsageError(
+            "--idle-exempt-screensaver is for games that start on auto-play: add '-- --screensaver' (or --auto)"
+        )
     # asyncssh is imported only by this command: the game itself never pays for it.
     from ..ssh.keys import (
         AuthorizedKeys, KeyFileError, default_authorized_keys_path, default_host_key_path,
@@ -247,8 +305,16 @@ def run(args: argparse.Namespace) -> int:
         max_speed=args.max_speed,
         max_tables=args.max_tables,
         seat_timeout=args.seat_timeout,
+        max_spectators=args.max_spectators,
+        max_lobby=args.max_lobby,
+        tables_per_address=args.max_tables_per_address,
+        seats_per_address=args.max_seats_per_address,
         table_rules=table_rules,
         stats=stats,
+        idle_seconds=args.idle_minutes * 60 or None,
+        idle_exempt_screensaver=args.idle_exempt_screensaver,
+        max_server_mb=args.max_server_mb,
+        debug=args.log_level == "debug",
     )
     server = GameServer(config)
     banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"]

@@ -10,10 +10,10 @@ LOBBY_COLUMNS = ("Table", "Seat 1", "Seat 2", "Watching", "Game", "Battle", "Car
 
 
 def seat_cell(name: str | None, status: SeatStatus) -> str:
+    if status is SeatStatus.AWAY:
+        return "away (kept)"  # never whom for: a seat belongs to who sat in it, not to a name
     if status is SeatStatus.OPEN or name is None:
         return "open"
-    if status is SeatStatus.AWAY:
-        return f"{name} (away)"
     if status is SeatStatus.HOUSE:
         return "free (house plays)"
     return name

@@ -15,6 +15,8 @@ SERVED_VARIABLE = "WAR_TUI_SERVED"  # "1": played over SSH
 TOP_SPEED_VARIABLE = "WAR_TUI_TOP_SPEED"  # battles per second that "max" means
 NOTICE_VARIABLE = "WAR_TUI_NOTICE"  # one sentence to show once the board is up
 ERROR_FD_VARIABLE = "WAR_TUI_ERROR_FD"  # where crash reports go (the server's log), never the player's screen
+PLAYER_ID_VARIABLE = "WAR_TUI_PLAYER_ID"  # who the player is, opaque: "key:SHA256:..." (their key) or "addr:..."
+# (their address, hashed, when they offered no key); a served game shows its player only their own games
 # A game the server starts for a shared table (only honoured with WAR_TUI_SERVED=1): the process's end of a
 # socket to the server's Link for this connection, and what the server already did with that connection.
 TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the socket's file descriptor number, inherited

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
@@ -103,3 +104,58 @@ class FloodLog:
             parts = ", ".join(f"{n:,} {kind}" for kind, n in self._held.most_common())
             self._held.clear()
             self._log(f"flood: held back {parts} in the last second")
+
+
+class OncePer:
+    """True at most once per ``seconds``: for log lines a flood would otherwise repeat."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self._clock = clock
+        self._last = float("-inf")
+
+    def ready(self) -> bool:
+        now = self._clock()
+        if now - self._last < self.seconds:
+            return False
+        self._last = now
+        return True
+
+
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+STATM = "/proc/self/statm"
+
+
+def resident_mb() -> float | None:
+    """This process's resident size in MB (from ``/proc``); None where there is no ``/proc``."""
+    try:
+        with open(STATM, "rb") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return pages * PAGE_SIZE / 1_000_000
+
+
+class MemoryWatch:
+    """Whether the server is past its memory ceiling, read at most every ``interval`` seconds.
+
+    A connection flood then costs one small ``/proc`` read every quarter second, not one each.
+    """
+
+    def __init__(
+        self, ceiling_mb: float, interval: float = 0.25, clock: Callable[[], float] = time.monotonic,
+        read: Callable[[], float | None] = resident_mb,
+    ) -> None:
+        self.ceiling_mb = ceiling_mb
+        self.interval = interval
+        self._clock = clock
+        self._read = read
+        self._read_at = float("-inf")
+        self.last_mb = 0.0
+
+    def over(self) -> bool:
+        now = self._clock()
+        if now - self._read_at >= self.interval:
+            self._read_at = now
+            self.last_mb = self._read() or 0.0
+        return self.last_mb > self.ceiling_mb

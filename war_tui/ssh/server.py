@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import sys
 import time
 from collections import OrderedDict
@@ -17,8 +19,9 @@ import asyncssh
 from ..presentation.words import plural
 from ..core.rules import Rules
 from ..stats import StatsStore
+from .env_requests import refuse_unwanted_env
 from .keys import AuthorizedKeys, without_sha1
-from .limits import AttemptLimiter, FloodLog, address_key
+from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer, address_key
 from .session import GameSession
 from .table_host import TableHost
 
@@ -26,6 +29,7 @@ REFUSE_FORWARDING = "port forwarding is not offered here: this server only plays
 ONE_SESSION = "one session per connection: open another connection to play another game"
 SERVER_FULL = "the server is full ({games} in progress); please try again later"
 ADDRESS_FULL = "your address already has {games} in progress here, the most one address may have"
+OUT_OF_MEMORY = "the server is out of memory for new games; please try again later"
 TOO_MANY_ATTEMPTS = "too many connection attempts from your address; please wait a minute"
 TOO_MANY_REFUSALS = "too many refused requests; this server only plays War"
 NO_GAME_STARTED = "no game was started; this server only plays War"
@@ -34,6 +38,11 @@ TABLE_GOODBYE = 0.5
 """Seconds the games at tables get to read that the server is closing before they are ended."""
 MAX_REFUSED_REQUESTS = 16
 """Refused channels and requests a connection may ask for before it is let go."""
+MAX_AUTH_TRIES = 6
+"""Keys a connection may offer that are not let in, as OpenSSH's MaxAuthTries; the next ends it."""
+MAX_KEY_CHECKS = 3 * MAX_AUTH_TRIES
+"""Keys checked per connection at most, let in or not (each is checked once offered and once signed)."""
+TOO_MANY_KEYS = "too many keys offered; at most {tries} may be tried on one connection"
 # Signatures the server advertises (server-sig-algs): no SHA-1 (ssh-rsa), no DSA (ssh-dss).
 SIGNATURE_ALGORITHMS = [
     "ssh-ed25519", "ssh-ed448", "ecdsa-sha2-nistp521", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp256",
@@ -64,9 +73,23 @@ class ServerConfig:
     input_limit: int = 64 * 1024
     max_tables: int = 16
     seat_timeout: float = 60.0
+    max_spectators: int = 10
+    max_lobby: int = 32
+    tables_per_address: int = 4
+    seats_per_address: int = 4
     table_rules: Rules = field(default_factory=Rules)
     stats: Callable[[], StatsStore] | None = None
     """Opens the store that records finished table games (on first need, in a thread); None: not recorded."""
+    idle_seconds: float | None = 30 * 60.0
+    """A session that sends no keys for this long is ended with a goodbye; None or 0: never."""
+    idle_exempt_screensaver: bool = False
+    """Solo games (the operator's screensaver) are never ended for idling; table sessions still are."""
+    idle_note_seconds: float = 60.0
+    """No keys for this long counts a session as idle in the "server full" log line."""
+    max_server_mb: int = 400
+    """Past this resident size the server refuses new connections."""
+    debug: bool = False
+    """Whole crash reports in the log (``--log-level debug``), not one line each."""
 
 
 def shown_user(name: str) -> str:
@@ -91,6 +114,9 @@ class GameServer:
         self.flood_log = FloodLog(log)
         """For the lines one per connection: a flood of connections gets a summary a second instead."""
         self.limiter = AttemptLimiter(config.attempts_per_minute)
+        self.memory = MemoryWatch(config.max_server_mb)
+        self._full_noted = OncePer(1.0)
+        self._memory_noted = OncePer(1.0)
         self.connections: set[Connection] = set()
         self.admitted: set[Connection] = set()
         self.unauthenticated: OrderedDict[Connection, None] = OrderedDict()
@@ -102,8 +128,18 @@ class GameServer:
         self._previous_handler: Any = None
         self.tables = TableHost(
             max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
-            stats=config.stats, log=log,
+            stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
+            max_lobby=config.max_lobby, tables_per_address=config.tables_per_address,
+            seats_per_address=config.seats_per_address,
         )
+        # What turns an address into an identity: secret (from the host key, so it lasts across restarts
+        # as the key does), so an identity says nothing of the address it stands for.
+        self._address_secret = hashlib.sha256(b"war-tui address identity\0" + config.host_key.export_private_key()).digest()
+
+    def address_identity(self, address_key: str) -> str:
+        """The identity of a player who offered no key: their address, hashed with the server's secret."""
+        digest = hmac.new(self._address_secret, address_key.encode(), hashlib.sha256).hexdigest()
+        return f"addr:{digest[:24]}"
 
     async def start(self) -> None:
         """Start listening; OSError (port in use, bad address) reaches the caller."""
@@ -172,6 +208,29 @@ class GameServer:
 
     def address_full(self, key: str) -> bool:
         return self.games_from(key) >= self.config.max_sessions_per_address
+
+    def idle_sessions(self) -> int:
+        """Admitted connections whose game has had no keys for ``idle_note_seconds`` or more."""
+        note = self.config.idle_note_seconds
+        return sum(1 for link in self.admitted for s in link.sessions if s.played and s.idle_seconds >= note)
+
+    def note_full(self) -> None:
+        """A client was refused because every slot is taken: say, at most once a second, who holds them."""
+        if self._stopping or not self._full_noted.ready():
+            return
+        idle = self.idle_sessions()
+        minute = plural(round(self.config.idle_note_seconds / 60), "minute") if self.config.idle_note_seconds >= 60 \
+            else f"{self.config.idle_note_seconds:g} s"
+        self.log(f"server full: {plural(len(self.admitted), 'game')} in progress, {idle} of them idle "
+                 f"(no keys for {minute} or more)")
+
+    def out_of_memory(self) -> bool:
+        """Past ``--max-server-mb``: logged at most once a second, with the size."""
+        over = self.memory.over()
+        if over and self._memory_noted.ready():
+            self.log(f"memory: the server uses {self.memory.last_mb:,.0f} MB, past --max-server-mb "
+                     f"{self.config.max_server_mb:,}: new connections are refused")
+        return over
 
     def admit(self, link: Connection) -> bool:
         if self.full or self.address_full(link.address_key):
@@ -243,6 +302,12 @@ class Connection(asyncssh.SSHServer):
         self.authenticated = False
         self.agent_refused = False
         self.exit_status = "no game"
+        self.identity: str | None = None
+        """Whom a seat taken on this connection is kept for: "key:SHA256:..." (the key it logged in
+        with) or "addr:..." (no key: its address, hashed); known once authenticated."""
+        self._signing_key: asyncssh.SSHKey | None = None
+        self._keys_refused = 0
+        self._keys_checked = 0
         self.table: str | None = None
         """Where a table command took this connection ("table oak seat 1 as ann", "lobby"), for the log."""
         self.refusals: dict[str, None] = {}  # an ordered set: each kind of refusal once
@@ -306,38 +371,78 @@ class Connection(asyncssh.SSHServer):
             # Told before authenticating, so the client reports it rather than a dropped session.
             self._refuse_full()
             return True
+        if self.server.out_of_memory():
+            self.refused("server memory")
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, OUT_OF_MEMORY)
+            return True
         if self.server.address_full(self.address_key):
             self._refuse_address_full()
             return True
         keys = self.server.config.authorized_keys
-        if keys is None:
-            return False  # --public: no authentication at all
-        for line in keys.refresh():  # the file as it is now decides, as with sshd
-            self.server.log(line)
+        if keys is not None:
+            for line in keys.refresh():  # the file as it is now decides, as with sshd
+                self.server.log(line)
+        # --public authenticates too, only to learn who is who: any key a client proves it holds is let
+        # in (its fingerprint keeps a seat for it), and a client with no key gets in by keyboard-interactive
+        # with no question asked.
         return True
 
     def password_auth_supported(self) -> bool:
         return False
 
     def kbdint_auth_supported(self) -> bool:
-        return False
+        return self.server.config.authorized_keys is None
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self._signing_key = None  # whatever key was offered before, this login proves none
+        return self.server.config.authorized_keys is None
 
     def public_key_auth_supported(self) -> bool:
-        return self.server.config.authorized_keys is not None
+        return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self._keys_checked += 1
+        if self._keys_checked > MAX_KEY_CHECKS:
+            self._too_many_keys()
+            return False
         keys = self.server.config.authorized_keys
         if keys is None:
+            allowed = True
+        else:
+            host = self.conn.get_extra_info("peername", ("",))[0]
+            verdict = keys.check(key, host, self.address)
+            if verdict.refusal is not None:
+                self.refused(verdict.refusal)
+            allowed = verdict.allowed
+        if not allowed:
+            self._keys_refused += 1
+            if self._keys_refused >= MAX_AUTH_TRIES:
+                self._too_many_keys()
             return False
-        host = self.conn.get_extra_info("peername", ("",))[0]
-        verdict = keys.check(key, host, self.address)
-        if verdict.refusal is not None:
-            self.refused(verdict.refusal)
-        if verdict.allowed:
-            without_sha1(key)  # the signature that follows is checked on this very key object
-        return verdict.allowed
+        without_sha1(key)  # the signature that follows is checked on this very key object
+        # The last key let in before authentication completes is the one whose signature completed it.
+        self._signing_key = key
+        return True
+
+    def _too_many_keys(self) -> None:
+        if "too many keys" in self.refusals:
+            return
+        self.refusals["too many keys"] = None
+        user = shown_user(self.user) if self.user is not None else "-"
+        self.server.flood_log(
+            f"{self.label} user={user}: {self._keys_refused} keys refused in {self._keys_checked} checks; "
+            f"disconnected (at most {MAX_AUTH_TRIES} tries)",
+            "key attempt lines",
+        )
+        with contextlib.suppress(Exception):
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, TOO_MANY_KEYS.format(tries=MAX_AUTH_TRIES))
 
     def auth_completed(self) -> None:
+        key = self._signing_key
+        if key is not None:
+            self.identity = f"key:{key.get_fingerprint('sha256')}"
+        else:
+            self.identity = self.server.address_identity(self.address_key)
         self.authenticated = True
         self.server.unauthenticated.pop(self, None)
         if not self.server.admit(self):  # filled up while this client authenticated
@@ -351,12 +456,14 @@ class Connection(asyncssh.SSHServer):
         self._idle_timer = loop.call_later(self.server.config.login_timeout, self._close_if_no_game)
 
     def _close_if_no_game(self) -> None:
+        self._idle_timer = None
         if not self._game_running:
             self.refused("no game started")
             self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, NO_GAME_STARTED)
 
     def _refuse_full(self) -> None:
         self.refused("server full")
+        self.server.note_full()
         self.conn.disconnect(
             asyncssh.DISC_TOO_MANY_CONNECTIONS, SERVER_FULL.format(games=plural(self.server.config.max_sessions, "game"))
         )
@@ -366,13 +473,15 @@ class Connection(asyncssh.SSHServer):
         games = plural(self.server.config.max_sessions_per_address, "game")
         self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, ADDRESS_FULL.format(games=games))
 
-    def session_requested(self) -> GameSession:
-        if self.sessions:  # a connection holds one session channel, ever: the others cost nothing
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel, GameSession]:
+        if self.sessions or self.left.is_set():  # one session channel per connection, ever: the others cost nothing
             self.refused("second session")
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, ONE_SESSION)
         session = GameSession(self)
         self.sessions.append(session)
-        return session
+        chan = self.conn.create_server_channel()
+        refuse_unwanted_env(chan, session.environment)
+        return chan, session
 
     # Forwarding in any direction and of any kind: refused, with the reason when the protocol carries one.
 
@@ -437,6 +546,7 @@ class Connection(asyncssh.SSHServer):
         self.left.set()
         if self._idle_timer is not None:
             self._idle_timer.cancel()
+            self._idle_timer = None
         self.server.connections.discard(self)
         self.server.admitted.discard(self)
         self.server.unauthenticated.pop(self, None)
@@ -465,3 +575,18 @@ class Connection(asyncssh.SSHServer):
             self.server.log(line)
         else:
             self.server.flood_log(line, "connections closed before authenticating")
+        self._release()
+
+    def _release(self) -> None:
+        """Break every cycle between this connection, its session, its channel and asyncssh's connection.
+
+        Then whatever the client made the server hold is freed as soon as the connection is gone, not
+        whenever the cycle collector next runs.
+        """
+        for session in self.sessions:
+            session.release()
+        self.sessions.clear()
+        conn = getattr(self, "conn", None)
+        if conn is not None:
+            for name in ("create_agent_listener", "attach_x11_listener"):
+                vars(conn).pop(name, None)  # our refusals, bound to this object

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import os
 import re
@@ -15,10 +16,12 @@ import asyncssh
 
 from ..presentation.words import plural
 from ..settings.served import (
-    ERROR_FD_VARIABLE, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
+    ERROR_FD_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
+    TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
 )
 from ..tables import Link, TableRefused
 from .commands import CommandRefused, TableCommand, TableMode, parse_command
+from .env_requests import ClientEnvironment, forget_environment
 from .pty_process import PtyProcess, clamp_size
 from .table_socket import TableSocket
 
@@ -50,10 +53,21 @@ GAME_CRASHED = "war-tui: the game ended with an error; the server's operator has
 TABLE_BROKEN = (
     "war-tui: the game stopped speaking the table's language and was ended; the server's operator has the details."
 )
-RESIZE_INTERVAL = 0.05
-"""Seconds between window-size changes passed to a game: the latest size goes, the ones between do not."""
+IDLE_END = (
+    "war-tui: no keys for {minutes}, so the session was ended to free its place. Come back any time!"
+)
+RESIZE_INTERVAL = 0.25
+"""Seconds between window-size changes passed to a game: at most 4 a second, the latest size of each."""
+RESIZE_SETTLE = 0.1
+"""Seconds a new size waits before the game gets it: a size that comes back to the one on show within
+this window (or within the interval after the last resize) costs the game no redraw at all."""
+RESIZE_BURST = 8
+RESIZE_PER_SECOND = 0.25
+"""A game redraws for 8 resizes at up to 4 a second (a window dragged about), then for one every 4 s
+while the sizes keep coming: a redraw at 500x200 costs a game about 0.17 s of CPU, so a storm of
+sizes costs it 4% of a core, not 70%."""
 MAX_ERROR_LINES = 200
-"""Lines of a game's crash report that reach the server's log."""
+"""Lines of a game's crash report that reach the server's log at ``--log-level debug``."""
 
 # After a game was ended from outside it could not restore the client's terminal: do it for it
 # (attributes, mouse and focus reporting, bracketed paste, cursor, keypad, then the main screen).
@@ -105,6 +119,20 @@ def loggable(line: str) -> str:
     return shown[:300]
 
 
+TRACEBACK = b"Traceback (most recent call last)"
+TRACE_PLACE = re.compile(r'\s*File "(?:[^"]*/)?([^"/]*)", line (\d+)')
+
+
+def crash_summary(lines: list[str]) -> str:
+    """What a crash report says in one line: the exception raised, and the last place it passed."""
+    if not lines:
+        return "no report"
+    raised = next((line for line in reversed(lines) if not line[:1].isspace()), lines[-1])
+    places = [match for match in map(TRACE_PLACE.match, lines) if match]
+    where = f" at {places[-1][1]}:{places[-1][2]}" if places else ""
+    return loggable(raised.strip())[:200] + where
+
+
 def size_words(size: int) -> str:
     return f"{size // (1024 * 1024)} MiB" if size >= 1024 * 1024 else f"{size // 1024} KiB"
 
@@ -126,11 +154,21 @@ class GameSession(asyncssh.SSHServerSession):
 
     def __init__(self, link: Connection) -> None:
         self._link = link
-        self._chan: asyncssh.SSHServerChannel = None  # type: ignore[assignment]  # set by connection_made, before any use
+        self._chan: asyncssh.SSHServerChannel | None = None
+        self.environment = ClientEnvironment(link.refused)
+        """The few ``env`` requests kept for the game (see ``env_requests``)."""
         self._term: str | None = None
         self._size = (80, 24)
+        self._shown_size: tuple[int, int] | None = None
+        """The size the game was last given; None until it starts."""
         self._resize_timer: asyncio.TimerHandle | None = None
         self._last_resize = float("-inf")
+        self._resize_tokens = float(RESIZE_BURST)
+        # Keys reach the game as UTF-8, whatever the client's terminal sends: a byte that is not (é from a
+        # Latin-1 terminal) becomes U+FFFD. At most 3 bytes of an unfinished character wait here.
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._last_input = 0.0
+        self._idle_timer: asyncio.TimerHandle | None = None
         self._flooded = False
         self._refusal: tuple[str, str] | None = None
         self._process: PtyProcess | None = None
@@ -184,6 +222,7 @@ class GameSession(asyncssh.SSHServerSession):
         return True
 
     def session_started(self) -> None:
+        self.environment.close()  # the game's environment is decided now; later requests are refused
         if self._refusal is None and self._term is None:
             self._refusal = ("no terminal", REFUSE_NO_PTY)
         if self._refusal is None and not self._link.begin_game():
@@ -197,12 +236,14 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(1)
             return
         self._played = True
+        self._last_input = asyncio.get_running_loop().time()
+        self._arm_idle_timer()
         self.task = self._link.server.track(self._play())
 
     def _join_table(self, command: TableCommand) -> tuple[str, str] | None:
         """Sit at, watch, or open the lobby, as the command says; the refusal, if any, for the log and the client."""
         server = self._link.server
-        link = server.tables.link(self._link.user or "")
+        link = server.tables.link(self._link.user or "", self._link.identity, self._link.address_key)
         try:
             if command.mode is TableMode.LOBBY:
                 link.watch_lobby()
@@ -219,7 +260,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_link = link
         self._table_mode = command.mode  # "play" also when both seats were taken: the snapshot says it watches
         self._link.table = where
-        server.log(f"{self._link.label}: {where}")
+        server.log(f"{self._link.label}: {where} [{self._link.identity}]")
         return None
 
     def _table_finished(self) -> None:
@@ -247,9 +288,13 @@ class GameSession(asyncssh.SSHServerSession):
 
     def data_received(self, data: bytes, datatype) -> None:
         # Never pause_reading: asyncssh keeps reopening the window while paused, so the bound is ours.
+        self._last_input = asyncio.get_running_loop().time()
         if self._process is None or self._flooded:
             return
-        if not self._process.write(data):
+        keys = self._decoder.decode(data).encode()
+        if not keys:
+            return
+        if not self._process.write(keys):
             self._flooded = True
             self._link.refused("input flood")
             self.stop("input flood")
@@ -259,25 +304,68 @@ class GameSession(asyncssh.SSHServerSession):
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self._size = clamp_size(width, height)
-        if self._resize_timer is None:
+        if self._resize_timer is None and self._size != self._shown_size and not self._closed:
+            # The game gets the size on show when the window closes, whatever came between.
             loop = asyncio.get_running_loop()
-            wait = self._last_resize + RESIZE_INTERVAL - loop.time()
-            if wait <= 0:
-                self._resize()
-            else:  # a storm of sizes: the game gets the latest, once the interval is over
-                self._resize_timer = loop.call_later(wait, self._resize)
+            now = loop.time()
+            tokens = self._tokens_at(now)
+            wait = max(RESIZE_SETTLE, self._last_resize + RESIZE_INTERVAL - now, (1 - tokens) / RESIZE_PER_SECOND)
+            self._resize_timer = loop.call_later(wait, self._resize)
+
+    def _tokens_at(self, now: float) -> float:
+        """Resizes the game may take now: refilled at RESIZE_PER_SECOND since the last, up to RESIZE_BURST."""
+        return min(RESIZE_BURST, self._resize_tokens + (now - self._last_resize) * RESIZE_PER_SECOND)
 
     def _resize(self) -> None:
+        """Give the game the latest size, unless it is the one on show (a size that came back: no redraw)."""
         self._resize_timer = None
-        self._last_resize = asyncio.get_running_loop().time()
-        if self._process is not None and not self._closed:
+        if self._process is not None and not self._closed and self._size != self._shown_size:
+            now = asyncio.get_running_loop().time()
+            self._resize_tokens = max(0.0, self._tokens_at(now) - 1)
+            self._last_resize = now
+            self._shown_size = self._size
             self._process.resize(*self._size)
 
     def signal_received(self, signal: str) -> None:
-        pass  # clients do not get to signal the game
+        self._link.refused("signal")  # clients do not get to signal the game
 
     def break_received(self, msec: int) -> bool:
+        self._link.refused("break")
         return False
+
+    # -- idle sessions ----------------------------------------------------------------------------------
+
+    def _arm_idle_timer(self) -> None:
+        """End the session once it sent no keys for ``idle_seconds``; one timer, moved only when it fires."""
+        config = self._link.server.config
+        if not config.idle_seconds or self._closed or self._idle_exempt():
+            return
+        loop = asyncio.get_running_loop()
+        self._idle_timer = loop.call_at(self._last_input + config.idle_seconds, self._idle_check)
+
+    def _idle_exempt(self) -> bool:
+        """A solo game the operator starts on auto-play is a screensaver by intent, if the operator says so."""
+        return self._link.server.config.idle_exempt_screensaver and self._table_link is None
+
+    def _idle_check(self) -> None:
+        self._idle_timer = None
+        if self._closed or self._stop_reason is not None:
+            return
+        idle = self._link.server.config.idle_seconds
+        if idle and self.idle_seconds >= idle:
+            self.stop("idle")
+        else:
+            self._arm_idle_timer()
+
+    @property
+    def played(self) -> bool:
+        """A game was started for this session (it was not refused)."""
+        return self._played
+
+    @property
+    def idle_seconds(self) -> float:
+        """Seconds since the client last sent a key (since the game started, if it never did)."""
+        return asyncio.get_running_loop().time() - self._last_input
 
     def pause_writing(self) -> None:
         self._output_paused = True
@@ -293,13 +381,38 @@ class GameSession(asyncssh.SSHServerSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
-        if self._resize_timer is not None:
-            self._resize_timer.cancel()
+        self._cancel_timers()
         self._drained.set()
         self._gone.set()
         self.stop("client left")
         if self._played and not self._saying_goodbye:
             self._link.game_closed()
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._resize_timer, self._idle_timer):
+            if timer is not None:
+                timer.cancel()
+        self._resize_timer = self._idle_timer = None
+
+    def release(self) -> None:
+        """The connection is gone and its game over: let go of everything that points back at this session.
+
+        The channel, the game's pty, the table socket and the timers each refer to this session; without
+        this, the whole connection would wait for the cycle collector before its memory is freed.
+        """
+        self._cancel_timers()
+        self.environment.release()
+        if self._chan is not None:
+            forget_environment(self._chan)
+            self._chan = None
+        if self._process is not None:
+            self._process.close()
+            self._process = None
+        if self._table_socket is not None:
+            self._table_socket.close()
+            self._table_socket = None
+        self._table_link = None
+        self.task = None
 
     def stop(self, reason: str) -> None:
         """End the game from outside (client gone, time limit, shutdown); the first reason wins.
@@ -325,7 +438,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _send(self, data: bytes, stderr: bool = False) -> None:
         """Write to the client, unless it is gone or closing (a client may close at any moment)."""
-        if self._closed:
+        if self._closed or self._chan is None:
             return
         with contextlib.suppress(BrokenPipeError, ConnectionError):
             if stderr:
@@ -334,7 +447,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self._chan.write(data)
 
     def _exit(self, status: int) -> None:
-        if not self._closed:
+        if not self._closed and self._chan is not None:
             with contextlib.suppress(BrokenPipeError, ConnectionError):
                 self._chan.exit(status)
 
@@ -364,13 +477,16 @@ class GameSession(asyncssh.SSHServerSession):
     async def _run_game(self) -> None:
         server = self._link.server
         config = server.config
-        env = session_environment(self._term, self._chan.get_environment(), config.session_seconds)
+        env = session_environment(self._term, self.environment.variables, config.session_seconds)
         env.update(served_variables(config.max_speed, NO_AGENT if self._link.agent_refused else None))
+        if self._link.identity is not None:
+            env[PLAYER_ID_VARIABLE] = self._link.identity
         theirs = self._table_socket_for_game(env)
+        start_size = clamp_size(*self._size)
         try:
             # Started in HOME, as a login would: never in whatever directory the server was started from.
             process = await PtyProcess.start(
-                config.session_argv, env, self._size, self._write_output, cwd=home_directory(env),
+                config.session_argv, env, start_size, self._write_output, cwd=home_directory(env),
                 memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
                 input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
                 pass_fds=() if theirs is None else (theirs.fileno(),),
@@ -385,6 +501,7 @@ class GameSession(asyncssh.SSHServerSession):
             if theirs is not None:
                 theirs.close()  # the game holds it now: its end of the table is its own
         self._process = process
+        self._shown_size = start_size
         self._link.game_started(process.pid)
         if self._resize_timer is None:
             self._resize()  # the client may have resized while the game was starting
@@ -408,8 +525,9 @@ class GameSession(asyncssh.SSHServerSession):
             errors = bytes(process.error_output)
             process.close()
             self._link.exit_status = describe_status(status)
-            self._log_errors(errors)
-            if status < 0 or (status != 0 and errors):
+            crashed = status < 0 or (status != 0 and bool(errors)) or TRACEBACK in errors
+            self._log_errors(errors, status if crashed else None)
+            if crashed:
                 # It did not end as a game ends (a limit, a crash): the player is told, never shown why.
                 self._link.exit_status += ", out of memory" if b"MemoryError" in errors else ", crashed"
                 self._send(TERMINAL_RESET)
@@ -426,27 +544,40 @@ class GameSession(asyncssh.SSHServerSession):
             self._say(INPUT_FLOOD.format(size=size_words(config.input_limit)))
         elif reason == "table protocol":
             self._say(TABLE_BROKEN)
+        elif reason == "idle":
+            self._say(IDLE_END.format(minutes=describe_minutes(config.idle_seconds or 0)))
         else:
             self._say(SHUTTING_DOWN)
         status = await process.end()
         self._close_table()
-        self._log_errors(bytes(process.error_output))
+        self._log_errors(bytes(process.error_output), None)
         self._link.exit_status = f"{describe_status(status)}, {reason}"
         if self._closed:
             return
-        await self._goodbye({"time limit": 0, "input flood": 1, "table protocol": 1}.get(reason or "", status))
+        statuses = {"time limit": 0, "idle": 0, "input flood": 1, "table protocol": 1}
+        await self._goodbye(statuses.get(reason or "", status))
 
-    def _log_errors(self, errors: bytes) -> None:
-        """A game's crash report goes to the server's log, line by line, never to the player."""
-        if not errors:
-            return
-        log = self._link.server.log
+    def _log_errors(self, errors: bytes, crash_status: int | None) -> None:
+        """A game's crash report goes to the server's log, never to the player.
+
+        A crash (``crash_status`` not None) is one line, where and what, counted with the other floods
+        so that games crashing on purpose cannot fill the log; the whole report is written only at
+        ``--log-level debug``.
+        """
+        server = self._link.server
         lines = [line for line in errors.decode(errors="replace").splitlines() if line.strip()]
-        log(f"game of {self._link.label} reported an error ({len(errors):,} bytes):")
+        if crash_status is not None:
+            server.flood_log(
+                f"game of {self._link.label} crashed ({describe_status(crash_status)}): {crash_summary(lines)}",
+                "game crash lines",
+            )
+        if not lines or not server.config.debug:
+            return
+        server.log(f"game of {self._link.label} reported an error ({len(errors):,} bytes):")
         for line in lines[:MAX_ERROR_LINES]:
-            log(f"  | {loggable(line)}")
+            server.log(f"  | {loggable(line)}")
         if len(lines) > MAX_ERROR_LINES:
-            log(f"  | ... {len(lines) - MAX_ERROR_LINES:,} more lines")
+            server.log(f"  | ... {len(lines) - MAX_ERROR_LINES:,} more lines")
 
     async def _goodbye(self, status: int) -> None:
         """Let the reset and goodbye reach the player, then close; a client that stalls is let go at the deadline.
@@ -473,7 +604,7 @@ class GameSession(asyncssh.SSHServerSession):
         return event.is_set()
 
     def _report(self, status: int) -> None:
-        if self._closed:
+        if self._closed or self._chan is None:
             return
         if status >= 0:
             self._exit(status & 0xFF)

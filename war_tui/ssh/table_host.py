@@ -19,6 +19,12 @@ from ..core.rules import Rules
 from ..stats import StatsStore
 from ..stats.records import GameRecord
 from ..tables import Link, Registry, TableOptions, run_timers
+from ..tables.registry import (
+    DEFAULT_MAX_LOBBY_READERS,
+    DEFAULT_SEATS_PER_VISITOR,
+    DEFAULT_TABLES_PER_VISITOR,
+)
+from ..tables.table import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
 
 MAX_RECORDS_WAITING = 256
 """Finished games waiting for the writer thread at most; past it (a file stuck for minutes) they are let go."""
@@ -35,9 +41,21 @@ class TableHost:
         rules: Rules | None = None,
         stats: Callable[[], StatsStore] | None = None,
         log: Callable[[str], None] = print,
+        max_speed: float = MAX_AUTO_SPEED,
+        max_spectators: int = DEFAULT_MAX_SPECTATORS,
+        max_lobby: int = DEFAULT_MAX_LOBBY_READERS,
+        tables_per_address: int = DEFAULT_TABLES_PER_VISITOR,
+        seats_per_address: int = DEFAULT_SEATS_PER_VISITOR,
     ) -> None:
-        options = TableOptions(rules=rules if rules is not None else Rules(), seat_timeout=seat_timeout)
-        self.registry = Registry(max_tables=max_tables, options=options, on_record=self._record)
+        options = TableOptions(
+            rules=rules if rules is not None else Rules(), seat_timeout=seat_timeout,
+            max_speed=min(max_speed, MAX_AUTO_SPEED), max_spectators=max_spectators,
+        )
+        self.registry = Registry(
+            max_tables=max_tables, options=options, on_record=self._record, log=log,
+            tables_per_visitor=tables_per_address, seats_per_visitor=seats_per_address,
+            max_lobby_readers=max_lobby,
+        )
         self.log = log
         self._stats = stats
         self._store: StatsStore | None = None
@@ -54,9 +72,13 @@ class TableHost:
         self._loop = asyncio.get_running_loop()
         self._timers = self._loop.create_task(run_timers(self.registry, self._wake))
 
-    def link(self, user_name: str) -> Link:
-        """A new connection's way to the tables (its name is reduced by the table it joins)."""
-        return Link(self.registry, user_name)
+    def link(self, user_name: str, identity: str | None = None, address: str | None = None) -> Link:
+        """A new connection's way to the tables (its name is reduced by the table it joins).
+
+        ``identity`` is whom a seat it takes is kept for; ``address`` (with the identity) is what the
+        caps on tables opened and seats held count by.
+        """
+        return Link(self.registry, user_name, identity=identity, address=address)
 
     def wake(self) -> None:
         """Something a connection did may have moved a deadline: let the timers look again."""

@@ -38,6 +38,8 @@ class Link:
         registry: Registry,
         user_name: str,
         *,
+        identity: str | None = None,
+        address: str | None = None,
         clock: Clock = monotonic,
         on_output: Callable[[], None] | None = None,
         max_queued: int = MAX_QUEUED_BYTES,
@@ -47,6 +49,9 @@ class Link:
     ) -> None:
         self.registry = registry
         self.user_name = user_name
+        self.identity = identity
+        """Whom a seat this connection takes is kept for (see ``Table.join``)."""
+        self.address = address
         self.on_output = on_output
         self.max_queued = max_queued
         self.max_bad_lines = max_bad_lines
@@ -73,12 +78,17 @@ class Link:
             raise TableRefused("the connection is closed")
         if self.member is not None:
             raise TableRefused("you are already at a table")
-        self.member = self.registry.join(table_name, self.user_name, self._deliver, watch=watch)
+        self.member = self.registry.join(
+            table_name, self.user_name, self._deliver, watch=watch, identity=self.identity, address=self.address
+        )
         self._leave_lobby()
         return self.member
 
     def watch_lobby(self) -> None:
-        """Receive the lobby now and as it changes (until this connection joins a table)."""
+        """Receive the lobby now and as it changes (until this connection joins a table).
+
+        Raises ``TableRefused`` when the lobby has all the readers it takes.
+        """
         if self._stop_lobby is None and self.member is None and not self.closed:
             self._stop_lobby = self.registry.watch_lobby(self._deliver)
 
@@ -164,7 +174,10 @@ class Link:
             if member is not None:
                 self._send_notice(Notice(NoticeCode.REFUSED, "leave the table to see the lobby"))
             else:
-                self.watch_lobby()
+                try:
+                    self.watch_lobby()
+                except TableRefused as refusal:
+                    self._send_notice(Notice(NoticeCode.REFUSED, str(refusal)))
             return
         if member is None:
             self._send_notice(Notice(NoticeCode.REFUSED, "you are not at a table"))

@@ -47,7 +47,7 @@ from .messages import (
     WatchLobby,
     You,
 )
-from .names import MAX_NAME_LENGTH, MAX_TABLE_NAME_LENGTH
+from .names import MAX_NAME_CHARACTERS, MAX_TABLE_NAME_LENGTH, is_reduced
 
 VERSION = 2
 MAX_LINE = 64 * 1024
@@ -175,8 +175,10 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
 
 def encode(message: Update | Request) -> bytes:
     """One line (newline included) carrying ``message``."""
-    text = json.dumps(message_dict(message), separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return text.encode("ascii") + b"\n"
+    # UTF-8, not \u escapes: a lobby of 100 tables with names in any script fits in one line. JSON
+    # escapes every control character, and names and texts hold none of the other invisible ones.
+    text = json.dumps(message_dict(message), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.encode("utf-8") + b"\n"
 
 
 _shared: tuple[object, bytes] | None = None
@@ -280,9 +282,9 @@ class _Fields:
             raise ProtocolError(f"{self.what}'s {key} is not a printable text of at most {max_len} characters")
         return value
 
-    def name(self, key: str, max_len: builtins.int = MAX_NAME_LENGTH) -> str:
+    def name(self, key: str, max_len: builtins.int = MAX_NAME_CHARACTERS) -> str:
         value = self.text(key, max_len)
-        if not value or any(ch not in _NAME_CHARS for ch in value):
+        if not is_reduced(value):
             raise ProtocolError(f"{self.what}'s {key} is not a reduced name")
         return value
 
@@ -333,7 +335,6 @@ class _Fields:
         return value
 
 
-_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 _TABLE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 _EVENT_FIELDS = {

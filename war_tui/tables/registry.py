@@ -14,18 +14,21 @@ from ..stats.records import GameRecord
 from .clock import Clock, monotonic
 from .messages import Lobby, Notice, NoticeCode
 from .names import parse_table_name
-from .table import Member, Sink, Table, TableOptions
+from .table import Member, Sink, Table, TableOptions, TableRefused
+
+__all__ = ["DEFAULT_MAX_TABLES", "MAX_MAX_TABLES", "Registry", "TableRefused"]
 
 DEFAULT_MAX_TABLES = 16
 MAX_MAX_TABLES = 100
 """Tables a server may hold at most: the whole lobby must fit in one protocol line."""
 LOBBY_INTERVAL = 1.0
 """Seconds between lobby updates at most: tables change every battle, a lobby reader needs far less."""
-MAX_LOBBY_WATCHERS = 256
-
-
-class TableRefused(ValueError):
-    """A table cannot be joined; the message is fit to show the person who asked."""
+DEFAULT_MAX_LOBBY_READERS = 32
+DEFAULT_TABLES_PER_VISITOR = 4
+"""Open tables one address (or one identity) may have opened."""
+DEFAULT_SEATS_PER_VISITOR = 4
+"""Seats one address (or one identity) may hold at once, sitting in them or kept while away."""
+MAX_PER_VISITOR = 1000
 
 
 class Registry:
@@ -44,10 +47,24 @@ class Registry:
         on_record: Callable[[GameRecord], None] | None = None,
         deal: Callable[[str], Game] | None = None,
         seed_source: Callable[[], int] | None = None,
+        tables_per_visitor: int = DEFAULT_TABLES_PER_VISITOR,
+        seats_per_visitor: int = DEFAULT_SEATS_PER_VISITOR,
+        max_lobby_readers: int = DEFAULT_MAX_LOBBY_READERS,
+        log: Callable[[str], None] | None = None,
     ) -> None:
-        if isinstance(max_tables, bool) or not isinstance(max_tables, int) or not 1 <= max_tables <= MAX_MAX_TABLES:
-            raise ValueError(f"max tables must be a whole number from 1 to {MAX_MAX_TABLES}, not {max_tables!r}")
+        for label, value, high in (
+            ("max tables", max_tables, MAX_MAX_TABLES),
+            ("tables per visitor", tables_per_visitor, MAX_PER_VISITOR),
+            ("seats per visitor", seats_per_visitor, MAX_PER_VISITOR),
+            ("max lobby readers", max_lobby_readers, MAX_PER_VISITOR),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+                raise ValueError(f"{label} must be a whole number from 1 to {high}, not {value!r}")
         self.max_tables = max_tables
+        self.tables_per_visitor = tables_per_visitor
+        self.seats_per_visitor = seats_per_visitor
+        self.max_lobby_readers = max_lobby_readers
+        self._log = log
         self.options = options if options is not None else TableOptions()
         self._clock = clock
         self._on_record = on_record
@@ -70,11 +87,23 @@ class Registry:
         table = self._tables.get(name)
         return table if table is not None and not table.closed else None
 
-    def join(self, table_name: str, user_name: str, sink: Sink, *, watch: bool = False) -> Member:
+    def join(
+        self,
+        table_name: str,
+        user_name: str,
+        sink: Sink,
+        *,
+        watch: bool = False,
+        identity: str | None = None,
+        address: str | None = None,
+    ) -> Member:
         """Sit (or watch) at ``table_name``, opening it if it does not exist yet (unless watching).
 
-        Raises ``TableRefused`` for a bad table name, a full server, a table to
-        watch that does not exist, or a server that is closing.
+        ``identity`` is whom a seat is kept for (see ``Table.join``); ``identity`` and ``address``
+        each open at most ``tables_per_visitor`` tables and hold at most ``seats_per_visitor`` seats
+        (past it they watch). Raises ``TableRefused`` for a bad table name, a full server, a table
+        to watch that does not exist, a table with all the spectators it takes, too many tables
+        opened from one address or identity, or a server that is closing.
         """
         if self.closed:
             raise TableRefused("the server is closing")
@@ -91,15 +120,42 @@ class Registry:
                 raise TableRefused(
                     f"the server is full: {self.max_tables} tables are open; try again later or watch one"
                 )
-            table = self._open(name)
-        member = table.join(user_name, sink, watch=watch)
-        return member
+            if self.tables_opened_by(identity, address) >= self.tables_per_visitor:
+                raise TableRefused(
+                    f"you already opened {self.tables_per_visitor} of the tables open here, the most one player"
+                    " may; sit at one of them or at another table"
+                )
+            table = self._open(name, (address, identity))
+            opened = True
+        else:
+            opened = False
+        try:
+            may_sit = watch or self.seats_held(identity, address) < self.seats_per_visitor
+            return table.join(user_name, sink, watch=watch, identity=identity, address=address, may_sit=may_sit)
+        finally:
+            if opened and table.empty:  # refused at the table it opened: not kept open for nobody
+                del self._tables[name]
 
-    def _open(self, name: str) -> Table:
+    def tables_opened_by(self, identity: str | None, address: str | None) -> int:
+        """Open tables opened by ``identity`` or from ``address``."""
+        return sum(
+            1 for t in self._tables.values()
+            if not t.closed and ((address is not None and t.opened_by[0] == address)
+                                 or (identity is not None and t.opened_by[1] == identity))
+        )
+
+    def seats_held(self, identity: str | None, address: str | None) -> int:
+        """Seats taken or kept, at every table, for ``identity`` or for someone from ``address``."""
+        if identity is None and address is None:
+            return 0
+        return sum(t.seats_held(identity, address) for t in self._tables.values() if not t.closed)
+
+    def _open(self, name: str, opened_by: tuple[str | None, str | None] = (None, None)) -> Table:
         deal = self._deal
         table = Table(
             name, clock=self._clock, options=self.options, on_record=self._on_record,
             deal=(lambda: deal(name)) if deal is not None else None, seed_source=self._seed_source,
+            log=self._log, opened_by=opened_by,
         )
         self._tables[name] = table
         return table
@@ -116,10 +172,16 @@ class Registry:
         return Lobby(entries, self.max_tables)
 
     def watch_lobby(self, sink: Sink) -> Callable[[], None]:
-        """Send ``sink`` the lobby now and whenever it changes (at most once a second); returns the way out."""
-        if len(self._lobby_sinks) >= MAX_LOBBY_WATCHERS:
-            sink(Notice(NoticeCode.REFUSED, "too many people are in the lobby; try again later"))
-            return lambda: None
+        """Send ``sink`` the lobby now and whenever it changes (at most once a second); returns the way out.
+
+        Raises ``TableRefused`` when the lobby has all the readers it takes.
+        """
+        if len(self._lobby_sinks) >= self.max_lobby_readers:
+            raise TableRefused(
+                f"the lobby is full ({self.max_lobby_readers} {'reader' if self.max_lobby_readers == 1 else 'readers'});"
+                " try again later"
+                " or name a table (table NAME)"
+            )
         self._lobby_sinks.append(sink)
         sink(self.lobby())
 

@@ -52,7 +52,13 @@ Sink = Callable[[Update], None]
 
 DEFAULT_SEAT_TIMEOUT = 60.0
 DEFAULT_RECONNECT_GRACE = 300.0
-DEFAULT_CLOSE_AFTER = 300.0
+"""Seconds a seat is kept for the identity that sat in it after they left."""
+DEFAULT_CLOSE_AFTER = 30.0
+"""Seconds a table with nobody at it (and no seat kept for anyone) stays open."""
+DEFAULT_SHORT_STAY = 10.0
+"""A player who leaves within this many seconds of sitting, before anyone flipped, keeps nothing."""
+DEFAULT_MAX_SPECTATORS = 10
+MAX_MAX_SPECTATORS = 1000
 DEFAULT_LOG_LINES = 100
 MIN_AUTO_SPEED = 0.5
 MAX_AUTO_SPEED = 128.0
@@ -68,12 +74,16 @@ _SIDES = (Side.P1, Side.P2)
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """Everything a host chooses about its tables; ``check()`` says what is out of range."""
+    """Everything a host chooses about its tables; out-of-range values raise ``ValueError``."""
 
     rules: Rules = field(default_factory=Rules)
     seat_timeout: float = DEFAULT_SEAT_TIMEOUT
     reconnect_grace: float = DEFAULT_RECONNECT_GRACE
     close_after: float = DEFAULT_CLOSE_AFTER
+    short_stay: float = DEFAULT_SHORT_STAY
+    max_speed: float = MAX_AUTO_SPEED
+    """Auto-play's top speed, battles per second, whatever a player asks ("max" means this)."""
+    max_spectators: int = DEFAULT_MAX_SPECTATORS
     log_lines: int = DEFAULT_LOG_LINES
 
     def __post_init__(self) -> None:
@@ -81,6 +91,8 @@ class TableOptions:
             ("seat timeout", self.seat_timeout, 1.0, 3600.0),
             ("reconnect grace", self.reconnect_grace, 0.0, 86400.0),
             ("close after", self.close_after, 0.0, 86400.0),
+            ("short stay", self.short_stay, 0.0, 3600.0),
+            ("max speed", self.max_speed, MIN_AUTO_SPEED, 1000.0),
         ):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise ValueError(f"{label} must be a number of seconds, not {value!r}")
@@ -88,13 +100,20 @@ class TableOptions:
                 raise ValueError(f"{label} must be from {low:g} to {high:g} seconds, not {value:g}")
         if isinstance(self.log_lines, bool) or not isinstance(self.log_lines, int) or not 0 <= self.log_lines <= 1000:
             raise ValueError(f"log lines must be a whole number from 0 to 1000, not {self.log_lines!r}")
+        spectators = self.max_spectators
+        if isinstance(spectators, bool) or not isinstance(spectators, int) or not 0 <= spectators <= MAX_MAX_SPECTATORS:
+            raise ValueError(f"max spectators must be a whole number from 0 to {MAX_MAX_SPECTATORS}, not {spectators!r}")
 
 
-def clamp_speed(speed: float) -> float:
-    """An auto-play speed a shared table plays: from 0.5 to 128 battles per second ("max": 128)."""
+class TableRefused(ValueError):
+    """A table cannot be joined; the message is fit to show the person who asked."""
+
+
+def clamp_speed(speed: float, top: float = MAX_AUTO_SPEED) -> float:
+    """An auto-play speed a shared table plays: from 0.5 battles per second to ``top`` (at most 128; "max": that)."""
     if math.isnan(speed):
-        return DEFAULT_AUTO_SPEED
-    return min(MAX_AUTO_SPEED, max(MIN_AUTO_SPEED, speed))
+        return min(DEFAULT_AUTO_SPEED, top)
+    return min(MAX_AUTO_SPEED, top, max(MIN_AUTO_SPEED, speed))
 
 
 class _Seat:
@@ -104,8 +123,14 @@ class _Seat:
         self.side = side
         self.member: Member | None = None
         self.name: str | None = None
+        self.identity: str | None = None
+        """Whom the seat is kept for while its player is away (None: nobody, the house plays it)."""
+        self.address: str | None = None
+        """Where the player who sits (or sat) here came from, for the cap on seats one address holds."""
         self.left_at: float | None = None
         self.sat_at = 0.0
+        self.moves_at_sit = 0
+        self.name_before: str | None = None
         self.flipped = False
         self.flipped_at = 0.0
         self.auto = False
@@ -117,8 +142,15 @@ class _Seat:
             return SeatStatus.PLAYER
         if self.name is None:
             return SeatStatus.OPEN
-        assert self.left_at is not None
-        return SeatStatus.AWAY if now - self.left_at < grace else SeatStatus.HOUSE
+        if self.identity is not None and self.left_at is not None and now - self.left_at < grace:
+            return SeatStatus.AWAY
+        return SeatStatus.HOUSE
+
+    def kept_until(self, grace: float) -> float | None:
+        """When the seat stops being kept for its away player; None when it is not kept."""
+        if self.member is None and self.identity is not None and self.left_at is not None:
+            return self.left_at + grace
+        return None
 
     def vacant(self) -> bool:
         """Played by the house: someone sat here and left."""
@@ -134,11 +166,14 @@ class Member:
     request was taken.
     """
 
-    def __init__(self, table: Table, name: str, seat: Side | None, sink: Sink) -> None:
+    def __init__(
+        self, table: Table, name: str, seat: Side | None, sink: Sink, identity: str | None = None
+    ) -> None:
         self.table = table
         self.name = name
         self.seat = seat
         self.sink = sink
+        self.identity = identity
         self.present = True
 
     @property
@@ -196,9 +231,14 @@ class Table:
         deal: Callable[[], Game] | None = None,
         seed_source: Callable[[], int] | None = None,
         on_record: Callable[[GameRecord], None] | None = None,
+        log: Callable[[str], None] | None = None,
+        opened_by: tuple[str | None, str | None] = (None, None),
     ) -> None:
         self.name = name
         self.options = options if options is not None else TableOptions()
+        self.opened_by = opened_by
+        """(address, identity) of whoever opened the table, for the cap on tables one visitor opens."""
+        self._log_line = log
         self._clock = clock
         seeds = seed_source if seed_source is not None else _random_seed
         rules = self.options.rules
@@ -216,17 +256,32 @@ class Table:
         self._empty_since: float | None = clock()
         self._auto_at: float | None = None
         self._auto_credit = 0.0
+        self._moves = 0
+        """Flips and battles so far: a player who leaves before it moved keeps no seat."""
         self.game_number = 0
         self.game: Game = self._new_game()
 
     # ------------------------------------------------------------ arriving
 
-    def join(self, name: str, sink: Sink, *, watch: bool = False) -> Member:
+    def join(
+        self,
+        name: str,
+        sink: Sink,
+        *,
+        watch: bool = False,
+        identity: str | None = None,
+        address: str | None = None,
+        may_sit: bool = True,
+    ) -> Member:
         """Seat (or, with ``watch``, never seat) someone called ``name`` (reduced here).
 
-        The same name within the reconnect grace gets its seat back; otherwise the
-        first free seat, seat 1 first; with no free seat, they watch. The new
-        member receives a snapshot at once; the others a state and a notice.
+        ``identity`` (opaque: a key's fingerprint, a hashed address) gets back the seat kept for it
+        within the reconnect grace; otherwise the first free seat, seat 1 first; then a seat whose
+        player has been away for the seat timeout (everyone is told whose it was); with no seat,
+        they watch (``may_sit`` False: only their own kept seat). The name is a display name only:
+        one that is the same as a present or awaited player's (by ``name_key``) gets a suffix.
+        The new member receives a snapshot at once; the others a state and a notice. Raises
+        ``TableRefused`` when they would watch and the table has all the spectators it takes.
         """
         if self.closed:
             raise RuntimeError("the table is closed")
@@ -234,38 +289,75 @@ class Table:
         grace = self.options.reconnect_grace
         wanted = reduce_name(name)
         seat: _Seat | None = None
+        taken_from: _Seat | None = None
         if not watch:
-            seat = next(
-                (s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY and s.name == wanted), None
-            )
-            if seat is None:
+            if identity is not None:
+                seat = next((s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY
+                             and s.identity == identity), None)
+            if seat is None and may_sit:
                 seat = next(
                     (s for s in self._seats if s.status(now, grace) in (SeatStatus.OPEN, SeatStatus.HOUSE)), None
                 )
-        reserved = {s.name for s in self._seats if s.status(now, grace) is SeatStatus.AWAY and s is not seat}
-        taken = {m.name for m in self.members} | {n for n in reserved if n is not None}
-        member_name = wanted if seat is not None and seat.name == wanted else unique_name(wanted, taken)
-        member = Member(self, member_name, seat.side if seat is not None else None, sink)
-        returning = seat is not None and seat.name == member_name
+            if seat is None and may_sit:
+                seat = taken_from = next(
+                    (s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY
+                     and s.left_at is not None and now - s.left_at >= self.options.seat_timeout), None
+                )
+        if seat is None:
+            watching = sum(1 for m in self.members if m.seat is None)
+            if watching >= self.options.max_spectators:
+                raise TableRefused(
+                    f"table {self.name} has {watching} {'spectator' if watching == 1 else 'spectators'}, the most it"
+                    " takes; try again later"
+                )
+        returning = seat is not None and taken_from is None and seat.status(now, grace) is SeatStatus.AWAY
+        awaited = {s.name for s in self._seats if s.status(now, grace) is SeatStatus.AWAY and s is not seat}
+        taken = {m.name for m in self.members} | {n for n in awaited if n is not None}
+        member_name = unique_name(wanted, taken)
+        member = Member(self, member_name, seat.side if seat is not None else None, sink, identity)
         self.members.append(member)
         self._empty_since = None
+        notice: str | None = None
         if seat is not None:
+            number = seat.side.index + 1
+            if returning:
+                notice = f"{member_name} is back at seat {number}"
+                self._seat_event(f"{member_name} is back at seat {number}", identity)
+            elif taken_from is not None:
+                away = now - (taken_from.left_at or now)
+                notice = f"{member_name} takes seat {number}, {taken_from.name}'s until now (away {away:.0f} s)"
+                self._seat_event(
+                    f"{member_name} takes seat {number} kept for {taken_from.name} (away {away:.0f} s)",
+                    identity, taken_from.identity,
+                )
+            else:
+                notice = f"{member_name} sits at seat {number}"
+                self._seat_event(notice, identity)
+            seat.name_before = None if returning else seat.name
             seat.member = member
             seat.name = member_name
+            seat.identity = identity
+            seat.address = address
             seat.left_at = None
             seat.sat_at = now
+            seat.moves_at_sit = self._moves
             seat.auto = False
             seat.restart = False
         self.revision += 1
         sink(self.snapshot(member))
-        if seat is not None:
-            verb = "is back at" if returning else "sits at"
-            self._note(Notice(NoticeCode.JOINED, f"{member_name} {verb} seat {seat.side.index + 1}"))
+        if notice is not None:
+            self._note(Notice(NoticeCode.JOINED, notice))
+        elif not watch and not may_sit:
+            self.tell(member, Notice(NoticeCode.INFO, "you watch: your address holds all the seats it may"))
         self._settle()
         return member
 
     def leave(self, member: Member) -> None:
-        """``member`` has gone (asked to leave, or the connection closed); safe to call twice."""
+        """``member`` has gone (asked to leave, or the connection closed); safe to call twice.
+
+        Their seat is kept for their identity for the reconnect grace, unless they leave within
+        the short stay of sitting before anything moved (a connection that only knocked).
+        """
         if not member.present:
             return
         member.present = False
@@ -275,15 +367,45 @@ class Table:
             self._empty_since = now
         if member.seat is not None:
             seat = self._seats[member.seat.index]
+            number = seat.side.index + 1
             seat.member = None
             seat.left_at = now
             seat.auto = False
             seat.restart = False
-            self._note(Notice(
-                NoticeCode.LEFT, f"{member.name} left seat {seat.side.index + 1}: the house plays it until they return"
-            ))
+            stayed = now - seat.sat_at
+            if stayed < self.options.short_stay and self._moves == seat.moves_at_sit:
+                seat.name, seat.identity = seat.name_before, None
+                if seat.name is None:
+                    seat.address = seat.left_at = None
+                text = f"{member.name} left seat {number}"
+                self._seat_event(f"{text} after {stayed:.0f} s, before any flip: the seat is not kept", member.identity)
+            elif seat.identity is None:
+                text = f"{member.name} left seat {number}: the house plays it"
+                self._seat_event(text, None)
+            else:
+                text = f"{member.name} left seat {number}: the house plays it until they return"
+                grace = self.options.reconnect_grace
+                self._seat_event(f"{member.name} left seat {number}, kept for {grace:g} s", member.identity)
+            self._note(Notice(NoticeCode.LEFT, text))
         self.revision += 1
         self._settle()
+
+    def seats_held(self, identity: str | None, address: str | None) -> int:
+        """Seats taken or kept here for ``identity`` or for someone from ``address``."""
+        now = self._clock()
+        grace = self.options.reconnect_grace
+        return sum(
+            1 for s in self._seats
+            if s.status(now, grace) in (SeatStatus.PLAYER, SeatStatus.AWAY)
+            and ((identity is not None and s.identity == identity) or (address is not None and s.address == address))
+        )
+
+    def _seat_event(self, text: str, identity: str | None, before: str | None = None) -> None:
+        """One line for the server's log, naming the identity behind the seat (and the one it was kept for)."""
+        if self._log_line is None:
+            return
+        kept = f"; was kept for {before}" if before is not None else ""
+        self._log_line(f"table {self.name}: {text} [{identity or 'no identity'}{kept}]")
 
     # ------------------------------------------------------------ requests
 
@@ -298,6 +420,7 @@ class Table:
             return self._refuse(member, "auto-play is on: turn it off to flip by hand")
         if seat.flipped:
             return True
+        self._moves += 1
         seat.flipped = True
         seat.flipped_at = self._clock()
         self._settle()
@@ -308,7 +431,7 @@ class Table:
         seat = self._seat_of(member)
         if seat is None:
             return False
-        speed = clamp_speed(speed)
+        speed = clamp_speed(speed, self.options.max_speed)
         if seat.auto == on and (not on or seat.speed == speed):
             return True
         seat.auto = on
@@ -341,8 +464,9 @@ class Table:
         if self.closed:
             return None
         deadlines: list[float] = []
-        if self._empty_since is not None:
-            deadlines.append(self._empty_since + self.options.close_after)
+        close_at = self._close_at()
+        if close_at is not None:
+            deadlines.append(close_at)
         if self._auto_at is not None:
             deadlines.append(self._auto_at)
         idle = self._idle_deadline()
@@ -359,8 +483,11 @@ class Table:
         if self.closed:
             return
         now = self._clock()
-        if self._empty_since is not None and now >= self._empty_since + self.options.close_after:
+        close_at = self._close_at()
+        if close_at is not None and now >= close_at:
             self.close("the table closed: nobody was at it")
+            if self._log_line is not None:
+                self._log_line(f"table {self.name}: closed, nobody was at it")
             return
         idle = self._idle_deadline()
         if idle is not None and now >= idle[1]:
@@ -372,6 +499,14 @@ class Table:
         if self._auto_at is not None and now >= self._auto_at:
             self._auto_tick(now)
         self._settle()
+
+    def _close_at(self) -> float | None:
+        """When a table nobody is at closes: the close delay after the last left, or once no seat is kept."""
+        if self._empty_since is None:
+            return None
+        grace = self.options.reconnect_grace
+        kept = [k for k in (s.kept_until(grace) for s in self._seats) if k is not None]
+        return max([self._empty_since + self.options.close_after, *kept])
 
     def close(self, text: str = "the table closed") -> None:
         """Tell every member ``text`` and close; the table takes no requests after."""
@@ -428,9 +563,11 @@ class Table:
     def lobby_entry(self) -> LobbyEntry:
         now = self._clock()
         grace = self.options.reconnect_grace
-        s1, s2 = self._seats
+        statuses = (self._seats[0].status(now, grace), self._seats[1].status(now, grace))
+        # Whom an away seat is kept for is nobody's business outside the table.
+        names = tuple(None if status is SeatStatus.AWAY else seat.name for seat, status in zip(self._seats, statuses))
         return LobbyEntry(
-            self.name, (s1.name, s2.name), (s1.status(now, grace), s2.status(now, grace)),
+            self.name, (names[0], names[1]), statuses,
             sum(1 for m in self.members if m.seat is None), self.game_number, self.game.battles,
             self.game.counts, self.game.result,
         )
@@ -481,6 +618,7 @@ class Table:
 
     def _play(self, call: Callable[[], object]) -> None:
         """Run one engine call and tell everyone what the engine said, as one batch."""
+        self._moves += 1
         call()
         if not self._batch:
             return

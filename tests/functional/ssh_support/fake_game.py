@@ -4,7 +4,8 @@ Prints its pid, process group, session, terminal and environment at start, its w
 on every SIGWINCH, echoes each key as ``KEY <hex>``, and exits with status 3 on 'q' (on 'x': status 0). With --flood it writes
 without end after READY, to show that a client that stops reading stops the game, not fills the server.
 With --deaf it never reads its keys, with --slow it reads them slowly; with --hog MB it then takes that much memory (saying HOGGED if it
-could); with --crash it raises an exception. Like the game, its stderr goes where WAR_TUI_ERROR_FD says.
+could); with --crash it raises an exception; with --crash-zero it writes a traceback and exits with status 0
+(as a game may when a thread of it fails). Like the game, its stderr goes where WAR_TUI_ERROR_FD says.
 """
 
 import os
@@ -43,6 +44,15 @@ say(f"NICE {os.nice(0)}")
 say("READY")
 if "--crash" in sys.argv:
     raise RuntimeError("the fake game fell over")
+if "--crash-zero" in sys.argv:
+    try:
+        raise UnicodeDecodeError("utf-8", b"\xe9a", 0, 1, "invalid continuation byte")
+    except UnicodeDecodeError:
+        import traceback
+
+        traceback.print_exc()
+    sys.stderr.flush()
+    sys.exit(0)
 if "--hog" in sys.argv:
     hogged = [bytearray(1 << 20) for _ in range(int(sys.argv[sys.argv.index("--hog") + 1]))]
     say("HOGGED")

@@ -1,0 +1,247 @@
+"""serve-ssh's seats belong to identities: who sat keeps the seat, whatever name another types; cheap
+connections lock nobody out; spectators, key attempts and auto-play speed are bounded.
+
+The stand-in game (ssh_support/fake_table.py) prints what the table tells it, one line per update.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+from ssh_support import TIMEOUT, connect, make_key, read_until, start_server
+
+from war_tui.settings.served import PLAYER_ID_VARIABLE
+from war_tui.ssh.server import MAX_AUTH_TRIES
+
+FAKE_TABLE = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
+MANY = {"max_sessions_per_address": 64, "attempts_per_minute": 1000}
+CONFUSABLES = ["ann", "ANN", "ann!", "a\u200bnn", "\uff41\uff4e\uff4e", "\u24d0\u24dd\u24dd", "\u202eann"]
+"""The same name, a name that folds to it, and names that only look like it: none of them is ann's key."""
+
+
+class Person:
+    """One SSH client running one command on a pty, and what its game printed."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, process) -> None:
+        self.conn = conn
+        self.process = process
+        self.seen = bytearray()
+
+    async def expect(self, pattern: str) -> re.Match:
+        text = await read_until(self.process.stdout, pattern, self.seen)
+        return list(re.finditer(pattern, text))[-1]
+
+    def type(self, keys: bytes) -> None:
+        self.process.stdin.write(keys)
+
+    async def finish(self) -> int | None:
+        async def rest() -> None:
+            while chunk := await self.process.stdout.read(4096):
+                self.seen.extend(chunk)
+
+        await asyncio.wait_for(rest(), TIMEOUT)
+        return (await asyncio.wait_for(self.process.wait(), TIMEOUT)).exit_status
+
+    @property
+    def text(self) -> str:
+        return self.seen.decode(errors="replace")
+
+    async def leave(self) -> None:
+        self.conn.close()
+        await asyncio.wait_for(self.conn.wait_closed(), TIMEOUT)
+
+
+async def arrive(port: int, user: str, command: str, key=None, **options) -> Person:
+    conn = await connect(port, key, username=user, **options)
+    process = await conn.create_process(command, term_type="xterm-256color", term_size=(100, 30), encoding=None)
+    return Person(conn, process)
+
+
+async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_types(tmp_path, monkeypatch):
+    # asyncssh refuses some of these names (stringprep) at both ends; another SSH library might not.
+    monkeypatch.setattr(asyncssh.connection, "saslprep", lambda text: text)
+    ann_key, bob_key, eve_key = (make_key(tmp_path, name) for name in ("ann_key", "bob_key", "eve_key"))
+    srv = await start_server(tmp_path, [ann_key, bob_key, eve_key], argv=FAKE_TABLE, **MANY)
+    people: list[Person] = []
+    try:
+        ann = await arrive(srv.port, "ann", "table oak", ann_key)
+        bob = await arrive(srv.port, "bob", "table oak", bob_key)
+        people += [ann, bob]
+        await ann.expect(r"STATE seats=ann:player,bob:player")
+        ann.type(b"f")  # the table moved: ann's seat is kept when she goes
+        await bob.expect(r"waiting=2 ")
+        await ann.leave()
+        await bob.expect(r"STATE seats=ann:away,bob:player")
+        for name in CONFUSABLES:
+            eve = await arrive(srv.port, name, "table oak", eve_key)
+            people.append(eve)
+            snapshot = await eve.expect(r"SNAPSHOT you=(\S+) seat=(\S) ")
+            assert snapshot.group(2) == "-", (name, eve.text)  # she watches
+            assert snapshot.group(1).casefold() != "ann"  # a name that is ann's gets a suffix
+        lobby = await arrive(srv.port, "lou", "tables", eve_key)
+        people.append(lobby)
+        await lobby.expect(r"LOBBY 1/16 full=False oak:-/bob\+")  # whom the seat is kept for is not shown
+        back = await arrive(srv.port, "ann", "table oak", ann_key)
+        people.append(back)
+        await back.expect(r"SNAPSHOT you=ann seat=1 ")
+        await bob.expect(r"NOTICE joined ann is back at seat 1")
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+    ann_id = f"key:{ann_key.key.get_fingerprint('sha256')}"
+    assert any(line == f"table oak: ann sits at seat 1 [{ann_id}]" for line in srv.logs), srv.logs
+    assert any(line == f"table oak: ann left seat 1, kept for 300 s [{ann_id}]" for line in srv.logs)
+    assert any(line == f"table oak: ann is back at seat 1 [{ann_id}]" for line in srv.logs)
+
+
+async def test_in_public_mode_a_key_or_else_the_address_keeps_the_seat(tmp_path):
+    stranger = make_key(tmp_path, "stranger_key")
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
+    people: list[Person] = []
+    try:
+        ann = await arrive(srv.port, "ann", "table oak", local_addr=("127.0.0.2", 0))  # no key
+        bob = await arrive(srv.port, "bob", "table oak", stranger)  # any key a client holds lets it in
+        people += [ann, bob]
+        await ann.expect(r"STATE seats=ann:player,bob:player")
+        ann.type(b"f")
+        await bob.expect(r"waiting=2 ")
+        await ann.leave()
+        await bob.expect(r"STATE seats=ann:away,bob:player")
+        elsewhere = await arrive(srv.port, "ann", "table oak", local_addr=("127.0.0.3", 0))
+        keyed = await arrive(srv.port, "ann", "table oak", make_key(tmp_path, "other_key"),
+                             local_addr=("127.0.0.2", 0))
+        people += [elsewhere, keyed]
+        for person in (elsewhere, keyed):
+            await person.expect(r"SNAPSHOT you=\S+ seat=- ")
+        back = await arrive(srv.port, "ann", "table oak", local_addr=("127.0.0.2", 0))
+        people.append(back)
+        await back.expect(r"SNAPSHOT you=ann seat=1 ")
+        await bob.leave()
+        bob_back = await arrive(srv.port, "robert", "table oak", stranger, local_addr=("127.0.0.3", 0))
+        people.append(bob_back)
+        await bob_back.expect(r"SNAPSHOT you=robert seat=2 ")  # the key, from anywhere, under any name
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+    bob_id = f"key:{stranger.key.get_fingerprint('sha256')}"
+    assert any(line == f"table oak: robert is back at seat 2 [{bob_id}]" for line in srv.logs), srv.logs
+
+
+async def test_each_game_is_told_who_its_player_is(tmp_path):
+    key = make_key(tmp_path, "key")
+    script = tmp_path / "show_id.py"
+    script.write_text(
+        "import os, sys, tty\n"
+        "tty.setraw(0)\n"
+        f"os.write(1, ('ID ' + os.environ.get({PLAYER_ID_VARIABLE!r}, '-') + ' END\\r\\n').encode())\n"
+        "os.read(0, 1)\n"
+    )
+    srv = await start_server(tmp_path, None, argv=(sys.executable, str(script)), **MANY)
+    try:
+        for client_key, pattern in ((key, r"ID key:SHA256:\S+ END"), (None, r"ID addr:[0-9a-f]{24} END")):
+            async with await connect(srv.port, client_key) as conn:
+                game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+                text = await read_until(game.stdout, pattern)
+                if client_key is not None:
+                    assert f"ID key:{key.key.get_fingerprint('sha256')} END" in text
+                game.stdin.write(b"q")
+    finally:
+        await srv.server.stop()
+
+
+async def test_table_spam_from_two_addresses_does_not_lock_out_an_honest_player(tmp_path):
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, attempts_per_minute=1000)
+    try:
+        for n in range(32):  # each asks for a table of its own and leaves at once
+            spam = await arrive(srv.port, "spam", f"table s{n}", local_addr=(f"127.0.0.{2 + n % 2}", 0))
+            await spam.expect(r"SNAPSHOT|war-tui: ")
+            await spam.leave()
+        assert len(srv.server.tables.registry.tables) <= 8  # at most 4 tables opened from each address
+        honest = await arrive(srv.port, "ann", "table mine", local_addr=("127.0.0.4", 0))
+        await honest.expect(r"SNAPSHOT you=ann seat=1 ")
+        sitter = await arrive(srv.port, "bob", "table s0", local_addr=("127.0.0.5", 0))
+        await sitter.expect(r"SNAPSHOT you=bob seat=1 ")  # the spammer kept no seat at the table it opened
+        honest.conn.close()
+        sitter.conn.close()
+    finally:
+        await srv.server.stop()
+    assert any("you already opened 4 of the tables open here" in line or "refused: table" in line
+               for line in srv.logs)
+
+
+async def test_a_table_refuses_one_spectator_too_many_in_one_line(tmp_path):
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_spectators=1, **MANY)
+    people: list[Person] = []
+    try:
+        for user in ("ann", "bob"):
+            people.append(await arrive(srv.port, user, "table oak"))
+        watcher = await arrive(srv.port, "cy", "watch oak")
+        people.append(watcher)
+        await watcher.expect(r"SNAPSHOT you=cy seat=- ")
+        for command in ("watch oak", "table oak"):
+            late = await arrive(srv.port, "dee", command)
+            people.append(late)
+            assert await late.finish() == 1
+            assert late.text.count("\r\n") == 1
+            assert "war-tui: table oak has 1 spectator, the most it takes; try again later" in late.text
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+
+
+async def test_a_full_lobby_refuses_one_reader_too_many_in_one_line(tmp_path):
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_lobby=1, **MANY)
+    try:
+        first = await arrive(srv.port, "lou", "tables")
+        await first.expect(r"LOBBY 0/16")
+        late = await arrive(srv.port, "lee", "tables")
+        assert await late.finish() == 1
+        assert "war-tui: the lobby is full (1 reader); try again later or name a table" in late.text
+        first.conn.close()
+        late.conn.close()
+    finally:
+        await srv.server.stop()
+
+
+async def test_a_table_keeps_to_the_servers_top_speed_whatever_a_game_asks(tmp_path):
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_speed=60.0, **MANY)
+    people: list[Person] = []
+    try:
+        for user in ("ann", "bob"):
+            people.append(await arrive(srv.port, user, "table oak"))
+        ann, bob = people
+        await ann.expect(r"STATE seats=ann:player,bob:player")
+        await bob.expect(r"SNAPSHOT")  # both games are up (keys typed before may wait in a cooked pty)
+        ann.type(b"m")  # auto-play at "max": an infinite speed
+        bob.type(b"m")
+        state = await ann.expect(r"STATE .* auto=([0-9.]+)\r\n")
+        assert float(state.group(1)) == 60.0
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+
+
+async def test_key_attempts_are_capped_per_connection_and_logged_as_one_line(tmp_path):
+    player = make_key(tmp_path, "player_key")
+    strangers = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(20)]
+    srv = await start_server(tmp_path, [player], **MANY)
+    try:
+        with pytest.raises((asyncssh.PermissionDenied, asyncssh.DisconnectError)):
+            await connect(srv.port, None, client_keys=[*strangers, player.key])
+        few = strangers[: MAX_AUTH_TRIES - 1]  # within the cap, the listed key still gets in
+        async with await connect(srv.port, None, client_keys=[*few, player.key]):
+            pass
+    finally:
+        await srv.server.stop()
+    capped = [line for line in srv.logs if "keys refused" in line]
+    assert len(capped) == 1, srv.logs
+    assert f"{MAX_AUTH_TRIES} keys refused" in capped[0] and f"at most {MAX_AUTH_TRIES} tries" in capped[0]
