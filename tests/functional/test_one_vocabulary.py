@@ -18,7 +18,7 @@ from war_tui.ui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, StatsStore
 
 from screen_text import screen_text
-from war_ui_support import make_app, until
+from war_ui_support import make_app, stats_shown, until
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
@@ -50,7 +50,7 @@ async def test_the_deepest_war_is_worded_alike_in_simulate_stats_the_stats_scree
 
     host = Host()
     async with host.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         stats_screen = line_with(screen_text(host), "Deepest war")
 
     app = make_app(seed=seed, auto=True, speed=MAX)

@@ -207,6 +207,10 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
         (["--public", "--", "--help"], ["not a game flag"]),
         (["--public", "--", "--names", "Ann", "ann"], ["game flags", "different names"]),
         (["--public", "--", "--war-cards", "9"], ["game flags", "--war-cards"]),
+        (["--served-stats-rows", "999"], ["--served-stats-rows must be a whole number from 1,000 to 10,000,000"]),
+        (["--served-stats-rows", "10000001"], ["--served-stats-rows must be a whole number from 1,000"]),
+        (["--served-stats-rows", "lots"], ["--served-stats-rows must be a whole number"]),
+        (["--public", "--", "--stats-rows", "5000"], ["--served-stats-rows, not a game flag"]),
     ],
 )
 def test_bad_flags_are_one_line_and_exit_2(tmp_path, args, words):
@@ -294,7 +298,8 @@ def test_every_limit_is_in_the_help():
         [sys.executable, "-m", "war_tui", "serve-ssh", "--help"], capture_output=True, text=True, timeout=TIMEOUT
     )
     for flag in ("--max-sessions-per-address", "--max-unauthenticated", "--game-memory-mb", "--max-speed",
-                 "--idle-minutes", "--idle-exempt-screensaver", "--max-server-mb", "--log-level"):
+                 "--idle-minutes", "--idle-exempt-screensaver", "--max-server-mb", "--log-level",
+                 "--served-stats-rows"):
         assert flag in result.stdout
 
 
@@ -324,3 +329,74 @@ async def test_the_open_files_limit_is_raised_to_the_hard_limit(tmp_path, keys_f
     finally:
         process.terminate()
         process.wait(TIMEOUT)
+
+
+def test_served_games_go_to_a_capped_file_of_their_own(tmp_path, monkeypatch):
+    from war_tui.cli import build_parser
+    from war_tui.commands.serve_ssh import game_flags, served_stats_flags, served_stats_path, table_settings
+    from war_tui.stats import default_path, served_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    args = build_parser().parse_args(["serve-ssh", "--served-stats-rows", "5000", "--", "--screensaver"])
+    flags, parsed = game_flags(args)
+    path = served_stats_path(parsed)
+    assert path == served_path() and path.parent == default_path().parent and path != default_path()
+    assert served_stats_flags(path, 5000, parsed) == ["--stats-db", str(path), "--stats-rows", "5000"]
+    _, opener = table_settings(parsed, 5000)
+    store = opener()
+    assert (store.path, store.max_rows) == (path, 5000)
+    chosen = tmp_path / "mine.sqlite3"
+    _, parsed = game_flags(build_parser().parse_args(["serve-ssh", "--", "--stats-db", str(chosen)]))
+    assert served_stats_path(parsed) == chosen  # the operator's file, capped too
+    assert served_stats_flags(chosen, 100_000, parsed) == ["--stats-rows", "100000"]
+    _, parsed = game_flags(build_parser().parse_args(["serve-ssh", "--", "--no-stats"]))
+    assert served_stats_path(parsed) is None and table_settings(parsed)[1] is None
+
+
+async def _screen_until(game, seen: bytearray, words: str, timeout: float = TIMEOUT) -> None:
+    """Read the game's output until ``words`` are on it, escape codes aside."""
+    import re
+
+    escapes = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+    deadline = asyncio.get_running_loop().time() + timeout
+    while words not in escapes.sub(b"", bytes(seen)).decode(errors="replace"):
+        left = deadline - asyncio.get_running_loop().time()
+        assert left > 0, f"never saw {words!r}"
+        try:
+            seen += await asyncio.wait_for(game.stdout.read(65536), min(left, 1.0))
+        except asyncio.TimeoutError:
+            pass
+
+
+async def test_a_served_player_sees_only_their_own_games_in_a_file_of_their_own(tmp_path):
+    from war_tui.stats import StatsStore
+
+    env = data_home_env(tmp_path)
+    ann, eve = make_key(tmp_path, "ann"), make_key(tmp_path, "eve")
+    args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"), "--", "--p1", "AS", "--p2", "2C")
+    with ServerProcess(*args, env=env) as server:
+        port = server.wait_listening()
+        async with await connect(port, ann) as conn:  # ann plays one game (one battle: the ace takes it)
+            game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+            seen = bytearray()
+            await _screen_until(game, seen, "Battle")
+            game.stdin.write(b" ")
+            await _screen_until(game, seen, "Player 1 wins")
+            await asyncio.sleep(1.0)  # the record is written off the screen's thread
+            game.stdin.write(b"q")
+            await asyncio.wait_for(game.wait(), TIMEOUT)
+        async with await connect(port, eve) as conn:  # eve has played nothing: her screen says so
+            game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+            seen = bytearray()
+            await _screen_until(game, seen, "Battle")
+            game.stdin.write(b"s")
+            await _screen_until(game, seen, "No games recorded yet")
+            game.stdin.write(b"q")
+            await asyncio.wait_for(game.wait(), TIMEOUT)
+    data = tmp_path / "data" / "war-tui"
+    assert not (data / "stats.sqlite3").exists()  # the server user's own statistics are left alone
+    store = StatsStore.open(data / "served-stats.sqlite3", read_only=True)
+    [played] = store.recent(5)
+    assert played.p1_player is not None and played.p1_player.startswith("key:SHA256:")
+    assert store.summary(player=played.p1_player).totals.games == 1
+    assert any("served-stats.sqlite3 (at most 100,000 games)" in line for line in server.lines)

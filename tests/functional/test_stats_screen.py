@@ -11,6 +11,8 @@ import pytest
 from textual.app import App
 from textual.widgets import DataTable
 
+from war_ui_support import stats_shown
+
 from war_tui.core.engine import Game
 from war_tui.core.rules import Gather, Rules
 from war_tui.ui.screens.stats import StatsScreen
@@ -65,17 +67,17 @@ def played(tmp_path: Path) -> StatsStore:
 
 
 def test_snapshot_of_the_stats_screen(snap_compare, played: StatsStore):
-    assert snap_compare(Host(played), terminal_size=(80, 24))
+    assert snap_compare(Host(played), terminal_size=(80, 24), run_before=stats_shown)
 
 
 def test_snapshot_of_the_stats_screen_on_a_larger_terminal(snap_compare, played: StatsStore):
-    assert snap_compare(Host(played), terminal_size=(110, 36))
+    assert snap_compare(Host(played), terminal_size=(110, 36), run_before=stats_shown)
 
 
 async def test_enter_on_a_recent_game_asks_the_app_to_replay_that_deal(played: StatsStore):
     app = Host(played)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         table = app.screen.query_one("#stats-recent", DataTable)
         assert app.focused is table and table.row_count == 40
         await pilot.press("enter")  # the newest game: seed 40, house rules
@@ -84,7 +86,7 @@ async def test_enter_on_a_recent_game_asks_the_app_to_replay_that_deal(played: S
         assert not isinstance(app.screen, StatsScreen)  # back to the game for the replay
 
         app.push_screen(StatsScreen(played))
-        await pilot.pause()
+        await stats_shown(pilot)
         await pilot.press("down", "down", "enter")  # the third newest: seed 38, standard rules
         await pilot.pause()
         assert [(r.seed, r.rules) for r in app.replays][1] == (38, Rules())
@@ -94,12 +96,12 @@ async def test_enter_on_a_recent_game_asks_the_app_to_replay_that_deal(played: S
 async def test_escape_and_s_close_the_screen(played: StatsStore):
     app = Host(played)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         assert isinstance(app.screen, StatsScreen)
         await pilot.press("escape")
         assert not isinstance(app.screen, StatsScreen)
         app.push_screen(StatsScreen(played))
-        await pilot.pause()
+        await stats_shown(pilot)
         await pilot.press("s")
         assert not isinstance(app.screen, StatsScreen) and app.replays == []
 
@@ -108,7 +110,7 @@ async def test_the_numbers_on_screen_are_the_stores(played: StatsStore):
     totals = played.totals()
     app = Host(played)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         title = str(app.screen.query_one("#stats-title").render())
         assert f"40 games since 2024-05-01 · {totals.total_battles:,} battles" in title
         figures = str(app.screen.query_one("#stats-figures").render())
@@ -123,7 +125,7 @@ async def test_a_corrupt_file_shows_why_statistics_are_off(tmp_path: Path):
     bad.write_text("not a database at all\n" * 20)
     app = Host(StatsStore.open(bad))
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         off = str(app.screen.query_one("#stats-off").render())
         assert off == f"Statistics are off: {bad} is not a statistics file (not an SQLite database); it was left untouched."
         assert "cannot be read" in str(app.screen.query_one("#stats-message").render())
@@ -135,7 +137,7 @@ async def test_a_corrupt_file_shows_why_statistics_are_off(tmp_path: Path):
 async def test_no_games_yet_says_so(tmp_path: Path):
     app = Host(StatsStore.open(tmp_path / "stats.sqlite3"))
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         assert str(app.screen.query_one("#stats-message").render()).startswith("No games recorded yet.")
         assert not app.screen.query("#stats-off")
 
@@ -143,7 +145,7 @@ async def test_no_games_yet_says_so(tmp_path: Path):
 async def test_no_stats_chosen_says_only_that(tmp_path: Path):
     app = Host(StatsStore.off("--no-stats was given"))
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         off = str(app.screen.query_one("#stats-off").render())
         assert off == "Statistics are off: --no-stats was given."
         assert not app.screen.query("#stats-message")
@@ -164,7 +166,7 @@ async def test_a_full_share_keeps_every_result_row(tmp_path: Path, size: tuple[i
     assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
     app = Host(store)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         shares = app.screen.query_one("#stats-shares")
         box = [strip.text for strip in shares.render_lines(shares.region.reset_offset)]
         lines = [line[1:-1].strip() for line in box[1:-1]]  # inside the border, without the padding
@@ -187,7 +189,7 @@ async def test_games_waiting_on_a_locked_file_are_shown_as_waiting_not_off(tmp_p
         assert not store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
         app = Host(store)
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
+            await stats_shown(pilot)
             note = str(app.screen.query_one("#stats-off").render())
             assert note == "1 finished game is waiting to be saved: another program has the file locked. Retrying."
     finally:
@@ -199,7 +201,7 @@ async def test_games_waiting_on_a_locked_file_are_shown_as_waiting_not_off(tmp_p
 async def test_the_recent_games_fit_an_80_column_terminal(played: StatsStore):
     app = Host(played)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         table = app.screen.query_one("#stats-recent", DataTable)
         assert table.max_scroll_x == 0  # every column in view, no sideways scrolling
         labels = [str(column.label) for column in table.columns.values()]
@@ -215,5 +217,5 @@ async def test_the_tallest_bar_of_one_game_is_one_game(tmp_path: Path):
     assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
     app = Host(store)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         assert app.screen.query_one("#stats-histogram").border_subtitle == "tallest bar 1 game"

@@ -12,6 +12,7 @@ from textual.app import App
 from textual.widgets import DataTable
 
 from cli_helpers import run_main
+from war_ui_support import stats_shown
 
 from war_tui.core.engine import Game
 from war_tui.ui.screens.stats import StatsScreen
@@ -75,7 +76,7 @@ class Host(App[None]):
 async def test_the_stats_screen_shows_unknown_values_and_replays_only_known_rules(db: Path):
     app = Host(StatsStore.open(db))
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await stats_shown(pilot)
         assert isinstance(app.screen, StatsScreen)
         table = app.screen.query_one("#stats-recent", DataTable)
         assert table.row_count == 4

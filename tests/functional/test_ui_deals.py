@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from textual.widgets import DataTable
-from war_ui_support import drawn, until
+from war_ui_support import drawn, stats_shown, until
 
 from war_tui.ui.app import WarApp
 from war_tui.cli import build_parser
@@ -55,6 +55,7 @@ async def test_a_replay_from_the_statistics_screen_starts_paused(tmp_path: Path)
         assert app.auto and app.game.seed != 123
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
+        await stats_shown(pilot)
         assert app.screen.query_one("#stats-recent", DataTable).row_count == 1
         await pilot.press("enter")
         await until(pilot, lambda: not isinstance(app.screen, StatsScreen))

@@ -17,7 +17,7 @@ from war_tui.settings.play import PlaySettings
 from war_tui.stats import Source, StatsStore
 from war_tui.stats import store as store_module
 
-from war_ui_support import QUICK_WIN, WAR_PACKETS
+from war_ui_support import QUICK_WIN, WAR_PACKETS, stats_shown
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
@@ -70,6 +70,7 @@ async def test_s_opens_the_statistics_and_enter_replays_that_deal(tmp_path: Path
         assert app.game.seed != 123
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
+        await stats_shown(pilot)
         table = app.screen.query_one("#stats-recent", DataTable)
         assert table.row_count == 1
         await pilot.press("enter")

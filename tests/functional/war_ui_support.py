@@ -87,3 +87,8 @@ def frame(widget) -> tuple[str, str]:
     """The top and bottom rows of a frame the widget draws itself (the pile's, a packet's), as plain text."""
     height = widget.content_size.height
     return widget.render_line(0).text, widget.render_line(height - 1).text
+
+
+async def stats_shown(pilot) -> None:
+    """Until the statistics screen shows what it read: it reads in a worker thread, not while composing."""
+    await until(pilot, lambda: getattr(pilot.app.screen, "read", False))

@@ -156,7 +156,23 @@ def test_a_served_game_knows_its_top_speed_and_notice_from_the_server_only():
     env = session_environment("xterm", {"WAR_TUI_SERVED": "1", "WAR_TUI_TOP_SPEED": "1000"})
     assert "WAR_TUI_SERVED" not in env and "WAR_TUI_TOP_SPEED" not in env  # a client cannot set them
     served = served_settings(served_variables(60, "Agent forwarding is not offered here."))
+    player = served.pop("player")
     assert served == {
         "served": True, "top_speed": 60.0, "notice": "Agent forwarding is not offered here.", "session_minutes": None,
     }
+    assert isinstance(player, str) and player.startswith("session:")  # told no identity: this session's own
     assert served_settings({}) == {}
+
+
+def test_a_served_game_takes_the_players_identity_from_the_server():
+    from war_tui.commands.common import UsageError
+    from war_tui.commands.play import served_settings
+
+    told = served_settings({"WAR_TUI_SERVED": "1", "WAR_TUI_PLAYER_ID": "key:SHA256:abc"})
+    assert told["player"] == "key:SHA256:abc"
+    first, second = (served_settings({"WAR_TUI_SERVED": "1"})["player"] for _ in range(2))
+    assert first != second  # two sessions told nothing share nothing
+    assert "player" not in served_settings({"WAR_TUI_PLAYER_ID": "key:SHA256:abc"})  # not served: ignored
+    for bad in ("", "x" * 257, "key:\x1b[2J", "key:é"):
+        with pytest.raises(UsageError):
+            served_settings({"WAR_TUI_SERVED": "1", "WAR_TUI_PLAYER_ID": bad})

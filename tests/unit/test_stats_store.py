@@ -93,7 +93,7 @@ def test_the_file_is_in_wal_mode_and_versioned(db: Path):
     StatsStore.open(db)
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(store_module.SCHEMA_VERSION,)]
 
 
 # ------------------------------------------------------------------ the numbers
@@ -212,13 +212,14 @@ def test_a_file_from_a_newer_version_is_left_alone(db: Path):
 
 def test_an_older_file_is_migrated_keeping_its_games(db: Path, monkeypatch):
     StatsStore.open(db).record(row(10, seed=5))
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(store_module.MIGRATIONS, 2, ("ALTER TABLE games ADD COLUMN note TEXT",))
+    newer = store_module.SCHEMA_VERSION + 1
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", newer)
+    monkeypatch.setitem(store_module.MIGRATIONS, newer, ("ALTER TABLE games ADD COLUMN note TEXT",))
     store = StatsStore.open(db)
     assert store.enabled
     assert [g.seed for g in store.recent()] == [5]
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(newer,)]
         assert "note" in [c[1] for c in conn.execute("PRAGMA table_info(games)")]
     conn.close()
 

@@ -24,6 +24,24 @@ def test_a_table_games_record_is_stored_and_read_back_with_source_table(tmp_path
     assert (back.source, back.p1_name, back.p2_name, back.battles) == (Source.TABLE, "ann", "bob", 2)
 
 
+def test_a_table_games_record_carries_the_identities_of_its_seats(tmp_path):
+    records: list = []
+    table, clock = make_table(dealing("AC KC", "2D 3D"), records)
+    ann = table.join("ann", Recorder(), identity="key:SHA256:ann")
+    bob = table.join("bob", Recorder(), identity="addr:bob")
+    table.join("eve", Recorder(), identity="key:SHA256:eve")  # watching: not in the record
+    clock.advance(3)
+    while not table.game.over:
+        ann.flip()
+        bob.flip()
+    [record] = records
+    assert (record.p1_player, record.p2_player) == ("key:SHA256:ann", "addr:bob")
+    store = StatsStore.open(tmp_path / "stats.db")
+    assert store.record(record)
+    assert [r.battles for r in store.summary(player="addr:bob").recent] == [2]
+    assert store.summary(player="key:SHA256:eve").recent == ()
+
+
 def test_a_two_player_game_is_recorded_with_the_names_as_given():
     records: list = []
     local = two_player_table(("Ann Lee", "Bob"), deal=dealing("AC KC", "2D 3D"), on_record=records.append)

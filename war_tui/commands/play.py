@@ -13,7 +13,7 @@ from ..presentation.speed import DEFAULT_SPEED, MAX, SpeedError, parse_speed, sp
 from ..core.rules import Rules
 from ..settings.play import DEFAULT_NAMES, PlaySettings
 from ..settings.served import (
-    NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TABLE_MODES, TOP_SPEED_VARIABLE,
+    MAX_PLAYER_ID, PLAYER_ID_VARIABLE, SESSION_PLAYER_PREFIX, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TABLE_MODES, TOP_SPEED_VARIABLE,
 )
 from ..settings.values import names_value
 from ..stats import StatsStore
@@ -124,8 +124,21 @@ def served_settings(environ: Mapping[str, str]) -> dict[str, Any]:  # PlaySettin
     notice = said if said.isprintable() and 0 < len(said) <= 200 else None
     return {
         "served": True, "top_speed": top_speed, "notice": notice, "session_minutes": session_minutes(environ),
-        **served_table(environ),
+        "player": served_player(environ), **served_table(environ),
     }
+
+
+def served_player(environ: Mapping[str, str]) -> str:
+    """Who plays this served game (``WAR_TUI_PLAYER_ID``); without it, an identity of this session alone,
+    so its statistics show this session's games and nobody else's."""
+    player = environ.get(PLAYER_ID_VARIABLE)
+    if player is None:
+        import secrets
+
+        return SESSION_PLAYER_PREFIX + secrets.token_hex(16)
+    if not (0 < len(player) <= MAX_PLAYER_ID and player.isascii() and player.isprintable()):
+        raise UsageError(f"{PLAYER_ID_VARIABLE} must be 1 to {MAX_PLAYER_ID} printable ASCII characters")
+    return player
 
 
 def session_minutes(environ: Mapping[str, str]) -> float | None:

@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING
 
 from ..presentation.words import plural
 from ..core.rules import Rules
-from ..stats import StatsStore
+from ..stats import StatsStore, served_path
+from ..stats.store import MAX_ROWS, MIN_ROWS
 from ..settings.values import minutes_value, number_value, positive_int
 from .common import UsageError
+from .stats import STATS_ROWS_SPAN
 
 if TYPE_CHECKING:
     from ..ssh.server import GameServer  # asyncssh loads only when serve-ssh really serves
@@ -49,6 +51,7 @@ DEFAULT_SEAT_TIMEOUT = 60.0
 MIN_SEAT_TIMEOUT = 1.0
 MAX_SEAT_TIMEOUT = 3600.0
 MAX_ATTEMPTS_PER_MINUTE = 1_000_000
+DEFAULT_SERVED_STATS_ROWS = 100_000
 DEFAULT_MAX_SPECTATORS = 10
 MAX_SPECTATORS = 1000
 DEFAULT_MAX_LOBBY = 32
@@ -189,6 +192,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"(default {DEFAULT_ATTEMPTS_PER_MINUTE})",
     )
     parser.add_argument(
+        "--served-stats-rows", metavar="N", default=DEFAULT_SERVED_STATS_ROWS,
+        type=positive_int("--served-stats-rows", MAX_ROWS, minimum=MIN_ROWS, span=STATS_ROWS_SPAN),
+        help=f"games the served statistics keep, {MIN_ROWS:,}-{MAX_ROWS:,}; past it the oldest tenth goes "
+        f"(default {DEFAULT_SERVED_STATS_ROWS:,})",
+    )
+    parser.add_argument(
         "--idle-minutes", type=idle_minutes_value, default=DEFAULT_IDLE_MINUTES, metavar="M",
         help=f"end a session (player, spectator, lobby or solo game) that sent no keys for M minutes, with a "
         f"goodbye; 0-{MAX_IDLE_MINUTES:,}, 0: never (default {DEFAULT_IDLE_MINUTES:g})",
@@ -270,8 +279,9 @@ def session_argv(args: argparse.Namespace, flags: list[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     refuse_misplaced_game_flags(args)
     flags, parsed = game_flags(args)
-    argv = session_argv(args, flags)
-    table_rules, stats = table_settings(parsed)
+    stats_path = served_stats_path(parsed)
+    argv = session_argv(args, flags + served_stats_flags(stats_path, args.served_stats_rows, parsed))
+    table_rules, stats = table_settings(parsed, args.served_stats_rows)
     if args.idle_exempt_screensaver and parsed is not None and not (parsed.screensaver or parsed.auto):
         raise UsageError(
             "--idle-exempt-screensaver is for games that start on auto-play: add '-- --screensaver' (or --auto)"
@@ -318,6 +328,10 @@ def run(args: argparse.Namespace) -> int:
     )
     server = GameServer(config)
     banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"]
+    if stats_path is None:
+        banner.append("statistics: none (--no-stats)")
+    else:
+        banner.append(f"statistics of served games: {stats_path} (at most {args.served_stats_rows:,} games)")
     if authorized is None:
         banner.append(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
     else:
@@ -331,20 +345,43 @@ def run(args: argparse.Namespace) -> int:
         raise
 
 
-def table_settings(parsed: argparse.Namespace | None) -> tuple[Rules, Callable[[], StatsStore] | None]:
+def served_stats_path(parsed: argparse.Namespace | None) -> Path | None:
+    """Where served games are recorded: the game flags' ``--stats-db``, or a file of their own beside the
+    user's statistics (never in them); None with ``--no-stats``."""
+    if parsed is None:
+        return served_path()
+    if parsed.stats_rows is not None:
+        raise UsageError("the row cap of served statistics is serve-ssh's --served-stats-rows, not a game flag")
+    if parsed.no_stats:
+        return None
+    return Path(parsed.stats_db).expanduser().absolute() if parsed.stats_db is not None else served_path()
+
+
+def served_stats_flags(path: Path | None, rows: int, parsed: argparse.Namespace | None) -> list[str]:
+    """What each game is told about statistics beyond the operator's flags: the file and its row cap."""
+    if path is None or parsed is None:  # --no-stats, or a --session-command that is not the game
+        return []
+    where = ["--stats-db", str(path)] if parsed.stats_db is None else []
+    return [*where, "--stats-rows", str(rows)]
+
+
+def table_settings(
+    parsed: argparse.Namespace | None, rows: int = DEFAULT_SERVED_STATS_ROWS
+) -> tuple[Rules, Callable[[], StatsStore] | None]:
     """The rules of the server's tables and where their finished games are recorded, as the game flags say.
 
-    The same flags the solo games get: ``--war-cards`` and the like, ``--stats-db`` or ``--no-stats``.
+    The same flags the solo games get: ``--war-cards`` and the like, ``--stats-db`` or ``--no-stats``;
+    the file keeps at most ``rows`` games.
     """
-    if parsed is None:
-        return Rules(), StatsStore.open
-    from .play import settings_from_args
+    path = served_stats_path(parsed)
+    rules = Rules()
+    if parsed is not None:
+        from .play import settings_from_args
 
-    rules = settings_from_args(parsed).rules
-    if parsed.no_stats:
+        rules = settings_from_args(parsed).rules
+    if path is None:
         return rules, None
-    path = parsed.stats_db
-    return rules, lambda: StatsStore.open(path)
+    return rules, lambda: StatsStore.open(path, max_rows=rows)
 
 
 def listen_error(host: str, port: int, exc: OSError) -> str:

@@ -33,6 +33,7 @@ import sys
 from ..presentation.cells import cell_width, pad_cells
 from ..presentation.words import deepest_war_text, duration_text, number, plural
 from ..stats import StatsStore
+from ..stats.store import MAX_ROWS, MIN_ROWS
 from ..stats.records import GameRecord, Histogram, Totals
 from ..stats.recovery import recovery_path
 from ..stats.text import (
@@ -50,6 +51,8 @@ from .common import UsageError
 JSON_FORMAT = 1
 REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture
 BAR_WIDTH = 30
+STATS_ROWS_SPAN = f"a whole number from {MIN_ROWS:,} to {MAX_ROWS:,}"
+"""A row cap's range, as an error words it."""
 MAX_RECENT = 1_000_000  # more rows than anyone reads; sqlite3 itself is the tool for every row
 
 
@@ -61,6 +64,11 @@ def add_stats_flags(parser: argparse.ArgumentParser) -> None:
         help="record finished games in this SQLite file (default: stats.sqlite3 in your data folder)",
     )
     group.add_argument("--no-stats", action="store_true", help="record no statistics")
+    # Set by serve-ssh (its --served-stats-rows) for the games it starts; not a player's flag.
+    group.add_argument(
+        "--stats-rows", metavar="N", default=None, help=argparse.SUPPRESS,
+        type=positive_int("--stats-rows", MAX_ROWS, minimum=MIN_ROWS, span=STATS_ROWS_SPAN),
+    )
 
 
 def check_stats_flags(args: argparse.Namespace) -> None:
@@ -77,7 +85,7 @@ def store_from_args(args: argparse.Namespace) -> StatsStore:
     check_stats_flags(args)
     if getattr(args, "no_stats", False):
         return StatsStore.off("--no-stats was given")
-    return StatsStore.open(getattr(args, "stats_db", None))
+    return StatsStore.open(getattr(args, "stats_db", None), max_rows=getattr(args, "stats_rows", None))
 
 
 

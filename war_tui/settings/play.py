@@ -46,6 +46,7 @@ class PlaySettings:
     preferences: Preferences | None = None  # where changes made in the game are saved; None: nowhere
     top_speed: float = MAX  # auto-play's fastest; "max" means this when it is a number (served games)
     served: bool = False  # played over SSH: the player is not the machine's user, so no paths are shown
+    player: str | None = None  # served: who plays (PLAYER_ID_VARIABLE), recorded with each game; their stats only
     notice: str | None = None  # said once the board is up (what the SSH server refused, for instance)
     two_players: bool = False  # --two-players: a local table, both seats at this keyboard
     table_fd: int | None = None  # served at a shared table: the socket to the server (TABLE_FD_VARIABLE)

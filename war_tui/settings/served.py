@@ -16,11 +16,15 @@ TOP_SPEED_VARIABLE = "WAR_TUI_TOP_SPEED"  # battles per second that "max" means
 NOTICE_VARIABLE = "WAR_TUI_NOTICE"  # one sentence to show once the board is up
 ERROR_FD_VARIABLE = "WAR_TUI_ERROR_FD"  # where crash reports go (the server's log), never the player's screen
 PLAYER_ID_VARIABLE = "WAR_TUI_PLAYER_ID"  # who the player is, opaque: "key:SHA256:..." (their key) or "addr:..."
-# (their address, hashed, when they offered no key); a served game shows its player only their own games
+# (their address, hashed, when they offered no key); a served game records it with each game and shows its
+# player only the games recorded with it
 # A game the server starts for a shared table (only honoured with WAR_TUI_SERVED=1): the process's end of a
 # socket to the server's Link for this connection, and what the server already did with that connection.
 TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the socket's file descriptor number, inherited
 TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
+MAX_PLAYER_ID = 256  # characters; printable ASCII
+SESSION_PLAYER_PREFIX = "session:"
+"""A served game told no identity records and shows only its own session's games, under a random one."""
 TABLE_MODES = ("play", "watch", "lobby")
 """play: joined as a player (a spectator when the seats were full); watch: joined as a spectator;
 lobby: watching the lobby (the game process asks to join when the person picks a table)."""

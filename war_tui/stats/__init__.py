@@ -4,7 +4,14 @@ UI-free (no Textual here): the app, the ``stats`` command and the stats screen a
 """
 
 from .records import Bin, GameRecord, Histogram, Source, Totals
-from .store import BUSY_TIMEOUT, SCHEMA_VERSION, StatsStore, Summary, default_path
+from .store import (
+    BUSY_TIMEOUT,
+    SCHEMA_VERSION,
+    StatsStore,
+    Summary,
+    default_path,
+    served_path,
+)
 
 __all__ = [
     "BUSY_TIMEOUT",
@@ -17,4 +24,5 @@ __all__ = [
     "Summary",
     "Totals",
     "default_path",
+    "served_path",
 ]

@@ -6,7 +6,7 @@ stats screen and the tests all speak the same language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from ..core.engine import Game
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
+YOU = "you"
+OPPONENT = "opponent"
+"""What a served player's statistics call the seats of a table game: their own, and anyone else's."""
 
 
 class Source(StrEnum):
@@ -68,6 +71,9 @@ class GameRecord:
     p2_count: int
     seconds: float
     source: Source | str
+    p1_player: str | None = None
+    """Who sat in seat 1, as the SSH server knows them (``WAR_TUI_PLAYER_ID``): never shown, only matched."""
+    p2_player: str | None = None
     id: int | None = field(default=None, compare=False)  # set once stored
 
     @classmethod
@@ -79,8 +85,12 @@ class GameRecord:
         source: Source | str = Source.INTERACTIVE,
         *,
         finished_at: str | None = None,
+        players: tuple[str | None, str | None] = (None, None),
     ) -> GameRecord:
-        """The record of a game that is over (won, drawn or stopped)."""
+        """The record of a game that is over (won, drawn or stopped).
+
+        ``players``: the identities of the two seats in a served game (a solo game: the player's in seat 1).
+        """
         if game.result is None or game.reason is None:
             raise ValueError("only a finished game can be recorded")
         n1, n2 = game.counts
@@ -101,6 +111,18 @@ class GameRecord:
             p2_count=n2,
             seconds=max(0.0, float(seconds)),
             source=Source(source),
+            p1_player=players[0],
+            p2_player=players[1],
+        )
+
+    def seen_by(self, player: str) -> GameRecord:
+        """This record as ``player`` may see it: a seat someone else sat in is "opponent", never their name."""
+        if self.source != Source.TABLE:
+            return self  # a solo game's names are the game's, not people's
+        return replace(
+            self,
+            p1_name=YOU if self.p1_player == player else OPPONENT,
+            p2_name=YOU if self.p2_player == player else OPPONENT,
         )
 
     @property

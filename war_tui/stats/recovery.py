@@ -19,6 +19,7 @@ from .records import GameRecord, Source, known
 
 SUFFIX = ".unsaved.jsonl"
 _FIELDS = tuple(f.name for f in fields(GameRecord) if f.name != "id")
+_OPTIONAL = {"p1_player": None, "p2_player": None}  # optional: a line without them is a game nobody served
 
 
 def recovery_path(database: Path) -> Path:
@@ -33,7 +34,10 @@ def to_line(record: GameRecord) -> str:
 def from_line(line: str) -> GameRecord:
     """A record from one line; ValueError (or KeyError, TypeError) when the line is not one."""
     data = json.loads(line)
-    values = {name: data[name] for name in _FIELDS}
+    values = {name: data[name] if name not in _OPTIONAL else data.get(name, _OPTIONAL[name]) for name in _FIELDS}
+    for name in _OPTIONAL:
+        if values[name] is not None and not isinstance(values[name], str):
+            raise TypeError(f"{name} is not text")
     values["gather"] = known(Gather, values["gather"])
     values["result"] = known(Result, values["result"])
     values["reason"] = known(EndReason, values["reason"])

@@ -21,6 +21,9 @@ Why it looks like this:
   delayed. A batch is one transaction, so a retry never stores a game twice.
   Games the file still refuses when the program ends are kept in a recovery
   file beside it (``recovery``) and imported by the next run that records.
+- Served games (``serve-ssh``) carry the identity of each seat; ``summary(player=...)`` reads one
+  player's games only, with nobody else's name. A file with ``max_rows`` keeps at most that many
+  games: the write that passes it deletes the oldest tenth in the same transaction.
 - ``schema_version`` records which migrations a file has had; ``MIGRATIONS`` is
   the path from any older version to ``SCHEMA_VERSION``. ``PRAGMA application_id``
   marks the file as ours, so a path pointing at another program's database is
@@ -39,7 +42,7 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -53,14 +56,16 @@ Read = TypeVar("Read")
 
 APP_NAME = "war-tui"
 FILE_NAME = "stats.sqlite3"
+SERVED_FILE_NAME = "served-stats.sqlite3"  # games played over SSH, beside the user's own, never in them
 APPLICATION_ID = 0x57415254  # "WART", in the file header: this file is war-tui's
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT = 3.0  # seconds a write waits for another process before its games wait in memory
 OVERFLOW_MIN_GAMES = 100  # below this the "top 1%" is a single game: no overflow bin
 PENDING_LIMIT = 1_000  # games kept in memory while the file is locked; beyond it the oldest go
 RETRY_FIRST = 1.0  # seconds before the first retry of a locked file; doubles up to RETRY_MOST
 RETRY_MOST = 30.0
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
+SUMMARIES_KEPT = 8  # summaries a store keeps for asking again (one per question: player, bins, recent games)
 HISTOGRAM_BINS = 48  # divisible by 2, 3, 4, 6, 8, 12, 16, 24: merges evenly to narrower charts
 
 # Statements that take a file from version N-1 to version N, keyed by N.
@@ -90,23 +95,39 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE TABLE schema_version (version INTEGER NOT NULL)",
         "INSERT INTO schema_version (version) VALUES (0)",
     ),
+    2: (  # who sat in each seat of a served game, so a player's statistics show their games only
+        "ALTER TABLE games ADD COLUMN p1_player TEXT",
+        "ALTER TABLE games ADD COLUMN p2_player TEXT",
+        "CREATE INDEX games_by_p1_player ON games (p1_player) WHERE p1_player IS NOT NULL",
+        "CREATE INDEX games_by_p2_player ON games (p2_player) WHERE p2_player IS NOT NULL",
+    ),
 }
 
 _INSERT = (
     "INSERT INTO games (finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result,"
-    " end_reason, battles, wars, longest_war, p1_count, p2_count, seconds, source)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " end_reason, battles, wars, longest_war, p1_count, p2_count, seconds, source, p1_player, p2_player)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 _COLUMNS = (
     "id, finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result, end_reason,"
-    " battles, wars, longest_war, p1_count, p2_count, seconds, source"
+    " battles, wars, longest_war, p1_count, p2_count, seconds, source, p1_player, p2_player"
 )
+MIN_ROWS = 1_000
+MAX_ROWS = 10_000_000
+"""The range of ``max_rows`` (``serve-ssh --served-stats-rows``)."""
+TRIM_SHARE = 10
+"""A file at its row cap loses its oldest tenth at once: one DELETE per that many games, not one per game."""
 
 
 def default_path() -> Path:
     """Where statistics live unless ``--stats-db`` says otherwise (XDG data dir on Linux)."""
     return platformdirs.user_data_path(APP_NAME, appauthor=False) / FILE_NAME
+
+
+def served_path() -> Path:
+    """Where ``serve-ssh`` records its players' games unless its game flags say otherwise."""
+    return default_path().with_name(SERVED_FILE_NAME)
 
 
 class StatsUnavailable(Exception):
@@ -130,10 +151,17 @@ class Summary:
 class StatsStore:
     """The statistics file. Build one with ``StatsStore.open(path)`` or ``StatsStore.off(reason)``."""
 
-    def __init__(self, path: Path, *, read_only: bool = False, busy_timeout: float = BUSY_TIMEOUT) -> None:
+    def __init__(
+        self, path: Path, *, read_only: bool = False, busy_timeout: float = BUSY_TIMEOUT, max_rows: int | None = None
+    ) -> None:
         self.path = path
         self.read_only = read_only
         self.busy_timeout = busy_timeout
+        self.max_rows = max_rows
+        """At most this many games stay in the file (the oldest go first, a tenth at a time); None: all stay."""
+        self.trimmed = 0
+        """Games this store deleted to stay under ``max_rows``."""
+        self._summaries: dict[tuple[int, int, str | None], tuple[tuple[int | None, int | None], Summary]] = {}
         self.disabled_reason: str | None = None
         self.user_disabled = False  # off by the user's choice (--no-stats): nothing to warn about
         self._readable = True
@@ -157,13 +185,17 @@ class StatsStore:
         *,
         read_only: bool = False,
         busy_timeout: float = BUSY_TIMEOUT,
+        max_rows: int | None = None,
     ) -> StatsStore:
         """Open (and if need be create or migrate) the file; never raises, may return a store that is off.
 
         ``read_only`` (for ``war-tui stats``) reads without creating, migrating or writing anything.
+        ``max_rows``: keep at most this many games (served statistics), trimming the oldest as games are recorded.
         """
+        if max_rows is not None and not MIN_ROWS <= max_rows <= MAX_ROWS:
+            raise ValueError(f"max_rows must be from {MIN_ROWS:,} to {MAX_ROWS:,}, not {max_rows}")
         where = Path(path).expanduser().absolute() if path is not None else default_path()
-        store = cls(where, read_only=read_only, busy_timeout=busy_timeout)
+        store = cls(where, read_only=read_only, busy_timeout=busy_timeout, max_rows=max_rows)
         try:
             store._prepare()
         except StatsUnavailable as exc:
@@ -260,6 +292,7 @@ class StatsStore:
                 conn.execute("BEGIN IMMEDIATE")  # waits up to the timeout for other writers
                 try:
                     conn.executemany(_INSERT, [_record_row(game) for game in batch])
+                    trimmed = _trim(conn, self.max_rows) if self.max_rows is not None else 0
                     conn.execute("COMMIT")
                 finally:
                     if conn.in_transaction:
@@ -271,6 +304,7 @@ class StatsStore:
                 self._turn_off(*self._explain(exc, writing=True))
             return False
         with self._lock:
+            self.trimmed += trimmed
             for _ in batch:
                 self._pending.popleft()
             self._delay_said = False  # saving works again: a later delay is worth saying
@@ -335,6 +369,8 @@ class StatsStore:
                 try:
                     games, _ = recovery.read(claimed)
                     conn.executemany(_INSERT, [_record_row(game) for game in games])
+                    if self.max_rows is not None:
+                        self.trimmed += _trim(conn, self.max_rows)
                     conn.execute("COMMIT")
                 except BaseException:
                     if conn.in_transaction:
@@ -392,11 +428,33 @@ class StatsStore:
             return 0
         return len(games)
 
-    def summary(self, recent: int = 20, bins: int = HISTOGRAM_BINS) -> Summary | None:
-        """Totals, histogram and recent games from one consistent snapshot; None when unreadable."""
+    def summary(self, recent: int = 20, bins: int = HISTOGRAM_BINS, *, player: str | None = None) -> Summary | None:
+        """Totals, histogram and recent games from one consistent snapshot; None when unreadable.
+
+        ``player``: only the games that player sat in, with nobody else's name in them (a served player's
+        screen). Reading a large file takes a while: call it off the UI thread. The answer is kept, and
+        given again while the file holds the same games (its first and last id unchanged), so asking
+        twice reads the file once.
+        """
+        scope = _Scope.of(player)
+        key = (recent, bins, player)
 
         def read(conn: sqlite3.Connection) -> Summary:
-            return Summary(_read_totals(conn), _read_histogram(conn, bins), tuple(_read_recent(conn, recent)))
+            span = conn.execute("SELECT min(id), max(id) FROM games").fetchone()
+            with self._lock:
+                kept = self._summaries.get(key)
+            if kept is not None and kept[0] == span:
+                return kept[1]
+            summary = Summary(
+                _read_totals(conn, scope), _read_histogram(conn, bins, scope), tuple(_read_recent(conn, recent, scope))
+            )
+            if player is not None:
+                summary = _seen_by(summary, player)
+            with self._lock:
+                if len(self._summaries) >= SUMMARIES_KEPT:
+                    self._summaries.clear()
+                self._summaries[key] = (span, summary)
+            return summary
 
         return self._read(read, Summary(Totals.empty(), Histogram(()), ()))
 
@@ -669,6 +727,7 @@ def _record_row(game: GameRecord) -> tuple[object, ...]:
         game.finished_at, game.seed, game.war_cards, str(game.gather), game.max_battles,
         game.p1_name, game.p2_name, str(game.result), str(game.reason), game.battles, game.wars,
         game.longest_war, game.p1_count, game.p2_count, game.seconds, str(game.source),
+        game.p1_player, game.p2_player,
     )
 
 
@@ -677,39 +736,60 @@ def _record_row(game: GameRecord) -> tuple[object, ...]:
 
 def _row_to_record(row: tuple[Any, ...]) -> GameRecord:
     (id_, finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result, reason,
-     battles, wars, longest_war, p1_count, p2_count, seconds, source) = row
+     battles, wars, longest_war, p1_count, p2_count, seconds, source, p1_player, p2_player) = row
     return GameRecord(
         finished_at=finished_at, seed=seed, war_cards=war_cards, gather=known(Gather, gather),
         max_battles=max_battles, p1_name=p1_name, p2_name=p2_name, result=known(Result, result),
         reason=known(EndReason, reason), battles=battles, wars=wars, longest_war=longest_war,
-        p1_count=p1_count, p2_count=p2_count, seconds=seconds, source=known(Source, source), id=id_,
+        p1_count=p1_count, p2_count=p2_count, seconds=seconds, source=known(Source, source),
+        p1_player=p1_player, p2_player=p2_player, id=id_,
     )
 
 
-def _one(conn: sqlite3.Connection, order: str) -> GameRecord | None:
-    row = conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY {order}, id DESC LIMIT 1").fetchone()
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    """Which games a read counts: all of them, or those one player sat in (``where`` joins with AND)."""
+
+    where: str = "1"
+    params: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, player: str | None) -> _Scope:
+        if player is None:
+            return cls()
+        return cls("(p1_player = ? OR p2_player = ?)", (player, player))
+
+
+def _one(conn: sqlite3.Connection, scope: _Scope, order: str) -> GameRecord | None:
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM games WHERE {scope.where} ORDER BY {order}, id DESC LIMIT 1", scope.params
+    ).fetchone()
     return _row_to_record(row) if row else None
 
 
-def _nth_battles(conn: sqlite3.Connection, offset: int, limit: int = 1) -> list[int]:
+def _nth_battles(conn: sqlite3.Connection, scope: _Scope, offset: int, limit: int = 1) -> list[int]:
     rows = conn.execute(
-        "SELECT battles FROM games ORDER BY battles LIMIT ? OFFSET ?", (limit, offset)
+        f"SELECT battles FROM games WHERE {scope.where} ORDER BY battles LIMIT ? OFFSET ?",
+        (*scope.params, limit, offset),
     ).fetchall()
     return [r[0] for r in rows]
 
 
-def _read_totals(conn: sqlite3.Connection) -> Totals:
+def _read_totals(conn: sqlite3.Connection, scope: _Scope = _Scope()) -> Totals:
     row = conn.execute(
         "SELECT count(*), total(battles), total(wars), total(seconds), min(finished_at),"
-        " max(finished_at) FROM games"
+        f" max(finished_at) FROM games WHERE {scope.where}",
+        scope.params,
     ).fetchone()
     games = row[0]
     if games == 0:
         return Totals.empty()
     results: dict[Result | str, int] = {r: 0 for r in Result}
-    for result, count in conn.execute("SELECT result, count(*) FROM games GROUP BY result ORDER BY result"):
+    for result, count in conn.execute(
+        f"SELECT result, count(*) FROM games WHERE {scope.where} GROUP BY result ORDER BY result", scope.params
+    ):
         results[known(Result, str(result))] = count
-    middle = _nth_battles(conn, (games - 1) // 2, 2 - games % 2)
+    middle = _nth_battles(conn, scope, (games - 1) // 2, 2 - games % 2)
     return Totals(
         games=games,
         results=results,
@@ -718,31 +798,35 @@ def _read_totals(conn: sqlite3.Connection) -> Totals:
         seconds_played=row[3],
         mean_battles=row[1] / games,
         median_battles=sum(middle) / len(middle),
-        longest=_one(conn, "battles DESC"),
-        shortest=_one(conn, "battles ASC"),
-        most_wars=_one(conn, "wars DESC"),
-        deepest_war=_one(conn, "longest_war DESC"),
+        longest=_one(conn, scope, "battles DESC"),
+        shortest=_one(conn, scope, "battles ASC"),
+        most_wars=_one(conn, scope, "wars DESC"),
+        deepest_war=_one(conn, scope, "longest_war DESC"),
         first_at=row[4],
         last_at=row[5],
     )
 
 
-def _read_histogram(conn: sqlite3.Connection, bins: int) -> Histogram:
-    games, low, high = conn.execute("SELECT count(*), min(battles), max(battles) FROM games").fetchone()
+def _read_histogram(conn: sqlite3.Connection, bins: int, scope: _Scope = _Scope()) -> Histogram:
+    games, low, high = conn.execute(
+        f"SELECT count(*), min(battles), max(battles) FROM games WHERE {scope.where}", scope.params
+    ).fetchone()
     if games == 0:
         return Histogram(())
     bins = max(1, bins)
     overflow = None
-    top = _nth_battles(conn, (games - 1) * 99 // 100)[0]  # the 99th percentile
+    top = _nth_battles(conn, scope, (games - 1) * 99 // 100)[0]  # the 99th percentile
     if games >= OVERFLOW_MIN_GAMES and high > 2 * top:
-        count = conn.execute("SELECT count(*) FROM games WHERE battles > ?", (top,)).fetchone()[0]
+        count = conn.execute(
+            f"SELECT count(*) FROM games WHERE {scope.where} AND battles > ?", (*scope.params, top)
+        ).fetchone()[0]
         overflow = Bin(top + 1, high, count)
         high = top
     width = -(-(high - low + 1) // bins)
     counts = dict(
         conn.execute(
-            "SELECT (battles - ?) / ?, count(*) FROM games WHERE battles <= ? GROUP BY 1",
-            (low, width, high),
+            f"SELECT (battles - ?) / ?, count(*) FROM games WHERE {scope.where} AND battles <= ? GROUP BY 1",
+            (low, width, *scope.params, high),
         ).fetchall()
     )
     used = (high - low) // width + 1
@@ -755,8 +839,42 @@ def _read_histogram(conn: sqlite3.Connection, bins: int) -> Histogram:
     )
 
 
-def _read_recent(conn: sqlite3.Connection, limit: int) -> list[GameRecord]:
+def _read_recent(conn: sqlite3.Connection, limit: int, scope: _Scope = _Scope()) -> list[GameRecord]:
     rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM games ORDER BY finished_at DESC, id DESC LIMIT ?", (max(0, limit),)
+        f"SELECT {_COLUMNS} FROM games WHERE {scope.where} ORDER BY finished_at DESC, id DESC LIMIT ?",
+        (*scope.params, max(0, limit)),
     ).fetchall()
     return [_row_to_record(r) for r in rows]
+
+
+def _seen_by(summary: Summary, player: str) -> Summary:
+    """Every record of ``summary`` as ``player`` may see it: other people's names are not theirs to see."""
+    totals = summary.totals
+
+    def seen(record: GameRecord | None) -> GameRecord | None:
+        return record.seen_by(player) if record is not None else None
+
+    return Summary(
+        replace(
+            totals, longest=seen(totals.longest), shortest=seen(totals.shortest),
+            most_wars=seen(totals.most_wars), deepest_war=seen(totals.deepest_war),
+        ),
+        summary.histogram,
+        tuple(record.seen_by(player) for record in summary.recent),
+    )
+
+
+def _trim(conn: sqlite3.Connection, max_rows: int) -> int:
+    """Inside a write transaction: past ``max_rows`` games, delete the oldest down to nine tenths of it.
+
+    Cheap while under the cap: ids only grow (a trim takes the oldest), so max(id) - min(id) bounds the
+    count from the rowid's two ends; the exact count is taken only past the cap. Returns the games deleted.
+    """
+    low, high = conn.execute("SELECT min(id), max(id) FROM games").fetchone()
+    if low is None or high - low + 1 <= max_rows:
+        return 0
+    if conn.execute("SELECT count(*) FROM games").fetchone()[0] <= max_rows:
+        return 0
+    keep = max(1, max_rows - max_rows // TRIM_SHARE)
+    first_kept = conn.execute("SELECT id FROM games ORDER BY id DESC LIMIT 1 OFFSET ?", (keep - 1,)).fetchone()[0]
+    return conn.execute("DELETE FROM games WHERE id < ?", (first_kept,)).rowcount

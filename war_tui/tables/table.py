@@ -645,7 +645,8 @@ class Table:
         self._auto_at = None
         self._took = seconds = self._clock() - self._dealt_at
         if self._on_record is not None:
-            self._on_record(GameRecord.from_game(game, self.seat_names(), seconds, Source.TABLE))
+            players = (self._seats[0].identity, self._seats[1].identity)
+            self._on_record(GameRecord.from_game(game, self.seat_names(), seconds, Source.TABLE, players=players))
 
     def _idle_deadline(self) -> tuple[_Seat, float] | None:
         """The seated player the table waits for while the other has flipped, and when the house flips for them."""

@@ -16,6 +16,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ from textual.timer import Timer
 
 from .adapter import EngineAdapter
 from .components.ascii_scrollbar import AsciiScrollBarRender
+from .input_driver import forgiving_driver
 from ..core.cards import Card
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
@@ -166,6 +168,7 @@ class WarApp(ShadowOutput, App[None]):
         """The private speed-ups the installed Textual allows (``war_tui.ui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
         if self.fastpath.shadow_terminal:
             self.use_shadow_terminal()
+        self.driver_class = forgiving_driver(self.driver_class, self.fastpath.replace_bad_input)
         if settings.theme in self.available_themes:  # preferences: the theme last picked
             self.theme = settings.theme
         self._saving_at_quit = False
@@ -277,6 +280,8 @@ class WarApp(ShadowOutput, App[None]):
     @work(thread=True, group="stats")
     def _store_record(self, record: GameRecord) -> None:
         """Off the UI thread: a slow or locked file must never stall the screen."""
+        if self.settings.player is not None and record.p1_player is None and record.p2_player is None:
+            record = replace(record, p1_player=self.settings.player, p2_player=self.settings.player)  # both seats here
         self.stats.record(record)
         reason = self.stats.take_notice()
         if reason is not None:
@@ -394,7 +399,7 @@ class WarApp(ShadowOutput, App[None]):
         if isinstance(self.screen, StatsScreen):
             self.pop_screen()
         elif not any(isinstance(s, StatsScreen) for s in self.screen_stack):
-            self._push_overlay(StatsScreen(self.stats, show_path=not self.settings.served))
+            self._push_overlay(StatsScreen(self.stats, show_path=not self.settings.served, player=self.settings.player))
 
     def action_command_palette(self) -> None:
         if not self.glyphs.ascii:

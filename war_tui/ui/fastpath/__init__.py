@@ -7,7 +7,9 @@ notices (measured side by side, figures in docs/performance.md):
   and the battle log's lines moving up become a terminal scroll: about a ninth
   of the bytes of Textual's own output at 4 battles/s (SSH players feel it);
 - ``memory``: the render caches of removed widgets are let go at each deal, so
-  the screensaver's memory stays flat instead of growing to Textual's memo limit.
+  the screensaver's memory stays flat instead of growing to Textual's memo limit;
+- ``input``: input bytes that are not UTF-8 decode to U+FFFD, so the keys typed with
+  them arrive too (on public API alone the game survives them, but loses those keys).
 
 ``probe()`` decides once per app: with ``WAR_TUI_FASTPATH=0`` in the environment,
 or when the installed Textual lacks anything a piece reads, that piece is off and
@@ -30,10 +32,11 @@ class FastPath:
 
     shadow_terminal: bool = False
     forget_removed_widgets: bool = False
+    replace_bad_input: bool = False
 
     @property
     def any(self) -> bool:
-        return self.shadow_terminal or self.forget_removed_widgets
+        return self.shadow_terminal or self.forget_removed_widgets or self.replace_bad_input
 
 
 OFF = FastPath()
@@ -48,7 +51,10 @@ def probe(environ: Mapping[str, str] | None = None) -> FastPath:
     """Each piece the installed Textual and Rich can run, unless the environment turns them all off."""
     if not wanted(environ):
         return OFF
-    return FastPath(shadow_terminal=_try(_shadow_supported), forget_removed_widgets=_try(_memory_supported))
+    return FastPath(
+        shadow_terminal=_try(_shadow_supported), forget_removed_widgets=_try(_memory_supported),
+        replace_bad_input=_try(_input_supported),
+    )
 
 
 def _try(check) -> bool:
@@ -69,3 +75,9 @@ def _memory_supported() -> bool:
     from . import memory
 
     return memory.supported()
+
+
+def _input_supported() -> bool:
+    from . import input
+
+    return input.supported()

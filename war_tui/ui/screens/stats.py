@@ -1,8 +1,11 @@
 """The statistics screen: lifetime totals, a histogram of game lengths, and recent games to replay.
 
-It reads the store once when shown (one consistent snapshot, a millisecond or
-two) and never writes. Choosing a recent game posts ``StatsScreen.ReplayRequested``
-to the app, which deals that seed with those rules in the game screen.
+It reads the store once when shown (one consistent snapshot) in a worker thread,
+since a file of a million games takes a second to add up: the screen answers keys
+at once, says it is reading, and shows the figures when they come. It never writes.
+A served player sees only the games recorded with their identity, with nobody
+else's name. Choosing a recent game posts ``StatsScreen.ReplayRequested`` to the
+app, which deals that seed with those rules in the game screen.
 """
 
 from __future__ import annotations
@@ -11,25 +14,31 @@ from dataclasses import replace
 from importlib import resources
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static
+from textual.worker import Worker, WorkerState
 
+from ...core.rules import Rules
+from ...presentation.cells import first_parts
+from ...presentation.words import deepest_war_text, duration_text, number, plural
+from ...settings.served import without_paths
+from ...stats import GameRecord, StatsStore, Summary
+from ...stats.records import Totals
+from ...stats.text import NO_GAMES, rules_brief, source_label, when, when_short, winner
+from ..bindings import GAME_BINDINGS
 from ..components.length_histogram import LengthHistogram
 from ..components.result_shares import ResultShares
-from ..bindings import GAME_BINDINGS
-from ...presentation.cells import first_parts
-from ...core.rules import Rules
-from ...settings.served import without_paths
-from ...stats import GameRecord, StatsStore
-from ...stats.records import Totals
-from ...presentation.words import deepest_war_text, duration_text, number, plural
-from ...stats.text import NO_GAMES, rules_brief, source_label, when, when_short, winner
 
 RECENT_GAMES = 50
+READING = "Reading the statistics..."
+READING_AFTER = 0.15
+"""Seconds before "reading" shows: a quick read shows its figures without a flash of it first."""
 RECENT_COLUMNS = (  # (label, right-aligned)
     ("Finished", False), ("Seed", True), ("Winner", False), ("Battles", True), ("Wars", True),
     ("Deep", True), ("How", False), ("Rules", False),
@@ -78,57 +87,101 @@ class StatsScreen(Screen[None]):
             self.record = record
 
     def __init__(
-        self, store: StatsStore, *, show_path: bool = True, name: str | None = None, id: str | None = None
+        self,
+        store: StatsStore,
+        *,
+        show_path: bool = True,
+        player: str | None = None,
+        name: str | None = None,
+        id: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id)
         self.store = store
         self.show_path = show_path
         """False in a served game: the player is not on this machine, its paths are none of theirs."""
+        self.player = player
+        """A served game's player: only their games are shown (None: every game in the file)."""
+        self.summary: Summary | None = None
+        """What the store said, once read (None before, or when the file cannot be read)."""
+        self.read = False
+        """True once the summary is read and on screen."""
         self._games: dict[str, GameRecord] = {}
         self._recent: tuple[GameRecord, ...] = ()
         self._headline_parts: list[str] = []
 
     def compose(self) -> ComposeResult:
-        summary = self.store.summary(recent=RECENT_GAMES)
+        """The frame only: the figures come from ``_read_summary``, off this thread."""
         self.sub_title = str(self.store.path) if self.show_path else ""
-        self._headline_parts = self._headline(summary.totals) if summary is not None and summary.totals.games else []
         yield Static(self._title(self.app.size.width), id="stats-title")
-        if self.store.disabled_reason is not None:
-            yield Static(f"Statistics are off: {self._shown(self.store.disabled_reason)}.", id="stats-off")
-        elif waiting := self.store.pending:
-            games = "1 finished game is" if waiting == 1 else f"{waiting:,} finished games are"
-            yield Static(
-                f"{games} waiting to be saved: another program has the file locked. Retrying.",
-                id="stats-off",
-            )
-        if summary is None:
-            if not self.store.user_disabled:
-                yield Static(self._unreadable_text(), id="stats-message")
-        elif summary.totals.games == 0:
-            where = f" here, kept in\n{self.store.path}" if self.show_path else " here."
-            yield Static(
-                f"{NO_GAMES}\n\nEvery finished game (played, auto-played or screensaver) is counted{where}",
-                id="stats-message",
-            )
-        else:
-            totals = summary.totals
-            with Horizontal(id="stats-panels"):
-                shares = ResultShares(totals, id="stats-shares")
-                shares.border_title = "Results"
-                yield shares
-                figures = Static(figures_text(totals), id="stats-figures")
-                figures.border_title = "Records"
-                yield figures
-            histogram = LengthHistogram(summary.histogram, id="stats-histogram")
-            histogram.border_title = "Game lengths"  # its subtitle (the tallest bar) follows its width
-            yield histogram
-            table: DataTable[str | Text] = DataTable(id="stats-recent", cursor_type="row", zebra_stripes=True)
-            table.border_title = "Recent games · enter replays"
-            yield table
-            self._recent = summary.recent
+        yield Static("", id="stats-reading")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_timer(READING_AFTER, self._say_reading)
+        self._read_summary()
+
+    def _say_reading(self) -> None:
+        for reading in self.query("#stats-reading").results(Static):
+            reading.update(READING)
+
+    @work(thread=True, exclusive=True, group="stats-summary", exit_on_error=False)
+    def _read_summary(self) -> Summary | None:
+        return self.store.summary(recent=RECENT_GAMES, player=self.player)
+
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "stats-summary":
+            return
+        if event.state is WorkerState.SUCCESS:
+            await self._show(event.worker.result)
+        elif event.state is WorkerState.ERROR:  # a bug, not a file problem (those come back as None)
+            await self._show(None)
+
+    async def _show(self, summary: Summary | None) -> None:
+        """The figures, in place of "reading"."""
+        self.summary = summary
+        self._headline_parts = self._headline(summary.totals) if summary is not None and summary.totals.games else []
+        self.query_one("#stats-title", Static).update(self._title(self.app.size.width))
+        await self.mount_all(self._parts(summary), before=self.query_one(Footer))
+        await self.query_one("#stats-reading").remove()
+        self._fill_recent()
+        self.read = True
+
+    def _parts(self, summary: Summary | None) -> list[Widget]:
+        parts: list[Widget] = []
+        if self.store.disabled_reason is not None:
+            parts.append(Static(f"Statistics are off: {self._shown(self.store.disabled_reason)}.", id="stats-off"))
+        elif waiting := self.store.pending:
+            games = "1 finished game is" if waiting == 1 else f"{waiting:,} finished games are"
+            parts.append(Static(
+                f"{games} waiting to be saved: another program has the file locked. Retrying.",
+                id="stats-off",
+            ))
+        if summary is None:
+            if not self.store.user_disabled:
+                parts.append(Static(self._unreadable_text(), id="stats-message"))
+        elif summary.totals.games == 0:
+            where = f" here, kept in\n{self.store.path}" if self.show_path else " here."
+            parts.append(Static(
+                f"{NO_GAMES}\n\nEvery finished game (played, auto-played or screensaver) is counted{where}",
+                id="stats-message",
+            ))
+        else:
+            totals = summary.totals
+            shares = ResultShares(totals, id="stats-shares")
+            shares.border_title = "Results"
+            figures = Static(figures_text(totals), id="stats-figures")
+            figures.border_title = "Records"
+            parts.append(Horizontal(shares, figures, id="stats-panels"))
+            histogram = LengthHistogram(summary.histogram, id="stats-histogram")
+            histogram.border_title = "Game lengths"  # its subtitle (the tallest bar) follows its width
+            parts.append(histogram)
+            table: DataTable[str | Text] = DataTable(id="stats-recent", cursor_type="row", zebra_stripes=True)
+            table.border_title = "Recent games · enter replays"
+            parts.append(table)
+            self._recent = summary.recent
+        return parts
+
+    def _fill_recent(self) -> None:
         recent = self._recent
         if not recent:
             return

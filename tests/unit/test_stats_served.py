@@ -1,0 +1,124 @@
+"""Served statistics: each player's own games by identity, a row cap that trims, a summary read once."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from war_tui.core.rules import EndReason, Gather, Result
+from war_tui.stats import GameRecord, Source, StatsStore
+from war_tui.stats import store as store_module
+from war_tui.stats.records import OPPONENT, YOU
+
+
+def game(battles: int, players: tuple[str | None, str | None] = (None, None), *, source: Source = Source.TABLE,
+         names: tuple[str, str] = ("ann", "bob"), result: Result = Result.P1) -> GameRecord:
+    return GameRecord(
+        finished_at="2026-05-01T12:00:00+00:00", seed=battles, war_cards=1, gather=Gather.WINNER_FIRST,
+        max_battles=10_000, p1_name=names[0], p2_name=names[1], result=result, reason=EndReason.ALL_CARDS,
+        battles=battles, wars=1, longest_war=1, p1_count=52 if result is Result.P1 else 0,
+        p2_count=0 if result is Result.P1 else 52, seconds=1.0, source=source,
+        p1_player=players[0], p2_player=players[1],
+    )
+
+
+ANN, BOB, EVE = "key:SHA256:ann", "key:SHA256:bob", "addr:eve"
+
+
+def test_a_players_summary_holds_only_the_games_they_sat_in(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "served.sqlite3")
+    store.record(game(10, (ANN, BOB)))
+    store.record(game(20, (EVE, BOB), names=("eve", "bob")))
+    store.record(game(30, (BOB, ANN), names=("bob", "ann"), result=Result.P2))
+    store.record(game(40, (ANN, None), source=Source.AUTO, names=("Player 1", "Player 2")))
+
+    mine = store.summary(recent=10, player=ANN)
+    assert sorted(r.battles for r in mine.recent) == [10, 30, 40]
+    assert mine.totals.games == 3 and mine.histogram.games == 3
+    assert store.summary(recent=10, player=EVE).totals.games == 1
+    assert store.summary(recent=10, player="key:SHA256:nobody").totals.games == 0
+    assert store.summary(recent=10).totals.games == 4  # the operator's view: every game
+
+
+def test_a_players_summary_names_nobody_else(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "served.sqlite3")
+    store.record(game(10, (ANN, BOB)))
+    store.record(game(30, (BOB, ANN), names=("bob", "ann")))
+    store.record(game(40, (ANN, None), source=Source.AUTO, names=("Player 1", "Player 2")))
+    mine = store.summary(recent=10, player=ANN)
+    names = {(r.battles, r.p1_name, r.p2_name) for r in mine.recent}
+    assert names == {(10, YOU, OPPONENT), (30, OPPONENT, YOU), (40, "Player 1", "Player 2")}
+    totals = mine.totals
+    for record in (totals.longest, totals.shortest, totals.most_wars, totals.deepest_war):
+        assert "bob" not in (record.p1_name, record.p2_name)
+
+
+def test_an_older_file_gains_the_player_columns_and_keeps_its_games(tmp_path: Path):
+    path = tmp_path / "stats.sqlite3"
+    with sqlite3.connect(path, isolation_level=None) as conn:  # a file of schema 1, with one game
+        for statement in store_module.MIGRATIONS[1]:
+            conn.execute(statement)
+        conn.execute("UPDATE schema_version SET version = 1")
+        conn.execute(f"PRAGMA application_id = {store_module.APPLICATION_ID}")
+        conn.execute(
+            "INSERT INTO games (finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result,"
+            " end_reason, battles, wars, longest_war, p1_count, p2_count, seconds, source) VALUES"
+            " ('2026-01-01T00:00:00+00:00', 1, 1, 'winner-first', 10000, 'a', 'b', 'p1', 'all-cards', 12, 0, 0,"
+            " 52, 0, 1.0, 'auto')"
+        )
+    conn.close()
+    store = StatsStore.open(path)
+    assert store.enabled and store.record(game(13, (ANN, BOB)))
+    assert [(r.battles, r.p1_player) for r in store.recent(5)] == [(13, ANN), (12, None)]
+    with sqlite3.connect(path) as conn:
+        plan = " ".join(str(r) for r in conn.execute(
+            "EXPLAIN QUERY PLAN SELECT count(*) FROM games WHERE (p1_player = ? OR p2_player = ?)", (ANN, ANN)))
+    conn.close()
+    assert "games_by_p1_player" in plan and "games_by_p2_player" in plan  # a player's games by index
+
+
+def test_the_row_cap_trims_the_oldest_a_tenth_at_a_time(tmp_path: Path):
+    path = tmp_path / "served.sqlite3"
+    store = StatsStore.open(path, max_rows=1_000)
+    for start in range(0, 1_000, 100):
+        store._pending.extend(game(n + 1) for n in range(start, start + 100))
+        assert store.flush()
+    assert store.totals().games == 1_000 and store.trimmed == 0
+    assert store.record(game(1_001))  # one past the cap: the oldest tenth goes at once
+    assert store.totals().games == 900 and store.trimmed == 101
+    assert min(r.battles for r in store.recent(1_000)) == 102  # the newest 900 stay
+    for n in range(1_002, 1_050):
+        store.record(game(n))
+    assert store.totals().games == 948 and store.trimmed == 101  # under the cap: nothing more goes
+
+
+def test_the_row_cap_has_a_range(tmp_path: Path):
+    for bad in (0, 999, 10_000_001):
+        with pytest.raises(ValueError):
+            StatsStore.open(tmp_path / "served.sqlite3", max_rows=bad)
+
+
+def test_the_summary_is_read_once_while_the_file_holds_the_same_games(tmp_path: Path, monkeypatch):
+    store = StatsStore.open(tmp_path / "served.sqlite3")
+    store.record(game(10, (ANN, BOB)))
+    reads = []
+    real = store_module._read_totals
+    monkeypatch.setattr(store_module, "_read_totals", lambda *a: reads.append(1) or real(*a))
+    first = store.summary(player=ANN)
+    assert store.summary(player=ANN) is first and len(reads) == 1
+    StatsStore.open(store.path).record(game(11, (ANN, BOB)))  # another process records a game
+    assert store.summary(player=ANN).totals.games == 2 and len(reads) == 2
+
+
+def test_a_recovery_line_without_players_still_reads(tmp_path: Path):
+    from war_tui.stats import recovery
+
+    line = recovery.to_line(game(5, (ANN, BOB)))
+    assert recovery.from_line(line).p1_player == ANN
+    import json
+
+    data = json.loads(line)
+    del data["p1_player"], data["p2_player"]
+    assert recovery.from_line(json.dumps(data)).p1_player is None

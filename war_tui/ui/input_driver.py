@@ -1,0 +1,48 @@
+"""Keys that are not UTF-8 are still keys: the game's terminal driver never dies of them.
+
+Textual's Linux driver decodes what the terminal sends as strict UTF-8 in its input
+thread, so one byte from a Latin-1 terminal (``E9``, "é") raises there and the app
+panics. ``forgiving_driver`` wraps the driver an app would use:
+
+- with the fast path's ``replace_bad_input`` (``war_tui.ui.fastpath.input``), bad bytes
+  decode to U+FFFD and the keys around them arrive as typed;
+- on public API alone, the input thread starts reading again after the bad bytes: the
+  keys read in the same chunk as them are lost, every later key arrives.
+"""
+
+from __future__ import annotations
+
+from textual.driver import Driver
+
+
+def forgiving_driver(base: type[Driver], replace: bool) -> type[Driver]:
+    """``base`` made to survive bytes that are not UTF-8; ``base`` itself when it is not Textual's Linux
+    driver (Windows, or a driver named by ``TEXTUAL_DRIVER``), which this does not know."""
+    try:
+        from textual.drivers.linux_driver import LinuxDriver
+    except ImportError:  # no termios here
+        return base
+    if not issubclass(base, LinuxDriver):
+        return base
+
+    class ForgivingDriver(base):  # type: ignore[valid-type,misc]  # a subclass of whichever Linux driver
+        """Reads on after input it cannot decode."""
+
+        def run_input_thread(self) -> None:
+            while True:
+                try:
+                    self.read_input()
+                    return
+                except UnicodeDecodeError:
+                    if self.exit_event.is_set():
+                        return
+
+        def read_input(self) -> None:
+            """Textual's input loop until the driver stops (or a byte it cannot decode)."""
+            super().run_input_thread()
+
+    if replace:
+        from .fastpath.input import replacing_input
+
+        replacing_input(ForgivingDriver)
+    return ForgivingDriver
