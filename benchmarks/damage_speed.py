@@ -37,10 +37,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from war_tui.ui.app import WarApp  # noqa: E402
-from war_tui.ui.fastpath import damage  # noqa: E402
-from war_tui.ui.fastpath.damage import CompositorUpdate  # noqa: E402
-from war_tui.settings.play import PlaySettings  # noqa: E402
+from war_tui.ui.app import WarApp
+from war_tui.ui.fastpath import damage
+from war_tui.ui.fastpath.damage import CompositorUpdate
+from war_tui.settings.play import PlaySettings
 
 SIZE = (100, 30)
 
@@ -54,7 +54,7 @@ class Recorder(WarApp):
 
     frames: list[Frame]
 
-    def frame_for_terminal(self, renderable):  # noqa: ANN001, ANN201
+    def frame_for_terminal(self, renderable):
         if isinstance(renderable, CompositorUpdate):
             self.frames.append((renderable, self.scroll_hint()))
         return renderable
@@ -89,7 +89,7 @@ def load_revision(revision: str) -> ModuleType:
     return module
 
 
-def replay(module: ModuleType | None, frames, console) -> tuple[float, int]:  # noqa: ANN001
+def replay(module: ModuleType | None, frames, console) -> tuple[float, int]:
     """Seconds for all frames and bytes written; ``None`` is Textual's own full write."""
     written = 0
     if module is None:
@@ -122,7 +122,7 @@ def main() -> int:
     }
     times: dict[str, list[float]] = {name: [] for name in contenders}
     sizes: dict[str, int] = {}
-    for name, module in contenders.items():
+    for module in contenders.values():
         replay(module, frames, console)  # warm caches
     for _ in range(args.repeats):
         for name, module in contenders.items():

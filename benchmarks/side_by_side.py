@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ui_speed import AUTO_SEED, WAR, Terminal  # noqa: E402  (the same pseudo-terminal, drain and CPU reading)
+from ui_speed import AUTO_SEED, WAR, Terminal
 
 
 def start(tree: str, core: int, speed: str) -> Terminal:

@@ -16,12 +16,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "functional"))
 
-from table_support import TABLE_SCREEN_STATES  # noqa: E402
-from war_ui_support import SCREEN_STATES, make_app  # noqa: E402
+from table_support import TABLE_SCREEN_STATES
+from war_ui_support import SCREEN_STATES, make_app
 
-from war_tui.core.engine import Game  # noqa: E402
-from war_tui.core.rules import Gather, Rules  # noqa: E402
-from war_tui.stats import GameRecord, Source, StatsStore  # noqa: E402
+from war_tui.core.engine import Game
+from war_tui.core.rules import Gather, Rules
+from war_tui.stats import GameRecord, Source, StatsStore
 
 
 async def export(name: str, out_dir: Path) -> Path:

@@ -1,8 +1,16 @@
-"""Shared by every test: the user's own folders stay out of reach."""
+"""Shared by every test: the user's own folders stay out of reach, and a test that runs the app says so."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+
 import pytest
+from hypothesis import HealthCheck, settings
+
+# No timing thresholds in tests: on a loaded machine an example is slow, not wrong.
+settings.register_profile("war-tui", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("war-tui")
 
 
 @pytest.fixture(autouse=True)
@@ -27,3 +35,77 @@ def own_config_folder(private_home):
     folder = private_home / ".config"
     folder.mkdir(exist_ok=True)
     return folder
+
+
+# ------------------------------------------------------------------ what a test runs, and its markers
+
+# .ci/run picks tests by marker (pyproject.toml lists them): `app` for the oldest Textual's pass, `terminal` for
+# the pass without the fast path, `serial` for the step that has the cores to itself. A test that runs the app
+# without the `app` marker, or a game on a pty without `terminal`, fails: no pass can miss it.
+RUNS = pytest.StashKey[set]()
+COMMANDS = {"game", "simulate", "stats", "config", "serve-ssh"}  # war-tui's commands that are not the game
+
+
+def _is_the_game(argv) -> bool:
+    """``python -m war_tui`` with no command (the full-screen game), or serve-ssh's start-up code for it."""
+    words = [str(word) for word in argv] if not isinstance(argv, (str, bytes)) else str(argv).split()
+    if "-c" in words[:-1]:
+        return "war_tui" in words[words.index("-c") + 1] and not COMMANDS & set(words)
+    if "-m" in words[:-1] and words[words.index("-m") + 1] == "war_tui":
+        return not COMMANDS & set(words[words.index("-m") + 2:])
+    return False
+
+
+def _a_tty(stream) -> bool:
+    return isinstance(stream, int) and stream >= 0 and os.isatty(stream)
+
+
+@pytest.fixture(autouse=True)
+def what_the_test_runs(request, monkeypatch):
+    """Notes what the test starts: the app (under run_test, run or a snapshot) or the game on a pty."""
+    from textual.app import App
+
+    from war_tui.ssh.pty_process import PtyProcess
+
+    runs: set[str] = request.node.stash.setdefault(RUNS, set())
+    if "snap_compare" in request.fixturenames:
+        runs.add("app")
+    run_test, run_async, popen, pty_start = App.run_test, App.run_async, subprocess.Popen.__init__, PtyProcess.start
+
+    def noted_run_test(self, *args, **kwargs):
+        runs.add("app")
+        return run_test(self, *args, **kwargs)
+
+    def noted_run_async(self, *args, **kwargs):
+        runs.add("app")
+        return run_async(self, *args, **kwargs)
+
+    def noted_popen(self, args, *more, **kwargs):
+        if _is_the_game(args) and _a_tty(kwargs.get("stdout")):
+            runs.update(("app", "terminal"))
+        popen(self, args, *more, **kwargs)
+
+    async def noted_pty_start(argv, *more, **kwargs):
+        if _is_the_game(argv):
+            runs.add("app")
+        return await pty_start(argv, *more, **kwargs)
+
+    monkeypatch.setattr(App, "run_test", noted_run_test)
+    monkeypatch.setattr(App, "run_async", noted_run_async)
+    monkeypatch.setattr(subprocess.Popen, "__init__", noted_popen)
+    monkeypatch.setattr(PtyProcess, "start", staticmethod(noted_pty_start))
+    return runs
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    result = yield
+    missing = sorted(item.stash.get(RUNS, set()) - {mark.name for mark in item.iter_markers()})
+    if missing:
+        pytest.fail(
+            f"this test runs {'the game on a terminal' if 'terminal' in missing else 'the app'}: mark it "
+            + " and ".join(f"@pytest.mark.{name}" for name in missing)
+            + " (pyproject.toml says what each marker is for; .ci/run picks its passes by them)",
+            pytrace=False,
+        )
+    return result

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import signal
+
 
 def run() -> int:
-    """The ``war-tui`` command. A Ctrl-C while the program is still loading ends it quietly (exit 130)."""
+    """The ``war-tui`` command. A Ctrl-C while the program is still loading ends it quietly (exit 130),
+    however many follow it: the first one turns the rest off, so none lands in the way out."""
+    ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler  # not if started with Ctrl-C ignored
     try:
+        if ours:
+            signal.signal(signal.SIGINT, _first_ctrl_c)
         from .cli import main
     except KeyboardInterrupt:
         return 130
+    if ours:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # loaded: each command handles Ctrl-C its own way
     return main()
+
+
+def _first_ctrl_c(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def __getattr__(name: str) -> str:

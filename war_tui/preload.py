@@ -20,6 +20,7 @@ from __future__ import annotations
 import array
 import atexit
 import builtins
+import contextlib
 import gc
 import json
 import os
@@ -148,10 +149,8 @@ def take_request(control: socket.socket, buffer: bytearray, parent_fds: tuple[in
 
 
 def reply(control: socket.socket, message: bytes) -> None:
-    try:
+    with contextlib.suppress(OSError):  # the server is gone: the next read says so
         control.send(message)
-    except OSError:
-        pass  # the server is gone: the next read says so
 
 
 def reap(control: socket.socket) -> None:
@@ -245,10 +244,8 @@ def place_descriptors(received: list[int], wanted: list[int], keep: int) -> None
     for name in os.listdir("/proc/self/fd") if os.path.isdir("/proc/self/fd") else []:
         fd = int(name)
         if fd not in kept:
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
 
 def fcntl_dup(fd: int, base: int) -> int:
@@ -275,7 +272,7 @@ def run_command(argv: list[str]) -> int:
     try:
         if argv[0] == "-c":
             sys.argv = ["-c", *argv[2:]]
-            exec(compile(argv[1], "<string>", "exec"), {"__name__": "__main__", "__builtins__": builtins})  # noqa: S102
+            exec(compile(argv[1], "<string>", "exec"), {"__name__": "__main__", "__builtins__": builtins})
         else:
             sys.argv = list(argv)
             runpy.run_path(argv[0], run_name="__main__")

@@ -144,11 +144,13 @@ SHOWN_WHOLE = PlaySettings(war_step=0.0, result_hold=0.0)
 (the war laid step by step has its own tests, at a solo game's board, which a table shares)."""
 
 
-def table_app(fd: int, mode: str = "play", settings: PlaySettings | None = None, **changes) -> WarApp:
+def table_app(
+    fd: int, mode: str = "play", settings: PlaySettings | None = None, clock=lambda: 0.0, **changes
+) -> WarApp:
     """The game process's app at a table, as ``war-tui`` builds it from serve-ssh's variables."""
     settings = replace(settings or SHOWN_WHOLE, served=True, table_fd=fd, table_mode=mode, **changes)
     host = SocketHost(fd, RemoteGame(), mode=mode)
-    app = WarApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, table=host)
+    app = WarApp(settings, environ={"LANG": "C.UTF-8"}, clock=clock, table=host)
     host.on_closed = app.table_closed
     return app
 

@@ -9,6 +9,8 @@ import time
 import pytest
 from cli_helpers import war_tui_on_pty
 
+pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
+
 TIMEOUT = 30
 HELP_TEXT = "this help, open and close"  # a line of the help screen, drawn only once "?" is read
 _ESCAPE = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")

@@ -57,8 +57,8 @@ def test_a_terminal_on_stdin_only_is_not_enough(tmp_path):
     master, slave = os.openpty()
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "war_tui", "--seed", "1"], stdin=slave, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, timeout=TIMEOUT,
+            [sys.executable, "-m", "war_tui", "--seed", "1"], stdin=slave, capture_output=True,
+            text=True, timeout=TIMEOUT,
         )
     finally:
         os.close(slave)
@@ -67,6 +67,8 @@ def test_a_terminal_on_stdin_only_is_not_enough(tmp_path):
     assert "needs a terminal" in done.stderr and done.stderr.count("\n") == 1
 
 
+@pytest.mark.app
+@pytest.mark.terminal
 @pytest.mark.parametrize(
     ("term", "words"),
     [("dumb", "TERM=dumb"), (None, "TERM is not set"), ("", "TERM is not set"), ("glasstty", "TERM=glasstty")],
@@ -83,6 +85,8 @@ def test_a_terminal_that_cannot_place_the_cursor_is_told_so(term, words):
     assert words in lines[0] and "war-tui game" in lines[0]
 
 
+@pytest.mark.app
+@pytest.mark.terminal
 def test_a_real_terminal_still_gets_the_game():
     code, text = started_on_pty({"TERM": "xterm-256color"}, keys=b"q")
     assert code == 0, text

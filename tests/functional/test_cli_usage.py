@@ -2,7 +2,7 @@
 
 import pytest
 
-from cli_helpers import war_tui
+from cli_helpers import run_main, war_tui
 
 BAD_INPUT = [
     # (arguments, words the one line must contain)
@@ -37,16 +37,27 @@ BAD_INPUT = [
 ]
 
 
-@pytest.mark.parametrize(("args", "words"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
-def test_bad_input_is_one_clear_line_and_exit_2(args, words):
-    done = war_tui(*args)
-    assert done.returncode == 2
-    assert done.stdout == ""
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1, done.stderr
+def one_clear_line(code: int, out: str, err: str, words: str) -> None:
+    assert code == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
     assert words in lines[0]
     assert lines[0].startswith("war-tui")
-    assert "Traceback" not in done.stderr
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("args", "words"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
+def test_bad_input_is_one_clear_line_and_exit_2(args, words, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")  # as in a terminal of 100 columns, like war_tui() below
+    one_clear_line(*run_main(args, capsys), words)
+
+
+@pytest.mark.parametrize(("args", "words"), [BAD_INPUT[0], BAD_INPUT[-1]], ids=["game", "command"])
+def test_bad_input_to_the_command_itself_is_one_clear_line_and_exit_2(args, words):
+    """The same, from ``war-tui`` as a process (its exit status, all it writes): one of each kind suffices."""
+    done = war_tui(*args)
+    one_clear_line(done.returncode, done.stdout, done.stderr, words)
 
 
 @pytest.mark.parametrize("command", [[], ["game"], ["simulate"]])

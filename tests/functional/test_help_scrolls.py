@@ -9,6 +9,8 @@ from war_tui.ui.screens.help import AT_THE_END, MORE_BELOW, HelpScreen
 from screen_text import screen_text
 from war_ui_support import make_app
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 LAST_LINE = "quit"  # the last key the help lists
 FIRST_LINE = "How War is played"
 
@@ -26,16 +28,16 @@ async def test_the_keyboard_reaches_the_last_line_and_comes_back(size, down, up)
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert not last_key_shown(app) and MORE_BELOW in screen_text(app)
-        for _ in range(80):  # a line a press at 40x12
+        for _ in range(8):  # a line a press at 40x12: up to 80 presses, ten between looks (past the end is harmless)
             if last_key_shown(app):
                 break
-            await pilot.press(down)
+            await pilot.press(*[down] * 10)
             await pilot.pause()
         assert last_key_shown(app) and AT_THE_END in screen_text(app)
-        for _ in range(80):  # a line a press at 40x12
+        for _ in range(8):  # likewise
             if FIRST_LINE in screen_text(app):
                 break
-            await pilot.press(up)
+            await pilot.press(*[up] * 10)
             await pilot.pause()
         assert FIRST_LINE in screen_text(app) and MORE_BELOW in screen_text(app)
         assert isinstance(app.screen, HelpScreen) and app.controller.game.battles == 0  # scrolling played nothing

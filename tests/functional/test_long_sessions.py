@@ -17,6 +17,8 @@ from war_tui.ui.fastpath import probe
 from war_tui.presentation.speed import MAX
 from war_tui.core.rules import Rules
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 
 async def test_opening_and_closing_screens_leaves_no_dead_footer_keys_behind():
     app = make_app()
@@ -69,6 +71,7 @@ async def test_the_battle_log_keeps_a_bounded_number_of_lines():
         assert len(log.lines) == MAX_LINES
 
 
+@pytest.mark.terminal  # the fast path's memory piece: off with WAR_TUI_FASTPATH=0
 @pytest.mark.skipif(
     not probe().forget_removed_widgets, reason="fast path off: Textual's memo keeps them, up to its bound of 1,024"
 )

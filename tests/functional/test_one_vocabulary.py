@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pathlib import Path
 
 from textual.app import App
@@ -18,6 +19,8 @@ from war_tui.stats import GameRecord, StatsStore
 
 from screen_text import screen_text
 from war_ui_support import make_app, stats_shown, until
+
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 
 def line_with(text: str, label: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import os
 import sqlite3
 import time
@@ -11,6 +12,8 @@ from cli_helpers import war_tui_on_pty
 
 from war_tui.stats import StatsStore
 from war_tui.stats.recovery import recovery_path
+
+pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
 
 TIMEOUT = 60
 GAMES = 4

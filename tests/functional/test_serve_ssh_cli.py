@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
@@ -362,10 +363,8 @@ async def _screen_until(game, seen: bytearray, words: str, timeout: float = TIME
     while words not in escapes.sub(b"", bytes(seen)).decode(errors="replace"):
         left = deadline - asyncio.get_running_loop().time()
         assert left > 0, f"never saw {words!r}"
-        try:
+        with contextlib.suppress(TimeoutError):
             seen += await asyncio.wait_for(game.stdout.read(65536), min(left, 1.0))
-        except asyncio.TimeoutError:
-            pass
 
 
 async def test_a_served_player_sees_only_their_own_games_in_a_file_of_their_own(tmp_path):

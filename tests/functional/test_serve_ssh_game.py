@@ -10,6 +10,8 @@ from ssh_support import TIMEOUT, connect, make_key, open_game, read_until, start
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 GAME = (sys.executable, "-c", GAME_BOOTSTRAP)  # the game as serve-ssh starts it
 
 
@@ -108,6 +110,7 @@ async def test_a_refused_agent_is_said_inside_the_game_not_before_it(tmp_path, s
     assert "refused: agent forwarding" in srv.logs[-1]
 
 
+@pytest.mark.serial  # 20,000 resizes, then the last size within TIMEOUT
 async def test_a_storm_of_resizes_does_not_crash_the_game(tmp_path, server_home):
     async with await start_server(tmp_path, None, argv=GAME) as srv:
         async with await connect(srv.port, None) as conn:

@@ -410,6 +410,7 @@ def board(glass: Glass) -> tuple[str, str, str]:
 BOB = re.escape("b[1m$()")
 
 
+@pytest.mark.app
 async def test_two_players_and_a_spectator_see_the_same_battle_counts_and_log(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the games' data folder, not the user's
     srv = await start_server(tmp_path, None, argv=GAME, **MANY)
@@ -443,6 +444,7 @@ async def test_two_players_and_a_spectator_see_the_same_battle_counts_and_log(tm
     assert any(": table oak seat 2 as b[1m$() [addr:" in line for line in srv.logs)
 
 
+@pytest.mark.app
 @pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
 async def test_openssh_plays_at_a_table_with_the_real_game(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

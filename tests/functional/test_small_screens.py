@@ -13,6 +13,8 @@ from war_tui.settings.play import PlaySettings
 from screen_text import screen_text
 from war_ui_support import WAR_PACKETS, make_app, until
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 SIZES = [(40, 12), (60, 20), (80, 24)]
 SEED = 3466761160  # ten digits: the longest seeds people copy from the screen
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import threading
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from war_tui.settings.served import PLAYER_ID_VARIABLE, SERVED_VARIABLE
 from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.ui.app import WarApp
 from war_tui.ui.screens.stats import READING, StatsScreen
+
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 ANN, EVE = "key:SHA256:ann", "key:SHA256:eve"
 

@@ -18,6 +18,8 @@ from war_tui.core.engine import Game
 from war_tui.ui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, Source, StatsStore
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:

@@ -6,6 +6,8 @@ Regenerate after a deliberate change with ``pytest --snapshot-update``.
 import pytest
 from table_support import TABLE_SCREEN_STATES
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 
 @pytest.mark.parametrize("state", sorted(TABLE_SCREEN_STATES))
 def test_table_screen_state(snap_compare, state):

@@ -25,6 +25,8 @@ from war_tui.core.engine import Game
 from war_tui.ui.app import WarApp
 from war_tui.tables import FakeClock, Flip, Member
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 SIZE = (100, 30)
 
 
@@ -342,10 +344,11 @@ async def test_a_late_joiner_at_game_over_sees_how_long_the_game_took():
             bob.flip()
         clock.advance(600)  # the result has been on show for ten minutes when eve arrives
         fd, _ = server.connect("eve", table="oak", watch=True)
-        app = table_app(fd, mode="watch")
+        eve_clock = FakeClock()
+        app = table_app(fd, mode="watch", clock=lambda: eve_clock.advance(1))  # composing takes eve's screen time
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
-            await pilot.pause()  # the result is pushed as the board starts: let it be drawn
+            await until(pilot, lambda: any("Time " in row for row in screen_rows(app)))  # the dialog is drawn
+            assert isinstance(app.screen, GameOverScreen)
             assert any("1 min 15 s" in row for row in screen_rows(app))
 
 

@@ -18,16 +18,19 @@ import pytest
 from rich.cells import get_character_cell_size
 from rich.style import Style
 from textual.strip import Strip
+from war_ui_support import WAR_PACKETS, make_app
 
 from war_tui.ui.app import WarApp
 from war_tui.ui.fastpath import probe
 from war_tui.ui.fastpath import damage
 from war_tui.ui.fastpath.damage import CompositorUpdate
 
+pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
+
 FAST = probe().shadow_terminal
 fast_only = pytest.mark.skipif(not FAST, reason="the fast path is off (WAR_TUI_FASTPATH=0): Textual writes every cell")
 
-from war_ui_support import WAR_PACKETS, make_app
+SHORT_GAME_OF_WARS = 3181  # over in 26 battles, 5 of them wars (the last one too): the log fills and scrolls
 
 _SEQUENCE = re.compile(r"\x1b\[([0-9;]*)([A-Za-z])|\x1b(D)|([^\x1b]+)")
 
@@ -118,7 +121,7 @@ class RecordingApp(WarApp):
     written_screen: Emulator | None = None
     textual_bytes = written_bytes = frames = 0
 
-    def _display(self, screen, renderable) -> None:  # noqa: ANN001
+    def _display(self, screen, renderable) -> None:
         if isinstance(renderable, CompositorUpdate):
             size = (self.size.width, self.size.height)
             if self.textual_screen is None or (self.textual_screen.width, self.textual_screen.height) != size:
@@ -137,7 +140,7 @@ class RecordingApp(WarApp):
 def recording_app(**changes) -> RecordingApp:
     app = make_app(**changes)
     app.__class__ = RecordingApp  # same state, same settings; only the frames are recorded
-    return app  # type: ignore[return-value]
+    return app  # type: ignore[return-value]  # its class was swapped just above
 
 
 async def play(app: RecordingApp, keys: list[str], size: tuple[int, int], bytes_after: int = 0) -> int:
@@ -208,7 +211,7 @@ async def test_resizing_to_too_small_and_back_repaints_whole():
             assert app.written_screen.cells == app.textual_screen.cells
 
 
-def _frame(lines: list[tuple[int, str]], width: int) -> "damage.ChopsUpdate":
+def _frame(lines: list[tuple[int, str]], width: int) -> damage.ChopsUpdate:
     """A partial update writing whole rows (y, text), as the compositor hands them over."""
     from rich.segment import Segment
     from rich.style import Style
@@ -327,20 +330,21 @@ def drawn_from_nothing(app: WarApp) -> Emulator:
 async def test_battle_after_battle_the_terminal_shows_what_a_first_frame_would(monkeypatch):
     """Rows are kept at every level (a widget's styled rows, the log's lines, the terminal's cells);
     none of them may go stale: after every battle of a game with wars, and at its end, the terminal
-    shows exactly the screen drawn from nothing."""
+    shows exactly the screen drawn from nothing, and after the next deal too."""
     from textual import constants
 
     monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")
-    app = recording_app(names=("Alice", "Bob"))
+    app = recording_app(names=("Alice", "Bob"), seed=SHORT_GAME_OF_WARS)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        wars = 0
-        for _ in range(120):
+        wars, ended = 0, False
+        for _ in range(30):  # 26 battles, the result, a new deal and two battles of it
             await pilot.press("space")
             await pilot.pause()
-            wars = app.controller.game.wars
-            assert app.written_screen.cells == drawn_from_nothing(app).cells, f"battle {app.controller.game.battles}"
-        assert wars >= 3
+            game = app.controller.game
+            wars, ended = max(wars, game.wars), ended or game.over
+            assert app.written_screen.cells == drawn_from_nothing(app).cells, f"battle {game.battles}"
+        assert wars >= 3 and ended and app.controller.game_number == 2
 
 
 async def test_battles_played_under_the_help_screen_show_once_it_closes(monkeypatch):

@@ -11,6 +11,8 @@ from war_tui.ui.components.pile import Pile
 from war_tui.presentation.cards_art import BIG_CARD_HEIGHT, BIG_CARD_WIDTH, big_card_back, big_card_face
 from war_tui.presentation.glyphs import ASCII, UNICODE
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 
 def test_a_big_card_shows_rank_and_suit_in_both_corners_and_a_large_face():
     face = big_card_face(parse_card("TH"), UNICODE)

@@ -10,6 +10,8 @@ from war_ui_support import QUICK_WIN, drawn, make_app, until
 
 from war_tui.ui.components.battle_log import BattleLog
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 
 
 async def test_the_battle_log_keeps_showing_the_newest_battle_across_resizes():

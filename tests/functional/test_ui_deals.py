@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.stats import StatsScreen
 from war_tui.settings.play import PlaySettings
 from war_tui.stats import StatsStore
+
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 SIZE = (100, 30)
 

@@ -12,6 +12,8 @@ from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.help import HelpScreen
 from war_tui.settings.served import SERVED_VARIABLE, SESSION_MINUTES_VARIABLE
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 SIZE = (100, 30)
 
 
@@ -28,6 +30,7 @@ class Clock:
 # ---------------------------------------------------------------- a result a held key cannot skip
 
 
+@pytest.mark.serial
 async def test_a_held_space_bar_does_not_skip_the_result_and_deals_again_after_a_second():
     app = make_app(packets=QUICK_WIN, result_hold=3.0)  # a second by default; longer here for a slow machine
     async with app.run_test(size=SIZE) as pilot:
@@ -42,6 +45,7 @@ async def test_a_held_space_bar_does_not_skip_the_result_and_deals_again_after_a
         assert app.controller.game_number == 2 and not isinstance(app.screen, GameOverScreen)
 
 
+@pytest.mark.serial
 async def test_r_deals_again_once_the_result_has_been_on_show_for_a_second():
     app = make_app(packets=QUICK_WIN, result_hold=0.5)
     async with app.run_test(size=SIZE) as pilot:

@@ -17,6 +17,8 @@ from war_tui.cli import build_parser
 from war_tui.commands.config import theme_names
 from war_tui.commands.play import settings_from_args
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 SIZE = (100, 30)
 
 

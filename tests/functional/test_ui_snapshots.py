@@ -6,6 +6,8 @@ Regenerate after a deliberate change with ``pytest --snapshot-update``.
 import pytest
 from war_ui_support import SCREEN_STATES
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 
 @pytest.mark.parametrize("state", sorted(SCREEN_STATES))
 def test_screen_state(snap_compare, state):

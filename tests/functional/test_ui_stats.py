@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +18,8 @@ from war_tui.stats import Source, StatsStore
 from war_tui.stats import store as store_module
 
 from war_ui_support import QUICK_WIN, WAR_PACKETS, stats_shown
+
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 
 def app_with(store: StatsStore, **changes) -> WarApp:

@@ -5,6 +5,7 @@ Waiting is by polling for what a person would see; steps are real (a few tenths 
 
 from __future__ import annotations
 
+import pytest
 from war_ui_support import WAR_PACKETS, drawn, frame, make_app, notices, until
 
 from war_tui.core.cards import parse_cards
@@ -14,6 +15,8 @@ from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
 from war_tui.ui.components.trend import CountTrend
 from war_tui.ui.screens.game_over import GameOverScreen
+
+pytestmark = [pytest.mark.app, pytest.mark.serial]  # see pyproject.toml's markers
 
 SIZE = (100, 30)
 STEP = 0.3

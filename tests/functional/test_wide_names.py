@@ -16,6 +16,8 @@ from war_tui.stats import GameRecord, StatsStore
 from screen_text import screen_rows
 from war_ui_support import make_app
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
 WIDE = "山田太郎花子"
 
 

@@ -84,9 +84,9 @@ def test_a_battle_s_steps_follow_from_its_wars_and_war_cards_as_the_events_told_
     for seed in range(100):
         game = Game.deal(seed, rules)
         told, views = [], []
-        adapter = EngineAdapter(type("B", (), {"battle": property(lambda s: None, lambda s, v: views.append(v))})())
+        adapter = EngineAdapter(type("B", (), {"battle": property(lambda s: None, lambda s, v, views=views: views.append(v))})())
 
-        def listen(event, game=game, told=told):
+        def listen(event, game=game, told=told, views=views, adapter=adapter):
             if isinstance(event, (CardsRevealed, WarDeclared)):
                 told.append(event)
                 return

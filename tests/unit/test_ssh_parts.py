@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 import pytest
 
@@ -120,8 +120,8 @@ def test_key_options_are_read_as_openssh_reads_them():
 
 
 def test_expiry_times_are_read_like_openssh():
-    assert parse_expiry("20200101Z") == datetime(2020, 1, 1, tzinfo=timezone.utc)
-    assert parse_expiry("202001021530Z") == datetime(2020, 1, 2, 15, 30, tzinfo=timezone.utc)
+    assert parse_expiry("20200101Z") == datetime(2020, 1, 1, tzinfo=UTC)
+    assert parse_expiry("202001021530Z") == datetime(2020, 1, 2, 15, 30, tzinfo=UTC)
     with pytest.raises(ValueError):
         parse_expiry("tomorrow")
 

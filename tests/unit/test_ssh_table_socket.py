@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 
 from war_tui.core.engine import Game
@@ -108,10 +109,8 @@ async def test_a_game_that_floods_its_socket_is_read_at_a_bounded_rate():
     sent = 0
     try:
         while loop.time() - started < 0.5:
-            try:
+            with contextlib.suppress(BlockingIOError):
                 sent += theirs.send(line * 1000)
-            except BlockingIOError:
-                pass
             await asyncio.sleep(0.001)
         elapsed = loop.time() - started
         assert sent > 4 * READ_BURST  # the game sent far more than the server takes

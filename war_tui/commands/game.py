@@ -91,7 +91,7 @@ def summary(game: Game) -> dict[str, object]:
         "rules": game.rules.to_dict(),
         "p1": [card_str(c) for c in game.initial[0]],
         "p2": [card_str(c) for c in game.initial[1]],
-        "result": game.result.value,
+        "result": str(game.result),
         "battles": game.battles,
         "wars": game.wars,
         "final": {"p1": n1, "p2": n2},
@@ -103,6 +103,7 @@ def _packet_line(player: int, packet) -> str:
 
 
 def text_account(game: Game) -> str:
+    assert game.result is not None and game.reason is not None, "a game played to its end"
     n1, n2 = game.counts
     deal = f"seed {game.seed}" if game.seed is not None else "packets given by hand"
     lines = [

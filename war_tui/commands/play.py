@@ -6,10 +6,11 @@ import argparse
 import os
 import sys
 from collections.abc import Collection, Mapping
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..settings.preferences import ConfigRead, Preferences, default_path, key_for, read_config
-from ..presentation.speed import DEFAULT_SPEED, MAX, SpeedError, parse_speed, speed_label
+from ..core.pace import MAX
+from ..presentation.speed import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
 from ..core.rules import Rules
 from ..settings.play import DEFAULT_NAMES, PlaySettings
 from ..settings.served import (
@@ -111,7 +112,7 @@ def merged(args: argparse.Namespace, read: ConfigRead) -> argparse.Namespace:
     return chosen
 
 
-def served_settings(environ: Mapping[str, str]) -> dict[str, object]:
+def served_settings(environ: Mapping[str, str]) -> dict[str, Any]:  # PlaySettings fields and values
     """What the SSH server said about this game (see ``war_tui.settings.play``); nothing when not served."""
     if environ.get(SERVED_VARIABLE) != "1":
         return {}
@@ -120,8 +121,8 @@ def served_settings(environ: Mapping[str, str]) -> dict[str, object]:
         top_speed = parse_speed(top) if top else MAX
     except SpeedError as exc:
         raise UsageError(f"{TOP_SPEED_VARIABLE}: {exc}") from None
-    notice = environ.get(NOTICE_VARIABLE, "")
-    notice = notice if notice.isprintable() and 0 < len(notice) <= 200 else None
+    said = environ.get(NOTICE_VARIABLE, "")
+    notice = said if said.isprintable() and 0 < len(said) <= 200 else None
     return {
         "served": True, "top_speed": top_speed, "notice": notice, "session_minutes": session_minutes(environ),
         "player": served_player(environ), **served_table(environ),
@@ -155,7 +156,7 @@ def session_minutes(environ: Mapping[str, str]) -> float | None:
 MAX_FD = 65535
 
 
-def served_table(environ: Mapping[str, str]) -> dict[str, object]:
+def served_table(environ: Mapping[str, str]) -> dict[str, Any]:
     """The shared table the server joined this game to (``WAR_TUI_TABLE_FD`` and ``_MODE``); nothing without one."""
     fd_text = environ.get(TABLE_FD_VARIABLE)
     mode = environ.get(TABLE_MODE_VARIABLE)
@@ -258,7 +259,7 @@ def _places_cursor(term: str, stdout: TextIO) -> bool:
 
         curses.setupterm(term, stdout.fileno())
         return curses.tigetstr("cup") is not None
-    except Exception:  # no curses here, or a terminal the database does not know
+    except Exception:  # noqa: BLE001 (no curses here, or a terminal the database does not know)
         return True
 
 

@@ -22,6 +22,7 @@ import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..presentation.words import plural
 from ..core.rules import Rules
@@ -30,6 +31,9 @@ from ..stats.store import MAX_ROWS, MIN_ROWS
 from ..settings.values import minutes_value, number_value, positive_int
 from .common import UsageError
 from .stats import STATS_ROWS_SPAN
+
+if TYPE_CHECKING:
+    from ..ssh.server import GameServer  # asyncssh loads only when serve-ssh really serves
 
 DEFAULT_PORT = 2222
 DEFAULT_MAX_SESSIONS = 32

@@ -28,12 +28,16 @@ from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import TYPE_CHECKING
 
 from ..core.engine import Game
 from ..core.rules import EndReason, Gather, Result, Rules
 from ..presentation.words import deepest_war_text, number, plural
 from ..settings.values import MAX_SEED, positive_int, seed_value
 from .common import add_rule_flags, rules_from_args
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 # Derived seeds stay below 2**48: short enough to type, and exact in every JSON
 # reader (JavaScript and older jq turn integers above 2**53 into approximations).
@@ -83,7 +87,7 @@ class Tally:
     def add_game(self, index: int, seed: int, game: Game) -> None:
         n = game.battles
         self.games += 1
-        self.results[game.result.value] += 1
+        self.results[str(game.result)] += 1
         self.battles[n] += 1
         self.total_battles += n
         self.total_wars += game.wars
@@ -442,8 +446,8 @@ class ProgressBar:
 
     def __init__(self, games: int) -> None:
         self.games = games
-        self._progress = None
-        self._task = None
+        self._progress: Progress | None = None
+        self._task: TaskID = TaskID(0)
 
     def advance(self, n: int) -> None:
         if self._progress is None:

@@ -135,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, ...]) -> list[str]:
+    assert totals.longest and totals.shortest and totals.most_wars and totals.deepest_war, "asked once games > 0"
     lines = [
         f"{totals.games:,} games, {when(totals.first_at)} to {when(totals.last_at)},"
         f" {duration_text(totals.seconds_played)} played",

@@ -183,7 +183,7 @@ class Game(EventSource):
         # A card is rank << 2 | suit: two cards tie exactly when c1 ^ c2 < 4, and otherwise
         # the bigger number has the higher rank whatever the suits.
         try:
-            for battles in range(battles + 1, stop_at + 1):
+            for battles in range(battles + 1, stop_at + 1):  # noqa: B020 (counts on from the battles played)
                 c1 = pop1()
                 c2 = pop2()
                 if c1 ^ c2 > 3 and plain:

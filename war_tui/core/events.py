@@ -7,6 +7,7 @@ them when someone is listening.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -87,7 +88,5 @@ class EventSource:
         return lambda: self.unsubscribe(listener)
 
     def unsubscribe(self, listener: Listener) -> None:
-        try:
+        with contextlib.suppress(ValueError):  # unsubscribing twice is harmless
             self._listeners.remove(listener)
-        except ValueError:
-            pass

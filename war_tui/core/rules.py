@@ -27,7 +27,7 @@ class Side(StrEnum):
         return Side.P2 if self is Side.P1 else Side.P1
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # 0 or 1; nothing calls str.index on a Side
         return 0 if self is Side.P1 else 1
 
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from ..core.cards import Card
 from ..core.rules import Rules
-from ..presentation.speed import DEFAULT_SPEED, MAX
+from ..core.pace import MAX
+from ..presentation.speed import DEFAULT_SPEED
 from ..presentation.unfolding import WAR_STEP
 
 if TYPE_CHECKING:

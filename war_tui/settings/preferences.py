@@ -23,7 +23,8 @@ from typing import Any
 from platformdirs import user_config_path
 
 from .values import gather_value, max_battles_value, war_cards_value
-from ..presentation.speed import MAX, parse_speed
+from ..core.pace import MAX
+from ..presentation.speed import parse_speed
 from .values import names_value
 
 APP_NAME = "war-tui"
@@ -196,19 +197,19 @@ def _parse(path: Path, themes: Collection[str] | None) -> _Parsed:
     values: dict[str, object] = {}
     problems: list[str] = []
     for key, value in document.items():
-        where = _where(path, text, key)
+        at = _where(path, text, key)
         check = KEYS.get(key)
         if check is None:
             import difflib
 
             close = difflib.get_close_matches(key, KEYS, n=1)
             hint = f"did you mean '{close[0]}'?" if close else "the keys are " + ", ".join(KEYS)
-            problems.append(f"{where}: unknown key '{key}' ({hint})")
+            problems.append(f"{at}: unknown key '{key}' ({hint})")
             continue
         try:
             values[key] = check(value, themes)
         except (ValueError, argparse.ArgumentTypeError) as exc:
-            problems.append(f"{where}: {_about(key, str(exc))}; the default is used")
+            problems.append(f"{at}: {_about(key, str(exc))}; the default is used")
     return _Parsed(True, text, document, values, tuple(problems))
 
 

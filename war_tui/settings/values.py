@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.rules import MAX_WAR_CARDS, MIN_WAR_CARDS, Gather
 from ..presentation.cells import cell_width
@@ -29,7 +29,7 @@ def shown(text: str) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
-def positive_int(what: str, maximum: int, *, minimum: int = 1, span: str | None = None):
+def positive_int(what: str, maximum: int, *, minimum: int = 1, span: str | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number from ``minimum`` (1 unless told) to ``maximum``.
 
     The bound is mandatory: every number a flag takes has a range, and whatever reaches SQLite
@@ -61,7 +61,7 @@ MAX_MINUTES = 7 * 24 * 60
 """A week: longer than anyone watches one game or keeps one session open."""
 
 
-def minutes_value(what: str):
+def minutes_value(what: str) -> Callable[[str], float]:
     """An argparse type: minutes above 0 and at most a week (5, 0.5); NaN and infinity are refused."""
 
     def parse(text: str) -> float:
@@ -78,7 +78,7 @@ def minutes_value(what: str):
     return parse
 
 
-def number_value(flag: str, low: float, high: float, unit: str, example: str):
+def number_value(flag: str, low: float, high: float, unit: str, example: str) -> Callable[[str], float]:
     """An argparse type: a finite number from ``low`` to ``high`` (NaN and infinity refused)."""
 
     def parse(text: str) -> float:
@@ -99,7 +99,7 @@ war_cards_value = positive_int(
 )
 
 
-def path_value(flag: str):
+def path_value(flag: str) -> Callable[[str], str]:
     """An argparse type for a file path: anything but empty (an empty one would mean the current folder)."""
 
     def parse(text: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 import asyncssh
@@ -121,7 +121,7 @@ def parse_expiry(value: str) -> datetime:
     if not digits.isdigit() or len(digits) not in formats:
         raise ValueError(f"expiry-time '{value}' is not YYYYMMDD[HHMM[SS]][Z]")
     moment = datetime.strptime(digits, formats[len(digits)])
-    return moment.replace(tzinfo=timezone.utc) if utc else moment.astimezone()
+    return moment.replace(tzinfo=UTC) if utc else moment.astimezone()
 
 
 @dataclass(frozen=True)

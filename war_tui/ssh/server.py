@@ -355,8 +355,8 @@ class Connection(asyncssh.SSHServer):
         self.server.knock(self)
         # Agent and X11 forwarding are off; these note the requests, for the log and so the player is
         # told about the agent (the request has no reply of its own).
-        conn.create_agent_listener = self._refuse_agent  # type: ignore[method-assign]
-        conn.attach_x11_listener = self._refuse_x11  # type: ignore[method-assign]
+        conn.create_agent_listener = self._refuse_agent  # type: ignore[method-assign]  # asyncssh has no hook of its own for these
+        conn.attach_x11_listener = self._refuse_x11  # type: ignore[method-assign]  # likewise
 
     async def _refuse_agent(self) -> bool:
         self.agent_refused = True

@@ -438,7 +438,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _send(self, data: bytes, stderr: bool = False) -> None:
         """Write to the client, unless it is gone or closing (a client may close at any moment)."""
-        if self._closed:
+        if self._closed or self._chan is None:
             return
         with contextlib.suppress(BrokenPipeError, ConnectionError):
             if stderr:
@@ -447,7 +447,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self._chan.write(data)
 
     def _exit(self, status: int) -> None:
-        if not self._closed:
+        if not self._closed and self._chan is not None:
             with contextlib.suppress(BrokenPipeError, ConnectionError):
                 self._chan.exit(status)
 
@@ -513,7 +513,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._resize()  # the client may have resized while the game was starting
         if self._output_paused and self._forwarding:
             process.pause_output()
-        limit = server.config.session_seconds
+        limit = server.config.session_seconds or 0.0  # 0: no limit
         timer = None
         if limit:
             timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit")
@@ -610,7 +610,7 @@ class GameSession(asyncssh.SSHServerSession):
         return event.is_set()
 
     def _report(self, status: int) -> None:
-        if self._closed:
+        if self._closed or self._chan is None:
             return
         if status >= 0:
             self._exit(status & 0xFF)

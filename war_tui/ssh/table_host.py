@@ -105,7 +105,7 @@ class TableHost:
         """Called by a table, on the loop, once per finished game: hand it to the writer thread."""
         self.log(
             f"table game over: {record.p1_name} {record.p1_count} - {record.p2_name} {record.p2_count} "
-            f"after {record.battles} battles ({record.result.value})"
+            f"after {record.battles} battles ({record.result})"
         )
         if self._stats is None:
             return

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
 
-from ..core.rules import EndReason, Gather, Result, Rules, RulesError
+from ..core.rules import EndReason, Gather, Result, Rules
 
 if TYPE_CHECKING:
     from ..core.engine import Game
@@ -129,8 +129,8 @@ class GameRecord:
     def rules(self) -> Rules | None:
         """The rules to deal this game again with; None when this version cannot play them."""
         try:
-            return Rules(war_cards=self.war_cards, gather=self.gather, max_battles=self.max_battles)
-        except RulesError:
+            return Rules(war_cards=self.war_cards, gather=Gather(self.gather), max_battles=self.max_battles)
+        except ValueError:  # RulesError, or Gather's own for a gather this version does not know
             return None
 
     @property

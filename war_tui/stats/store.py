@@ -40,16 +40,19 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, TypeVar
 
 import platformdirs
 
 from ..core.rules import EndReason, Gather, Result
 from . import recovery
 from .records import Bin, GameRecord, Histogram, Source, Totals, known
+
+Read = TypeVar("Read")
 
 APP_NAME = "war-tui"
 FILE_NAME = "stats.sqlite3"
@@ -414,7 +417,8 @@ class StatsStore:
 
     def recent(self, limit: int = 20) -> list[GameRecord] | None:
         """The latest games, newest first; None when unreadable."""
-        return self._read(lambda conn: _read_recent(conn, limit), [])
+        none: list[GameRecord] = []
+        return self._read(lambda conn: _read_recent(conn, limit), none)
 
     def kept_aside(self) -> int:
         """Finished games waiting in the recovery file beside the database (the next run that records adds them)."""
@@ -456,7 +460,7 @@ class StatsStore:
 
     # ------------------------------------------------------------ internals
 
-    def _read(self, query, nothing):
+    def _read(self, query: Callable[[sqlite3.Connection], Read], nothing: Read) -> Read | None:
         if not self._readable:
             return None
         if not self._exists:  # read-only, and nothing recorded yet when opened: look again
@@ -718,7 +722,7 @@ def _flush_at_exit() -> None:
         store.flush()
 
 
-def _record_row(game: GameRecord) -> tuple:
+def _record_row(game: GameRecord) -> tuple[object, ...]:
     return (
         game.finished_at, game.seed, game.war_cards, str(game.gather), game.max_battles,
         game.p1_name, game.p2_name, str(game.result), str(game.reason), game.battles, game.wars,
@@ -730,7 +734,7 @@ def _record_row(game: GameRecord) -> tuple:
 # ---------------------------------------------------------------- queries
 
 
-def _row_to_record(row: tuple) -> GameRecord:
+def _row_to_record(row: tuple[Any, ...]) -> GameRecord:
     (id_, finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result, reason,
      battles, wars, longest_war, p1_count, p2_count, seconds, source, p1_player, p2_player) = row
     return GameRecord(

@@ -7,13 +7,13 @@ from datetime import datetime
 from ..core.rules import DEFAULT_MAX_BATTLES, Gather, Result, Rules
 from .records import GameRecord, Source
 
-RESULT_LABELS = {
+RESULT_LABELS: dict[str, str] = {  # keyed by Result; str: a result written by another version
     Result.P1: "player 1 wins",
     Result.P2: "player 2 wins",
     Result.DRAW: "draws",
     Result.STOPPED: "stopped",
 }
-SOURCE_LABELS = {
+SOURCE_LABELS: dict[str, str] = {  # keyed by Source, likewise
     Source.INTERACTIVE: "hand", Source.AUTO: "auto", Source.SCREENSAVER: "saver", Source.TABLE: "table",
 }
 
@@ -29,10 +29,10 @@ def source_label(source: Source | str) -> str:
 NO_GAMES = "No games recorded yet."
 
 
-def when(finished_at: str) -> str:
+def when(finished_at: str | None) -> str:
     """A stored UTC time as the reader's local time, to the minute (a time it cannot read, as written)."""
     try:
-        return datetime.fromisoformat(finished_at).astimezone().strftime("%Y-%m-%d %H:%M")
+        return datetime.fromisoformat(finished_at or "").astimezone().strftime("%Y-%m-%d %H:%M")
     except (TypeError, ValueError):
         return str(finished_at)
 

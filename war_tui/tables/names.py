@@ -32,7 +32,7 @@ FALLBACK_NAME = "guest"
 _DROPPED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"})
 """Controls, format characters (bidi overrides, zero-width joiners), surrogates, private use, unassigned, spaces."""
 _MARKS = frozenset({"Mn", "Mc", "Me"})
-_TABLE_NAME = re.compile(r"[a-z0-9-]{1,%d}" % MAX_TABLE_NAME_LENGTH)
+_TABLE_NAME = re.compile(rf"[a-z0-9-]{{1,{MAX_TABLE_NAME_LENGTH}}}")
 TABLE_NAME_RULE = f"a table name is 1-{MAX_TABLE_NAME_LENGTH} characters of a-z, 0-9 and -"
 
 

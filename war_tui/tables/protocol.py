@@ -20,6 +20,7 @@ and never holds more than ``MAX_LINE`` bytes of an unfinished line.
 
 from __future__ import annotations
 
+import builtins  # the readers' names (int, bool, list) hide the builtins inside _Fields
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping
@@ -260,7 +261,7 @@ class _Fields:
             raise ProtocolError(f"{self.what}'s {key} is not a whole number from {low} to {high}")
         return value
 
-    def opt_int(self, key: str, low: int, high: int) -> int | None:
+    def opt_int(self, key: str, low: builtins.int, high: builtins.int) -> builtins.int | None:
         return None if self._get(key) is None else self.int(key, low, high)
 
     def bool(self, key: str) -> bool:
@@ -278,13 +279,13 @@ class _Fields:
     def opt_number(self, key: str, low: float, high: float) -> float | None:
         return None if self._get(key) is None else self.number(key, low, high)
 
-    def text(self, key: str, max_len: int = MAX_TEXT) -> str:
+    def text(self, key: str, max_len: builtins.int = MAX_TEXT) -> str:
         value = self._get(key)
         if not isinstance(value, str) or len(value) > max_len or not value.isprintable():
             raise ProtocolError(f"{self.what}'s {key} is not a printable text of at most {max_len} characters")
         return value
 
-    def name(self, key: str, max_len: int = MAX_NAME_CHARACTERS) -> str:
+    def name(self, key: str, max_len: builtins.int = MAX_NAME_CHARACTERS) -> str:
         value = self.text(key, max_len)
         if not is_reduced(value):
             raise ProtocolError(f"{self.what}'s {key} is not a reduced name")
@@ -323,14 +324,14 @@ class _Fields:
             raise ProtocolError(f"{self.what}'s {key} holds a card twice")
         return cards
 
-    def pair(self, key: str, high: int = DECK_SIZE) -> tuple[int, int]:
+    def pair(self, key: str, high: builtins.int = DECK_SIZE) -> tuple[builtins.int, builtins.int]:
         value = self._get(key)
         if (not isinstance(value, list) or len(value) != 2
                 or any(type(v) is not int or not 0 <= v <= high for v in value)):
             raise ProtocolError(f"{self.what}'s {key} is not two whole numbers from 0 to {high}")
         return value[0], value[1]
 
-    def list(self, key: str, max_len: int) -> list[Any]:
+    def list(self, key: str, max_len: builtins.int) -> list[Any]:
         value = self._get(key)
         if not isinstance(value, list) or len(value) > max_len:
             raise ProtocolError(f"{self.what}'s {key} is not a list of at most {max_len} items")

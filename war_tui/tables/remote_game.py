@@ -45,7 +45,7 @@ TableListener = Callable[[Snapshot | TableState | Notice | Lobby], None]
 class RemoteGame(EventSource):
     """A table's game as one connection sees it; ``send`` carries its requests to the table."""
 
-    def __init__(self, send: Callable[[Request], None] | None = None, log_lines: int = DEFAULT_LOG_LINES) -> None:
+    def __init__(self, send: Callable[[Request], object] | None = None, log_lines: int = DEFAULT_LOG_LINES) -> None:
         self.send = send
         self.rules = Rules()
         self.seed: int | None = None

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from importlib.resources import files
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import events, on, work
 from textual.app import App, SystemCommand
@@ -385,7 +385,7 @@ class WarApp(ShadowOutput, App[None]):
     def action_command_palette(self) -> None:
         if not self.glyphs.ascii:
             super().action_command_palette()
-        elif self.use_command_palette and not CommandPalette.is_open(self):
+        elif self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
             self.push_screen(AsciiCommandPalette(placeholder=PLACEHOLDER, id="--command-palette"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from .bindings import GAME_BINDINGS, LOG_KEYS
 
-TWO_PLAYER_BINDINGS = [
+TWO_PLAYER_BINDINGS: list[BindingType] = [
     Binding("f,left", "p1_flip", "P1 flip", key_display="f"),
     Binding("j,right", "p2_flip", "P2 flip", key_display="j"),
     *(replace(binding, show=False) if binding.action == "app.pause_on_war" else binding

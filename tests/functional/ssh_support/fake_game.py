@@ -32,7 +32,7 @@ def on_winch(signum, frame) -> None:
 
 fd = os.environ.get("WAR_TUI_ERROR_FD", "")
 if fd.isdigit():
-    sys.stderr = open(int(fd), "w", buffering=1)
+    sys.stderr = open(int(fd), "w", buffering=1)  # noqa: SIM115 (stderr, open for the process's whole life)
 signal.signal(signal.SIGWINCH, on_winch)
 tty.setraw(0)
 foreground = os.tcgetpgrp(0) == os.getpgrp()

@@ -15,4 +15,4 @@ class ClickToFlip:
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
-        self.post_message(FlipClicked())  # type: ignore[attr-defined]
+        self.post_message(FlipClicked())  # type: ignore[attr-defined]  # a mixin: the widget it is in posts it

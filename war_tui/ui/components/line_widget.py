@@ -12,7 +12,6 @@ Rich style per run, each component style looked up once per look of the widget.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,7 +19,7 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-Row = Sequence[tuple[str, str]]
+Row = list[tuple[str, str]]
 """One line of a drawing: (text, component style name) runs, "" for the widget's own style."""
 PADDING = "-padding"
 """The style name of cells drawn as Textual draws padding: the background alone."""
@@ -47,7 +46,7 @@ class LineWidget(Widget):
         super().notify_style_update()
         self._forget_drawing()
 
-    def refresh(self, *regions: Region, **kwargs: bool) -> "LineWidget":
+    def refresh(self, *regions: Region, **kwargs: bool) -> LineWidget:
         """A repaint of the whole widget (a resize, new component styles) draws every row again."""
         if not regions:
             self._forget_drawing()

@@ -191,8 +191,8 @@ class Pile(ClickToFlip, LineWidget):
             outcome = outcome_text(winner, view.taken, 0)  # the border already says it was a war
         room = max(1, rows[1] - 1)  # the lines between the two players' cards
         style = "pile--war" if self.at_war else "pile--outcome"
-        for i, line in enumerate(wrap_cells(outcome, canvas.width)[:room]):
-            canvas.text(0, 1 + i, line, style)
+        for i, words in enumerate(wrap_cells(outcome, canvas.width)[:room]):
+            canvas.text(0, 1 + i, words, style)
 
     def _step_words(self, view: BattleView, step: BattleStep) -> tuple[str, str]:
         """A war on the table, not decided yet: the tie, or the face-down cards just laid."""

@@ -60,7 +60,7 @@ def probe(environ: Mapping[str, str] | None = None) -> FastPath:
     )
 
 
-def _try(check) -> bool:  # noqa: ANN001
+def _try(check) -> bool:
     """A probe that fails in any way (a module gone, a name renamed) means: off."""
     try:
         return bool(check())

@@ -12,13 +12,14 @@ from the terminal for long.
 Private Textual and Rich names used here (checked by ``supported``): the update
 classes of ``textual._compositor``, ``Strip._segments``, ``Style._link``,
 ``Console._color_system``; ``App._display`` is overridden in ``output.py``.
-""" 
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from itertools import compress, repeat
 from operator import gt, is_not, sub
+from typing import cast
 
 from rich.cells import get_character_cell_size
 from rich.color import ColorSystem
@@ -60,7 +61,7 @@ def _cell(cell: Cell) -> Cell:
     return found
 
 
-def _cell_run(cells) -> tuple[Cell, ...]:  # noqa: ANN001
+def _cell_run(cells) -> tuple[Cell, ...]:
     """Cells, interned."""
     if len(_CELLS) + len(cells) >= CELL_TABLE_SIZE:
         _CELLS.clear()
@@ -134,7 +135,7 @@ class _Written:
         return row, self.spans[y]
 
 
-def _codes(style: Style | None, color_system) -> str:  # noqa: ANN001
+def _codes(style: Style | None, color_system) -> str:
     """The SGR parameters Textual writes for ``style`` in this terminal's colour system, and its link.
 
     Not ``style._ansi``: Textual keeps Style objects in process-wide caches, and the codes
@@ -200,7 +201,7 @@ class _StripsSeen:
 _SEEN = _StripsSeen()
 
 
-def _strip_cells(strip: Strip, color_system) -> StripCells:  # noqa: ANN001
+def _strip_cells(strip: Strip, color_system) -> StripCells:
     """A strip's cells and the styles of its links (``None``: a strip for the slow path), kept by content.
 
     Textual builds new strip objects for a widget each frame (its lines with the
@@ -219,7 +220,7 @@ def _strip_cells(strip: Strip, color_system) -> StripCells:  # noqa: ANN001
     return found
 
 
-def _strip_content_cells(strip: Strip, color_system) -> StripCells:  # noqa: ANN001
+def _strip_content_cells(strip: Strip, color_system) -> StripCells:
     """``_strip_cells`` by the strip's segments."""
     key = (color_system, *strip._segments)
     try:
@@ -299,7 +300,7 @@ def _chop_cells(update: ChopsUpdate, console: Console, shadow: ScreenShadow) -> 
     return written
 
 
-def _strip_into(strip: Strip, x: int, row: list[Cell | None], spans: list[tuple[int, int]], width: int, styles: dict[str, Style], color_system, end: int | None = None) -> None:  # noqa: ANN001, E501
+def _strip_into(strip: Strip, x: int, row: list[Cell | None], spans: list[tuple[int, int]], width: int, styles: dict[str, Style], color_system, end: int | None = None) -> None:
     """Lay a strip down in ``row`` from column ``x`` (up to column ``end``, if given): its cached cells in one slice,
     or segment by segment.
 
@@ -341,7 +342,7 @@ def _segments_cells(update: CompositorUpdate, console: Console, shadow: ScreenSh
         segments.clear()
 
     start_x = 0
-    for segment in update.__rich_console__(console, console.options):
+    for segment in update.__rich_console__(console, console.options):  # type: ignore[attr-defined]  # each kind of update is a Rich renderable; the base class does not say so
         if segment.control:
             for control in segment.control:
                 if control[0] == ControlType.CURSOR_MOVE_TO:
@@ -359,7 +360,7 @@ def _segments_cells(update: CompositorUpdate, console: Console, shadow: ScreenSh
     return written
 
 
-def _segments_into(segments, x: int, row: list[Cell | None], spans: list[tuple[int, int]], width: int, styles: dict[str, Style], color_system) -> None:  # noqa: ANN001, E501
+def _segments_into(segments, x: int, row: list[Cell | None], spans: list[tuple[int, int]], width: int, styles: dict[str, Style], color_system) -> None:
     """Lay segments down in ``row`` from column ``x``, one at a time."""
     for text, style, control in segments:
         if control or not text:
@@ -379,7 +380,7 @@ def _segments_into(segments, x: int, row: list[Cell | None], spans: list[tuple[i
                 size = get_character_cell_size(char)
                 if size == 0:
                     if 0 < x <= width and row[x - 1] is not None:
-                        row[x - 1] = _cell((row[x - 1][0] + char, row[x - 1][1]))  # type: ignore[index]
+                        row[x - 1] = _cell((row[x - 1][0] + char, row[x - 1][1]))  # type: ignore[index]  # not None: checked above
                     continue
                 if x < width:
                     row[x] = _cell((char, codes))
@@ -415,7 +416,7 @@ def _runs(changed: list[int], row: list[Cell | None]) -> list[tuple[int, int]]:
     fixed = []
     for start, end in runs:
         # Never start on the right half of a wide character: write the whole character.
-        while start > 0 and row[start] is not None and row[start][0] == "" and row[start - 1] is not None:  # type: ignore[index]
+        while start > 0 and row[start] is not None and row[start][0] == "" and row[start - 1] is not None:  # type: ignore[index]  # checked in the same test
             start -= 1
         fixed.append((start, end))
     return fixed
@@ -430,7 +431,7 @@ class _Pen:
     costs no SGR at all, and a change costs one ``ESC[0;...m`` instead of a set and a reset.
     """
 
-    def __init__(self, styles: dict[str, Style], color_system) -> None:  # noqa: ANN001
+    def __init__(self, styles: dict[str, Style], color_system) -> None:
         self.styles = styles
         self.color_system = color_system
         self.codes = ""  # what the terminal's pen is now ("" = default)
@@ -500,10 +501,10 @@ def _cost(new: list[Cell], old: list[Cell]) -> int:
 def _overlay(new: list[Cell | None], spans: list[tuple[int, int]], old: list[Cell]) -> list[Cell]:
     """The row as it is to look: what the update writes (in ``spans``), and what the terminal shows elsewhere."""
     if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(new):
-        return new  # type: ignore[return-value]
+        return new  # type: ignore[return-value]  # one span over the whole row: every cell written
     row = old[:]
     for start, end in spans:
-        row[start:end] = new[start:end]  # type: ignore[assignment]
+        row[start:end] = new[start:end]  # type: ignore[assignment]  # in its spans the update writes every cell
     return row
 
 
@@ -547,7 +548,7 @@ def _find_scroll(written: _Written, shadow: ScreenShadow, hint: ScrollHint | Non
     hint only narrows the search; a scroll is still chosen only for what it saves.
     """
     width = shadow.width
-    old = shadow.rows
+    old = cast("list[list[Cell]]", shadow.rows)  # the rows looked at are not in shadow.unknown: all cells known
     if len(written.rows) < SCROLL_MIN_ROWS:
         return None
     bands: list[list[int]] = []
@@ -572,7 +573,7 @@ def _find_scroll(written: _Written, shadow: ScreenShadow, hint: ScrollHint | Non
     for band in bands:
         if len(band) < SCROLL_MIN_ROWS:
             continue
-        rows = [_overlay(written.rows[y], written.spans[y], old[y]) for y in band]  # type: ignore[arg-type]
+        rows = [_overlay(written.rows[y], written.spans[y], old[y]) for y in band]
         olds = [old[y] for y in band]
         diffs = [_diffs(row, was) for row, was in zip(rows, olds)]
         targets.update(zip(band, rows))
@@ -615,7 +616,7 @@ def _find_scroll(written: _Written, shadow: ScreenShadow, hint: ScrollHint | Non
     if best is not None:
         top, bottom, _ = best
         for y in range(top, bottom + 1):
-            written.rows[y] = targets[y]  # type: ignore[assignment]
+            written.rows[y] = targets[y]  # type: ignore[assignment]  # list[Cell] into list[Cell | None]: a whole row
             written.spans[y] = [(0, width)]
             written.diffs.pop(y, None)  # the scroll changes what the terminal shows there
     return best
@@ -682,7 +683,7 @@ def minimal_update(
             shadow.unknown.discard(y)
         for start, end in _runs(changed, row):
             # A run that ends on the left half of a wide character takes its right half too.
-            if end < width and row[end] is not None and row[end][0] == "":  # type: ignore[index]
+            if end < width and row[end] is not None and row[end][0] == "":  # type: ignore[index]  # checked in the same test
                 end += 1
             sequences.append(f"\x1b[{y + 1};{start + 1}H")
             pen.write(sequences, row[start:end])
@@ -726,7 +727,7 @@ class MinimalUpdate(CompositorUpdate):
         self.size = size
         self.scroll_hint = scroll_hint
 
-    def __rich_console__(self, console, options):  # noqa: ANN001, ANN204
+    def __rich_console__(self, console, options):
         yield from self.update.__rich_console__(console, options)
 
     def render_segments(self, console: Console) -> str:

@@ -10,7 +10,7 @@ until that limit. Once a deal is enough: the memo refills with the few widgets o
 from __future__ import annotations
 
 
-def _memo():  # noqa: ANN202
+def _memo():
     from textual._styles_cache import StylesCache
 
     return getattr(StylesCache.get_inner_outer, "cache_clear", None)

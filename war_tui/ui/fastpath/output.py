@@ -44,18 +44,18 @@ class ShadowOutput:
     def frame_for_terminal(self, renderable: Any) -> Any:
         """What goes to the terminal for ``renderable``: written through the shadow when it is on."""
         shadow = self._shadow
-        if shadow is None or self.is_inline:  # type: ignore[attr-defined]
+        if shadow is None or self.is_inline:  # type: ignore[attr-defined]  # a mixin into App, which has it
             return renderable
         from .damage import CompositorUpdate, MinimalUpdate
 
         if not isinstance(renderable, CompositorUpdate):
             return renderable
-        size = self.size  # type: ignore[attr-defined]
+        size = self.size  # type: ignore[attr-defined]  # likewise
         return MinimalUpdate(renderable, shadow, (size.width, size.height), self.scroll_hint())
 
     def _display(self, *args: Any, **kwargs: Any) -> None:
         if self._shadow is None:  # off: whatever Textual passes goes on untouched
-            super()._display(*args, **kwargs)  # type: ignore[misc]
+            super()._display(*args, **kwargs)  # type: ignore[misc]  # App, after this mixin in the MRO, has it
             return
         screen, renderable = args
-        super()._display(screen, self.frame_for_terminal(renderable))  # type: ignore[misc]
+        super()._display(screen, self.frame_for_terminal(renderable))  # type: ignore[misc]  # likewise

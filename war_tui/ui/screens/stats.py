@@ -57,6 +57,7 @@ def figures_text(totals: Totals) -> Text:
         if record is not None and record.seed is not None:
             text.append(f" · seed {record.seed}", "dim")
 
+    assert totals.longest and totals.most_wars and totals.deepest_war, "shown once games > 0"
     line("Battles", f"mean {number(totals.mean_battles)} · median {number(totals.median_battles)}")
     line("Longest", f"{totals.longest.battles:,} battles", totals.longest)
     line("Most wars", f"{totals.most_wars.wars:,} in a game", totals.most_wars)
