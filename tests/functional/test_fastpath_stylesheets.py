@@ -10,6 +10,7 @@ from war_tui.settings.play import PlaySettings
 from war_tui.ui.app import WarApp
 from war_tui.ui.fastpath import stylesheets
 
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 @pytest.fixture
 def restored(monkeypatch):

@@ -165,6 +165,7 @@ async def test_serve_ssh_forks_games_from_its_parent_unless_told_no_preload(tmp_
     assert any("game parent" in line for line in server.lines) is preload, server.lines
 
 
+@pytest.mark.app
 async def test_the_warmed_parent_runs_one_thread_and_its_games_draw_the_board(tmp_path, player):
     from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 

@@ -75,6 +75,7 @@ class TableController(Controller):
         self._shown = False
         self._notes = 0
         self._dealt_at = clock()
+        self._played = 0.0
         self._in_lobby = False
         self._told_watching = False
 
@@ -112,7 +113,8 @@ class TableController(Controller):
 
     def _on_table(self, update: Snapshot | TableState | Notice | Lobby) -> None:
         if isinstance(update, Snapshot):
-            self._dealt_at = self._clock() - update.played_ms / 1000  # the game's time counts from its deal
+            self._played = update.played_ms / 1000  # the table's own time: stopped at game over
+            self._dealt_at = self._clock() - self._played  # the game's time counts from its deal
             self._arrived()
         elif isinstance(update, TableState):
             self.board.table_state = update
@@ -151,7 +153,9 @@ class TableController(Controller):
         board.names = self._seat_names()
         self.game_number = game.game_number
         self.adapter.reset()
-        for kind, view in board_steps(game, self._clock() - self._dealt_at):
+        # A finished game took what the table says, however long this screen took to get here.
+        seconds = self._played if game.over else self._clock() - self._dealt_at
+        for kind, view in board_steps(game, seconds):
             if kind == "deal":
                 board.deal = view if isinstance(view, DealView) else None
             elif kind == "battle":
