@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import asyncssh
 
-from war_tui.ssh.env_requests import ASYNCSSH_ENV_HANDLER, MAX_KEPT, MAX_VALUE, ClientEnvironment
+from war_tui.ssh.env_requests import ASYNCSSH_ENV_HANDLER, MAX_KEPT, MAX_VALUE, ClientEnvironment, env_hook_missing
 from war_tui.ssh.limits import MemoryWatch, OncePer, resident_mb
 
 
 def test_asyncssh_still_looks_up_env_requests_by_the_name_the_server_replaces():
     # asyncssh has no public hook for env requests: if an upgrade renames its handler, this says so.
     assert callable(getattr(asyncssh.SSHServerChannel, ASYNCSSH_ENV_HANDLER, None))
+    assert env_hook_missing() is None
+
+
+def test_an_asyncssh_without_the_hook_is_named_in_one_log_line(monkeypatch):
+    monkeypatch.delattr(asyncssh.SSHServerChannel, ASYNCSSH_ENV_HANDLER)
+    line = env_hook_missing()
+    assert line is not None and "env requests are not bounded" in line and "\n" not in line
 
 
 def test_only_short_variables_a_game_reads_are_kept_and_every_other_is_counted():

@@ -83,6 +83,19 @@ def refuse_unwanted_env(chan: asyncssh.SSHServerChannel, environment: ClientEnvi
     setattr(chan, ASYNCSSH_ENV_HANDLER, env_request)
 
 
+def env_hook_missing() -> str | None:
+    """A line for the server's log when this asyncssh no longer has the handler replaced here, else None.
+
+    Then asyncssh keeps every ``env`` request again: the operator is told at start, not left to find out.
+    """
+    if callable(getattr(asyncssh.SSHServerChannel, ASYNCSSH_ENV_HANDLER, None)):
+        return None
+    return (
+        f"warning: asyncssh {asyncssh.__version__} has no {ASYNCSSH_ENV_HANDLER}: env requests are not bounded "
+        "by war-tui; use the asyncssh version pyproject.toml names"
+    )
+
+
 def _refuse(packet: Any) -> bool:
     return False
 

@@ -19,7 +19,7 @@ import asyncssh
 from ..presentation.words import plural
 from ..core.rules import Rules
 from ..stats import StatsStore
-from .env_requests import refuse_unwanted_env
+from .env_requests import env_hook_missing, refuse_unwanted_env
 from .game_parent import GameParent
 from .keys import AuthorizedKeys, without_sha1
 from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer, address_key
@@ -163,6 +163,9 @@ class GameServer:
         if self.config.authorized_keys is not None:
             for line in self.config.authorized_keys.take_warnings():
                 self.log(line)
+        missing = env_hook_missing()
+        if missing is not None:
+            self.log(missing)
         self._acceptor = await asyncssh.create_server(
             lambda: Connection(self),
             self.config.host,
