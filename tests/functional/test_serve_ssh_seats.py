@@ -6,14 +6,12 @@ The stand-in game (ssh_support/fake_table.py) prints what the table tells it, on
 
 from __future__ import annotations
 
-import asyncio
-import re
 import sys
 from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_support import TIMEOUT, connect, make_key, read_until, start_server
+from ssh_support import Seat, connect, make_key, read_until, start_server
 
 from war_tui.settings.served import PLAYER_ID_VARIABLE
 from war_tui.ssh.server import MAX_AUTH_TRIES
@@ -24,42 +22,10 @@ CONFUSABLES = ["ann", "ANN", "ann!", "a\u200bnn", "\uff41\uff4e\uff4e", "\u24d0\
 """The same name, a name that folds to it, and names that only look like it: none of them is ann's key."""
 
 
-class Person:
-    """One SSH client running one command on a pty, and what its game printed."""
-
-    def __init__(self, conn: asyncssh.SSHClientConnection, process) -> None:
-        self.conn = conn
-        self.process = process
-        self.seen = bytearray()
-
-    async def expect(self, pattern: str) -> re.Match:
-        text = await read_until(self.process.stdout, pattern, self.seen)
-        return list(re.finditer(pattern, text))[-1]
-
-    def type(self, keys: bytes) -> None:
-        self.process.stdin.write(keys)
-
-    async def finish(self) -> int | None:
-        async def rest() -> None:
-            while chunk := await self.process.stdout.read(4096):
-                self.seen.extend(chunk)
-
-        await asyncio.wait_for(rest(), TIMEOUT)
-        return (await asyncio.wait_for(self.process.wait(), TIMEOUT)).exit_status
-
-    @property
-    def text(self) -> str:
-        return self.seen.decode(errors="replace")
-
-    async def leave(self) -> None:
-        self.conn.close()
-        await asyncio.wait_for(self.conn.wait_closed(), TIMEOUT)
-
-
-async def arrive(port: int, user: str, command: str, key=None, **options) -> Person:
+async def arrive(port: int, user: str, command: str, key=None, **options) -> Seat:
     conn = await connect(port, key, username=user, **options)
     process = await conn.create_process(command, term_type="xterm-256color", term_size=(100, 30), encoding=None)
-    return Person(conn, process)
+    return Seat(conn, process)
 
 
 async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_types(tmp_path, monkeypatch):
@@ -67,7 +33,7 @@ async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_typ
     monkeypatch.setattr(asyncssh.connection, "saslprep", lambda text: text)
     ann_key, bob_key, eve_key = (make_key(tmp_path, name) for name in ("ann_key", "bob_key", "eve_key"))
     srv = await start_server(tmp_path, [ann_key, bob_key, eve_key], argv=FAKE_TABLE, **MANY)
-    people: list[Person] = []
+    people: list[Seat] = []
     try:
         ann = await arrive(srv.port, "ann", "table oak", ann_key)
         bob = await arrive(srv.port, "bob", "table oak", bob_key)
@@ -103,7 +69,7 @@ async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_typ
 async def test_in_public_mode_a_key_or_else_the_address_keeps_the_seat(tmp_path):
     stranger = make_key(tmp_path, "stranger_key")
     srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
-    people: list[Person] = []
+    people: list[Seat] = []
     try:
         ann = await arrive(srv.port, "ann", "table oak", local_addr=("127.0.0.2", 0))  # no key
         bob = await arrive(srv.port, "bob", "table oak", stranger)  # any key a client holds lets it in
@@ -178,7 +144,7 @@ async def test_table_spam_from_two_addresses_does_not_lock_out_an_honest_player(
 
 async def test_a_table_refuses_one_spectator_too_many_in_one_line(tmp_path):
     srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_spectators=1, **MANY)
-    people: list[Person] = []
+    people: list[Seat] = []
     try:
         for user in ("ann", "bob"):
             people.append(await arrive(srv.port, user, "table oak"))
@@ -213,7 +179,7 @@ async def test_a_full_lobby_refuses_one_reader_too_many_in_one_line(tmp_path):
 
 async def test_a_table_keeps_to_the_servers_top_speed_whatever_a_game_asks(tmp_path):
     srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_speed=60.0, **MANY)
-    people: list[Person] = []
+    people: list[Seat] = []
     try:
         for user in ("ann", "bob"):
             people.append(await arrive(srv.port, user, "table oak"))

@@ -20,7 +20,7 @@ import asyncssh
 import pyte
 import pytest
 from ssh_support import (
-    TIMEOUT, PtyClient, ServerProcess, connect, read_until, start_server, until, wait_gone,
+    TIMEOUT, PtyClient, Seat, ServerProcess, connect, start_server, until, wait_gone,
 )
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
@@ -41,36 +41,6 @@ KEYLESS_SSH_OPTIONS = (
 (nothing is asked), which BatchMode turns off."""
 MANY = {"max_sessions_per_address": 64}
 """Every client of a test comes from 127.0.0.1."""
-
-
-class Seat:
-    """One SSH client on a pty, running one table command; ``expect`` reads its screen until a pattern."""
-
-    def __init__(self, conn, process) -> None:
-        self.conn = conn
-        self.process = process
-        self.seen = bytearray()
-
-    @property
-    def text(self) -> str:
-        return self.seen.decode(errors="replace")
-
-    async def expect(self, pattern: str) -> re.Match:
-        text = await read_until(self.process.stdout, pattern, self.seen)
-        return list(re.finditer(pattern, text))[-1]
-
-    def type(self, keys: bytes) -> None:
-        self.process.stdin.write(keys)
-
-    async def finish(self) -> int | None:
-        """Read the screen to its end, then the exit status."""
-        async def rest() -> None:
-            while chunk := await self.process.stdout.read(4096):
-                self.seen.extend(chunk)
-
-        await asyncio.wait_for(rest(), TIMEOUT)
-        result = await asyncio.wait_for(self.process.wait(), TIMEOUT)
-        return result.exit_status
 
 
 async def sit(port: int, user: str, command: str | None, size=(100, 30)) -> Seat:

@@ -276,3 +276,38 @@ class PtyClient:
     async def close(self) -> None:
         if self.process is not None:
             await self.process.end(grace=1.0)
+
+
+class Seat:
+    """One SSH client on a pty, running one table command; ``expect`` reads its screen until a pattern."""
+
+    def __init__(self, conn, process) -> None:
+        self.conn = conn
+        self.process = process
+        self.seen = bytearray()
+
+    @property
+    def text(self) -> str:
+        return self.seen.decode(errors="replace")
+
+    async def expect(self, pattern: str) -> re.Match:
+        text = await read_until(self.process.stdout, pattern, self.seen)
+        return list(re.finditer(pattern, text))[-1]
+
+    def type(self, keys: bytes) -> None:
+        self.process.stdin.write(keys)
+
+    async def finish(self) -> int | None:
+        """Read the screen to its end, then the exit status."""
+        async def rest() -> None:
+            while chunk := await self.process.stdout.read(4096):
+                self.seen.extend(chunk)
+
+        await asyncio.wait_for(rest(), TIMEOUT)
+        result = await asyncio.wait_for(self.process.wait(), TIMEOUT)
+        return result.exit_status
+
+    async def leave(self) -> None:
+        """Hang up, and wait until the connection is closed."""
+        self.conn.close()
+        await asyncio.wait_for(self.conn.wait_closed(), TIMEOUT)
