@@ -11,7 +11,7 @@ import pytest
 from textual.app import App
 from textual.widgets import DataTable
 
-from war_ui_support import stats_shown
+from war_ui_support import stats_shown, until
 
 from war_tui.core.engine import Game
 from war_tui.core.rules import Gather, Rules
@@ -168,6 +168,7 @@ async def test_a_full_share_keeps_every_result_row(tmp_path: Path, size: tuple[i
     async with app.run_test(size=size) as pilot:
         await stats_shown(pilot)
         shares = app.screen.query_one("#stats-shares")
+        await until(pilot, lambda: shares.region.height > 2)  # laid out after the read, not with it
         box = [strip.text for strip in shares.render_lines(shares.region.reset_offset)]
         lines = [line[1:-1].strip() for line in box[1:-1]]  # inside the border, without the padding
         starts = ("Player 1 wins", "Player 2 wins", "Draws", "Stopped")
