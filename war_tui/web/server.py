@@ -125,10 +125,9 @@ class WebDoor:
         app.router.add_get("/favicon.ico", self._no_icon)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/ws/{path:.*}", self._socket)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.config.host, self.config.port, ssl_context=self.config.ssl_context,
-                           shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, self.config.host, self.config.port, ssl_context=self.config.ssl_context)
         try:
             await site.start()
         except BaseException:
@@ -167,6 +166,7 @@ class WebDoor:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
         response.headers.setdefault("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+        response.headers["Server"] = "war-tui"
         return response
 
     async def _page(self, request: web.Request) -> web.Response:
