@@ -1,7 +1,8 @@
 """The web door for the tests: a door beside an in-process server, websocket clients, and the browser.
 
-The browser is Debian's chromium driven by Playwright (never Playwright's own download); a test that
-needs it is marked ``browser`` and skips when chromium or Playwright is missing.
+The browser is Debian's chromium driven by Playwright (never Playwright's own download; each launch gets
+a fresh profile of its own); a test that needs it is marked ``browser`` and skips when chromium or
+Playwright is missing.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import asyncio
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -83,7 +83,3 @@ async def closed(ws, seen: bytearray | None = None) -> str:
 
     await asyncio.wait_for(rest(), TIMEOUT)
     return seen.decode(errors="replace")
-
-
-def user_data_dir() -> str:
-    return tempfile.mkdtemp(prefix="war-tui-chromium-")
