@@ -361,11 +361,18 @@ async def measure(args: argparse.Namespace, server: Serve) -> int:
     deadline = time.monotonic() + WAIT
     while server.games() and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
-    log = server.text()
-    disconnects = log.count("web disconnect"), len(re.findall(r"^\S+ disconnect ", log, re.M))
+    expected = (args.sessions + 1 + (page_gaps is not None), args.sessions + 1)
+
+    def disconnects() -> tuple[int, int]:
+        log = server.text()
+        return log.count(" web disconnect "), len(re.findall(r"^\S+ disconnect ", log, re.M))
+
+    while disconnects() < expected and time.monotonic() < deadline + 10:  # each is logged once its game is gone
+        await asyncio.sleep(0.1)
+    web_lines, ssh_lines = disconnects()
     left = server.games()
-    print(f"   after all closed: {len(left)} game processes left; {disconnects[0]} web and "
-          f"{disconnects[1]} SSH disconnect lines; server RSS {server.rss_kib() / 1024:.1f} MiB "
+    print(f"   after all closed: {len(left)} game processes left; {web_lines} web and "
+          f"{ssh_lines} SSH disconnect lines (of {expected[0]} and {expected[1]}); server RSS {server.rss_kib() / 1024:.1f} MiB "
           f"(at start {base_rss / 1024:.1f})")
     return 0 if not left and answered == len(everyone) else 1
 
