@@ -163,6 +163,8 @@ class WebDoor:
     @web.middleware
     async def _headers(self, request: web.Request, handler) -> web.StreamResponse:
         response = await handler(request)
+        if response.prepared:  # a websocket: its headers went out with the upgrade
+            return response
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
         response.headers.setdefault("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
