@@ -170,25 +170,6 @@ async def test_too_many_messages_end_the_game_with_a_goodbye(tmp_path):
         await shut(srv, door)
 
 
-async def test_a_browser_that_stops_reading_holds_no_more_than_the_backlog(tmp_path):
-    from ssh_support import FAKE_ARGV
-
-    srv, door = await served(tmp_path, {"argv": (*FAKE_ARGV, "--flood")}, backlog_bytes=16 * 1024)
-    try:
-        async with web_client() as client:
-            ws = await open_socket(client, door, max_msg_size=0)
-            await read_screen(ws, "READY")
-            await until(lambda: door.sessions)
-            session = next(iter(door.sessions))
-            await asyncio.sleep(1.0)  # the game floods; this client reads nothing more
-            # What the door holds: the backlog and at most one pty read past it.
-            assert session.backlog_peak < 16 * 1024 + 65536
-            await ws.close()
-        await until(lambda: not door.sessions)
-    finally:
-        await shut(srv, door)
-
-
 async def test_an_idle_browser_is_told_and_let_go(tmp_path):
     srv, door = await served(tmp_path, idle_seconds=0.5)
     try:
@@ -237,3 +218,97 @@ def test_places_and_names():
     assert clean_name("  ann\x1b[31m  b  ") == "ann[31m b"
     assert clean_name("\x00\x07") == "guest"
     assert len(clean_name("y" * 500)) == 24
+
+
+async def raw_upgrade(door, token: str = "t" * 43):
+    """A websocket opened by hand on a plain socket, which then reads nothing more: the slowest reader."""
+    import base64
+    import os
+    import socket
+
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    loop = asyncio.get_running_loop()
+    await loop.sock_connect(sock, ("127.0.0.1", door.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET /ws?cols=80&rows=24 HTTP/1.1\r\nHost: 127.0.0.1:{door.port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        f"Origin: {origin(door)}\r\nCookie: war_tui_id={token}\r\n\r\n"
+    )
+    await loop.sock_sendall(sock, request.encode())
+    head = await asyncio.wait_for(loop.sock_recv(sock, 1024), TIMEOUT)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+async def test_a_browser_that_reads_nothing_holds_no_more_than_the_backlog_and_the_game_waits(tmp_path):
+    from ssh_support import FAKE_ARGV
+
+    srv, door = await served(tmp_path, {"argv": (*FAKE_ARGV, "--flood")}, backlog_bytes=16 * 1024)
+    sock = None
+    try:
+        sock = await raw_upgrade(door)
+        await until(lambda: door.sessions)
+        session = next(iter(door.sessions))
+        await until(lambda: session._paused)  # the game's pty is no longer read
+        peak = session.backlog_peak
+        await asyncio.sleep(0.5)
+        assert session._paused and session.backlog_peak == peak
+        assert peak < 16 * 1024 + 65536  # the backlog and at most one pty read past it
+    finally:
+        if sock is not None:
+            sock.close()
+        await until(lambda: not door.sessions)
+        await shut(srv, door)
+
+
+async def test_a_browser_that_answers_no_ping_is_let_go(tmp_path):
+    srv, door = await served(tmp_path, heartbeat=0.4)
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door, autoping=False)
+            pid = game_pid(await read_screen(ws, "READY"))
+            await until(lambda: not door.sessions)
+            assert await wait_gone(pid)
+    finally:
+        await shut(srv, door)
+
+
+async def test_the_door_serves_tls_with_a_secure_cookie(tmp_path):
+    import datetime
+    import ssl
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    from war_tui.commands.serve import tls_context
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(1).not_valid_before(now).not_valid_after(now + datetime.timedelta(days=1))
+            .sign(key, hashes.SHA256()))
+    (tmp_path / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "key.pem").write_bytes(key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    srv, door = await served(tmp_path, ssl_context=tls_context(tmp_path / "cert.pem", tmp_path / "key.pem"))
+    try:
+        trust = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
+        trust.check_hostname = False
+        https = f"https://127.0.0.1:{door.port}"
+        async with aiohttp.ClientSession() as client:
+            async with client.get(https + "/", ssl=trust) as response:
+                assert response.status == 200 and response.cookies[COOKIE]["secure"]
+            async with client.ws_connect(https + "/ws", ssl=trust,
+                                         headers={"Origin": https, "Cookie": f"{COOKIE}={'t' * 43}"}) as ws:
+                await read_screen(ws, "READY")
+            with pytest.raises(aiohttp.ClientError):  # plain HTTP on the TLS port gets nowhere
+                async with client.get(origin(door) + "/") as response:
+                    await response.read()
+    finally:
+        await shut(srv, door)
