@@ -182,9 +182,11 @@ async def test_a_page_from_another_site_cannot_open_a_game(tmp_path, context):
     srv = await start_server(tmp_path, None)
     door = await open_door(srv.server)
     # Another site: a page of another origin (another port on the same machine) that tries the game's socket.
+    async def elsewhere_page(request):
+        return web.Response(text="<!doctype html><title>elsewhere</title>", content_type="text/html")
+
     elsewhere = web.Application()
-    elsewhere.router.add_get("/", lambda request: web.Response(text="<!doctype html><title>elsewhere</title>",
-                                                               content_type="text/html"))
+    elsewhere.router.add_get("/", elsewhere_page)
     runner = web.AppRunner(elsewhere, shutdown_timeout=0.5)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
