@@ -57,9 +57,12 @@ class Tab:
         self.console: list[str] = []
         page.on("console", lambda message: self.console.append(message.text))
 
-    async def play(self, url: str, name: str) -> Tab:
+    async def play(self, url: str, name: str, shot: str | None = None) -> Tab:
         await self.page.goto(url)
         await self.page.fill("#name", name)
+        if shot is not None:  # the page as it first shows: the name box over an empty terminal
+            SCREENSHOTS.mkdir(exist_ok=True)
+            await self.page.screenshot(path=str(SCREENSHOTS / shot))
         await self.page.press("#name", "Enter")
         return self
 
@@ -88,7 +91,7 @@ async def test_a_browser_plays_solo_with_space_and_a_click_and_its_tab_closing_e
     srv = await start_server(tmp_path, None, argv=GAME)
     door = await open_door(srv.server)
     try:
-        tab = await Tab(await context.new_page()).play(origin(door) + "/", "ann")
+        tab = await Tab(await context.new_page()).play(origin(door) + "/", "ann", shot="web-join.png")
         await tab.until(r"Battle 1 · Wars|Player 1 26")
         await tab.page.keyboard.press("Space")
         await tab.until(r"^│\s+1\s.*\d+·\d+")  # battle 1 in the log

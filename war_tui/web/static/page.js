@@ -47,7 +47,8 @@
   term.onResize(({ cols, rows }) => {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(cols + " " + rows);
   });
-  window.addEventListener("resize", () => fit.fit());
+  new ResizeObserver(() => fit.fit()).observe(holder);  // the window, or the bar above growing or shrinking
+  term.write("\r\n  War: choose the name the others will see, then press Enter or Play.\r\n");
 
   function start() {
     const name = nameBox.value.trim();
