@@ -32,7 +32,8 @@ def test_serve_refuses_bad_flags_in_one_line(argv, says, capsys):
 
 
 @pytest.mark.serial  # a server process's start-up and shutdown
-async def test_one_serve_process_opens_both_doors_and_ends_both_games_on_sigterm(tmp_path):
+@pytest.mark.parametrize("ssh", [True, False], ids=["both doors", "web door alone"])
+async def test_one_serve_process_opens_its_doors_and_ends_their_games_on_sigterm(tmp_path, ssh):
     import re
     import subprocess
     import sys
@@ -42,21 +43,25 @@ async def test_one_serve_process_opens_both_doors_and_ends_both_games_on_sigterm
     from web_support import TOKEN
 
     server = subprocess.Popen(
-        [sys.executable, "-m", "war_tui", "serve", "--ssh", "0", "--web", "0", "--public",
+        [sys.executable, "-m", "war_tui", "serve", *(["--ssh", "0"] if ssh else []), "--web", "0", "--public",
          "--host-key", str(tmp_path / "key"), "--session-command", f"{sys.executable} {FAKE_GAME}"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     try:
         lines = []
-        while len([line for line in lines if "listening on" in line]) < 2:
+        while len([line for line in lines if "listening on" in line]) < 1 + ssh:
             line = server.stderr.readline()
             assert line, lines
             lines.append(line)
-        ssh_port = int(re.search(r"listening on \S+:(\d+): ssh", "".join(lines))[1])
         web_port = int(re.search(r"listening on \S+:(\d+): open http://", "".join(lines))[1])
-        conn = await connect(ssh_port, None)
-        game = await open_game(conn)
-        await read_until(game.stdout, "READY")
+        conn = game = None
+        if ssh:
+            ssh_port = int(re.search(r"listening on \S+:(\d+): ssh", "".join(lines))[1])
+            conn = await connect(ssh_port, None)
+            game = await open_game(conn)
+            await read_until(game.stdout, "READY")
+        else:
+            assert not any(": ssh -p" in line or "PUBLIC" in line for line in lines), lines
         async with aiohttp.ClientSession(cookies={"war_tui_id": TOKEN}) as client:
             ws = await client.ws_connect(f"http://127.0.0.1:{web_port}/ws",
                                          headers={"Origin": f"http://127.0.0.1:{web_port}"})
@@ -68,8 +73,9 @@ async def test_one_serve_process_opens_both_doors_and_ends_both_games_on_sigterm
                 if message.type is aiohttp.WSMsgType.BINARY:
                     seen += message.data
             assert b"the server is shutting down" in seen
-        await read_until(game.stdout, "shutting down")
-        conn.close()
+        if game is not None:
+            await read_until(game.stdout, "shutting down")
+            conn.close()
         assert server.wait(TIMEOUT) == 0
     finally:
         if server.poll() is None:

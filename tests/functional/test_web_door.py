@@ -312,3 +312,19 @@ async def test_the_door_serves_tls_with_a_secure_cookie(tmp_path):
                     await response.read()
     finally:
         await shut(srv, door)
+
+
+async def test_a_game_that_quits_closes_its_socket_and_frees_its_place(tmp_path):
+    srv, door = await served(tmp_path)
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door)
+            pid = game_pid(await read_screen(ws, "READY"))
+            await ws.send_bytes(b"q")  # the stand-in game exits with status 3
+            await closed(ws)
+            assert ws.close_code == 1000
+            assert await wait_gone(pid)
+        await until(lambda: not door.sessions)
+        assert any(line.startswith("web disconnect") and "exit status 3" in line for line in srv.logs)
+    finally:
+        await shut(srv, door)
