@@ -32,6 +32,10 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 COOKIE_SECONDS = 400 * 24 * 3600  # the most a browser keeps a cookie
 MAX_NAME = 24
 CLOSE_TRY_LATER = 1013
+CLOSE_WAIT = 2.0
+"""Seconds a browser has to answer our close; one that does not is let go."""
+WRITER_LIMIT = 64 * 1024
+"""Screen bytes aiohttp may hold for a browser before a send waits for it (our backlog comes on top)."""
 STATIC = {
     "xterm.js": "text/javascript", "addon-fit.js": "text/javascript", "page.js": "text/javascript",
     "xterm.css": "text/css", "page.css": "text/css",
@@ -233,7 +237,7 @@ class WebDoor:
             raise web.HTTPForbidden(text="war-tui: reload the page to play")
         ws = web.WebSocketResponse(
             max_msg_size=self.config.message_bytes, heartbeat=self.config.heartbeat, compress=False,
-            autoping=True,
+            autoping=True, timeout=CLOSE_WAIT, writer_limit=WRITER_LIMIT,
         )
         await ws.prepare(request)
         key = address_key(address)
