@@ -7,6 +7,7 @@ tests do; the browser tests (test_web_browser.py) run the real game in chromium.
 from __future__ import annotations
 
 import asyncio
+import re
 
 import aiohttp
 import pytest
@@ -327,4 +328,39 @@ async def test_a_game_that_quits_closes_its_socket_and_frees_its_place(tmp_path)
         await until(lambda: not door.sessions)
         assert any(line.startswith("web disconnect") and "exit status 3" in line for line in srv.logs)
     finally:
+        await shut(srv, door)
+
+
+async def test_a_browser_back_with_its_cookie_gets_its_seat_and_another_browser_does_not(tmp_path):
+    import sys
+    from pathlib import Path
+
+    from ssh_support import Seat, connect
+
+    fake_table = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
+    srv, door = await served(tmp_path, {"argv": fake_table, "max_sessions_per_address": 16},
+                             max_sessions_per_address=16)
+    bob = None
+    try:
+        conn = await connect(srv.port, None, username="bob")
+        bob = Seat(conn, await conn.create_process("table oak", term_type="xterm-256color", term_size=(100, 30),
+                                                   encoding=None))
+        async with web_client("a" * 43) as ann_client, web_client("e" * 43) as eve_client:
+            ann = await open_socket(ann_client, door, "/table/oak", name="ann")
+            await read_screen(ann, "SNAPSHOT you=ann seat=2 ")
+            await bob.expect(r"STATE seats=bob:player,ann:player")
+            await ann.send_bytes(b"f")  # the table moved: ann's seat is kept when she goes
+            await bob.expect(r"waiting=1 ")
+            await ann.close()
+            await bob.expect(r"STATE seats=bob:player,ann:away")
+            eve = await open_socket(eve_client, door, "/table/oak", name="ann")  # her name, not her cookie
+            assert re.search(r"SNAPSHOT you=\S+ seat=- ", await read_screen(eve, r"SNAPSHOT .* seat=\S "))
+            back = await open_socket(ann_client, door, "/table/oak", name="ann")
+            await read_screen(back, "SNAPSHOT you=ann seat=2 ")
+            await bob.expect(r"NOTICE joined ann is back at seat 2")
+            await eve.close()
+            await back.close()
+    finally:
+        if bob is not None:
+            bob.conn.close()
         await shut(srv, door)
