@@ -365,7 +365,8 @@ def prepare_server(
         preload_argv=preload_argv(args),
     )
     server = GameServer(config)
-    banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"]
+    banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"
+              + ("" if ssh else ": it seeds the browsers' identities")]
     if stats_path is None:
         banner.append("statistics: none (--no-stats)")
     else:
