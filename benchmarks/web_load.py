@@ -50,6 +50,7 @@ TIMING_SCRIPT = """
   window.__gaps = [];
   const Native = window.WebSocket;
   window.WebSocket = function (url, protocols) {
+    window.__url = String(url);
     const socket = new Native(url, protocols);
     let sent = null;
     const send = socket.send.bind(socket);
@@ -152,10 +153,10 @@ class WebPlayer:
         self.pump = asyncio.ensure_future(self._read())
 
     @classmethod
-    async def open(cls, port: int, n: int) -> WebPlayer:
+    async def open(cls, port: int, n: int, size: tuple[int, int] = SIZE) -> WebPlayer:
         client = aiohttp.ClientSession(cookies={"war_tui_id": token(n)})
         ws = await client.ws_connect(
-            f"http://127.0.0.1:{port}/ws?name=w{n}&cols={SIZE[0]}&rows={SIZE[1]}",
+            f"http://127.0.0.1:{port}/ws?name=w{n}&cols={size[0]}&rows={size[1]}",
             headers={"Origin": f"http://127.0.0.1:{port}"}, max_msg_size=0,
         )
         return cls(client, ws)
@@ -184,9 +185,9 @@ class SshPlayer:
         self.pump = asyncio.ensure_future(self._read())
 
     @classmethod
-    async def open(cls, port: int, n: int) -> SshPlayer:
+    async def open(cls, port: int, n: int, size: tuple[int, int] = SIZE) -> SshPlayer:
         conn = await connect(port, f"s{n}")
-        process = await conn.create_process(term_type="xterm-256color", term_size=SIZE, encoding=None)
+        process = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
         return cls(conn, process)
 
     async def _read(self) -> None:
@@ -240,7 +241,8 @@ async def key_to_frame(player, flips: int) -> list[float]:
     return gaps[3:]  # the first flips warm the game up
 
 
-async def browser_gaps(port: int, flips: int) -> list[float] | None:
+async def browser_gaps(port: int, flips: int) -> tuple[list[float], tuple[int, int]] | None:
+    """The browser's key-to-message gaps, and the terminal size its page asked for."""
     try:
         from playwright.async_api import async_playwright
     except ImportError:
@@ -269,7 +271,9 @@ async def browser_gaps(port: int, flips: int) -> list[float] | None:
                     await asyncio.sleep(0.01)
                 if flip >= 3:
                     gaps.append(await page.evaluate("window.__gaps[window.__gaps.length - 1]"))
-            return gaps
+            url = await page.evaluate("window.__url")
+            size = (int(re.search(r"cols=(\d+)", url)[1]), int(re.search(r"rows=(\d+)", url)[1]))
+            return gaps, size
         finally:
             await browser.close()
 
@@ -295,17 +299,19 @@ async def main() -> int:
 
 async def measure(args: argparse.Namespace, server: Serve) -> int:
     print(f"load average at start: {load_average()}")
-    # 1. latency, one player at a time
-    ssh = await SshPlayer.open(server.ssh_port, 0)
+    # 1. latency, one player at a time, the clients at the size of the browser's terminal
+    browser = None if args.no_browser else await browser_gaps(server.web_port, args.flips)
+    page_gaps, size = browser if browser is not None else (None, SIZE)
+    ssh = await SshPlayer.open(server.ssh_port, 0, size)
     await until_seen(ssh, BOARD)
     ssh_gaps = await key_to_frame(ssh, args.flips)
     await ssh.close()
-    web = await WebPlayer.open(server.web_port, 0)
+    web = await WebPlayer.open(server.web_port, 0, size)
     await until_seen(web, BOARD)
     web_gaps = await key_to_frame(web, args.flips)
     await web.close()
-    page_gaps = None if args.no_browser else await browser_gaps(server.web_port, args.flips)
-    print(f"1. key -> first frame back, median over {args.flips} flips (goal: browser <= 30 ms):")
+    print(f"1. key -> first frame back at {size[0]}x{size[1]}, median over {args.flips} flips "
+          "(goal: browser <= 30 ms):")
     if page_gaps:
         print(f"   browser (chromium, in the page)  {median(page_gaps)}")
     print(f"   websocket client (aiohttp)       {median(web_gaps)}")
