@@ -13,7 +13,9 @@ import asyncio
 import codecs
 import contextlib
 import re
+import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -56,7 +58,7 @@ class Visitor:
 class MessageRate:
     """A token bucket: ``rate`` messages a second on average, twice that in a burst."""
 
-    def __init__(self, rate: int, clock=time.monotonic) -> None:
+    def __init__(self, rate: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self._clock = clock
         self._tokens = 2.0 * rate
@@ -271,9 +273,8 @@ class WebSession:
                 await self.ws.close(code=CLOSE_GOODBYE if self._stop_reason != "message rate" else CLOSE_POLICY,
                                     message=b"game over")
 
-    def _table_socket_for_game(self, env: dict[str, str]):
-        import socket
-
+    def _table_socket_for_game(self, env: dict[str, str]) -> socket.socket | None:
+        """The game's end of a new socket pair to this browser's table link (told in ``env``); ours is pumped."""
         link = self._table_link
         if link is None or link.closed or self.command is None:
             return None
