@@ -21,6 +21,8 @@ from ..stats import StatsStore
 from ..settings.values import MAX_MINUTES, MAX_SEED, minutes_value, seed_value
 from .common import UsageError, add_rule_flags, rules_from_args
 from .config import config_path_value, theme_names
+from . import line as line_cmd
+from .line import add_line_flags
 from .game import add_packet_flags, packets_from_args
 from .stats import add_stats_flags, check_stats_flags, store_from_args
 
@@ -64,6 +66,7 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--ascii", action=argparse.BooleanOptionalAction, help="letters for suits and ASCII borders (or not)"
     )
+    add_line_flags(parser)
     add_rule_flags(parser)
     # Only a flag actually given overrides the preferences file: unset, each of these is None.
     parser.set_defaults(war_cards=None, gather=None, max_battles=None)
@@ -235,12 +238,12 @@ def terminal_problem(environ: Mapping[str, str], stdin: TextIO, stdout: TextIO) 
     """Why the full screen cannot be drawn here, or None: it needs a terminal on stdin and stdout
     that can place the cursor (drawn into a file or a dumb terminal, it is escape codes forever)."""
     if not (_is_tty(stdin) and _is_tty(stdout)):
-        return f"the full-screen game needs a terminal on stdin and stdout; {HEADLESS}"
+        return "the full-screen game needs a terminal on stdin and stdout"
     term = environ.get("TERM", "").strip()
     if not term:
-        return f"TERM is not set, so the full-screen game cannot tell what the terminal can do; {HEADLESS}"
+        return "TERM is not set, so the full-screen game cannot tell what the terminal can do"
     if term == "dumb" or not _places_cursor(term, stdout):
-        return f"TERM={term} cannot place the cursor, which the full-screen game needs; {HEADLESS}"
+        return f"TERM={term} cannot place the cursor, which the full-screen game needs"
     return None
 
 
@@ -264,11 +267,18 @@ def _places_cursor(term: str, stdout: TextIO) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = settings_from_args(args, os.environ, themes=theme_names())
+    wanted = line_cmd.line_wanted(args, os.environ)
+    problem = None if wanted else terminal_problem(os.environ, sys.stdin, sys.stdout)
+    # The line mode never loads Textual, not even for the names of its themes.
+    settings = settings_from_args(args, os.environ, themes=None if wanted or problem else theme_names())
     check_stats_flags(args)
-    problem = terminal_problem(os.environ, sys.stdin, sys.stdout)
-    if problem:
-        raise UsageError(problem)
+    if problem and not line_cmd.line_possible(settings):
+        raise UsageError(f"{problem}; {HEADLESS}")
+    if wanted or problem:
+        line_cmd.check_line_flags(args, settings)
+        store = store_from_args(args)
+        code = line_cmd.run_line_mode(args, settings, store, problem)
+        return keep_unsaved_games(store) or code
     store = store_from_args(args)
     if settings.two_players or settings.table_fd is not None:
         from ..ui.table_run import run_table  # Textual loads only when a screen is really wanted
