@@ -121,6 +121,7 @@ def test_lines_mean_the_same():
         Command.FLIP, Command.FLIP, Command.AUTO, Command.SCORE, Command.HELP, Command.UNKNOWN,
     ]
     assert reader.end() == [Command.QUIT]
+    assert reader.feed("a\x04") == [Command.END]
 
 
 def test_a_line_that_never_ends_is_bounded():

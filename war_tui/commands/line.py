@@ -64,9 +64,12 @@ LINE_REFUSES = {
 
 
 def check_line_flags(args: argparse.Namespace, settings: PlaySettings) -> None:
-    """One line for a flag the line mode cannot honour, before anything is said."""
+    """One line for a flag the line mode cannot honour, before anything is said. A served game's flags are the
+    operator's, given for every game: the line mode leaves out those it cannot honour."""
     if settings.table_fd is not None:
         raise UsageError("the line mode does not sit at shared tables yet; connect with a terminal for 'table NAME'")
+    if settings.served:
+        return
     refused = [flag for dest, flag in LINE_REFUSES.items() if getattr(args, dest, None)]
     if args.speed is not None:
         refused.append("--speed (the line mode takes --pace SECONDS)")

@@ -17,6 +17,7 @@ class Command(StrEnum):
     SCORE = "score"
     HELP = "help"
     QUIT = "quit"
+    END = "end"  # the input ended (read as lines, ctrl+D): auto-play may still run to the end
     UNKNOWN = "unknown"
 
 
@@ -55,8 +56,10 @@ class KeyReader:
             line, self._line = "".join(self._line).strip().lower(), []
             return self.line_command(line)
         self._after_cr = False
-        if ch in "\x03\x04":
+        if ch == "\x03":
             return Command.QUIT
+        if ch == "\x04":
+            return Command.END
         if len(self._line) < MAX_LINE:
             self._line.append(ch)
         return None

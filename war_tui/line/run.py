@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from .keys import KeyReader
+from .keys import Command, KeyReader
 from .player import LinePlayer
 
 READ_SIZE = 1024
@@ -94,6 +94,9 @@ def run_line(
                 if not data:
                     open_input = False
                 for command in commands:
+                    if command is Command.END:
+                        open_input = False
+                        break
                     out.say(player.command(command, clock()))
                     if player.done:
                         break

@@ -1,0 +1,125 @@
+"""``ssh HOST line``: the line mode over SSH, with no terminal (``ssh -T``) and with one."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+
+import pytest
+from ssh_support import SSH_OPTIONS, TIMEOUT, PtyClient, connect, make_key, open_game, read_until, start_server
+
+from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
+
+pytestmark = pytest.mark.app  # a war-tui game process (see pyproject.toml's markers)
+
+GAME = (sys.executable, "-c", GAME_BOOTSTRAP)
+SSH = shutil.which("ssh")
+
+
+def plain_text(data: bytes) -> bool:
+    return all(b >= 0x20 or b == 0x0A for b in data) and 0x7F not in data
+
+
+@pytest.fixture
+def player(tmp_path):
+    return make_key(tmp_path, "player_key")
+
+
+@pytest.fixture
+def server_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    for name, folder in (("HOME", home), ("XDG_DATA_HOME", home / "data"), ("XDG_CONFIG_HOME", home / "config"),
+                         ("XDG_STATE_HOME", home / "state"), ("XDG_CACHE_HOME", home / "cache")):
+        monkeypatch.setenv(name, str(folder))
+    return home
+
+
+async def test_line_with_no_terminal_plays_in_plain_lines(tmp_path, player, server_home):
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run("line", input=b"\n\nscore\n\x1b[A\nq\n", encoding=None), TIMEOUT)
+    assert result.exit_status == 0, result.stderr
+    assert plain_text(result.stdout), result.stdout
+    lines = result.stdout.decode().splitlines()
+    assert lines[:2] == ["War, seed 3, standard rules.", "You have 26, they have 26."]
+    assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in lines
+    assert "Your king of hearts beats their eight of diamonds. You have 28, they have 24." in lines
+    assert "Battle 2, no wars so far. You have 28, they have 24." in lines
+    assert lines[-1] == "Goodbye."
+    assert "\n\n" not in result.stdout.decode()  # nothing typed came back
+
+
+async def test_line_with_a_terminal_takes_single_keys(tmp_path, player, server_home):
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        async with await connect(srv.port, player) as conn:
+            game = await open_game(conn, command="line")
+            seen = bytearray()
+            await read_until(game.stdout, "Keys:", seen)
+            game.stdin.write(b"\r")
+            await read_until(game.stdout, "beats", seen)
+            game.stdin.write(b"q")
+            result = await asyncio.wait_for(game.wait(), TIMEOUT)
+    text = (bytes(seen) + result.stdout).replace(b"\r\n", b"\n")
+    assert result.exit_status == 0
+    assert plain_text(text), text
+    assert b"Your eight of hearts beats their five of diamonds." in text and text.endswith(b"Goodbye.\n")
+
+
+async def test_line_takes_no_more_words(tmp_path, player):
+    async with await start_server(tmp_path, [player], argv=GAME) as srv:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run("line rm -rf"), TIMEOUT)
+    assert result.exit_status == 1 and "line mode" in result.stderr and "rm" not in result.stderr
+
+
+@pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
+async def test_openssh_dash_t_line(tmp_path, player, server_home):
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        argv = [SSH, *SSH_OPTIONS, "-o", "LogLevel=ERROR", "-i", str(player.path), "-p", str(srv.port), "-T",
+                "player@127.0.0.1", "line"]
+        env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath)}
+        process = await asyncio.create_subprocess_exec(
+            *argv, env=env, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(process.communicate(b"\nq\n"), TIMEOUT)
+    assert process.returncode == 0, err
+    assert plain_text(out)
+    lines = out.decode().splitlines()
+    assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in lines
+    assert lines[-1] == "Goodbye."
+
+
+@pytest.mark.terminal
+@pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
+async def test_openssh_with_a_terminal_line(tmp_path, player, server_home):
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        client = PtyClient()
+        argv = [SSH, *SSH_OPTIONS, "-o", "LogLevel=ERROR", "-i", str(player.path), "-p", str(srv.port), "-t",
+                "player@127.0.0.1", "line"]
+        env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color"}
+        try:
+            await client.start(argv, env, (80, 24))
+            await client.expect("Keys:")
+            client.type(b"\r")
+            await client.expect("beats")
+            client.type(b"q")
+            await client.expect("Goodbye")
+            assert await asyncio.wait_for(client.wait(), TIMEOUT) == 0
+        finally:
+            await client.close()
+    text = client.text.replace("\r\n", "\n")
+    assert "\x1b" not in text and "Your eight of hearts beats their five of diamonds." in text
+
+
+async def test_the_end_of_the_input_ends_the_game(tmp_path, player, server_home):
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run("line", input=b"\n", encoding=None), TIMEOUT)
+    assert result.exit_status == 0
+    lines = result.stdout.decode().splitlines()
+    assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in lines
+    assert lines[-1] == "The input ended. Goodbye."
