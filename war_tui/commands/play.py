@@ -16,7 +16,7 @@ from ..settings.play import DEFAULT_NAMES, PlaySettings
 from ..settings.served import (
     MAX_PLAYER_ID, PLAYER_ID_VARIABLE, SESSION_PLAYER_PREFIX, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TABLE_MODES, TOP_SPEED_VARIABLE,
 )
-from ..settings.values import names_value
+from ..settings.values import HIGH_CONTRAST_THEME, deck_value, names_value
 from ..stats import StatsStore
 from ..settings.values import MAX_MINUTES, MAX_SEED, minutes_value, seed_value
 from .common import UsageError, add_rule_flags, rules_from_args
@@ -66,6 +66,14 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--ascii", action=argparse.BooleanOptionalAction, help="letters for suits and ASCII borders (or not)"
     )
+    group.add_argument(
+        "--deck", type=deck_value, metavar="COLOURS",
+        help="two-colour (hearts and diamonds red, the default) or four-colour (diamonds blue, clubs green too)",
+    )
+    group.add_argument(
+        "--theme", metavar="NAME",
+        help=f"the colours: '{HIGH_CONTRAST_THEME}' (every text at WCAG AA contrast) or one of Textual's themes",
+    )
     add_line_flags(parser)
     add_rule_flags(parser)
     # Only a flag actually given overrides the preferences file: unset, each of these is None.
@@ -101,6 +109,7 @@ def read_preferences(args: argparse.Namespace, themes: Collection[str] | None = 
 _RULES = Rules()
 PREFERENCE_DEFAULTS: dict[str, object] = {
     "names": DEFAULT_NAMES, "speed": DEFAULT_SPEED, "pause_on_war": False, "ascii": False, "theme": None,
+    "deck": "two-colour",
     "war_cards": _RULES.war_cards, "gather": _RULES.gather, "max_battles": _RULES.max_battles,
 }
 """What each preference is when neither a flag nor the file sets it (one entry per key of the file)."""
@@ -209,6 +218,7 @@ def settings_from_args(
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     check_table_flags(args, served)
+    check_theme(args, themes)
     save = not (args.no_config or args.config_read_only or served)
     packets = packets_from_args(args)
     return PlaySettings(
@@ -223,12 +233,25 @@ def settings_from_args(
         names=names,
         ascii=chosen.ascii,
         theme=chosen.theme,
+        deck=chosen.deck,
         config_problems=read.problems,
         preferences=Preferences(read.path, {"speed": chosen.speed, "theme": chosen.theme}, themes=themes)
         if save else None,
         two_players=args.two_players,
         **served,
     )
+
+
+def check_theme(args: argparse.Namespace, themes: Collection[str] | None) -> None:
+    """``--theme`` names a theme there is (the file's ``theme`` is checked as the file is read)."""
+    theme = getattr(args, "theme", None)
+    if theme is None or themes is None or theme in themes:
+        return
+    import difflib
+
+    close = difflib.get_close_matches(theme, themes, n=1)
+    hint = f"did you mean '{close[0]}'?" if close else f"try '{HIGH_CONTRAST_THEME}' or the palette's 'Change theme'"
+    raise UsageError(f"--theme: there is no theme called '{theme[:40]}' ({hint})")
 
 
 HEADLESS = "try 'war-tui game' (one game as text) or 'war-tui simulate'"
