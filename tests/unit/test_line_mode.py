@@ -8,6 +8,7 @@ import pytest
 
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
+from war_tui.core.rules import Rules, Side
 from war_tui.core.events import BattleWon, GameOver
 from war_tui.line.keys import MAX_LINE, Command, KeyReader
 from war_tui.line.player import MILESTONE, QUIET_PACE, LinePlayer, LineSettings
@@ -20,9 +21,9 @@ BEATS = re.compile(
 )
 
 
-def told(seed: int, voice: Voice | None = None) -> list[tuple[object, str | None]]:
+def told(seed: int, voice: Voice | None = None, war_cards: int = 1) -> list[tuple[object, str | None]]:
     """Every battle of a seeded game beside the sentence the line mode says for it."""
-    game = Game.deal(seed)
+    game = Game.deal(seed, Rules(war_cards=war_cards))
     teller = BattleTeller(voice or Voice())
     pairs: list[tuple[object, str | None]] = []
 
@@ -43,9 +44,9 @@ def test_card_words():
     assert rank_plural(six_of_clubs) == "sixes" and rank_plural(ace_of_spades) == "aces"
 
 
-@pytest.mark.parametrize("seed", [1, 3, 42, 2024])
-def test_every_sentence_matches_the_engine_trace(seed):
-    pairs = told(seed)
+@pytest.mark.parametrize(("seed", "war_cards"), [(1, 1), (3, 1), (42, 1), (2024, 1), (5, 2), (6, 3)])
+def test_every_sentence_matches_the_engine_trace(seed, war_cards):
+    pairs = told(seed, war_cards=war_cards)
     assert pairs and all(said for _, said in pairs)
     wars_told = 0
     for event, said in pairs:
@@ -65,6 +66,11 @@ def test_every_sentence_matches_the_engine_trace(seed):
         if event.wars:
             wars_told += 1
             assert said.count(" tie: ") == event.wars
+            step = war_cards + 1
+            for depth in range(event.wars):  # each tie names the rank both turned at that depth
+                tied = event.p1_laid[depth * step]
+                assert tied >> 2 == event.p2_laid[depth * step] >> 2
+                assert said.split("! ")[depth].startswith(rank_plural(tied).capitalize() + " tie")
             assert int(found["taken"]) == len(event.cards)
             assert ("double war!" in said) == (event.wars >= 2)
         else:
@@ -84,7 +90,7 @@ def test_the_terse_voice_is_short_and_still_true():
 
 def test_names_take_the_third_person():
     game = Game(parse_cards("7C 2C 7S 2H 3S"), parse_cards("7H 3D 7D 4D 5S"))
-    teller = BattleTeller(Voice(("Ann", "Bob")))
+    teller = BattleTeller(Voice(("Ann", "Bob"), me=None))
     said = []
     game.subscribe(lambda e: said.append(teller.on_event(e)))
     game.play()
@@ -178,3 +184,12 @@ def test_auto_play_announcing_wars_says_only_wars_and_milestones():
     # a battle said is followed by the whole pace, one kept quiet by a short step
     gaps = {round(b - a, 6) for a, b in zip(times, times[1:])}
     assert gaps == {3.0, QUIET_PACE}
+
+
+def test_at_a_table_your_seat_is_you_and_the_other_is_named():
+    game = Game(parse_cards("KH 2C"), parse_cards("3S 4D"))
+    teller = BattleTeller(Voice(("Ann", "Bob"), me=Side.P2))
+    said = []
+    game.subscribe(lambda e: said.append(teller.on_event(e)))
+    game.step()
+    assert [s for s in said if s] == ["Ann's king of hearts beats your three of spades. Ann has 3, you have 1."]

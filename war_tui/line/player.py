@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.cards import Card
 from ..core.engine import Game
 from ..core.events import BattleWon, Event
-from ..core.rules import Rules
+from ..core.rules import Rules, Side
 from .keys import Command
 from .sentences import BattleTeller, Voice, score
 
@@ -48,7 +48,8 @@ Recorder = Callable[[Game, float, bool], None]
 class LinePlayer:
     def __init__(self, settings: LineSettings, record: Recorder | None = None, now: float = 0.0) -> None:
         self.settings = settings
-        self.voice = Voice(settings.names, settings.terse)
+        # With names given, both players are named; otherwise player 1 is "you" and player 2 "they".
+        self.voice = Voice(settings.names, settings.terse, me=None if settings.names else Side.P1)
         self._record = record
         self.auto = settings.auto
         self.done = False
@@ -64,7 +65,7 @@ class LinePlayer:
             self.game = Game(packets[0], packets[1], self.settings.rules)
         else:
             self.game = Game.deal(seed if seed is not None else secrets.randbelow(2**32), self.settings.rules)
-        self._teller = BattleTeller(self.voice)
+        self._teller = BattleTeller(self.voice, self.settings.rules.war_cards)
         self._started_at = now
         self._auto_seen = self.auto
         self.game.subscribe(self._on_event)
@@ -93,7 +94,7 @@ class LinePlayer:
         g = self.game
         deal = f"seed {g.seed}" if g.seed is not None else "packets given by hand"
         lines = [f"War, {deal}, {g.rules.describe()}.",
-                 Voice(self.voice.names).counts(*g.counts), KEYS_LINE]
+                 replace(self.voice, terse=False).counts(*g.counts), KEYS_LINE]
         if self.auto:
             lines.append(self._auto_words())
         return lines

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.cards import Card, rank, suit
-from ..core.events import BattleWon, CardsRevealed, GameOver, WarDeclared
+from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.rules import EndReason, Result, Side
 from ..presentation.words import capital, war_word
 
@@ -32,26 +32,28 @@ def rank_plural(card: Card) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Voice:
-    """Who is who in the sentences: "you" and "they", or the players' names."""
+    """Who is who in the sentences: "you" for the player's own seat, "they" or the other player's name."""
 
-    names: tuple[str, str] | None = None  # None: player 1 is "you", player 2 "they"
+    names: tuple[str, str] | None = None  # None: the other player is "they"
     terse: bool = False
+    me: Side | None = Side.P1  # the seat that is "you"; None: a spectator, both seats by name
 
     def who(self, side: Side) -> str:
         """The subject: "you", "they", "Ann"."""
-        if self.names is None:
-            return "you" if side is Side.P1 else "they"
-        return self.names[side.index]
+        if side is self.me:
+            return "you"
+        return "they" if self.names is None else self.names[side.index]
 
     def whose(self, side: Side) -> str:
         """The possessive: "your", "their", "Ann's"."""
-        if self.names is None:
-            return "your" if side is Side.P1 else "their"
-        return self.names[side.index] + "'s"
+        if side is self.me:
+            return "your"
+        return "their" if self.names is None else self.names[side.index] + "'s"
 
     def verb(self, side: Side, plain: str, third: str) -> str:
         """ "you take", "they take", "Ann takes"."""
-        return f"{self.who(side)} {plain if self.names is None else third}"
+        who = self.who(side)
+        return f"{who} {plain if who in ('you', 'they') else third}"
 
     def counts(self, p1: int, p2: int) -> str:
         """The packets: "You have 27, they have 25." or tersely "27 to 25." (player 1's first)."""
@@ -64,46 +66,46 @@ class BattleTeller:
     """Follows one game's events and says each battle in one sentence once it is won (or ends the game).
 
     ``on_event`` returns the sentence an event completes, or None: a battle is told whole, when its pile
-    has gone to the winner, so what is said always agrees with the counts.
+    has gone to the winner, so what is said always agrees with the counts. It needs only the deals, the
+    won battles and the end (what a shared table sends too): the cards each player laid give the ties
+    and the deciding cards, by the rules' number of cards laid face down in a war.
     """
 
-    def __init__(self, voice: Voice) -> None:
+    def __init__(self, voice: Voice, war_cards: int = 1) -> None:
         self.voice = voice
-        self._reveals: list[CardsRevealed] = []
-        self._wars: list[WarDeclared] = []
+        self.war_cards = war_cards
 
     def on_event(self, event: object) -> str | None:
-        if isinstance(event, CardsRevealed):
-            if event.depth == 0:
-                self._reveals.clear()
-                self._wars.clear()
-            self._reveals.append(event)
-        elif isinstance(event, WarDeclared):
-            self._wars.append(event)
+        if isinstance(event, GameStarted):
+            self.war_cards = event.rules.war_cards
         elif isinstance(event, BattleWon):
             return self.battle(event)
         elif isinstance(event, GameOver):
             return self.game_over(event)
         return None
 
-    def _ties(self) -> str:
-        """ "Sevens tie: war! Queens tie: double war!" for the ties this battle declared so far."""
+    def _face_up(self, laid: tuple[Card, ...], depth: int) -> Card | None:
+        """The card a player turned face up at ``depth`` (0: the battle's first card), if they could."""
+        index = depth * (self.war_cards + 1)
+        return laid[index] if index < len(laid) else None
+
+    def _ties(self, p1_laid: tuple[Card, ...], wars: int) -> str:
+        """ "Sevens tie: war! Queens tie: double war!" for the first ``wars`` ties of a battle."""
         parts = []
-        for war in self._wars:
-            tied = next((r for r in self._reveals if r.depth == war.depth - 1), None)
-            what = capital(rank_plural(tied.p1_card)) + " tie" if tied is not None else "A tie"
-            parts.append(f"{what}: {war_word(war.depth)}!")
+        for depth in range(1, wars + 1):
+            tied = self._face_up(p1_laid, depth - 1)
+            what = capital(rank_plural(tied)) + " tie" if tied is not None else "A tie"
+            parts.append(f"{what}: {war_word(depth)}!")
         return " ".join(parts)
 
     def battle(self, won: BattleWon) -> str:
         v = self.voice
-        deciding = next((r for r in reversed(self._reveals) if r.depth == won.wars), None)
         winner, loser = won.winner, won.winner.other
-        if deciding is None:  # events joined mid-battle: say what the pile says
+        deciding = (won.p1_laid[-1], won.p2_laid[-1]) if won.p1_laid and won.p2_laid else None
+        if deciding is None:
             beats = capital(f"{v.verb(winner, 'win', 'wins')} the battle.")
         else:
-            high = deciding.p1_card if winner is Side.P1 else deciding.p2_card
-            low = deciding.p2_card if winner is Side.P1 else deciding.p1_card
+            high, low = deciding if winner is Side.P1 else deciding[::-1]
             if v.terse:
                 beats = capital(f"{v.whose(winner)} {card_words(high, True)} beats {card_words(low, True)}.")
             else:
@@ -112,7 +114,7 @@ class BattleTeller:
                 )
         parts = []
         if won.wars:
-            parts.append(self._ties())
+            parts.append(self._ties(won.p1_laid, won.wars))
             taken = f"{v.verb(winner, 'take', 'takes')} {len(won.cards)}"
             parts.append(beats)
             parts.append(capital(taken + ("." if v.terse else " cards.")))
@@ -126,10 +128,10 @@ class BattleTeller:
         v = self.voice
         parts = []
         if over.last_battle_p1:  # the battle that ended it: its wars, then the tie nobody could follow
-            parts.append(self._ties())
-            last = next((r for r in self._reveals if r.depth == over.last_battle_wars), None)
+            parts.append(self._ties(over.last_battle_p1, over.last_battle_wars))
+            last = self._face_up(over.last_battle_p1, over.last_battle_wars)
             if last is not None:
-                parts.append(capital(rank_plural(last.p1_card)) + " tie!")
+                parts.append(capital(rank_plural(last)) + " tie!")
         parts.append(ending(over.result, over.reason, v))
         wars = "no wars" if over.wars == 0 else "1 war" if over.wars == 1 else f"{over.wars:,} wars"
         battles = "1 battle" if over.battles == 1 else f"{over.battles:,} battles"
@@ -161,5 +163,5 @@ def ending(result: Result, reason: EndReason, v: Voice) -> str:
 def score(battle: int, wars: int, counts: Sequence[int], v: Voice) -> str:
     """What ``s`` says: the battle, the wars so far and the packets."""
     war_count = "no wars" if wars == 0 else "1 war" if wars == 1 else f"{wars:,} wars"
-    full = Voice(v.names)  # the score is asked for: it is said whole even in the terse voice
+    full = Voice(v.names, me=v.me)  # the score is asked for: it is said whole even in the terse voice
     return f"Battle {battle:,}, {war_count} so far. {full.counts(counts[0], counts[1])}"
