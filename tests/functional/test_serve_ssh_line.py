@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import os
 import shutil
 import sys
@@ -72,7 +73,11 @@ async def test_line_takes_no_more_words(tmp_path, player):
     async with await start_server(tmp_path, [player], argv=GAME) as srv:
         async with await connect(srv.port, player) as conn:
             result = await asyncio.wait_for(conn.run("line rm -rf"), TIMEOUT)
+            tables = await asyncio.wait_for(conn.run("line tables"), TIMEOUT)
+            bad = await asyncio.wait_for(conn.run("line table Bad!Name"), TIMEOUT)
     assert result.exit_status == 1 and "line mode" in result.stderr and "rm" not in result.stderr
+    assert tables.exit_status == 1 and "line table NAME" in tables.stderr
+    assert bad.exit_status == 1 and "Bad!Name" not in bad.stderr
 
 
 @pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
@@ -123,3 +128,68 @@ async def test_the_end_of_the_input_ends_the_game(tmp_path, player, server_home)
     lines = result.stdout.decode().splitlines()
     assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in lines
     assert lines[-1] == "The input ended. Goodbye."
+
+
+class Listener:
+    """A line-mode client with no terminal (``ssh -T HOST line ...``): its lines as they arrive."""
+
+    def __init__(self, conn, process) -> None:
+        self.conn, self.process = conn, process
+        self.seen = bytearray()
+
+    async def until(self, pattern: str) -> str:
+        return await read_until(self.process.stdout, pattern, self.seen)
+
+    def say(self, line: bytes) -> None:
+        self.process.stdin.write(line)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.seen.decode().splitlines()
+
+
+async def line_client(port: int, user: str, command: str) -> Listener:
+    conn = await connect(port, None, username=user)
+    process = await conn.create_process(command, encoding=None)
+    return Listener(conn, process)
+
+
+async def test_a_line_player_sits_across_from_a_full_screen_player(tmp_path, monkeypatch):
+    from test_serve_ssh_tables import MANY, take_a_seat
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
+    people = []
+    try:
+        ann = await line_client(srv.port, "ann", "line table oak")
+        people.append(ann)
+        await ann.until("You sit at table oak in seat 1, as ann; nobody sits across yet.")
+        bob = await take_a_seat(srv.port, "bob", "table oak")
+        people.append(bob)
+        await ann.until("bob")  # the table says bob sat down
+        cy = await line_client(srv.port, "cy", "line watch oak")
+        people.append(cy)
+        await cy.until(r"You are watching table oak: ann against bob\.")
+        await bob.glass.until(r"Table oak · ann to flip · bob \(you\) to flip")
+        ann.say(b"\n")
+        await bob.glass.until(r"Table oak · ann flipped · bob \(you\) to flip")
+        bob.type(b" ")
+        told = await ann.until(r"beats .*\. You have (\d+), bob has (\d+)\.\n")
+        heard = await cy.until(r"beats .*\. Ann has (\d+), bob has (\d+)\.\n")
+        await bob.glass.until(r"Battle 1 · Wars")
+        counts = re.search(r"You have (\d+), bob has (\d+)\.", told).groups()
+        assert re.search(rf"Ann has {counts[0]}, bob has {counts[1]}\.", heard)
+        await bob.glass.until(rf"^ ann\s+{counts[0]} [█░]+ {counts[1]}\s+bob\s*$")  # the same counts on the board
+        ann.say(b"score\n")
+        await ann.until(rf"Battle 1, no wars so far\. You have {counts[0]}, bob has {counts[1]}\.")
+        cy.say(b"\n")  # a spectator's flip: the table says they are watching
+        await cy.until("(?m)^you are watching$")
+        ann.say(b"q\n")
+        await ann.until("Goodbye.")
+        result = await asyncio.wait_for(ann.process.wait(), TIMEOUT)
+        assert result.exit_status == 0
+        assert plain_text(bytes(ann.seen)) and plain_text(bytes(cy.seen))
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()

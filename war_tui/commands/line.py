@@ -53,7 +53,7 @@ def line_wanted(args: argparse.Namespace, environ: Mapping[str, str]) -> bool:
 
 
 def line_possible(settings: PlaySettings) -> bool:
-    """The line mode plays a solo game only: no table, no two players at one keyboard."""
+    """What the line mode plays without being asked for: a solo game (no table, no two players at one keyboard)."""
     return not settings.two_players and settings.table_fd is None
 
 
@@ -66,8 +66,8 @@ LINE_REFUSES = {
 def check_line_flags(args: argparse.Namespace, settings: PlaySettings) -> None:
     """One line for a flag the line mode cannot honour, before anything is said. A served game's flags are the
     operator's, given for every game: the line mode leaves out those it cannot honour."""
-    if settings.table_fd is not None:
-        raise UsageError("the line mode does not sit at shared tables yet; connect with a terminal for 'table NAME'")
+    if settings.table_fd is not None and settings.table_mode == "lobby":
+        raise UsageError("the line mode reaches a table by its name: line table NAME or line watch NAME")
     if settings.served:
         return
     refused = [flag for dest, flag in LINE_REFUSES.items() if getattr(args, dest, None)]
@@ -103,7 +103,14 @@ def run_line_mode(args: argparse.Namespace, settings: PlaySettings, store: Stats
 
     import time
 
+    lines = os.environ.get(LINE_VARIABLE) == "lines" if settings.served else None
+    if settings.table_fd is not None:
+        from ..line.table import TableLine, run_table_line
+        from ..tables import RemoteGame
+
+        table = TableLine(RemoteGame(), terse=bool(args.terse), pace=args.pace or DEFAULT_PACE)
+        return run_table_line(table, sys.stdin.fileno(), settings.table_fd, LineOutput(sys.stdout.buffer),
+                              lines=lines or None)
     player = LinePlayer(line_settings(args, settings), record, now=time.monotonic())
     first = [f"war-tui: {why}, so this is the line mode (war-tui --line chooses it anywhere)."] if why else []
-    lines = os.environ.get(LINE_VARIABLE) == "lines" if settings.served else None
     return run_line(player, sys.stdin.fileno(), LineOutput(sys.stdout.buffer), lines=lines or None, first=first)

@@ -14,7 +14,7 @@ from ..settings.served import TableMode
 from ..tables.names import TableNameError, parse_table_name
 
 USAGE = "ssh -t HOST table NAME, watch NAME or tables"
-LINE_USAGE = "ssh -T HOST line (or ssh -t HOST line)"
+LINE_USAGE = "ssh -T HOST line, line table NAME or line watch NAME"
 
 __all__ = ["LINE_USAGE", "USAGE", "CommandRefused", "LineCommand", "TableCommand", "TableMode", "parse_command"]
 
@@ -27,7 +27,9 @@ class TableCommand:
 
 @dataclass(frozen=True, slots=True)
 class LineCommand:
-    """``line``: a solo game in the line mode, which needs no terminal."""
+    """``line``, ``line table NAME``, ``line watch NAME``: the line mode, which needs no terminal."""
+
+    table: TableCommand | None = None  # None: a solo game
 
 
 class CommandRefused(ValueError):
@@ -41,9 +43,12 @@ def parse_command(command: str) -> TableCommand | LineCommand | None:
     """
     words = command.split()
     if words[:1] == ["line"]:
-        if len(words) > 1:
-            raise CommandRefused(f"the line mode plays a game of its own and takes nothing more: {LINE_USAGE}")
-        return LineCommand()
+        if len(words) == 1:
+            return LineCommand()
+        if words[1] not in ("table", "watch"):
+            raise CommandRefused(f"the line mode takes 'table NAME' or 'watch NAME' or nothing: {LINE_USAGE}")
+        table = parse_command(" ".join(words[1:]))
+        return LineCommand(table if isinstance(table, TableCommand) else None)
     if not words or words[0] not in ("table", "watch", "tables"):
         return None
     verb, rest = words[0], words[1:]

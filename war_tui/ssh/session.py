@@ -221,7 +221,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._refusal = ("table name", f"war-tui: {refusal}")
             return True
         self._line = isinstance(parsed, LineCommand)
-        self._table_command = parsed if isinstance(parsed, TableCommand) else None
+        self._table_command = parsed.table if isinstance(parsed, LineCommand) else parsed
         if parsed is None:
             self._refusal = ("command", REFUSE_COMMAND)
         return True
