@@ -71,10 +71,11 @@ async def test_line_with_a_terminal_takes_single_keys(tmp_path, player, server_h
 
 async def test_line_takes_no_more_words(tmp_path, player):
     async with await start_server(tmp_path, [player], argv=GAME) as srv:
-        async with await connect(srv.port, player) as conn:
-            result = await asyncio.wait_for(conn.run("line rm -rf"), TIMEOUT)
-            tables = await asyncio.wait_for(conn.run("line tables"), TIMEOUT)
-            bad = await asyncio.wait_for(conn.run("line table Bad!Name"), TIMEOUT)
+        said = []
+        for command in ("line rm -rf", "line tables", "line table Bad!Name"):
+            async with await connect(srv.port, player) as conn:
+                said.append(await asyncio.wait_for(conn.run(command), TIMEOUT))
+        result, tables, bad = said
     assert result.exit_status == 1 and "line mode" in result.stderr and "rm" not in result.stderr
     assert tables.exit_status == 1 and "line table NAME" in tables.stderr
     assert bad.exit_status == 1 and "Bad!Name" not in bad.stderr
