@@ -48,7 +48,8 @@ class TableLine:
         state = self.game.state
         if state is None:
             return ("seat 1", "seat 2")
-        return tuple(s.name or f"seat {i + 1}" for i, s in enumerate(state.seats))  # type: ignore[return-value]  # two seats
+        first, second = state.seats
+        return (first.name or "seat 1", second.name or "seat 2")
 
     @property
     def me(self) -> Side | None:
