@@ -138,3 +138,13 @@ def test_on_a_terminal_keys_are_single_and_not_echoed():
     assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in lines
     assert "Battle 1, no wars so far. You have 27, they have 25." in lines
     assert lines[-1] == "Goodbye." and "s" not in lines and "q" not in lines  # keys are not echoed
+
+
+def test_a_finished_game_is_recorded_in_the_statistics(tmp_path):
+    db = tmp_path / "stats.sqlite3"
+    done = line_mode("--line", "--p1", "7C 2C 5C", "--p2", "7H 3D 4D", "--stats-db", str(db), keys=b"\n")
+    assert done.returncode == 0, done.stderr
+    shown = subprocess.run([sys.executable, "-m", "war_tui", "stats", "--stats-db", str(db), "--json"],
+                           capture_output=True, text=True, timeout=TIMEOUT, check=True)
+    data = json.loads(shown.stdout)
+    assert data["games"] == 1 and data["results"]["p1"]["count"] == 1, data
