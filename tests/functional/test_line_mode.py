@@ -148,3 +148,11 @@ def test_a_finished_game_is_recorded_in_the_statistics(tmp_path):
                            capture_output=True, text=True, timeout=TIMEOUT, check=True)
     data = json.loads(shown.stdout)
     assert data["games"] == 1 and data["results"]["p1"]["count"] == 1, data
+
+
+@pytest.mark.app
+@pytest.mark.terminal
+def test_line_flags_on_the_full_screen_ask_for_line():
+    env = {**os.environ, "TERM": "xterm-256color"}
+    code, text = war_tui_on_pty(["--terse", "--seed", "3"], env, TIMEOUT)
+    assert code == 2 and "--terse is for the line mode: add --line" in text and "\x1b" not in text

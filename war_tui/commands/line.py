@@ -78,6 +78,17 @@ def check_line_flags(args: argparse.Namespace, settings: PlaySettings) -> None:
         raise UsageError(f"{' and '.join(refused)} {verb} for the full-screen game, not the line mode")
 
 
+LINE_ONLY = {"terse": "--terse", "pace": "--pace", "announce": "--announce"}
+
+
+def check_full_screen_flags(args: argparse.Namespace) -> None:
+    """The line mode's own flags on the full screen: one line saying they need ``--line``."""
+    given = [flag for dest, flag in LINE_ONLY.items() if getattr(args, dest, None)]
+    if given:
+        verb = "is" if len(given) == 1 else "are"
+        raise UsageError(f"{' and '.join(given)} {verb} for the line mode: add --line (or set ACCESSIBLE=1)")
+
+
 def line_settings(args: argparse.Namespace, settings: PlaySettings) -> LineSettings:
     return LineSettings(
         seed=settings.seed, packets=settings.packets, rules=settings.rules,

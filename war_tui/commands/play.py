@@ -297,6 +297,8 @@ def run(args: argparse.Namespace) -> int:
     check_stats_flags(args)
     if problem and not line_cmd.line_possible(settings):
         raise UsageError(f"{problem}; {HEADLESS}")
+    if not (wanted or problem or settings.served):  # a server's flags are for its line sessions too
+        line_cmd.check_full_screen_flags(args)
     if wanted or problem:
         line_cmd.check_line_flags(args, settings)
         store = store_from_args(args)
