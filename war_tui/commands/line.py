@@ -101,6 +101,8 @@ def line_settings(args: argparse.Namespace, settings: PlaySettings) -> LineSetti
 
 def run_line_mode(args: argparse.Namespace, settings: PlaySettings, store: StatsStore, why: str | None) -> int:
     """Play in lines on stdin and stdout; ``why``: the reason the full screen was not drawn, said first."""
+    if os.name == "nt":  # select() on a console: POSIX only
+        raise UsageError("the line mode needs Linux, macOS or another POSIX system")
     names = settings.names
 
     def record(game: Game, seconds: float, auto: bool) -> None:
