@@ -156,3 +156,27 @@ def test_line_flags_on_the_full_screen_ask_for_line():
     env = {**os.environ, "TERM": "xterm-256color"}
     code, text = war_tui_on_pty(["--terse", "--seed", "3"], env, TIMEOUT)
     assert code == 2 and "--terse is for the line mode: add --line" in text and "\x1b" not in text
+
+
+@pytest.mark.serial
+def test_auto_play_announcing_wars_says_wars_every_tenth_battle_and_the_end():
+    from war_tui.core.cards import parse_cards
+    from war_tui.core.engine import Game
+    from war_tui.core.events import BattleWon
+
+    p1, p2 = "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S AD", "2H 3H QH 4H 5H 6H 7H 8H 9H TH JH 2D"
+    game = Game(parse_cards(p1), parse_cards(p2))
+    won: list[BattleWon] = []
+    game.subscribe(lambda e: won.append(e) if isinstance(e, BattleWon) else None)
+    game.play()
+    expected = [e.battle for e in won if e.wars or e.battle % 10 == 0 or e.battle == game.battles]
+    assert len(expected) < len(won) / 3  # most battles are kept quiet
+
+    done = line_mode("--line", "--auto", "--announce", "wars", "--pace", "0.5", "--p1", p1, "--p2", p2, keys=b"")
+    assert done.returncode == 0 and plain_text(done.stdout)
+    lines = done.stdout.decode().splitlines()
+    said = [int(line.split(".")[0].removeprefix("Battle ")) for line in lines if line.startswith("Battle ")]
+    assert said == expected, lines
+    wars = [line for line in lines if "war!" in line]
+    assert [int(line.split(".")[0].removeprefix("Battle ")) for line in wars] == [e.battle for e in won if e.wars]
+    assert any("Game over: you win, they could not finish a war." in line for line in lines)
