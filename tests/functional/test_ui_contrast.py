@@ -116,3 +116,16 @@ def test_in_the_terminal_diamonds_and_hearts_differ_only_in_the_four_colour_deck
         assert diamonds == hearts, (diamonds, hearts)
     else:  # colours of their own on the pile and in the log; only the words "5♦ beats 3♥" share one
         assert len(diamonds - hearts) >= 2 and len(diamonds & hearts) <= 1, (diamonds, hearts)
+
+
+async def test_no_color_is_honoured_by_the_four_colour_deck(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(packets=WAR_PACKETS, deck="four-colour", theme="high-contrast")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.no_color
+        svg = app.export_screenshot()
+        for colour in ("#1d4fb8", "#1b6b2f", "#c2252d"):  # diamonds, clubs, hearts: no colour at all
+            assert colour not in svg
+        assert "9♦" in svg and "7♣" in svg and "7♥" in svg  # each suit still has its own symbol
