@@ -1,4 +1,4 @@
-"""The line mode's words and its game: every sentence agrees with the engine, keys and lines mean the same."""
+"""The line mode's words and its game state: every sentence agrees with the engine, keys and lines mean the same."""
 
 from __future__ import annotations
 
