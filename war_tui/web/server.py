@@ -86,7 +86,7 @@ def place_command(path: str) -> TableCommand | None:
     if parts[0] not in ("table", "watch", "tables") or len(parts) > 2:
         raise CommandRefused("there is no such page: / (solo), /tables, /table/NAME or /watch/NAME")
     command = parse_command(" ".join(parts))
-    assert command is not None
+    assert isinstance(command, TableCommand)  # the first word is table, watch or tables
     return command
 
 
