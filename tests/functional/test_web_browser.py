@@ -1,14 +1,17 @@
 """The web door in a real browser: Debian's chromium, driven by Playwright, against the real game.
 
 Each test loads the page, picks a name and plays; what a player sees is read from xterm.js's rows.
-Screenshots of the page go to screenshots/ (web-*.png).
+Screenshots of the page go to screenshots/ (web-*.png) when WAR_TUI_SCREENSHOTS=1, elsewhere to the test's own folder,
+so a test run leaves the checkout as it was.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,7 +29,8 @@ pytestmark = [
 
 GAME = (sys.executable, "-c", GAME_BOOTSTRAP)  # the real game, as serve-ssh starts it
 GAME_TIMEOUT = 40_000  # ms: the real game starts in a few seconds, more on a busy machine
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+KEEP_SCREENSHOTS = os.environ.get("WAR_TUI_SCREENSHOTS") == "1"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" if KEEP_SCREENSHOTS else Path(tempfile.mkdtemp())
 MANY = {"max_sessions_per_address": 64}
 
 
