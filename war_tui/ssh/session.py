@@ -20,8 +20,10 @@ from ..settings.served import (
     TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
 )
 from ..tables import Link, TableRefused
+from ..tables.link import MAX_QUEUED_BYTES
 from .commands import CommandRefused, TableCommand, TableMode, parse_command
 from .env_requests import ClientEnvironment, forget_environment
+from .fanout import Watcher
 from .pty_process import PtyProcess, clamp_size
 from .table_socket import TableSocket
 
@@ -72,6 +74,9 @@ MAX_ERROR_LINES = 200
 # After a game was ended from outside it could not restore the client's terminal: do it for it
 # (attributes, mouse and focus reporting, bracketed paste, cursor, keypad, then the main screen).
 # CAN first: the game's output may have been cut off inside an escape sequence, which would swallow ours.
+# Reports a terminal sends by itself (mouse, focus): keys of nobody's, never a reason to leave a shared view.
+TERMINAL_REPORT = re.compile(rb"\x1b\[(?:<[0-9;]*[Mm]|M[\s\S]{3}|[IO])")
+
 TERMINAL_RESET = (
     b"\x18\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
     b"\x1b[?25h\x1b>\x1b[?1049l"
@@ -186,6 +191,12 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_link: Link | None = None
         self._table_mode: TableMode | None = None
         self._table_socket: TableSocket | None = None
+        self._watcher: Watcher | None = None
+        """This spectator's place at a shared renderer, while it watches one (see ``fanout``)."""
+        self._pending_keys = b""
+        self._render_env: dict[str, str] = {}
+        self._render_cwd = "/"
+        """The key that took a spectator out of the shared rendering, for its own game once that draws."""
         self._saying_goodbye = False
         self.task: asyncio.Task[None] | None = None
 
@@ -289,6 +300,12 @@ class GameSession(asyncssh.SSHServerSession):
     def data_received(self, data: bytes, datatype) -> None:
         # Never pause_reading: asyncssh keeps reopening the window while paused, so the bound is ours.
         self._last_input = asyncio.get_running_loop().time()
+        if self._watcher is not None:
+            keys = TERMINAL_REPORT.sub(b"", self._decoder.decode(data).encode())
+            if keys:
+                self._pending_keys = (self._pending_keys + keys)[: self._link.server.config.input_limit]
+                self._watcher.leave("key")
+            return
         if self._process is None or self._flooded:
             return
         keys = self._decoder.decode(data).encode()
@@ -319,12 +336,15 @@ class GameSession(asyncssh.SSHServerSession):
     def _resize(self) -> None:
         """Give the game the latest size, unless it is the one on show (a size that came back: no redraw)."""
         self._resize_timer = None
-        if self._process is not None and not self._closed and self._size != self._shown_size:
+        if (self._process is not None or self._watcher is not None) and not self._closed and self._size != self._shown_size:
             now = asyncio.get_running_loop().time()
             self._resize_tokens = max(0.0, self._tokens_at(now) - 1)
             self._last_resize = now
             self._shown_size = self._size
-            self._process.resize(*self._size)
+            if self._watcher is not None:
+                self._move_watcher()
+            elif self._process is not None:
+                self._process.resize(*self._size)
 
     def signal_received(self, signal: str) -> None:
         self._link.refused("signal")  # clients do not get to signal the game
@@ -370,12 +390,16 @@ class GameSession(asyncssh.SSHServerSession):
     def pause_writing(self) -> None:
         self._output_paused = True
         self._drained.clear()
+        if self._watcher is not None:
+            self._watcher.behind()
         if self._process is not None and self._forwarding:
             self._process.pause_output()
 
     def resume_writing(self) -> None:
         self._output_paused = False
         self._drained.set()
+        if self._watcher is not None:
+            self._watcher.caught_up()
         if self._process is not None:
             self._process.resume_output()
 
@@ -408,6 +432,7 @@ class GameSession(asyncssh.SSHServerSession):
         if self._process is not None:
             self._process.close()
             self._process = None
+        self._stop_watching()
         if self._table_socket is not None:
             self._table_socket.close()
             self._table_socket = None
@@ -454,6 +479,17 @@ class GameSession(asyncssh.SSHServerSession):
     def _write_output(self, data: bytes) -> None:
         if self._forwarding:
             self._send(data)
+        if self._pending_keys and self._process is not None:
+            # The game has started drawing, so its terminal is raw: the key that brought it is read as a key.
+            keys, self._pending_keys = self._pending_keys, b""
+            self._type_keys(keys)
+
+    def _type_keys(self, keys: bytes) -> None:
+        """Keys (already UTF-8) for the game, within its input bound."""
+        if self._process is not None and not self._flooded and not self._process.write(keys):
+            self._flooded = True
+            self._link.refused("input flood")
+            self.stop("input flood")
 
     async def _play(self) -> None:
         try:
@@ -481,6 +517,8 @@ class GameSession(asyncssh.SSHServerSession):
         env.update(served_variables(config.max_speed, NO_AGENT if self._link.agent_refused else None))
         if self._link.identity is not None:
             env[PLAYER_ID_VARIABLE] = self._link.identity
+        if self._shares_rendering() and await self._watch_shared(env):
+            return
         theirs = self._table_socket_for_game(env)
         start_size = clamp_size(*self._size)
         try:
@@ -542,10 +580,22 @@ class GameSession(asyncssh.SSHServerSession):
             self._report(status)
             return
         waiting.cancel()
+        reason = self._say_why_stopped()
+        status = await process.end()
+        self._close_table()
+        self._log_errors(bytes(process.error_output), None)
+        self._link.exit_status = f"{describe_status(status)}, {reason}"
+        if self._closed:
+            return
+        await self._goodbye(STOP_STATUSES.get(reason or "", status))
+
+    def _say_why_stopped(self) -> str | None:
+        """The terminal reset and the goodbye for a session ended from outside; the reason."""
+        config = self._link.server.config
         reason = self._stop_reason
         self._send(TERMINAL_RESET)
         if reason == "time limit":
-            self._say(TIME_UP.format(minutes=describe_minutes(limit)))
+            self._say(TIME_UP.format(minutes=describe_minutes(config.session_seconds or 0)))
         elif reason == "input flood":
             self._say(INPUT_FLOOD.format(size=size_words(config.input_limit)))
         elif reason == "table protocol":
@@ -554,14 +604,96 @@ class GameSession(asyncssh.SSHServerSession):
             self._say(IDLE_END.format(minutes=describe_minutes(config.idle_seconds or 0)))
         else:
             self._say(SHUTTING_DOWN)
-        status = await process.end()
-        self._close_table()
-        self._log_errors(bytes(process.error_output), None)
-        self._link.exit_status = f"{describe_status(status)}, {reason}"
-        if self._closed:
+        return reason
+
+    # -- a spectator served from a shared rendering ---------------------------------------------------
+
+    def _shares_rendering(self) -> bool:
+        """A spectator at a table, on a server that fans renderers out: it watches a shared rendering."""
+        link = self._table_link
+        return (
+            self._link.server.fanout is not None and link is not None and not link.closed
+            and self._table_mode is not TableMode.LOBBY and link.member is not None and link.member.watching
+        )
+
+    async def _watch_shared(self, env: dict[str, str]) -> bool:
+        """Watch the table's shared rendering until the session ends (True) or needs a game of its own (False)."""
+        hub = self._link.server.fanout
+        link, chan = self._table_link, self._chan
+        assert hub is not None and link is not None and link.member is not None and chan is not None
+        watcher = Watcher(self._send, chan.get_write_buffer_size)
+        size = clamp_size(*self._size)
+        # Nobody reads this link while the renderer shows the table: it keeps nothing, and is sent a
+        # fresh snapshot once a game of this spectator's own reads it.
+        link.max_queued = 0
+        chan.set_write_buffer_limits(high=hub.backlog, low=0)
+        # The renderer draws for everyone: nothing of this one connection's (identity, time left, notices).
+        self._render_env = {name: value for name, value in env.items() if name not in PERSONAL_VARIABLES}
+        self._render_cwd = home_directory(env)
+        if not hub.attach(watcher, link.member.table.name, self._render_env, size, self._render_cwd):
+            self._leave_shared()
+            return False
+        self._watcher = watcher
+        self._shown_size = size
+        self._link.exit_status = "watching"
+        limit = self._link.server.config.session_seconds or 0.0
+        timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit") if limit else None
+        stopping = asyncio.ensure_future(self._stopping.wait())
+        outcome: tuple[str, object] | None = None
+        try:
+            while (current := self._watcher) is not None:
+                await asyncio.wait({current.outcome, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                if stopping.done():
+                    break
+                if current.outcome.result()[0] != "moved":  # moved: the watcher of the new size goes on
+                    outcome = current.outcome.result()
+                    break
+        finally:
+            stopping.cancel()
+            if timer is not None:
+                timer.cancel()
+        self._leave_shared()
+        if self._stop_reason is not None:
+            reason = self._say_why_stopped()
+            self._close_table()
+            self._link.exit_status = f"watched, {reason}"
+            if not self._closed:
+                await self._goodbye(STOP_STATUSES.get(reason or "", 0))
+            return True
+        if outcome is not None and outcome[0] == "ended":
+            status = outcome[1]
+            assert isinstance(status, int)
+            self._close_table()
+            self._link.exit_status = f"watched, {describe_status(status)}"
+            self._report(status)
+            return True
+        return False  # a key, or no renderer: a game of its own
+
+    def _move_watcher(self) -> None:
+        """A spectator's new window size: the renderer of that size shows it (or a game of its own)."""
+        hub, watcher, link = self._link.server.fanout, self._watcher, self._table_link
+        if hub is None or watcher is None or link is None or link.member is None:
             return
-        statuses = {"time limit": 0, "idle": 0, "input flood": 1, "table protocol": 1}
-        await self._goodbye(statuses.get(reason or "", status))
+        hub.detach(watcher)
+        moved = Watcher(self._send, self._chan.get_write_buffer_size if self._chan is not None else lambda: 0)
+        self._watcher = moved
+        if not hub.attach(moved, link.member.table.name, self._render_env, self._size, self._render_cwd):
+            moved.leave("alone")
+        watcher.leave("moved")
+
+    def _leave_shared(self) -> None:
+        """Stop watching the shared rendering; the link and channel are as a game of this session's own needs them."""
+        self._stop_watching()
+        if self._table_link is not None:
+            self._table_link.max_queued = MAX_QUEUED_BYTES
+        if self._chan is not None and not self._closed:
+            self._chan.set_write_buffer_limits(high=0, low=0)
+
+    def _stop_watching(self) -> None:
+        watcher, self._watcher = self._watcher, None
+        hub = self._link.server.fanout
+        if watcher is not None and hub is not None:
+            hub.detach(watcher)
 
     def _log_errors(self, errors: bytes, crash_status: int | None) -> None:
         """A game's crash report goes to the server's log, never to the player.
@@ -621,6 +753,12 @@ class GameSession(asyncssh.SSHServerSession):
             name = str(-status)
         with contextlib.suppress(BrokenPipeError, ConnectionError):
             self._chan.exit_with_signal(name)
+
+
+PERSONAL_VARIABLES = frozenset({SESSION_MINUTES_VARIABLE, PLAYER_ID_VARIABLE, NOTICE_VARIABLE})
+"""What a game is told about its own connection only: never given to a renderer drawn for many."""
+STOP_STATUSES = {"time limit": 0, "idle": 0, "input flood": 1, "table protocol": 1}
+"""The exit status a session ended from outside reports (otherwise: the game's own)."""
 
 
 def describe_status(status: int) -> str:

@@ -1,0 +1,161 @@
+"""Spectators served from one rendering: real games, real SSH clients, screens read through a terminal emulator."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from ssh_support import connect, start_server, until, wait_gone
+from test_serve_ssh_tables import GAME, GAME_TIMEOUT, MANY, Player, agreed, take_a_seat
+
+from war_tui.ssh.pty_process import READ_CHUNK
+
+pytestmark = [pytest.mark.app]
+
+
+async def served(tmp_path, monkeypatch, **options):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the games' data folder, not the user's
+    return await start_server(tmp_path, None, argv=GAME, fanout=True, **MANY, **options)
+
+
+async def flip_both(ann: Player, bob: Player, battle: int, people: list[Player]) -> None:
+    ann.type(b" ")
+    await bob.glass.until(r"ann flipped")
+    bob.type(b" ")
+    for person in people:
+        await person.glass.until(rf"Battle {battle} · Wars")
+
+
+def renderers(srv) -> list:
+    hub = srv.server.fanout
+    return [r for r in hub.renderers.values() if r.process is not None]
+
+
+async def close_all(srv, people: list[Player]) -> None:
+    for person in people:
+        person.conn.close()
+    await srv.server.stop()
+
+
+async def test_spectators_share_one_renderer_see_a_full_board_at_once_and_stay_in_sync(tmp_path, monkeypatch):
+    srv = await served(tmp_path, monkeypatch)
+    people: list[Player] = []
+    try:
+        ann = await take_a_seat(srv.port, "ann", "table oak")
+        bob = await take_a_seat(srv.port, "bob", "table oak")
+        cy = await take_a_seat(srv.port, "cy", "watch oak")
+        people += [ann, bob, cy]
+        await cy.glass.until(r"oak · .*1 spectator · you are watching")
+        for battle in (1, 2):
+            await flip_both(ann, bob, battle, people)
+        await agreed(people)
+        dee = await take_a_seat(srv.port, "dee", "watch oak")  # a newcomer: the same board at once
+        people.append(dee)
+        await dee.glass.until(r"Battle 2 · Wars")
+        assert len(renderers(srv)) == 1
+        hub = srv.server.fanout
+        assert len(next(iter(hub.renderers.values())).watchers) == 2
+        await ann.glass.until(r"2 spectators")
+        await dee.glass.until(r"2 spectators · you are watching")
+        await flip_both(ann, bob, 3, people)
+        seen = await agreed(people)
+        assert seen[0] == "3"
+        assert hub.started == 1  # both spectators, one game process
+    finally:
+        await close_all(srv, people)
+
+
+async def test_the_renderer_ends_when_its_last_spectator_leaves(tmp_path, monkeypatch):
+    srv = await served(tmp_path, monkeypatch)
+    people: list[Player] = []
+    try:
+        ann = await take_a_seat(srv.port, "ann", "table oak")
+        cy = await take_a_seat(srv.port, "cy", "watch oak")
+        dee = await take_a_seat(srv.port, "dee", "watch oak")
+        people += [ann, cy, dee]
+        await dee.glass.until(r"you are watching")
+        await cy.glass.until(r"you are watching")
+        await until(lambda: len(renderers(srv)) == 1, GAME_TIMEOUT)
+        pid = renderers(srv)[0].process.pid
+        cy.conn.close()
+        await asyncio.sleep(0.5)
+        assert renderers(srv) and renderers(srv)[0].process.pid == pid  # dee still watches it
+        dee.conn.close()
+        assert await wait_gone(pid)
+        await until(lambda: not srv.server.fanout.renderers)
+        await ann.glass.until(r"Table oak · ann \(you\)")
+    finally:
+        await close_all(srv, people)
+
+
+async def test_a_spectators_help_key_gives_them_a_view_of_their_own(tmp_path, monkeypatch):
+    srv = await served(tmp_path, monkeypatch)
+    people: list[Player] = []
+    try:
+        ann = await take_a_seat(srv.port, "ann", "table oak")
+        bob = await take_a_seat(srv.port, "bob", "table oak")
+        cy = await take_a_seat(srv.port, "cy", "watch oak")
+        dee = await take_a_seat(srv.port, "dee", "watch oak")
+        people += [ann, bob, cy, dee]
+        await cy.glass.until(r"you are watching")
+        await dee.glass.until(r"you are watching")
+        cy.type(b"?")
+        await cy.glass.until(r"(?i)keys")  # the help, on cy's screen only
+        assert not dee.glass.find(r"(?i)press \? again|^.*Help")
+        await flip_both(ann, bob, 1, [ann, bob, dee])
+        assert len(renderers(srv)) == 1 and len(next(iter(srv.server.fanout.renderers.values())).watchers) == 1
+        await ann.glass.until(r"2 spectators")  # cy still counts once, now with a game of their own
+    finally:
+        await close_all(srv, people)
+
+
+async def test_two_spectators_of_different_sizes_each_get_a_board_that_fits(tmp_path, monkeypatch):
+    srv = await served(tmp_path, monkeypatch)
+    people: list[Player] = []
+    try:
+        ann = await take_a_seat(srv.port, "ann", "table oak")
+        bob = await take_a_seat(srv.port, "bob", "table oak")
+        small = await take_a_seat(srv.port, "cy", "watch oak", size=(80, 24))
+        big = await take_a_seat(srv.port, "dee", "watch oak", size=(120, 40))
+        people += [ann, bob, small, big]
+        await flip_both(ann, bob, 1, people)
+        for person, width in ((small, 80), (big, 120)):
+            await person.glass.until(r"you are watching")
+            # The board's frame reaches the right edge of that screen, not further.
+            assert any(len(row) == width and row.endswith(("│", "┐", "┘", "╮", "╯")) for row in person.glass.rows), (
+                person.glass.text
+            )
+        assert sorted(r.key.size for r in renderers(srv)) == [(80, 24), (120, 40)]
+    finally:
+        await close_all(srv, people)
+
+
+async def test_a_frozen_spectator_slows_nobody_and_the_server_holds_at_most_its_backlog(tmp_path, monkeypatch):
+    backlog = 16 * 1024
+    srv = await served(tmp_path, monkeypatch, max_speed=128, spectator_backlog=backlog)
+    people: list[Player] = []
+    try:
+        ann = await take_a_seat(srv.port, "ann", "table oak")
+        bob = await take_a_seat(srv.port, "bob", "table oak")
+        cy = await take_a_seat(srv.port, "cy", "watch oak")
+        people += [ann, bob, cy]
+        await cy.glass.until(r"you are watching")
+        # A client that opens a small window and never reads: its SSH window shuts after 16 KiB.
+        conn = await connect(srv.port, None, username="frozen")
+        await conn.create_process(
+            "watch oak", term_type="xterm-256color", term_size=(100, 30), encoding=None, window=16 * 1024,
+        )
+        hub = srv.server.fanout
+        await until(lambda: sum(len(r.watchers) for r in hub.renderers.values()) == 2, GAME_TIMEOUT)
+        for person in (ann, bob):
+            person.type(b"+++++++a")  # auto-play, fast: a stream far past what the frozen client takes
+        await until(lambda: hub.resyncs >= 1, GAME_TIMEOUT)
+        for person in (ann, bob):
+            person.type(b"a")
+        await agreed([ann, bob, cy])  # the others are in step, the frozen one notwithstanding
+        watchers = [w for r in hub.renderers.values() for w in r.watchers]
+        assert len(watchers) == 2
+        assert all(w.peak <= backlog + READ_CHUNK for w in watchers), [w.peak for w in watchers]
+        conn.close()
+    finally:
+        await close_all(srv, people)
