@@ -61,45 +61,53 @@ def terminal_kind(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
 class Watcher:
     """One spectator's place at a renderer: what is copied to it, and when it is painted afresh.
 
-    ``write`` sends to the spectator; the session calls ``behind()`` when its channel holds more
-    than the backlog and ``caught_up()`` when the channel is empty again (asyncssh's write limits).
-    ``outcome`` is resolved once the session must leave the shared rendering: ``("key", keys)``,
-    ``("ended", status)`` (the renderer's game ended: the table or the server closed), or
-    ``("alone", None)`` (no renderer could serve it).
+    ``write`` sends to the spectator and ``buffered`` says what its channel holds. The stream is
+    copied while the channel holds at most ``backlog`` bytes beyond the last repaint; past that the
+    spectator is behind, and the session calls ``caught_up()`` once its channel is empty (asyncssh's
+    write limits), which paints the whole screen afresh. ``outcome`` is resolved once the session must
+    leave the shared rendering: ``("key", None)``, ``("ended", status)`` (the renderer's game ended: the
+    table or the server closed), ``("alone", None)`` (no renderer serves it) or ``("moved", None)``.
     """
 
-    def __init__(self, write: Callable[[bytes], None], buffered: Callable[[], int]) -> None:
+    def __init__(self, write: Callable[[bytes], None], buffered: Callable[[], int], backlog: int) -> None:
         self._write = write
-        self._buffered = buffered
+        self.buffered = buffered
+        self.backlog = backlog
         self.renderer: Renderer | None = None
         self.painted = False
-        self._behind = False
+        self.behind = False
+        self.allowance = backlog
+        """What the channel may hold when the stream is copied: the backlog and the last repaint."""
         self.repaints = 0
         self.peak = 0
-        """The most bytes the spectator's channel held when the stream was copied to it."""
+        """The most bytes the spectator's channel held right after the stream was copied to it."""
         self.outcome: asyncio.Future[tuple[str, object]] = asyncio.get_running_loop().create_future()
 
     def paint(self) -> None:
         renderer = self.renderer
-        if renderer is None or not renderer.screen.drawn or self._behind:
+        if renderer is None or not renderer.screen.drawn or self.behind:
             return
+        repaint = renderer.screen.repaint()
         self.painted = True
         self.repaints += 1
-        self._write(renderer.screen.repaint())
+        self.allowance = self.backlog + len(repaint)
+        self._write(repaint)
 
     def stream(self, data: bytes) -> None:
-        if self.painted and not self._behind:
-            self._write(data)
-            self.peak = max(self.peak, self._buffered())
-
-    def behind(self) -> None:
-        if not self._behind and self.renderer is not None:
-            self.renderer.hub.resyncs += 1
-        self._behind = True
+        if not self.painted or self.behind:
+            return
+        if self.buffered() > self.allowance:
+            self.behind = True
+            if self.renderer is not None:
+                self.renderer.hub.resyncs += 1
+            return
+        self._write(data)
+        self.peak = max(self.peak, self.buffered())
 
     def caught_up(self) -> None:
-        if self._behind:
-            self._behind = False
+        """The spectator's channel is empty: one that fell behind gets the whole screen afresh."""
+        if self.behind:
+            self.behind = False
             self.paint()
 
     def leave(self, outcome: str, value: object = None) -> None:

@@ -390,8 +390,6 @@ class GameSession(asyncssh.SSHServerSession):
     def pause_writing(self) -> None:
         self._output_paused = True
         self._drained.clear()
-        if self._watcher is not None:
-            self._watcher.behind()
         if self._process is not None and self._forwarding:
             self._process.pause_output()
 
@@ -621,7 +619,7 @@ class GameSession(asyncssh.SSHServerSession):
         hub = self._link.server.fanout
         link, chan = self._table_link, self._chan
         assert hub is not None and link is not None and link.member is not None and chan is not None
-        watcher = Watcher(self._send, chan.get_write_buffer_size)
+        watcher = Watcher(self._send, chan.get_write_buffer_size, hub.backlog)
         size = clamp_size(*self._size)
         # Nobody reads this link while the renderer shows the table: it keeps nothing, and is sent a
         # fresh snapshot once a game of this spectator's own reads it.
@@ -630,10 +628,10 @@ class GameSession(asyncssh.SSHServerSession):
         # The renderer draws for everyone: nothing of this one connection's (identity, time left, notices).
         self._render_env = {name: value for name, value in env.items() if name not in PERSONAL_VARIABLES}
         self._render_cwd = home_directory(env)
+        self._watcher = watcher  # before its first repaint: that may already fill the channel
         if not hub.attach(watcher, link.member.table.name, self._render_env, size, self._render_cwd):
             self._leave_shared()
             return False
-        self._watcher = watcher
         self._shown_size = size
         self._link.exit_status = "watching"
         limit = self._link.server.config.session_seconds or 0.0
@@ -675,8 +673,9 @@ class GameSession(asyncssh.SSHServerSession):
         if hub is None or watcher is None or link is None or link.member is None:
             return
         hub.detach(watcher)
-        moved = Watcher(self._send, self._chan.get_write_buffer_size if self._chan is not None else lambda: 0)
+        moved = Watcher(self._send, watcher.buffered, hub.backlog)
         self._watcher = moved
+        moved.behind = self._output_paused  # painted once the channel is empty again
         if not hub.attach(moved, link.member.table.name, self._render_env, self._size, self._render_cwd):
             moved.leave("alone")
         watcher.leave("moved")
