@@ -6,11 +6,25 @@ import asyncio
 
 import pytest
 from ssh_support import connect, start_server, until, wait_gone
-from test_serve_ssh_tables import GAME, GAME_TIMEOUT, MANY, Player, agreed, board, take_a_seat
+from test_serve_ssh_tables import GAME, GAME_TIMEOUT, MANY, Player, agreed, board, serve, take_a_seat
 
 from war_tui.ssh.pty_process import READ_CHUNK
 
-pytestmark = [pytest.mark.app]
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--renderers-per-table", "0"], "--renderers-per-table must be at least 1"),
+        (["--renderers-per-table", "65"], "--renderers-per-table must be at most 64"),
+        (["--spectator-backlog-kb", "15"], "--spectator-backlog-kb must be at least 16"),
+        (["--spectator-backlog-kb", "16385"], "--spectator-backlog-kb must be at most 16,384"),
+        (["--spectator-backlog-kb", "lots"], "--spectator-backlog-kb must be a whole number"),
+    ],
+)
+def test_the_fanout_flags_out_of_range_are_one_line_and_exit_2(tmp_path, args, words):
+    result = serve("--public", "--host-key", str(tmp_path / "hk"), *args)
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.splitlines()) == 1 and words in result.stderr, result.stderr
 
 
 async def served(tmp_path, monkeypatch, **options):
@@ -37,6 +51,7 @@ async def close_all(srv, people: list[Player]) -> None:
     await srv.server.stop()
 
 
+@pytest.mark.app
 async def test_spectators_share_one_renderer_see_a_full_board_at_once_and_stay_in_sync(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
@@ -65,6 +80,7 @@ async def test_spectators_share_one_renderer_see_a_full_board_at_once_and_stay_i
         await close_all(srv, people)
 
 
+@pytest.mark.app
 async def test_the_renderer_ends_when_its_last_spectator_leaves(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
@@ -88,6 +104,7 @@ async def test_the_renderer_ends_when_its_last_spectator_leaves(tmp_path, monkey
         await close_all(srv, people)
 
 
+@pytest.mark.app
 async def test_a_spectators_help_key_gives_them_a_view_of_their_own(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
@@ -109,6 +126,7 @@ async def test_a_spectators_help_key_gives_them_a_view_of_their_own(tmp_path, mo
         await close_all(srv, people)
 
 
+@pytest.mark.app
 async def test_two_spectators_of_different_sizes_each_get_a_board_that_fits(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
@@ -130,6 +148,7 @@ async def test_two_spectators_of_different_sizes_each_get_a_board_that_fits(tmp_
         await close_all(srv, people)
 
 
+@pytest.mark.app
 async def test_a_frozen_spectator_slows_nobody_holds_at_most_its_backlog_and_is_repainted(tmp_path, monkeypatch):
     backlog = 2048
     srv = await served(tmp_path, monkeypatch, spectator_backlog=backlog)
