@@ -3,6 +3,7 @@
     python benchmarks/table_load.py [--spectators 20] [--battles 200] [--cpu-seconds 20]
                                     [--tables 8] [--table-spectators 4] [--seconds 60]
                                     [--skip floor,latency,cpu,tables]
+    python benchmarks/table_load.py --crowd 300 [--crowd-alone 30] [--crowd-battles 120]
 
 1. latency: one table, 2 players and ``--spectators`` spectators, each an asyncssh client on a 100x30
    pty, first with a stand-in game that prints each battle as one line (the floor: the server, SSH and
@@ -16,6 +17,15 @@
    4/s for ``--seconds``: each screen's battle number, sampled every second, against the furthest
    screen of its table (goal: within 1, every sample), and the cores used by the server, the games
    and the clients; then every client leaves and no game process may be left.
+
+``--crowd N`` runs instead: one table of 2 players and N spectators at 4 battles/s (player 1 flips,
+player 2 flips 0.1 s later, every 0.25 s, ``--crowd-battles`` times) beside another table of 2 players
+flipping at the same pace, on a server whose spectators share one rendering (the default), then on a
+``--no-fanout`` server (every spectator a game of its own) with ``--crowd-alone`` spectators, then the
+shared server again with that many, in the same run: player 2's flip to the battle on every screen
+(p50, p99), screens more than one battle behind the table's furthest screen (sampled every flip), the
+other table's flip p50 against its value with nobody at the crowd's table, the processes and the
+total PSS of the server's process tree, and the load average.
 
 The server runs as its own process (``--public`` on an ephemeral loopback port, statistics in a
 scratch folder); the clients run in this process and share the machine's cores with it and with
@@ -63,16 +73,22 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--table-spectators", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--skip", default="", help="phases to leave out: floor, latency, cpu, tables")
+    parser.add_argument("--crowd", type=int, default=0, help="spectators at one table, shared rendering (0: off)")
+    parser.add_argument("--crowd-alone", type=int, default=30, help="spectators with a game each (--no-fanout)")
+    parser.add_argument("--crowd-battles", type=int, default=120)
     return parser.parse_args()
 
 
 class Server(ServeSsh):
     """serve-ssh with room for ``sessions`` from one address and at one table, the attempt rate out of the way."""
 
-    def __init__(self, workdir: Path, sessions: int, session_command: str | None = None) -> None:
+    def __init__(
+        self, workdir: Path, sessions: int, session_command: str | None = None, extra: list[str] | None = None,
+    ) -> None:
         flags = [
             "--max-sessions", str(sessions), "--max-sessions-per-address", str(sessions),
-            "--max-attempts-per-minute", "100000", "--max-spectators", str(sessions),
+            "--max-attempts-per-minute", "100000", "--max-spectators", str(min(sessions, 1000)),
+            "--max-server-mb", "4000", *(extra or []),
         ]
         if session_command is not None:
             flags += ["--session-command", session_command]
@@ -297,8 +313,113 @@ async def tables(server: Server, port: int, count: int, spectators: int, seconds
             "core_shares": {name: round(share, 2) for name, share in shares.items()}}
 
 
+def tree_pss_mib(server: Server) -> tuple[float, int]:
+    """The total PSS of the server, its game parent and every game (renderers too), and how many processes."""
+    pids = [server.process.pid, *(p for p in [server.game_parent()] if p is not None), *server.games()]
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+            found = re.search(r"^Pss:\s+(\d+) kB", rollup, re.MULTILINE)
+            total += int(found.group(1)) if found else 0
+    return total / 1024, len(pids)
+
+
+async def open_crowd(port: int, name: str, spectators: int) -> list[Screen]:
+    """2 players and ``spectators`` spectators, opened 24 at a time (under the unauthenticated cap)."""
+    screens = [await sit(port, f"{name}-p1", f"table {name}"), await sit(port, f"{name}-p2", f"table {name}")]
+    for start in range(0, spectators, 24):
+        batch = range(start, min(spectators, start + 24))
+        screens += await asyncio.gather(*(sit(port, f"{name}-w{i}", f"watch {name}") for i in batch))
+    if not await until(lambda: all(s.game for s in screens), START_WAIT + spectators * 0.2):
+        raise SystemExit(f"table {name}: {sum(1 for s in screens if not s.game)} screens never showed the board")
+    return screens
+
+
+async def flips(tables_: list[list[Screen]], battles: int, crowd: list[Screen] | None) -> tuple[list[dict], int]:
+    """``battles`` flips at 4/s at every table at once; per table the flip → every screen samples; lag samples."""
+    loop = asyncio.get_running_loop()
+    pending: list[list[tuple[tuple[int, int], float]]] = [[] for _ in tables_]
+    behind = 0
+    for _ in range(battles):
+        tick = loop.time()
+        if crowd is not None:
+            lead = max(s.now for s in crowd)
+            behind += sum(1 for s in crowd if (lead[1] - s.now[1] if s.now[0] == lead[0] else lead[1] + 1) > 1)
+        keys = []
+        for screens in tables_:
+            game, battle = max(s.now for s in screens)  # the battle on the furthest screen: the table's
+            keys.append((game, battle + 1))
+            screens[0].type(b"f")
+        await asyncio.sleep(0.1)
+        pressed = loop.time()
+        for index, screens in enumerate(tables_):
+            screens[1].type(b"f")
+            pending[index].append((keys[index], pressed))
+        await asyncio.sleep(max(0.0, tick + 0.25 - loop.time()))
+        for screens in tables_:
+            if screens[0].now == screens[1].now and loop.time() - max(screens[0].first_seen.values()) > 1.0:
+                for player in screens[:2]:
+                    player.type(b"r")  # the game is over: deal again
+    await asyncio.sleep(2.0)
+    results = []
+    for index, screens in enumerate(tables_):
+        samples = [max(s.first_seen[key] for s in screens) - pressed
+                   for key, pressed in pending[index] if all(key in s.first_seen for s in screens)
+                   and min(s.first_seen[key] for s in screens) >= pressed]
+        result: dict = {"battles": len(samples), "missed": len(pending[index]) - len(samples)}
+        if samples:
+            result |= {"p50_ms": round(1000 * statistics.median(samples)),
+                       "p99_ms": round(1000 * percentile(samples, 0.99))}
+        results.append(result)
+    return results, behind
+
+
+async def crowd_run(label: str, spectators: int, battles: int, extra: list[str]) -> None:
+    with tempfile.TemporaryDirectory(prefix="table-crowd-") as scratch:
+        server = Server(Path(scratch), sessions=spectators + 8, extra=extra)
+        try:
+            await server.wait_listening()
+            other = await open_crowd(server.port, "other", 0)
+            [alone], _ = await flips([other], min(battles, 60), None)
+            crowd = await open_crowd(server.port, "crowd", spectators)
+            await asyncio.sleep(2.0)
+            started = time.monotonic()
+            cpu_before = (server.cpu_seconds(), sum(server.games_cpu_seconds().values()))
+            (at_crowd, beside), behind = await flips([crowd, other], battles, crowd[2:])
+            elapsed = time.monotonic() - started
+            pss, processes = tree_pss_mib(server)
+            cpu = (server.cpu_seconds() - cpu_before[0], sum(server.games_cpu_seconds().values()) - cpu_before[1])
+            ratio = beside.get("p50_ms", 0) / alone["p50_ms"] if alone.get("p50_ms") else float("nan")
+            print(
+                f"{label}, 2 players + {spectators} spectators at 4/s: flip -> every screen {at_crowd}; "
+                f"screens behind by more than 1: {behind} of {battles * spectators} samples; other table alone "
+                f"{alone}, beside {beside} (ratio {ratio:.2f}); {processes} processes, PSS {pss:.0f} MiB; "
+                f"cores: server {cpu[0] / elapsed:.2f}, games {cpu[1] / elapsed:.2f}; {load()}", flush=True,
+            )
+            await leave(crowd)
+            await leave(other)
+        finally:
+            server.stop()
+
+
+def load() -> str:
+    return "load " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+async def crowds(args: argparse.Namespace) -> None:
+    print(f"cores {os.cpu_count()}; {load()}; goals: p99 <= 100 ms, nobody behind by more than 1, "
+          "the other table's p50 <= 1.5x alone", flush=True)
+    await crowd_run("shared rendering", args.crowd, args.crowd_battles, [])
+    await crowd_run("a game per spectator (--no-fanout)", args.crowd_alone, args.crowd_battles, ["--no-fanout"])
+    await crowd_run("shared rendering", args.crowd_alone, args.crowd_battles, [])
+
+
 async def main() -> None:
     args = parse_args()
+    if args.crowd:
+        await crowds(args)
+        return
     skip = set(filter(None, args.skip.split(",")))
     if "latency" not in skip and "floor" not in skip:
         with tempfile.TemporaryDirectory(prefix="table-load-floor-") as scratch:
