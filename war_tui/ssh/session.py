@@ -10,7 +10,7 @@ import re
 import signal
 import socket
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -640,7 +640,8 @@ class GameSession(asyncssh.SSHServerSession):
         outcome: tuple[str, object] | None = None
         try:
             while (current := self._watcher) is not None:
-                await asyncio.wait({current.outcome, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                either: set[asyncio.Future[Any]] = {current.outcome, stopping}
+                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
                 if stopping.done():
                     break
                 if current.outcome.result()[0] != "moved":  # moved: the watcher of the new size goes on
