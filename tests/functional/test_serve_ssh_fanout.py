@@ -28,8 +28,9 @@ def test_the_fanout_flags_out_of_range_are_one_line_and_exit_2(tmp_path, args, w
 
 
 async def served(tmp_path, monkeypatch, **options):
+    options.setdefault("fanout", True)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the games' data folder, not the user's
-    return await start_server(tmp_path, None, argv=GAME, fanout=True, **MANY, **options)
+    return await start_server(tmp_path, None, argv=GAME, **MANY, **options)
 
 
 async def flip_both(ann: Player, bob: Player, battle: int, people: list[Player]) -> None:
@@ -186,5 +187,24 @@ async def test_a_frozen_spectator_slows_nobody_holds_at_most_its_backlog_and_is_
         await agreed([cy, frozen])
         assert board(frozen.glass)[0] == str(table.game.battles)
         assert max(w.repaints for w in watchers) >= 2
+    finally:
+        await close_all(srv, people)
+
+
+@pytest.mark.app
+async def test_closing_the_server_says_goodbye_to_a_shared_spectator_and_ends_its_renderer(tmp_path, monkeypatch):
+    srv = await served(tmp_path, monkeypatch)
+    people: list[Player] = []
+    try:
+        ann = await take_a_seat(srv.port, "ann", "table oak")
+        cy = await take_a_seat(srv.port, "cy", "watch oak")
+        people += [ann, cy]
+        await cy.glass.until(r"you are watching")
+        await until(lambda: len(renderers(srv)) == 1, GAME_TIMEOUT)
+        pid = renderers(srv)[0].process.pid
+        await srv.server.stop()
+        await cy.pump
+        assert "shutting down" in cy.glass.raw.decode(errors="replace")
+        assert await wait_gone(pid)
     finally:
         await close_all(srv, people)
