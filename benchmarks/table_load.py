@@ -313,6 +313,13 @@ async def tables(server: Server, port: int, count: int, spectators: int, seconds
             "core_shares": {name: round(share, 2) for name, share in shares.items()}}
 
 
+def pss_mib(pid: int) -> float:
+    with contextlib.suppress(OSError):
+        found = re.search(r"^Pss:\s+(\d+) kB", Path(f"/proc/{pid}/smaps_rollup").read_text(), re.MULTILINE)
+        return int(found.group(1)) / 1024 if found else 0.0
+    return 0.0
+
+
 def tree_pss_mib(server: Server) -> tuple[float, int]:
     """The total PSS of the server, its game parent and every game (renderers too), and how many processes."""
     pids = [server.process.pid, *(p for p in [server.game_parent()] if p is not None), *server.games()]
@@ -382,7 +389,9 @@ async def crowd_run(label: str, spectators: int, battles: int, extra: list[str])
             await server.wait_listening()
             other = await open_crowd(server.port, "other", 0)
             [alone], _ = await flips([other], min(battles, 60), None)
+            server_before = pss_mib(server.process.pid)
             crowd = await open_crowd(server.port, "crowd", spectators)
+            server_after = pss_mib(server.process.pid)
             await asyncio.sleep(2.0)
             started = time.monotonic()
             cpu_before = (server.cpu_seconds(), sum(server.games_cpu_seconds().values()))
@@ -394,7 +403,8 @@ async def crowd_run(label: str, spectators: int, battles: int, extra: list[str])
             print(
                 f"{label}, 2 players + {spectators} spectators at 4/s: flip -> every screen {at_crowd}; "
                 f"screens behind by more than 1: {behind} of {battles * spectators} samples; other table alone "
-                f"{alone}, beside {beside} (ratio {ratio:.2f}); {processes} processes, PSS {pss:.0f} MiB; "
+                f"{alone}, beside {beside} (ratio {ratio:.2f}); {processes} processes, PSS {pss:.0f} MiB (the server "
+                f"{server_before:.0f} -> {server_after:.0f} MiB with the spectators in); "
                 f"cores: server {cpu[0] / elapsed:.2f}, games {cpu[1] / elapsed:.2f}; {load()}", flush=True,
             )
             await leave(crowd)
