@@ -54,6 +54,7 @@ SIZE = (100, 30)
 TOKEN = re.compile(
     r"\x1b\[([0-9;?>$=]*)([A-Za-z@`])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[^\[\]]|[\r\n\b]|[^\x1b\r\n\b]+"
 )
+CURSOR_MOVE = re.compile(r"\x1b\[(\d*);(\d*)H")
 UNFINISHED = re.compile(r"\x1b(?:\[[0-9;?>$=]*|\][^\x07\x1b]*)?\Z")
 BOARD_TOP = 4  # the status line, the seats line and the pile's frame are in the first rows
 GAME = re.compile(r"^ Game ([\d,]+) ", re.MULTILINE)
@@ -102,17 +103,35 @@ class Glass:
     number may arrive alone; this keeps every row as it is on the glass.
     """
 
-    def __init__(self, width: int, height: int) -> None:
+    def __init__(self, width: int, height: int, top: int | None = None) -> None:
+        self.top = top
+        """Only rows 1 to ``top`` are kept up to date (None: every row)."""
         self.rows = [[" "] * width for _ in range(height)]
         self.row = self.col = 1
         self._decode = codecs.getincrementaldecoder("utf-8")("replace")
         self._held = ""
 
     def feed(self, data: bytes) -> None:
-        width, height = len(self.rows[0]), len(self.rows)
         text = self._held + self._decode.decode(data)
         cut = UNFINISHED.search(text)  # an escape sequence split across two reads waits for its end
         text, self._held = (text[: cut.start()], text[cut.start():]) if cut else (text, "")
+        if self.top is None:
+            self._draw(text)
+            return
+        # Only the top rows are read: what is drawn below them is skipped between cursor moves, unparsed
+        # (300 clients in one process parse 300 screens).
+        start = 0
+        for move in CURSOR_MOVE.finditer(text):
+            if self.row <= self.top:
+                self._draw(text[start:move.start()])
+            self.row = int(move.group(1) or 1)
+            self.col = int(move.group(2) or 1)
+            start = move.end()
+        if self.row <= self.top:
+            self._draw(text[start:])
+
+    def _draw(self, text: str) -> None:
+        width, height = len(self.rows[0]), len(self.rows)
         for found in TOKEN.finditer(text):
             text = found.group(0)
             if found.group(2) is not None:
@@ -147,7 +166,7 @@ class Screen:
         self.first_seen: dict[tuple[int, int], float] = {}
         self.now: tuple[int, int] = (0, -1)
         self.game = 0
-        self._glass = Glass(*SIZE)
+        self._glass = Glass(*SIZE, top=BOARD_TOP)
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -348,15 +367,19 @@ async def flips(tables_: list[list[Screen]], battles: int, crowd: list[Screen] |
     loop = asyncio.get_running_loop()
     pending: list[list[tuple[tuple[int, int], float]]] = [[] for _ in tables_]
     behind = 0
+    # Each pair of flips plays the table's next battle: counted from the battle on show at the start (the
+    # screens may lag behind the table, so the battle on show is no guide once the flips begin).
+    bases = [max(s.now for s in screens) for screens in tables_]
+    played = [0] * len(tables_)
     for _ in range(battles):
         tick = loop.time()
         if crowd is not None:
             lead = max(s.now for s in crowd)
             behind += sum(1 for s in crowd if (lead[1] - s.now[1] if s.now[0] == lead[0] else lead[1] + 1) > 1)
         keys = []
-        for screens in tables_:
-            game, battle = max(s.now for s in screens)  # the battle on the furthest screen: the table's
-            keys.append((game, battle + 1))
+        for index, screens in enumerate(tables_):
+            played[index] += 1
+            keys.append((bases[index][0], bases[index][1] + played[index]))
             screens[0].type(b"f")
         await asyncio.sleep(0.1)
         pressed = loop.time()
@@ -364,10 +387,13 @@ async def flips(tables_: list[list[Screen]], battles: int, crowd: list[Screen] |
             screens[1].type(b"f")
             pending[index].append((keys[index], pressed))
         await asyncio.sleep(max(0.0, tick + 0.25 - loop.time()))
-        for screens in tables_:
-            if screens[0].now == screens[1].now and loop.time() - max(screens[0].first_seen.values()) > 1.0:
+        for index, screens in enumerate(tables_):
+            lead = max(s.now for s in screens)
+            if lead[0] > bases[index][0]:  # a new game was dealt: count its battles from its deal
+                bases[index], played[index] = (lead[0], 0), 0
+            elif loop.time() - max(max(s.first_seen.values()) for s in screens) > 1.5:
                 for player in screens[:2]:
-                    player.type(b"r")  # the game is over: deal again
+                    player.type(b"r")  # nothing moved for a while: the game is over, deal again
     await asyncio.sleep(2.0)
     results = []
     for index, screens in enumerate(tables_):
