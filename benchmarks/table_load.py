@@ -36,11 +36,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import codecs
 import contextlib
+import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -77,6 +80,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--crowd", type=int, default=0, help="spectators at one table, shared rendering (0: off)")
     parser.add_argument("--crowd-alone", type=int, default=30, help="spectators with a game each (--no-fanout)")
     parser.add_argument("--crowd-battles", type=int, default=120)
+    parser.add_argument("--crowd-worker", help=argparse.SUPPRESS)  # PORT,TABLE,COUNT,FIRST: one reading process
     return parser.parse_args()
 
 
@@ -362,7 +366,10 @@ async def open_crowd(port: int, name: str, spectators: int) -> list[Screen]:
     return screens
 
 
-async def flips(tables_: list[list[Screen]], battles: int, crowd: list[Screen] | None) -> tuple[list[dict], int]:
+async def flips(
+    tables_: list[list[Screen]], battles: int, crowd: list[Screen] | None, seen_elsewhere: list | None = None,
+    at_end=None,
+) -> tuple[list[dict], int]:
     """``battles`` flips at 4/s at every table at once; per table the flip → every screen samples; lag samples."""
     loop = asyncio.get_running_loop()
     pending: list[list[tuple[tuple[int, int], float]]] = [[] for _ in tables_]
@@ -371,8 +378,10 @@ async def flips(tables_: list[list[Screen]], battles: int, crowd: list[Screen] |
     # screens may lag behind the table, so the battle on show is no guide once the flips begin).
     bases = [max(s.now for s in screens) for screens in tables_]
     played = [0] * len(tables_)
+    ticks: list[float] = []
     for _ in range(battles):
         tick = loop.time()
+        ticks.append(tick)
         if crowd is not None:
             lead = max(s.now for s in crowd)
             behind += sum(1 for s in crowd if (lead[1] - s.now[1] if s.now[0] == lead[0] else lead[1] + 1) > 1)
@@ -394,12 +403,17 @@ async def flips(tables_: list[list[Screen]], battles: int, crowd: list[Screen] |
             elif loop.time() - max(max(s.first_seen.values()) for s in screens) > 1.5:
                 for player in screens[:2]:
                     player.type(b"r")  # nothing moved for a while: the game is over, deal again
+    if at_end is not None:
+        at_end()  # while every spectator is still there
     await asyncio.sleep(2.0)
     results = []
     for index, screens in enumerate(tables_):
-        samples = [max(s.first_seen[key] for s in screens) - pressed
-                   for key, pressed in pending[index] if all(key in s.first_seen for s in screens)
-                   and min(s.first_seen[key] for s in screens) >= pressed]
+        seen = [s.first_seen for s in screens]
+        if index == 0 and seen_elsewhere is not None:
+            seen += await seen_elsewhere[0](ticks)  # the first table's spectators, read by other processes
+        samples = [max(s[key] for s in seen) - pressed
+                   for key, pressed in pending[index] if all(key in s for s in seen)
+                   and min(s[key] for s in seen) >= pressed]
         result: dict = {"battles": len(samples), "missed": len(pending[index]) - len(samples)}
         if samples:
             result |= {"p50_ms": round(1000 * statistics.median(samples)),
@@ -416,27 +430,102 @@ async def crowd_run(label: str, spectators: int, battles: int, extra: list[str])
             other = await open_crowd(server.port, "other", 0)
             [alone], _ = await flips([other], min(battles, 60), None)
             server_before = pss_mib(server.process.pid)
-            crowd = await open_crowd(server.port, "crowd", spectators)
+            crowd = await open_crowd(server.port, "crowd", 0)
+            workers = Workers(server.port, "crowd", spectators, max(1, -(-spectators // 75)))
+            await workers.ready()
             server_after = pss_mib(server.process.pid)
             await asyncio.sleep(2.0)
             started = time.monotonic()
-            cpu_before = (server.cpu_seconds(), sum(server.games_cpu_seconds().values()))
-            (at_crowd, beside), behind = await flips([crowd, other], battles, crowd[2:])
-            elapsed = time.monotonic() - started
-            pss, processes = tree_pss_mib(server)
-            cpu = (server.cpu_seconds() - cpu_before[0], sum(server.games_cpu_seconds().values()) - cpu_before[1])
+            cpu_before = (server.cpu_seconds(), sum(server.games_cpu_seconds().values()), time.process_time())
+            end: dict = {}
+
+            def at_end() -> None:
+                end["elapsed"] = time.monotonic() - started
+                end["pss"] = tree_pss_mib(server)
+                end["cpu"] = (server.cpu_seconds() - cpu_before[0],
+                              sum(server.games_cpu_seconds().values()) - cpu_before[1])
+
+            (at_crowd, beside), _ = await flips([crowd, other], battles, None, [workers.collect], at_end)
+            behind = workers.behind
+            elapsed, (pss, processes), cpu = end["elapsed"], end["pss"], end["cpu"]
             ratio = beside.get("p50_ms", 0) / alone["p50_ms"] if alone.get("p50_ms") else float("nan")
             print(
                 f"{label}, 2 players + {spectators} spectators at 4/s: flip -> every screen {at_crowd}; "
                 f"screens behind by more than 1: {behind} of {battles * spectators} samples; other table alone "
                 f"{alone}, beside {beside} (ratio {ratio:.2f}); {processes} processes, PSS {pss:.0f} MiB (the server "
                 f"{server_before:.0f} -> {server_after:.0f} MiB with the spectators in); "
-                f"cores: server {cpu[0] / elapsed:.2f}, games {cpu[1] / elapsed:.2f}; {load()}", flush=True,
+                f"cores: server {cpu[0] / elapsed:.2f}, games {cpu[1] / elapsed:.2f}, clients "
+                f"{(workers.cpu + time.process_time() - cpu_before[2]) / elapsed:.2f}; {load()}", flush=True,
             )
             await leave(crowd)
             await leave(other)
         finally:
             server.stop()
+
+
+def lag_samples(seen: list[dict[tuple[int, int], float]], ticks: list[float]) -> int:
+    """How many (screen, tick) samples show a battle more than 1 behind the furthest screen at that tick."""
+    timelines = [sorted((t, key) for key, t in screen.items()) for screen in seen]
+    behind = 0
+    for tick in ticks:
+        shown = []
+        for line in timelines:
+            at = bisect.bisect_right(line, (tick, (1 << 62, 0)))
+            shown.append(line[at - 1][1] if at else (0, -1))
+        lead = max(shown)
+        behind += sum(1 for now in shown if (lead[1] - now[1] if now[0] == lead[0] else lead[1] + 1) > 1)
+    return behind
+
+
+class Workers:
+    """Spectators read by ``count`` worker processes (one process cannot read 300 screens on time)."""
+
+    def __init__(self, port: int, table: str, spectators: int, count: int) -> None:
+        share = -(-spectators // count)
+        self.processes = [
+            subprocess.Popen(
+                [sys.executable, __file__, "--crowd-worker", f"{port},{table},{min(share, spectators - first)},{first}"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            )
+            for first in range(0, spectators, share)
+        ]
+        self.behind = 0
+        self.cpu = 0.0
+
+    async def ready(self) -> None:
+        for process in self.processes:
+            line = await asyncio.to_thread(process.stdout.readline)
+            if line.strip() != "ready":
+                raise SystemExit(f"a worker did not start: {line!r}")
+
+    async def collect(self, ticks: list[float]) -> list[dict[tuple[int, int], float]]:
+        seen: list[dict[tuple[int, int], float]] = []
+        for process in self.processes:
+            out, _ = await asyncio.to_thread(process.communicate, "stop\n", 120)
+            report = json.loads(out.splitlines()[-1])
+            self.cpu += report["cpu"]
+            seen += [{(g, b): t for g, b, t in screen} for screen in report["screens"]]
+        self.behind = lag_samples(seen, ticks)
+        return seen
+
+
+async def crowd_worker(spec: str) -> None:
+    port, table, count, first = spec.split(",")
+    screens: list[Screen] = []
+    for start in range(0, int(count), 24):
+        batch = range(int(first) + start, int(first) + min(int(count), start + 24))
+        screens += await asyncio.gather(*(sit(int(port), f"{table}-w{i}", f"watch {table}") for i in batch))
+    if not await until(lambda: all(s.game for s in screens), START_WAIT + int(count) * 0.2):
+        print("some screens never showed the board", flush=True)
+        return
+    print("ready", flush=True)
+    cpu = time.process_time()
+    await asyncio.to_thread(sys.stdin.readline)
+    report = {"cpu": time.process_time() - cpu,
+              "screens": [[[g, b, t] for (g, b), t in s.first_seen.items()] for s in screens]}
+    print(json.dumps(report), flush=True)
+    for screen in screens:
+        screen.conn.close()
 
 
 def load() -> str:
@@ -453,6 +542,9 @@ async def crowds(args: argparse.Namespace) -> None:
 
 async def main() -> None:
     args = parse_args()
+    if args.crowd_worker:
+        await crowd_worker(args.crowd_worker)
+        return
     if args.crowd:
         await crowds(args)
         return
