@@ -93,7 +93,7 @@ class Server(ServeSsh):
         flags = [
             "--max-sessions", str(sessions), "--max-sessions-per-address", str(sessions),
             "--max-attempts-per-minute", "100000", "--max-spectators", str(min(sessions, 1000)),
-            "--max-server-mb", "4000", *(extra or []),
+            "--max-server-mb", "4000", "--max-unauthenticated", "1000", *(extra or []),
         ]
         if session_command is not None:
             flags += ["--session-command", session_command]
@@ -424,7 +424,7 @@ async def flips(
 
 async def crowd_run(label: str, spectators: int, battles: int, extra: list[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="table-crowd-") as scratch:
-        server = Server(Path(scratch), sessions=spectators + 8, extra=extra)
+        server = Server(Path(scratch), sessions=spectators + 16, extra=extra)
         try:
             await server.wait_listening()
             other = await open_crowd(server.port, "other", 0)
@@ -445,14 +445,30 @@ async def crowd_run(label: str, spectators: int, battles: int, extra: list[str])
                 end["cpu"] = (server.cpu_seconds() - cpu_before[0],
                               sum(server.games_cpu_seconds().values()) - cpu_before[1])
 
-            (at_crowd, beside), _ = await flips([crowd, other], battles, None, [workers.collect], at_end)
+            logins: list[float] = []
+
+            async def login_probe() -> None:
+                """How long the server takes to let a client in meanwhile: how busy its event loop is."""
+                while True:
+                    began = time.monotonic()
+                    conn = await connect(server.port, "probe")
+                    logins.append(time.monotonic() - began)
+                    conn.close()
+                    await asyncio.sleep(2.0)
+
+            prober = asyncio.create_task(login_probe())
+            try:
+                (at_crowd, beside), _ = await flips([crowd, other], battles, None, [workers.collect], at_end)
+            finally:
+                prober.cancel()
             behind = workers.behind
             elapsed, (pss, processes), cpu = end["elapsed"], end["pss"], end["cpu"]
             ratio = beside.get("p50_ms", 0) / alone["p50_ms"] if alone.get("p50_ms") else float("nan")
             print(
                 f"{label}, 2 players + {spectators} spectators at 4/s: flip -> every screen {at_crowd}; "
                 f"screens behind by more than 1: {behind} of {battles * spectators} samples; other table alone "
-                f"{alone}, beside {beside} (ratio {ratio:.2f}); {processes} processes, PSS {pss:.0f} MiB (the server "
+                f"{alone}, beside {beside} (ratio {ratio:.2f}); a login meanwhile: median "
+                f"{1000 * statistics.median(logins) if logins else float('nan'):.0f} ms; {processes} processes, PSS {pss:.0f} MiB (the server "
                 f"{server_before:.0f} -> {server_after:.0f} MiB with the spectators in); "
                 f"cores: server {cpu[0] / elapsed:.2f}, games {cpu[1] / elapsed:.2f}, clients "
                 f"{(workers.cpu + time.process_time() - cpu_before[2]) / elapsed:.2f}; {load()}", flush=True,

@@ -88,6 +88,7 @@ class Watcher:
         if renderer is None or not renderer.screen.drawn or self.behind:
             return
         repaint = renderer.screen.repaint()
+        renderer.repaints += 1
         self.painted = True
         self.repaints += 1
         self.allowance = self.backlog + len(repaint)
@@ -126,6 +127,7 @@ class Renderer:
         self._env = dict(env)
         self._cwd = cwd
         self._closing = asyncio.Event()
+        self.repaints = 0
         self.process: PtyProcess | None = None
         self.task = hub.server.track(self._run())
 
@@ -214,6 +216,11 @@ class Renderer:
                 await process.end()
         finally:
             self.hub.forget(self)
+            if self.process is not None:
+                self.hub.server.log(
+                    f"table {self.key.table}: renderer {self.key.size[0]}x{self.key.size[1]} ended; "
+                    f"{self.repaints} repaints for arrivals and spectators who fell behind"
+                )
             if table_socket is not None:
                 table_socket.close()
             link.close()
