@@ -214,3 +214,24 @@ async def test_closing_the_server_says_goodbye_to_a_shared_spectator_and_ends_it
         assert await wait_gone(pid)
     finally:
         await close_all(srv, people)
+
+
+@pytest.mark.app
+async def test_the_lobby_is_served_from_one_rendering_and_a_key_gives_a_lobby_of_ones_own(tmp_path, monkeypatch):
+    srv = await served(tmp_path, monkeypatch)
+    people: list[Player] = []
+    try:
+        ann = await take_a_seat(srv.port, "ann", "table oak")
+        await ann.glass.until(r"Table oak · ann \(you\)")
+        lou = await take_a_seat(srv.port, "lou", "tables")
+        max_ = await take_a_seat(srv.port, "max", "tables")
+        people += [ann, lou, max_]
+        for person in (lou, max_):
+            await person.glass.until(r"oak")
+        [renderer] = renderers(srv)
+        assert renderer.key.table == "" and len(renderer.watchers) == 2  # one lobby drawn for both
+        lou.type(b"\r")  # enter sits at the table chosen: lou's own game takes the key
+        await ann.glass.until(r"lou to flip")
+        assert len(renderer.watchers) == 1
+    finally:
+        await close_all(srv, people)

@@ -47,6 +47,10 @@ KIND_VARIABLES = ("TERM", "COLORTERM", "NO_COLOR")
 """What of a game's environment decides how it draws: spectators alike in these may share a renderer."""
 
 
+LOBBY = ""
+"""The ``RenderKey.table`` of the lobby: everyone browsing it at one size and kind shares a renderer too."""
+
+
 @dataclass(frozen=True)
 class RenderKey:
     table: str
@@ -131,6 +135,10 @@ class Renderer:
         self.process: PtyProcess | None = None
         self.task = hub.server.track(self._run())
 
+    @property
+    def where(self) -> str:
+        return "lobby" if self.key.table == LOBBY else f"table {self.key.table}"
+
     def add(self, watcher: Watcher) -> None:
         self.watchers[watcher] = None
         watcher.renderer = self
@@ -167,13 +175,17 @@ class Renderer:
         table_socket: TableSocket | None = None
         try:
             try:
-                link.join(self.key.table, watch=True, counted=False)
+                if self.key.table == LOBBY:
+                    link.watch_lobby()
+                else:
+                    link.join(self.key.table, watch=True, counted=False)
             except TableRefused:
                 self._end_all("alone")
                 return
+            mode = TableMode.LOBBY if self.key.table == LOBBY else TableMode.WATCH
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
             table_socket = TableSocket(ours, link, on_request=server.tables.wake)
-            env = {**self._env, TABLE_FD_VARIABLE: str(theirs.fileno()), TABLE_MODE_VARIABLE: TableMode.WATCH.value}
+            env = {**self._env, TABLE_FD_VARIABLE: str(theirs.fileno()), TABLE_MODE_VARIABLE: mode.value}
             config = server.config
             try:
                 process = None
@@ -186,7 +198,7 @@ class Renderer:
                     if process is not None:
                         break
             except Exception as exc:  # noqa: BLE001 - its spectators get games of their own instead
-                server.log(f"renderer for table {self.key.table} did not start: {exc}")
+                server.log(f"{self.where}: renderer did not start: {exc}")
                 self._end_all("alone")
                 return
             finally:
@@ -195,7 +207,7 @@ class Renderer:
             self.process = process
             self.hub.started += 1
             server.log(
-                f"table {self.key.table}: renderer {self.key.size[0]}x{self.key.size[1]} started (pid {process.pid})"
+                f"{self.where}: renderer {self.key.size[0]}x{self.key.size[1]} started (pid {process.pid})"
             )
             waiting = asyncio.ensure_future(process.wait())
             closing = asyncio.ensure_future(self._closing.wait())
@@ -206,7 +218,7 @@ class Renderer:
             if waiting.done():
                 status = waiting.result()
                 if status != 0 or process.error_output:
-                    server.log(f"table {self.key.table}: renderer ended ({status}); its spectators play on alone")
+                    server.log(f"{self.where}: renderer ended ({status}); its spectators play on alone")
                     self._end_all("alone")
                 else:
                     self._end_all("ended", status)
@@ -218,7 +230,7 @@ class Renderer:
             self.hub.forget(self)
             if self.process is not None:
                 self.hub.server.log(
-                    f"table {self.key.table}: renderer {self.key.size[0]}x{self.key.size[1]} ended; "
+                    f"{self.where}: renderer {self.key.size[0]}x{self.key.size[1]} ended; "
                     f"{self.repaints} repaints for arrivals and spectators who fell behind"
                 )
             if table_socket is not None:

@@ -23,7 +23,7 @@ from ..tables import Link, TableRefused
 from ..tables.link import MAX_QUEUED_BYTES
 from .commands import CommandRefused, TableCommand, TableMode, parse_command
 from .env_requests import ClientEnvironment, forget_environment
-from .fanout import Watcher
+from .fanout import LOBBY, Watcher
 from .pty_process import PtyProcess, clamp_size
 from .table_socket import TableSocket
 
@@ -607,18 +607,28 @@ class GameSession(asyncssh.SSHServerSession):
     # -- a spectator served from a shared rendering ---------------------------------------------------
 
     def _shares_rendering(self) -> bool:
-        """A spectator at a table, on a server that fans renderers out: it watches a shared rendering."""
+        """A spectator at a table, or someone in the lobby, on a server that fans renderers out."""
         link = self._table_link
-        return (
-            self._link.server.fanout is not None and link is not None and not link.closed
-            and self._table_mode is not TableMode.LOBBY and link.member is not None and link.member.watching
-        )
+        if self._link.server.fanout is None or link is None or link.closed:
+            return False
+        if self._table_mode is TableMode.LOBBY:
+            return link.member is None
+        return link.member is not None and link.member.watching
+
+    def _render_place(self) -> str | None:
+        """The table this session's renderer shows, or the lobby's key; None once it is neither."""
+        link = self._table_link
+        if link is None:
+            return None
+        if self._table_mode is TableMode.LOBBY:
+            return LOBBY if link.member is None else None
+        return link.member.table.name if link.member is not None else None
 
     async def _watch_shared(self, env: dict[str, str]) -> bool:
-        """Watch the table's shared rendering until the session ends (True) or needs a game of its own (False)."""
+        """Watch the table's (or the lobby's) shared rendering until the session ends (True) or needs a game of its own (False)."""
         hub = self._link.server.fanout
-        link, chan = self._table_link, self._chan
-        assert hub is not None and link is not None and link.member is not None and chan is not None
+        link, chan, place = self._table_link, self._chan, self._render_place()
+        assert hub is not None and link is not None and place is not None and chan is not None
         watcher = Watcher(self._send, chan.get_write_buffer_size, hub.backlog)
         size = clamp_size(*self._size)
         # Nobody reads this link while the renderer shows the table: it keeps nothing, and is sent a
@@ -629,7 +639,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._render_env = {name: value for name, value in env.items() if name not in PERSONAL_VARIABLES}
         self._render_cwd = home_directory(env)
         self._watcher = watcher  # before its first repaint: that may already fill the channel
-        if not hub.attach(watcher, link.member.table.name, self._render_env, size, self._render_cwd):
+        if not hub.attach(watcher, place, self._render_env, size, self._render_cwd):
             self._leave_shared()
             return False
         self._shown_size = size
@@ -670,14 +680,14 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _move_watcher(self) -> None:
         """A spectator's new window size: the renderer of that size shows it (or a game of its own)."""
-        hub, watcher, link = self._link.server.fanout, self._watcher, self._table_link
-        if hub is None or watcher is None or link is None or link.member is None:
+        hub, watcher, place = self._link.server.fanout, self._watcher, self._render_place()
+        if hub is None or watcher is None or place is None:
             return
         hub.detach(watcher)
         moved = Watcher(self._send, watcher.buffered, hub.backlog)
         self._watcher = moved
         moved.behind = self._output_paused  # painted once the channel is empty again
-        if not hub.attach(moved, link.member.table.name, self._render_env, self._size, self._render_cwd):
+        if not hub.attach(moved, place, self._render_env, self._size, self._render_cwd):
             moved.leave("alone")
         watcher.leave("moved")
 
