@@ -102,8 +102,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "serve-ssh", help="serve the game over SSH",
         description="Serve the full-screen game over SSH: 'ssh -p PORT HOST' lands straight in a game; "
         "'ssh -t -p PORT HOST table NAME' sits at a shared table (a second player sits too, later arrivals "
-        "watch), 'watch NAME' watches one and 'tables' lists them. Other commands, sftp, forwarding and "
-        "sessions without a terminal are refused.",
+        "watch), 'watch NAME' watches one and 'tables' lists them; 'ssh -T -p PORT HOST line' plays in plain "
+        "sentences with no terminal ('line table NAME', 'line watch NAME' at a table). Other commands, sftp, "
+        "forwarding and other sessions without a terminal are refused.",
         epilog="Game flags after '--' apply to every session, e.g. "
         "'war-tui serve-ssh --public -- --screensaver'.",
     )
@@ -173,7 +174,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--renderers-per-table", type=positive_int("--renderers-per-table", MAX_RENDERERS_PER_TABLE),
         default=DEFAULT_RENDERERS_PER_TABLE, metavar="N",
-        help=f"game processes drawing one table for its spectators (one per screen size and terminal kind), "
+        help=f"game processes drawing one table for its spectators, or the lobby for those browsing it (one per "
+        f"screen size and terminal kind), "
         f"1-{MAX_RENDERERS_PER_TABLE}; a spectator past it gets a game of their own (default {DEFAULT_RENDERERS_PER_TABLE})",
     )
     parser.add_argument(

@@ -14,7 +14,8 @@ read of output plus one repaint, however slowly it reads.
 A spectator's key is its own business (help, the log, statistics, or leaving): its session leaves
 the shared rendering on that key and starts a game of its own, which gets the key (see
 ``GameSession``). A renderer ends when its last spectator leaves; past ``renderers_per_table`` at one
-table, a spectator with yet another size or kind gets a game of its own.
+table, a spectator with yet another size or kind gets a game of its own. The lobby is served the
+same way: everyone browsing it at one size and kind watches one lobby renderer (``LOBBY``).
 """
 
 from __future__ import annotations
