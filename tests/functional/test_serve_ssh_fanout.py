@@ -235,3 +235,22 @@ async def test_the_lobby_is_served_from_one_rendering_and_a_key_gives_a_lobby_of
         assert len(renderer.watchers) == 1
     finally:
         await close_all(srv, people)
+
+
+@pytest.mark.app
+async def test_a_spectator_who_resizes_moves_to_the_renderer_of_the_new_size(tmp_path, monkeypatch):
+    srv = await served(tmp_path, monkeypatch)
+    people: list[Player] = []
+    try:
+        ann = await take_a_seat(srv.port, "ann", "table oak")
+        cy = await take_a_seat(srv.port, "cy", "watch oak", size=(100, 30))
+        people += [ann, cy]
+        await cy.glass.until(r"you are watching")
+        await until(lambda: [r.key.size for r in renderers(srv)] == [(100, 30)], GAME_TIMEOUT)
+        cy.glass.screen.resize(24, 80)
+        cy.process.change_terminal_size(80, 24)
+        await until(lambda: [r.key.size for r in renderers(srv)] == [(80, 24)], GAME_TIMEOUT)
+        await cy.glass.until(r"(?m)^ Game 1 .*\n oak · ann to flip")  # the 80-column header, repainted
+        assert any(len(row) == 80 and row.endswith(("│", "╮", "╯")) for row in cy.glass.rows), cy.glass.text
+    finally:
+        await close_all(srv, people)
