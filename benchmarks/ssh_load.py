@@ -32,6 +32,10 @@ interleaved), the CPU a game used up to it, and with ``--sessions`` games on aut
 server in turn (after ``--seconds``), each game's PSS and USS from ``/proc/PID/smaps_rollup``. The load
 average is printed beside each figure: the machine may be shared.
 
+``--solo-crowd IDLE,AUTO`` (e.g. ``200,30``) starts IDLE solo games that stay idle and AUTO on auto-play
+at 4/s, 16 at a time, on a forked (default) server and then on a ``--no-preload`` one: then
+``--probes`` newcomers' first whole board each, and the total PSS of the server's process tree.
+
 The rest of this note is about the default (load) run.
 
 Starts the server as its own process (``--public`` on an ephemeral loopback port), then:
@@ -75,6 +79,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--storm", type=int, metavar="PORT", help=argparse.SUPPRESS)  # (resize)'s clients
     parser.add_argument("--clients", type=int, help="(a): flooding clients (8); (d): idle connections (1100)")
     parser.add_argument("--preload", action="store_true", help="forked games against --no-preload, side by side")
+    parser.add_argument("--solo-crowd", metavar="IDLE,AUTO", help="idle and auto-play solo games, then newcomers")
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--probes", type=int, default=5)
@@ -165,6 +170,8 @@ async def main() -> int:
         return await run_abuse(args)
     if args.preload:
         return await compare_preload(args)
+    if args.solo_crowd:
+        return await solo_crowd(args)
     with tempfile.TemporaryDirectory(prefix="war-ssh-load-") as tmp:
         server = Server(args, Path(tmp))
         try:
@@ -316,6 +323,62 @@ async def memory_on_auto_play(server: ServeSsh, sessions: int, seconds: float) -
     while server.games() and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
     return [p for p, _ in samples], [u for _, u in samples], when
+
+
+def tree_pss_mib(server: ServeSsh) -> tuple[float, int]:
+    pids = [server.process.pid, *(p for p in [server.game_parent()] if p is not None), *server.games()]
+    return sum((m[0] for m in map(smaps_kib, pids) if m), 0) / 1024, len(pids)
+
+
+async def solo_crowd(args: argparse.Namespace) -> int:
+    idle, auto = (int(n) for n in args.solo_crowd.split(","))
+    flags = ["--max-sessions", str(idle + auto + args.probes + 8), "--max-attempts-per-minute", "100000",
+             "--max-sessions-per-address", "1000", "--max-server-mb", "4000"]
+    print(f"ssh_load --solo-crowd: {idle} idle solo games + {auto} on auto-play (4/s), then {args.probes} newcomers; "
+          f"goal: first board <= 0.5 s", flush=True)
+    for label, extra in (("forked (default)", []), ("--no-preload", ["--no-preload"])):
+        with tempfile.TemporaryDirectory(prefix="war-ssh-solo-crowd-") as tmp:
+            server = ServeSsh(Path(tmp), [*flags, *extra])
+            conns: list[asyncssh.SSHClientConnection] = []
+            tasks: list[asyncio.Task[int]] = []
+            try:
+                await server.wait_listening()
+                deadline = time.monotonic() + 60
+                while not extra and "game parent ready" not in server.log_text() and time.monotonic() < deadline:
+                    await asyncio.sleep(0.1)
+                started = time.monotonic()
+
+                async def start(n: int) -> None:
+                    conn = await asyncio.wait_for(connect(server.port, source=address(n)), 120)
+                    game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+                    seen = bytearray()
+                    while not any(int(m.group(1)) >= 30 for m in BOARD.finditer(seen)):
+                        seen += await asyncio.wait_for(game.stdout.read(65536), 120)
+                    if n >= idle:
+                        game.stdin.write(b"a")
+                    conns.append(conn)
+                    tasks.append(asyncio.create_task(drain(game)))
+
+                for first in range(0, idle + auto, 16):
+                    await asyncio.gather(*(start(n) for n in range(first, min(idle + auto, first + 16))))
+                took = time.monotonic() - started
+                await asyncio.sleep(5.0)
+                boards = []
+                for _ in range(args.probes):
+                    boards.append(await first_board(server.port))
+                    await asyncio.sleep(0.5)
+                pss, processes = tree_pss_mib(server)
+                print(f"{label}: {len(conns)} sessions started in {took:.0f} s; newcomer's first board median "
+                      f"{statistics.median(boards) * 1000:.0f} ms (each: {[round(b * 1000) for b in boards]}); "
+                      f"{processes} processes, total PSS {pss:.0f} MiB ({pss / max(1, processes - 2):.1f} per game); "
+                      f"{load_average()}", flush=True)
+            finally:
+                for task in tasks:
+                    task.cancel()
+                for conn in conns:
+                    conn.close()
+                server.stop()
+    return 0
 
 
 async def compare_preload(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@
     python benchmarks/table_load.py [--spectators 20] [--battles 200] [--cpu-seconds 20]
                                     [--tables 8] [--table-spectators 4] [--seconds 60]
                                     [--skip floor,latency,cpu,tables]
+    python benchmarks/table_load.py --crowd 300 [--crowd-alone 30] [--crowd-battles 120]
 
 1. latency: one table, 2 players and ``--spectators`` spectators, each an asyncssh client on a 100x30
    pty, first with a stand-in game that prints each battle as one line (the floor: the server, SSH and
@@ -17,6 +18,15 @@
    screen of its table (goal: within 1, every sample), and the cores used by the server, the games
    and the clients; then every client leaves and no game process may be left.
 
+``--crowd N`` runs instead: one table of 2 players and N spectators at 4 battles/s (player 1 flips,
+player 2 flips 0.1 s later, every 0.25 s, ``--crowd-battles`` times) beside another table of 2 players
+flipping at the same pace, on a server whose spectators share one rendering (the default), then on a
+``--no-fanout`` server (every spectator a game of its own) with ``--crowd-alone`` spectators, then the
+shared server again with that many, in the same run: player 2's flip to the battle on every screen
+(p50, p99), screens more than one battle behind the table's furthest screen (sampled every flip), the
+other table's flip p50 against its value with nobody at the crowd's table, the processes and the
+total PSS of the server's process tree, and the load average.
+
 The server runs as its own process (``--public`` on an ephemeral loopback port, statistics in a
 scratch folder); the clients run in this process and share the machine's cores with it and with
 the games, so the figures are pessimistic. Every loop is bounded by a count or a time.
@@ -26,11 +36,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import codecs
 import contextlib
+import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -44,6 +57,7 @@ SIZE = (100, 30)
 TOKEN = re.compile(
     r"\x1b\[([0-9;?>$=]*)([A-Za-z@`])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[^\[\]]|[\r\n\b]|[^\x1b\r\n\b]+"
 )
+CURSOR_MOVE = re.compile(r"\x1b\[(\d*);(\d*)H")
 UNFINISHED = re.compile(r"\x1b(?:\[[0-9;?>$=]*|\][^\x07\x1b]*)?\Z")
 BOARD_TOP = 4  # the status line, the seats line and the pile's frame are in the first rows
 GAME = re.compile(r"^ Game ([\d,]+) ", re.MULTILINE)
@@ -63,16 +77,23 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--table-spectators", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--skip", default="", help="phases to leave out: floor, latency, cpu, tables")
+    parser.add_argument("--crowd", type=int, default=0, help="spectators at one table, shared rendering (0: off)")
+    parser.add_argument("--crowd-alone", type=int, default=30, help="spectators with a game each (--no-fanout)")
+    parser.add_argument("--crowd-battles", type=int, default=120)
+    parser.add_argument("--crowd-worker", help=argparse.SUPPRESS)  # PORT,TABLE,COUNT,FIRST: one reading process
     return parser.parse_args()
 
 
 class Server(ServeSsh):
     """serve-ssh with room for ``sessions`` from one address and at one table, the attempt rate out of the way."""
 
-    def __init__(self, workdir: Path, sessions: int, session_command: str | None = None) -> None:
+    def __init__(
+        self, workdir: Path, sessions: int, session_command: str | None = None, extra: list[str] | None = None,
+    ) -> None:
         flags = [
             "--max-sessions", str(sessions), "--max-sessions-per-address", str(sessions),
-            "--max-attempts-per-minute", "100000", "--max-spectators", str(sessions),
+            "--max-attempts-per-minute", "100000", "--max-spectators", str(min(sessions, 1000)),
+            "--max-server-mb", "4000", "--max-unauthenticated", "1000", *(extra or []),
         ]
         if session_command is not None:
             flags += ["--session-command", session_command]
@@ -86,17 +107,35 @@ class Glass:
     number may arrive alone; this keeps every row as it is on the glass.
     """
 
-    def __init__(self, width: int, height: int) -> None:
+    def __init__(self, width: int, height: int, top: int | None = None) -> None:
+        self.top = top
+        """Only rows 1 to ``top`` are kept up to date (None: every row)."""
         self.rows = [[" "] * width for _ in range(height)]
         self.row = self.col = 1
         self._decode = codecs.getincrementaldecoder("utf-8")("replace")
         self._held = ""
 
     def feed(self, data: bytes) -> None:
-        width, height = len(self.rows[0]), len(self.rows)
         text = self._held + self._decode.decode(data)
         cut = UNFINISHED.search(text)  # an escape sequence split across two reads waits for its end
         text, self._held = (text[: cut.start()], text[cut.start():]) if cut else (text, "")
+        if self.top is None:
+            self._draw(text)
+            return
+        # Only the top rows are read: what is drawn below them is skipped between cursor moves, unparsed
+        # (300 clients in one process parse 300 screens).
+        start = 0
+        for move in CURSOR_MOVE.finditer(text):
+            if self.row <= self.top:
+                self._draw(text[start:move.start()])
+            self.row = int(move.group(1) or 1)
+            self.col = int(move.group(2) or 1)
+            start = move.end()
+        if self.row <= self.top:
+            self._draw(text[start:])
+
+    def _draw(self, text: str) -> None:
+        width, height = len(self.rows[0]), len(self.rows)
         for found in TOKEN.finditer(text):
             text = found.group(0)
             if found.group(2) is not None:
@@ -131,7 +170,7 @@ class Screen:
         self.first_seen: dict[tuple[int, int], float] = {}
         self.now: tuple[int, int] = (0, -1)
         self.game = 0
-        self._glass = Glass(*SIZE)
+        self._glass = Glass(*SIZE, top=BOARD_TOP)
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -297,8 +336,234 @@ async def tables(server: Server, port: int, count: int, spectators: int, seconds
             "core_shares": {name: round(share, 2) for name, share in shares.items()}}
 
 
+def pss_mib(pid: int) -> float:
+    with contextlib.suppress(OSError):
+        found = re.search(r"^Pss:\s+(\d+) kB", Path(f"/proc/{pid}/smaps_rollup").read_text(), re.MULTILINE)
+        return int(found.group(1)) / 1024 if found else 0.0
+    return 0.0
+
+
+def tree_pss_mib(server: Server) -> tuple[float, int]:
+    """The total PSS of the server, its game parent and every game (renderers too), and how many processes."""
+    pids = [server.process.pid, *(p for p in [server.game_parent()] if p is not None), *server.games()]
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+            found = re.search(r"^Pss:\s+(\d+) kB", rollup, re.MULTILINE)
+            total += int(found.group(1)) if found else 0
+    return total / 1024, len(pids)
+
+
+async def open_crowd(port: int, name: str, spectators: int) -> list[Screen]:
+    """2 players and ``spectators`` spectators, opened 24 at a time (under the unauthenticated cap)."""
+    screens = [await sit(port, f"{name}-p1", f"table {name}"), await sit(port, f"{name}-p2", f"table {name}")]
+    for start in range(0, spectators, 24):
+        batch = range(start, min(spectators, start + 24))
+        screens += await asyncio.gather(*(sit(port, f"{name}-w{i}", f"watch {name}") for i in batch))
+    if not await until(lambda: all(s.game for s in screens), START_WAIT + spectators * 0.2):
+        raise SystemExit(f"table {name}: {sum(1 for s in screens if not s.game)} screens never showed the board")
+    return screens
+
+
+async def flips(
+    tables_: list[list[Screen]], battles: int, crowd: list[Screen] | None, seen_elsewhere: list | None = None,
+    at_end=None,
+) -> tuple[list[dict], int]:
+    """``battles`` flips at 4/s at every table at once; per table the flip → every screen samples; lag samples."""
+    loop = asyncio.get_running_loop()
+    pending: list[list[tuple[tuple[int, int], float]]] = [[] for _ in tables_]
+    behind = 0
+    # Each pair of flips plays the table's next battle: counted from the battle on show at the start (the
+    # screens may lag behind the table, so the battle on show is no guide once the flips begin).
+    bases = [max(s.now for s in screens) for screens in tables_]
+    played = [0] * len(tables_)
+    ticks: list[float] = []
+    for _ in range(battles):
+        tick = loop.time()
+        ticks.append(tick)
+        if crowd is not None:
+            lead = max(s.now for s in crowd)
+            behind += sum(1 for s in crowd if (lead[1] - s.now[1] if s.now[0] == lead[0] else lead[1] + 1) > 1)
+        keys = []
+        for index, screens in enumerate(tables_):
+            played[index] += 1
+            keys.append((bases[index][0], bases[index][1] + played[index]))
+            screens[0].type(b"f")
+        await asyncio.sleep(0.1)
+        pressed = loop.time()
+        for index, screens in enumerate(tables_):
+            screens[1].type(b"f")
+            pending[index].append((keys[index], pressed))
+        await asyncio.sleep(max(0.0, tick + 0.25 - loop.time()))
+        for index, screens in enumerate(tables_):
+            lead = max(s.now for s in screens)
+            if lead[0] > bases[index][0]:  # a new game was dealt: count its battles from its deal
+                bases[index], played[index] = (lead[0], 0), 0
+            elif loop.time() - max(max(s.first_seen.values()) for s in screens) > 1.5:
+                for player in screens[:2]:
+                    player.type(b"r")  # nothing moved for a while: the game is over, deal again
+    if at_end is not None:
+        at_end()  # while every spectator is still there
+    await asyncio.sleep(2.0)
+    results = []
+    for index, screens in enumerate(tables_):
+        seen = [s.first_seen for s in screens]
+        if index == 0 and seen_elsewhere is not None:
+            seen += await seen_elsewhere[0](ticks)  # the first table's spectators, read by other processes
+        samples = [max(s[key] for s in seen) - pressed
+                   for key, pressed in pending[index] if all(key in s for s in seen)
+                   and min(s[key] for s in seen) >= pressed]
+        result: dict = {"battles": len(samples), "missed": len(pending[index]) - len(samples)}
+        if samples:
+            result |= {"p50_ms": round(1000 * statistics.median(samples)),
+                       "p99_ms": round(1000 * percentile(samples, 0.99))}
+        results.append(result)
+    return results, behind
+
+
+async def crowd_run(label: str, spectators: int, battles: int, extra: list[str]) -> None:
+    with tempfile.TemporaryDirectory(prefix="table-crowd-") as scratch:
+        server = Server(Path(scratch), sessions=spectators + 16, extra=extra)
+        try:
+            await server.wait_listening()
+            other = await open_crowd(server.port, "other", 0)
+            [alone], _ = await flips([other], min(battles, 60), None)
+            server_before = pss_mib(server.process.pid)
+            crowd = await open_crowd(server.port, "crowd", 0)
+            workers = Workers(server.port, "crowd", spectators, max(1, -(-spectators // 75)))
+            await workers.ready()
+            server_after = pss_mib(server.process.pid)
+            await asyncio.sleep(2.0)
+            started = time.monotonic()
+            cpu_before = (server.cpu_seconds(), sum(server.games_cpu_seconds().values()), time.process_time())
+            end: dict = {}
+
+            def at_end() -> None:
+                end["elapsed"] = time.monotonic() - started
+                end["pss"] = tree_pss_mib(server)
+                end["cpu"] = (server.cpu_seconds() - cpu_before[0],
+                              sum(server.games_cpu_seconds().values()) - cpu_before[1])
+
+            logins: list[float] = []
+
+            async def login_probe() -> None:
+                """How long the server takes to let a client in meanwhile: how busy its event loop is."""
+                while True:
+                    began = time.monotonic()
+                    conn = await connect(server.port, "probe")
+                    logins.append(time.monotonic() - began)
+                    conn.close()
+                    await asyncio.sleep(2.0)
+
+            prober = asyncio.create_task(login_probe())
+            try:
+                (at_crowd, beside), _ = await flips([crowd, other], battles, None, [workers.collect], at_end)
+            finally:
+                prober.cancel()
+            behind = workers.behind
+            elapsed, (pss, processes), cpu = end["elapsed"], end["pss"], end["cpu"]
+            ratio = beside.get("p50_ms", 0) / alone["p50_ms"] if alone.get("p50_ms") else float("nan")
+            print(
+                f"{label}, 2 players + {spectators} spectators at 4/s: flip -> every screen {at_crowd}; "
+                f"screens behind by more than 1: {behind} of {battles * spectators} samples; other table alone "
+                f"{alone}, beside {beside} (ratio {ratio:.2f}); a login meanwhile: median "
+                f"{1000 * statistics.median(logins) if logins else float('nan'):.0f} ms; {processes} processes, PSS {pss:.0f} MiB (the server "
+                f"{server_before:.0f} -> {server_after:.0f} MiB with the spectators in); "
+                f"cores: server {cpu[0] / elapsed:.2f}, games {cpu[1] / elapsed:.2f}, clients "
+                f"{(workers.cpu + time.process_time() - cpu_before[2]) / elapsed:.2f}; {load()}", flush=True,
+            )
+            await leave(crowd)
+            await leave(other)
+        finally:
+            server.stop()
+
+
+def lag_samples(seen: list[dict[tuple[int, int], float]], ticks: list[float]) -> int:
+    """How many (screen, tick) samples show a battle more than 1 behind the furthest screen at that tick."""
+    timelines = [sorted((t, key) for key, t in screen.items()) for screen in seen]
+    behind = 0
+    for tick in ticks:
+        shown = []
+        for line in timelines:
+            at = bisect.bisect_right(line, (tick, (1 << 62, 0)))
+            shown.append(line[at - 1][1] if at else (0, -1))
+        lead = max(shown)
+        behind += sum(1 for now in shown if (lead[1] - now[1] if now[0] == lead[0] else lead[1] + 1) > 1)
+    return behind
+
+
+class Workers:
+    """Spectators read by ``count`` worker processes (one process cannot read 300 screens on time)."""
+
+    def __init__(self, port: int, table: str, spectators: int, count: int) -> None:
+        share = -(-spectators // count)
+        self.processes = [
+            subprocess.Popen(
+                [sys.executable, __file__, "--crowd-worker", f"{port},{table},{min(share, spectators - first)},{first}"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            )
+            for first in range(0, spectators, share)
+        ]
+        self.behind = 0
+        self.cpu = 0.0
+
+    async def ready(self) -> None:
+        for process in self.processes:
+            line = await asyncio.to_thread(process.stdout.readline)
+            if line.strip() != "ready":
+                raise SystemExit(f"a worker did not start: {line!r}")
+
+    async def collect(self, ticks: list[float]) -> list[dict[tuple[int, int], float]]:
+        seen: list[dict[tuple[int, int], float]] = []
+        for process in self.processes:
+            out, _ = await asyncio.to_thread(process.communicate, "stop\n", 120)
+            report = json.loads(out.splitlines()[-1])
+            self.cpu += report["cpu"]
+            seen += [{(g, b): t for g, b, t in screen} for screen in report["screens"]]
+        self.behind = lag_samples(seen, ticks)
+        return seen
+
+
+async def crowd_worker(spec: str) -> None:
+    port, table, count, first = spec.split(",")
+    screens: list[Screen] = []
+    for start in range(0, int(count), 24):
+        batch = range(int(first) + start, int(first) + min(int(count), start + 24))
+        screens += await asyncio.gather(*(sit(int(port), f"{table}-w{i}", f"watch {table}") for i in batch))
+    if not await until(lambda: all(s.game for s in screens), START_WAIT + int(count) * 0.2):
+        print("some screens never showed the board", flush=True)
+        return
+    print("ready", flush=True)
+    cpu = time.process_time()
+    await asyncio.to_thread(sys.stdin.readline)
+    report = {"cpu": time.process_time() - cpu,
+              "screens": [[[g, b, t] for (g, b), t in s.first_seen.items()] for s in screens]}
+    print(json.dumps(report), flush=True)
+    for screen in screens:
+        screen.conn.close()
+
+
+def load() -> str:
+    return "load " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+async def crowds(args: argparse.Namespace) -> None:
+    print(f"cores {os.cpu_count()}; {load()}; goals: p99 <= 100 ms, nobody behind by more than 1, "
+          "the other table's p50 <= 1.5x alone", flush=True)
+    await crowd_run("shared rendering", args.crowd, args.crowd_battles, [])
+    await crowd_run("a game per spectator (--no-fanout)", args.crowd_alone, args.crowd_battles, ["--no-fanout"])
+    await crowd_run("shared rendering", args.crowd_alone, args.crowd_battles, [])
+
+
 async def main() -> None:
     args = parse_args()
+    if args.crowd_worker:
+        await crowd_worker(args.crowd_worker)
+        return
+    if args.crowd:
+        await crowds(args)
+        return
     skip = set(filter(None, args.skip.split(",")))
     if "latency" not in skip and "floor" not in skip:
         with tempfile.TemporaryDirectory(prefix="table-load-floor-") as scratch:

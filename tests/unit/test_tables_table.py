@@ -427,6 +427,18 @@ def test_a_table_takes_a_bounded_number_of_spectators():
         table.join("fay", Recorder())
 
 
+
+def test_a_spectator_that_draws_for_others_is_neither_counted_nor_capped():
+    table, _clock, _members, _sinks = seated(max_spectators=1)
+    renderer_sink = Recorder()
+    renderer = table.join("spectators", renderer_sink, watch=True, counted=False)
+    assert renderer.watching and renderer_sink.updates  # it gets the table like any spectator
+    table.join("cy", Recorder(), watch=True)
+    assert table.state().spectators == 1 and table.lobby_entry().spectators == 1
+    table.join("more renderers", Recorder(), watch=True, counted=False)  # past the cap: not counted
+    with pytest.raises(TableRefused, match="table oak has 1 spectator, the most it takes"):
+        table.join("dee", Recorder(), watch=True)
+
 def test_auto_play_never_runs_faster_than_the_servers_top_speed():
     table, _clock, (ann, bob), _sinks = seated(max_speed=60)
     ann.set_auto(True, float("inf"))

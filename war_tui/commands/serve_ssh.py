@@ -59,6 +59,11 @@ MAX_ATTEMPTS_PER_MINUTE = 1_000_000
 DEFAULT_SERVED_STATS_ROWS = 100_000
 DEFAULT_MAX_SPECTATORS = 10
 MAX_SPECTATORS = 1000
+DEFAULT_RENDERERS_PER_TABLE = 4
+MAX_RENDERERS_PER_TABLE = 64
+DEFAULT_SPECTATOR_BACKLOG_KB = 128
+MIN_SPECTATOR_BACKLOG_KB = 16
+MAX_SPECTATOR_BACKLOG_KB = 16 * 1024
 DEFAULT_MAX_LOBBY = 32
 DEFAULT_TABLES_PER_ADDRESS = 4
 DEFAULT_SEATS_PER_ADDRESS = 4
@@ -176,6 +181,25 @@ def add_server_flags(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_MAX_SPECTATORS, metavar="N",
         help=f"spectators at one table, 0-{MAX_SPECTATORS:,}; the next one is refused in one line "
         f"(default {DEFAULT_MAX_SPECTATORS})",
+    )
+    parser.add_argument(
+        "--renderers-per-table", type=positive_int("--renderers-per-table", MAX_RENDERERS_PER_TABLE),
+        default=DEFAULT_RENDERERS_PER_TABLE, metavar="N",
+        help=f"game processes drawing one table for its spectators, or the lobby for those browsing it (one per "
+        f"screen size and terminal kind), "
+        f"1-{MAX_RENDERERS_PER_TABLE}; a spectator past it gets a game of their own (default {DEFAULT_RENDERERS_PER_TABLE})",
+    )
+    parser.add_argument(
+        "--spectator-backlog-kb", metavar="KB", default=DEFAULT_SPECTATOR_BACKLOG_KB,
+        type=positive_int("--spectator-backlog-kb", MAX_SPECTATOR_BACKLOG_KB, minimum=MIN_SPECTATOR_BACKLOG_KB),
+        help=f"a shared rendering's output the server holds for one slow spectator, {MIN_SPECTATOR_BACKLOG_KB}-"
+        f"{MAX_SPECTATOR_BACKLOG_KB:,} KB; past it they get the whole screen afresh once they catch up "
+        f"(default {DEFAULT_SPECTATOR_BACKLOG_KB})",
+    )
+    parser.add_argument(
+        "--no-fanout", action="store_true",
+        help="give every spectator a game process of their own instead of sharing one rendering per table, "
+        "screen size and terminal kind",
     )
     parser.add_argument(
         "--max-lobby", type=positive_int("--max-lobby", MAX_SESSIONS), default=DEFAULT_MAX_LOBBY, metavar="N",
@@ -354,6 +378,9 @@ def prepare_server(
         max_tables=args.max_tables,
         seat_timeout=args.seat_timeout,
         max_spectators=args.max_spectators,
+        fanout=not args.no_fanout,
+        renderers_per_table=args.renderers_per_table,
+        spectator_backlog=args.spectator_backlog_kb * 1024,
         max_lobby=args.max_lobby,
         tables_per_address=args.max_tables_per_address,
         seats_per_address=args.max_seats_per_address,

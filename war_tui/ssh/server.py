@@ -20,6 +20,7 @@ from ..presentation.words import plural
 from ..core.rules import Rules
 from ..stats import StatsStore
 from .env_requests import env_hook_missing, refuse_unwanted_env
+from .fanout import DEFAULT_RENDERERS_PER_TABLE, SPECTATOR_BACKLOG, FanoutHub
 from .game_parent import GameParent
 from .keys import AuthorizedKeys, without_sha1
 from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer, address_key
@@ -92,6 +93,13 @@ class ServerConfig:
     """Past this resident size the server refuses new connections."""
     debug: bool = False
     """Whole crash reports in the log (``--log-level debug``), not one line each."""
+    fanout: bool = False
+    """Spectators who share a table, a screen size and a terminal kind watch one renderer (``fanout``);
+    False: each spectator runs a game of its own."""
+    renderers_per_table: int = DEFAULT_RENDERERS_PER_TABLE
+    """Renderers one table may have at once; a spectator past it gets a game of its own."""
+    spectator_backlog: int = SPECTATOR_BACKLOG
+    """Bytes of a renderer's output held for one spectator; past it they get a fresh repaint once caught up."""
     preload_argv: Sequence[str] | None = None
     """The preloaded game parent's command (``war_tui.preload``; its socket's fd is appended), from which
     games are forked; None: every game is started afresh. Only for a ``session_argv`` that runs this Python."""
@@ -147,6 +155,7 @@ class GameServer:
             # what a game started afresh would read.
             env = session_environment(None, {})
             self.game_parent = GameParent(config.preload_argv, env, home_directory(env), log)
+        self.fanout = FanoutHub(self, config.renderers_per_table, config.spectator_backlog) if config.fanout else None
         self.tables = TableHost(
             max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
             stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
@@ -304,6 +313,8 @@ class GameServer:
             link.stop_games("server shutdown")
         # Sessions keep to the grace period themselves; the margin covers a game's last SIGKILL.
         await self._settle(self.config.shutdown_grace + 1.0, connections=False)
+        if self.fanout is not None:
+            await self.fanout.close()
         for link in list(self.connections):
             link.close()
         await self._settle(1.0)  # the dropped connections' last log lines

@@ -10,7 +10,7 @@ import re
 import signal
 import socket
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -20,8 +20,10 @@ from ..settings.served import (
     TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
 )
 from ..tables import Link, TableRefused
+from ..tables.link import MAX_QUEUED_BYTES
 from .commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from .env_requests import ClientEnvironment, forget_environment
+from .fanout import LOBBY, Watcher
 from .pty_process import PtyProcess, clamp_size
 from .table_socket import TableSocket
 
@@ -75,6 +77,9 @@ MAX_ERROR_LINES = 200
 # After a game was ended from outside it could not restore the client's terminal: do it for it
 # (attributes, mouse and focus reporting, bracketed paste, cursor, keypad, then the main screen).
 # CAN first: the game's output may have been cut off inside an escape sequence, which would swallow ours.
+# Reports a terminal sends by itself (mouse, focus): keys of nobody's, never a reason to leave a shared view.
+TERMINAL_REPORT = re.compile(rb"\x1b\[(?:<[0-9;]*[Mm]|M[\s\S]{3}|[IO])")
+
 TERMINAL_RESET = (
     b"\x18\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
     b"\x1b[?25h\x1b>\x1b[?1049l"
@@ -193,6 +198,12 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_link: Link | None = None
         self._table_mode: TableMode | None = None
         self._table_socket: TableSocket | None = None
+        self._watcher: Watcher | None = None
+        """This spectator's place at a shared renderer, while it watches one (see ``fanout``)."""
+        self._pending_keys = b""
+        self._render_env: dict[str, str] = {}
+        self._render_cwd = "/"
+        """The key that took a spectator out of the shared rendering, for its own game once that draws."""
         self._saying_goodbye = False
         self.task: asyncio.Task[None] | None = None
 
@@ -298,6 +309,12 @@ class GameSession(asyncssh.SSHServerSession):
     def data_received(self, data: bytes, datatype) -> None:
         # Never pause_reading: asyncssh keeps reopening the window while paused, so the bound is ours.
         self._last_input = asyncio.get_running_loop().time()
+        if self._watcher is not None:
+            keys = TERMINAL_REPORT.sub(b"", self._decoder.decode(data).encode())
+            if keys:
+                self._pending_keys = (self._pending_keys + keys)[: self._link.server.config.input_limit]
+                self._watcher.leave("key")
+            return
         if self._flooded:
             return
         if self._process is None:
@@ -341,12 +358,15 @@ class GameSession(asyncssh.SSHServerSession):
     def _resize(self) -> None:
         """Give the game the latest size, unless it is the one on show (a size that came back: no redraw)."""
         self._resize_timer = None
-        if self._process is not None and not self._closed and self._size != self._shown_size:
+        if (self._process is not None or self._watcher is not None) and not self._closed and self._size != self._shown_size:
             now = asyncio.get_running_loop().time()
             self._resize_tokens = max(0.0, self._tokens_at(now) - 1)
             self._last_resize = now
             self._shown_size = self._size
-            self._process.resize(*self._size)
+            if self._watcher is not None:
+                self._move_watcher()
+            elif self._process is not None:
+                self._process.resize(*self._size)
 
     def signal_received(self, signal: str) -> None:
         self._link.refused("signal")  # clients do not get to signal the game
@@ -398,6 +418,8 @@ class GameSession(asyncssh.SSHServerSession):
     def resume_writing(self) -> None:
         self._output_paused = False
         self._drained.set()
+        if self._watcher is not None:
+            self._watcher.caught_up()
         if self._process is not None:
             self._process.resume_output()
 
@@ -430,6 +452,7 @@ class GameSession(asyncssh.SSHServerSession):
         if self._process is not None:
             self._process.close()
             self._process = None
+        self._stop_watching()
         if self._table_socket is not None:
             self._table_socket.close()
             self._table_socket = None
@@ -482,6 +505,17 @@ class GameSession(asyncssh.SSHServerSession):
     def _write_output(self, data: bytes) -> None:
         if self._forwarding:
             self._send(data)
+        if self._pending_keys and self._process is not None:
+            # The game has started drawing, so its terminal is raw: the key that brought it is read as a key.
+            keys, self._pending_keys = self._pending_keys, b""
+            self._type_keys(keys)
+
+    def _type_keys(self, keys: bytes) -> None:
+        """Keys (already UTF-8) for the game, within its input bound."""
+        if self._process is not None and not self._flooded and not self._process.write(keys):
+            self._flooded = True
+            self._link.refused("input flood")
+            self.stop("input flood")
 
     async def _play(self) -> None:
         try:
@@ -516,6 +550,8 @@ class GameSession(asyncssh.SSHServerSession):
                 env["TERM"] = "dumb"
         if self._link.identity is not None:
             env[PLAYER_ID_VARIABLE] = self._link.identity
+        if self._shares_rendering() and await self._watch_shared(env):
+            return
         theirs = self._table_socket_for_game(env)
         start_size = clamp_size(*self._size)
         try:
@@ -580,10 +616,22 @@ class GameSession(asyncssh.SSHServerSession):
             self._report(status)
             return
         waiting.cancel()
+        reason = self._say_why_stopped()
+        status = await process.end()
+        self._close_table()
+        self._log_errors(bytes(process.error_output), None)
+        self._link.exit_status = f"{describe_status(status)}, {reason}"
+        if self._closed:
+            return
+        await self._goodbye(STOP_STATUSES.get(reason or "", status))
+
+    def _say_why_stopped(self) -> str | None:
+        """The terminal reset and the goodbye for a session ended from outside; the reason."""
+        config = self._link.server.config
         reason = self._stop_reason
         self._reset_terminal()
         if reason == "time limit":
-            self._say(TIME_UP.format(minutes=describe_minutes(limit)))
+            self._say(TIME_UP.format(minutes=describe_minutes(config.session_seconds or 0)))
         elif reason == "input flood":
             self._say(INPUT_FLOOD.format(size=size_words(config.input_limit)))
         elif reason == "table protocol":
@@ -592,14 +640,111 @@ class GameSession(asyncssh.SSHServerSession):
             self._say(IDLE_END.format(minutes=describe_minutes(config.idle_seconds or 0)))
         else:
             self._say(SHUTTING_DOWN)
-        status = await process.end()
-        self._close_table()
-        self._log_errors(bytes(process.error_output), None)
-        self._link.exit_status = f"{describe_status(status)}, {reason}"
-        if self._closed:
+        return reason
+
+    # -- a spectator served from a shared rendering ---------------------------------------------------
+
+    def _shares_rendering(self) -> bool:
+        """A spectator at a table, or someone in the lobby, on a server that fans renderers out.
+
+        Never in line mode: a line session reads lines, not a screen.
+        """
+        link = self._table_link
+        if self._line or self._link.server.fanout is None or link is None or link.closed:
+            return False
+        if self._table_mode is TableMode.LOBBY:
+            return link.member is None
+        return link.member is not None and link.member.watching
+
+    def _render_place(self) -> str | None:
+        """The table this session's renderer shows, or the lobby's key; None once it is neither."""
+        link = self._table_link
+        if link is None:
+            return None
+        if self._table_mode is TableMode.LOBBY:
+            return LOBBY if link.member is None else None
+        return link.member.table.name if link.member is not None else None
+
+    async def _watch_shared(self, env: dict[str, str]) -> bool:
+        """Watch the table's (or the lobby's) shared rendering until the session ends (True) or needs a game of its own (False)."""
+        hub = self._link.server.fanout
+        link, chan, place = self._table_link, self._chan, self._render_place()
+        assert hub is not None and link is not None and place is not None and chan is not None
+        watcher = Watcher(self._send, chan.get_write_buffer_size, hub.backlog)
+        size = clamp_size(*self._size)
+        # Nobody reads this link while the renderer shows the table: it keeps nothing, and is sent a
+        # fresh snapshot once a game of this spectator's own reads it.
+        link.max_queued = 0
+        chan.set_write_buffer_limits(high=hub.backlog, low=0)
+        # The renderer draws for everyone: nothing of this one connection's (identity, time left, notices).
+        self._render_env = {name: value for name, value in env.items() if name not in PERSONAL_VARIABLES}
+        self._render_cwd = home_directory(env)
+        self._watcher = watcher  # before its first repaint: that may already fill the channel
+        if not hub.attach(watcher, place, self._render_env, size, self._render_cwd):
+            self._leave_shared()
+            return False
+        self._shown_size = size
+        self._link.exit_status = "watching"
+        limit = self._link.server.config.session_seconds or 0.0
+        timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit") if limit else None
+        stopping = asyncio.ensure_future(self._stopping.wait())
+        outcome: tuple[str, object] | None = None
+        try:
+            while (current := self._watcher) is not None:
+                either: set[asyncio.Future[Any]] = {current.outcome, stopping}
+                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+                if stopping.done():
+                    break
+                if current.outcome.result()[0] != "moved":  # moved: the watcher of the new size goes on
+                    outcome = current.outcome.result()
+                    break
+        finally:
+            stopping.cancel()
+            if timer is not None:
+                timer.cancel()
+        self._leave_shared()
+        if self._stop_reason is not None:
+            reason = self._say_why_stopped()
+            self._close_table()
+            self._link.exit_status = f"watched, {reason}"
+            if not self._closed:
+                await self._goodbye(STOP_STATUSES.get(reason or "", 0))
+            return True
+        if outcome is not None and outcome[0] == "ended":
+            status = outcome[1]
+            assert isinstance(status, int)
+            self._close_table()
+            self._link.exit_status = f"watched, {describe_status(status)}"
+            self._report(status)
+            return True
+        return False  # a key, or no renderer: a game of its own
+
+    def _move_watcher(self) -> None:
+        """A spectator's new window size: the renderer of that size shows it (or a game of its own)."""
+        hub, watcher, place = self._link.server.fanout, self._watcher, self._render_place()
+        if hub is None or watcher is None or place is None:
             return
-        statuses = {"time limit": 0, "idle": 0, "input flood": 1, "table protocol": 1}
-        await self._goodbye(statuses.get(reason or "", status))
+        hub.detach(watcher)
+        moved = Watcher(self._send, watcher.buffered, hub.backlog)
+        self._watcher = moved
+        moved.behind = self._output_paused  # painted once the channel is empty again
+        if not hub.attach(moved, place, self._render_env, self._size, self._render_cwd):
+            moved.leave("alone")
+        watcher.leave("moved")
+
+    def _leave_shared(self) -> None:
+        """Stop watching the shared rendering; the link and channel are as a game of this session's own needs them."""
+        self._stop_watching()
+        if self._table_link is not None:
+            self._table_link.max_queued = MAX_QUEUED_BYTES
+        if self._chan is not None and not self._closed:
+            self._chan.set_write_buffer_limits(high=0, low=0)
+
+    def _stop_watching(self) -> None:
+        watcher, self._watcher = self._watcher, None
+        hub = self._link.server.fanout
+        if watcher is not None and hub is not None:
+            hub.detach(watcher)
 
     def _log_errors(self, errors: bytes, crash_status: int | None) -> None:
         """A game's crash report goes to the server's log, never to the player.
@@ -659,6 +804,12 @@ class GameSession(asyncssh.SSHServerSession):
             name = str(-status)
         with contextlib.suppress(BrokenPipeError, ConnectionError):
             self._chan.exit_with_signal(name)
+
+
+PERSONAL_VARIABLES = frozenset({SESSION_MINUTES_VARIABLE, PLAYER_ID_VARIABLE, NOTICE_VARIABLE})
+"""What a game is told about its own connection only: never given to a renderer drawn for many."""
+STOP_STATUSES = {"time limit": 0, "idle": 0, "input flood": 1, "table protocol": 1}
+"""The exit status a session ended from outside reports (otherwise: the game's own)."""
 
 
 def describe_status(status: int) -> str:

@@ -72,14 +72,18 @@ class Link:
 
     # ------------------------------------------------------------ the host's side
 
-    def join(self, table_name: str, watch: bool = False) -> Member:
-        """Sit at (or watch) a table for this connection; raises ``TableRefused`` with a message for the person."""
+    def join(self, table_name: str, watch: bool = False, counted: bool = True) -> Member:
+        """Sit at (or watch) a table for this connection; raises ``TableRefused`` with a message for the person.
+
+        ``counted`` False: a spectator that draws for others (see ``Table.join``).
+        """
         if self.closed:
             raise TableRefused("the connection is closed")
         if self.member is not None:
             raise TableRefused("you are already at a table")
         self.member = self.registry.join(
-            table_name, self.user_name, self._deliver, watch=watch, identity=self.identity, address=self.address
+            table_name, self.user_name, self._deliver, watch=watch, identity=self.identity, address=self.address,
+            counted=counted,
         )
         self._leave_lobby()
         return self.member

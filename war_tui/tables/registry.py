@@ -96,6 +96,7 @@ class Registry:
         watch: bool = False,
         identity: str | None = None,
         address: str | None = None,
+        counted: bool = True,
     ) -> Member:
         """Sit (or watch) at ``table_name``, opening it if it does not exist yet (unless watching).
 
@@ -131,7 +132,9 @@ class Registry:
             opened = False
         try:
             may_sit = watch or self.seats_held(identity, address) < self.seats_per_visitor
-            return table.join(user_name, sink, watch=watch, identity=identity, address=address, may_sit=may_sit)
+            return table.join(
+                user_name, sink, watch=watch, identity=identity, address=address, may_sit=may_sit, counted=counted,
+            )
         finally:
             if opened and table.empty:  # refused at the table it opened: not kept open for nobody
                 del self._tables[name]

@@ -166,9 +166,12 @@ class Member:
     """
 
     def __init__(
-        self, table: Table, name: str, seat: Side | None, sink: Sink, identity: str | None = None
+        self, table: Table, name: str, seat: Side | None, sink: Sink, identity: str | None = None,
+        counted: bool = True,
     ) -> None:
         self.table = table
+        self.counted = counted
+        """False for a spectator that only draws for others (a server's shared renderer): not counted."""
         self.name = name
         self.seat = seat
         self.sink = sink
@@ -271,6 +274,7 @@ class Table:
         identity: str | None = None,
         address: str | None = None,
         may_sit: bool = True,
+        counted: bool = True,
     ) -> Member:
         """Seat (or, with ``watch``, never seat) someone called ``name`` (reduced here).
 
@@ -281,6 +285,8 @@ class Table:
         one that is the same as a present or awaited player's (by ``name_key``) gets a suffix.
         The new member receives a snapshot at once; the others a state and a notice. Raises
         ``TableRefused`` when they would watch and the table has all the spectators it takes.
+        A member not ``counted`` (it only watches, drawing for spectators counted elsewhere) is not
+        a spectator anyone sees or the cap counts.
         """
         if self.closed:
             raise RuntimeError("the table is closed")
@@ -302,8 +308,8 @@ class Table:
                     (s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY
                      and s.left_at is not None and now - s.left_at >= self.options.seat_timeout), None
                 )
-        if seat is None:
-            watching = sum(1 for m in self.members if m.seat is None)
+        if seat is None and counted:
+            watching = self.watching
             if watching >= self.options.max_spectators:
                 raise TableRefused(
                     f"table {self.name} has {watching} {'spectator' if watching == 1 else 'spectators'}, the most it"
@@ -313,7 +319,7 @@ class Table:
         awaited = {s.name for s in self._seats if s.status(now, grace) is SeatStatus.AWAY and s is not seat}
         taken = {m.name for m in self.members} | {n for n in awaited if n is not None}
         member_name = unique_name(wanted, taken)
-        member = Member(self, member_name, seat.side if seat is not None else None, sink, identity)
+        member = Member(self, member_name, seat.side if seat is not None else None, sink, identity, counted)
         self.members.append(member)
         self._empty_since = None
         notice: str | None = None
@@ -526,6 +532,11 @@ class Table:
     def empty(self) -> bool:
         return not self.members
 
+    @property
+    def watching(self) -> int:
+        """Spectators at the table, as everyone is told and the cap counts them."""
+        return sum(1 for m in self.members if m.seat is None and m.counted)
+
     def state(self) -> TableState:
         now = self._clock()
         grace = self.options.reconnect_grace
@@ -542,7 +553,7 @@ class Table:
         speed = self._auto_speed()
         return TableState(
             self.name, self.game_number, (seats[0], seats[1]),
-            sum(1 for m in self.members if m.seat is None), waiting,
+            self.watching, waiting,
             speed if self._auto_at is not None else None, over,
         )
 
@@ -567,7 +578,7 @@ class Table:
         names = tuple(None if status is SeatStatus.AWAY else seat.name for seat, status in zip(self._seats, statuses))
         return LobbyEntry(
             self.name, (names[0], names[1]), statuses,
-            sum(1 for m in self.members if m.seat is None), self.game_number, self.game.battles,
+            self.watching, self.game_number, self.game.battles,
             self.game.counts, self.game.result,
         )
 
