@@ -50,6 +50,8 @@ class Board:
     table_state: object = None
     you: object = None
     log_note: object = None
+    requests: tuple = ()
+    emotes: tuple = ("", "")
     auto: bool = False
     speed: float = 4.0
     pause_on_war: bool = False
@@ -96,6 +98,7 @@ class Shell:
         self.saved: list[dict] = []
         self.lobby_open = False
         self.closed: list[str] = []
+        self.hints: list = []
 
     def notify(self, message, **_options) -> None:
         self.said.append(message)
@@ -114,6 +117,9 @@ class Shell:
 
     def close_result(self) -> None:
         pass
+
+    def result_hint(self, hint) -> None:
+        self.hints.append(hint)
 
     def clear_for_deal(self) -> None:
         pass

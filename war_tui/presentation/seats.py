@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..tables import SeatState, SeatStatus, TableState, You
+from ..tables.table import HOUSE_NAME
 from .cells import cell_width
 from .glyphs import Glyphs
 from .speed import speed_label
@@ -20,6 +21,8 @@ def seat_words(seat: SeatState, index: int, state: TableState) -> list[Piece]:
     """One seat after its name: "flipped", "to flip", "the house plays"... as (text, style) pieces."""
     if seat.status is SeatStatus.OPEN:
         return [(f"seat {index + 1} open", "house")]
+    if _house_seat(seat):
+        return [(f"the house plays seat {index + 1}", "house")]
     if seat.house:
         away = "away" if seat.status is SeatStatus.AWAY else "left"
         return [(f"{away}, the house plays", "house")]
@@ -33,6 +36,11 @@ def seat_words(seat: SeatState, index: int, state: TableState) -> list[Piece]:
     if seat.auto:
         words.append((f" (asks auto {speed_label(seat.speed)})", "label"))
     return words
+
+
+def _house_seat(seat: SeatState) -> bool:
+    """A seat a player chose to give the house (nobody ever sat there)."""
+    return seat.status is SeatStatus.HOUSE and seat.name == HOUSE_NAME
 
 
 def waiting_words(state: TableState, names: Sequence[str]) -> Piece:
@@ -62,9 +70,10 @@ def seats_pieces(
     *,
     names: Sequence[str] | None = None,
     local: bool = False,
+    emotes: Sequence[str] = ("", ""),
 ) -> list[Piece]:
     """The seats line as (text, style-name) pieces; styles: 'table', 'label', 'name', 'you', 'flipped',
-    'waiting', 'house', 'auto'.
+    'waiting', 'house', 'auto', 'emote'. ``emotes``: each seat's emote on show beside its name.
 
     ``names``: what the board calls the two seats (``--two-players`` keeps the names given);
     by default the names the table gives them. ``local``: both seats are at this keyboard.
@@ -79,11 +88,13 @@ def seats_pieces(
     seats: list[Piece] = []
     for index, seat in enumerate(state.seats):
         seats.append((dot, "label"))
-        if seat.status is not SeatStatus.OPEN:
+        if seat.status is not SeatStatus.OPEN and not _house_seat(seat):
             style = "you" if mine is not None and mine.index == index else "name"
             seats.append((shown[index], style))
             if style == "you":
                 seats.append((" (you)", "you"))
+            if emotes[index]:
+                seats.append((f' "{emotes[index]}"', "emote"))
             seats.append((" ", ""))
         seats += seat_words(seat, index, state)
     waiting = [(dot, "label"), waiting_words(state, shown)]

@@ -33,7 +33,7 @@ class GameFooter(Footer):
         for widget in super().compose():
             action = getattr(widget, "action", None)  # a footer key: a class per action, so a style can hide it
             if isinstance(action, str):
-                widget.add_class("-key-" + action.rpartition(".")[2].replace("_", "-"))
+                widget.add_class("-key-" + action.rpartition(".")[2].partition("(")[0].replace("_", "-"))
                 if action == "app.quit" and self._wide and hasattr(widget, "key_display"):
                     widget.key_display = "q/^c"
             yield widget

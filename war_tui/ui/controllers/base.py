@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -18,6 +19,8 @@ if TYPE_CHECKING:  # a solo game loads nothing of the tables
     from ...tables import Lobby, TableState, You
 
 Severity = Literal["information", "warning", "error"]
+TABLE_ACTIONS = frozenset({"emote", "play_house", "sit"})
+"""Keys only a seat at a shared table has: emotes, the house in the empty seat, taking a free seat."""
 Kind = Literal["solo", "table", "two-players"]
 """A way to play (it chooses the result screen)."""
 
@@ -35,9 +38,12 @@ class BoardState(Protocol):
     battle: BattleView | None
     result: EndView | None
     names: tuple[str, str]
+    tally: Counter[Result]
     table_state: TableState | None
     you: You | None
     log_note: LogNote | None
+    requests: tuple[str, ...]
+    emotes: tuple[str, str]
     auto: bool
     speed: float
     pause_on_war: bool
@@ -90,6 +96,9 @@ class Shell(Protocol):
         """The result over the board (under the too-small notice if that is showing); once per result."""
 
     def close_result(self) -> None: ...
+
+    def result_hint(self, hint: tuple[str, ...]) -> None:
+        """A table's result on show says ``hint`` from now on (what deals again changed)."""
 
     def clear_for_deal(self) -> None:
         """A new deal: the result, help and statistics leave the board."""
@@ -167,7 +176,7 @@ class Controller:
     def allows(self, action: str, on_board: bool = True) -> bool:
         """Whether ``action`` is one of this way to play's keys now (the footer shows only those);
         ``on_board``: the board is the screen on top, not a result or help over it."""
-        return action not in {"p1_flip", "p2_flip"}
+        return action not in {"p1_flip", "p2_flip", *TABLE_ACTIONS}
 
     def help_keys(self) -> Sequence[tuple[str, str]] | None:
         """The keys the help lists (None: the solo game's)."""
@@ -186,6 +195,12 @@ class Controller:
     def replay(self, seed: int, rules: Rules) -> None: ...
 
     def seat_flip(self, seat: int) -> None: ...
+
+    def emote(self, emote: int) -> None: ...
+
+    def play_house(self) -> None: ...
+
+    def sit(self) -> None: ...
 
     def join(self, table: str, watch: bool) -> None:
         """The lobby's choice: sit at (or watch) ``table``."""
