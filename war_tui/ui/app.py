@@ -66,10 +66,10 @@ SAFE_SYSTEM_COMMANDS = frozenset({"Theme", "Quit", "Keys", "Maximize", "Minimize
 outside the game (its "Screenshot" writes into the machine's Downloads folder, which over SSH is the
 server's). A command a newer Textual adds stays out until it is looked at and named here."""
 
-BINDINGS = [*TWO_PLAYER_BINDINGS[:2], *GAME_BINDINGS, *TABLE_BINDINGS, *LOG_KEYS]
+BINDINGS = [*TWO_PLAYER_BINDINGS[:2], *GAME_BINDINGS[:5], *TABLE_BINDINGS, *GAME_BINDINGS[5:], *LOG_KEYS]
 """Every way to play's keys; the controller says which are in play (``check_action``): each player's flip
-key first (two players at one keyboard), then the game's keys, then the log's (j scrolls it down unless
-it is player 2's flip)."""
+key first (two players at one keyboard), then the game's keys (a table's emotes, house and seat among them,
+before statistics, help and quit), then the log's (j scrolls it down unless it is player 2's flip)."""
 
 
 def _loaded_stats_screen() -> tuple[type[Screen], ...]:

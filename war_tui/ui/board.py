@@ -113,6 +113,7 @@ class Board(Screen[None]):
         self.local = local
         """Both seats at this keyboard: the seats line names the players as this keyboard gave them."""
         self._step_timer: Timer | None = None
+        self.set_class(seats and not local, "-table")
 
     def compose(self) -> ComposeResult:
         g, names = self.glyphs, self.names
@@ -147,8 +148,8 @@ class Board(Screen[None]):
 
     def watch_you(self, you: You | None) -> None:
         """A player's own packet is marked and sits at the bottom, level with their own row of the pile."""
-        if not self.seats or self.local or not self.is_mounted:
-            return
+        if not self.seats or self.local or len(self.query(Packet)) < 2 or not self.query(Pile):
+            return  # not composed yet: on_mount places them
         mine = you.seat if you is not None else None
         packets = {side: self.query_one(f"#packet-{side.value}", Packet) for side in (Side.P1, Side.P2)}
         for side, packet in packets.items():

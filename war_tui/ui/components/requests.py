@@ -16,5 +16,5 @@ class RequestsLine(Static):
         self.display = False
 
     def watch_requests(self, lines: tuple[str, ...]) -> None:
-        self.update("\n".join(line[:1].upper() + line[1:] for line in lines))
+        self.update("\n".join(lines))  # as worded: a line may begin with a name, never capitalised
         self.display = bool(lines)

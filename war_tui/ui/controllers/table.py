@@ -177,7 +177,7 @@ class TableController(Controller):
         board = self.board
         board.pause_on_war = new.war_stop
         for text in new_requests(old, new, self.game.you, board.names):
-            self.shell.notify(text[:1].upper() + text[1:], timeout=5, markup=False)
+            self.shell.notify(text, timeout=5, markup=False)
         if old is not None and old.held and not new.held and board.laying:
             board.lay_war()
         if new.house_in is None:
