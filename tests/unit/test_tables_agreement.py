@@ -244,3 +244,12 @@ def test_a_renamed_player_arriving_again_before_the_old_connection_closed_keeps_
     assert again.seat is Side.P2 and again.name == "sam-2"
     assert old_sink.notices()[-1].code is NoticeCode.CLOSING
     assert [m.name for m in table.members] == ["sam", "sam-2"]
+
+
+def test_two_people_behind_one_address_never_take_each_others_seat():
+    table, _clock = make_table(dealing(*PLAIN))
+    ann_sink = Recorder()
+    ann = table.join("ann", ann_sink, identity="addr:same")
+    bob = table.join("bob", Recorder(), identity="addr:same")
+    assert ann.present and ann.seat is Side.P1 and bob.seat is Side.P2
+    assert not [n for n in ann_sink.notices() if n.code is NoticeCode.CLOSING]

@@ -330,7 +330,7 @@ class Table:
         grace = self.options.reconnect_grace
         wanted = reduce_name(name)
         if not watch and identity is not None:
-            self._replace_connection(identity, now)
+            self._replace_connection(identity, wanted, now)
         seat, taken_from = (None, None) if watch else self._free_seat(identity, may_sit, now)
         if seat is None:
             watching = sum(1 for m in self.members if m.seat is None)
@@ -359,12 +359,16 @@ class Table:
         self._settle()
         return member
 
-    def _replace_connection(self, identity: str, now: float) -> None:
-        """The player of a seat arrives again before their old connection was seen to close: the new one
-        takes the seat (and its name); the old one is told why it closes."""
+    def _replace_connection(self, identity: str, wanted: str, now: float) -> None:
+        """The player of a seat arrives again (same identity, same name as asked before) before their old
+        connection was seen to close: the new one takes the seat and its name; the old one is told why it closes.
+
+        An identity may be an address many people share, so the name must be the one the seat was given for
+        (itself, or with the suffix the table added).
+        """
         for seat in self._seats:
             old = seat.member
-            if old is None or seat.identity != identity:
+            if old is None or seat.identity != identity or not _same_asker(old.name, wanted):
                 continue
             notice = Notice(NoticeCode.CLOSING, "you sat down at this table again from another connection")
             old.sink(notice)
@@ -964,6 +968,14 @@ class Table:
             self._last_state = state
             self.revision += 1
             self._broadcast(state)
+
+
+def _same_asker(given: str, wanted: str) -> bool:
+    """Whether the table gave ``given`` to someone who asked for ``wanted`` (as is, or with a ``-N`` suffix)."""
+    if given == wanted:
+        return True
+    base, dash, number = given.rpartition("-")
+    return bool(dash) and number.isdigit() and wanted.startswith(base) and len(base) > 0
 
 
 def _random_seed() -> int:
