@@ -78,7 +78,7 @@ async def test_the_other_players_request_shows_whole_and_as_a_toast_and_the_same
             await until(pilot, lambda: wanted in requests(app))
             assert wanted in said
             await pilot.press("a")
-            await until(pilot, lambda: app.board.auto)
+            await until(pilot, lambda: app.board.auto or app.controller.game.battles > 0)
             assert "asks" not in requests(app)
 
 
@@ -176,6 +176,7 @@ async def test_an_emote_shows_beside_the_senders_name_in_the_log_and_reaches_the
         app, _bob, sink = await ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app) and "1-6 Emote" in footer_text(app))
+            assert "q Quit" in footer_text(app)
             await pilot.press("4")
             await until(pilot, lambda: 'ann (you) "wow"' in seats(app))
             assert "ann: wow" in log_text(app)
@@ -230,7 +231,6 @@ async def test_alone_at_a_table_a_player_can_play_the_house_now():
         app = table_app(fd)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "alone at the table: h plays the house now" in requests(app))
-            await until(pilot, lambda: "h House" in footer_text(app))
             await pilot.press("h")
             await until(pilot, lambda: "the house plays seat 2" in seats(app))
             await pilot.press("space")
@@ -312,3 +312,17 @@ async def test_two_players_at_one_keyboard_w_stops_at_the_tie_and_a_flip_key_lay
         await pilot.press("j")
         await until(pilot, lambda: not app.board.table_state.held and not app.board.laying)
         assert "DOUBLE WAR" in log_text(app)
+
+
+async def test_the_footer_follows_the_table_keys_in_play_as_people_arrive():
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, _ = server.connect("ann", table="oak")
+        app = table_app(fd)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "1-6 Emote" in footer_text(app))
+            assert app.controller.allows("play_house")
+            server.seat("oak", "bob")
+            await until(pilot, lambda: "bob" in seats(app))
+            assert not app.controller.allows("play_house")
+            await pilot.press("h")
+            assert "the house plays" not in seats(app)

@@ -121,6 +121,9 @@ class Shell:
     def result_hint(self, hint) -> None:
         self.hints.append(hint)
 
+    def refresh_bindings(self) -> None:
+        pass
+
     def clear_for_deal(self) -> None:
         pass
 

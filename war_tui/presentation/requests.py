@@ -62,8 +62,9 @@ def request_lines(
     watching = not local and (you is None or you.seat is None)
     lines: list[str] = []
     if state.held:
-        lines.append("stopped at a war: either player's space lays it" if watching
-                     else "stopped at a war: space lays it for everyone")
+        lays = ("either player's space lays it" if watching else "f or j lays it" if local
+                else "space lays it for everyone")
+        lines.append(f"stopped at a war: {lays}")
     if not local:
         lines += [request_text(state, index, kind, you, names) for index, kind in pending(state)]
     if house_in is not None and len(state.waiting_for) == 1 and not state.over:

@@ -28,14 +28,11 @@ def seat_words(seat: SeatState, index: int, state: TableState) -> list[Piece]:
         return [(f"{away}, the house plays", "house")]
     if state.over:
         return [("deals again", "flipped")] if seat.restart else [("to press r", "waiting")]
-    if state.auto_speed is not None:
+    if state.auto_speed is not None or state.held:
         return [(f"auto {speed_label(seat.speed)}", "auto")]
     if seat.flipped:
         return [("flipped", "flipped")]
-    words: list[Piece] = [("to flip", "waiting")]
-    if seat.auto:
-        words.append((f" (asks auto {speed_label(seat.speed)})", "label"))
-    return words
+    return [("to flip", "waiting")]  # what a player asks of the other is on the requests line, whole
 
 
 def _house_seat(seat: SeatState) -> bool:
@@ -45,6 +42,8 @@ def _house_seat(seat: SeatState) -> bool:
 
 def waiting_words(state: TableState, names: Sequence[str]) -> Piece:
     """What the table waits for, as one piece."""
+    if state.held:
+        return "stopped at a war's tie", "waiting"
     if state.auto_speed is not None:
         return f"auto-play {speed_label(state.auto_speed)}", "auto"
     waiting = state.waiting_for

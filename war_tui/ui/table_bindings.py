@@ -14,7 +14,7 @@ EMOTE_KEYS = 6
 TABLE_BINDINGS: list[BindingType] = [
     Binding("1", "app.emote(0)", "Emote", key_display=f"1-{EMOTE_KEYS}"),
     *(Binding(str(n + 1), f"app.emote({n})", f"Emote {n + 1}", show=False) for n in range(1, EMOTE_KEYS)),
-    Binding("h", "app.play_house", "House"),
+    Binding("h", "app.play_house", "House", show=False),  # the requests line offers it to a player alone
     Binding("t", "app.sit", "Sit"),
 ]
 """A seat's emotes (one footer entry for the six), playing the house when alone, and a spectator taking a seat."""

@@ -120,6 +120,9 @@ class Shell(Protocol):
 
     def table_closed(self, reason: str) -> None: ...
 
+    def refresh_bindings(self) -> None:
+        """The keys in play changed: the footer asks ``allows`` again."""
+
 
 class Controller:
     """What every way to play answers: the app's actions, the board's pacing, the help's keys."""

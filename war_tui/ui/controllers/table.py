@@ -90,6 +90,8 @@ class TableController(Controller):
         """When the house flips for the player the table waits for, on this screen's clock."""
         self._ticking: Stoppable | None = None
         self._emote_timers: list[Stoppable | None] = [None, None]
+        self._table_keys: tuple[bool, ...] = ()
+        """Which of the table's own keys were in play when the footer last asked."""
         self._held_notes: list[str] = []
         """Notes that came while a war is held at its tie: logged after its battle, as they happened."""
 
@@ -187,6 +189,10 @@ class TableController(Controller):
         self._show_requests()
         if new.over:
             self.shell.result_hint(self._result_hint())
+        keys = tuple(self._table_key(action) for action in sorted(TABLE_ACTIONS))
+        if keys != self._table_keys:
+            self._table_keys = keys
+            self.shell.refresh_bindings()
 
     def _show_requests(self) -> None:
         """The requests line now; while the house counts down, again every second."""
