@@ -253,3 +253,13 @@ def test_two_people_behind_one_address_never_take_each_others_seat():
     bob = table.join("bob", Recorder(), identity="addr:same")
     assert ann.present and ann.seat is Side.P1 and bob.seat is Side.P2
     assert not [n for n in ann_sink.notices() if n.code is NoticeCode.CLOSING]
+
+
+def test_the_same_name_from_one_address_is_another_person_and_watches():
+    table, _clock = make_table(dealing(*PLAIN))
+    first = Recorder()
+    table.join("guest", first, identity="addr:same")
+    table.join("bob", Recorder(), identity="key:bob")
+    second = table.join("guest", Recorder(), identity="addr:same")
+    assert second.watching and second.name == "guest-2"
+    assert not [n for n in first.notices() if n.code is NoticeCode.CLOSING]

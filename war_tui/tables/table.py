@@ -76,6 +76,8 @@ MAX_AUTO_SPEED = 128.0
 DEFAULT_AUTO_SPEED = 4.0
 HOUSE_NAME = "house"
 """The name a record gives a seat nobody ever sat in, and the seat's name when a player chose to play the house."""
+PERSONAL_IDENTITY = "key:"
+"""Identities that belong to one person (the key they logged in with, as the SSH server names them)."""
 WAR_LAY_SECONDS = 1.5
 """After a war held at its tie is laid, auto-play waits this long, so every screen can lay it step by step."""
 
@@ -329,7 +331,7 @@ class Table:
         now = self._clock()
         grace = self.options.reconnect_grace
         wanted = reduce_name(name)
-        if not watch and identity is not None:
+        if not watch and identity is not None and identity.startswith(PERSONAL_IDENTITY):
             self._replace_connection(identity, wanted, now)
         seat, taken_from = (None, None) if watch else self._free_seat(identity, may_sit, now)
         if seat is None:
@@ -363,8 +365,8 @@ class Table:
         """The player of a seat arrives again (same identity, same name as asked before) before their old
         connection was seen to close: the new one takes the seat and its name; the old one is told why it closes.
 
-        An identity may be an address many people share, so the name must be the one the seat was given for
-        (itself, or with the suffix the table added).
+        Only a personal identity (a key), and only with the name the seat was given for (itself, or with the
+        suffix the table added): an address is shared by everyone behind it.
         """
         for seat in self._seats:
             old = seat.member
