@@ -5,7 +5,7 @@ from __future__ import annotations
 from test_tables_support import Recorder, dealing, make_table, run_until_idle
 
 from war_tui.core.events import BattleWon
-from war_tui.core.rules import Result, Side
+from war_tui.core.rules import EndReason, Result, Side
 from war_tui.tables import EMOTES, Emoted, EventBatch, NoticeCode, SeatStatus, TableState
 from war_tui.tables.agreement import REQUEST_TIMEOUT, EmoteLimit
 
@@ -122,6 +122,7 @@ def test_a_new_deal_mid_game_needs_both_and_counts_a_stopped_game_in_the_tally()
     bob.restart()
     assert table.game_number == 2
     assert table.tally == (0, 0, 0, 1)
+    assert [e.reason for e in two.events() if hasattr(e, "reason")] == [EndReason.AGREED]
     batches = [u for u in two.updates if isinstance(u, EventBatch)]
     assert any(b.tally == (0, 0, 0, 1) for b in batches)
 

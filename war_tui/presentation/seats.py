@@ -46,7 +46,7 @@ def waiting_words(state: TableState, names: Sequence[str]) -> Piece:
         return "stopped at a war's tie", "waiting"
     if state.auto_speed is not None:
         return f"auto-play {speed_label(state.auto_speed)}", "auto"
-    waiting = state.waiting_for
+    waiting = tuple(side for side in state.waiting_for if not state.seats[side.index].house)  # the house never waits
     if state.over:
         if not waiting:
             return "dealing again", "flipped"

@@ -25,8 +25,7 @@ from dataclasses import dataclass, field, replace
 from ..core.engine import Game
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.pace import tick_plan
-from ..core.rules import Rules, Side
-from ..core.rules import Result
+from ..core.rules import EndReason, Result, Rules, Side
 from ..stats.records import GameRecord, Source
 from .agreement import KINDS, REQUEST_TIMEOUT, EmoteLimit, request_words
 from .clock import Clock, monotonic
@@ -932,7 +931,7 @@ class Table:
         seats = self._seats
         if not game.over and any(s.restart for s in seats) and all(s.restart or s.vacant() for s in seats):
             self._note(Notice(NoticeCode.AGREED, "game stopped by agreement: a new deal"))
-            self._play(game.stop)
+            self._play(lambda: game.stop(EndReason.AGREED))
             self._new_game()
             self._settle()
             return
