@@ -236,6 +236,7 @@ async def test_alone_at_a_table_a_player_can_play_the_house_now():
             await pilot.press("space")
             await until(pilot, lambda: app.board.battle is not None)
             assert "alone" not in requests(app)
+            await until(pilot, lambda: "waiting for ann to flip" in seats(app))  # never for the house
 
 
 @pytest.mark.serial  # waits a second of wall clock for the seat timeout
