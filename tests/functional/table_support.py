@@ -209,10 +209,11 @@ class DirectHost:
             self.member.leave()
 
 
-def busy_registry(ann_host: DirectHost | None = None) -> Registry:
-    """Table oak: ann and bob 12 battles into seed 7's game, ann flipped for the next; elm waits; pine is over.
+def busy_registry(ann_host: DirectHost | None = None, bob_host: DirectHost | None = None) -> Registry:
+    """Table oak: ann and bob 12 battles into seed 7's game, bob said "good game", ann flipped for the next and
+    asks for auto-play; elm waits; pine is over.
 
-    With ``ann_host``, ann is that screen's connection from the start.
+    With ``ann_host`` (``bob_host``), ann (bob) is that screen's connection from the start.
     """
     from war_tui.tables import FakeClock
 
@@ -223,11 +224,19 @@ def busy_registry(ann_host: DirectHost | None = None) -> Registry:
         ann = ann_host.member
     else:
         ann = registry.join("oak", "ann", Sink())
-    bob = registry.join("oak", "bob", Sink())
+    if bob_host is not None:
+        bob_host.registry = registry
+        bob_host.join_now()
+        bob = bob_host.member
+    else:
+        bob = registry.join("oak", "bob", Sink())
+    assert ann is not None and bob is not None
     for _ in range(12):
         ann.flip()
         bob.flip()
+    bob.table.emote(bob, 0)
     ann.flip()
+    ann.set_auto(True, 4)
     registry.join("oak", "zoe", Sink(), watch=True)
     registry.join("elm", "cid", Sink())
     dee, eli = registry.join("pine", "dee", Sink()), registry.join("pine", "eli", Sink())
@@ -251,6 +260,13 @@ def player_view() -> WarApp:
     return direct_app(host)
 
 
+def other_player_view() -> WarApp:
+    """Table oak on bob's screen: ann has flipped and asks for auto-play."""
+    host = DirectHost(None, "bob", "oak")  # type: ignore[arg-type]  # busy_registry gives it its registry
+    busy_registry(bob_host=host)
+    return direct_app(host)
+
+
 def spectator_view() -> WarApp:
     return direct_app(DirectHost(busy_registry(), "eve", "oak", watch=True), mode="watch")
 
@@ -265,6 +281,7 @@ def two_players_view() -> WarApp:
 
 TABLE_SCREEN_STATES = {
     "table-player": ((100, 30), player_view, ()),
+    "table-other-player": ((100, 30), other_player_view, ()),
     "table-spectator": ((100, 30), spectator_view, ()),
     "lobby": ((100, 30), lobby_view, ()),
     "two-players": ((80, 24), two_players_view, ("f", "j", "f", "j", "f")),

@@ -258,7 +258,7 @@ async def test_auto_play_runs_when_both_ask_and_either_stops_it():
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("a")
-            await until(pilot, lambda: "asks auto" in seats(app))
+            await until(pilot, lambda: "you ask for auto-play at 4/s: waiting for bob" in "\n".join(app.board.requests))
             assert not app.board.auto
             bob.set_auto(True, 64)
             server.wake.set()

@@ -50,6 +50,8 @@ class Board:
     table_state: object = None
     you: object = None
     log_note: object = None
+    requests: tuple = ()
+    emotes: tuple = ("", "")
     auto: bool = False
     speed: float = 4.0
     pause_on_war: bool = False
@@ -96,6 +98,7 @@ class Shell:
         self.saved: list[dict] = []
         self.lobby_open = False
         self.closed: list[str] = []
+        self.hints: list = []
 
     def notify(self, message, **_options) -> None:
         self.said.append(message)
@@ -113,6 +116,12 @@ class Shell:
         self.results.append(result)
 
     def close_result(self) -> None:
+        pass
+
+    def result_hint(self, hint) -> None:
+        self.hints.append(hint)
+
+    def refresh_bindings(self) -> None:
         pass
 
     def clear_for_deal(self) -> None:
@@ -393,3 +402,21 @@ def test_a_solo_game_loads_nothing_of_the_tables():
     code = "import sys, war_tui.ui.app; print(sorted(m for m in sys.modules if m.startswith('war_tui.tables')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
+
+
+async def test_the_house_countdown_on_the_requests_line_goes_down_each_second():
+    clock = FakeClock()
+    table = Table("oak", clock=clock, deal=lambda: Game(*WAR_PACKETS))
+    game = RemoteGame()
+    game.send = table.join("ann", game.handle).request
+    table.join("bob", lambda update: None)
+    board, shell = Board(), Shell()
+    controller = TableController(board, shell, SHOWN_WHOLE, Host(game), clock=clock)
+    controller.start()
+    clock.advance(20)
+    controller.flip()
+    assert "the house flips for bob in 60 s" in board.requests
+    clock.advance(12)
+    ticking = shell.running()[-1]
+    ticking.callback()
+    assert "the house flips for bob in 48 s" in board.requests

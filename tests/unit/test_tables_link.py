@@ -77,8 +77,8 @@ def test_bad_lines_are_refused_and_a_link_that_keeps_sending_them_is_closed():
     bob.join("oak")
     told(ann)
     clock.advance(30)  # seated long enough for the seat to be kept
-    garbage = [b"not json\n", b'{"v":3,"kind":"teleport"}\n', b"x" * (MAX_LINE + 10) + b"\n", b"[]\n",
-               b'{"v":9,"kind":"flip"}\n', b'{"v":3,"kind":"flip","x":1}\n', b"\xff\n"]
+    garbage = [b"not json\n", b'{"v":4,"kind":"teleport"}\n', b"x" * (MAX_LINE + 10) + b"\n", b"[]\n",
+               b'{"v":9,"kind":"flip"}\n', b'{"v":4,"kind":"flip","x":1}\n', b"\xff\n"]
     for bad in garbage:
         ann.receive(bad)
     assert not ann.closed and ann.bad_lines == 7

@@ -478,10 +478,15 @@ def test_restart_deals_again_once_both_players_pressed_it():
     assert len(records) == 1
 
 
-def test_restart_before_game_over_is_refused():
-    table, _clock, (ann, _bob), (one, _two) = seated()
-    assert not ann.restart()
-    assert one.texts()[-1] == "the game is not over yet"
+def test_restart_before_game_over_asks_to_stop_the_game_and_deals_once_both_agree():
+    records: list = []
+    table, _clock, (ann, bob), (one, _two) = seated(PLAIN, records)
+    assert ann.restart()
+    assert not table.game.over and table.state().seats[0].restart
+    bob.restart()
+    assert table.state().game == 2 and not table.game.over
+    assert [r.result for r in records] == [Result.STOPPED]
+    assert "game stopped by agreement: a new deal" in one.texts()
 
 
 def test_a_finished_game_is_recorded_exactly_once_with_both_names_and_source_table():

@@ -157,13 +157,14 @@ class Game(EventSource):
                 self._playing = False
         return self.battles - start
 
-    def stop(self) -> None:
-        """End the game now as stopped (the rule sheet's "stop after a set time").
+    def stop(self, reason: EndReason = EndReason.STOPPED) -> None:
+        """End the game now as stopped (the rule sheet's "stop after a set time"; or, ``EndReason.AGREED``,
+        both players at a table agreed to).
 
         A listener may call it too: the game ends after the battle being told.
         """
         if self.result is None:
-            self._finish(Result.STOPPED, EndReason.STOPPED, [] if self._listeners else None)
+            self._finish(Result.STOPPED, reason, [] if self._listeners else None)
 
     def _battles(self, stop_at: int) -> None:
         p1, p2 = self._packets

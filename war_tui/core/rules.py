@@ -63,6 +63,7 @@ class EndReason(StrEnum):
     BOTH_SHORT = "both-short"  # neither could supply a war's cards: a draw
     BATTLE_CAP = "battle-cap"  # max_battles reached
     STOPPED = "stopped"  # stopped from outside (a time limit, say)
+    AGREED = "agreed"  # both players at a table agreed to stop it and deal again
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,13 @@ from collections.abc import Sequence
 
 TABLE_KEYS = (
     ("space enter f", "flip your card: the battle is played once both players have flipped"),
-    ("a", "ask for auto-play: it runs once both players ask, at the slower speed; either stops it"),
+    ("a", "ask for auto-play (again: withdraw); it runs once both ask, at the slower speed; either stops it"),
     ("+  -", "your auto-play speed"),
-    ("w", "stop your auto-play at every war, to watch it"),
-    ("r", "at game over: deal again (once both players ask)"),
+    ("w", "ask to stop auto-play at every war's tie (again: withdraw); once both ask, either's space lays it"),
+    ("r", "ask to deal again (again: withdraw); mid-game it stops this game, once both ask"),
+    ("1-6", "emote: 1 good game, 2 what a war!, 3 again?, 4 wow, 5 unlucky, 6 thanks (one a second)"),
+    ("h", "alone at the table: the house plays the empty seat now"),
+    ("", "a request the other player does not answer lapses after 30 s"),
     ("s", "statistics"),
     ("?  esc", "this help, open and close"),
     ("ctrl+p", "command palette: every action, and themes"),
@@ -22,6 +25,7 @@ TABLE_KEYS = (
 
 SPECTATOR_KEYS = (
     ("space a r", "nothing: you are watching (the players flip, play auto and deal again)"),
+    ("t", "take a free seat (open, the house's, or kept too long for someone away)"),
     ("Up Down", "scroll the battle log (PgUp PgDn Home End too)"),
     ("s", "statistics"),
     ("?  esc", "this help, open and close"),

@@ -13,11 +13,11 @@ from collections.abc import Iterable
 
 from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.rules import Rules
-from ..tables import LogEntry, Notice, RemoteGame
+from ..tables import Emoted, LogEntry, Notice, RemoteGame
 from .views import BattleView, DealView, EndView, battle_view, deal_view, end_view
 
-Step = tuple[str, DealView | BattleView | EndView | Notice | None]
-"""("deal" | "battle" | "result", a view or None) or ("note", the notice): one value given to the board."""
+Step = tuple[str, DealView | BattleView | EndView | Notice | Emoted | None]
+"""("deal" | "battle" | "result", a view or None) or ("note", the notice or emote): one value given to the board."""
 
 
 def board_steps(game: RemoteGame, seconds: float = 0.0) -> list[Step]:
@@ -52,7 +52,7 @@ def board_steps(game: RemoteGame, seconds: float = 0.0) -> list[Step]:
                 steps.append(("battle", view))
             # The game on the table (the log's last) took ``seconds``; how long an older one took is not known.
             steps.append(("result", end_view(entry, seconds if entry is last_over else None)))
-        elif isinstance(entry, Notice):
+        elif isinstance(entry, (Notice, Emoted)):
             steps.append(("note", entry))
     on_show = game.on_show
     if on_show is not None and not _shows(steps, on_show.battles if isinstance(on_show, GameOver) else on_show.battle):

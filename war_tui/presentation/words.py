@@ -64,6 +64,7 @@ def reason_text(reason: EndReason, result: Result, names: Sequence[str]) -> str:
         EndReason.BOTH_SHORT: "neither player could finish a war",
         EndReason.BATTLE_CAP: "the battle limit was reached",
         EndReason.STOPPED: "the time limit ran out",
+        EndReason.AGREED: "both players agreed to stop it",
     }[reason]
 
 

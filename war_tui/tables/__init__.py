@@ -1,7 +1,8 @@
 """Shared War tables: two seats, spectators, one engine ``Game`` per table, no UI and no transport.
 
-- ``Table`` (table.py): seats, flips, auto-play agreement, idle seats, reconnection, restarts,
-  snapshots, one statistics record per finished game. Driven by requests and ``poll()``.
+- ``Table`` (table.py): seats, flips, agreement between the players (agreement.py: auto-play, stop at
+  wars, deal again, request timeouts, emote limits), idle seats, reconnection, restarts, snapshots, the
+  tally, one statistics record per finished game. Driven by requests and ``poll()``.
 - ``Registry`` (registry.py): the tables of a server by name, ``max_tables``, the lobby.
 - ``protocol`` (protocol.py): the versioned line-delimited JSON between server and game process.
 - ``Link`` (link.py): the server's end of one connection, with bounded queues and resynchronisation.
@@ -18,9 +19,13 @@ from .driver import run_timers
 from .link import Link
 from .local import LocalTable, two_player_table
 from .messages import (
+    EMOTES,
     Auto,
+    Emote,
+    Emoted,
     EventBatch,
     Flip,
+    House,
     Join,
     Leave,
     Lobby,
@@ -32,10 +37,13 @@ from .messages import (
     Restart,
     SeatState,
     SeatStatus,
+    Sit,
     Snapshot,
+    Tally,
     TableEvent,
     TableState,
     Update,
+    WarStop,
     WatchLobby,
     You,
 )
@@ -46,6 +54,7 @@ from .remote_game import RemoteGame
 from .table import Member, Table, TableOptions
 
 __all__ = [
+    "EMOTES", "Emote", "Emoted", "House", "Sit", "Tally", "WarStop",
     "MAX_LINE", "VERSION", "Auto", "Clock", "EventBatch", "FakeClock", "Flip", "Join", "Leave", "Link", "Lobby",
     "LobbyEntry", "LocalTable", "LogEntry", "Member", "MessageReader", "Notice", "NoticeCode", "ProtocolError",
     "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "RemoteGame", "TableEvent",

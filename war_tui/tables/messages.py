@@ -3,8 +3,9 @@
 A table tells each member (``Update``): a ``Snapshot`` when they arrive or fall
 behind, its game's deals, won battles and end as an ``EventBatch``, the seats as a
 ``TableState`` whenever they change, and ``Notice`` lines. The lobby is a
-``Lobby``. A member asks (``Request``): ``Flip``, ``Auto``, ``Restart``,
-``Leave``; a connection outside a table asks ``Join`` or ``WatchLobby``. The
+``Lobby``; a player's emote is ``Emoted``. A member asks (``Request``): ``Flip``, ``Auto``, ``Restart``,
+``WarStop``, ``Emote``, ``House``, ``Sit``, ``Leave``; a connection outside a table asks ``Join`` or
+``WatchLobby``. The
 same values go through a socket (``protocol`` encodes them) or straight from a
 ``Table`` to a ``RemoteGame`` in one process (``--two-players``).
 
@@ -22,10 +23,17 @@ from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.rules import EndReason, Result, Rules, Side
 
 __all__ = [
-    "Auto", "BattleWon", "EventBatch", "Flip", "GameOver", "GameStarted", "Join",
+    "EMOTES", "Auto", "BattleWon", "Emote", "Emoted", "EventBatch", "Flip", "GameOver", "GameStarted", "House", "Join",
     "LOGGED_NOTICES", "Leave", "LogEntry", "Lobby", "LobbyEntry", "Notice", "NoticeCode", "Request", "Restart",
-    "SeatState", "SeatStatus", "Snapshot", "TableEvent", "TableState", "Update", "WatchLobby", "You",
+    "SeatState", "SeatStatus", "Sit", "Snapshot", "Tally", "TableEvent", "TableState", "Update", "WarStop",
+    "WatchLobby", "You",
 ]
+
+EMOTES = ("good game", "what a war!", "again?", "wow", "unlucky", "thanks")
+"""The six fixed reactions a player may send (keys 1-6); nobody types free text to a stranger."""
+
+Tally = tuple[int, int, int, int]
+"""A table's finished games: seat 1's wins, seat 2's wins, draws, stopped games."""
 
 
 class SeatStatus(StrEnum):
@@ -43,9 +51,13 @@ class NoticeCode(StrEnum):
     LEFT = "left"
     CLOSING = "closing"  # the server or the table is closing
     INFO = "info"
+    AGREED = "agreed"  # both players agreed on something that changes the game for both
+    EXPIRED = "expired"  # a request nobody answered in time
 
 
-LOGGED_NOTICES = frozenset({NoticeCode.HOUSE_FLIPPED, NoticeCode.JOINED, NoticeCode.LEFT})
+LOGGED_NOTICES = frozenset({
+    NoticeCode.HOUSE_FLIPPED, NoticeCode.JOINED, NoticeCode.LEFT, NoticeCode.AGREED, NoticeCode.EXPIRED,
+})
 """Notices every member is told and the battle log keeps; the others are for one member, or final."""
 
 
@@ -62,7 +74,8 @@ class SeatState:
     flipped: bool  # has turned their card for the coming battle
     auto: bool  # wants auto-play
     speed: float  # auto-play speed they asked for, battles per second
-    restart: bool  # pressed restart at game over
+    restart: bool  # asks to deal again (at game over), or to stop this game and deal again (during it)
+    war_stop: bool = False  # asks to stop auto-play at the tie of every war
 
     @property
     def house(self) -> bool:
@@ -81,6 +94,9 @@ class TableState:
     waiting_for: tuple[Side, ...]  # seats whose flip (or restart at game over) the table waits for
     auto_speed: float | None  # battles per second while auto-play runs, else None
     over: bool
+    war_stop: bool = False  # both players agreed: auto-play stops at the tie of every war
+    held: bool = False  # stopped at a war's tie: either player's flip lays it
+    house_in: float | None = None  # seconds until the house flips for the player the table waits for
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +111,21 @@ class You:
         return self.seat is None
 
 
-LogEntry = GameStarted | BattleWon | GameOver | Notice
-"""One line of the battle log, as data: a deal, a battle, an end, or a notice."""
+@dataclass(frozen=True, slots=True)
+class Emoted:
+    """A player sent one of the ``EMOTES`` (by its index)."""
+
+    seat: Side
+    name: str
+    emote: int
+
+    @property
+    def text(self) -> str:
+        return EMOTES[self.emote]
+
+
+LogEntry = GameStarted | BattleWon | GameOver | Notice | Emoted
+"""One line of the battle log, as data: a deal, a battle, an end, a notice or an emote."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +146,7 @@ class Snapshot:
     on_show: BattleWon | GameOver | None  # the battle on the board (a GameOver: a game ended short in a war)
     log: tuple[LogEntry, ...]  # the newest lines, oldest first
     played_ms: int  # since the deal; once the game is over, how long it took (a late joiner's result tells it)
+    tally: Tally = (0, 0, 0, 0)
 
 
 TableEvent = GameStarted | BattleWon | GameOver
@@ -130,6 +160,10 @@ class EventBatch:
 
     game: int
     events: tuple[TableEvent, ...]
+    played_ms: int = 0
+    """The game's time at the table after these events (how long it took, once over): one time on every screen."""
+    tally: Tally = (0, 0, 0, 0)
+    """The table's finished games after these events."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +188,7 @@ class Lobby:
         return len(self.tables) >= self.max_tables
 
 
-Update = Snapshot | EventBatch | TableState | Notice | Lobby
+Update = Snapshot | EventBatch | TableState | Notice | Emoted | Lobby
 """What a table or the lobby tells a connection."""
 
 
@@ -173,7 +207,35 @@ class Auto:
 
 @dataclass(frozen=True, slots=True)
 class Restart:
-    """Deal again (at game over; the table deals once both players asked)."""
+    """Ask (or, ``on`` False, stop asking) to deal again; mid-game, to stop this game and deal again.
+
+    The table deals once both players asked."""
+
+    on: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class WarStop:
+    """Ask (or stop asking) that auto-play stop at the tie of every war; it does once both players ask."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Emote:
+    """Send ``EMOTES[emote]`` to everyone at the table."""
+
+    emote: int
+
+
+@dataclass(frozen=True, slots=True)
+class House:
+    """Alone at a table: play the house in the empty seat now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    """A spectator takes a free seat (open, played by the house, or kept for someone away too long)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,5 +256,5 @@ class WatchLobby:
     """Send me the lobby, and again whenever it changes."""
 
 
-Request = Flip | Auto | Restart | Leave | Join | WatchLobby
+Request = Flip | Auto | Restart | WarStop | Emote | House | Sit | Leave | Join | WatchLobby
 """What a connection asks of the server."""

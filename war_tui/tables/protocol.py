@@ -2,8 +2,8 @@
 
 One JSON object per line, UTF-8, ending in ``\\n``, each carrying the version (``"v": VERSION``) and
 a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``,
-``notice``, ``lobby``); a connection sends requests (``flip``, ``auto``,
-``restart``, ``leave``, ``join``, ``lobby``). A game travels as its deals, won
+``notice``, ``emoted``, ``lobby``); a connection sends requests (``flip``, ``auto``,
+``restart``, ``war_stop``, ``emote``, ``house``, ``sit``, ``leave``, ``join``, ``lobby``). A game travels as its deals, won
 battles and game overs (``TableEvent``), which decode to values equal to the
 engine's: a battle's view holds every card laid, and a war's steps follow from
 its wars and the rules' war cards, so the turn of each card is not sent. A line
@@ -31,9 +31,13 @@ from ..core.cards import DECK_SIZE, Card, CardError, validate_packets
 from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.rules import EndReason, Gather, Result, Rules, RulesError, Side
 from .messages import (
+    EMOTES,
     Auto,
+    Emote,
+    Emoted,
     EventBatch,
     Flip,
+    House,
     Join,
     Leave,
     Lobby,
@@ -45,17 +49,21 @@ from .messages import (
     Restart,
     SeatState,
     SeatStatus,
+    Sit,
     Snapshot,
+    Tally,
     TableEvent,
     TableState,
     Update,
+    WarStop,
     WatchLobby,
     You,
 )
 from .names import MAX_NAME_CHARACTERS, MAX_TABLE_NAME_LENGTH, is_reduced
 
-VERSION = 3
-"""3: deals, won battles and game overs only (2 sent each card turned and each war declared as well)."""
+VERSION = 4
+"""4: requests between players (stop at wars, deal again mid-game), emotes, the table's tally and game time,
+a war held at its tie and the house's countdown. 3 had none of these; 2 sent each card turned as well."""
 MAX_LINE = 64 * 1024
 """Bytes in one line at most, its newline included."""
 CARD_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
@@ -97,8 +105,8 @@ def _side(side: Side | None) -> str | None:
     return side.value if side is not None else None
 
 
-def event_dict(event: TableEvent | Notice) -> dict[str, Any]:
-    """One of a game's events (or a log's notice) as a JSON object."""
+def event_dict(event: TableEvent | Notice | Emoted) -> dict[str, Any]:
+    """One of a game's events (or a log's notice or emote) as a JSON object."""
     if isinstance(event, BattleWon):
         return {"type": "won", "battle": event.battle, "winner": event.winner.value, "cards": cards_text(event.cards),
                 "p1": cards_text(event.p1_laid), "p2": cards_text(event.p2_laid), "wars": event.wars,
@@ -114,18 +122,21 @@ def event_dict(event: TableEvent | Notice) -> dict[str, Any]:
                 "p1": cards_text(event.p1), "p2": cards_text(event.p2)}
     if isinstance(event, Notice):
         return {"type": "notice", "code": event.code.value, "text": event.text}
+    if isinstance(event, Emoted):
+        return {"type": "emote", "seat": event.seat.value, "name": event.name, "emote": event.emote}
     raise TypeError(f"not an event: {type(event).__name__}")
 
 
 def _seat(seat: SeatState) -> dict[str, Any]:
     return {"status": seat.status.value, "name": seat.name, "flipped": seat.flipped, "auto": seat.auto,
-            "speed": seat.speed, "restart": seat.restart}
+            "speed": seat.speed, "restart": seat.restart, "war_stop": seat.war_stop}
 
 
 def _state(state: TableState) -> dict[str, Any]:
     return {"table": state.table, "game": state.game, "seats": [_seat(s) for s in state.seats],
             "spectators": state.spectators, "waiting": [s.value for s in state.waiting_for],
-            "auto": state.auto_speed, "over": state.over}
+            "auto": state.auto_speed, "over": state.over, "war_stop": state.war_stop, "held": state.held,
+            "house_in": state.house_in}
 
 
 def _lobby_entry(entry: LobbyEntry) -> dict[str, Any]:
@@ -138,7 +149,8 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
     """A message as the JSON object that carries it (version and kind included)."""
     body: dict[str, Any]
     if isinstance(message, EventBatch):
-        body = {"kind": "events", "game": message.game, "events": [event_dict(e) for e in message.events]}
+        body = {"kind": "events", "game": message.game, "events": [event_dict(e) for e in message.events],
+                "played": message.played_ms, "tally": list(message.tally)}
     elif isinstance(message, TableState):
         body = {"kind": "state", **_state(message)}
     elif isinstance(message, Notice):
@@ -153,7 +165,11 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
             "reason": message.reason.value if message.reason is not None else None,
             "on_show": event_dict(message.on_show) if message.on_show is not None else None,
             "log": [event_dict(e) for e in message.log], "played": message.played_ms,
+            "tally": list(message.tally),
         }
+    elif isinstance(message, Emoted):
+        body = {"kind": "emoted", **event_dict(message)}
+        del body["type"]
     elif isinstance(message, Lobby):
         body = {"kind": "lobby", "max": message.max_tables, "tables": [_lobby_entry(e) for e in message.tables]}
     elif isinstance(message, Flip):
@@ -161,7 +177,15 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
     elif isinstance(message, Auto):
         body = {"kind": "auto", "on": message.on, "speed": "max" if math.isinf(message.speed) else message.speed}
     elif isinstance(message, Restart):
-        body = {"kind": "restart"}
+        body = {"kind": "restart", "on": message.on}
+    elif isinstance(message, WarStop):
+        body = {"kind": "war_stop", "on": message.on}
+    elif isinstance(message, Emote):
+        body = {"kind": "emote", "emote": message.emote}
+    elif isinstance(message, House):
+        body = {"kind": "house"}
+    elif isinstance(message, Sit):
+        body = {"kind": "sit"}
     elif isinstance(message, Leave):
         body = {"kind": "leave"}
     elif isinstance(message, Join):
@@ -345,6 +369,7 @@ _EVENT_FIELDS = {
     "over": ("type", "result", "reason", "battles", "wars", "longest", "counts", "leader", "p1", "p2", "last_wars"),
     "started": ("type", "seed", "rules", "p1", "p2"),
     "notice": ("type", "code", "text"),
+    "emote": ("type", "seat", "name", "emote"),
 }
 
 
@@ -356,8 +381,19 @@ def _decode_rules(data: Any) -> Rules:
         raise ProtocolError("rules out of range") from None
 
 
-def decode_entry(data: Any) -> TableEvent | Notice:
-    """One of a game's events (or a log's notice) from its JSON object."""
+def _decode_emoted(f: _Fields) -> Emoted:
+    return Emoted(f.enum("seat", Side), f.name("name"), f.int("emote", 0, len(EMOTES) - 1))
+
+
+def _tally(f: _Fields) -> Tally:
+    value = f.list("tally", 4)
+    if len(value) != 4 or any(type(v) is not int or not 0 <= v <= MAX_INT for v in value):
+        raise ProtocolError(f"{f.what}'s tally is not four whole numbers")
+    return (value[0], value[1], value[2], value[3])
+
+
+def decode_entry(data: Any) -> TableEvent | Notice | Emoted:
+    """One of a game's events (or a log's notice or emote) from its JSON object."""
     kind = data.get("type") if isinstance(data, dict) else None
     if not isinstance(kind, str) or kind not in _EVENT_FIELDS:
         raise ProtocolError("an event of no known type")
@@ -382,27 +418,30 @@ def decode_entry(data: Any) -> TableEvent | Notice:
         except CardError:
             raise ProtocolError("a deal whose packets are not a deck") from None
         return GameStarted(seed, rules, p1, p2)
+    if kind == "emote":
+        return _decode_emoted(f)
     return Notice(f.enum("code", NoticeCode), f.text("text"))
 
 
 def _decode_event(data: Any) -> TableEvent:
     event = decode_entry(data)
-    if isinstance(event, Notice):
+    if isinstance(event, (Notice, Emoted)):
         raise ProtocolError("a notice among engine events")
     return event
 
 
 def _decode_seat(data: Any) -> SeatState:
-    f = _Fields(data, "a seat", ("status", "name", "flipped", "auto", "speed", "restart"))
+    f = _Fields(data, "a seat", ("status", "name", "flipped", "auto", "speed", "restart", "war_stop"))
     status = f.enum("status", SeatStatus)
     name = f.opt_name("name")
     if (name is None) != (status is SeatStatus.OPEN):
         raise ProtocolError("a seat whose name does not fit its status")
     return SeatState(status, name, f.bool("flipped"), f.bool("auto"), f.number("speed", MIN_SPEED, MAX_REQUEST_SPEED),
-                     f.bool("restart"))
+                     f.bool("restart"), f.bool("war_stop"))
 
 
-_STATE_FIELDS = ("table", "game", "seats", "spectators", "waiting", "auto", "over")
+_STATE_FIELDS = ("table", "game", "seats", "spectators", "waiting", "auto", "over", "war_stop", "held", "house_in")
+MAX_WAIT = 86400.0
 
 
 def _decode_state(f: _Fields) -> TableState:
@@ -422,7 +461,7 @@ def _decode_state(f: _Fields) -> TableState:
     return TableState(
         table, f.int("game", 1), (_decode_seat(seats[0]), _decode_seat(seats[1])),
         f.int("spectators", 0, MAX_SPECTATORS), waiting_for, f.opt_number("auto", MIN_SPEED, MAX_REQUEST_SPEED),
-        f.bool("over"),
+        f.bool("over"), f.bool("war_stop"), f.bool("held"), f.opt_number("house_in", 0.0, MAX_WAIT),
     )
 
 
@@ -448,16 +487,20 @@ def decode_update(line: bytes | str) -> Update:
     data = _load(line)
     kind = data.get("kind")
     if kind == "events":
-        f = _Fields(data, "an events message", ("v", "kind", "game", "events"))
-        return EventBatch(f.int("game", 1), tuple(_decode_event(e) for e in f.list("events", MAX_EVENTS)))
+        f = _Fields(data, "an events message", ("v", "kind", "game", "events", "played", "tally"))
+        return EventBatch(f.int("game", 1), tuple(_decode_event(e) for e in f.list("events", MAX_EVENTS)),
+                          f.int("played"), _tally(f))
     if kind == "state":
         return _decode_state(_Fields(data, "a state message", ("v", "kind", *_STATE_FIELDS)))
     if kind == "notice":
         f = _Fields(data, "a notice", ("v", "kind", "code", "text"))
         return Notice(f.enum("code", NoticeCode), f.text("text"))
+    if kind == "emoted":
+        return _decode_emoted(_Fields(data, "an emote", ("v", "kind", "seat", "name", "emote")))
     if kind == "snapshot":
         f = _Fields(data, "a snapshot", ("v", "kind", "you", "state", "seed", "rules", "total", "counts", "battles",
-                                         "wars", "longest", "result", "reason", "on_show", "log", "played"))
+                                         "wars", "longest", "result", "reason", "on_show", "log", "played",
+                                         "tally"))
         y = _Fields(f._get("you"), "a snapshot's you", ("name", "seat"))
         on_show_data = f._get("on_show")
         on_show = None if on_show_data is None else _decode_event(on_show_data)
@@ -472,7 +515,7 @@ def decode_update(line: bytes | str) -> Update:
             wars=f.int("wars"), longest_war=f.int("longest", 0, DECK_SIZE),
             result=f.opt_enum("result", Result), reason=f.opt_enum("reason", EndReason), on_show=on_show,
             log=log,
-            played_ms=f.int("played"),
+            played_ms=f.int("played"), tally=_tally(f),
         )
     if kind == "lobby":
         f = _Fields(data, "a lobby message", ("v", "kind", "max", "tables"))
@@ -493,8 +536,17 @@ def decode_request(line: bytes | str) -> Request:
         speed = math.inf if f.data.get("speed") == "max" else f.number("speed", MIN_SPEED, MAX_REQUEST_SPEED)
         return Auto(on, speed)
     if kind == "restart":
-        _Fields(data, "a restart request", ("v", "kind"))
-        return Restart()
+        return Restart(_Fields(data, "a restart request", ("v", "kind", "on")).bool("on"))
+    if kind == "war_stop":
+        return WarStop(_Fields(data, "a war stop request", ("v", "kind", "on")).bool("on"))
+    if kind == "emote":
+        return Emote(_Fields(data, "an emote request", ("v", "kind", "emote")).int("emote", 0, len(EMOTES) - 1))
+    if kind == "house":
+        _Fields(data, "a house request", ("v", "kind"))
+        return House()
+    if kind == "sit":
+        _Fields(data, "a sit request", ("v", "kind"))
+        return Sit()
     if kind == "leave":
         _Fields(data, "a leave request", ("v", "kind"))
         return Leave()

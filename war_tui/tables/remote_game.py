@@ -7,7 +7,9 @@ they describe, which is up to date before each event is told, as with the engine
 decides a rule: it only applies what the table's updates say. Everything else a
 table says (the seats, notices, snapshots, the lobby) goes to ``watch``
 listeners. Key presses become requests through ``send`` (``flip``, ``set_auto``,
-``restart``, ``leave``); the table answers with updates.
+``restart``, ``set_war_stop``, ``emote``, ``play_house``, ``sit``, ``leave``); the table answers with
+updates. The table's tally and the game's time (``tally``, ``played_ms``) come with its events, so
+every screen shows the same.
 
 Fed by ``handle``: from the protocol's ``update_reader`` in a game process, or
 straight from a ``Table`` member's sink in one process (``--two-players``).
@@ -23,23 +25,29 @@ from ..core.rules import EndReason, Result, Rules, Side, leader
 from .messages import (
     LOGGED_NOTICES,
     Auto,
+    Emote,
+    Emoted,
     EventBatch,
     Flip,
+    House,
     Leave,
     Lobby,
     LogEntry,
     Notice,
     Request,
     Restart,
+    Sit,
     Snapshot,
+    Tally,
     TableEvent,
     TableState,
     Update,
+    WarStop,
     You,
 )
 from .table import DEFAULT_AUTO_SPEED, DEFAULT_LOG_LINES
 
-TableListener = Callable[[Snapshot | TableState | Notice | Lobby], None]
+TableListener = Callable[[Snapshot | TableState | Notice | Emoted | Lobby], None]
 
 
 class RemoteGame(EventSource):
@@ -60,6 +68,10 @@ class RemoteGame(EventSource):
         self.you: You | None = None
         self.lobby: Lobby | None = None
         self.on_show: BattleWon | GameOver | None = None
+        self.tally: Tally = (0, 0, 0, 0)
+        """The table's finished games (seat 1's wins, seat 2's, draws, stopped), as the table counts them."""
+        self.played_ms = 0
+        """The game's time at the table when it last said (how long it took, once over)."""
         self.log: deque[LogEntry] = deque(maxlen=log_lines)
         self._counts = (0, 0)
         self._listeners: list[Listener] = []
@@ -101,8 +113,20 @@ class RemoteGame(EventSource):
     def set_auto(self, on: bool, speed: float = DEFAULT_AUTO_SPEED) -> None:
         self._send(Auto(on, speed))
 
-    def restart(self) -> None:
-        self._send(Restart())
+    def restart(self, on: bool = True) -> None:
+        self._send(Restart(on))
+
+    def set_war_stop(self, on: bool) -> None:
+        self._send(WarStop(on))
+
+    def emote(self, emote: int) -> None:
+        self._send(Emote(emote))
+
+    def play_house(self) -> None:
+        self._send(House())
+
+    def sit(self) -> None:
+        self._send(Sit())
 
     def leave(self) -> None:
         self._send(Leave())
@@ -125,6 +149,8 @@ class RemoteGame(EventSource):
         elif isinstance(update, Notice):
             if update.code in LOGGED_NOTICES:
                 self.log.append(update)
+        elif isinstance(update, Emoted):
+            self.log.append(update)
         elif isinstance(update, Lobby):
             self.lobby = update
         for listener in tuple(self._table_listeners):
@@ -144,6 +170,8 @@ class RemoteGame(EventSource):
         self.result = snapshot.result
         self.reason = snapshot.reason
         self.on_show = snapshot.on_show
+        self.tally = snapshot.tally
+        self.played_ms = snapshot.played_ms
         self.log.clear()
         self.log.extend(snapshot.log)
 
@@ -151,6 +179,8 @@ class RemoteGame(EventSource):
         if batch.game < self.game_number:
             return  # from a game this connection has already seen replaced
         self.game_number = batch.game
+        self.tally = batch.tally
+        self.played_ms = batch.played_ms
         for event in batch.events:
             self._apply(event)
             for listener in tuple(self._listeners):  # after the state it describes, as the engine does

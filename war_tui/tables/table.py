@@ -18,20 +18,25 @@ from __future__ import annotations
 
 import math
 import random
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..core.engine import Game
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.pace import tick_plan
-from ..core.rules import Rules, Side
+from ..core.rules import EndReason, Result, Rules, Side
 from ..stats.records import GameRecord, Source
+from .agreement import KINDS, REQUEST_TIMEOUT, EmoteLimit, request_words
 from .clock import Clock, monotonic
 from .messages import (
+    EMOTES,
     Auto,
+    Emote,
+    Emoted,
     EventBatch,
     Flip,
+    House,
     Leave,
     LobbyEntry,
     LogEntry,
@@ -41,9 +46,12 @@ from .messages import (
     Restart,
     SeatState,
     SeatStatus,
+    Sit,
     Snapshot,
+    Tally,
     TableState,
     Update,
+    WarStop,
     You,
 )
 from .names import reduce_name, unique_name
@@ -66,7 +74,11 @@ MAX_AUTO_SPEED = 128.0
 """Battles per second at most at a shared table ("max" means this): every link carries every battle."""
 DEFAULT_AUTO_SPEED = 4.0
 HOUSE_NAME = "house"
-"""The name a record gives a seat nobody ever sat in."""
+"""The name a record gives a seat nobody ever sat in, and the seat's name when a player chose to play the house."""
+PERSONAL_IDENTITY = "key:"
+"""Identities that belong to one person (the key they logged in with, as the SSH server names them)."""
+WAR_LAY_SECONDS = 1.5
+"""After a war held at its tie is laid, auto-play waits this long, so every screen can lay it step by step."""
 
 _SIDES = (Side.P1, Side.P2)
 
@@ -84,6 +96,8 @@ class TableOptions:
     """Auto-play's top speed, battles per second, whatever a player asks ("max" means this)."""
     max_spectators: int = DEFAULT_MAX_SPECTATORS
     log_lines: int = DEFAULT_LOG_LINES
+    request_timeout: float = REQUEST_TIMEOUT
+    """Seconds a request waits for the other player's answer."""
 
     def __post_init__(self) -> None:
         for label, value, low, high in (
@@ -92,6 +106,7 @@ class TableOptions:
             ("close after", self.close_after, 0.0, 86400.0),
             ("short stay", self.short_stay, 0.0, 3600.0),
             ("max speed", self.max_speed, MIN_AUTO_SPEED, 1000.0),
+            ("request timeout", self.request_timeout, 1.0, 3600.0),
         ):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise ValueError(f"{label} must be a number of seconds, not {value!r}")
@@ -135,6 +150,17 @@ class _Seat:
         self.auto = False
         self.speed = DEFAULT_AUTO_SPEED
         self.restart = False
+        self.war_stop = False
+        self.asked: dict[str, float] = {}
+        """Since when each of this seat's requests has waited for the other player (``KINDS``)."""
+        self.emotes = EmoteLimit()
+
+    def wants(self, kind: str) -> bool:
+        return bool(getattr(self, kind))
+
+    def drop_wishes(self) -> None:
+        self.auto = self.restart = self.war_stop = False
+        self.asked.clear()
 
     def status(self, now: float, grace: float) -> SeatStatus:
         if self.member is not None:
@@ -167,7 +193,7 @@ class Member:
 
     def __init__(
         self, table: Table, name: str, seat: Side | None, sink: Sink, identity: str | None = None,
-        counted: bool = True,
+        counted: bool = True, *, address: str | None = None, may_sit: bool = True,
     ) -> None:
         self.table = table
         self.counted = counted
@@ -176,6 +202,9 @@ class Member:
         self.seat = seat
         self.sink = sink
         self.identity = identity
+        self.address = address
+        self.may_sit = may_sit
+        """Whether this connection may take a seat (its address holds fewer seats than the server allows)."""
         self.present = True
 
     @property
@@ -192,20 +221,29 @@ class Member:
     def set_auto(self, on: bool, speed: float = DEFAULT_AUTO_SPEED) -> bool:
         return self.table.set_auto(self, on, speed)
 
-    def restart(self) -> bool:
-        return self.table.restart(self)
+    def restart(self, on: bool = True) -> bool:
+        return self.table.restart(self, on)
 
     def leave(self) -> None:
         self.table.leave(self)
 
     def request(self, request: Request) -> bool:
-        """Carry out a table request (``Flip``, ``Auto``, ``Restart``, ``Leave``); others are refused."""
+        """Carry out a table request (``Flip``, ``Auto``, ``Restart``, ``WarStop``, ``Emote``, ``House``, ``Sit``,
+        ``Leave``); others are refused."""
         if isinstance(request, Flip):
             return self.flip()
         if isinstance(request, Auto):
             return self.set_auto(request.on, request.speed)
         if isinstance(request, Restart):
-            return self.restart()
+            return self.restart(request.on)
+        if isinstance(request, WarStop):
+            return self.table.set_war_stop(self, request.on)
+        if isinstance(request, Emote):
+            return self.table.emote(self, request.emote)
+        if isinstance(request, House):
+            return self.table.play_house(self)
+        if isinstance(request, Sit):
+            return self.table.sit(self)
         if isinstance(request, Leave):
             self.leave()
             return True
@@ -260,6 +298,10 @@ class Table:
         self._auto_credit = 0.0
         self._moves = 0
         """Flips and battles so far: a player who leaves before it moved keeps no seat."""
+        self._held = False
+        """Auto-play stopped at a war's tie (both asked to stop at wars): either player's flip lays it."""
+        self._tally: Counter[Result] = Counter()
+        self._last_compared: TableState | None = None
         self.game_number = 0
         self.game: Game = self._new_game()
 
@@ -293,21 +335,9 @@ class Table:
         now = self._clock()
         grace = self.options.reconnect_grace
         wanted = reduce_name(name)
-        seat: _Seat | None = None
-        taken_from: _Seat | None = None
-        if not watch:
-            if identity is not None:
-                seat = next((s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY
-                             and s.identity == identity), None)
-            if seat is None and may_sit:
-                seat = next(
-                    (s for s in self._seats if s.status(now, grace) in (SeatStatus.OPEN, SeatStatus.HOUSE)), None
-                )
-            if seat is None and may_sit:
-                seat = taken_from = next(
-                    (s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY
-                     and s.left_at is not None and now - s.left_at >= self.options.seat_timeout), None
-                )
+        if not watch and identity is not None and identity.startswith(PERSONAL_IDENTITY):
+            self._replace_connection(identity, wanted, now)
+        seat, taken_from = (None, None) if watch else self._free_seat(identity, may_sit, now)
         if seat is None and counted:
             watching = self.watching
             if watching >= self.options.max_spectators:
@@ -319,43 +349,127 @@ class Table:
         awaited = {s.name for s in self._seats if s.status(now, grace) is SeatStatus.AWAY and s is not seat}
         taken = {m.name for m in self.members} | {n for n in awaited if n is not None}
         member_name = unique_name(wanted, taken)
-        member = Member(self, member_name, seat.side if seat is not None else None, sink, identity, counted)
+        member = Member(self, member_name, seat.side if seat is not None else None, sink, identity, counted,
+                        address=address, may_sit=may_sit)
         self.members.append(member)
         self._empty_since = None
-        notice: str | None = None
-        if seat is not None:
-            number = seat.side.index + 1
-            if returning:
-                notice = f"{member_name} is back at seat {number}"
-                self._seat_event(f"{member_name} is back at seat {number}", identity)
-            elif taken_from is not None:
-                away = now - (taken_from.left_at or now)
-                notice = f"{member_name} takes seat {number}, {taken_from.name}'s until now (away {away:.0f} s)"
-                self._seat_event(
-                    f"{member_name} takes seat {number} kept for {taken_from.name} (away {away:.0f} s)",
-                    identity, taken_from.identity,
-                )
-            else:
-                notice = f"{member_name} sits at seat {number}"
-                self._seat_event(notice, identity)
-            seat.name_before = None if returning else seat.name
-            seat.member = member
-            seat.name = member_name
-            seat.identity = identity
-            seat.address = address
-            seat.left_at = None
-            seat.sat_at = now
-            seat.moves_at_sit = self._moves
-            seat.auto = False
-            seat.restart = False
+        notice = self._seat_member(member, seat, taken_from, returning, now) if seat is not None else None
         self.revision += 1
         sink(self.snapshot(member))
         if notice is not None:
             self._note(Notice(NoticeCode.JOINED, notice))
         elif not watch and not may_sit:
             self.tell(member, Notice(NoticeCode.INFO, "you watch: your address holds all the seats it may"))
+        elif not watch:
+            self._tell_kept_seats(member, now)
         self._settle()
         return member
+
+    def _replace_connection(self, identity: str, wanted: str, now: float) -> None:
+        """The player of a seat arrives again (same identity, same name as asked before) before their old
+        connection was seen to close: the new one takes the seat and its name; the old one is told why it closes.
+
+        Only a personal identity (a key), and only with the name the seat was given for (itself, or with the
+        suffix the table added): an address is shared by everyone behind it.
+        """
+        for seat in self._seats:
+            old = seat.member
+            if old is None or seat.identity != identity or not _same_asker(old.name, wanted):
+                continue
+            notice = Notice(NoticeCode.CLOSING, "you sat down at this table again from another connection")
+            old.sink(notice)
+            old.present = False
+            self.members.remove(old)
+            seat.member = None
+            seat.left_at = now
+            self._seat_event(f"{old.name} arrives again at seat {seat.side.index + 1}", identity)
+
+    def sit(self, member: Member) -> bool:
+        """A spectator takes a free seat: open, played by the house, or kept too long for someone away."""
+        if self.closed or not member.present or member.table is not self:
+            return False
+        if member.seat is not None:
+            return self._refuse(member, "you already sit at this table")
+        now = self._clock()
+        if not member.may_sit:
+            return self._refuse(member, "your address holds all the seats it may")
+        seat, taken_from = self._free_seat(member.identity, True, now)
+        if seat is None:
+            self._tell_kept_seats(member, now, asked=True)
+            return False
+        returning = taken_from is None and seat.status(now, self.options.reconnect_grace) is SeatStatus.AWAY
+        member.seat = seat.side
+        notice = self._seat_member(member, seat, taken_from, returning, now)
+        self.revision += 1
+        member.sink(self.snapshot(member))
+        self._note(Notice(NoticeCode.JOINED, notice))
+        self._settle()
+        return True
+
+    def _free_seat(self, identity: str | None, may_sit: bool, now: float) -> tuple[_Seat | None, _Seat | None]:
+        """The seat someone arriving takes, and the away player's seat it is if they take one (or None, None).
+
+        Their own kept seat first; then an open seat or one the house plays, seat 1 first; then a seat
+        whose player has been away for the seat timeout.
+        """
+        grace = self.options.reconnect_grace
+        if identity is not None:
+            seat = next((s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY
+                         and s.identity == identity), None)
+            if seat is not None:
+                return seat, None
+        if not may_sit:
+            return None, None
+        seat = next((s for s in self._seats if s.status(now, grace) in (SeatStatus.OPEN, SeatStatus.HOUSE)), None)
+        if seat is not None:
+            return seat, None
+        seat = next((s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY
+                     and s.left_at is not None and now - s.left_at >= self.options.seat_timeout), None)
+        return seat, seat
+
+    def _tell_kept_seats(self, member: Member, now: float, asked: bool = False) -> None:
+        """Someone who would sit watches: say whose seat is kept, and when t takes it."""
+        grace = self.options.reconnect_grace
+        for seat in self._seats:
+            if seat.status(now, grace) is SeatStatus.AWAY and seat.left_at is not None:
+                wait = max(1, math.ceil(seat.left_at + self.options.seat_timeout - now))
+                self.tell(member, Notice(
+                    NoticeCode.INFO,
+                    f"seat {seat.side.index + 1} is kept for {seat.name}, who is away: t takes it in {wait} s",
+                ))
+                return
+        if asked:
+            self._refuse(member, "both seats are taken")
+
+    def _seat_member(
+        self, member: Member, seat: _Seat, taken_from: _Seat | None, returning: bool, now: float
+    ) -> str:
+        """``member`` sits in ``seat``; what everyone is told (whose it was, if they take an away player's seat)."""
+        member_name, identity = member.name, member.identity
+        number = seat.side.index + 1
+        if returning:
+            notice = f"{member_name} is back at seat {number}"
+            self._seat_event(f"{member_name} is back at seat {number}", identity)
+        elif taken_from is not None:
+            away = now - (taken_from.left_at or now)
+            notice = f"{member_name} takes seat {number}, {taken_from.name}'s until now (away {away:.0f} s)"
+            self._seat_event(
+                f"{member_name} takes seat {number} kept for {taken_from.name} (away {away:.0f} s)",
+                identity, taken_from.identity,
+            )
+        else:
+            notice = f"{member_name} sits at seat {number}"
+            self._seat_event(notice, identity)
+        seat.name_before = None if returning else seat.name
+        seat.member = member
+        seat.name = member_name
+        seat.identity = identity
+        seat.address = member.address
+        seat.left_at = None
+        seat.sat_at = now
+        seat.moves_at_sit = self._moves
+        seat.drop_wishes()
+        return notice
 
     def leave(self, member: Member) -> None:
         """``member`` has gone (asked to leave, or the connection closed); safe to call twice.
@@ -375,8 +489,7 @@ class Table:
             number = seat.side.index + 1
             seat.member = None
             seat.left_at = now
-            seat.auto = False
-            seat.restart = False
+            seat.drop_wishes()
             stayed = now - seat.sat_at
             if stayed < self.options.short_stay and self._moves == seat.moves_at_sit:
                 seat.name, seat.identity = seat.name_before, None
@@ -421,6 +534,12 @@ class Table:
             return False
         if self.game.over:
             return self._refuse(member, "the game is over: restart deals again once both players ask")
+        if self._held:
+            self._held = False  # either player lays the war; auto-play carries on once screens have laid it
+            self._auto_credit = 0.0
+            self._auto_at = self._clock() + WAR_LAY_SECONDS
+            self._settle()
+            return True
         if self._auto_at is not None:
             return self._refuse(member, "auto-play is on: turn it off to flip by hand")
         if seat.flipped:
@@ -445,16 +564,60 @@ class Table:
         self._settle()
         return True
 
-    def restart(self, member: Member) -> bool:
-        """``member`` asks to deal again at game over; the table deals once both players asked."""
+    def restart(self, member: Member, on: bool = True) -> bool:
+        """``member`` asks (or stops asking) to deal again: at game over, or mid-game to stop this game first.
+
+        The table deals once both players asked (the house agrees); a game stopped so is recorded as stopped.
+        """
         seat = self._seat_of(member)
         if seat is None:
             return False
-        if not self.game.over:
-            return self._refuse(member, "the game is not over yet")
-        if not seat.restart:
-            seat.restart = True
+        if seat.restart != on:
+            seat.restart = on
             self._settle()
+        return True
+
+    def set_war_stop(self, member: Member, on: bool) -> bool:
+        """``member`` asks (or stops asking) that auto-play stop at every war's tie; it does once both ask."""
+        seat = self._seat_of(member)
+        if seat is None:
+            return False
+        if seat.war_stop != on:
+            seat.war_stop = on
+            self._settle()
+        return True
+
+    def emote(self, member: Member, emote: int) -> bool:
+        """``member`` sends one of the ``EMOTES`` to everyone; at most one a second and ten a minute per seat."""
+        seat = self._seat_of(member)
+        if seat is None:
+            return False
+        if not 0 <= emote < len(EMOTES):
+            return self._refuse(member, "there is no such emote")
+        now = self._clock()
+        wait = seat.emotes.wait(now)
+        if wait > 0 or not seat.emotes.allow(now):
+            return self._refuse(member, f"one emote a second, ten a minute: wait {math.ceil(wait)} s")
+        entry = Emoted(seat.side, member.name, emote)
+        self._log.append(entry)
+        self._broadcast(entry)
+        return True
+
+    def play_house(self, member: Member) -> bool:
+        """Alone at the table: the house takes the empty seat now (a newcomer still takes it from the house)."""
+        seat = self._seat_of(member)
+        if seat is None:
+            return False
+        other = self._seats[1 - seat.side.index]
+        status = other.status(self._clock(), self.options.reconnect_grace)
+        if status is SeatStatus.PLAYER:
+            return self._refuse(member, f"{other.name} sits in the other seat")
+        if status is not SeatStatus.OPEN:
+            return self._refuse(member, "the house already plays the other seat")
+        other.name, other.identity = HOUSE_NAME, None
+        self.revision += 1
+        self._note(Notice(NoticeCode.JOINED, f"{member.name} plays the house: it sits at seat {other.side.index + 1}"))
+        self._settle()
         return True
 
     def tell(self, member: Member, notice: Notice) -> None:
@@ -477,6 +640,8 @@ class Table:
         idle = self._idle_deadline()
         if idle is not None:
             deadlines.append(idle[1])
+        timeout = self.options.request_timeout
+        deadlines += [since + timeout for seat in self._seats for since in seat.asked.values()]
         grace = self.options.reconnect_grace
         for seat in self._seats:
             if seat.member is None and seat.left_at is not None and self._clock() - seat.left_at < grace:
@@ -503,7 +668,21 @@ class Table:
             self._note(Notice(NoticeCode.HOUSE_FLIPPED, f"the house flipped for {seat.name}: idle for {timeout:g} s"))
         if self._auto_at is not None and now >= self._auto_at:
             self._auto_tick(now)
+        self._expire(now)
         self._settle()
+
+    def _expire(self, now: float) -> None:
+        """Requests the other player left unanswered for the request timeout lapse, and everyone is told."""
+        timeout = self.options.request_timeout
+        for seat in self._seats:
+            for kind, since in tuple(seat.asked.items()):
+                if now >= since + timeout:
+                    del seat.asked[kind]
+                    setattr(seat, kind, False)
+                    what = request_words(kind, self.game.over)
+                    self._note(Notice(
+                        NoticeCode.EXPIRED, f"{seat.name}'s request {what} timed out: no answer in {timeout:g} s"
+                    ))
 
     def _close_at(self) -> float | None:
         """When a table nobody is at closes: the close delay after the last left, or once no seat is kept."""
@@ -542,20 +721,29 @@ class Table:
         grace = self.options.reconnect_grace
         over = self.game.over
         seats = tuple(
-            SeatState(s.status(now, grace), s.name, s.flipped, s.auto, s.speed, s.restart) for s in self._seats
+            SeatState(s.status(now, grace), s.name, s.flipped, s.auto, s.speed, s.restart, s.war_stop)
+            for s in self._seats
         )
         if over:
             waiting = tuple(s.side for s in self._seats if s.member is not None and not s.restart)
-        elif self._auto_at is not None:
+        elif self._auto_at is not None or self._held:
             waiting = ()
         else:
             waiting = tuple(s.side for s in self._seats if not s.flipped)
         speed = self._auto_speed()
+        idle = self._idle_deadline()
         return TableState(
             self.name, self.game_number, (seats[0], seats[1]),
             self.watching, waiting,
-            speed if self._auto_at is not None else None, over,
+            speed if self._auto_at is not None and not self._held else None, over,
+            war_stop=self._war_stop_agreed(), held=self._held,
+            house_in=max(0.0, idle[1] - now) if idle is not None else None,
         )
+
+    @property
+    def tally(self) -> Tally:
+        t = self._tally
+        return (t[Result.P1], t[Result.P2], t[Result.DRAW], t[Result.STOPPED])
 
     def snapshot(self, member: Member) -> Snapshot:
         game = self.game
@@ -564,6 +752,7 @@ class Table:
             total_cards=game.total_cards, counts=game.counts, battles=game.battles, wars=game.wars,
             longest_war=game.longest_war, result=game.result, reason=game.reason,
             on_show=self._on_show, log=tuple(self._log), played_ms=round(1000 * self._played()),
+            tally=self.tally,
         )
 
     def _played(self) -> float:
@@ -644,16 +833,27 @@ class Table:
                 if event.last_battle_p1:
                     self._on_show = event
         self.revision += 1
-        self._broadcast(EventBatch(self.game_number, events))
         self._record_if_over()
+        self._broadcast(EventBatch(self.game_number, events, round(1000 * self._played()), self.tally))
+        self._report_record()
 
     def _record_if_over(self) -> None:
+        """A game just over: its time stops and the tally counts it, before anyone is told it ended."""
         game = self.game
-        if not game.over or self._recorded:
+        if not game.over or self._took is not None:
+            return
+        self._auto_at = None
+        self._held = False
+        self._took = self._clock() - self._dealt_at
+        if game.result is not None:
+            self._tally[game.result] += 1
+
+    def _report_record(self) -> None:
+        game = self.game
+        if not game.over or self._recorded or self._took is None:
             return
         self._recorded = True
-        self._auto_at = None
-        self._took = seconds = self._clock() - self._dealt_at
+        seconds = self._took
         if self._on_record is not None:
             players = (self._seats[0].identity, self._seats[1].identity)
             self._on_record(GameRecord.from_game(game, self.seat_names(), seconds, Source.TABLE, players=players))
@@ -685,12 +885,53 @@ class Table:
         battles = int(self._auto_credit)
         self._auto_credit -= battles
         if battles:
-            self._play(lambda: self.game.play(battles))
+            if self._war_stop_agreed():
+                self._play(lambda: self._play_to_war(battles))
+            else:
+                self._play(lambda: self.game.play(battles))
+        if self._held:
+            self._auto_at = None
+            return
         if self._auto_at is None:
             return  # the game ended
         self._auto_at += interval
         if self._auto_at <= now:
             self._auto_at = now + interval  # a late poll plays on from now, never in a burst
+
+    def _play_to_war(self, battles: int) -> None:
+        """Up to ``battles`` battles, holding at the first war's tie (both players asked to stop at wars)."""
+        game = self.game
+        for _ in range(battles):
+            wars = game.wars
+            if not game.step():
+                return
+            if game.wars > wars and not game.over:
+                self._held = True
+                return
+
+    def _war_stop_agreed(self) -> bool:
+        """Every seated player asks to stop at wars (the house agrees), and someone is seated."""
+        seated = [s for s in self._seats if s.member is not None]
+        return bool(seated) and all(s.war_stop for s in seated)
+
+    def _agreed(self, kind: str) -> bool:
+        if kind == "auto":
+            return self._auto_at is not None or self._held
+        if kind == "war_stop":
+            return self._war_stop_agreed()
+        return False  # a restart both asked for deals at once
+
+    def _track_requests(self) -> None:
+        """Start the clock on each request the other player has not answered; stop it on the ones answered."""
+        now = self._clock()
+        for seat, other in ((self._seats[0], self._seats[1]), (self._seats[1], self._seats[0])):
+            for kind in KINDS:
+                pending = (seat.member is not None and seat.wants(kind) and not self._agreed(kind)
+                           and not other.wants(kind) and not other.vacant())
+                if not pending:
+                    seat.asked.pop(kind, None)
+                elif kind not in seat.asked:
+                    seat.asked[kind] = now
 
     def _settle(self) -> None:
         """Bring everything that follows from the seats up to date, then tell who needs to know."""
@@ -698,8 +939,16 @@ class Table:
             return
         game = self.game
         seats = self._seats
+        if not game.over and any(s.restart for s in seats) and all(s.restart or s.vacant() for s in seats):
+            self._note(Notice(NoticeCode.AGREED, "game stopped by agreement: a new deal"))
+            self._play(lambda: game.stop(EndReason.AGREED))
+            self._new_game()
+            self._settle()
+            return
+        if self._held and not (self._wants_auto() and self._war_stop_agreed()):
+            self._held = False  # nobody to lay it for: a screen lays what it holds when it hears so
         if not game.over:
-            running = self._wants_auto()
+            running = self._wants_auto() and not self._held
             if running and self._auto_at is None:
                 for seat in seats:
                     seat.flipped = False
@@ -721,11 +970,23 @@ class Table:
                 self._new_game()
                 self._settle()
                 return
+        self._track_requests()
         state = self.state()
-        if state != self._last_state:
+        # The house's countdown runs on each screen from when it was told; a later figure is not news.
+        compared = replace(state, house_in=None if state.house_in is None else 0.0)
+        if compared != self._last_compared:
+            self._last_compared = compared
             self._last_state = state
             self.revision += 1
             self._broadcast(state)
+
+
+def _same_asker(given: str, wanted: str) -> bool:
+    """Whether the table gave ``given`` to someone who asked for ``wanted`` (as is, or with a ``-N`` suffix)."""
+    if given == wanted:
+        return True
+    base, dash, number = given.rpartition("-")
+    return bool(dash) and number.isdigit() and wanted.startswith(base) and len(base) > 0
 
 
 def _random_seed() -> int:

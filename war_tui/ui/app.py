@@ -45,7 +45,7 @@ from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
 from .screens.too_small import TooSmallScreen, too_small
-from .table_bindings import TWO_PLAYER_BINDINGS
+from .table_bindings import TABLE_BINDINGS, TWO_PLAYER_BINDINGS
 from .theme import HIGH_CONTRAST
 
 if TYPE_CHECKING:  # a solo game loads nothing of the tables: what they need is imported when a table is
@@ -67,10 +67,10 @@ SAFE_SYSTEM_COMMANDS = frozenset({"Theme", "Quit", "Keys", "Maximize", "Minimize
 outside the game (its "Screenshot" writes into the machine's Downloads folder, which over SSH is the
 server's). A command a newer Textual adds stays out until it is looked at and named here."""
 
-BINDINGS = [*TWO_PLAYER_BINDINGS[:2], *GAME_BINDINGS, *LOG_KEYS]
+BINDINGS = [*TWO_PLAYER_BINDINGS[:2], *GAME_BINDINGS[:5], *TABLE_BINDINGS, *GAME_BINDINGS[5:], *LOG_KEYS]
 """Every way to play's keys; the controller says which are in play (``check_action``): each player's flip
-key first (two players at one keyboard), then the game's keys, then the log's (j scrolls it down unless
-it is player 2's flip)."""
+key first (two players at one keyboard), then the game's keys (a table's emotes, house and seat among them,
+before statistics, help and quit), then the log's (j scrolls it down unless it is player 2's flip)."""
 
 
 def _loaded_stats_screen() -> tuple[type[Screen], ...]:
@@ -214,6 +214,13 @@ class WarApp(ShadowOutput, App[None]):
     def close_result(self) -> None:
         while isinstance(self.screen, GameOverScreen):
             self.pop_screen()
+
+    def result_hint(self, hint: tuple[str, ...]) -> None:
+        from .screens.table_game_over import TableGameOverScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableGameOverScreen):
+                screen.set_hint(hint)
 
     def clear_for_deal(self) -> None:
         """Take the result and help off the board (a new deal starts with the table in view)."""
@@ -362,6 +369,15 @@ class WarApp(ShadowOutput, App[None]):
 
     def action_restart(self) -> None:
         self.controller.restart()
+
+    def action_emote(self, emote: int) -> None:
+        self.controller.emote(emote)
+
+    def action_play_house(self) -> None:
+        self.controller.play_house()
+
+    def action_sit(self) -> None:
+        self.controller.sit()
 
     def action_scroll_log(self, how: str) -> None:
         """Up/down, j/k, PageUp/PageDown, Home/End move the battle log (it never takes focus)."""

@@ -80,6 +80,10 @@ class Board(Screen[None]):
     """Which seat this screen has at a table (None: not said yet)."""
     log_note: var[LogNote | None] = var(None)
     """The newest line a table added to the battle log."""
+    requests: var[tuple[str, ...]] = var(())
+    """A table's lines of what one player asks the other (and the house's countdown), whole."""
+    emotes: var[tuple[str, str]] = var(("", ""))
+    """Each seat's latest emote while it shows beside the player's name ("": none)."""
     auto: var[bool] = var(False)
     speed: var[float] = var(4.0)
     """Battles a second (``math.inf``: "max")."""
@@ -109,6 +113,7 @@ class Board(Screen[None]):
         self.local = local
         """Both seats at this keyboard: the seats line names the players as this keyboard gave them."""
         self._step_timer: Timer | None = None
+        self.set_class(seats and not local, "-table")
 
     def compose(self) -> ComposeResult:
         g, names = self.glyphs, self.names
@@ -120,8 +125,11 @@ class Board(Screen[None]):
         if self.seats:
             from .components.seats import SeatsLine  # a table's board only
 
+            from .components.requests import RequestsLine
+
             seats = SeatsLine(g, names=names if self.local else None, local=self.local, id="seats")
-            yield seats.data_bind(Board.table_state, Board.you, *((Board.names,) if self.local else ()))
+            yield seats.data_bind(Board.table_state, Board.you, Board.emotes, *((Board.names,) if self.local else ()))
+            yield RequestsLine(id="requests").data_bind(Board.requests)
         with Horizontal(id="table"):
             with Vertical(id="packets"):
                 yield Packet(Side.P1, names, g, id="packet-p1").data_bind(Board.names, **shown)
@@ -136,7 +144,21 @@ class Board(Screen[None]):
 
     def on_mount(self) -> None:
         self.pacer.board_ready()
+        self.watch_you(self.you)
 
+    def watch_you(self, you: You | None) -> None:
+        """A player's own packet is marked and sits at the bottom, level with their own row of the pile."""
+        if not self.seats or self.local or len(self.query(Packet)) < 2 or not self.query(Pile):
+            return  # not composed yet: on_mount places them
+        mine = you.seat if you is not None else None
+        packets = {side: self.query_one(f"#packet-{side.value}", Packet) for side in (Side.P1, Side.P2)}
+        for side, packet in packets.items():
+            packet.yours = side is mine
+        self.query_one(Pile).flipped = mine is Side.P1
+        top, bottom = (Side.P2, Side.P1) if mine is Side.P1 else (Side.P1, Side.P2)
+        container = self.query_one("#packets")
+        if container.children and container.children[0] is not packets[top]:
+            container.move_child(packets[top], before=packets[bottom])
     @property
     def battle_log(self) -> BattleLog:
         return self.query_one(BattleLog)
@@ -165,7 +187,8 @@ class Board(Screen[None]):
                 self.shown_steps = 1  # stopped at the tie: space lays the war cards
                 self.auto = False
                 self.pacer.stopped_at_war()
-                self.app.notify(stopped_at_war_text(), timeout=4)
+                if not self.seats:  # a table says who lays it on its requests line
+                    self.app.notify(stopped_at_war_text(), timeout=4)
                 return
             if self._wars_watchable(view):
                 self.shown_steps = 1

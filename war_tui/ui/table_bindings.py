@@ -8,6 +8,17 @@ from textual.binding import Binding, BindingType
 
 from .bindings import GAME_BINDINGS, LOG_KEYS
 
+EMOTE_KEYS = 6
+"""As many as the table's ``EMOTES`` (a solo game loads nothing of the tables, so not imported from there)."""
+
+TABLE_BINDINGS: list[BindingType] = [
+    Binding("1", "app.emote(0)", "Emote", key_display=f"1-{EMOTE_KEYS}"),
+    *(Binding(str(n + 1), f"app.emote({n})", f"Emote {n + 1}", show=False) for n in range(1, EMOTE_KEYS)),
+    Binding("h", "app.play_house", "House", show=False),  # the requests line offers it to a player alone
+    Binding("t", "app.sit", "Sit"),
+]
+"""A seat's emotes (one footer entry for the six), playing the house when alone, and a spectator taking a seat."""
+
 TWO_PLAYER_BINDINGS: list[BindingType] = [
     Binding("f,left", "p1_flip", "P1 flip", key_display="f"),
     Binding("j,right", "p2_flip", "P2 flip", key_display="j"),

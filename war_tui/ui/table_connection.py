@@ -30,6 +30,7 @@ from ..tables import (
     ProtocolError,
     Request,
     Restart,
+    WarStop,
     RemoteGame,
     TableOptions,
     WatchLobby,
@@ -175,8 +176,16 @@ class LocalHost:
         self.closed = False
         self._wake: asyncio.Event | None = None
         self._timers: asyncio.Task[None] | None = None
-        first = self.players[0]
-        self.game.send = lambda request: self._after(first.request(request))
+        self.game.send = self.send
+
+    def send(self, request: Request) -> None:
+        """The keyboard's request: stopping at wars is both players' (they share the keyboard), the rest seat 1's."""
+        if isinstance(request, WarStop):
+            for player in self.players:
+                player.request(request)
+            self._after(None)
+        else:
+            self._after(self.players[0].request(request))
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._wake = asyncio.Event()

@@ -6,7 +6,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.widgets import Footer
 
-WIDTH_STEPS = (80, 70, 52, 45)
+WIDTH_STEPS = (100, 80, 70, 52, 45)
 """Below each width the footer gets a class ``-below-N``; styles/app.tcss hides the less needed keys
 there (they stay in the help screen and the command palette) instead of cutting the last one in half."""
 ROOM_FOR_CTRL_C = 120
@@ -33,7 +33,7 @@ class GameFooter(Footer):
         for widget in super().compose():
             action = getattr(widget, "action", None)  # a footer key: a class per action, so a style can hide it
             if isinstance(action, str):
-                widget.add_class("-key-" + action.rpartition(".")[2].replace("_", "-"))
+                widget.add_class("-key-" + action.rpartition(".")[2].partition("(")[0].replace("_", "-"))
                 if action == "app.quit" and self._wide and hasattr(widget, "key_display"):
                     widget.key_display = "q/^c"
             yield widget

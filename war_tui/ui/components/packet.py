@@ -26,6 +26,7 @@ class Packet(ClickToFlip, LineWidget):
 
     COMPONENT_CLASSES = {
         "packet--frame", "packet--title", "packet--count", "packet--back", "packet--edge", "packet--empty", "packet--won",
+        "packet--frame-yours", "packet--title-yours",
     }
 
     deal: var[DealView | None] = var(None)
@@ -43,6 +44,18 @@ class Packet(ClickToFlip, LineWidget):
         self.count = 0
         self.total = 52
         self.won = 0  # cards taken in the battle on show (0: did not win it)
+        self._yours = False
+
+    @property
+    def yours(self) -> bool:
+        """This screen's player's own packet at a table: its title says so, in a colour of its own."""
+        return self._yours
+
+    @yours.setter
+    def yours(self, value: bool) -> None:
+        if value != self._yours:
+            self._yours = value
+            self.redraw()
 
     def watch_deal(self, deal: DealView | None) -> None:
         if deal is not None:
@@ -85,8 +98,9 @@ class Packet(ClickToFlip, LineWidget):
         self._draw_stack(inner)
         rows = [[(" ", PADDING), *row] for row in inner.runs()] if width > 2 else []
         drawn = framed(
-            rows, width, height, self.glyphs.box, "packet--frame",
-            (self.player, "packet--title"), (self.subtitle, "packet--won" if self.won else "packet--count"),
+            rows, width, height, self.glyphs.box, "packet--frame-yours" if self.yours else "packet--frame",
+            (f"{self.player} (you)" if self.yours else self.player, "packet--title-yours" if self.yours else "packet--title"),
+            (self.subtitle, "packet--won" if self.won else "packet--count"),
             self.glyphs.ellipsis,
         )
         if self.won and height > 1:

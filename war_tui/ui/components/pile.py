@@ -65,6 +65,9 @@ class Pile(ClickToFlip, LineWidget):
     names: var[tuple[str, str]] = var(("", ""))
     """The players' names: a table's seats change them, and the widget redraws."""
 
+    flipped: var[bool] = var(False)
+    """Seat 2's cards on the top row, seat 1's below: seat 1's own screen at a table, facing their packet."""
+
     def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.set_reactive(Pile.names, (names[0], names[1]))
@@ -109,6 +112,9 @@ class Pile(ClickToFlip, LineWidget):
     def watch_names(self) -> None:
         self.redraw()
 
+    def watch_flipped(self) -> None:
+        self.redraw()
+
     def draw(self, width: int, height: int) -> list[Row]:
         war = self.at_war
         return framed(
@@ -136,6 +142,11 @@ class Pile(ClickToFlip, LineWidget):
             self._draw_compact(canvas, view)
         return canvas.runs()
 
+    def _rows_of(self, view: BattleView) -> list:
+        """Each player's cards laid, top row first: seat 1's, unless ``flipped`` puts this screen's own below."""
+        laid = list(view.laid_at(self.shown))
+        return laid[::-1] if self.flipped else laid
+
     def _draw_full(self, canvas: Canvas, view: BattleView, big: bool = False) -> None:
         """Each player's row of cards in the middle of their half (facing their packet), the words between."""
         g = self.glyphs
@@ -143,7 +154,7 @@ class Pile(ClickToFlip, LineWidget):
         face_of, back = (big_card_face, big_card_back(g)) if big else (card_face, card_back(g))
         mid = (canvas.height - 2) // 2  # the outcome's two lines start here
         rows = (mid - card_height - (mid - card_height) // 2, mid + 2 + (canvas.height - mid - 2 - card_height) // 2)
-        layouts = [laid_layout(laid, view.war_cards) for laid in view.laid_at(self.shown)]
+        layouts = [laid_layout(laid, view.war_cards) for laid in self._rows_of(view)]
         count = max(len(cards) for cards in layouts)
         step = fan_step(count, canvas.width - 2, card_width)
         spread = (count - 1) * step + card_width
@@ -172,7 +183,7 @@ class Pile(ClickToFlip, LineWidget):
     def _draw_compact(self, canvas: Canvas, view: BattleView) -> None:
         g = self.glyphs
         rows = (0, max(2, canvas.height - 1))
-        layouts = [laid_layout(laid, view.war_cards) for laid in view.laid_at(self.shown)]
+        layouts = [laid_layout(laid, view.war_cards) for laid in self._rows_of(view)]
         for level in range(3):  # a deep war gives up face-down cards, then the middle ones, never the deciding card
             lines = [compact_row(layout, g, level) for layout in layouts]
             if max(sum(len(label) + 1 for label, _ in line) - 1 for line in lines) <= canvas.width:

@@ -17,13 +17,15 @@ class SeatsLine(LineWidget):
 
     COMPONENT_CLASSES = {
         "seats--table", "seats--label", "seats--name", "seats--you", "seats--flipped", "seats--waiting",
-        "seats--house", "seats--auto",
+        "seats--house", "seats--auto", "seats--emote",
     }
 
     table_state: var[TableState | None] = var(None)
     you: var[You | None] = var(None)
     names: var[tuple[str, str] | None] = var(None)
     """Both seats at one keyboard: the players' names as this keyboard gave them; None: the table's."""
+    emotes: var[tuple[str, str]] = var(("", ""))
+    """Each seat's latest emote, beside its player's name while it shows."""
 
     def __init__(
         self, glyphs: Glyphs, *, names: Sequence[str] | None = None, local: bool = False, id: str | None = None
@@ -42,9 +44,13 @@ class SeatsLine(LineWidget):
     def watch_names(self) -> None:
         self.redraw()
 
+    def watch_emotes(self) -> None:
+        self.redraw()
+
     def draw(self, width: int, height: int) -> list[Row]:
         state = self.table_state
         if state is None:
             return [[("Joining the table...", "seats--label")]]
-        pieces = seats_pieces(state, self.you, self.glyphs, width, names=self.names, local=self.local)
+        pieces = seats_pieces(state, self.you, self.glyphs, width, names=self.names, local=self.local,
+                              emotes=self.emotes)
         return [[(text, f"seats--{style}" if style else "") for text, style in pieces]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -18,6 +19,8 @@ if TYPE_CHECKING:  # a solo game loads nothing of the tables
     from ...tables import Lobby, TableState, You
 
 Severity = Literal["information", "warning", "error"]
+TABLE_ACTIONS = frozenset({"emote", "play_house", "sit"})
+"""Keys only a seat at a shared table has: emotes, the house in the empty seat, taking a free seat."""
 Kind = Literal["solo", "table", "two-players"]
 """A way to play (it chooses the result screen)."""
 
@@ -35,9 +38,12 @@ class BoardState(Protocol):
     battle: BattleView | None
     result: EndView | None
     names: tuple[str, str]
+    tally: Counter[Result]
     table_state: TableState | None
     you: You | None
     log_note: LogNote | None
+    requests: tuple[str, ...]
+    emotes: tuple[str, str]
     auto: bool
     speed: float
     pause_on_war: bool
@@ -91,6 +97,9 @@ class Shell(Protocol):
 
     def close_result(self) -> None: ...
 
+    def result_hint(self, hint: tuple[str, ...]) -> None:
+        """A table's result on show says ``hint`` from now on (what deals again changed)."""
+
     def clear_for_deal(self) -> None:
         """A new deal: the result, help and statistics leave the board."""
 
@@ -110,6 +119,9 @@ class Shell(Protocol):
         """Say ``text`` in the lobby if it is on show; whether it was."""
 
     def table_closed(self, reason: str) -> None: ...
+
+    def refresh_bindings(self) -> None:
+        """The keys in play changed: the footer asks ``allows`` again."""
 
 
 class Controller:
@@ -167,7 +179,7 @@ class Controller:
     def allows(self, action: str, on_board: bool = True) -> bool:
         """Whether ``action`` is one of this way to play's keys now (the footer shows only those);
         ``on_board``: the board is the screen on top, not a result or help over it."""
-        return action not in {"p1_flip", "p2_flip"}
+        return action not in {"p1_flip", "p2_flip", *TABLE_ACTIONS}
 
     def help_keys(self) -> Sequence[tuple[str, str]] | None:
         """The keys the help lists (None: the solo game's)."""
@@ -186,6 +198,12 @@ class Controller:
     def replay(self, seed: int, rules: Rules) -> None: ...
 
     def seat_flip(self, seat: int) -> None: ...
+
+    def emote(self, emote: int) -> None: ...
+
+    def play_house(self) -> None: ...
+
+    def sit(self) -> None: ...
 
     def join(self, table: str, watch: bool) -> None:
         """The lobby's choice: sit at (or watch) ``table``."""

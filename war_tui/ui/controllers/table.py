@@ -3,37 +3,45 @@
 The controller follows the table's ``RemoteGame`` as the solo one follows the
 engine (one subscriber: the engine adapter puts each battle on the board, then
 the deal and the result are told), and adds what a table has and a solo game has
-not: the seats line, the table's notices in the log, a late joiner's replay of
-the table's log, the lobby, and the end of a table. The table's answer to a
-request (a battle, a seat change, a refusal) is what the board shows.
+not: the seats line, what one player asks of the other (the requests line, a toast,
+the result's hint), emotes, the table's notices in the log, a late joiner's
+replay of the table's log, the table's tally and game time, the lobby, and the
+end of a table. The table's answer to a request (a battle, a seat change, a
+refusal) is what the board shows.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from ...core.events import BattleWon, Event, GameOver, GameStarted
+from ...core.events import Event, GameOver, GameStarted
+from ...core.rules import Result
+from ...presentation.requests import emote_line, new_requests, request_lines
 from ...presentation.speed import faster, slower, speed_label
 from ...presentation.table_views import board_steps
 from ...presentation.words import capital
 from ...presentation.views import BattleView, DealView, EndView, LogNote, deal_view, end_view
 from ...settings.play import PlaySettings
 from ...settings.served import TableMode
-from ...tables import Join, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableState
+from ...tables import Emoted, Join, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableState
 from ...tables.messages import LOGGED_NOTICES
 from ..adapter import EngineAdapter
 from ...presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
-from .base import BoardState, Controller, Kind, ResultShown, Severity, Shell
+from .base import TABLE_ACTIONS, BoardState, Controller, Kind, ResultShown, Severity, Shell, Stoppable
 
 BOARD_ACTIONS = frozenset({"flip", "auto", "faster", "slower", "pause_on_war", "restart", "scroll_log"})
 """The board's keys: in the lobby there is no table yet, so they leave the footer (and do nothing)."""
 PLACEHOLDER_NAMES = ("Seat 1", "Seat 2")
 """What the board calls the seats before the table has said who sits in them."""
 
-WATCHING = "You are watching: only the two players flip, play auto or deal again"
+WATCHING = "You are watching: only the two players flip, play auto or deal again (t takes a free seat)"
+EMOTE_SHOWS = 6.0
+"""Seconds an emote stays beside its sender's name."""
 
 
 class TableHost(Protocol):
@@ -78,15 +86,38 @@ class TableController(Controller):
         self._played = 0.0
         self._in_lobby = False
         self._told_watching = False
+        self._house_at: float | None = None
+        """When the house flips for the player the table waits for, on this screen's clock."""
+        self._ticking: Stoppable | None = None
+        self._emote_timers: list[Stoppable | None] = [None, None]
+        self._table_keys: tuple[bool, ...] = ()
+        """Which of the table's own keys were in play when the footer last asked."""
+        self._held_notes: list[str] = []
+        """Notes that came while a war is held at its tie: logged after its battle, as they happened."""
 
     def first_names(self) -> tuple[str, str]:
         """The names the board starts with: the seats' if the table has said them, else placeholders."""
         return self._seat_names() if self.game.state is not None else PLACEHOLDER_NAMES
 
     def allows(self, action: str, on_board: bool = True) -> bool:
-        if self._in_lobby and action in BOARD_ACTIONS:
+        if self._in_lobby and action in BOARD_ACTIONS | TABLE_ACTIONS:
             return False
+        if action in TABLE_ACTIONS:
+            return not self.local and self._table_key(action)
         return super().allows(action, on_board)
+
+    def _table_key(self, action: str) -> bool:
+        """Emotes for players; the house only alone at the table; a seat only for a spectator."""
+        you, state = self.game.you, self.game.state
+        if you is None or state is None or self.ended is not None:
+            return False
+        if action == "sit":
+            return you.seat is None
+        if you.seat is None:
+            return False
+        if action == "play_house":
+            return state.seats[1 - you.seat.index].status.value == "open"
+        return True
 
     # ---------------------------------------------------------- the table
 
@@ -111,17 +142,21 @@ class TableController(Controller):
         """The table is gone: no key is a request any more (the app says why over the board)."""
         self.ended = reason
 
-    def _on_table(self, update: Snapshot | TableState | Notice | Lobby) -> None:
+    def _on_table(self, update: Snapshot | TableState | Notice | Emoted | Lobby) -> None:
         if isinstance(update, Snapshot):
             self._played = update.played_ms / 1000  # the table's own time: stopped at game over
             self._dealt_at = self._clock() - self._played  # the game's time counts from its deal
             self._arrived()
         elif isinstance(update, TableState):
+            old = self.board.table_state
             self.board.table_state = update
             self._follow_auto()
             self.board.names = self._seat_names()
+            self._state_changed(old, update)
         elif isinstance(update, Notice):
             self._notice(update)
+        elif isinstance(update, Emoted):
+            self._emoted(update)
         elif isinstance(update, Lobby) and self._in_lobby:
             self.shell.lobby_changed(update)
 
@@ -138,6 +173,65 @@ class TableController(Controller):
             self.board.clear()
         self._show_table()
 
+    def _state_changed(self, old: TableState | None, new: TableState) -> None:
+        """What the players ask each other: a toast for the other's new request, the requests line, the result's
+        hint; a war held at its tie laid once either player lays it."""
+        board = self.board
+        board.pause_on_war = new.war_stop
+        for text in new_requests(old, new, self.game.you, board.names):
+            self.shell.notify(text, timeout=5, markup=False)
+        if old is not None and old.held and not new.held and board.laying:
+            board.lay_war()
+        if new.house_in is None:
+            self._house_at = None
+        elif old is None or old.house_in is None or old.waiting_for != new.waiting_for:
+            self._house_at = self._clock() + new.house_in
+        self._show_requests()
+        if new.over:
+            self.shell.result_hint(self._result_hint())
+        keys = tuple(self._table_key(action) for action in sorted(TABLE_ACTIONS))
+        if keys != self._table_keys:
+            self._table_keys = keys
+            self.shell.refresh_bindings()
+
+    def _show_requests(self) -> None:
+        """The requests line now; while the house counts down, again every second."""
+        house_in = None
+        if self._house_at is not None:
+            house_in = max(0, math.ceil(self._house_at - self._clock()))
+        self.board.requests = request_lines(
+            self.board.table_state, self.game.you, self.board.names, house_in=house_in, local=self.local
+        )
+        if self._house_at is not None and self._ticking is None and self.shell.is_running:
+            self._ticking = self.shell.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        if self._house_at is None and self._ticking is not None:
+            self._ticking.stop()
+            self._ticking = None
+        self._show_requests()
+
+    def _emoted(self, emoted: Emoted) -> None:
+        """An emote: beside its sender's name for a few seconds, in the log, and a toast."""
+        text = emote_line(emoted.name, emoted.emote)
+        self._note_line(text)
+        self.shell.notify(text, timeout=3, markup=False)
+        index = emoted.seat.index
+        emotes = list(self.board.emotes)
+        emotes[index] = emoted.text
+        self.board.emotes = (emotes[0], emotes[1])
+        timer = self._emote_timers[index]
+        if timer is not None:
+            timer.stop()
+        if self.shell.is_running:
+            self._emote_timers[index] = self.shell.set_timer(EMOTE_SHOWS, lambda: self._emote_gone(index))
+
+    def _emote_gone(self, index: int) -> None:
+        self._emote_timers[index] = None
+        emotes = list(self.board.emotes)
+        emotes[index] = ""
+        self.board.emotes = (emotes[0], emotes[1])
+
     def _seat_names(self) -> tuple[str, str]:
         state = self.game.state
         if state is None:
@@ -151,6 +245,10 @@ class TableController(Controller):
         board.you = game.you
         board.table_state = game.state
         board.names = self._seat_names()
+        self._set_tally()
+        self._house_at = None
+        if game.state is not None:
+            self._state_changed(None, game.state)
         self.game_number = game.game_number
         self.adapter.reset()
         # A finished game took what the table says, however long this screen took to get here.
@@ -164,6 +262,8 @@ class TableController(Controller):
                 board.result = view if isinstance(view, EndView) else None
             elif kind == "note" and isinstance(view, Notice) and self._logs(view):
                 self._note_line(view.text)
+            elif kind == "note" and isinstance(view, Emoted):
+                self._note_line(emote_line(view.name, view.emote))
         board.settle()  # the table as it is: a war in the log is on show whole, not laid again
         self._shown = True
         self._follow_auto()
@@ -184,13 +284,10 @@ class TableController(Controller):
             board.result = None
             board.battle = None
             board.deal = deal_view(game.game_number, event)
-        elif isinstance(event, BattleWon):
-            if event.wars and board.pause_on_war and board.auto:
-                self._stop_auto_at_war()
         elif isinstance(event, GameOver):
-            end = end_view(event, self._clock() - self._dealt_at)
+            end = end_view(event, game.played_ms / 1000)  # the table's time: the same on every screen
+            self._set_tally()
             board.result = end
-            board.count_result(end.result)
             self._show_result(end)
 
     def _logs(self, notice: Notice) -> bool:
@@ -214,8 +311,29 @@ class TableController(Controller):
             self.shell.notify(text, severity=severity, timeout=4, markup=False)
 
     def _note_line(self, text: str) -> None:
+        """A line in the battle log, after the battle on show: a war being laid is told whole first (a war held
+        at its tie keeps the line until it is laid)."""
+        board = self.board
+        if board.laying:
+            state = board.table_state
+            if state is not None and state.held:
+                self._held_notes.append(text)
+                return
+            board.settle()
         self._notes += 1
-        self.board.log_note = LogNote(self._notes, text)
+        board.log_note = LogNote(self._notes, text)
+
+    def battle_settled(self) -> None:
+        notes, self._held_notes = self._held_notes, []
+        for text in notes:
+            self._note_line(text)
+
+    def _set_tally(self) -> None:
+        """The table's tally, the same on every screen (a late joiner's and a reconnected player's too)."""
+        p1, p2, draws, stopped = self.game.tally
+        tally = Counter({Result.P1: p1, Result.P2: p2, Result.DRAW: draws, Result.STOPPED: stopped})
+        if +tally != +self.board.tally:
+            self.board.tally = tally
 
     def join(self, table: str, watch: bool) -> None:
         """The lobby's choice: sit at (or watch) ``table``."""
@@ -230,7 +348,16 @@ class TableController(Controller):
     def _result_hint(self) -> tuple[str, ...]:
         if self.game.watching:
             return ("The players deal again", "esc: look at the table", "q: stop watching")
-        return ("r or space: deal again once both players ask", "esc: look at the table", "q: leave")
+        state, you = self.game.state, self.game.you
+        ask = "r or space: deal again once both players ask"
+        if state is not None and you is not None and you.seat is not None:
+            mine, other = state.seats[you.seat.index], state.seats[1 - you.seat.index]
+            name = self.board.names[1 - you.seat.index]
+            if mine.restart and not other.restart:
+                ask = f"You asked to deal again: waiting for {name} (r withdraws)"
+            elif other.restart and not mine.restart:
+                ask = f"{name} asks to deal again: r or space agrees"
+        return (ask, "esc: look at the table", "q: leave")
 
     # ------------------------------------------------------------ auto-play
 
@@ -246,10 +373,6 @@ class TableController(Controller):
         if state is None or you is None or you.seat is None:
             return False
         return state.seats[you.seat.index].auto
-
-    def _stop_auto_at_war(self) -> None:
-        self._ask_auto(False)
-        self.shell.notify("Your auto-play stopped at a war: a asks for it again, w stops stopping", timeout=3)
 
     def _ask_auto(self, on: bool) -> None:
         self.game.set_auto(on, self.my_speed)
@@ -269,9 +392,17 @@ class TableController(Controller):
         if self._watching():
             return
         if self.game.over:
-            self.game.restart()
+            if not self._mine("restart"):
+                self.game.restart()
         else:
-            self.game.flip()
+            self.game.flip()  # held at a war's tie, this lays it for everyone
+
+    def _mine(self, kind: str) -> bool:
+        """Whether this player's seat holds that wish at the table now."""
+        state, you = self.game.state, self.game.you
+        if state is None or you is None or you.seat is None:
+            return False
+        return bool(getattr(state.seats[you.seat.index], kind))
 
     def auto(self) -> None:
         if self._watching():
@@ -295,14 +426,28 @@ class TableController(Controller):
         self.shell.notify(f"Your speed: {speed_label(speed)}; auto-play runs at the slower player's", timeout=2)
 
     def pause_on_war(self) -> None:
+        """Ask (or stop asking) that auto-play stop at every war: the table does once both players ask."""
         if self._watching():
             return
-        super().pause_on_war()
+        self.game.set_war_stop(not self._mine("war_stop"))
 
     def restart(self) -> None:
+        """Ask (or stop asking) to deal again; mid-game, to stop this game and deal again (once both ask)."""
         if self._watching():
             return
-        self.game.restart()
+        self.game.restart(not self._mine("restart"))
+
+    def emote(self, emote: int) -> None:
+        if not self._watching():
+            self.game.emote(emote)
+
+    def play_house(self) -> None:
+        if not self._watching():
+            self.game.play_house()
+
+    def sit(self) -> None:
+        if self.ended is None and not self._in_lobby:
+            self.game.sit()
 
     def help_keys(self) -> Sequence[tuple[str, str]]:
         return SPECTATOR_KEYS if self.game.watching else TABLE_KEYS

@@ -23,6 +23,13 @@ class TableGameOverScreen(GameOverScreen):
     def hint_parts(self) -> list[str]:
         return self.hint
 
+    def set_hint(self, hint: Sequence[str]) -> None:
+        """What deals again changed (the other player asked, or this one did): say it now."""
+        if list(hint) != self.hint:
+            self.hint = list(hint)
+            if self.is_mounted:
+                self.on_resize()
+
 
 class TwoPlayerGameOverScreen(TableGameOverScreen):
     """Each player's flip key asks to deal again, as on the board."""

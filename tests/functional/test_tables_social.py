@@ -1,0 +1,329 @@
+"""A table that feels like playing a person: your packet, the other's requests, agreement, emotes, the house.
+
+Pilot tests over a socketpair (table_support.TableServer): the screen is one player's (or a spectator's)
+app; the other player is a plain member whose requests the test makes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app
+from war_ui_support import drawn, notices, until
+
+from war_tui.core.rules import Result
+from war_tui.tables import Emoted, TableOptions
+from war_tui.ui.components.battle_log import BattleLog
+from war_tui.ui.components.game_footer import GameFooter
+from war_tui.ui.components.packet import Packet
+from war_tui.ui.components.seats import SeatsLine
+from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.help import HelpScreen
+
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
+SIZE = (100, 30)
+
+
+def seats(app) -> str:
+    found = app.query(SeatsLine)
+    return drawn(found.first()) if found else ""
+
+
+def requests(app) -> str:
+    return "\n".join(app.board.requests)
+
+
+def log_text(app) -> str:
+    return "\n".join(app.query_one(BattleLog).lines)
+
+
+def footer_text(app) -> str:
+    footer = app.query_one(GameFooter)
+    return " ".join(f"{key.key_display} {key.description}" for key in footer.query("FooterKey") if key.display)
+
+
+async def ann_and_bob(server, **changes):
+    """ann's screen at oak (seat 1), bob a member in seat 2."""
+    fd, _link = server.connect("ann", table="oak")
+    bob, sink = server.seat("oak", "bob")
+    return table_app(fd, **changes), bob, sink
+
+
+# ------------------------------------------------------------------ you and them
+
+
+async def test_your_packet_is_marked_and_sits_at_the_bottom_for_either_seat():
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, _ = server.connect("ann", table="oak")
+        app = table_app(fd)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.query_one("#packet-p1", Packet).yours)
+            packets = app.query_one("#packets").children
+            assert [p.id for p in packets] == ["packet-p2", "packet-p1"]  # seat 1's own packet at the bottom
+            assert app.query_one("#pile").flipped
+            assert not app.query_one("#packet-p2", Packet).yours
+
+
+async def test_the_other_players_request_shows_whole_and_as_a_toast_and_the_same_key_agrees():
+    with TableServer(dealing(*PLAIN)) as server:
+        app, bob, _ = await ann_and_bob(server)
+        async with app.run_test(size=(80, 24)) as pilot:
+            said = notices(app)
+            await until(pilot, lambda: "bob" in seats(app))
+            bob.set_auto(True, 4)
+            server.wake.set()
+            wanted = "bob asks for auto-play at 4/s: press a to agree"
+            await until(pilot, lambda: wanted in requests(app))
+            assert wanted in said
+            await pilot.press("a")
+            await until(pilot, lambda: app.board.auto or app.controller.game.battles > 0)
+            assert "asks" not in requests(app)
+
+
+async def test_your_own_request_shows_until_you_withdraw_it_with_the_same_key():
+    with TableServer(dealing(*PLAIN)) as server:
+        app, _bob, _ = await ann_and_bob(server)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("w")
+            await until(pilot, lambda: "you ask to stop at wars: waiting for bob (w withdraws)" in requests(app))
+            await pilot.press("w")
+            await until(pilot, lambda: "stop at wars" not in requests(app))
+
+
+@pytest.mark.serial  # waits a second of wall clock for the request to lapse
+async def test_an_unanswered_request_times_out_and_both_screens_say_so():
+    with TableServer(dealing(*PLAIN), options=TableOptions(request_timeout=1.0)) as server:
+        app, _bob, sink = await ann_and_bob(server)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("r")
+            await until(pilot, lambda: "you ask to stop this game and deal again" in requests(app))
+            await until(pilot, lambda: "timed out" in log_text(app))
+            assert "ann's request to stop this game and deal again timed out: no answer in 1 s" in log_text(app)
+            assert requests(app) == "" or "you ask" not in requests(app)
+            assert any("timed out" in getattr(u, "text", "") for u in sink.updates)
+
+
+# ------------------------------------------------------------------ agreement
+
+
+async def test_stop_at_wars_once_both_ask_holds_the_table_at_the_tie_and_the_others_space_lays_it():
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        app, bob, _ = await ann_and_bob(server)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("w")
+            bob.table.set_war_stop(bob, True)
+            server.wake.set()
+            await until(pilot, lambda: app.board.pause_on_war)
+            await pilot.press("a")
+            bob.set_auto(True, 4)
+            server.wake.set()
+            await until(pilot, lambda: app.board.table_state.held)
+            assert app.board.laying and app.board.shown_steps == 1  # the tie on show, the war not told
+            assert "stopped at a war: space lays it for everyone" in requests(app)
+            bob.flip()
+            server.wake.set()
+            await until(pilot, lambda: not app.board.laying)
+            assert "DOUBLE WAR" in log_text(app)
+
+
+async def test_a_new_deal_mid_game_by_agreement_is_a_stopped_game_in_the_tally():
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        app, bob, _ = await ann_and_bob(server)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("r")
+            await until(pilot, lambda: "you ask to stop this game and deal again" in requests(app))
+            bob.restart()
+            server.wake.set()
+            await until(pilot, lambda: app.controller.game.game_number == 2)
+            assert app.board.tally[Result.STOPPED] == 1
+            assert "game stopped by agreement: a new deal" in log_text(app)
+
+
+async def test_at_game_over_the_dialog_says_the_other_player_asked_to_deal_again():
+    """Item 10: bob's result no longer says "once both players ask" after ann's r."""
+    with TableServer(dealing(*PLAIN)) as server:
+        ann, _ = server.seat("oak", "ann")
+        fd, _ = server.connect("bob", table="oak")
+        app = table_app(fd)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob (you)" in seats(app))
+            for _ in range(3):
+                if app.controller.game.over:
+                    break
+                ann.flip()
+                await pilot.press("space")
+                await until(pilot, lambda: "waiting for both" in seats(app) or app.controller.game.over)
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            hint = lambda: str(app.screen.query_one("#result-hint").render())  # noqa: E731  # read again each time
+            assert "once both players ask" in hint()
+            ann.restart()
+            server.wake.set()
+            await until(pilot, lambda: "ann asks to deal again: r or space agrees" in hint())
+            assert "once both players ask" not in hint()
+
+
+# ------------------------------------------------------------------ emotes
+
+
+async def test_an_emote_shows_beside_the_senders_name_in_the_log_and_reaches_the_other():
+    with TableServer(dealing(*PLAIN)) as server:
+        app, _bob, sink = await ann_and_bob(server)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app) and "1-6 Emote" in footer_text(app))
+            assert "q Quit" in footer_text(app)
+            await pilot.press("4")
+            await until(pilot, lambda: 'ann (you) "wow"' in seats(app))
+            assert "ann: wow" in log_text(app)
+            assert Emoted(app.controller.game.you.seat, "ann", 3) in sink.updates
+            said = notices(app)
+            await pilot.press("2")  # within a second: the table refuses it
+            await until(pilot, lambda: any("emote a second, ten a minute" in s for s in said))
+
+
+async def test_a_spectator_sees_the_emote_beside_the_name_and_has_no_emote_keys():
+    with TableServer(dealing(*PLAIN)) as server:
+        ann, _ = server.seat("oak", "ann")
+        server.seat("oak", "bob")
+        fd, _ = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "you are watching" in seats(app) and "t Sit" in footer_text(app))
+            assert "Emote" not in footer_text(app)
+            ann.table.emote(ann, 1)
+            server.wake.set()
+            await until(pilot, lambda: 'ann "what a war!"' in seats(app))
+            assert "ann: what a war!" in log_text(app)
+
+
+async def test_the_help_lists_the_emotes_and_the_request_keys():
+    with TableServer(dealing(*PLAIN)) as server:
+        app, _bob, _ = await ann_and_bob(server)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("question_mark")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            keys = dict(app.controller.help_keys())
+            assert "1 good game" in keys["1-6"] and "6 thanks" in keys["1-6"]
+            assert "withdraw" in keys["w"]
+
+
+# ------------------------------------------------------------------ the house and empty seats
+
+
+async def test_the_house_countdown_shows_before_it_flips_for_the_idle_player():
+    with TableServer(dealing(*PLAIN)) as server:
+        app, _bob, _ = await ann_and_bob(server)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("space")
+            await until(pilot, lambda: "the house flips for bob in 60 s" in requests(app))
+
+
+async def test_alone_at_a_table_a_player_can_play_the_house_now():
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, _ = server.connect("ann", table="oak")
+        app = table_app(fd)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "alone at the table: h plays the house now" in requests(app))
+            await pilot.press("h")
+            await until(pilot, lambda: "the house plays seat 2" in seats(app))
+            await pilot.press("space")
+            await until(pilot, lambda: app.board.battle is not None)
+            assert "alone" not in requests(app)
+            await until(pilot, lambda: "waiting for ann to flip" in seats(app))  # never for the house
+
+
+@pytest.mark.serial  # waits a second of wall clock for the seat timeout
+async def test_a_newcomer_is_told_whose_away_seat_it_is_and_takes_it_with_t_after_the_seat_timeout():
+    with TableServer(dealing(*PLAIN), options=TableOptions(seat_timeout=1.0, short_stay=0.0)) as server:
+        ann, _ = server.seat("oak", "ann")
+        bob = server.registry.join("oak", "bob", lambda update: None, identity="key:bob")
+        ann.flip()
+        bob.leave()
+        fd, _ = server.connect("cy", table="oak")
+        app = table_app(fd)
+        said = notices(app)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "you are watching" in seats(app))
+            await until(pilot, lambda: any("eat 2 is kept for bob, who is away: t takes it in" in s for s in said))
+            await pilot.pause(1.1)
+            await pilot.press("t")
+            await until(pilot, lambda: "cy (you)" in seats(app))
+            assert "cy takes seat 2, bob's until now" in log_text(app)
+
+
+# ------------------------------------------------------------------ one truth per table
+
+
+async def test_a_late_spectator_sees_the_tables_tally_and_the_games_time():
+    with TableServer(dealing(*PLAIN)) as server:
+        ann, _ = server.seat("oak", "ann")
+        bob, _ = server.seat("oak", "bob")
+        for _ in range(3):
+            ann.flip()
+            bob.flip()
+        assert ann.table.game.over
+        ann.restart()
+        bob.restart()
+        fd, _ = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "you are watching" in seats(app))
+            assert +app.board.tally == Counter({Result.P1: 1})
+            assert "ann 1" in app.board.tally_line()
+
+
+async def test_a_line_the_table_adds_while_a_war_is_laid_comes_after_the_war_in_the_log():
+    """Item 15: "bob left seat 2" never comes before the battle both had flipped."""
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        ann, _ = server.seat("oak", "ann")
+        bob, _ = server.seat("oak", "bob")
+        fd, _ = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch", war_step=5.0)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob sits at seat 2" in log_text(app))
+            ann.flip()
+            bob.flip()
+            server.wake.set()
+            await until(pilot, lambda: app.board.laying)
+            bob.leave()
+            server.wake.set()
+            await until(pilot, lambda: "bob left seat 2" in log_text(app))
+            log = log_text(app)
+            assert log.index("ann takes 10 cards") < log.index("bob left seat 2")
+
+
+async def test_two_players_at_one_keyboard_w_stops_at_the_tie_and_a_flip_key_lays_it():
+    """Item 1: w at one keyboard is both players' wish, so the table stops at the war's tie."""
+    from table_support import two_player_app
+
+    app = two_player_app(dealing(*WAR_PACKETS), names=("Ann", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("w")
+        await until(pilot, lambda: app.board.pause_on_war)
+        await pilot.press("a")
+        await until(pilot, lambda: app.board.table_state is not None and app.board.table_state.held)
+        assert app.board.laying and app.board.battle.battle == 1
+        await pilot.press("j")
+        await until(pilot, lambda: not app.board.table_state.held and not app.board.laying)
+        assert "DOUBLE WAR" in log_text(app)
+
+
+async def test_the_footer_follows_the_table_keys_in_play_as_people_arrive():
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, _ = server.connect("ann", table="oak")
+        app = table_app(fd)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "1-6 Emote" in footer_text(app))
+            assert app.controller.allows("play_house")
+            server.seat("oak", "bob")
+            await until(pilot, lambda: "bob" in seats(app))
+            assert not app.controller.allows("play_house")
+            await pilot.press("h")
+            assert "the house plays" not in seats(app)

@@ -1,0 +1,93 @@
+"""What one player asks of the other, in words: the table's requests line, its toasts, and the emotes.
+
+The table holds each seat's wishes (``TableState``); a wish the other seat does not share is a request.
+The line names who asks what and which key answers it, whole: a request is never cut to fit a width
+(the line wraps). Words only: the table decided everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..tables import EMOTES, SeatStatus, TableState, You
+from ..tables.agreement import KINDS, request_words
+from .speed import speed_label
+
+KEYS = {"auto": "a", "war_stop": "w", "restart": "r"}
+"""The key that asks for each kind of request (and answers or withdraws it)."""
+EMOTE_KEYS = tuple(str(n) for n in range(1, len(EMOTES) + 1))
+
+
+def _agreed(kind: str, state: TableState) -> bool:
+    if kind == "auto":
+        return state.auto_speed is not None or state.held
+    if kind == "war_stop":
+        return state.war_stop
+    return False
+
+
+def pending(state: TableState) -> list[tuple[int, str]]:
+    """(seat index, kind) of every request the other seat has not answered yet."""
+    found = []
+    for index, seat in enumerate(state.seats):
+        other = state.seats[1 - index]
+        for kind in KINDS:
+            if (seat.status is SeatStatus.PLAYER and getattr(seat, kind) and not getattr(other, kind)
+                    and not other.house and not _agreed(kind, state)):
+                found.append((index, kind))
+    return found
+
+
+def request_text(state: TableState, index: int, kind: str, you: You | None, names: Sequence[str]) -> str:
+    """One request as whoever sees it reads it: the asker, the one who answers, or a spectator."""
+    seat = state.seats[index]
+    what = request_words(kind, state.over, speed_label(seat.speed))
+    key = KEYS[kind]
+    mine = you.seat.index if you is not None and you.seat is not None else None
+    if mine == index:
+        return f"you ask {what}: waiting for {names[1 - index]} ({key} withdraws)"
+    if mine is not None:
+        return f"{names[index]} asks {what}: press {key} to agree"
+    return f"{names[index]} asks {what}"
+
+
+def request_lines(
+    state: TableState | None, you: You | None, names: Sequence[str], *, house_in: int | None = None,
+    local: bool = False,
+) -> tuple[str, ...]:
+    """Every line the requests line shows now, most urgent first (nothing while there is nothing to ask)."""
+    if state is None:
+        return ()
+    mine = you.seat.index if you is not None and you.seat is not None and not local else None
+    watching = not local and (you is None or you.seat is None)
+    lines: list[str] = []
+    if state.held:
+        lays = ("either player's space lays it" if watching else "f or j lays it" if local
+                else "space lays it for everyone")
+        lines.append(f"stopped at a war: {lays}")
+    if not local:
+        lines += [request_text(state, index, kind, you, names) for index, kind in pending(state)]
+    if house_in is not None and len(state.waiting_for) == 1 and not state.over:
+        side = state.waiting_for[0]
+        who = "you" if mine == side.index else names[side.index]
+        lines.append(f"the house flips for {who} in {house_in} s")
+    if mine is not None and state.seats[1 - mine].status is SeatStatus.OPEN:
+        lines.append("alone at the table: h plays the house now, or wait for a player")
+    return tuple(lines)
+
+
+def new_requests(old: TableState | None, new: TableState, you: You | None, names: Sequence[str]) -> list[str]:
+    """The other player's requests that ``new`` has and ``old`` had not: each one a toast for this screen."""
+    if you is None or you.seat is None:
+        return []
+    before = set(pending(old)) if old is not None else set()
+    return [
+        request_text(new, index, kind, you, names)
+        for index, kind in pending(new)
+        if index != you.seat.index and (index, kind) not in before
+    ]
+
+
+def emote_line(name: str, emote: int) -> str:
+    """An emote in the log and its toast: "ann: wow"."""
+    return f"{name}: {EMOTES[emote]}"

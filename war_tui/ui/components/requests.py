@@ -1,0 +1,20 @@
+"""A table's requests line: what one player asks of the other, and the house's countdown, wrapped, never cut."""
+
+from __future__ import annotations
+
+from textual.reactive import var
+from textual.widgets import Static
+
+
+class RequestsLine(Static):
+    """Bound to the board's ``requests``; hidden while nobody asks anything."""
+
+    requests: var[tuple[str, ...]] = var(())
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", markup=False, id=id)
+        self.display = False
+
+    def watch_requests(self, lines: tuple[str, ...]) -> None:
+        self.update("\n".join(lines))  # as worded: a line may begin with a name, never capitalised
+        self.display = bool(lines)
