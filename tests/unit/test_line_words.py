@@ -8,7 +8,7 @@ import pytest
 
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
-from war_tui.core.rules import Rules, Side
+from war_tui.core.rules import EndReason, Rules, Side
 from war_tui.core.events import BattleWon, GameOver
 from war_tui.line.keys import MAX_LINE, Command, KeyReader
 from war_tui.line.player import MILESTONE, QUIET_PACE, LinePlayer, LineSettings
@@ -193,3 +193,36 @@ def test_at_a_table_your_seat_is_you_and_the_other_is_named():
     game.subscribe(lambda e: said.append(teller.on_event(e)))
     game.step()
     assert [s for s in said if s] == ["Ann's king of hearts beats your three of spades. Ann has 3, you have 1."]
+
+
+def test_a_game_stopped_by_agreement_says_so_not_a_time_limit():
+    game = Game(parse_cards("KH 2C 5S"), parse_cards("3S 4D 6H"))
+    said = []
+    teller = BattleTeller(Voice())
+    game.subscribe(lambda e: said.append(teller.on_event(e)))
+    game.step()
+    game.stop(EndReason.AGREED)
+    assert [s for s in said if s][-1].startswith("Game over: stopped, both players agreed.")
+
+
+def test_at_a_table_an_emote_is_said_with_its_sender():
+    from war_tui.line.table import TableLine
+    from war_tui.tables import EMOTES, Emoted
+
+    class Table:
+        """Only what TableLine subscribes to: the listener it registers is how a table speaks."""
+
+        state = None
+        you = None
+
+        def subscribe(self, listener):
+            return lambda: None
+
+        def watch(self, listener):
+            self.listener = listener
+            return lambda: None
+
+    table = Table()
+    line = TableLine(table)  # type: ignore[arg-type]  # a stand-in with only the two methods it calls
+    table.listener(Emoted(Side.P2, "bob", EMOTES.index("what a war!")))
+    assert line.take_said() == ["bob says: what a war!"]

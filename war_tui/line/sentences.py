@@ -148,7 +148,10 @@ def ending(result: Result, reason: EndReason, v: Voice) -> str:
             "Game over: a draw, neither player could finish a war."
         )
     if result is Result.STOPPED:
-        why = "the battle limit was reached" if reason is EndReason.BATTLE_CAP else "the time limit ran out"
+        why = {
+            EndReason.BATTLE_CAP: "the battle limit was reached",
+            EndReason.AGREED: "both players agreed",
+        }.get(reason, "the time limit ran out")
         return f"Game over: stopped, {why}."
     winner = Side.P1 if result is Result.P1 else Side.P2
     loser = winner.other

@@ -15,7 +15,7 @@ import socket
 
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.rules import Side
-from ..tables import Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
+from ..tables import Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
 from ..tables.protocol import update_reader
 from ..tables.table import MIN_AUTO_SPEED
 from .keys import Command, KeyReader
@@ -83,6 +83,8 @@ class TableLine:
                     else "Auto-play off."
                 )
             self._auto_on = on
+        elif isinstance(update, Emoted):
+            self.said.append(f"{update.name} says: {update.text}")
         elif isinstance(update, Notice):
             self.said.append(update.text)
             if update.code is NoticeCode.CLOSING:
