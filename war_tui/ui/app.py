@@ -111,10 +111,12 @@ class WarApp(ShadowOutput, App[None]):
             self.finished_hooks.append(self._record_game)
         if table is None and settings.two_players:
             from ..tables import TableOptions
+            from .controllers.two_players import first_deal
             from .table_connection import LocalHost
 
-            table = LocalHost(settings.names, seed_source=seed_source, on_record=self._table_record,
-                              options=TableOptions(rules=settings.rules))
+            seeds = seed_source if seed_source is not None else new_seed
+            table = LocalHost(settings.names, on_record=self._table_record, options=TableOptions(rules=settings.rules),
+                              deal=first_deal(settings, seeds))
         self.ended: str | None = None
         """Why the table is gone, once it is."""
         self.board = board = Board(settings.names, self.glyphs, self, war_step=settings.war_step,

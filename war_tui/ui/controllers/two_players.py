@@ -6,13 +6,30 @@ flips with f or Left, player 2 with j or Right.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from ...core.engine import Game
+
 from ...presentation.table_keys import two_player_keys
+from ...settings.play import PlaySettings
 from ...tables import Notice, NoticeCode
 from .base import Kind
 from .table import TableController, TableHost
+
+
+def first_deal(settings: PlaySettings, seeds: Callable[[], int]) -> Callable[[], Game]:
+    """How the table at this keyboard deals: ``--p1/--p2`` (when given) first, then a shuffle from ``seeds``."""
+    packets = [settings.packets] if settings.packets is not None else []
+    rules = settings.rules
+
+    def deal() -> Game:
+        if packets:
+            p1, p2 = packets.pop()
+            return Game(p1, p2, rules)
+        return Game.deal(seeds(), rules)
+
+    return deal
 
 
 class LocalSeats(TableHost, Protocol):
