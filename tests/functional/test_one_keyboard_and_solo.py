@@ -39,3 +39,44 @@ async def test_two_players_deal_the_hand_made_packets_first():
         await until(pilot, lambda: app.board.battle is not None)
         assert app.board.battle.wars == 2  # WAR_PACKETS opens on a double war
         assert app.query_one("#packet-p1", Packet).count == 11
+
+
+# ---------------------------------------------------------------- item 1: w at two players
+
+
+async def test_two_players_stop_at_wars_once_both_agree_and_the_table_stops_at_the_tie():
+    app = two_players(packets=WAR_PACKETS, names=("Ann", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        said = notices(app)
+        await until(pilot, lambda: app.board.deal is not None)
+        await pilot.press("w")
+        await pilot.pause()
+        assert not app.board.pause_on_war, "one w only asks"
+        assert any("w again agrees" in text for text in said)
+        await pilot.press("w")
+        await pilot.pause()
+        assert app.board.pause_on_war
+        await pilot.press("a")
+        await until(pilot, lambda: app.board.battle is not None)
+        await until(pilot, lambda: app.controller.game.state.auto_speed is None)
+        await pilot.pause(0.6)  # auto-play at 4/s would have played on by now
+        assert app.board.battle.battle == 1 and app.board.laying, "held at the tie of battle 1"
+        assert any("f or j lays the war" in text for text in said)
+        assert not app.board.auto
+        await pilot.press("j")
+        await until(pilot, lambda: not app.board.laying)
+        assert app.board.settled is app.board.battle and app.board.battle.battle == 1
+        assert app.controller.game.battles == 1
+
+
+async def test_two_players_a_lone_w_lapses():
+    app = two_players(packets=WAR_PACKETS)
+    async with app.run_test(size=SIZE) as pilot:
+        said = notices(app)
+        await pilot.press("w")
+        await pilot.pause()
+        app.controller._war_stop_timer.stop()
+        app.controller._war_stop_lapsed()  # as the timer does after a while
+        await pilot.press("w")
+        await pilot.pause()
+        assert not app.board.pause_on_war and any("Nobody agreed" in text for text in said)

@@ -37,7 +37,7 @@ def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
         ("j  Right", f"{names[1]} (player 2) flips: the battle is played once both have flipped"),
         ("a", "auto-play on or off for both"),
         ("+  -", "faster, slower"),
-        ("w", "stop auto-play at every war, to watch it"),
+        ("w  w", "stop auto-play at every war (or no longer): one asks, w again agrees for both; f or j then lays the war"),
         ("r", "at game over: deal again (f and j, one each, do too)"),
         ("Up Down k", "scroll the battle log (PgUp PgDn Home End too)"),
         ("s", "statistics"),

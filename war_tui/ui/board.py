@@ -165,7 +165,7 @@ class Board(Screen[None]):
                 self.shown_steps = 1  # stopped at the tie: space lays the war cards
                 self.auto = False
                 self.pacer.stopped_at_war()
-                self.app.notify(stopped_at_war_text(), timeout=4)
+                self.app.notify(stopped_at_war_text("f or j" if self.local else "space"), timeout=4)
                 return
             if self._wars_watchable(view):
                 self.shown_steps = 1
