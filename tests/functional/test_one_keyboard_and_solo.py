@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from war_ui_support import WAR_PACKETS, drawn, notices, until
+from war_ui_support import QUICK_WIN, WAR_PACKETS, notices, until
 
-from war_tui.core.cards import parse_cards
+from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.settings.play import PlaySettings
 from war_tui.ui.app import WarApp
 from war_tui.ui.components.packet import Packet
@@ -80,3 +80,35 @@ async def test_two_players_a_lone_w_lapses():
         await pilot.press("w")
         await pilot.pause()
         assert not app.board.pause_on_war and any("Nobody agreed" in text for text in said)
+
+
+# ---------------------------------------------------------------- item 5: a held key cannot skip the result
+
+
+class Clock:
+    """The app's clock, moved by the test: a key "30 ms" after the last is 30 ms after it on this clock."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_75_spaces_30_ms_apart_do_not_skip_the_result():
+    clock = Clock()
+    app = WarApp(replace(SHOWN_WHOLE, packets=QUICK_WIN, result_hold=0.5), environ={"LANG": "C.UTF-8"},
+                 clock=clock, new_seed=lambda: 1234)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(75):  # 2.25 s of a held space bar, right through the last battle
+            await pilot.press("space")
+            clock.now += 0.03
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and app.controller.game_number == 1
+        clock.now += 0.45
+        await pilot.press("space")  # still too soon after the last repeat
+        await pilot.pause()
+        assert app.controller.game_number == 1
+        clock.now += 0.5
+        await pilot.press("space")
+        await until(pilot, lambda: app.controller.game_number == 2)
