@@ -112,3 +112,36 @@ async def test_75_spaces_30_ms_apart_do_not_skip_the_result():
         clock.now += 0.5
         await pilot.press("space")
         await until(pilot, lambda: app.controller.game_number == 2)
+
+
+# ---------------------------------------------------------------- item 6: a war stop at max speed
+
+
+async def test_a_war_stop_at_max_speed_shows_the_battle_before_the_tie():
+    from war_tui.core.engine import Game
+    from war_tui.core.pace import MAX
+    from war_tui.ui.components.trend import CountTrend
+
+    app = WarApp(replace(SHOWN_WHOLE, seed=42, auto=True, speed=MAX, pause_on_war=True),
+                 environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.board.laying)
+        board = app.board
+        tie = board.battle.battle
+        played = Game.deal(42)
+        for _ in range(tie - 1):
+            played.step()
+        before = played.counts
+        assert board.settled is not None and board.settled.battle == tie - 1
+        assert (app.query_one("#packet-p1", Packet).count, app.query_one("#packet-p2", Packet).count) == before
+        lines = board.battle_log.lines
+        assert any("battles at max speed" in line for line in lines)
+        trend = app.query_one(CountTrend)
+        assert len(trend.history.samples) == tie  # the deal, then one column per battle before the tie
+        await pilot.press("space")  # lays the war
+        await until(pilot, lambda: not board.laying)
+        assert len(trend.history.samples) == tie + 1
+        await pilot.press("a")  # on to the next war
+        await until(pilot, lambda: board.laying and board.battle.battle > tie)
+        assert len(trend.history.samples) == board.battle.battle
+        assert board.settled.battle == board.battle.battle - 1

@@ -232,7 +232,7 @@ class SoloController(Controller):
                     game.play(MAX_CHUNK)
         finally:
             adapter.holding = False
-        adapter.flush()
+        adapter.flush(stop_at_war=self.board.pause_on_war)
 
     # ``Pacer``
 
