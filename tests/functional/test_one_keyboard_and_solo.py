@@ -145,3 +145,17 @@ async def test_a_war_stop_at_max_speed_shows_the_battle_before_the_tie():
         await until(pilot, lambda: board.laying and board.battle.battle > tie)
         assert len(trend.history.samples) == board.battle.battle
         assert board.settled.battle == board.battle.battle - 1
+
+
+# ---------------------------------------------------------------- item 13: names as given
+
+
+async def test_the_result_dialog_shows_names_as_given():
+    app = WarApp(replace(SHOWN_WHOLE, packets=QUICK_WIN, names=("ann", "bob")), environ={"LANG": "C.UTF-8"},
+                 clock=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space")
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        why = app.screen.facts().why
+        assert why[0] == "bob ran out of cards."
+        assert "Bob" not in " ".join(why)

@@ -82,8 +82,11 @@ def number(value: float | None) -> str:
     return f"{value:,.1f}"
 
 
-def capital(sentence: str) -> str:
-    """The first letter capitalised, the rest as it is: ``str.capitalize()`` would lower-case a player's name."""
+def capital(sentence: str, names: Sequence[str] = ()) -> str:
+    """The first letter capitalised, the rest as it is (``str.capitalize()`` would lower-case a player's name);
+    a sentence that opens with one of ``names`` stays as it is: a name is shown as given ("bob ran out")."""
+    if any(name and sentence.startswith(name) for name in names):
+        return sentence
     return sentence[:1].upper() + sentence[1:]
 
 
