@@ -11,6 +11,7 @@ import pytest
 from war_ui_support import QUICK_WIN, WAR_PACKETS, notices, until
 
 from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.core.pace import MAX
 from war_tui.settings.play import PlaySettings
 from war_tui.ui.app import WarApp
 from war_tui.ui.components.packet import Packet
@@ -159,3 +160,25 @@ async def test_the_result_dialog_shows_names_as_given():
         why = app.screen.facts().why
         assert why[0] == "bob ran out of cards."
         assert "Bob" not in " ".join(why)
+
+
+# ---------------------------------------------------------------- item 11: one speed toast
+
+
+def toasts(app) -> list[str]:
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
+
+
+@pytest.mark.parametrize(("top", "words"), [(MAX, "top speed: max"), (64.0, "top speed: 64/s is this server's")])
+async def test_plus_eight_times_leaves_one_toast_that_names_the_top_speed(top, words):
+    app = WarApp(replace(SHOWN_WHOLE, seed=7, speed=16.0, top_speed=top), environ={"LANG": "C.UTF-8"},
+                 clock=lambda: 0.0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        for _ in range(8):
+            await pilot.press("plus")
+            await pilot.pause()
+        await pilot.pause()
+        shown = toasts(app)
+        assert len(shown) == 1, shown
+        assert words in shown[0]
+        assert app.board.speed == top

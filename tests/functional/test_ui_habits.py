@@ -100,7 +100,7 @@ async def test_plus_at_max_and_minus_at_the_slowest_say_the_limit_is_reached():
     said = notices(app)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("plus")
-        assert app.board.speed == MAX and said == ["Already at the fastest: max plays as many battles as fit in a frame"]
+        assert app.board.speed == MAX and said == ["Already at the top speed: max plays as many battles as fit in a frame"]
         app.board.speed = 0.5
         await pilot.press("minus")
         assert app.board.speed == 0.5 and said[-1] == "Already at the slowest: one battle every 2 s"

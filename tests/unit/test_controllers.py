@@ -100,6 +100,9 @@ class Shell:
     def notify(self, message, **_options) -> None:
         self.said.append(message)
 
+    def say(self, kind, message, **_options) -> None:
+        self.said.append(message)
+
     def set_interval(self, interval, callback) -> Timer:
         self.timers.append(Timer(interval, callback))
         return self.timers[-1]

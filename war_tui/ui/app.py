@@ -23,6 +23,7 @@ from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.command import CommandPalette
+from textual.notifications import Notification, Notify
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
@@ -143,6 +144,8 @@ class WarApp(ShadowOutput, App[None]):
         if settings.theme in self.available_themes:  # preferences: the theme last picked
             self.theme = settings.theme
         self._saving_at_quit = False
+        self._said: dict[str, Notification] = {}
+        """The newest notice of each kind ``say`` raised."""
 
     # ------------------------------------------------------------------ the board
 
@@ -208,6 +211,15 @@ class WarApp(ShadowOutput, App[None]):
             kind = TwoPlayerGameOverScreen if result.kind == "two-players" else TableGameOverScreen
             screen = kind(result.end, names, hint=result.hint, seed=result.seed, tally_line=tally, dot=dot)
         self._push_overlay(screen)
+
+    def say(self, kind: str, message: str, *, timeout: float) -> None:
+        """``Shell.say``: the notice before of this ``kind`` expires as this one is raised (Textual drops
+        expired notices when it adds one), so its toast gives way to the new one."""
+        before = self._said.get(kind)
+        if before is not None:
+            before.timeout = 0
+        self._said[kind] = notice = Notification(message, timeout=timeout, markup=False)
+        self.post_message(Notify(notice))
 
     def close_result(self) -> None:
         while isinstance(self.screen, GameOverScreen):

@@ -82,6 +82,10 @@ class Shell(Protocol):
         markup: bool = True,
     ) -> object: ...
 
+    def say(self, kind: str, message: str, *, timeout: float) -> None:
+        """A notice that replaces the one of the same ``kind`` still on show, so a key pressed again and again
+        leaves one notice, not a pile."""
+
     def set_interval(self, interval: float, callback: Callable[[], object]) -> Stoppable: ...
 
     def set_timer(self, delay: float, callback: Callable[[], object]) -> Stoppable: ...

@@ -147,7 +147,7 @@ class SoloController(Controller):
     def faster(self) -> None:
         board = self.board
         if board.speed >= self.top_speed:
-            self.shell.notify(speed_limit_text(faster=True), timeout=2)
+            self.shell.say("speed", speed_limit_text(faster=True, top=self.top_speed), timeout=2)
             return
         board.speed = min(faster(board.speed), self.top_speed)
         self.sync_auto()
@@ -156,7 +156,7 @@ class SoloController(Controller):
     def slower(self) -> None:
         board = self.board
         if board.speed <= MIN_SPEED:
-            self.shell.notify(speed_limit_text(faster=False), timeout=2)
+            self.shell.say("speed", speed_limit_text(faster=False), timeout=2)
             return
         board.speed = slower(board.speed)
         self.sync_auto()

@@ -292,7 +292,7 @@ class TableController(Controller):
         if self._my_seat_wants_auto():
             self._ask_auto(True)
         self._follow_auto()
-        self.shell.notify(f"Your speed: {speed_label(speed)}; auto-play runs at the slower player's", timeout=2)
+        self.shell.say("speed", f"Your speed: {speed_label(speed)}; auto-play runs at the slower player's", timeout=2)
 
     def pause_on_war(self) -> None:
         if self._watching():
