@@ -8,13 +8,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from war_ui_support import QUICK_WIN, WAR_PACKETS, notices, until
+from war_ui_support import QUICK_WIN, WAR_PACKETS, drawn, notices, until
 
 from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.core.pace import MAX
 from war_tui.settings.play import PlaySettings
 from war_tui.ui.app import WarApp
+from war_tui.presentation.words import SOLO_HINTS, TWO_PLAYER_HINTS
 from war_tui.ui.components.packet import Packet
+from war_tui.ui.components.pile import Pile
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
@@ -182,3 +184,35 @@ async def test_plus_eight_times_leaves_one_toast_that_names_the_top_speed(top, w
         assert len(shown) == 1, shown
         assert words in shown[0]
         assert app.board.speed == top
+
+
+# ---------------------------------------------------------------- item 9: the prompt names the real keys
+
+
+def words_whole(text: str, wording: str) -> bool:
+    """Every word ``text`` shows is a whole word of ``wording``."""
+    return all(word in wording.split() for word in text.split())
+
+
+@pytest.mark.parametrize("size", [(40, 12), (80, 24), (100, 30)])
+async def test_two_players_prompt_names_each_players_keys_in_whole_words(size):
+    app = two_players(names=("Ann", "Bob"))
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: app.board.deal is not None)
+        shown = drawn(app.query_one(Pile))
+        inside = " ".join(line.strip("│ ") for line in shown.splitlines() if "─" not in line)
+        assert "space" not in inside
+        assert "f" in inside.split() and "j" in inside.split()
+        wordings = " ".join(TWO_PLAYER_HINTS).replace("{p1}", "Ann").replace("{p2}", "Bob").replace("/", " ")
+        assert words_whole(inside.replace("/", " "), wordings), inside
+
+
+@pytest.mark.parametrize("size", [(40, 12), (48, 14), (80, 24)])
+async def test_the_solo_prompt_is_never_cut_mid_word(size):
+    app = WarApp(replace(SHOWN_WHOLE, seed=7), environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        shown = drawn(app.query_one(Pile))
+        inside = " ".join(line.strip("│ ") for line in shown.splitlines() if "─" not in line)
+        assert "space" in inside.split()
+        assert words_whole(inside, " ".join(SOLO_HINTS)), inside

@@ -125,3 +125,28 @@ def enlarge_notice(width: int, height: int, need: tuple[int, int]) -> list[str]:
         if len(lines) <= height and all(cell_width(line) <= width for line in lines):
             return lines
     return lines[: max(0, height)]
+
+
+SOLO_HINTS = ("Press space to turn the top cards", "space turns the top cards", "space: flip")
+"""What the empty pile says before the first battle, longest first (``hint_lines`` picks)."""
+TWO_PLAYER_HINTS = (
+    "{p1} flips with f or Left, {p2} with j or Right",
+    "f or Left, and j or Right, turn the top cards",
+    "f/Left and j/Right flip",
+    "f and j flip",
+)
+"""The same at one keyboard: each player's own keys (space flips for nobody); {p1} and {p2} are their names."""
+
+
+def hint_lines(wordings: Sequence[str], width: int, height: int, names: Sequence[str] = ("", "")) -> list[str]:
+    """The fullest wording whose whole words fit ``width`` x ``height`` cells, as lines; nothing if none does.
+
+    ``{p1}`` and ``{p2}`` in a wording are the players' names."""
+    for wording in wordings:
+        text = wording.replace("{p1}", names[0]).replace("{p2}", names[1])
+        if any(cell_width(word) > width for word in text.split()):
+            continue  # never a word cut in two
+        lines = wrap_cells(text, width)
+        if len(lines) <= height:
+            return lines
+    return []
