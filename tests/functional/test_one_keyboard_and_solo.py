@@ -216,3 +216,28 @@ async def test_the_solo_prompt_is_never_cut_mid_word(size):
         inside = " ".join(line.strip("│ ") for line in shown.splitlines() if "─" not in line)
         assert "space" in inside.split()
         assert words_whole(inside, " ".join(SOLO_HINTS)), inside
+
+
+# ---------------------------------------------------------------- item 12: the lobby at 80 columns
+
+
+async def test_the_lobby_shows_every_column_whole_with_16_character_names_at_80_columns():
+    from screen_text import screen_rows
+
+    from war_tui.core.rules import Result
+    from war_tui.tables import Lobby, LobbyEntry, SeatStatus
+    from war_tui.ui.screens.lobby import LobbyScreen
+
+    long_name, wide_name = "Sixteen-letters!", "山田太郎山田太郎"
+    playing = LobbyEntry("a-table-name-of-16", (long_name, wide_name), (SeatStatus.PLAYER, SeatStatus.PLAYER), 3, 2,
+                         1_234, (31, 21), None)
+    over = LobbyEntry("oak", (long_name, "bob"), (SeatStatus.PLAYER, SeatStatus.AWAY), 0, 12, 345, (52, 0), Result.P1)
+    app = WarApp(replace(SHOWN_WHOLE, seed=7), environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = LobbyScreen(app.glyphs)
+        await app.push_screen(screen)
+        screen.lobby = Lobby((playing, over), 16)
+        await pilot.pause()
+        text = "\n".join(screen_rows(app))
+        for whole in ("Watching", "Battle", "1,234", long_name, wide_name, "away (kept)", "52, wins", "a-table-name-of-16"):
+            assert whole in text, (whole, text)
