@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from ..settings.preferences import ConfigRead, Preferences, default_path, key_for, read_config
 from ..core.pace import MAX
+from ..core.plural import counted
 from ..presentation.speed import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
 from ..core.rules import Rules
 from ..settings.play import DEFAULT_NAMES, PlaySettings
@@ -292,16 +293,16 @@ def keep_unsaved_games(store: StatsStore) -> int:
         rescued = store.rescue()
     except OSError as exc:
         sys.stderr.write(
-            f"war-tui: {store.pending} finished games could not be saved: {store.path} stayed locked"
+            f"war-tui: {counted(store.pending, 'finished game', 'could', 'could')} not be saved: {store.path} stayed locked"
             f" and the recovery file could not be written ({exc.strerror or exc})\n"
         )
         return 1
     if rescued is None:
         return 0
     count, where = rescued
-    games = "1 finished game" if count == 1 else f"{count:,} finished games"
     sys.stderr.write(
-        f"war-tui: {store.path} stayed locked by another program; {games} are kept in {where}"
+        f"war-tui: {store.path} stayed locked by another program;"
+        f" {counted(count, 'finished game', 'is', 'are')} kept in {where}"
         " and saved by the next war-tui that records statistics\n"
     )
     return 1

@@ -344,7 +344,7 @@ def run(args: argparse.Namespace) -> int:
     if stats_path is None:
         banner.append("statistics: none (--no-stats)")
     else:
-        banner.append(f"statistics of served games: {stats_path} (at most {args.served_stats_rows:,} games)")
+        banner.append(f"statistics of served games: {stats_path} (at most {plural(args.served_stats_rows, 'game')})")
     if authorized is None:
         banner.append(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
     else:

@@ -1,9 +1,12 @@
-"""The game's vocabulary: wars, outcomes, results and reasons, plurals, said the same way on every screen."""
+"""The game's vocabulary: wars, outcomes, results and reasons, plurals, said the same way on every screen.
+
+``plural`` and ``counted`` are ``war_tui.core.plural``'s, the one helper every layer counts with."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core.plural import counted as counted, plural as plural  # re-exported: every screen counts with these
 from ..core.rules import EndReason, Result
 from .cells import cell_width, wrap_cells
 
@@ -35,7 +38,7 @@ def outcome_text(winner_name: str | None, cards: int, wars: int) -> str:
     """What happened to the middle pile, said plainly."""
     if winner_name is None:
         return "Nobody takes the pile"
-    text = f"{winner_name} takes {cards} cards"
+    text = f"{winner_name} takes {plural(cards, 'card')}"
     if wars:
         text += f" after {a_war(wars)}"
     return text
@@ -88,11 +91,6 @@ def capital(sentence: str, names: Sequence[str] = ()) -> str:
     if any(name and sentence.startswith(name) for name in names):
         return sentence
     return sentence[:1].upper() + sentence[1:]
-
-
-def plural(n: int, word: str) -> str:
-    """``1 game``, ``2,048 games``."""
-    return f"{number(n)} {word}" if n == 1 else f"{number(n)} {word}s"
 
 
 def duration_text(seconds: float) -> str:

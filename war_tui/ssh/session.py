@@ -143,10 +143,7 @@ def home_directory(env: Mapping[str, str]) -> str:
 
 
 def describe_minutes(seconds: float) -> str:
-    minutes = seconds / 60
-    if minutes == int(minutes):
-        return plural(int(minutes), "minute")
-    return f"{minutes:g} minutes"
+    return plural(seconds / 60, "minute")
 
 
 class GameSession(asyncssh.SSHServerSession):

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core.engine import Game
+from ..core.plural import plural
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.pace import tick_plan
 from ..core.rules import Rules, Side
@@ -306,7 +307,7 @@ class Table:
             watching = sum(1 for m in self.members if m.seat is None)
             if watching >= self.options.max_spectators:
                 raise TableRefused(
-                    f"table {self.name} has {watching} {'spectator' if watching == 1 else 'spectators'}, the most it"
+                    f"table {self.name} has {plural(watching, 'spectator')}, the most it"
                     " takes; try again later"
                 )
         returning = seat is not None and taken_from is None and seat.status(now, grace) is SeatStatus.AWAY

@@ -28,6 +28,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from ..core.engine import Game
+from ..core.plural import plural
 from ..presentation.glyphs import choose_glyphs
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
@@ -324,9 +325,8 @@ class WarApp(ShadowOutput, App[None]):
             self.exit()
             return
         self._saving_at_quit = True
-        games = "1 finished game" if waiting == 1 else f"{waiting:,} finished games"
         self.notify(
-            f"Saving {games}: the statistics file is locked by another program...",
+            f"Saving {plural(waiting, 'finished game')}: the statistics file is locked by another program...",
             title="Quitting", timeout=SAVE_AT_QUIT + 5,
         )
         self._save_then_exit()

@@ -11,6 +11,7 @@ from ...presentation.canvas import Canvas, framed
 from ...presentation.cards_art import BIG_CARD_HEIGHT, BIG_CARD_WIDTH, CARD_HEIGHT, big_card_back, card_art_size, card_back
 from ...presentation.charts import stack_edges
 from ...presentation.glyphs import Glyphs
+from ...presentation.cells import cell_width
 from ...presentation.words import plural
 from ...core.rules import Side
 
@@ -42,7 +43,7 @@ class Packet(ClickToFlip, LineWidget):
         self.glyphs = glyphs
         self.count = 0
         self.total = 52
-        self.won = 0  # cards taken in the battle on show (0: did not win it)
+        self.won = 0  # what winning the battle on show added to the packet (0: did not win it)
 
     def watch_deal(self, deal: DealView | None) -> None:
         if deal is not None:
@@ -51,7 +52,8 @@ class Packet(ClickToFlip, LineWidget):
 
     def watch_battle(self, view: BattleView | None) -> None:
         if view is not None:
-            self._show(view.counts[self.side.index], view.taken if view.winner is self.side else 0)
+            laid = len(view.p1_laid if self.side is Side.P1 else view.p2_laid)
+            self._show(view.counts[self.side.index], view.taken - laid if view.winner is self.side else 0)
 
     def watch_result(self, end: EndView | None) -> None:
         if end is not None:
@@ -72,13 +74,14 @@ class Packet(ClickToFlip, LineWidget):
 
     @property
     def subtitle(self) -> str:
-        """The frame's bottom label: the count; the winner of the battle on show gets "+2 → 27 cards"."""
-        text = plural(self.count, "card")
-        if self.won:
-            text = f"+{self.won} {self.glyphs.arrow} {text}"
-            if len(text) > self.size.width - 6:  # the frame's room for a label (corners, edge, a space each side)
-                text = f"+{self.won} {self.glyphs.arrow} {self.count}"
-        return text
+        """The frame's bottom label: the count; the winner of the battle on show gets the change, "26 → 27 (+1)",
+        in the fullest form the frame has room for."""
+        if not self.won:
+            return plural(self.count, "card")
+        arrow, before, gain = self.glyphs.arrow, self.count - self.won, f"(+{self.won})"
+        forms = (f"{before} {arrow} {self.count} {gain}", f"{self.count} {gain}")
+        room = self.size.width - 6  # the frame's room for a label (corners, edge, a space each side)
+        return next((form for form in forms if cell_width(form) <= room), str(self.count))
 
     def draw(self, width: int, height: int) -> list[Row]:
         inner = Canvas(max(0, width - 3), max(0, height - 2))  # inside the frame, after one column of padding
