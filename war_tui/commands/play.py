@@ -67,7 +67,7 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     )
     add_rule_flags(parser)
     # Only a flag actually given overrides the preferences file: unset, each of these is None.
-    parser.set_defaults(war_cards=None, gather=None, max_battles=None)
+    parser.set_defaults(war_cards=None, gather=None, max_battles=None, auto=None, screensaver=None, two_players=None)
     add_config_flags(parser)
     add_stats_flags(parser)
 
@@ -98,7 +98,8 @@ def read_preferences(args: argparse.Namespace, themes: Collection[str] | None = 
 
 _RULES = Rules()
 PREFERENCE_DEFAULTS: dict[str, object] = {
-    "names": DEFAULT_NAMES, "speed": DEFAULT_SPEED, "pause_on_war": False, "ascii": False, "theme": None,
+    "names": DEFAULT_NAMES, "speed": DEFAULT_SPEED, "auto": False, "screensaver": False, "pause_on_war": False,
+    "time_limit": None, "two_players": False, "ascii": False, "theme": None,
     "war_cards": _RULES.war_cards, "gather": _RULES.gather, "max_battles": _RULES.max_battles,
 }
 """What each preference is when neither a flag nor the file sets it (one entry per key of the file)."""
@@ -209,22 +210,26 @@ def settings_from_args(
     check_table_flags(args, served)
     save = not (args.no_config or args.config_read_only or served)
     packets = packets_from_args(args)
+    # The file's two-players is this keyboard's habit, not a served game's; its screensaver and time limit
+    # are a solo game's (a table deals and ends its own games), so they stay out of a table.
+    two_players = bool(args.two_players or (chosen.two_players and not served))
+    solo = not two_players and "table_fd" not in served
     return PlaySettings(
         seed=args.seed,
         packets=packets,
         rules=rules_from_args(chosen),
-        auto=args.auto,
+        auto=bool(chosen.auto),
         speed=chosen.speed,
-        screensaver=args.screensaver,
+        screensaver=bool(args.screensaver or (chosen.screensaver and solo)),
         pause_on_war=chosen.pause_on_war,
-        time_limit=args.time_limit,
+        time_limit=args.time_limit if args.time_limit is not None else chosen.time_limit if solo else None,
         names=names,
         ascii=chosen.ascii,
         theme=chosen.theme,
         config_problems=read.problems,
         preferences=Preferences(read.path, {"speed": chosen.speed, "theme": chosen.theme}, themes=themes)
         if save else None,
-        two_players=args.two_players,
+        two_players=two_players,
         **served,
     )
 

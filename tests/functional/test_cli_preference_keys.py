@@ -1,0 +1,56 @@
+"""Every flag of the game that makes sense as a preference is a key of the file; the others say why not (item 16)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from war_tui.cli import build_parser
+from war_tui.commands.play import settings_from_args
+from war_tui.settings.preferences import KEYS, NOT_KEYS
+
+
+@pytest.fixture
+def write(own_config_folder):
+    path = own_config_folder / "war-tui" / "config.toml"
+    path.parent.mkdir()
+    return lambda text: path.write_text(text)
+
+
+def settings(*argv: str):
+    return settings_from_args(build_parser().parse_args(list(argv)))
+
+
+def test_auto_screensaver_time_limit_and_two_players_are_keys(write):
+    write("auto = true\nscreensaver = true\ntime-limit = 3\n")
+    s = settings()
+    assert s.auto and s.screensaver and s.time_limit == 3 and not s.config_problems
+    write("two-players = true\ntime-limit = 3\nscreensaver = true\n")
+    s = settings()
+    assert s.two_players and not s.screensaver and s.time_limit is None, "a solo game's habits stay out of a table"
+
+
+@pytest.mark.parametrize("key", ["seed = 5", "p1 = \"AS\"", "stats-db = \"x\"", "config = \"y\""])
+def test_a_flag_that_is_not_a_preference_says_why(write, key):
+    write(key + "\n")
+    (problem,) = settings().config_problems
+    name = key.split(" =")[0]
+    assert f"'{name}' is a flag, not a preference: " in problem and "unknown key" not in problem
+
+
+def test_every_flag_of_the_game_is_a_key_or_says_why_not():
+    flags = {flag[2:] for flag in re.findall(r"(?<![\w-])--[a-z0-9][a-z0-9-]*", build_parser().format_help())}
+    flags -= {"help", "version", "no-pause-on-war", "no-ascii"}
+    assert flags == set(KEYS) - {"theme"} | set(NOT_KEYS)
+
+
+def test_the_readme_and_the_docs_name_every_key():
+    root = Path(__file__).resolve().parents[2]
+    playing = (root / "docs" / "playing.md").read_text()
+    section = playing[playing.index("## Preferences in depth"):]
+    for key in KEYS:
+        assert re.search(rf"`{re.escape(key)}`", section), key
+    for key in NOT_KEYS:
+        assert f"`{key}`" in section, key
