@@ -54,3 +54,31 @@ def test_the_readme_and_the_docs_name_every_key():
         assert re.search(rf"`{re.escape(key)}`", section), key
     for key in NOT_KEYS:
         assert f"`{key}`" in section, key
+
+
+# ---------------------------------------------------------------- item 2: serve-ssh's game flags and tables
+
+
+def test_serve_ssh_refuses_two_players_at_start_up_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "war_tui", "serve-ssh", "--public", "--host-key", str(tmp_path / "hk"), "--port", "0",
+            "--", "--two-players"]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail("serve-ssh started with -- --two-players instead of refusing it")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "--two-players is for two people at one keyboard" in done.stderr
+    assert not (tmp_path / "hk").exists()
+
+
+@pytest.mark.parametrize("mode", ["play", "watch", "lobby"])
+def test_a_table_or_lobby_session_leaves_the_solo_game_flags_out(mode):
+    environ = {"WAR_TUI_SERVED": "1", "WAR_TUI_TABLE_FD": "9", "WAR_TUI_TABLE_MODE": mode}
+    args = build_parser().parse_args(["--no-config", "--screensaver", "--time-limit", "3", "--seed", "5", "--auto"])
+    s = settings_from_args(args, environ)
+    assert s.table_mode == mode and not s.screensaver and s.time_limit is None and s.seed is None and not s.auto
+    solo = settings_from_args(args, {"WAR_TUI_SERVED": "1"})
+    assert solo.screensaver and solo.time_limit == 3 and solo.seed == 5  # the kiosk's solo sessions keep them

@@ -175,21 +175,29 @@ NOT_AT_A_TABLE = {
     "screensaver": "--screensaver", "time_limit": "--time-limit", "seed": "--seed",
 }
 """Flags of a solo game that mean nothing at a table (the table deals, plays and ends its games)."""
+NOT_SERVED = "--two-players is for two people at one keyboard, not for SSH sessions (each player connects on their own)"
 
 
 def check_table_flags(args: argparse.Namespace, served: Mapping[str, object]) -> None:
-    """Refuse what makes no sense with --two-players or at a served table, in one line."""
-    at_table = "table_fd" in served
-    if args.two_players and at_table:
-        raise UsageError("--two-players is for two people at one keyboard, not for a game served at a table")
-    if not (args.two_players or at_table):
+    """Refuse what makes no sense with --two-players, in one line.
+
+    A served table or lobby leaves the solo flags out instead (--screensaver, --time-limit, --seed,
+    --p1/--p2, --auto: ``settings_from_args``): they are serve-ssh's game flags, given for its solo
+    sessions (``serve-ssh -- --screensaver``, a kiosk), and nobody at a table chose them.
+    """
+    if "table_fd" in served:
+        if args.two_players:
+            raise UsageError(NOT_SERVED)
         return
-    where = "--two-players" if args.two_players else "a game at a shared table"
+    if not args.two_players:
+        return
     refused = [flag for dest, flag in NOT_AT_A_TABLE.items() if getattr(args, dest) not in (None, False)
-               and not (dest == "seed" and args.two_players)]
+               and dest != "seed"]
     if refused:
         verb = "makes" if len(refused) == 1 else "make"
-        raise UsageError(f"{' and '.join(refused)} {verb} no sense with {where}: the table deals and plays its games")
+        raise UsageError(
+            f"{' and '.join(refused)} {verb} no sense with --two-players: the table deals and plays its games"
+        )
 
 
 def settings_from_args(
@@ -213,16 +221,18 @@ def settings_from_args(
     # The file's two-players is this keyboard's habit, not a served game's; its screensaver and time limit
     # are a solo game's (a table deals and ends its own games), so they stay out of a table.
     two_players = bool(args.two_players or (chosen.two_players and not served))
-    solo = not two_players and "table_fd" not in served
+    at_table = "table_fd" in served
+    solo = not two_players and not at_table
     return PlaySettings(
-        seed=args.seed,
-        packets=packets,
+        seed=None if at_table else args.seed,
+        packets=None if at_table else packets,
         rules=rules_from_args(chosen),
-        auto=bool(chosen.auto),
+        auto=bool(chosen.auto) and not at_table,
         speed=chosen.speed,
-        screensaver=bool(args.screensaver or (chosen.screensaver and solo)),
+        screensaver=bool((args.screensaver and not at_table) or (chosen.screensaver and solo)),
         pause_on_war=chosen.pause_on_war,
-        time_limit=args.time_limit if args.time_limit is not None else chosen.time_limit if solo else None,
+        time_limit=None if at_table else args.time_limit if args.time_limit is not None else
+        chosen.time_limit if solo else None,
         names=names,
         ascii=chosen.ascii,
         theme=chosen.theme,

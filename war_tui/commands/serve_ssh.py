@@ -255,7 +255,10 @@ def check_game_flags(flags: list[str], build_parser: Callable[[], argparse.Argum
         raise UsageError(f"game flags after '--': {message}") from None
     if parsed.command is not None:
         raise UsageError(f"game flags after '--' cannot name a command ('{parsed.command}')")
-    from .play import settings_from_args
+    from .play import NOT_SERVED, settings_from_args
+
+    if parsed.two_players:
+        raise UsageError(f"game flags after '--': {NOT_SERVED}")
 
     try:
         settings_from_args(parsed)  # what the flags mean together (names, rules), as each game will check
