@@ -241,3 +241,39 @@ async def test_the_lobby_shows_every_column_whole_with_16_character_names_at_80_
         text = "\n".join(screen_rows(app))
         for whole in ("Watching", "Battle", "1,234", long_name, wide_name, "away (kept)", "52, wins", "a-table-name-of-16"):
             assert whole in text, (whole, text)
+
+
+# ---------------------------------------------------------------- item 8: the lobby's help, and q back to it
+
+
+async def test_the_lobbys_help_lists_the_lobbys_keys_and_q_at_a_table_goes_back_to_the_lobby():
+    from table_support import TableServer, dealing, table_app
+
+    from war_tui.presentation.table_keys import LOBBY_KEYS
+    from war_tui.ui.screens.help import HelpScreen
+    from war_tui.ui.screens.lobby import LobbyScreen
+
+    with TableServer(dealing("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D")) as server:
+        server.seat("oak", "bob")
+        fd, link = server.connect("ann")
+        joined = []
+        link.on_join = lambda table, member: joined.append((table, member.name))
+        app = table_app(fd, mode="lobby")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.chosen_table() == "oak")
+            await pilot.press("question_mark")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            assert app.screen.keys == LOBBY_KEYS
+            assert any(key.startswith("enter") for key, _ in app.screen.keys)
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("enter")
+            await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and app.controller.game.you is not None
+                        and app.controller.game.you.seat is not None)
+            assert joined == [("oak", "ann")]
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.chosen_table() == "oak")
+            assert app.is_running and link.member is None and not link.closed
+            await pilot.press("enter")  # and back again
+            await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and link.member is not None)
+            assert len(joined) == 2

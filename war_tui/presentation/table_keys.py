@@ -30,6 +30,17 @@ SPECTATOR_KEYS = (
 )
 
 
+LOBBY_KEYS = (
+    ("Up Down", "choose a table"),
+    ("enter p", "sit at it (or watch, when both seats are taken)"),
+    ("w", "watch it"),
+    ("n", "open a new table: type its name, then enter (esc goes back)"),
+    ("q", "at a table you came to from here: back to this lobby; here: leave"),
+    ("?  esc", "this help, open and close"),
+)
+"""The lobby's keys, as its help lists them."""
+
+
 def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """The help names each player, so each finds their own key."""
     return (

@@ -29,6 +29,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from ..core.engine import Game
 from ..core.plural import plural
+from ..presentation.table_keys import LOBBY_KEYS
 from ..presentation.glyphs import choose_glyphs
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
@@ -318,8 +319,11 @@ class WarApp(ShadowOutput, App[None]):
             self.notify(reason, severity="warning", timeout=10)  # the store words it: off, or delayed
 
     async def action_quit(self) -> None:
-        """Quit; finished games still waiting for a locked statistics file get a few seconds first,
-        said on screen. Asked again meanwhile, quit at once (``war-tui`` keeps what is left)."""
+        """Quit (or, at a table reached from the lobby, go back to it: ``Controller.back``); finished games
+        still waiting for a locked statistics file get a few seconds first, said on screen. Asked again
+        meanwhile, quit at once (``war-tui`` keeps what is left)."""
+        if self.ended is None and self.controller.back():
+            return
         waiting = self.stats.pending
         if not waiting or self._saving_at_quit:
             self.exit()
@@ -384,7 +388,7 @@ class WarApp(ShadowOutput, App[None]):
             return
         if any(isinstance(s, HelpScreen) for s in self.screen_stack):
             return  # under the too-small notice; it comes back with the board
-        keys = self.controller.help_keys()
+        keys = LOBBY_KEYS if self._lobby is not None and self.screen is self._lobby else self.controller.help_keys()
         rules = self.controller.rules
         self._push_overlay(HelpScreen(rules) if keys is None else HelpScreen(rules, keys))
 

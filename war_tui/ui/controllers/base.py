@@ -177,6 +177,11 @@ class Controller:
         """The keys the help lists (None: the solo game's)."""
         return None
 
+    def back(self) -> bool:
+        """q: whether this way to play went back somewhere (a table left for the lobby it came from);
+        False: the app quits."""
+        return False
+
     def flip(self) -> None: ...
 
     def auto(self) -> None: ...

@@ -22,7 +22,7 @@ from ...presentation.words import capital
 from ...presentation.views import BattleView, DealView, EndView, LogNote, deal_view, end_view
 from ...settings.play import PlaySettings
 from ...settings.served import TableMode
-from ...tables import Join, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableState
+from ...tables import Join, Leave, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableState, WatchLobby
 from ...tables.messages import LOGGED_NOTICES
 from ..adapter import EngineAdapter
 from ...presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
@@ -216,6 +216,17 @@ class TableController(Controller):
     def _note_line(self, text: str) -> None:
         self._notes += 1
         self.board.log_note = LogNote(self._notes, text)
+
+    def back(self) -> bool:
+        """q at a table reached from the lobby: leave the table and show the lobby again."""
+        if self.settings.table_mode != TableMode.LOBBY or self._in_lobby or self.game.send is None:
+            return False
+        self.game.send(Leave())
+        self.game.send(WatchLobby())
+        self._in_lobby = True
+        self.shell.close_result()
+        self.shell.open_lobby()
+        return True
 
     def join(self, table: str, watch: bool) -> None:
         """The lobby's choice: sit at (or watch) ``table``."""
