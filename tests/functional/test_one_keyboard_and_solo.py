@@ -277,3 +277,26 @@ async def test_the_lobbys_help_lists_the_lobbys_keys_and_q_at_a_table_goes_back_
             await pilot.press("enter")  # and back again
             await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and link.member is not None)
             assert len(joined) == 2
+
+
+# ---------------------------------------------------------------- item 14: nothing made up before the table speaks
+
+
+async def test_a_table_not_heard_from_yet_shows_no_game_0_and_no_empty_packets():
+    import socket
+
+    from screen_text import screen_rows
+    from table_support import table_app
+
+    ours, theirs = socket.socketpair()  # the server's end says nothing yet
+    try:
+        app = table_app(theirs.detach(), mode="play")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            text = "\n".join(screen_rows(app))
+            for made_up in ("Game 0", "hand-made deal", "no cards left", "0 cards"):
+                assert made_up not in text, (made_up, text)
+            assert "waiting for the deal" in text
+    finally:
+        ours.close()

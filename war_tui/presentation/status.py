@@ -65,16 +65,19 @@ def status_pieces(
         plays = [(f"auto {label}", "auto")] * 2
     seed_words = "hand-made deal" if seed is None else f"seed {seed}"
     pieces: list[tuple[str, str]] = []
+    dealt = number > 0  # before the first deal (a table not heard from yet) there is no game to name
     for rung in LADDER:
         a, b = initials(names) if INITIALS in rung else names
         pieces = []
-        if SEED not in rung and GAME not in rung:
+        if not dealt:
+            pieces = [("waiting for the deal", "label"), (dot, "label")]
+        elif SEED not in rung and GAME not in rung:
             pieces = [("Game ", "label"), (f"{number}", "value"), (f" ({seed_words})", "value"), (dot, "label")]
         elif SEED not in rung:
             pieces = [(seed_words, "value"), (dot, "label")]
-        if BATTLE not in rung:
+        if BATTLE not in rung and dealt:
             pieces += [("Battle ", "label"), (f"{battles:,}", "value"), (dot, "label")]
-        if WAR_COUNT not in rung:
+        if WAR_COUNT not in rung and dealt:
             pieces += [("Wars ", "label"), (f"{wars:,}", "value"), (dot, "label")]
         pieces.append(plays[AUTO_SPEED in rung])
         if pause_on_war:

@@ -49,6 +49,9 @@ class Packet(ClickToFlip, LineWidget):
         if deal is not None:
             self.total = deal.total
             self._show(deal.counts[self.side.index], 0)
+            return
+        self.count = self.won = 0
+        self.redraw()  # no deal yet: neither a count nor "no cards left" (nothing is known)
 
     def watch_battle(self, view: BattleView | None) -> None:
         if view is not None:
@@ -73,9 +76,16 @@ class Packet(ClickToFlip, LineWidget):
             self.redraw()
 
     @property
+    def dealt(self) -> bool:
+        """Whether there is a deal to show the count of (a table not heard from yet has none)."""
+        return self.deal is not None
+
+    @property
     def subtitle(self) -> str:
         """The frame's bottom label: the count; the winner of the battle on show gets the change, "26 → 27 (+1)",
         in the fullest form the frame has room for."""
+        if not self.dealt:
+            return ""
         if not self.won:
             return plural(self.count, "card")
         arrow, before, gain = self.glyphs.arrow, self.count - self.won, f"(+{self.won})"
@@ -104,6 +114,8 @@ class Packet(ClickToFlip, LineWidget):
     def _draw_stack(self, canvas: Canvas) -> None:
         width, height = canvas.width, canvas.height
         if height <= 0 or width <= 0:
+            return
+        if not self.dealt:
             return
         if self.count == 0:
             canvas.text(0, 0, "no cards left"[:width], "packet--empty")
