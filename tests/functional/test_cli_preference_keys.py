@@ -43,7 +43,22 @@ def test_a_flag_that_is_not_a_preference_says_why(write, key):
 def test_every_flag_of_the_game_is_a_key_or_says_why_not():
     flags = {flag[2:] for flag in re.findall(r"(?<![\w-])--[a-z0-9][a-z0-9-]*", build_parser().format_help())}
     flags -= {"help", "version", "no-pause-on-war", "no-ascii"}
-    assert flags == set(KEYS) - {"theme"} | set(NOT_KEYS)
+    assert flags == set(KEYS) | set(NOT_KEYS)
+
+
+def test_the_line_modes_keys_are_read_before_it_decides_and_hold_to_its_ranges(write):
+    from war_tui.commands.line import ANNOUNCE
+    from war_tui.commands.play import with_line_preferences
+    from war_tui.line.player import MAX_PACE, MIN_PACE
+    from war_tui.settings.preferences import LINE_ANNOUNCE, LINE_PACE
+
+    assert LINE_PACE == (MIN_PACE, MAX_PACE) and LINE_ANNOUNCE == ANNOUNCE
+    write('line = true\nterse = true\npace = 1.5\nannounce = "wars"\n')
+    chosen = with_line_preferences(build_parser().parse_args([]))
+    assert (chosen.line, chosen.terse, chosen.pace, chosen.announce) == (True, True, 1.5, "wars")
+    given = with_line_preferences(build_parser().parse_args(["--pace", "4", "--announce", "all"]))
+    assert (given.pace, given.announce) == (4.0, "all")
+    assert not settings().config_problems
 
 
 def test_the_readme_and_the_docs_name_every_key():

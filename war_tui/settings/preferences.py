@@ -22,10 +22,10 @@ from typing import Any
 
 from platformdirs import user_config_path
 
-from .values import gather_value, max_battles_value, war_cards_value
+from .values import DECKS, deck_value, gather_value, max_battles_value, war_cards_value
 from ..core.pace import MAX
 from ..presentation.speed import parse_speed
-from .values import minutes_value, names_value
+from .values import minutes_value, names_value, number_value
 
 APP_NAME = "war-tui"
 FILE_NAME = "config.toml"
@@ -110,6 +110,33 @@ def _minutes(value: Any, _themes: Collection[str] | None) -> float:
     return minutes_value("time-limit")(str(value))
 
 
+def _deck(value: Any, _themes: Collection[str] | None) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"must be {' or '.join(DECKS)}, not {_shown(value)}")
+    try:
+        return deck_value(value)
+    except argparse.ArgumentTypeError:
+        raise ValueError(f"must be {' or '.join(DECKS)}, not {_shown(value)}") from None
+
+
+LINE_PACE = (0.5, 60.0)
+"""The line mode's seconds between auto-played battles (``war_tui.line.player``'s range, which a test holds to)."""
+LINE_ANNOUNCE = ("all", "wars")
+"""What the line mode says on auto-play (``--announce``'s choices)."""
+
+
+def _pace(value: Any, _themes: Collection[str] | None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"must be seconds (like 3 or 1.5), not {_shown(value)}")
+    return number_value("pace", *LINE_PACE, "seconds", "3 or 1.5")(str(value))
+
+
+def _announce(value: Any, _themes: Collection[str] | None) -> str:
+    if value not in LINE_ANNOUNCE:
+        raise ValueError(f"must be {' or '.join(repr(a) for a in LINE_ANNOUNCE)}, not {_shown(value)}")
+    return str(value)
+
+
 KEYS: dict[str, Check] = {
     "names": _names,
     "speed": _speed,
@@ -120,6 +147,11 @@ KEYS: dict[str, Check] = {
     "two-players": _switch,
     "ascii": _switch,
     "theme": _theme,
+    "deck": _deck,
+    "line": _switch,
+    "terse": _switch,
+    "pace": _pace,
+    "announce": _announce,
     "war-cards": _whole(war_cards_value),
     "gather": _gather,
     "max-battles": _whole(max_battles_value),
