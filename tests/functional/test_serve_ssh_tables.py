@@ -191,7 +191,7 @@ async def test_max_tables_refuses_a_new_table_and_the_lobby_says_full(tmp_path):
         refused = await seats.take("bob", "table two")
         assert await refused.finish() == 1
         text = refused.text
-        assert text.count("\r\n") == 1 and "the server is full: 1 tables are open" in text
+        assert text.count("\r\n") == 1 and "the server is full: 1 table is open" in text
         joins = await seats.take("cy", "table one")  # an open table still takes players
         await joins.expect(r"SNAPSHOT you=cy seat=2 ")
         lobby = await seats.take("lou", "tables")
