@@ -10,19 +10,20 @@ from .version import version
 from .commands import config as config_cmd
 from .commands import game as game_cmd
 from .commands import play as play_cmd
+from .commands import serve as serve_cmd
 from .commands import serve_ssh as serve_ssh_cmd
 from .commands import simulate as simulate_cmd
 from .commands import stats as stats_cmd
 from .commands.common import EXIT_USAGE, GIVEN, Parser, UsageError
 
-SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd, config_cmd)
+SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd, serve_cmd, config_cmd)
 
 # Flags before a command belong to the full-screen game; a command's own defaults would silently
 # replace them (`war-tui --seed 5 game` played a random seed), so main() refuses them, except these,
 # which a command deliberately reads from before its name.
 ACCEPTED_BEFORE = {"stats": {"--stats-db"}}
 # serve-ssh refuses them itself, saying they go after its '--'.
-REFUSES_ITS_OWN = {"serve-ssh"}
+REFUSES_ITS_OWN = {"serve-ssh", "serve"}
 
 
 class _Commands(argparse._SubParsersAction):

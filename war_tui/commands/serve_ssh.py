@@ -33,7 +33,12 @@ from .common import UsageError
 from .stats import STATS_ROWS_SPAN
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     from ..ssh.server import GameServer  # asyncssh loads only when serve-ssh really serves
+    from ..web.server import WebDoor  # aiohttp likewise, only when serve --web really serves
+
+    WebStarter = Callable[[GameServer], Awaitable[WebDoor]]
 
 DEFAULT_PORT = 2222
 DEFAULT_MAX_SESSIONS = 32
@@ -103,11 +108,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="Game flags after '--' apply to every session, e.g. "
         "'war-tui serve-ssh --public -- --screensaver'.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument(
         "--port", type=port_value, default=DEFAULT_PORT,
         help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)",
     )
+    add_server_flags(parser)
+    parser.set_defaults(run=run)
+
+
+def add_server_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``serve-ssh`` but its port: ``serve`` takes them all for both its doors."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument(
         "--host-key", type=Path, metavar="PATH",
         help="the server's private host key (default: an ed25519 key made on first start "
@@ -228,7 +239,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "game_flags", nargs=argparse.REMAINDER, metavar="-- GAME_FLAGS",
         help="the game's own flags (see war-tui --help), passed to every session",
     )
-    parser.set_defaults(run=run)
 
 
 def game_flags(args: argparse.Namespace) -> tuple[list[str], argparse.Namespace | None]:
@@ -293,6 +303,21 @@ def preload_argv(args: argparse.Namespace) -> list[str] | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    server, banner, forget_key = prepare_server(args, args.port)
+    try:
+        return asyncio.run(_serve(server, banner))
+    except UsageError:
+        forget_key()
+        raise
+
+
+def prepare_server(
+    args: argparse.Namespace, port: int, ssh: bool = True
+) -> tuple[GameServer, list[str], Callable[[], None]]:
+    """The server the flags describe (not started), its banner, and what undoes a host key made for it.
+
+    Without ``ssh`` (the web door alone) no client key is read, but the host key still seeds the identities.
+    """
     refuse_misplaced_game_flags(args)
     flags, parsed = game_flags(args)
     stats_path = served_stats_path(parsed)
@@ -311,7 +336,7 @@ def run(args: argparse.Namespace) -> int:
 
     host_key_path = args.host_key or default_host_key_path()
     try:
-        authorized = None if args.public else AuthorizedKeys(args.authorized_keys or default_authorized_keys_path())
+        authorized = None if args.public or not ssh else AuthorizedKeys(args.authorized_keys or default_authorized_keys_path())
         host_key, created = load_or_create_host_key(host_key_path)
     except KeyFileError as exc:
         raise UsageError(str(exc)) from None
@@ -321,7 +346,7 @@ def run(args: argparse.Namespace) -> int:
         session_argv=argv,
         authorized_keys=authorized,
         host=args.host,
-        port=args.port,
+        port=port,
         max_sessions=args.max_sessions,
         attempts_per_minute=args.max_attempts_per_minute,
         session_seconds=minutes * 60 if minutes else None,
@@ -344,22 +369,23 @@ def run(args: argparse.Namespace) -> int:
         preload_argv=preload_argv(args),
     )
     server = GameServer(config)
-    banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"]
+    banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"
+              + ("" if ssh else ": it seeds the browsers' identities")]
     if stats_path is None:
         banner.append("statistics: none (--no-stats)")
     else:
         banner.append(f"statistics of served games: {stats_path} (at most {plural(args.served_stats_rows, 'game')})")
-    if authorized is None:
+    if ssh and authorized is None:
         banner.append(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
-    else:
+    elif ssh and authorized is not None:
         banner.append(f"players: the keys in {authorized.path}")
-    try:
-        return asyncio.run(_serve(server, banner))
-    except UsageError:
+
+    def forget_key() -> None:
         if created:  # a key made by a start that failed: the next start makes its own
             with contextlib.suppress(OSError):
                 host_key_path.unlink()
-        raise
+
+    return server, banner, forget_key
 
 
 def served_stats_path(parsed: argparse.Namespace | None) -> Path | None:
@@ -435,13 +461,21 @@ def lower_first(text: str) -> str:
     return text[0].lower() + text[1:] if text[1:2].islower() else text
 
 
-async def _serve(server: GameServer, banner: list[str]) -> int:
+async def _serve(server: GameServer, banner: list[str], web: WebStarter | None = None, ssh: bool = True) -> int:
+    """Serve until a signal; ``web`` makes and starts the web door beside (or instead of, without ``ssh``) SSH."""
     config = server.config
     raised = raise_file_limit()
     try:
-        await server.start()
+        await server.start(listen=ssh)
     except OSError as exc:
         raise UsageError(listen_error(config.host, config.port, exc)) from None
+    door = None
+    if web is not None:
+        try:
+            door = await web(server)
+        except BaseException:
+            await server.stop()
+            raise
     for line in banner:
         server.log(line)
     if raised is not None:
@@ -451,9 +485,14 @@ async def _serve(server: GameServer, banner: list[str]) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(sig, stop.set)
     host = f"[{config.host}]" if ":" in config.host else config.host
-    server.log(f"listening on {host}:{server.port}: ssh -p {server.port} {host}")
+    if ssh:
+        server.log(f"listening on {host}:{server.port}: ssh -p {server.port} {host}")
+    if door is not None:
+        server.log(f"listening on {host}:{door.port}: open {door.scheme}://{host}:{door.port}/ in a browser")
     await stop.wait()
-    server.log(f"stopping: ending {plural(len(server.admitted), 'game')}")
+    server.log(f"stopping: ending {plural(server.games(), 'game')}")
+    if door is not None:
+        await door.stop()
     await server.stop()
     server.log("stopped")
     return 0

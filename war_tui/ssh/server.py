@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import asyncssh
 
@@ -97,6 +97,14 @@ class ServerConfig:
     games are forked; None: every game is started afresh. Only for a ``session_argv`` that runs this Python."""
 
 
+class Door(Protocol):
+    """Another way into the same server (the web door): what the shared caps count of it."""
+
+    def games(self) -> int: ...
+
+    def games_from(self, key: str) -> int: ...
+
+
 def shown_user(name: str) -> str:
     """A client-chosen user name, safe for a log line: no spaces or control characters, not too long."""
     if name and len(name) <= 32 and name.isprintable() and " " not in name:
@@ -132,6 +140,8 @@ class GameServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._previous_handler: Any = None
         self.game_parent: GameParent | None = None
+        self.other_doors: list[Door] = []
+        """Doors beside this one sharing the server (the web door): their games count in the caps too."""
         if config.preload_argv is not None and PtyProcess.forkable(config.session_argv):
             # The parent's environment is a game's without the client's part: what it reads at import is
             # what a game started afresh would read.
@@ -152,8 +162,16 @@ class GameServer:
         digest = hmac.new(self._address_secret, address_key.encode(), hashlib.sha256).hexdigest()
         return f"addr:{digest[:24]}"
 
-    async def start(self) -> None:
-        """Start listening; OSError (port in use, bad address) reaches the caller."""
+    def door_identity(self, door: str, token: str) -> str:
+        """The identity of a player of another door (a browser's cookie token), hashed with the same secret."""
+        digest = hmac.new(self._address_secret, f"{door}\0{token}".encode(), hashlib.sha256).hexdigest()
+        return f"{door}:{digest[:24]}"
+
+    async def start(self, listen: bool = True) -> None:
+        """Start listening (for SSH only with ``listen``); OSError (port in use, bad address) reaches the caller.
+
+        Without ``listen`` the server only hosts what the doors share: the tables and the game parent.
+        """
         loop = self._loop = asyncio.get_running_loop()
         # Errors asyncio reports on its own (an accept that fails for want of file descriptors, for
         # one) become one line each, and at most a few a second, instead of a traceback each.
@@ -163,9 +181,16 @@ class GameServer:
         if self.config.authorized_keys is not None:
             for line in self.config.authorized_keys.take_warnings():
                 self.log(line)
-        missing = env_hook_missing()
+        missing = env_hook_missing() if listen else None
         if missing is not None:
             self.log(missing)
+        if listen:
+            await self._listen()
+        self.tables.start()
+        if self.game_parent is not None:
+            await self.game_parent.start()
+
+    async def _listen(self) -> None:
         self._acceptor = await asyncssh.create_server(
             lambda: Connection(self),
             self.config.host,
@@ -184,9 +209,6 @@ class GameServer:
             server_version="war-tui",
             signature_algs=SIGNATURE_ALGORITHMS,
         )
-        self.tables.start()
-        if self.game_parent is not None:
-            await self.game_parent.start()
 
     def _summarise(self) -> None:
         self.flood_log.flush()
@@ -217,10 +239,15 @@ class GameServer:
 
     @property
     def full(self) -> bool:
-        return self._stopping or len(self.admitted) >= self.config.max_sessions
+        return self._stopping or self.games() >= self.config.max_sessions
+
+    def games(self) -> int:
+        """Games in progress through every door (--max-sessions counts them all)."""
+        return len(self.admitted) + sum(door.games() for door in self.other_doors)
 
     def games_from(self, key: str) -> int:
-        return sum(1 for link in self.admitted if link.address_key == key)
+        ssh = sum(1 for link in self.admitted if link.address_key == key)
+        return ssh + sum(door.games_from(key) for door in self.other_doors)
 
     def address_full(self, key: str) -> bool:
         return self.games_from(key) >= self.config.max_sessions_per_address

@@ -1,0 +1,234 @@
+"""The web door in a real browser: Debian's chromium, driven by Playwright, against the real game.
+
+Each test loads the page, picks a name and plays; what a player sees is read from xterm.js's rows.
+Screenshots of the page go to screenshots/ (web-*.png) when WAR_TUI_SCREENSHOTS=1, elsewhere to the test's own folder,
+so a test run leaves the checkout as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from ssh_support import TIMEOUT, connect, start_server, until, wait_gone
+from web_support import CHROMIUM, CHROMIUM_ARGS, open_door, origin
+
+from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
+
+playwright_api = pytest.importorskip("playwright.async_api", reason="needs Playwright: pip install playwright")
+
+pytestmark = [
+    pytest.mark.browser, pytest.mark.app,
+    pytest.mark.skipif(CHROMIUM is None, reason="needs chromium: apt-get install -y chromium"),
+]
+
+GAME = (sys.executable, "-c", GAME_BOOTSTRAP)  # the real game, as serve-ssh starts it
+GAME_TIMEOUT = 40_000  # ms: the real game starts in a few seconds, more on a busy machine
+KEEP_SCREENSHOTS = os.environ.get("WAR_TUI_SCREENSHOTS") == "1"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" if KEEP_SCREENSHOTS else Path(tempfile.mkdtemp())
+MANY = {"max_sessions_per_address": 64}
+
+
+@pytest.fixture
+async def chromium():
+    async with playwright_api.async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+@pytest.fixture
+async def context(chromium):
+    context = await chromium.new_context(viewport={"width": 1100, "height": 760})
+    try:
+        yield context
+    finally:
+        await context.close()
+
+
+class Tab:
+    """One page of the web door; ``screen`` is what its terminal shows, row by row."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.console: list[str] = []
+        page.on("console", lambda message: self.console.append(message.text))
+
+    async def play(self, url: str, name: str, shot: str | None = None) -> Tab:
+        await self.page.goto(url)
+        await self.page.fill("#name", name)
+        if shot is not None:  # the page as it first shows: the name box over an empty terminal
+            SCREENSHOTS.mkdir(exist_ok=True)
+            await self.page.screenshot(path=str(SCREENSHOTS / shot))
+        await self.page.press("#name", "Enter")
+        return self
+
+    async def screen(self) -> str:
+        return await self.page.inner_text(".xterm-rows")
+
+    async def until(self, pattern: str, timeout: float = GAME_TIMEOUT) -> str:
+        regex = re.compile(pattern, re.M)
+        deadline = asyncio.get_running_loop().time() + timeout / 1000
+        while not regex.search(text := await self.screen()):
+            assert asyncio.get_running_loop().time() < deadline, f"no {pattern!r} on the page:\n{text}"
+            await asyncio.sleep(0.1)
+        return text
+
+    async def click_pile(self) -> None:
+        """Click the battle's pile: a few rows down, in the middle of the battle box."""
+        box = await self.page.locator(".xterm-screen").bounding_box()
+        await self.page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.12)
+
+    def policy_violations(self) -> list[str]:
+        return [line for line in self.console if "Content Security Policy" in line]
+
+
+async def test_a_browser_plays_solo_with_space_and_a_click_and_its_tab_closing_ends_the_game(tmp_path, monkeypatch, context):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME)
+    door = await open_door(srv.server)
+    try:
+        tab = await Tab(await context.new_page()).play(origin(door) + "/", "ann", shot="web-join.png")
+        await tab.until(r"Battle 1 · Wars|Player 1 26")
+        await tab.page.keyboard.press("Space")
+        await tab.until(r"^│\s+1\s.*\d+·\d+")  # battle 1 in the log
+        await tab.click_pile()
+        await tab.until(r"^│\s+2\s.*\d+·\d+")  # a click flipped battle 2
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await tab.page.screenshot(path=str(SCREENSHOTS / "web-solo.png"))
+        assert not tab.policy_violations(), tab.policy_violations()[:2]
+        session = next(iter(door.sessions))
+        pid = session._process.pid
+        await tab.page.close()
+        assert await wait_gone(pid)  # the game ended with the tab
+        await until(lambda: not door.sessions)
+        assert any(line.startswith("web disconnect") and "client left" in line for line in srv.logs)
+    finally:
+        await door.stop()
+        await srv.server.stop()
+
+
+class SshPlayer:
+    """An asyncssh client at a table, its screen read through a terminal emulator."""
+
+    def __init__(self, conn, process, size) -> None:
+        import pyte
+
+        self.conn = conn
+        self.process = process
+        self.screen = pyte.Screen(*size)
+        self.stream = pyte.ByteStream(self.screen)
+        self.pump = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        while chunk := await self.process.stdout.read(65536):
+            self.stream.feed(chunk)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(row.rstrip() for row in self.screen.display)
+
+    async def until(self, pattern: str) -> str:
+        deadline = asyncio.get_running_loop().time() + GAME_TIMEOUT / 1000
+        while not re.search(pattern, self.text, re.M):
+            assert asyncio.get_running_loop().time() < deadline, f"no {pattern!r} over SSH:\n{self.text}"
+            await asyncio.sleep(0.1)
+        return self.text
+
+
+def battle_line(text: str, battle: int) -> str:
+    found = re.search(rf"^│\s+({battle}\s.*?\d+·\d+)", text, re.M)
+    assert found, text
+    return " ".join(found.group(1).split())
+
+
+async def test_a_browser_and_an_ssh_player_share_a_table_and_a_second_tab_watches(tmp_path, monkeypatch, context):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
+    door = await open_door(srv.server, max_sessions_per_address=8)
+    conn = None
+    try:
+        conn = await connect(srv.port, None, username="sam")
+        process = await conn.create_process("table oak", term_type="xterm-256color", term_size=(110, 34), encoding=None)
+        sam = SshPlayer(conn, process, (110, 34))
+        await sam.until(r"Table oak · sam \(you\)")
+        ann = await Tab(await context.new_page()).play(origin(door) + "/table/oak", "ann")
+        await ann.until(r"Table oak · .*ann \(you\)")
+        await sam.until(r"Table oak · sam \(you\) to flip · ann to flip")
+        cy = await Tab(await context.new_page()).play(origin(door) + "/watch/oak", "cy")
+        await cy.until(r"you are watching")
+
+        await ann.page.bring_to_front()
+        await ann.page.keyboard.press("Space")
+        await sam.until(r"ann flipped")
+        sam.process.stdin.write(b" ")
+        seen_over_ssh = battle_line(await sam.until(r"^│\s+1\s.*\d+·\d+"), 1)
+        assert battle_line(await ann.until(r"^│\s+1\s.*\d+·\d+"), 1) == seen_over_ssh  # the same battle
+        assert battle_line(await cy.until(r"^│\s+1\s.*\d+·\d+"), 1) == seen_over_ssh
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await ann.page.screenshot(path=str(SCREENSHOTS / "web-table.png"))
+        await cy.page.screenshot(path=str(SCREENSHOTS / "web-watch.png"))
+        assert any("table oak seat 2 as ann" in line and "[web:" in line for line in srv.logs)
+    finally:
+        if conn is not None:
+            conn.close()
+        await door.stop()
+        await srv.server.stop()
+
+
+async def test_a_page_from_another_site_cannot_open_a_game(tmp_path, context):
+    from aiohttp import web
+
+    srv = await start_server(tmp_path, None)
+    door = await open_door(srv.server)
+    # Another site: a page of another origin (another port on the same machine) that tries the game's socket.
+    async def elsewhere_page(request):
+        return web.Response(text="<!doctype html><title>elsewhere</title>", content_type="text/html")
+
+    elsewhere = web.Application()
+    elsewhere.router.add_get("/", elsewhere_page)
+    runner = web.AppRunner(elsewhere, shutdown_timeout=0.5)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    other = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    try:
+        page = await context.new_page()
+        await page.goto(other + "/")
+        code = await page.evaluate(
+            """(url) => new Promise((done) => {
+                const socket = new WebSocket(url);
+                socket.onopen = () => done("open");
+                socket.onclose = (event) => done(event.code);
+            })""",
+            f"ws://127.0.0.1:{door.port}/ws",
+        )
+        assert code == 1006, srv.logs  # the handshake was refused
+        assert any(f"refused: origin '{other}'" in line for line in srv.logs), srv.logs
+        assert not door.sessions
+    finally:
+        await runner.cleanup()
+        await door.stop()
+        await srv.server.stop()
+
+
+async def test_the_lobby_is_reachable_by_its_address(tmp_path, monkeypatch, context):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME)
+    door = await open_door(srv.server)
+    try:
+        tab = await Tab(await context.new_page()).play(origin(door) + "/tables", "ann")
+        await tab.until(r"[Tt]ables")
+        await asyncio.wait_for(until(lambda: any("lobby" in line for line in srv.logs)), TIMEOUT)
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await tab.page.screenshot(path=str(SCREENSHOTS / "web-lobby.png"))
+    finally:
+        await door.stop()
+        await srv.server.stop()

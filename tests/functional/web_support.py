@@ -1,0 +1,85 @@
+"""The web door for the tests: a door beside an in-process server, websocket clients, and the browser.
+
+The browser is Debian's chromium driven by Playwright (never Playwright's own download; each launch gets
+a fresh profile of its own); a test that needs it is marked ``browser`` and skips when chromium or
+Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import aiohttp
+from ssh_support import TIMEOUT
+
+from war_tui.ssh.server import GameServer
+from war_tui.web.server import COOKIE, WebConfig, WebDoor
+
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+TOKEN = "t" * 43  # a well-formed cookie token, as the page would have set
+
+
+async def open_door(server: GameServer, **options) -> WebDoor:
+    door = WebDoor(server, WebConfig(port=0, **options), log=server.log)
+    await door.start()
+    return door
+
+
+def origin(door: WebDoor) -> str:
+    return f"http://127.0.0.1:{door.port}"
+
+
+@asynccontextmanager
+async def web_client(token: str | None = TOKEN) -> AsyncIterator[aiohttp.ClientSession]:
+    cookies = {COOKIE: token} if token is not None else {}
+    async with aiohttp.ClientSession(cookies=cookies) as client:
+        yield client
+
+
+async def open_socket(client: aiohttp.ClientSession, door: WebDoor, path: str = "", *, name: str = "ann",
+                      cols: int = 80, rows: int = 24, origin_header: str | None = None, **options):
+    url = f"{origin(door)}/ws{path}?name={name}&cols={cols}&rows={rows}"
+    headers = {"Origin": origin_header if origin_header is not None else origin(door)}
+    return await asyncio.wait_for(client.ws_connect(url, headers=headers, **options), TIMEOUT)
+
+
+async def read_screen(ws, pattern: str, seen: bytearray | None = None) -> str:
+    """Read binary messages until ``pattern`` shows in what arrived; the close ends it with an AssertionError."""
+    seen = bytearray() if seen is None else seen
+    regex = re.compile(pattern)
+
+    async def watch() -> str:
+        while not regex.search(seen.decode(errors="replace")):
+            message = await ws.receive()
+            if message.type is aiohttp.WSMsgType.BINARY:
+                seen.extend(message.data)
+            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+                raise AssertionError(f"closed ({ws.close_code}) before {pattern!r}: {seen.decode(errors='replace')!r}")
+        return seen.decode(errors="replace")
+
+    try:
+        return await asyncio.wait_for(watch(), TIMEOUT)
+    except TimeoutError:
+        raise AssertionError(f"no {pattern!r} in {seen.decode(errors='replace')!r}") from None
+
+
+async def closed(ws, seen: bytearray | None = None) -> str:
+    """Read to the close; what arrived before it."""
+    seen = bytearray() if seen is None else seen
+
+    async def rest() -> None:
+        async for message in ws:
+            if message.type is aiohttp.WSMsgType.BINARY:
+                seen.extend(message.data)
+
+    await asyncio.wait_for(rest(), TIMEOUT)
+    return seen.decode(errors="replace")

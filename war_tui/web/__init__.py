@@ -1,0 +1,6 @@
+"""Serving the game to browsers (``war-tui serve --web``).
+
+Each websocket gets its own game process on its own pseudo-terminal, as an SSH session does; the page
+draws it with xterm.js, shipped in ``static/`` (no CDN). This package imports ``aiohttp`` and the SSH
+package's door-neutral parts, never the UI.
+"""

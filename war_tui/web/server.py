@@ -1,0 +1,286 @@
+"""The web door: the page, its files, and one websocket per game, admitted under the door's own caps.
+
+It shares the SSH server's tables, game parent, statistics, per-game limits and address caps (a
+``GameServer`` that may or may not listen for SSH itself). A browser is anonymous: the name it gives
+is shown, and a random token in an HttpOnly cookie, hashed with the server's secret, is whom a seat is
+kept for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import ssl
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from ..presentation.words import plural
+from ..ssh.commands import CommandRefused, TableCommand, parse_command
+from ..ssh.limits import address_key
+from ..ssh.server import SHUTDOWN_GRACE, GameServer
+from .page import page_html, page_policy
+from .session import CLOSE_POLICY, Visitor, WebSession
+
+COOKIE = "war_tui_id"
+TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+COOKIE_SECONDS = 400 * 24 * 3600  # the most a browser keeps a cookie
+MAX_NAME = 24
+CLOSE_TRY_LATER = 1013
+CLOSE_WAIT = 2.0
+"""Seconds a browser has to answer our close; one that does not is let go."""
+WRITER_LIMIT = 64 * 1024
+"""Screen bytes aiohttp may hold for a browser before a send waits for it (our backlog comes on top)."""
+STATIC = {
+    "xterm.js": "text/javascript", "addon-fit.js": "text/javascript", "page.js": "text/javascript",
+    "xterm.css": "text/css", "page.css": "text/css",
+    "LICENSE.xterm": "text/plain", "LICENSE.addon-fit": "text/plain",
+}
+HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+SERVER_FULL = "war-tui: the server is full; please try again later."
+ADDRESS_FULL = "war-tui: your address already has {games} in progress here, the most one address may have."
+OUT_OF_MEMORY = "war-tui: the server is out of memory for new games; please try again later."
+TOO_MANY_ATTEMPTS = "war-tui: too many games started from your address; please wait a minute."
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The web door's own settings; the per-game limits are the shared ``ServerConfig``'s."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    max_sessions: int = 32
+    max_sessions_per_address: int = 4
+    idle_seconds: float | None = 30 * 60.0
+    message_bytes: int = 16 * 1024
+    messages_per_second: int = 200
+    backlog_bytes: int = 256 * 1024
+    ssl_context: ssl.SSLContext | None = None
+    shutdown_grace: float = SHUTDOWN_GRACE
+    heartbeat: float = 10.0
+    """Seconds between pings; a browser that answers none within half of it is gone."""
+
+
+def clean_name(text: str) -> str:
+    """The display name as the page sent it, fit to show: printable, trimmed, short; "guest" if none."""
+    name = " ".join("".join(ch for ch in text if ch.isprintable()).split())[:MAX_NAME]
+    return name or "guest"
+
+
+def place_command(path: str) -> TableCommand | None:
+    """The table command a page's path stands for: ``/table/NAME``, ``/watch/NAME``, ``/tables``; None: solo."""
+    parts = [part for part in path.split("/") if part]
+    if not parts:
+        return None
+    if parts[0] not in ("table", "watch", "tables") or len(parts) > 2:
+        raise CommandRefused("there is no such page: / (solo), /tables, /table/NAME or /watch/NAME")
+    command = parse_command(" ".join(parts))
+    assert isinstance(command, TableCommand)  # the first word is table, watch or tables
+    return command
+
+
+def load_static() -> dict[str, tuple[bytes, str]]:
+    folder = resources.files(__package__).joinpath("static")
+    return {name: (folder.joinpath(name).read_bytes(), kind) for name, kind in STATIC.items()}
+
+
+class WebDoor:
+    """Listens for browsers; ``stop`` ends every game with a goodbye before the listener closes."""
+
+    def __init__(self, server: GameServer, config: WebConfig, log: Callable[[str], None] | None = None) -> None:
+        self.server = server
+        self.config = config
+        self.log = log or server.log
+        self.sessions: set[WebSession] = set()
+        self._static = load_static()
+        self._runner: web.AppRunner | None = None
+        self._stopping = False
+        server.other_doors.append(self)
+
+    # -- what the shared caps count -----------------------------------------------------------------------
+
+    def games(self) -> int:
+        return len(self.sessions)
+
+    def games_from(self, key: str) -> int:
+        return sum(1 for session in self.sessions if session.visitor.address_key == key)
+
+    # -- listening -----------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start listening; OSError (port in use, bad address) reaches the caller."""
+        app = web.Application(client_max_size=4096, middlewares=[self._headers])
+        app.router.add_get("/", self._page)
+        app.router.add_get("/tables", self._page)
+        app.router.add_get("/table/{name}", self._page)
+        app.router.add_get("/watch/{name}", self._page)
+        app.router.add_get("/static/{file}", self._file)
+        app.router.add_get("/favicon.ico", self._no_icon)
+        app.router.add_get("/ws", self._socket)
+        app.router.add_get("/ws/{path:.*}", self._socket)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.config.host, self.config.port, ssl_context=self.config.ssl_context)
+        try:
+            await site.start()
+        except BaseException:
+            await self._runner.cleanup()
+            self._runner = None
+            raise
+
+    @property
+    def port(self) -> int:
+        assert self._runner is not None
+        return int(self._runner.addresses[0][1])
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.config.ssl_context is not None else "http"
+
+    async def stop(self) -> None:
+        """End every game (the players read a goodbye), then close the listener; bounded by the grace period."""
+        self._stopping = True
+        for session in list(self.sessions):
+            session.stop("shutdown")
+        deadline = time.monotonic() + self.config.shutdown_grace + 1.0
+        while self.sessions and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self in self.server.other_doors:
+            self.server.other_doors.remove(self)
+
+    # -- pages and files -----------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler) -> web.StreamResponse:
+        response = await handler(request)
+        if response.prepared:  # a websocket: its headers went out with the upgrade
+            return response
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        response.headers.setdefault("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+        response.headers["Server"] = "war-tui"
+        return response
+
+    async def _page(self, request: web.Request) -> web.Response:
+        nonce = secrets.token_urlsafe(16)
+        response = web.Response(text=page_html(nonce), content_type="text/html", charset="utf-8")
+        response.headers["Content-Security-Policy"] = page_policy(nonce)
+        response.headers["Cache-Control"] = "no-store"
+        if not TOKEN.fullmatch(request.cookies.get(COOKIE, "")):
+            response.set_cookie(
+                COOKIE, secrets.token_urlsafe(32), max_age=COOKIE_SECONDS, path="/", httponly=True,
+                samesite="Strict", secure=self.config.ssl_context is not None,
+            )
+        return response
+
+    async def _file(self, request: web.Request) -> web.Response:
+        found = self._static.get(request.match_info["file"])
+        if found is None:
+            raise web.HTTPNotFound()
+        body, kind = found
+        response = web.Response(body=body, content_type=kind, charset="utf-8")
+        response.headers["Cache-Control"] = "public, max-age=3600"
+        return response
+
+    async def _no_icon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    # -- games -----------------------------------------------------------------------------------------------
+
+    def origin_allowed(self, request: web.Request) -> bool:
+        """The page that opens the websocket is ours: its Origin names the host the browser asked for."""
+        origin = request.headers.get("Origin", "")
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and bool(parts.netloc) and parts.netloc.lower() == request.host.lower()
+
+    def _refusal(self, key: str) -> str | None:
+        """Why a new game from ``key`` cannot start now, or None."""
+        if self._stopping:
+            return SERVER_FULL
+        if len(self.sessions) >= self.config.max_sessions or self.server.full:
+            self.server.note_full()
+            return SERVER_FULL
+        per_address = min(self.config.max_sessions_per_address, self.server.config.max_sessions_per_address)
+        if self.games_from(key) >= self.config.max_sessions_per_address or self.server.address_full(key):
+            return ADDRESS_FULL.format(games=plural(per_address, "game"))
+        if self.server.out_of_memory():
+            return OUT_OF_MEMORY
+        limiter = self.server.limiter
+        if not limiter.allowed(limiter.attempt(key)):
+            return TOO_MANY_ATTEMPTS
+        return None
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        peer = request.transport.get_extra_info("peername") if request.transport is not None else None
+        address = str(peer[0]) if peer else "?"
+        label = f"{address}:{peer[1]}" if peer and ":" not in address else f"[{address}]:{peer[1] if peer else 0}"
+        if not self.origin_allowed(request):
+            self.server.flood_log(f"web {label}: refused: origin {request.headers.get('Origin', '(none)')[:80]!r}",
+                                  "web refusals")
+            raise web.HTTPForbidden(text="war-tui: this page may only be played from its own site")
+        token = request.cookies.get(COOKIE, "")
+        if not TOKEN.fullmatch(token):
+            raise web.HTTPForbidden(text="war-tui: reload the page to play")
+        ws = web.WebSocketResponse(
+            max_msg_size=self.config.message_bytes, heartbeat=self.config.heartbeat, compress=False,
+            autoping=True, timeout=CLOSE_WAIT, writer_limit=WRITER_LIMIT,
+        )
+        await ws.prepare(request)
+        key = address_key(address)
+        refusal = self._refusal(key)
+        command = None
+        if refusal is None:
+            try:
+                command = place_command(request.match_info.get("path", ""))
+            except CommandRefused as error:
+                refusal = f"war-tui: {error}"
+        if refusal is not None:
+            await self._refuse(ws, refusal, label)
+            return ws
+        query = request.rel_url.query
+        size = (_number(query.get("cols"), 80), _number(query.get("rows"), 24))
+        visitor = Visitor(address, key, label, clean_name(query.get("name", "")),
+                          self.server.door_identity("web", token))
+        session = WebSession(self, ws, visitor, command, size)
+        refusal = session.join_table()
+        if refusal is not None:
+            await self._refuse(ws, refusal, label)
+            return ws
+        self.sessions.add(session)
+        started = time.monotonic()
+        where = f", {session.where}" if session.where else ""
+        self.log(f"web connect {label} name={visitor.name!r}{where} [{visitor.identity}]")
+        try:
+            await session.run()
+        finally:
+            self.sessions.discard(session)
+            self.log(f"web disconnect {label} after {time.monotonic() - started:.1f}s, {session.exit_status}{where}")
+        return ws
+
+    async def _refuse(self, ws: web.WebSocketResponse, message: str, label: str) -> None:
+        self.server.flood_log(f"web {label}: refused: {message.removeprefix('war-tui: ')}", "web refusals")
+        try:
+            await ws.send_bytes((message + "\r\n").encode())
+            await ws.close(code=CLOSE_POLICY if "page" in message else CLOSE_TRY_LATER, message=b"refused")
+        except (ConnectionError, RuntimeError):
+            pass
+
+
+def _number(text: str | None, default: int) -> int:
+    if text is None or not text.isdigit() or len(text) > 5:
+        return default
+    return int(text)

@@ -1,0 +1,357 @@
+"""One browser tab's game: a websocket on one side, the game on its own pty on the other.
+
+The game is the one an SSH player gets (the same command, environment, limits and table socket); what
+differs is the wire. Server to browser: binary messages, the game's screen bytes, in order. Browser to
+server: binary messages are keys; a text message ``"COLS ROWS"`` is the terminal's size. Every bound
+the browser could push on is ours: the message size and rate, the keys held for the game, the screen
+bytes held for a slow reader (past the backlog the game's pty is no longer read, so the game blocks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import re
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from aiohttp import WSMsgType, web
+
+from ..settings.served import ERROR_FD_VARIABLE, PLAYER_ID_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE
+from ..ssh.commands import TableCommand, TableMode
+from ..ssh.pty_process import PtyProcess, clamp_size
+from ..ssh.session import (
+    GAME_CRASHED, GAME_FAILED, IDLE_END, INPUT_FLOOD, SHUTTING_DOWN, TERMINAL_RESET, TIME_UP, describe_minutes,
+    describe_status, home_directory, served_variables, session_environment, size_words,
+)
+from ..ssh.table_socket import TableSocket
+from ..tables import Link, TableRefused
+
+if TYPE_CHECKING:
+    from .server import WebDoor
+
+TERM = "xterm-256color"
+SIZE_MESSAGE = re.compile(r"(\d{1,4}) (\d{1,4})")
+RESIZE_SETTLE = 0.1
+"""Seconds a new size waits, so a window dragged about costs the game one redraw, not one per step."""
+TOO_FAST = "war-tui: more messages arrived than a game takes ({rate} a second); the game was ended."
+CLOSE_GOODBYE = 1000
+CLOSE_POLICY = 1008
+"""The websocket close codes: a game over (the reason is the goodbye), or a bound the browser broke."""
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """Who opened the websocket: where from, the display name chosen on the page, the cookie's identity."""
+
+    address: str
+    address_key: str
+    label: str
+    name: str
+    identity: str
+
+
+class MessageRate:
+    """A token bucket: ``rate`` messages a second on average, twice that in a burst."""
+
+    def __init__(self, rate: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self._clock = clock
+        self._tokens = 2.0 * rate
+        self._last = clock()
+
+    def take(self) -> bool:
+        now = self._clock()
+        self._tokens = min(2.0 * self.rate, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+
+class WebSession:
+    """The game of one websocket, from the table join to the goodbye; ends the game when the tab goes."""
+
+    def __init__(self, door: WebDoor, ws: web.WebSocketResponse, visitor: Visitor,
+                 command: TableCommand | None, size: tuple[int, int]) -> None:
+        self.door = door
+        self.ws = ws
+        self.visitor = visitor
+        self.command = command
+        self._size = clamp_size(*size)
+        self._shown_size = self._size
+        self._resize_timer: asyncio.TimerHandle | None = None
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._rate = MessageRate(door.config.messages_per_second)
+        self._process: PtyProcess | None = None
+        self._out = bytearray()
+        self._out_ready = asyncio.Event()
+        self._forwarding = True
+        self._paused = False
+        self._stop_reason: str | None = None
+        self._stopping = asyncio.Event()
+        self._table_link: Link | None = None
+        self._table_socket: TableSocket | None = None
+        self.last_input = asyncio.get_running_loop().time()
+        self._idle_timer: asyncio.TimerHandle | None = None
+        self.exit_status = "no game"
+        self.where: str | None = None
+        self.backlog_peak = 0
+        """The most screen bytes held for this browser at once (for the tests and the log)."""
+
+    # -- the table --------------------------------------------------------------------------------------
+
+    def join_table(self) -> str | None:
+        """Sit at, watch, or open the lobby, as the URL says; the refusal for the player, if any."""
+        command = self.command
+        if command is None:
+            return None
+        tables = self.door.server.tables
+        link = tables.link(self.visitor.name, self.visitor.identity, self.visitor.address_key)
+        try:
+            if command.mode is TableMode.LOBBY:
+                link.watch_lobby()
+                self.where = "lobby"
+            else:
+                assert command.table is not None
+                member = link.join(command.table, watch=command.mode is TableMode.WATCH)
+                seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
+                self.where = f"table {command.table} {seat} as {member.name}"
+        except TableRefused as refusal:
+            link.close()
+            return f"war-tui: {refusal}"
+        tables.wake()
+        self._table_link = link
+        return None
+
+    def _table_finished(self) -> None:
+        link = self._table_link
+        if link is not None and link.close_reason is not None and self._stop_reason is None:
+            self.door.log(f"{self.visitor.label}: web table link closed: {link.close_reason}")
+            self.stop("table protocol")
+
+    def _close_table(self) -> None:
+        if self._table_socket is not None:
+            self._table_socket.close()
+        if self._table_link is not None:
+            self._table_link.close()
+            self.door.server.tables.wake()
+
+    @property
+    def table_told(self) -> bool:
+        return self._table_socket is None or self._table_socket.delivered
+
+    # -- screen bytes out -------------------------------------------------------------------------------
+
+    def _on_output(self, data: bytes) -> None:
+        if not self._forwarding:
+            return
+        self._out += data
+        self.backlog_peak = max(self.backlog_peak, len(self._out))
+        if len(self._out) >= self.door.config.backlog_bytes and self._process is not None and not self._paused:
+            self._paused = True
+            self._process.pause_output()  # the game blocks on its full pty; we hold no more
+        self._out_ready.set()
+
+    async def _send_screen(self) -> None:
+        """Send what the game wrote, as it comes; awaiting each send is the slow reader's back-pressure."""
+        while True:
+            await self._out_ready.wait()
+            self._out_ready.clear()
+            if not self._out:
+                continue
+            chunk = bytes(self._out)
+            self._out.clear()
+            try:
+                await self.ws.send_bytes(chunk)
+            except (ConnectionError, RuntimeError):
+                self.stop("client left")
+                return
+            if self._paused and self._process is not None and self._forwarding:
+                self._paused = False
+                self._process.resume_output()
+
+    async def _flush_screen(self, timeout: float) -> None:
+        """Let what is held reach the browser (a goodbye), at most ``timeout`` seconds."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self._out and not self.ws.closed and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
+
+    # -- keys and sizes in ------------------------------------------------------------------------------
+
+    async def _read_browser(self) -> None:
+        async for message in self.ws:
+            if not self._rate.take():
+                self.stop("message rate")
+                return
+            if message.type is WSMsgType.BINARY:
+                self._keys(message.data)
+            elif message.type is WSMsgType.TEXT:
+                self._size_message(message.data)
+            else:
+                break
+        self.stop("client left")
+
+    def _keys(self, data: bytes) -> None:
+        self.last_input = asyncio.get_running_loop().time()
+        keys = self._decoder.decode(data).encode()
+        if not keys or self._process is None or self._stop_reason is not None:
+            return
+        if not self._process.write(keys):
+            self.stop("input flood")
+
+    def _size_message(self, text: str) -> None:
+        found = SIZE_MESSAGE.fullmatch(text)
+        if found is None:
+            return  # not ours: ignored, as a terminal ignores a sequence it does not know
+        self._size = clamp_size(int(found[1]), int(found[2]))
+        if self._resize_timer is None and self._size != self._shown_size:
+            self._resize_timer = asyncio.get_running_loop().call_later(RESIZE_SETTLE, self._resize)
+
+    def _resize(self) -> None:
+        self._resize_timer = None
+        if self._process is not None and self._stop_reason is None and self._size != self._shown_size:
+            self._shown_size = self._size
+            self._process.resize(*self._size)
+
+    # -- idle -------------------------------------------------------------------------------------------
+
+    def _arm_idle_timer(self) -> None:
+        idle = self.door.config.idle_seconds
+        if idle and self._stop_reason is None:
+            self._idle_timer = asyncio.get_running_loop().call_at(self.last_input + idle, self._idle_check)
+
+    def _idle_check(self) -> None:
+        self._idle_timer = None
+        idle = self.door.config.idle_seconds or 0
+        if asyncio.get_running_loop().time() - self.last_input >= idle:
+            self.stop("idle")
+        else:
+            self._arm_idle_timer()
+
+    # -- the game's life --------------------------------------------------------------------------------
+
+    def stop(self, reason: str) -> None:
+        """End the game from outside; the first reason wins. From now on its screen is read and dropped."""
+        if self._stop_reason is None:
+            self._stop_reason = reason
+        self._forwarding = False
+        if self._process is not None:
+            self._process.resume_output()
+        if self._table_link is not None and not self._table_link.closed:
+            self._close_table()
+        self._stopping.set()
+
+    def _say(self, message: str) -> None:
+        self._out += (message + "\r\n").encode()
+        self._out_ready.set()
+
+    async def run(self) -> None:
+        """Play until the game ends or the tab goes; never raises for anything the browser does."""
+        sender = asyncio.ensure_future(self._send_screen())
+        reader = asyncio.ensure_future(self._read_browser())
+        try:
+            await self._play()
+        finally:
+            reader.cancel()
+            self._close_table()
+            await self._flush_screen(self.door.config.shutdown_grace)
+            sender.cancel()
+            for timer in (self._resize_timer, self._idle_timer):
+                if timer is not None:
+                    timer.cancel()
+            if self._process is not None:
+                self._process.close()
+            self._table_socket = None
+            self._table_link = None
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.ws.close(code=CLOSE_GOODBYE if self._stop_reason != "message rate" else CLOSE_POLICY,
+                                    message=b"game over")
+
+    def _table_socket_for_game(self, env: dict[str, str]) -> socket.socket | None:
+        """The game's end of a new socket pair to this browser's table link (told in ``env``); ours is pumped."""
+        link = self._table_link
+        if link is None or link.closed or self.command is None:
+            return None
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        tables = self.door.server.tables
+        self._table_socket = TableSocket(ours, link, on_request=tables.wake, on_finished=self._table_finished)
+        env[TABLE_FD_VARIABLE] = str(theirs.fileno())
+        env[TABLE_MODE_VARIABLE] = self.command.mode.value
+        return theirs
+
+    async def _play(self) -> None:
+        server = self.door.server
+        config = server.config
+        env = session_environment(TERM, {"COLORTERM": "truecolor"}, config.session_seconds)
+        env.update(served_variables(config.max_speed, None))
+        env[PLAYER_ID_VARIABLE] = self.visitor.identity
+        theirs = self._table_socket_for_game(env)
+        try:
+            process = None
+            for parent in (server.game_parent, None):
+                process = await PtyProcess.start(
+                    config.session_argv, env, self._size, self._on_output, cwd=home_directory(env),
+                    memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
+                    input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
+                    pass_fds=() if theirs is None else (theirs.fileno(),), parent=parent,
+                )
+                if process is not None:
+                    break
+            assert process is not None
+        except Exception as exc:  # noqa: BLE001 - whatever it was, the player gets a message, not a hang
+            self.door.log(f"game did not start for {self.visitor.label}: {exc}")
+            self.exit_status = "not started"
+            self._say(GAME_FAILED)
+            return
+        finally:
+            if theirs is not None:
+                theirs.close()
+        self._process = process
+        if self._stop_reason is not None:  # the tab went while the game started
+            process.resume_output()
+        self._arm_idle_timer()
+        if self._size != self._shown_size:
+            self._resize()
+        limit = config.session_seconds or 0.0
+        timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit") if limit else None
+        waiting = asyncio.ensure_future(process.wait())
+        stopping = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if timer is not None:
+                timer.cancel()
+            stopping.cancel()
+        if waiting.done():
+            status = waiting.result()
+            self._close_table()
+            errors = bytes(process.error_output)
+            self.exit_status = describe_status(status)
+            if status < 0 or (status != 0 and bool(errors)) or b"Traceback (most recent call last)" in errors:
+                self.exit_status += ", crashed"
+                self.door.log(f"game of {self.visitor.label} crashed ({describe_status(status)})")
+                self._out += TERMINAL_RESET
+                self._say(GAME_CRASHED)
+            return
+        waiting.cancel()
+        reason = self._stop_reason
+        self._out.clear()  # the game's last frames are dropped: the reset and the goodbye come next
+        self._out += TERMINAL_RESET
+        messages = {
+            "time limit": TIME_UP.format(minutes=describe_minutes(limit)),
+            "input flood": INPUT_FLOOD.format(size=size_words(config.input_limit)),
+            "idle": IDLE_END.format(minutes=describe_minutes(self.door.config.idle_seconds or 0)),
+            "shutdown": SHUTTING_DOWN,
+            "message rate": TOO_FAST.format(rate=self.door.config.messages_per_second),
+        }
+        if reason in messages:
+            self._say(messages[reason])
+        status = await process.end()
+        self._close_table()
+        self.exit_status = f"{describe_status(status)}, {reason}"
