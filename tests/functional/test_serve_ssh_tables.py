@@ -151,6 +151,15 @@ async def test_the_lobby_lists_the_tables_live(tmp_path):
         await lobby.expect(r"LOBBY 1/16 full=False elm:ann/-\+0")
 
 
+async def test_the_log_names_the_table_a_lobby_session_sits_at(tmp_path):
+    async with tables_served(tmp_path) as (srv, seats):
+        lobby = await seats.take("lou", "tables")
+        await lobby.expect(r"LOBBY 0/16 full=False")
+        lobby.type(b"J")  # the lobby's enter on table elm
+        await lobby.expect(r"SNAPSHOT you=lou seat=1 ")
+        assert any(re.search(r": table elm seat 1 as lou \(from the lobby\) \[addr:\w+\]$", line) for line in srv.logs)
+
+
 @pytest.mark.parametrize(
     ("command", "words"),
     [
@@ -191,7 +200,7 @@ async def test_max_tables_refuses_a_new_table_and_the_lobby_says_full(tmp_path):
         refused = await seats.take("bob", "table two")
         assert await refused.finish() == 1
         text = refused.text
-        assert text.count("\r\n") == 1 and "the server is full: 1 tables are open" in text
+        assert text.count("\r\n") == 1 and "the server is full: 1 table is open" in text
         joins = await seats.take("cy", "table one")  # an open table still takes players
         await joins.expect(r"SNAPSHOT you=cy seat=2 ")
         lobby = await seats.take("lou", "tables")

@@ -412,7 +412,7 @@ def test_a_chop_running_past_its_span_is_cut_where_textual_cuts_it(span_end):
 
 @pytest.mark.parametrize("size", [(60, 20), (80, 24), (48, 14)])
 async def test_after_a_resize_the_winners_subtitle_takes_the_form_for_the_new_width(monkeypatch, size):
-    """A packet's winner subtitle ("+2 → 26 cards") has a shorter form for narrow packets; after a
+    """A packet's winner subtitle ("25 → 26 (+1)") has a shorter form for narrow packets; after a
     resize the screen must show the form for the new width, not the old one cut short."""
     from textual import constants
 

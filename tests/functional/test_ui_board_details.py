@@ -166,8 +166,8 @@ async def test_the_status_line_shows_a_tally_from_the_start_and_fits_with_stop_a
             await pilot.pause()
             text = status_of(app)
             assert "…" not in text, text
-            assert "war stop" in text and "auto off (0.5/s)" in text
-            assert text.endswith(": 0, P2: 0") or text.endswith("Player 2: 0"), text
+            assert "war stop" in text and "auto off" in text and "Battle 0" in text
+            assert text.endswith("0-0 Player 2") or text.endswith("Player 2: 0"), text
 
 
 async def test_a_at_game_over_deals_again_and_plays_it_by_itself():
@@ -178,7 +178,7 @@ async def test_a_at_game_over_deals_again_and_plays_it_by_itself():
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.pause()
         assert app.controller._auto_timer is None
-        assert "auto 2/s next deal" in status_of(app)  # nothing runs now; the next deal will play itself
+        assert "auto 2/s from the next deal" in status_of(app)  # nothing runs now; the next deal will play itself
         await pilot.press("a")
         await pilot.pause()
         assert app.controller.game_number == 2 and app.board.auto and app.controller._auto_timer is not None

@@ -30,27 +30,29 @@ class Clock:
 # ---------------------------------------------------------------- a result a held key cannot skip
 
 
-@pytest.mark.serial
-async def test_a_held_space_bar_does_not_skip_the_result_and_deals_again_after_a_second():
-    app = make_app(packets=QUICK_WIN, result_hold=3.0)  # a second by default; longer here for a slow machine
+async def test_a_held_space_bar_does_not_skip_the_result_and_deals_again_once_the_keys_pause():
+    clock = Clock()
+    app = make_app(packets=QUICK_WIN, result_hold=0.5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(15):  # the key's auto-repeat, right through the last battle
+        for _ in range(15):  # the key's auto-repeat, right through the last battle, 30 ms apart
             await pilot.press("space")
+            clock.now += 0.03
         await pilot.press("enter", "r", "a")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen) and app.controller.game_number == 1 and app.controller.game.over
-        await until(pilot, lambda: not app.controller._result_held)
+        clock.now += 0.5  # the keys pause
+        assert not app.controller.result_held
         await pilot.press("space")
         await pilot.pause()
         assert app.controller.game_number == 2 and not isinstance(app.screen, GameOverScreen)
 
 
-@pytest.mark.serial
-async def test_r_deals_again_once_the_result_has_been_on_show_for_a_second():
-    app = make_app(packets=QUICK_WIN, result_hold=0.5)
+async def test_r_deals_again_once_the_result_has_been_on_show_without_a_key_for_the_hold():
+    clock = Clock()
+    app = make_app(packets=QUICK_WIN, result_hold=0.5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space")
-        await pilot.pause(0.7)
+        clock.now += 0.7
         await pilot.press("r")
         await pilot.pause()
         assert app.controller.game_number == 2
@@ -98,7 +100,7 @@ async def test_plus_at_max_and_minus_at_the_slowest_say_the_limit_is_reached():
     said = notices(app)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("plus")
-        assert app.board.speed == MAX and said == ["Already at the fastest: max plays as many battles as fit in a frame"]
+        assert app.board.speed == MAX and said == ["Already at the top speed: max plays as many battles as fit in a frame"]
         app.board.speed = 0.5
         await pilot.press("minus")
         assert app.board.speed == 0.5 and said[-1] == "Already at the slowest: one battle every 2 s"

@@ -27,7 +27,7 @@ SIZE = (100, 30)
 
 
 def subtitle(packet) -> str:
-    """A packet's count as the bottom row of its frame shows it ("+2 → 27 cards" for the winner)."""
+    """A packet's count as the bottom row of its frame shows it ("26 → 27 (+1)" for the winner)."""
     return frame(packet)[1].strip("╰╯─+-").strip()
 
 
@@ -70,7 +70,8 @@ async def test_flip_plays_exactly_one_battle_and_updates_counts_and_pile(key):
         assert app.controller.game.battles == 1
         n1, n2 = app.controller.game.counts
         assert (n1, n2) != (26, 26) and n1 + n2 == 52
-        assert subtitle(app.query_one("#packet-p1", Packet)).endswith(f"{n1} cards")
+        shown = subtitle(app.query_one("#packet-p1", Packet))
+        assert shown.endswith(f"{n1} cards") or f"{shown}".split(" (+")[0].endswith(f"→ {n1}"), shown
         pile = app.query_one(Pile)
         assert pile.battle.battle == 1
         assert " Battle 1 " in frame(pile)[0]
@@ -96,7 +97,7 @@ async def test_a_war_shows_face_down_cards_then_the_deciding_cards():
         assert bottom.startswith("┗━") and bottom.endswith("━ DOUBLE WAR! ━┛")
         winner, loser = app.query_one("#packet-p1", Packet), app.query_one("#packet-p2", Packet)
         # The winner is marked by its subtitle alone (text and bold read without colour), not by its border.
-        assert subtitle(winner) == "+10 → 11 cards" and subtitle_is_bold(winner)
+        assert subtitle(winner) == "6 → 11 (+5)" and subtitle_is_bold(winner)
         assert subtitle(loser) == "1 card" and not subtitle_is_bold(loser)
         assert frame(winner)[1][:2] == frame(loser)[1][:2] == "╰─"  # the same frame
         assert "7♣ v  7♥ DOUBLE WAR → 5♣ v 3♠" in log_text(app)
@@ -480,4 +481,4 @@ async def test_a_theme_change_restyles_the_board_though_styles_are_kept_between_
         after = (value_style(), winner.render_line(winner.size.height - 1))
         assert after[0] != before[0]
         assert any(segment.style == after[0] for segment in status.render_line(0))  # drawn in the new theme
-        assert after[1] != before[1] and subtitle(winner) == "+10 → 11 cards"
+        assert after[1] != before[1] and subtitle(winner) == "6 → 11 (+5)"

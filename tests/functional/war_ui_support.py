@@ -80,6 +80,13 @@ def notices(app) -> list[str]:
         return notify(message, **options)
 
     app.notify = record
+    say = app.say
+
+    def record_said(kind, message, **options):
+        said.append(str(message))
+        return say(kind, message, **options)
+
+    app.say = record_said
     return said
 
 

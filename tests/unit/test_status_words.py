@@ -1,5 +1,7 @@
 """The status line's wording: who is who in the tally, and what fits a narrow terminal."""
 
+import pytest
+
 from war_tui.presentation.cells import cell_width
 from war_tui.presentation.glyphs import ASCII, UNICODE
 from war_tui.presentation.speed import MAX
@@ -18,24 +20,29 @@ def line(width=98, **changes):
 def test_the_tally_shows_from_the_first_deal_and_names_who_won_what():
     assert line().endswith("Wins Player 1: 0, Player 2: 0")
     assert line(tally=(3, 5, 0, 0), names=("Ann", "Bob")).endswith("Wins Ann: 3, Bob: 5")
-    assert line(tally=(3, 5, 1, 2)).endswith(": 3, P2: 5, 1 drawn, 2 stopped")
+    assert line(tally=(3, 5, 1, 2)).endswith("Wins Player 1 3-5 Player 2, 1 drawn, 2 stopped")
 
 
-def test_a_busy_line_gives_up_full_names_then_the_battle_number_but_never_the_tally():
+def test_a_busy_line_gives_up_the_least_important_parts_first_and_names_last():
     typical = dict(battles=234, wars=12, speed=0.5, pause_on_war=True, tally=(2, 1, 0, 0))
     at_100 = line(98, **typical)
-    assert "seed 3466761160" in at_100 and "Wins P1: 2, P2: 1" in at_100 and "war stop" in at_100
-    assert cell_width(at_100) <= 98
+    assert at_100 == "seed 3466761160 · Battle 234 · Wars 12 · auto off (0.5/s) · war stop · Wins Player 1 2-1 Player 2"
     busiest = dict(battles=9_999, wars=612, speed=0.5, pause_on_war=True, tally=(12, 10, 3, 4))
-    text = line(98, **busiest)
-    assert text == "seed 3466761160 · Wars 612 · auto off (0.5/s) · war stop · Wins P1: 12, P2: 10, 3 drawn, 4 stopped"
-    assert line(78, **busiest) == "Wars 612 · auto off · war stop · Wins P1 12-10 P2, 3 drawn, 4 stopped"
+    assert line(98, **busiest) == (
+        "Battle 9,999 · Wars 612 · auto off · war stop · Wins Player 1 12-10 Player 2, 3 drawn, 4 stopped"
+    )
+    assert line(78, **busiest) == "Battle 9,999 · auto off · war stop · Wins Player 1 12-10 Player 2"
 
 
-def test_the_seed_stays_at_80_columns_however_long_it_is():
-    for tally in ((0, 0, 0, 0), (3, 2, 0, 1)):
-        text = line(78, battles=1_234, wars=56, auto=True, tally=tally, names=("Alice", "Bob"))
-        assert "seed 3466761160" in text and cell_width(text) <= 78, text
+@pytest.mark.parametrize("names", [("a", "S2"), ("山田", "Ü"), ("Alice", "Bob"), ("Player 1", "Player 2"),
+                                   ("Sixteen-letters!", "山田太郎山田太郎")])
+@pytest.mark.parametrize("auto", [True, False])
+def test_at_80_columns_names_and_the_battle_number_stay_whole(names, auto):
+    for seed in (7, 3466761160, 2**63 - 1, None):
+        text = line(78, seed=seed, battles=1_234, wars=56, auto=auto, tally=(12, 10, 1, 1), names=names)
+        assert cell_width(text) <= 78, text
+        assert "Battle 1,234" in text, text
+        assert f"Wins {names[0]} 12-10 {names[1]}" in text, text
 
 
 def test_a_game_is_never_named_without_its_seed():
@@ -49,23 +56,28 @@ def test_a_game_is_never_named_without_its_seed():
 def test_after_a_stopped_game_the_narrow_line_shows_whole_pieces_within_its_width():
     for width in range(20, 100):
         text = line(width, wars=1, over=True, tally=(0, 0, 0, 1))
-        assert cell_width(text) <= width or width < 30, (width, text)
+        assert cell_width(text) <= width or width < 18, (width, text)
         assert not text.endswith(("Wins P1 0-0 P2, 1", ",", ":")), text
 
 
-def test_the_compact_layout_keeps_the_tally_as_a_score_and_leaves_the_battle_number_to_the_pile():
+def test_wide_names_are_never_cut_mid_character_however_narrow():
+    for width in range(10, 100):
+        text = line(width, battles=18, wars=1, auto=True, tally=(3, 2, 0, 1), names=("山田", "Ünïcødé山田"))
+        assert "Wins 山" in text and (cell_width(text) <= width or text.startswith("Wins")), (width, text)
+
+
+def test_the_compact_layout_keeps_the_battle_number_and_the_tally_as_a_score():
     typical = dict(battles=1_234, wars=56, auto=True, tally=(3, 2, 0, 0))
-    assert line(44, **typical) == "Wars 56 · auto 4/s · Wins P1 3-2 P2"
-    assert line(36, **typical, speed=0.5, names=("Ann", "Bob")) == "Wars 56 · auto 0.5/s · Wins A 3-2 B"
-    assert "Battle 1,234 · Wars 56" in line(98, **typical)  # wide enough: the battle number stays
-    # 40 columns: auto-play off says so without its speed, and the whole tally still fits.
-    assert line(38, wars=1) == "Wars 1 · auto off · Wins P1 0-0 P2"
-    assert line(38, wars=1, over=True, tally=(0, 0, 0, 1)) == "auto off · Wins P1 0-0 P2, 1 stopped"
+    assert line(44, **typical) == "Battle 1,234 · auto 4/s · Wins P1 3-2 P2"
+    assert line(42, **typical, names=("Ann", "Bob")) == "Battle 1,234 · auto 4/s · Wins Ann 3-2 Bob"
+    assert line(38, **typical, names=("Ann", "Bob")) == "Battle 1,234 · auto 4/s · Wins A 3-2 B"
+    assert line(38, wars=1) == "Battle 0 · auto off · Wins P1 0-0 P2"
 
 
-def test_auto_play_reads_as_waiting_for_the_next_deal_once_the_game_is_over():
+def test_auto_play_at_game_over_says_plainly_that_it_plays_the_next_deal():
     assert "auto 4/s ·" in line(auto=True)
-    assert "auto 4/s next deal" in line(auto=True, over=True)
+    assert "auto 4/s from the next deal" in line(120, auto=True, over=True)
+    assert "next deal" not in line(120, auto=True, over=True).replace("auto 4/s from the next deal", "")
     assert "auto off (max)" in line(speed=MAX, over=True)
     assert "|" in line(glyphs=ASCII) and "·" not in line(glyphs=ASCII)
 

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from ..settings.preferences import ConfigRead, Preferences, default_path, key_for, read_config
 from ..core.pace import MAX
+from ..core.plural import counted
 from ..presentation.speed import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
 from ..core.rules import Rules
 from ..settings.play import DEFAULT_NAMES, PlaySettings
@@ -77,7 +78,7 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     add_line_flags(parser)
     add_rule_flags(parser)
     # Only a flag actually given overrides the preferences file: unset, each of these is None.
-    parser.set_defaults(war_cards=None, gather=None, max_battles=None)
+    parser.set_defaults(war_cards=None, gather=None, max_battles=None, auto=None, screensaver=None, two_players=None)
     add_config_flags(parser)
     add_stats_flags(parser)
 
@@ -108,8 +109,8 @@ def read_preferences(args: argparse.Namespace, themes: Collection[str] | None = 
 
 _RULES = Rules()
 PREFERENCE_DEFAULTS: dict[str, object] = {
-    "names": DEFAULT_NAMES, "speed": DEFAULT_SPEED, "pause_on_war": False, "ascii": False, "theme": None,
-    "deck": "two-colour",
+    "names": DEFAULT_NAMES, "speed": DEFAULT_SPEED, "auto": False, "screensaver": False, "pause_on_war": False,
+    "time_limit": None, "two_players": False, "ascii": False, "theme": None, "deck": "two-colour",
     "war_cards": _RULES.war_cards, "gather": _RULES.gather, "max_battles": _RULES.max_battles,
 }
 """What each preference is when neither a flag nor the file sets it (one entry per key of the file)."""
@@ -185,21 +186,29 @@ NOT_AT_A_TABLE = {
     "screensaver": "--screensaver", "time_limit": "--time-limit", "seed": "--seed",
 }
 """Flags of a solo game that mean nothing at a table (the table deals, plays and ends its games)."""
+NOT_SERVED = "--two-players is for two people at one keyboard, not for SSH sessions (each player connects on their own)"
 
 
 def check_table_flags(args: argparse.Namespace, served: Mapping[str, object]) -> None:
-    """Refuse what makes no sense with --two-players or at a served table, in one line."""
-    at_table = "table_fd" in served
-    if args.two_players and at_table:
-        raise UsageError("--two-players is for two people at one keyboard, not for a game served at a table")
-    if not (args.two_players or at_table):
+    """Refuse what makes no sense with --two-players, in one line.
+
+    A served table or lobby leaves the solo flags out instead (--screensaver, --time-limit, --seed,
+    --p1/--p2, --auto: ``settings_from_args``): they are serve-ssh's game flags, given for its solo
+    sessions (``serve-ssh -- --screensaver``, a kiosk), and nobody at a table chose them.
+    """
+    if "table_fd" in served:
+        if args.two_players:
+            raise UsageError(NOT_SERVED)
         return
-    where = "--two-players" if args.two_players else "a game at a shared table"
+    if not args.two_players:
+        return
     refused = [flag for dest, flag in NOT_AT_A_TABLE.items() if getattr(args, dest) not in (None, False)
-               and not (dest == "seed" and args.two_players)]
+               and dest != "seed"]
     if refused:
         verb = "makes" if len(refused) == 1 else "make"
-        raise UsageError(f"{' and '.join(refused)} {verb} no sense with {where}: the table deals and plays its games")
+        raise UsageError(
+            f"{' and '.join(refused)} {verb} no sense with --two-players: the table deals and plays its games"
+        )
 
 
 def settings_from_args(
@@ -221,15 +230,21 @@ def settings_from_args(
     check_theme(args, themes)
     save = not (args.no_config or args.config_read_only or served)
     packets = packets_from_args(args)
+    # The file's two-players is this keyboard's habit, not a served game's; its screensaver and time limit
+    # are a solo game's (a table deals and ends its own games), so they stay out of a table.
+    two_players = bool(args.two_players or (chosen.two_players and not served))
+    at_table = "table_fd" in served
+    solo = not two_players and not at_table
     return PlaySettings(
-        seed=args.seed,
-        packets=packets,
+        seed=None if at_table else args.seed,
+        packets=None if at_table else packets,
         rules=rules_from_args(chosen),
-        auto=args.auto,
+        auto=bool(chosen.auto) and not at_table,
         speed=chosen.speed,
-        screensaver=args.screensaver,
+        screensaver=bool((args.screensaver and not at_table) or (chosen.screensaver and solo)),
         pause_on_war=chosen.pause_on_war,
-        time_limit=args.time_limit,
+        time_limit=None if at_table else args.time_limit if args.time_limit is not None else
+        chosen.time_limit if solo else None,
         names=names,
         ascii=chosen.ascii,
         theme=chosen.theme,
@@ -237,7 +252,7 @@ def settings_from_args(
         config_problems=read.problems,
         preferences=Preferences(read.path, {"speed": chosen.speed, "theme": chosen.theme}, themes=themes)
         if save else None,
-        two_players=args.two_players,
+        two_players=two_players,
         **served,
     )
 
@@ -289,7 +304,25 @@ def _places_cursor(term: str, stdout: TextIO) -> bool:
         return True
 
 
+LINE_KEYS = ("line", "terse", "pace", "announce")
+"""The line mode's preferences: its flags read them from the file before it decides whether to run."""
+
+
+def with_line_preferences(args: argparse.Namespace) -> argparse.Namespace:
+    """The flags, with the file's line-mode keys where no flag was given (a flag given wins)."""
+    try:
+        values = read_preferences(args).values
+    except UsageError:
+        return args  # --config naming no file: settings_from_args says so
+    chosen = argparse.Namespace(**vars(args))
+    for name in LINE_KEYS:
+        if getattr(args, name, None) in (None, False) and name in values:
+            setattr(chosen, name, values[name])
+    return chosen
+
+
 def run(args: argparse.Namespace) -> int:
+    args = with_line_preferences(args)
     wanted = line_cmd.line_wanted(args, os.environ)
     problem = None if wanted else terminal_problem(os.environ, sys.stdin, sys.stdout)
     # The line mode never loads Textual, not even for the names of its themes.
@@ -327,16 +360,16 @@ def keep_unsaved_games(store: StatsStore) -> int:
         rescued = store.rescue()
     except OSError as exc:
         sys.stderr.write(
-            f"war-tui: {store.pending} finished games could not be saved: {store.path} stayed locked"
+            f"war-tui: {counted(store.pending, 'finished game', 'could', 'could')} not be saved: {store.path} stayed locked"
             f" and the recovery file could not be written ({exc.strerror or exc})\n"
         )
         return 1
     if rescued is None:
         return 0
     count, where = rescued
-    games = "1 finished game" if count == 1 else f"{count:,} finished games"
     sys.stderr.write(
-        f"war-tui: {store.path} stayed locked by another program; {games} are kept in {where}"
+        f"war-tui: {store.path} stayed locked by another program;"
+        f" {counted(count, 'finished game', 'is', 'are')} kept in {where}"
         " and saved by the next war-tui that records statistics\n"
     )
     return 1

@@ -290,7 +290,10 @@ def check_game_flags(flags: list[str], build_parser: Callable[[], argparse.Argum
         raise UsageError(f"game flags after '--': {message}") from None
     if parsed.command is not None:
         raise UsageError(f"game flags after '--' cannot name a command ('{parsed.command}')")
-    from .play import settings_from_args
+    from .play import NOT_SERVED, settings_from_args
+
+    if parsed.two_players:
+        raise UsageError(f"game flags after '--': {NOT_SERVED}")
 
     try:
         settings_from_args(parsed)  # what the flags mean together (names, rules), as each game will check
@@ -398,7 +401,7 @@ def prepare_server(
     if stats_path is None:
         banner.append("statistics: none (--no-stats)")
     else:
-        banner.append(f"statistics of served games: {stats_path} (at most {args.served_stats_rows:,} games)")
+        banner.append(f"statistics of served games: {stats_path} (at most {plural(args.served_stats_rows, 'game')})")
     if ssh and authorized is None:
         banner.append(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
     elif ssh and authorized is not None:

@@ -314,7 +314,7 @@ def text_report(data: dict, rules: Rules) -> str:
     flags = rules.replay_flags()
     jobs = speed["jobs"]
     lines = [
-        f"{data['games']:,} games of War, seed {data['seed']}, {rules.describe()}",
+        f"{plural(data['games'], 'game')} of War, seed {data['seed']}, {rules.describe()}",
         f"  replay the whole run: war-tui simulate --games {data['games']} --seed {data['seed']}{flags}",
         "",
         f"Results:  player 1 {p1}   player 2 {p2}   draw {draw}   stopped {stopped}",
@@ -324,7 +324,7 @@ def text_report(data: dict, rules: Rules) -> str:
         ),
         f"Wars per game: {data['wars_per_game']:.2f}   "
         f"ended with a player short in a war: {_pct(data['ended_short_in_war'])}",
-        f"Longest game: {longest['battles']:,} battles   war-tui game --seed {longest['seed']}{flags}",
+        f"Longest game: {plural(longest['battles'], 'battle')}   war-tui game --seed {longest['seed']}{flags}",
         f"Deepest war: {deepest_war_text(deepest['depth'])}   war-tui game --seed {deepest['seed']}{flags}",
         "",
         f"Speed: {speed['seconds']:.2f} s with {plural(jobs, 'job')}:"
@@ -430,7 +430,7 @@ def run(args: argparse.Namespace) -> int:
                 if bar is not None:
                     bar.close()
     except KeyboardInterrupt:
-        sys.stderr.write(f"war-tui simulate: interrupted after {done:,} of {games:,} games, no report\n")
+        sys.stderr.write(f"war-tui simulate: interrupted after {done:,} of {plural(games, 'game')}, no report\n")
         return 130
     seconds = time.perf_counter() - began
     data = report(tally, seed, rules, jobs, seconds)

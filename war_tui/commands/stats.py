@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
 def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, ...]) -> list[str]:
     assert totals.longest and totals.shortest and totals.most_wars and totals.deepest_war, "asked once games > 0"
     lines = [
-        f"{totals.games:,} games, {when(totals.first_at)} to {when(totals.last_at)},"
+        f"{plural(totals.games, 'game')}, {when(totals.first_at)} to {when(totals.last_at)},"
         f" {duration_text(totals.seconds_played)} played",
         "",
     ]
@@ -147,9 +147,9 @@ def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, 
         "",
         f"Battles per game: mean {number(totals.mean_battles)}, median {number(totals.median_battles)},"
         f" {totals.total_battles:,} in all",
-        f"Longest game:     {_game_line(totals.longest, f'{totals.longest.battles:,} battles')}",
-        f"Shortest game:    {_game_line(totals.shortest, f'{totals.shortest.battles:,} battles')}",
-        f"Most wars:        {_game_line(totals.most_wars, f'{totals.most_wars.wars:,} in one game')}",
+        f"Longest game:     {_game_line(totals.longest, plural(totals.longest.battles, 'battle'))}",
+        f"Shortest game:    {_game_line(totals.shortest, plural(totals.shortest.battles, 'battle'))}",
+        f"Most wars:        {_game_line(totals.most_wars, plural(totals.most_wars.wars, 'war') + ' in one game')}",
         f"Deepest war:      {_game_line(totals.deepest_war, deepest_war_text(totals.deepest_war.longest_war))}",
         "",
         "Game lengths (battles per game):",

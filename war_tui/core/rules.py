@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 
+from .plural import plural
+
 MIN_WAR_CARDS = 1
 MAX_WAR_CARDS = 3
 DEFAULT_MAX_BATTLES = 10_000
@@ -111,9 +113,9 @@ class Rules:
         """A short phrase for status lines: only what differs from the defaults."""
         parts = []
         if self.war_cards != 1:
-            parts.append(f"{self.war_cards} cards down per war")
+            parts.append(f"{plural(self.war_cards, 'card')} down per war")
         if self.gather is not Gather.WINNER_FIRST:
             parts.append(f"gather {self.gather.value}")
         if self.max_battles != DEFAULT_MAX_BATTLES:
-            parts.append(f"cap {self.max_battles:,} battles")
+            parts.append(f"cap {plural(self.max_battles, 'battle')}")
         return ", ".join(parts) or "standard rules"

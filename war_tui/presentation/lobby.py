@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from ..tables import LobbyEntry, SeatStatus
 from .glyphs import Glyphs
-from .words import plural, result_title
+from ..core.rules import Result
+from .words import plural
 
-LOBBY_COLUMNS = ("Table", "Seat 1", "Seat 2", "Watching", "Game", "Battle", "Cards or result")
+LOBBY_COLUMNS = ("Table", "Seats", "Cards", "Watching", "Game", "Battle")
+"""A row has two lines, one per seat, so a long name and its cards share a line and the row fits 80 columns."""
+ROW_HEIGHT = 2
 
 
 def seat_cell(name: str | None, status: SeatStatus) -> str:
@@ -19,15 +22,19 @@ def seat_cell(name: str | None, status: SeatStatus) -> str:
     return name
 
 
+def cards_cell(counts: tuple[int, int], result: Result | None) -> str:
+    """Each seat's cards on its own line; at game over the winner's line says so (the seat's line names them)."""
+    marks = {Result.P1: ("wins", ""), Result.P2: ("", "wins"), Result.DRAW: ("draw", "draw"),
+             Result.STOPPED: ("stopped", "stopped")}.get(result, ("", "")) if result is not None else ("", "")
+    return "\n".join(f"{count}, {mark}" if mark else f"{count}" for count, mark in zip(counts, marks))
+
+
 def lobby_row(entry: LobbyEntry, glyphs: Glyphs) -> tuple[str, ...]:
-    names = tuple(name or f"Seat {i + 1}" for i, name in enumerate(entry.players))
-    if entry.result is None:
-        score = f"{entry.counts[0]}{glyphs.dot}{entry.counts[1]}"
-    else:
-        score = f"{result_title(entry.result, names)}, {entry.counts[0]}{glyphs.dot}{entry.counts[1]}"
+    """One table as the lobby's cells; the seats and their cards take a line each."""
+    seats = "\n".join(seat_cell(entry.players[i], entry.statuses[i]) for i in (0, 1))
     return (
-        entry.table, seat_cell(entry.players[0], entry.statuses[0]), seat_cell(entry.players[1], entry.statuses[1]),
-        str(entry.spectators), str(entry.game), f"{entry.battles:,}", score,
+        entry.table, seats, cards_cell(entry.counts, entry.result), str(entry.spectators), str(entry.game),
+        f"{entry.battles:,}",
     )
 
 

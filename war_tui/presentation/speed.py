@@ -49,10 +49,12 @@ def slower(speed: float) -> float:
     return MIN_SPEED
 
 
-def speed_limit_text(faster: bool) -> str:
-    """What + at max, or - at the slowest, says."""
+def speed_limit_text(faster: bool, top: float = MAX) -> str:
+    """What + at the top speed (``top``: "max", or the server's cap), or - at the slowest, says."""
+    if faster and top == MAX:
+        return "Already at the top speed: max plays as many battles as fit in a frame"
     if faster:
-        return "Already at the fastest: max plays as many battles as fit in a frame"
+        return f"Already at the top speed: {speed_label(top)} is this server's fastest"
     return f"Already at the slowest: one battle every {1 / MIN_SPEED:g} s"
 
 

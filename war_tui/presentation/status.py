@@ -47,65 +47,68 @@ def status_pieces(
 ) -> list[tuple[str, str]]:
     """The status line as (text, style-name) pieces; styles: 'label', 'value', 'auto', 'paused'.
 
-    The longest wording that fits ``width`` cells: full names, then initials, then
-    without the battle number (the pile's frame shows it), then the seed without the
-    game number (a game is never named without the seed that replays it), the tally
-    as a score ("Wins P1 3-2 P2"), auto-play without the speed while it is off; then
-    without the seed (the log says it at every deal), without the war count, and
-    last without the draws and stopped games. Pieces go whole: no word is cut.
+    The longest wording that fits ``width`` cells (``LADDER``): the least important part goes first,
+    the game number (the seed that replays the game stays), the tally's words (a score, "Wins Ann 3-2
+    Bob"), auto-play's speed while it is off, the seed (the log says it at every deal), the war
+    count, the draws and stopped games; only then the names give way to initials, and last the
+    battle number. Pieces go whole: no word, number or name is cut.
     """
     dot = f" {glyphs.dot} "
     p1, p2, draws, stopped = tally
+    label = speed_label(speed)
     if not auto:
-        plays = [(f"auto off ({speed_label(speed)})", "paused"), ("auto off", "paused")]
+        plays = [(f"auto off ({label})", "paused"), ("auto off", "paused")]
     elif over:
-        # Nothing runs until the next deal.
-        plays = [(f"auto {speed_label(speed)} next deal", "paused"), (f"auto {speed_label(speed)}", "paused")]
+        # Nothing runs until the next deal, which auto-play then plays.
+        plays = [(f"auto {label} from the next deal", "paused"), (f"auto {label}", "paused")]
     else:
-        plays = [(f"auto {speed_label(speed)}", "auto")] * 2
+        plays = [(f"auto {label}", "auto")] * 2
     seed_words = "hand-made deal" if seed is None else f"seed {seed}"
     pieces: list[tuple[str, str]] = []
-    for game, short, battle, score, brief, war_count, extras in LADDER:
-        play = plays[brief]
-        a, b = initials(names) if short else names
+    dealt = number > 0  # before the first deal (a table not heard from yet) there is no game to name
+    for rung in LADDER:
+        a, b = initials(names) if INITIALS in rung else names
         pieces = []
-        if game == GAME_AND_SEED:
+        if not dealt:
+            pieces = [("waiting for the deal", "label"), (dot, "label")]
+        elif SEED not in rung and GAME not in rung:
             pieces = [("Game ", "label"), (f"{number}", "value"), (f" ({seed_words})", "value"), (dot, "label")]
-        elif game == SEED_ONLY:
+        elif SEED not in rung:
             pieces = [(seed_words, "value"), (dot, "label")]
-        if battle:
+        if BATTLE not in rung and dealt:
             pieces += [("Battle ", "label"), (f"{battles:,}", "value"), (dot, "label")]
-        if war_count:
+        if WAR_COUNT not in rung and dealt:
             pieces += [("Wars ", "label"), (f"{wars:,}", "value"), (dot, "label")]
-        pieces.append(play)
+        pieces.append(plays[AUTO_SPEED in rung])
         if pause_on_war:
             pieces += [(dot, "label"), ("war stop", "value")]
         if time_left is not None:
             pieces += [(dot, "label"), (time_left_text(time_left), "value")]
-        if score:
+        if SCORE in rung:
             pieces += [(dot + f"Wins {a} ", "label"), (f"{p1}-{p2}", "value"), (f" {b}", "label")]
         else:
             pieces += [(dot + f"Wins {a}: ", "label"), (f"{p1}", "value"), (f", {b}: ", "label"), (f"{p2}", "value")]
-        if draws and extras:
+        if draws and EXTRAS not in rung:
             pieces += [(", ", "label"), (f"{draws}", "value"), (" drawn", "label")]
-        if stopped and extras:
+        if stopped and EXTRAS not in rung:
             pieces += [(", ", "label"), (f"{stopped}", "value"), (" stopped", "label")]
         if sum(cell_width(text) for text, _ in pieces) <= width:
+            return pieces
+    while sum(cell_width(text) for text, _ in pieces) > width:
+        # Narrower still: whole parts go from the left, up to the next dot; the tally stays, and nothing is cut.
+        cut = next((i for i, (text, _) in enumerate(pieces) if text.startswith(dot)), None)
+        if cut is None:
             break
+        text, style = pieces[cut]
+        pieces = ([(text[len(dot):], style)] if text != dot else []) + pieces[cut + 1:]
     return pieces
 
 
-GAME_AND_SEED, SEED_ONLY, NO_GAME = 2, 1, 0
-LADDER = (
-    # game shown, initials, battle number, tally as a score, auto-play in brief, war count, draws and stops
-    (GAME_AND_SEED, False, True, False, False, True, True),
-    (GAME_AND_SEED, True, True, False, False, True, True),
-    (GAME_AND_SEED, True, False, False, False, True, True),
-    (SEED_ONLY, True, False, False, False, True, True),
-    (SEED_ONLY, True, False, True, False, True, True),
-    (SEED_ONLY, True, False, True, True, True, True),
-    (NO_GAME, True, False, True, True, True, True),
-    (NO_GAME, True, False, True, True, False, True),
-    (NO_GAME, True, False, True, True, False, False),
+GAME, SCORE, AUTO_SPEED, SEED, WAR_COUNT, EXTRAS, INITIALS, BATTLE = (
+    "game number", "tally in words", "auto-play's speed while off", "seed", "war count", "draws and stopped games",
+    "full names", "battle number",
 )
-"""The status line's wordings, longest first."""
+"""The parts of the status line that give way, least important first."""
+GIVING_WAY = (GAME, SCORE, AUTO_SPEED, SEED, WAR_COUNT, EXTRAS, INITIALS, BATTLE)
+LADDER = tuple(frozenset(GIVING_WAY[:n]) for n in range(len(GIVING_WAY) + 1))
+"""The status line's wordings, longest first: each gives up one more part than the one before."""

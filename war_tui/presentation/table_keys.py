@@ -34,6 +34,17 @@ SPECTATOR_KEYS = (
 )
 
 
+LOBBY_KEYS = (
+    ("Up Down", "choose a table"),
+    ("enter p", "sit at it (or watch, when both seats are taken)"),
+    ("w", "watch it"),
+    ("n", "open a new table: type its name, then enter (esc goes back)"),
+    ("q", "at a table you came to from here: back to this lobby; here: leave"),
+    ("?  esc", "this help, open and close"),
+)
+"""The lobby's keys, as its help lists them."""
+
+
 def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """The help names each player, so each finds their own key."""
     return (
@@ -41,7 +52,7 @@ def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
         ("j  Right", f"{names[1]} (player 2) flips: the battle is played once both have flipped"),
         ("a", "auto-play on or off for both"),
         ("+  -", "faster, slower"),
-        ("w", "stop auto-play at every war, to watch it"),
+        ("w  w", "stop auto-play at every war (or no longer): one asks, w again agrees for both; f or j then lays the war"),
         ("r", "at game over: deal again (f and j, one each, do too)"),
         ("Up Down k", "scroll the battle log (PgUp PgDn Home End too)"),
         ("s", "statistics"),

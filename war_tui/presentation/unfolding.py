@@ -22,6 +22,6 @@ def war_step_words(wars: int, face_up: bool, tie: tuple[str, str], war_cards: in
     return headline, f"{plural(war_cards, 'card')} face down each, then the next cards decide"
 
 
-def stopped_at_war_text() -> str:
-    """What auto-play says when "stop at wars" holds it at a tie."""
-    return "War! space lays the war cards, a carries on, w stops stopping"
+def stopped_at_war_text(lay_keys: str = "space") -> str:
+    """What auto-play says when "stop at wars" holds it at a tie; ``lay_keys``: the keys that lay the war."""
+    return f"War! {lay_keys} lays the war cards, a carries on, w stops stopping"

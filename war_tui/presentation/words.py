@@ -1,9 +1,12 @@
-"""The game's vocabulary: wars, outcomes, results and reasons, plurals, said the same way on every screen."""
+"""The game's vocabulary: wars, outcomes, results and reasons, plurals, said the same way on every screen.
+
+``plural`` and ``counted`` are ``war_tui.core.plural``'s, the one helper every layer counts with."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core.plural import counted as counted, plural as plural  # re-exported: every screen counts with these
 from ..core.rules import EndReason, Result
 from .cells import cell_width, wrap_cells
 
@@ -35,7 +38,7 @@ def outcome_text(winner_name: str | None, cards: int, wars: int) -> str:
     """What happened to the middle pile, said plainly."""
     if winner_name is None:
         return "Nobody takes the pile"
-    text = f"{winner_name} takes {cards} cards"
+    text = f"{winner_name} takes {plural(cards, 'card')}"
     if wars:
         text += f" after {a_war(wars)}"
     return text
@@ -83,14 +86,12 @@ def number(value: float | None) -> str:
     return f"{value:,.1f}"
 
 
-def capital(sentence: str) -> str:
-    """The first letter capitalised, the rest as it is: ``str.capitalize()`` would lower-case a player's name."""
+def capital(sentence: str, names: Sequence[str] = ()) -> str:
+    """The first letter capitalised, the rest as it is (``str.capitalize()`` would lower-case a player's name);
+    a sentence that opens with one of ``names`` stays as it is: a name is shown as given ("bob ran out")."""
+    if any(name and sentence.startswith(name) for name in names):
+        return sentence
     return sentence[:1].upper() + sentence[1:]
-
-
-def plural(n: int, word: str) -> str:
-    """``1 game``, ``2,048 games``."""
-    return f"{number(n)} {word}" if n == 1 else f"{number(n)} {word}s"
 
 
 def duration_text(seconds: float) -> str:
@@ -123,3 +124,28 @@ def enlarge_notice(width: int, height: int, need: tuple[int, int]) -> list[str]:
         if len(lines) <= height and all(cell_width(line) <= width for line in lines):
             return lines
     return lines[: max(0, height)]
+
+
+SOLO_HINTS = ("Press space to turn the top cards", "space turns the top cards", "space: flip")
+"""What the empty pile says before the first battle, longest first (``hint_lines`` picks)."""
+TWO_PLAYER_HINTS = (
+    "{p1} flips with f or Left, {p2} with j or Right",
+    "f or Left, and j or Right, turn the top cards",
+    "f/Left and j/Right flip",
+    "f and j flip",
+)
+"""The same at one keyboard: each player's own keys (space flips for nobody); {p1} and {p2} are their names."""
+
+
+def hint_lines(wordings: Sequence[str], width: int, height: int, names: Sequence[str] = ("", "")) -> list[str]:
+    """The fullest wording whose whole words fit ``width`` x ``height`` cells, as lines; nothing if none does.
+
+    ``{p1}`` and ``{p2}`` in a wording are the players' names."""
+    for wording in wordings:
+        text = wording.replace("{p1}", names[0]).replace("{p2}", names[1])
+        if any(cell_width(word) > width for word in text.split()):
+            continue  # never a word cut in two
+        lines = wrap_cells(text, width)
+        if len(lines) <= height:
+            return lines
+    return []

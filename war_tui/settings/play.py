@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 DEFAULT_NAMES = ("Player 1", "Player 2")
 SCREENSAVER_PAUSE = 5.0
 """Seconds the screensaver shows a finished game before dealing the next."""
-RESULT_HOLD = 1.0
-"""Seconds a result stays before space, enter or r deal again: a key held through the last battle cannot skip it."""
+RESULT_HOLD = 0.5
+"""Seconds without a key a result waits for before space, enter, a or r deal again: a key held through the last
+battle (its repeats come every few hundredths of a second) cannot skip it, however long it is held."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class PlaySettings:
     packets: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None  # a hand-made deal (tests, replays)
     screensaver_pause: float = SCREENSAVER_PAUSE
     war_step: float = WAR_STEP  # seconds each step of a war stays on the pile; 0 shows wars whole
-    result_hold: float = RESULT_HOLD  # seconds a finished game's result ignores the keys that deal again
+    result_hold: float = RESULT_HOLD  # seconds of no key a finished game's result waits for before dealing again
     theme: str | None = None  # a Textual theme's name; None keeps Textual's default
     deck: str = "two-colour"  # one of settings.values.DECKS: "four-colour" gives diamonds and clubs colours of their own
     config_problems: tuple[str, ...] = ()  # what was wrong in the preferences file, shown once at start

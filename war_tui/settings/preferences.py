@@ -25,7 +25,7 @@ from platformdirs import user_config_path
 from .values import DECKS, deck_value, gather_value, max_battles_value, war_cards_value
 from ..core.pace import MAX
 from ..presentation.speed import parse_speed
-from .values import names_value
+from .values import minutes_value, names_value, number_value
 
 APP_NAME = "war-tui"
 FILE_NAME = "config.toml"
@@ -104,6 +104,12 @@ def _theme(value: Any, themes: Collection[str] | None) -> str:
     return value
 
 
+def _minutes(value: Any, _themes: Collection[str] | None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"must be minutes (like 5 or 0.5), not {_shown(value)}")
+    return minutes_value("time-limit")(str(value))
+
+
 def _deck(value: Any, _themes: Collection[str] | None) -> str:
     if not isinstance(value, str):
         raise ValueError(f"must be {' or '.join(DECKS)}, not {_shown(value)}")
@@ -113,18 +119,56 @@ def _deck(value: Any, _themes: Collection[str] | None) -> str:
         raise ValueError(f"must be {' or '.join(DECKS)}, not {_shown(value)}") from None
 
 
+LINE_PACE = (0.5, 60.0)
+"""The line mode's seconds between auto-played battles (``war_tui.line.player``'s range, which a test holds to)."""
+LINE_ANNOUNCE = ("all", "wars")
+"""What the line mode says on auto-play (``--announce``'s choices)."""
+
+
+def _pace(value: Any, _themes: Collection[str] | None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"must be seconds (like 3 or 1.5), not {_shown(value)}")
+    return number_value("pace", *LINE_PACE, "seconds", "3 or 1.5")(str(value))
+
+
+def _announce(value: Any, _themes: Collection[str] | None) -> str:
+    if value not in LINE_ANNOUNCE:
+        raise ValueError(f"must be {' or '.join(repr(a) for a in LINE_ANNOUNCE)}, not {_shown(value)}")
+    return str(value)
+
+
 KEYS: dict[str, Check] = {
     "names": _names,
     "speed": _speed,
+    "auto": _switch,
+    "screensaver": _switch,
     "pause-on-war": _switch,
+    "time-limit": _minutes,
+    "two-players": _switch,
     "ascii": _switch,
     "theme": _theme,
     "deck": _deck,
+    "line": _switch,
+    "terse": _switch,
+    "pace": _pace,
+    "announce": _announce,
     "war-cards": _whole(war_cards_value),
     "gather": _gather,
     "max-battles": _whole(max_battles_value),
 }
 """Every key the file may hold, each named like its flag, with the check its value must pass."""
+
+NOT_KEYS: dict[str, str] = {
+    "seed": "a seed deals the same game at every start; give --seed for the run you want to replay",
+    "p1": "hand-made packets are for one run; give --p1 and --p2",
+    "p2": "hand-made packets are for one run; give --p1 and --p2",
+    "config": "it says which preferences file to read, so it cannot be in one",
+    "no-config": "it says not to read a preferences file, so it cannot be in one",
+    "config-read-only": "give --config-read-only for the run that should save nothing",
+    "stats-db": "war-tui stats reads the file its flags name, so statistics go where the flags say; give --stats-db",
+    "no-stats": "war-tui stats reads the file its flags name, so statistics go where the flags say; give --no-stats",
+}
+"""The game's flags that are not keys, and why: said for a key the file has anyway."""
 
 
 def key_for(name: str) -> str:
@@ -209,6 +253,9 @@ def _parse(path: Path, themes: Collection[str] | None) -> _Parsed:
     for key, value in document.items():
         at = _where(path, text, key)
         check = KEYS.get(key)
+        if key in NOT_KEYS:
+            problems.append(f"{at}: '{key}' is a flag, not a preference: {NOT_KEYS[key]}")
+            continue
         if check is None:
             import difflib
 

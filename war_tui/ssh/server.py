@@ -486,7 +486,7 @@ class Connection(asyncssh.SSHServer):
         self.refusals["too many keys"] = None
         user = shown_user(self.user) if self.user is not None else "-"
         self.server.flood_log(
-            f"{self.label} user={user}: {self._keys_refused} keys refused in {self._keys_checked} checks; "
+            f"{self.label} user={user}: {plural(self._keys_refused, 'key')} refused in {plural(self._keys_checked, 'check')}; "
             f"disconnected (at most {MAX_AUTH_TRIES} tries)",
             "key attempt lines",
         )

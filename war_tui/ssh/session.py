@@ -19,7 +19,7 @@ from ..settings.served import (
     ERROR_FD_VARIABLE, LINE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
     TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
 )
-from ..tables import Link, TableRefused
+from ..tables import Link, Member, TableRefused
 from ..tables.link import MAX_QUEUED_BYTES
 from .commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from .env_requests import ClientEnvironment, forget_environment
@@ -151,10 +151,7 @@ def home_directory(env: Mapping[str, str]) -> str:
 
 
 def describe_minutes(seconds: float) -> str:
-    minutes = seconds / 60
-    if minutes == int(minutes):
-        return plural(int(minutes), "minute")
-    return f"{minutes:g} minutes"
+    return plural(seconds / 60, "minute")
 
 
 class GameSession(asyncssh.SSHServerSession):
@@ -277,11 +274,18 @@ class GameSession(asyncssh.SSHServerSession):
             link.close()
             return ("table", f"war-tui: {refusal}")
         server.tables.wake()
+        link.on_join = self._visited
         self._table_link = link
         self._table_mode = command.mode  # "play" also when both seats were taken: the snapshot says it watches
         self._link.table = where
         server.log(f"{self._link.label}: {where} [{self._link.identity}]")
         return None
+
+    def _visited(self, table: str, member: Member) -> None:
+        """A table chosen in the lobby: the log says which, and the session's end names it."""
+        seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
+        self._link.table = where = f"table {table} {seat} as {member.name} (from the lobby)"
+        self._link.server.log(f"{self._link.label}: {where} [{self._link.identity}]")
 
     def _table_finished(self) -> None:
         """The link closed and said all it had to: if it gave up on the game (garbage, not a goodbye), end it."""

@@ -15,6 +15,7 @@ import contextlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from ..core.plural import plural
 from ..core.rules import Rules
 from ..stats import StatsStore
 from ..stats.records import GameRecord
@@ -105,7 +106,7 @@ class TableHost:
         """Called by a table, on the loop, once per finished game: hand it to the writer thread."""
         self.log(
             f"table game over: {record.p1_name} {record.p1_count} - {record.p2_name} {record.p2_count} "
-            f"after {record.battles} battles ({record.result})"
+            f"after {plural(record.battles, 'battle')} ({record.result})"
         )
         if self._stats is None:
             return

@@ -69,6 +69,8 @@ class Link:
         self._queued = 0
         self._resync = False
         self._stop_lobby: Callable[[], None] | None = None
+        self.on_join: Callable[[str, Member], None] | None = None
+        """Told each table the connection itself asks to sit at or watch (from the lobby), for the host's log."""
 
     # ------------------------------------------------------------ the host's side
 
@@ -170,9 +172,12 @@ class Link:
         member = self.member
         if isinstance(request, Join):
             try:
-                self.join(request.table, request.watch)
+                joined = self.join(request.table, request.watch)
             except TableRefused as refusal:
                 self._send_notice(Notice(NoticeCode.REFUSED, str(refusal)))
+                return
+            if self.on_join is not None:
+                self.on_join(request.table, joined)
             return
         if isinstance(request, WatchLobby):
             if member is not None:

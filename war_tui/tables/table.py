@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..core.engine import Game
+from ..core.plural import plural
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.pace import tick_plan
 from ..core.rules import EndReason, Result, Rules, Side
@@ -342,7 +343,7 @@ class Table:
             watching = self.watching
             if watching >= self.options.max_spectators:
                 raise TableRefused(
-                    f"table {self.name} has {watching} {'spectator' if watching == 1 else 'spectators'}, the most it"
+                    f"table {self.name} has {plural(watching, 'spectator')}, the most it"
                     " takes; try again later"
                 )
         returning = seat is not None and taken_from is None and seat.status(now, grace) is SeatStatus.AWAY

@@ -34,21 +34,32 @@ class EngineAdapter:
         self._board = board
         self.holding = False
         self._held: BattleView | None = None
+        self._before: BattleView | None = None  # the held battle the newest one replaced
         self._passed: list[int] = []  # player 1's count after each held battle that a newer one replaced
 
     def reset(self) -> None:
         """A new game: nothing held."""
-        self._held = None
+        self._held = self._before = None
         self._passed.clear()
 
-    def flush(self) -> bool:
-        """Show the battle held back while ``holding``; returns whether there was one."""
+    def flush(self, *, stop_at_war: bool = False) -> bool:
+        """Show the battle held back while ``holding``; returns whether there was one.
+
+        ``stop_at_war``: the board holds a war at its tie ("stop at wars"), so the battle before a war is
+        shown first: the counts, log and sparkline on show while the war waits are those of the battle
+        just before it, not of the last frame.
+        """
         view, self._held = self._held, None
+        before, self._before = self._before, None
         if view is None:
             return False
-        if self._passed:
-            view = replace(view, passed=tuple(self._passed))
-            self._passed.clear()
+        passed = tuple(self._passed)
+        self._passed.clear()
+        if stop_at_war and before is not None and view.stages > 1:
+            self._board.battle = replace(before, passed=passed[:-1])
+            passed = ()
+        if passed:
+            view = replace(view, passed=passed)
         self._board.battle = view
         return True
 
@@ -62,6 +73,7 @@ class EngineAdapter:
         if self.holding:
             if self._held is not None:
                 self._passed.append(self._held.counts[0])
+                self._before = self._held
             self._held = view
         else:
             self._board.battle = view

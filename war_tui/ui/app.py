@@ -23,10 +23,13 @@ from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.command import CommandPalette
+from textual.notifications import Notification, Notify
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from ..core.engine import Game
+from ..core.plural import plural
+from ..presentation.table_keys import LOBBY_KEYS
 from ..presentation.glyphs import choose_glyphs
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
@@ -114,10 +117,12 @@ class WarApp(ShadowOutput, App[None]):
             self.finished_hooks.append(self._record_game)
         if table is None and settings.two_players:
             from ..tables import TableOptions
+            from .controllers.two_players import first_deal
             from .table_connection import LocalHost
 
-            table = LocalHost(settings.names, seed_source=seed_source, on_record=self._table_record,
-                              options=TableOptions(rules=settings.rules))
+            seeds = seed_source if seed_source is not None else new_seed
+            table = LocalHost(settings.names, on_record=self._table_record, options=TableOptions(rules=settings.rules),
+                              deal=first_deal(settings, seeds))
         self.ended: str | None = None
         """Why the table is gone, once it is."""
         self.board = board = Board(settings.names, self.glyphs, self, war_step=settings.war_step,
@@ -145,6 +150,8 @@ class WarApp(ShadowOutput, App[None]):
         if settings.theme in self.available_themes:  # preferences: the theme last picked
             self.theme = settings.theme
         self._saving_at_quit = False
+        self._said: dict[str, Notification] = {}
+        """The newest notice of each kind ``say`` raised."""
 
     # ------------------------------------------------------------------ the board
 
@@ -210,6 +217,15 @@ class WarApp(ShadowOutput, App[None]):
             kind = TwoPlayerGameOverScreen if result.kind == "two-players" else TableGameOverScreen
             screen = kind(result.end, names, hint=result.hint, seed=result.seed, tally_line=tally, dot=dot)
         self._push_overlay(screen)
+
+    def say(self, kind: str, message: str, *, timeout: float) -> None:
+        """``Shell.say``: the notice before of this ``kind`` expires as this one is raised (Textual drops
+        expired notices when it adds one), so its toast gives way to the new one."""
+        before = self._said.get(kind)
+        if before is not None:
+            before.timeout = 0
+        self._said[kind] = notice = Notification(message, timeout=timeout, markup=False)
+        self.post_message(Notify(notice))
 
     def close_result(self) -> None:
         while isinstance(self.screen, GameOverScreen):
@@ -314,16 +330,18 @@ class WarApp(ShadowOutput, App[None]):
             self.notify(reason, severity="warning", timeout=10)  # the store words it: off, or delayed
 
     async def action_quit(self) -> None:
-        """Quit; finished games still waiting for a locked statistics file get a few seconds first,
-        said on screen. Asked again meanwhile, quit at once (``war-tui`` keeps what is left)."""
+        """Quit (or, at a table reached from the lobby, go back to it: ``Controller.back``); finished games
+        still waiting for a locked statistics file get a few seconds first, said on screen. Asked again
+        meanwhile, quit at once (``war-tui`` keeps what is left)."""
+        if self.ended is None and self.controller.back():
+            return
         waiting = self.stats.pending
         if not waiting or self._saving_at_quit:
             self.exit()
             return
         self._saving_at_quit = True
-        games = "1 finished game" if waiting == 1 else f"{waiting:,} finished games"
         self.notify(
-            f"Saving {games}: the statistics file is locked by another program...",
+            f"Saving {plural(waiting, 'finished game')}: the statistics file is locked by another program...",
             title="Quitting", timeout=SAVE_AT_QUIT + 5,
         )
         self._save_then_exit()
@@ -390,7 +408,7 @@ class WarApp(ShadowOutput, App[None]):
             return
         if any(isinstance(s, HelpScreen) for s in self.screen_stack):
             return  # under the too-small notice; it comes back with the board
-        keys = self.controller.help_keys()
+        keys = LOBBY_KEYS if self._lobby is not None and self.screen is self._lobby else self.controller.help_keys()
         rules = self.controller.rules
         self._push_overlay(HelpScreen(rules) if keys is None else HelpScreen(rules, keys))
 

@@ -29,6 +29,7 @@ from ..core.rules import Result, Side
 from ..presentation.glyphs import Glyphs
 from ..presentation.unfolding import WATCHABLE_SPEED, stopped_at_war_text
 from ..presentation.views import BattleView, DealView, EndView, LogNote
+from ..presentation.words import SOLO_HINTS, TWO_PLAYER_HINTS
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
 from .components.game_footer import GameFooter
@@ -134,7 +135,8 @@ class Board(Screen[None]):
             with Vertical(id="packets"):
                 yield Packet(Side.P1, names, g, id="packet-p1").data_bind(Board.names, **shown)
                 yield Packet(Side.P2, names, g, id="packet-p2").data_bind(Board.names, **shown)
-            yield Pile(names, g, id="pile").data_bind(Board.battle, Board.shown_steps, Board.names)
+            hints = TWO_PLAYER_HINTS if self.local else SOLO_HINTS
+            yield Pile(names, g, hints=hints, id="pile").data_bind(Board.battle, Board.shown_steps, Board.names)
         with Vertical(id="charts"):
             yield CardBar(names, g, id="card-bar").data_bind(Board.names, **shown)
             yield CountTrend(names, g, id="trend").data_bind(Board.deal, Board.names, battle=Board.settled)
@@ -188,7 +190,7 @@ class Board(Screen[None]):
                 self.auto = False
                 self.pacer.stopped_at_war()
                 if not self.seats:  # a table says who lays it on its requests line
-                    self.app.notify(stopped_at_war_text(), timeout=4)
+                    self.app.notify(stopped_at_war_text("f or j" if self.local else "space"), timeout=4)
                 return
             if self._wars_watchable(view):
                 self.shown_steps = 1

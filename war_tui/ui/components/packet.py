@@ -11,6 +11,7 @@ from ...presentation.canvas import Canvas, framed
 from ...presentation.cards_art import BIG_CARD_HEIGHT, BIG_CARD_WIDTH, CARD_HEIGHT, big_card_back, card_art_size, card_back
 from ...presentation.charts import stack_edges
 from ...presentation.glyphs import Glyphs
+from ...presentation.cells import cell_width
 from ...presentation.words import plural
 from ...core.rules import Side
 
@@ -43,7 +44,7 @@ class Packet(ClickToFlip, LineWidget):
         self.glyphs = glyphs
         self.count = 0
         self.total = 52
-        self.won = 0  # cards taken in the battle on show (0: did not win it)
+        self.won = 0  # what winning the battle on show added to the packet (0: did not win it)
         self._yours = False
 
     @property
@@ -61,10 +62,14 @@ class Packet(ClickToFlip, LineWidget):
         if deal is not None:
             self.total = deal.total
             self._show(deal.counts[self.side.index], 0)
+            return
+        self.count = self.won = 0
+        self.redraw()  # no deal yet: neither a count nor "no cards left" (nothing is known)
 
     def watch_battle(self, view: BattleView | None) -> None:
         if view is not None:
-            self._show(view.counts[self.side.index], view.taken if view.winner is self.side else 0)
+            laid = len(view.p1_laid if self.side is Side.P1 else view.p2_laid)
+            self._show(view.counts[self.side.index], view.taken - laid if view.winner is self.side else 0)
 
     def watch_result(self, end: EndView | None) -> None:
         if end is not None:
@@ -84,14 +89,22 @@ class Packet(ClickToFlip, LineWidget):
             self.redraw()
 
     @property
+    def dealt(self) -> bool:
+        """Whether there is a deal to show the count of (a table not heard from yet has none)."""
+        return self.deal is not None
+
+    @property
     def subtitle(self) -> str:
-        """The frame's bottom label: the count; the winner of the battle on show gets "+2 → 27 cards"."""
-        text = plural(self.count, "card")
-        if self.won:
-            text = f"+{self.won} {self.glyphs.arrow} {text}"
-            if len(text) > self.size.width - 6:  # the frame's room for a label (corners, edge, a space each side)
-                text = f"+{self.won} {self.glyphs.arrow} {self.count}"
-        return text
+        """The frame's bottom label: the count; the winner of the battle on show gets the change, "26 → 27 (+1)",
+        in the fullest form the frame has room for."""
+        if not self.dealt:
+            return ""
+        if not self.won:
+            return plural(self.count, "card")
+        arrow, before, gain = self.glyphs.arrow, self.count - self.won, f"(+{self.won})"
+        forms = (f"{before} {arrow} {self.count} {gain}", f"{self.count} {gain}")
+        room = self.size.width - 6  # the frame's room for a label (corners, edge, a space each side)
+        return next((form for form in forms if cell_width(form) <= room), str(self.count))
 
     def draw(self, width: int, height: int) -> list[Row]:
         inner = Canvas(max(0, width - 3), max(0, height - 2))  # inside the frame, after one column of padding
@@ -115,6 +128,8 @@ class Packet(ClickToFlip, LineWidget):
     def _draw_stack(self, canvas: Canvas) -> None:
         width, height = canvas.width, canvas.height
         if height <= 0 or width <= 0:
+            return
+        if not self.dealt:
             return
         if self.count == 0:
             canvas.text(0, 0, "no cards left"[:width], "packet--empty")

@@ -15,7 +15,7 @@ from .click_to_flip import ClickToFlip
 from .line_widget import LineWidget, Row
 from ...presentation.views import BattleStep, BattleView
 from ...presentation.canvas import Canvas, framed
-from ...presentation.cells import wrap_cells
+from ...presentation.cells import cell_width, wrap_cells
 from ...presentation.cards_art import (
     BIG_CARD_HEIGHT,
     BIG_CARD_WIDTH,
@@ -33,7 +33,7 @@ from ...presentation.cards_art import (
 )
 from ...presentation.glyphs import Glyphs, suit_style
 from ...presentation.unfolding import war_step_words
-from ...presentation.words import outcome_text, war_word
+from ...presentation.words import SOLO_HINTS, hint_lines, outcome_text, war_word
 from ...core.rules import Side
 
 FULL_HEIGHT = 2 * CARD_HEIGHT + 2
@@ -68,10 +68,14 @@ class Pile(ClickToFlip, LineWidget):
     flipped: var[bool] = var(False)
     """Seat 2's cards on the top row, seat 1's below: seat 1's own screen at a table, facing their packet."""
 
-    def __init__(self, names: Sequence[str], glyphs: Glyphs, *, id: str | None = None) -> None:
+    def __init__(
+        self, names: Sequence[str], glyphs: Glyphs, *, hints: Sequence[str] = SOLO_HINTS, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.set_reactive(Pile.names, (names[0], names[1]))
         self.glyphs = glyphs
+        self.hints = hints
+        """What turns the first cards, longest wording first (``hint_lines``)."""
 
     @property
     def title(self) -> str:
@@ -132,8 +136,10 @@ class Pile(ClickToFlip, LineWidget):
         canvas = Canvas(width, height)
         view = self.battle
         if view is None:
-            hint = "Press space to turn the top cards"
-            canvas.text(max(0, (width - len(hint)) // 2), height // 2, hint[:width], "pile--hint")
+            lines = hint_lines(self.hints, width, height, self.names)
+            top = max(0, (height - len(lines) + 1) // 2)
+            for y, line in enumerate(lines, top):
+                canvas.text(max(0, (width - cell_width(line)) // 2), y, line, "pile--hint")
         elif height >= BIG_HEIGHT and width >= 2 * BIG_CARD_WIDTH:
             self._draw_full(canvas, view, big=True)
         elif height >= FULL_HEIGHT and width >= 2 * CARD_WIDTH:

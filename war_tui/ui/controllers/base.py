@@ -88,6 +88,10 @@ class Shell(Protocol):
         markup: bool = True,
     ) -> object: ...
 
+    def say(self, kind: str, message: str, *, timeout: float) -> None:
+        """A notice that replaces the one of the same ``kind`` still on show, so a key pressed again and again
+        leaves one notice, not a pile."""
+
     def set_interval(self, interval: float, callback: Callable[[], object]) -> Stoppable: ...
 
     def set_timer(self, delay: float, callback: Callable[[], object]) -> Stoppable: ...
@@ -184,6 +188,11 @@ class Controller:
     def help_keys(self) -> Sequence[tuple[str, str]] | None:
         """The keys the help lists (None: the solo game's)."""
         return None
+
+    def back(self) -> bool:
+        """q: whether this way to play went back somewhere (a table left for the lobby it came from);
+        False: the app quits."""
+        return False
 
     def flip(self) -> None: ...
 

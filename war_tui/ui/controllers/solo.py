@@ -52,8 +52,7 @@ class SoloController(Controller):
         self._auto_plan: tuple[float, float] | None = None
         self._limit_timer: Stoppable | None = None
         self._next_deal_timer: Stoppable | None = None
-        self._hold_timer: Stoppable | None = None
-        self._result_held = False
+        self._held_since: float | None = None  # the result on show, or the last key that came while it held
         self._stop_events: Callable[[], None] | None = None
 
     @property
@@ -64,7 +63,7 @@ class SoloController(Controller):
         self.new_game(self.settings.seed, packets=self.settings.packets)
 
     def close(self) -> None:
-        self._cancel(self._auto_timer, self._limit_timer, self._next_deal_timer, self._hold_timer)
+        self._cancel(self._auto_timer, self._limit_timer, self._next_deal_timer)
 
     # ------------------------------------------------------------------ deals
 
@@ -73,10 +72,10 @@ class SoloController(Controller):
         if rules is not None:
             self._rules = rules
         self.shell.clear_for_deal()
-        self._cancel(self._limit_timer, self._next_deal_timer, self._hold_timer)
-        self._limit_timer = self._next_deal_timer = self._hold_timer = None
+        self._cancel(self._limit_timer, self._next_deal_timer)
+        self._limit_timer = self._next_deal_timer = None
         self.board.settle()  # a war still being laid belongs to the game before
-        self._result_held = False
+        self._held_since = None
         if packets is not None:
             game = Game(packets[0], packets[1], self._rules)
         else:
@@ -125,7 +124,7 @@ class SoloController(Controller):
             self.board.lay_war()
             return
         if game.over:
-            if not self._result_held:
+            if not self._still_held():
                 self.new_game()
             return
         game.step()
@@ -136,7 +135,7 @@ class SoloController(Controller):
         if board.laying:
             board.settle()  # the war stopped at (or being laid) shows whole; auto-play carries on
         if self.game is not None and self.game.over:
-            if self._result_held:
+            if self._still_held():
                 return
             board.auto = True  # at game over, a deals again and lets the new game play itself
             self.new_game()
@@ -148,7 +147,7 @@ class SoloController(Controller):
     def faster(self) -> None:
         board = self.board
         if board.speed >= self.top_speed:
-            self.shell.notify(speed_limit_text(faster=True), timeout=2)
+            self.shell.say("speed", speed_limit_text(faster=True, top=self.top_speed), timeout=2)
             return
         board.speed = min(faster(board.speed), self.top_speed)
         self.sync_auto()
@@ -157,7 +156,7 @@ class SoloController(Controller):
     def slower(self) -> None:
         board = self.board
         if board.speed <= MIN_SPEED:
-            self.shell.notify(speed_limit_text(faster=False), timeout=2)
+            self.shell.say("speed", speed_limit_text(faster=False), timeout=2)
             return
         board.speed = slower(board.speed)
         self.sync_auto()
@@ -167,7 +166,7 @@ class SoloController(Controller):
         self.sync_auto()
 
     def restart(self) -> None:
-        if self.game is not None and self.game.over and self._result_held:
+        if self.game is not None and self.game.over and self._still_held():
             return
         self.new_game()
 
@@ -233,7 +232,7 @@ class SoloController(Controller):
                     game.play(MAX_CHUNK)
         finally:
             adapter.holding = False
-        adapter.flush()
+        adapter.flush(stop_at_war=self.board.pause_on_war)
 
     # ``Pacer``
 
@@ -264,13 +263,25 @@ class SoloController(Controller):
         self.shell.show_result(ResultShown(end, game.seed, next_deal_in=pause if screensaver else None))
         if screensaver:
             self._next_deal_timer = self.shell.set_timer(pause, self._deal_next)
-        if self.settings.result_hold > 0:  # a key held through the last battle does not skip the result
-            self._result_held = True
-            self._hold_timer = self.shell.set_timer(self.settings.result_hold, self._release_result)
+        if self.settings.result_hold > 0:  # a key held through the last battle does not skip the result (``_still_held``)
+            self._held_since = self._clock()
 
-    def _release_result(self) -> None:
-        self._hold_timer = None
-        self._result_held = False
+    def _still_held(self) -> bool:
+        """Whether the result still ignores the keys that deal again; a key that comes while it does (a held
+        key's repeat) holds it longer: the result lets go once the keys pause for ``result_hold`` seconds."""
+        if self._held_since is None:
+            return False
+        now = self._clock()
+        if now - self._held_since >= self.settings.result_hold:
+            self._held_since = None
+            return False
+        self._held_since = now
+        return True
+
+    @property
+    def result_held(self) -> bool:
+        """Whether a key that deals again would now be ignored (the keys have not paused since the result)."""
+        return self._held_since is not None and self._clock() - self._held_since < self.settings.result_hold
 
     def _deal_next(self) -> None:
         self._next_deal_timer = None

@@ -28,7 +28,7 @@ from ...presentation.words import capital
 from ...presentation.views import BattleView, DealView, EndView, LogNote, deal_view, end_view
 from ...settings.play import PlaySettings
 from ...settings.served import TableMode
-from ...tables import Emoted, Join, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableState
+from ...tables import Emoted, Join, Leave, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableState, WatchLobby
 from ...tables.messages import LOGGED_NOTICES
 from ..adapter import EngineAdapter
 from ...presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
@@ -335,6 +335,17 @@ class TableController(Controller):
         if +tally != +self.board.tally:
             self.board.tally = tally
 
+    def back(self) -> bool:
+        """q at a table reached from the lobby: leave the table and show the lobby again."""
+        if self.settings.table_mode != TableMode.LOBBY or self._in_lobby or self.game.send is None:
+            return False
+        self.game.send(Leave())
+        self.game.send(WatchLobby())
+        self._in_lobby = True
+        self.shell.close_result()
+        self.shell.open_lobby()
+        return True
+
     def join(self, table: str, watch: bool) -> None:
         """The lobby's choice: sit at (or watch) ``table``."""
         if self.game.send is not None:
@@ -423,7 +434,7 @@ class TableController(Controller):
         if self._my_seat_wants_auto():
             self._ask_auto(True)
         self._follow_auto()
-        self.shell.notify(f"Your speed: {speed_label(speed)}; auto-play runs at the slower player's", timeout=2)
+        self.shell.say("speed", f"Your speed: {speed_label(speed)}; auto-play runs at the slower player's", timeout=2)
 
     def pause_on_war(self) -> None:
         """Ask (or stop asking) that auto-play stop at every war: the table does once both players ask."""

@@ -6,13 +6,34 @@ flips with f or Left, player 2 with j or Right.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from ...core.engine import Game
+
 from ...presentation.table_keys import two_player_keys
+from ...settings.play import PlaySettings
 from ...tables import Notice, NoticeCode
-from .base import Kind
+from .base import Kind, Stoppable
 from .table import TableController, TableHost
+
+
+def first_deal(settings: PlaySettings, seeds: Callable[[], int]) -> Callable[[], Game]:
+    """How the table at this keyboard deals: ``--p1/--p2`` (when given) first, then a shuffle from ``seeds``."""
+    packets = [settings.packets] if settings.packets is not None else []
+    rules = settings.rules
+
+    def deal() -> Game:
+        if packets:
+            p1, p2 = packets.pop()
+            return Game(p1, p2, rules)
+        return Game.deal(seeds(), rules)
+
+    return deal
+
+
+AGREE_SECONDS = 10.0
+"""How long the first w waits for the second, which agrees."""
 
 
 class LocalSeats(TableHost, Protocol):
@@ -31,6 +52,7 @@ class TwoPlayerController(TableController):
     host: LocalSeats
     kind: Kind = "two-players"
     local = True
+    _war_stop_timer: Stoppable | None = None
 
     def first_names(self) -> tuple[str, str]:
         return self.settings.names
@@ -59,8 +81,11 @@ class TwoPlayerController(TableController):
         self.shell.notify(f"f or Left flips for {names[0]}, j or Right for {names[1]}", timeout=3)
 
     def seat_flip(self, seat: int) -> None:
-        """A player's own key: flip, or at game over ask to deal again."""
+        """A player's own key: flip, lay the war stopped at, or at game over ask to deal again."""
         if self.ended is not None:
+            return
+        if self.board.laying:
+            self.board.lay_war()
             return
         if self.game.over:
             self.host.restart(seat)
@@ -68,7 +93,30 @@ class TwoPlayerController(TableController):
             self.host.flip(seat)
 
     def auto(self) -> None:
+        if self.board.laying:
+            self.board.settle()  # the war stopped at shows whole; auto-play carries on
         self.host.set_auto(not self._my_seat_wants_auto(), self.my_speed)
+
+    def pause_on_war(self) -> None:
+        """w asks, a second w agrees: "stop at wars" changes the game for both, so both say so (either way)."""
+        if self.ended is not None:
+            return
+        if self._war_stop_timer is None:
+            self._war_stop_timer = self.shell.set_timer(AGREE_SECONDS, self._war_stop_lapsed)
+            turning = "Stop at every war" if not self.board.pause_on_war else "Stop stopping at wars"
+            self.shell.notify(f"{turning}? w again agrees, for both players", timeout=AGREE_SECONDS)
+            return
+        self._war_stop_timer.stop()
+        self._war_stop_timer = None
+        super().pause_on_war()  # both agreed: the board stops auto-play at the next tie (``stopped_at_war``)
+
+    def _war_stop_lapsed(self) -> None:
+        self._war_stop_timer = None
+        self.shell.notify("Nobody agreed: stop at wars stays as it was", timeout=3)
+
+    def stopped_at_war(self) -> None:
+        """The board holds the tie: the table stops too, so no battle comes until f, j or a."""
+        self.host.set_auto(False, self.my_speed)
 
     def _ask_auto(self, on: bool) -> None:
         self.host.set_auto(on, self.my_speed)

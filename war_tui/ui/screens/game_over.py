@@ -50,7 +50,7 @@ class GameOverScreen(ModalScreen[None]):
 
     def facts(self) -> ResultFacts:
         end = self.end
-        why = [f"{capital(reason_text(end.reason, end.result, self.names))}."]
+        why = [f"{capital(reason_text(end.reason, end.result, self.names), self.names)}."]
         if end.result is Result.STOPPED:
             why.append(leader_text(None if end.leader is None else end.leader.index, self.names) + ".")
         return ResultFacts(

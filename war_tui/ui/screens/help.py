@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..bindings import GAME_BINDINGS, scroll_bindings
+from ...core.plural import plural
 from ...core.rules import Gather, Rules
 
 KEYS = (
@@ -37,7 +38,7 @@ GATHER_TEXT = {
 
 
 def rules_text(rules: Rules) -> str:
-    down = "one card" if rules.war_cards == 1 else f"{rules.war_cards} cards"
+    down = "one card" if rules.war_cards == 1 else plural(rules.war_cards, "card")
     return "\n\n".join([
         "Both players turn over their top card. Whoever shows the higher rank (ace high, two low;"
         f" suits do not matter) wins both cards and adds them to the bottom of their packet,"
@@ -45,7 +46,7 @@ def rules_text(rules: Rules) -> str:
         f"A tie is war: each player lays {down} face down and one face up; the higher new card"
         " takes the whole pile, and another tie means another war.",
         "Whoever cannot lay a war's cards loses (if neither can, it is a draw). Holding every"
-        f" card wins; a game stops after {rules.max_battles:,} battles.",
+        f" card wins; a game stops after {plural(rules.max_battles, 'battle')}.",
     ])
 
 

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 from textual.widgets.data_table import CellDoesNotExist
 
 from ...presentation.glyphs import Glyphs
-from ...presentation.lobby import LOBBY_COLUMNS, lobby_row, lobby_summary
+from ...presentation.lobby import LOBBY_COLUMNS, ROW_HEIGHT, lobby_row, lobby_summary
 from ...presentation.words import capital
 from ...tables import Lobby, TableNameError, parse_table_name
 from ...tables.names import MAX_TABLE_NAME_LENGTH, TABLE_NAME_RULE
@@ -85,7 +85,7 @@ class LobbyScreen(Screen[None]):
         chosen = self.chosen_table()
         table.clear()
         for entry in lobby.tables:
-            table.add_row(*lobby_row(entry, self.glyphs), key=entry.table)
+            table.add_row(*lobby_row(entry, self.glyphs), key=entry.table, height=ROW_HEIGHT)
         names = [entry.table for entry in lobby.tables]
         if chosen in names:
             table.move_cursor(row=names.index(chosen), animate=False)

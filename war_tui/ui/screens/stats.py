@@ -26,7 +26,7 @@ from textual.worker import Worker, WorkerState
 
 from ...core.rules import Rules
 from ...presentation.cells import first_parts
-from ...presentation.words import deepest_war_text, duration_text, number, plural
+from ...presentation.words import counted, deepest_war_text, duration_text, number, plural
 from ...settings.served import without_paths
 from ...stats import GameRecord, StatsStore, Summary
 from ...stats.records import Totals
@@ -59,8 +59,8 @@ def figures_text(totals: Totals) -> Text:
 
     assert totals.longest and totals.most_wars and totals.deepest_war, "shown once games > 0"
     line("Battles", f"mean {number(totals.mean_battles)} · median {number(totals.median_battles)}")
-    line("Longest", f"{totals.longest.battles:,} battles", totals.longest)
-    line("Most wars", f"{totals.most_wars.wars:,} in a game", totals.most_wars)
+    line("Longest", plural(totals.longest.battles, "battle"), totals.longest)
+    line("Most wars", f"{plural(totals.most_wars.wars, 'war')} in a game", totals.most_wars)
     line("Deepest war", deepest_war_text(totals.deepest_war.longest_war), totals.deepest_war)
     return text
 
@@ -151,9 +151,8 @@ class StatsScreen(Screen[None]):
         if self.store.disabled_reason is not None:
             parts.append(Static(f"Statistics are off: {self._shown(self.store.disabled_reason)}.", id="stats-off"))
         elif waiting := self.store.pending:
-            games = "1 finished game is" if waiting == 1 else f"{waiting:,} finished games are"
             parts.append(Static(
-                f"{games} waiting to be saved: another program has the file locked. Retrying.",
+                f"{counted(waiting, 'finished game', 'is', 'are')} waiting to be saved: another program has the file locked. Retrying.",
                 id="stats-off",
             ))
         if summary is None:
@@ -214,8 +213,8 @@ class StatsScreen(Screen[None]):
     def _headline(self, totals: Totals) -> list[str]:
         return [
             f"{plural(totals.games, 'game')} since {when(totals.first_at)[:10]}",
-            f"{totals.total_battles:,} battles",
-            f"{totals.total_wars:,} wars",
+            plural(totals.total_battles, "battle"),
+            plural(totals.total_wars, "war"),
             f"{duration_text(totals.seconds_played)} played",
         ]
 
