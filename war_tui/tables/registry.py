@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..core.engine import Game
-from ..core.plural import counted, plural
+from ..core import plural as words
 from ..stats.records import GameRecord
 from .clock import Clock, monotonic
 from .messages import Lobby, Notice, NoticeCode
@@ -120,7 +120,7 @@ class Registry:
                 raise TableRefused(f"there is no table called {name} to watch")
             if len(self._tables) >= self.max_tables:
                 raise TableRefused(
-                    f"the server is full: {counted(self.max_tables, 'table', 'is', 'are')} open; try again later or watch one"
+                    f"the server is full: {words.counted(self.max_tables, 'table', 'is', 'are')} open; try again later or watch one"
                 )
             if self.tables_opened_by(identity, address) >= self.tables_per_visitor:
                 raise TableRefused(
@@ -182,7 +182,7 @@ class Registry:
         """
         if len(self._lobby_sinks) >= self.max_lobby_readers:
             raise TableRefused(
-                f"the lobby is full ({plural(self.max_lobby_readers, 'reader')});"
+                f"the lobby is full ({words.plural(self.max_lobby_readers, 'reader')});"
                 " try again later"
                 " or name a table (table NAME)"
             )

@@ -189,7 +189,7 @@ class Board(Screen[None]):
                 self.shown_steps = 1  # stopped at the tie: space lays the war cards
                 self.auto = False
                 self.pacer.stopped_at_war()
-                if not self.seats:  # a table says who lays it on its requests line
+                if not self.seats or self.local:  # a table over the network says who lays it on its requests line
                     self.app.notify(stopped_at_war_text("f or j" if self.local else "space"), timeout=4)
                 return
             if self._wars_watchable(view):
