@@ -37,6 +37,9 @@ class Packet(ClickToFlip, LineWidget):
     names: var[tuple[str, str]] = var(("", ""))
     """The players' names (the frame's title is this side's): a table's seats change them."""
 
+    yours: var[bool] = var(False, init=False)
+    """This screen's player's own packet at a table: its title says so, in a colour of its own."""
+
     def __init__(self, side: Side, names: tuple[str, str], glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id, classes=f"packet {side.value}")
         self.side = side
@@ -45,18 +48,9 @@ class Packet(ClickToFlip, LineWidget):
         self.count = 0
         self.total = 52
         self.won = 0  # what winning the battle on show added to the packet (0: did not win it)
-        self._yours = False
 
-    @property
-    def yours(self) -> bool:
-        """This screen's player's own packet at a table: its title says so, in a colour of its own."""
-        return self._yours
-
-    @yours.setter
-    def yours(self, value: bool) -> None:
-        if value != self._yours:
-            self._yours = value
-            self.redraw()
+    def watch_yours(self) -> None:
+        self.redraw()
 
     def watch_deal(self, deal: DealView | None) -> None:
         if deal is not None:
