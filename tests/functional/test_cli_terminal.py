@@ -1,4 +1,5 @@
-"""The full-screen game needs a terminal that can place the cursor; without one it says so and exits 2."""
+"""The full-screen game needs a terminal that can place the cursor; without one the game says so in its
+first line and goes on in the line mode (a game the line mode cannot play exits 2)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from cli_helpers import war_tui_on_pty
 TIMEOUT = 30
 
 
-def started_on_pty(env_changes: dict[str, str | None], keys: bytes = b"") -> tuple[int, str]:
+def started_on_pty(env_changes: dict[str, str | None], keys: bytes = b"", when: bytes | None = None) -> tuple[int, str]:
     """Run ``war-tui --seed 1`` with a pty as its stdin, stdout and stderr; send ``keys`` once the
-    screen is up; return the exit status and everything it wrote."""
+    screen is up (or ``when`` was written); return the exit status and everything it wrote."""
     env = {**os.environ, "COLUMNS": "80", "LINES": "24"}
     for name, value in env_changes.items():
         if value is None:
@@ -26,7 +27,8 @@ def started_on_pty(env_changes: dict[str, str | None], keys: bytes = b"") -> tup
 
     def type_keys_once_the_screen_is_up(seen: bytes) -> bytes:
         nonlocal sent
-        if keys and not sent and b"\x1b[?1049h" in seen and b"Battle" in seen:
+        ready = when in seen if when is not None else b"\x1b[?1049h" in seen and b"Battle" in seen
+        if keys and not sent and ready:
             sent = True
             return keys
         return b""
@@ -39,15 +41,31 @@ def known_to_terminfo(term: str) -> bool:
     return subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=TIMEOUT).returncode == 0
 
 
-def test_no_terminal_is_one_line_and_exit_2(tmp_path):
+def test_no_terminal_gives_the_line_mode_saying_why(tmp_path):
     out = tmp_path / "out.txt"
     with out.open("wb") as sink:
         done = subprocess.run(
             [sys.executable, "-m", "war_tui", "--seed", "1"], stdin=subprocess.DEVNULL, stdout=sink,
             stderr=subprocess.PIPE, text=True, timeout=TIMEOUT,
         )
+    assert done.returncode == 0 and done.stderr == ""
+    written = out.read_bytes()
+    assert b"\x1b" not in written  # no escape codes drawn into the file
+    lines = written.decode().splitlines()
+    assert lines[0].startswith("war-tui: ") and "needs a terminal" in lines[0] and "line mode" in lines[0]
+    assert lines[1] == "War, seed 1, standard rules."
+    assert lines[-1] == "The input ended. Goodbye."
+
+
+def test_no_terminal_for_two_players_is_one_line_and_exit_2(tmp_path):
+    out = tmp_path / "out.txt"
+    with out.open("wb") as sink:
+        done = subprocess.run(
+            [sys.executable, "-m", "war_tui", "--two-players"], stdin=subprocess.DEVNULL, stdout=sink,
+            stderr=subprocess.PIPE, text=True, timeout=TIMEOUT,
+        )
     assert done.returncode == 2
-    assert out.read_bytes() == b""  # no escape codes drawn into the file
+    assert out.read_bytes() == b""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("war-tui: ")
     assert "needs a terminal" in done.stderr
     assert "war-tui game" in done.stderr and "war-tui simulate" in done.stderr
@@ -55,6 +73,7 @@ def test_no_terminal_is_one_line_and_exit_2(tmp_path):
 
 def test_a_terminal_on_stdin_only_is_not_enough(tmp_path):
     master, slave = os.openpty()
+    os.write(master, b"q\n")  # the keys waiting on the terminal: quit
     try:
         done = subprocess.run(
             [sys.executable, "-m", "war_tui", "--seed", "1"], stdin=slave, capture_output=True,
@@ -63,8 +82,9 @@ def test_a_terminal_on_stdin_only_is_not_enough(tmp_path):
     finally:
         os.close(slave)
         os.close(master)
-    assert done.returncode == 2 and done.stdout == ""
-    assert "needs a terminal" in done.stderr and done.stderr.count("\n") == 1
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert "needs a terminal" in first and "line mode" in first
 
 
 @pytest.mark.app
@@ -74,15 +94,15 @@ def test_a_terminal_on_stdin_only_is_not_enough(tmp_path):
     [("dumb", "TERM=dumb"), (None, "TERM is not set"), ("", "TERM is not set"), ("glasstty", "TERM=glasstty")],
     ids=["dumb", "unset", "empty", "glasstty"],
 )
-def test_a_terminal_that_cannot_place_the_cursor_is_told_so(term, words):
+def test_a_terminal_that_cannot_place_the_cursor_gets_the_line_mode(term, words):
     if term == "glasstty" and not known_to_terminfo(term):
         pytest.skip("the terminal database here has no glasstty (a terminal with no cursor addressing)")
-    code, text = started_on_pty({"TERM": term})
-    assert code == 2, text
-    assert "\x1b[?1049h" not in text  # the full screen was never opened
+    code, text = started_on_pty({"TERM": term}, keys=b"q", when=b"Keys:")
+    assert code == 0, text
+    assert "\x1b" not in text  # the full screen was never opened, nor any escape sent
     lines = [line for line in text.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("war-tui: "), text
-    assert words in lines[0] and "war-tui game" in lines[0]
+    assert lines[0].startswith("war-tui: ") and words in lines[0] and "line mode" in lines[0], text
+    assert lines[1] == "War, seed 1, standard rules." and lines[-1] == "Goodbye."
 
 
 @pytest.mark.app

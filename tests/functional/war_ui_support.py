@@ -23,6 +23,8 @@ from war_tui.settings.play import PlaySettings
 WAR_PACKETS = (tuple(parse_cards("7C 3C 9S 4C 5C 8S")), tuple(parse_cards("7H 2D 9D 4D 3S 6D")))
 # One battle and player 1 holds every card.
 QUICK_WIN = (tuple(parse_cards("AS")), tuple(parse_cards("2C")))
+# Every suit on the pile and in the log: diamonds and clubs, hearts and spades.
+FOUR_SUITS = (tuple(parse_cards("2D 3C 9H KS 7D")), tuple(parse_cards("4C 5D 6S 8H 9C")))
 OPENING_SEED = 7  # battle 1 of seed 7 is a war, battle 2 an ordinary battle
 
 
@@ -50,6 +52,12 @@ SCREEN_STATES = {
     "ascii": ((80, 24), lambda: make_app(ascii=True, packets=WAR_PACKETS), ("space",)),
     # A big terminal: big cards, the table grown with the screen; battle 18 of seed 7 is a war.
     "big": ((200, 60), lambda: make_app(names=("Alice", "Bob")), ("space",) * 18),
+    # --deck four-colour: diamonds blue, clubs green, on the pile and in the log.
+    "four-colour": ((100, 30), lambda: make_app(packets=FOUR_SUITS, deck="four-colour"), ("space",) * 2),
+    # --theme high-contrast with the four-colour deck, in the middle of a war.
+    "high-contrast": (
+        (100, 30), lambda: make_app(packets=WAR_PACKETS, deck="four-colour", theme="high-contrast"), ("space",)
+    ),
 }
 
 

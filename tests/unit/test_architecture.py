@@ -26,3 +26,16 @@ def test_import_contracts_hold():
 def test_engine_modules_load_without_textual(module):
     code = f"import sys, {module}; sys.exit(1 if any(m.split('.')[0] in ('textual', 'rich') for m in sys.modules) else 0)"
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+
+
+def test_the_line_mode_never_loads_textual():
+    """``war-tui --line`` is plain text: it plays a battle without importing Textual or Rich."""
+    code = (
+        "import sys\n"
+        "from war_tui.cli import main\n"
+        "code = main(['--line', '--seed', '1', '--no-config', '--no-stats'])\n"
+        "sys.exit(3 if any(m.split('.')[0] in ('textual', 'rich') for m in sys.modules) else code)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, input=b"\nq\n", capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert b" beats " in done.stdout

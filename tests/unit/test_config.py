@@ -20,6 +20,7 @@ speed = 8
 pause-on-war = true
 ascii = false
 theme = "nord"
+deck = "four-colour"
 war-cards = 3
 gather = "random"
 max-battles = 5000
@@ -41,7 +42,7 @@ def test_a_good_file_gives_every_value_and_no_problem(config):
     assert read.found and read.problems == ()
     assert read.values == {
         "names": ("Ann", "Bob"), "speed": 8.0, "pause-on-war": True, "ascii": False, "theme": "nord",
-        "war-cards": 3, "gather": Gather.RANDOM, "max-battles": 5000,
+        "deck": "four-colour", "war-cards": 3, "gather": Gather.RANDOM, "max-battles": 5000,
     }
 
 
@@ -91,6 +92,8 @@ def test_a_table_is_an_unknown_key_at_its_header(config):
         ("ascii = 1", "ascii must be true or false, not 1"),
         ('theme = "nrod"', "theme: there is no theme called 'nrod' (did you mean 'nord'?)"),
         ("theme = 3", "theme must be a theme's name, not 3"),
+        ('deck = "three-colour"', 'deck must be two-colour or four-colour, not "three-colour"'),
+        ("deck = 4", "deck must be two-colour or four-colour, not 4"),
         ("war-cards = 7", "war-cards must be from 1 to 3, not 7"),
         ("war-cards = 2.0", "war-cards must be a whole number, not 2.0"),
         ('gather = "sideways"', "gather: unknown gather order 'sideways'"),
@@ -114,6 +117,7 @@ def test_a_bad_value_is_named_with_its_line_and_key_and_its_default_used(config,
         ("max-battles", [0, 1, 10_000, 10**12]),
         ("speed", [0.4, 0.5, 4, 1000, 1000.5, "max", "MAX", "4"]),
         ("gather", ["winner-first", "LAID", "random", "sideways", ""]),
+        ("deck", ["two-colour", "four-colour", "Four-Color", "three-colour", ""]),
     ],
 )
 def test_the_file_and_the_flag_accept_exactly_the_same_values(config, key, values):
@@ -228,3 +232,17 @@ def test_a_file_that_cannot_be_written_is_said_once_and_leaves_nothing_behind(co
     assert problem == f"{config}: preferences cannot be saved (Read-only file system)"
     assert preferences.save(speed=32.0) is None
     assert config.read_text() == "speed = 8\n" and os.listdir(config.parent) == ["config.toml"]
+
+
+def test_the_theme_and_deck_flags():
+    from war_tui.commands.common import UsageError
+    from war_tui.commands.play import settings_from_args
+
+    def settings(*flags):
+        return settings_from_args(build_parser().parse_args([*flags, "--no-config"]), themes=theme_names())
+
+    chosen = settings("--theme", "high-contrast", "--deck", "four-color")
+    assert chosen.theme == "high-contrast" and chosen.deck == "four-colour"
+    assert settings().deck == "two-colour" and settings().theme is None
+    with pytest.raises(UsageError, match="no theme called 'hihg-contrast' \\(did you mean 'high-contrast'\\?\\)"):
+        settings("--theme", "hihg-contrast")

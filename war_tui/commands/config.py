@@ -7,14 +7,15 @@ import sys
 from pathlib import Path
 
 from ..settings.preferences import default_path, read_config
+from ..settings.values import HIGH_CONTRAST_THEME
 from .common import EXIT_USAGE, UsageError
 
 
 def theme_names() -> list[str]:
-    """The themes a preferences file may name: Textual's own (the game registers none of its own)."""
+    """The themes a preferences file or ``--theme`` may name: Textual's own and the game's high-contrast one."""
     from textual.theme import BUILTIN_THEMES  # only when a theme is really checked: it loads Textual
 
-    return list(BUILTIN_THEMES)
+    return [*BUILTIN_THEMES, HIGH_CONTRAST_THEME]
 
 
 def config_path_value(text: str) -> Path:

@@ -16,11 +16,13 @@ from ..settings.play import DEFAULT_NAMES, PlaySettings
 from ..settings.served import (
     MAX_PLAYER_ID, PLAYER_ID_VARIABLE, SESSION_PLAYER_PREFIX, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TABLE_MODES, TOP_SPEED_VARIABLE,
 )
-from ..settings.values import names_value
+from ..settings.values import HIGH_CONTRAST_THEME, deck_value, names_value
 from ..stats import StatsStore
 from ..settings.values import MAX_MINUTES, MAX_SEED, minutes_value, seed_value
 from .common import UsageError, add_rule_flags, rules_from_args
 from .config import config_path_value, theme_names
+from . import line as line_cmd
+from .line import add_line_flags
 from .game import add_packet_flags, packets_from_args
 from .stats import add_stats_flags, check_stats_flags, store_from_args
 
@@ -64,6 +66,15 @@ def add_play_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--ascii", action=argparse.BooleanOptionalAction, help="letters for suits and ASCII borders (or not)"
     )
+    group.add_argument(
+        "--deck", type=deck_value, metavar="COLOURS",
+        help="two-colour (hearts and diamonds red, the default) or four-colour (diamonds blue, clubs green too)",
+    )
+    group.add_argument(
+        "--theme", metavar="NAME",
+        help=f"the colours: '{HIGH_CONTRAST_THEME}' (every text at WCAG AA contrast) or one of Textual's themes",
+    )
+    add_line_flags(parser)
     add_rule_flags(parser)
     # Only a flag actually given overrides the preferences file: unset, each of these is None.
     parser.set_defaults(war_cards=None, gather=None, max_battles=None)
@@ -98,6 +109,7 @@ def read_preferences(args: argparse.Namespace, themes: Collection[str] | None = 
 _RULES = Rules()
 PREFERENCE_DEFAULTS: dict[str, object] = {
     "names": DEFAULT_NAMES, "speed": DEFAULT_SPEED, "pause_on_war": False, "ascii": False, "theme": None,
+    "deck": "two-colour",
     "war_cards": _RULES.war_cards, "gather": _RULES.gather, "max_battles": _RULES.max_battles,
 }
 """What each preference is when neither a flag nor the file sets it (one entry per key of the file)."""
@@ -206,6 +218,7 @@ def settings_from_args(
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     check_table_flags(args, served)
+    check_theme(args, themes)
     save = not (args.no_config or args.config_read_only or served)
     packets = packets_from_args(args)
     return PlaySettings(
@@ -220,12 +233,25 @@ def settings_from_args(
         names=names,
         ascii=chosen.ascii,
         theme=chosen.theme,
+        deck=chosen.deck,
         config_problems=read.problems,
         preferences=Preferences(read.path, {"speed": chosen.speed, "theme": chosen.theme}, themes=themes)
         if save else None,
         two_players=args.two_players,
         **served,
     )
+
+
+def check_theme(args: argparse.Namespace, themes: Collection[str] | None) -> None:
+    """``--theme`` names a theme there is (the file's ``theme`` is checked as the file is read)."""
+    theme = getattr(args, "theme", None)
+    if theme is None or themes is None or theme in themes:
+        return
+    import difflib
+
+    close = difflib.get_close_matches(theme, themes, n=1)
+    hint = f"did you mean '{close[0]}'?" if close else f"try '{HIGH_CONTRAST_THEME}' or the palette's 'Change theme'"
+    raise UsageError(f"--theme: there is no theme called '{theme[:40]}' ({hint})")
 
 
 HEADLESS = "try 'war-tui game' (one game as text) or 'war-tui simulate'"
@@ -235,12 +261,12 @@ def terminal_problem(environ: Mapping[str, str], stdin: TextIO, stdout: TextIO) 
     """Why the full screen cannot be drawn here, or None: it needs a terminal on stdin and stdout
     that can place the cursor (drawn into a file or a dumb terminal, it is escape codes forever)."""
     if not (_is_tty(stdin) and _is_tty(stdout)):
-        return f"the full-screen game needs a terminal on stdin and stdout; {HEADLESS}"
+        return "the full-screen game needs a terminal on stdin and stdout"
     term = environ.get("TERM", "").strip()
     if not term:
-        return f"TERM is not set, so the full-screen game cannot tell what the terminal can do; {HEADLESS}"
+        return "TERM is not set, so the full-screen game cannot tell what the terminal can do"
     if term == "dumb" or not _places_cursor(term, stdout):
-        return f"TERM={term} cannot place the cursor, which the full-screen game needs; {HEADLESS}"
+        return f"TERM={term} cannot place the cursor, which the full-screen game needs"
     return None
 
 
@@ -264,11 +290,20 @@ def _places_cursor(term: str, stdout: TextIO) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = settings_from_args(args, os.environ, themes=theme_names())
+    wanted = line_cmd.line_wanted(args, os.environ)
+    problem = None if wanted else terminal_problem(os.environ, sys.stdin, sys.stdout)
+    # The line mode never loads Textual, not even for the names of its themes.
+    settings = settings_from_args(args, os.environ, themes=None if wanted or problem else theme_names())
     check_stats_flags(args)
-    problem = terminal_problem(os.environ, sys.stdin, sys.stdout)
-    if problem:
-        raise UsageError(problem)
+    if problem and not line_cmd.line_possible(settings):
+        raise UsageError(f"{problem}; {HEADLESS}")
+    if not (wanted or problem or settings.served):  # a server's flags are for its line sessions too
+        line_cmd.check_full_screen_flags(args)
+    if wanted or problem:
+        line_cmd.check_line_flags(args, settings)
+        store = store_from_args(args)
+        code = line_cmd.run_line_mode(args, settings, store, problem)
+        return keep_unsaved_games(store) or code
     store = store_from_args(args)
     if settings.two_players or settings.table_fd is not None:
         from ..ui.table_run import run_table  # Textual loads only when a screen is really wanted

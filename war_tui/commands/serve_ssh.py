@@ -97,8 +97,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "serve-ssh", help="serve the game over SSH",
         description="Serve the full-screen game over SSH: 'ssh -p PORT HOST' lands straight in a game; "
         "'ssh -t -p PORT HOST table NAME' sits at a shared table (a second player sits too, later arrivals "
-        "watch), 'watch NAME' watches one and 'tables' lists them. Other commands, sftp, forwarding and "
-        "sessions without a terminal are refused.",
+        "watch), 'watch NAME' watches one and 'tables' lists them; 'ssh -T -p PORT HOST line' plays in plain "
+        "sentences with no terminal ('line table NAME', 'line watch NAME' at a table). Other commands, sftp, "
+        "forwarding and other sessions without a terminal are refused.",
         epilog="Game flags after '--' apply to every session, e.g. "
         "'war-tui serve-ssh --public -- --screensaver'.",
     )

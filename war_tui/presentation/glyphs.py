@@ -22,6 +22,16 @@ class Glyphs:
     dot: str
     arrow: str
     ellipsis: str
+    four_colour: bool = False  # --deck four-colour: diamonds and clubs get colours of their own
+
+
+def suit_style(card: int, glyphs: Glyphs) -> str:
+    """The colour a card's face is drawn in, by suit: "red" (hearts, and diamonds in the usual deck), "black"
+    (spades, and clubs in the usual deck), or "diamond" and "club" in a four-colour deck."""
+    suit = card & 3  # clubs, diamonds, hearts, spades
+    if glyphs.four_colour and suit in (0, 1):
+        return "club" if suit == 0 else "diamond"
+    return "red" if suit in (1, 2) else "black"
 
 
 UNICODE = Glyphs(

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..core.cards import Card, is_red
+from ..core.cards import Card
 from .cards_art import card_label
-from .glyphs import Glyphs
+from .glyphs import Glyphs, suit_style
 from .words import cannot_finish_text, number, outcome_text, plural, war_word
 
 
@@ -20,7 +20,7 @@ def log_battle_line(
     tie: tuple[Card, Card] | None = None,
     loser_name: str | None = None,
 ) -> list[tuple[str, str]]:
-    """One line of the battle log as (text, style-name) pieces; styles: '', 'red', 'war', 'dim'.
+    """One line of the battle log as (text, style-name) pieces; styles: '', 'red', 'diamond', 'club', 'war', 'dim'.
 
     ``p1_card`` / ``p2_card`` are the deciding pair (the last face-up cards); a war
     shows the ``tie`` that started it first: ``5♥ v  5♣ WAR → 4♠ v  8♥``. A deciding
@@ -33,7 +33,8 @@ def log_battle_line(
         for i, card in enumerate(cards):
             if i:
                 pieces.append((" v ", "dim"))
-            pieces.append((card_label(card, glyphs).rjust(width), "red" if is_red(card) else ""))
+            style = suit_style(card, glyphs)
+            pieces.append((card_label(card, glyphs).rjust(width), "" if style == "black" else style))
 
     if wars and tie is not None:
         pair(tie, 3)  # in the column every battle's first pair uses

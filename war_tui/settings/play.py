@@ -43,6 +43,7 @@ class PlaySettings:
     war_step: float = WAR_STEP  # seconds each step of a war stays on the pile; 0 shows wars whole
     result_hold: float = RESULT_HOLD  # seconds a finished game's result ignores the keys that deal again
     theme: str | None = None  # a Textual theme's name; None keeps Textual's default
+    deck: str = "two-colour"  # one of settings.values.DECKS: "four-colour" gives diamonds and clubs colours of their own
     config_problems: tuple[str, ...] = ()  # what was wrong in the preferences file, shown once at start
     preferences: Preferences | None = None  # where changes made in the game are saved; None: nowhere
     top_speed: float = MAX  # auto-play's fastest; "max" means this when it is a number (served games)

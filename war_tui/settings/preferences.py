@@ -22,7 +22,7 @@ from typing import Any
 
 from platformdirs import user_config_path
 
-from .values import gather_value, max_battles_value, war_cards_value
+from .values import DECKS, deck_value, gather_value, max_battles_value, war_cards_value
 from ..core.pace import MAX
 from ..presentation.speed import parse_speed
 from .values import names_value
@@ -104,12 +104,22 @@ def _theme(value: Any, themes: Collection[str] | None) -> str:
     return value
 
 
+def _deck(value: Any, _themes: Collection[str] | None) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"must be {' or '.join(DECKS)}, not {_shown(value)}")
+    try:
+        return deck_value(value)
+    except argparse.ArgumentTypeError:
+        raise ValueError(f"must be {' or '.join(DECKS)}, not {_shown(value)}") from None
+
+
 KEYS: dict[str, Check] = {
     "names": _names,
     "speed": _speed,
     "pause-on-war": _switch,
     "ascii": _switch,
     "theme": _theme,
+    "deck": _deck,
     "war-cards": _whole(war_cards_value),
     "gather": _gather,
     "max-battles": _whole(max_battles_value),

@@ -23,6 +23,9 @@ PLAYER_ID_VARIABLE = "WAR_TUI_PLAYER_ID"  # who the player is, opaque: "key:SHA2
 # socket to the server's Link for this connection, and what the server already did with that connection.
 TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the socket's file descriptor number, inherited
 TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
+LINE_VARIABLE = "WAR_TUI_LINE"  # "keys": the line mode, keys one at a time; "lines": it reads whole lines
+# (an SSH client with no terminal: its own terminal sends a line once enter is pressed)
+LINE_INPUTS = ("keys", "lines")
 MAX_PLAYER_ID = 256  # characters; printable ASCII
 SESSION_PLAYER_PREFIX = "session:"
 """A served game told no identity records and shows only its own session's games, under a random one."""

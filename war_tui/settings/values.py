@@ -136,3 +136,17 @@ def names_value(names: Sequence[str]) -> tuple[str, str]:
     if pair[0].casefold() == pair[1].casefold():
         raise ValueError("--names: the two players need different names")
     return pair
+
+
+DECKS = ("two-colour", "four-colour")
+"""How suits are coloured: hearts and diamonds red (two-colour), or diamonds and clubs in colours of their own."""
+HIGH_CONTRAST_THEME = "high-contrast"
+"""The game's own theme: every text and card at WCAG AA contrast or better (registered by the app)."""
+
+
+def deck_value(text: str) -> str:
+    """An argparse type: a deck's colouring; the American spelling is understood."""
+    word = text.strip().lower().replace("color", "colour")
+    if word not in DECKS:
+        raise argparse.ArgumentTypeError(f"--deck must be {' or '.join(DECKS)}, not '{shown(text)}'")
+    return word

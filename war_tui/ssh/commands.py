@@ -1,4 +1,5 @@
-"""The commands a connection may give instead of a plain game: ``table NAME``, ``watch NAME``, ``tables``.
+"""The commands a connection may give instead of a plain game: ``table NAME``, ``watch NAME``, ``tables``,
+and ``line`` (the game in plain sentences, with or without a terminal).
 
 Anything else is not a command of ours and is refused as before. A table name is
 checked here, before anything starts, by the rule of ``war_tui.tables.names``;
@@ -13,8 +14,9 @@ from ..settings.served import TableMode
 from ..tables.names import TableNameError, parse_table_name
 
 USAGE = "ssh -t HOST table NAME, watch NAME or tables"
+LINE_USAGE = "ssh -T HOST line, line table NAME or line watch NAME"
 
-__all__ = ["USAGE", "CommandRefused", "TableCommand", "TableMode", "parse_command"]
+__all__ = ["LINE_USAGE", "USAGE", "CommandRefused", "LineCommand", "TableCommand", "TableMode", "parse_command"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,16 +25,30 @@ class TableCommand:
     table: str | None  # the case-folded table name; None for the lobby
 
 
+@dataclass(frozen=True, slots=True)
+class LineCommand:
+    """``line``, ``line table NAME``, ``line watch NAME``: the line mode, which needs no terminal."""
+
+    table: TableCommand | None = None  # None: a solo game
+
+
 class CommandRefused(ValueError):
     """A table command that cannot be carried out; the message is one line fit for the client."""
 
 
-def parse_command(command: str) -> TableCommand | None:
-    """The table command ``command`` gives, or None when it is no table command at all.
+def parse_command(command: str) -> TableCommand | LineCommand | None:
+    """The command ``command`` gives, or None when it is no command of ours at all.
 
     Raises ``CommandRefused`` for a table command with a bad or missing table name.
     """
     words = command.split()
+    if words[:1] == ["line"]:
+        if len(words) == 1:
+            return LineCommand()
+        if words[1] not in ("table", "watch"):
+            raise CommandRefused(f"the line mode takes 'table NAME' or 'watch NAME' or nothing: {LINE_USAGE}")
+        table = parse_command(" ".join(words[1:]))
+        return LineCommand(table if isinstance(table, TableCommand) else None)
     if not words or words[0] not in ("table", "watch", "tables"):
         return None
     verb, rest = words[0], words[1:]

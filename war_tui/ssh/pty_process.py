@@ -122,12 +122,14 @@ class PtyProcess:
         errors_to: str | None = None,
         pass_fds: Sequence[int] = (),
         parent: GameParent | None = None,
+        line: str | None = None,
     ) -> PtyProcess | None:
         """Start ``argv``; ``errors_to`` names the variable that tells it the fd of its crash-report pipe.
 
         ``pass_fds``: more file descriptors the program inherits, at the same numbers (a table's socket).
         With ``parent`` (a Python program only: ``argv`` is ``sys.executable`` and its arguments) the game
         is forked from the preloaded parent instead; None when the parent cannot fork it now.
+        ``line``: a game in the line mode, "keys" (the client has a terminal) or "lines" (it has none).
         """
         master, slave = os.openpty()
         errors = error_end = None
@@ -137,6 +139,14 @@ class PtyProcess:
             set_window_size(master, cols, rows)
             attrs = termios.tcgetattr(slave)
             attrs[0] |= IUTF8  # the locale is UTF-8: erase whole characters in cooked mode
+            if line is not None:
+                # Keys are never echoed back, not even those typed before the game reads them.
+                attrs[3] &= ~(termios.ECHO | termios.ICANON)
+            if line == "lines":
+                # A client with no terminal gets the text as written: "\n", not "\r\n", and its bytes
+                # are keys, never signals.
+                attrs[1] &= ~termios.OPOST
+                attrs[3] &= ~termios.ISIG
             termios.tcsetattr(slave, termios.TCSANOW, attrs)
             os.set_blocking(master, False)
             if errors_to is not None:

@@ -16,11 +16,11 @@ import asyncssh
 
 from ..presentation.words import plural
 from ..settings.served import (
-    ERROR_FD_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
+    ERROR_FD_VARIABLE, LINE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
     TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
 )
 from ..tables import Link, TableRefused
-from .commands import CommandRefused, TableCommand, TableMode, parse_command
+from .commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from .env_requests import ClientEnvironment, forget_environment
 from .pty_process import PtyProcess, clamp_size
 from .table_socket import TableSocket
@@ -37,9 +37,12 @@ SERVER_VARIABLES = ("HOME", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STA
 
 REFUSE_COMMAND = (
     "war-tui: this server only plays War and runs no commands; connect without one to play, "
-    "or with 'table NAME', 'watch NAME' or 'tables' to share a table."
+    "with 'table NAME', 'watch NAME' or 'tables' to share a table, or with 'line' for plain sentences."
 )
-REFUSE_NO_PTY = "war-tui: War needs a terminal; connect from a terminal (ssh -t) to play."
+REFUSE_NO_PTY = (
+    "war-tui: War needs a terminal; connect from a terminal (ssh -t) to play, or ask for plain sentences"
+    " that need none: ssh -T HOST line."
+)
 REFUSE_SECOND_GAME = "war-tui: one game per connection; open another connection to play another game."
 NO_AGENT = "Agent forwarding is not offered here; playing without it."  # shown by the game, on its board
 GAME_FAILED = "war-tui: the game could not start; please tell the server's operator."
@@ -183,6 +186,10 @@ class GameSession(asyncssh.SSHServerSession):
         self._closed = False
         self._played = False
         self._table_command: TableCommand | None = None
+        self._early = bytearray()
+        """What a line-mode client sent before its game started: given to the game once it is up."""
+        self._line = False
+        """The ``line`` command: the game in plain sentences, which needs no terminal."""
         self._table_link: Link | None = None
         self._table_mode: TableMode | None = None
         self._table_socket: TableSocket | None = None
@@ -209,11 +216,13 @@ class GameSession(asyncssh.SSHServerSession):
         # A table command, or accepted only to say why nothing runs (a refused request gives the client
         # no message of ours).
         try:
-            self._table_command = parse_command(command)
+            parsed = parse_command(command)
         except CommandRefused as refusal:
             self._refusal = ("table name", f"war-tui: {refusal}")
             return True
-        if self._table_command is None:
+        self._line = isinstance(parsed, LineCommand)
+        self._table_command = parsed.table if isinstance(parsed, LineCommand) else parsed
+        if parsed is None:
             self._refusal = ("command", REFUSE_COMMAND)
         return True
 
@@ -223,7 +232,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         self.environment.close()  # the game's environment is decided now; later requests are refused
-        if self._refusal is None and self._term is None:
+        if self._refusal is None and self._term is None and not self._line:
             self._refusal = ("no terminal", REFUSE_NO_PTY)
         if self._refusal is None and not self._link.begin_game():
             self._refusal = ("second session", REFUSE_SECOND_GAME)
@@ -289,7 +298,18 @@ class GameSession(asyncssh.SSHServerSession):
     def data_received(self, data: bytes, datatype) -> None:
         # Never pause_reading: asyncssh keeps reopening the window while paused, so the bound is ours.
         self._last_input = asyncio.get_running_loop().time()
-        if self._process is None or self._flooded:
+        if self._flooded:
+            return
+        if self._process is None:
+            if self._line and self._played:
+                # Lines piped in (ssh -T HOST line < moves) come at once, before the game is up: they wait
+                # for it, within the same cap as keys the game is slow to take.
+                self._early.extend(data)
+                if len(self._early) > self._link.server.config.input_limit:
+                    self._early.clear()
+                    self._flooded = True
+                    self._link.refused("input flood")
+                    self.stop("input flood")
             return
         keys = self._decoder.decode(data).encode()
         if not keys:
@@ -300,6 +320,8 @@ class GameSession(asyncssh.SSHServerSession):
             self.stop("input flood")
 
     def eof_received(self) -> bool:
+        if self._line and self._term is None:
+            self.data_received(b"\x04", None)  # the line mode reads it as the end of the input (ssh -T HOST line < moves)
         return True  # the client sends no more keys; the game goes on until it quits or the client leaves
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
@@ -446,6 +468,12 @@ class GameSession(asyncssh.SSHServerSession):
             else:
                 self._chan.write(data)
 
+    def _reset_terminal(self) -> None:
+        """Undo what a full-screen game may have left on the client's terminal; the line mode sends plain text
+        only, and so does its goodbye."""
+        if not self._line:
+            self._send(TERMINAL_RESET)
+
     def _exit(self, status: int) -> None:
         if not self._closed and self._chan is not None:
             with contextlib.suppress(BrokenPipeError, ConnectionError):
@@ -479,6 +507,13 @@ class GameSession(asyncssh.SSHServerSession):
         config = server.config
         env = session_environment(self._term, self.environment.variables, config.session_seconds)
         env.update(served_variables(config.max_speed, NO_AGENT if self._link.agent_refused else None))
+        line_input = None
+        if self._line:
+            # With a terminal the keys come one at a time; without one (ssh -T) the client sends whole lines.
+            line_input = "keys" if self._term is not None else "lines"
+            env[LINE_VARIABLE] = line_input
+            if self._term is None:
+                env["TERM"] = "dumb"
         if self._link.identity is not None:
             env[PLAYER_ID_VARIABLE] = self._link.identity
         theirs = self._table_socket_for_game(env)
@@ -492,7 +527,7 @@ class GameSession(asyncssh.SSHServerSession):
                     config.session_argv, env, start_size, self._write_output, cwd=home_directory(env),
                     memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
                     input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
-                    pass_fds=() if theirs is None else (theirs.fileno(),), parent=parent,
+                    pass_fds=() if theirs is None else (theirs.fileno(),), parent=parent, line=line_input,
                 )
                 if process is not None:
                     break
@@ -509,6 +544,9 @@ class GameSession(asyncssh.SSHServerSession):
         self._process = process
         self._shown_size = start_size
         self._link.game_started(process.pid)
+        if self._early:
+            early, self._early = bytes(self._early), bytearray()
+            self.data_received(early, None)
         if self._resize_timer is None:
             self._resize()  # the client may have resized while the game was starting
         if self._output_paused and self._forwarding:
@@ -536,14 +574,14 @@ class GameSession(asyncssh.SSHServerSession):
             if crashed:
                 # It did not end as a game ends (a limit, a crash): the player is told, never shown why.
                 self._link.exit_status += ", out of memory" if b"MemoryError" in errors else ", crashed"
-                self._send(TERMINAL_RESET)
+                self._reset_terminal()
                 self._say(OUT_OF_MEMORY.format(size=size_words(config.game_memory_mb * 1024 * 1024))
                           if b"MemoryError" in errors else GAME_CRASHED)
             self._report(status)
             return
         waiting.cancel()
         reason = self._stop_reason
-        self._send(TERMINAL_RESET)
+        self._reset_terminal()
         if reason == "time limit":
             self._say(TIME_UP.format(minutes=describe_minutes(limit)))
         elif reason == "input flood":

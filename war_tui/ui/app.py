@@ -46,6 +46,7 @@ from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
 from .screens.too_small import TooSmallScreen, too_small
 from .table_bindings import TWO_PLAYER_BINDINGS
+from .theme import HIGH_CONTRAST
 
 if TYPE_CHECKING:  # a solo game loads nothing of the tables: what they need is imported when a table is
     from ..tables import Lobby
@@ -103,6 +104,8 @@ class WarApp(ShadowOutput, App[None]):
         super().__init__()
         self.settings = settings = settings if settings is not None else PlaySettings()
         self.glyphs = choose_glyphs(settings.ascii, os.environ if environ is None else environ)
+        if settings.deck == "four-colour":
+            self.glyphs = replace(self.glyphs, four_colour=True)
         self.finished_hooks: list[FinishedHook] = []
         """Called once per finished solo game with (game, seconds): the seam for statistics."""
         # No store given (tests, embedding): record nothing rather than write to the user's file.
@@ -138,6 +141,7 @@ class WarApp(ShadowOutput, App[None]):
         if self.fastpath.shadow_terminal:
             self.use_shadow_terminal()
         self.driver_class = forgiving_driver(self.driver_class, self.fastpath.replace_bad_input)
+        self.register_theme(HIGH_CONTRAST)
         if settings.theme in self.available_themes:  # preferences: the theme last picked
             self.theme = settings.theme
         self._saving_at_quit = False

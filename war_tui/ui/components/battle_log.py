@@ -54,7 +54,7 @@ class BattleLog(ScrollView, can_focus=False):
     lines are below, until it is scrolled to the end again (End).
     """
 
-    COMPONENT_CLASSES = {"log--dim", "log--red", "log--war", "log--deal", "log--end", "log--note"}
+    COMPONENT_CLASSES = {"log--dim", "log--red", "log--diamond", "log--club", "log--war", "log--deal", "log--end", "log--note"}
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
     """Each line written grows the log's virtual height: on a Widget that asks for a layout of the whole

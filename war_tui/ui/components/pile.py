@@ -13,7 +13,6 @@ from textual.reactive import var
 
 from .click_to_flip import ClickToFlip
 from .line_widget import LineWidget, Row
-from ...core.cards import is_red
 from ...presentation.views import BattleStep, BattleView
 from ...presentation.canvas import Canvas, framed
 from ...presentation.cells import wrap_cells
@@ -32,7 +31,7 @@ from ...presentation.cards_art import (
     fan_step,
     laid_layout,
 )
-from ...presentation.glyphs import Glyphs
+from ...presentation.glyphs import Glyphs, suit_style
 from ...presentation.unfolding import war_step_words
 from ...presentation.words import outcome_text, war_word
 from ...core.rules import Side
@@ -54,7 +53,7 @@ class Pile(ClickToFlip, LineWidget):
     """
 
     COMPONENT_CLASSES = {
-        "pile--face", "pile--red", "pile--back", "pile--outcome", "pile--war", "pile--detail",
+        "pile--face", "pile--red", "pile--diamond", "pile--club", "pile--back", "pile--outcome", "pile--war", "pile--detail",
         "pile--hint", "pile--frame", "pile--title", "pile--frame-war", "pile--title-war", "pile--subtitle-war",
     }
 
@@ -153,7 +152,7 @@ class Pile(ClickToFlip, LineWidget):
             for i, (card, face_up) in enumerate(cards):
                 x = left + i * step
                 if face_up:
-                    suit_style = "pile--red" if is_red(card) else "pile--face"
+                    suit_style = self._suit_style(card)
                     face = face_of(card, g, overlapped=step < LABEL_CELLS and i < len(cards) - 1)
                     styles = ("pile--face", *[suit_style] * (card_height - 2), "pile--face")
                     canvas.paint(x, y, face, styles=styles)
@@ -165,6 +164,10 @@ class Pile(ClickToFlip, LineWidget):
             (mid + 1, detail, "pile--detail"),
         ):
             canvas.centred(y, line, style, g.ellipsis)
+
+    def _suit_style(self, card: int) -> str:
+        style = suit_style(card, self.glyphs)
+        return "pile--face" if style == "black" else f"pile--{style}"
 
     def _draw_compact(self, canvas: Canvas, view: BattleView) -> None:
         g = self.glyphs
@@ -180,7 +183,7 @@ class Pile(ClickToFlip, LineWidget):
                 if card is None:
                     style = "pile--back" if not label.startswith("+") else "pile--detail"
                 else:
-                    style = "pile--red" if is_red(card) else "pile--face"
+                    style = self._suit_style(card)
                 canvas.text(x, y, label, style)
                 x += len(label) + 1
         step = view.step_at(self.shown)

@@ -1,0 +1,219 @@
+"""``ssh HOST line``: the line mode over SSH, with no terminal (``ssh -T``) and with one."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import os
+import shutil
+import sys
+
+import pytest
+from ssh_support import SSH_OPTIONS, PtyClient, connect, make_key, open_game, start_server
+
+from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
+
+pytestmark = pytest.mark.app  # a war-tui game process (see pyproject.toml's markers)
+
+GAME = (sys.executable, "-c", GAME_BOOTSTRAP)
+GAME_TIMEOUT = 30.0
+"""The real game starts in a second or two, much more on a busy machine."""
+SSH = shutil.which("ssh")
+
+
+def plain_text(data: bytes) -> bool:
+    return all(b >= 0x20 or b == 0x0A for b in data) and 0x7F not in data
+
+
+@pytest.fixture
+def player(tmp_path):
+    return make_key(tmp_path, "player_key")
+
+
+@pytest.fixture
+def server_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    for name, folder in (("HOME", home), ("XDG_DATA_HOME", home / "data"), ("XDG_CONFIG_HOME", home / "config"),
+                         ("XDG_STATE_HOME", home / "state"), ("XDG_CACHE_HOME", home / "cache")):
+        monkeypatch.setenv(name, str(folder))
+    return home
+
+
+async def test_line_with_no_terminal_plays_in_plain_lines(tmp_path, player, server_home):
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run("line", input=b"\n\nscore\n\x1b[A\nq\n", encoding=None), GAME_TIMEOUT)
+    assert result.exit_status == 0, result.stderr
+    assert plain_text(result.stdout), result.stdout
+    lines = result.stdout.decode().splitlines()
+    assert lines[:2] == ["War, seed 3, standard rules.", "You have 26, they have 26."]
+    assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in lines
+    assert "Your king of hearts beats their eight of diamonds. You have 28, they have 24." in lines
+    assert "Battle 2, no wars so far. You have 28, they have 24." in lines
+    assert lines[-1] == "Goodbye."
+    assert "\n\n" not in result.stdout.decode()  # nothing typed came back
+
+
+async def test_line_with_a_terminal_takes_single_keys(tmp_path, player, server_home):
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        async with await connect(srv.port, player) as conn:
+            game = Listener(conn, await open_game(conn, command="line"))
+            await game.until("Keys:")
+            game.say(b"\r")
+            await game.until("beats")
+            game.say(b"q")
+            result = await asyncio.wait_for(game.process.wait(), GAME_TIMEOUT)
+    text = (bytes(game.seen) + result.stdout).replace(b"\r\n", b"\n")
+    assert result.exit_status == 0
+    assert plain_text(text), text
+    assert b"Your eight of hearts beats their five of diamonds." in text and text.endswith(b"Goodbye.\n")
+
+
+async def test_line_takes_no_more_words(tmp_path, player):
+    async with await start_server(tmp_path, [player], argv=GAME) as srv:
+        said = []
+        for command in ("line rm -rf", "line tables", "line table Bad!Name"):
+            async with await connect(srv.port, player) as conn:
+                said.append(await asyncio.wait_for(conn.run(command), GAME_TIMEOUT))
+        result, tables, bad = said
+    assert result.exit_status == 1 and "line mode" in result.stderr and "rm" not in result.stderr
+    assert tables.exit_status == 1 and "line table NAME" in tables.stderr
+    assert bad.exit_status == 1 and "Bad!Name" not in bad.stderr
+
+
+@pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
+async def test_openssh_dash_t_line(tmp_path, player, server_home):
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        argv = [SSH, *SSH_OPTIONS, "-o", "LogLevel=ERROR", "-i", str(player.path), "-p", str(srv.port), "-T",
+                "player@127.0.0.1", "line"]
+        env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath)}
+        process = await asyncio.create_subprocess_exec(
+            *argv, env=env, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(process.communicate(b"\nq\n"), GAME_TIMEOUT)
+    assert process.returncode == 0, err
+    assert plain_text(out)
+    lines = out.decode().splitlines()
+    assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in lines
+    assert lines[-1] == "Goodbye."
+
+
+async def slowly(client: PtyClient, pattern: str) -> None:
+    """``client.expect``, with the time the real game may take to start on a busy machine."""
+    deadline = asyncio.get_running_loop().time() + GAME_TIMEOUT
+    while not re.search(pattern, client.text):
+        assert asyncio.get_running_loop().time() < deadline, f"no {pattern!r} in {client.text!r}"
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.terminal
+@pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
+async def test_openssh_with_a_terminal_line(tmp_path, player, server_home):
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        client = PtyClient()
+        argv = [SSH, *SSH_OPTIONS, "-o", "LogLevel=ERROR", "-i", str(player.path), "-p", str(srv.port), "-t",
+                "player@127.0.0.1", "line"]
+        env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color"}
+        try:
+            await client.start(argv, env, (80, 24))
+            await slowly(client, "Keys:")
+            client.type(b"\r")
+            await slowly(client, "beats")
+            client.type(b"q")
+            await slowly(client, "Goodbye")
+            assert await asyncio.wait_for(client.wait(), GAME_TIMEOUT) == 0
+        finally:
+            await client.close()
+    text = client.text.replace("\r\n", "\n")
+    assert "\x1b" not in text and "Your eight of hearts beats their five of diamonds." in text
+
+
+async def test_the_end_of_the_input_ends_the_game(tmp_path, player, server_home):
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run("line", input=b"\n", encoding=None), GAME_TIMEOUT)
+    assert result.exit_status == 0
+    lines = result.stdout.decode().splitlines()
+    assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in lines
+    assert lines[-1] == "The input ended. Goodbye."
+
+
+class Listener:
+    """A line-mode client with no terminal (``ssh -T HOST line ...``): its lines as they arrive."""
+
+    def __init__(self, conn, process) -> None:
+        self.conn, self.process = conn, process
+        self.seen = bytearray()
+
+    async def until(self, pattern: str) -> str:
+        regex = re.compile(pattern)
+
+        async def reader() -> str:
+            while not regex.search(self.seen.decode(errors="replace")):
+                chunk = await self.process.stdout.read(4096)
+                assert chunk, f"output ended before {pattern!r}: {self.seen.decode(errors='replace')!r}"
+                self.seen.extend(chunk)
+            return self.seen.decode(errors="replace")
+
+        try:
+            return await asyncio.wait_for(reader(), GAME_TIMEOUT)
+        except TimeoutError:
+            raise AssertionError(f"no {pattern!r} in {self.seen.decode(errors='replace')!r}") from None
+
+    def say(self, line: bytes) -> None:
+        self.process.stdin.write(line)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.seen.decode().splitlines()
+
+
+async def line_client(port: int, user: str, command: str) -> Listener:
+    conn = await connect(port, None, username=user)
+    process = await conn.create_process(command, encoding=None)
+    return Listener(conn, process)
+
+
+async def test_a_line_player_sits_across_from_a_full_screen_player(tmp_path, monkeypatch):
+    from test_serve_ssh_tables import MANY, take_a_seat
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
+    people = []
+    try:
+        ann = await line_client(srv.port, "ann", "line table oak")
+        people.append(ann)
+        await ann.until("You sit at table oak in seat 1, as ann; nobody sits across yet.")
+        bob = await take_a_seat(srv.port, "bob", "table oak")
+        people.append(bob)
+        await ann.until("bob")  # the table says bob sat down
+        cy = await line_client(srv.port, "cy", "line watch oak")
+        people.append(cy)
+        await cy.until(r"You are watching table oak: ann against bob\.")
+        await bob.glass.until(r"Table oak · ann to flip · bob \(you\) to flip")
+        ann.say(b"\n")
+        await bob.glass.until(r"Table oak · ann flipped · bob \(you\) to flip")
+        bob.type(b" ")
+        told = await ann.until(r"beats .*\. You have (\d+), bob has (\d+)\.\n")
+        heard = await cy.until(r"beats .*\. Ann has (\d+), bob has (\d+)\.\n")
+        await bob.glass.until(r"Battle 1 · Wars")
+        counts = re.search(r"You have (\d+), bob has (\d+)\.", told).groups()
+        assert re.search(rf"Ann has {counts[0]}, bob has {counts[1]}\.", heard)
+        await bob.glass.until(rf"^ ann\s+{counts[0]} [█░]+ {counts[1]}\s+bob\s*$")  # the same counts on the board
+        ann.say(b"score\n")
+        ties = told.count(" tie: ")  # the table deals a random seed: a war or not
+        wars = {0: "no wars", 1: "1 war"}.get(ties, f"{ties} wars")
+        await ann.until(rf"Battle 1, {wars} so far\. You have {counts[0]}, bob has {counts[1]}\.")
+        cy.say(b"\n")  # a spectator's flip: the table says they are watching
+        await cy.until("(?m)^you are watching$")
+        ann.say(b"q\n")
+        await ann.until("Goodbye.")
+        result = await asyncio.wait_for(ann.process.wait(), GAME_TIMEOUT)
+        assert result.exit_status == 0
+        assert plain_text(bytes(ann.seen)) and plain_text(bytes(cy.seen))
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()

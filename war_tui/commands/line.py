@@ -1,0 +1,129 @@
+"""``war-tui --line``: the game as plain sentences (see ``war_tui.line``), and when it is chosen.
+
+It is chosen by ``--line``, by ``ACCESSIBLE=1``, by a served game told ``WAR_TUI_LINE``, and instead of
+refusing when there is no terminal that can place the cursor (a pipe, ``TERM=dumb``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import replace
+
+from ..core.engine import Game
+from ..line.player import DEFAULT_PACE, MAX_PACE, MIN_PACE, LinePlayer, LineSettings
+from ..line.run import LineOutput, run_line
+from ..settings.play import DEFAULT_NAMES, PlaySettings
+from ..settings.served import LINE_INPUTS, LINE_VARIABLE, SERVED_VARIABLE
+from ..settings.values import number_value
+from ..stats import StatsStore
+from ..stats.records import GameRecord, Source
+from .common import UsageError
+
+ANNOUNCE = ("all", "wars")
+
+
+def add_line_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("the line mode (plain sentences for screen readers and braille displays)")
+    group.add_argument(
+        "--line", action="store_true",
+        help="play in plain lines of text, one sentence per battle (also chosen by ACCESSIBLE=1)",
+    )
+    group.add_argument("--terse", action="store_true", help="line mode: shorter sentences ('King beats three. 27 to 25.')")
+    group.add_argument(
+        "--pace", type=number_value("--pace", MIN_PACE, MAX_PACE, "seconds", "3 or 1.5"), metavar="SECONDS",
+        help=f"line mode: seconds between auto-played battles, {MIN_PACE:g} to {MAX_PACE:g} (default {DEFAULT_PACE:g})",
+    )
+    group.add_argument(
+        "--announce", choices=ANNOUNCE,
+        help="line mode, auto-play: say every battle (all, the default) or only wars and every 10th battle (wars)",
+    )
+
+
+def accessible(environ: Mapping[str, str]) -> bool:
+    value = environ.get("ACCESSIBLE", "").strip().lower()
+    return value not in ("", "0", "false", "no", "off")
+
+
+def line_wanted(args: argparse.Namespace, environ: Mapping[str, str]) -> bool:
+    served_line = environ.get(SERVED_VARIABLE) == "1" and environ.get(LINE_VARIABLE) in LINE_INPUTS
+    return bool(args.line) or accessible(environ) or served_line
+
+
+def line_possible(settings: PlaySettings) -> bool:
+    """What the line mode plays without being asked for: a solo game (no table, no two players at one keyboard)."""
+    return not settings.two_players and settings.table_fd is None
+
+
+LINE_REFUSES = {
+    "two_players": "--two-players", "screensaver": "--screensaver", "time_limit": "--time-limit",
+    "pause_on_war": "--pause-on-war",
+}
+
+
+def check_line_flags(args: argparse.Namespace, settings: PlaySettings) -> None:
+    """One line for a flag the line mode cannot honour, before anything is said. A served game's flags are the
+    operator's, given for every game: the line mode leaves out those it cannot honour."""
+    if settings.table_fd is not None and settings.table_mode == "lobby":
+        raise UsageError("the line mode reaches a table by its name: line table NAME or line watch NAME")
+    if settings.served:
+        return
+    refused = [flag for dest, flag in LINE_REFUSES.items() if getattr(args, dest, None)]
+    if args.speed is not None:
+        refused.append("--speed (the line mode takes --pace SECONDS)")
+    if refused:
+        verb = "is" if len(refused) == 1 else "are"
+        raise UsageError(f"{' and '.join(refused)} {verb} for the full-screen game, not the line mode")
+
+
+LINE_ONLY = {"terse": "--terse", "pace": "--pace", "announce": "--announce"}
+
+
+def check_full_screen_flags(args: argparse.Namespace) -> None:
+    """The line mode's own flags on the full screen: one line saying they need ``--line``."""
+    given = [flag for dest, flag in LINE_ONLY.items() if getattr(args, dest, None)]
+    if given:
+        verb = "is" if len(given) == 1 else "are"
+        raise UsageError(f"{' and '.join(given)} {verb} for the line mode: add --line (or set ACCESSIBLE=1)")
+
+
+def line_settings(args: argparse.Namespace, settings: PlaySettings) -> LineSettings:
+    return LineSettings(
+        seed=settings.seed, packets=settings.packets, rules=settings.rules,
+        names=None if settings.names == DEFAULT_NAMES else settings.names,
+        terse=bool(args.terse), auto=settings.auto,
+        pace=args.pace if args.pace is not None else DEFAULT_PACE,
+        announce=args.announce or "all",
+    )
+
+
+def run_line_mode(args: argparse.Namespace, settings: PlaySettings, store: StatsStore, why: str | None) -> int:
+    """Play in lines on stdin and stdout; ``why``: the reason the full screen was not drawn, said first."""
+    if os.name == "nt":  # select() on a console: POSIX only
+        raise UsageError("the line mode needs Linux, macOS or another POSIX system")
+    names = settings.names
+
+    def record(game: Game, seconds: float, auto: bool) -> None:
+        if not store.enabled:
+            return
+        source = Source.AUTO if auto else Source.INTERACTIVE
+        rec = GameRecord.from_game(game, names, seconds, source)
+        if settings.player is not None:
+            rec = replace(rec, p1_player=settings.player, p2_player=settings.player)
+        store.record(rec)
+
+    import time
+
+    lines = os.environ.get(LINE_VARIABLE) == "lines" if settings.served else None
+    if settings.table_fd is not None:
+        from ..line.table import TableLine, run_table_line
+        from ..tables import RemoteGame
+
+        table = TableLine(RemoteGame(), terse=bool(args.terse), pace=args.pace or DEFAULT_PACE)
+        return run_table_line(table, sys.stdin.fileno(), settings.table_fd, LineOutput(sys.stdout.buffer),
+                              lines=lines or None)
+    player = LinePlayer(line_settings(args, settings), record, now=time.monotonic())
+    first = [f"war-tui: {why}, so this is the line mode (war-tui --line chooses it anywhere)."] if why else []
+    return run_line(player, sys.stdin.fileno(), LineOutput(sys.stdout.buffer), lines=lines or None, first=first)

@@ -1,0 +1,214 @@
+"""The line mode at a shared table: a seat (or a spectator's chair) told in plain sentences.
+
+It follows the table's ``RemoteGame`` as the solo line mode follows the engine, so a blind player can sit
+across from a sighted one on the full screen. Every rule stays with the table: a key here is a request,
+and what the table answers (a battle, a seat change, a notice) is what is said.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import os
+import select
+import socket
+
+from ..core.events import BattleWon, Event, GameOver, GameStarted
+from ..core.rules import Side
+from ..tables import Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
+from ..tables.protocol import update_reader
+from ..tables.table import MIN_AUTO_SPEED
+from .keys import Command, KeyReader
+from .run import LineOutput, single_keys
+from .sentences import BattleTeller, Voice, score
+
+READ_SIZE = 64 * 1024
+MAX_UNSENT = 64 * 1024
+"""Requests waiting for the socket at most; past it new ones are dropped (the server is not reading)."""
+
+TABLE_KEYS_LINE = "Keys: enter flips, a asks for auto-play, s the score, h help, q leaves the table."
+
+
+class TableLine:
+    """What to say for a table's updates and what to ask it for each command; ``said`` collects the lines."""
+
+    def __init__(self, game: RemoteGame, *, terse: bool = False, pace: float = 3.0) -> None:
+        self.game = game
+        self.terse = terse
+        self.speed = max(MIN_AUTO_SPEED, 1 / pace)
+        self.said: list[str] = []
+        self.done = False
+        self._auto_on: bool | None = None
+        game.subscribe(self._on_event)
+        game.watch(self._on_table)
+
+    # -- who is who ---------------------------------------------------------------------------------------
+
+    def names(self) -> tuple[str, str]:
+        state = self.game.state
+        if state is None:
+            return ("seat 1", "seat 2")
+        first, second = state.seats
+        return (first.name or "seat 1", second.name or "seat 2")
+
+    @property
+    def me(self) -> Side | None:
+        you = self.game.you
+        return None if you is None else you.seat
+
+    def voice(self, terse: bool | None = None) -> Voice:
+        return Voice(self.names(), self.terse if terse is None else terse, me=self.me)
+
+    # -- the table speaks ---------------------------------------------------------------------------------
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, GameStarted):
+            self.said.append(f"Game {self.game.game_number} is dealt. {self.voice(False).counts(*self.game.counts)}")
+            return
+        if isinstance(event, BattleWon | GameOver):
+            said = BattleTeller(self.voice(), self.game.rules.war_cards).on_event(event)
+            if said:
+                self.said.append(said)
+            if isinstance(event, GameOver) and self.me is not None:
+                self.said.append("Press enter to deal again; the table deals once both players asked.")
+
+    def _on_table(self, update: object) -> None:
+        if isinstance(update, Snapshot):
+            self.said.extend(self._arrival(update))
+        elif isinstance(update, TableState):
+            on = update.auto_speed is not None
+            if self._auto_on is not None and on != self._auto_on:
+                self.said.append(
+                    f"Auto-play on: one battle every {1 / update.auto_speed:g} seconds." if update.auto_speed
+                    else "Auto-play off."
+                )
+            self._auto_on = on
+        elif isinstance(update, Notice):
+            self.said.append(update.text)
+            if update.code is NoticeCode.CLOSING:
+                self.done = True
+
+    def _arrival(self, snap: Snapshot) -> list[str]:
+        names = self.names()
+        me = snap.you.seat
+        self._auto_on = snap.state.auto_speed is not None
+        if me is None:
+            where = f"You are watching table {snap.state.table}: {names[0]} against {names[1]}."
+        else:
+            other = names[me.other.index]
+            across = "nobody sits across yet" if snap.state.seats[me.other.index].name is None else f"{other} sits across"
+            where = f"You sit at table {snap.state.table} in seat {me.index + 1}, as {snap.you.name}; {across}."
+        lines = [where, f"Game {snap.state.game}, battle {snap.battles:,}. {self.voice(False).counts(*snap.counts)}"]
+        if snap.result is not None:
+            lines.append("That game is over." + (" Press enter to deal again." if me is not None else ""))
+        lines.append(TABLE_KEYS_LINE if me is not None else "Keys: s the score, h help, q leaves.")
+        return lines
+
+    # -- the person asks ----------------------------------------------------------------------------------
+
+    def command(self, command: Command) -> list[str]:
+        game = self.game
+        if command is Command.QUIT:
+            game.leave()
+            self.done = True
+            return ["Goodbye."]
+        if command is Command.SCORE:
+            return [score(game.battles, game.wars, game.counts, self.voice(False))]
+        if command is Command.HELP:
+            return [
+                "Each flip plays one battle once both players flipped: the higher card takes both.",
+                "Equal cards start a war: each lays cards face down, then one face up decides.",
+                "Auto-play runs once both players asked for it, at the slower of their speeds.",
+                TABLE_KEYS_LINE,
+            ]
+        if command is Command.FLIP:
+            if game.over:
+                game.restart()
+            else:
+                game.flip()
+            return []
+        if command is Command.AUTO:
+            state, me = game.state, self.me
+            mine = state is not None and me is not None and state.seats[me.index].auto
+            game.set_auto(not mine, self.speed)
+            return [] if mine else ["You asked for auto-play; it runs once both players asked."]
+        return [TABLE_KEYS_LINE]
+
+    def take_said(self) -> list[str]:
+        said, self.said = self.said, []
+        return said
+
+
+def run_table_line(
+    table: TableLine, fd_in: int, sock_fd: int, out: LineOutput, *, lines: bool | None = None,
+    first: list[str] | None = None,
+) -> int:
+    """Keys in, the table's updates and what they say out, until the player leaves or the table goes."""
+    try:
+        sock = socket.socket(fileno=sock_fd)
+        sock.setblocking(False)
+    except OSError:
+        out.say(["The game could not reach its table."])
+        return 1
+    reader = update_reader()
+    unsent = bytearray()
+
+    def send(request) -> None:
+        line = encode(request)
+        if len(unsent) + len(line) <= MAX_UNSENT:  # past it, the server is not reading: the request is lost
+            unsent.extend(line)
+
+    table.game.send = send
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    with single_keys(fd_in) if not lines else contextlib.nullcontext(False) as one_at_a_time:
+        keys = KeyReader(lines=not one_at_a_time)
+        out.say(first or [])
+        open_input = True
+        try:
+            while not table.done:
+                readers = [sock] + ([fd_in] if open_input else [])
+                ready, writable, _ = select.select(readers, [sock] if unsent else [], [])
+                if writable and unsent:
+                    try:
+                        del unsent[: sock.send(unsent)]
+                    except (BlockingIOError, InterruptedError):
+                        pass
+                    except OSError:
+                        out.say(["The connection to the table closed."])
+                        return 0
+                if sock in ready:
+                    try:
+                        data = sock.recv(READ_SIZE)
+                    except (BlockingIOError, InterruptedError):
+                        data = None
+                    except OSError:
+                        data = b""
+                    if data == b"":
+                        out.say([*table.take_said(), "The connection to the table closed."])
+                        return 0
+                    for item in reader.feed(data or b""):
+                        if isinstance(item, ProtocolError):
+                            out.say(["The server sent something this game cannot read; leaving the table."])
+                            return 1
+                        table.game.handle(item)
+                    out.say(table.take_said())
+                if fd_in in ready:
+                    try:
+                        data = os.read(fd_in, READ_SIZE)
+                    except OSError:
+                        data = b""
+                    commands = keys.feed(decoder.decode(data)) if data else [Command.QUIT]
+                    for command in commands:
+                        if command is Command.END:
+                            command = Command.QUIT  # at a table the input ending is leaving it
+                        out.say([*table.command(command), *table.take_said()])
+                        if table.done:
+                            break
+            if unsent:  # the goodbye ("leave") goes out before the socket closes
+                with contextlib.suppress(OSError):
+                    sock.setblocking(True)
+                    sock.settimeout(1.0)
+                    sock.sendall(unsent)
+        finally:
+            sock.close()
+    return 0
