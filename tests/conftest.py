@@ -43,6 +43,7 @@ def own_config_folder(private_home):
 # the pass without the fast path, `serial` for the step that has the cores to itself. A test that runs the app
 # without the `app` marker, or a game on a pty without `terminal`, fails: no pass can miss it.
 RUNS = pytest.StashKey[set]()
+NO_SERVER_VARIABLE = "WAR_TUI_TEST_NO_SERVER"  # read by tests/functional/ssh_support
 COMMANDS = {"game", "simulate", "stats", "config", "serve-ssh"}  # war-tui's commands that are not the game
 
 
@@ -95,6 +96,13 @@ def what_the_test_runs(request, monkeypatch):
     monkeypatch.setattr(subprocess.Popen, "__init__", noted_popen)
     monkeypatch.setattr(PtyProcess, "start", staticmethod(noted_pty_start))
     return runs
+
+
+@pytest.fixture(autouse=True)
+def no_server_marked(request, monkeypatch):
+    """A test marked ``no_server`` says so to ssh_support, whose servers then refuse to start (see pyproject)."""
+    if request.node.get_closest_marker("no_server"):
+        monkeypatch.setenv(NO_SERVER_VARIABLE, "1")
 
 
 @pytest.hookimpl(wrapper=True)

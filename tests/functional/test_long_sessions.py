@@ -8,14 +8,15 @@ from textual._styles_cache import StylesCache
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
-from war_ui_support import make_app
+from war_ui_support import make_app, until
 
 import pytest
 
 from war_tui.ui.components.battle_log import MAX_LINES
 from war_tui.ui.fastpath import probe
 from war_tui.presentation.speed import MAX
-from war_tui.core.rules import Rules
+from war_tui.presentation.views import BattleView
+from war_tui.core.rules import Gather, Rules
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
@@ -69,6 +70,21 @@ async def test_the_battle_log_keeps_a_bounded_number_of_lines():
             app.action_flip()
         await pilot.pause()
         assert len(log.lines) == MAX_LINES
+
+
+async def test_at_max_speed_the_log_keeps_no_counts_of_the_battles_it_did_not_draw():
+    """At "max" each drawn battle carries player 1's count after every battle played since the last
+    one drawn (for the sparkline): thousands a frame. The log keeps what each of its lines tells, and
+    a line needs none of those counts, so the views it keeps carry none: only the battle on show does."""
+    app = make_app(seed=293, speed=MAX, auto=True, rules=Rules(gather=Gather.LAID, max_battles=100_000_000))
+    async with app.run_test(size=(100, 30)) as pilot:
+        log = app.query_one("#log")
+        await until(pilot, lambda: len(log.lines) > 40, seconds=60)
+        await pilot.press("a")
+        await pilot.pause()
+        gc.collect()
+        carrying = [view for view in gc.get_objects() if isinstance(view, BattleView) and view.passed]
+        assert len(carrying) <= 2  # the board's battle on show, and the adapter's newest; not one per line
 
 
 @pytest.mark.terminal  # the fast path's memory piece: off with WAR_TUI_FASTPATH=0

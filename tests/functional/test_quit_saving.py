@@ -16,7 +16,7 @@ from war_tui.stats.recovery import recovery_path
 pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
 
 TIMEOUT = 60
-GAMES = 4
+GAMES = 2  # more than one: every game finished while locked is kept
 BETWEEN_GAMES = 3.0
 """Seconds between games: a war laid step by step, then the second in which a result ignores the keys."""
 

@@ -108,6 +108,7 @@ def one_line_exit_2(result: subprocess.CompletedProcess[str], *words: str) -> No
         assert word in lines[0]
 
 
+@pytest.mark.no_server
 def test_game_flags_before_serve_ssh_are_not_silently_dropped(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "war_tui", "--screensaver", "serve-ssh", "--public", "--host-key", str(tmp_path / "hk")],
@@ -116,6 +117,7 @@ def test_game_flags_before_serve_ssh_are_not_silently_dropped(tmp_path):
     one_line_exit_2(result, "-- --screensaver")
 
 
+@pytest.mark.no_server
 def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, keys_file):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -126,6 +128,7 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, keys_file):
     assert not (tmp_path / "hk").exists()  # a start that failed leaves no new host key behind
 
 
+@pytest.mark.no_server
 def test_a_host_name_that_does_not_resolve_is_one_clear_line(tmp_path, keys_file):
     result = serve("--host", "nosuchhost.invalid", "--port", "0", "--authorized-keys", str(keys_file),
                    "--host-key", str(tmp_path / "hk"))
@@ -149,6 +152,7 @@ def test_a_failed_start_keeps_a_host_key_that_was_already_there(tmp_path, player
     assert key_file.read_bytes() == kept
 
 
+@pytest.mark.no_server
 def test_an_unreadable_host_key_is_one_line_and_exit_2(tmp_path, keys_file):
     garbage = tmp_path / "garbage_key"
     garbage.write_text("not a key\n")
@@ -159,6 +163,7 @@ def test_an_unreadable_host_key_is_one_line_and_exit_2(tmp_path, keys_file):
     one_line_exit_2(serve("--host-key", str(missing_dir), "--authorized-keys", str(keys_file)), "host key")
 
 
+@pytest.mark.no_server
 def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
     hk = str(tmp_path / "hk")
     one_line_exit_2(serve("--host-key", hk, "--authorized-keys", str(tmp_path / "none")), "no such file")
@@ -180,6 +185,7 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
     assert not (tmp_path / "hk").exists()  # nothing made when the server cannot start anyway
 
 
+@pytest.mark.no_server
 @pytest.mark.parametrize(
     "args, words",
     [
@@ -222,6 +228,13 @@ def test_bad_flags_are_one_line_and_exit_2(tmp_path, args, words):
     assert len(result.stderr.splitlines()) == 1, result.stderr
     for word in words:
         assert word in result.stderr
+
+
+@pytest.mark.no_server
+def test_a_test_marked_no_server_cannot_start_one(tmp_path):
+    with pytest.raises(AssertionError, match="no_server"):
+        ServerProcess("--public", "--port", "0", "--host-key", str(tmp_path / "hk"))
+    assert not (tmp_path / "hk").exists()
 
 
 async def test_even_a_killed_server_leaves_no_game_behind(tmp_path, player, keys_file):
@@ -294,6 +307,7 @@ async def test_stopping_under_a_flood_of_output_still_gives_every_player_their_t
         server.stop(signal.SIGKILL)
 
 
+@pytest.mark.no_server
 def test_every_limit_is_in_the_help():
     result = subprocess.run(
         [sys.executable, "-m", "war_tui", "serve-ssh", "--help"], capture_output=True, text=True, timeout=TIMEOUT
@@ -332,6 +346,7 @@ async def test_the_open_files_limit_is_raised_to_the_hard_limit(tmp_path, keys_f
         process.wait(TIMEOUT)
 
 
+@pytest.mark.no_server
 def test_served_games_go_to_a_capped_file_of_their_own(tmp_path, monkeypatch):
     from war_tui.cli import build_parser
     from war_tui.commands.serve_ssh import game_flags, served_stats_flags, served_stats_path, table_settings

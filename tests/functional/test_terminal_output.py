@@ -178,7 +178,7 @@ async def test_the_full_log_scrolls_in_the_terminal_instead_of_being_rewritten(m
     full layout and in the compact one (a log without a border), and far fewer bytes go out than
     when the same battles are written without scrolling."""
     # The compact log's lines are short and alike, so there scrolling saves less.
-    for size, battles, share in (((100, 30), 40, 0.7), ((48, 14), 30, 0.9)):
+    for size, battles, share in (((100, 30), 30, 0.7), ((48, 14), 24, 0.9)):
         app = recording_app(names=("Alice", "Bob"))
         scrolled = await play(app, ["space"] * battles, size, bytes_after=15)  # the log is full by then
         assert app.written_screen is not None

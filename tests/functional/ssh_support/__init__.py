@@ -66,6 +66,11 @@ class InProcessServer:
         await self.server.stop()
 
 
+def refuse_if_marked_no_server() -> None:
+    """A test marked ``no_server`` is left out of the --no-preload pass: it may not start a server."""
+    assert os.environ.get("WAR_TUI_TEST_NO_SERVER") != "1", "this test starts a server: take off its no_server mark"
+
+
 async def start_server(
     tmp_path: Path,
     allowed: list[ClientKey] | None,
@@ -76,6 +81,7 @@ async def start_server(
 
     ``async with await start_server(...) as srv:`` stops it at the end of the block.
     """
+    refuse_if_marked_no_server()
     authorized = None
     if allowed is not None:
         keys_file = tmp_path / "authorized_keys"
@@ -182,6 +188,7 @@ class ServerProcess:
     """``war-tui serve-ssh`` as a real process, its stderr collected line by line."""
 
     def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        refuse_if_marked_no_server()
         preload = () if PRELOAD or "--no-preload" in args else ("--no-preload",)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "war_tui", "serve-ssh", *preload, *args],

@@ -9,6 +9,7 @@ so a log scrolling a line per battle makes one new Strip per battle.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -108,7 +109,8 @@ class BattleLog(ScrollView, can_focus=False):
         if view is None:
             return
         if view.passed:
-            self._append(len(view.passed), view)
+            # The line needs none of the unshown battles' counts (thousands a frame at "max"): kept without them.
+            self._append(len(view.passed), replace(view, passed=()))
         else:
             self._append(view)
 
