@@ -250,7 +250,7 @@ async def test_a_spectator_who_resizes_moves_to_the_renderer_of_the_new_size(tmp
         cy.glass.screen.resize(24, 80)
         cy.process.change_terminal_size(80, 24)
         await until(lambda: [r.key.size for r in renderers(srv)] == [(80, 24)], GAME_TIMEOUT)
-        await cy.glass.until(r"(?m)^ Game 1 .*\n oak · ann to flip")  # the 80-column header, repainted
+        await cy.glass.until(r"(?m)^ .*Battle 0 .*\n oak · ann to flip")  # the 80-column header, repainted
         assert any(len(row) == 80 and row.endswith(("│", "╮", "╯")) for row in cy.glass.rows), cy.glass.text
     finally:
         await close_all(srv, people)

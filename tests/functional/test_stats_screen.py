@@ -115,7 +115,7 @@ async def test_the_numbers_on_screen_are_the_stores(played: StatsStore):
         assert f"40 games since 2024-05-01 · {totals.total_battles:,} battles" in title
         figures = str(app.screen.query_one("#stats-figures").render())
         assert f"{totals.longest.battles:,} battles · seed {totals.longest.seed}" in figures
-        assert f"{totals.most_wars.wars:,} in a game · seed {totals.most_wars.seed}" in figures
+        assert f"{totals.most_wars.wars:,} wars in a game · seed {totals.most_wars.seed}" in figures
         shares = str(app.screen.query_one("#stats-shares").render())
         assert f"Player 1 wins {totals.results['p1']:>2}" in shares
 
