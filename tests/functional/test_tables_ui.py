@@ -507,3 +507,33 @@ async def test_a_player_sitting_down_renames_the_seat_on_the_same_board_its_log_
             assert len(app.query_one(BattleLog).lines) == lines + 1  # the log went on, not replayed
             await pilot.pause()
             assert "bob" in app.query_one("#packet-p2").player and any("bob" in row for row in screen_rows(app))
+
+
+async def test_enter_typed_before_the_lobby_has_its_list_sits_once_the_list_arrives():
+    """A key that reaches the lobby as it opens (a shared lobby's spectator taking their own) is not lost."""
+    from textual.app import App
+
+    from war_tui.presentation.glyphs import UNICODE
+    from war_tui.tables import Lobby, LobbyEntry, SeatStatus
+
+    class Host(App[None]):
+        def __init__(self) -> None:
+            super().__init__()
+            self.asked: list[LobbyScreen.JoinRequested] = []
+
+        def on_mount(self) -> None:
+            self.push_screen(LobbyScreen(UNICODE))
+
+        def on_lobby_screen_join_requested(self, message: LobbyScreen.JoinRequested) -> None:
+            self.asked.append(message)
+
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.asked == []
+        entry = LobbyEntry("oak", ("bob", None), (SeatStatus.PLAYER, SeatStatus.OPEN), 0, 1, 0, (26, 26), None)
+        app.screen.lobby = Lobby((entry,), 16)
+        await until(pilot, lambda: app.asked != [])
+        assert [(m.table, m.watch) for m in app.asked] == [("oak", False)]

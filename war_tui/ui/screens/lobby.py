@@ -37,6 +37,8 @@ class LobbyScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
+    AUTO_FOCUS = ""  # none: the list takes the keys once the server's list is in it (``watch_lobby``)
+
     lobby: var[Lobby | None] = var(None)
 
     @dataclass
@@ -51,6 +53,8 @@ class LobbyScreen(Screen[None]):
         self.glyphs = glyphs
         self._ready = False
         """Composed and mounted: a lobby that came before waits for ``on_mount``."""
+        self._asked_early: bool | None = None
+        """Sit (False) or watch (True), asked before the server's first list: done once it arrives."""
 
     def compose(self) -> ComposeResult:
         yield Static("War tables", id="lobby-title")
@@ -75,7 +79,6 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self._ready = True
         self.query_one("#lobby-new").display = False
-        self.query_one("#lobby-tables", DataTable).focus()
         self.watch_lobby(self.lobby)
 
     def watch_lobby(self, lobby: Lobby | None) -> None:
@@ -91,6 +94,11 @@ class LobbyScreen(Screen[None]):
             table.move_cursor(row=names.index(chosen), animate=False)
         self.query_one("#lobby-summary", Static).update(lobby_summary(len(lobby.tables), lobby.max_tables))
         self.set_class(lobby.full, "-full")
+        if self.focused is None:
+            table.focus()
+        if self._asked_early is not None:
+            watch, self._asked_early = self._asked_early, None
+            self._join(watch)
 
     def chosen_table(self) -> str | None:
         """The table under the cursor, if there is one."""
@@ -116,6 +124,10 @@ class LobbyScreen(Screen[None]):
         self._join(watch=True)
 
     def _join(self, watch: bool) -> None:
+        if self.lobby is None:  # a key typed as the lobby opens: the list is on its way
+            self._asked_early = watch
+            self.say("Reading the tables...")
+            return
         name = self.chosen_table()
         if name is None:
             self.say("There is no table to choose yet: n opens one.")
