@@ -60,7 +60,8 @@ TOKEN = re.compile(
 CURSOR_MOVE = re.compile(r"\x1b\[(\d*);(\d*)H")
 UNFINISHED = re.compile(r"\x1b(?:\[[0-9;?>$=]*|\][^\x07\x1b]*)?\Z")
 BOARD_TOP = 4  # the status line, the seats line and the pile's frame are in the first rows
-GAME = re.compile(r"^ Game ([\d,]+) ", re.MULTILINE)
+GAME = re.compile(r"^ (?:Game [\d,]+ \()?seed (\d+)", re.MULTILINE)
+"""The status line's seed: a narrow line gives up the game number first, so games are told apart by seed."""
 PILE = re.compile(r"[─━] Battle ([\d,]+) [─━]|[─━] Middle pile [─━]")  # a war's frame is heavy
 STAND_IN = Path(__file__).resolve().parent.parent / "tests" / "functional" / "ssh_support" / "fake_table.py"
 STAND_IN_LINE = re.compile(rb"SNAPSHOT \S+ \S+ game=(\d+) battles=(\d+)|BATTLE (\d+) |DEAL (\d+)")
@@ -170,6 +171,7 @@ class Screen:
         self.first_seen: dict[tuple[int, int], float] = {}
         self.now: tuple[int, int] = (0, -1)
         self.game = 0
+        self._games: dict[int, int] = {}
         self._glass = Glass(*SIZE, top=BOARD_TOP)
         self.reader = asyncio.create_task(self._read())
 
@@ -192,7 +194,9 @@ class Screen:
                 self._glass.feed(chunk)
                 glass = self._glass.text(BOARD_TOP)
                 game, pile = GAME.search(glass), PILE.search(glass)
-                if game is not None and pile is not None and (number := int(game.group(1).replace(",", ""))) > 0:
+                if game is not None and pile is not None:
+                    # The n-th seed this screen saw is its n-th game: every screen is at the table before the deal.
+                    number = self._games.setdefault(int(game.group(1)), len(self._games) + 1)
                     self.game = number
                     self._note((number, int((pile.group(1) or "0").replace(",", ""))), at)
 
