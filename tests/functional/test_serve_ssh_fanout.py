@@ -61,6 +61,7 @@ async def close_all(srv, people: list[Player]) -> None:
 
 
 @pytest.mark.app
+@pytest.mark.server_side
 async def test_spectators_share_one_renderer_see_a_full_board_at_once_and_stay_in_sync(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
@@ -90,6 +91,7 @@ async def test_spectators_share_one_renderer_see_a_full_board_at_once_and_stay_i
 
 
 @pytest.mark.app
+@pytest.mark.server_side
 async def test_the_renderer_ends_when_its_last_spectator_leaves(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
@@ -114,6 +116,7 @@ async def test_the_renderer_ends_when_its_last_spectator_leaves(tmp_path, monkey
 
 
 @pytest.mark.app
+@pytest.mark.server_side
 async def test_a_spectators_help_key_gives_them_a_view_of_their_own(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
@@ -136,6 +139,7 @@ async def test_a_spectators_help_key_gives_them_a_view_of_their_own(tmp_path, mo
 
 
 @pytest.mark.app
+@pytest.mark.server_side
 async def test_two_spectators_of_different_sizes_each_get_a_board_that_fits(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
@@ -158,6 +162,7 @@ async def test_two_spectators_of_different_sizes_each_get_a_board_that_fits(tmp_
 
 
 @pytest.mark.app
+@pytest.mark.server_side
 async def test_a_frozen_spectator_slows_nobody_holds_at_most_its_backlog_and_is_repainted(tmp_path, monkeypatch):
     backlog = 2048
     srv = await served(tmp_path, monkeypatch, spectator_backlog=backlog)
@@ -198,6 +203,7 @@ async def test_a_frozen_spectator_slows_nobody_holds_at_most_its_backlog_and_is_
 
 
 @pytest.mark.app
+@pytest.mark.server_side
 async def test_closing_the_server_says_goodbye_to_a_shared_spectator_and_ends_its_renderer(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
@@ -217,6 +223,7 @@ async def test_closing_the_server_says_goodbye_to_a_shared_spectator_and_ends_it
 
 
 @pytest.mark.app
+@pytest.mark.server_side
 async def test_the_lobby_is_served_from_one_rendering_and_a_key_gives_a_lobby_of_ones_own(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
@@ -238,6 +245,7 @@ async def test_the_lobby_is_served_from_one_rendering_and_a_key_gives_a_lobby_of
 
 
 @pytest.mark.app
+@pytest.mark.server_side
 async def test_a_spectator_who_resizes_moves_to_the_renderer_of_the_new_size(tmp_path, monkeypatch):
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []

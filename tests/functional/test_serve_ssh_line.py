@@ -13,7 +13,7 @@ from ssh_support import SSH_OPTIONS, PtyClient, connect, make_key, open_game, st
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 
-pytestmark = pytest.mark.app  # a war-tui game process (see pyproject.toml's markers)
+pytestmark = [pytest.mark.app, pytest.mark.server_side]  # a war-tui game process (see pyproject.toml's markers)
 
 GAME = (sys.executable, "-c", GAME_BOOTSTRAP)
 GAME_TIMEOUT = 30.0

@@ -13,6 +13,7 @@ from war_tui.core.rules import Rules
 
 pytestmark = [
     pytest.mark.app,
+    pytest.mark.server_side,
     pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client"),
 ]
 

@@ -390,6 +390,7 @@ BOB = re.escape("b[1m$()")
 
 
 @pytest.mark.app
+@pytest.mark.server_side
 async def test_two_players_and_a_spectator_see_the_same_battle_counts_and_log(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the games' data folder, not the user's
     srv = await start_server(tmp_path, None, argv=GAME, **MANY)
@@ -424,6 +425,7 @@ async def test_two_players_and_a_spectator_see_the_same_battle_counts_and_log(tm
 
 
 @pytest.mark.app
+@pytest.mark.server_side
 @pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
 async def test_openssh_plays_at_a_table_with_the_real_game(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
