@@ -24,7 +24,7 @@ from ..tables.link import MAX_QUEUED_BYTES
 from .commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from .env_requests import ClientEnvironment, forget_environment
 from .fanout import LOBBY, Watcher
-from .pty_process import PtyProcess, clamp_size
+from .pty_process import PtyProcess, clamp_size, run_until_stopped
 from .table_socket import TableSocket
 
 if TYPE_CHECKING:
@@ -592,19 +592,8 @@ class GameSession(asyncssh.SSHServerSession):
         if self._output_paused and self._forwarding:
             process.pause_output()
         limit = server.config.session_seconds or 0.0  # 0: no limit
-        timer = None
-        if limit:
-            timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit")
-        waiting = asyncio.ensure_future(process.wait())
-        stopping = asyncio.ensure_future(self._stopping.wait())
-        try:
-            await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if timer is not None:
-                timer.cancel()
-            stopping.cancel()
-        if waiting.done():
-            status = waiting.result()
+        status = await run_until_stopped(process, self._stopping, limit, lambda: self.stop("time limit"))
+        if status is not None:
             self._close_table()
             errors = bytes(process.error_output)
             process.close()
@@ -619,7 +608,6 @@ class GameSession(asyncssh.SSHServerSession):
                           if b"MemoryError" in errors else GAME_CRASHED)
             self._report(status)
             return
-        waiting.cancel()
         reason = self._say_why_stopped()
         status = await process.end()
         self._close_table()
