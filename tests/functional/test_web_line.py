@@ -179,15 +179,18 @@ async def test_the_line_pages_count_in_the_web_caps(tmp_path):
             second = await open_socket(client, door, "/")
             assert "your address already has 1 game" in "".join(await _binary_to_close(second))
             third = await open_socket(client, door, "/line")
-            said = await _binary_to_close(third)
-            assert "your address already has 1 game" in "".join(said)
+            assert (await lines_to_close(third))[0].startswith("war-tui: your address already has 1 game")
             await ws.close()
+            await until(lambda: not door.sessions)
+            bad = await open_socket(client, door, "/line/table/" + "x" * 200)  # a bad table name: one sentence
+            said = await lines_to_close(bad)
+            assert len(said) == 1 and said[0].startswith("war-tui: that table name") and "x" * 50 not in said[0]
     finally:
         await shut(srv, door)
 
 
 async def _binary_to_close(ws) -> list[str]:
-    """What a refused socket was told (the refusal is sent as the terminal page reads it) before its close."""
+    """What a refused terminal-page socket was told (in bytes, as its terminal reads them) before its close."""
     said = []
     async for message in ws:
         said.append(message.data.decode() if isinstance(message.data, bytes) else message.data)

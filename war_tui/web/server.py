@@ -277,6 +277,7 @@ class WebDoor:
         token = request.cookies.get(COOKIE, "")
         if not TOKEN.fullmatch(token):
             raise web.HTTPForbidden(text="war-tui: reload the page to play")
+        line_page = request.match_info.get("path", "").strip("/").split("/")[0] == "line"
         ws = web.WebSocketResponse(
             max_msg_size=self.config.message_bytes, heartbeat=self.config.heartbeat, compress=False,
             autoping=True, timeout=CLOSE_WAIT, writer_limit=WRITER_LIMIT,
@@ -291,7 +292,7 @@ class WebDoor:
             except CommandRefused as error:
                 refusal = f"war-tui: {error}"
         if refusal is not None:
-            await self._refuse(ws, refusal, label)
+            await self._refuse(ws, refusal, label, line_page)
             return ws
         query = request.rel_url.query
         size = (_number(query.get("cols"), 80), _number(query.get("rows"), 24))
@@ -302,7 +303,7 @@ class WebDoor:
         session = WebSession(self, ws, visitor, table, size, line=line)
         refusal = session.join_table()
         if refusal is not None:
-            await self._refuse(ws, refusal, label)
+            await self._refuse(ws, refusal, label, line_page)
             return ws
         self.sessions.add(session)
         started = time.monotonic()
@@ -316,10 +317,14 @@ class WebDoor:
             self.log(f"web disconnect {label} after {time.monotonic() - started:.1f}s, {session.exit_status}{where}")
         return ws
 
-    async def _refuse(self, ws: web.WebSocketResponse, message: str, label: str) -> None:
+    async def _refuse(self, ws: web.WebSocketResponse, message: str, label: str, line_page: bool) -> None:
+        """Say why in one line, as the page reads it (the plain-text page: a sentence), then close."""
         self.server.flood_log(f"web {label}: refused: {message.removeprefix('war-tui: ')}", "web refusals")
         try:
-            await ws.send_bytes((message + "\r\n").encode())
+            if line_page:
+                await ws.send_str(message)
+            else:
+                await ws.send_bytes((message + "\r\n").encode())
             await ws.close(code=CLOSE_POLICY if "page" in message else CLOSE_TRY_LATER, message=b"refused")
         except (ConnectionError, RuntimeError):
             pass

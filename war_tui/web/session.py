@@ -100,6 +100,7 @@ class WebSession:
         self._process: PtyProcess | None = None
         self._out = bytearray()
         self._out_ready = asyncio.Event()
+        self._sending = False
         self._forwarding = True
         self._paused = False
         self._stop_reason: str | None = None
@@ -176,6 +177,7 @@ class WebSession:
                 continue
             chunk = bytes(self._out)
             self._out.clear()
+            self._sending = True  # until the chunk is out: a sentence after a sentence, or a goodbye
             try:
                 if self._sentences is None:
                     await self.ws.send_bytes(chunk)
@@ -185,6 +187,8 @@ class WebSession:
             except (ConnectionError, RuntimeError):
                 self.stop("client left")
                 return
+            finally:
+                self._sending = False
             if self._paused and self._process is not None and self._forwarding:
                 self._paused = False
                 self._process.resume_output()
@@ -192,7 +196,7 @@ class WebSession:
     async def _flush_screen(self, timeout: float) -> None:
         """Let what is held reach the browser (a goodbye), at most ``timeout`` seconds."""
         deadline = asyncio.get_running_loop().time() + timeout
-        while self._out and not self.ws.closed and asyncio.get_running_loop().time() < deadline:
+        while (self._out or self._sending) and not self.ws.closed and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.01)
 
     # -- keys and sizes in ------------------------------------------------------------------------------
