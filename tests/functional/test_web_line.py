@@ -118,6 +118,35 @@ async def test_a_hostile_line_reaches_the_game_printable_capped_and_bytes_are_no
         await shut(srv, door)
 
 
+@pytest.mark.app
+async def test_lines_typed_while_the_game_starts_wait_for_it(tmp_path, monkeypatch):
+    from war_tui.web import session as web_session
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    started = asyncio.Event()
+    start = web_session.PtyProcess.start
+
+    async def slow_start(*args, **kwargs):
+        await started.wait()  # the game starts only once the page has typed
+        return await start(*args, **kwargs)
+
+    monkeypatch.setattr(web_session.PtyProcess, "start", slow_start)
+    srv, door = await served(tmp_path, {"argv": (*GAME, "--seed", "3", "--no-stats")})
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door, "/line")
+            for typed in ("", "s"):
+                await ws.send_str(typed)
+            await until(lambda: door.sessions and len(next(iter(door.sessions))._early) == 3)
+            started.set()
+            seen = await asyncio.wait_for(read_lines(ws, "^Battle 1, "), GAME_TIMEOUT)
+            assert seen[-2:] == ["Your eight of hearts beats their five of diamonds. You have 27, they have 25.",
+                                 "Battle 1, no wars so far. You have 27, they have 25."]
+            await ws.close()
+    finally:
+        await shut(srv, door)
+
+
 async def test_escape_bytes_from_the_game_never_reach_the_page(tmp_path):
     srv, door = await served(tmp_path, {"argv": (*FAKE_ARGV, "--escapes")})
     try:
@@ -221,10 +250,9 @@ async def test_the_page_hears_the_same_sentences_as_ssh_line(tmp_path, monkeypat
             over_ssh = await asyncio.wait_for(conn.run("line", input="\n\nscore\nq\n"), GAME_TIMEOUT)
         async with web_client() as client:
             ws = await open_socket(client, door, "/line")
-            seen = await asyncio.wait_for(read_lines(ws, "^Keys: "), GAME_TIMEOUT)
-            for typed in ("", "", "score"):
+            for typed in ("", "", "score"):  # typed at once, as piped into ssh: they wait for the game to start
                 await ws.send_str(typed)
-            await asyncio.wait_for(read_lines(ws, "^Battle 2, ", seen), GAME_TIMEOUT)
+            seen = await asyncio.wait_for(read_lines(ws, "^Battle 2, "), GAME_TIMEOUT)
             await ws.send_str("q")
             await lines_to_close(ws, seen)
         assert ws.close_code == 1000

@@ -101,6 +101,8 @@ class WebSession:
         self._out = bytearray()
         self._out_ready = asyncio.Event()
         self._sending = False
+        self._early = bytearray()
+        """Lines the plain-text page typed before the game was up: given to it once it is."""
         self._forwarding = True
         self._paused = False
         self._stop_reason: str | None = None
@@ -226,9 +228,18 @@ class WebSession:
             self.stop("input flood")
 
     def _typed(self, text: str) -> None:
-        """A line from the plain-text page: to the game as one printable line, whatever the page sent."""
+        """A line from the plain-text page: to the game as one printable line, whatever the page sent.
+
+        Lines typed while the game starts wait for it, within the bound of keys the game is slow to take.
+        """
         self.last_input = asyncio.get_running_loop().time()
-        if self._process is None or self._stop_reason is not None:
+        if self._stop_reason is not None:
+            return
+        if self._process is None:
+            self._early += typed_line(text)
+            if len(self._early) > self.door.server.config.input_limit:
+                self._early.clear()
+                self.stop("input flood")
             return
         if not self._process.write(typed_line(text)):
             self.stop("input flood")
@@ -358,6 +369,10 @@ class WebSession:
         self._process = process
         if self._stop_reason is not None:  # the tab went while the game started
             process.resume_output()
+        elif self._early:
+            early, self._early = bytes(self._early), bytearray()
+            if not process.write(early):
+                self.stop("input flood")
         self._arm_idle_timer()
         if self._size != self._shown_size:
             self._resize()
