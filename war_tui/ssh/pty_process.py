@@ -19,6 +19,8 @@ import termios
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from .priority import GroupNice
+
 if TYPE_CHECKING:
     from .game_parent import GameParent
 
@@ -90,6 +92,7 @@ class PtyProcess:
         on_output: Callable[[bytes], None],
         input_limit: int,
         errors: int | None,
+        niceness: int = 0,
     ) -> None:
         self._process = process
         self._master = master
@@ -105,6 +108,7 @@ class PtyProcess:
         self._output_paused = False
         self._output_done = asyncio.Event()
         self._closed = False
+        self._group_nice = GroupNice(process.pid, niceness) if niceness else None
         self.resume_output()
 
     @classmethod
@@ -180,7 +184,7 @@ class PtyProcess:
             if errors is not None:
                 os.close(errors)
             return None
-        return cls(process, master, on_output, input_limit, errors)
+        return cls(process, master, on_output, input_limit, errors, niceness)
 
     @staticmethod
     def forkable(argv: Sequence[str]) -> bool:
@@ -338,6 +342,8 @@ class PtyProcess:
     def close(self) -> None:
         if self._closed:
             return
+        if self._group_nice is not None:
+            self._group_nice.cancel()
         self.pause_output()
         if self._input:
             self._loop.remove_writer(self._master)
