@@ -339,3 +339,24 @@ async def test_a_line_page_player_and_a_full_screen_ssh_player_share_a_table(tmp
             conn.close()
         await door.stop()
         await srv.server.stop()
+
+
+async def test_the_plain_text_page_keeps_only_its_last_sentences(tmp_path, context):
+    srv = await start_server(tmp_path, None)  # the stand-in game: one sentence ("KEY 79") per character typed
+    door = await open_door(srv.server)
+    try:
+        tab = await LineTab(await context.new_page()).play(origin(door) + "/line", "ann")
+        await tab.until(r"^READY$")
+        for _ in range(2):
+            await tab.page.fill("#say", "y" * 150)
+            await tab.page.press("#say", "Enter")
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while (await tab.said()).count("KEY 0a") < 2:
+            assert asyncio.get_running_loop().time() < deadline, await tab.said()
+            await asyncio.sleep(0.1)
+        said = await tab.said()
+        assert len(said) == 200 and said[-1] == "KEY 0a" and "READY" not in said  # the oldest went
+        assert await tab.focused() == "say"
+    finally:
+        await door.stop()
+        await srv.server.stop()
