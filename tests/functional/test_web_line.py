@@ -165,6 +165,29 @@ async def test_escape_bytes_from_the_game_never_reach_the_page(tmp_path):
         await shut(srv, door)
 
 
+async def test_the_time_limit_and_idle_end_a_line_game_with_a_sentence_each(tmp_path):
+    srv, door = await served(tmp_path, {"session_seconds": 1.0})
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door, "/line")
+            pid = game_pid("\n".join(await read_lines(ws, "^READY$")))
+            said = await lines_to_close(ws)
+            assert said[-1].startswith("war-tui: the session time limit") and ws.close_code == 1000
+            assert all(plain(line) for line in said) and not any("[?" in line for line in said)  # no terminal reset
+            assert await wait_gone(pid)
+    finally:
+        await shut(srv, door)
+    srv, door = await served(tmp_path, idle_seconds=0.5)
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door, "/line")
+            await read_lines(ws, "^READY$")
+            said = await lines_to_close(ws)
+            assert "no keys for" in said[-1] and "Come back any time" in said[-1]
+    finally:
+        await shut(srv, door)
+
+
 @pytest.mark.parametrize("bad", ["http://evil.example", "null", ""])
 async def test_a_line_socket_from_another_site_is_refused(tmp_path, bad):
     srv, door = await served(tmp_path)
