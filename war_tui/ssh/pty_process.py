@@ -351,3 +351,29 @@ class PtyProcess:
         self._closed = True
         os.close(self._master)
         self._close_errors()
+
+
+async def run_until_stopped(
+    process: PtyProcess, stopping: asyncio.Event, time_limit: float, on_time_up: Callable[[], None]
+) -> int | None:
+    """Wait for the game to end by itself (its exit status) or for ``stopping`` to be set (None).
+
+    With ``time_limit`` (seconds; 0: none), ``on_time_up`` is called once it has passed: the door says
+    why and sets ``stopping``. Any door runs its game this way; what it says at the end is its own.
+    """
+    timer = asyncio.get_running_loop().call_later(time_limit, on_time_up) if time_limit else None
+    waiting = asyncio.ensure_future(process.wait())
+    stopped = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({waiting, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:
+        waiting.cancel()
+        raise
+    finally:
+        if timer is not None:
+            timer.cancel()
+        stopped.cancel()
+    if waiting.done():
+        return waiting.result()
+    waiting.cancel()
+    return None
