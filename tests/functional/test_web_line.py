@@ -71,6 +71,18 @@ async def test_the_plain_text_page_is_linked_first_and_is_plain_semantic_html(tm
         await shut(srv, door)
 
 
+async def test_a_spectators_plain_text_page_offers_only_a_spectators_keys(tmp_path):
+    srv, door = await served(tmp_path)
+    try:
+        async with aiohttp.ClientSession() as client:
+            async with client.get(origin(door) + "/line/watch/oak") as response:
+                body = await response.text()
+    finally:
+        await shut(srv, door)
+    assert "You are watching" in body and "Flip (Enter)" not in body
+    assert [key for key in "ashq" if f'data-line="{key}"' in body] == ["s", "h", "q"]
+
+
 async def test_the_line_socket_runs_the_game_in_the_line_mode_and_types_lines(tmp_path):
     srv, door = await served(tmp_path)
     try:

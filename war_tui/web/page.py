@@ -65,13 +65,7 @@ LINE_PAGE = """<!doctype html>
 <h2 id="log-title">The game</h2>
 <ul id="log" role="log" aria-live="polite" aria-labelledby="log-title"></ul>
 <form id="keys" hidden>
-<label for="say">Your move: Enter flips; or type a word (flip, auto, score, help, quit)</label>
-<input id="say" name="say" maxlength="200" autocomplete="off" spellcheck="false">
-<button type="submit">Flip (Enter)</button>
-<button type="button" data-line="a">Auto-play (a)</button>
-<button type="button" data-line="s">Score (s)</button>
-<button type="button" data-line="h">Help (h)</button>
-<button type="button" data-line="q">Quit (q)</button>
+{keys}
 </form>
 <p id="status" role="status"></p>
 </main>
@@ -85,9 +79,24 @@ def page_html(nonce: str, line: str = "/line") -> str:
     return PAGE.format(nonce=nonce, line=escape(line))
 
 
-def line_page_html(screen: str = "/") -> str:
+PLAYER_KEYS = """<label for="say">Your move: Enter flips; or type a word (flip, auto, score, help, quit)</label>
+<input id="say" name="say" maxlength="200" autocomplete="off" spellcheck="false">
+<button type="submit">Flip (Enter)</button>
+<button type="button" data-line="a">Auto-play (a)</button>
+<button type="button" data-line="s">Score (s)</button>
+<button type="button" data-line="h">Help (h)</button>
+<button type="button" data-line="q">Quit (q)</button>"""
+WATCHER_KEYS = """<label for="say">You are watching: type s for the score, h for help, q to leave</label>
+<input id="say" name="say" maxlength="200" autocomplete="off" spellcheck="false">
+<button type="button" data-line="s">Score (s)</button>
+<button type="button" data-line="h">Help (h)</button>
+<button type="button" data-line="q">Leave (q)</button>"""
+"""A spectator's keys: flipping and auto-play are the players' (the line mode says so if typed anyway)."""
+
+
+def line_page_html(screen: str = "/", watching: bool = False) -> str:
     """The plain-text page; ``screen``: the address of the terminal page of the same place."""
-    return LINE_PAGE.format(screen=escape(screen))
+    return LINE_PAGE.format(screen=escape(screen), keys=WATCHER_KEYS if watching else PLAYER_KEYS)
 
 
 def page_policy(nonce: str) -> str:
