@@ -22,6 +22,7 @@ from war_tui.tables import (
     House,
     Join,
     Leave,
+    Leaving,
     Lobby,
     LobbyEntry,
     Notice,
@@ -107,7 +108,7 @@ def test_table_states_come_back_equal(state):
         Emoted(Side.P2, "bob", 5),
         EventBatch(3, (), 65_000, (2, 1, 0, 4)),
         TableState("oak", 2, (SeatState(SeatStatus.PLAYER, "ann", True, True, 4.0, False, True),
-                              SeatState(SeatStatus.PLAYER, "bob", False, False, 4.0, True, False)),
+                              SeatState(SeatStatus.PLAYER, "bob", False, False, 4.0, True, False, leaving=True)),
                    0, (Side.P2,), None, False, war_stop=True, held=True, house_in=12.5),
         Lobby((LobbyEntry("oak", ("ann", None), (SeatStatus.PLAYER, SeatStatus.OPEN), 3, 2, 17, (30, 22), None),
                LobbyEntry("elm", ("a", "b"), (SeatStatus.AWAY, SeatStatus.HOUSE), 0, 1, 400, (52, 0), Result.P1)), 16),
@@ -119,7 +120,7 @@ def test_notices_and_the_lobby_come_back_equal(message):
 
 @pytest.mark.parametrize(
     "request_", [Flip(), Auto(True, 4.0), Auto(False, 0.5), Auto(True, float("inf")), Restart(), Restart(False),
-                 WarStop(True), WarStop(False), Emote(0), Emote(5), House(), Sit(), Leave(),
+                 WarStop(True), WarStop(False), Emote(0), Emote(5), House(), Sit(), Leaving(True), Leaving(False), Leave(),
                  Join("oak", False), Join("elm", True), WatchLobby()]
 )
 def test_requests_come_back_equal(request_):
