@@ -411,3 +411,35 @@ async def test_the_other_player_and_a_spectator_see_a_player_leaving_then_what_t
             left = "bob left seat 2: the house plays it"  # nobody to keep it for: bob came with no key
             await until(pilot, lambda: left in said and "leaving" not in requests(app))
             await until(eve_pilot, lambda: left in eve_said and left in log_text(eve))
+
+
+# ------------------------------------------------------------------ the seats line on the glass
+
+
+@pytest.mark.parametrize("names", [("annabelle-longna", "bartholomew-16ch"), ("山田太郎山田太郎", "Ünïcødé山田")],
+                         ids=["long", "wide"])
+@pytest.mark.parametrize("size", [(40, 12), (60, 20), (80, 24)])
+async def test_the_seats_line_shows_both_seats_whole_at_every_size(names, size):
+    from rich.cells import cell_len
+    from screen_text import screen_rows
+
+    from war_tui.presentation.cells import cut_cells
+
+    ann, bob = names
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, _ = server.connect(ann, table="oak")
+        _bob, _sink = server.seat("oak", bob)
+        app = table_app(fd)
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: "to flip" in seats(app) and bob[:2] in seats(app))
+            await pilot.press("space")
+            await until(pilot, lambda: "flipped" in seats(app))
+            await pilot.pause()
+            rows = [row for row in screen_rows(app) if " flipped · " in row]
+        assert len(rows) == 1, rows
+        row = rows[0].strip()
+        assert cell_len(rows[0]) <= size[0]
+        assert row.endswith("to flip") or "to flip · " in row, row  # the other seat's words, whole
+        assert row.startswith(("you flipped", "oak · ", f"{ann} (you)")), row
+        shortened = [cut_cells(bob, n) + "…" for n in range(2, cell_len(bob))]
+        assert bob in row or any(short in row for short in shortened), row
