@@ -443,3 +443,18 @@ async def test_the_seats_line_shows_both_seats_whole_at_every_size(names, size):
         assert row.startswith(("you flipped", "oak · ", f"{ann} (you)")), row
         shortened = [cut_cells(bob, n) + "…" for n in range(2, cell_len(bob))]
         assert bob in row or any(short in row for short in shortened), row
+
+
+async def test_a_spectators_footer_lists_only_what_a_spectators_keys_do():
+    with TableServer(dealing(*PLAIN)) as server:
+        server.seat("oak", "ann")
+        server.seat("oak", "bob")
+        fd, _ = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "you are watching" in seats(app) and "t " in footer_text(app))
+            await pilot.pause()
+            shown = footer_text(app)
+            for players_key in ("Flip", "Auto", "Faster", "Slower", "War stop", "Restart", "Emote"):
+                assert players_key not in shown, shown
+            assert "? Help" in shown and "q Quit" in shown and "t Sit" in shown
