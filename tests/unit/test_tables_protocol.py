@@ -39,7 +39,7 @@ from war_tui.tables import (
     decode_update,
     encode,
 )
-from war_tui.tables.protocol import MAX_LINE, LineTooLong, encode_snapshot, request_reader, update_reader
+from war_tui.tables.protocol import MAX_LINE, VERSION, LineTooLong, encode_snapshot, request_reader, update_reader
 
 # ------------------------------------------------------------------ round trips
 
@@ -159,7 +159,7 @@ def test_the_biggest_snapshot_fits_in_a_line_by_dropping_its_oldest_log_lines():
 
 
 def line(**fields) -> bytes:
-    return json.dumps({"v": 4, **fields}).encode()
+    return json.dumps({"v": VERSION, **fields}).encode()
 
 
 @pytest.mark.parametrize(
@@ -167,7 +167,7 @@ def line(**fields) -> bytes:
     [
         (b"", "not JSON"),
         (b"flip", "not JSON"),
-        (b'{"v":4,"kind":"flip"', "not JSON"),
+        (b'{"v":5,"kind":"flip"', "not JSON"),
         (b"\xff\xfe{}", "not JSON"),
         (b"[" * 50_000 + b"]" * 50_000, "longer than"),
         (b"[" * 30_000 + b"]" * 30_000, "not JSON"),  # nested past the parser's depth
@@ -182,9 +182,9 @@ def line(**fields) -> bytes:
         (line(kind="auto", on=1, speed=4), "true or false"),
         (line(kind="auto", on=True, speed=0.1), "number from"),
         (line(kind="auto", on=True, speed=10**400), "number from"),
-        (b'{"v":4,"kind":"auto","on":true,"speed":' + b"9" * 5000 + b"}", "not JSON"),  # past int's digit limit
-        (b'{"v":4,"kind":"auto","on":true,"speed":NaN}', "not a number"),
-        (b'{"v":4,"kind":"auto","on":true,"speed":1e999}', "number from"),
+        (b'{"v":5,"kind":"auto","on":true,"speed":' + b"9" * 5000 + b"}", "not JSON"),  # past int's digit limit
+        (b'{"v":5,"kind":"auto","on":true,"speed":NaN}', "not a number"),
+        (b'{"v":5,"kind":"auto","on":true,"speed":1e999}', "number from"),
         (line(kind="auto", on=True, speed="fast"), "number from"),
         (line(kind="auto", on=True), "has no speed"),
         (line(kind="join", table=7, watch=False), "printable text"),
@@ -299,11 +299,11 @@ def test_an_endless_line_is_refused_once_and_never_held_past_the_limit():
 
 
 def test_a_line_of_exactly_the_limit_is_taken_and_one_byte_more_is_not():
-    padding = MAX_LINE - len(b'{"v":4,"kind":"flip"}\n')
-    exact = b'{"v":4,"kind":"flip"}' + b" " * padding + b"\n"
+    padding = MAX_LINE - len(b'{"v":5,"kind":"flip"}\n')
+    exact = b'{"v":5,"kind":"flip"}' + b" " * padding + b"\n"
     assert len(exact) == MAX_LINE
     assert request_reader().feed(exact) == [Flip()]
-    over = b'{"v":4,"kind":"flip"}' + b" " * (padding + 1) + b"\n"
+    over = b'{"v":5,"kind":"flip"}' + b" " * (padding + 1) + b"\n"
     assert isinstance(request_reader().feed(over)[0], LineTooLong)
     reader = request_reader()
     assert isinstance(reader.feed(over[:-1])[0], LineTooLong)
