@@ -44,7 +44,11 @@ class ServeSsh:
         self.log = open(workdir / "server.log", "w+")  # noqa: SIM115 - closed in stop()
         # The games' statistics go to a scratch data folder, not the user's.
         env = {**os.environ, "XDG_DATA_HOME": str(workdir / "data")}
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=self.log, env=env)
+        # A session of its own, as a daemon runs: the kernel shares the CPU between sessions (autogroups)
+        # before nice values, so the clients in this process must not share the server's.
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stderr=self.log, env=env, start_new_session=True
+        )
         self.port = 0
 
     async def wait_listening(self) -> None:

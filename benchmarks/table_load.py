@@ -57,14 +57,18 @@ SIZE = (100, 30)
 TOKEN = re.compile(
     r"\x1b\[([0-9;?>$=]*)([A-Za-z@`])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[^\[\]]|[\r\n\b]|[^\x1b\r\n\b]+"
 )
-CURSOR_MOVE = re.compile(r"\x1b\[(\d*);(\d*)H")
+CONTROL = re.compile(r"\x1b\[(\d*);(\d*)H|\x1b\[(?:(\d*;\d*))?(r)|\x1bD")
+"""What moves rows or the cursor: a cursor placed, a scrolling region set, a row moved up."""
 UNFINISHED = re.compile(r"\x1b(?:\[[0-9;?>$=]*|\][^\x07\x1b]*)?\Z")
-BOARD_TOP = 4  # the status line, the seats line and the pile's frame are in the first rows
+BOARD_TOP = 8
+"""Rows kept: the status line, the seats line, any requests lines and the pile's frame are in the first
+four; the rest is room for the rows a scroll of the board brings up from below (each scroll blanks one)."""
 GAME = re.compile(r"^ (?:Game [\d,]+ \()?seed (\d+)", re.MULTILINE)
 """The status line's seed: a narrow line gives up the game number first, so games are told apart by seed."""
 PILE = re.compile(r"[─━] Battle ([\d,]+) [─━]|[─━] Middle pile [─━]")  # a war's frame is heavy
 STAND_IN = Path(__file__).resolve().parent.parent / "tests" / "functional" / "ssh_support" / "fake_table.py"
 STAND_IN_LINE = re.compile(rb"SNAPSHOT \S+ \S+ game=(\d+) battles=(\d+)|BATTLE (\d+) |DEAL (\d+)")
+CLIENT_CIPHERS = ["aes128-gcm@openssh.com"]
 BATTLE_WAIT = 5.0
 START_WAIT = 60.0
 
@@ -105,14 +109,16 @@ class Glass:
     """A terminal's rows as they stand, from the bytes drawn to it: enough of a terminal to read the board.
 
     The game redraws only what changed, placing the cursor first (``ESC [ row ; col H``), so a battle's
-    number may arrive alone; this keeps every row as it is on the glass.
+    number may arrive alone; this keeps every row as it is on the glass. Rows moving up are a scroll
+    (a scrolling region, ``ESC [ top ; bottom r``, and ``ESC D`` or a newline at its bottom margin).
     """
 
     def __init__(self, width: int, height: int, top: int | None = None) -> None:
         self.top = top
-        """Only rows 1 to ``top`` are kept up to date (None: every row)."""
+        """Only rows 1 to ``top`` are kept up to date (None: every row); a row scrolled up from below them is blank."""
         self.rows = [[" "] * width for _ in range(height)]
         self.row = self.col = 1
+        self.margins = (1, height)
         self._decode = codecs.getincrementaldecoder("utf-8")("replace")
         self._held = ""
 
@@ -123,17 +129,38 @@ class Glass:
         if self.top is None:
             self._draw(text)
             return
-        # Only the top rows are read: what is drawn below them is skipped between cursor moves, unparsed
-        # (300 clients in one process parse 300 screens).
+        # Only the top rows are read: what is drawn below them is skipped between cursor moves and
+        # scrolls, unparsed (300 clients in one process parse 300 screens).
         start = 0
-        for move in CURSOR_MOVE.finditer(text):
+        for control in CONTROL.finditer(text):
             if self.row <= self.top:
-                self._draw(text[start:move.start()])
-            self.row = int(move.group(1) or 1)
-            self.col = int(move.group(2) or 1)
-            start = move.end()
+                self._draw(text[start:control.start()])
+            self._control(control)
+            start = control.end()
         if self.row <= self.top:
             self._draw(text[start:])
+
+    def _control(self, found: re.Match[str]) -> None:
+        if found.group(0) == "\x1bD":
+            self._index()
+        elif found.group(4) == "r":
+            numbers = [int(n) for n in (found.group(3) or "").split(";") if n.isdigit()]
+            height = len(self.rows)
+            self.margins = (numbers[0], numbers[1]) if len(numbers) == 2 else (1, height)
+            self.row = self.col = 1
+        else:
+            self.row = int(found.group(1) or 1)
+            self.col = int(found.group(2) or 1)
+
+    def _index(self) -> None:
+        """``ESC D`` or a newline: down a row, or at the region's bottom margin the region moves up a row."""
+        first, last = self.margins
+        if self.row != last:
+            self.row += 1
+            return
+        width = len(self.rows[0])
+        del self.rows[first - 1]
+        self.rows.insert(last - 1, [" "] * width)
 
     def _draw(self, text: str) -> None:
         width, height = len(self.rows[0]), len(self.rows)
@@ -144,10 +171,14 @@ class Glass:
                     numbers = [int(n) if n.isdigit() else 1 for n in (found.group(1) or "").split(";")]
                     self.row = numbers[0] if numbers else 1
                     self.col = numbers[1] if len(numbers) > 1 else 1
+                elif found.group(2) == "r":
+                    numbers = [int(n) for n in (found.group(1) or "").split(";") if n.isdigit()]
+                    self.margins = (numbers[0], numbers[1]) if len(numbers) == 2 else (1, height)
+                    self.row = self.col = 1
             elif text == "\r":
                 self.col = 1
-            elif text == "\n":
-                self.row += 1
+            elif text in ("\n", "\x1bD"):
+                self._index()
             elif text[0] != "\x1b" and text != "\b":
                 if 1 <= self.row <= height:
                     cells = self.rows[self.row - 1]
@@ -209,7 +240,8 @@ class Screen:
 
 
 async def sit(port: int, user: str, command: str) -> Screen:
-    conn = await connect(port, user)
+    # AES-GCM, one call a packet where ChaCha20-Poly1305 takes several: 300 clients share the server's cores.
+    conn = await connect(port, user, encryption_algs=CLIENT_CIPHERS)
     process = await conn.create_process(command, term_type="xterm-256color", term_size=SIZE, encoding=None)
     return Screen(conn, process)
 

@@ -34,6 +34,7 @@ async def served(tmp_path, monkeypatch, **options):
 
 
 async def flip_both(ann: Player, bob: Player, battle: int, people: list[Player]) -> None:
+    await ann.glass.until(r"ann \(you\)")  # her seat is hers: a key typed before it counts for nothing
     ann.type(b" ")
     await bob.glass.until(r"ann flipped")
     bob.type(b" ")

@@ -70,6 +70,29 @@ async def test_line_with_a_terminal_takes_single_keys(tmp_path, player, server_h
     assert b"Your eight of hearts beats their five of diamonds." in text and text.endswith(b"Goodbye.\n")
 
 
+async def test_accessible_sent_by_the_client_gets_the_line_mode_with_a_terminal_or_without(tmp_path, player, server_home):
+    # ssh -o SetEnv=ACCESSIBLE=1 HOST: the line mode, as ACCESSIBLE=1 war-tui gives it locally.
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
+        async with await connect(srv.port, player) as conn:
+            game = Listener(conn, await open_game(conn, env={"ACCESSIBLE": "1"}))
+            await game.until("Keys:")
+            game.say(b"\r")
+            await game.until("beats")
+            game.say(b"q")
+            result = await asyncio.wait_for(game.process.wait(), GAME_TIMEOUT)
+        async with await connect(srv.port, player) as conn:
+            no_terminal = await asyncio.wait_for(conn.run(env={"ACCESSIBLE": "yes"}, input=b"\nq\n", encoding=None),
+                                                 GAME_TIMEOUT)
+    text = (bytes(game.seen) + result.stdout).replace(b"\r\n", b"\n")
+    assert result.exit_status == 0 and plain_text(text), text
+    assert b"Your eight of hearts beats their five of diamonds." in text and text.endswith(b"Goodbye.\n")
+    assert no_terminal.exit_status == 0, no_terminal.stderr
+    assert plain_text(no_terminal.stdout), no_terminal.stdout
+    lines = no_terminal.stdout.decode().splitlines()
+    assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in lines
+    assert lines[-1] == "Goodbye."
+
+
 async def test_line_takes_no_more_words(tmp_path, player):
     async with await start_server(tmp_path, [player], argv=GAME) as srv:
         said = []

@@ -217,12 +217,12 @@ async def test_the_help_lists_the_emotes_and_the_request_keys():
 
 
 async def test_the_house_countdown_shows_before_it_flips_for_the_idle_player():
-    with TableServer(dealing(*PLAIN)) as server:
+    with TableServer(dealing(*PLAIN), options=TableOptions(seat_timeout=15.0)) as server:
         app, _bob, _ = await ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("space")
-            await until(pilot, lambda: "the house flips for bob in 60 s" in requests(app))
+            await until(pilot, lambda: "the house flips for bob in 15 s" in requests(app))
 
 
 async def test_alone_at_a_table_a_player_can_play_the_house_now():

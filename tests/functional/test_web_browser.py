@@ -232,3 +232,131 @@ async def test_the_lobby_is_reachable_by_its_address(tmp_path, monkeypatch, cont
     finally:
         await door.stop()
         await srv.server.stop()
+
+
+class LineTab:
+    """One plain-text page of the web door; ``said`` is what its log region holds, one sentence an item."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.console: list[str] = []
+        page.on("console", lambda message: self.console.append(message.text))
+
+    async def play(self, url: str, name: str) -> LineTab:
+        await self.page.goto(url)
+        await self.page.fill("#name", name)
+        await self.page.press("#name", "Enter")
+        return self
+
+    async def said(self) -> list[str]:
+        return await self.page.locator("#log li").all_inner_texts()
+
+    async def until(self, pattern: str, timeout: float = GAME_TIMEOUT) -> str:
+        regex = re.compile(pattern)
+        deadline = asyncio.get_running_loop().time() + timeout / 1000
+        while True:
+            found = [sentence for sentence in await self.said() if regex.search(sentence)]
+            if found:
+                return found[-1]
+            assert asyncio.get_running_loop().time() < deadline, f"no {pattern!r} on the page: {await self.said()}"
+            await asyncio.sleep(0.1)
+
+    async def focused(self) -> str:
+        return await self.page.evaluate("document.activeElement && document.activeElement.id")
+
+
+async def test_the_plain_text_page_is_linked_first_and_plays_by_enter_in_a_live_log(tmp_path, monkeypatch, context):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=(*GAME, "--seed", "3"))
+    door = await open_door(srv.server)
+    try:
+        page = await context.new_page()
+        await page.goto(origin(door) + "/")
+        first = await page.evaluate(
+            "(() => { const e = document.querySelector('a[href], button, input, select, textarea, [tabindex]');"
+            " return [e.id, e.textContent, e.getAttribute('href')]; })()"
+        )
+        assert first == ["plain", "Plain text for screen readers", "/line"]
+        await page.click("#plain")
+        await page.wait_for_url("**/line")
+        tab = LineTab(page)
+        assert await tab.focused() == "name"
+        await page.fill("#name", "ann")
+        await page.press("#name", "Enter")
+        await tab.until(r"^Keys: enter flips")
+        assert await tab.focused() == "say"
+        await page.keyboard.press("Enter")
+        said = await tab.until(r" beats ")
+        assert said == "Your eight of hearts beats their five of diamonds. You have 27, they have 25."
+        assert await tab.focused() == "say"  # focus stays in the box
+        await page.get_by_role("button", name="Score (s)").click()
+        assert await tab.until(r"^Battle 1, ") == "Battle 1, no wars so far. You have 27, they have 25."
+        assert await tab.focused() == "say"
+        log = page.locator("#log")
+        assert await log.get_attribute("role") == "log" and await log.get_attribute("aria-live") == "polite"
+        assert await page.get_by_label("Your move", exact=False).count() == 1
+        assert await page.locator("script:not([src])").count() == 0 and await page.locator(".xterm").count() == 0
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await page.screenshot(path=str(SCREENSHOTS / "web-line.png"))
+        await page.get_by_role("button", name="Quit (q)").click()
+        await tab.until(r"^Goodbye\.$")
+        await page.wait_for_selector("#play", state="visible")
+        assert await tab.focused() == "play"
+        assert not [line for line in tab.console if "Content Security Policy" in line], tab.console
+        await until(lambda: not door.sessions)
+        assert any(line.startswith("web connect") and "line mode" in line for line in srv.logs)
+    finally:
+        await door.stop()
+        await srv.server.stop()
+
+
+async def test_a_line_page_player_and_a_full_screen_ssh_player_share_a_table(tmp_path, monkeypatch, context):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
+    door = await open_door(srv.server, max_sessions_per_address=8)
+    conn = None
+    try:
+        conn = await connect(srv.port, None, username="sam")
+        process = await conn.create_process("table oak", term_type="xterm-256color", term_size=(110, 34), encoding=None)
+        sam = SshPlayer(conn, process, (110, 34))
+        await sam.until(r"Table oak · sam \(you\)")
+        ann = await LineTab(await context.new_page()).play(origin(door) + "/line/table/oak", "ann")
+        assert await ann.until(r"^You sit at table oak") == "You sit at table oak in seat 2, as ann; sam sits across."
+        await sam.until(r"Table oak · sam \(you\) to flip · ann to flip")
+        await ann.page.keyboard.press("Enter")  # the focus is in the box: Enter flips
+        await sam.until(r"ann flipped")
+        sam.process.stdin.write(b" ")
+        seen_over_ssh = battle_line(await sam.until(r"^│\s+1\s.*\d+·\d+"), 1)
+        heard = await ann.until(r" beats | takes ")
+        counts = re.search(r"[Ss]am has (\d+), you have (\d+)\.$", heard)
+        assert counts, heard
+        assert seen_over_ssh.endswith(f"{counts[1]}·{counts[2]}"), (seen_over_ssh, heard)  # the same battle
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await ann.page.screenshot(path=str(SCREENSHOTS / "web-line-table.png"))
+        assert any("line mode, table oak seat 2 as ann" in line and "[web:" in line for line in srv.logs), srv.logs
+    finally:
+        if conn is not None:
+            conn.close()
+        await door.stop()
+        await srv.server.stop()
+
+
+async def test_the_plain_text_page_keeps_only_its_last_sentences(tmp_path, context):
+    srv = await start_server(tmp_path, None)  # the stand-in game: one sentence ("KEY 79") per character typed
+    door = await open_door(srv.server)
+    try:
+        tab = await LineTab(await context.new_page()).play(origin(door) + "/line", "ann")
+        await tab.until(r"^READY$")
+        for _ in range(2):
+            await tab.page.fill("#say", "y" * 150)
+            await tab.page.press("#say", "Enter")
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while (await tab.said()).count("KEY 0a") < 2:
+            assert asyncio.get_running_loop().time() < deadline, await tab.said()
+            await asyncio.sleep(0.1)
+        said = await tab.said()
+        assert len(said) == 200 and said[-1] == "KEY 0a" and "READY" not in said  # the oldest went
+        assert await tab.focused() == "say"
+    finally:
+        await door.stop()
+        await srv.server.stop()

@@ -83,3 +83,39 @@ async def closed(ws, seen: bytearray | None = None) -> str:
 
     await asyncio.wait_for(rest(), TIMEOUT)
     return seen.decode(errors="replace")
+
+
+async def read_lines(ws, pattern: str, seen: list[str] | None = None, since: int = 0) -> list[str]:
+    """Read the plain-text page's sentences (text messages) until one from ``seen[since]`` on matches ``pattern``;
+    all read so far."""
+    seen = [] if seen is None else seen
+    regex = re.compile(pattern)
+
+    async def watch() -> list[str]:
+        while not any(regex.search(line) for line in seen[since:]):
+            message = await ws.receive()
+            if message.type is aiohttp.WSMsgType.TEXT:
+                seen.append(message.data)
+            elif message.type is aiohttp.WSMsgType.BINARY:
+                raise AssertionError(f"a binary message on the plain-text page: {message.data[:80]!r}")
+            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+                raise AssertionError(f"closed ({ws.close_code}) before {pattern!r}: {seen!r}")
+        return seen
+
+    try:
+        return await asyncio.wait_for(watch(), TIMEOUT)
+    except TimeoutError:
+        raise AssertionError(f"no {pattern!r} in {seen!r}") from None
+
+
+async def lines_to_close(ws, seen: list[str] | None = None) -> list[str]:
+    """Read the plain-text page's sentences to the close; all of them."""
+    seen = [] if seen is None else seen
+
+    async def rest() -> None:
+        async for message in ws:
+            assert message.type is aiohttp.WSMsgType.TEXT, message
+            seen.append(message.data)
+
+    await asyncio.wait_for(rest(), TIMEOUT)
+    return seen

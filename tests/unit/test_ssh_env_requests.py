@@ -27,14 +27,17 @@ def test_only_short_variables_a_game_reads_are_kept_and_every_other_is_counted()
     assert env.offer(b"LC_ALL", b"de_DE.UTF-8")
     assert env.offer(b"LANG", b"en_US.UTF-8")
     assert env.offer(b"LC_TERMINAL_VERSION", b"3.5.0")
+    assert env.offer(b"ACCESSIBLE", b"1")  # the line mode, asked for as locally
+    assert not env.offer(b"ACCESSIBLE", b"1" * (MAX_VALUE + 1))
     assert not env.offer(b"LD_PRELOAD", b"/tmp/x.so")
     assert not env.offer(b"LANG", b"x" * (MAX_VALUE + 1))
     assert not env.offer(b"NO_COLOR", b"\x1b[2J")
     assert not env.offer(b"LC_\xff", b"1")
     assert env.variables == {
-        "COLORTERM": "truecolor", "LC_ALL": "de_DE.UTF-8", "LANG": "en_US.UTF-8", "LC_TERMINAL_VERSION": "3.5.0"
+        "COLORTERM": "truecolor", "LC_ALL": "de_DE.UTF-8", "LANG": "en_US.UTF-8", "LC_TERMINAL_VERSION": "3.5.0",
+        "ACCESSIBLE": "1",
     }
-    assert refused == ["environment"] * 4
+    assert refused == ["environment"] * 5
 
 
 def test_the_variables_kept_are_few_and_none_once_the_game_started():

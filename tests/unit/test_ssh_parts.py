@@ -50,6 +50,9 @@ def test_the_game_gets_a_small_clean_environment(monkeypatch):
     assert env["COLORTERM"] == "truecolor" and env["NO_COLOR"] == "1"
     assert not set(env) & {"COLUMNS", "LINES", "LD_PRELOAD", "AWS_SECRET_ACCESS_KEY"}
     assert "HOME" in env and "PATH" in env
+    assert "ACCESSIBLE" not in env
+    assert session_environment("xterm", {"ACCESSIBLE": "yes"})["ACCESSIBLE"] == "1"
+    assert "ACCESSIBLE" not in session_environment("xterm", {"ACCESSIBLE": "0"})
 
 
 def test_the_session_limit_is_passed_to_the_game_and_only_by_the_server():

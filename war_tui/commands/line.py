@@ -16,7 +16,7 @@ from ..core.engine import Game
 from ..line.player import DEFAULT_PACE, MAX_PACE, MIN_PACE, LinePlayer, LineSettings
 from ..line.run import LineOutput, run_line
 from ..settings.play import DEFAULT_NAMES, PlaySettings
-from ..settings.served import LINE_INPUTS, LINE_VARIABLE, SERVED_VARIABLE
+from ..settings.served import LINE_INPUTS, LINE_VARIABLE, SERVED_VARIABLE, accessible
 from ..settings.values import number_value
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Source
@@ -40,11 +40,6 @@ def add_line_flags(parser: argparse.ArgumentParser) -> None:
         "--announce", choices=ANNOUNCE,
         help="line mode, auto-play: say every battle (all, the default) or only wars and every 10th battle (wars)",
     )
-
-
-def accessible(environ: Mapping[str, str]) -> bool:
-    value = environ.get("ACCESSIBLE", "").strip().lower()
-    return value not in ("", "0", "false", "no", "off")
 
 
 def line_wanted(args: argparse.Namespace, environ: Mapping[str, str]) -> bool:

@@ -16,6 +16,9 @@ from .speed import speed_label
 KEYS = {"auto": "a", "war_stop": "w", "restart": "r"}
 """The key that asks for each kind of request (and answers or withdraws it)."""
 EMOTE_KEYS = tuple(str(n) for n in range(1, len(EMOTES) + 1))
+HOUSE_WARNS = 20
+"""Seconds before the house flips for an idle player from which the countdown shows: a line that came and
+went with every flip would move the board under both players' eyes."""
 
 
 def _agreed(kind: str, state: TableState) -> bool:
@@ -82,7 +85,7 @@ def request_lines(
     if not local:
         lines += [LEAVE_PROMPT if index == mine else leaving_text(names[index]) for index in leaving(state)]
         lines += [request_text(state, index, kind, you, names) for index, kind in pending(state)]
-    if house_in is not None and len(state.waiting_for) == 1 and not state.over:
+    if house_in is not None and house_in <= HOUSE_WARNS and len(state.waiting_for) == 1 and not state.over:
         side = state.waiting_for[0]
         who = "you" if mine == side.index else names[side.index]
         lines.append(f"the house flips for {who} in {house_in} s")

@@ -7,6 +7,7 @@ its own and these.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import PurePath
 
@@ -26,9 +27,18 @@ TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
 LINE_VARIABLE = "WAR_TUI_LINE"  # "keys": the line mode, keys one at a time; "lines": it reads whole lines
 # (an SSH client with no terminal: its own terminal sends a line once enter is pressed)
 LINE_INPUTS = ("keys", "lines")
+ACCESSIBLE_VARIABLE = "ACCESSIBLE"
+"""Set (not empty, 0, false, no or off): the line mode, locally as ``ACCESSIBLE=1 war-tui`` and from an SSH
+client that sends it (``ssh -o SetEnv=ACCESSIBLE=1 HOST``): the one variable of a client's a game is given."""
 MAX_PLAYER_ID = 256  # characters; printable ASCII
 SESSION_PLAYER_PREFIX = "session:"
 """A served game told no identity records and shows only its own session's games, under a random one."""
+
+
+def accessible(environ: Mapping[str, str]) -> bool:
+    """Whether ``environ`` asks for the line mode by ``ACCESSIBLE``."""
+    value = environ.get(ACCESSIBLE_VARIABLE, "").strip().lower()
+    return value not in ("", "0", "false", "no", "off")
 
 
 class TableMode(StrEnum):

@@ -156,15 +156,17 @@ class Renderer:
         self.hub.forget(self)
 
     def _output(self, data: bytes) -> None:
-        was_drawn = self.screen.drawn
-        self.screen.feed(data)
-        if not was_drawn:
-            if self.screen.drawn:
-                for watcher in tuple(self.watchers):
-                    watcher.paint()
+        if self.screen.drawn:
+            # The stream goes out first: no spectator waits for the server's copy of the screen, which
+            # only newcomers and spectators who fell behind need (and they are painted later).
+            for watcher in tuple(self.watchers):
+                watcher.stream(data)
+            self.screen.feed(data)
             return
-        for watcher in tuple(self.watchers):
-            watcher.stream(data)
+        self.screen.feed(data)
+        if self.screen.drawn:
+            for watcher in tuple(self.watchers):
+                watcher.paint()
 
     def _end_all(self, outcome: str, value: object = None) -> None:
         for watcher in tuple(self.watchers):

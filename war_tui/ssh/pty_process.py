@@ -19,6 +19,8 @@ import termios
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from .priority import GroupNice
+
 if TYPE_CHECKING:
     from .game_parent import GameParent
 
@@ -90,6 +92,7 @@ class PtyProcess:
         on_output: Callable[[bytes], None],
         input_limit: int,
         errors: int | None,
+        niceness: int = 0,
     ) -> None:
         self._process = process
         self._master = master
@@ -105,6 +108,7 @@ class PtyProcess:
         self._output_paused = False
         self._output_done = asyncio.Event()
         self._closed = False
+        self._group_nice = GroupNice(process.pid, niceness) if niceness else None
         self.resume_output()
 
     @classmethod
@@ -180,7 +184,7 @@ class PtyProcess:
             if errors is not None:
                 os.close(errors)
             return None
-        return cls(process, master, on_output, input_limit, errors)
+        return cls(process, master, on_output, input_limit, errors, niceness)
 
     @staticmethod
     def forkable(argv: Sequence[str]) -> bool:
@@ -338,6 +342,8 @@ class PtyProcess:
     def close(self) -> None:
         if self._closed:
             return
+        if self._group_nice is not None:
+            self._group_nice.cancel()
         self.pause_output()
         if self._input:
             self._loop.remove_writer(self._master)
@@ -345,3 +351,29 @@ class PtyProcess:
         self._closed = True
         os.close(self._master)
         self._close_errors()
+
+
+async def run_until_stopped(
+    process: PtyProcess, stopping: asyncio.Event, time_limit: float, on_time_up: Callable[[], None]
+) -> int | None:
+    """Wait for the game to end by itself (its exit status) or for ``stopping`` to be set (None).
+
+    With ``time_limit`` (seconds; 0: none), ``on_time_up`` is called once it has passed: the door says
+    why and sets ``stopping``. Any door runs its game this way; what it says at the end is its own.
+    """
+    timer = asyncio.get_running_loop().call_later(time_limit, on_time_up) if time_limit else None
+    waiting = asyncio.ensure_future(process.wait())
+    stopped = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({waiting, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:
+        waiting.cancel()
+        raise
+    finally:
+        if timer is not None:
+            timer.cancel()
+        stopped.cancel()
+    if waiting.done():
+        return waiting.result()
+    waiting.cancel()
+    return None

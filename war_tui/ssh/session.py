@@ -16,15 +16,15 @@ import asyncssh
 
 from ..presentation.words import plural
 from ..settings.served import (
-    ERROR_FD_VARIABLE, LINE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
-    TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE,
+    ACCESSIBLE_VARIABLE, ERROR_FD_VARIABLE, LINE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
+    TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE, accessible,
 )
 from ..tables import Link, Member, TableRefused
 from ..tables.link import MAX_QUEUED_BYTES
 from .commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from .env_requests import ClientEnvironment, forget_environment
 from .fanout import LOBBY, Watcher
-from .pty_process import PtyProcess, clamp_size
+from .pty_process import PtyProcess, clamp_size, run_until_stopped
 from .table_socket import TableSocket
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def session_environment(
     """The game's whole environment: the client's terminal type, a UTF-8 locale and where home is.
 
     Never COLUMNS or LINES (they would pin the size and hide resizes), nothing else from the client
-    but a well-formed COLORTERM and NO_COLOR, nothing of the server's secrets. With a session limit,
+    but a well-formed COLORTERM, NO_COLOR and ACCESSIBLE, nothing of the server's secrets. With a session limit,
     the game is told it, so it can show the time left and warn a minute before the end.
     """
     env = {name: os.environ[name] for name in SERVER_VARIABLES if name in os.environ}
@@ -108,6 +108,8 @@ def session_environment(
         env["COLORTERM"] = client_env["COLORTERM"]
     if client_env.get("NO_COLOR"):
         env["NO_COLOR"] = "1"
+    if accessible(client_env):
+        env[ACCESSIBLE_VARIABLE] = "1"
     if session_seconds:
         env[SESSION_MINUTES_VARIABLE] = f"{session_seconds / 60:g}"
     return env
@@ -240,6 +242,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         self.environment.close()  # the game's environment is decided now; later requests are refused
+        if self._refusal is None and accessible(self.environment.variables):
+            self._line = True  # ACCESSIBLE=1 from the client: the line mode, as the line command gives it
         if self._refusal is None and self._term is None and not self._line:
             self._refusal = ("no terminal", REFUSE_NO_PTY)
         if self._refusal is None and not self._link.begin_game():
@@ -592,19 +596,8 @@ class GameSession(asyncssh.SSHServerSession):
         if self._output_paused and self._forwarding:
             process.pause_output()
         limit = server.config.session_seconds or 0.0  # 0: no limit
-        timer = None
-        if limit:
-            timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit")
-        waiting = asyncio.ensure_future(process.wait())
-        stopping = asyncio.ensure_future(self._stopping.wait())
-        try:
-            await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if timer is not None:
-                timer.cancel()
-            stopping.cancel()
-        if waiting.done():
-            status = waiting.result()
+        status = await run_until_stopped(process, self._stopping, limit, lambda: self.stop("time limit"))
+        if status is not None:
             self._close_table()
             errors = bytes(process.error_output)
             process.close()
@@ -619,7 +612,6 @@ class GameSession(asyncssh.SSHServerSession):
                           if b"MemoryError" in errors else GAME_CRASHED)
             self._report(status)
             return
-        waiting.cancel()
         reason = self._say_why_stopped()
         status = await process.end()
         self._close_table()

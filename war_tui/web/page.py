@@ -1,4 +1,5 @@
-"""The one page of the web door: a name box, and the game's terminal under it.
+"""The web door's two pages: the terminal page (a name box, and the game's terminal under it) and the
+plain-text page (the line mode's sentences in a live list, for screen readers and braille displays).
 
 No inline script: the script and styles are files of the package, so the policy allows only those.
 xterm.js draws with <style> elements of its own; the page's script marks them with this response's
@@ -7,6 +8,8 @@ widths), which no policy can tell from ours, so those are allowed: they run no c
 """
 
 from __future__ import annotations
+
+from html import escape
 
 PAGE = """<!doctype html>
 <html lang="en">
@@ -23,6 +26,7 @@ PAGE = """<!doctype html>
 </head>
 <body>
 <header>
+<a id="plain" href="{line}">Plain text for screen readers</a>
 <form id="join">
 <label for="name">Your name</label>
 <input id="name" name="name" maxlength="24" autocomplete="nickname" spellcheck="false" placeholder="guest">
@@ -37,8 +41,62 @@ PAGE = """<!doctype html>
 """
 
 
-def page_html(nonce: str) -> str:
-    return PAGE.format(nonce=nonce)
+LINE_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>War, in plain text</title>
+<link rel="stylesheet" href="/static/line.css">
+<script src="/static/line.js" defer></script>
+</head>
+<body>
+<header>
+<h1>War, in plain text</h1>
+<p>Each battle is one sentence in the list below; a screen reader reads it as it comes.</p>
+<nav aria-label="Other ways to play"><a href="{screen}">Full-screen game</a> <a href="/line">Solo game</a></nav>
+</header>
+<main>
+<form id="join">
+<label for="name">Your name</label>
+<input id="name" name="name" maxlength="24" autocomplete="nickname" spellcheck="false" placeholder="guest">
+<button id="play" type="submit">Play</button>
+</form>
+<h2 id="log-title">The game</h2>
+<ul id="log" role="log" aria-live="polite" aria-labelledby="log-title"></ul>
+<form id="keys" hidden>
+{keys}
+</form>
+<p id="status" role="status"></p>
+</main>
+</body>
+</html>
+"""
+
+
+def page_html(nonce: str, line: str = "/line") -> str:
+    """The terminal page; ``line``: the address of the plain-text page of the same place, linked first."""
+    return PAGE.format(nonce=nonce, line=escape(line))
+
+
+PLAYER_KEYS = """<label for="say">Your move: Enter flips; or type a word (flip, auto, score, help, quit)</label>
+<input id="say" name="say" maxlength="200" autocomplete="off" spellcheck="false">
+<button type="submit">Flip (Enter)</button>
+<button type="button" data-line="a">Auto-play (a)</button>
+<button type="button" data-line="s">Score (s)</button>
+<button type="button" data-line="h">Help (h)</button>
+<button type="button" data-line="q">Quit (q)</button>"""
+WATCHER_KEYS = """<label for="say">You are watching: type s for the score, h for help, q to leave</label>
+<input id="say" name="say" maxlength="200" autocomplete="off" spellcheck="false">
+<button type="button" data-line="s">Score (s)</button>
+<button type="button" data-line="h">Help (h)</button>
+<button type="button" data-line="q">Leave (q)</button>"""
+"""A spectator's keys: flipping and auto-play are the players' (the line mode says so if typed anyway)."""
+
+
+def line_page_html(screen: str = "/", watching: bool = False) -> str:
+    """The plain-text page; ``screen``: the address of the terminal page of the same place."""
+    return LINE_PAGE.format(screen=escape(screen), keys=WATCHER_KEYS if watching else PLAYER_KEYS)
 
 
 def page_policy(nonce: str) -> str:
@@ -47,5 +105,13 @@ def page_policy(nonce: str) -> str:
         "default-src 'none'; script-src 'self'; "
         f"style-src 'self' 'nonce-{nonce}'; style-src-attr 'unsafe-inline'; "
         "connect-src 'self'; img-src 'self'; font-src 'self'; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+
+
+def line_page_policy() -> str:
+    """The plain-text page's policy: its own script and style sheet, its websocket, and nothing else."""
+    return (
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     )

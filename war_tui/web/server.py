@@ -21,10 +21,10 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..presentation.words import plural
-from ..ssh.commands import CommandRefused, TableCommand, parse_command
+from ..ssh.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from ..ssh.limits import address_key
 from ..ssh.server import SHUTDOWN_GRACE, GameServer
-from .page import page_html, page_policy
+from .page import line_page_html, line_page_policy, page_html, page_policy
 from .session import CLOSE_POLICY, Visitor, WebSession
 
 COOKIE = "war_tui_id"
@@ -38,7 +38,7 @@ WRITER_LIMIT = 64 * 1024
 """Screen bytes aiohttp may hold for a browser before a send waits for it (our backlog comes on top)."""
 STATIC = {
     "xterm.js": "text/javascript", "addon-fit.js": "text/javascript", "page.js": "text/javascript",
-    "xterm.css": "text/css", "page.css": "text/css",
+    "xterm.css": "text/css", "page.css": "text/css", "line.js": "text/javascript", "line.css": "text/css",
     "LICENSE.xterm": "text/plain", "LICENSE.addon-fit": "text/plain",
 }
 HEADERS = {
@@ -78,16 +78,43 @@ def clean_name(text: str) -> str:
     return name or "guest"
 
 
-def place_command(path: str) -> TableCommand | None:
-    """The table command a page's path stands for: ``/table/NAME``, ``/watch/NAME``, ``/tables``; None: solo."""
+def place_command(path: str) -> TableCommand | LineCommand | None:
+    """The command a page's path stands for: ``/table/NAME``, ``/watch/NAME``, ``/tables``, and the plain-text
+    page's ``/line``, ``/line/table/NAME``, ``/line/watch/NAME``; None: a solo game on the terminal page."""
     parts = [part for part in path.split("/") if part]
     if not parts:
         return None
-    if parts[0] not in ("table", "watch", "tables") or len(parts) > 2:
-        raise CommandRefused("there is no such page: / (solo), /tables, /table/NAME or /watch/NAME")
+    line = parts[0] == "line"
+    place = parts[1:] if line else parts
+    if (place and place[0] not in ("table", "watch", "tables")) or len(place) > 2 or (line and place[:1] == ["tables"]):
+        raise CommandRefused(
+            "there is no such page: / (solo), /tables, /table/NAME, /watch/NAME, /line, /line/table/NAME or /line/watch/NAME"
+        )
     command = parse_command(" ".join(parts))
-    assert isinstance(command, TableCommand)  # the first word is table, watch or tables
+    assert isinstance(command, TableCommand | LineCommand)  # the first word is line, table, watch or tables
     return command
+
+
+def line_address(path: str) -> str:
+    """The plain-text page of the same place as the terminal page at ``path`` (the lobby's: a solo game)."""
+    try:
+        command = place_command(path)
+    except CommandRefused:
+        return "/line"
+    if isinstance(command, TableCommand) and command.table is not None:
+        return f"/line/{'watch' if command.mode is TableMode.WATCH else 'table'}/{command.table}"
+    return "/line"
+
+
+def screen_address(path: str) -> str:
+    """The terminal page of the same place as the plain-text page at ``path``."""
+    try:
+        command = place_command(path)
+    except CommandRefused:
+        return "/"
+    if isinstance(command, LineCommand) and command.table is not None and command.table.table is not None:
+        return f"/{'watch' if command.table.mode is TableMode.WATCH else 'table'}/{command.table.table}"
+    return "/"
 
 
 def load_static() -> dict[str, tuple[bytes, str]]:
@@ -125,6 +152,9 @@ class WebDoor:
         app.router.add_get("/tables", self._page)
         app.router.add_get("/table/{name}", self._page)
         app.router.add_get("/watch/{name}", self._page)
+        app.router.add_get("/line", self._line_page)
+        app.router.add_get("/line/table/{name}", self._line_page)
+        app.router.add_get("/line/watch/{name}", self._line_page)
         app.router.add_get("/static/{file}", self._file)
         app.router.add_get("/favicon.ico", self._no_icon)
         app.router.add_get("/ws", self._socket)
@@ -177,8 +207,21 @@ class WebDoor:
 
     async def _page(self, request: web.Request) -> web.Response:
         nonce = secrets.token_urlsafe(16)
-        response = web.Response(text=page_html(nonce), content_type="text/html", charset="utf-8")
+        response = web.Response(text=page_html(nonce, line_address(request.path)), content_type="text/html",
+                                charset="utf-8")
         response.headers["Content-Security-Policy"] = page_policy(nonce)
+        return self._identified(request, response)
+
+    async def _line_page(self, request: web.Request) -> web.Response:
+        """The plain-text page: the line mode's sentences in a live list, for screen readers and braille."""
+        screen = screen_address(request.path)
+        response = web.Response(text=line_page_html(screen, watching=screen.startswith("/watch/")),
+                                content_type="text/html", charset="utf-8")
+        response.headers["Content-Security-Policy"] = line_page_policy()
+        return self._identified(request, response)
+
+    def _identified(self, request: web.Request, response: web.Response) -> web.Response:
+        """A page as sent: never cached, and with the browser's identity cookie, set if it has none yet."""
         response.headers["Cache-Control"] = "no-store"
         if not TOKEN.fullmatch(request.cookies.get(COOKIE, "")):
             response.set_cookie(
@@ -235,6 +278,7 @@ class WebDoor:
         token = request.cookies.get(COOKIE, "")
         if not TOKEN.fullmatch(token):
             raise web.HTTPForbidden(text="war-tui: reload the page to play")
+        line_page = request.match_info.get("path", "").strip("/").split("/")[0] == "line"
         ws = web.WebSocketResponse(
             max_msg_size=self.config.message_bytes, heartbeat=self.config.heartbeat, compress=False,
             autoping=True, timeout=CLOSE_WAIT, writer_limit=WRITER_LIMIT,
@@ -242,27 +286,30 @@ class WebDoor:
         await ws.prepare(request)
         key = address_key(address)
         refusal = self._refusal(key)
-        command = None
+        command: TableCommand | LineCommand | None = None
         if refusal is None:
             try:
                 command = place_command(request.match_info.get("path", ""))
             except CommandRefused as error:
                 refusal = f"war-tui: {error}"
         if refusal is not None:
-            await self._refuse(ws, refusal, label)
+            await self._refuse(ws, refusal, label, line_page)
             return ws
         query = request.rel_url.query
         size = (_number(query.get("cols"), 80), _number(query.get("rows"), 24))
         visitor = Visitor(address, key, label, clean_name(query.get("name", "")),
                           self.server.door_identity("web", token))
-        session = WebSession(self, ws, visitor, command, size)
+        line = isinstance(command, LineCommand)
+        table = command.table if isinstance(command, LineCommand) else command
+        session = WebSession(self, ws, visitor, table, size, line=line)
         refusal = session.join_table()
         if refusal is not None:
-            await self._refuse(ws, refusal, label)
+            await self._refuse(ws, refusal, label, line_page)
             return ws
         self.sessions.add(session)
         started = time.monotonic()
-        where = f", {session.where}" if session.where else ""
+        where = ", ".join(part for part in ("line mode" if line else None, session.where) if part)
+        where = f", {where}" if where else ""
         self.log(f"web connect {label} name={visitor.name!r}{where} [{visitor.identity}]")
         try:
             await session.run()
@@ -271,10 +318,14 @@ class WebDoor:
             self.log(f"web disconnect {label} after {time.monotonic() - started:.1f}s, {session.exit_status}{where}")
         return ws
 
-    async def _refuse(self, ws: web.WebSocketResponse, message: str, label: str) -> None:
+    async def _refuse(self, ws: web.WebSocketResponse, message: str, label: str, line_page: bool) -> None:
+        """Say why in one line, as the page reads it (the plain-text page: a sentence), then close."""
         self.server.flood_log(f"web {label}: refused: {message.removeprefix('war-tui: ')}", "web refusals")
         try:
-            await ws.send_bytes((message + "\r\n").encode())
+            if line_page:
+                await ws.send_str(message)
+            else:
+                await ws.send_bytes((message + "\r\n").encode())
             await ws.close(code=CLOSE_POLICY if "page" in message else CLOSE_TRY_LATER, message=b"refused")
         except (ConnectionError, RuntimeError):
             pass

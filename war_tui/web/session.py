@@ -1,10 +1,13 @@
 """One browser tab's game: a websocket on one side, the game on its own pty on the other.
 
 The game is the one an SSH player gets (the same command, environment, limits and table socket); what
-differs is the wire. Server to browser: binary messages, the game's screen bytes, in order. Browser to
-server: binary messages are keys; a text message ``"COLS ROWS"`` is the terminal's size. Every bound
-the browser could push on is ours: the message size and rate, the keys held for the game, the screen
-bytes held for a slow reader (past the backlog the game's pty is no longer read, so the game blocks).
+differs is the wire. On the terminal page, server to browser: binary messages, the game's screen bytes,
+in order; browser to server: binary messages are keys, a text message ``"COLS ROWS"`` is the terminal's
+size. On the plain-text page the game runs in the line mode, as ``ssh -T HOST line`` runs it: server to
+browser, one text message per sentence; browser to server, one text message per line typed (binary
+messages are not taken). Every bound the browser could push on is ours: the message size and rate, the
+keys held for the game, the output held for a slow reader (past the backlog the game's pty is no longer
+read, so the game blocks).
 """
 
 from __future__ import annotations
@@ -21,15 +24,18 @@ from typing import TYPE_CHECKING
 
 from aiohttp import WSMsgType, web
 
-from ..settings.served import ERROR_FD_VARIABLE, PLAYER_ID_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE
+from ..settings.served import (
+    ERROR_FD_VARIABLE, LINE_VARIABLE, PLAYER_ID_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE,
+)
 from ..ssh.commands import TableCommand, TableMode
-from ..ssh.pty_process import PtyProcess, clamp_size
+from ..ssh.pty_process import PtyProcess, clamp_size, run_until_stopped
 from ..ssh.session import (
     GAME_CRASHED, GAME_FAILED, IDLE_END, INPUT_FLOOD, SHUTTING_DOWN, TERMINAL_RESET, TIME_UP, describe_minutes,
     describe_status, home_directory, served_variables, session_environment, size_words,
 )
 from ..ssh.table_socket import TableSocket
 from ..tables import Link, TableRefused
+from .line_text import SentenceCutter, typed_line
 
 if TYPE_CHECKING:
     from .server import WebDoor
@@ -78,12 +84,15 @@ class WebSession:
     """The game of one websocket, from the table join to the goodbye; ends the game when the tab goes."""
 
     def __init__(self, door: WebDoor, ws: web.WebSocketResponse, visitor: Visitor,
-                 command: TableCommand | None, size: tuple[int, int]) -> None:
+                 command: TableCommand | None, size: tuple[int, int], *, line: bool = False) -> None:
         self.door = door
+        self.line = line
+        """The plain-text page: the game in the line mode, sentences out and typed lines in."""
+        self._sentences = SentenceCutter() if line else None
         self.ws = ws
         self.visitor = visitor
         self.command = command
-        self._size = clamp_size(*size)
+        self._size = clamp_size(*size) if not line else (80, 24)
         self._shown_size = self._size
         self._resize_timer: asyncio.TimerHandle | None = None
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -91,6 +100,9 @@ class WebSession:
         self._process: PtyProcess | None = None
         self._out = bytearray()
         self._out_ready = asyncio.Event()
+        self._sending = False
+        self._early = bytearray()
+        """Lines the plain-text page typed before the game was up: given to it once it is."""
         self._forwarding = True
         self._paused = False
         self._stop_reason: str | None = None
@@ -167,11 +179,18 @@ class WebSession:
                 continue
             chunk = bytes(self._out)
             self._out.clear()
+            self._sending = True  # until the chunk is out: a sentence after a sentence, or a goodbye
             try:
-                await self.ws.send_bytes(chunk)
+                if self._sentences is None:
+                    await self.ws.send_bytes(chunk)
+                else:
+                    for sentence in self._sentences.feed(chunk):
+                        await self.ws.send_str(sentence)
             except (ConnectionError, RuntimeError):
                 self.stop("client left")
                 return
+            finally:
+                self._sending = False
             if self._paused and self._process is not None and self._forwarding:
                 self._paused = False
                 self._process.resume_output()
@@ -179,7 +198,7 @@ class WebSession:
     async def _flush_screen(self, timeout: float) -> None:
         """Let what is held reach the browser (a goodbye), at most ``timeout`` seconds."""
         deadline = asyncio.get_running_loop().time() + timeout
-        while self._out and not self.ws.closed and asyncio.get_running_loop().time() < deadline:
+        while (self._out or self._sending) and not self.ws.closed and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.01)
 
     # -- keys and sizes in ------------------------------------------------------------------------------
@@ -189,8 +208,11 @@ class WebSession:
             if not self._rate.take():
                 self.stop("message rate")
                 return
-            if message.type is WSMsgType.BINARY:
-                self._keys(message.data)
+            if message.type is WSMsgType.TEXT and self.line:
+                self._typed(message.data)
+            elif message.type is WSMsgType.BINARY:
+                if not self.line:  # the plain-text page types lines: bytes are not its keys
+                    self._keys(message.data)
             elif message.type is WSMsgType.TEXT:
                 self._size_message(message.data)
             else:
@@ -203,6 +225,23 @@ class WebSession:
         if not keys or self._process is None or self._stop_reason is not None:
             return
         if not self._process.write(keys):
+            self.stop("input flood")
+
+    def _typed(self, text: str) -> None:
+        """A line from the plain-text page: to the game as one printable line, whatever the page sent.
+
+        Lines typed while the game starts wait for it, within the bound of keys the game is slow to take.
+        """
+        self.last_input = asyncio.get_running_loop().time()
+        if self._stop_reason is not None:
+            return
+        if self._process is None:
+            self._early += typed_line(text)
+            if len(self._early) > self.door.server.config.input_limit:
+                self._early.clear()
+                self.stop("input flood")
+            return
+        if not self._process.write(typed_line(text)):
             self.stop("input flood")
 
     def _size_message(self, text: str) -> None:
@@ -248,8 +287,14 @@ class WebSession:
         self._stopping.set()
 
     def _say(self, message: str) -> None:
-        self._out += (message + "\r\n").encode()
+        # On the plain-text page a message is a sentence of its own, even after half a line of the game's.
+        self._out += (("\n" if self.line else "") + message + "\r\n").encode()
         self._out_ready.set()
+
+    def _reset_terminal(self) -> None:
+        """Undo what a full-screen game may have left on the page's terminal; the plain-text page has none."""
+        if not self.line:
+            self._out += TERMINAL_RESET
 
     async def run(self) -> None:
         """Play until the game ends or the tab goes; never raises for anything the browser does."""
@@ -262,6 +307,10 @@ class WebSession:
             self._close_table()
             await self._flush_screen(self.door.config.shutdown_grace)
             sender.cancel()
+            if self._sentences is not None:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    for sentence in self._sentences.end():
+                        await self.ws.send_str(sentence)
             for timer in (self._resize_timer, self._idle_timer):
                 if timer is not None:
                     timer.cancel()
@@ -290,6 +339,10 @@ class WebSession:
         config = server.config
         env = session_environment(TERM, {"COLORTERM": "truecolor"}, config.session_seconds)
         env.update(served_variables(config.max_speed, None))
+        if self.line:  # as for ssh -T HOST line: whole lines in, plain lines out, no terminal to draw on
+            env[LINE_VARIABLE] = "lines"
+            env["TERM"] = "dumb"
+            env.pop("COLORTERM", None)
         env[PLAYER_ID_VARIABLE] = self.visitor.identity
         theirs = self._table_socket_for_game(env)
         try:
@@ -300,6 +353,7 @@ class WebSession:
                     memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
                     input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
                     pass_fds=() if theirs is None else (theirs.fileno(),), parent=parent,
+                    line="lines" if self.line else None,
                 )
                 if process is not None:
                     break
@@ -315,34 +369,29 @@ class WebSession:
         self._process = process
         if self._stop_reason is not None:  # the tab went while the game started
             process.resume_output()
+        elif self._early:
+            early, self._early = bytes(self._early), bytearray()
+            if not process.write(early):
+                self.stop("input flood")
         self._arm_idle_timer()
         if self._size != self._shown_size:
             self._resize()
         limit = config.session_seconds or 0.0
-        timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit") if limit else None
-        waiting = asyncio.ensure_future(process.wait())
-        stopping = asyncio.ensure_future(self._stopping.wait())
-        try:
-            await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if timer is not None:
-                timer.cancel()
-            stopping.cancel()
-        if waiting.done():
-            status = waiting.result()
+        status = await run_until_stopped(process, self._stopping, limit, lambda: self.stop("time limit"))
+        if status is not None:
             self._close_table()
             errors = bytes(process.error_output)
             self.exit_status = describe_status(status)
             if status < 0 or (status != 0 and bool(errors)) or b"Traceback (most recent call last)" in errors:
                 self.exit_status += ", crashed"
                 self.door.log(f"game of {self.visitor.label} crashed ({describe_status(status)})")
-                self._out += TERMINAL_RESET
+                self._reset_terminal()
                 self._say(GAME_CRASHED)
             return
-        waiting.cancel()
         reason = self._stop_reason
-        self._out.clear()  # the game's last frames are dropped: the reset and the goodbye come next
-        self._out += TERMINAL_RESET
+        if not self.line:  # the game's last frames are dropped (its sentences are kept): the goodbye comes next
+            self._out.clear()
+        self._reset_terminal()
         messages = {
             "time limit": TIME_UP.format(minutes=describe_minutes(limit)),
             "input flood": INPUT_FLOOD.format(size=size_words(config.input_limit)),

@@ -5,7 +5,8 @@ on every SIGWINCH, echoes each key as ``KEY <hex>``, and exits with status 3 on 
 without end after READY, to show that a client that stops reading stops the game, not fills the server.
 With --deaf it never reads its keys, with --slow it reads them slowly; with --hog MB it then takes that much memory (saying HOGGED if it
 could); with --crash it raises an exception; with --crash-zero it writes a traceback and exits with status 0
-(as a game may when a thread of it fails). Like the game, its stderr goes where WAR_TUI_ERROR_FD says.
+(as a game may when a thread of it fails); with --escapes it writes escape sequences and control bytes after
+READY, as a game gone wrong on a plain-text page might. Like the game, its stderr goes where WAR_TUI_ERROR_FD says.
 """
 
 import os
@@ -42,6 +43,8 @@ say("ENV " + " ".join(f"{k}={v}" for k, v in sorted(os.environ.items())))
 size()
 say(f"NICE {os.nice(0)}")
 say("READY")
+if "--escapes" in sys.argv:
+    os.write(1, b"\x1b[2J\x1b[31mRED\x1b[0m\x07 \x00bell\x1b]0;title\x07 \xc2\x9bC1\rmore\n")
 if "--crash" in sys.argv:
     raise RuntimeError("the fake game fell over")
 if "--crash-zero" in sys.argv:
