@@ -173,8 +173,8 @@ def line(**fields) -> bytes:
         (b"[" * 30_000 + b"]" * 30_000, "not JSON"),  # nested past the parser's depth
         (b"[1,2]", "not a JSON object"),
         (b'{"kind":"flip"}', "protocol version"),
-        (b'{"v":3,"kind":"flip"}', "protocol version 3 is not spoken here (this side speaks 4)"),
-        (b'{"v":5,"kind":"flip"}', "the same war-tui"),
+        (b'{"v":3,"kind":"flip"}', "protocol version 3 is not spoken here (this side speaks 5)"),
+        (b'{"v":6,"kind":"flip"}', "the same war-tui"),
         (b'{"v":true,"kind":"flip"}', "protocol version"),
         (line(kind="teleport"), "no known kind"),
         (line(kind=["flip"]), "no known kind"),
@@ -273,7 +273,7 @@ def test_a_version_2_line_is_refused_with_one_clear_sentence():
     with pytest.raises(ProtocolError) as refusal:
         decode_update(b'{"v":3,"kind":"events","game":1,"events":[]}')
     assert str(refusal.value) == (
-        "protocol version 3 is not spoken here (this side speaks 4): the server and the game must run the same war-tui"
+        "protocol version 3 is not spoken here (this side speaks 5): the server and the game must run the same war-tui"
     )
 
 
