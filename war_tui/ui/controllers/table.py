@@ -376,8 +376,9 @@ class TableController(Controller):
         if key in LEAVE_KEYS:
             self._leave_confirmed = True
             return True
-        self.game.set_leaving(False)
-        self.shell.notify("You stay at the table", timeout=2)
+        if self.ended is None:
+            self.game.set_leaving(False)
+            self.shell.notify("You stay at the table", timeout=2)
         return False
 
     def join(self, table: str, watch: bool) -> None:
