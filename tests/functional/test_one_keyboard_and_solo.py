@@ -271,7 +271,7 @@ async def test_the_lobbys_help_lists_the_lobbys_keys_and_q_at_a_table_goes_back_
             await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and app.controller.game.you is not None
                         and app.controller.game.you.seat is not None)
             assert joined == [("oak", "ann")]
-            await pilot.press("q")
+            await pilot.press("q", "q")  # mid-game with bob at the table, q asks first and q again leaves
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.chosen_table() == "oak")
             assert app.is_running and link.member is None and not link.closed
             await pilot.press("enter")  # and back again

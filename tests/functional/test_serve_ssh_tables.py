@@ -437,7 +437,10 @@ async def test_openssh_plays_at_a_table_with_the_real_game(tmp_path, monkeypatch
         await bob.glass.until(r"ann flipped · bob \(you\) to flip")
         bob.type(b" ")
         await bob.glass.until(r"Battle 1 · Wars")
-        client.type(b"q")
+        client.type(b"q")  # mid-game with bob at the table: asks first, and bob hears of it
+        await on_screen(client, r"leave the table\? q or y leaves, any other key stays")
+        await bob.glass.until(r"ann is leaving the table")
+        client.type(b"y")
         assert await asyncio.wait_for(client.process.wait(), GAME_TIMEOUT) == 0
         await bob.glass.until(r"ann left seat 1")
         bob.conn.close()

@@ -327,3 +327,134 @@ async def test_the_footer_follows_the_table_keys_in_play_as_people_arrive():
             assert not app.controller.allows("play_house")
             await pilot.press("h")
             assert "the house plays" not in seats(app)
+
+
+# ------------------------------------------------------------------ leaving, told before it happens
+
+LONGER = ("AC KC QC JC 10C", "2D 3D 4D 5D 6D")
+
+
+def last_state(sink):
+    from war_tui.tables import TableState
+
+    return [u for u in sink.updates if isinstance(u, TableState)][-1]
+
+
+async def test_q_mid_game_asks_first_and_the_other_player_hears_of_it_and_another_key_stays():
+    from war_tui.presentation.requests import LEAVE_PROMPT
+
+    with TableServer(dealing(*LONGER)) as server:
+        app, _bob, sink = await ann_and_bob(server)
+        async with app.run_test(size=SIZE) as pilot:
+            said = notices(app)
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("q")
+            await until(pilot, lambda: LEAVE_PROMPT in requests(app))
+            assert app.is_running and last_state(sink).seats[0].leaving
+            assert any(LEAVE_PROMPT in text.lower() for text in said)
+            await pilot.press("space")  # stays, and flips nothing
+            await until(pilot, lambda: "leave" not in requests(app))
+            assert app.is_running and not last_state(sink).seats[0].leaving
+            assert app.controller.game.state.seats[0].flipped is False
+            await pilot.press("q")
+            await until(pilot, lambda: LEAVE_PROMPT in requests(app))
+            await pilot.press("y")
+            await until(pilot, lambda: not app.is_running)
+
+
+async def test_q_q_mid_game_at_a_table_from_the_lobby_goes_back_to_the_lobby():
+    from war_tui.ui.screens.lobby import LobbyScreen
+
+    with TableServer(dealing(*LONGER)) as server:
+        server.seat("oak", "bob")
+        fd, link = server.connect("ann")
+        app = table_app(fd, mode="lobby")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.chosen_table() == "oak")
+            await pilot.press("enter")
+            await until(pilot, lambda: link.member is not None and "bob" in seats(app))
+            await pilot.press("q")
+            await until(pilot, lambda: "leave the table?" in requests(app))
+            assert link.member is not None and not isinstance(app.screen, LobbyScreen)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and link.member is None)
+
+
+async def test_q_alone_with_the_house_leaves_at_once():
+    with TableServer(dealing(*LONGER)) as server:
+        fd, _ = server.connect("ann", table="oak")
+        app = table_app(fd)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "ann (you)" in seats(app))
+            await pilot.press("q")
+            await until(pilot, lambda: not app.is_running)
+
+
+async def test_the_other_player_and_a_spectator_see_a_player_leaving_then_what_the_table_does():
+    with TableServer(dealing(*LONGER)) as server:
+        app, bob, _ = await ann_and_bob(server)
+        eve_fd, _ = server.connect("eve", table="oak", watch=True)
+        eve = table_app(eve_fd, mode="watch")
+        async with app.run_test(size=SIZE) as pilot, eve.run_test(size=SIZE) as eve_pilot:
+            said, eve_said = notices(app), notices(eve)
+            await until(pilot, lambda: "bob" in seats(app))
+            await until(eve_pilot, lambda: "bob" in seats(eve))
+            await pilot.press("space")
+            bob.flip()  # a battle played: bob's seat is kept for him
+            bob.table.set_leaving(bob, True)
+            server.wake.set()
+            await until(pilot, lambda: "bob is leaving the table" in requests(app))
+            await until(eve_pilot, lambda: "bob is leaving the table" in requests(eve))
+            assert "bob is leaving the table" in said and "bob is leaving the table" in eve_said
+            bob.leave()
+            server.wake.set()
+            left = "bob left seat 2: the house plays it"  # nobody to keep it for: bob came with no key
+            await until(pilot, lambda: left in said and "leaving" not in requests(app))
+            await until(eve_pilot, lambda: left in eve_said and left in log_text(eve))
+
+
+# ------------------------------------------------------------------ the seats line on the glass
+
+
+@pytest.mark.parametrize("names", [("annabelle-longna", "bartholomew-16ch"), ("山田太郎山田太郎", "Ünïcødé山田")],
+                         ids=["long", "wide"])
+@pytest.mark.parametrize("size", [(40, 12), (60, 20), (80, 24)])
+async def test_the_seats_line_shows_both_seats_whole_at_every_size(names, size):
+    from rich.cells import cell_len
+    from screen_text import screen_rows
+
+    from war_tui.presentation.cells import cut_cells
+
+    ann, bob = names
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, _ = server.connect(ann, table="oak")
+        _bob, _sink = server.seat("oak", bob)
+        app = table_app(fd)
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: "to flip" in seats(app) and bob[:2] in seats(app))
+            await pilot.press("space")
+            await until(pilot, lambda: "flipped" in seats(app))
+            await pilot.pause()
+            rows = [row for row in screen_rows(app) if " flipped · " in row]
+        assert len(rows) == 1, rows
+        row = rows[0].strip()
+        assert cell_len(rows[0]) <= size[0]
+        assert row.endswith("to flip") or "to flip · " in row, row  # the other seat's words, whole
+        assert row.startswith(("you flipped", "oak · ", f"{ann} (you)")), row
+        shortened = [cut_cells(bob, n) + "…" for n in range(2, cell_len(bob))]
+        assert bob in row or any(short in row for short in shortened), row
+
+
+async def test_a_spectators_footer_lists_only_what_a_spectators_keys_do():
+    with TableServer(dealing(*PLAIN)) as server:
+        server.seat("oak", "ann")
+        server.seat("oak", "bob")
+        fd, _ = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "you are watching" in seats(app) and "t " in footer_text(app))
+            await pilot.pause()
+            shown = footer_text(app)
+            for players_key in ("Flip", "Auto", "Faster", "Slower", "War stop", "Restart", "Emote"):
+                assert players_key not in shown, shown
+            assert "? Help" in shown and "q Quit" in shown and "t Sit" in shown

@@ -537,3 +537,37 @@ async def test_enter_typed_before_the_lobby_has_its_list_sits_once_the_list_arri
         app.screen.lobby = Lobby((entry,), 16)
         await until(pilot, lambda: app.asked != [])
         assert [(m.table, m.watch) for m in app.asked] == [("oak", False)]
+
+
+@pytest.mark.parametrize("size", [(40, 12), (80, 24)])
+async def test_the_lobbys_columns_and_keys_stay_whole_with_16_cell_names(size):
+    from rich.cells import cell_len
+    from screen_text import screen_rows
+    from table_support import DirectHost, Sink, direct_app
+
+    from war_tui.presentation.cells import cut_cells
+    from war_tui.tables import FakeClock, Registry
+
+    registry = Registry(clock=FakeClock(), seed_source=lambda: 5)
+    names = ("annabelle-longna", "山田太郎山田太郎", "bartholomew-16ch")
+    a, b = registry.join("oak", names[0], Sink()), registry.join("oak", names[1], Sink())
+    for _ in range(3):
+        a.flip()
+        b.flip()
+    registry.join("elm-with-long-n", names[2], Sink())
+    app = direct_app(DirectHost(registry, "eve"), mode="lobby")
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: lobby_shown(app) and app.screen.query_one("#lobby-tables").row_count == 2)
+        await pilot.pause()
+        rows = screen_rows(app)
+    text = "\n".join(rows)
+    assert all(cell_len(row) <= size[0] for row in rows)
+    header = next(row for row in rows if row.lstrip().startswith("Table"))
+    assert header.split() == (["Table", "Seats", "Cards"] if size[0] < 72 else
+                              ["Table", "Seats", "Cards", "Watching", "Game", "Battle"]), header
+    assert "elm-with-long-n" in text
+    for name in names:
+        shown = [cut_cells(name, n) + "…" for n in range(3, cell_len(name))]
+        assert name in text or any(short in text for short in shown), (name, text)
+    for words in ("Up/Down choose", "enter sits", "w watches", "n opens a new table", "q leaves", "? help"):
+        assert words in " ".join(text.split()), (words, text)

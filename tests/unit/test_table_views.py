@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from test_tables_support import Recorder, make_table
 
 from war_tui.core.engine import Game
@@ -72,3 +73,85 @@ def test_an_older_game_in_the_log_gets_no_duration_only_the_game_on_the_table_do
     table.join("eve", screen.handle)
     results = [view for kind, view in board_steps(screen, 42.0) if kind == "result" and view is not None]
     assert [end.seconds for end in results] == [None, 42.0]
+
+
+# ------------------------------------------------------------------ the seats line at every width
+
+LONG = ("annabelle-longna", "bartholomew-16ch")
+WIDE = ("山田太郎山田太郎", "Ünïcødé山田")
+
+
+def flipped_by_seat_1(names: tuple[str, str], emote: str = ""):
+    from war_tui.tables import You
+
+    table, _clock = make_table(lambda: Game.deal(7))
+    ann = table.join(names[0], Recorder())
+    table.join(names[1], Recorder())
+    table.join("zoe", Recorder(), watch=True)
+    ann.flip()
+    return table.state(), You(names[0], ann.seat)
+
+
+def shown_as(name: str, text: str) -> str:
+    """How ``text`` shows ``name``: whole, shortened at a character's edge (at least two cells and an
+    ellipsis), or not at all."""
+    from war_tui.presentation.cells import cell_width, cut_cells
+
+    if name in text:
+        return "whole"
+    for cells in range(cell_width(name) - 1, 1, -1):
+        start = cut_cells(name, cells)
+        if start + "…" in text:
+            return "shortened" if cell_width(start) >= 2 else "cut"
+    return "missing"
+
+
+@pytest.mark.parametrize("names", [LONG, WIDE], ids=["long", "wide"])
+@pytest.mark.parametrize("width", [38, 58, 78])  # the line's room at 40, 60 and 80 columns
+@pytest.mark.parametrize("view", ["player", "spectator"])
+def test_the_seats_line_keeps_both_seats_whole_and_drops_the_least_important_parts_first(names, width, view):
+    from war_tui.presentation.cells import cell_width
+    from war_tui.presentation.glyphs import UNICODE
+    from war_tui.tables import You
+
+    state, ann = flipped_by_seat_1(names)
+    you = ann if view == "player" else You("eve", None)
+    text = "".join(t for t, _ in seats_pieces(state, you, UNICODE, width, emotes=("wow", "")))
+    assert cell_width(text) <= width, text
+    assert "flipped · " in text and (text.endswith("to flip") or "to flip · " in text), text  # both seats' words
+    other = shown_as(names[1], text)
+    assert other in ("whole", "shortened"), text
+    if view == "player":
+        assert "you" in text
+    else:
+        assert shown_as(names[0], text) in ("whole", "shortened"), text
+    if width >= 58:
+        assert other == "whole", text  # a name that fits is never shortened
+
+
+def test_the_seats_line_gives_up_the_spectators_and_what_the_table_waits_for_before_any_name():
+    from war_tui.presentation.glyphs import UNICODE
+
+    state, ann = flipped_by_seat_1(LONG)
+    full = "".join(t for t, _ in seats_pieces(state, ann, UNICODE, 200))
+    assert full.startswith("Table oak · annabelle-longna (you) flipped") and full.endswith("1 spectator")
+    at_78 = "".join(t for t, _ in seats_pieces(state, ann, UNICODE, 78))
+    assert at_78 == "oak · annabelle-longna (you) flipped · bartholomew-16ch to flip"
+    at_38 = "".join(t for t, _ in seats_pieces(state, ann, UNICODE, 38))
+    assert at_38 == "you flipped · bartholomew-16ch to flip"
+
+
+def test_the_seats_line_uses_initials_only_where_no_name_fits_and_never_ends_inside_a_piece():
+    from war_tui.presentation.glyphs import UNICODE
+    from war_tui.tables import You
+
+    state, _ann = flipped_by_seat_1(LONG)
+    eve = You("eve", None)
+    at_30 = "".join(t for t, _ in seats_pieces(state, eve, UNICODE, 30))
+    assert at_30 == "anna… flipped · barth… to flip"
+    at_26 = "".join(t for t, _ in seats_pieces(state, eve, UNICODE, 26))
+    assert at_26 == "an… flipped · bar… to flip"
+    at_24 = "".join(t for t, _ in seats_pieces(state, eve, UNICODE, 24))
+    assert at_24 == "a flipped · b to flip"
+    at_12 = "".join(t for t, _ in seats_pieces(state, eve, UNICODE, 12))
+    assert at_12 == "a flipped"  # the line ends before the piece that does not fit

@@ -6,7 +6,7 @@ from test_tables_support import Recorder, dealing, make_table, run_until_idle
 
 from war_tui.core.events import BattleWon
 from war_tui.core.rules import EndReason, Result, Side
-from war_tui.tables import EMOTES, Emoted, EventBatch, NoticeCode, SeatStatus, TableState
+from war_tui.tables import EMOTES, Emoted, EventBatch, Leave, Leaving, NoticeCode, SeatStatus, TableState
 from war_tui.tables.agreement import REQUEST_TIMEOUT, EmoteLimit
 
 WAR_THEN_PLAIN = ("4C 2C 3C 5C 9C 8C 7C 6C", "4D 2D 3D KD 8D 7D 6D 5D")
@@ -264,3 +264,54 @@ def test_the_same_name_from_one_address_is_another_person_and_watches():
     second = table.join("guest", Recorder(), identity="addr:same")
     assert second.watching and second.name == "guest-2"
     assert not [n for n in first.notices() if n.code is NoticeCode.CLOSING]
+
+
+# ------------------------------------------------------------------ leaving, told before it happens
+
+
+def test_a_player_about_to_leave_is_told_to_everyone_and_staying_takes_it_back():
+    table, _clock, (ann, bob), (one, two) = seated()
+    eve = Recorder()
+    table.join("eve", eve, watch=True)
+    assert ann.request(Leaving(True))
+    for sink in (two, eve):
+        assert states(sink)[-1].seats[0].leaving and not states(sink)[-1].seats[1].leaving
+    assert table.state().seats[0].status is SeatStatus.PLAYER  # nothing changes until they go
+    assert ann.request(Leaving(False))
+    assert not states(two)[-1].seats[0].leaving
+
+
+def test_a_player_who_confirms_leaving_is_said_to_have_left_and_what_the_table_does():
+    table, _clock, (ann, bob), (_one, two) = seated(("AC KC QC JC", "2D 3D 4D 5D"))
+    ann.flip()
+    bob.flip()  # a battle played: the seat is kept for ann
+    ann.request(Leaving(True))
+    ann.request(Leave())
+    seat = states(two)[-1].seats[0]
+    assert seat.status is SeatStatus.AWAY and not seat.leaving
+    assert two.texts()[-1] == "ann left seat 1: the house plays it until they return"
+
+
+def test_a_spectator_cannot_say_it_is_leaving_a_seat():
+    table, _clock, _players, (one, _two) = seated()
+    eve = table.join("eve", Recorder(), watch=True)
+    assert not eve.request(Leaving(True))
+    assert not any(seat.leaving for seat in table.state().seats)
+
+
+def test_the_requests_line_says_who_is_leaving_and_asks_the_leaver_to_confirm():
+    from war_tui.presentation.requests import LEAVE_PROMPT, new_requests, request_lines
+    from war_tui.tables import You
+
+    table, _clock, (ann, _bob), _sinks = seated()
+    before = table.state()
+    ann.request(Leaving(True))
+    after = table.state()
+    names = ("ann", "bob")
+    assert request_lines(after, You("ann", Side.P1), names) == (LEAVE_PROMPT,)
+    assert request_lines(after, You("bob", Side.P2), names) == ("ann is leaving the table",)
+    assert request_lines(after, You("eve", None), names) == ("ann is leaving the table",)
+    assert new_requests(before, after, You("bob", Side.P2), names) == ["ann is leaving the table"]
+    assert new_requests(before, after, You("eve", None), names) == ["ann is leaving the table"]
+    assert new_requests(before, after, You("ann", Side.P1), names) == []
+    assert new_requests(after, after, You("bob", Side.P2), names) == []

@@ -25,7 +25,7 @@ from war_tui.tables import (
     WatchLobby,
     encode,
 )
-from war_tui.tables.protocol import MAX_LINE, update_reader
+from war_tui.tables.protocol import MAX_LINE, VERSION, update_reader
 
 
 def server(**kwargs):
@@ -77,8 +77,9 @@ def test_bad_lines_are_refused_and_a_link_that_keeps_sending_them_is_closed():
     bob.join("oak")
     told(ann)
     clock.advance(30)  # seated long enough for the seat to be kept
-    garbage = [b"not json\n", b'{"v":4,"kind":"teleport"}\n', b"x" * (MAX_LINE + 10) + b"\n", b"[]\n",
-               b'{"v":9,"kind":"flip"}\n', b'{"v":4,"kind":"flip","x":1}\n', b"\xff\n"]
+    v = str(VERSION).encode()
+    garbage = [b"not json\n", b'{"v":' + v + b',"kind":"teleport"}\n', b"x" * (MAX_LINE + 10) + b"\n", b"[]\n",
+               b'{"v":9,"kind":"flip"}\n', b'{"v":' + v + b',"kind":"flip","x":1}\n', b"\xff\n"]
     for bad in garbage:
         ann.receive(bad)
     assert not ann.closed and ann.bad_lines == 7

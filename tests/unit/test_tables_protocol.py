@@ -22,6 +22,7 @@ from war_tui.tables import (
     House,
     Join,
     Leave,
+    Leaving,
     Lobby,
     LobbyEntry,
     Notice,
@@ -38,7 +39,7 @@ from war_tui.tables import (
     decode_update,
     encode,
 )
-from war_tui.tables.protocol import MAX_LINE, LineTooLong, encode_snapshot, request_reader, update_reader
+from war_tui.tables.protocol import MAX_LINE, VERSION, LineTooLong, encode_snapshot, request_reader, update_reader
 
 # ------------------------------------------------------------------ round trips
 
@@ -107,7 +108,7 @@ def test_table_states_come_back_equal(state):
         Emoted(Side.P2, "bob", 5),
         EventBatch(3, (), 65_000, (2, 1, 0, 4)),
         TableState("oak", 2, (SeatState(SeatStatus.PLAYER, "ann", True, True, 4.0, False, True),
-                              SeatState(SeatStatus.PLAYER, "bob", False, False, 4.0, True, False)),
+                              SeatState(SeatStatus.PLAYER, "bob", False, False, 4.0, True, False, leaving=True)),
                    0, (Side.P2,), None, False, war_stop=True, held=True, house_in=12.5),
         Lobby((LobbyEntry("oak", ("ann", None), (SeatStatus.PLAYER, SeatStatus.OPEN), 3, 2, 17, (30, 22), None),
                LobbyEntry("elm", ("a", "b"), (SeatStatus.AWAY, SeatStatus.HOUSE), 0, 1, 400, (52, 0), Result.P1)), 16),
@@ -119,7 +120,7 @@ def test_notices_and_the_lobby_come_back_equal(message):
 
 @pytest.mark.parametrize(
     "request_", [Flip(), Auto(True, 4.0), Auto(False, 0.5), Auto(True, float("inf")), Restart(), Restart(False),
-                 WarStop(True), WarStop(False), Emote(0), Emote(5), House(), Sit(), Leave(),
+                 WarStop(True), WarStop(False), Emote(0), Emote(5), House(), Sit(), Leaving(True), Leaving(False), Leave(),
                  Join("oak", False), Join("elm", True), WatchLobby()]
 )
 def test_requests_come_back_equal(request_):
@@ -158,7 +159,7 @@ def test_the_biggest_snapshot_fits_in_a_line_by_dropping_its_oldest_log_lines():
 
 
 def line(**fields) -> bytes:
-    return json.dumps({"v": 4, **fields}).encode()
+    return json.dumps({"v": VERSION, **fields}).encode()
 
 
 @pytest.mark.parametrize(
@@ -166,14 +167,14 @@ def line(**fields) -> bytes:
     [
         (b"", "not JSON"),
         (b"flip", "not JSON"),
-        (b'{"v":4,"kind":"flip"', "not JSON"),
+        (b'{"v":5,"kind":"flip"', "not JSON"),
         (b"\xff\xfe{}", "not JSON"),
         (b"[" * 50_000 + b"]" * 50_000, "longer than"),
         (b"[" * 30_000 + b"]" * 30_000, "not JSON"),  # nested past the parser's depth
         (b"[1,2]", "not a JSON object"),
         (b'{"kind":"flip"}', "protocol version"),
-        (b'{"v":3,"kind":"flip"}', "protocol version 3 is not spoken here (this side speaks 4)"),
-        (b'{"v":5,"kind":"flip"}', "the same war-tui"),
+        (b'{"v":3,"kind":"flip"}', "protocol version 3 is not spoken here (this side speaks 5)"),
+        (b'{"v":6,"kind":"flip"}', "the same war-tui"),
         (b'{"v":true,"kind":"flip"}', "protocol version"),
         (line(kind="teleport"), "no known kind"),
         (line(kind=["flip"]), "no known kind"),
@@ -181,9 +182,9 @@ def line(**fields) -> bytes:
         (line(kind="auto", on=1, speed=4), "true or false"),
         (line(kind="auto", on=True, speed=0.1), "number from"),
         (line(kind="auto", on=True, speed=10**400), "number from"),
-        (b'{"v":4,"kind":"auto","on":true,"speed":' + b"9" * 5000 + b"}", "not JSON"),  # past int's digit limit
-        (b'{"v":4,"kind":"auto","on":true,"speed":NaN}', "not a number"),
-        (b'{"v":4,"kind":"auto","on":true,"speed":1e999}', "number from"),
+        (b'{"v":5,"kind":"auto","on":true,"speed":' + b"9" * 5000 + b"}", "not JSON"),  # past int's digit limit
+        (b'{"v":5,"kind":"auto","on":true,"speed":NaN}', "not a number"),
+        (b'{"v":5,"kind":"auto","on":true,"speed":1e999}', "number from"),
         (line(kind="auto", on=True, speed="fast"), "number from"),
         (line(kind="auto", on=True), "has no speed"),
         (line(kind="join", table=7, watch=False), "printable text"),
@@ -272,7 +273,7 @@ def test_a_version_2_line_is_refused_with_one_clear_sentence():
     with pytest.raises(ProtocolError) as refusal:
         decode_update(b'{"v":3,"kind":"events","game":1,"events":[]}')
     assert str(refusal.value) == (
-        "protocol version 3 is not spoken here (this side speaks 4): the server and the game must run the same war-tui"
+        "protocol version 3 is not spoken here (this side speaks 5): the server and the game must run the same war-tui"
     )
 
 
@@ -298,11 +299,11 @@ def test_an_endless_line_is_refused_once_and_never_held_past_the_limit():
 
 
 def test_a_line_of_exactly_the_limit_is_taken_and_one_byte_more_is_not():
-    padding = MAX_LINE - len(b'{"v":4,"kind":"flip"}\n')
-    exact = b'{"v":4,"kind":"flip"}' + b" " * padding + b"\n"
+    padding = MAX_LINE - len(b'{"v":5,"kind":"flip"}\n')
+    exact = b'{"v":5,"kind":"flip"}' + b" " * padding + b"\n"
     assert len(exact) == MAX_LINE
     assert request_reader().feed(exact) == [Flip()]
-    over = b'{"v":4,"kind":"flip"}' + b" " * (padding + 1) + b"\n"
+    over = b'{"v":5,"kind":"flip"}' + b" " * (padding + 1) + b"\n"
     assert isinstance(request_reader().feed(over)[0], LineTooLong)
     reader = request_reader()
     assert isinstance(reader.feed(over[:-1])[0], LineTooLong)

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..tables import LobbyEntry, SeatStatus
+from .cells import cell_width, fit_cells
 from .glyphs import Glyphs
 from ..core.rules import Result
 from .words import plural
 
 LOBBY_COLUMNS = ("Table", "Seats", "Cards", "Watching", "Game", "Battle")
 """A row has two lines, one per seat, so a long name and its cards share a line and the row fits 80 columns."""
+NARROW_COLUMNS = LOBBY_COLUMNS[:3]
+"""Below ``WIDE_ENOUGH`` cells the lobby keeps who sits and their cards (the table on entering says the rest)."""
+WIDE_ENOUGH = 72
+"""Cells the six columns take with a 15-character table name and 16-cell names."""
+PADDING = 2 * 3 + 2
+"""Cells of a narrow row besides its cells' text: each column's padding, and the scrollbar."""
 ROW_HEIGHT = 2
 
 
@@ -29,13 +38,32 @@ def cards_cell(counts: tuple[int, int], result: Result | None) -> str:
     return "\n".join(f"{count}, {mark}" if mark else f"{count}" for count, mark in zip(counts, marks))
 
 
-def lobby_row(entry: LobbyEntry, glyphs: Glyphs) -> tuple[str, ...]:
-    """One table as the lobby's cells; the seats and their cards take a line each."""
-    seats = "\n".join(seat_cell(entry.players[i], entry.statuses[i]) for i in (0, 1))
-    return (
-        entry.table, seats, cards_cell(entry.counts, entry.result), str(entry.spectators), str(entry.game),
-        f"{entry.battles:,}",
-    )
+def lobby_columns(width: int) -> tuple[str, ...]:
+    """The columns that fit ``width`` cells: all six, or the narrow three."""
+    return LOBBY_COLUMNS if width >= WIDE_ENOUGH else NARROW_COLUMNS
+
+
+def lobby_rows(entries: Sequence[LobbyEntry], glyphs: Glyphs, width: int = WIDE_ENOUGH) -> list[tuple[str, ...]]:
+    """Each table as the lobby's cells for a list ``width`` cells wide; the seats and their cards take a line each.
+
+    Narrow, a row keeps the table, its seats and their cards, and a name too long for the room the table and
+    cards columns leave is shortened at a character's edge (never cut inside one)."""
+    rows = [
+        (entry.table, [seat_cell(entry.players[i], entry.statuses[i]) for i in (0, 1)],
+         cards_cell(entry.counts, entry.result), str(entry.spectators), str(entry.game), f"{entry.battles:,}")
+        for entry in entries
+    ]
+    room: int | None = None
+    if width < WIDE_ENOUGH:
+        tables = max([cell_width(LOBBY_COLUMNS[0]), *(cell_width(row[0]) for row in rows)])
+        cards = max([cell_width(LOBBY_COLUMNS[2]), *(cell_width(line) for row in rows for line in row[2].split("\n"))])
+        room = max(3 + cell_width(glyphs.ellipsis), width - tables - cards - PADDING)
+    columns = len(lobby_columns(width))
+    return [
+        (table, "\n".join(seat if room is None else fit_cells(seat, room, glyphs.ellipsis) for seat in seats),
+         *rest)[:columns]
+        for table, seats, *rest in rows
+    ]
 
 
 def lobby_summary(tables: int, max_tables: int) -> str:

@@ -54,6 +54,20 @@ def request_text(state: TableState, index: int, kind: str, you: You | None, name
     return f"{names[index]} asks {what}"
 
 
+LEAVE_PROMPT = "leave the table? q or y leaves, any other key stays"
+"""What a player who pressed q mid-game reads until they answer."""
+
+
+def leaving_text(name: str) -> str:
+    """The other player and spectators: a player pressed q and is asked to confirm."""
+    return f"{name} is leaving the table"
+
+
+def leaving(state: TableState) -> list[int]:
+    """The seats whose player pressed q and is asked to confirm."""
+    return [i for i, seat in enumerate(state.seats) if seat.leaving and seat.status is SeatStatus.PLAYER]
+
+
 def request_lines(
     state: TableState | None, you: You | None, names: Sequence[str], *, house_in: int | None = None,
     local: bool = False,
@@ -69,6 +83,7 @@ def request_lines(
                 else "space lays it for everyone")
         lines.append(f"stopped at a war: {lays}")
     if not local:
+        lines += [LEAVE_PROMPT if index == mine else leaving_text(names[index]) for index in leaving(state)]
         lines += [request_text(state, index, kind, you, names) for index, kind in pending(state)]
     if house_in is not None and house_in <= HOUSE_WARNS and len(state.waiting_for) == 1 and not state.over:
         side = state.waiting_for[0]
@@ -80,14 +95,19 @@ def request_lines(
 
 
 def new_requests(old: TableState | None, new: TableState, you: You | None, names: Sequence[str]) -> list[str]:
-    """The other player's requests that ``new`` has and ``old`` had not: each one a toast for this screen."""
-    if you is None or you.seat is None:
-        return []
+    """The other player's requests that ``new`` has and ``old`` had not: each one a toast for this screen.
+
+    A player about to leave is news for spectators too."""
+    mine = you.seat.index if you is not None and you.seat is not None else None
+    went = set(leaving(old)) if old is not None else set()
+    toasts = [leaving_text(names[index]) for index in leaving(new) if index != mine and index not in went]
+    if mine is None:
+        return toasts
     before = set(pending(old)) if old is not None else set()
-    return [
+    return toasts + [
         request_text(new, index, kind, you, names)
         for index, kind in pending(new)
-        if index != you.seat.index and (index, kind) not in before
+        if index != mine and (index, kind) not in before
     ]
 
 

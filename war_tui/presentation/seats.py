@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core.rules import Side
 from ..tables import SeatState, SeatStatus, TableState, You
 from ..tables.table import HOUSE_NAME
-from .cells import cell_width
+from .cells import cell_width, fit_cells
 from .glyphs import Glyphs
 from .speed import speed_label
+from .status import initials
 from .words import plural
 
 Piece = tuple[str, str]
@@ -76,43 +78,104 @@ def seats_pieces(
 
     ``names``: what the board calls the two seats (``--two-players`` keeps the names given);
     by default the names the table gives them. ``local``: both seats are at this keyboard.
-    The longest wording that fits ``width``: then without "Table", then without the spectators, then
-    without "you are watching" (the help says it too), then cut.
+    The longest wording that fits ``width`` cells (``LADDER``): the least important part goes first
+    (the word "Table", the spectators, "you are watching", what the table waits for, the table's name,
+    the emotes: each is said elsewhere too), then your own seat is called "you", then the names are
+    shortened at a character's edge, and only where no name fits at all do they give way to initials.
+    Pieces go whole: narrower still, the line ends before a part that does not fit, never inside it.
     """
     shown = tuple(names) if names is not None else tuple(
         seat.name or f"seat {i + 1}" for i, seat in enumerate(state.seats)
     )
-    dot = f" {glyphs.dot} "
     mine = None if local or you is None else you.seat
-    seats: list[Piece] = []
-    for index, seat in enumerate(state.seats):
-        seats.append((dot, "label"))
-        if seat.status is not SeatStatus.OPEN and not _house_seat(seat):
-            style = "you" if mine is not None and mine.index == index else "name"
-            seats.append((shown[index], style))
-            if style == "you":
-                seats.append((" (you)", "you"))
-            if emotes[index]:
-                seats.append((f' "{emotes[index]}"', "emote"))
-            seats.append((" ", ""))
-        seats += seat_words(seat, index, state)
-    waiting = [(dot, "label"), waiting_words(state, shown)]
-    spectators: list[Piece] = []
-    if state.spectators:
-        spectators = [(dot, "label"), (plural(state.spectators, "spectator"), "label")]
-    watching: list[Piece] = []
-    if you is not None and you.watching and not local:
-        watching = [(dot, "label"), ("you are watching", "you")]
-    named: list[Piece] = [("Table ", "label"), (state.table, "table")]
-    for table, extra in (
-        (named, [*spectators, *watching]),
-        (named[1:], [*spectators, *watching]),
-        (named[1:], watching),
-        (named[1:], []),
-    ):
-        pieces = [*table, *seats, *waiting, *extra]
+    watching = you is not None and you.watching and not local
+    seated = [i for i, seat in enumerate(state.seats) if seat.status is not SeatStatus.OPEN and not _house_seat(seat)]
+    pieces: list[Piece] = []
+    for rung in LADDER:
+        called = list(initials(shown) if INITIALS in rung else shown)
+        if SHORT_NAMES in rung and INITIALS not in rung:
+            others = [i for i in seated if not (YOU_SHORT in rung and mine is not None and mine.index == i)]
+            unnamed = _line(state, glyphs, rung, ["" if i in others else n for i, n in enumerate(called)],
+                            mine, emotes, seated, watching)
+            room = width - sum(cell_width(text) for text, _ in unnamed)
+            fitted = _shortened([called[i] for i in others], room, glyphs.ellipsis)
+            if fitted is None:
+                continue  # no name fits even shortened: initials
+            for i, name in zip(others, fitted):
+                called[i] = name
+        pieces = _line(state, glyphs, rung, called, mine, emotes, seated, watching)
         if sum(cell_width(text) for text, _ in pieces) <= width:
             return pieces
-    return pieces
+    kept: list[Piece] = []
+    used = 0
+    for text, style in pieces:  # narrower than the shortest wording: the line ends before a piece that does not fit
+        used += cell_width(text)
+        if used > width:
+            break
+        kept.append((text, style))
+    while kept and kept[-1][1] in ("label", ""):
+        kept.pop()  # never a dot or a space left hanging at the end
+    return kept
+
+
+def _line(
+    state: TableState, glyphs: Glyphs, rung: frozenset[str], called: Sequence[str],
+    mine: Side | None, emotes: Sequence[str], seated: Sequence[int], watching: bool,
+) -> list[Piece]:
+    """The line's pieces at one rung of the ladder, with the seats called as ``called``."""
+    dot = f" {glyphs.dot} "
+    parts: list[list[Piece]] = []
+    if TABLE_NAME not in rung:
+        parts.append(([("Table ", "label")] if TABLE_WORD not in rung else []) + [(state.table, "table")])
+    for index, seat in enumerate(state.seats):
+        part: list[Piece] = []
+        if index in seated:
+            if mine is not None and mine.index == index:
+                part += [("you", "you")] if YOU_SHORT in rung else [(called[index], "you"), (" (you)", "you")]
+            else:
+                part.append((called[index], "name"))
+            if emotes[index] and EMOTE not in rung:
+                part.append((f' "{emotes[index]}"', "emote"))
+            part.append((" ", ""))
+        parts.append(part + seat_words(seat, index, state))
+    if WAITING not in rung:
+        parts.append([waiting_words(state, called)])
+    if state.spectators and SPECTATORS not in rung:
+        parts.append([(plural(state.spectators, "spectator"), "label")])
+    if watching and WATCHING not in rung:
+        parts.append([("you are watching", "you")])
+    pieces: list[Piece] = []
+    for part in parts:
+        if pieces:
+            pieces.append((dot, "label"))
+        pieces += part
     return pieces
 
+
+def _shortened(names: Sequence[str], room: int, ellipsis: str) -> list[str] | None:
+    """``names`` cut at a character's edge (ending in ``ellipsis``) so that together they take ``room`` cells at
+    most, the room shared fairly (a short name keeps all of it); None if one would keep less than two cells."""
+    widths = [cell_width(name) for name in names]
+    if sum(widths) <= room:
+        return list(names)
+    budgets = [0] * len(names)
+    left, waiting = room, sorted(range(len(names)), key=lambda i: widths[i])
+    while waiting:
+        share = left // len(waiting)
+        i = waiting.pop(0)
+        budgets[i] = min(widths[i], share)
+        left -= budgets[i]
+    least = 2 + cell_width(ellipsis)
+    if any(b < widths[i] and b < least for i, b in enumerate(budgets)):
+        return None
+    return [name if budgets[i] >= widths[i] else fit_cells(name, budgets[i], ellipsis) for i, name in enumerate(names)]
+
+
+TABLE_WORD, SPECTATORS, WATCHING, WAITING, TABLE_NAME, EMOTE, YOU_SHORT, SHORT_NAMES, INITIALS = (
+    "the word Table", "spectators", "you are watching", "what the table waits for", "table name", "emotes",
+    "your name (you: 'you')", "names shortened", "initials",
+)
+"""The parts of the seats line that give way, least important first."""
+GIVING_WAY = (TABLE_WORD, SPECTATORS, WATCHING, WAITING, TABLE_NAME, EMOTE, YOU_SHORT, SHORT_NAMES, INITIALS)
+LADDER = tuple(frozenset(GIVING_WAY[:n]) for n in range(len(GIVING_WAY) + 1))
+"""The seats line's wordings, longest first: each gives up one more part than the one before."""

@@ -50,8 +50,8 @@ def status_pieces(
     The longest wording that fits ``width`` cells (``LADDER``): the least important part goes first,
     the game number (the seed that replays the game stays), the tally's words (a score, "Wins Ann 3-2
     Bob"), auto-play's speed while it is off, the seed (the log says it at every deal), the war
-    count, the draws and stopped games; only then the names give way to initials, and last the
-    battle number. Pieces go whole: no word, number or name is cut.
+    count, the draws and stopped games, the word "Wins" ("ann 3-2 bob"); only then the names give way
+    to initials, and last the battle number. Pieces go whole: no word, number or name is cut.
     """
     dot = f" {glyphs.dot} "
     p1, p2, draws, stopped = tally
@@ -85,7 +85,8 @@ def status_pieces(
         if time_left is not None:
             pieces += [(dot, "label"), (time_left_text(time_left), "value")]
         if SCORE in rung:
-            pieces += [(dot + f"Wins {a} ", "label"), (f"{p1}-{p2}", "value"), (f" {b}", "label")]
+            wins = "" if WINS_WORD in rung else "Wins "
+            pieces += [(dot + f"{wins}{a} ", "label"), (f"{p1}-{p2}", "value"), (f" {b}", "label")]
         else:
             pieces += [(dot + f"Wins {a}: ", "label"), (f"{p1}", "value"), (f", {b}: ", "label"), (f"{p2}", "value")]
         if draws and EXTRAS not in rung:
@@ -104,11 +105,20 @@ def status_pieces(
     return pieces
 
 
-GAME, SCORE, AUTO_SPEED, SEED, WAR_COUNT, EXTRAS, INITIALS, BATTLE = (
+GAME, SCORE, AUTO_SPEED, SEED, WAR_COUNT, EXTRAS, WINS_WORD, INITIALS, BATTLE = (
     "game number", "tally in words", "auto-play's speed while off", "seed", "war count", "draws and stopped games",
-    "full names", "battle number",
+    "the word Wins", "full names", "battle number",
 )
 """The parts of the status line that give way, least important first."""
-GIVING_WAY = (GAME, SCORE, AUTO_SPEED, SEED, WAR_COUNT, EXTRAS, INITIALS, BATTLE)
-LADDER = tuple(frozenset(GIVING_WAY[:n]) for n in range(len(GIVING_WAY) + 1))
-"""The status line's wordings, longest first: each gives up one more part than the one before."""
+GIVING_WAY = (GAME, SCORE, AUTO_SPEED, SEED, WAR_COUNT, EXTRAS, WINS_WORD, INITIALS, BATTLE)
+_BEFORE_NAMES = GIVING_WAY[: GIVING_WAY.index(WINS_WORD)]
+LADDER = (
+    *(frozenset(GIVING_WAY[:n]) for n in range(len(_BEFORE_NAMES) + 1)),
+    frozenset({*_BEFORE_NAMES, WINS_WORD}),
+    # Initials take the word back while it fits: "Wins A 3-2 B" reads as a tally better than "A 3-2 B".
+    frozenset({*_BEFORE_NAMES, INITIALS}),
+    frozenset({*_BEFORE_NAMES, WINS_WORD, INITIALS}),
+    frozenset(GIVING_WAY),
+)
+"""The status line's wordings, longest first: each gives up one more part than the one before (the word
+"Wins" goes before the names give way to initials, and comes back with them while it fits)."""

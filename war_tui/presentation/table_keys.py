@@ -20,7 +20,7 @@ TABLE_KEYS = (
     ("s", "statistics"),
     ("?  esc", "this help, open and close"),
     ("ctrl+p", "command palette: every action, and themes"),
-    ("q", "leave the table"),
+    ("q", "leave the table; mid-game with another player, q again or y leaves, any other key stays"),
 )
 
 SPECTATOR_KEYS = (

@@ -28,6 +28,7 @@ from .messages import (
     House,
     Join,
     Leave,
+    Leaving,
     Lobby,
     LobbyEntry,
     LogEntry,
@@ -55,7 +56,7 @@ from .table import Member, Table, TableOptions
 
 __all__ = [
     "EMOTES", "Emote", "Emoted", "House", "Sit", "Tally", "WarStop",
-    "MAX_LINE", "VERSION", "Auto", "Clock", "EventBatch", "FakeClock", "Flip", "Join", "Leave", "Link", "Lobby",
+    "MAX_LINE", "VERSION", "Auto", "Clock", "EventBatch", "FakeClock", "Flip", "Join", "Leave", "Leaving", "Link", "Lobby",
     "LobbyEntry", "LocalTable", "LogEntry", "Member", "MessageReader", "Notice", "NoticeCode", "ProtocolError",
     "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "RemoteGame", "TableEvent",
     "TableNameError", "TableOptions", "TableRefused", "TableState", "Update", "WatchLobby", "You",

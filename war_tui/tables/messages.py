@@ -4,7 +4,7 @@ A table tells each member (``Update``): a ``Snapshot`` when they arrive or fall
 behind, its game's deals, won battles and end as an ``EventBatch``, the seats as a
 ``TableState`` whenever they change, and ``Notice`` lines. The lobby is a
 ``Lobby``; a player's emote is ``Emoted``. A member asks (``Request``): ``Flip``, ``Auto``, ``Restart``,
-``WarStop``, ``Emote``, ``House``, ``Sit``, ``Leave``; a connection outside a table asks ``Join`` or
+``WarStop``, ``Emote``, ``House``, ``Sit``, ``Leaving``, ``Leave``; a connection outside a table asks ``Join`` or
 ``WatchLobby``. The
 same values go through a socket (``protocol`` encodes them) or straight from a
 ``Table`` to a ``RemoteGame`` in one process (``--two-players``).
@@ -24,7 +24,7 @@ from ..core.rules import EndReason, Result, Rules, Side
 
 __all__ = [
     "EMOTES", "Auto", "BattleWon", "Emote", "Emoted", "EventBatch", "Flip", "GameOver", "GameStarted", "House", "Join",
-    "LOGGED_NOTICES", "Leave", "LogEntry", "Lobby", "LobbyEntry", "Notice", "NoticeCode", "Request", "Restart",
+    "LOGGED_NOTICES", "Leave", "Leaving", "LogEntry", "Lobby", "LobbyEntry", "Notice", "NoticeCode", "Request", "Restart",
     "SeatState", "SeatStatus", "Sit", "Snapshot", "Tally", "TableEvent", "TableState", "Update", "WarStop",
     "WatchLobby", "You",
 ]
@@ -76,6 +76,7 @@ class SeatState:
     speed: float  # auto-play speed they asked for, battles per second
     restart: bool  # asks to deal again (at game over), or to stop this game and deal again (during it)
     war_stop: bool = False  # asks to stop auto-play at the tie of every war
+    leaving: bool = False  # pressed q mid-game and is asked on their own screen whether to leave
 
     @property
     def house(self) -> bool:
@@ -239,6 +240,15 @@ class Sit:
 
 
 @dataclass(frozen=True, slots=True)
+class Leaving:
+    """I am about to leave (``on``: my screen asks me to confirm), or I stay after all (``on`` False).
+
+    Everyone at the table is told, so the other player hears of it before the seat changes."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Leave:
     """I am leaving the table."""
 
@@ -256,5 +266,5 @@ class WatchLobby:
     """Send me the lobby, and again whenever it changes."""
 
 
-Request = Flip | Auto | Restart | WarStop | Emote | House | Sit | Leave | Join | WatchLobby
+Request = Flip | Auto | Restart | WarStop | Emote | House | Sit | Leaving | Leave | Join | WatchLobby
 """What a connection asks of the server."""

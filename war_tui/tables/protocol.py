@@ -3,8 +3,8 @@
 One JSON object per line, UTF-8, ending in ``\\n``, each carrying the version (``"v": VERSION``) and
 a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``,
 ``notice``, ``emoted``, ``lobby``); a connection sends requests (``flip``, ``auto``,
-``restart``, ``war_stop``, ``emote``, ``house``, ``sit``, ``leave``, ``join``, ``lobby``). A game travels as its deals, won
-battles and game overs (``TableEvent``), which decode to values equal to the
+``restart``, ``war_stop``, ``emote``, ``house``, ``sit``, ``leaving``, ``leave``, ``join``, ``lobby``). A game
+travels as its deals, won battles and game overs (``TableEvent``), which decode to values equal to the
 engine's: a battle's view holds every card laid, and a war's steps follow from
 its wars and the rules' war cards, so the turn of each card is not sent. A line
 of another version is refused, with a sentence saying both ends must run the same
@@ -40,6 +40,7 @@ from .messages import (
     House,
     Join,
     Leave,
+    Leaving,
     Lobby,
     LobbyEntry,
     LogEntry,
@@ -61,9 +62,10 @@ from .messages import (
 )
 from .names import MAX_NAME_CHARACTERS, MAX_TABLE_NAME_LENGTH, is_reduced
 
-VERSION = 4
-"""4: requests between players (stop at wars, deal again mid-game), emotes, the table's tally and game time,
-a war held at its tie and the house's countdown. 3 had none of these; 2 sent each card turned as well."""
+VERSION = 5
+"""5: a player about to leave (a seat's ``leaving``, the ``leaving`` request). 4: requests between players (stop
+at wars, deal again mid-game), emotes, the table's tally and game time, a war held at its tie and the house's
+countdown. 3 had none of these; 2 sent each card turned as well."""
 MAX_LINE = 64 * 1024
 """Bytes in one line at most, its newline included."""
 CARD_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
@@ -129,7 +131,7 @@ def event_dict(event: TableEvent | Notice | Emoted) -> dict[str, Any]:
 
 def _seat(seat: SeatState) -> dict[str, Any]:
     return {"status": seat.status.value, "name": seat.name, "flipped": seat.flipped, "auto": seat.auto,
-            "speed": seat.speed, "restart": seat.restart, "war_stop": seat.war_stop}
+            "speed": seat.speed, "restart": seat.restart, "war_stop": seat.war_stop, "leaving": seat.leaving}
 
 
 def _state(state: TableState) -> dict[str, Any]:
@@ -186,6 +188,8 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
         body = {"kind": "house"}
     elif isinstance(message, Sit):
         body = {"kind": "sit"}
+    elif isinstance(message, Leaving):
+        body = {"kind": "leaving", "on": message.on}
     elif isinstance(message, Leave):
         body = {"kind": "leave"}
     elif isinstance(message, Join):
@@ -431,13 +435,13 @@ def _decode_event(data: Any) -> TableEvent:
 
 
 def _decode_seat(data: Any) -> SeatState:
-    f = _Fields(data, "a seat", ("status", "name", "flipped", "auto", "speed", "restart", "war_stop"))
+    f = _Fields(data, "a seat", ("status", "name", "flipped", "auto", "speed", "restart", "war_stop", "leaving"))
     status = f.enum("status", SeatStatus)
     name = f.opt_name("name")
     if (name is None) != (status is SeatStatus.OPEN):
         raise ProtocolError("a seat whose name does not fit its status")
     return SeatState(status, name, f.bool("flipped"), f.bool("auto"), f.number("speed", MIN_SPEED, MAX_REQUEST_SPEED),
-                     f.bool("restart"), f.bool("war_stop"))
+                     f.bool("restart"), f.bool("war_stop"), f.bool("leaving"))
 
 
 _STATE_FIELDS = ("table", "game", "seats", "spectators", "waiting", "auto", "over", "war_stop", "held", "house_in")
@@ -547,6 +551,8 @@ def decode_request(line: bytes | str) -> Request:
     if kind == "sit":
         _Fields(data, "a sit request", ("v", "kind"))
         return Sit()
+    if kind == "leaving":
+        return Leaving(_Fields(data, "a leaving request", ("v", "kind", "on")).bool("on"))
     if kind == "leave":
         _Fields(data, "a leave request", ("v", "kind"))
         return Leave()

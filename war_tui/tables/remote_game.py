@@ -31,6 +31,7 @@ from .messages import (
     Flip,
     House,
     Leave,
+    Leaving,
     Lobby,
     LogEntry,
     Notice,
@@ -127,6 +128,9 @@ class RemoteGame(EventSource):
 
     def sit(self) -> None:
         self._send(Sit())
+
+    def set_leaving(self, on: bool) -> None:
+        self._send(Leaving(on))
 
     def leave(self) -> None:
         self._send(Leave())

@@ -39,6 +39,7 @@ from .messages import (
     Flip,
     House,
     Leave,
+    Leaving,
     LobbyEntry,
     LogEntry,
     Notice,
@@ -152,6 +153,8 @@ class _Seat:
         self.speed = DEFAULT_AUTO_SPEED
         self.restart = False
         self.war_stop = False
+        self.leaving = False
+        """Pressed q mid-game: their screen asks them to confirm, and everyone is told they are leaving."""
         self.asked: dict[str, float] = {}
         """Since when each of this seat's requests has waited for the other player (``KINDS``)."""
         self.emotes = EmoteLimit()
@@ -160,7 +163,7 @@ class _Seat:
         return bool(getattr(self, kind))
 
     def drop_wishes(self) -> None:
-        self.auto = self.restart = self.war_stop = False
+        self.auto = self.restart = self.war_stop = self.leaving = False
         self.asked.clear()
 
     def status(self, now: float, grace: float) -> SeatStatus:
@@ -230,7 +233,7 @@ class Member:
 
     def request(self, request: Request) -> bool:
         """Carry out a table request (``Flip``, ``Auto``, ``Restart``, ``WarStop``, ``Emote``, ``House``, ``Sit``,
-        ``Leave``); others are refused."""
+        ``Leaving``, ``Leave``); others are refused."""
         if isinstance(request, Flip):
             return self.flip()
         if isinstance(request, Auto):
@@ -245,6 +248,8 @@ class Member:
             return self.table.play_house(self)
         if isinstance(request, Sit):
             return self.table.sit(self)
+        if isinstance(request, Leaving):
+            return self.table.set_leaving(self, request.on)
         if isinstance(request, Leave):
             self.leave()
             return True
@@ -588,6 +593,17 @@ class Table:
             self._settle()
         return True
 
+    def set_leaving(self, member: Member, on: bool) -> bool:
+        """``member`` is about to leave (their screen asks them to confirm), or stays after all: everyone sees it
+        on the seats' state, so the other player hears of it before the seat changes."""
+        seat = self._seat_of(member)
+        if seat is None:
+            return False
+        if seat.leaving != on:
+            seat.leaving = on
+            self._settle()
+        return True
+
     def emote(self, member: Member, emote: int) -> bool:
         """``member`` sends one of the ``EMOTES`` to everyone; at most one a second and ten a minute per seat."""
         seat = self._seat_of(member)
@@ -722,7 +738,7 @@ class Table:
         grace = self.options.reconnect_grace
         over = self.game.over
         seats = tuple(
-            SeatState(s.status(now, grace), s.name, s.flipped, s.auto, s.speed, s.restart, s.war_stop)
+            SeatState(s.status(now, grace), s.name, s.flipped, s.auto, s.speed, s.restart, s.war_stop, s.leaving)
             for s in self._seats
         )
         if over:

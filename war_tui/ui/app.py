@@ -440,9 +440,15 @@ class WarApp(ShadowOutput, App[None]):
         yield SystemCommand("Help", "The rules in brief and every key", self.action_help)
 
     async def on_event(self, event: events.Event) -> None:
-        """Any key shows the rest of a war being laid at once (the flip keys do only that: the controller's flip)."""
-        if isinstance(event, events.Key) and not event.is_forwarded and event.key not in FLIP_KEYS:
-            self.board.hurry()
+        """Any key shows the rest of a war being laid at once (the flip keys do only that: the controller's flip).
+        Once q asked to confirm leaving a table, the next key answers, whatever screen is on top."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self.controller.leave_asked:
+                if self.controller.answer_leave(event.key):
+                    await self.action_quit()
+                return
+            if event.key not in FLIP_KEYS:
+                self.board.hurry()
         await super().on_event(event)
 
     # ------------------------------------------------------------ screens

@@ -149,7 +149,9 @@ class Board(Screen[None]):
         self.watch_you(self.you)
 
     def watch_you(self, you: You | None) -> None:
-        """A player's own packet is marked and sits at the bottom, level with their own row of the pile."""
+        """A player's own packet is marked and sits at the bottom, level with their own row of the pile; a
+        spectator's footer lists only what a spectator's keys do (``-watching``)."""
+        self.set_class(self.seats and not self.local and you is not None and you.watching, "-watching")
         if not self.seats or self.local or len(self.query(Packet)) < 2 or not self.query(Pile):
             return  # not composed yet: on_mount places them
         mine = you.seat if you is not None else None

@@ -189,6 +189,14 @@ class Controller:
         """The keys the help lists (None: the solo game's)."""
         return None
 
+    leave_asked = False
+    """q asked this player to confirm leaving: the next key answers (``answer_leave``)."""
+
+    def answer_leave(self, key: str) -> bool:
+        """The key after q asked to confirm leaving: whether it leaves."""
+        self.leave_asked = False
+        return False
+
     def back(self) -> bool:
         """q: whether this way to play went back somewhere (a table left for the lobby it came from);
         False: the app quits."""

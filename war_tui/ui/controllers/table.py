@@ -21,14 +21,16 @@ from typing import Protocol
 
 from ...core.events import Event, GameOver, GameStarted
 from ...core.rules import Result
-from ...presentation.requests import emote_line, new_requests, request_lines
+from ...presentation.requests import LEAVE_PROMPT, emote_line, new_requests, request_lines
 from ...presentation.speed import faster, slower, speed_label
 from ...presentation.table_views import board_steps
 from ...presentation.words import capital
 from ...presentation.views import BattleView, DealView, EndView, LogNote, deal_view, end_view
 from ...settings.play import PlaySettings
 from ...settings.served import TableMode
-from ...tables import Emoted, Join, Leave, Lobby, Notice, NoticeCode, RemoteGame, Snapshot, TableState, WatchLobby
+from ...tables import (
+    Emoted, Join, Leave, Lobby, Notice, NoticeCode, RemoteGame, SeatStatus, Snapshot, TableState, WatchLobby,
+)
 from ...tables.messages import LOGGED_NOTICES
 from ..adapter import EngineAdapter
 from ...presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
@@ -40,6 +42,8 @@ PLACEHOLDER_NAMES = ("Seat 1", "Seat 2")
 """What the board calls the seats before the table has said who sits in them."""
 
 WATCHING = "You are watching: only the two players flip, play auto or deal again (t takes a free seat)"
+LEAVE_KEYS = frozenset({"q", "y", "ctrl+c"})
+"""The keys that confirm leaving once q asked; any other stays."""
 EMOTE_SHOWS = 6.0
 """Seconds an emote stays beside its sender's name."""
 
@@ -94,6 +98,7 @@ class TableController(Controller):
         """Which of the table's own keys were in play when the footer last asked."""
         self._held_notes: list[str] = []
         """Notes that came while a war is held at its tie: logged after its battle, as they happened."""
+        self._leave_confirmed = False
 
     def first_names(self) -> tuple[str, str]:
         """The names the board starts with: the seats' if the table has said them, else placeholders."""
@@ -336,7 +341,11 @@ class TableController(Controller):
             self.board.tally = tally
 
     def back(self) -> bool:
-        """q at a table reached from the lobby: leave the table and show the lobby again."""
+        """q mid-game with another player at the table: ask first (``answer_leave``). Then, at a table reached
+        from the lobby: leave the table and show the lobby again."""
+        if self._ask_before_leaving():
+            return True
+        self._leave_confirmed = False
         if self.settings.table_mode != TableMode.LOBBY or self._in_lobby or self.game.send is None:
             return False
         self.game.send(Leave())
@@ -345,6 +354,32 @@ class TableController(Controller):
         self.shell.close_result()
         self.shell.open_lobby()
         return True
+
+    def _ask_before_leaving(self) -> bool:
+        """Whether q asks to confirm: a seated player, mid-game, with another player at the table (who hears of
+        it at once, as spectators do); at game over, alone with the house, or watching, q leaves at once."""
+        if self._leave_confirmed:
+            return False
+        state, you = self.game.state, self.game.you
+        if (self.local or self.ended is not None or self._in_lobby or state is None or state.over or you is None
+                or you.seat is None or state.seats[1 - you.seat.index].status is not SeatStatus.PLAYER):
+            return False
+        if not self.leave_asked:
+            self.leave_asked = True
+            self.game.set_leaving(True)
+            self.shell.notify(capital(LEAVE_PROMPT), timeout=5, markup=False)
+        return True
+
+    def answer_leave(self, key: str) -> bool:
+        """q or y leaves; any other key stays (and does nothing else), and the table hears so."""
+        self.leave_asked = False
+        if key in LEAVE_KEYS:
+            self._leave_confirmed = True
+            return True
+        if self.ended is None:
+            self.game.set_leaving(False)
+            self.shell.notify("You stay at the table", timeout=2)
+        return False
 
     def join(self, table: str, watch: bool) -> None:
         """The lobby's choice: sit at (or watch) ``table``."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 from textual.widgets.data_table import CellDoesNotExist
 
 from ...presentation.glyphs import Glyphs
-from ...presentation.lobby import LOBBY_COLUMNS, ROW_HEIGHT, lobby_row, lobby_summary
+from ...presentation.lobby import ROW_HEIGHT, lobby_columns, lobby_rows, lobby_summary
 from ...presentation.words import capital
 from ...tables import Lobby, TableNameError, parse_table_name
 from ...tables.names import MAX_TABLE_NAME_LENGTH, TABLE_NAME_RULE
@@ -53,15 +53,15 @@ class LobbyScreen(Screen[None]):
         self.glyphs = glyphs
         self._ready = False
         """Composed and mounted: a lobby that came before waits for ``on_mount``."""
+        self._columns: tuple[str, ...] = ()
+        """The columns the list shows now (they depend on the screen's width)."""
         self._asked_early: bool | None = None
         """Sit (False) or watch (True), asked before the server's first list: done once it arrives."""
 
     def compose(self) -> ComposeResult:
         yield Static("War tables", id="lobby-title")
         yield Static("Waiting for the server's list of tables...", id="lobby-summary")
-        table: DataTable[str] = DataTable(id="lobby-tables", cursor_type="row", zebra_stripes=True)
-        table.add_columns(*LOBBY_COLUMNS)
-        yield table
+        yield DataTable(id="lobby-tables", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="lobby-new"):
             yield Label("New table name: ", id="lobby-new-label")
             yield Input(
@@ -71,7 +71,7 @@ class LobbyScreen(Screen[None]):
         yield Static("", id="lobby-message")
         yield Static(
             f"Up/Down choose {self.glyphs.dot} enter sits {self.glyphs.dot} w watches"
-            f" {self.glyphs.dot} n opens a new table {self.glyphs.dot} q leaves",
+            f" {self.glyphs.dot} n opens a new table {self.glyphs.dot} q leaves {self.glyphs.dot} ? help",
             id="lobby-keys",
         )
         yield Footer()
@@ -81,14 +81,27 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-new").display = False
         self.watch_lobby(self.lobby)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Narrower or wider: the columns that fit (``lobby_columns``), the rows drawn again for them."""
+        if self._ready and lobby_columns(event.size.width) != self._columns:
+            self.watch_lobby(self.lobby)
+
     def watch_lobby(self, lobby: Lobby | None) -> None:
-        if lobby is None or not self._ready:
+        if not self._ready:
             return
         table = self.query_one("#lobby-tables", DataTable)
+        width = self.size.width
+        columns = lobby_columns(width)
         chosen = self.chosen_table()
+        if columns != self._columns:
+            table.clear(columns=True)
+            table.add_columns(*columns)
+            self._columns = columns
+        if lobby is None:
+            return
         table.clear()
-        for entry in lobby.tables:
-            table.add_row(*lobby_row(entry, self.glyphs), key=entry.table, height=ROW_HEIGHT)
+        for entry, row in zip(lobby.tables, lobby_rows(lobby.tables, self.glyphs, width)):
+            table.add_row(*row, key=entry.table, height=ROW_HEIGHT)
         names = [entry.table for entry in lobby.tables]
         if chosen in names:
             table.move_cursor(row=names.index(chosen), animate=False)
