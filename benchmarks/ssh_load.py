@@ -362,7 +362,7 @@ async def solo_crowd(args: argparse.Namespace) -> int:
                 for first in range(0, idle + auto, 16):
                     await asyncio.gather(*(start(n) for n in range(first, min(idle + auto, first + 16))))
                 took = time.monotonic() - started
-                await asyncio.sleep(5.0)
+                await asyncio.sleep(15.0)  # the crowd settled: every game past its start, auto-play under way
                 boards = []
                 for _ in range(args.probes):
                     boards.append(await first_board(server.port))

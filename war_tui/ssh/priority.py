@@ -4,11 +4,12 @@ Linux with autogroup scheduling (``/proc/sys/kernel/sched_autogroup_enabled``, o
 distributions' kernels) shares the CPU between sessions first, and every game leads a session of its
 own (its pty is its controlling terminal): the nice value a game gives itself then weighs only
 against itself, and thirty busy games would each weigh as much as the server. So the server sets the
-nice value of each game's session group (``/proc/PID/autogroup``, see sched(7)) once the game has had
-``START_BOOST`` seconds: a newcomer draws its first board with the server's weight, then plays at the
-game's lower one. Where there is no such file (autogroup built out, another system) the game's own
-nice value is all there is, and nothing here happens. The kernel takes one unprivileged change a tenth
-of a second, machine-wide: a refused one (EAGAIN) is tried again, a few times.
+nice value of each game's session group (``/proc/PID/autogroup``, see sched(7)) to ``SETTLED_NICE``
+once the game has had ``START_BOOST`` seconds: a newcomer draws its first board with the server's
+weight (1,024 to a settled game's 15), then plays below the server and every newcomer, and alike with
+every other game. Where there is no such file (autogroup built out, another system) the game's own nice
+value is all there is, and nothing here happens. The kernel takes one unprivileged change a tenth of a
+second, machine-wide: a refused one (EAGAIN) is tried again, a few times.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import asyncio
 import errno
 
 START_BOOST = 2.0
-"""Seconds a game runs with the server's weight before its group gets the game's nice value."""
+"""Seconds a game runs with the server's weight before its group gets ``SETTLED_NICE``."""
+SETTLED_NICE = 19
+"""The lowest weight: what a settled game needs is a frame a battle, which waits for nobody's start."""
 RETRY_AFTER = 0.15
 RETRIES = 20
 
@@ -42,9 +45,9 @@ def group_nice(pid: int) -> int | None:
 
 
 class GroupNice:
-    """Sets a game's group nice value after its start-up boost, on the running loop; ``cancel`` when it ends."""
+    """Settles a game's group after its start-up boost, on the running loop; ``cancel`` when it ends."""
 
-    def __init__(self, pid: int, niceness: int) -> None:
+    def __init__(self, pid: int, niceness: int = SETTLED_NICE) -> None:
         self.pid = pid
         self.niceness = niceness
         self.done = False

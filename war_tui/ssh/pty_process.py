@@ -108,7 +108,8 @@ class PtyProcess:
         self._output_paused = False
         self._output_done = asyncio.Event()
         self._closed = False
-        self._group_nice = GroupNice(process.pid, niceness) if niceness else None
+        # A game started below the server (``niceness``) settles its session group too (see ``priority``).
+        self._group_nice = GroupNice(process.pid) if niceness else None
         self.resume_output()
 
     @classmethod
