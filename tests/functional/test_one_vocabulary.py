@@ -51,6 +51,7 @@ async def test_the_deepest_war_is_worded_alike_in_simulate_stats_the_stats_scree
     host = Host()
     async with host.run_test(size=(100, 30)) as pilot:
         await stats_shown(pilot)
+        await until(pilot, lambda: "Deepest war" in screen_text(host))  # the panels laid out after the read
         stats_screen = line_with(screen_text(host), "Deepest war")
 
     app = make_app(seed=seed, auto=True, speed=MAX)

@@ -11,22 +11,11 @@ import re
 
 import aiohttp
 import pytest
-from ssh_support import TIMEOUT, game_pid, start_server, until, wait_gone
-from web_support import closed, open_door, open_socket, origin, read_screen, web_client
+from ssh_support import TIMEOUT, game_pid, until, wait_gone
+from web_support import closed, open_socket, origin, read_screen, served, shut, web_client
 
 from war_tui.web.server import COOKIE, TOKEN, clean_name, place_command
 from war_tui.ssh.commands import CommandRefused, TableMode
-
-
-async def served(tmp_path, server_options=None, **door_options):
-    srv = await start_server(tmp_path, None, **(server_options or {}))
-    door = await open_door(srv.server, **door_options)
-    return srv, door
-
-
-async def shut(srv, door) -> None:
-    await door.stop()
-    await srv.server.stop()
 
 
 async def test_the_page_sets_a_secret_cookie_and_a_strict_policy(tmp_path):

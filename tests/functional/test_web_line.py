@@ -12,8 +12,8 @@ import sys
 
 import aiohttp
 import pytest
-from ssh_support import FAKE_ARGV, connect, game_pid, start_server, until, wait_gone
-from web_support import lines_to_close, open_door, open_socket, origin, read_lines, web_client
+from ssh_support import FAKE_ARGV, connect, game_pid, until, wait_gone
+from web_support import lines_to_close, open_socket, origin, read_lines, served, shut, web_client
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.ssh.commands import LineCommand, TableMode
@@ -26,17 +26,6 @@ GAME_TIMEOUT = 30.0
 
 def plain(sentence: str) -> bool:
     return all(ch.isprintable() for ch in sentence)
-
-
-async def served(tmp_path, server_options=None, **door_options):
-    srv = await start_server(tmp_path, None, **(server_options or {}))
-    door = await open_door(srv.server, **door_options)
-    return srv, door
-
-
-async def shut(srv, door) -> None:
-    await door.stop()
-    await srv.server.stop()
 
 
 async def test_the_plain_text_page_is_linked_first_and_is_plain_semantic_html(tmp_path):

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import aiohttp
-from ssh_support import TIMEOUT
+from ssh_support import TIMEOUT, start_server
 
 from war_tui.ssh.server import GameServer
 from war_tui.web.server import COOKIE, WebConfig, WebDoor
@@ -32,6 +32,18 @@ async def open_door(server: GameServer, **options) -> WebDoor:
     door = WebDoor(server, WebConfig(port=0, **options), log=server.log)
     await door.start()
     return door
+
+
+async def served(tmp_path, server_options=None, **door_options) -> tuple:
+    """An in-process serve-ssh (``--public``, the stand-in game unless ``server_options`` say) with a web door."""
+    srv = await start_server(tmp_path, None, **(server_options or {}))
+    door = await open_door(srv.server, **door_options)
+    return srv, door
+
+
+async def shut(srv, door: WebDoor) -> None:
+    await door.stop()
+    await srv.server.stop()
 
 
 def origin(door: WebDoor) -> str:

@@ -86,9 +86,15 @@ class TableLine:
         elif isinstance(update, Emoted):
             self.said.append(f"{update.name} says: {update.text}")
         elif isinstance(update, Notice):
-            self.said.append(update.text)
+            if not self._own_arrival(update):  # the arrival's first sentence said it already
+                self.said.append(update.text)
             if update.code is NoticeCode.CLOSING:
                 self.done = True
+
+    def _own_arrival(self, notice: Notice) -> bool:
+        you = self.game.you
+        return (notice.code is NoticeCode.JOINED and you is not None and you.seat is not None
+                and notice.text == f"{you.name} sits at seat {you.seat.index + 1}")
 
     def _arrival(self, snap: Snapshot) -> list[str]:
         names = self.names()

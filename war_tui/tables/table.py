@@ -21,6 +21,7 @@ import random
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from ..core.engine import Game
 from ..core.plural import plural
@@ -575,32 +576,24 @@ class Table:
 
         The table deals once both players asked (the house agrees); a game stopped so is recorded as stopped.
         """
-        seat = self._seat_of(member)
-        if seat is None:
-            return False
-        if seat.restart != on:
-            seat.restart = on
-            self._settle()
-        return True
+        return self._wish(member, "restart", on)
 
     def set_war_stop(self, member: Member, on: bool) -> bool:
         """``member`` asks (or stops asking) that auto-play stop at every war's tie; it does once both ask."""
-        seat = self._seat_of(member)
-        if seat is None:
-            return False
-        if seat.war_stop != on:
-            seat.war_stop = on
-            self._settle()
-        return True
+        return self._wish(member, "war_stop", on)
 
     def set_leaving(self, member: Member, on: bool) -> bool:
         """``member`` is about to leave (their screen asks them to confirm), or stays after all: everyone sees it
         on the seats' state, so the other player hears of it before the seat changes."""
+        return self._wish(member, "leaving", on)
+
+    def _wish(self, member: Member, kind: Literal["restart", "war_stop", "leaving"], on: bool) -> bool:
+        """A seat's wish of ``kind`` on or off; False if ``member`` holds no seat."""
         seat = self._seat_of(member)
         if seat is None:
             return False
-        if seat.leaving != on:
-            seat.leaving = on
+        if getattr(seat, kind) != on:
+            setattr(seat, kind, on)
             self._settle()
         return True
 
