@@ -205,25 +205,28 @@ def test_a_game_stopped_by_agreement_says_so_not_a_time_limit():
     assert [s for s in said if s][-1].startswith("Game over: stopped, both players agreed.")
 
 
+class StandInTable:
+    """Only what TableLine reads: the listener it registers is how a table speaks, and who this connection is."""
+
+    state = None
+
+    def __init__(self, you=None) -> None:
+        self.you = you
+
+    def subscribe(self, listener):
+        return lambda: None
+
+    def watch(self, listener):
+        self.listener = listener
+        return lambda: None
+
+
 def test_at_a_table_an_emote_is_said_with_its_sender():
     from war_tui.line.table import TableLine
     from war_tui.tables import EMOTES, Emoted
 
-    class Table:
-        """Only what TableLine subscribes to: the listener it registers is how a table speaks."""
-
-        state = None
-        you = None
-
-        def subscribe(self, listener):
-            return lambda: None
-
-        def watch(self, listener):
-            self.listener = listener
-            return lambda: None
-
-    table = Table()
-    line = TableLine(table)  # type: ignore[arg-type]  # a stand-in with only the two methods it calls
+    table = StandInTable()
+    line = TableLine(table)  # type: ignore[arg-type]  # a stand-in with only what it reads
     table.listener(Emoted(Side.P2, "bob", EMOTES.index("what a war!")))
     assert line.take_said() == ["bob says: what a war!"]
 
@@ -232,20 +235,7 @@ def test_at_a_table_ones_own_arrival_is_said_once_and_the_other_players_is_said(
     from war_tui.line.table import TableLine
     from war_tui.tables import Notice, NoticeCode, You
 
-    class Table:
-        """Only what TableLine subscribes to, and who this connection is: ann in seat 2."""
-
-        state = None
-        you = You("ann", Side.P2)
-
-        def subscribe(self, listener):
-            return lambda: None
-
-        def watch(self, listener):
-            self.listener = listener
-            return lambda: None
-
-    table = Table()
+    table = StandInTable(You("ann", Side.P2))
     line = TableLine(table)  # type: ignore[arg-type]  # a stand-in with only what it reads
     table.listener(Notice(NoticeCode.JOINED, "ann sits at seat 2"))
     table.listener(Notice(NoticeCode.JOINED, "sam sits at seat 1"))

@@ -47,22 +47,17 @@ def group_nice(pid: int) -> int | None:
 class GroupNice:
     """Settles a game's group after its start-up boost, on the running loop; ``cancel`` when it ends."""
 
-    def __init__(self, pid: int, niceness: int = SETTLED_NICE) -> None:
+    def __init__(self, pid: int) -> None:
         self.pid = pid
-        self.niceness = niceness
-        self.done = False
         self._left = RETRIES
         self._loop = asyncio.get_running_loop()
         self._handle: asyncio.TimerHandle | None = self._loop.call_later(START_BOOST, self._set)
 
     def _set(self) -> None:
         self._handle = None
-        failed = set_group_nice(self.pid, self.niceness)
-        if failed == errno.EAGAIN and self._left > 0:
+        if set_group_nice(self.pid, SETTLED_NICE) == errno.EAGAIN and self._left > 0:
             self._left -= 1
             self._handle = self._loop.call_later(RETRY_AFTER, self._set)
-            return
-        self.done = failed == 0
 
     def cancel(self) -> None:
         if self._handle is not None:
