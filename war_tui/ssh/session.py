@@ -16,8 +16,7 @@ import asyncssh
 
 from ..presentation.words import plural
 from ..settings.served import (
-    ACCESSIBLE_VARIABLE, ERROR_FD_VARIABLE, LINE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE,
-    TABLE_MODE_VARIABLE, TOP_SPEED_VARIABLE, accessible,
+    ACCESSIBLE_VARIABLE, ERROR_FD_VARIABLE, LINE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TOP_SPEED_VARIABLE, accessible,
 )
 from ..tables import Link, Member, TableRefused
 from ..tables.link import MAX_QUEUED_BYTES
@@ -25,6 +24,7 @@ from .commands import CommandRefused, LineCommand, TableCommand, TableMode, pars
 from .env_requests import ClientEnvironment, forget_environment
 from .fanout import LOBBY, Watcher
 from .pty_process import PtyProcess, clamp_size, run_until_stopped
+from .table_place import game_socket, take_place
 from .table_socket import TableSocket
 
 if TYPE_CHECKING:
@@ -266,16 +266,8 @@ class GameSession(asyncssh.SSHServerSession):
         server = self._link.server
         link = server.tables.link(self._link.user or "", self._link.identity, self._link.address_key)
         try:
-            if command.mode is TableMode.LOBBY:
-                link.watch_lobby()
-                where = "lobby"
-            else:
-                assert command.table is not None
-                member = link.join(command.table, watch=command.mode is TableMode.WATCH)
-                seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
-                where = f"table {command.table} {seat} as {member.name}"
+            where = take_place(link, command)
         except TableRefused as refusal:
-            link.close()
             return ("table", f"war-tui: {refusal}")
         server.tables.wake()
         link.on_join = self._visited
@@ -536,12 +528,9 @@ class GameSession(asyncssh.SSHServerSession):
         link = self._table_link
         if link is None or link.closed or self._table_mode is None:
             return None
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._table_socket = TableSocket(
-            ours, link, on_request=self._link.server.tables.wake, on_finished=self._table_finished
+        self._table_socket, theirs = game_socket(
+            link, self._table_mode, env, self._link.server.tables.wake, self._table_finished
         )
-        env[TABLE_FD_VARIABLE] = str(theirs.fileno())
-        env[TABLE_MODE_VARIABLE] = self._table_mode.value
         return theirs
 
     async def _run_game(self) -> None:

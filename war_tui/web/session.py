@@ -25,14 +25,15 @@ from typing import TYPE_CHECKING
 from aiohttp import WSMsgType, web
 
 from ..settings.served import (
-    ERROR_FD_VARIABLE, LINE_VARIABLE, PLAYER_ID_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE,
+    ERROR_FD_VARIABLE, LINE_VARIABLE, PLAYER_ID_VARIABLE,
 )
-from ..ssh.commands import TableCommand, TableMode
+from ..ssh.commands import TableCommand
 from ..ssh.pty_process import PtyProcess, clamp_size, run_until_stopped
 from ..ssh.session import (
     GAME_CRASHED, GAME_FAILED, IDLE_END, INPUT_FLOOD, SHUTTING_DOWN, TERMINAL_RESET, TIME_UP, describe_minutes,
     describe_status, home_directory, served_variables, session_environment, size_words,
 )
+from ..ssh.table_place import game_socket, take_place
 from ..ssh.table_socket import TableSocket
 from ..tables import Link, TableRefused
 from .line_text import SentenceCutter, typed_line
@@ -126,16 +127,8 @@ class WebSession:
         tables = self.door.server.tables
         link = tables.link(self.visitor.name, self.visitor.identity, self.visitor.address_key)
         try:
-            if command.mode is TableMode.LOBBY:
-                link.watch_lobby()
-                self.where = "lobby"
-            else:
-                assert command.table is not None
-                member = link.join(command.table, watch=command.mode is TableMode.WATCH)
-                seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
-                self.where = f"table {command.table} {seat} as {member.name}"
+            self.where = take_place(link, command)
         except TableRefused as refusal:
-            link.close()
             return f"war-tui: {refusal}"
         tables.wake()
         self._table_link = link
@@ -327,11 +320,9 @@ class WebSession:
         link = self._table_link
         if link is None or link.closed or self.command is None:
             return None
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        tables = self.door.server.tables
-        self._table_socket = TableSocket(ours, link, on_request=tables.wake, on_finished=self._table_finished)
-        env[TABLE_FD_VARIABLE] = str(theirs.fileno())
-        env[TABLE_MODE_VARIABLE] = self.command.mode.value
+        self._table_socket, theirs = game_socket(
+            link, self.command.mode, env, self.door.server.tables.wake, self._table_finished
+        )
         return theirs
 
     async def _play(self) -> None:
