@@ -39,11 +39,12 @@ def own_config_folder(private_home):
 
 # ------------------------------------------------------------------ what a test runs, and its markers
 
-# .ci/run picks tests by marker (pyproject.toml lists them): `app` for the oldest Textual's pass, `terminal` for
-# the pass without the fast path, `serial` for the step that has the cores to itself. A test that runs the app
+# .ci/run picks tests by marker (pyproject.toml lists them): `app` for the oldest Textual's pass, `serial` for the
+# step that has the cores to itself; `terminal` tests also run on public API alone (the variants below). A test that runs the app
 # without the `app` marker, or a game on a pty without `terminal`, fails: no pass can miss it.
 RUNS = pytest.StashKey[set]()
 NO_SERVER_VARIABLE = "WAR_TUI_TEST_NO_SERVER"  # read by tests/functional/ssh_support
+PRELOAD_VARIABLE = "WAR_TUI_TEST_PRELOAD"  # read by tests/functional/ssh_support
 COMMANDS = {"game", "simulate", "stats", "config", "serve-ssh"}  # war-tui's commands that are not the game
 
 
@@ -117,3 +118,46 @@ def pytest_runtest_call(item):
             pytrace=False,
         )
     return result
+
+
+# ------------------------------------------------------------------ the variants of a test
+
+# Some tests run a second time in another setting, side by side with the rest of the suite: each `terminal` test
+# on public API alone (the fast path off, as an operator's WAR_TUI_FASTPATH=0 makes it), and each serve-ssh test
+# that starts a server, but for the serial ones, with its games started afresh (--no-preload). A variant carries
+# the marker `variant`: the oldest Textual's pass leaves variants out.
+AS_SHIPPED, PUBLIC_API, NO_PRELOAD = "as shipped", "public API", "no preload"
+
+
+def _variants(definition, module_name: str) -> list[str]:
+    marks = {mark.name for mark in definition.iter_markers()}
+    variants = []
+    if "terminal" in marks:
+        variants.append(PUBLIC_API)
+    serve_ssh = module_name.startswith("test_serve_ssh_") and module_name != "test_serve_ssh_preload"
+    if serve_ssh and not marks & {"serial", "no_server"}:
+        variants.append(NO_PRELOAD)
+    return variants
+
+
+def pytest_generate_tests(metafunc):
+    variants = _variants(metafunc.definition, metafunc.module.__name__.rpartition(".")[2])
+    if variants:
+        metafunc.parametrize(
+            "variant",
+            [AS_SHIPPED, *(pytest.param(name, marks=pytest.mark.variant) for name in variants)],
+            indirect=True,
+        )
+
+
+@pytest.fixture(autouse=True)
+def variant(request, monkeypatch) -> str:
+    """The setting this run of the test is in (see ``pytest_generate_tests``)."""
+    from war_tui.ui.fastpath import ENV as FASTPATH_VARIABLE
+
+    name = getattr(request, "param", AS_SHIPPED)
+    if name == PUBLIC_API:
+        monkeypatch.setenv(FASTPATH_VARIABLE, "0")
+    elif name == NO_PRELOAD:
+        monkeypatch.setenv(PRELOAD_VARIABLE, "0")
+    return name

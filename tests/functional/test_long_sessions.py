@@ -88,14 +88,13 @@ async def test_at_max_speed_the_log_keeps_no_counts_of_the_battles_it_did_not_dr
 
 
 @pytest.mark.terminal  # the fast path's memory piece: off with WAR_TUI_FASTPATH=0
-@pytest.mark.skipif(
-    not probe().forget_removed_widgets, reason="fast path off: Textual's memo keeps them, up to its bound of 1,024"
-)
 async def test_the_screensaver_keeps_no_render_caches_of_removed_widgets():
     """Each game shows a result dialog and a new set of footer keys, then removes them. Textual's
     memo of ``StylesCache.get_inner_outer`` would keep up to 1,024 of their render caches alive
     (RSS rose about 0.4 MB a game); the app lets go of them at each deal, so at most the last
     game's few stay."""
+    if not probe().forget_removed_widgets:
+        pytest.skip("fast path off: Textual's memo keeps them, up to its bound of 1,024")
     app = make_app(screensaver=True, speed=MAX, screensaver_pause=0.01, rules=Rules(max_battles=40))
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(1000):

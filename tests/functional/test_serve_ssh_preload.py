@@ -1,6 +1,6 @@
 """Games forked from the preloaded game parent: each its own process, limits and fate; the parent restarted.
 
-These run with the parent whatever WAR_TUI_TEST_PRELOAD says (the rest of the suite runs both ways).
+These run with the parent in every variant of the suite (the rest of the serve-ssh tests run both ways).
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ async def test_the_parent_holds_no_client_data(tmp_path, player):
 
 @pytest.mark.parametrize("preload", [True, False])
 async def test_serve_ssh_forks_games_from_its_parent_unless_told_no_preload(tmp_path, monkeypatch, preload):
-    monkeypatch.setattr(ssh_support, "PRELOAD", True)  # the flags below are the test's, whatever the suite's mode
+    monkeypatch.setenv(ssh_support.PRELOAD_VARIABLE, "1")  # the flags below are the test's, whatever the suite's mode
     args = ["--port", "0", "--public", "--host-key", str(tmp_path / "host_key"), "--session-command", FAKE_COMMAND]
     with ServerProcess(*args, *([] if preload else ["--no-preload"])) as server:
         port = server.wait_listening()

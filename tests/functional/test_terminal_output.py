@@ -27,8 +27,13 @@ from war_tui.ui.fastpath.damage import CompositorUpdate
 
 pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
 
-FAST = probe().shadow_terminal
-fast_only = pytest.mark.skipif(not FAST, reason="the fast path is off (WAR_TUI_FASTPATH=0): Textual writes every cell")
+
+
+@pytest.fixture
+def fast_only():
+    """For a test of what the fast path saves: skipped where it is off (its public-API variant)."""
+    if not probe().shadow_terminal:
+        pytest.skip("the fast path is off (WAR_TUI_FASTPATH=0): Textual writes every cell")
 
 SHORT_GAME_OF_WARS = 3181  # over in 26 battles, 5 of them wars (the last one too): the log fills and scrolls
 
@@ -162,7 +167,7 @@ async def test_flipping_battles_writes_fewer_bytes_and_the_same_screen():
     app = recording_app(names=("Alice", "Bob"))
     await play(app, ["space"] * 20, (100, 30))
     assert app.frames > 20
-    if FAST:
+    if probe().shadow_terminal:
         assert app.written_bytes < app.textual_bytes / 3
 
 
@@ -171,7 +176,7 @@ def test_the_probe_follows_the_environment():
     assert probe({"WAR_TUI_FASTPATH": "1"}).shadow_terminal  # the installed Textual has what it needs
 
 
-@fast_only
+@pytest.mark.usefixtures("fast_only")
 async def test_the_full_log_scrolls_in_the_terminal_instead_of_being_rewritten(monkeypatch):
     """Once the log is full each battle moves its lines up one: the terminal scrolls them (a region),
     and only the new line, and what really changed, is written. The screen stays exact, in the

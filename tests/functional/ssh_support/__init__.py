@@ -18,10 +18,18 @@ import asyncssh
 from war_tui.ssh.keys import AuthorizedKeys
 from war_tui.ssh.server import GameServer, ServerConfig
 
-PRELOAD = os.environ.get("WAR_TUI_TEST_PRELOAD", "1") != "0"
-"""The whole serve-ssh suite runs with games forked from a preloaded parent (the default) and, with
-WAR_TUI_TEST_PRELOAD=0, started afresh (``--no-preload``). The stand-in game is forked too: the parent
-runs any Python script; it loads the real game (``--warm``) only when it serves the real game."""
+PRELOAD_VARIABLE = "WAR_TUI_TEST_PRELOAD"
+"""The serve-ssh suite runs with games forked from a preloaded parent, and again (tests/conftest.py's
+``no-preload`` variant, which sets this to 0) with games started afresh (``--no-preload``). The stand-in
+game is forked too: the parent runs any Python script; it loads the real game (``--warm``) only when it
+serves the real game."""
+
+
+def preloading() -> bool:
+    """Whether this test's servers fork their games from a preloaded parent."""
+    return os.environ.get(PRELOAD_VARIABLE, "1") != "0"
+
+
 PRELOAD_ARGV = (sys.executable, "-m", "war_tui.preload")
 FAKE_GAME = Path(__file__).with_name("fake_game.py")
 FAKE_ARGV = (sys.executable, str(FAKE_GAME))
@@ -90,7 +98,7 @@ async def start_server(
     logs: list[str] = []
     # The real game (``python -c GAME_BOOTSTRAP``) is forked from a parent that loaded it, as serve-ssh's is.
     warm = ("--warm",) if argv[1:2] == ("-c",) else ()
-    options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if PRELOAD else None)
+    options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if preloading() else None)
     config = ServerConfig(
         host_key=asyncssh.generate_private_key("ssh-ed25519"),
         session_argv=argv,
@@ -189,7 +197,7 @@ class ServerProcess:
 
     def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         refuse_if_marked_no_server()
-        preload = () if PRELOAD or "--no-preload" in args else ("--no-preload",)
+        preload = () if preloading() or "--no-preload" in args else ("--no-preload",)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "war_tui", "serve-ssh", *preload, *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
