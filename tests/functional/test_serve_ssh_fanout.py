@@ -184,9 +184,10 @@ async def test_a_frozen_spectator_slows_nobody_holds_at_most_its_backlog_and_is_
         for person in (ann, bob):
             person.type(b"++a")  # auto-play at 16 battles a second: a stream far past what the frozen client takes
         await cy.glass.until(r"Battle \d\d+ · Wars")
+        # The stream passes the frozen one's backlog (on a loaded machine the game draws fewer, larger frames).
+        await until(lambda: hub.resyncs >= 1, GAME_TIMEOUT)
         for person in (ann, bob):
             person.type(b"a")
-        assert hub.resyncs >= 1
         table = srv.server.tables.registry.table("oak")
         await until(lambda: table.game.battles > 0 and table.state().auto_speed is None)
         # The other spectator shows the battle the table is at, the frozen one notwithstanding.
