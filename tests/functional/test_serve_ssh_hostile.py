@@ -13,8 +13,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 from ssh_support import (
-    FAKE_ARGV, FAKE_GAME, TIMEOUT, ServerProcess, connect, make_key, open_game, read_until, ready_game, start_server,
-    until,
+    FAKE_ARGV, FAKE_GAME, SERVED_NICENESS, TIMEOUT, ServerProcess, connect, make_key, open_game, read_until, ready_game,
+    start_server, until,
 )
 
 from war_tui.ssh.session import GAME_CRASHED, INPUT_FLOOD, OUT_OF_MEMORY
@@ -230,14 +230,15 @@ async def test_sha1_signatures_are_refused(tmp_path):
 
 
 async def test_a_game_past_its_memory_limit_ends_with_a_goodbye_at_lower_priority(tmp_path, player):
-    async with await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--hog", "400"), game_memory_mb=128) as srv:
+    async with await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--hog", "400"), game_memory_mb=128,
+                                  game_niceness=SERVED_NICENESS) as srv:
         async with await connect(srv.port, player) as conn:
             game = await open_game(conn)
             seen = bytearray()
             text = await read_until(game.stdout, "Sorry!", seen)
             assert OUT_OF_MEMORY.format(size="128 MiB") in text
             assert "HOGGED" not in text and "Traceback" not in text and "MemoryError" not in text
-            assert f"NICE {min(os.nice(0) + 10, 19)}" in text  # below the server's priority (19 is the lowest there is)
+            assert f"NICE {min(os.nice(0) + SERVED_NICENESS, 19)}" in text  # below the server's priority (19 is the lowest there is)
             assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 1
     assert any("crashed (exit status 1): MemoryError at fake_game.py:" in line for line in srv.logs), srv.logs
     assert "exit status 1, out of memory" in srv.logs[-1]

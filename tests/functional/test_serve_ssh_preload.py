@@ -17,6 +17,7 @@ import ssh_support
 from ssh_support import (
     FAKE_GAME,
     PRELOAD_ARGV,
+    SERVED_NICENESS,
     TIMEOUT,
     ServerProcess,
     connect,
@@ -50,7 +51,9 @@ def address_limit(pid: int) -> str:
 
 
 async def test_a_forked_game_has_its_own_limits_and_a_memory_hog_ends_only_itself(tmp_path, player):
-    async with await start_server(tmp_path, [player], preload_argv=PRELOAD_ARGV, game_memory_mb=128) as srv:
+    async with await start_server(
+        tmp_path, [player], preload_argv=PRELOAD_ARGV, game_memory_mb=128, game_niceness=SERVED_NICENESS
+    ) as srv:
         parent = srv.server.game_parent.pid
         async with await connect(srv.port, player) as one, await connect(srv.port, player) as other:
             calm, calm_seen = await ready_game(one)
@@ -59,7 +62,7 @@ async def test_a_forked_game_has_its_own_limits_and_a_memory_hog_ends_only_itsel
             for pid, seen in zip(pids, (calm_seen, hog_seen)):
                 assert parent_of(pid) == parent  # forked from the parent, not started by the server
                 assert address_limit(pid).split()[-2:] == ["134217728", "134217728"]
-                assert f"NICE {os.nice(0) + 10}" in seen.decode()
+                assert f"NICE {min(os.nice(0) + SERVED_NICENESS, 19)}" in seen.decode()
                 assert f"PGID {pid} SID {pid} FOREGROUND True" in seen.decode()  # its own session and terminal
             assert address_limit(parent).split()[-2:] == ["unlimited", "unlimited"]
             hog.stdin.write(b"m")

@@ -33,6 +33,8 @@ def preloading() -> bool:
 PRELOAD_ARGV = (sys.executable, "-m", "war_tui.preload")
 FAKE_GAME = Path(__file__).with_name("fake_game.py")
 FAKE_ARGV = (sys.executable, str(FAKE_GAME))
+SERVED_NICENESS = ServerConfig.game_niceness
+"""How far below the server serve-ssh starts its games (start_server's servers start them beside it)."""
 TIMEOUT = 10.0
 SSH_OPTIONS = (
     "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
@@ -99,6 +101,10 @@ async def start_server(
     # The real game (``python -c GAME_BOOTSTRAP``) is forked from a parent that loaded it, as serve-ssh's is.
     warm = ("--warm",) if argv[1:2] == ("-c",) else ()
     options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if preloading() else None)
+    # Games at the server's priority: a settled game's session group weighs 15 to the 1,024 of the test run's
+    # own group (war_tui.ssh.priority), so on a machine busy with the rest of the suite it would crawl. The
+    # tests of the priority itself pass the server's default (SERVED_NICENESS).
+    options.setdefault("game_niceness", 0)
     config = ServerConfig(
         host_key=asyncssh.generate_private_key("ssh-ed25519"),
         session_argv=argv,
