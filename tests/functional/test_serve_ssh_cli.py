@@ -15,7 +15,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from ssh_support import (
-    FAKE_GAME, TIMEOUT, ServerProcess, connect, game_pid, make_key, read_until, wait_gone,
+    FAKE_GAME, SERVED_NICENESS, TIMEOUT, ServerProcess, connect, game_pid, make_key, read_until, wait_gone,
 )
 
 from war_tui.ssh.session import SHUTTING_DOWN, TERMINAL_RESET
@@ -72,6 +72,20 @@ async def test_public_says_so_and_game_flags_reach_every_session(tmp_path, playe
             game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
             text = await read_until(game.stdout, "READY")
             assert "ARGS --screensaver --seed 7" in text
+            game.stdin.write(b"x")
+            assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 0
+
+
+@pytest.mark.parametrize("nice", [None, "0", "3"])
+async def test_games_run_as_far_below_the_server_as_game_nice_says(tmp_path, nice):
+    args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"), "--session-command", FAKE_COMMAND,
+            *(("--game-nice", nice) if nice is not None else ()))
+    with ServerProcess(*args, game_nice=None) as server:
+        async with await connect(server.wait_listening(), None) as conn:
+            game = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            text = await read_until(game.stdout, "READY")
+            below = SERVED_NICENESS if nice is None else int(nice)
+            assert f"NICE {min(os.nice(0) + below, 19)}" in text
             game.stdin.write(b"x")
             assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 0
 
@@ -196,6 +210,8 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
         (["--max-unauthenticated", "99999999999999999999"], ["--max-unauthenticated must be at most"]),
         (["--game-memory-mb", "64"], ["--game-memory-mb must be at least 128"]),
         (["--game-memory-mb", "lots"], ["--game-memory-mb must be a whole number"]),
+        (["--game-nice", "20"], ["--game-nice must be at most 19"]),
+        (["--game-nice", "-1"], ["--game-nice must be at least 0"]),
         (["--max-speed", "max"], ["--max-speed must be battles per second"]),
         (["--max-speed", "0.5"], ["--max-speed must be from 1 to 1000"]),
         (["--max-speed", "nan"], ["--max-speed must be from 1 to 1000"]),
@@ -312,7 +328,7 @@ def test_every_limit_is_in_the_help():
     result = subprocess.run(
         [sys.executable, "-m", "war_tui", "serve-ssh", "--help"], capture_output=True, text=True, timeout=TIMEOUT
     )
-    for flag in ("--max-sessions-per-address", "--max-unauthenticated", "--game-memory-mb", "--max-speed",
+    for flag in ("--max-sessions-per-address", "--max-unauthenticated", "--game-memory-mb", "--game-nice", "--max-speed",
                  "--idle-minutes", "--idle-exempt-screensaver", "--max-server-mb", "--log-level",
                  "--served-stats-rows"):
         assert flag in result.stdout

@@ -48,6 +48,8 @@ DEFAULT_UNAUTHENTICATED = 64
 DEFAULT_GAME_MEMORY_MB = 512
 MIN_GAME_MEMORY_MB = 128
 MAX_GAME_MEMORY_MB = 65536
+DEFAULT_GAME_NICE = 10
+MAX_NICE = 19  # the lowest priority there is
 DEFAULT_MAX_SPEED = 60.0
 MAX_SESSIONS = 10_000
 DEFAULT_MAX_TABLES = 16
@@ -160,6 +162,13 @@ def add_server_flags(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_GAME_MEMORY_MB, metavar="MB",
         help=f"address space each game may use, {MIN_GAME_MEMORY_MB}-{MAX_GAME_MEMORY_MB:,} MiB; a game past "
         f"it ends with a goodbye (default {DEFAULT_GAME_MEMORY_MB})",
+    )
+    parser.add_argument(
+        "--game-nice", type=positive_int("--game-nice", MAX_NICE, minimum=0), default=DEFAULT_GAME_NICE,
+        metavar="N",
+        help=f"how far below the server's CPU priority each game runs, 0-{MAX_NICE}: added to the server's nice "
+        f"value; from 1 a game's session group also goes to nice {MAX_NICE} after its first 2 s, 0 runs games "
+        f"beside the server (default {DEFAULT_GAME_NICE})",
     )
     parser.add_argument(
         "--max-speed", type=max_speed_value, default=DEFAULT_MAX_SPEED, metavar="S",
@@ -377,6 +386,7 @@ def prepare_server(
         max_sessions_per_address=args.max_sessions_per_address,
         max_unauthenticated=args.max_unauthenticated,
         game_memory_mb=args.game_memory_mb,
+        game_niceness=args.game_nice,
         max_speed=args.max_speed,
         max_tables=args.max_tables,
         seat_timeout=args.seat_timeout,

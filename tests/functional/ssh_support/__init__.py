@@ -34,7 +34,8 @@ PRELOAD_ARGV = (sys.executable, "-m", "war_tui.preload")
 FAKE_GAME = Path(__file__).with_name("fake_game.py")
 FAKE_ARGV = (sys.executable, str(FAKE_GAME))
 SERVED_NICENESS = ServerConfig.game_niceness
-"""How far below the server serve-ssh starts its games (start_server's servers start them beside it)."""
+"""How far below the server serve-ssh starts its games unless told (``--game-nice``); the tests' servers
+start them beside it."""
 TIMEOUT = 10.0
 SSH_OPTIONS = (
     "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
@@ -103,7 +104,7 @@ async def start_server(
     options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if preloading() else None)
     # Games at the server's priority: a settled game's session group weighs 15 to the 1,024 of the test run's
     # own group (war_tui.ssh.priority), so on a machine busy with the rest of the suite it would crawl. The
-    # tests of the priority itself pass the server's default (SERVED_NICENESS).
+    # tests of the priority itself pass the server's default (SERVED_NICENESS). ServerProcess does the same.
     options.setdefault("game_niceness", 0)
     config = ServerConfig(
         host_key=asyncssh.generate_private_key("ssh-ed25519"),
@@ -201,11 +202,13 @@ async def wait_gone(pid: int, timeout: float = TIMEOUT) -> bool:
 class ServerProcess:
     """``war-tui serve-ssh`` as a real process, its stderr collected line by line."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None, game_nice: str | None = "0") -> None:
+        """``game_nice``: games at the server's priority, as start_server's (None: serve-ssh's default)."""
         refuse_if_marked_no_server()
         preload = () if preloading() or "--no-preload" in args else ("--no-preload",)
+        nice = ("--game-nice", game_nice) if game_nice is not None else ()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "war_tui", "serve-ssh", *preload, *args],
+            [sys.executable, "-m", "war_tui", "serve-ssh", *preload, *nice, *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             text=True, env=env,
         )
