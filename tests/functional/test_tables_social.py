@@ -10,6 +10,7 @@ from collections import Counter
 
 import pytest
 from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app
+from screen_text import screen_rows, words_of
 from war_ui_support import drawn, notices, until
 
 from war_tui.core.rules import Result
@@ -411,6 +412,40 @@ async def test_the_other_player_and_a_spectator_see_a_player_leaving_then_what_t
             left = "bob left seat 2: the house plays it"  # nobody to keep it for: bob came with no key
             await until(pilot, lambda: left in said and "leaving" not in requests(app))
             await until(eve_pilot, lambda: left in eve_said and left in log_text(eve))
+
+
+def toast_text(app) -> str:
+    """The words of the toasts on the glass, each read from the screen within its own region."""
+    rows = screen_rows(app)
+    found = []
+    for toast in app.screen.query("Toast"):
+        x, y, width, height = toast.region
+        found += [rows[row][x:x + width].lstrip("▌") for row in range(y, y + height) if row < len(rows)]
+    return " ".join(words_of(" ".join(found)))
+
+
+async def test_at_40x12_a_player_leaving_is_one_note_at_a_time_below_the_pile():
+    from war_tui.ui.app import SHORT_SCREEN_NOTE
+
+    with TableServer(dealing(*LONGER)) as server:
+        app, bob, _ = await ann_and_bob(server)
+        async with app.run_test(size=(40, 12), notifications=True) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("space")
+            bob.flip()
+            bob.table.set_leaving(bob, True)
+            server.wake.set()
+            await until(pilot, lambda: toast_text(app).startswith("bob is leaving the table"))
+            bob.leave()
+            server.wake.set()
+            left = "bob left seat 2: the house plays it"
+            await until(pilot, lambda: left in toast_text(app))
+            rows = screen_rows(app)
+            assert toast_text(app) == left and "is leaving" not in "\n".join(rows)  # the note before gave way
+            pile = rows[2:8]  # the battle's box, whole: no toast over it
+            assert all("▌" not in row for row in pile), "\n".join(rows)
+            assert "ann takes 2 cards" in "\n".join(pile)
+            assert app.screen.has_class("-short") and app._said["table"].timeout <= SHORT_SCREEN_NOTE
 
 
 # ------------------------------------------------------------------ the seats line on the glass

@@ -39,6 +39,7 @@ from .board import Board
 from .components.ascii_scrollbar import AsciiScrollBarRender
 from .components.click_to_flip import FlipClicked
 from .controllers import Controller, ResultShown
+from .controllers.base import Severity
 from .controllers.solo import SoloController
 from .fastpath import probe
 from .fastpath.output import ShadowOutput
@@ -59,6 +60,10 @@ if TYPE_CHECKING:  # a solo game loads nothing of the tables: what they need is 
 
 STYLES = files("war_tui.styles")
 
+SHORT_SCREEN = 24
+"""The app's -tall breakpoint: below it, a toast lies over the board's piles."""
+SHORT_SCREEN_NOTE = 3.0
+"""Seconds at most a notice ``say`` raises stays on a short screen: time to read a line, then the board."""
 SAVE_AT_QUIT = 4.0
 """Seconds a quit keeps trying to save games waiting for a locked statistics file (``war-tui`` then
 keeps them in a recovery file beside it)."""
@@ -88,7 +93,7 @@ class WarApp(ShadowOutput, App[None]):
     TITLE = "war-tui"
     CSS_PATH = [str(STYLES / "app.tcss"), str(STYLES / "screens.tcss"), str(STYLES / "tables.tcss")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide"), (120, "-big-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall"), (40, "-big-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT_SCREEN, "-tall"), (40, "-big-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [*BINDINGS]
 
     def __init__(
@@ -218,13 +223,16 @@ class WarApp(ShadowOutput, App[None]):
             screen = kind(result.end, names, hint=result.hint, seed=result.seed, tally_line=tally, dot=dot)
         self._push_overlay(screen)
 
-    def say(self, kind: str, message: str, *, timeout: float) -> None:
+    def say(self, kind: str, message: str, *, timeout: float, severity: Severity = "information") -> None:
         """``Shell.say``: the notice before of this ``kind`` expires as this one is raised (Textual drops
-        expired notices when it adds one), so its toast gives way to the new one."""
+        expired notices when it adds one), so its toast gives way to the new one. On a short screen a
+        toast covers part of the board, so it stays no longer than ``SHORT_SCREEN_NOTE``."""
         before = self._said.get(kind)
         if before is not None:
             before.timeout = 0
-        self._said[kind] = notice = Notification(message, timeout=timeout, markup=False)
+        if self.size.height < SHORT_SCREEN:
+            timeout = min(timeout, SHORT_SCREEN_NOTE)
+        self._said[kind] = notice = Notification(message, severity=severity, timeout=timeout, markup=False)
         self.post_message(Notify(notice))
 
     def close_result(self) -> None:

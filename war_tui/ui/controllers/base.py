@@ -88,7 +88,7 @@ class Shell(Protocol):
         markup: bool = True,
     ) -> object: ...
 
-    def say(self, kind: str, message: str, *, timeout: float) -> None:
+    def say(self, kind: str, message: str, *, timeout: float, severity: Severity = "information") -> None:
         """A notice that replaces the one of the same ``kind`` still on show, so a key pressed again and again
         leaves one notice, not a pile."""
 

@@ -42,6 +42,8 @@ PLACEHOLDER_NAMES = ("Seat 1", "Seat 2")
 """What the board calls the seats before the table has said who sits in them."""
 
 WATCHING = "You are watching: only the two players flip, play auto or deal again (t takes a free seat)"
+TABLE_NOTE = "table"
+"""The kind of the table's notes (``Shell.say``): one on show at a time."""
 LEAVE_KEYS = frozenset({"q", "y", "ctrl+c"})
 """The keys that confirm leaving once q asked; any other stays."""
 EMOTE_SHOWS = 6.0
@@ -173,7 +175,7 @@ class TableController(Controller):
         you = self.game.you
         if you is not None and you.watching and self.settings.table_mode != TableMode.WATCH and not self._told_watching:
             self._told_watching = True
-            self.shell.notify("Both seats are taken: you are watching", timeout=5)
+            self._toast("Both seats are taken: you are watching", timeout=5)
         if self._shown:
             self.board.clear()
         self._show_table()
@@ -183,8 +185,9 @@ class TableController(Controller):
         hint; a war held at its tie laid once either player lays it."""
         board = self.board
         board.pause_on_war = new.war_stop
-        for text in new_requests(old, new, self.game.you, board.names):
-            self.shell.notify(text, timeout=5, markup=False)
+        news = new_requests(old, new, self.game.you, board.names)
+        if news:
+            self._toast("\n".join(news), timeout=5)
         if old is not None and old.held and not new.held and board.laying:
             board.lay_war()
         if new.house_in is None:
@@ -198,6 +201,11 @@ class TableController(Controller):
         if keys != self._table_keys:
             self._table_keys = keys
             self.shell.refresh_bindings()
+
+    def _toast(self, text: str, *, timeout: float, severity: Severity = "information") -> None:
+        """The table's one note on show: each replaces the one before (most are about the same event, as a
+        player leaving is told first as asked, then as done), so notes never stack over the board."""
+        self.shell.say(TABLE_NOTE, text, timeout=timeout, severity=severity)
 
     def _show_requests(self) -> None:
         """The requests line now; while the house counts down, again every second."""
@@ -220,7 +228,7 @@ class TableController(Controller):
         """An emote: beside its sender's name for a few seconds, in the log, and a toast."""
         text = emote_line(emoted.name, emoted.emote)
         self._note_line(text)
-        self.shell.notify(text, timeout=3, markup=False)
+        self._toast(text, timeout=3)
         index = emoted.seat.index
         emotes = list(self.board.emotes)
         emotes[index] = emoted.text
@@ -305,7 +313,7 @@ class TableController(Controller):
             if not self._logs(notice):
                 return
             self._note_line(notice.text)
-            self.shell.notify(notice.text, timeout=4, markup=False)
+            self._toast(notice.text, timeout=4)
         elif notice.code is NoticeCode.CLOSING:
             if self.local:
                 self.shell.table_closed(notice.text)
@@ -313,7 +321,7 @@ class TableController(Controller):
             return
         else:
             severity: Severity = "warning" if notice.code is NoticeCode.REFUSED else "information"
-            self.shell.notify(text, severity=severity, timeout=4, markup=False)
+            self._toast(text, severity=severity, timeout=4)
 
     def _note_line(self, text: str) -> None:
         """A line in the battle log, after the battle on show: a war being laid is told whole first (a war held
@@ -367,7 +375,7 @@ class TableController(Controller):
         if not self.leave_asked:
             self.leave_asked = True
             self.game.set_leaving(True)
-            self.shell.notify(capital(LEAVE_PROMPT), timeout=5, markup=False)
+            self._toast(capital(LEAVE_PROMPT), timeout=5)
         return True
 
     def answer_leave(self, key: str) -> bool:
@@ -378,7 +386,7 @@ class TableController(Controller):
             return True
         if self.ended is None:
             self.game.set_leaving(False)
-            self.shell.notify("You stay at the table", timeout=2)
+            self._toast("You stay at the table", timeout=2)
         return False
 
     def join(self, table: str, watch: bool) -> None:
@@ -430,7 +438,7 @@ class TableController(Controller):
         if self.ended is not None or self._in_lobby:
             return True
         if self.game.watching:
-            self.shell.notify(WATCHING, timeout=3)
+            self._toast(WATCHING, timeout=3)
             return True
         return False
 
