@@ -64,11 +64,17 @@ class Tab:
     async def play(self, url: str, name: str, shot: str | None = None) -> Tab:
         await self.page.goto(url)
         await self.page.fill("#name", name)
-        if shot is not None:  # the page as it first shows: the name box over an empty terminal
+        if shot is not None:  # the page as it first shows
             SCREENSHOTS.mkdir(exist_ok=True)
             await self.page.screenshot(path=str(SCREENSHOTS / shot))
         await self.page.press("#name", "Enter")
         return self
+
+    async def focused(self) -> str:
+        """The class (or else the id) of the element the keys go to."""
+        return await self.page.evaluate(
+            "document.activeElement && (document.activeElement.className || document.activeElement.id)"
+        )
 
     async def screen(self) -> str:
         return await self.page.inner_text(".xterm-rows")
@@ -110,6 +116,35 @@ async def test_a_browser_plays_solo_with_space_and_a_click_and_its_tab_closing_e
         assert await wait_gone(pid)  # the game ended with the tab
         await until(lambda: not door.sessions)
         assert any(line.startswith("web disconnect") and "client left" in line for line in srv.logs)
+    finally:
+        await door.stop()
+        await srv.server.stop()
+
+
+async def test_the_page_opens_on_a_running_game_whose_keys_flip_and_the_name_box_still_plays_under_a_name(
+    tmp_path, monkeypatch, context,
+):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME)
+    door = await open_door(srv.server)
+    try:
+        tab = Tab(await context.new_page())
+        await tab.page.goto(origin(door) + "/")  # nothing typed, nothing clicked
+        await tab.until(r"Battle 1 · Wars|Player 1 26")
+        assert await tab.focused() == "xterm-helper-textarea"
+        await tab.page.keyboard.press("Space")
+        await tab.until(r"^│\s+1\s.*\d+·\d+")  # battle 1 in the log
+        assert await tab.page.input_value("#name") == ""
+        await tab.page.click("#name")  # the name box, for someone who wants it
+        await tab.page.keyboard.type("bob")
+        await tab.page.keyboard.press("Enter")
+        await asyncio.wait_for(until(lambda: any("name='bob'" in line for line in srv.logs)), TIMEOUT)
+        await tab.until(r"Battle 1 · Wars|Player 1 26")
+        assert await tab.focused() == "xterm-helper-textarea"
+        await tab.page.keyboard.press("Space")
+        await tab.until(r"^│\s+1\s.*\d+·\d+")
+        await until(lambda: len(door.sessions) == 1)  # the guest's game ended as bob's began
+        assert not tab.policy_violations(), tab.policy_violations()[:2]
     finally:
         await door.stop()
         await srv.server.stop()

@@ -1,4 +1,6 @@
-// The web door's page: asks for a name, then plays the game in xterm.js over one websocket.
+// The web door's page: plays the game in xterm.js over one websocket, the keyboard's focus on the terminal.
+// A solo game, or any place once this browser remembers a name, starts as the page opens; a table or the
+// lobby first asks the name the others will see. The name box stays: a new name there plays again under it.
 // Server to page: binary messages are the game's screen. Page to server: binary messages are keys,
 // a text message "COLS ROWS" is the terminal's size.
 "use strict";
@@ -20,6 +22,7 @@
   const nameBox = document.getElementById("name");
   const status = document.getElementById("status");
   const holder = document.getElementById("terminal");
+  const play = document.getElementById("play");
   nameBox.value = localStorage.getItem("war-tui-name") || "";
 
   let socket = null;
@@ -35,43 +38,55 @@
   term.open(holder);
   fit.fit();
   const encoder = new TextEncoder();
-  term.onData((data) => {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(encoder.encode(data));
-  });
+  let early = [];  // keys pressed while the socket opens, sent once it has (a few: the first flip, not a pile)
+  function send(bytes) {
+    if (!socket) return;
+    if (socket.readyState === WebSocket.OPEN) socket.send(bytes);
+    else if (socket.readyState === WebSocket.CONNECTING && early.length < 8) early.push(bytes);
+  }
+  term.onData((data) => send(encoder.encode(data)));
   term.onBinary((data) => {
-    if (!socket || socket.readyState !== WebSocket.OPEN) return;
     const bytes = new Uint8Array(data.length);
     for (let i = 0; i < data.length; i++) bytes[i] = data.charCodeAt(i) & 0xff;
-    socket.send(bytes);
+    send(bytes);
   });
   term.onResize(({ cols, rows }) => {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(cols + " " + rows);
   });
   new ResizeObserver(() => fit.fit()).observe(holder);  // the window, or the bar above growing or shrinking
-  term.write("\r\n  War: choose the name the others will see, then press Enter or Play.\r\n");
 
   function start() {
     const name = nameBox.value.trim();
-    localStorage.setItem("war-tui-name", name);
+    if (name) localStorage.setItem("war-tui-name", name);
+    if (socket) {  // a new name: this game ends, the next one starts under it
+      socket.onclose = socket.onmessage = null;
+      socket.close(1000);
+    }
     fit.fit();
     term.reset();
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const path = location.pathname === "/" ? "" : location.pathname;
     const query = new URLSearchParams({ name: name, cols: term.cols, rows: term.rows });
-    socket = new WebSocket(scheme + "//" + location.host + "/ws" + path + "?" + query);
+    const current = socket = new WebSocket(scheme + "//" + location.host + "/ws" + path + "?" + query);
     socket.binaryType = "arraybuffer";
-    document.body.classList.add("playing");
     status.textContent = "";
-    socket.onopen = () => { term.focus(); };
+    play.textContent = "Play under this name";
+    early = [];
+    term.focus();  // the keys go to the game from the first one
+    socket.onopen = () => {
+      for (const bytes of early) current.send(bytes);
+      early = [];
+      if (document.activeElement !== nameBox) term.focus();
+    };
     socket.onmessage = (event) => {
       if (typeof event.data !== "string") term.write(new Uint8Array(event.data));
     };
     socket.onclose = (event) => {
+      if (socket !== current) return;
       socket = null;
-      document.body.classList.remove("playing");
       status.textContent = event.code === 1000 || event.code === 1013 || event.code === 1008
         ? "The game is over. Play again?" : "The connection was lost. Play again?";
-      document.getElementById("play").textContent = "Play again";
+      play.textContent = "Play again";
     };
   }
 
@@ -79,5 +94,12 @@
     event.preventDefault();
     start();
   });
-  nameBox.focus();
+  // Where others see the name (a table, the lobby), a first visit asks it; everywhere else the game starts now.
+  const asksName = location.pathname !== "/" && !nameBox.value;
+  if (asksName) {
+    term.write("\r\n  War: choose the name the others will see, then press Enter or Play.\r\n");
+    nameBox.focus();
+  } else {
+    start();
+  }
 })();
