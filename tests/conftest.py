@@ -40,8 +40,8 @@ def own_config_folder(private_home):
 # ------------------------------------------------------------------ what a test runs, and its markers
 
 # .ci/run picks tests by marker (pyproject.toml lists them): `app` for the oldest Textual's pass, `serial` for the
-# step that has the cores to itself; `terminal` tests also run on public API alone (the variants below). A test that runs the app
-# without the `app` marker, or a game on a pty without `terminal`, fails: no pass can miss it.
+# step that has the cores to itself; `terminal` tests also run on public API alone (the variants below). A test
+# that runs the app without the `app` marker, or a game on a pty without `terminal`, fails: no pass can miss it.
 RUNS = pytest.StashKey[set]()
 NO_SERVER_VARIABLE = "WAR_TUI_TEST_NO_SERVER"  # read by tests/functional/ssh_support
 PRELOAD_VARIABLE = "WAR_TUI_TEST_PRELOAD"  # read by tests/functional/ssh_support

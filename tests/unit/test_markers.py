@@ -32,3 +32,43 @@ def test_running_the_app_without_the_app_marker_fails_the_test(pytester):
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-o", "asyncio_mode=auto")
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(["*test_unmarked*", "*this test runs the app: mark it @pytest.mark.app*"])
+
+
+def test_terminal_tests_run_again_on_public_api_and_server_tests_with_games_started_afresh(pytester):
+    pytester.makeconftest(CONFTEST.read_text())
+    pytester.makeini('[pytest]\nmarkers =\n    terminal\n    serial\n    no_server\n    variant\n')
+    body = """
+        import os
+        import pytest
+
+        @pytest.mark.terminal
+        def test_screen():
+            print("FASTPATH", os.environ.get("WAR_TUI_FASTPATH", "on"))
+
+        def test_server():
+            print("PRELOAD", os.environ.get("WAR_TUI_TEST_PRELOAD", "1"))
+
+        @pytest.mark.no_server
+        def test_flags():
+            pass
+
+        @pytest.mark.serial
+        def test_wall_clock():
+            pass
+        """
+    pytester.makepyfile(test_serve_ssh_cases=body, test_screens=body.replace("test_server", "test_plain"))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v", "-s")
+    result.assert_outcomes(passed=12)
+    result.stdout.fnmatch_lines_random([
+        "*test_screens.py::test_screen?as shipped? FASTPATH on*",
+        "*test_screens.py::test_screen?public API? FASTPATH 0*",
+        "*test_serve_ssh_cases.py::test_server?as shipped? PRELOAD 1*",
+        "*test_serve_ssh_cases.py::test_server?no preload? PRELOAD 0*",
+    ])
+    variants = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only", "-q", "-m", "variant")
+    assert sorted(line for line in variants.stdout.lines if "::" in line) == [
+        "test_screens.py::test_screen[public API]",
+        "test_serve_ssh_cases.py::test_screen[no preload]",
+        "test_serve_ssh_cases.py::test_screen[public API]",
+        "test_serve_ssh_cases.py::test_server[no preload]",
+    ]

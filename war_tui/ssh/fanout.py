@@ -22,16 +22,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..settings.served import ERROR_FD_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE
+from ..settings.served import ERROR_FD_VARIABLE
 from ..tables import TableRefused
 from .commands import TableMode
 from .pty_process import PtyProcess
 from .screen_copy import ScreenCopy
+from .table_place import game_socket
 from .table_socket import TableSocket
 
 if TYPE_CHECKING:
@@ -186,9 +186,8 @@ class Renderer:
                 self._end_all("alone")
                 return
             mode = TableMode.LOBBY if self.key.table == LOBBY else TableMode.WATCH
-            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-            table_socket = TableSocket(ours, link, on_request=server.tables.wake)
-            env = {**self._env, TABLE_FD_VARIABLE: str(theirs.fileno()), TABLE_MODE_VARIABLE: mode.value}
+            env = dict(self._env)
+            table_socket, theirs = game_socket(link, mode, env, server.tables.wake)
             config = server.config
             try:
                 process = None

@@ -8,7 +8,6 @@ import contextlib
 import os
 import re
 import signal
-import socket
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -18,14 +17,13 @@ from ..presentation.words import plural
 from ..settings.served import (
     ACCESSIBLE_VARIABLE, ERROR_FD_VARIABLE, LINE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TOP_SPEED_VARIABLE, accessible,
 )
-from ..tables import Link, Member, TableRefused
+from ..tables import Member, TableRefused
 from ..tables.link import MAX_QUEUED_BYTES
 from .commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from .env_requests import ClientEnvironment, forget_environment
 from .fanout import LOBBY, Watcher
 from .pty_process import PtyProcess, clamp_size, run_until_stopped
-from .table_place import game_socket, take_place
-from .table_socket import TableSocket
+from .table_place import TablePlace, take_place
 
 if TYPE_CHECKING:
     from .server import Connection
@@ -194,9 +192,7 @@ class GameSession(asyncssh.SSHServerSession):
         """What a line-mode client sent before its game started: given to the game once it is up."""
         self._line = False
         """The ``line`` command: the game in plain sentences, which needs no terminal."""
-        self._table_link: Link | None = None
-        self._table_mode: TableMode | None = None
-        self._table_socket: TableSocket | None = None
+        self._table: TablePlace | None = None
         self._watcher: Watcher | None = None
         """This spectator's place at a shared renderer, while it watches one (see ``fanout``)."""
         self._pending_keys = b""
@@ -271,8 +267,7 @@ class GameSession(asyncssh.SSHServerSession):
             return ("table", f"war-tui: {refusal}")
         server.tables.wake()
         link.on_join = self._visited
-        self._table_link = link
-        self._table_mode = command.mode  # "play" also when both seats were taken: the snapshot says it watches
+        self._table = TablePlace(link, command.mode, server.tables.wake)
         self._link.table = where
         server.log(f"{self._link.label}: {where} [{self._link.identity}]")
         return None
@@ -285,24 +280,21 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _table_finished(self) -> None:
         """The link closed and said all it had to: if it gave up on the game (garbage, not a goodbye), end it."""
-        link = self._table_link
-        if link is not None and link.close_reason is not None and self._stop_reason is None:
+        table = self._table
+        if table is not None and table.gave_up is not None and self._stop_reason is None:
             self._link.refused("table protocol")
-            self._link.server.log(f"{self._link.label}: table link closed: {link.close_reason}")
+            self._link.server.log(f"{self._link.label}: table link closed: {table.gave_up}")
             self.stop("table protocol")
 
     @property
     def table_told(self) -> bool:
         """The game has read all its table link said (true when there is no table)."""
-        return self._table_socket is None or self._table_socket.delivered
+        return self._table is None or self._table.told
 
     def _close_table(self) -> None:
         """Leave the table (or the lobby) and let go of the socket; safe to call twice."""
-        if self._table_socket is not None:
-            self._table_socket.close()
-        if self._table_link is not None:
-            self._table_link.close()
-            self._link.server.tables.wake()
+        if self._table is not None:
+            self._table.leave()
 
     # -- while the game runs ----------------------------------------------------------------------------
 
@@ -387,7 +379,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _idle_exempt(self) -> bool:
         """A solo game the operator starts on auto-play is a screensaver by intent, if the operator says so."""
-        return self._link.server.config.idle_exempt_screensaver and self._table_link is None
+        return self._link.server.config.idle_exempt_screensaver and self._table is None
 
     def _idle_check(self) -> None:
         self._idle_timer = None
@@ -453,10 +445,9 @@ class GameSession(asyncssh.SSHServerSession):
             self._process.close()
             self._process = None
         self._stop_watching()
-        if self._table_socket is not None:
-            self._table_socket.close()
-            self._table_socket = None
-        self._table_link = None
+        if self._table is not None and self._table.socket is not None:
+            self._table.socket.close()
+        self._table = None
         self.task = None
 
     def stop(self, reason: str) -> None:
@@ -471,7 +462,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._forwarding = False
         if self._process is not None:
             self._process.resume_output()  # keep the pty drained, so the game is not blocked while it ends
-        if self._table_link is not None and not self._table_link.closed:
+        if self._table is not None and not self._table.link.closed:
             self._close_table()  # the seat is free at once; a link the server closed still says goodbye
         self._stopping.set()
 
@@ -523,16 +514,6 @@ class GameSession(asyncssh.SSHServerSession):
         finally:
             self._close_table()
 
-    def _table_socket_for_game(self, env: dict[str, str]) -> socket.socket | None:
-        """The game's end of a new socket pair to this connection's link (told in ``env``); ours is pumped."""
-        link = self._table_link
-        if link is None or link.closed or self._table_mode is None:
-            return None
-        self._table_socket, theirs = game_socket(
-            link, self._table_mode, env, self._link.server.tables.wake, self._table_finished
-        )
-        return theirs
-
     async def _run_game(self) -> None:
         server = self._link.server
         config = server.config
@@ -549,7 +530,7 @@ class GameSession(asyncssh.SSHServerSession):
             env[PLAYER_ID_VARIABLE] = self._link.identity
         if self._shares_rendering() and await self._watch_shared(env):
             return
-        theirs = self._table_socket_for_game(env)
+        theirs = self._table.socket_for_game(env, self._table_finished) if self._table is not None else None
         start_size = clamp_size(*self._size)
         try:
             # Started in HOME, as a login would: never in whatever directory the server was started from.
@@ -634,27 +615,29 @@ class GameSession(asyncssh.SSHServerSession):
 
         Never in line mode: a line session reads lines, not a screen.
         """
-        link = self._table_link
-        if self._line or self._link.server.fanout is None or link is None or link.closed:
+        table = self._table
+        if self._line or self._link.server.fanout is None or table is None or table.link.closed:
             return False
-        if self._table_mode is TableMode.LOBBY:
+        link = table.link
+        if table.mode is TableMode.LOBBY:
             return link.member is None
         return link.member is not None and link.member.watching
 
     def _render_place(self) -> str | None:
         """The table this session's renderer shows, or the lobby's key; None once it is neither."""
-        link = self._table_link
-        if link is None:
+        if self._table is None:
             return None
-        if self._table_mode is TableMode.LOBBY:
+        link = self._table.link
+        if self._table.mode is TableMode.LOBBY:
             return LOBBY if link.member is None else None
         return link.member.table.name if link.member is not None else None
 
     async def _watch_shared(self, env: dict[str, str]) -> bool:
         """Watch the table's (or the lobby's) shared rendering until the session ends (True) or needs a game of its own (False)."""
         hub = self._link.server.fanout
-        link, chan, place = self._table_link, self._chan, self._render_place()
-        assert hub is not None and link is not None and place is not None and chan is not None
+        table, chan, place = self._table, self._chan, self._render_place()
+        assert hub is not None and table is not None and place is not None and chan is not None
+        link = table.link
         watcher = Watcher(self._send, chan.get_write_buffer_size, hub.backlog)
         size = clamp_size(*self._size)
         # Nobody reads this link while the renderer shows the table: it keeps nothing, and is sent a
@@ -720,8 +703,8 @@ class GameSession(asyncssh.SSHServerSession):
     def _leave_shared(self) -> None:
         """Stop watching the shared rendering; the link and channel are as a game of this session's own needs them."""
         self._stop_watching()
-        if self._table_link is not None:
-            self._table_link.max_queued = MAX_QUEUED_BYTES
+        if self._table is not None:
+            self._table.link.max_queued = MAX_QUEUED_BYTES
         if self._chan is not None and not self._closed:
             self._chan.set_write_buffer_limits(high=0, low=0)
 

@@ -1,7 +1,8 @@
 """A door's session at the tables, whichever door it came through: taking its place, and its game's socket.
 
-The SSH door and the web door join a table (or the lobby) for a session and hand its game one end of a
-socket pair to the session's link in the same way; only who the visitor is and what is logged differ.
+The SSH door and the web door join a table (or the lobby) for a session, hand its game one end of a
+socket pair to the session's link, and leave in the same way (``TablePlace``); only who the visitor is
+and what is logged differ.
 """
 
 from __future__ import annotations
@@ -34,10 +35,46 @@ def take_place(link: Link, command: TableCommand) -> str:
 
 
 def game_socket(
-    link: Link, mode: TableMode, env: dict[str, str], wake: Callable[[], None], on_finished: Callable[[], None],
+    link: Link, mode: TableMode, env: dict[str, str], wake: Callable[[], None],
+    on_finished: Callable[[], None] | None = None,
 ) -> tuple[TableSocket, socket.socket]:
     """Our pumped end of a new socket pair to ``link``, and the game's end (its number and the mode told in ``env``)."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     env[TABLE_FD_VARIABLE] = str(theirs.fileno())
     env[TABLE_MODE_VARIABLE] = mode.value
     return TableSocket(ours, link, on_request=wake, on_finished=on_finished), theirs
+
+
+class TablePlace:
+    """A session's place at the tables: its link, what it came for, and the socket its game reads the link through."""
+
+    def __init__(self, link: Link, mode: TableMode, wake: Callable[[], None]) -> None:
+        self.link = link
+        self.mode = mode
+        """What the session asked for ("play" also when both seats were taken: the snapshot says it watches)."""
+        self._wake = wake
+        self.socket: TableSocket | None = None
+
+    def socket_for_game(self, env: dict[str, str], on_finished: Callable[[], None]) -> socket.socket | None:
+        """The game's end of a new socket pair to the link (told in ``env``); None once the link is closed."""
+        if self.link.closed:
+            return None
+        self.socket, theirs = game_socket(self.link, self.mode, env, self._wake, on_finished)
+        return theirs
+
+    @property
+    def told(self) -> bool:
+        """The game has read all the link said."""
+        return self.socket is None or self.socket.delivered
+
+    @property
+    def gave_up(self) -> str | None:
+        """Why the link closed itself (garbage from the game, not a goodbye); None if it did not."""
+        return self.link.close_reason
+
+    def leave(self) -> None:
+        """Leave the table (or the lobby) and let go of the socket; safe to call twice."""
+        if self.socket is not None:
+            self.socket.close()
+        self.link.close()
+        self._wake()

@@ -16,7 +16,6 @@ import asyncio
 import codecs
 import contextlib
 import re
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,9 +32,8 @@ from ..ssh.session import (
     GAME_CRASHED, GAME_FAILED, IDLE_END, INPUT_FLOOD, SHUTTING_DOWN, TERMINAL_RESET, TIME_UP, describe_minutes,
     describe_status, home_directory, served_variables, session_environment, size_words,
 )
-from ..ssh.table_place import game_socket, take_place
-from ..ssh.table_socket import TableSocket
-from ..tables import Link, TableRefused
+from ..ssh.table_place import TablePlace, take_place
+from ..tables import TableRefused
 from .line_text import SentenceCutter, typed_line
 
 if TYPE_CHECKING:
@@ -108,8 +106,7 @@ class WebSession:
         self._paused = False
         self._stop_reason: str | None = None
         self._stopping = asyncio.Event()
-        self._table_link: Link | None = None
-        self._table_socket: TableSocket | None = None
+        self._table: TablePlace | None = None
         self.last_input = asyncio.get_running_loop().time()
         self._idle_timer: asyncio.TimerHandle | None = None
         self.exit_status = "no game"
@@ -131,25 +128,19 @@ class WebSession:
         except TableRefused as refusal:
             return f"war-tui: {refusal}"
         tables.wake()
-        self._table_link = link
+        self._table = TablePlace(link, command.mode, tables.wake)
         return None
 
     def _table_finished(self) -> None:
-        link = self._table_link
-        if link is not None and link.close_reason is not None and self._stop_reason is None:
-            self.door.log(f"{self.visitor.label}: web table link closed: {link.close_reason}")
+        """The link closed and said all it had to: if it gave up on the game (garbage, not a goodbye), end it."""
+        table = self._table
+        if table is not None and table.gave_up is not None and self._stop_reason is None:
+            self.door.log(f"{self.visitor.label}: web table link closed: {table.gave_up}")
             self.stop("table protocol")
 
     def _close_table(self) -> None:
-        if self._table_socket is not None:
-            self._table_socket.close()
-        if self._table_link is not None:
-            self._table_link.close()
-            self.door.server.tables.wake()
-
-    @property
-    def table_told(self) -> bool:
-        return self._table_socket is None or self._table_socket.delivered
+        if self._table is not None:
+            self._table.leave()
 
     # -- screen bytes out -------------------------------------------------------------------------------
 
@@ -275,7 +266,7 @@ class WebSession:
         self._forwarding = False
         if self._process is not None:
             self._process.resume_output()
-        if self._table_link is not None and not self._table_link.closed:
+        if self._table is not None and not self._table.link.closed:
             self._close_table()
         self._stopping.set()
 
@@ -309,21 +300,10 @@ class WebSession:
                     timer.cancel()
             if self._process is not None:
                 self._process.close()
-            self._table_socket = None
-            self._table_link = None
+            self._table = None
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await self.ws.close(code=CLOSE_GOODBYE if self._stop_reason != "message rate" else CLOSE_POLICY,
                                     message=b"game over")
-
-    def _table_socket_for_game(self, env: dict[str, str]) -> socket.socket | None:
-        """The game's end of a new socket pair to this browser's table link (told in ``env``); ours is pumped."""
-        link = self._table_link
-        if link is None or link.closed or self.command is None:
-            return None
-        self._table_socket, theirs = game_socket(
-            link, self.command.mode, env, self.door.server.tables.wake, self._table_finished
-        )
-        return theirs
 
     async def _play(self) -> None:
         server = self.door.server
@@ -335,7 +315,7 @@ class WebSession:
             env["TERM"] = "dumb"
             env.pop("COLORTERM", None)
         env[PLAYER_ID_VARIABLE] = self.visitor.identity
-        theirs = self._table_socket_for_game(env)
+        theirs = self._table.socket_for_game(env, self._table_finished) if self._table is not None else None
         try:
             process = None
             for parent in (server.game_parent, None):
