@@ -121,7 +121,7 @@ async def test_a_browser_plays_solo_with_space_and_a_click_and_its_tab_closing_e
         await srv.server.stop()
 
 
-async def test_the_page_opens_on_a_running_game_whose_keys_flip_and_the_name_box_still_plays_under_a_name(
+async def test_the_page_opens_on_a_running_game_whose_keys_flip_the_name_box_plays_under_a_name_and_shift_tab_leaves(
     tmp_path, monkeypatch, context,
 ):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -144,6 +144,11 @@ async def test_the_page_opens_on_a_running_game_whose_keys_flip_and_the_name_box
         await tab.page.keyboard.press("Space")
         await tab.until(r"^│\s+1\s.*\d+·\d+")
         await until(lambda: len(door.sessions) == 1)  # the guest's game ended as bob's began
+        # Shift+Tab leaves the game for the page (the links, the name box): the keyboard is never trapped.
+        await tab.page.keyboard.press("Shift+Tab")
+        assert await tab.page.evaluate("document.activeElement.textContent") == "Tables"
+        await tab.page.keyboard.press("Shift+Tab")
+        assert await tab.page.evaluate("document.activeElement.textContent") == "Solo game"
         assert not tab.policy_violations(), tab.policy_violations()[:2]
     finally:
         await door.stop()

@@ -1,4 +1,5 @@
-// The web door's page: plays the game in xterm.js over one websocket, the keyboard's focus on the terminal.
+// The web door's page: plays the game in xterm.js over one websocket, the keyboard's focus on the terminal
+// (Shift+Tab leaves it).
 // A solo game, or any place once this browser remembers a name, starts as the page opens; a table or the
 // lobby first asks the name the others will see. The name box stays: a new name there plays again under it.
 // Server to page: binary messages are the game's screen. Page to server: binary messages are keys,
@@ -33,6 +34,9 @@
     scrollback: 0,
     allowProposedApi: false,
   });
+  // Shift+Tab is the browser's, not the game's: the keyboard leaves the terminal for the page (its links and
+  // the name box) as from any other field. Every other key, Tab too, goes to the game.
+  term.attachCustomKeyEventHandler((event) => !(event.key === "Tab" && event.shiftKey));
   const fit = new FitAddon.FitAddon();
   term.loadAddon(fit);
   term.open(holder);
