@@ -82,8 +82,8 @@ def footer_keys(app) -> list[str]:
 async def test_help_and_a_wide_footer_name_ctrl_c():
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        assert "q Quit" in footer_keys(app)  # no room for more: help and the palette say it
+        # The footer composes its keys once the screen's bindings are ready, a frame or more after the start.
+        await until(pilot, lambda: "q Quit" in footer_keys(app))  # no room for more: help and the palette say it
         await pilot.resize_terminal(120, 40)
         await until(pilot, lambda: "q/^c Quit" in footer_keys(app))
         await pilot.press("question_mark")
