@@ -493,3 +493,22 @@ async def test_a_spectators_footer_lists_only_what_a_spectators_keys_do():
             for players_key in ("Flip", "Auto", "Faster", "Slower", "War stop", "Restart", "Emote"):
                 assert players_key not in shown, shown
             assert "? Help" in shown and "q Quit" in shown and "t Sit" in shown
+
+
+@pytest.mark.parametrize("width", [120, 100, 80, 75, 74, 73, 72, 71, 70, 60, 52, 45, 44, 40])
+async def test_a_seats_footer_shows_whole_keys_only_at_every_width(width):
+    from textual.widgets._footer import FooterKey
+
+    with TableServer(dealing(*PLAIN)) as server:
+        app, _bob, _ = await ann_and_bob(server)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await until(pilot, lambda: "bob" in seats(app) and "Quit" in footer_text(app))
+            await pilot.pause()
+            footer = app.query_one(GameFooter)
+            keys = [k for k in footer.query(FooterKey) if k.display and k.parent.display]
+            palette = [k for k in keys if k.has_class("-command-palette")]
+            edge = palette[0].region.x if palette else width
+            for key in keys:
+                if key not in palette:
+                    assert key.region.right <= edge, f"{key.description} is cut at {width} columns: {footer_text(app)}"
+            assert {"Flip", "Quit"} <= {k.description for k in keys}

@@ -6,7 +6,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.widgets import Footer
 
-WIDTH_STEPS = (100, 80, 70, 52, 45)
+WIDTH_STEPS = (100, 80, 74, 52, 45)
 """Below each width the footer gets a class ``-below-N``; styles/app.tcss hides the less needed keys
 there (they stay in the help screen and the command palette) instead of cutting the last one in half."""
 ROOM_FOR_CTRL_C = 120
