@@ -571,3 +571,20 @@ async def test_the_lobbys_columns_and_keys_stay_whole_with_16_cell_names(size):
         assert name in text or any(short in text for short in shown), (name, text)
     for words in ("Up/Down choose", "enter sits", "w watches", "n opens a new table", "q leaves", "? help"):
         assert words in " ".join(text.split()), (words, text)
+
+
+@pytest.mark.parametrize("width", [120, 100, 80, 74, 60, 59, 52, 49, 48, 45, 44, 40])  # the footer's steps
+async def test_two_players_footer_shows_whole_keys_only_at_every_width(width):
+    from textual.widgets._footer import FooterKey
+
+    app = two_player_app(dealing(*PLAIN), names=("Ann", "Bob"))
+    async with app.run_test(size=(width, 24)) as pilot:
+        await until(pilot, lambda: "P1 flip" in footer_text(app))
+        await pilot.pause()
+        footer = app.query_one(GameFooter)
+        keys = [k for k in footer.query(FooterKey) if k.display and k.parent.display]
+        palette = [k for k in keys if k.has_class("-command-palette")]
+        edge = palette[0].region.x if palette else width
+        for key in keys:
+            if key not in palette:
+                assert key.region.right <= edge, f"{key.description} is cut at {width} columns: {footer_text(app)}"

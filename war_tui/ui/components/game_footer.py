@@ -6,8 +6,8 @@ from textual import events
 from textual.app import ComposeResult
 from textual.widgets import Footer
 
-WIDTH_STEPS = (100, 80, 74, 52, 45)
-"""Below each width the footer gets a class ``-below-N``; styles/app.tcss hides the less needed keys
+WIDTH_STEPS = (100, 80, 74, 60, 52, 49, 45)
+"""Below each width the footer gets a class ``-below-N``; styles/app.tcss and tables.tcss hide the less needed keys
 there (they stay in the help screen and the command palette) instead of cutting the last one in half."""
 ROOM_FOR_CTRL_C = 120
 """From this width the quit key reads "q/^c": Ctrl-C quits too (narrower, help and the palette say so)."""
