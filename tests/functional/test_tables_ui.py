@@ -235,6 +235,7 @@ async def test_a_war_still_being_laid_when_the_next_battle_comes_is_told_whole_f
             assert log.index("ann takes 10 cards") < log.index("ann takes 2 cards")
 
 
+@pytest.mark.serial  # auto-play's pace: on a loaded machine the first look can come after the war's battle
 @pytest.mark.parametrize(("speed", "step_by_step"), [(2.0, False), (0.5, True)])
 async def test_on_auto_play_a_war_is_laid_step_by_step_only_if_it_fits_before_the_next_battle(speed, step_by_step):
     """A double war takes 1.6 s to lay: at 2 battles/s it is shown whole, at one battle every 2 s step by step."""
@@ -573,7 +574,7 @@ async def test_the_lobbys_columns_and_keys_stay_whole_with_16_cell_names(size):
         assert words in " ".join(text.split()), (words, text)
 
 
-@pytest.mark.parametrize("width", [120, 100, 80, 74, 60, 59, 52, 49, 48, 45, 44, 40])  # the footer's steps
+@pytest.mark.parametrize("width", [80, 60, 59, 49, 48, 40])  # the footer's steps
 async def test_two_players_footer_shows_whole_keys_only_at_every_width(width):
     from textual.widgets._footer import FooterKey
 
