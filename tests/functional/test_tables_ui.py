@@ -9,11 +9,10 @@ from __future__ import annotations
 import pytest
 from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app, two_player_app
 from screen_text import screen_rows
-from war_ui_support import drawn, notices, until
+from war_ui_support import cut_footer_keys, drawn, footer_text, notices, until
 
 from war_tui.cli import main
 from war_tui.ui.components.battle_log import BattleLog
-from war_tui.ui.components.game_footer import GameFooter
 from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
 from war_tui.ui.components.seats import SeatsLine
@@ -68,12 +67,6 @@ def lobby_shown(app) -> bool:
     screen = app.screen
     return isinstance(screen, LobbyScreen) and "Waiting" not in said(screen, "#lobby-summary")
 
-
-def footer_text(app) -> str:
-    footer = app.query_one(GameFooter)
-    return " ".join(
-        f"{key.key_display} {key.description}" for key in footer.query("FooterKey") if key.display
-    )
 
 
 # ------------------------------------------------------------------ two players at one keyboard
@@ -576,16 +569,8 @@ async def test_the_lobbys_columns_and_keys_stay_whole_with_16_cell_names(size):
 
 @pytest.mark.parametrize("width", [80, 60, 59, 49, 48, 40])  # the footer's steps
 async def test_two_players_footer_shows_whole_keys_only_at_every_width(width):
-    from textual.widgets._footer import FooterKey
-
     app = two_player_app(dealing(*PLAIN), names=("Ann", "Bob"))
     async with app.run_test(size=(width, 24)) as pilot:
         await until(pilot, lambda: "P1 flip" in footer_text(app))
         await pilot.pause()
-        footer = app.query_one(GameFooter)
-        keys = [k for k in footer.query(FooterKey) if k.display and k.parent.display]
-        palette = [k for k in keys if k.has_class("-command-palette")]
-        edge = palette[0].region.x if palette else width
-        for key in keys:
-            if key not in palette:
-                assert key.region.right <= edge, f"{key.description} is cut at {width} columns: {footer_text(app)}"
+        assert not cut_footer_keys(app), f"cut at {width} columns: {footer_text(app)}"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from war_tui.ui.app import WarApp
+from war_tui.ui.components.game_footer import GameFooter
 from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
 from war_tui.core.cards import parse_cards
@@ -88,6 +89,27 @@ def notices(app) -> list[str]:
 
     app.say = record_said
     return said
+
+
+def footer_text(app) -> str:
+    """The board's footer keys as they read, but those hidden themselves."""
+    footer = app.query_one(GameFooter)
+    return " ".join(f"{key.key_display} {key.description}" for key in footer.query("FooterKey") if key.display)
+
+
+def footer_keys(app) -> tuple[list, object | None]:
+    """The board's footer keys on show but the palette key, and the palette key (None where it is hidden)."""
+    footer = app.query_one(GameFooter)
+    keys = [key for key in footer.query("FooterKey") if key.display and key.parent.display]
+    palette = [key for key in keys if key.has_class("-command-palette")]
+    return [key for key in keys if key not in palette], (palette[0] if palette else None)
+
+
+def cut_footer_keys(app) -> list[str]:
+    """The footer keys that reach under the palette key (or past the screen's edge): cut in half."""
+    keys, palette = footer_keys(app)
+    edge = palette.region.x if palette is not None else app.size.width
+    return [key.description for key in keys if key.region.right > edge]
 
 
 def drawn(widget) -> str:
