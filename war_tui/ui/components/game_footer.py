@@ -58,7 +58,9 @@ class GameFooter(LineWidget, can_focus=False):
 
     def read_bindings(self) -> None:
         """The screen's active bindings as hints: one per action (its first key), in the bindings' order."""
-        app, hints, seen = self.app, [], set()
+        app = self.app
+        hints: list[KeyHint] = []
+        seen: set[str] = set()
         for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
             action = binding.action.rpartition(".")[2].partition("(")[0]
             if binding.action in seen or not (binding.show or binding.key == app.COMMAND_PALETTE_BINDING):
@@ -89,8 +91,8 @@ class GameFooter(LineWidget, can_focus=False):
 
     def shown(self, width: int | None = None) -> tuple[list[Unit], KeyHint | None]:
         """The keys in the row and the palette key (None: no room) at ``width`` (the footer's own by default)."""
-        return fit(self._hints_at(width if width is not None else self.size.width), width if width is not None
-                   else self.size.width, self.plan, separator=not self.ascii)
+        width = self.size.width if width is None else width
+        return fit(self._hints_at(width), width, self.plan, separator=not self.ascii)
 
     def _hints_at(self, width: int) -> tuple[KeyHint, ...]:
         if width < ROOM_FOR_CTRL_C:
