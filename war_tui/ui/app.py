@@ -87,6 +87,12 @@ def _loaded_stats_screen() -> tuple[type[Screen], ...]:
     return (module.StatsScreen,) if module is not None else ()
 
 
+def breakpoint_classes(size: int, breakpoints: list[tuple[int, str]]) -> dict[str, bool]:
+    """Which of a screen's breakpoint classes hold at ``size``, as Textual sets them on a resize: the last one reached."""
+    reached = [name for at, name in sorted(breakpoints) if size >= at]
+    return {name: bool(reached) and name == reached[-1] for _, name in breakpoints}
+
+
 class WarApp(ShadowOutput, App[None]):
     """War at the table: a solo game, a seat at a shared table (``table``), or two players here (``--two-players``)."""
 
@@ -161,6 +167,14 @@ class WarApp(ShadowOutput, App[None]):
     # ------------------------------------------------------------------ the board
 
     def get_default_screen(self) -> Board:
+        """The board, with the size classes of the terminal's size already on: the first resize then changes
+        no class, so the board's styles are applied once at start instead of twice."""
+        size = self.size
+        self.board.update_classes(
+            {**breakpoint_classes(size.width, self.HORIZONTAL_BREAKPOINTS),
+             **breakpoint_classes(size.height, self.VERTICAL_BREAKPOINTS)},
+            update=False,
+        )
         return self.board
 
     @property
