@@ -430,3 +430,25 @@ async def test_after_a_resize_the_winners_subtitle_takes_the_form_for_the_new_wi
         await pilot.pause()
         await pilot.pause()
         assert app.written_screen.cells == drawn_from_nothing(app).cells
+
+
+class FirstFrameApp(RecordingApp):
+    """Keeps the bottom row of the first frame the terminal got."""
+
+    first_bottom_row: str | None = None
+
+    def _display(self, screen, renderable) -> None:
+        super()._display(screen, renderable)
+        if self.first_bottom_row is None and self.written_screen is not None:
+            self.first_bottom_row = "".join(char for char, _ in self.written_screen.cells[-1]).rstrip()
+
+
+async def test_the_first_frame_already_shows_the_keys():
+    """A newcomer's first board is whole: its footer's keys come with it, not a frame later."""
+    app = make_app()
+    app.__class__ = FirstFrameApp  # same app; the first frame it writes is kept
+    assert isinstance(app, FirstFrameApp)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+    assert app.first_bottom_row is not None and "space Flip" in app.first_bottom_row
+    assert app.first_bottom_row.endswith("^p palette")

@@ -46,7 +46,9 @@ class GameFooter(LineWidget, can_focus=False):
         """Where each key shown was drawn: (first cell, cell after, key), for the mouse."""
 
     def on_mount(self) -> None:
+        """The keys are read at once, so the first frame shows them; the screen's signal tells of every change."""
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.read_bindings()
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
