@@ -1,0 +1,52 @@
+"""A notice that times out leaves nothing of itself on the terminal: the row it lay over reads as before.
+
+The screen checked is what the terminal got (``test_terminal_output``'s recording app), not a fresh render:
+Textual's own screenshot is drawn from the layout, where a toast that is gone is gone even if its cells were
+never painted over on the glass.
+"""
+
+from __future__ import annotations
+
+import pytest
+from table_support import TableServer, dealing, table_app
+from test_terminal_output import RecordingApp, drawn_from_nothing
+from war_ui_support import until
+
+from war_tui.ui.components.card_bar import CardBar
+from war_tui.ui.toast_trail import toasts
+
+pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
+
+LONGER = ("AC KC QC JC 10C", "2D 3D 4D 5D 6D")
+
+
+def row_text(cells: list[tuple[str, str]]) -> str:
+    return "".join(char for char, _ in cells).rstrip()
+
+
+async def test_at_40x12_a_player_leaving_before_any_flip_is_a_note_that_leaves_the_count_bar_as_it_was(monkeypatch):
+    """bob sits, then leaves before a card is turned: ann's note "bob left seat 2" lies over the count bar,
+    and once its time is up the count bar reads whole again, on the terminal as in the layout."""
+    monkeypatch.setattr("war_tui.ui.app.SHORT_SCREEN_NOTE", 0.5)  # the note's time on a short screen, shortened
+    with TableServer(dealing(*LONGER)) as server:
+        fd, _link = server.connect("ann", table="oak")
+        app = table_app(fd)
+        app.__class__ = RecordingApp  # same app; every frame it writes is kept (see test_terminal_output)
+        async with app.run_test(size=(40, 12), notifications=True) as pilot:
+            await pilot.pause()
+            bob, _sink = server.seat("oak", "bob")
+            server.wake.set()
+            await until(pilot, lambda: app.written_screen is not None and "bob" in row_text(app.written_screen.cells[0]))
+            bob.leave()
+            server.wake.set()
+            await until(pilot, lambda: any("bob left seat 2" in row_text(row) for row in app.written_screen.cells))
+            bar = app.query_one(CardBar).region.y
+            assert "bob left seat 2" in row_text(app.written_screen.cells[bar])  # the note lies over the count bar
+            assert [str(toast.render()) for toast in toasts(app.screen)] == ["bob left seat 2"]  # the trail sees it
+            await until(pilot, lambda: not app.screen.query("Toast"))  # its time is up: Textual took it away
+            await pilot.pause()
+            await pilot.pause()
+            expected = drawn_from_nothing(app)
+            assert row_text(app.written_screen.cells[bar]) == row_text(expected.cells[bar])
+            assert "left seat" not in row_text(app.written_screen.cells[bar])
+            assert app.written_screen.cells == expected.cells
