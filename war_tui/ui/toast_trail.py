@@ -29,14 +29,14 @@ class ToastTrail:
         app.screen_change_signal.subscribe(app, self.watch)
 
     def watch(self, screen: Screen) -> None:
-        if screen in self._drawn:
+        if screen in self._drawn or not self._app.is_running:  # a screen shown as the app closes draws no more
             return
         self._drawn[screen] = {}
         screen.screen_layout_refresh_signal.subscribe(self._app, self._laid_out)
 
     def _laid_out(self, screen: Screen) -> None:
         drawn = self._drawn.get(screen)
-        if drawn is None:
+        if drawn is None or not screen.is_attached:
             return
         shown = {toast: toast.region for toast in toasts(screen)}
         left = [region for toast, region in drawn.items() if region and shown.get(toast) != region]
