@@ -438,7 +438,9 @@ async def compare_preload(args: argparse.Namespace) -> int:
 
 # -- the abuse scenarios (a)-(e) -------------------------------------------------------------------------
 
-BOARD = re.compile(rb"\x1b\[(\d+);1H")  # the game drew a row: rows down to the last mean a whole board
+BOARD = re.compile(rb"\x1b\[(\d+);1H")  # the game drew a row: rows down to the last mean a whole board ...
+FOOTER_MARK = b"palette"
+"""... once its footer's keys are on it too (their last words, the command palette's key, as in ui_speed.py)."""
 
 
 def rss_mib(pid: int) -> float:
@@ -455,13 +457,13 @@ def address(n: int) -> str:
 
 
 async def first_board(port: int, source: str | None = None, size=(100, 30), timeout: float = 30.0) -> float:
-    """Seconds from connecting to the game's first whole board (its last row drawn)."""
+    """Seconds from connecting to the game's first whole board (its last row drawn, its footer's keys on it)."""
     start = time.perf_counter()
     conn = await asyncio.wait_for(connect(port, source=source), timeout)
     try:
         game = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
         seen = bytearray()
-        while not any(int(m.group(1)) >= size[1] for m in BOARD.finditer(seen)):
+        while FOOTER_MARK not in seen or not any(int(m.group(1)) >= size[1] for m in BOARD.finditer(seen)):
             chunk = await asyncio.wait_for(game.stdout.read(65536), timeout)
             if not chunk:
                 raise RuntimeError("the game ended before its board")

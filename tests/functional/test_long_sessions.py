@@ -6,9 +6,7 @@ import gc
 
 from textual._styles_cache import StylesCache
 from textual.widget import Widget
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
-from war_ui_support import make_app, until
+from war_ui_support import footer_text, make_app, until
 
 import pytest
 
@@ -21,35 +19,21 @@ from war_tui.core.rules import Gather, Rules
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 
-async def test_opening_and_closing_screens_leaves_no_dead_footer_keys_behind():
+async def test_screens_coming_and_going_leave_the_board_as_it_was():
+    """Every result and every deal changes screens, for days: the board keeps its widgets (none piles up,
+    none is mounted again) and its footer still reads the keys."""
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        footer = app.query_one(Footer)
+        await until(pilot, lambda: "q Quit" in footer_text(app))
+        widgets = list(app.board.walk_children())
         for _ in range(15):
             await pilot.press("question_mark")
             await pilot.pause()
             await pilot.press("question_mark")
             await pilot.pause()
-        watched = [node for entries in getattr(footer, "__watchers", {}).values() for node, _ in entries]
-        live = list(footer.query(FooterKey))
-        assert live
-        assert len(watched) <= len(live)
-
-
-async def test_screens_coming_and_going_leave_the_same_footer_keys_in_place():
-    """Every result and every deal changes screens; the footer keeps its keys when they stay the same
-    (mounting them again costs more than drawing a battle, in every game at a shared table)."""
-    app = make_app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        footer = app.query_one(Footer)
-        keys = list(footer.query(FooterKey))
-        for _ in range(3):
-            await pilot.press("question_mark")
-            await pilot.pause()
-            await pilot.press("question_mark")
-            await pilot.pause()
-        assert keys and list(footer.query(FooterKey)) == keys
+        await until(pilot, lambda: app.screen is app.board)
+        assert list(app.board.walk_children()) == widgets
+        assert "space Flip" in footer_text(app) and "q Quit" in footer_text(app)
 
 
 async def test_a_headless_app_never_freezes_the_collector():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from war_ui_support import QUICK_WIN, drawn, make_app, notices, until
+from war_ui_support import QUICK_WIN, drawn, footer_text, make_app, notices, until
 
 from war_tui.cli import main
 from war_tui.ui.components.status import StatusLine
@@ -74,18 +74,13 @@ async def test_ctrl_c_quits_like_q_from_every_screen(first):
     assert not [message for message in said if "quit" in message.lower()]  # not Textual's "press ctrl+q"
 
 
-def footer_keys(app) -> list[str]:
-    """The keys the footer shows, as their text."""
-    return [str(key.render()).strip() for key in app.query("FooterKey") if key.display and key.region.width]
-
-
 async def test_help_and_a_wide_footer_name_ctrl_c():
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         # The footer composes its keys once the screen's bindings are ready, a frame or more after the start.
-        await until(pilot, lambda: "q Quit" in footer_keys(app))  # no room for more: help and the palette say it
+        await until(pilot, lambda: "q Quit" in footer_text(app))  # no room for more: help and the palette say it
         await pilot.resize_terminal(120, 40)
-        await until(pilot, lambda: "q/^c Quit" in footer_keys(app))
+        await until(pilot, lambda: "q/^c Quit" in footer_text(app))
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)

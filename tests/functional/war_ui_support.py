@@ -92,24 +92,29 @@ def notices(app) -> list[str]:
 
 
 def footer_text(app) -> str:
-    """The board's footer keys as they read, but those hidden themselves."""
-    footer = app.query_one(GameFooter)
-    return " ".join(f"{key.key_display} {key.description}" for key in footer.query("FooterKey") if key.display)
+    """The board's footer as it reads on screen."""
+    return app.query_one(GameFooter).render_line(0).text.rstrip()
 
 
 def footer_keys(app) -> tuple[list, object | None]:
-    """The board's footer keys on show but the palette key, and the palette key (None where it is hidden)."""
-    footer = app.query_one(GameFooter)
-    keys = [key for key in footer.query("FooterKey") if key.display and key.parent.display]
-    palette = [key for key in keys if key.has_class("-command-palette")]
-    return [key for key in keys if key not in palette], (palette[0] if palette else None)
+    """The board's footer keys on show but the palette key (``KeyHint``s), and the palette key (None: left out)."""
+    units, palette = app.query_one(GameFooter).shown()
+    return [hint for unit in units for hint in unit.hints], palette
 
 
 def cut_footer_keys(app) -> list[str]:
-    """The footer keys that reach under the palette key (or past the screen's edge): cut in half."""
-    keys, palette = footer_keys(app)
-    edge = palette.region.x if palette is not None else app.size.width
-    return [key.description for key in keys if key.region.right > edge]
+    """The footer's keys on show that do not read whole on screen before the palette key (or the screen's edge)."""
+    line = app.query_one(GameFooter).render_line(0).text
+    units, palette = app.query_one(GameFooter).shown()
+    edge = line.rfind(f"{palette.display} {palette.description}") if palette is not None else len(line)
+    cut, at = [], 0
+    for unit in units:
+        found = line.find(unit.text, at)
+        if found < 0 or found + len(unit.text) > edge:
+            cut.append(unit.text)
+        else:
+            at = found + len(unit.text)
+    return cut
 
 
 def drawn(widget) -> str:

@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from ..core.rules import Result, Side
+from ..presentation.footer import SEAT_FOOTER, SOLO_FOOTER, TWO_PLAYER_FOOTER, WATCHING_FOOTER, FooterPlan
 from ..presentation.glyphs import Glyphs
 from ..presentation.unfolding import WATCHABLE_SPEED, stopped_at_war_text
 from ..presentation.views import BattleView, DealView, EndView, LogNote
@@ -93,6 +94,8 @@ class Board(Screen[None]):
     """Finished games of this session by result (changed in place, then ``mutate_reactive``)."""
     time_left: var[int | None] = var(None)
     """Whole seconds before the game's --time-limit or the server's session limit, whichever comes first."""
+    footer_plan: var[FooterPlan] = var(SOLO_FOOTER)
+    """Which keys the footer leaves out for this way to play (a spectator's, two players')."""
 
     def __init__(
         self,
@@ -115,6 +118,7 @@ class Board(Screen[None]):
         """Both seats at this keyboard: the seats line names the players as this keyboard gave them."""
         self._step_timer: Timer | None = None
         self.set_class(seats and not local, "-table")
+        self.set_reactive(Board.footer_plan, TWO_PLAYER_FOOTER if local else SEAT_FOOTER if seats else SOLO_FOOTER)
 
     def compose(self) -> ComposeResult:
         g, names = self.glyphs, self.names
@@ -142,7 +146,7 @@ class Board(Screen[None]):
             yield CountTrend(names, g, id="trend").data_bind(Board.deal, Board.names, battle=Board.settled)
         log = BattleLog(names, g, id="log").data_bind(Board.names, **shown)
         yield log.data_bind(note=Board.log_note) if self.seats else log
-        yield GameFooter(compact=True)
+        yield GameFooter(ascii=g.ascii).data_bind(plan=Board.footer_plan)
 
     def on_mount(self) -> None:
         self.pacer.board_ready()
@@ -150,8 +154,9 @@ class Board(Screen[None]):
 
     def watch_you(self, you: You | None) -> None:
         """A player's own packet is marked and sits at the bottom, level with their own row of the pile; a
-        spectator's footer lists only what a spectator's keys do (``-watching``)."""
-        self.set_class(self.seats and not self.local and you is not None and you.watching, "-watching")
+        spectator's footer lists only what a spectator's keys do."""
+        if self.seats and not self.local:
+            self.footer_plan = WATCHING_FOOTER if you is not None and you.watching else SEAT_FOOTER
         if not self.seats or self.local or len(self.query(Packet)) < 2 or not self.query(Pile):
             return  # not composed yet: on_mount places them
         mine = you.seat if you is not None else None

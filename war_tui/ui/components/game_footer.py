@@ -1,69 +1,162 @@
-"""The footer: every key that fits, never a cut-off word, minus a slow leak that would make a days-long screensaver grow without end."""
+"""The footer: the keys of the screen under it, every one whole, in one row drawn as one widget.
+
+Textual's Footer mounts a widget per key and composes them again whenever the
+bindings may have changed; a game changes screens at every result and deal,
+and that footer was a quarter of an app's start. This one reads the same
+bindings (``Screen.active_bindings``, on the screen's ``bindings_updated_signal``)
+into plain ``KeyHint``s and draws them as one Line API row; which keys fit is
+``war_tui.presentation.footer.fit``, with the board's ``FooterPlan``.
+"""
 
 from __future__ import annotations
 
-from textual import events
-from textual.app import ComposeResult
-from textual.widgets import Footer
+from dataclasses import replace
 
-WIDTH_STEPS = (100, 80, 74, 60, 52, 49, 45)
-"""Below each width the footer gets a class ``-below-N``; styles/app.tcss and tables.tcss hide the less needed keys
-there (they stay in the help screen and the command palette) instead of cutting the last one in half."""
+from textual import events
+from textual.reactive import var
+from textual.screen import Screen
+
+from ...presentation.footer import PALETTE, SOLO_FOOTER, FooterPlan, KeyHint, Unit, fit
+from .line_widget import LineWidget, Row
+
 ROOM_FOR_CTRL_C = 120
 """From this width the quit key reads "q/^c": Ctrl-C quits too (narrower, help and the palette say so)."""
+SEPARATOR = "▏"
+"""Before the palette key (none in ASCII)."""
 
 
-class GameFooter(Footer):
-    """Textual's Footer recomposes its keys whenever the bindings may have changed: a screen pushed or
-    popped, a binding refreshed. A game changes screens at every result and every deal, mostly to the
-    same keys, and mounting a footer's keys again costs more than drawing a battle; so it recomposes
-    only when the keys it would show differ from the ones it shows.
+class GameFooter(LineWidget, can_focus=False):
+    COMPONENT_CLASSES = {
+        "game-footer--key", "game-footer--description", "game-footer--label", "game-footer--separator",
+        "game-footer--hover-key", "game-footer--hover-description",
+        "game-footer--disabled-key", "game-footer--disabled-description",
+    }
+    ALLOW_SELECT = False
 
-    Each new key is data-bound to the footer's ``compact`` flag. The watchers of removed keys are only
-    dropped when ``compact`` changes, which it never does here; the screensaver changes screens twice a
-    game, so dead keys (with their styles) would pile up. After each recompose, ``mutate_reactive``
-    runs ``compact``'s watchers once, and Textual drops those of removed keys.
-    """
+    hints: var[tuple[KeyHint, ...]] = var(())
+    """The keys of the screen's bindings that the footer may show, in the screen's order."""
+    plan: var[FooterPlan] = var(SOLO_FOOTER)
+    """Which keys this way to play leaves out, and in what order when the row is too narrow."""
+    hovered: var[KeyHint | None] = var(None)
 
-    _wide = False
-    _shown: tuple[object, ...] | None = None
-    """What the keys on show were composed from (``None``: nothing composed yet)."""
+    def __init__(self, *, ascii: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ascii = ascii
+        self._spans: list[tuple[int, int, KeyHint]] = []
+        """Where each key shown was drawn: (first cell, cell after, key), for the mouse."""
 
-    def compose(self) -> ComposeResult:
-        for widget in super().compose():
-            action = getattr(widget, "action", None)  # a footer key: a class per action, so a style can hide it
-            if isinstance(action, str):
-                widget.add_class("-key-" + action.rpartition(".")[2].partition("(")[0].replace("_", "-"))
-                if action == "app.quit" and self._wide and hasattr(widget, "key_display"):
-                    widget.key_display = "q/^c"
-            yield widget
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
 
-    def on_resize(self, event: events.Resize) -> None:
-        for step in WIDTH_STEPS:
-            self.set_class(event.size.width < step, f"-below-{step}")
-        wide = event.size.width >= ROOM_FOR_CTRL_C
-        if wide != self._wide:
-            self._wide = wide
-            self.call_after_refresh(self.recompose)
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _keys_to_show(self) -> tuple[object, ...]:
-        """Everything ``compose`` reads: the shown bindings, each key's look, the palette key, the width."""
+    def _bindings_changed(self, screen: Screen[object]) -> None:
+        # As Textual's Footer: not while the app is out of focus (nothing is focused then, so fewer keys apply).
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self.call_after_refresh(self.read_bindings)
+
+    def read_bindings(self) -> None:
+        """The screen's active bindings as hints: one per action (its first key), in the bindings' order."""
         app = self.app
-        return (
-            self._wide, self.show_command_palette, app.ENABLE_COMMAND_PALETTE,
-            *(
-                (key, binding.action, binding.description, app.get_key_display(binding), binding.show,
-                 binding.group, binding.tooltip, enabled, tooltip)
-                for key, (_node, binding, enabled, tooltip) in self.screen.active_bindings.items()
-            ),
+        hints: list[KeyHint] = []
+        seen: set[str] = set()
+        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+            action = binding.action.rpartition(".")[2].partition("(")[0]
+            if binding.action in seen or not (binding.show or binding.key == app.COMMAND_PALETTE_BINDING):
+                continue
+            seen.add(binding.action)
+            if binding.key == app.COMMAND_PALETTE_BINDING:
+                if not app.ENABLE_COMMAND_PALETTE:
+                    continue
+                action = PALETTE
+            group = binding.group.description if binding.group is not None and binding.group.compact else None
+            hints.append(KeyHint(
+                key=binding.key.split(",")[0], display=app.get_key_display(binding), description=binding.description,
+                action=action, enabled=enabled, group=group, tooltip=tooltip or binding.tooltip,
+            ))
+        self.hints = tuple(hints)
+
+    def watch_hints(self) -> None:
+        self.redraw()
+
+    def watch_plan(self) -> None:
+        self.redraw()
+
+    def watch_hovered(self, hint: KeyHint | None) -> None:
+        self.tooltip = (hint.tooltip or hint.description or None) if hint is not None else None
+        self.redraw()
+
+    # ------------------------------------------------------------ drawing
+
+    def shown(self, width: int | None = None) -> tuple[list[Unit], KeyHint | None]:
+        """The keys in the row and the palette key (None: no room) at ``width`` (the footer's own by default)."""
+        width = self.size.width if width is None else width
+        return fit(self._hints_at(width), width, self.plan, separator=not self.ascii)
+
+    def _hints_at(self, width: int) -> tuple[KeyHint, ...]:
+        if width < ROOM_FOR_CTRL_C:
+            return self.hints
+        return tuple(
+            replace(hint, display="q/^c") if hint.action == "quit" and hint.display == "q" else hint
+            for hint in self.hints
         )
 
-    async def recompose(self) -> None:
-        if not self.is_attached:
+    def draw(self, width: int, height: int) -> list[Row]:
+        row_units, palette = self.shown(width)
+        row: Row = []
+        spans: list[tuple[int, int, KeyHint]] = []
+        x = 0
+        for index, unit in enumerate(row_units):
+            if index:
+                row.append((" ", ""))
+                x += 1
+            for hint in unit.hints:
+                row.append((hint.display, self._look(hint, "key")))
+                if not unit.label and hint.description:
+                    row.append((" " + hint.description, self._look(hint, "description")))
+                end = x + len(hint.display) + (len(hint.description) + 1 if not unit.label and hint.description else 0)
+                spans.append((x, end, hint))
+                x = end
+            if unit.label:
+                row.append((" " + unit.label, "game-footer--label"))
+                x += 1 + len(unit.label)
+        if palette is not None:
+            text = f"{palette.display} {palette.description}"
+            start = width - len(text)
+            separator = "" if self.ascii else SEPARATOR
+            row.append((" " * max(start - len(separator) - x, 0), ""))
+            row.append((separator, "game-footer--separator"))
+            row.extend(((palette.display, self._look(palette, "key")),
+                        (" " + palette.description, self._look(palette, "description"))))
+            spans.append((start, width, palette))
+        self._spans = spans
+        return [row]
+
+    def _look(self, hint: KeyHint, part: str) -> str:
+        if not hint.enabled:
+            return f"game-footer--disabled-{part}"
+        if hint == self.hovered:
+            return f"game-footer--hover-{part}"
+        return f"game-footer--{part}"
+
+    # ------------------------------------------------------------ the mouse
+
+    def _hint_at(self, x: int) -> KeyHint | None:
+        return next((hint for start, end, hint in self._spans if start <= x < end), None)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self.hovered = self._hint_at(event.x)
+
+    def on_leave(self) -> None:
+        self.hovered = None
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        """A click on a key presses it, as Textual's footer does."""
+        hint = self._hint_at(event.x)
+        if hint is None:
             return
-        shown = self._keys_to_show()
-        if shown == self._shown and self.children:
-            return
-        await super().recompose()
-        self._shown = shown if self.children else None
-        self.mutate_reactive(Footer.compact)
+        if hint.enabled:
+            self.app.simulate_key(hint.key)
+        else:
+            self.app.bell()

@@ -1,0 +1,141 @@
+"""Which keys the footer shows in the width it has: every key whole, the least needed ones left out first.
+
+Each way to play names its keys in the order they leave the footer when room runs
+out (``FooterPlan.drops``), and the keys that are never its to press (a
+spectator's flip). What leaves stays in the help screen and the command palette.
+The layout is the compact one of a terminal footer: ``key description``, a
+space between keys, a group of keys (the speed keys) drawn ``+-`` with one
+label, and the command palette's key at the right edge, after a separator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+PALETTE = "command_palette"
+"""The action of the command palette's key: it sits at the right edge, not in the row."""
+
+
+@dataclass(frozen=True)
+class KeyHint:
+    """One key as the footer shows it."""
+
+    key: str
+    """The key a click on it presses."""
+    display: str
+    description: str
+    action: str
+    """The action's name without its namespace or arguments: what a plan names."""
+    enabled: bool = True
+    group: str | None = None
+    """The label of the group the key is drawn in (its description then only in the tooltip)."""
+    tooltip: str = ""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What is shown or left out as one: a key, or a group of keys with its label."""
+
+    hints: tuple[KeyHint, ...]
+    label: str = ""
+
+    @property
+    def actions(self) -> frozenset[str]:
+        return frozenset(hint.action for hint in self.hints)
+
+    @property
+    def text(self) -> str:
+        """How it reads: ``space Flip``, ``+- Speed``."""
+        if self.label:
+            return "".join(hint.display for hint in self.hints) + " " + self.label
+        hint = self.hints[0]
+        return f"{hint.display} {hint.description}" if hint.description else hint.display
+
+    @property
+    def width(self) -> int:
+        """Cells it takes, its trailing space not counted (keys and labels are ASCII)."""
+        return len(self.text)
+
+
+@dataclass(frozen=True)
+class FooterPlan:
+    """What a way to play keeps in its footer."""
+
+    drops: tuple[str, ...] = ()
+    """Actions in the order they leave when the keys do not fit, the least needed first (a group leaves with
+    any of its actions); keys not named stay."""
+    hides: frozenset[str] = field(default_factory=frozenset)
+    """Actions never shown."""
+
+
+SOLO_FOOTER = FooterPlan(drops=("stats", "restart", "pause_on_war", PALETTE, "faster", "auto"))
+TWO_PLAYER_FOOTER = FooterPlan(drops=("pause_on_war", "stats", "restart", PALETTE, "faster", "auto"))
+"""Both flip keys first: war stop leaves before anything else (the help lists it)."""
+SEAT_FOOTER = FooterPlan(drops=("stats", "faster", "restart", "pause_on_war", PALETTE, "emote", "auto"))
+"""A seat's footer names the emotes: statistics and speed leave before them."""
+WATCHING_FOOTER = FooterPlan(
+    drops=("stats", PALETTE),
+    hides=frozenset({"flip", "auto", "faster", "slower", "pause_on_war", "restart"}),
+)
+"""A spectator's keys: take a seat, statistics, help, leave; the players' keys only say "you are watching"."""
+
+
+def units(hints: Sequence[KeyHint]) -> list[Unit]:
+    """The keys as the footer groups them: consecutive keys of one group (two or more) drawn as one."""
+    result: list[Unit] = []
+    run: list[KeyHint] = []
+
+    def close_run() -> None:
+        if len(run) > 1:
+            result.append(Unit(tuple(run), label=run[0].group or ""))
+        else:
+            result.extend(Unit((hint,)) for hint in run)
+        run.clear()
+
+    for hint in hints:
+        if run and hint.group != run[0].group:
+            close_run()
+        if hint.group is not None:
+            run.append(hint)
+        else:
+            close_run()
+            result.append(Unit((hint,)))
+    close_run()
+    return result
+
+
+def palette_width(palette: KeyHint, separator: bool) -> int:
+    return int(separator) + len(palette.display) + 1 + len(palette.description)
+
+
+def fit(
+    hints: Sequence[KeyHint], width: int, plan: FooterPlan, *, separator: bool = True
+) -> tuple[list[Unit], KeyHint | None]:
+    """The units shown in a footer ``width`` cells wide, and the palette key (None: left out).
+
+    Leaves out the plan's hidden keys, then drops keys in the plan's order until the row fits beside the palette
+    key; on a screen too narrow even for the rest, the last keys leave too (never half a key).
+    """
+    shown = [hint for hint in hints if hint.action not in plan.hides]
+    palette = next((hint for hint in shown if hint.action == PALETTE), None)
+    row = units([hint for hint in shown if hint.action != PALETTE])
+    dropped: set[str] = set()
+
+    def room() -> int:
+        keep = palette is not None and PALETTE not in dropped
+        return width - (palette_width(palette, separator) if keep and palette is not None else 0)
+
+    def needed() -> int:
+        kept = [unit for unit in row if not unit.actions & dropped]
+        return sum(unit.width for unit in kept) + max(len(kept) - 1, 0)
+
+    for action in plan.drops:
+        if needed() <= room():
+            break
+        dropped.add(action)
+    kept_palette = palette if palette is not None and PALETTE not in dropped else None
+    kept = [unit for unit in row if not unit.actions & dropped]
+    while kept and sum(unit.width for unit in kept) + len(kept) - 1 > room():
+        kept.pop()
+    return kept, kept_palette
