@@ -24,8 +24,9 @@ class ToastTrail:
 
     def __init__(self, app: App) -> None:
         self._app = app
-        self._drawn: WeakKeyDictionary[Screen, dict[Widget, Region]] = WeakKeyDictionary()
-        """The toasts each screen showed at its last layout, and where."""
+        self._drawn: WeakKeyDictionary[Screen, dict[int, Region]] = WeakKeyDictionary()
+        """Where each screen showed its toasts at its last layout, by the toast's ``id()``: the toasts
+        themselves would hold their screen (a value holding its weak key keeps it), a popped one too."""
         app.screen_change_signal.subscribe(app, self.watch)
 
     def watch(self, screen: Screen) -> None:
@@ -38,7 +39,7 @@ class ToastTrail:
         drawn = self._drawn.get(screen)
         if drawn is None or not screen.is_attached:
             return
-        shown = {toast: toast.region for toast in toasts(screen)}
+        shown = {id(toast): toast.region for toast in toasts(screen)}
         left = [region for toast, region in drawn.items() if region and shown.get(toast) != region]
         self._drawn[screen] = shown
         if left:
