@@ -51,6 +51,7 @@ from .screens.help import HelpScreen
 from .screens.too_small import TooSmallScreen, too_small
 from .table_bindings import TABLE_BINDINGS, TWO_PLAYER_BINDINGS
 from .theme import HIGH_CONTRAST
+from .toast_trail import ToastTrail
 
 if TYPE_CHECKING:  # a solo game loads nothing of the tables: what they need is imported when a table is
     from ..tables import Lobby
@@ -189,6 +190,7 @@ class WarApp(ShadowOutput, App[None]):
         self.controller.stopped_at_war()
 
     def on_mount(self) -> None:
+        ToastTrail(self).watch(self.screen)  # lives on in the screens' signals it subscribes to
         self.set_class(self.glyphs.ascii, "-ascii")
         self.set_class(self.settings.two_players, "-two-players")
         if self.glyphs.ascii:
