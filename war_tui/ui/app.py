@@ -171,11 +171,10 @@ class WarApp(ShadowOutput, App[None]):
         """The board, with the size classes of the terminal's size already on: the first resize then changes
         no class, so the board's styles are applied once at start instead of twice."""
         size = self.size
-        self.board.update_classes(
-            {**breakpoint_classes(size.width, self.HORIZONTAL_BREAKPOINTS),
-             **breakpoint_classes(size.height, self.VERTICAL_BREAKPOINTS)},
-            update=False,
-        )
+        classes = {**breakpoint_classes(size.width, self.HORIZONTAL_BREAKPOINTS),
+                   **breakpoint_classes(size.height, self.VERTICAL_BREAKPOINTS)}
+        for name, holds in classes.items():
+            self.board.set_class(holds, name, update=False)
         return self.board
 
     @property
