@@ -281,7 +281,7 @@ async def board_and_cpu(server: ServeSsh) -> tuple[float, float]:
     try:
         game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
         seen = bytearray()
-        while not any(int(m.group(1)) >= 30 for m in BOARD.finditer(seen)):
+        while not whole_board(seen, 30):
             chunk = await asyncio.wait_for(game.stdout.read(65536), 30)
             if not chunk:
                 raise RuntimeError("the game ended before its board")
@@ -306,7 +306,7 @@ async def memory_on_auto_play(server: ServeSsh, sessions: int, seconds: float) -
             conn = await asyncio.wait_for(connect(server.port, source=address(n)), 60)
             game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
             seen = bytearray()
-            while not any(int(m.group(1)) >= 30 for m in BOARD.finditer(seen)):
+            while not whole_board(seen, 30):
                 seen += await asyncio.wait_for(game.stdout.read(65536), 60)
             game.stdin.write(b"a")
             conns.append(conn)
@@ -352,7 +352,7 @@ async def solo_crowd(args: argparse.Namespace) -> int:
                     conn = await asyncio.wait_for(connect(server.port, source=address(n)), 120)
                     game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
                     seen = bytearray()
-                    while not any(int(m.group(1)) >= 30 for m in BOARD.finditer(seen)):
+                    while not whole_board(seen, 30):
                         seen += await asyncio.wait_for(game.stdout.read(65536), 120)
                     if n >= idle:
                         game.stdin.write(b"a")
@@ -443,6 +443,11 @@ FOOTER_MARK = b"palette"
 """... once its footer's keys are on it too (their last words, the command palette's key, as in ui_speed.py)."""
 
 
+def whole_board(seen: bytes | bytearray, rows: int) -> bool:
+    """Whether the output so far holds a whole board of ``rows`` rows, its footer's keys included."""
+    return FOOTER_MARK in seen and any(int(m.group(1)) >= rows for m in BOARD.finditer(seen))
+
+
 def rss_mib(pid: int) -> float:
     try:
         status = Path(f"/proc/{pid}/status").read_text()
@@ -463,7 +468,7 @@ async def first_board(port: int, source: str | None = None, size=(100, 30), time
     try:
         game = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
         seen = bytearray()
-        while FOOTER_MARK not in seen or not any(int(m.group(1)) >= size[1] for m in BOARD.finditer(seen)):
+        while not whole_board(seen, size[1]):
             chunk = await asyncio.wait_for(game.stdout.read(65536), timeout)
             if not chunk:
                 raise RuntimeError("the game ended before its board")
@@ -611,7 +616,7 @@ async def abuse_e(server: AbuseServer, args: argparse.Namespace) -> list[str]:
             conn = await connect(server.port, source=address(n))
             game = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
             seen = bytearray()
-            while not any(int(m.group(1)) >= 30 for m in BOARD.finditer(seen)):  # keys only once it listens
+            while not whole_board(seen, 30):  # keys only once it listens
                 seen += await asyncio.wait_for(game.stdout.read(65536), 30)
             game.stdin.write(b"a")  # auto-play at the default speed ...
             if n >= 20:
