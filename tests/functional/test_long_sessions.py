@@ -26,7 +26,7 @@ async def test_screens_coming_and_going_leave_the_board_as_it_was():
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: "q Quit" in footer_text(app))
         widgets = list(app.board.walk_children())
-        for _ in range(15):
+        for _ in range(5):
             await pilot.press("question_mark")
             await pilot.pause()
             await pilot.press("question_mark")
