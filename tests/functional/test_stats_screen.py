@@ -15,6 +15,7 @@ from war_ui_support import stats_shown, until
 
 from war_tui.core.engine import Game
 from war_tui.core.rules import Gather, Rules
+from war_tui.ui.app import WarApp
 from war_tui.ui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats import store as store_module
@@ -26,7 +27,10 @@ SOURCES = (Source.INTERACTIVE, Source.AUTO, Source.SCREENSAVER)
 
 
 class Host(App[None]):
-    """The smallest app that shows the stats screen and keeps the replay requests it gets."""
+    """The smallest app that shows the stats screen and keeps the replay requests it gets; with the game's
+    stylesheets, as the game shows it (the footer's look is in them)."""
+
+    CSS_PATH = WarApp.CSS_PATH
 
     def __init__(self, store: StatsStore) -> None:
         super().__init__()

@@ -441,7 +441,8 @@ class WarApp(ShadowOutput, App[None]):
         if isinstance(self.screen, StatsScreen):
             self.pop_screen()
         elif not any(isinstance(s, StatsScreen) for s in self.screen_stack):
-            self._push_overlay(StatsScreen(self.stats, show_path=not self.settings.served, player=self.settings.player))
+            self._push_overlay(StatsScreen(self.stats, show_path=not self.settings.served, player=self.settings.player,
+                                           ascii=self.glyphs.ascii))
 
     def action_command_palette(self) -> None:
         if not self.glyphs.ascii:

@@ -39,9 +39,12 @@ class GameFooter(LineWidget, can_focus=False):
     """Which keys this way to play leaves out, and in what order when the row is too narrow."""
     hovered: var[KeyHint | None] = var(None)
 
-    def __init__(self, *, ascii: bool = False, id: str | None = None) -> None:
+    def __init__(self, *, ascii: bool = False, plan: FooterPlan = SOLO_FOOTER, id: str | None = None) -> None:
+        """``plan``: which keys leave first when the row is too narrow (a screen with no plan's ``FooterPlan()``
+        drops its last keys)."""
         super().__init__(id=id)
         self.ascii = ascii
+        self.set_reactive(GameFooter.plan, plan)
         self._spans: list[tuple[int, int, KeyHint]] = []
         """Where each key shown was drawn: (first cell, cell after, key), for the mouse."""
 
@@ -60,6 +63,8 @@ class GameFooter(LineWidget, can_focus=False):
 
     def read_bindings(self) -> None:
         """The screen's active bindings as hints: one per action (its first key), in the bindings' order."""
+        if not self.is_attached:  # its screen went before the refresh this waited for
+            return
         app = self.app
         hints: list[KeyHint] = []
         seen: set[str] = set()

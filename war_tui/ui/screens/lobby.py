@@ -19,14 +19,16 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Label, Static
+from textual.widgets import DataTable, Input, Label, Static
 from textual.widgets.data_table import CellDoesNotExist
 
+from ...presentation.footer import FooterPlan
 from ...presentation.glyphs import Glyphs
 from ...presentation.lobby import ROW_HEIGHT, lobby_columns, lobby_rows, lobby_summary
 from ...presentation.words import capital
 from ...tables import Lobby, TableNameError, parse_table_name
 from ...tables.names import MAX_TABLE_NAME_LENGTH, TABLE_NAME_RULE
+from ..components.game_footer import GameFooter
 
 
 class LobbyScreen(Screen[None]):
@@ -74,7 +76,7 @@ class LobbyScreen(Screen[None]):
             f" {self.glyphs.dot} n opens a new table {self.glyphs.dot} q leaves {self.glyphs.dot} ? help",
             id="lobby-keys",
         )
-        yield Footer()
+        yield GameFooter(ascii=self.glyphs.ascii, plan=FooterPlan())
 
     def on_mount(self) -> None:
         self._ready = True

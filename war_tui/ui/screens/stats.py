@@ -21,17 +21,19 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from ...core.rules import Rules
 from ...presentation.cells import first_parts
+from ...presentation.footer import FooterPlan
 from ...presentation.words import counted, deepest_war_text, duration_text, number, plural
 from ...settings.served import without_paths
 from ...stats import GameRecord, StatsStore, Summary
 from ...stats.records import Totals
 from ...stats.text import NO_GAMES, rules_brief, source_label, when, when_short, winner
 from ..bindings import GAME_BINDINGS
+from ..components.game_footer import GameFooter
 from ..components.length_histogram import LengthHistogram
 from ..components.result_shares import ResultShares
 
@@ -92,11 +94,14 @@ class StatsScreen(Screen[None]):
         *,
         show_path: bool = True,
         player: str | None = None,
+        ascii: bool = False,
         name: str | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id)
         self.store = store
+        self.ascii = ascii
+        """No box-drawing in the footer (--ascii, or a terminal that is not UTF-8)."""
         self.show_path = show_path
         """False in a served game: the player is not on this machine, its paths are none of theirs."""
         self.player = player
@@ -114,7 +119,7 @@ class StatsScreen(Screen[None]):
         self.sub_title = str(self.store.path) if self.show_path else ""
         yield Static(self._title(self.app.size.width), id="stats-title")
         yield Static("", id="stats-reading")
-        yield Footer()
+        yield GameFooter(ascii=self.ascii, plan=FooterPlan())
 
     def on_mount(self) -> None:
         self.set_timer(READING_AFTER, self._say_reading)
@@ -141,7 +146,7 @@ class StatsScreen(Screen[None]):
         self.summary = summary
         self._headline_parts = self._headline(summary.totals) if summary is not None and summary.totals.games else []
         self.query_one("#stats-title", Static).update(self._title(self.app.size.width))
-        await self.mount_all(self._parts(summary), before=self.query_one(Footer))
+        await self.mount_all(self._parts(summary), before=self.query_one(GameFooter))
         await self.query_one("#stats-reading").remove()
         self._fill_recent()
         self.read = True
