@@ -2,10 +2,10 @@
 
 Textual's Footer mounts a widget per key and composes them again whenever the
 bindings may have changed; a game changes screens at every result and deal,
-and that footer was a quarter of an app's start. This one reads the same
+and that footer costs a quarter of an app's start. This one reads the same
 bindings (``Screen.active_bindings``, on the screen's ``bindings_updated_signal``)
 into plain ``KeyHint``s and draws them as one Line API row; which keys fit is
-``war_tui.presentation.footer.fit``, with the board's ``FooterPlan``.
+``war_tui.presentation.footer.fit``, with the screen's ``FooterPlan``.
 """
 
 from __future__ import annotations
