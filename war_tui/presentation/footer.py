@@ -32,6 +32,11 @@ class KeyHint:
     """The label of the group the key is drawn in (its description then only in the tooltip)."""
     tooltip: str = ""
 
+    @property
+    def text(self) -> str:
+        """How it reads on its own: ``space Flip``."""
+        return f"{self.display} {self.description}" if self.description else self.display
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -49,8 +54,7 @@ class Unit:
         """How it reads: ``space Flip``, ``+- Speed``."""
         if self.label:
             return "".join(hint.display for hint in self.hints) + " " + self.label
-        hint = self.hints[0]
-        return f"{hint.display} {hint.description}" if hint.description else hint.display
+        return self.hints[0].text
 
     @property
     def width(self) -> int:
@@ -106,7 +110,12 @@ def units(hints: Sequence[KeyHint]) -> list[Unit]:
 
 
 def palette_width(palette: KeyHint, separator: bool) -> int:
-    return int(separator) + len(palette.display) + 1 + len(palette.description)
+    return int(separator) + len(palette.text)
+
+
+def row_width(row: Sequence[Unit]) -> int:
+    """Cells a row of units takes, a space between each two."""
+    return sum(unit.width for unit in row) + max(len(row) - 1, 0)
 
 
 def fit(
@@ -122,20 +131,21 @@ def fit(
     row = units([hint for hint in shown if hint.action != PALETTE])
     dropped: set[str] = set()
 
-    def room() -> int:
-        keep = palette is not None and PALETTE not in dropped
-        return width - (palette_width(palette, separator) if keep and palette is not None else 0)
+    def kept_palette() -> KeyHint | None:
+        return palette if PALETTE not in dropped else None
 
-    def needed() -> int:
-        kept = [unit for unit in row if not unit.actions & dropped]
-        return sum(unit.width for unit in kept) + max(len(kept) - 1, 0)
+    def room() -> int:
+        kept = kept_palette()
+        return width - (palette_width(kept, separator) if kept is not None else 0)
+
+    def kept() -> list[Unit]:
+        return [unit for unit in row if not unit.actions & dropped]
 
     for action in plan.drops:
-        if needed() <= room():
+        if row_width(kept()) <= room():
             break
         dropped.add(action)
-    kept_palette = palette if palette is not None and PALETTE not in dropped else None
-    kept = [unit for unit in row if not unit.actions & dropped]
-    while kept and sum(unit.width for unit in kept) + len(kept) - 1 > room():
-        kept.pop()
-    return kept, kept_palette
+    shown_row = kept()
+    while shown_row and row_width(shown_row) > room():
+        shown_row.pop()
+    return shown_row, kept_palette()

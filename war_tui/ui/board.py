@@ -118,7 +118,7 @@ class Board(Screen[None]):
         """Both seats at this keyboard: the seats line names the players as this keyboard gave them."""
         self._step_timer: Timer | None = None
         self.set_class(seats and not local, "-table")
-        self.set_reactive(Board.footer_plan, TWO_PLAYER_FOOTER if local else SEAT_FOOTER if seats else SOLO_FOOTER)
+        self.set_reactive(Board.footer_plan, self._footer_plan(None))
 
     def compose(self) -> ComposeResult:
         g, names = self.glyphs, self.names
@@ -155,8 +155,7 @@ class Board(Screen[None]):
     def watch_you(self, you: You | None) -> None:
         """A player's own packet is marked and sits at the bottom, level with their own row of the pile; a
         spectator's footer lists only what a spectator's keys do."""
-        if self.seats and not self.local:
-            self.footer_plan = WATCHING_FOOTER if you is not None and you.watching else SEAT_FOOTER
+        self.footer_plan = self._footer_plan(you)
         if not self.seats or self.local or len(self.query(Packet)) < 2 or not self.query(Pile):
             return  # not composed yet: on_mount places them
         mine = you.seat if you is not None else None
@@ -168,6 +167,15 @@ class Board(Screen[None]):
         container = self.query_one("#packets")
         if container.children and container.children[0] is not packets[top]:
             container.move_child(packets[top], before=packets[bottom])
+
+    def _footer_plan(self, you: You | None) -> FooterPlan:
+        """The footer's plan for this way to play, and at a table for what ``you`` does there."""
+        if self.local:
+            return TWO_PLAYER_FOOTER
+        if not self.seats:
+            return SOLO_FOOTER
+        return WATCHING_FOOTER if you is not None and you.watching else SEAT_FOOTER
+
     @property
     def battle_log(self) -> BattleLog:
         return self.query_one(BattleLog)

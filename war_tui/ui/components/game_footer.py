@@ -69,14 +69,11 @@ class GameFooter(LineWidget, can_focus=False):
         hints: list[KeyHint] = []
         seen: set[str] = set()
         for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
-            action = binding.action.rpartition(".")[2].partition("(")[0]
-            if binding.action in seen or not (binding.show or binding.key == app.COMMAND_PALETTE_BINDING):
+            palette = binding.key == app.COMMAND_PALETTE_BINDING
+            if binding.action in seen or not (binding.show or palette) or (palette and not app.ENABLE_COMMAND_PALETTE):
                 continue
             seen.add(binding.action)
-            if binding.key == app.COMMAND_PALETTE_BINDING:
-                if not app.ENABLE_COMMAND_PALETTE:
-                    continue
-                action = PALETTE
+            action = PALETTE if palette else binding.action.rpartition(".")[2].partition("(")[0]
             group = binding.group.description if binding.group is not None and binding.group.compact else None
             hints.append(KeyHint(
                 key=binding.key.split(",")[0], display=app.get_key_display(binding), description=binding.description,
@@ -118,19 +115,22 @@ class GameFooter(LineWidget, can_focus=False):
             if index:
                 row.append((" ", ""))
                 x += 1
-            for hint in unit.hints:
-                row.append((hint.display, self._look(hint, "key")))
-                if not unit.label and hint.description:
-                    row.append((" " + hint.description, self._look(hint, "description")))
-                end = x + len(hint.display) + (len(hint.description) + 1 if not unit.label and hint.description else 0)
-                spans.append((x, end, hint))
-                x = end
-            if unit.label:
+            if unit.label:  # a group: its keys side by side, each a click of its own, then the label
+                for hint in unit.hints:
+                    row.append((hint.display, self._look(hint, "key")))
+                    spans.append((x, x + len(hint.display), hint))
+                    x += len(hint.display)
                 row.append((" " + unit.label, "game-footer--label"))
                 x += 1 + len(unit.label)
+                continue
+            hint = unit.hints[0]
+            row.append((hint.display, self._look(hint, "key")))
+            if hint.description:
+                row.append((" " + hint.description, self._look(hint, "description")))
+            spans.append((x, x + unit.width, hint))
+            x += unit.width
         if palette is not None:
-            text = f"{palette.display} {palette.description}"
-            start = width - len(text)
+            start = width - len(palette.text)
             separator = "" if self.ascii else SEPARATOR
             row.append((" " * max(start - len(separator) - x, 0), ""))
             row.append((separator, "game-footer--separator"))
