@@ -142,9 +142,9 @@ class RecordingApp(WarApp):
         super()._display(screen, renderable)
 
 
-def recording_app(**changes) -> RecordingApp:
+def recording_app(kind: type[RecordingApp] = RecordingApp, **changes) -> RecordingApp:
     app = make_app(**changes)
-    app.__class__ = RecordingApp  # same state, same settings; only the frames are recorded
+    app.__class__ = kind  # same state, same settings; only the frames are recorded
     return app  # type: ignore[return-value]  # its class was swapped just above
 
 
@@ -445,8 +445,7 @@ class FirstFrameApp(RecordingApp):
 
 async def test_the_first_frame_already_shows_the_keys():
     """A newcomer's first board is whole: its footer's keys come with it, not a frame later."""
-    app = make_app()
-    app.__class__ = FirstFrameApp  # same app; the first frame it writes is kept
+    app = recording_app(FirstFrameApp)
     assert isinstance(app, FirstFrameApp)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
