@@ -56,8 +56,10 @@ async def context(chromium):
 class Tab:
     """One page of the web door; ``screen`` is what its terminal shows, row by row."""
 
-    def __init__(self, page) -> None:
+    def __init__(self, page, logs: list[str] | None = None) -> None:
         self.page = page
+        self.logs = logs
+        """The server's log lines, shown when the page never shows what a test waits for."""
         self.console: list[str] = []
         page.on("console", lambda message: self.console.append(message.text))
 
@@ -83,9 +85,16 @@ class Tab:
         regex = re.compile(pattern, re.M)
         deadline = asyncio.get_running_loop().time() + timeout / 1000
         while not regex.search(text := await self.screen()):
-            assert asyncio.get_running_loop().time() < deadline, f"no {pattern!r} on the page:\n{text}"
+            if asyncio.get_running_loop().time() >= deadline:
+                raise AssertionError(f"no {pattern!r} on the page:\n{text}\n{await self.circumstances()}")
             await asyncio.sleep(0.1)
         return text
+
+    async def circumstances(self) -> str:
+        """What else the page and the server said: the line under the name box, the console, the server's log."""
+        status = await self.page.inner_text("#status")
+        logs = "\n".join((self.logs or [])[-30:])
+        return f"page status: {status!r}\nconsole: {self.console[-10:]}\nserver log:\n{logs}"
 
     async def click_pile(self) -> None:
         """Click the battle's pile: a few rows down, in the middle of the battle box."""
@@ -199,10 +208,10 @@ async def test_a_browser_and_an_ssh_player_share_a_table_and_a_second_tab_watche
         process = await conn.create_process("table oak", term_type="xterm-256color", term_size=(110, 34), encoding=None)
         sam = SshPlayer(conn, process, (110, 34))
         await sam.until(r"Table oak · sam \(you\)")
-        ann = await Tab(await context.new_page()).play(origin(door) + "/table/oak", "ann")
+        ann = await Tab(await context.new_page(), srv.logs).play(origin(door) + "/table/oak", "ann")
         await ann.until(r"Table oak · .*ann \(you\)")
         await sam.until(r"Table oak · sam \(you\) to flip · ann to flip")
-        cy = await Tab(await context.new_page()).play(origin(door) + "/watch/oak", "cy")
+        cy = await Tab(await context.new_page(), srv.logs).play(origin(door) + "/watch/oak", "cy")
         await cy.until(r"you are watching")
 
         await ann.page.bring_to_front()
