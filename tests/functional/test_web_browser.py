@@ -56,10 +56,12 @@ async def context(chromium):
 class Tab:
     """One page of the web door; ``screen`` is what its terminal shows, row by row."""
 
-    def __init__(self, page, logs: list[str] | None = None) -> None:
+    def __init__(self, page, logs: list[str] | None = None, door=None) -> None:
         self.page = page
         self.logs = logs
         """The server's log lines, shown when the page never shows what a test waits for."""
+        self.door = door
+        """The web door, whose sessions are described then too."""
         self.console: list[str] = []
         page.on("console", lambda message: self.console.append(message.text))
 
@@ -93,8 +95,16 @@ class Tab:
     async def circumstances(self) -> str:
         """What else the page and the server said: the line under the name box, the console, the server's log."""
         status = await self.page.inner_text("#status")
+        page = await self.page.evaluate("[document.visibilityState, document.hasFocus(), document.activeElement?.className]")
+        sessions = [
+            (session.visitor.label, session.where, session.exit_status, session.backlog_peak)
+            for session in (self.door.sessions if self.door is not None else ())
+        ]
         logs = "\n".join((self.logs or [])[-30:])
-        return f"page status: {status!r}\nconsole: {self.console[-10:]}\nserver log:\n{logs}"
+        return (
+            f"page status: {status!r}; visibility, focus, focused: {page}\nconsole: {self.console[-10:]}\n"
+            f"web sessions (who, where, status, most bytes held): {sessions}\nserver log:\n{logs}"
+        )
 
     async def click_pile(self) -> None:
         """Click the battle's pile: a few rows down, in the middle of the battle box."""
@@ -170,6 +180,9 @@ class SshPlayer:
     def __init__(self, conn, process, size) -> None:
         import pyte
 
+        self.witnesses: list[Tab] = []
+        """Pages at the same table, described when this screen never shows what a test waits for."""
+
         self.conn = conn
         self.process = process
         self.screen = pyte.Screen(*size)
@@ -187,7 +200,9 @@ class SshPlayer:
     async def until(self, pattern: str) -> str:
         deadline = asyncio.get_running_loop().time() + GAME_TIMEOUT / 1000
         while not re.search(pattern, self.text, re.M):
-            assert asyncio.get_running_loop().time() < deadline, f"no {pattern!r} over SSH:\n{self.text}"
+            if asyncio.get_running_loop().time() >= deadline:
+                pages = [f"{await tab.screen()}\n{await tab.circumstances()}" for tab in self.witnesses]
+                raise AssertionError("\n".join([f"no {pattern!r} over SSH:\n{self.text}", *pages]))
             await asyncio.sleep(0.1)
         return self.text
 
@@ -208,12 +223,13 @@ async def test_a_browser_and_an_ssh_player_share_a_table_and_a_second_tab_watche
         process = await conn.create_process("table oak", term_type="xterm-256color", term_size=(110, 34), encoding=None)
         sam = SshPlayer(conn, process, (110, 34))
         await sam.until(r"Table oak · sam \(you\)")
-        ann = await Tab(await context.new_page(), srv.logs).play(origin(door) + "/table/oak", "ann")
+        ann = await Tab(await context.new_page(), srv.logs, door).play(origin(door) + "/table/oak", "ann")
         await ann.until(r"Table oak · .*ann \(you\)")
         await sam.until(r"Table oak · sam \(you\) to flip · ann to flip")
-        cy = await Tab(await context.new_page(), srv.logs).play(origin(door) + "/watch/oak", "cy")
+        cy = await Tab(await context.new_page(), srv.logs, door).play(origin(door) + "/watch/oak", "cy")
         await cy.until(r"you are watching")
 
+        sam.witnesses = [ann, cy]
         await ann.page.bring_to_front()
         await ann.page.keyboard.press("Space")
         await sam.until(r"ann flipped")
