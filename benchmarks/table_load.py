@@ -25,7 +25,10 @@ flipping at the same pace, on a server whose spectators share one rendering (the
 shared server again with that many, in the same run: player 2's flip to the battle on every screen
 (p50, p99), screens more than one battle behind the table's furthest screen (sampled every flip), the
 other table's flip p50 against its value with nobody at the crowd's table, the processes and the
-total PSS of the server's process tree, and the load average.
+total PSS of the server's process tree, and the load average. The crowd's spectators keep what arrives
+with its time and read it once the flips are over: a battle is on a spectator's screen when the bytes
+that draw it reached its SSH client. Read as they arrive (``--read-live``), the clients' terminal work
+would share the two cores with the server it measures; a spectator's terminal runs on its own machine.
 
 The server runs as its own process (``--public`` on an ephemeral loopback port, statistics in a
 scratch folder); the clients run in this process and share the machine's cores with it and with
@@ -85,7 +88,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--crowd", type=int, default=0, help="spectators at one table, shared rendering (0: off)")
     parser.add_argument("--crowd-alone", type=int, default=30, help="spectators with a game each (--no-fanout)")
     parser.add_argument("--crowd-battles", type=int, default=120)
-    parser.add_argument("--crowd-worker", help=argparse.SUPPRESS)  # PORT,TABLE,COUNT,FIRST: one reading process
+    parser.add_argument(
+        "--read-live", action="store_true",
+        help="the crowd's spectators read their screens as bytes arrive, on the server's cores (default: later)",
+    )
+    parser.add_argument("--crowd-worker", help=argparse.SUPPRESS)  # PORT,TABLE,COUNT,FIRST,LIVE: one reading process
     return parser.parse_args()
 
 
@@ -204,32 +211,45 @@ class Screen:
         self.game = 0
         self._games: dict[int, int] = {}
         self._glass = Glass(*SIZE, top=BOARD_TOP)
+        self.held: list[tuple[float, bytes]] | None = None
+        """While a list, what arrives is kept with its time and read later (``replay``), not read as it comes."""
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
         loop = asyncio.get_running_loop()
         with contextlib.suppress(asyncssh.Error, OSError):
             while chunk := await self.process.stdout.read(65536):
-                at = loop.time()
-                if b"SNAPSHOT" in chunk or b"BATTLE" in chunk or b"DEAL" in chunk:  # the stand-in game's lines
-                    for line in STAND_IN_LINE.finditer(chunk):
-                        if line.group(1):
-                            self.game = int(line.group(1))
-                            self._note((self.game, int(line.group(2))), at)
-                        elif line.group(3) and self.game:
-                            self._note((self.game, int(line.group(3))), at)
-                        elif line.group(4):
-                            self.game = int(line.group(4))
-                            self._note((self.game, 0), at)
-                    continue
-                self._glass.feed(chunk)
-                glass = self._glass.text(BOARD_TOP)
-                game, pile = GAME.search(glass), PILE.search(glass)
-                if game is not None and pile is not None:
-                    # The n-th seed this screen saw is its n-th game: every screen is at the table before the deal.
-                    number = self._games.setdefault(int(game.group(1)), len(self._games) + 1)
-                    self.game = number
-                    self._note((number, int((pile.group(1) or "0").replace(",", ""))), at)
+                if self.held is not None:
+                    self.held.append((loop.time(), chunk))
+                else:
+                    self._take(chunk, loop.time())
+
+    def replay(self) -> None:
+        """Read what was held, each read at the time it arrived: when each battle reached this client."""
+        held, self.held = self.held or [], None
+        for at, chunk in held:
+            self._take(chunk, at)
+
+    def _take(self, chunk: bytes, at: float) -> None:
+        if b"SNAPSHOT" in chunk or b"BATTLE" in chunk or b"DEAL" in chunk:  # the stand-in game's lines
+            for line in STAND_IN_LINE.finditer(chunk):
+                if line.group(1):
+                    self.game = int(line.group(1))
+                    self._note((self.game, int(line.group(2))), at)
+                elif line.group(3) and self.game:
+                    self._note((self.game, int(line.group(3))), at)
+                elif line.group(4):
+                    self.game = int(line.group(4))
+                    self._note((self.game, 0), at)
+            return
+        self._glass.feed(chunk)
+        glass = self._glass.text(BOARD_TOP)
+        game, pile = GAME.search(glass), PILE.search(glass)
+        if game is not None and pile is not None:
+            # The n-th seed this screen saw is its n-th game: every screen is at the table before the deal.
+            number = self._games.setdefault(int(game.group(1)), len(self._games) + 1)
+            self.game = number
+            self._note((number, int((pile.group(1) or "0").replace(",", ""))), at)
 
     def _note(self, key: tuple[int, int], at: float) -> None:
         self.first_seen.setdefault(key, at)
@@ -458,7 +478,7 @@ async def flips(
     return results, behind
 
 
-async def crowd_run(label: str, spectators: int, battles: int, extra: list[str]) -> None:
+async def crowd_run(label: str, spectators: int, battles: int, extra: list[str], live: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="table-crowd-") as scratch:
         server = Server(Path(scratch), sessions=spectators + 16, extra=extra)
         try:
@@ -467,7 +487,7 @@ async def crowd_run(label: str, spectators: int, battles: int, extra: list[str])
             [alone], _ = await flips([other], min(battles, 60), None)
             server_before = pss_mib(server.process.pid)
             crowd = await open_crowd(server.port, "crowd", 0)
-            workers = Workers(server.port, "crowd", spectators, max(1, -(-spectators // 75)))
+            workers = Workers(server.port, "crowd", spectators, max(1, -(-spectators // 75)), live)
             await workers.ready()
             server_after = pss_mib(server.process.pid)
             await asyncio.sleep(2.0)
@@ -532,11 +552,12 @@ def lag_samples(seen: list[dict[tuple[int, int], float]], ticks: list[float]) ->
 class Workers:
     """Spectators read by ``count`` worker processes (one process cannot read 300 screens on time)."""
 
-    def __init__(self, port: int, table: str, spectators: int, count: int) -> None:
+    def __init__(self, port: int, table: str, spectators: int, count: int, live: bool) -> None:
         share = -(-spectators // count)
         self.processes = [
             subprocess.Popen(
-                [sys.executable, __file__, "--crowd-worker", f"{port},{table},{min(share, spectators - first)},{first}"],
+                [sys.executable, __file__, "--crowd-worker",
+                 f"{port},{table},{min(share, spectators - first)},{first},{int(live)}"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
             )
             for first in range(0, spectators, share)
@@ -562,7 +583,7 @@ class Workers:
 
 
 async def crowd_worker(spec: str) -> None:
-    port, table, count, first = spec.split(",")
+    port, table, count, first, live = spec.split(",")
     screens: list[Screen] = []
     for start in range(0, int(count), 24):
         batch = range(int(first) + start, int(first) + min(int(count), start + 24))
@@ -570,10 +591,16 @@ async def crowd_worker(spec: str) -> None:
     if not await until(lambda: all(s.game for s in screens), START_WAIT + int(count) * 0.2):
         print("some screens never showed the board", flush=True)
         return
+    if live == "0":
+        for screen in screens:
+            screen.held = []
     print("ready", flush=True)
     cpu = time.process_time()
     await asyncio.to_thread(sys.stdin.readline)
-    report = {"cpu": time.process_time() - cpu,
+    cpu = time.process_time() - cpu  # the flips: what the screens are read with, after them, is not counted
+    for screen in screens:
+        screen.replay()
+    report = {"cpu": cpu,
               "screens": [[[g, b, t] for (g, b), t in s.first_seen.items()] for s in screens]}
     print(json.dumps(report), flush=True)
     for screen in screens:
@@ -587,9 +614,10 @@ def load() -> str:
 async def crowds(args: argparse.Namespace) -> None:
     print(f"cores {os.cpu_count()}; {load()}; goals: p99 <= 100 ms, nobody behind by more than 1, "
           "the other table's p50 <= 1.5x alone", flush=True)
-    await crowd_run("shared rendering", args.crowd, args.crowd_battles, [])
-    await crowd_run("a game per spectator (--no-fanout)", args.crowd_alone, args.crowd_battles, ["--no-fanout"])
-    await crowd_run("shared rendering", args.crowd_alone, args.crowd_battles, [])
+    live = args.read_live
+    await crowd_run("shared rendering", args.crowd, args.crowd_battles, [], live)
+    await crowd_run("a game per spectator (--no-fanout)", args.crowd_alone, args.crowd_battles, ["--no-fanout"], live)
+    await crowd_run("shared rendering", args.crowd_alone, args.crowd_battles, [], live)
 
 
 async def main() -> None:

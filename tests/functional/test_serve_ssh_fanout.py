@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 from ssh_support import connect, start_server, until, wait_gone
+from test_serve_ssh_asyncssh import game_pids
 from test_serve_ssh_tables import GAME, GAME_TIMEOUT, MANY, Player, agreed, board, serve, take_a_seat
 
+from war_tui.ssh import priority
+from war_tui.ssh.priority import group_nice
 from war_tui.ssh.pty_process import READ_CHUNK
 
 
@@ -112,6 +116,29 @@ async def test_the_renderer_ends_when_its_last_spectator_leaves(tmp_path, monkey
         assert await wait_gone(pid)
         await until(lambda: not srv.server.fanout.renderers)
         await ann.glass.until(r"Table oak · ann \(you\)")
+    finally:
+        await close_all(srv, people)
+
+
+@pytest.mark.app
+@pytest.mark.server_side
+@pytest.mark.skipif(group_nice(os.getpid()) is None, reason="the kernel keeps no session groups")
+async def test_a_renderer_settles_above_the_games_it_draws_beside(tmp_path, monkeypatch):
+    """A renderer draws for every spectator of its size: settled as low as one player's game, a crowd's
+    screens would wait on the games of every other table."""
+    monkeypatch.setattr(priority, "START_BOOST", 0.3)  # a short boost: the same path
+    srv = await served(tmp_path, monkeypatch, game_niceness=10)
+    people: list[Player] = []
+    try:
+        ann = await take_a_seat(srv.port, "ann", "table oak")
+        cy = await take_a_seat(srv.port, "cy", "watch oak")
+        people += [ann, cy]
+        await cy.glass.until(r"you are watching")
+        await until(lambda: len(renderers(srv)) == 1, GAME_TIMEOUT)
+        renderer = renderers(srv)[0].process.pid
+        game = next(pid for pid in game_pids(srv) if pid != renderer)
+        await until(lambda: group_nice(game) == priority.SETTLED_NICE == 19, GAME_TIMEOUT)
+        await until(lambda: group_nice(renderer) == priority.RENDERER_NICE == 5, GAME_TIMEOUT)
     finally:
         await close_all(srv, people)
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from ..settings.served import ERROR_FD_VARIABLE
 from ..tables import TableRefused
 from .commands import TableMode
+from .priority import RENDERER_NICE
 from .pty_process import PtyProcess
 from .screen_copy import ScreenCopy
 from .table_place import game_socket
@@ -195,7 +196,8 @@ class Renderer:
                     process = await PtyProcess.start(
                         config.session_argv, env, self.key.size, self._output, cwd=self._cwd,
                         memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
-                        errors_to=ERROR_FD_VARIABLE, pass_fds=(theirs.fileno(),), parent=parent,
+                        settled_nice=RENDERER_NICE, errors_to=ERROR_FD_VARIABLE, pass_fds=(theirs.fileno(),),
+                        parent=parent,
                     )
                     if process is not None:
                         break

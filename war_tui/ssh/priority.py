@@ -21,6 +21,9 @@ START_BOOST = 2.0
 """Seconds a game runs with the server's weight before its group gets ``SETTLED_NICE``."""
 SETTLED_NICE = 19
 """The lowest weight: what a settled game needs is a frame a battle, which waits for nobody's start."""
+RENDERER_NICE = 5
+"""Where a spectators' renderer settles (weight 335): it draws for every spectator of its size at the table,
+so it keeps up beside busy games (15 each) and stays below the server and a newcomer's start (1,024)."""
 RETRY_AFTER = 0.15
 RETRIES = 20
 
@@ -45,17 +48,18 @@ def group_nice(pid: int) -> int | None:
 
 
 class GroupNice:
-    """Settles a game's group after its start-up boost, on the running loop; ``cancel`` when it ends."""
+    """Settles a game's group at ``settled`` after its start-up boost, on the running loop; ``cancel`` when it ends."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, settled: int = SETTLED_NICE) -> None:
         self.pid = pid
+        self.settled = settled
         self._left = RETRIES
         self._loop = asyncio.get_running_loop()
         self._handle: asyncio.TimerHandle | None = self._loop.call_later(START_BOOST, self._set)
 
     def _set(self) -> None:
         self._handle = None
-        if set_group_nice(self.pid, SETTLED_NICE) == errno.EAGAIN and self._left > 0:
+        if set_group_nice(self.pid, self.settled) == errno.EAGAIN and self._left > 0:
             self._left -= 1
             self._handle = self._loop.call_later(RETRY_AFTER, self._set)
 

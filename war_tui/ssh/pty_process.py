@@ -19,7 +19,7 @@ import termios
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from .priority import GroupNice
+from .priority import SETTLED_NICE, GroupNice
 
 if TYPE_CHECKING:
     from .game_parent import GameParent
@@ -93,6 +93,7 @@ class PtyProcess:
         input_limit: int,
         errors: int | None,
         niceness: int = 0,
+        settled_nice: int = SETTLED_NICE,
     ) -> None:
         self._process = process
         self._master = master
@@ -109,7 +110,7 @@ class PtyProcess:
         self._output_done = asyncio.Event()
         self._closed = False
         # A game started below the server (``niceness``) settles its session group too (see ``priority``).
-        self._group_nice = GroupNice(process.pid) if niceness else None
+        self._group_nice = GroupNice(process.pid, settled_nice) if niceness else None
         self.resume_output()
 
     @classmethod
@@ -123,6 +124,7 @@ class PtyProcess:
         *,
         memory_limit: int = 0,
         niceness: int = 0,
+        settled_nice: int = SETTLED_NICE,
         input_limit: int = INPUT_LIMIT,
         errors_to: str | None = None,
         pass_fds: Sequence[int] = (),
@@ -135,6 +137,7 @@ class PtyProcess:
         With ``parent`` (a Python program only: ``argv`` is ``sys.executable`` and its arguments) the game
         is forked from the preloaded parent instead; None when the parent cannot fork it now.
         ``line``: a game in the line mode, "keys" (the client has a terminal) or "lines" (it has none).
+        ``settled_nice``: where its session group settles once started below the server (see ``priority``).
         """
         master, slave = os.openpty()
         errors = error_end = None
@@ -185,7 +188,7 @@ class PtyProcess:
             if errors is not None:
                 os.close(errors)
             return None
-        return cls(process, master, on_output, input_limit, errors, niceness)
+        return cls(process, master, on_output, input_limit, errors, niceness, settled_nice)
 
     @staticmethod
     def forkable(argv: Sequence[str]) -> bool:
