@@ -32,7 +32,6 @@ from .commands import TableMode
 from .priority import RENDERER_NICE
 from .pty_process import PtyProcess
 from .screen_copy import ScreenCopy
-from .sliced_copy import SlicedCopy
 from .table_place import game_socket
 from .table_socket import TableSocket
 
@@ -116,8 +115,7 @@ class Watcher:
         """The spectator's channel is empty: one that fell behind gets the whole screen afresh."""
         if self.behind:
             self.behind = False
-            if self.renderer is not None:
-                self.renderer.paint_soon(self)
+            self.paint()
 
     def leave(self, outcome: str, value: object = None) -> None:
         if not self.outcome.done():
@@ -137,11 +135,6 @@ class Renderer:
         self._closing = asyncio.Event()
         self.repaints = 0
         self.process: PtyProcess | None = None
-        self._copy: SlicedCopy[Watcher] = SlicedCopy(
-            lambda: self.watchers, Watcher.stream, self._copied, self._pause, self._resume,
-        )
-        self._to_paint: dict[Watcher, None] = {}
-        """Who is painted once the read on its way has reached everyone (the screen copy has it then)."""
         self.task = hub.server.track(self._run())
 
     @property
@@ -151,18 +144,7 @@ class Renderer:
     def add(self, watcher: Watcher) -> None:
         self.watchers[watcher] = None
         watcher.renderer = self
-        self.paint_soon(watcher)
-
-    def paint_soon(self, watcher: Watcher) -> None:
-        """Paint ``watcher`` from the screen copy: now, or once the read on its way reached everyone.
-
-        A newcomer painted meanwhile gets the rest of that read as well; one who fell behind and is
-        painted from a copy without it might already have been passed over for it.
-        """
-        if self._copy.busy:
-            self._to_paint[watcher] = None
-        else:
-            watcher.paint()
+        watcher.paint()
 
     def remove(self, watcher: Watcher) -> None:
         self.watchers.pop(watcher, None)
@@ -172,36 +154,20 @@ class Renderer:
 
     def close(self) -> None:
         self._closing.set()
-        self._copy.close()
         self.hub.forget(self)
 
     def _output(self, data: bytes) -> None:
         if self.screen.drawn:
-            # The stream goes out first, a slice of the spectators per turn of the loop (other tables'
-            # screens go out between): no spectator waits for the server's copy of the screen, which only
-            # newcomers and spectators who fell behind need (and they are painted later).
-            self._copy.copy(data)
+            # The stream goes out first: no spectator waits for the server's copy of the screen, which
+            # only newcomers and spectators who fell behind need (and they are painted later).
+            for watcher in tuple(self.watchers):
+                watcher.stream(data)
+            self.screen.feed(data)
             return
         self.screen.feed(data)
         if self.screen.drawn:
             for watcher in tuple(self.watchers):
                 watcher.paint()
-
-    def _copied(self, data: bytes) -> None:
-        """``data`` reached every spectator: the screen copy takes it, then who waited is painted."""
-        self.screen.feed(data)
-        waiting, self._to_paint = self._to_paint, {}
-        for watcher in waiting:
-            if watcher.renderer is self:
-                watcher.paint()
-
-    def _pause(self) -> None:
-        if self.process is not None:
-            self.process.pause_output()
-
-    def _resume(self) -> None:
-        if self.process is not None:
-            self.process.resume_output()
 
     def _end_all(self, outcome: str, value: object = None) -> None:
         for watcher in tuple(self.watchers):
@@ -265,7 +231,6 @@ class Renderer:
                 waiting.cancel()
                 await process.end()
         finally:
-            self._copy.close()
             self.hub.forget(self)
             if self.process is not None:
                 self.hub.server.log(
