@@ -59,6 +59,17 @@ def renderers(srv) -> list:
     return [r for r in hub.renderers.values() if r.process is not None]
 
 
+async def a_player_and_a_shared_spectator(srv, people: list[Player]) -> tuple[Player, Player, int]:
+    """ann at table oak and cy watching it through the table's renderer (both added to ``people``), and
+    the renderer's pid."""
+    ann = await take_a_seat(srv.port, "ann", "table oak")
+    cy = await take_a_seat(srv.port, "cy", "watch oak")
+    people += [ann, cy]
+    await cy.glass.until(r"you are watching")
+    await until(lambda: len(renderers(srv)) == 1, GAME_TIMEOUT)
+    return ann, cy, renderers(srv)[0].process.pid
+
+
 async def close_all(srv, people: list[Player]) -> None:
     for person in people:
         person.conn.close()
@@ -130,12 +141,7 @@ async def test_a_renderer_settles_above_the_games_it_draws_beside(tmp_path, monk
     srv = await served(tmp_path, monkeypatch, game_niceness=10)
     people: list[Player] = []
     try:
-        ann = await take_a_seat(srv.port, "ann", "table oak")
-        cy = await take_a_seat(srv.port, "cy", "watch oak")
-        people += [ann, cy]
-        await cy.glass.until(r"you are watching")
-        await until(lambda: len(renderers(srv)) == 1, GAME_TIMEOUT)
-        renderer = renderers(srv)[0].process.pid
+        _, _, renderer = await a_player_and_a_shared_spectator(srv, people)
         game = next(pid for pid in game_pids(srv) if pid != renderer)
         await until(lambda: group_nice(game) == priority.SETTLED_NICE == 19, GAME_TIMEOUT)
         await until(lambda: group_nice(renderer) == priority.RENDERER_NICE == 5, GAME_TIMEOUT)
@@ -237,12 +243,7 @@ async def test_closing_the_server_says_goodbye_to_a_shared_spectator_and_ends_it
     srv = await served(tmp_path, monkeypatch)
     people: list[Player] = []
     try:
-        ann = await take_a_seat(srv.port, "ann", "table oak")
-        cy = await take_a_seat(srv.port, "cy", "watch oak")
-        people += [ann, cy]
-        await cy.glass.until(r"you are watching")
-        await until(lambda: len(renderers(srv)) == 1, GAME_TIMEOUT)
-        pid = renderers(srv)[0].process.pid
+        _, cy, pid = await a_player_and_a_shared_spectator(srv, people)
         await srv.server.stop()
         await cy.pump
         assert "shutting down" in cy.glass.raw.decode(errors="replace")
