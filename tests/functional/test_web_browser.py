@@ -93,7 +93,7 @@ class Tab:
         return text
 
     async def circumstances(self) -> str:
-        """What else the page and the server said: the line under the name box, the console, the server's log."""
+        """What else the page and the server said: the line under the name box, visibility and focus, the console, the web sessions, the server's log."""
         status = await self.page.inner_text("#status")
         page = await self.page.evaluate("[document.visibilityState, document.hasFocus(), document.activeElement?.className]")
         sessions = [
