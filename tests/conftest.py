@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 
@@ -45,16 +46,24 @@ def own_config_folder(private_home):
 RUNS = pytest.StashKey[set]()
 NO_SERVER_VARIABLE = "WAR_TUI_TEST_NO_SERVER"  # read by tests/functional/ssh_support
 PRELOAD_VARIABLE = "WAR_TUI_TEST_PRELOAD"  # read by tests/functional/ssh_support
-COMMANDS = {"game", "simulate", "stats", "config", "serve-ssh"}  # war-tui's commands that are not the game
+
+
+@functools.cache
+def _commands() -> frozenset[str]:
+    """war-tui's commands that are not the game, as its parser names them."""
+    from war_tui.cli import build_parser
+
+    return frozenset(build_parser().commands)
 
 
 def _is_the_game(argv) -> bool:
-    """``python -m war_tui`` with no command (the full-screen game), or serve-ssh's start-up code for it."""
+    """``python -m war_tui`` with no command (the full-screen game; a launcher may come first), or
+    serve-ssh's start-up code for it."""
     words = [str(word) for word in argv] if not isinstance(argv, (str, bytes)) else str(argv).split()
-    if "-c" in words[:-1]:
-        return "war_tui" in words[words.index("-c") + 1] and not COMMANDS & set(words)
     if "-m" in words[:-1] and words[words.index("-m") + 1] == "war_tui":
-        return not COMMANDS & set(words[words.index("-m") + 2:])
+        return not _commands() & set(words[words.index("-m") + 2:])
+    if "-c" in words[:-1]:
+        return "war_tui" in words[words.index("-c") + 1] and not _commands() & set(words)
     return False
 
 

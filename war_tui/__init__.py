@@ -7,7 +7,9 @@ import signal
 
 def run() -> int:
     """The ``war-tui`` command. A Ctrl-C while the program is still loading ends it quietly (exit 130),
-    however many follow it: the first one turns the rest off, so none lands in the way out."""
+    however many follow it: the first one turns the rest off, so none lands in the way out. Once the
+    command has returned, Ctrl-C is off too: the way out (flushing the output, the exit handlers of the
+    libraries loaded) has nothing left to interrupt, and a KeyboardInterrupt there is a traceback."""
     ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler  # not if started with Ctrl-C ignored
     try:
         if ours:
@@ -17,7 +19,13 @@ def run() -> int:
         return 130
     if ours:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # loaded: each command handles Ctrl-C its own way
-    return main()
+    try:
+        return main()
+    except KeyboardInterrupt:  # a Ctrl-C landing as the command returns
+        return 130
+    finally:
+        if ours:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _first_ctrl_c(signum: int, frame: object) -> None:

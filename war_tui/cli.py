@@ -63,6 +63,8 @@ class _Version(argparse.Action):
 class _TopParser(Parser):
     """The ``war-tui`` parser: explains a third ``--names`` word, which argparse takes for a command."""
 
+    commands: tuple[str, ...] = ()  # the commands' names, as registered (the tests run each one)
+
     def parse_known_args(self, args=None, namespace=None):
         self._argv = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(args, namespace)
@@ -102,7 +104,7 @@ def misplaced_flags(args: argparse.Namespace) -> str | None:
             + " (flags before a command are for the full-screen game only)")
 
 
-def build_parser() -> Parser:
+def build_parser() -> _TopParser:
     parser = _TopParser(
         prog="war-tui",
         description="The card game War in your terminal. With no command, starts the full-screen game.",
@@ -116,6 +118,7 @@ def build_parser() -> Parser:
     )
     for module in SUBCOMMANDS:
         module.register(subparsers)
+    parser.commands = tuple(subparsers.choices)
     for subparser in subparsers.choices.values():
         subparser.add_argument("--version", action=_Version)
     return parser

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 from war_tui.cli import main
+from war_tui.ssh.pty_process import CTTY_LAUNCHER
 
 
 def run_main(argv: list[str], capsys) -> tuple[int, str, str]:
@@ -39,11 +40,40 @@ def war_tui_on_pty(
     for keys to type (``b""`` for none). Returns the exit status and everything it wrote, once it has
     exited and its output is read to the end.
     """
+    code, text, _ = _on_pty([sys.executable, "-m", "war_tui", *args], env, timeout, react)
+    return code, text
+
+
+def war_tui_in_a_shell(
+    args: list[str], env: dict[str, str], timeout: float, react: Callable[[bytes], bytes] | None = None
+) -> tuple[int, str, bool]:
+    """``war_tui_on_pty``, with the pty as its controlling terminal too, as a shell starts it: a ctrl-c
+    typed (``b"\\x03"``) while the terminal is not in raw mode is SIGINT to its process group. Returns the
+    exit status, everything it wrote, and whether a process of its session (a worker, say) was still there
+    ``timeout`` seconds after it exited."""
+    # serve-ssh's launcher makes the pty the controlling terminal between fork and exec.
+    launcher = [sys.executable, "-I", "-S", "-c", CTTY_LAUNCHER, "0", "0"]
+    code, text, pid = _on_pty([*launcher, sys.executable, "-m", "war_tui", *args], env, timeout, react)
+    return code, text, not _session_ended(pid, timeout)
+
+
+def _session_ended(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _on_pty(
+    argv: list[str], env: dict[str, str], timeout: float, react: Callable[[bytes], bytes] | None
+) -> tuple[int, str, int]:
+    """``argv`` in a session of its own on a new pty: its exit status, what it wrote, its pid."""
     master, slave = os.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "war_tui", *args], stdin=slave, stdout=slave, stderr=slave,
-        env=env, start_new_session=True,
-    )
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
     os.close(slave)
     seen = b""
     deadline = time.monotonic() + timeout
@@ -69,4 +99,4 @@ def war_tui_on_pty(
             proc.kill()
             proc.wait()
         os.close(master)
-    return code, seen.decode(errors="replace")
+    return code, seen.decode(errors="replace"), proc.pid

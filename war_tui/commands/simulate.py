@@ -446,11 +446,10 @@ class ProgressBar:
 
     def __init__(self, games: int) -> None:
         self.games = games
-        self._progress: Progress | None = None
-        self._task: TaskID = TaskID(0)
+        self._bar: tuple[Progress, TaskID] | None = None  # rich's bar and its one task, once started
 
     def advance(self, n: int) -> None:
-        if self._progress is None:
+        if self._bar is None:
             from rich.console import Console
             from rich.progress import (
                 BarColumn,
@@ -461,16 +460,17 @@ class ProgressBar:
                 TimeRemainingColumn,
             )
 
-            self._progress = Progress(
+            progress = Progress(
                 TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                 TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
                 console=Console(stderr=True), transient=True,
             )
-            self._progress.start()
-            self._task = self._progress.add_task("games", total=self.games)
+            progress.start()
+            self._bar = (progress, progress.add_task("games", total=self.games))
         if n:
-            self._progress.advance(self._task, n)
+            progress, task = self._bar
+            progress.advance(task, n)
 
     def close(self) -> None:
-        if self._progress is not None:
-            self._progress.stop()
+        if self._bar is not None:
+            self._bar[0].stop()
