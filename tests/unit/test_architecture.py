@@ -39,3 +39,25 @@ def test_the_line_mode_never_loads_textual():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, input=b"\nq\n", capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert b" beats " in done.stdout
+
+
+def test_lint_catches_a_name_imported_for_type_checking_but_used_at_run_time(tmp_path):
+    """pyproject's ruff rules (TC004): the NameError ``war-tui simulate`` once had in every terminal fails
+    the lint, not a user. The example is checked as if it were in the package, with the project's settings."""
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    if not Path(ruff).exists():
+        pytest.skip("ruff is not installed")
+    example = (
+        "from __future__ import annotations\n\n"
+        "from typing import TYPE_CHECKING\n\n"
+        "if TYPE_CHECKING:\n"
+        "    from rich.progress import TaskID\n\n\n"
+        "def first_task() -> TaskID:\n"
+        "    return TaskID(0)\n"
+    )
+    done = subprocess.run(
+        [ruff, "check", "--no-cache", "--output-format", "concise", "--stdin-filename", "war_tui/example.py", "-"],
+        cwd=ROOT, input=example, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "TC004" in done.stdout and "TaskID" in done.stdout
