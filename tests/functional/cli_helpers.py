@@ -54,10 +54,11 @@ def war_tui_in_a_shell(
     # serve-ssh's launcher makes the pty the controlling terminal between fork and exec.
     launcher = [sys.executable, "-I", "-S", "-c", CTTY_LAUNCHER, "0", "0"]
     code, text, pid = _on_pty([*launcher, sys.executable, "-m", "war_tui", *args], env, timeout, react)
-    return code, text, not _session_ended(pid, timeout)
+    return code, text, not session_ended(pid, timeout)
 
 
-def _session_ended(pid: int, timeout: float) -> bool:
+def session_ended(pid: int, timeout: float) -> bool:
+    """Whether every process of the group (or session) led by ``pid`` is gone within ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from cli_helpers import war_tui
+from cli_helpers import session_ended, war_tui
 
 REPORT_KEYS = {
     "seed", "games", "rules", "results", "result_counts", "battles", "wars_per_game",
@@ -118,13 +118,7 @@ def _interrupt(jobs: str) -> subprocess.CompletedProcess:
     time.sleep(2)  # let it get going
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: the whole process group
     out, err = proc.communicate(timeout=60)
-    time.sleep(0.2)
-    try:
-        os.killpg(proc.pid, 0)
-        leftovers = True  # a worker outlived the command
-    except ProcessLookupError:
-        leftovers = False
-    assert not leftovers
+    assert session_ended(proc.pid, 30)  # no worker outlives the command
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
@@ -154,13 +148,7 @@ def _interrupt_often(after: float, times: int, apart: float) -> tuple[int | None
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         code = None
-    time.sleep(0.2)
-    try:
-        os.killpg(proc.pid, 0)
-        leftovers = True
-    except ProcessLookupError:
-        leftovers = False
-    return code, out, err, leftovers
+    return code, out, err, not session_ended(proc.pid, 30)
 
 
 @pytest.mark.parametrize(

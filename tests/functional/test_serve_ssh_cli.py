@@ -15,7 +15,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from ssh_support import (
-    FAKE_GAME, SERVED_NICENESS, TIMEOUT, ServerProcess, connect, game_pid, make_key, read_until, wait_gone,
+    FAKE_GAME, SERVED_NICENESS, TIMEOUT, ServerProcess, connect, game_pid, make_key, read_until, until, wait_gone,
 )
 
 from war_tui.ssh.session import SHUTTING_DOWN, TERMINAL_RESET
@@ -398,10 +398,17 @@ async def _screen_until(game, seen: bytearray, words: str, timeout: float = TIME
             seen += await asyncio.wait_for(game.stdout.read(65536), min(left, 1.0))
 
 
+def _games_recorded(path: Path) -> int:
+    from war_tui.stats import StatsStore
+
+    return len(StatsStore.open(path, read_only=True).recent(5) or []) if path.exists() else 0
+
+
 async def test_a_served_player_sees_only_their_own_games_in_a_file_of_their_own(tmp_path):
     from war_tui.stats import StatsStore
 
     env = data_home_env(tmp_path)
+    data = tmp_path / "data" / "war-tui"
     ann, eve = make_key(tmp_path, "ann"), make_key(tmp_path, "eve")
     args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"), "--", "--p1", "AS", "--p2", "2C")
     with ServerProcess(*args, env=env) as server:
@@ -412,7 +419,7 @@ async def test_a_served_player_sees_only_their_own_games_in_a_file_of_their_own(
             await _screen_until(game, seen, "Battle")
             game.stdin.write(b" ")
             await _screen_until(game, seen, "Player 1 wins")
-            await asyncio.sleep(1.0)  # the record is written off the screen's thread
+            await until(lambda: _games_recorded(data / "served-stats.sqlite3"))  # written off the screen's thread
             game.stdin.write(b"q")
             await asyncio.wait_for(game.wait(), TIMEOUT)
         async with await connect(port, eve) as conn:  # eve has played nothing: her screen says so
@@ -423,7 +430,6 @@ async def test_a_served_player_sees_only_their_own_games_in_a_file_of_their_own(
             await _screen_until(game, seen, "No games recorded yet")
             game.stdin.write(b"q")
             await asyncio.wait_for(game.wait(), TIMEOUT)
-    data = tmp_path / "data" / "war-tui"
     assert not (data / "stats.sqlite3").exists()  # the server user's own statistics are left alone
     store = StatsStore.open(data / "served-stats.sqlite3", read_only=True)
     [played] = store.recent(5)

@@ -9,7 +9,7 @@ import signal
 
 import pytest
 from ssh_support import (
-    FAKE_ARGV, SSH_OPTIONS, TIMEOUT, PtyClient, game_pid, make_key, process_alive, start_server, wait_gone,
+    FAKE_ARGV, SSH_OPTIONS, TIMEOUT, PtyClient, game_pid, make_key, process_alive, start_server, until, wait_gone,
 )
 
 from war_tui.settings.served import NOTICE_VARIABLE
@@ -107,10 +107,7 @@ async def test_agent_forwarding_is_refused_and_said(tmp_path, player):
     srv = await start_server(tmp_path, [player])
     client = PtyClient()
     try:
-        for _ in range(200):
-            if sock.exists():
-                break
-            await asyncio.sleep(0.02)
+        await until(sock.exists)  # the agent is listening
         env = client_env(tmp_path, SSH_AUTH_SOCK=str(sock))
         await client.start(ssh_argv(srv.port, player, "-A"), env, (80, 24))
         text = await client.expect("READY")

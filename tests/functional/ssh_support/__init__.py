@@ -36,7 +36,7 @@ FAKE_ARGV = (sys.executable, str(FAKE_GAME))
 SERVED_NICENESS = ServerConfig.game_niceness
 """How far below the server serve-ssh starts its games unless told (``--game-nice``); the tests' servers
 start them beside it."""
-TIMEOUT = 10.0
+TIMEOUT = 30.0  # a wait on a condition: generous, as a busy machine (the suite on every core) is slow, not wrong
 SSH_OPTIONS = (
     "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
     "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
@@ -279,7 +279,7 @@ class PtyClient:
             while not regex.search(self.text):
                 self._more.clear()
                 if self.process.returncode is not None and not regex.search(self.text):
-                    await asyncio.sleep(0.2)
+                    await self.process.wait(drain_timeout=TIMEOUT)  # its last output, read to the end
                     if not regex.search(self.text):
                         raise AssertionError(f"client ended before {pattern!r}: {self.text!r}")
                 with contextlib.suppress(TimeoutError):
