@@ -45,11 +45,6 @@ HOW_EACH_RUNS = {
 }
 
 
-def every_command() -> list:
-    """The parser's commands, and the full-screen game (it runs the app, hence its markers)."""
-    return [pytest.param(GAME, marks=[pytest.mark.app, pytest.mark.terminal]), *build_parser().commands]
-
-
 def in_a_shell(command: str, ctrl_c: int) -> tuple[int, str, bool]:
     """``command`` on a terminal of its own; once it shows it runs, ctrl-c typed ``ctrl_c`` times.
     The exit status, what it wrote, and whether a process of it was left behind."""
@@ -73,17 +68,28 @@ def in_a_shell(command: str, ctrl_c: int) -> tuple[int, str, bool]:
     return code, text, left_behind
 
 
-@pytest.mark.serial
-@pytest.mark.parametrize("ctrl_c", [1, 2], ids=["ctrl-c", "ctrl-c-twice"])
-@pytest.mark.parametrize("command", every_command())
-def test_every_command_runs_on_a_terminal_and_ends_cleanly_on_ctrl_c(command, ctrl_c):
-    code, text, left_behind = in_a_shell(command, ctrl_c)
+def ended_cleanly(code: int, text: str, left_behind: bool) -> None:
     # Done, interrupted (130), or ended by the signal itself (a ctrl-c as the interpreter shuts down): a shell
     # says 130 for both of the last.
     assert code in (0, 130, -signal.SIGINT), text[-3000:]
     for sign in ("Traceback", "Exception ignored", "Error:"):
         assert sign not in text, text[-3000:]
     assert not left_behind
+
+
+@pytest.mark.serial
+@pytest.mark.parametrize("ctrl_c", [1, 2], ids=["ctrl-c", "ctrl-c-twice"])
+@pytest.mark.parametrize("command", build_parser().commands)
+def test_every_command_runs_on_a_terminal_and_ends_cleanly_on_ctrl_c(command, ctrl_c):
+    ended_cleanly(*in_a_shell(command, ctrl_c))
+
+
+@pytest.mark.app
+@pytest.mark.terminal
+@pytest.mark.serial
+@pytest.mark.parametrize("ctrl_c", [1, 2], ids=["ctrl-c", "ctrl-c-twice"])
+def test_the_full_screen_game_runs_on_a_terminal_and_ends_cleanly_on_ctrl_c(ctrl_c):
+    ended_cleanly(*in_a_shell(GAME, ctrl_c))
 
 
 def test_every_command_of_the_parser_says_how_it_runs_on_a_terminal():
