@@ -10,7 +10,10 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 # No timing thresholds in tests: on a loaded machine an example is slow, not wrong.
-settings.register_profile("war-tui", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Built on Hypothesis's defaults, not on the profile it loaded itself (its own `ci` one, where it sees a CI service).
+settings.register_profile(
+    "war-tui", settings.get_profile("default"), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 # CI (.ci/run sets CI=true, as hosted CI services do) gives the same verdict for the same commit: each test draws
 # the same examples every run (derived from the test itself), none saved by an earlier run is replayed, and a
 # failure prints the blob that reproduces it. Developers' runs keep exploring new examples at random.
