@@ -3,6 +3,7 @@
 import pytest
 
 from cli_helpers import run_main, war_tui
+from war_tui.cli import build_parser
 
 BAD_INPUT = [
     # (arguments, words the one line must contain)
@@ -53,6 +54,10 @@ def test_bad_input_is_one_clear_line_and_exit_2(args, words, capsys, monkeypatch
     one_clear_line(*run_main(args, capsys), words)
 
 
+# war-tui itself and each command its parser has.
+EVERY_COMMAND = [[], *([command] for command in build_parser().commands)]
+
+
 @pytest.mark.parametrize(("args", "words"), [BAD_INPUT[0], BAD_INPUT[-1]], ids=["game", "command"])
 def test_bad_input_to_the_command_itself_is_one_clear_line_and_exit_2(args, words):
     """The same, from ``war-tui`` as a process (its exit status, all it writes): one of each kind suffices."""
@@ -60,7 +65,7 @@ def test_bad_input_to_the_command_itself_is_one_clear_line_and_exit_2(args, word
     one_clear_line(done.returncode, done.stdout, done.stderr, words)
 
 
-@pytest.mark.parametrize("command", [[], ["game"], ["simulate"]])
+@pytest.mark.parametrize("command", EVERY_COMMAND, ids=lambda words: " ".join(words) or "war-tui")
 def test_help_works_on_every_command(command):
     done = war_tui(*command, "--help")
     assert done.returncode == 0 and done.stderr == ""
@@ -75,7 +80,7 @@ def test_help_lists_the_commands_and_the_house_rules():
             assert flag in text
 
 
-@pytest.mark.parametrize("command", [[], ["game"], ["simulate"]])
+@pytest.mark.parametrize("command", EVERY_COMMAND, ids=lambda words: " ".join(words) or "war-tui")
 def test_version_works_on_every_command(command):
     from war_tui import __version__
 
