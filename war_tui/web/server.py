@@ -24,6 +24,7 @@ from ..presentation.words import plural
 from ..ssh.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from ..ssh.limits import address_key
 from ..ssh.server import SHUTDOWN_GRACE, GameServer
+from .http_guard import SECURITY_HEADERS, GuardConfig, HttpGuard, handler_args, request_logger
 from .page import line_page_html, line_page_policy, page_html, page_policy
 from .session import CLOSE_POLICY, Visitor, WebSession
 
@@ -40,13 +41,6 @@ STATIC = {
     "xterm.js": "text/javascript", "addon-fit.js": "text/javascript", "page.js": "text/javascript",
     "xterm.css": "text/css", "page.css": "text/css", "line.js": "text/javascript", "line.css": "text/css",
     "LICENSE.xterm": "text/plain", "LICENSE.addon-fit": "text/plain",
-}
-HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Resource-Policy": "same-origin",
 }
 SERVER_FULL = "war-tui: the server is full; please try again later."
 ADDRESS_FULL = "war-tui: your address already has {games} in progress here, the most one address may have."
@@ -70,6 +64,8 @@ class WebConfig:
     shutdown_grace: float = SHUTDOWN_GRACE
     heartbeat: float = 10.0
     """Seconds between pings; a browser that answers none within half of it is gone."""
+    guard: GuardConfig = GuardConfig()
+    """The bounds on HTTP connections before their websocket (``http_guard``)."""
 
 
 def clean_name(text: str) -> str:
@@ -132,6 +128,8 @@ class WebDoor:
         self.sessions: set[WebSession] = set()
         self._static = load_static()
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        self.guard = HttpGuard(config.guard, server.flood_log)
         self._stopping = False
         server.other_doors.append(self)
 
@@ -159,11 +157,19 @@ class WebDoor:
         app.router.add_get("/favicon.ico", self._no_icon)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/ws/{path:.*}", self._socket)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(
+            app, handle_signals=False, access_log=None, shutdown_timeout=1.0,
+            **handler_args(self.config.guard, request_logger(self.server.flood_log)),
+        )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.config.host, self.config.port, ssl_context=self.config.ssl_context)
+        assert self._runner.server is not None
+        context = self.config.ssl_context
         try:
-            await site.start()
+            # Every connection goes through the guard until its websocket is upgraded (http_guard).
+            self._listener = await asyncio.get_running_loop().create_server(
+                self.guard.factory(self._runner.server), self.config.host, self.config.port, ssl=context,
+                ssl_handshake_timeout=self.config.guard.header_seconds if context is not None else None,
+            )
         except BaseException:
             await self._runner.cleanup()
             self._runner = None
@@ -171,8 +177,8 @@ class WebDoor:
 
     @property
     def port(self) -> int:
-        assert self._runner is not None
-        return int(self._runner.addresses[0][1])
+        assert self._listener is not None
+        return int(self._listener.sockets[0].getsockname()[1])
 
     @property
     def scheme(self) -> str:
@@ -186,9 +192,13 @@ class WebDoor:
         deadline = time.monotonic() + self.config.shutdown_grace + 1.0
         while self.sessions and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
+        if self._listener is not None:
+            self._listener.close()
+        self.guard.close_all()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        self._listener = None
         if self in self.server.other_doors:
             self.server.other_doors.remove(self)
 
@@ -196,13 +206,15 @@ class WebDoor:
 
     @web.middleware
     async def _headers(self, request: web.Request, handler) -> web.StreamResponse:
-        response = await handler(request)
+        """Every response, errors (404, 403) included, carries the security headers; a page, its own policy."""
+        try:
+            response = await handler(request)
+        except web.HTTPException as error:
+            _secure(error)
+            raise
         if response.prepared:  # a websocket: its headers went out with the upgrade
             return response
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
-        response.headers.setdefault("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
-        response.headers["Server"] = "war-tui"
+        _secure(response)
         return response
 
     async def _page(self, request: web.Request) -> web.Response:
@@ -281,9 +293,10 @@ class WebDoor:
         line_page = request.match_info.get("path", "").strip("/").split("/")[0] == "line"
         ws = web.WebSocketResponse(
             max_msg_size=self.config.message_bytes, heartbeat=self.config.heartbeat, compress=False,
-            autoping=True, timeout=CLOSE_WAIT, writer_limit=WRITER_LIMIT,
-        )
+            autoping=False, timeout=CLOSE_WAIT, writer_limit=WRITER_LIMIT,
+        )  # pings are the session's to answer: they count toward the message rate
         await ws.prepare(request)
+        self.guard.upgraded(request.transport)
         key = address_key(address)
         refusal = self._refusal(key)
         command: TableCommand | LineCommand | None = None
@@ -329,6 +342,12 @@ class WebDoor:
             await ws.close(code=CLOSE_POLICY if "page" in message else CLOSE_TRY_LATER, message=b"refused")
         except (ConnectionError, RuntimeError):
             pass
+
+
+def _secure(response: web.StreamResponse) -> None:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    response.headers["Server"] = "war-tui"
 
 
 def _number(text: str | None, default: int) -> int:

@@ -189,10 +189,15 @@ class WebSession:
 
     async def _read_browser(self) -> None:
         async for message in self.ws:
-            if not self._rate.take():
+            if not self._rate.take():  # every message counts: pings and pongs too
                 self.stop("message rate")
                 return
-            if message.type is WSMsgType.TEXT and self.line:
+            if message.type is WSMsgType.PING:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await self.ws.pong(message.data)
+            elif message.type is WSMsgType.PONG:
+                pass  # an answer to our heartbeat: aiohttp has noted the traffic
+            elif message.type is WSMsgType.TEXT and self.line:
                 self._typed(message.data)
             elif message.type is WSMsgType.BINARY:
                 if not self.line:  # the plain-text page types lines: bytes are not its keys
