@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 import resource
 import time
 from collections import Counter, OrderedDict
@@ -36,7 +35,6 @@ past the rest, new HTTP connections are closed at once."""
 FD_COUNT_INTERVAL = 0.25
 """Seconds between counts of the open file descriptors (``/proc/self/fd``); accepts in between add one each."""
 FD_DIRECTORY = "/proc/self/fd"
-HEAD_END = re.compile(rb"\n\r?\n")
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -107,6 +105,12 @@ class FdCount:
         elif self._count is not None:
             self._count += 1
         return self._count
+
+
+def head_end(data: bytes) -> int:
+    """Where the last request head in ``data`` ends (after its blank line), or -1."""
+    bare, crlf = data.rfind(b"\n\n"), data.rfind(b"\n\r\n")
+    return max(bare + 2 if bare >= 0 else -1, crlf + 3 if crlf >= 0 else -1)
 
 
 def plain_response(status: int) -> bytes:
@@ -245,11 +249,9 @@ class GuardedConnection(asyncio.Protocol):
     def _measure(self, data: bytes) -> bool:
         """Count ``data`` into the request heads it carries; False if that broke a bound (and closed it)."""
         seen = self._tail + data
-        last_end = None
-        for last_end in HEAD_END.finditer(seen):
-            pass
-        if last_end is not None:
-            rest = seen[last_end.end():]
+        end = head_end(seen)
+        if end >= 0:
+            rest = seen[end:]
             self._head_bytes = len(rest)
             self._head_lines = rest.count(b"\n")
             self._disarm()

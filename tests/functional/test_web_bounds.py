@@ -1,0 +1,242 @@
+"""The web door's HTTP connections before their websocket: caps per address and in all, the head's size and
+time, aiohttp's own errors in the log, pings in the message rate, the security headers on every response.
+
+The attacker connects from 127.0.0.2 (another address on loopback), the player from 127.0.0.1, as a
+stranger and a player would come from two addresses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+
+import aiohttp
+from ssh_support import TIMEOUT, game_pid, until, wait_gone
+from web_support import closed, open_socket, origin, read_screen, served, shut, web_client
+
+from war_tui.web.http_guard import HEADER_BYTES, SECURITY_HEADERS, GuardConfig
+
+STRANGER = "127.0.0.2"
+BIG_LINE = b"X-Big: " + b"a" * 8000 + b"\r\n"
+
+
+async def stranger(door, first: bytes = b"") -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection from the stranger's address that sends ``first`` and then nothing."""
+    reader, writer = await asyncio.wait_for(
+        asyncio.open_connection("127.0.0.1", door.port, local_addr=(STRANGER, 0)), TIMEOUT)
+    if first:
+        writer.write(first)
+        await writer.drain()
+    return reader, writer
+
+
+async def answer(reader: asyncio.StreamReader) -> bytes:
+    """All the server sends until it closes the connection (b"" if it closed without a word)."""
+    try:
+        return await asyncio.wait_for(reader.read(), TIMEOUT)
+    except ConnectionResetError:
+        return b""
+
+
+async def plays(door) -> None:
+    """A player at 127.0.0.1 starts a game and gets its first screen."""
+    async with web_client() as client:
+        ws = await open_socket(client, door)
+        await read_screen(ws, "READY")
+        await ws.close()
+
+
+async def test_past_the_pending_cap_of_an_address_a_connection_is_refused_and_a_player_still_plays(tmp_path):
+    srv, door = await served(tmp_path, guard=GuardConfig(max_pending_per_address=50))
+    writers = []
+    try:
+        for _ in range(50):
+            writers.append((await stranger(door, b"GET / HTTP/1.1\r\nHost: x\r\n"))[1])
+        await until(lambda: len(door.guard.pending) == 50)
+        reader, writer = await stranger(door, b"GET / HTTP/1.1\r\n")
+        writers.append(writer)
+        assert b" 503 " in await answer(reader)
+        assert len(door.guard.pending) == 50
+        await plays(door)
+    finally:
+        for writer in writers:
+            writer.close()
+        await shut(srv, door)
+
+
+async def test_a_request_head_larger_than_the_bound_is_answered_431_and_closed(tmp_path):
+    srv, door = await served(tmp_path)
+    try:
+        reader, writer = await stranger(door, b"GET / HTTP/1.1\r\nHost: x\r\n")
+        for _ in range(126):  # the attack of issue 30: 8 KB lines, never the blank line
+            writer.write(BIG_LINE)
+            if writer.is_closing():
+                break
+            try:
+                await writer.drain()
+            except ConnectionError:
+                break
+        response = await answer(reader)  # the 431, or a reset if it arrived while the flood was unread
+        assert response == b"" or response.startswith(b"HTTP/1.1 431 "), response[:80]
+        assert door.guard.refused["request headers too large"] == 1
+        writer.close()
+        await until(lambda: not door.guard.pending)
+    finally:
+        await shut(srv, door)
+
+
+async def test_a_head_within_the_bound_is_served(tmp_path):
+    srv, door = await served(tmp_path)
+    try:
+        reader, writer = await stranger(door, b"GET /tables HTTP/1.1\r\nHost: x\r\n" + BIG_LINE
+                                        + b"Connection: close\r\n\r\n")
+        assert len(BIG_LINE) < HEADER_BYTES
+        assert (await answer(reader)).startswith(b"HTTP/1.1 200 ")
+        writer.close()
+    finally:
+        await shut(srv, door)
+
+
+async def test_a_connection_that_sends_no_request_or_half_of_one_is_closed_after_the_header_time(tmp_path):
+    srv, door = await served(tmp_path, guard=GuardConfig(header_seconds=0.5))
+    try:
+        idle = await stranger(door)
+        half = await stranger(door, b"GET / HTTP/1.1\r\nHost: x\r\nUser-Ag")
+        for reader, writer in (idle, half):
+            assert (await answer(reader)).startswith(b"HTTP/1.1 408 ")
+            writer.close()
+        assert door.guard.refused["request headers too slow"] == 2
+        await until(lambda: not door.guard.pending)
+    finally:
+        await shut(srv, door)
+
+
+async def test_idle_connections_from_one_address_hold_no_more_than_its_cap(tmp_path):
+    srv, door = await served(tmp_path, guard=GuardConfig(max_pending_per_address=8))
+    connections = []
+    try:
+        for _ in range(40):
+            connections.append(await stranger(door))
+        refused = 0
+        for reader, _writer in connections[8:]:
+            refused += b" 503 " in await answer(reader)
+        assert refused == 32 and len(door.guard.pending) == 8
+        await plays(door)
+    finally:
+        for _reader, writer in connections:
+            writer.close()
+        await shut(srv, door)
+
+
+async def test_past_the_total_cap_the_oldest_waiting_connection_is_closed(tmp_path):
+    srv, door = await served(tmp_path, guard=GuardConfig(max_pending=4))
+    connections = []
+    try:
+        for _ in range(6):
+            connections.append(await stranger(door, b"GET"))
+            count = len(connections)
+            await until(lambda n=count: len(door.guard.pending) + door.guard.refused["too many connections"] == n)
+        first, second = connections[0][0], connections[1][0]
+        assert b" 503 " in await answer(first) and b" 503 " in await answer(second)
+        await until(lambda: len(door.guard.pending) == 4)
+    finally:
+        for _reader, writer in connections:
+            writer.close()
+        await shut(srv, door)
+
+
+async def test_new_connections_stop_before_the_file_descriptors_kept_for_games(tmp_path):
+    srv, door = await served(tmp_path)
+    try:
+        # As if the process were 10 descriptors short of its limit's reserve.
+        door.guard.reserve = door.guard.fd_limit - len(os.listdir("/proc/self/fd")) - 10
+        connections = [await stranger(door) for _ in range(20)]
+        await until(lambda: door.guard.refused["file descriptors kept for games"] >= 10)
+        assert len(door.guard.pending) <= 10
+        for _reader, writer in connections:
+            writer.close()
+    finally:
+        await shut(srv, door)
+
+
+async def test_a_malformed_request_is_one_log_line_not_a_traceback(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    srv, door = await served(tmp_path)
+    try:
+        reader, writer = await stranger(door, b"GET / HTTP/1.1\r\n\r\n")  # no Host header
+        assert (await answer(reader)).startswith(b"HTTP/1.")
+        writer.close()
+        await until(lambda: any("Missing 'Host' header" in line for line in srv.logs))
+        lines = [line for line in srv.logs if "Missing 'Host' header" in line]
+        assert len(lines) == 1 and "\n" not in lines[0] and lines[0].startswith("web: "), srv.logs
+        assert not [r for r in caplog.records if r.name.startswith("aiohttp") and r.exc_info], caplog.text
+        assert "Traceback" not in caplog.text
+    finally:
+        await shut(srv, door)
+
+
+async def test_a_flood_of_malformed_requests_is_a_few_lines_and_a_summary(tmp_path):
+    srv, door = await served(tmp_path)
+    try:
+        before = len(srv.logs)
+        for _ in range(60):
+            reader, writer = await stranger(door, b"GET / HTTP/1.1\r\n\r\n")
+            await answer(reader)
+            writer.close()
+        await until(lambda: any("held back" in line and "web request errors" in line for line in srv.logs[before:]))
+        errors = [line for line in srv.logs[before:] if "Missing 'Host' header" in line]
+        assert 0 < len(errors) < 60
+    finally:
+        await shut(srv, door)
+
+
+async def test_a_ping_flood_ends_the_game(tmp_path):
+    srv, door = await served(tmp_path, messages_per_second=5)
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door)
+            seen = bytearray()
+            pid = game_pid(await read_screen(ws, "READY", seen))
+            for _ in range(30):
+                await ws.ping(b"p")
+            assert "more messages arrived than a game takes (5 a second)" in await closed(ws, seen)
+            assert ws.close_code == 1008
+            assert await wait_gone(pid)
+    finally:
+        await shut(srv, door)
+
+
+async def test_a_ping_is_answered(tmp_path):
+    srv, door = await served(tmp_path)
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door, autoping=False)
+            await read_screen(ws, "READY")
+            await ws.ping(b"hello")
+
+            async def pong() -> bytes:
+                while True:
+                    message = await ws.receive()
+                    if message.type is aiohttp.WSMsgType.PONG:
+                        return message.data
+
+            assert await asyncio.wait_for(pong(), TIMEOUT) == b"hello"
+            await ws.close()
+    finally:
+        await shut(srv, door)
+
+
+async def test_every_response_carries_the_security_headers(tmp_path):
+    srv, door = await served(tmp_path)
+    try:
+        async with aiohttp.ClientSession() as client:
+            for path, status in (("/nope", 404), ("/static/nope.js", 404), ("/ws", 403), ("/tables", 200)):
+                headers = {"Origin": origin(door)} if path == "/ws" else {}
+                async with client.get(origin(door) + path, headers=headers) as response:
+                    assert response.status == status, path
+                    for name in SECURITY_HEADERS:
+                        assert name in response.headers, (path, name)
+                    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+    finally:
+        await shut(srv, door)
