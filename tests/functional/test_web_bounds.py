@@ -240,3 +240,34 @@ async def test_every_response_carries_the_security_headers(tmp_path):
                     assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
     finally:
         await shut(srv, door)
+
+
+async def test_the_disconnect_line_says_where_the_player_was_at_the_end(tmp_path):
+    import sys
+    from pathlib import Path
+
+    fake_table = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
+    srv, door = await served(tmp_path, {"argv": fake_table, "max_sessions_per_address": 16},
+                             max_sessions_per_address=16)
+    try:
+        async with web_client("a" * 43) as ann_client, web_client("c" * 43) as cy_client, \
+                web_client("w" * 43) as wanda_client:
+            ann = await open_socket(ann_client, door, "/table/oak", name="ann")
+            await read_screen(ann, "SNAPSHOT you=ann seat=1 ")
+            cy = await open_socket(cy_client, door, "/table/oak", name="cy")
+            await read_screen(cy, "SNAPSHOT you=cy seat=2 ")
+            wanda = await open_socket(wanda_client, door, "/table/oak", name="wanda")
+            seen = bytearray()
+            await read_screen(wanda, "SNAPSHOT you=wanda seat=- ", seen)
+            await cy.send_bytes(b"l")  # cy leaves the table: a seat is free
+            await cy.close()
+            await until(lambda: any("table oak seat 2 as cy" in line and "web disconnect" in line for line in srv.logs))
+            await wanda.send_bytes(b"s")  # wanda sits
+            await read_screen(wanda, "SNAPSHOT you=wanda seat=2 ", seen)
+            await wanda.close()
+            await ann.close()
+        await until(lambda: any(line.startswith("web disconnect") and "wanda" in line for line in srv.logs))
+        line = next(line for line in srv.logs if line.startswith("web disconnect") and "wanda" in line)
+        assert line.endswith("table oak seat 2 as wanda"), line
+    finally:
+        await shut(srv, door)

@@ -27,7 +27,16 @@ DEFAULT_BACKLOG_KB = 256
 MIN_BACKLOG_KB = 16
 MAX_BACKLOG_KB = 65_536
 
+DEFAULT_PENDING = 512
+DEFAULT_PENDING_PER_ADDRESS = 32
+DEFAULT_HEADER_SECONDS = 10.0
+MAX_HEADER_SECONDS = 300.0
+DEFAULT_KEEPALIVE_SECONDS = 30.0
+MAX_KEEPALIVE_SECONDS = 3600.0
+
 web_idle_value = number_value("--web-idle-minutes", 0, MAX_IDLE_MINUTES, "minutes", "30")
+header_seconds_value = number_value("--web-header-seconds", 1, MAX_HEADER_SECONDS, "seconds", "10")
+keepalive_seconds_value = number_value("--web-keepalive-seconds", 1, MAX_KEEPALIVE_SECONDS, "seconds", "30")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -75,6 +84,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"screen bytes held for a browser that reads slowly, {MIN_BACKLOG_KB}-{MAX_BACKLOG_KB:,} KiB; past "
         f"it the game waits for the browser (default {DEFAULT_BACKLOG_KB})",
     )
+    web.add_argument(
+        "--web-max-pending", type=positive_int("--web-max-pending", MAX_SESSIONS), default=DEFAULT_PENDING,
+        metavar="N", help=f"HTTP connections not yet a game's websocket (a page loading, or idle between "
+        f"requests), 1-{MAX_SESSIONS:,}; past it the oldest is closed (default {DEFAULT_PENDING})",
+    )
+    web.add_argument(
+        "--web-max-pending-per-address", type=positive_int("--web-max-pending-per-address", MAX_SESSIONS),
+        default=DEFAULT_PENDING_PER_ADDRESS, metavar="N",
+        help=f"such connections from one address, 1-{MAX_SESSIONS:,}; past it a new one is closed at once "
+        f"(default {DEFAULT_PENDING_PER_ADDRESS})",
+    )
+    web.add_argument(
+        "--web-header-seconds", type=header_seconds_value, default=DEFAULT_HEADER_SECONDS, metavar="S",
+        help=f"seconds a browser has to send a request's line and headers, 1-{MAX_HEADER_SECONDS:g} "
+        f"(default {DEFAULT_HEADER_SECONDS:g})",
+    )
+    web.add_argument(
+        "--web-keepalive-seconds", type=keepalive_seconds_value, default=DEFAULT_KEEPALIVE_SECONDS, metavar="S",
+        help=f"seconds a connection may wait idle between requests, 1-{MAX_KEEPALIVE_SECONDS:g} "
+        f"(default {DEFAULT_KEEPALIVE_SECONDS:g})",
+    )
     web.add_argument("--web-cert", type=Path, metavar="PATH", help="serve the web door over TLS with this "
                      "certificate chain (PEM); needs --web-key")
     web.add_argument("--web-key", type=Path, metavar="PATH", help="the private key of --web-cert (PEM)")
@@ -109,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     server, banner, forget_key = prepare_server(args, args.ssh or 0, ssh=args.ssh is not None)
     starter = None
     if args.web is not None:
+        from ..web.http_guard import GuardConfig
         from ..web.server import WebConfig, WebDoor  # aiohttp loads only when the web door really opens
         from .serve_ssh import listen_error
 
@@ -118,6 +149,10 @@ def run(args: argparse.Namespace) -> int:
             idle_seconds=args.web_idle_minutes * 60 or None, message_bytes=args.web_message_kb * 1024,
             messages_per_second=args.web_messages_per_second, backlog_bytes=args.web_backlog_kb * 1024,
             ssl_context=context,
+            guard=GuardConfig(
+                max_pending=args.web_max_pending, max_pending_per_address=args.web_max_pending_per_address,
+                header_seconds=args.web_header_seconds, keepalive_seconds=args.web_keepalive_seconds,
+            ),
         )
         banner.append("web door: anonymous, like --public: anyone who can reach it may play, under a name they choose")
 

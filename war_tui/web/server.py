@@ -321,14 +321,13 @@ class WebDoor:
             return ws
         self.sessions.add(session)
         started = time.monotonic()
-        where = ", ".join(part for part in ("line mode" if line else None, session.where) if part)
-        where = f", {where}" if where else ""
-        self.log(f"web connect {label} name={visitor.name!r}{where} [{visitor.identity}]")
+        self.log(f"web connect {label} name={visitor.name!r}{_where(session)} [{visitor.identity}]")
         try:
             await session.run()
         finally:
             self.sessions.discard(session)
-            self.log(f"web disconnect {label} after {time.monotonic() - started:.1f}s, {session.exit_status}{where}")
+            self.log(f"web disconnect {label} after {time.monotonic() - started:.1f}s, {session.exit_status}"
+                     f"{_where(session)}")
         return ws
 
     async def _refuse(self, ws: web.WebSocketResponse, message: str, label: str, line_page: bool) -> None:
@@ -342,6 +341,12 @@ class WebDoor:
             await ws.close(code=CLOSE_POLICY if "page" in message else CLOSE_TRY_LATER, message=b"refused")
         except (ConnectionError, RuntimeError):
             pass
+
+
+def _where(session: WebSession) -> str:
+    """Where the session is, for its log lines: the plain-text page, the table and seat (as at its end)."""
+    where = ", ".join(part for part in ("line mode" if session.line else None, session.where) if part)
+    return f", {where}" if where else ""
 
 
 def _secure(response: web.StreamResponse) -> None:

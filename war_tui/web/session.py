@@ -140,7 +140,15 @@ class WebSession:
 
     def _close_table(self) -> None:
         if self._table is not None:
+            self._note_place()
             self._table.leave()
+
+    def _note_place(self) -> None:
+        """Where the player is at the table as they leave it (a spectator may have sat since), for the log."""
+        member = self._table.link.member if self._table is not None else None
+        if member is not None and member.table.name is not None:
+            seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
+            self.where = f"table {member.table.name} {seat} as {member.name}"
 
     # -- screen bytes out -------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import termios
 import tty
 
 from war_tui.settings.served import TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE
-from war_tui.tables import Auto, EventBatch, Flip, Join, Leave, Lobby, Notice, Restart, Snapshot, TableState, encode
+from war_tui.tables import Auto, EventBatch, Flip, Join, Leave, Lobby, Notice, Restart, Sit, Snapshot, TableState, encode
 from war_tui.tables.messages import BattleWon, GameOver, GameStarted
 from war_tui.tables.protocol import update_reader
 
@@ -70,7 +70,7 @@ else:
     say(f"TABLE {os.environ.get(TABLE_MODE_VARIABLE, '?')}")
 reader = update_reader()
 KEYS = {b"f": Flip(), b"a": Auto(True, 4.0), b"m": Auto(True, float("inf")), b"o": Auto(False, 4.0),
-        b"r": Restart(), b"l": Leave(), b"J": Join("elm")}
+        b"r": Restart(), b"l": Leave(), b"J": Join("elm"), b"s": Sit()}
 
 while True:
     watched = [0] + ([sock] if sock is not None and not deaf else [])
