@@ -271,3 +271,18 @@ async def test_the_disconnect_line_says_where_the_player_was_at_the_end(tmp_path
         assert line.endswith("table oak seat 2 as wanda"), line
     finally:
         await shut(srv, door)
+
+
+async def test_a_crashed_web_game_is_one_line_naming_the_exception_and_where(tmp_path):
+    from ssh_support import FAKE_ARGV
+
+    srv, door = await served(tmp_path, {"argv": (*FAKE_ARGV, "--crash")})
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door)
+            assert "Sorry" in await closed(ws)
+        await until(lambda: any(" crashed (" in line for line in srv.logs))
+        crashed = [line for line in srv.logs if " crashed (" in line]
+        assert len(crashed) == 1 and "RuntimeError: the fake game fell over at fake_game.py:" in crashed[0], srv.logs
+    finally:
+        await shut(srv, door)

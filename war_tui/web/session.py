@@ -29,8 +29,8 @@ from ..settings.served import (
 from ..ssh.commands import TableCommand
 from ..ssh.pty_process import PtyProcess, clamp_size, run_until_stopped
 from ..ssh.session import (
-    GAME_CRASHED, GAME_FAILED, IDLE_END, INPUT_FLOOD, SHUTTING_DOWN, TERMINAL_RESET, TIME_UP, describe_minutes,
-    describe_status, home_directory, served_variables, session_environment, size_words,
+    GAME_CRASHED, GAME_FAILED, IDLE_END, INPUT_FLOOD, SHUTTING_DOWN, TERMINAL_RESET, TIME_UP, crash_summary,
+    describe_minutes, describe_status, home_directory, served_variables, session_environment, size_words,
 )
 from ..ssh.table_place import TablePlace, take_place
 from ..tables import TableRefused
@@ -368,7 +368,11 @@ class WebSession:
             self.exit_status = describe_status(status)
             if status < 0 or (status != 0 and bool(errors)) or b"Traceback (most recent call last)" in errors:
                 self.exit_status += ", crashed"
-                self.door.log(f"game of {self.visitor.label} crashed ({describe_status(status)})")
+                lines = [line for line in errors.decode(errors="replace").splitlines() if line.strip()]
+                self.door.server.flood_log(
+                    f"game of {self.visitor.label} crashed ({describe_status(status)}): {crash_summary(lines)}",
+                    "game crash lines",
+                )
                 self._reset_terminal()
                 self._say(GAME_CRASHED)
             return
