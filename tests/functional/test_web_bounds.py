@@ -238,6 +238,13 @@ async def test_every_response_carries_the_security_headers(tmp_path):
                     for name in SECURITY_HEADERS:
                         assert name in response.headers, (path, name)
                     assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+        reader, writer = await stranger(door, b"GET / HTTP/1.1\r\n\r\n")  # aiohttp's own 400: no Host header
+        response = await answer(reader)
+        writer.close()
+        head = response.split(b"\r\n\r\n", 1)[0].decode()
+        assert head.startswith("HTTP/1.") and " 400 " in head.split("\r\n")[0], head
+        for name, value in SECURITY_HEADERS.items():
+            assert f"\r\n{name}: {value}\r\n" in head + "\r\n", (name, head)
     finally:
         await shut(srv, door)
 

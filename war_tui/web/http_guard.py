@@ -152,8 +152,6 @@ class HttpGuard:
             return "too many connections from one address"
         self.pending[conn] = None
         self.per_address[conn.key] += 1
-        if conn.transport is not None:
-            self.by_transport[conn.transport] = conn
         while len(self.pending) > self.config.max_pending:
             oldest = next(iter(self.pending))
             oldest.refuse("too many connections", 503)
@@ -165,8 +163,8 @@ class HttpGuard:
             self.per_address[conn.key] -= 1
             if self.per_address[conn.key] <= 0:
                 del self.per_address[conn.key]
-        if conn.transport is not None and self.by_transport.get(conn.transport) is conn:
-            del self.by_transport[conn.transport]
+        if conn.seen_transport is not None and self.by_transport.get(conn.seen_transport) is conn:
+            del self.by_transport[conn.seen_transport]
 
     def upgraded(self, transport: Any) -> None:
         """The request on ``transport`` became a websocket: the game's own bounds take it from here."""
@@ -179,6 +177,83 @@ class HttpGuard:
             conn.refuse("shutdown", None)
 
 
+SECURED_HEAD = "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS.items()).encode()
+
+
+def secured(head: bytes) -> bytes:
+    """A response's head with the security headers, if it starts a response that has none (aiohttp's own)."""
+    if not head.startswith(b"HTTP/1.") or b"\r\nContent-Security-Policy:" in head[:4096]:
+        return head
+    line_end = head.find(b"\r\n")
+    return head if line_end < 0 else head[:line_end + 2] + SECURED_HEAD + head[line_end + 2:]
+
+
+class SecuredTransport(asyncio.Transport):
+    """The connection's transport as aiohttp sees it, the same but for one thing: a response aiohttp writes
+    itself, outside the application (a malformed request's 400), gets the door's security headers too.
+
+    Only until the websocket is upgraded: after that the bytes are frames, never read.
+    """
+
+    def __init__(self, transport: asyncio.Transport, conn: GuardedConnection) -> None:
+        super().__init__()
+        self._transport = transport
+        self._conn = conn
+
+    def write(self, data: Any) -> None:
+        if not self._conn.is_upgraded and data[:7] == b"HTTP/1.":
+            data = secured(bytes(data))
+        self._transport.write(data)
+
+    def writelines(self, list_of_data: Any) -> None:
+        chunks = list(list_of_data)
+        if chunks and not self._conn.is_upgraded and chunks[0][:7] == b"HTTP/1.":
+            chunks[0] = secured(bytes(chunks[0]))
+        self._transport.writelines(chunks)
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self._transport.get_extra_info(name, default)
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def close(self) -> None:
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._transport.abort()
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self._transport.set_protocol(protocol)
+
+    def get_protocol(self) -> asyncio.BaseProtocol:
+        return self._transport.get_protocol()
+
+    def is_reading(self) -> bool:
+        return self._transport.is_reading()
+
+    def pause_reading(self) -> None:
+        self._transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        self._transport.resume_reading()
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self._transport.set_write_buffer_limits(high, low)
+
+    def get_write_buffer_size(self) -> int:
+        return self._transport.get_write_buffer_size()
+
+    def get_write_buffer_limits(self) -> tuple[int, int]:
+        return self._transport.get_write_buffer_limits()
+
+    def write_eof(self) -> None:
+        self._transport.write_eof()
+
+    def can_write_eof(self) -> bool:
+        return self._transport.can_write_eof()
+
+
 class GuardedConnection(asyncio.Protocol):
     """One accepted connection: aiohttp's protocol inside, the door's bounds around it until it upgrades."""
 
@@ -186,6 +261,8 @@ class GuardedConnection(asyncio.Protocol):
         self.guard = guard
         self.inner = inner
         self.transport: asyncio.Transport | None = None
+        self.seen_transport: asyncio.Transport | None = None
+        """The transport aiohttp is given (and a request's ``transport`` is)."""
         self.key = "?"
         self.label = "?"
         self._admitted = False
@@ -215,7 +292,9 @@ class GuardedConnection(asyncio.Protocol):
             return
         self._admitted = True
         self._arm()
-        self.inner.connection_made(transport)
+        seen = self.seen_transport = SecuredTransport(transport, self)
+        self.guard.by_transport[seen] = self
+        self.inner.connection_made(seen)
 
     def data_received(self, data: bytes) -> None:
         if self._closed:
@@ -280,6 +359,10 @@ class GuardedConnection(asyncio.Protocol):
         self._timer = None
         if not self._upgraded and not self._closed:
             self.refuse("request headers too slow", 408)
+
+    @property
+    def is_upgraded(self) -> bool:
+        return self._upgraded
 
     def upgrade(self) -> None:
         self._upgraded = True
