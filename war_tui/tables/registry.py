@@ -30,6 +30,10 @@ DEFAULT_TABLES_PER_VISITOR = 4
 DEFAULT_SEATS_PER_VISITOR = 4
 """Seats one address (or one identity) may hold at once, sitting in them or kept while away."""
 MAX_PER_VISITOR = 1000
+KEPT_TABLES_PER_ADDRESS = 1
+"""Tables one address opened that may stay open with nobody at them but a seat kept for it (its player
+away): past it the older ones close, kept seats and all, so an address cannot hold tables without a
+connection. A table with nobody at it and no seat kept closes by itself (``TableOptions.close_after``)."""
 
 
 class Registry:
@@ -164,6 +168,17 @@ class Registry:
         self._tables[name] = table
         return table
 
+    def _close_unattended(self) -> None:
+        """Past ``KEPT_TABLES_PER_ADDRESS`` tables kept with nobody at them for one address, the older close."""
+        unattended: dict[str, list[Table]] = {}
+        for table in self._tables.values():  # in the order they opened
+            address = table.opened_by[0]
+            if address is not None and table.empty and not table.closed and table.seats_held(None, address):
+                unattended.setdefault(address, []).append(table)
+        for tables in unattended.values():
+            for table in tables[:-KEPT_TABLES_PER_ADDRESS]:
+                table.close("the table closed: nobody was at it, and its address keeps a seat at another")
+
     def _forget_closed(self) -> None:
         for name in [n for n, t in self._tables.items() if t.closed]:
             del self._tables[name]
@@ -211,6 +226,7 @@ class Registry:
         """Do what is due at every table, forget closed tables, update lobby readers when due."""
         for table in tuple(self._tables.values()):
             table.poll()
+        self._close_unattended()
         self._forget_closed()
         if not self._lobby_sinks:
             return
