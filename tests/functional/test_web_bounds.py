@@ -12,6 +12,7 @@ import logging
 import os
 
 import aiohttp
+import pytest
 from ssh_support import TIMEOUT, game_pid, until, wait_gone
 from web_support import closed, open_socket, origin, read_screen, served, shut, web_client
 
@@ -293,3 +294,47 @@ async def test_a_crashed_web_game_is_one_line_naming_the_exception_and_where(tmp
         assert len(crashed) == 1 and "RuntimeError: the fake game fell over at fake_game.py:" in crashed[0], srv.logs
     finally:
         await shut(srv, door)
+
+
+async def test_a_connection_idle_after_its_request_is_closed_after_the_keepalive_time(tmp_path):
+    srv, door = await served(tmp_path, guard=GuardConfig(keepalive_seconds=0.5))
+    try:
+        reader, writer = await stranger(door, b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)).startswith(b"HTTP/1.1 204 ")
+        assert await answer(reader) == b""  # then nothing, and the server closed it
+        writer.close()
+        await until(lambda: not door.guard.pending)
+    finally:
+        await shut(srv, door)
+
+
+@pytest.mark.serial  # a server process's start-up
+async def test_the_serve_flags_set_the_doors_http_bounds(tmp_path):
+    import re
+    import subprocess
+    import sys
+
+    from ssh_support import FAKE_GAME
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "war_tui", "serve", "--web", "0", "--public", "--host-key", str(tmp_path / "key"),
+         "--session-command", f"{sys.executable} {FAKE_GAME}", "--web-header-seconds", "3",
+         "--web-max-pending-per-address", "1"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        lines: list[str] = []
+        while not any("listening on" in line for line in lines):
+            line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), TIMEOUT)
+            assert line, lines
+            lines.append(line)
+        port = int(re.search(r"listening on \S+:(\d+): open http://", "".join(lines))[1])
+        first = await asyncio.open_connection("127.0.0.1", port)  # accepted first: the kernel queues in order
+        second = await asyncio.open_connection("127.0.0.1", port)
+        assert (await answer(second[0])).startswith(b"HTTP/1.1 503 ")  # one pending connection per address
+        assert (await answer(first[0])).startswith(b"HTTP/1.1 408 ")  # after 3 s without a request
+        for _reader, writer in (first, second):
+            writer.close()
+    finally:
+        server.terminate()
+        server.wait(TIMEOUT)
