@@ -372,6 +372,7 @@ class GuardedConnection(asyncio.Protocol):
     def refuse(self, why: str, status: int | None) -> None:
         """Answer ``status`` (None: nothing) and close; the inner protocol learns of it as a lost connection."""
         if self._closed:
+            self.guard.release(self)  # counted no more, whatever happened first
             return
         self._closed = True
         self._disarm()
