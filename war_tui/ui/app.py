@@ -202,7 +202,7 @@ class WarApp(ShadowOutput, App[None]):
         self._say_stats_off(self.stats.take_notice())
         self._say_config_problems()
         if self.settings.notice:
-            self.notify(self.settings.notice, timeout=8, markup=False)
+            self.notify(self.settings.notice, timeout=8)
         if self.controller.counts_down:
             self.controller.count_down()
             self.set_interval(1.0, self.controller.count_down)
@@ -237,6 +237,15 @@ class WarApp(ShadowOutput, App[None]):
             kind = TwoPlayerGameOverScreen if result.kind == "two-players" else TableGameOverScreen
             screen = kind(result.end, names, hint=result.hint, seed=result.seed, tally_line=tally, dot=dot)
         self._push_overlay(screen)
+
+    def notify(
+        self, message: str, *, title: str = "", severity: Severity = "information", timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notice shown as the words it is: its text often holds a name or a path someone typed
+        (``ui.text``), so it is never read as markup, whatever ``markup`` a caller passes (a screen's own
+        ``notify`` passes Textual's default)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def say(self, kind: str, message: str, *, timeout: float, severity: Severity = "information") -> None:
         """``Shell.say``: the notice before of this ``kind`` expires as this one is raised (Textual drops
@@ -512,7 +521,7 @@ class WarApp(ShadowOutput, App[None]):
         if self.settings.config_problems:
             self.notify(
                 "\n".join(self.settings.config_problems), title="Preferences: defaults used",
-                severity="warning", timeout=20, markup=False,
+                severity="warning", timeout=20,
             )
 
     def watch_theme(self, theme: str) -> None:
@@ -522,4 +531,4 @@ class WarApp(ShadowOutput, App[None]):
         preferences = self.settings.preferences
         problem = preferences.save(**changes) if preferences is not None else None
         if problem:
-            self.notify(problem, title="Preferences not saved", severity="warning", timeout=10, markup=False)
+            self.notify(problem, title="Preferences not saved", severity="warning", timeout=10)

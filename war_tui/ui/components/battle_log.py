@@ -14,7 +14,6 @@ from dataclasses import replace
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.reactive import Reactive, var
@@ -26,6 +25,7 @@ from ...presentation.glyphs import Glyphs
 from ...presentation.log_lines import log_battle_line, log_gutter, log_passed_line
 from ...presentation.words import plural, reason_text, result_title
 from ...presentation.views import BattleView, DealView, EndView, LogNote
+from ..text import plain
 
 MAX_LINES = 1000
 LINES_KEPT = 256
@@ -228,7 +228,7 @@ class BattleLog(ScrollView, can_focus=False):
         if newer != self._newer_shown:
             self._newer_shown = newer
             dot = self.glyphs.dot
-            self.border_subtitle = Text(f"{plural(newer, 'newer line')} below {dot} End") if newer else None
+            self.border_subtitle = plain(f"{plural(newer, 'newer line')} below {dot} End") if newer else None
 
     def scroll_by_key(self, how: str) -> None:
         """One of ``SCROLL_KEYS``: the log moves at once (no animation: it is redrawn every battle anyway)."""

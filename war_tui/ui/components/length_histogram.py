@@ -12,6 +12,7 @@ from textual.widget import Widget
 
 from ...presentation.words import plural
 from ...stats.records import Bin, Histogram
+from ..text import plain
 
 _LEVELS = " ▁▂▃▄▅▆▇█"
 
@@ -40,7 +41,7 @@ class LengthHistogram(Widget):
     def _name_tallest(self) -> None:
         """The subtitle gives the tallest bar as drawn (neighbours join when the widget is narrow)."""
         peak = max((b.count for b, _ in self.columns(self.size.width)), default=0)
-        self.border_subtitle = f"tallest bar {plural(peak, 'game')}" if peak else ""
+        self.border_subtitle = plain(f"tallest bar {plural(peak, 'game')}") if peak else None
 
     def columns(self, width: int) -> list[tuple[Bin, bool]]:
         """The bars that fit ``width`` cells, each with True if it is the overflow bar."""

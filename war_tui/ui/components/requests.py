@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual.reactive import var
 from textual.widgets import Static
 
+from ..text import plain
+
 
 class RequestsLine(Static):
     """Bound to the board's ``requests``; hidden while nobody asks anything."""
@@ -12,9 +14,9 @@ class RequestsLine(Static):
     requests: var[tuple[str, ...]] = var(())
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("", markup=False, id=id)
+        super().__init__("", id=id)
         self.display = False
 
     def watch_requests(self, lines: tuple[str, ...]) -> None:
-        self.update("\n".join(lines))  # as worded: a line may begin with a name, never capitalised
+        self.update(plain("\n".join(lines)))  # as worded: a line may begin with a name, never capitalised
         self.display = bool(lines)

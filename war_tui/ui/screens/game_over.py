@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..bindings import GAME_BINDINGS
+from ..text import plain
 from ...presentation.views import EndView
 from ...presentation.result import ResultFacts, pack_parts, result_lines
 from ...presentation.words import capital, deepest_war_text, duration_text, leader_text, reason_text, result_title
@@ -83,13 +84,13 @@ class GameOverScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         facts, hint = self.layout_for(self.app.size)
         with Vertical(id="result-dialog"):
-            yield Static(result_title(self.end.result, self.names), id="result-title")
-            yield Static(facts, id="result-facts")
-            yield Static(hint, id="result-hint")
+            yield Static(plain(result_title(self.end.result, self.names)), id="result-title")
+            yield Static(plain(facts), id="result-facts")
+            yield Static(plain(hint), id="result-hint")
 
     def on_resize(self) -> None:
         facts, hint = self.layout_for(self.app.size)
         for widget in self.query("#result-facts").results(Static):  # none before compose or after close
-            widget.update(facts)
+            widget.update(plain(facts))
         for widget in self.query("#result-hint").results(Static):
-            widget.update(hint)
+            widget.update(plain(hint))

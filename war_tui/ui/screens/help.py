@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..bindings import GAME_BINDINGS, scroll_bindings
+from ..text import plain
 from ...core.plural import plural
 from ...core.rules import Gather, Rules
 
@@ -71,11 +72,11 @@ class HelpScreen(ModalScreen[None]):
         keys.add_column(style="bold", no_wrap=True)
         keys.add_column(ratio=1)
         for key, what in self.keys:
-            keys.add_row(key, what)
+            keys.add_row(plain(key), plain(what))
         with VerticalScroll(id="help-dialog", can_focus=False):
-            yield Static("How War is played", classes="help-heading")
-            yield Static(rules_text(self.rules), id="help-rules")
-            yield Static("Keys (they all work at any moment)", classes="help-heading")
+            yield Static(plain("How War is played"), classes="help-heading")
+            yield Static(plain(rules_text(self.rules)), id="help-rules")
+            yield Static(plain("Keys (they all work at any moment)"), classes="help-heading")
             yield Static(keys, id="help-keys")
 
     def on_mount(self) -> None:

@@ -29,6 +29,7 @@ from ...presentation.words import capital
 from ...tables import Lobby, TableNameError, parse_table_name
 from ...tables.names import MAX_TABLE_NAME_LENGTH, TABLE_NAME_RULE
 from ..components.game_footer import GameFooter
+from ..text import plain
 
 
 class LobbyScreen(Screen[None]):
@@ -61,19 +62,19 @@ class LobbyScreen(Screen[None]):
         """Sit (False) or watch (True), asked before the server's first list: done once it arrives."""
 
     def compose(self) -> ComposeResult:
-        yield Static("War tables", id="lobby-title")
-        yield Static("Waiting for the server's list of tables...", id="lobby-summary")
+        yield Static(plain("War tables"), id="lobby-title")
+        yield Static(plain("Waiting for the server's list of tables..."), id="lobby-summary")
         yield DataTable(id="lobby-tables", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="lobby-new"):
-            yield Label("New table name: ", id="lobby-new-label")
+            yield Label(plain("New table name: "), id="lobby-new-label")
             yield Input(
                 placeholder=f"1-{MAX_TABLE_NAME_LENGTH} of a-z 0-9 -", max_length=MAX_TABLE_NAME_LENGTH * 2,
                 id="lobby-name",
             )
         yield Static("", id="lobby-message")
-        yield Static(
+        yield Static(plain(
             f"Up/Down choose {self.glyphs.dot} enter sits {self.glyphs.dot} w watches"
-            f" {self.glyphs.dot} n opens a new table {self.glyphs.dot} q leaves {self.glyphs.dot} ? help",
+            f" {self.glyphs.dot} n opens a new table {self.glyphs.dot} q leaves {self.glyphs.dot} ? help"),
             id="lobby-keys",
         )
         yield GameFooter(ascii=self.glyphs.ascii, plan=FooterPlan())
@@ -97,17 +98,17 @@ class LobbyScreen(Screen[None]):
         chosen = self.chosen_table()
         if columns != self._columns:
             table.clear(columns=True)
-            table.add_columns(*columns)
+            table.add_columns(*map(plain, columns))
             self._columns = columns
         if lobby is None:
             return
         table.clear()
         for entry, row in zip(lobby.tables, lobby_rows(lobby.tables, self.glyphs, width)):
-            table.add_row(*row, key=entry.table, height=ROW_HEIGHT)
+            table.add_row(*map(plain, row), key=entry.table, height=ROW_HEIGHT)
         names = [entry.table for entry in lobby.tables]
         if chosen in names:
             table.move_cursor(row=names.index(chosen), animate=False)
-        self.query_one("#lobby-summary", Static).update(lobby_summary(len(lobby.tables), lobby.max_tables))
+        self.query_one("#lobby-summary", Static).update(plain(lobby_summary(len(lobby.tables), lobby.max_tables)))
         self.set_class(lobby.full, "-full")
         if self.focused is None:
             table.focus()
@@ -128,7 +129,7 @@ class LobbyScreen(Screen[None]):
 
     def say(self, text: str) -> None:
         """One line for the person under the list: a refusal, or what is happening."""
-        self.query_one("#lobby-message", Static).update(text)
+        self.query_one("#lobby-message", Static).update(plain(text))
 
     # ---------------------------------------------------------------- keys
 

@@ -36,6 +36,7 @@ from ..bindings import GAME_BINDINGS
 from ..components.game_footer import GameFooter
 from ..components.length_histogram import LengthHistogram
 from ..components.result_shares import ResultShares
+from ..text import plain
 
 RECENT_GAMES = 50
 READING = "Reading the statistics..."
@@ -127,7 +128,7 @@ class StatsScreen(Screen[None]):
 
     def _say_reading(self) -> None:
         for reading in self.query("#stats-reading").results(Static):
-            reading.update(READING)
+            reading.update(plain(READING))
 
     @work(thread=True, exclusive=True, group="stats-summary", exit_on_error=False)
     def _read_summary(self) -> Summary | None:
@@ -154,19 +155,19 @@ class StatsScreen(Screen[None]):
     def _parts(self, summary: Summary | None) -> list[Widget]:
         parts: list[Widget] = []
         if self.store.disabled_reason is not None:
-            parts.append(Static(f"Statistics are off: {self._shown(self.store.disabled_reason)}.", id="stats-off"))
+            parts.append(Static(plain(f"Statistics are off: {self._shown(self.store.disabled_reason)}."), id="stats-off"))
         elif waiting := self.store.pending:
             parts.append(Static(
-                f"{counted(waiting, 'finished game', 'is', 'are')} waiting to be saved: another program has the file locked. Retrying.",
+                plain(f"{counted(waiting, 'finished game', 'is', 'are')} waiting to be saved: another program has the file locked. Retrying."),
                 id="stats-off",
             ))
         if summary is None:
             if not self.store.user_disabled:
-                parts.append(Static(self._unreadable_text(), id="stats-message"))
+                parts.append(Static(plain(self._unreadable_text()), id="stats-message"))
         elif summary.totals.games == 0:
             where = f" here, kept in\n{self.store.path}" if self.show_path else " here."
             parts.append(Static(
-                f"{NO_GAMES}\n\nEvery finished game (played, auto-played or screensaver) is counted{where}",
+                plain(f"{NO_GAMES}\n\nEvery finished game (played, auto-played or screensaver) is counted{where}"),
                 id="stats-message",
             ))
         else:
@@ -179,7 +180,7 @@ class StatsScreen(Screen[None]):
             histogram = LengthHistogram(summary.histogram, id="stats-histogram")
             histogram.border_title = "Game lengths"  # its subtitle (the tallest bar) follows its width
             parts.append(histogram)
-            table: DataTable[str | Text] = DataTable(id="stats-recent", cursor_type="row", zebra_stripes=True)
+            table: DataTable[Text] = DataTable(id="stats-recent", cursor_type="row", zebra_stripes=True)
             table.border_title = "Recent games · enter replays"
             parts.append(table)
             self._recent = summary.recent
@@ -192,19 +193,19 @@ class StatsScreen(Screen[None]):
         table = self.query_one("#stats-recent", DataTable)
         # Short labels and values so the table fits 80 columns; rules last, as they vary in length.
         for label, right in RECENT_COLUMNS:
-            table.add_column(Text(label, justify="right") if right else label)
+            table.add_column(plain(label, justify="right" if right else None))
         for record in recent:
             key = str(record.id)
             self._games[key] = record
             table.add_row(
-                when_short(record.finished_at),
-                Text("-" if record.seed is None else str(record.seed), justify="right"),
-                winner(record),
-                Text(f"{record.battles:,}", justify="right"),
-                Text(f"{record.wars:,}", justify="right"),
-                Text(str(record.longest_war), justify="right"),
-                source_label(record.source),
-                rules_brief(record),
+                plain(when_short(record.finished_at)),
+                plain("-" if record.seed is None else str(record.seed), justify="right"),
+                plain(winner(record)),
+                plain(f"{record.battles:,}", justify="right"),
+                plain(f"{record.wars:,}", justify="right"),
+                plain(str(record.longest_war), justify="right"),
+                plain(source_label(record.source)),
+                plain(rules_brief(record)),
                 key=key,
             )
         table.focus()
@@ -225,7 +226,7 @@ class StatsScreen(Screen[None]):
 
     def _title(self, width: int) -> Text:
         """"Statistics" and as much of the headline as fits, in whole parts."""
-        title = Text("Statistics", "bold")
+        title = plain("Statistics", "bold")
         shown = first_parts(self._headline_parts, " · ", width - len("Statistics  ") - 2)  # 2: the padding
         if shown:
             title.append("  " + shown)

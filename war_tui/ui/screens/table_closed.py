@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ...presentation.words import capital
+from ..text import plain
 
 
 class TableClosedScreen(ModalScreen[None]):
@@ -22,6 +23,6 @@ class TableClosedScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="closed-dialog"):
-            yield Static("The table is gone", id="closed-title")
-            yield Static(capital(self.reason) + ".", id="closed-reason", markup=False)
-            yield Static("q or enter: leave", id="closed-hint")
+            yield Static(plain("The table is gone"), id="closed-title")
+            yield Static(plain(capital(self.reason) + "."), id="closed-reason")
+            yield Static(plain("q or enter: leave"), id="closed-hint")

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...presentation.words import enlarge_notice
+from ..text import plain
 
 MIN_WIDTH = 40
 MIN_HEIGHT = 12
@@ -24,10 +25,10 @@ class TooSmallScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Middle():
             with Center():
-                yield Static(self._message(), id="too-small-message")
+                yield Static(plain(self._message()), id="too-small-message")
 
     def on_resize(self, event: events.Resize) -> None:
-        self.query_one("#too-small-message", Static).update(self._message())
+        self.query_one("#too-small-message", Static).update(plain(self._message()))
 
     def _message(self) -> str:
         width, height = self.app.size
