@@ -85,3 +85,40 @@ def test_other_table_names_are_refused_with_the_rule(raw):
     message = str(refusal.value)
     assert "1-24 characters of a-z, 0-9 and -" in message
     assert "\x1b" not in message and "\n" not in message.rstrip()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "\U0001f3fb",  # an emoji skin tone alone: hypothesis found it reduced to a name 0 cells wide
+        "\U0001f3fb\U0001f3ff",
+        "\u0301",  # a combining mark alone
+        "\u0301\u0308\u20dd",
+        "\u200d",  # a zero-width joiner alone
+        "\ufe0f",  # a variation selector alone
+        "\ufe0e\ufe0f",
+        "\u200d\U0001f3fb\ufe0f",
+    ],
+)
+def test_a_name_that_would_take_no_cell_is_the_fallback(raw):
+    assert reduce_name(raw) == "guest"
+
+
+@pytest.mark.parametrize(("raw", "shown", "cells"), [("a\U0001f3fb", "a\U0001f3fb", 1), ("\u2665\ufe0f" * 10, "\u2665\ufe0f" * 8, 16)])
+def test_a_name_is_cut_to_sixteen_cells_as_the_screens_measure_them(raw, shown, cells):
+    assert reduce_name(raw) == shown
+    assert cell_width(reduce_name(raw)) == cells
+
+
+@pytest.mark.parametrize("raw", ["[i]alice", "[b]alice[/b]", "[reverse]ALICE", "[link=//e]alice", "alice[/]"])
+def test_a_name_that_markup_would_show_as_another_is_that_name(raw):
+    """Shown as text, ``[i]alice`` reads as itself; were it ever read as markup it would look like alice."""
+    assert name_key(reduce_name(raw)) == name_key("alice")
+    assert unique_name(reduce_name(raw), {"alice"}) == reduce_name(raw)[: MAX_NAME_LENGTH - 2] + "-2"
+    assert unique_name("alice", {reduce_name(raw)}) == "alice-2"
+
+
+@pytest.mark.parametrize("raw", ["ann[2]", "[/]", "[1]ann"])
+def test_brackets_that_are_no_tag_keep_a_name_apart(raw):
+    assert name_key(raw) != name_key("ann")
+    assert unique_name(raw, {"ann"}) == raw

@@ -6,9 +6,12 @@ marks, newlines or nothing at all. A name is for showing only (a seat belongs to
 an identity, never to a name): letters of every script stay (``山田`` shows as
 ``山田``), controls, format characters (bidi overrides, zero-width ones), spaces
 and unassigned or private code points go, a letter keeps at most two combining
-marks, and the whole is cut to 16 terminal cells. Two names are the same name
-when they match after NFKC and case folding (``ａｎｎ``, ``ⓐⓝⓝ`` and ``ANN`` are
-``ann``). Table names are stricter (they are typed on a command line and shown
+marks, and the whole is cut to 16 terminal cells, measured as the screens
+measure them (``core.cells``); a name that takes no cell at all (a lone skin
+tone, a variation selector) is the fallback. Brackets stay: every screen shows a
+name as text, never as markup. Two names are the same name when they match after
+NFKC and case folding (``ａｎｎ``, ``ⓐⓝⓝ`` and ``ANN`` are ``ann``) and without
+what markup would read as a tag (``[i]alice`` is ``alice``). Table names are stricter (they are typed on a command line and shown
 in the lobby): 1-24 characters of ``a-z 0-9 -``, case-folded; anything else is
 refused, never repaired.
 """
@@ -18,6 +21,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection
+
+from ..core.cells import cell_width, cut_cells
 
 MAX_NAME_LENGTH = 16
 """Terminal cells a name takes at most (a wide character such as 山 takes two)."""
@@ -32,29 +37,15 @@ FALLBACK_NAME = "guest"
 _DROPPED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"})
 """Controls, format characters (bidi overrides, zero-width joiners), surrogates, private use, unassigned, spaces."""
 _MARKS = frozenset({"Mn", "Mc", "Me"})
+_MARKUP_TAG = re.compile(r"\[[a-z#/@][^\[\]]*\]", re.IGNORECASE)
+"""What Rich's markup reads as a tag (``[i]``, ``[/]``, ``[link=…]``): a name is never read so, but two
+names that would look alike if one were (``[i]alice``, ``alice``) are one name all the same."""
 _TABLE_NAME = re.compile(rf"[a-z0-9-]{{1,{MAX_TABLE_NAME_LENGTH}}}")
 TABLE_NAME_RULE = f"a table name is 1-{MAX_TABLE_NAME_LENGTH} characters of a-z, 0-9 and -"
 
 
 class TableNameError(ValueError):
     """A table name that cannot be used; the message is fit to show a person (it never echoes the input)."""
-
-
-def _cells(char: str) -> int:
-    """Terminal cells one character of a reduced name takes: a mark none, a wide (CJK) character two."""
-    if unicodedata.category(char) in _MARKS:
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-
-
-def cut_cells(text: str, width: int) -> str:
-    """The longest start of ``text`` that fits ``width`` cells, a character's marks kept with it."""
-    used = 0
-    for index, char in enumerate(text):
-        used += _cells(char)
-        if used > width:
-            return text[:index]
-    return text
 
 
 def reduce_name(raw: str, fallback: str = FALLBACK_NAME) -> str:
@@ -73,7 +64,9 @@ def reduce_name(raw: str, fallback: str = FALLBACK_NAME) -> str:
             marks = 0
         kept.append(char)
     name = cut_cells("".join(kept), MAX_NAME_LENGTH)[:MAX_NAME_CHARACTERS]
-    return name if any(unicodedata.category(ch)[0] not in "MZC" for ch in name) else fallback
+    # Something to see: a name of marks, a lone skin tone or a variation selector takes no cell at all.
+    visible = cell_width(name) > 0 and any(unicodedata.category(ch)[0] not in "MZC" for ch in name)
+    return name if visible else fallback
 
 
 def is_reduced(name: str) -> bool:
@@ -82,9 +75,11 @@ def is_reduced(name: str) -> bool:
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by: NFKC, case-folded, NFKC again (``ａｎｎ`` ``ⓐⓝⓝ`` ``ANN``: ``ann``)."""
+    """What two names are compared by: NFKC, case-folded, NFKC again (``ａｎｎ`` ``ⓐⓝⓝ`` ``ANN``: ``ann``),
+    without what markup would read as tags (``[i]alice``: ``alice``; a name of tags alone keeps them)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-    return "".join(ch for ch in folded if unicodedata.category(ch) not in _DROPPED)
+    key = "".join(ch for ch in folded if unicodedata.category(ch) not in _DROPPED)
+    return _MARKUP_TAG.sub("", key) or key
 
 
 def unique_name(name: str, taken: Collection[str]) -> str:
