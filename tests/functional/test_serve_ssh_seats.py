@@ -100,6 +100,38 @@ async def test_in_public_mode_a_key_or_else_the_address_keeps_the_seat(tmp_path)
     assert any(line == f"table oak: robert is back at seat 2 [{bob_id}]" for line in srv.logs), srv.logs
 
 
+async def test_in_public_mode_two_keyless_people_at_one_address_are_two_people(tmp_path):
+    """One home behind one router, no keys: ann and bob sit across from each other and neither takes the
+    other's seat; the same name from the same address is the same person (before: the address alone was
+    the person, so bob sat in ann's seat)."""
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
+    home = ("127.0.0.2", 0)
+    people: list[Seat] = []
+    try:
+        ann = await arrive(srv.port, "ann", "table oak", local_addr=home)
+        people.append(ann)
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        bob = await arrive(srv.port, "bob", "table oak", local_addr=home)
+        people.append(bob)
+        await bob.expect(r"SNAPSHOT you=bob seat=2 ")
+        await ann.expect(r"STATE seats=ann:player,bob:player")
+        ann.type(b"f")  # the table moved: ann's seat is kept when she goes
+        await bob.expect(r"waiting=2 ")
+        await ann.leave()
+        await bob.expect(r"STATE seats=ann:away,bob:player")
+        eve = await arrive(srv.port, "eve", "table oak", local_addr=home)
+        people.append(eve)
+        await eve.expect(r"SNAPSHOT you=eve seat=- ")  # ann's seat is kept for ann, not for her address
+        back = await arrive(srv.port, "Ann", "table oak", local_addr=home)
+        people.append(back)
+        await back.expect(r"SNAPSHOT you=Ann seat=1 ")  # the same name (as names compare), the same address
+        await bob.expect(r"STATE seats=Ann:player,bob:player")
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+
+
 async def test_each_game_is_told_who_its_player_is(tmp_path):
     key = make_key(tmp_path, "key")
     script = tmp_path / "show_id.py"

@@ -19,6 +19,8 @@ import asyncssh
 from ..presentation.words import plural
 from ..core.rules import Rules
 from ..stats import StatsStore
+from ..tables import reduce_name
+from ..tables.names import name_key
 from .env_requests import env_hook_missing, refuse_unwanted_env
 from .fanout import DEFAULT_RENDERERS_PER_TABLE, SPECTATOR_BACKLOG, FanoutHub
 from .game_parent import GameParent
@@ -166,9 +168,13 @@ class GameServer:
         # as the key does), so an identity says nothing of the address it stands for.
         self._address_secret = hashlib.sha256(b"war-tui address identity\0" + config.host_key.export_private_key()).digest()
 
-    def address_identity(self, address_key: str) -> str:
-        """The identity of a player who offered no key: their address, hashed with the server's secret."""
-        digest = hmac.new(self._address_secret, address_key.encode(), hashlib.sha256).hexdigest()
+    def address_identity(self, address_key: str, user: str) -> str:
+        """The identity of a player who offered no key: their address together with their user name (as
+        names are compared: ``Ann`` is ``ann``), hashed with the server's secret. Two people at one
+        address (one home behind one router) with different names are two people; the same name from
+        the same address is the same person."""
+        person = f"{address_key}\0{name_key(reduce_name(user))}"
+        digest = hmac.new(self._address_secret, person.encode(), hashlib.sha256).hexdigest()
         return f"addr:{digest[:24]}"
 
     def door_identity(self, door: str, token: str) -> str:
@@ -360,7 +366,7 @@ class Connection(asyncssh.SSHServer):
         self.exit_status = "no game"
         self.identity: str | None = None
         """Whom a seat taken on this connection is kept for: "key:SHA256:..." (the key it logged in
-        with) or "addr:..." (no key: its address, hashed); known once authenticated."""
+        with) or "addr:..." (no key: its address and user name, hashed); known once authenticated."""
         self._signing_key: asyncssh.SSHKey | None = None
         self._keys_refused = 0
         self._keys_checked = 0
@@ -498,7 +504,7 @@ class Connection(asyncssh.SSHServer):
         if key is not None:
             self.identity = f"key:{key.get_fingerprint('sha256')}"
         else:
-            self.identity = self.server.address_identity(self.address_key)
+            self.identity = self.server.address_identity(self.address_key, self.user or "")
         self.authenticated = True
         self.server.unauthenticated.pop(self, None)
         if not self.server.admit(self):  # filled up while this client authenticated
