@@ -85,11 +85,11 @@ async def tables_served(tmp_path: Path, argv: tuple[str, ...] = FAKE_TABLE, **op
 
 
 @contextlib.asynccontextmanager
-async def openssh_at_oak(tmp_path: Path, port: int):
-    """OpenSSH's ``ssh -t`` on a 100x30 pty of its own, as ann at table oak; closed at the end."""
+async def openssh_at_oak(tmp_path: Path, port: int, user: str = "ann"):
+    """OpenSSH's ``ssh -t`` on a 100x30 pty of its own, as ``user`` at table oak; closed at the end."""
     client = PtyClient()
     env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color"}
-    argv = [SSH, *KEYLESS_SSH_OPTIONS, "-o", "LogLevel=ERROR", "-t", "-p", str(port), "ann@127.0.0.1", "table", "oak"]
+    argv = [SSH, *KEYLESS_SSH_OPTIONS, "-o", "LogLevel=ERROR", "-t", "-p", str(port), "-l", user, "127.0.0.1", "table", "oak"]
     try:
         await client.start(argv, env, (100, 30))
         yield client
@@ -308,6 +308,23 @@ async def test_openssh_sits_at_a_table_with_ssh_t(tmp_path):
         await client.expect(r"STATE seats=ann:player,-:open .*")
         client.type(b"q")
         assert await client.wait() == 0
+
+
+@pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
+@pytest.mark.parametrize(
+    ("user", "reduced"),
+    [("\U0001f642ann", "\U0001f642ann"), ("ann\U0001f3fb\U0001faf6", "ann\U0001f3fb\U0001faf6"), ("\U0001f3fb", "guest")],
+    ids=["emoji", "skin tone and a newer emoji", "a lone skin tone"],
+)
+async def test_a_user_name_asyncssh_calls_unassigned_is_reduced_not_refused(tmp_path, user, reduced):
+    """OpenSSH sends the user name as typed; asyncssh's stringprep (Unicode 3.2) calls an emoji unassigned."""
+    async with tables_served(tmp_path) as (srv, seats), openssh_at_oak(tmp_path, srv.port, user) as client:
+        await client.expect(rf"SNAPSHOT you={re.escape(reduced)} seat=1 ")
+        ann = await seats.take("ann", "table oak")
+        await ann.expect(rf"STATE seats={re.escape(reduced)}:player,ann:player")
+        client.type(b"q")
+        assert await client.wait() == 0
+    assert any(f": table oak seat 1 as {reduced} [addr:" in line for line in srv.logs), srv.logs
 
 
 # -- end to end, with the real game ------------------------------------------------------------------------

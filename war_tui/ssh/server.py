@@ -29,6 +29,7 @@ from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer, address_key
 from .pty_process import PtyProcess
 from .session import GameSession, home_directory, session_environment
 from .table_host import TableHost
+from .user_names import let_in_any_user_name
 
 REFUSE_FORWARDING = "port forwarding is not offered here: this server only plays War"
 ONE_SESSION = "one session per connection: open another connection to play another game"
@@ -206,6 +207,7 @@ class GameServer:
             await self.game_parent.start()
 
     async def _listen(self) -> None:
+        let_in_any_user_name()  # an emoji in a user name is reduced with the rest of the name, not refused
         self._acceptor = await asyncssh.create_server(
             lambda: Connection(self),
             self.config.host,
