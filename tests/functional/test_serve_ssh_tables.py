@@ -443,6 +443,40 @@ async def test_two_players_and_a_spectator_see_the_same_battle_counts_and_log(tm
 
 @pytest.mark.app
 @pytest.mark.server_side
+async def test_user_names_of_markup_are_text_in_the_lobby_and_at_the_table(tmp_path, monkeypatch):
+    """Before: a player named ``[/]`` ended every lobby visitor's game within seconds (MarkupError), and
+    ``[link=…]`` sent a hyperlink to other people's terminals."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
+    people: list[Player] = []
+    link = re.escape("[link=//e.vil]x")
+    try:
+        closer = await take_a_seat(srv.port, "[/]", "table oak")
+        linker = await take_a_seat(srv.port, "[link=//e.vil]x", "table oak")
+        people += [closer, linker]
+        await closer.glass.until(rf"Table oak · \[/\] \(you\) to flip · {link} to flip")
+        lou = await take_a_seat(srv.port, "lou", "tables")
+        people.append(lou)
+        await lou.glass.until(rf"oak .*\[/\]")
+        await lou.glass.until(link)
+        closer.type(b" ")
+        linker.type(b" ")
+        await linker.glass.until(r"Battle 1 · Wars")
+        people.append(await take_a_seat(srv.port, "ann", "table elm"))
+        await lou.glass.until(r"elm .*ann")  # the lobby drawn again, the names with it
+        assert lou.glass.find(r"oak .*\[/\]") and lou.glass.find(link)
+        assert all(person.process.exit_status is None for person in people), [p.glass.text for p in people]
+        for person in people:
+            assert b"\x1b]8;" not in person.glass.raw  # no hyperlink reached a terminal
+            assert "ended with an error" not in person.glass.text
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+
+
+@pytest.mark.app
+@pytest.mark.server_side
 @pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
 async def test_openssh_plays_at_a_table_with_the_real_game(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
