@@ -8,6 +8,8 @@ dialog and the statistics screen. Each must show the reduced name letter for let
 
 from __future__ import annotations
 
+import re
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -15,8 +17,10 @@ import pytest
 from screen_text import screen_text
 from table_support import PLAIN, TableServer, dealing, table_app
 from war_ui_support import stats_shown, until
+from web_support import open_socket, read_lines, read_screen, served, shut, web_client
 
 from test_stats_screen import Host
+from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.core.engine import Game
 from war_tui.core.rules import Rules
 from war_tui.stats import GameRecord, StatsStore
@@ -116,3 +120,33 @@ async def test_the_statistics_screen_shows_a_winners_name_as_typed(tmp_path: Pat
         for raw in HOSTILE.values():
             assert reduce_name(raw) in shown, (raw, shown)
         assert_unharmed(app)
+
+
+@pytest.mark.server_side
+async def test_a_name_typed_in_the_browser_is_text_on_the_terminal_page_and_the_plain_text_page(tmp_path, monkeypatch):
+    """A browser's ``[/]`` at a table with the real game: its own screen, a plain-text page's player across
+    the table and a browser in the lobby show it as typed (before: the lobby's game ended with an error)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv, door = await served(tmp_path, {"argv": (sys.executable, "-c", GAME_BOOTSTRAP)})
+    try:
+        async with web_client() as closer_client, web_client("u" * 43) as bob_client:
+            closer = await open_socket(closer_client, door, "/table/oak", name="[/]", cols=100, rows=30)
+            screen = await read_screen(closer, r"\[/\] \(you\)")  # the seats line (styles between its words)
+            bob = await open_socket(bob_client, door, "/line/table/oak", name="bob")
+            said = await read_lines(bob, r"\[/\]")
+            assert "\x1b]8;" not in await read_screen(closer, r"bob sits at seat 2", bytearray(screen.encode()))
+            assert all(line.isprintable() for line in said)
+            assert any(re.search(r"\[/\]", line) for line in said), said
+            async with web_client("v" * 43) as lou_client:
+                lou = await open_socket(lou_client, door, "/tables", name="[i]lou", cols=100, rows=30)
+                lobby = await read_screen(lou, r"oak")
+                lobby = await read_screen(lou, r"\[/\]", bytearray(lobby.encode()))  # the lobby's row of oak
+                start = len(said)
+                await bob.send_str("s")  # the score, with the name as typed
+                await read_lines(bob, r"\[/\] has 26, you have 26", said, since=start)
+                assert "ended with an error" not in lobby and "\x1b]8;" not in lobby
+                await lou.close()
+            await closer.close()
+            await bob.close()
+    finally:
+        await shut(srv, door)

@@ -457,7 +457,7 @@ async def test_user_names_of_markup_are_text_in_the_lobby_and_at_the_table(tmp_p
         await closer.glass.until(rf"Table oak · \[/\] \(you\) to flip · {link} to flip")
         lou = await take_a_seat(srv.port, "lou", "tables")
         people.append(lou)
-        await lou.glass.until(rf"oak .*\[/\]")
+        await lou.glass.until(r"oak .*\[/\]")
         await lou.glass.until(link)
         closer.type(b" ")
         linker.type(b" ")
