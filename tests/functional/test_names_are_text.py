@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from screen_text import screen_text
-from table_support import PLAIN, TableServer, dealing, table_app
+from table_support import PLAIN, TableServer, dealing, table_app, two_player_app
 from war_ui_support import stats_shown, until
 from web_support import open_socket, read_lines, read_screen, served, shut, web_client
 
@@ -26,6 +26,7 @@ from war_tui.core.rules import Rules
 from war_tui.stats import GameRecord, StatsStore
 from war_tui.tables import reduce_name
 from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.help import HelpScreen
 from war_tui.ui.screens.lobby import LobbyScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
@@ -102,6 +103,24 @@ async def test_a_hostile_name_plays_to_the_result_on_another_players_screen(raw)
             await until(pilot, lambda: f"{name} left" in screen_text(app))  # the leaving note, over the dialog
             assert "\x1b" not in screen_text(app)
             assert_unharmed(app)
+
+
+async def test_two_players_at_one_keyboard_see_their_names_as_typed_in_the_help_and_the_result():
+    """Before: ``[/]`` as a --two-players name crashed the help (its keys name the players) and the result."""
+    app = two_player_app(dealing(*PLAIN), names=("[/]", "[i]bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "[/] flips with f or Left, [i]bob with j or Right" in screen_text(app))
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        assert "[/] (player 1) flips" in screen_text(app) and "[i]bob (player 2) flips" in screen_text(app)
+        await pilot.press("escape")
+        for _ in range(2):
+            await pilot.press("f", "j")
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        assert "[/]" in str(app.screen.query_one("#result-title").render())
+        assert_unharmed(app)
 
 
 async def test_the_statistics_screen_shows_a_winners_name_as_typed(tmp_path: Path):
