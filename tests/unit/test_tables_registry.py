@@ -164,3 +164,12 @@ def test_one_address_holds_a_bounded_number_of_seats_and_then_watches():
     assert third.watching
     assert "your address holds all the seats it may" in told.texts()[-1]
     assert reg.join("b", "dee", Recorder(), identity="key:4", address="10.0.0.2").seat is not None
+
+
+def test_a_name_that_markup_would_show_as_another_players_gets_a_suffix_in_the_lobby():
+    """Every screen shows ``[i]alice`` as typed; still, beside alice it is a look-alike and gets ``-2``."""
+    reg, _clock = registry()
+    reg.join("oak", "alice", Recorder())
+    reg.join("oak", "[i]alice", Recorder())
+    (entry,) = reg.lobby().tables
+    assert entry.players == ("alice", "[i]alice-2")
