@@ -3,7 +3,9 @@
 A name is whatever a client sent (an SSH user name, a name typed in the browser), reduced by the tables
 package. Here hostile names sit at tables and play to the end while other people's screens show them:
 the lobby, the seats and status lines, the packets, the battle log, the table's notes (toasts), the result
-dialog and the statistics screen. Each must show the reduced name letter for letter, and no game ends.
+dialog, help and the statistics screen, and a browser's terminal page, plain-text page and lobby. Each must
+show the reduced name letter for letter, no game ends, and no widget holds words Textual would read as
+markup. (The same over SSH, with the real game: test_serve_ssh_tables.py.)
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from textual.widgets import DataTable, Static
 from screen_text import screen_text
 from table_support import PLAIN, TableServer, dealing, table_app, two_player_app
 from war_ui_support import stats_shown, until
@@ -47,8 +50,16 @@ SIZE = (110, 40)
 
 
 def assert_unharmed(app) -> None:
-    """The app still runs: no markup error (or anything else) ended the game."""
+    """The app still runs (no markup error, or anything else, ended the game), and no widget on any screen
+    holds words Textual would read as markup: a ``Static``'s content and a ``DataTable``'s cells are text."""
     assert app.is_running and app.return_code is None
+    for screen in app.screen_stack:
+        for widget in screen.query(Static):
+            assert not (isinstance(widget.content, str) and widget.content), (widget, widget.content)
+        for table in screen.query(DataTable):
+            for row in range(table.row_count):
+                cells = table.get_row_at(row)
+                assert not any(isinstance(cell, str) for cell in cells), cells
 
 
 async def test_the_lobby_lists_every_name_as_typed_and_keeps_running():
