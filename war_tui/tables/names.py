@@ -11,9 +11,10 @@ measure them (``core.cells``); a name that takes no cell at all (a lone skin
 tone, a variation selector) is the fallback. Brackets stay: every screen shows a
 name as text, never as markup. Two names are the same name when they match after
 NFKC and case folding (``ａｎｎ``, ``ⓐⓝⓝ`` and ``ANN`` are ``ann``) and without
-what markup would read as a tag (``[i]alice`` is ``alice``). Table names are stricter (they are typed on a command line and shown
-in the lobby): 1-24 characters of ``a-z 0-9 -``, case-folded; anything else is
-refused, never repaired.
+what markup would read as a tag (``[i]alice`` is ``alice``). Table names are
+stricter (they are typed on a command line and shown in the lobby): 1-24
+characters of ``a-z 0-9 -``, case-folded; anything else is refused, never
+repaired.
 """
 
 from __future__ import annotations
