@@ -14,7 +14,7 @@ def test_asyncssh_still_checks_user_names_by_the_name_the_server_replaces(monkey
     check = getattr(asyncssh.connection, ASYNCSSH_USER_NAME_CHECK, None)
     assert callable(check)
     monkeypatch.setattr(asyncssh.connection, ASYNCSSH_USER_NAME_CHECK, check)  # put back at the end
-    let_in_any_user_name()
+    assert let_in_any_user_name() is True
     assert getattr(asyncssh.connection, ASYNCSSH_USER_NAME_CHECK) is user_name_as_sent
 
 
@@ -30,3 +30,10 @@ def test_a_name_saslprep_refuses_is_kept_as_sent_for_the_tables_to_reduce(name):
 def test_a_name_saslprep_takes_is_mapped_as_asyncssh_maps_it():
     assert user_name_as_sent("ann\u00ad") == "ann"  # a soft hyphen is mapped to nothing
     assert user_name_as_sent("Jos\u00e9") == "Jos\u00e9"
+
+
+def test_without_the_check_to_replace_asyncssh_keeps_its_own(monkeypatch):
+    # The probe: an asyncssh without that name keeps refusing such names rather than gaining a new global.
+    monkeypatch.delattr(asyncssh.connection, ASYNCSSH_USER_NAME_CHECK)
+    assert let_in_any_user_name() is False
+    assert not hasattr(asyncssh.connection, ASYNCSSH_USER_NAME_CHECK)

@@ -30,6 +30,12 @@ def user_name_as_sent(name: str) -> str:
         return name
 
 
-def let_in_any_user_name() -> None:
-    """From now on asyncssh's connections take any user name (UTF-8, under its length limit)."""
+def let_in_any_user_name() -> bool:
+    """From now on asyncssh's connections take any user name (UTF-8, under its length limit).
+
+    False, and asyncssh's own check stays, where the installed asyncssh has no such name to replace.
+    """
+    if not callable(getattr(asyncssh.connection, ASYNCSSH_USER_NAME_CHECK, None)):
+        return False
     setattr(asyncssh.connection, ASYNCSSH_USER_NAME_CHECK, user_name_as_sent)
+    return True
