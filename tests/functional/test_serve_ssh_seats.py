@@ -66,6 +66,39 @@ async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_typ
     assert any(line == f"table oak: ann is back at seat 1 [{ann_id}]" for line in srv.logs)
 
 
+async def test_the_same_key_from_a_second_terminal_takes_the_seat_and_the_game_goes_on(tmp_path):
+    ann_key, bob_key = (make_key(tmp_path, name) for name in ("ann_key", "bob_key"))
+    srv = await start_server(tmp_path, [ann_key, bob_key], argv=FAKE_TABLE, **MANY)
+    people: list[Seat] = []
+    try:
+        ann = await arrive(srv.port, "ann", "table dup", ann_key)
+        bob = await arrive(srv.port, "bob", "table dup", bob_key)
+        people += [ann, bob]
+        for person in (ann, bob):
+            await person.expect(r"STATE seats=ann:player,bob:player")
+        ann.type(b"f")
+        bob.type(b"f")
+        await bob.expect(r"BATTLE 1 ")
+        again = await arrive(srv.port, "ann", "table dup", ann_key)
+        people.append(again)
+        await again.expect(r"SNAPSHOT you=ann seat=1 game=1 battles=1 ")
+        await ann.expect(r"NOTICE closing you sat down at this table again from another connection: the game goes on")
+        await ann.expect(r"TABLE END")
+        await bob.expect(r"NOTICE joined ann plays on at seat 1 from another connection")
+        await again.expect(r"NOTICE joined ann plays on at seat 1")
+        again.type(b"f")
+        bob.type(b"f")
+        await bob.expect(r"BATTLE 2 ")
+        await again.expect(r"BATTLE 2 ")
+        assert "house" not in bob.text and "away" not in bob.text
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+    ann_id = f"key:{ann_key.key.get_fingerprint('sha256')}"
+    assert f"table dup: ann plays on at seat 1 from another connection [{ann_id}]" in srv.logs, srv.logs
+
+
 async def test_in_public_mode_a_key_or_else_the_address_keeps_the_seat(tmp_path):
     stranger = make_key(tmp_path, "stranger_key")
     srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)

@@ -353,3 +353,40 @@ async def test_a_browser_back_with_its_cookie_gets_its_seat_and_another_browser_
         if bob is not None:
             bob.conn.close()
         await shut(srv, door)
+
+
+async def test_a_second_tab_of_the_same_browser_takes_the_seat_and_the_first_tab_is_told(tmp_path):
+    import sys
+    from pathlib import Path
+
+    from ssh_support import Seat, connect
+
+    fake_table = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
+    srv, door = await served(tmp_path, {"argv": fake_table, "max_sessions_per_address": 16},
+                             max_sessions_per_address=16)
+    bob = None
+    try:
+        conn = await connect(srv.port, None, username="bob")
+        bob = Seat(conn, await conn.create_process("table dup", term_type="xterm-256color", term_size=(100, 30),
+                                                   encoding=None))
+        async with web_client("a" * 43) as tess_client:
+            first = await open_socket(tess_client, door, "/table/dup", name="tess")
+            seen = bytearray()
+            await read_screen(first, "SNAPSHOT you=tess seat=2 ", seen)
+            await bob.expect(r"STATE seats=bob:player,tess:player")
+            await first.send_bytes(b"f")
+            bob.type(b"f")
+            await bob.expect(r"BATTLE 1 ")
+            second = await open_socket(tess_client, door, "/table/dup", name="tess")
+            await read_screen(second, "SNAPSHOT you=tess seat=2 game=1 battles=1 ")
+            await read_screen(first, "NOTICE closing you sat down at this table again from another connection", seen)
+            await bob.expect(r"NOTICE joined tess plays on at seat 2 from another connection")
+            await second.send_bytes(b"f")
+            bob.type(b"f")
+            await read_screen(second, "BATTLE 2 ")
+            assert "tess-2" not in bob.text and "house" not in bob.text
+            await second.close()
+    finally:
+        if bob is not None:
+            bob.conn.close()
+        await shut(srv, door)

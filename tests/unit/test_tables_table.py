@@ -456,6 +456,78 @@ def test_a_spectator_keeps_a_table_open():
     assert not table.closed
 
 
+# ------------------------------------------------------------------ the same person again
+
+
+class Connection(Recorder):
+    """A sink that leaves the table when told it closes, as a server's link does."""
+
+    member = None
+
+    def __call__(self, update) -> None:
+        super().__call__(update)
+        if isinstance(update, Notice) and update.code is NoticeCode.CLOSING and self.member is not None:
+            self.member.leave()
+
+
+def connected(table, name, identity):
+    sink = Connection()
+    sink.member = table.join(name, sink, identity=identity)
+    return sink.member, sink
+
+
+@pytest.mark.parametrize("identity", [ANN_KEY, "web:4c1f0e9d2a7b36e58190cd44"])
+def test_the_same_person_again_takes_the_seat_and_the_game_goes_on(identity):
+    lines: list[str] = []
+    table, clock = make_table(dealing(*PLAIN), log=lines.append)
+    ann, first = connected(table, "ann", identity)
+    bob, bob_sink = connected(table, "bob", BOB_KEY)
+    ann.flip()
+    bob.flip()
+    ann.set_auto(True, 2.0)
+    ann.restart()  # asks to stop this game and deal again: still asked from the new connection
+    clock.advance(1)
+    again, second = connected(table, "ann", identity)
+    assert (again.seat, again.name) == (Side.P1, "ann")
+    assert not ann.present and ann not in table.members
+    assert first.texts()[-1] == "you sat down at this table again from another connection: the game goes on there"
+    state = table.state()
+    assert [(s.name, s.status) for s in state.seats] == [("ann", SeatStatus.PLAYER), ("bob", SeatStatus.PLAYER)]
+    assert (state.seats[0].auto, state.seats[0].restart) == (True, True)
+    snapshot = second.snapshots()[-1]
+    assert (snapshot.you.seat, snapshot.battles, table.game_number) == (Side.P1, 1, 1)
+    assert bob_sink.texts()[-1] == "ann plays on at seat 1 from another connection"
+    assert not any("house" in text for text in bob_sink.texts())
+    again.restart(False)
+    again.flip()
+    bob.flip()
+    assert table.game.battles == 2
+    assert lines[-1] == f"table oak: ann plays on at seat 1 from another connection [{identity}]"
+
+
+def test_the_same_key_under_another_name_takes_its_seat_too():
+    table, _clock = make_table()
+    ann, first = connected(table, "ann", ANN_KEY)
+    connected(table, "bob", BOB_KEY)
+    again, _second = connected(table, "annie", ANN_KEY)
+    assert (again.seat, again.name, ann.present) == (Side.P1, "annie", False)
+    assert [s.name for s in table.state().seats] == ["annie", "bob"]
+
+
+def test_the_same_address_again_is_someone_else_behind_it():
+    table, _clock = make_table()
+    ann, _first = connected(table, "ann", "addr:1234")
+    other, _second = connected(table, "ann", "addr:1234")
+    assert ann.present and (ann.seat, other.seat, other.name) == (Side.P1, Side.P2, "ann-2")
+
+
+def test_watching_with_the_same_key_leaves_the_seat_alone():
+    table, _clock = make_table()
+    ann, _first = connected(table, "ann", ANN_KEY)
+    watcher = table.join("ann", Recorder(), identity=ANN_KEY, watch=True)
+    assert ann.present and ann.seat is Side.P1 and watcher.watching
+
+
 # ------------------------------------------------------------------ restart and records
 
 

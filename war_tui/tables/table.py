@@ -78,8 +78,11 @@ MAX_AUTO_SPEED = 128.0
 DEFAULT_AUTO_SPEED = 4.0
 HOUSE_NAME = "house"
 """The name a record gives a seat nobody ever sat in, and the seat's name when a player chose to play the house."""
-PERSONAL_IDENTITY = "key:"
-"""Identities that belong to one person (the key they logged in with, as the SSH server names them)."""
+PERSONAL_IDENTITIES = ("key:", "web:")
+"""Identities that belong to one person (the key they logged in with, a browser's cookie, as the doors name them):
+the newest connection of one takes its seat. An address (``addr:``) is shared by everyone behind it."""
+REPLACED = "you sat down at this table again from another connection: the game goes on there"
+"""What an older connection of a player is told as it closes, when a newer one takes its seat."""
 WAR_LAY_SECONDS = 1.5
 """After a war held at its tie is laid, auto-play waits this long, so every screen can lay it step by step."""
 
@@ -328,7 +331,8 @@ class Table:
         """Seat (or, with ``watch``, never seat) someone called ``name`` (reduced here).
 
         ``identity`` (opaque: a key's fingerprint, a hashed address) gets back the seat kept for it
-        within the reconnect grace; otherwise the first free seat, seat 1 first; then a seat whose
+        within the reconnect grace, and a personal identity (``PERSONAL_IDENTITIES``) whose older
+        connection still sits takes that seat over (the older one is told and closes); otherwise the first free seat, seat 1 first; then a seat whose
         player has been away for the seat timeout (everyone is told whose it was); with no seat,
         they watch (``may_sit`` False: only their own kept seat). The name is a display name only:
         one that is the same as a present or awaited player's (by ``name_key``) gets a suffix.
@@ -342,9 +346,13 @@ class Table:
         now = self._clock()
         grace = self.options.reconnect_grace
         wanted = reduce_name(name)
-        if not watch and identity is not None and identity.startswith(PERSONAL_IDENTITY):
-            self._replace_connection(identity, wanted, now)
-        seat, taken_from = (None, None) if watch else self._free_seat(identity, may_sit, now)
+        replaced = self._replace_connection(identity) if not watch else None
+        seat: _Seat | None
+        taken_from: _Seat | None = None
+        if replaced is not None:
+            seat = replaced[0]
+        else:
+            seat, taken_from = (None, None) if watch else self._free_seat(identity, may_sit, now)
         if seat is None and counted:
             watching = self.watching
             if watching >= self.options.max_spectators:
@@ -360,9 +368,15 @@ class Table:
                         address=address, may_sit=may_sit)
         self.members.append(member)
         self._empty_since = None
-        notice = self._seat_member(member, seat, taken_from, returning, now) if seat is not None else None
+        notice: str | None = None
+        if replaced is not None:
+            notice = self._hand_over(member, replaced[0])
+        elif seat is not None:
+            notice = self._seat_member(member, seat, taken_from, returning, now)
         self.revision += 1
         sink(self.snapshot(member))
+        if replaced is not None:
+            replaced[1].sink(Notice(NoticeCode.CLOSING, REPLACED))
         if notice is not None:
             self._note(Notice(NoticeCode.JOINED, notice))
         elif not watch and not may_sit:
@@ -372,24 +386,36 @@ class Table:
         self._settle()
         return member
 
-    def _replace_connection(self, identity: str, wanted: str, now: float) -> None:
-        """The player of a seat arrives again (same identity, same name as asked before) before their old
-        connection was seen to close: the new one takes the seat and its name; the old one is told why it closes.
+    def _replace_connection(self, identity: str | None) -> tuple[_Seat, Member] | None:
+        """The player of a seat arrives again (same personal identity, any name) while their old connection is
+        still at the table: the old one leaves the table quietly; the seat and what it asked stay for the new one.
 
-        Only a personal identity (a key), and only with the name the seat was given for (itself, or with the
-        suffix the table added): an address is shared by everyone behind it.
+        Only a personal identity (a key, a browser's cookie): an address is shared by everyone behind it. The
+        seat and the old member are returned, so the caller seats the new one before the old is told why it
+        closes (a link that hears it leaves at once, and finds itself gone already).
         """
+        if identity is None or not identity.startswith(PERSONAL_IDENTITIES):
+            return None
         for seat in self._seats:
             old = seat.member
-            if old is None or seat.identity != identity or not _same_asker(old.name, wanted):
+            if old is None or seat.identity != identity:
                 continue
-            notice = Notice(NoticeCode.CLOSING, "you sat down at this table again from another connection")
-            old.sink(notice)
             old.present = False
             self.members.remove(old)
             seat.member = None
-            seat.left_at = now
-            self._seat_event(f"{old.name} arrives again at seat {seat.side.index + 1}", identity)
+            return seat, old
+        return None
+
+    def _hand_over(self, member: Member, seat: _Seat) -> str:
+        """``member`` takes over ``seat`` from its own older connection: the game, its flip and its requests go on."""
+        number = seat.side.index + 1
+        notice = f"{member.name} plays on at seat {number} from another connection"
+        self._seat_event(notice, member.identity)
+        seat.member = member
+        seat.name = member.name
+        seat.address = member.address
+        seat.leaving = False
+        return notice
 
     def sit(self, member: Member) -> bool:
         """A spectator takes a free seat: open, played by the house, or kept too long for someone away."""
@@ -989,14 +1015,6 @@ class Table:
             self._last_state = state
             self.revision += 1
             self._broadcast(state)
-
-
-def _same_asker(given: str, wanted: str) -> bool:
-    """Whether the table gave ``given`` to someone who asked for ``wanted`` (as is, or with a ``-N`` suffix)."""
-    if given == wanted:
-        return True
-    base, dash, number = given.rpartition("-")
-    return bool(dash) and number.isdigit() and wanted.startswith(base) and len(base) > 0
 
 
 def _random_seed() -> int:
