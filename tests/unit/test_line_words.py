@@ -144,7 +144,7 @@ def hand(p1: str, p2: str, **kw) -> LineSettings:
     return LineSettings(packets=(tuple(parse_cards(p1)), tuple(parse_cards(p2))), **kw)
 
 
-def test_enter_plays_one_battle_and_deals_again_after_the_end():
+def test_enter_plays_one_battle_and_deals_again_after_the_end_then_waits():
     records = []
     player = LinePlayer(hand("7C 2C 5C", "7H 3D 4D"), lambda g, s, a: records.append((g.result, a)))
     said = player.command(Command.FLIP, 1.0)
@@ -152,8 +152,11 @@ def test_enter_plays_one_battle_and_deals_again_after_the_end():
     assert said[1].startswith("Game over: you win") and said[-1].startswith("Press enter for a new game")
     assert records == [("p1", False)]
     again = player.command(Command.FLIP, 2.0)
-    assert again[0].startswith("New game, seed ") and len(again) >= 2
-    assert player.command(Command.QUIT, 3.0) == ["Goodbye."] and player.done
+    assert re.fullmatch(r"New game, seed \d+\. You have 26, they have 26\.", again[0]) and len(again) == 1
+    assert player.game.battles == 0  # the deal waits for the next enter
+    first = player.command(Command.FLIP, 3.0)
+    assert " beats " in first[0] and player.game.battles == 1
+    assert player.command(Command.QUIT, 4.0) == ["Goodbye."] and player.done
 
 
 def test_auto_play_keeps_the_pace():

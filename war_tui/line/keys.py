@@ -18,16 +18,33 @@ class Command(StrEnum):
     HELP = "help"
     QUIT = "quit"
     END = "end"  # the input ended (read as lines, ctrl+D): auto-play may still run to the end
+    WAR_STOP = "war"  # at a table: ask (or agree) to stop auto-play at wars
+    RESTART = "restart"  # at a table: ask (or agree) to deal again
+    DECLINE = "decline"  # at a table: say no to the other player's request
+    SIT = "sit"  # at a table: a spectator takes a free seat
+    EMOTE_1 = "emote 1"
+    EMOTE_2 = "emote 2"
+    EMOTE_3 = "emote 3"
+    EMOTE_4 = "emote 4"
+    EMOTE_5 = "emote 5"
+    EMOTE_6 = "emote 6"
     UNKNOWN = "unknown"
 
+
+EMOTE_COMMANDS = (Command.EMOTE_1, Command.EMOTE_2, Command.EMOTE_3, Command.EMOTE_4, Command.EMOTE_5, Command.EMOTE_6)
+"""Keys 1 to 6 at a table: the emotes, in the table's order (``EMOTES``), as on the full screen."""
 
 _KEYS = {
     "f": Command.FLIP, " ": Command.FLIP, "\r": Command.FLIP, "\n": Command.FLIP,
     "a": Command.AUTO, "s": Command.SCORE, "h": Command.HELP, "?": Command.HELP,
     "q": Command.QUIT, "\x03": Command.QUIT, "\x04": Command.QUIT,
+    "w": Command.WAR_STOP, "r": Command.RESTART, "n": Command.DECLINE, "t": Command.SIT,
+    **{str(n): command for n, command in enumerate(EMOTE_COMMANDS, 1)},
 }
 _WORDS = {"flip": Command.FLIP, "auto": Command.AUTO, "score": Command.SCORE, "help": Command.HELP,
-          "quit": Command.QUIT, "exit": Command.QUIT}
+          "quit": Command.QUIT, "exit": Command.QUIT, "war": Command.WAR_STOP, "wars": Command.WAR_STOP,
+          "restart": Command.RESTART, "again": Command.RESTART, "deal": Command.RESTART,
+          "no": Command.DECLINE, "decline": Command.DECLINE, "sit": Command.SIT}
 
 
 class KeyReader:

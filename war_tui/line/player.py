@@ -154,8 +154,9 @@ class LinePlayer:
 
     def _flip(self, now: float) -> list[str]:
         if self.game.over:
-            self._deal(None, None, now)
-            return [f"New game, seed {self.game.seed}.", *self._play(now)]
+            self._deal(None, None, now)  # the next enter plays its first battle: the deal is news of its own
+            counts = replace(self.voice, terse=False).counts(*self.game.counts)
+            return [f"New game, seed {self.game.seed}. {counts}"]
         said = self._play(now)
         if self.auto and not self.game.over:
             self._due = now + self.settings.pace

@@ -15,10 +15,13 @@ import socket
 
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.rules import Side
-from ..tables import Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
+from ..presentation.requests import KEYS, pending
+from ..presentation.speed import speed_label
+from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
+from ..tables.agreement import request_words
 from ..tables.protocol import update_reader
 from ..tables.table import MIN_AUTO_SPEED
-from .keys import Command, KeyReader
+from .keys import EMOTE_COMMANDS, Command, KeyReader
 from .run import LineOutput, single_keys
 from .sentences import BattleTeller, Voice, score
 
@@ -26,7 +29,15 @@ READ_SIZE = 64 * 1024
 MAX_UNSENT = 64 * 1024
 """Requests waiting for the socket at most; past it new ones are dropped (the server is not reading)."""
 
-TABLE_KEYS_LINE = "Keys: enter flips, a asks for auto-play, s the score, h help, q leaves the table."
+TABLE_KEYS_LINE = (
+    "Keys: enter flips, a asks for auto-play, w to stop at wars, r to deal again, n declines,"
+    " 1 to 6 emote, s the score, h help, q leaves the table."
+)
+WATCHER_KEYS_LINE = "Keys: t takes a free seat, s the score, h help, q leaves."
+EMOTES_LINE = "Emotes: " + ", ".join(f"{n} {text}" for n, text in enumerate(EMOTES, 1)) + "."
+EXPLAINING = frozenset({NoticeCode.EXPIRED, NoticeCode.LEFT, NoticeCode.CLOSING})
+"""Notices that already say why a request ended (it lapsed, its player left): the seats' change that follows
+is not said again."""
 
 
 class TableLine:
@@ -39,6 +50,10 @@ class TableLine:
         self.said: list[str] = []
         self.done = False
         self._auto_on: bool | None = None
+        self._state: TableState | None = None
+        """The seats as last said: what a new state is compared with."""
+        self._explained = False
+        """A notice just said why a request ended: the state that follows it says nothing more of that."""
         game.subscribe(self._on_event)
         game.watch(self._on_table)
 
@@ -75,6 +90,8 @@ class TableLine:
     def _on_table(self, update: object) -> None:
         if isinstance(update, Snapshot):
             self.said.extend(self._arrival(update))
+            self._state = None
+            self.said.extend(self._seats_change(update.state))
         elif isinstance(update, TableState):
             on = update.auto_speed is not None
             if self._auto_on is not None and on != self._auto_on:
@@ -83,13 +100,59 @@ class TableLine:
                     else "Auto-play off."
                 )
             self._auto_on = on
+            self.said.extend(self._seats_change(update))
         elif isinstance(update, Emoted):
-            self.said.append(f"{update.name} says: {update.text}")
+            mine = update.seat is self.me and self.game.you is not None and update.name == self.game.you.name
+            self.said.append(f"You say: {update.text}" if mine else f"{update.name} says: {update.text}")
         elif isinstance(update, Notice):
             if not self._own_arrival(update):  # the arrival's first sentence said it already
                 self.said.append(update.text)
+            if update.code in EXPLAINING:
+                self._explained = True
             if update.code is NoticeCode.CLOSING:
                 self.done = True
+
+    def _seats_change(self, state: TableState) -> list[str]:
+        """What the players ask of each other, and what came of it, since the seats were last said."""
+        before, self._state = self._state, state
+        explained, self._explained = self._explained, False
+        names, me = self.names(), self.me
+        said: list[str] = []
+        if before is not None and state.war_stop != before.war_stop:
+            said.append("Auto-play stops at every war now: both players asked." if state.war_stop
+                        else "Auto-play no longer stops at wars.")
+        if state.held and (before is None or not before.held):
+            said.append("Auto-play waits at this war: enter lays it and plays on." if me is not None
+                        else "Auto-play waits at this war until a player flips.")
+        asked = set(pending(state))
+        was = set(pending(before)) if before is not None else set()
+        for index, kind in sorted(was - asked):
+            if explained or self._agreed(kind, state, before):
+                continue  # a notice said why, or the outcome is news of its own (auto-play on, a new deal)
+            what = request_words(kind, before.over if before is not None else state.over)
+            said.append(f"You no longer ask {what}." if index == (me.index if me else None)
+                        else f"{names[index]} no longer asks {what}.")
+        for index, kind in pending(state):
+            if (index, kind) in was:
+                continue
+            what = request_words(kind, state.over, speed_label(state.seats[index].speed))
+            key = "enter or r" if kind == "restart" and state.over else KEYS[kind]
+            if me is None:
+                said.append(f"{names[index]} asks {what}.")
+            elif index == me.index:
+                said.append(f"You ask {what}; waiting for {names[1 - index]}, {KEYS[kind]} again withdraws.")
+            else:
+                said.append(f"{names[index]} asks {what}: {key} agrees, n declines.")
+        return said
+
+    @staticmethod
+    def _agreed(kind: str, state: TableState, before: TableState | None) -> bool:
+        """Whether a request left the seats because both players now want it (its outcome is said elsewhere)."""
+        if kind == "auto":
+            return state.auto_speed is not None or state.held
+        if kind == "war_stop":
+            return state.war_stop
+        return before is not None and state.game != before.game
 
     def _own_arrival(self, notice: Notice) -> bool:
         you = self.game.you
@@ -109,7 +172,7 @@ class TableLine:
         lines = [where, f"Game {snap.state.game}, battle {snap.battles:,}. {self.voice(False).counts(*snap.counts)}"]
         if snap.result is not None:
             lines.append("That game is over." + (" Press enter to deal again." if me is not None else ""))
-        lines.append(TABLE_KEYS_LINE if me is not None else "Keys: s the score, h help, q leaves.")
+        lines.append(TABLE_KEYS_LINE if me is not None else WATCHER_KEYS_LINE)
         return lines
 
     # -- the person asks ----------------------------------------------------------------------------------
@@ -126,8 +189,10 @@ class TableLine:
             return [
                 "Each flip plays one battle once both players flipped: the higher card takes both.",
                 "Equal cards start a war: each lays cards face down, then one face up decides.",
-                "Auto-play runs once both players asked for it, at the slower of their speeds.",
-                TABLE_KEYS_LINE,
+                "Auto-play, stopping at wars and dealing again happen once both players asked:"
+                " the same key agrees to the other's request, n declines it.",
+                TABLE_KEYS_LINE if self.me is not None else WATCHER_KEYS_LINE,
+                EMOTES_LINE,
             ]
         if command is Command.FLIP:
             if game.over:
@@ -136,11 +201,41 @@ class TableLine:
                 game.flip()
             return []
         if command is Command.AUTO:
-            state, me = game.state, self.me
-            mine = state is not None and me is not None and state.seats[me.index].auto
-            game.set_auto(not mine, self.speed)
-            return [] if mine else ["You asked for auto-play; it runs once both players asked."]
-        return [TABLE_KEYS_LINE]
+            game.set_auto(not self._wants("auto"), self.speed)
+            return []
+        if command is Command.WAR_STOP:
+            game.set_war_stop(not self._wants("war_stop"))
+            return []
+        if command is Command.RESTART:
+            game.restart(not self._wants("restart"))
+            return []
+        if command is Command.DECLINE:
+            return self._decline()
+        if command is Command.SIT:
+            game.sit()
+            return []
+        if command in EMOTE_COMMANDS:
+            game.emote(EMOTE_COMMANDS.index(command))
+            return []
+        return [TABLE_KEYS_LINE if self.me is not None else WATCHER_KEYS_LINE]
+
+    def _wants(self, kind: str) -> bool:
+        """Whether this seat asks for ``kind`` now, as the table last said (a key asks, or withdraws)."""
+        state, me = self.game.state, self.me
+        return state is not None and me is not None and bool(getattr(state.seats[me.index], kind))
+
+    def _decline(self) -> list[str]:
+        """n: the other player's requests, answered no.
+
+        The table takes no answer but agreeing, so a request left alone lapses after its timeout; this says so.
+        """
+        state, me = self.game.state, self.me
+        if me is None:
+            return ["You are watching: only the players answer each other."]
+        asked = [kind for index, kind in pending(state) if index != me.index] if state is not None else []
+        if not asked:
+            return ["Nobody asks you anything now."]
+        return ["Leave the request unanswered and it lapses in 30 seconds."]
 
     def take_said(self) -> list[str]:
         said, self.said = self.said, []

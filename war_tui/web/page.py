@@ -86,17 +86,32 @@ PLAYER_KEYS = """<label for="say">Your move: Enter flips; or type a word (flip, 
 <button type="button" data-line="s">Score (s)</button>
 <button type="button" data-line="h">Help (h)</button>
 <button type="button" data-line="q">Quit (q)</button>"""
-WATCHER_KEYS = """<label for="say">You are watching: type s for the score, h for help, q to leave</label>
+SEAT_KEYS = """<label for="say">Your move: Enter flips; or type a word (flip, auto, war, again, no, score, help, quit)
+or 1 to 6 to emote</label>
 <input id="say" name="say" maxlength="200" autocomplete="off" spellcheck="false">
+<button type="submit">Flip (Enter)</button>
+<button type="button" data-line="a">Auto-play (a)</button>
+<button type="button" data-line="w">Stop at wars (w)</button>
+<button type="button" data-line="r">Deal again (r)</button>
+<button type="button" data-line="n">Decline (n)</button>
+<button type="button" data-line="s">Score (s)</button>
+<button type="button" data-line="h">Help (h)</button>
+<button type="button" data-line="q">Leave (q)</button>"""
+"""A seat's keys at a table: what needs both players is asked, agreed (the same key) or declined."""
+WATCHER_KEYS = """<label for="say">You are watching: type t to take a free seat, s for the score, h for help, q to leave
+</label>
+<input id="say" name="say" maxlength="200" autocomplete="off" spellcheck="false">
+<button type="button" data-line="t">Take a seat (t)</button>
 <button type="button" data-line="s">Score (s)</button>
 <button type="button" data-line="h">Help (h)</button>
 <button type="button" data-line="q">Leave (q)</button>"""
 """A spectator's keys: flipping and auto-play are the players' (the line mode says so if typed anyway)."""
 
 
-def line_page_html(screen: str = "/", watching: bool = False) -> str:
-    """The plain-text page; ``screen``: the address of the terminal page of the same place."""
-    return LINE_PAGE.format(screen=escape(screen), keys=WATCHER_KEYS if watching else PLAYER_KEYS)
+def line_page_html(screen: str = "/", watching: bool = False, seated: bool = False) -> str:
+    """The plain-text page; ``screen``: the address of the terminal page of the same place (``seated``: a table's seat)."""
+    keys = WATCHER_KEYS if watching else SEAT_KEYS if seated else PLAYER_KEYS
+    return LINE_PAGE.format(screen=escape(screen), keys=keys)
 
 
 def page_policy(nonce: str) -> str:

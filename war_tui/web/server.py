@@ -227,8 +227,8 @@ class WebDoor:
     async def _line_page(self, request: web.Request) -> web.Response:
         """The plain-text page: the line mode's sentences in a live list, for screen readers and braille."""
         screen = screen_address(request.path)
-        response = web.Response(text=line_page_html(screen, watching=screen.startswith("/watch/")),
-                                content_type="text/html", charset="utf-8")
+        keys = line_page_html(screen, watching=screen.startswith("/watch/"), seated=screen.startswith("/table/"))
+        response = web.Response(text=keys, content_type="text/html", charset="utf-8")
         response.headers["Content-Security-Policy"] = line_page_policy()
         return self._identified(request, response)
 

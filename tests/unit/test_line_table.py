@@ -1,0 +1,130 @@
+"""The line mode as a full player at a shared table: it hears each request and what came of it, answers,
+emotes, and a spectator's t takes a free seat. A real table in this process, the line mode on one seat."""
+
+from __future__ import annotations
+
+from test_tables_support import Recorder, dealing, make_table
+
+from war_tui.core.rules import Side
+from war_tui.line.keys import Command, KeyReader
+from war_tui.line.table import TableLine
+from war_tui.tables import Emote, RemoteGame, WarStop
+
+LONG = ("AC KC QC JC TC 9C 8C 7C", "2D 3D 4D 5D 6D 7D 8D 9D")
+WAR = ("5C 2C KC 9C AC", "5D 3D QD 4D 2H")  # battle 1 is a war
+
+
+def line_seat(deal=LONG, watch: bool = False, **options):
+    """ann on the line mode, bob's member beside her; ``watch``: ann arrives after both seats are taken."""
+    table, clock = make_table(dealing(*deal), **options)
+    game = RemoteGame()
+    line = TableLine(game)
+    bob_sink = Recorder()
+    if watch:
+        bob = table.join("bob", bob_sink, identity="key:bob")
+        table.join("cy", Recorder(), identity="key:cy")
+    ann = table.join("ann", game.handle, identity="key:ann", watch=watch)
+    game.send = ann.request
+    if not watch:
+        bob = table.join("bob", bob_sink, identity="key:bob")
+    line.take_said()
+    return table, clock, line, bob, bob_sink
+
+
+def say(line: TableLine, command: Command) -> list[str]:
+    return [*line.command(command), *line.take_said()]
+
+
+def test_the_other_players_request_is_heard_and_the_same_key_agrees():
+    _table, _clock, line, bob, _sink = line_seat()
+    bob.request(WarStop(True))
+    assert line.take_said() == ["bob asks to stop at wars: w agrees, n declines."]
+    assert say(line, Command.WAR_STOP) == ["Auto-play stops at every war now: both players asked."]
+    bob.set_auto(True, 4.0)
+    assert line.take_said() == ["bob asks for auto-play at 4/s: a agrees, n declines."]
+    assert say(line, Command.AUTO)[0].startswith("Auto-play on: one battle every ")
+
+
+def test_a_request_of_ones_own_waits_and_is_withdrawn_with_the_same_key():
+    table, _clock, line, _bob, _sink = line_seat()
+    assert say(line, Command.RESTART) == ["You ask to stop this game and deal again; waiting for bob, r again withdraws."]
+    assert table.state().seats[0].restart
+    assert say(line, Command.RESTART) == ["You no longer ask to stop this game and deal again."]
+    assert not table.state().seats[0].restart
+
+
+def test_a_request_that_lapses_is_said_once():
+    table, clock, line, bob, _sink = line_seat()
+    bob.request(WarStop(True))
+    line.take_said()
+    clock.advance(31)
+    table.poll()
+    assert line.take_said() == ["bob's request to stop at wars timed out: no answer in 30 s"]
+
+
+def test_agreeing_to_deal_again_mid_game_says_the_stop_and_the_new_deal():
+    table, _clock, line, bob, _sink = line_seat()
+    bob.restart()
+    assert line.take_said() == ["bob asks to stop this game and deal again: r agrees, n declines."]
+    said = say(line, Command.RESTART)
+    assert said[0] == "game stopped by agreement: a new deal"
+    assert said[-1] == "Game 2 is dealt. You have 8, bob has 8." and table.game_number == 2
+
+
+def test_a_war_held_by_both_players_is_said_and_enter_lays_it():
+    table, clock, line, bob, _sink = line_seat(WAR)
+    bob.request(WarStop(True))
+    bob.set_auto(True, 4.0)
+    say(line, Command.WAR_STOP)
+    said = say(line, Command.AUTO)
+    while not table.state().held:
+        clock.advance(1)
+        table.poll()
+        said += line.take_said()
+    assert "Auto-play waits at this war: enter lays it and plays on." in said
+    assert any("tie: war!" in s for s in said)
+
+
+def test_emotes_are_sent_with_keys_1_to_6_and_heard_by_name():
+    _table, clock, line, bob, sink = line_seat()
+    assert KeyReader(lines=False).feed("2") == [Command.EMOTE_2]
+    assert KeyReader(lines=True).feed("6\n") == [Command.EMOTE_6]
+    assert say(line, Command.EMOTE_2) == ["You say: what a war!"]
+    assert [(u.name, u.text) for u in sink.updates if type(u).__name__ == "Emoted"] == [("ann", "what a war!")]
+    clock.advance(2)
+    bob.request(Emote(5))
+    assert line.take_said() == ["bob says: thanks"]
+
+
+def test_a_spectators_t_takes_the_free_seat_it_was_told_of():
+    table, clock, line, bob, _sink = line_seat(watch=True)
+    cy = next(m for m in table.members if m.name == "cy")
+    bob.flip()  # the table moved: cy's seat is kept when cy goes
+    clock.advance(30)
+    cy.leave()
+    line.take_said()
+    assert say(line, Command.SIT) == ["seat 2 is kept for cy, who is away: t takes it in 60 s"]
+    clock.advance(61)
+    said = say(line, Command.SIT)
+    assert said[0] == "You sit at table oak in seat 2, as ann; bob sits across."
+    assert line.me is Side.P2 and table.state().seats[1].name == "ann"
+
+
+def test_a_spectator_hears_requests_without_a_key_to_answer():
+    table, _clock, line, bob, _sink = line_seat(watch=True)
+    bob.set_auto(True, 2.0)
+    assert line.take_said() == ["bob asks for auto-play at 2/s."]
+    assert say(line, Command.HELP)[3] == "Keys: t takes a free seat, s the score, h help, q leaves."
+    assert say(line, Command.DECLINE) == ["You are watching: only the players answer each other."]
+
+
+def test_every_sentence_is_one_plain_line():
+    table, clock, line, bob, _sink = line_seat(WAR)
+    heard: list[str] = []
+    for command in (Command.WAR_STOP, Command.AUTO, Command.EMOTE_1, Command.FLIP, Command.RESTART, Command.HELP):
+        heard += say(line, command)
+        bob.request(WarStop(True))
+        clock.advance(1.5)
+        table.poll()
+        heard += line.take_said()
+    assert heard and all(s.isprintable() and "\n" not in s for s in heard)
