@@ -59,6 +59,18 @@ def test_a_whole_game_by_enter_from_a_pipe_agrees_with_the_engine():
     assert lines[-1] == "Goodbye."
 
 
+def test_enter_after_the_game_deals_and_the_next_enter_plays():
+    battles = trace(3)
+    done = line_mode("--line", "--seed", "3", keys=b"\n" * len(battles) + b"\n" + b"score\n" + b"\nq\n")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().splitlines()
+    dealt = next(i for i, line in enumerate(lines) if line.startswith("New game, seed "))
+    assert lines[dealt].endswith(". You have 26, they have 26.")
+    assert lines[dealt + 1] == "Battle 0, no wars so far. You have 26, they have 26."  # nothing played yet
+    assert " beats " in lines[dealt + 2] or " tie" in lines[dealt + 2]  # the next enter plays battle 1
+    assert lines[-1] == "Goodbye."
+
+
 def test_a_war_is_said_with_its_depth_and_deciding_cards():
     done = line_mode("--line", "--p1", "7C 2C 7S 2H 3S", "--p2", "7H 3D 7D 4D 5S", keys=b"\n")
     lines = done.stdout.decode().splitlines()

@@ -240,3 +240,52 @@ async def test_a_line_player_sits_across_from_a_full_screen_player(tmp_path, mon
         for person in people:
             person.conn.close()
         await srv.server.stop()
+
+
+async def test_line_players_ask_agree_and_emote_and_a_spectators_t_takes_the_seat_left(tmp_path, monkeypatch):
+    from test_serve_ssh_tables import MANY
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME, seat_timeout=1.0, **MANY)
+    people: list[Listener] = []
+
+    async def arrive(user: str, command: str) -> Listener:
+        conn = await connect(srv.port, make_key(tmp_path, f"{user}_key"), username=user)
+        person = Listener(conn, await conn.create_process(command, encoding=None))
+        people.append(person)
+        return person
+
+    try:
+        ann = await arrive("ann", "line table oak")
+        await ann.until("You sit at table oak in seat 1, as ann; nobody sits across yet.")
+        bob = await arrive("bob", "line table oak")
+        await bob.until("You sit at table oak in seat 2, as bob; ann sits across.")
+        cy = await arrive("cy", "line watch oak")
+        await cy.until(r"You are watching table oak: ann against bob\.")
+        bob.say(b"w\n")
+        await ann.until("bob asks to stop at wars: w agrees, n declines.")
+        await bob.until("You ask to stop at wars; waiting for ann, w again withdraws.")
+        await cy.until(r"bob asks to stop at wars\.")
+        ann.say(b"war\n")  # the word does what the key does
+        for person in (ann, bob, cy):
+            await person.until("Auto-play stops at every war now: both players asked.")
+        ann.say(b"2\n")
+        await ann.until("You say: what a war!")
+        await bob.until("ann says: what a war!")
+        await cy.until("ann says: what a war!")
+        bob.say(b"q\n")
+        await cy.until("bob left seat 2")
+        sat = "You sit at table oak in seat 2, as cy; ann sits across."
+        tries = 0
+        while sat not in cy.lines:  # bob's seat is kept for him if he stayed 10 s: t takes it a second later
+            if tries:
+                await asyncio.sleep(0.5)
+            cy.say(b"t\n")
+            tries += 1
+            await cy.until(rf"(?s)(?:(?:t takes it in \d+ s|{re.escape(sat)})\n.*?){{{tries}}}")
+        await ann.until("cy (sits|takes seat|is back)")
+        assert all(plain_text(bytes(person.seen)) for person in people)
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()

@@ -285,3 +285,52 @@ async def test_the_page_hears_the_same_sentences_as_ssh_line(tmp_path, monkeypat
         assert seen[-1] == "Goodbye."
     finally:
         await shut(srv, door)
+
+
+async def test_a_seats_plain_text_page_offers_the_tables_keys_and_a_spectators_the_seat(tmp_path):
+    srv, door = await served(tmp_path)
+    try:
+        async with aiohttp.ClientSession() as client:
+            pages = {}
+            for place in ("/line/table/oak", "/line/watch/oak", "/line"):
+                async with client.get(origin(door) + place) as response:
+                    pages[place] = await response.text()
+    finally:
+        await shut(srv, door)
+    keys = "awrnthsq"
+    offered = {place: [key for key in keys if f'data-line="{key}"' in body] for place, body in pages.items()}
+    assert offered == {"/line/table/oak": ["a", "w", "r", "n", "h", "s", "q"], "/line/watch/oak": ["t", "h", "s", "q"],
+                       "/line": ["a", "h", "s", "q"]}
+
+
+@pytest.mark.app
+async def test_the_page_at_a_table_hears_the_others_request_agrees_and_emotes(tmp_path, monkeypatch):
+    from test_serve_ssh_line import Listener
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv, door = await served(tmp_path, {"argv": GAME, "max_sessions_per_address": 16}, max_sessions_per_address=16)
+    bob = None
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door, "/line/table/oak", name="ann")
+            seen = await read_lines(ws, r"^You sit at table oak in seat 1, as ann; nobody sits across yet\.$")
+            conn = await connect(srv.port, None, username="bob")
+            bob = Listener(conn, await conn.create_process("line table oak", encoding=None))
+            await bob.until("You sit at table oak in seat 2, as bob; ann sits across.")
+            bob.say(b"r\n")
+            await read_lines(ws, r"^bob asks to stop this game and deal again: r agrees, n declines\.$", seen)
+            await ws.send_str("r")
+            await read_lines(ws, r"^Game 2 is dealt\. You have 26, bob has 26\.$", seen)
+            await bob.until(r"Game 2 is dealt\. Ann has 26, you have 26\.")
+            stopped = bob.lines[bob.lines.index("game stopped by agreement: a new deal"):]
+            assert not any(line.startswith("Press enter") for line in stopped)  # the table deals at once
+            await ws.send_str("6")
+            await read_lines(ws, r"^You say: thanks$", seen)
+            await bob.until("ann says: thanks")
+            await ws.send_str("q")
+            await lines_to_close(ws, seen)
+        assert all(plain(line) for line in seen)
+    finally:
+        if bob is not None:
+            bob.conn.close()
+        await shut(srv, door)

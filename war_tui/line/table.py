@@ -14,7 +14,7 @@ import select
 import socket
 
 from ..core.events import BattleWon, Event, GameOver, GameStarted
-from ..core.rules import Side
+from ..core.rules import EndReason, Side
 from ..presentation.requests import KEYS, pending
 from ..presentation.speed import speed_label
 from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
@@ -84,7 +84,7 @@ class TableLine:
             said = BattleTeller(self.voice(), self.game.rules.war_cards).on_event(event)
             if said:
                 self.said.append(said)
-            if isinstance(event, GameOver) and self.me is not None:
+            if isinstance(event, GameOver) and self.me is not None and event.reason is not EndReason.AGREED:
                 self.said.append("Press enter to deal again; the table deals once both players asked.")
 
     def _on_table(self, update: object) -> None:
