@@ -477,6 +477,49 @@ async def test_user_names_of_markup_are_text_in_the_lobby_and_at_the_table(tmp_p
 
 @pytest.mark.app
 @pytest.mark.server_side
+async def test_the_same_key_on_a_second_terminal_plays_on_and_the_first_is_told_in_one_line(tmp_path, monkeypatch):
+    from ssh_support import make_key
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    keys = {name: make_key(tmp_path, f"{name}_key") for name in ("ann", "bob")}
+    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
+    people: list[Player] = []
+
+    async def arrive(name: str) -> Player:
+        conn = await connect(srv.port, keys[name], username=name)
+        process = await conn.create_process("table dup", term_type="xterm-256color", term_size=(100, 30),
+                                            encoding=None)
+        people.append(Player(conn, process, (100, 30)))
+        return people[-1]
+
+    try:
+        ann = await arrive("ann")
+        bob = await arrive("bob")
+        await ann.glass.until(r"Table dup · ann \(you\) to flip · bob to flip")
+        ann.type(b" ")
+        await bob.glass.until(r"Table dup · ann flipped · bob \(you\) to flip")
+        bob.type(b" ")
+        await bob.glass.until(r"Battle 1 · Wars")
+        again = await arrive("ann")
+        await again.glass.until(r"Table dup · ann \(you\) to flip · bob to flip")
+        await again.glass.until(r"Battle 1 · Wars")  # the same game goes on
+        await ann.glass.until(r"You are no longer at the table")  # not "gone": it plays on
+        await ann.glass.until(r"You sat down at this table again from another connection: the game goes on there")
+        await bob.glass.until(r"ann plays on at seat 1 from another connection")
+        again.type(b" ")
+        await bob.glass.until(r"Table dup · ann flipped · bob \(you\) to flip")
+        bob.type(b" ")
+        await bob.glass.until(r"Battle 2 · Wars")
+        await again.glass.until(r"Battle 2 · Wars")
+        assert not bob.glass.find("house")
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+
+
+@pytest.mark.app
+@pytest.mark.server_side
 @pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client: apt-get install -y openssh-client")
 async def test_openssh_plays_at_a_table_with_the_real_game(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

@@ -1,4 +1,5 @@
-"""Said when a shared table is gone (the server closed, the connection broke): the board stays behind it."""
+"""Said when this screen is no longer at its shared table (the server closed, the connection broke, the player sat
+down again from another connection): the board stays behind it."""
 
 from __future__ import annotations
 
@@ -23,6 +24,6 @@ class TableClosedScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="closed-dialog"):
-            yield Static(plain("The table is gone"), id="closed-title")
+            yield Static(plain("You are no longer at the table"), id="closed-title")
             yield Static(plain(capital(self.reason) + "."), id="closed-reason")
             yield Static(plain("q or enter: leave"), id="closed-hint")
