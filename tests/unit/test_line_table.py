@@ -8,7 +8,7 @@ from test_tables_support import Recorder, dealing, make_table
 from war_tui.core.rules import Side
 from war_tui.line.keys import Command, KeyReader
 from war_tui.line.table import TableLine
-from war_tui.tables import Emote, RemoteGame, WarStop
+from war_tui.tables import Emote, Leaving, RemoteGame, WarStop
 
 LONG = ("AC KC QC JC TC 9C 8C 7C", "2D 3D 4D 5D 6D 7D 8D 9D")
 WAR = ("5C 2C KC 9C AC", "5D 3D QD 4D 2H")  # battle 1 is a war
@@ -128,3 +128,23 @@ def test_every_sentence_is_one_plain_line():
         table.poll()
         heard += line.take_said()
     assert heard and all(s.isprintable() and "\n" not in s for s in heard)
+
+
+def test_the_other_player_about_to_leave_is_heard():
+    _table, _clock, line, bob, _sink = line_seat()
+    bob.request(Leaving(True))
+    assert line.take_said() == ["bob is leaving the table."]
+
+
+def test_alone_the_word_house_has_the_house_play_the_other_seat():
+    table, _clock = make_table(dealing(*LONG))
+    game = RemoteGame()
+    line = TableLine(game)
+    ann = table.join("ann", game.handle, identity="key:ann")
+    game.send = ann.request
+    assert line.take_said()[-1] == "Alone at the table: type house and the house plays the other seat, or wait for a player."
+    assert KeyReader(lines=True).feed("house\n") == [Command.HOUSE]
+    said = say(line, Command.HOUSE)
+    assert said == ["ann plays the house: it sits at seat 2"]
+    say(line, Command.FLIP)
+    assert table.game.battles == 1

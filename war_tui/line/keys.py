@@ -22,6 +22,7 @@ class Command(StrEnum):
     RESTART = "restart"  # at a table: ask (or agree) to deal again
     DECLINE = "decline"  # at a table: say no to the other player's request
     SIT = "sit"  # at a table: a spectator takes a free seat
+    HOUSE = "house"  # at a table, alone: the house plays the empty seat now (a word only: h is help)
     EMOTE_1 = "emote 1"
     EMOTE_2 = "emote 2"
     EMOTE_3 = "emote 3"
@@ -44,7 +45,8 @@ _KEYS = {
 _WORDS = {"flip": Command.FLIP, "auto": Command.AUTO, "score": Command.SCORE, "help": Command.HELP,
           "quit": Command.QUIT, "exit": Command.QUIT, "war": Command.WAR_STOP, "wars": Command.WAR_STOP,
           "restart": Command.RESTART, "again": Command.RESTART, "deal": Command.RESTART,
-          "no": Command.DECLINE, "decline": Command.DECLINE, "sit": Command.SIT}
+          "no": Command.DECLINE, "decline": Command.DECLINE, "sit": Command.SIT,
+          "house": Command.HOUSE}
 
 
 class KeyReader:

@@ -15,7 +15,7 @@ import socket
 
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.rules import EndReason, Side
-from ..presentation.requests import KEYS, pending
+from ..presentation.requests import KEYS, leaving, pending
 from ..presentation.speed import speed_label
 from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
 from ..tables.agreement import request_words
@@ -124,6 +124,9 @@ class TableLine:
         if state.held and (before is None or not before.held):
             said.append("Auto-play waits at this war: enter lays it and plays on." if me is not None
                         else "Auto-play waits at this war until a player flips.")
+        went = set(leaving(before)) if before is not None else set()
+        said += [f"{names[index]} is leaving the table." for index in leaving(state)
+                 if index not in went and index != (me.index if me else None)]
         asked = set(pending(state))
         was = set(pending(before)) if before is not None else set()
         for index, kind in sorted(was - asked):
@@ -173,6 +176,8 @@ class TableLine:
         if snap.result is not None:
             lines.append("That game is over." + (" Press enter to deal again." if me is not None else ""))
         lines.append(TABLE_KEYS_LINE if me is not None else WATCHER_KEYS_LINE)
+        if me is not None and snap.state.seats[me.other.index].name is None:
+            lines.append("Alone at the table: type house and the house plays the other seat, or wait for a player.")
         return lines
 
     # -- the person asks ----------------------------------------------------------------------------------
@@ -213,6 +218,9 @@ class TableLine:
             return self._decline()
         if command is Command.SIT:
             game.sit()
+            return []
+        if command is Command.HOUSE:
+            game.play_house()
             return []
         if command in EMOTE_COMMANDS:
             game.emote(EMOTE_COMMANDS.index(command))
