@@ -82,7 +82,9 @@ def test_a_war_held_by_both_players_is_said_and_enter_lays_it():
         table.poll()
         said += line.take_said()
     assert "Auto-play waits at this war: enter lays it and plays on." in said
-    assert any("tie: war!" in s for s in said)
+    assert any("tie: war!" in s for s in said) and "Auto-play off." not in said
+    laid = say(line, Command.FLIP)
+    assert not table.state().held and "Auto-play off." not in laid
 
 
 def test_emotes_are_sent_with_keys_1_to_6_and_heard_by_name():

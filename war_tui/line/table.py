@@ -93,7 +93,7 @@ class TableLine:
             self._state = None
             self.said.extend(self._seats_change(update.state))
         elif isinstance(update, TableState):
-            on = update.auto_speed is not None
+            on = update.auto_speed is not None or update.held  # a war held at its tie: auto-play waits, still on
             if self._auto_on is not None and on != self._auto_on:
                 self.said.append(
                     f"Auto-play on: one battle every {1 / update.auto_speed:g} seconds." if update.auto_speed
@@ -165,7 +165,7 @@ class TableLine:
     def _arrival(self, snap: Snapshot) -> list[str]:
         names = self.names()
         me = snap.you.seat
-        self._auto_on = snap.state.auto_speed is not None
+        self._auto_on = snap.state.auto_speed is not None or snap.state.held
         if me is None:
             where = f"You are watching table {snap.state.table}: {names[0]} against {names[1]}."
         else:
