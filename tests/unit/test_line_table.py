@@ -150,3 +150,13 @@ def test_alone_the_word_house_has_the_house_play_the_other_seat():
     assert said == ["ann plays the house: it sits at seat 2"]
     say(line, Command.FLIP)
     assert table.game.battles == 1
+
+
+def test_n_never_agrees_to_the_other_players_request():
+    table, _clock, line, bob, _sink = line_seat()
+    assert say(line, Command.DECLINE) == ["Nobody asks you anything now."]
+    bob.request(WarStop(True))
+    line.take_said()
+    assert KeyReader(lines=True).feed("no\n") == [Command.DECLINE]
+    said = say(line, Command.DECLINE)
+    assert len(said) == 1 and not table.state().war_stop and not table.state().seats[0].war_stop

@@ -18,7 +18,7 @@ from ..core.rules import EndReason, Side
 from ..presentation.requests import KEYS, leaving, pending
 from ..presentation.speed import speed_label
 from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
-from ..tables.agreement import request_words
+from ..tables.agreement import REQUEST_TIMEOUT, request_words
 from ..tables.protocol import update_reader
 from ..tables.table import MIN_AUTO_SPEED
 from .keys import EMOTE_COMMANDS, Command, KeyReader
@@ -243,7 +243,7 @@ class TableLine:
         asked = [kind for index, kind in pending(state) if index != me.index] if state is not None else []
         if not asked:
             return ["Nobody asks you anything now."]
-        return ["Leave the request unanswered and it lapses in 30 seconds."]
+        return [f"Leave the request unanswered and it lapses within {REQUEST_TIMEOUT:g} seconds."]
 
     def take_said(self) -> list[str]:
         said, self.said = self.said, []

@@ -331,8 +331,9 @@ class Table:
         """Seat (or, with ``watch``, never seat) someone called ``name`` (reduced here).
 
         ``identity`` (opaque: a key's fingerprint, a hashed address) gets back the seat kept for it
-        within the reconnect grace, and a personal identity (``PERSONAL_IDENTITIES``) whose older
-        connection still sits takes that seat over (the older one is told and closes); otherwise the first free seat, seat 1 first; then a seat whose
+        within the reconnect grace; a personal identity (``PERSONAL_IDENTITIES``) whose older
+        connection still sits takes that seat over (the older one is told and closes). Otherwise
+        the first free seat, seat 1 first; then a seat whose
         player has been away for the seat timeout (everyone is told whose it was); with no seat,
         they watch (``may_sit`` False: only their own kept seat). The name is a display name only:
         one that is the same as a present or awaited player's (by ``name_key``) gets a suffix.
