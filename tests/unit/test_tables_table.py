@@ -505,6 +505,23 @@ def test_the_same_person_again_takes_the_seat_and_the_game_goes_on(identity):
     assert lines[-1] == f"table oak: ann plays on at seat 1 from another connection [{identity}]"
 
 
+def test_a_closing_table_tells_everyone_only_that_it_closes():
+    lines: list[str] = []
+    table, clock = make_table(dealing(*PLAIN), log=lines.append)
+    ann, first = connected(table, "ann", ANN_KEY)
+    bob, second = connected(table, "bob", BOB_KEY)
+    ann.flip()
+    clock.advance(SETTLED)
+    first.clear()
+    second.clear()
+    table.close("the server is shutting down")
+    for sink in (first, second):
+        assert [(type(u).__name__, getattr(u, "text", "")) for u in sink.updates] == [
+            ("Notice", "the server is shutting down")]  # nobody "left a seat", no house took one
+    assert not any("left seat" in line for line in lines), lines
+    assert table.game.battles == 0
+
+
 def test_the_same_key_under_another_name_takes_its_seat_too():
     table, _clock = make_table()
     ann, first = connected(table, "ann", ANN_KEY)

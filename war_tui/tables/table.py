@@ -734,13 +734,17 @@ class Table:
         if self.closed:
             return
         notice = Notice(NoticeCode.CLOSING, text)
-        for member in tuple(self.members):
-            member.sink(notice)
-            member.present = False
+        members = tuple(self.members)
         self.members.clear()
         self.closed = True
         self._auto_at = None
         self.revision += 1
+        for member in members:
+            member.present = False
+        # Only now is anyone told: a link that hears it leaves at once, and finds itself gone already
+        # (no seat is left, kept or played by the house on a table that is closing).
+        for member in members:
+            member.sink(notice)
 
     # ----------------------------------------------------------------- views
 
