@@ -132,6 +132,10 @@ async def test_a_new_deal_mid_game_by_agreement_is_a_stopped_game_in_the_tally()
         app, bob, _ = await ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("space")
+            bob.flip()  # a game stopped before its first battle is no game: the tally leaves it out
+            server.wake.set()
+            await until(pilot, lambda: app.board.battle is not None)
             await pilot.press("r")
             await until(pilot, lambda: "you ask to stop this game and deal again" in requests(app))
             bob.restart()

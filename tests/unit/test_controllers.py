@@ -57,6 +57,7 @@ class Board:
     pause_on_war: bool = False
     time_left: int | None = None
     laying: bool = False
+    at_tie: bool = False
     battles: list = field(default_factory=list)
     tally: Counter = field(default_factory=Counter)
     laid: int = 0
@@ -74,7 +75,7 @@ class Board:
         self.laid += 1
 
     def settle(self) -> None:
-        self.laying = False
+        self.laying = self.at_tie = False
 
     def clear(self) -> None:
         self.cleared += 1
@@ -274,8 +275,10 @@ async def test_a_table_key_is_a_request_and_the_answer_reaches_the_board():
     controller = TableController(board, shell, SHOWN_WHOLE, Host(local.game), clock=lambda: 0.0)
     controller.start()
     assert board.names == ("ann", "bob") and board.deal.number == 1
+    shown = local.table.seq
     controller.flip()
-    assert sent == [Flip()] and board.battle is None  # the table waits for bob
+    # The request carries the game and the table's sequence number this screen shows.
+    assert sent == [Flip()] and (sent[0].game, sent[0].seq) == (1, shown) and board.battle is None  # the table waits for bob
     local.players[1].flip()
     assert board.battle.battle == 1 and board.battle.wars == 2
     controller.flip()
@@ -330,8 +333,9 @@ async def test_a_player_s_auto_play_request_carries_their_speed():
     board, shell = Board(speed=8.0), Shell()
     controller = TableController(board, shell, SHOWN_WHOLE, Host(local.game), clock=lambda: 0.0)
     controller.start()
+    shown = local.table.seq
     controller.auto()
-    assert sent == [Auto(True, 8.0)]
+    assert sent == [Auto(True, 8.0)] and (sent[0].game, sent[0].seq) == (1, shown)
 
 
 # ---------------------------------------------------------------------- two players at one keyboard

@@ -117,6 +117,8 @@ def test_without_agreement_auto_play_runs_through_wars():
 
 def test_a_new_deal_mid_game_needs_both_and_counts_a_stopped_game_in_the_tally():
     table, _clock, (ann, bob), (one, two) = seated()
+    ann.flip()
+    bob.flip()
     ann.restart()
     assert table.game_number == 1
     bob.restart()

@@ -21,6 +21,7 @@ from .local import LocalTable, two_player_table
 from .messages import (
     EMOTES,
     Auto,
+    Decline,
     Emote,
     Emoted,
     EventBatch,
@@ -36,6 +37,7 @@ from .messages import (
     NoticeCode,
     Request,
     Restart,
+    Resync,
     SeatState,
     SeatStatus,
     Sit,
@@ -55,7 +57,7 @@ from .remote_game import RemoteGame
 from .table import Member, Table, TableOptions
 
 __all__ = [
-    "EMOTES", "Emote", "Emoted", "House", "Sit", "Tally", "WarStop",
+    "EMOTES", "Decline", "Emote", "Resync", "Emoted", "House", "Sit", "Tally", "WarStop",
     "MAX_LINE", "VERSION", "Auto", "Clock", "EventBatch", "FakeClock", "Flip", "Join", "Leave", "Leaving", "Link", "Lobby",
     "LobbyEntry", "LocalTable", "LogEntry", "Member", "MessageReader", "Notice", "NoticeCode", "ProtocolError",
     "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "RemoteGame", "TableEvent",

@@ -8,7 +8,8 @@ never waits for a connection. A link whose queue would pass ``max_queued``
 bytes (a spectator on a bad line, a process that stopped reading) drops it and
 is sent a fresh snapshot instead on its next ``take()``. A connection that
 sends ``max_bad_lines`` malformed lines is closed; requests beyond
-``request_rate`` a second are dropped.
+``request_rate`` a second are dropped, and so are asks for a fresh snapshot (``Resync``) closer together than
+``RESYNC_GAP`` seconds.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections import deque
 from collections.abc import Callable
 
 from .clock import Clock, monotonic
-from .messages import Join, Leave, Lobby, Notice, NoticeCode, Request, Snapshot, Update, WatchLobby
+from .messages import Join, Leave, Lobby, Notice, NoticeCode, Request, Resync, Snapshot, Update, WatchLobby
 from .protocol import MessageReader, ProtocolError, encode, encode_shared, encode_snapshot, request_reader
 from .rate import TokenBucket
 from .registry import Registry, TableRefused
@@ -28,6 +29,8 @@ MAX_BAD_LINES = 8
 REQUEST_RATE = 50.0
 """Requests a second a link may make on average (a held-down key repeats about 30 times a second)."""
 REQUEST_BURST = 100.0
+RESYNC_GAP = 1.0
+"""Seconds at least between two fresh snapshots a connection asks for (each may be 64 KiB)."""
 
 
 class Link:
@@ -68,6 +71,7 @@ class Link:
         self._queue: deque[bytes] = deque()
         self._queued = 0
         self._resync = False
+        self._resync_asked: float | None = None
         self._stop_lobby: Callable[[], None] | None = None
         self.on_join: Callable[[str, Member], None] | None = None
         """Told each table the connection itself asks to sit at or watch (from the lobby), for the host's log."""
@@ -191,9 +195,26 @@ class Link:
         if member is None:
             self._send_notice(Notice(NoticeCode.REFUSED, "you are not at a table"))
             return
+        if isinstance(request, Resync):
+            self._fresh_snapshot()
+            return
         if isinstance(request, Leave):
             self.member = None
         member.request(request)
+
+    def _fresh_snapshot(self) -> None:
+        """The connection asked for a fresh snapshot: what is queued gives way to it, at most one a ``RESYNC_GAP``."""
+        now = self._clock()
+        if self._resync_asked is not None and now - self._resync_asked < RESYNC_GAP:
+            self.dropped_requests += 1
+            return
+        self._resync_asked = now
+        was_idle = not self._queue and not self._resync
+        self._queue.clear()
+        self._queued = 0
+        self._resync = True
+        if was_idle and self.on_output is not None:
+            self.on_output()
 
     def _fresh(self) -> bytes:
         """The line that brings a connection that fell behind up to date."""

@@ -4,10 +4,15 @@ A table tells each member (``Update``): a ``Snapshot`` when they arrive or fall
 behind, its game's deals, won battles and end as an ``EventBatch``, the seats as a
 ``TableState`` whenever they change, and ``Notice`` lines. The lobby is a
 ``Lobby``; a player's emote is ``Emoted``. A member asks (``Request``): ``Flip``, ``Auto``, ``Restart``,
-``WarStop``, ``Emote``, ``House``, ``Sit``, ``Leaving``, ``Leave``; a connection outside a table asks ``Join`` or
+``WarStop``, ``Emote``, ``House``, ``Sit``, ``Leaving``, ``Decline``, ``Resync``, ``Leave``; a connection outside a table asks ``Join`` or
 ``WatchLobby``. The
 same values go through a socket (``protocol`` encodes them) or straight from a
 ``Table`` to a ``RemoteGame`` in one process (``--two-players``).
+
+Every change a table tells everyone carries the table's sequence number (``seq``, one more per change):
+a screen applies only the next one, ignores what it already has, and asks for a fresh ``Snapshot``
+(``Resync``) when one is missing. A seat's requests carry the game and sequence number its screen showed
+(``Stamped``), so a key acts on what its player saw.
 
 Texts in them are composed by the table from reduced names only, so nothing a
 client typed reaches another screen unreduced. Log entries are data, not text:
@@ -16,16 +21,16 @@ the presentation layer words them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.rules import EndReason, Result, Rules, Side
 
 __all__ = [
-    "EMOTES", "Auto", "BattleWon", "Emote", "Emoted", "EventBatch", "Flip", "GameOver", "GameStarted", "House", "Join",
+    "EMOTES", "Auto", "BattleWon", "Decline", "Emote", "Emoted", "EventBatch", "Flip", "GameOver", "GameStarted", "House", "Join",
     "LOGGED_NOTICES", "Leave", "Leaving", "LogEntry", "Lobby", "LobbyEntry", "Notice", "NoticeCode", "Request", "Restart",
-    "SeatState", "SeatStatus", "Sit", "Snapshot", "Tally", "TableEvent", "TableState", "Update", "WarStop",
+    "Resync", "SeatState", "SeatStatus", "Sit", "Snapshot", "Stamped", "Tally", "TableEvent", "TableState", "Update", "WarStop",
     "WatchLobby", "You",
 ]
 
@@ -53,10 +58,12 @@ class NoticeCode(StrEnum):
     INFO = "info"
     AGREED = "agreed"  # both players agreed on something that changes the game for both
     EXPIRED = "expired"  # a request nobody answered in time
+    DECLINED = "declined"  # a player said no to the other's request
 
 
 LOGGED_NOTICES = frozenset({
     NoticeCode.HOUSE_FLIPPED, NoticeCode.JOINED, NoticeCode.LEFT, NoticeCode.AGREED, NoticeCode.EXPIRED,
+    NoticeCode.DECLINED,
 })
 """Notices every member is told and the battle log keeps; the others are for one member, or final."""
 
@@ -65,6 +72,9 @@ LOGGED_NOTICES = frozenset({
 class Notice:
     code: NoticeCode
     text: str  # composed by the table, from reduced names
+    seq: int = field(default=0, compare=False)
+    """The table's sequence number of this change (0: told to one member only, outside the sequence); values
+    compare without it, so the same notice is equal whenever it was told."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +108,7 @@ class TableState:
     war_stop: bool = False  # both players agreed: auto-play stops at the tie of every war
     held: bool = False  # stopped at a war's tie: either player's flip lays it
     house_in: float | None = None  # seconds until the house flips for the player the table waits for
+    seq: int = field(default=0, compare=False)  # the table's sequence number of this change
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +130,7 @@ class Emoted:
     seat: Side
     name: str
     emote: int
+    seq: int = field(default=0, compare=False)  # the table's sequence number of this change
 
     @property
     def text(self) -> str:
@@ -148,6 +160,8 @@ class Snapshot:
     log: tuple[LogEntry, ...]  # the newest lines, oldest first
     played_ms: int  # since the deal; once the game is over, how long it took (a late joiner's result tells it)
     tally: Tally = (0, 0, 0, 0)
+    seq: int = field(default=0, compare=False)
+    """The table's sequence number when it was made: the updates that follow carry the next ones."""
 
 
 TableEvent = GameStarted | BattleWon | GameOver
@@ -165,6 +179,10 @@ class EventBatch:
     """The game's time at the table after these events (how long it took, once over): one time on every screen."""
     tally: Tally = (0, 0, 0, 0)
     """The table's finished games after these events."""
+    seq: int = field(default=0, compare=False)
+    """The table's sequence number of this change."""
+    held: bool = False
+    """The table holds auto-play at the tie of the last battle here (both asked to stop at wars)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +213,10 @@ Update = Snapshot | EventBatch | TableState | Notice | Emoted | Lobby
 
 @dataclass(frozen=True, slots=True)
 class Flip:
-    """Turn my card for the coming battle."""
+    """Turn my card for the coming battle (``Stamp``: refused if the battle on my screen is not the table's)."""
+
+    game: int = field(default=0, compare=False)
+    seq: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +225,8 @@ class Auto:
 
     on: bool
     speed: float
+    game: int = field(default=0, compare=False)
+    seq: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +236,8 @@ class Restart:
     The table deals once both players asked."""
 
     on: bool = True
+    game: int = field(default=0, compare=False)
+    seq: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +245,8 @@ class WarStop:
     """Ask (or stop asking) that auto-play stop at the tie of every war; it does once both players ask."""
 
     on: bool
+    game: int = field(default=0, compare=False)
+    seq: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +254,8 @@ class Emote:
     """Send ``EMOTES[emote]`` to everyone at the table."""
 
     emote: int
+    game: int = field(default=0, compare=False)
+    seq: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +275,22 @@ class Leaving:
     Everyone at the table is told, so the other player hears of it before the seat changes."""
 
     on: bool
+    game: int = field(default=0, compare=False)
+    seq: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Say no to every request the other player is waiting on me for (auto-play, stopping at wars, dealing
+    again); everyone is told who declined."""
+
+    game: int = field(default=0, compare=False)
+    seq: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """Send me a fresh snapshot: my screen missed an update (a gap in the sequence) or its player asked (ctrl+l)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,5 +311,9 @@ class WatchLobby:
     """Send me the lobby, and again whenever it changes."""
 
 
-Request = Flip | Auto | Restart | WarStop | Emote | House | Sit | Leaving | Leave | Join | WatchLobby
+Request = Flip | Auto | Restart | WarStop | Emote | House | Sit | Leaving | Decline | Resync | Leave | Join | WatchLobby
 """What a connection asks of the server."""
+
+Stamped = Flip | Auto | Restart | WarStop | Emote | Leaving | Decline
+"""A seat's requests that carry the game and sequence number its screen showed (``game`` 0: unstamped, made in
+this process; requests compare without them). The table refuses one made against another game, and a flip made before the last battle."""

@@ -2,8 +2,10 @@
 
 One JSON object per line, UTF-8, ending in ``\\n``, each carrying the version (``"v": VERSION``) and
 a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``,
-``notice``, ``emoted``, ``lobby``); a connection sends requests (``flip``, ``auto``,
-``restart``, ``war_stop``, ``emote``, ``house``, ``sit``, ``leaving``, ``leave``, ``join``, ``lobby``). A game
+``notice``, ``emoted``, ``lobby``), each of a table's with its sequence number (``seq``); a connection sends
+requests (``flip``, ``auto``, ``restart``, ``war_stop``, ``emote``, ``house``, ``sit``, ``leaving``, ``decline``,
+``resync``, ``leave``, ``join``, ``lobby``), a seat's with the game and sequence number its screen showed
+(``game``, ``seq``). A game
 travels as its deals, won battles and game overs (``TableEvent``), which decode to values equal to the
 engine's: a battle's view holds every card laid, and a war's steps follow from
 its wars and the rules' war cards, so the turn of each card is not sent. A line
@@ -33,6 +35,7 @@ from ..core.rules import EndReason, Gather, Result, Rules, RulesError, Side
 from .messages import (
     EMOTES,
     Auto,
+    Decline,
     Emote,
     Emoted,
     EventBatch,
@@ -48,6 +51,7 @@ from .messages import (
     NoticeCode,
     Request,
     Restart,
+    Resync,
     SeatState,
     SeatStatus,
     Sit,
@@ -62,8 +66,9 @@ from .messages import (
 )
 from .names import MAX_NAME_CHARACTERS, MAX_TABLE_NAME_LENGTH, is_reduced
 
-VERSION = 5
-"""5: a player about to leave (a seat's ``leaving``, the ``leaving`` request). 4: requests between players (stop
+VERSION = 6
+"""6: every update of a table carries its sequence number, a seat's requests the game and sequence number its screen
+showed, a batch whether the table holds at its war's tie; ``decline`` and ``resync``. 5: a player about to leave (a seat's ``leaving``, the ``leaving`` request). 4: requests between players (stop
 at wars, deal again mid-game), emotes, the table's tally and game time, a war held at its tie and the house's
 countdown. 3 had none of these; 2 sent each card turned as well."""
 MAX_LINE = 64 * 1024
@@ -123,9 +128,9 @@ def event_dict(event: TableEvent | Notice | Emoted) -> dict[str, Any]:
         return {"type": "started", "seed": event.seed, "rules": _rules(event.rules),
                 "p1": cards_text(event.p1), "p2": cards_text(event.p2)}
     if isinstance(event, Notice):
-        return {"type": "notice", "code": event.code.value, "text": event.text}
+        return {"type": "notice", "code": event.code.value, "text": event.text, "seq": event.seq}
     if isinstance(event, Emoted):
-        return {"type": "emote", "seat": event.seat.value, "name": event.name, "emote": event.emote}
+        return {"type": "emote", "seat": event.seat.value, "name": event.name, "emote": event.emote, "seq": event.seq}
     raise TypeError(f"not an event: {type(event).__name__}")
 
 
@@ -138,7 +143,7 @@ def _state(state: TableState) -> dict[str, Any]:
     return {"table": state.table, "game": state.game, "seats": [_seat(s) for s in state.seats],
             "spectators": state.spectators, "waiting": [s.value for s in state.waiting_for],
             "auto": state.auto_speed, "over": state.over, "war_stop": state.war_stop, "held": state.held,
-            "house_in": state.house_in}
+            "house_in": state.house_in, "seq": state.seq}
 
 
 def _lobby_entry(entry: LobbyEntry) -> dict[str, Any]:
@@ -147,16 +152,20 @@ def _lobby_entry(entry: LobbyEntry) -> dict[str, Any]:
             "counts": list(entry.counts), "result": entry.result.value if entry.result is not None else None}
 
 
+def _stamp(request: Flip | Auto | Restart | WarStop | Emote | Leaving | Decline) -> dict[str, int]:
+    return {"game": request.game, "seq": request.seq}
+
+
 def message_dict(message: Update | Request) -> dict[str, Any]:
     """A message as the JSON object that carries it (version and kind included)."""
     body: dict[str, Any]
     if isinstance(message, EventBatch):
         body = {"kind": "events", "game": message.game, "events": [event_dict(e) for e in message.events],
-                "played": message.played_ms, "tally": list(message.tally)}
+                "played": message.played_ms, "tally": list(message.tally), "seq": message.seq, "held": message.held}
     elif isinstance(message, TableState):
         body = {"kind": "state", **_state(message)}
     elif isinstance(message, Notice):
-        body = {"kind": "notice", "code": message.code.value, "text": message.text}
+        body = {"kind": "notice", "code": message.code.value, "text": message.text, "seq": message.seq}
     elif isinstance(message, Snapshot):
         body = {
             "kind": "snapshot", "you": {"name": message.you.name, "seat": _side(message.you.seat)},
@@ -167,7 +176,7 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
             "reason": message.reason.value if message.reason is not None else None,
             "on_show": event_dict(message.on_show) if message.on_show is not None else None,
             "log": [event_dict(e) for e in message.log], "played": message.played_ms,
-            "tally": list(message.tally),
+            "tally": list(message.tally), "seq": message.seq,
         }
     elif isinstance(message, Emoted):
         body = {"kind": "emoted", **event_dict(message)}
@@ -175,21 +184,26 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
     elif isinstance(message, Lobby):
         body = {"kind": "lobby", "max": message.max_tables, "tables": [_lobby_entry(e) for e in message.tables]}
     elif isinstance(message, Flip):
-        body = {"kind": "flip"}
+        body = {"kind": "flip", **_stamp(message)}
     elif isinstance(message, Auto):
-        body = {"kind": "auto", "on": message.on, "speed": "max" if math.isinf(message.speed) else message.speed}
+        body = {"kind": "auto", "on": message.on, "speed": "max" if math.isinf(message.speed) else message.speed,
+                **_stamp(message)}
     elif isinstance(message, Restart):
-        body = {"kind": "restart", "on": message.on}
+        body = {"kind": "restart", "on": message.on, **_stamp(message)}
     elif isinstance(message, WarStop):
-        body = {"kind": "war_stop", "on": message.on}
+        body = {"kind": "war_stop", "on": message.on, **_stamp(message)}
     elif isinstance(message, Emote):
-        body = {"kind": "emote", "emote": message.emote}
+        body = {"kind": "emote", "emote": message.emote, **_stamp(message)}
+    elif isinstance(message, Decline):
+        body = {"kind": "decline", **_stamp(message)}
+    elif isinstance(message, Resync):
+        body = {"kind": "resync"}
     elif isinstance(message, House):
         body = {"kind": "house"}
     elif isinstance(message, Sit):
         body = {"kind": "sit"}
     elif isinstance(message, Leaving):
-        body = {"kind": "leaving", "on": message.on}
+        body = {"kind": "leaving", "on": message.on, **_stamp(message)}
     elif isinstance(message, Leave):
         body = {"kind": "leave"}
     elif isinstance(message, Join):
@@ -372,8 +386,8 @@ _EVENT_FIELDS = {
     "won": ("type", "battle", "winner", "cards", "p1", "p2", "wars", "counts"),
     "over": ("type", "result", "reason", "battles", "wars", "longest", "counts", "leader", "p1", "p2", "last_wars"),
     "started": ("type", "seed", "rules", "p1", "p2"),
-    "notice": ("type", "code", "text"),
-    "emote": ("type", "seat", "name", "emote"),
+    "notice": ("type", "code", "text", "seq"),
+    "emote": ("type", "seat", "name", "emote", "seq"),
 }
 
 
@@ -386,7 +400,7 @@ def _decode_rules(data: Any) -> Rules:
 
 
 def _decode_emoted(f: _Fields) -> Emoted:
-    return Emoted(f.enum("seat", Side), f.name("name"), f.int("emote", 0, len(EMOTES) - 1))
+    return Emoted(f.enum("seat", Side), f.name("name"), f.int("emote", 0, len(EMOTES) - 1), f.int("seq"))
 
 
 def _tally(f: _Fields) -> Tally:
@@ -424,7 +438,7 @@ def decode_entry(data: Any) -> TableEvent | Notice | Emoted:
         return GameStarted(seed, rules, p1, p2)
     if kind == "emote":
         return _decode_emoted(f)
-    return Notice(f.enum("code", NoticeCode), f.text("text"))
+    return Notice(f.enum("code", NoticeCode), f.text("text"), f.int("seq"))
 
 
 def _decode_event(data: Any) -> TableEvent:
@@ -444,7 +458,9 @@ def _decode_seat(data: Any) -> SeatState:
                      f.bool("restart"), f.bool("war_stop"), f.bool("leaving"))
 
 
-_STATE_FIELDS = ("table", "game", "seats", "spectators", "waiting", "auto", "over", "war_stop", "held", "house_in")
+_STATE_FIELDS = (
+    "table", "game", "seats", "spectators", "waiting", "auto", "over", "war_stop", "held", "house_in", "seq",
+)
 MAX_WAIT = 86400.0
 
 
@@ -465,7 +481,7 @@ def _decode_state(f: _Fields) -> TableState:
     return TableState(
         table, f.int("game", 1), (_decode_seat(seats[0]), _decode_seat(seats[1])),
         f.int("spectators", 0, MAX_SPECTATORS), waiting_for, f.opt_number("auto", MIN_SPEED, MAX_REQUEST_SPEED),
-        f.bool("over"), f.bool("war_stop"), f.bool("held"), f.opt_number("house_in", 0.0, MAX_WAIT),
+        f.bool("over"), f.bool("war_stop"), f.bool("held"), f.opt_number("house_in", 0.0, MAX_WAIT), f.int("seq"),
     )
 
 
@@ -491,20 +507,20 @@ def decode_update(line: bytes | str) -> Update:
     data = _load(line)
     kind = data.get("kind")
     if kind == "events":
-        f = _Fields(data, "an events message", ("v", "kind", "game", "events", "played", "tally"))
+        f = _Fields(data, "an events message", ("v", "kind", "game", "events", "played", "tally", "seq", "held"))
         return EventBatch(f.int("game", 1), tuple(_decode_event(e) for e in f.list("events", MAX_EVENTS)),
-                          f.int("played"), _tally(f))
+                          f.int("played"), _tally(f), f.int("seq"), f.bool("held"))
     if kind == "state":
         return _decode_state(_Fields(data, "a state message", ("v", "kind", *_STATE_FIELDS)))
     if kind == "notice":
-        f = _Fields(data, "a notice", ("v", "kind", "code", "text"))
-        return Notice(f.enum("code", NoticeCode), f.text("text"))
+        f = _Fields(data, "a notice", ("v", "kind", "code", "text", "seq"))
+        return Notice(f.enum("code", NoticeCode), f.text("text"), f.int("seq"))
     if kind == "emoted":
-        return _decode_emoted(_Fields(data, "an emote", ("v", "kind", "seat", "name", "emote")))
+        return _decode_emoted(_Fields(data, "an emote", ("v", "kind", "seat", "name", "emote", "seq")))
     if kind == "snapshot":
         f = _Fields(data, "a snapshot", ("v", "kind", "you", "state", "seed", "rules", "total", "counts", "battles",
                                          "wars", "longest", "result", "reason", "on_show", "log", "played",
-                                         "tally"))
+                                         "tally", "seq"))
         y = _Fields(f._get("you"), "a snapshot's you", ("name", "seat"))
         on_show_data = f._get("on_show")
         on_show = None if on_show_data is None else _decode_event(on_show_data)
@@ -519,7 +535,7 @@ def decode_update(line: bytes | str) -> Update:
             wars=f.int("wars"), longest_war=f.int("longest", 0, DECK_SIZE),
             result=f.opt_enum("result", Result), reason=f.opt_enum("reason", EndReason), on_show=on_show,
             log=log,
-            played_ms=f.int("played"), tally=_tally(f),
+            played_ms=f.int("played"), tally=_tally(f), seq=f.int("seq"),
         )
     if kind == "lobby":
         f = _Fields(data, "a lobby message", ("v", "kind", "max", "tables"))
@@ -527,24 +543,40 @@ def decode_update(line: bytes | str) -> Update:
     raise ProtocolError("a message of no known kind")
 
 
+_STAMP = ("game", "seq")
+
+
+def _stamped(f: _Fields) -> tuple[int, int]:
+    """A seat's request's game and sequence number (0, 0: unstamped)."""
+    return f.int("game"), f.int("seq")
+
+
 def decode_request(line: bytes | str) -> Request:
     """What a connection asked, from one line; raises ``ProtocolError``."""
     data = _load(line)
     kind = data.get("kind")
     if kind == "flip":
-        _Fields(data, "a flip request", ("v", "kind"))
-        return Flip()
+        f = _Fields(data, "a flip request", ("v", "kind", *_STAMP))
+        return Flip(*_stamped(f))
     if kind == "auto":
-        f = _Fields(data, "an auto request", ("v", "kind", "on", "speed"))
+        f = _Fields(data, "an auto request", ("v", "kind", "on", "speed", *_STAMP))
         on = f.bool("on")
         speed = math.inf if f.data.get("speed") == "max" else f.number("speed", MIN_SPEED, MAX_REQUEST_SPEED)
-        return Auto(on, speed)
+        return Auto(on, speed, *_stamped(f))
     if kind == "restart":
-        return Restart(_Fields(data, "a restart request", ("v", "kind", "on")).bool("on"))
+        f = _Fields(data, "a restart request", ("v", "kind", "on", *_STAMP))
+        return Restart(f.bool("on"), *_stamped(f))
     if kind == "war_stop":
-        return WarStop(_Fields(data, "a war stop request", ("v", "kind", "on")).bool("on"))
+        f = _Fields(data, "a war stop request", ("v", "kind", "on", *_STAMP))
+        return WarStop(f.bool("on"), *_stamped(f))
     if kind == "emote":
-        return Emote(_Fields(data, "an emote request", ("v", "kind", "emote")).int("emote", 0, len(EMOTES) - 1))
+        f = _Fields(data, "an emote request", ("v", "kind", "emote", *_STAMP))
+        return Emote(f.int("emote", 0, len(EMOTES) - 1), *_stamped(f))
+    if kind == "decline":
+        return Decline(*_stamped(_Fields(data, "a decline request", ("v", "kind", *_STAMP))))
+    if kind == "resync":
+        _Fields(data, "a resync request", ("v", "kind"))
+        return Resync()
     if kind == "house":
         _Fields(data, "a house request", ("v", "kind"))
         return House()
@@ -552,7 +584,8 @@ def decode_request(line: bytes | str) -> Request:
         _Fields(data, "a sit request", ("v", "kind"))
         return Sit()
     if kind == "leaving":
-        return Leaving(_Fields(data, "a leaving request", ("v", "kind", "on")).bool("on"))
+        f = _Fields(data, "a leaving request", ("v", "kind", "on", *_STAMP))
+        return Leaving(f.bool("on"), *_stamped(f))
     if kind == "leave":
         _Fields(data, "a leave request", ("v", "kind"))
         return Leave()

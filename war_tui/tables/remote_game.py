@@ -7,8 +7,13 @@ they describe, which is up to date before each event is told, as with the engine
 decides a rule: it only applies what the table's updates say. Everything else a
 table says (the seats, notices, snapshots, the lobby) goes to ``watch``
 listeners. Key presses become requests through ``send`` (``flip``, ``set_auto``,
-``restart``, ``set_war_stop``, ``emote``, ``play_house``, ``sit``, ``leave``); the table answers with
-updates. The table's tally and the game's time (``tally``, ``played_ms``) come with its events, so
+``restart``, ``set_war_stop``, ``emote``, ``decline``, ``play_house``, ``sit``, ``leave``), each a seat's
+stamped with the game and sequence number this screen shows; the table answers with updates.
+
+It holds the table's state, never a replay of steps: each update of the table carries its sequence
+number, and only the next one is applied. One already held (a duplicate, or older) is ignored; one past
+a gap (an update lost) is not applied and asks the table for a fresh snapshot (``Resync``, at most one a
+``RESYNC_GAP`` seconds), which replaces everything. The table's tally and the game's time (``tally``, ``played_ms``) come with its events, so
 every screen shows the same.
 
 Fed by ``handle``: from the protocol's ``update_reader`` in a game process, or
@@ -20,11 +25,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
+from .clock import Clock, monotonic
 from ..core.events import BattleWon, EventSource, GameOver, GameStarted, Listener
 from ..core.rules import EndReason, Result, Rules, Side, leader
 from .messages import (
     LOGGED_NOTICES,
     Auto,
+    Decline,
     Emote,
     Emoted,
     EventBatch,
@@ -37,6 +44,7 @@ from .messages import (
     Notice,
     Request,
     Restart,
+    Resync,
     Sit,
     Snapshot,
     Tally,
@@ -49,13 +57,26 @@ from .messages import (
 from .table import DEFAULT_AUTO_SPEED, DEFAULT_LOG_LINES
 
 TableListener = Callable[[Snapshot | TableState | Notice | Emoted | Lobby], None]
+RESYNC_GAP = 1.0
+"""Seconds at least between two snapshots this screen asks for."""
 
 
 class RemoteGame(EventSource):
     """A table's game as one connection sees it; ``send`` carries its requests to the table."""
 
-    def __init__(self, send: Callable[[Request], object] | None = None, log_lines: int = DEFAULT_LOG_LINES) -> None:
+    def __init__(
+        self, send: Callable[[Request], object] | None = None, log_lines: int = DEFAULT_LOG_LINES,
+        *, clock: Clock = monotonic,
+    ) -> None:
         self.send = send
+        self.seq = 0
+        """The table's sequence number of the newest update applied (0: no table yet)."""
+        self.held = False
+        """The table holds auto-play at the tie of the battle on show (a war stop): either player's flip lays it."""
+        self.resyncs = 0
+        """Fresh snapshots asked for (a gap in the sequence, or ctrl+l)."""
+        self._clock = clock
+        self._resync_at: float | None = None
         self.rules = Rules()
         self.seed: int | None = None
         self.total_cards = 0
@@ -109,19 +130,38 @@ class RemoteGame(EventSource):
         return stop
 
     def flip(self) -> None:
-        self._send(Flip())
+        self._send(Flip(*self._stamp()))
 
     def set_auto(self, on: bool, speed: float = DEFAULT_AUTO_SPEED) -> None:
-        self._send(Auto(on, speed))
+        self._send(Auto(on, speed, *self._stamp()))
 
     def restart(self, on: bool = True) -> None:
-        self._send(Restart(on))
+        self._send(Restart(on, *self._stamp()))
 
     def set_war_stop(self, on: bool) -> None:
-        self._send(WarStop(on))
+        self._send(WarStop(on, *self._stamp()))
 
     def emote(self, emote: int) -> None:
-        self._send(Emote(emote))
+        self._send(Emote(emote, *self._stamp()))
+
+    def decline(self) -> None:
+        """Say no to what the other player asks (auto-play, stopping at wars, dealing again)."""
+        self._send(Decline(*self._stamp()))
+
+    def resync(self, *, asked: bool = True) -> bool:
+        """Ask the table for a fresh snapshot (``asked``: by the player, ctrl+l); at most one a ``RESYNC_GAP``
+        seconds. Whether it was asked."""
+        now = self._clock()
+        if self._resync_at is not None and now - self._resync_at < RESYNC_GAP:
+            return False
+        self._resync_at = now
+        self.resyncs += 1
+        self._send(Resync())
+        return True
+
+    def _stamp(self) -> tuple[int, int]:
+        """The game and sequence number this screen shows, carried by each of a seat's requests."""
+        return self.game_number, self.seq
 
     def play_house(self) -> None:
         self._send(House())
@@ -130,10 +170,11 @@ class RemoteGame(EventSource):
         self._send(Sit())
 
     def set_leaving(self, on: bool) -> None:
-        self._send(Leaving(on))
+        self._send(Leaving(on, *self._stamp()))
 
     def leave(self) -> None:
         self._send(Leave())
+        self.seq = 0  # the next table numbers its own changes
 
     def _send(self, request: Request) -> None:
         if self.send is not None:
@@ -142,7 +183,12 @@ class RemoteGame(EventSource):
     # ------------------------------------------------------- updates in
 
     def handle(self, update: Update) -> None:
-        """Apply one update from the table, then tell whoever listens."""
+        """Apply one update from the table if it is the next in its sequence, then tell whoever listens."""
+        if isinstance(update, Snapshot):
+            if not self._takes_snapshot(update):
+                return
+        elif isinstance(update, (EventBatch, TableState, Notice, Emoted)) and update.seq and not self._next(update.seq):
+            return
         if isinstance(update, EventBatch):
             self._events(update)
             return
@@ -150,6 +196,7 @@ class RemoteGame(EventSource):
             self._snapshot(update)
         elif isinstance(update, TableState):
             self.state = update
+            self.held = update.held
         elif isinstance(update, Notice):
             if update.code in LOGGED_NOTICES:
                 self.log.append(update)
@@ -160,7 +207,27 @@ class RemoteGame(EventSource):
         for listener in tuple(self._table_listeners):
             listener(update)
 
+    def _next(self, seq: int) -> bool:
+        """Whether the update numbered ``seq`` is the next one (then it counts as held); a gap asks for a snapshot."""
+        if seq <= self.seq:
+            return False  # a duplicate, or older than what this screen holds
+        if seq > self.seq + 1 or self.seq == 0:
+            self.resync(asked=False)  # one was lost: the snapshot brings everything at once
+            return False
+        self.seq = seq
+        return True
+
+    def _takes_snapshot(self, snapshot: Snapshot) -> bool:
+        """A snapshot replaces everything unless this screen already holds a newer state of the same table."""
+        state = self.state
+        if state is not None and state.table == snapshot.state.table and snapshot.seq < self.seq:
+            return False
+        self.seq = snapshot.seq
+        self._resync_at = None
+        return True
+
     def _snapshot(self, snapshot: Snapshot) -> None:
+        self.held = snapshot.state.held
         self.you = snapshot.you
         self.state = snapshot.state
         self.game_number = snapshot.state.game
@@ -183,6 +250,7 @@ class RemoteGame(EventSource):
         if batch.game < self.game_number:
             return  # from a game this connection has already seen replaced
         self.game_number = batch.game
+        self.held = batch.held
         self.tally = batch.tally
         self.played_ms = batch.played_ms
         for event in batch.events:

@@ -21,7 +21,7 @@ import random
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, TypeVar
 
 from ..core.engine import Game
 from ..core.plural import plural
@@ -34,6 +34,7 @@ from .clock import Clock, monotonic
 from .messages import (
     EMOTES,
     Auto,
+    Decline,
     Emote,
     Emoted,
     EventBatch,
@@ -47,10 +48,12 @@ from .messages import (
     NoticeCode,
     Request,
     Restart,
+    Resync,
     SeatState,
     SeatStatus,
     Sit,
     Snapshot,
+    Stamped,
     Tally,
     TableState,
     Update,
@@ -87,6 +90,8 @@ WAR_LAY_SECONDS = 1.5
 """After a war held at its tie is laid, auto-play waits this long, so every screen can lay it step by step."""
 
 _SIDES = (Side.P1, Side.P2)
+B = TypeVar("B", EventBatch, TableState, Notice, Emoted)
+"""An update a table tells every member, stamped with its sequence number."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +242,12 @@ class Member:
 
     def request(self, request: Request) -> bool:
         """Carry out a table request (``Flip``, ``Auto``, ``Restart``, ``WarStop``, ``Emote``, ``House``, ``Sit``,
-        ``Leaving``, ``Leave``); others are refused."""
+        ``Leaving``, ``Decline``, ``Resync``, ``Leave``); others are refused, and so is a stamped one made against
+        a state that is gone (``Table.stale``)."""
+        if isinstance(request, (Flip, Auto, Restart, WarStop, Emote, Leaving, Decline)) and self.table.stale(
+            self, request
+        ):
+            return False
         if isinstance(request, Flip):
             return self.flip()
         if isinstance(request, Auto):
@@ -254,6 +264,11 @@ class Member:
             return self.table.sit(self)
         if isinstance(request, Leaving):
             return self.table.set_leaving(self, request.on)
+        if isinstance(request, Decline):
+            return self.table.decline(self)
+        if isinstance(request, Resync):
+            self.table.resync(self)
+            return True
         if isinstance(request, Leave):
             self.leave()
             return True
@@ -299,6 +314,10 @@ class Table:
         self.closed = False
         self.revision = 0
         """Grows whenever anything a lobby shows changes."""
+        self.seq = 0
+        """The table's sequence number: one more with every change it tells everyone (each carries its number)."""
+        self._battle_seq = 0
+        """The sequence number of the last batch of the game's events: a flip stamped before it is stale."""
         self._log: deque[LogEntry] = deque(maxlen=self.options.log_lines)
         self._batch: list[Event] = []
         self._last_state: TableState | None = None
@@ -502,6 +521,7 @@ class Table:
         seat.left_at = None
         seat.sat_at = now
         seat.moves_at_sit = self._moves
+        seat.flipped = False  # a flip belongs to its player: nobody sits down to a battle they never flipped for
         seat.drop_wishes()
         return notice
 
@@ -523,6 +543,7 @@ class Table:
             number = seat.side.index + 1
             seat.member = None
             seat.left_at = now
+            seat.flipped = False  # the house flips for the seat when the other player does, not on their behalf
             seat.drop_wishes()
             stayed = now - seat.sat_at
             if stayed < self.options.short_stay and self._moves == seat.moves_at_sit:
@@ -635,9 +656,7 @@ class Table:
         wait = seat.emotes.wait(now)
         if wait > 0 or not seat.emotes.allow(now):
             return self._refuse(member, f"one emote a second, ten a minute: wait {math.ceil(wait)} s")
-        entry = Emoted(seat.side, member.name, emote)
-        self._log.append(entry)
-        self._broadcast(entry)
+        self._log.append(self._broadcast(Emoted(seat.side, member.name, emote)))
         return True
 
     def play_house(self, member: Member) -> bool:
@@ -656,6 +675,42 @@ class Table:
         self._note(Notice(NoticeCode.JOINED, f"{member.name} plays the house: it sits at seat {other.side.index + 1}"))
         self._settle()
         return True
+
+    def stale(self, member: Member, request: Stamped) -> bool:
+        """Whether ``request`` was made against a state that is gone (and the member told so in one line):
+        another game than the one on, or a flip made before the last battle was played. Unstamped ones
+        (``game`` 0, made in this process) are never stale."""
+        if request.game == 0 or not member.present:
+            return False
+        if request.game != self.game_number:
+            self.tell(member, Notice(
+                NoticeCode.REFUSED, f"that was for game {request.game}; game {self.game_number} is on"
+            ))
+            return True
+        return isinstance(request, Flip) and request.seq < self._battle_seq
+
+    def decline(self, member: Member) -> bool:
+        """``member`` says no to every request the other player waits on them for; everyone is told who declined."""
+        seat = self._seat_of(member)
+        if seat is None:
+            return False
+        other = self._seats[1 - seat.side.index]
+        kinds = [kind for kind in KINDS if kind in other.asked]
+        if not kinds:
+            return self._refuse(member, "no request waits for your answer")
+        over = self.game.over
+        for kind in kinds:
+            del other.asked[kind]
+            setattr(other, kind, False)
+        what = " and ".join(request_words(kind, over) for kind in kinds)
+        self._note(Notice(NoticeCode.DECLINED, f"{member.name} declined {other.name}'s request {what}"))
+        self._settle()
+        return True
+
+    def resync(self, member: Member) -> None:
+        """A fresh snapshot for ``member`` (its screen missed an update, or its player asked)."""
+        if member.present and not self.closed:
+            member.sink(self.snapshot(member))
 
     def tell(self, member: Member, notice: Notice) -> None:
         """A notice for one member only (not logged)."""
@@ -793,7 +848,7 @@ class Table:
             total_cards=game.total_cards, counts=game.counts, battles=game.battles, wars=game.wars,
             longest_war=game.longest_war, result=game.result, reason=game.reason,
             on_show=self._on_show, log=tuple(self._log), played_ms=round(1000 * self._played()),
-            tally=self.tally,
+            tally=self.tally, seq=self.seq,
         )
 
     def _played(self) -> float:
@@ -833,13 +888,16 @@ class Table:
         return False
 
     def _note(self, notice: Notice) -> None:
-        """A notice for everyone, kept in the log."""
-        self._log.append(notice)
-        self._broadcast(notice)
+        """A notice for everyone, kept in the log with its sequence number."""
+        self._log.append(self._broadcast(notice))
 
-    def _broadcast(self, update: Update) -> None:
+    def _broadcast(self, update: B) -> B:
+        """Tell every member ``update``, stamped with the table's next sequence number; returns the stamped one."""
+        self.seq += 1
+        stamped = replace(update, seq=self.seq)
         for member in tuple(self.members):
-            member.sink(update)
+            member.sink(stamped)
+        return stamped
 
     def _new_game(self) -> Game:
         game = self._deal()
@@ -875,7 +933,10 @@ class Table:
                     self._on_show = event
         self.revision += 1
         self._record_if_over()
-        self._broadcast(EventBatch(self.game_number, events, round(1000 * self._played()), self.tally))
+        self._broadcast(EventBatch(
+            self.game_number, events, round(1000 * self._played()), self.tally, held=self._held and not self.game.over
+        ))
+        self._battle_seq = self.seq
         self._report_record()
 
     def _record_if_over(self) -> None:
@@ -886,7 +947,7 @@ class Table:
         self._auto_at = None
         self._held = False
         self._took = self._clock() - self._dealt_at
-        if game.result is not None:
+        if game.result is not None and not _nothing_played(game):
             self._tally[game.result] += 1
 
     def _report_record(self) -> None:
@@ -894,6 +955,8 @@ class Table:
         if not game.over or self._recorded or self._took is None:
             return
         self._recorded = True
+        if _nothing_played(game):
+            return  # a game stopped before its first battle is no game: neither statistics nor tally keep it
         seconds = self._took
         if self._on_record is not None:
             players = (self._seats[0].identity, self._seats[1].identity)
@@ -1017,9 +1080,13 @@ class Table:
         compared = replace(state, house_in=None if state.house_in is None else 0.0)
         if compared != self._last_compared:
             self._last_compared = compared
-            self._last_state = state
             self.revision += 1
-            self._broadcast(state)
+            self._last_state = self._broadcast(state)
+
+
+def _nothing_played(game: Game) -> bool:
+    """A game both players stopped by agreement before any battle was played."""
+    return game.reason is EndReason.AGREED and game.battles == 0
 
 
 def _random_seed() -> int:

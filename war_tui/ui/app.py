@@ -31,6 +31,7 @@ from ..core.engine import Game
 from ..core.plural import plural
 from ..presentation.table_keys import LOBBY_KEYS
 from ..presentation.glyphs import choose_glyphs
+from ..presentation.views import BattleView
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
 from ..stats import GameRecord, Source, StatsStore
@@ -187,6 +188,9 @@ class WarApp(ShadowOutput, App[None]):
 
     def stopped_at_war(self) -> None:
         self.controller.stopped_at_war()
+
+    def stops_at_tie(self, view: BattleView) -> bool:
+        return self.controller.stops_at_tie(view)
 
     def on_mount(self) -> None:
         ToastTrail(self).watch(self.screen)  # lives on in the screens' signals it subscribes to

@@ -11,7 +11,9 @@ The board also paces a war: a battle with a war is laid on the pile step by step
 (``shown_steps``) when there is time to watch it, and the rest of the board tells
 its outcome (``settled``) only once its deciding cards are on show. Who feeds the
 board (a controller, ``war_tui.ui.controllers``) learns of that through its
-``Pacer`` methods; the board never looks at a game.
+``Pacer`` methods, and says whether a war stops at its tie; the board never looks at a game.
+Laying a war is the board's own animation: whoever feeds it settles it at once when something
+newer comes (``settle``).
 """
 
 from __future__ import annotations
@@ -58,6 +60,10 @@ class Pacer(Protocol):
 
     def stopped_at_war(self) -> None:
         """"Stop at wars" held auto-play at a tie (the board has turned ``auto`` off)."""
+
+    def stops_at_tie(self, view: BattleView) -> bool:
+        """Whether the war reaching the pile stops at its tie: a solo game's "stop at wars" on auto-play, or a
+        table that says it holds at this battle's tie (a table's board never holds one the table played on)."""
 
 
 class Board(Screen[None]):
@@ -200,7 +206,7 @@ class Board(Screen[None]):
         if self.shown_steps is not None and old is not None and self.settled is not old:
             self.settled = old
         if view is not None and view.stages > 1:
-            if self.auto and self.pause_on_war:
+            if self.pacer.stops_at_tie(view):
                 self.shown_steps = 1  # stopped at the tie: space lays the war cards
                 self.auto = False
                 self.pacer.stopped_at_war()
@@ -248,6 +254,11 @@ class Board(Screen[None]):
     def laying(self) -> bool:
         """Whether a war is on the pile, not yet decided (being laid, or stopped at its tie)."""
         return self.shown_steps is not None
+
+    @property
+    def at_tie(self) -> bool:
+        """Whether a war is stopped at its tie (on the pile, not being laid)."""
+        return self.shown_steps is not None and self._step_timer is None
 
     def settle(self) -> None:
         """The whole battle on show: the board tells its outcome, and a game it ended shows its result."""

@@ -53,6 +53,10 @@ class BoardState(Protocol):
     def laying(self) -> bool:
         """A war on the pile not yet decided (being laid, or stopped at its tie)."""
 
+    @property
+    def at_tie(self) -> bool:
+        """A war stopped at its tie (not being laid)."""
+
     def lay_war(self) -> None: ...
 
     def settle(self) -> None: ...
@@ -247,3 +251,7 @@ class Controller:
     def battle_settled(self) -> None: ...
 
     def stopped_at_war(self) -> None: ...
+
+    def stops_at_tie(self, view: BattleView) -> bool:
+        """Whether a war reaching the board stops at its tie: on auto-play with "stop at wars"."""
+        return self.board.auto and self.board.pause_on_war

@@ -8,6 +8,10 @@ the result's hint), emotes, the table's notices in the log, a late joiner's
 replay of the table's log, the table's tally and game time, the lobby, and the
 end of a table. The table's answer to a request (a battle, a seat change, a
 refusal) is what the board shows.
+
+The board shows the newest state the ``RemoteGame`` holds: a war being laid step by step is settled at
+once when anything newer of the game comes (its log line first, then what followed, in the table's
+order), and a war stops at its tie only while the table says it holds there.
 """
 
 from __future__ import annotations
@@ -176,6 +180,7 @@ class TableController(Controller):
         if you is not None and you.watching and self.settings.table_mode != TableMode.WATCH and not self._told_watching:
             self._told_watching = True
             self._toast("Both seats are taken: you are watching", timeout=5)
+        self._held_notes = []  # the snapshot's log has them, in the table's order
         if self._shown:
             self.board.clear()
         self._show_table()
@@ -188,8 +193,8 @@ class TableController(Controller):
         news = new_requests(old, new, self.game.you, board.names)
         if news:
             self._toast("\n".join(news), timeout=5)
-        if old is not None and old.held and not new.held and board.laying:
-            board.lay_war()
+        if not new.held and board.at_tie:
+            board.lay_war()  # the table no longer holds the war on show: whoever laid it, it is laid here too
         if new.house_in is None:
             self._house_at = None
         elif old is None or old.house_in is None or old.waiting_for != new.waiting_for:
@@ -277,7 +282,8 @@ class TableController(Controller):
                 self._note_line(view.text)
             elif kind == "note" and isinstance(view, Emoted):
                 self._note_line(emote_line(view.name, view.emote))
-        board.settle()  # the table as it is: a war in the log is on show whole, not laid again
+        if not (game.held and board.at_tie):
+            board.settle()  # the table as it is: a war in the log is on show whole, not laid again
         self._shown = True
         self._follow_auto()
         if game.over and board.result is not None:
@@ -289,6 +295,8 @@ class TableController(Controller):
         """The one listener of the table's game: the battle goes on show, then the deal or the result."""
         self._shown = True
         game, board = self.game, self.board
+        if board.laying:
+            board.settle()  # something newer of the game: the war on the pile is told whole first
         self.adapter.told(event, game)
         if isinstance(event, GameStarted):
             self.shell.close_result()
@@ -335,6 +343,10 @@ class TableController(Controller):
             board.settle()
         self._notes += 1
         board.log_note = LogNote(self._notes, text)
+
+    def stops_at_tie(self, view: BattleView) -> bool:
+        """Only while the table holds at this battle's tie: a war the table played on is never held here."""
+        return self.game.held and view.battle == self.game.battles
 
     def battle_settled(self) -> None:
         notes, self._held_notes = self._held_notes, []
@@ -498,6 +510,16 @@ class TableController(Controller):
     def play_house(self) -> None:
         if not self._watching():
             self.game.play_house()
+
+    def decline(self) -> None:
+        """Say no to what the other player asks (auto-play, stopping at wars, dealing again)."""
+        if not self._watching():
+            self.game.decline()
+
+    def resync(self) -> None:
+        """ctrl+l: a fresh snapshot of the table, whatever this screen holds."""
+        if self.ended is None and not self._in_lobby:
+            self.game.resync()
 
     def sit(self) -> None:
         if self.ended is None and not self._in_lobby:

@@ -81,11 +81,12 @@ class TwoPlayerController(TableController):
         self.shell.notify(f"f or Left flips for {names[0]}, j or Right for {names[1]}", timeout=3)
 
     def seat_flip(self, seat: int) -> None:
-        """A player's own key: flip, lay the war stopped at, or at game over ask to deal again."""
+        """A player's own key: flip, lay the war stopped at (the table holds there: it lays it for both), or at
+        game over ask to deal again."""
         if self.ended is not None:
             return
-        if self.board.laying:
-            self.board.lay_war()
+        if self.board.laying and not self.board.at_tie:
+            self.board.lay_war()  # being laid: the rest at once
             return
         if self.game.over:
             self.host.restart(seat)
@@ -93,8 +94,11 @@ class TwoPlayerController(TableController):
             self.host.flip(seat)
 
     def auto(self) -> None:
+        if self.board.at_tie:
+            self.host.flip(0)  # the table holds at the tie: a lays it, and auto-play carries on
+            return
         if self.board.laying:
-            self.board.settle()  # the war stopped at shows whole; auto-play carries on
+            self.board.settle()
         self.host.set_auto(not self._my_seat_wants_auto(), self.my_speed)
 
     def pause_on_war(self) -> None:
@@ -113,10 +117,6 @@ class TwoPlayerController(TableController):
     def _war_stop_lapsed(self) -> None:
         self._war_stop_timer = None
         self.shell.notify("Nobody agreed: stop at wars stays as it was", timeout=3)
-
-    def stopped_at_war(self) -> None:
-        """The board holds the tie: the table stops too, so no battle comes until f, j or a."""
-        self.host.set_auto(False, self.my_speed)
 
     def _ask_auto(self, on: bool) -> None:
         self.host.set_auto(on, self.my_speed)

@@ -1,0 +1,82 @@
+"""One truth at a table (issue 29): each screen ends on the table's state, whatever it held or was laying.
+
+Pilot tests over a socketpair (table_support.TableServer); the other player is a plain member.
+"""
+
+from __future__ import annotations
+
+import pytest
+from table_support import TableServer, dealing, table_app
+from war_ui_support import drawn, until
+
+from war_tui.settings.play import PlaySettings
+from war_tui.tables import TableOptions
+from war_tui.ui.components.battle_log import BattleLog
+from war_tui.ui.components.seats import SeatsLine
+from war_tui.ui.screens.table_game_over import TableGameOverScreen
+
+pytestmark = pytest.mark.app  # see pyproject.toml's markers
+
+SIZE = (100, 30)
+WAR_ENDS_IT = ("KC 7C 2C AS", "2D 7H 3D 2H")
+"""Seat 1 wins a plain battle, then a war that takes seat 2's last cards: the game ends on a war."""
+PACED = PlaySettings(result_hold=0.0)
+"""Wars laid step by step, as a person plays."""
+
+
+def seats(app) -> str:
+    found = app.query(SeatsLine)
+    return drawn(found.first()) if found else ""
+
+
+def requests(app) -> str:
+    return "\n".join(app.board.requests)
+
+
+def log_text(app) -> str:
+    return "\n".join(app.query_one(BattleLog).lines)
+
+
+def on_the_result(app) -> bool:
+    return isinstance(app.screen, TableGameOverScreen)
+
+
+async def test_alone_with_the_house_stopping_at_wars_a_war_the_table_played_through_is_never_held_on_screen():
+    """Item 1: h, w, a alone; the table plays the war that ends the game, so the screen shows it whole."""
+    with TableServer(dealing(*WAR_ENDS_IT)) as server:
+        fd, _ = server.connect("ann", table="oak")
+        app = table_app(fd, settings=PACED)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "h plays the house now" in requests(app))
+            await pilot.press("h")
+            await until(pilot, lambda: "the house plays seat 2" in seats(app))
+            await pilot.press("w")
+            await until(pilot, lambda: app.board.pause_on_war)
+            await pilot.press("a")
+            await until(pilot, lambda: server.registry.table("oak").game.over)
+            await until(pilot, lambda: on_the_result(app) and not app.board.laying)
+            assert app.board.settled is not None and app.board.settled.battle == 2
+            assert app.board.settled.counts == (8, 0)
+            assert "WAR" in log_text(app)
+
+
+async def test_a_human_leaving_during_auto_play_with_war_stops_leaves_no_war_held_on_the_others_screen():
+    """Item 1: both stop at wars and play auto; bob leaves; the war that ends the game reaches ann whole."""
+    with TableServer(dealing(*WAR_ENDS_IT), options=TableOptions(short_stay=0.0)) as server:
+        fd, _ = server.connect("ann", table="oak")
+        bob, _ = server.seat("oak", "bob")
+        app = table_app(fd, settings=PACED)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            bob.table.set_war_stop(bob, True)
+            await pilot.press("w")
+            await until(pilot, lambda: app.board.pause_on_war)
+            bob.set_auto(True, 0.5)  # auto-play runs at the slower player's speed: a battle every 2 s
+            await pilot.press("a")
+            await until(pilot, lambda: app.board.auto)
+            bob.leave()
+            server.wake.set()
+            await until(pilot, lambda: server.registry.table("oak").game.over)
+            await until(pilot, lambda: on_the_result(app) and not app.board.laying)
+            assert app.board.settled is not None and app.board.settled.battle == 2
+            assert log_text(app).index("bob left seat 2") < log_text(app).index("WAR")

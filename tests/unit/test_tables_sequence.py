@@ -1,0 +1,188 @@
+"""One truth at a table (issue 29): the table numbers its changes, screens follow the newest, keys act on what
+their player saw."""
+
+from __future__ import annotations
+
+from test_tables_support import Recorder, dealing, make_table
+
+from war_tui.core.engine import Game
+from war_tui.tables import (
+    Emoted,
+    EventBatch,
+    FakeClock,
+    Flip,
+    Link,
+    Notice,
+    NoticeCode,
+    ProtocolError,
+    Registry,
+    RemoteGame,
+    Restart,
+    Resync,
+    Snapshot,
+    TableState,
+    decode_request,
+    decode_update,
+    encode,
+)
+from war_tui.tables.protocol import update_reader
+
+PLAIN = ("AC KC QC JC", "2D 3D 4D 5D")  # player 1 wins four battles and the game
+SEQUENCED = (EventBatch, TableState, Notice, Emoted)
+
+
+def numbers(sink: Recorder) -> list[int]:
+    """The sequence numbers of the changes a member was told (a notice for it alone has none)."""
+    return [u.seq for u in sink.updates if isinstance(u, SEQUENCED) and u.seq]
+
+
+def play_out(ann, bob) -> None:
+    while not ann.table.game.over:
+        ann.flip()
+        bob.flip()
+
+
+def test_every_change_told_to_everyone_carries_the_next_number_after_the_snapshot():
+    table, clock = make_table(dealing(*PLAIN))
+    one, two = Recorder(), Recorder()
+    ann = table.join("ann", one)
+    bob = table.join("bob", two)
+    table.emote(bob, 0)
+    ann.flip()
+    bob.flip()
+    ann.flip()  # refused to nobody else: a notice for ann alone would have no number
+    seen = numbers(two)
+    start = two.snapshots()[0].seq
+    assert seen == list(range(start + 1, start + 1 + len(seen)))
+    assert seen[-1] == table.seq and numbers(one)[-len(seen):] == seen
+
+
+def test_a_screen_ignores_duplicates_and_asks_for_a_snapshot_after_a_gap_then_shows_the_table():
+    table, clock = make_table(dealing(*PLAIN))
+    asked: list = []
+    screen = RemoteGame(asked.append, clock=clock)
+    lost: list = []
+    deliver = [True]
+
+    def sink(update) -> None:
+        for message in update_reader().feed(encode(update)):
+            if deliver[0]:
+                screen.handle(message)
+                screen.handle(message)  # every update twice: the second is not news
+            else:
+                lost.append(message)
+
+    ann = table.join("ann", sink)
+    bob = table.join("bob", Recorder())
+    ann.flip()
+    bob.flip()
+    assert screen.battles == 1 and screen.seq == table.seq and asked == []
+    deliver[0] = False
+    ann.flip()
+    bob.flip()  # battle 2 never reaches the screen
+    deliver[0] = True
+    ann.flip()
+    assert lost and screen.battles == 1  # nothing past the gap is applied...
+    assert asked == [Resync()]  # ...it asks for everything at once
+    screen.handle(decode_update(encode(table.snapshot(ann))))
+    assert (screen.battles, screen.counts, screen.seq, screen.state) == (
+        table.game.battles, table.game.counts, table.seq, table.state()
+    )
+
+
+def test_a_screen_asks_for_a_snapshot_at_most_once_a_second():
+    table, clock = make_table(dealing(*PLAIN))
+    asked: list = []
+    screen = RemoteGame(asked.append, clock=clock)
+    screen.handle(table.snapshot(table.join("eve", Recorder(), watch=True)))
+    for seq in (screen.seq + 2, screen.seq + 3, screen.seq + 4):
+        screen.handle(Notice(NoticeCode.INFO, "later", seq))
+    assert asked == [Resync()]
+    clock.advance(1.0)
+    screen.handle(Notice(NoticeCode.INFO, "later still", screen.seq + 9))
+    assert asked == [Resync(), Resync()]
+
+
+def test_a_request_made_for_a_game_that_is_gone_is_refused_in_one_line():
+    table, _clock = make_table(dealing(*PLAIN))
+    one = Recorder()
+    ann, bob = table.join("ann", one), table.join("bob", Recorder())
+    play_out(ann, bob)
+    ann.restart()
+    bob.restart()
+    assert table.game_number == 2
+    one.clear()
+    assert not ann.request(Restart(True, game=1, seq=table.seq))
+    assert one.texts() == ["that was for game 1; game 2 is on"]
+    assert not table.state().seats[0].restart and table.game_number == 2
+
+
+def test_the_house_never_answers_queued_keys_of_a_game_that_is_gone():
+    """Item 3: a stalled screen's queued spaces reached the table as "stop this game and deal again" in game 2,
+    the other player had left, and the house agreed to each: 241 stopped games with 0 battles in 3 s."""
+    records: list = []
+    table, _clock = make_table(dealing(*PLAIN), records)
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    play_out(ann, bob)
+    shown = table.seq
+    bob.leave()
+    for _ in range(20):  # space at game 1's result, twenty times, all read by the table at once
+        ann.request(Restart(True, game=1, seq=shown))
+    assert table.game_number == 2 and not table.game.over
+    assert [r.battles for r in records] == [4] and table.tally == (1, 0, 0, 0)
+
+
+def test_a_flip_made_before_the_last_battle_is_refused():
+    table, _clock = make_table(dealing(*PLAIN))
+    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    shown = table.seq
+    ann.request(Flip(game=1, seq=shown))
+    bob.flip()
+    assert table.game.battles == 1
+    ann.request(Flip(game=1, seq=shown))  # a second space her screen sent before it showed battle 1
+    assert not table.state().seats[0].flipped
+    ann.request(Flip(game=1, seq=table.seq))
+    assert table.state().seats[0].flipped
+
+
+def test_a_seat_given_up_keeps_no_pending_flip():
+    """Item 7: wendy flips and leaves; whoever sits next gets no battle they never flipped for."""
+    table, _clock = make_table(dealing(*PLAIN))
+    ann = table.join("ann", Recorder())
+    wendy = table.join("wendy", Recorder())
+    wendy.flip()
+    wendy.leave()
+    table.join("cy", Recorder())
+    ann.flip()
+    assert table.game.battles == 0
+    assert [s.flipped for s in table.state().seats] == [True, False]
+
+
+def test_a_link_asked_for_a_snapshot_sends_one_at_once_and_at_most_one_a_second():
+    clock = FakeClock()
+    registry = Registry(clock=clock, deal=lambda name: Game.deal(21))
+    link = Link(registry, "ann", clock=clock)
+    link.join("oak")
+    link.take()
+    resync = encode(Resync())
+    link.receive(resync + resync)
+    out = update_reader().feed(link.take())
+    assert [type(m) for m in out] == [Snapshot] and link.dropped_requests == 1
+    clock.advance(1.0)
+    link.receive(resync)
+    assert [type(m) for m in update_reader().feed(link.take())] == [Snapshot]
+
+
+def test_sequence_numbers_and_stamps_travel_in_the_protocols_lines():
+    flip = decode_request(encode(Flip(game=3, seq=41)))
+    assert (flip.game, flip.seq) == (3, 41)
+    batch = decode_update(encode(EventBatch(2, (), 10, (0, 0, 0, 0), seq=7, held=True)))
+    assert isinstance(batch, EventBatch) and (batch.seq, batch.held) == (7, True)
+    notice = decode_update(encode(Notice(NoticeCode.INFO, "hi", 9)))
+    assert isinstance(notice, Notice) and notice.seq == 9
+    for bad in (b'{"v":6,"kind":"flip"}', b'{"v":6,"kind":"flip","game":-1,"seq":0}'):
+        try:
+            decode_request(bad)
+        except ProtocolError:
+            continue
+        raise AssertionError("an unstamped or badly stamped flip was taken")
