@@ -70,7 +70,7 @@ async def test_the_other_players_request_shows_whole_and_as_a_toast_and_the_same
             await until(pilot, lambda: "bob" in seats(app))
             bob.set_auto(True, 4)
             server.wake.set()
-            wanted = "bob asks for auto-play at 4/s: press a to agree"
+            wanted = "bob asks for auto-play at 4/s: press a to agree, n to decline"
             await until(pilot, lambda: wanted in requests(app))
             assert wanted in said
             await pilot.press("a")

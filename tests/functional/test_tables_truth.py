@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from table_support import TableServer, dealing, table_app
-from war_ui_support import drawn, until
+from war_ui_support import drawn, footer_text, until
 
 from war_tui.settings.play import PlaySettings
 from war_tui.tables import TableOptions
@@ -80,3 +80,66 @@ async def test_a_human_leaving_during_auto_play_with_war_stops_leaves_no_war_hel
             await until(pilot, lambda: on_the_result(app) and not app.board.laying)
             assert app.board.settled is not None and app.board.settled.battle == 2
             assert log_text(app).index("bob left seat 2") < log_text(app).index("WAR")
+
+
+async def test_n_declines_the_other_players_request_and_the_asker_is_told_who_declined():
+    """n is in the footer only while the other player's request waits, and in the help."""
+    from table_support import PLAIN
+
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, _ = server.connect("ann", table="oak")
+        bob, sink = server.seat("oak", "bob")
+        app = table_app(fd)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            assert "n Decline" not in footer_text(app)
+            bob.set_auto(True, 4)
+            bob.table.set_war_stop(bob, True)
+            server.wake.set()
+            await until(pilot, lambda: "bob asks for auto-play at 4/s: press a to agree, n to decline" in requests(app))
+            await until(pilot, lambda: "n Decline" in footer_text(app))
+            await pilot.press("n")
+            told = "ann declined bob's request for auto-play and to stop at wars"
+            await until(pilot, lambda: told in log_text(app))
+            assert any(getattr(u, "text", "") == told for u in sink.updates)
+            assert not bob.table.state().seats[1].auto and "asks" not in requests(app)
+            await until(pilot, lambda: "n Decline" not in footer_text(app))
+            assert "decline" in dict(app.controller.help_keys())["n"]
+
+
+async def test_a_lost_update_is_caught_up_by_a_snapshot_and_ctrl_l_asks_for_one_by_hand():
+    from table_support import PLAIN
+
+    from war_tui.tables import EventBatch, Snapshot
+
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, link = server.connect("ann", table="oak")
+        bob, _ = server.seat("oak", "bob")
+        app = table_app(fd)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            deliver = link._deliver
+            lost: list = []
+
+            def lose_a_battle(update) -> None:
+                if isinstance(update, EventBatch) and not lost:
+                    lost.append(update)  # the line never reaches ann's screen
+                    return
+                deliver(update)
+
+            link.member.sink = lose_a_battle
+            game = app.controller.game
+            handle, snapshots = game.handle, []
+            game.handle = lambda update: (snapshots.append(update) if isinstance(update, Snapshot) else None,
+                                          handle(update))
+            await pilot.press("space")
+            bob.flip()
+            server.wake.set()
+            await until(pilot, lambda: app.controller.game.battles == 1)  # a snapshot brought it
+            assert lost and len(snapshots) == 1
+            assert app.board.settled is not None and app.board.settled.battle == 1
+            assert log_text(app).count("bob sits at seat 2") == 1
+            await pilot.pause(1.0)  # a screen asks for at most one snapshot a second
+            await pilot.press("ctrl+l")
+            await until(pilot, lambda: len(snapshots) == 2)
+            assert log_text(app).count("bob sits at seat 2") == 1

@@ -7,6 +7,7 @@ from test_tables_support import Recorder, dealing, make_table
 
 from war_tui.core.engine import Game
 from war_tui.tables import (
+    Decline,
     Emoted,
     EventBatch,
     FakeClock,
@@ -186,3 +187,17 @@ def test_sequence_numbers_and_stamps_travel_in_the_protocols_lines():
         except ProtocolError:
             continue
         raise AssertionError("an unstamped or badly stamped flip was taken")
+
+
+def test_decline_clears_what_the_other_player_asks_and_everyone_hears_who_declined():
+    table, _clock = make_table(dealing(*PLAIN))
+    one, two = Recorder(), Recorder()
+    ann, bob = table.join("ann", one), table.join("bob", two)
+    assert not ann.request(Decline(game=1, seq=table.seq))
+    assert one.texts()[-1] == "no request waits for your answer"
+    bob.restart()
+    assert ann.request(Decline(game=1, seq=table.seq))
+    told = "ann declined bob's request to stop this game and deal again"
+    assert told in two.texts() and told in one.texts()
+    assert not table.state().seats[1].restart and table.game_number == 1
+    assert decode_request(encode(Decline(game=1, seq=5))) == Decline()

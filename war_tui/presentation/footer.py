@@ -76,8 +76,9 @@ class FooterPlan:
 SOLO_FOOTER = FooterPlan(drops=("stats", "restart", "pause_on_war", PALETTE, "faster", "auto"))
 TWO_PLAYER_FOOTER = FooterPlan(drops=("pause_on_war", "stats", "restart", PALETTE, "faster", "auto"))
 """Both flip keys first: war stop leaves before anything else (the help lists it)."""
-SEAT_FOOTER = FooterPlan(drops=("stats", "faster", "restart", "pause_on_war", PALETTE, "emote", "auto"))
-"""A seat's footer names the emotes: statistics and speed leave before them."""
+SEAT_FOOTER = FooterPlan(drops=("stats", "faster", "restart", "pause_on_war", PALETTE, "emote", "decline", "auto"))
+"""A seat's footer names the emotes: statistics and speed leave before them. ``n Decline`` shows only while the
+other player's request waits, and stays longer than the emotes then."""
 WATCHING_FOOTER = FooterPlan(
     drops=("stats", PALETTE),
     hides=frozenset({"flip", "auto", "faster", "slower", "pause_on_war", "restart"}),

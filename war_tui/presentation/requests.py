@@ -50,12 +50,19 @@ def request_text(state: TableState, index: int, kind: str, you: You | None, name
     if mine == index:
         return f"you ask {what}: waiting for {names[1 - index]} ({key} withdraws)"
     if mine is not None:
-        return f"{names[index]} asks {what}: press {key} to agree"
+        return f"{names[index]} asks {what}: press {key} to agree, n to decline"
     return f"{names[index]} asks {what}"
 
 
 LEAVE_PROMPT = "leave the table? q or y leaves, any other key stays"
 """What a player who pressed q mid-game reads until they answer."""
+
+
+def declinable(state: TableState | None, you: You | None) -> bool:
+    """Whether a request of the other player waits for this player's answer (``n`` declines it)."""
+    if state is None or you is None or you.seat is None:
+        return False
+    return any(index != you.seat.index for index, _kind in pending(state))
 
 
 def leaving_text(name: str) -> str:

@@ -433,6 +433,12 @@ class WarApp(ShadowOutput, App[None]):
     def action_sit(self) -> None:
         self.controller.sit()
 
+    def action_decline(self) -> None:
+        self.controller.decline()
+
+    def action_resync(self) -> None:
+        self.controller.resync()
+
     def action_scroll_log(self, how: str) -> None:
         """Up/down, j/k, PageUp/PageDown, Home/End move the battle log (it never takes focus)."""
         if self.screen is self.board:

@@ -15,9 +15,12 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding("1", "app.emote(0)", "Emote", key_display=f"1-{EMOTE_KEYS}"),
     *(Binding(str(n + 1), f"app.emote({n})", f"Emote {n + 1}", show=False) for n in range(1, EMOTE_KEYS)),
     Binding("h", "app.play_house", "House", show=False),  # the requests line offers it to a player alone
+    Binding("n", "app.decline", "Decline"),  # in the footer only while the other player's request waits
     Binding("t", "app.sit", "Sit"),
+    Binding("ctrl+l", "app.resync", "Refresh", show=False),  # the help lists it
 ]
-"""A seat's emotes (one footer entry for the six), playing the house when alone, and a spectator taking a seat."""
+"""A seat's emotes (one footer entry for the six), playing the house when alone, declining the other player's
+request, a spectator taking a seat, and a fresh copy of the table (ctrl+l)."""
 
 TWO_PLAYER_BINDINGS: list[BindingType] = [
     Binding("f,left", "p1_flip", "P1 flip", key_display="f"),

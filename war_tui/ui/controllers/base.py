@@ -19,8 +19,9 @@ if TYPE_CHECKING:  # a solo game loads nothing of the tables
     from ...tables import Lobby, TableState, You
 
 Severity = Literal["information", "warning", "error"]
-TABLE_ACTIONS = frozenset({"emote", "play_house", "sit"})
-"""Keys only a seat at a shared table has: emotes, the house in the empty seat, taking a free seat."""
+TABLE_ACTIONS = frozenset({"emote", "play_house", "sit", "decline", "resync"})
+"""Keys only a shared table has: emotes, the house in the empty seat, taking a free seat, declining the other
+player's request, a fresh copy of the table."""
 Kind = Literal["solo", "table", "two-players"]
 """A way to play (it chooses the result screen)."""
 
@@ -225,6 +226,10 @@ class Controller:
     def play_house(self) -> None: ...
 
     def sit(self) -> None: ...
+
+    def decline(self) -> None: ...
+
+    def resync(self) -> None: ...
 
     def join(self, table: str, watch: bool) -> None:
         """The lobby's choice: sit at (or watch) ``table``."""

@@ -25,7 +25,7 @@ from typing import Protocol
 
 from ...core.events import Event, GameOver, GameStarted
 from ...core.rules import Result
-from ...presentation.requests import LEAVE_PROMPT, emote_line, new_requests, request_lines
+from ...presentation.requests import LEAVE_PROMPT, declinable, emote_line, new_requests, request_lines
 from ...presentation.speed import faster, slower, speed_label
 from ...presentation.table_views import board_steps
 from ...presentation.words import capital
@@ -118,10 +118,15 @@ class TableController(Controller):
         return super().allows(action, on_board)
 
     def _table_key(self, action: str) -> bool:
-        """Emotes for players; the house only alone at the table; a seat only for a spectator."""
+        """Emotes for players; the house only alone at the table; a seat only for a spectator; declining while the
+        other player's request waits; a fresh copy of the table for everyone."""
         you, state = self.game.you, self.game.state
         if you is None or state is None or self.ended is not None:
             return False
+        if action == "resync":
+            return True
+        if action == "decline":
+            return declinable(state, you)
         if action == "sit":
             return you.seat is None
         if you.seat is None:
