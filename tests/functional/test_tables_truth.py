@@ -19,6 +19,8 @@ pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 SIZE = (100, 30)
 WAR_ENDS_IT = ("KC 7C 2C AS", "2D 7H 3D 2H")
+WAR_THEN_MORE = ("4C 2C 3C 5C 9C 8C 7C 6C", "4D 2D 3D KD 8D 7D 6D 5D")
+"""Battle 1 is a war; more battles follow."""
 """Seat 1 wins a plain battle, then a war that takes seat 2's last cards: the game ends on a war."""
 PACED = PlaySettings(result_hold=0.0)
 """Wars laid step by step, as a person plays."""
@@ -143,3 +145,46 @@ async def test_a_lost_update_is_caught_up_by_a_snapshot_and_ctrl_l_asks_for_one_
             await pilot.press("ctrl+l")
             await until(pilot, lambda: len(snapshots) == 2)
             assert log_text(app).count("bob sits at seat 2") == 1
+
+
+async def live_and_late(server, script) -> tuple[list[str], list[str]]:
+    """ann's log, watched live through ``script(pilot, app, bob)``, and the log of eve, who comes after."""
+    fd, _ = server.connect("ann", table="oak")
+    bob, _ = server.seat("oak", "bob")
+    app = table_app(fd, settings=PACED)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "bob" in seats(app))
+        await script(pilot, app, bob)
+        live = list(app.query_one(BattleLog).lines)
+    fd, _ = server.connect("eve", table="oak", watch=True)
+    late_app = table_app(fd, mode="watch", settings=PACED)
+    async with late_app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "you are watching" in seats(late_app))
+        late = list(late_app.query_one(BattleLog).lines)
+    return live, late
+
+
+async def test_a_game_stopped_at_a_wars_tie_is_logged_in_the_tables_order_on_every_screen():
+    """Item 5: both stop at wars and play auto; at the tie both ask to deal again. Live, the result line came
+    above the stopped battle and the agreement after game 2's battle 9; a late spectator sees the table's order."""
+
+    async def script(pilot, app, bob) -> None:
+        bob.table.set_war_stop(bob, True)
+        await pilot.press("w")
+        await until(pilot, lambda: app.board.pause_on_war)
+        bob.set_auto(True, 4)
+        await pilot.press("a")
+        await until(pilot, lambda: app.board.table_state.held and app.board.shown_steps == 1)  # at the tie
+        await pilot.press("r")
+        await until(pilot, lambda: "you ask to stop this game" in requests(app))
+        bob.restart()
+        bob.set_auto(False)
+        server.wake.set()
+        await until(pilot, lambda: app.controller.game.game_number == 2 and not app.board.laying)
+        await pilot.pause(0.1)
+        assert not app.board.laying
+
+    with TableServer(dealing(*WAR_THEN_MORE)) as server:
+        live, late = await live_and_late(server, script)
+        assert any("stopped" in line.lower() for line in live)
+        assert late[:len(live)] == live, "\n".join(["live:", *live, "late:", *late])  # then ann's leaving
