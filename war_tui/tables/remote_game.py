@@ -148,8 +148,8 @@ class RemoteGame(EventSource):
         """Say no to what the other player asks (auto-play, stopping at wars, dealing again)."""
         self._send(Decline(*self._stamp()))
 
-    def resync(self, *, asked: bool = True) -> bool:
-        """Ask the table for a fresh snapshot (``asked``: by the player, ctrl+l); at most one a ``RESYNC_GAP``
+    def resync(self) -> bool:
+        """Ask the table for a fresh snapshot (a gap in the sequence, or ctrl+l); at most one a ``RESYNC_GAP``
         seconds. Whether it was asked."""
         now = self._clock()
         if self._resync_at is not None and now - self._resync_at < RESYNC_GAP:
@@ -212,7 +212,7 @@ class RemoteGame(EventSource):
         if seq <= self.seq:
             return False  # a duplicate, or older than what this screen holds
         if seq > self.seq + 1 or self.seq == 0:
-            self.resync(asked=False)  # one was lost: the snapshot brings everything at once
+            self.resync()  # one was lost: the snapshot brings everything at once
             return False
         self.seq = seq
         return True
