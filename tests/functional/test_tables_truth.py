@@ -188,3 +188,29 @@ async def test_a_game_stopped_at_a_wars_tie_is_logged_in_the_tables_order_on_eve
         live, late = await live_and_late(server, script)
         assert any("stopped" in line.lower() for line in live)
         assert late[:len(live)] == live, "\n".join(["live:", *live, "late:", *late])  # then ann's leaving
+
+
+async def test_a_spectator_arriving_while_the_table_holds_a_war_at_its_tie_sees_the_tie_as_the_players_do():
+    """Item 1: the late spectator saw battle 4 whole while the players' screens stood at its tie (battle 3 told)."""
+    with TableServer(dealing(*WAR_THEN_MORE)) as server:
+        ann, _ = server.seat("oak", "ann")
+        bob, _ = server.seat("oak", "bob")
+        for member in (ann, bob):
+            member.table.set_war_stop(member, True)
+            member.set_auto(True, 4)
+        server.wake.set()
+        table = server.registry.table("oak")
+        fd, _ = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch", settings=PACED)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: table.state().held)
+            await until(pilot, lambda: app.board.table_state is not None and app.board.table_state.held)
+            assert app.board.at_tie and app.board.battle.battle == table.game.battles
+            assert "either player's space lays it" in requests(app)
+            fd2, _ = server.connect("fay", table="oak", watch=True)
+            late = table_app(fd2, mode="watch", settings=PACED)
+            async with late.run_test(size=SIZE) as late_pilot:
+                await until(late_pilot, lambda: "you are watching" in seats(late))
+                assert late.board.at_tie and late.board.battle.battle == table.game.battles
+                assert late.board.settled == app.board.settled
+                assert "DOUBLE WAR" not in log_text(late)
