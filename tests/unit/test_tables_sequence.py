@@ -201,3 +201,24 @@ def test_decline_clears_what_the_other_player_asks_and_everyone_hears_who_declin
     assert told in two.texts() and told in one.texts()
     assert not table.state().seats[1].restart and table.game_number == 1
     assert decode_request(encode(Decline(game=1, seq=5))) == Decline()
+
+
+def test_every_request_has_one_codec_and_travels_whole():
+    """One codec for requests: each type has its tag and fields, read back as written, stamps included."""
+    from typing import get_args
+
+    from war_tui.tables import Auto, Emote, House, Join, Leave, Leaving, Request, Sit, WarStop, WatchLobby
+    from war_tui.tables.protocol import _REQUEST_CODEC
+
+    assert set(get_args(Request)) == set(_REQUEST_CODEC)
+    samples = [
+        Flip(game=2, seq=3), Auto(True, float("inf"), 2, 3), Auto(False, 0.5), Restart(False, 4, 5), WarStop(True, 1, 1),
+        Emote(5, 1, 9), Decline(7, 8), Leaving(True, 1, 2), Resync(), House(), Sit(), Leave(), Join("oak", True),
+        WatchLobby(),
+    ]
+    for request in samples:
+        back = decode_request(encode(request))
+        assert back == request and type(back) is type(request)
+        assert (getattr(back, "game", 0), getattr(back, "seq", 0)) == (
+            getattr(request, "game", 0), getattr(request, "seq", 0)
+        )

@@ -5,7 +5,9 @@ a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``,
 ``notice``, ``emoted``, ``lobby``), each of a table's with its sequence number (``seq``); a connection sends
 requests (``flip``, ``auto``, ``restart``, ``war_stop``, ``emote``, ``house``, ``sit``, ``leaving``, ``decline``,
 ``resync``, ``leave``, ``join``, ``lobby``), a seat's with the game and sequence number its screen showed
-(``game``, ``seq``). A game
+(``game``, ``seq``). Every request
+type has one codec (``_REQUESTS``): the tag it travels under and its typed fields, read and written by
+the same table. A game
 travels as its deals, won battles and game overs (``TableEvent``), which decode to values equal to the
 engine's: a battle's view holds every card laid, and a war's steps follow from
 its wars and the rules' war cards, so the turn of each card is not sent. A line
@@ -26,7 +28,7 @@ import builtins  # the readers' names (int, bool, list) hide the builtins inside
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from ..core.cards import DECK_SIZE, Card, CardError, validate_packets
@@ -152,8 +154,55 @@ def _lobby_entry(entry: LobbyEntry) -> dict[str, Any]:
             "counts": list(entry.counts), "result": entry.result.value if entry.result is not None else None}
 
 
-def _stamp(request: Flip | Auto | Restart | WarStop | Emote | Leaving | Decline) -> dict[str, int]:
-    return {"game": request.game, "seq": request.seq}
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """One field of a request: how it is read from its checked JSON object, and written to it."""
+
+    name: str
+    read: Callable[[_Fields, str], Any]
+    write: Callable[[Any], Any] = lambda value: value
+
+
+@dataclass(frozen=True, slots=True)
+class _RequestCodec:
+    """A request type, the tag (``kind``) it travels under, its name in a refusal, and its fields in order."""
+
+    type: Callable[..., Request]
+    kind: str
+    what: str
+    fields: tuple[_Field, ...] = ()
+
+
+_ON = _Field("on", lambda f, key: f.bool(key))
+_STAMPED = (_Field("game", lambda f, key: f.int(key)), _Field("seq", lambda f, key: f.int(key)))
+"""The game and sequence number the screen showed, on every request of a seat's (``Stamped``)."""
+_SPEED = _Field(
+    "speed",
+    lambda f, key: math.inf if f.data.get(key) == "max" else f.number(key, MIN_SPEED, MAX_REQUEST_SPEED),
+    lambda speed: "max" if math.isinf(speed) else speed,
+)
+_REQUESTS = (
+    _RequestCodec(Flip, "flip", "a flip request", _STAMPED),
+    _RequestCodec(Auto, "auto", "an auto request", (_ON, _SPEED, *_STAMPED)),
+    _RequestCodec(Restart, "restart", "a restart request", (_ON, *_STAMPED)),
+    _RequestCodec(WarStop, "war_stop", "a war stop request", (_ON, *_STAMPED)),
+    _RequestCodec(Emote, "emote", "an emote request", (
+        _Field("emote", lambda f, key: f.int(key, 0, len(EMOTES) - 1)), *_STAMPED,
+    )),
+    _RequestCodec(Decline, "decline", "a decline request", _STAMPED),
+    _RequestCodec(Leaving, "leaving", "a leaving request", (_ON, *_STAMPED)),
+    _RequestCodec(Resync, "resync", "a resync request"),
+    _RequestCodec(House, "house", "a house request"),
+    _RequestCodec(Sit, "sit", "a sit request"),
+    _RequestCodec(Leave, "leave", "a leave request"),
+    _RequestCodec(Join, "join", "a join request", (
+        _Field("table", lambda f, key: f.text(key, MAX_TABLE_TEXT)), _Field("watch", lambda f, key: f.bool(key)),
+    )),
+    _RequestCodec(WatchLobby, "lobby", "a lobby request"),
+)
+"""Every request, one codec: its tag on the line and its typed, range-checked fields, read and written alike."""
+_REQUEST_CODEC: dict[object, _RequestCodec] = {codec.type: codec for codec in _REQUESTS}
+_REQUEST_KINDS = {codec.kind: codec for codec in _REQUESTS}
 
 
 def message_dict(message: Update | Request) -> dict[str, Any]:
@@ -183,33 +232,9 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
         del body["type"]
     elif isinstance(message, Lobby):
         body = {"kind": "lobby", "max": message.max_tables, "tables": [_lobby_entry(e) for e in message.tables]}
-    elif isinstance(message, Flip):
-        body = {"kind": "flip", **_stamp(message)}
-    elif isinstance(message, Auto):
-        body = {"kind": "auto", "on": message.on, "speed": "max" if math.isinf(message.speed) else message.speed,
-                **_stamp(message)}
-    elif isinstance(message, Restart):
-        body = {"kind": "restart", "on": message.on, **_stamp(message)}
-    elif isinstance(message, WarStop):
-        body = {"kind": "war_stop", "on": message.on, **_stamp(message)}
-    elif isinstance(message, Emote):
-        body = {"kind": "emote", "emote": message.emote, **_stamp(message)}
-    elif isinstance(message, Decline):
-        body = {"kind": "decline", **_stamp(message)}
-    elif isinstance(message, Resync):
-        body = {"kind": "resync"}
-    elif isinstance(message, House):
-        body = {"kind": "house"}
-    elif isinstance(message, Sit):
-        body = {"kind": "sit"}
-    elif isinstance(message, Leaving):
-        body = {"kind": "leaving", "on": message.on, **_stamp(message)}
-    elif isinstance(message, Leave):
-        body = {"kind": "leave"}
-    elif isinstance(message, Join):
-        body = {"kind": "join", "table": message.table, "watch": message.watch}
-    elif isinstance(message, WatchLobby):
-        body = {"kind": "lobby"}
+    elif type(message) in _REQUEST_CODEC:
+        codec = _REQUEST_CODEC[type(message)]
+        body = {"kind": codec.kind, **{f.name: f.write(getattr(message, f.name)) for f in codec.fields}}
     else:
         raise TypeError(f"not a protocol message: {type(message).__name__}")
     return {"v": VERSION, **body}
@@ -543,59 +568,15 @@ def decode_update(line: bytes | str) -> Update:
     raise ProtocolError("a message of no known kind")
 
 
-_STAMP = ("game", "seq")
-
-
-def _stamped(f: _Fields) -> tuple[int, int]:
-    """A seat's request's game and sequence number (0, 0: unstamped)."""
-    return f.int("game"), f.int("seq")
-
-
 def decode_request(line: bytes | str) -> Request:
     """What a connection asked, from one line; raises ``ProtocolError``."""
     data = _load(line)
     kind = data.get("kind")
-    if kind == "flip":
-        f = _Fields(data, "a flip request", ("v", "kind", *_STAMP))
-        return Flip(*_stamped(f))
-    if kind == "auto":
-        f = _Fields(data, "an auto request", ("v", "kind", "on", "speed", *_STAMP))
-        on = f.bool("on")
-        speed = math.inf if f.data.get("speed") == "max" else f.number("speed", MIN_SPEED, MAX_REQUEST_SPEED)
-        return Auto(on, speed, *_stamped(f))
-    if kind == "restart":
-        f = _Fields(data, "a restart request", ("v", "kind", "on", *_STAMP))
-        return Restart(f.bool("on"), *_stamped(f))
-    if kind == "war_stop":
-        f = _Fields(data, "a war stop request", ("v", "kind", "on", *_STAMP))
-        return WarStop(f.bool("on"), *_stamped(f))
-    if kind == "emote":
-        f = _Fields(data, "an emote request", ("v", "kind", "emote", *_STAMP))
-        return Emote(f.int("emote", 0, len(EMOTES) - 1), *_stamped(f))
-    if kind == "decline":
-        return Decline(*_stamped(_Fields(data, "a decline request", ("v", "kind", *_STAMP))))
-    if kind == "resync":
-        _Fields(data, "a resync request", ("v", "kind"))
-        return Resync()
-    if kind == "house":
-        _Fields(data, "a house request", ("v", "kind"))
-        return House()
-    if kind == "sit":
-        _Fields(data, "a sit request", ("v", "kind"))
-        return Sit()
-    if kind == "leaving":
-        f = _Fields(data, "a leaving request", ("v", "kind", "on", *_STAMP))
-        return Leaving(f.bool("on"), *_stamped(f))
-    if kind == "leave":
-        _Fields(data, "a leave request", ("v", "kind"))
-        return Leave()
-    if kind == "join":
-        f = _Fields(data, "a join request", ("v", "kind", "table", "watch"))
-        return Join(f.text("table", MAX_TABLE_TEXT), f.bool("watch"))
-    if kind == "lobby":
-        _Fields(data, "a lobby request", ("v", "kind"))
-        return WatchLobby()
-    raise ProtocolError("a request of no known kind")
+    codec = _REQUEST_KINDS.get(kind) if isinstance(kind, str) else None
+    if codec is None:
+        raise ProtocolError("a request of no known kind")
+    f = _Fields(data, codec.what, ("v", "kind", *(field.name for field in codec.fields)))
+    return codec.type(**{field.name: field.read(f, field.name) for field in codec.fields})
 
 
 # ================================================================ streams
