@@ -1,19 +1,17 @@
 """The line protocol between the server and each connection's game process.
 
 One JSON object per line, UTF-8, ending in ``\\n``, each carrying the version (``"v": VERSION``) and
-a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``,
-``notice``, ``emoted``, ``lobby``), each of a table's with its sequence number (``seq``); a connection sends
-requests (``flip``, ``auto``, ``restart``, ``war_stop``, ``emote``, ``house``, ``sit``, ``leaving``, ``decline``,
-``resync``, ``leave``, ``join``, ``lobby``), a seat's with the game and sequence number its screen showed
-(``game``, ``seq``). Every request
-type has one codec (``_REQUESTS``): the tag it travels under and its typed fields, read and written by
-the same table. A game
-travels as its deals, won battles and game overs (``TableEvent``), which decode to values equal to the
-engine's: a battle's view holds every card laid, and a war's steps follow from
-its wars and the rules' war cards, so the turn of each card is not sent. A line
-of another version is refused, with a sentence saying both ends must run the same
-war-tui. Cards travel as one character
-each (``CARD_CHARS``), so the largest snapshot stays well under the line limit.
+a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``, ``notice``, ``emoted``,
+``lobby``), each of a table's with its sequence number (``seq``); a connection sends requests
+(``flip``, ``auto``, ``restart``, ``war_stop``, ``emote``, ``house``, ``sit``, ``leaving``,
+``decline``, ``resync``, ``leave``, ``join``, ``lobby``), a seat's with the game and sequence number
+its screen showed (``game``, ``seq``). Every request type has one codec (``_REQUESTS``): the tag it
+travels under and its typed fields, read and written by the same table. A game travels as its deals,
+won battles and game overs (``TableEvent``), which decode to values equal to the engine's: a battle's
+view holds every card laid, and a war's steps follow from its wars and the rules' war cards, so the
+turn of each card is not sent. A line of another version is refused, with a sentence saying both ends
+must run the same war-tui. Cards travel as one character each (``CARD_CHARS``), so the largest
+snapshot stays well under the line limit.
 
 Every line is checked before anything acts on it: its size (``MAX_LINE``, 64
 KiB), its JSON, its version, its kind, the exact set of fields, their types and
