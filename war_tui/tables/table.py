@@ -244,9 +244,7 @@ class Member:
         """Carry out a table request (``Flip``, ``Auto``, ``Restart``, ``WarStop``, ``Emote``, ``House``, ``Sit``,
         ``Leaving``, ``Decline``, ``Resync``, ``Leave``); others are refused, and so is a stamped one made against
         a state that is gone (``Table.stale``)."""
-        if isinstance(request, (Flip, Auto, Restart, WarStop, Emote, Leaving, Decline)) and self.table.stale(
-            self, request
-        ):
+        if isinstance(request, Stamped) and self.table.stale(self, request):
             return False
         if isinstance(request, Flip):
             return self.flip()
