@@ -12,9 +12,9 @@ stamped with the game and sequence number this screen shows; the table answers w
 
 It holds the table's state, never a replay of steps: each update of the table carries its sequence
 number, and only the next one is applied. One already held (a duplicate, or older) is ignored; one past
-a gap (an update lost) is not applied and asks the table for a fresh snapshot (``Resync``, at most one a
-``RESYNC_GAP`` seconds), which replaces everything. The table's tally and the game's time (``tally``, ``played_ms``) come with its events, so
-every screen shows the same.
+a gap (an update lost) is not applied and asks the table for a fresh snapshot (``Resync``, at most one
+a ``RESYNC_GAP`` seconds), which replaces everything. The table's tally and the game's time
+(``tally``, ``played_ms``) come with its events, so every screen shows the same.
 
 Fed by ``handle``: from the protocol's ``update_reader`` in a game process, or
 straight from a ``Table`` member's sink in one process (``--two-players``).
@@ -208,7 +208,8 @@ class RemoteGame(EventSource):
             listener(update)
 
     def _next(self, seq: int) -> bool:
-        """Whether the update numbered ``seq`` is the next one (then it counts as held); a gap asks for a snapshot."""
+        """Whether the update numbered ``seq`` is the next one (then this screen stands at it); after a gap, no:
+        it asks for a snapshot instead."""
         if seq <= self.seq:
             return False  # a duplicate, or older than what this screen holds
         if seq > self.seq + 1 or self.seq == 0:
