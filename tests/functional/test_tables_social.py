@@ -314,6 +314,7 @@ async def test_two_players_at_one_keyboard_w_stops_at_the_tie_and_a_flip_key_lay
         await pilot.press("j")
         await until(pilot, lambda: not app.board.laying)
         assert "DOUBLE WAR" in log_text(app)
+        await until(pilot, lambda: app.controller.game.over)  # the table laid it for both: auto-play carries on
 
 
 async def test_the_footer_follows_the_table_keys_in_play_as_people_arrive():
