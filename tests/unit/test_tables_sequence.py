@@ -204,7 +204,7 @@ def test_decline_clears_what_the_other_player_asks_and_everyone_hears_who_declin
 
 
 def test_every_request_has_one_codec_and_travels_whole():
-    """One codec for requests: each type has its tag and fields, read back as written, stamps included."""
+    """One codec per request: each type has its tag and fields, read back as written, stamps included."""
     from typing import get_args
 
     from war_tui.tables import Auto, Emote, House, Join, Leave, Leaving, Request, Sit, WarStop, WatchLobby

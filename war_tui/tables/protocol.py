@@ -5,8 +5,8 @@ a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``, ``n
 ``lobby``), each of a table's with its sequence number (``seq``); a connection sends requests
 (``flip``, ``auto``, ``restart``, ``war_stop``, ``emote``, ``house``, ``sit``, ``leaving``,
 ``decline``, ``resync``, ``leave``, ``join``, ``lobby``), a seat's with the game and sequence number
-its screen showed (``game``, ``seq``). Every request type has one codec (``_REQUESTS``): the tag it
-travels under and its typed fields, read and written by the same table. A game travels as its deals,
+its screen showed (``game``, ``seq``). Every message type has one codec (``_UPDATES``, ``_REQUESTS``):
+the tag it travels under and its typed fields, each read and written by the same entry. A game travels as its deals,
 won battles and game overs (``TableEvent``), which decode to values equal to the engine's: a battle's
 view holds every card laid, and a war's steps follow from its wars and the rules' war cards, so the
 turn of each card is not sent. A line of another version is refused, with a sentence saying both ends
@@ -139,13 +139,6 @@ def _seat(seat: SeatState) -> dict[str, Any]:
             "speed": seat.speed, "restart": seat.restart, "war_stop": seat.war_stop, "leaving": seat.leaving}
 
 
-def _state(state: TableState) -> dict[str, Any]:
-    return {"table": state.table, "game": state.game, "seats": [_seat(s) for s in state.seats],
-            "spectators": state.spectators, "waiting": [s.value for s in state.waiting_for],
-            "auto": state.auto_speed, "over": state.over, "war_stop": state.war_stop, "held": state.held,
-            "house_in": state.house_in, "seq": state.seq}
-
-
 def _lobby_entry(entry: LobbyEntry) -> dict[str, Any]:
     return {"table": entry.table, "players": list(entry.players), "statuses": [s.value for s in entry.statuses],
             "spectators": entry.spectators, "game": entry.game, "battles": entry.battles,
@@ -154,21 +147,36 @@ def _lobby_entry(entry: LobbyEntry) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class _Field:
-    """One field of a request: how it is read from its checked JSON object, and written to it."""
+    """One field of a message: its name on the line, how it is read from its checked JSON object and written
+    to it, and the value's attribute when its name differs."""
 
     name: str
     read: Callable[[_Fields, str], Any]
     write: Callable[[Any], Any] = lambda value: value
+    attr: str = ""
+
+    @property
+    def key(self) -> str:
+        return self.attr or self.name
 
 
 @dataclass(frozen=True, slots=True)
-class _RequestCodec:
-    """A request type, the tag (``kind``) it travels under, its name in a refusal, and its fields in order."""
+class _Codec:
+    """A message type, the tag (``kind``) it travels under, its name in a refusal, and its fields in order."""
 
-    type: Callable[..., Request]
+    type: Callable[..., Any]
     kind: str
     what: str
     fields: tuple[_Field, ...] = ()
+
+    def write(self, message: object) -> dict[str, Any]:
+        return {field.name: field.write(getattr(message, field.key)) for field in self.fields}
+
+    def read(self, data: Any, what: str | None = None, tagged: bool = True) -> Any:
+        """The message from its JSON object (``tagged``: a line's, with version and kind; else nested)."""
+        names = tuple(field.name for field in self.fields)
+        f = _Fields(data, what or self.what, ("v", "kind", *names) if tagged else names)
+        return self.type(**{field.key: field.read(f, field.name) for field in self.fields})
 
 
 _ON = _Field("on", lambda f, key: f.bool(key))
@@ -180,62 +188,35 @@ _SPEED = _Field(
     lambda speed: "max" if math.isinf(speed) else speed,
 )
 _REQUESTS = (
-    _RequestCodec(Flip, "flip", "a flip request", _STAMPED),
-    _RequestCodec(Auto, "auto", "an auto request", (_ON, _SPEED, *_STAMPED)),
-    _RequestCodec(Restart, "restart", "a restart request", (_ON, *_STAMPED)),
-    _RequestCodec(WarStop, "war_stop", "a war stop request", (_ON, *_STAMPED)),
-    _RequestCodec(Emote, "emote", "an emote request", (
+    _Codec(Flip, "flip", "a flip request", _STAMPED),
+    _Codec(Auto, "auto", "an auto request", (_ON, _SPEED, *_STAMPED)),
+    _Codec(Restart, "restart", "a restart request", (_ON, *_STAMPED)),
+    _Codec(WarStop, "war_stop", "a war stop request", (_ON, *_STAMPED)),
+    _Codec(Emote, "emote", "an emote request", (
         _Field("emote", lambda f, key: f.int(key, 0, len(EMOTES) - 1)), *_STAMPED,
     )),
-    _RequestCodec(Decline, "decline", "a decline request", _STAMPED),
-    _RequestCodec(Leaving, "leaving", "a leaving request", (_ON, *_STAMPED)),
-    _RequestCodec(Resync, "resync", "a resync request"),
-    _RequestCodec(House, "house", "a house request"),
-    _RequestCodec(Sit, "sit", "a sit request"),
-    _RequestCodec(Leave, "leave", "a leave request"),
-    _RequestCodec(Join, "join", "a join request", (
+    _Codec(Decline, "decline", "a decline request", _STAMPED),
+    _Codec(Leaving, "leaving", "a leaving request", (_ON, *_STAMPED)),
+    _Codec(Resync, "resync", "a resync request"),
+    _Codec(House, "house", "a house request"),
+    _Codec(Sit, "sit", "a sit request"),
+    _Codec(Leave, "leave", "a leave request"),
+    _Codec(Join, "join", "a join request", (
         _Field("table", lambda f, key: f.text(key, MAX_TABLE_TEXT)), _Field("watch", lambda f, key: f.bool(key)),
     )),
-    _RequestCodec(WatchLobby, "lobby", "a lobby request"),
+    _Codec(WatchLobby, "lobby", "a lobby request"),
 )
 """Every request, one codec: its tag on the line and its typed, range-checked fields, read and written alike."""
-_REQUEST_CODEC: dict[object, _RequestCodec] = {codec.type: codec for codec in _REQUESTS}
+_REQUEST_CODEC: dict[object, _Codec] = {codec.type: codec for codec in _REQUESTS}
 _REQUEST_KINDS = {codec.kind: codec for codec in _REQUESTS}
 
 
 def message_dict(message: Update | Request) -> dict[str, Any]:
     """A message as the JSON object that carries it (version and kind included)."""
-    body: dict[str, Any]
-    if isinstance(message, EventBatch):
-        body = {"kind": "events", "game": message.game, "events": [event_dict(e) for e in message.events],
-                "played": message.played_ms, "tally": list(message.tally), "seq": message.seq, "held": message.held}
-    elif isinstance(message, TableState):
-        body = {"kind": "state", **_state(message)}
-    elif isinstance(message, Notice):
-        body = {"kind": "notice", "code": message.code.value, "text": message.text, "seq": message.seq}
-    elif isinstance(message, Snapshot):
-        body = {
-            "kind": "snapshot", "you": {"name": message.you.name, "seat": _side(message.you.seat)},
-            "state": _state(message.state), "seed": message.seed, "rules": _rules(message.rules),
-            "total": message.total_cards, "counts": list(message.counts), "battles": message.battles,
-            "wars": message.wars, "longest": message.longest_war,
-            "result": message.result.value if message.result is not None else None,
-            "reason": message.reason.value if message.reason is not None else None,
-            "on_show": event_dict(message.on_show) if message.on_show is not None else None,
-            "log": [event_dict(e) for e in message.log], "played": message.played_ms,
-            "tally": list(message.tally), "seq": message.seq,
-        }
-    elif isinstance(message, Emoted):
-        body = {"kind": "emoted", **event_dict(message)}
-        del body["type"]
-    elif isinstance(message, Lobby):
-        body = {"kind": "lobby", "max": message.max_tables, "tables": [_lobby_entry(e) for e in message.tables]}
-    elif type(message) in _REQUEST_CODEC:
-        codec = _REQUEST_CODEC[type(message)]
-        body = {"kind": codec.kind, **{f.name: f.write(getattr(message, f.name)) for f in codec.fields}}
-    else:
+    codec = _CODECS.get(type(message))
+    if codec is None:
         raise TypeError(f"not a protocol message: {type(message).__name__}")
-    return {"v": VERSION, **body}
+    return {"v": VERSION, "kind": codec.kind, **codec.write(message)}
 
 
 def encode(message: Update | Request) -> bytes:
@@ -481,31 +462,32 @@ def _decode_seat(data: Any) -> SeatState:
                      f.bool("restart"), f.bool("war_stop"), f.bool("leaving"))
 
 
-_STATE_FIELDS = (
-    "table", "game", "seats", "spectators", "waiting", "auto", "over", "war_stop", "held", "house_in", "seq",
-)
 MAX_WAIT = 86400.0
 
 
-def _decode_state(f: _Fields) -> TableState:
-    table = f.text("table", MAX_TABLE_NAME_LENGTH)
+def _table_name(f: _Fields, key: str) -> str:
+    table = f.text(key, MAX_TABLE_NAME_LENGTH)
     if not table or any(ch not in _TABLE_CHARS for ch in table):
         raise ProtocolError("a table name outside a-z, 0-9 and -")
-    seats = f.list("seats", 2)
+    return table
+
+
+def _seats(f: _Fields, key: str) -> tuple[SeatState, SeatState]:
+    seats = f.list(key, 2)
     if len(seats) != 2:
         raise ProtocolError("a table without two seats")
-    waiting = f.list("waiting", 2)
+    return _decode_seat(seats[0]), _decode_seat(seats[1])
+
+
+def _waiting(f: _Fields, key: str) -> tuple[Side, ...]:
+    waiting = f.list(key, 2)
     try:
         waiting_for = tuple(Side(s) for s in waiting) if all(isinstance(s, str) for s in waiting) else None
     except ValueError:
         waiting_for = None
     if waiting_for is None or len(set(waiting_for)) != len(waiting_for):
         raise ProtocolError("a table waiting for seats that are not seats")
-    return TableState(
-        table, f.int("game", 1), (_decode_seat(seats[0]), _decode_seat(seats[1])),
-        f.int("spectators", 0, MAX_SPECTATORS), waiting_for, f.opt_number("auto", MIN_SPEED, MAX_REQUEST_SPEED),
-        f.bool("over"), f.bool("war_stop"), f.bool("held"), f.opt_number("house_in", 0.0, MAX_WAIT), f.int("seq"),
-    )
+    return waiting_for
 
 
 def _decode_lobby_entry(data: Any) -> LobbyEntry:
@@ -525,45 +507,90 @@ def _decode_lobby_entry(data: Any) -> LobbyEntry:
     )
 
 
+def _value(enum: Any) -> Any:
+    return None if enum is None else enum.value
+
+
+def _you(f: _Fields, key: str) -> You:
+    y = _Fields(f._get(key), "a snapshot's you", ("name", "seat"))
+    return You(y.name("name"), y.opt_enum("seat", Side))
+
+
+def _on_show(f: _Fields, key: str) -> BattleWon | GameOver | None:
+    data = f._get(key)
+    on_show = None if data is None else _decode_event(data)
+    if on_show is not None and not isinstance(on_show, (BattleWon, GameOver)):
+        raise ProtocolError("a snapshot showing something that is not a battle")
+    return on_show
+
+
+_SEQ = _Field("seq", lambda f, key: f.int(key))
+"""The table's sequence number, on every update of a table's (0: outside the sequence)."""
+_TALLY = _Field("tally", lambda f, key: _tally(f), list)
+_STATE = _Codec(TableState, "state", "a state message", (
+    _Field("table", _table_name), _Field("game", lambda f, key: f.int(key, 1)),
+    _Field("seats", _seats, lambda seats: [_seat(s) for s in seats]),
+    _Field("spectators", lambda f, key: f.int(key, 0, MAX_SPECTATORS)),
+    _Field("waiting", _waiting, lambda sides: [s.value for s in sides], "waiting_for"),
+    _Field("auto", lambda f, key: f.opt_number(key, MIN_SPEED, MAX_REQUEST_SPEED), attr="auto_speed"),
+    _Field("over", lambda f, key: f.bool(key)), _Field("war_stop", lambda f, key: f.bool(key)),
+    _Field("held", lambda f, key: f.bool(key)),
+    _Field("house_in", lambda f, key: f.opt_number(key, 0.0, MAX_WAIT)), _SEQ,
+))
+_UPDATES = (
+    _Codec(EventBatch, "events", "an events message", (
+        _Field("game", lambda f, key: f.int(key, 1)),
+        _Field("events", lambda f, key: tuple(_decode_event(e) for e in f.list(key, MAX_EVENTS)),
+               lambda events: [event_dict(e) for e in events]),
+        _Field("played", lambda f, key: f.int(key), attr="played_ms"), _TALLY, _SEQ,
+        _Field("held", lambda f, key: f.bool(key)),
+    )),
+    _STATE,
+    _Codec(Notice, "notice", "a notice", (
+        _Field("code", lambda f, key: f.enum(key, NoticeCode), _value), _Field("text", lambda f, key: f.text(key)),
+        _SEQ,
+    )),
+    _Codec(Emoted, "emoted", "an emote", (
+        _Field("seat", lambda f, key: f.enum(key, Side), _value), _Field("name", lambda f, key: f.name(key)),
+        _Field("emote", lambda f, key: f.int(key, 0, len(EMOTES) - 1)), _SEQ,
+    )),
+    _Codec(Snapshot, "snapshot", "a snapshot", (
+        _Field("you", _you, lambda you: {"name": you.name, "seat": _side(you.seat)}),
+        _Field("state", lambda f, key: _STATE.read(f._get(key), "a snapshot's state", tagged=False), _STATE.write),
+        _Field("seed", lambda f, key: f.opt_int(key, -MAX_SEED, MAX_SEED)),
+        _Field("rules", lambda f, key: _decode_rules(f._get(key)), _rules),
+        _Field("total", lambda f, key: f.int(key, 2, DECK_SIZE), attr="total_cards"),
+        _Field("counts", lambda f, key: f.pair(key), list), _Field("battles", lambda f, key: f.int(key)),
+        _Field("wars", lambda f, key: f.int(key)),
+        _Field("longest", lambda f, key: f.int(key, 0, DECK_SIZE), attr="longest_war"),
+        _Field("result", lambda f, key: f.opt_enum(key, Result), _value),
+        _Field("reason", lambda f, key: f.opt_enum(key, EndReason), _value),
+        _Field("on_show", _on_show, lambda event: None if event is None else event_dict(event)),
+        _Field("log", lambda f, key: tuple(decode_entry(e) for e in f.list(key, MAX_LOG)),
+               lambda log: [event_dict(e) for e in log]),
+        _Field("played", lambda f, key: f.int(key), attr="played_ms"), _TALLY, _SEQ,
+    )),
+    _Codec(Lobby, "lobby", "a lobby message", (
+        _Field("max", lambda f, key: f.int(key, 1, MAX_TABLES), attr="max_tables"),
+        _Field("tables", lambda f, key: tuple(_decode_lobby_entry(e) for e in f.list(key, MAX_TABLES)),
+               lambda tables: [_lobby_entry(e) for e in tables]),
+    )),
+)
+"""Every update, one codec, as the requests have (``_REQUESTS``)."""
+_UPDATE_KINDS = {codec.kind: codec for codec in _UPDATES}
+_CODECS: dict[object, _Codec] = {**_REQUEST_CODEC, **{codec.type: codec for codec in _UPDATES}}
+"""Each message type's codec: updates and requests share the tag ``lobby``, never a type."""
+
+
 def decode_update(line: bytes | str) -> Update:
     """What the server said, from one line; raises ``ProtocolError``."""
     data = _load(line)
     kind = data.get("kind")
-    if kind == "events":
-        f = _Fields(data, "an events message", ("v", "kind", "game", "events", "played", "tally", "seq", "held"))
-        return EventBatch(f.int("game", 1), tuple(_decode_event(e) for e in f.list("events", MAX_EVENTS)),
-                          f.int("played"), _tally(f), f.int("seq"), f.bool("held"))
-    if kind == "state":
-        return _decode_state(_Fields(data, "a state message", ("v", "kind", *_STATE_FIELDS)))
-    if kind == "notice":
-        f = _Fields(data, "a notice", ("v", "kind", "code", "text", "seq"))
-        return Notice(f.enum("code", NoticeCode), f.text("text"), f.int("seq"))
-    if kind == "emoted":
-        return _decode_emoted(_Fields(data, "an emote", ("v", "kind", "seat", "name", "emote", "seq")))
-    if kind == "snapshot":
-        f = _Fields(data, "a snapshot", ("v", "kind", "you", "state", "seed", "rules", "total", "counts", "battles",
-                                         "wars", "longest", "result", "reason", "on_show", "log", "played",
-                                         "tally", "seq"))
-        y = _Fields(f._get("you"), "a snapshot's you", ("name", "seat"))
-        on_show_data = f._get("on_show")
-        on_show = None if on_show_data is None else _decode_event(on_show_data)
-        if on_show is not None and not isinstance(on_show, (BattleWon, GameOver)):
-            raise ProtocolError("a snapshot showing something that is not a battle")
-        log = tuple(decode_entry(e) for e in f.list("log", MAX_LOG))
-        return Snapshot(
-            you=You(y.name("name"), y.opt_enum("seat", Side)),
-            state=_decode_state(_Fields(f._get("state"), "a snapshot's state", _STATE_FIELDS)),
-            seed=f.opt_int("seed", -MAX_SEED, MAX_SEED), rules=_decode_rules(f._get("rules")),
-            total_cards=f.int("total", 2, DECK_SIZE), counts=f.pair("counts"), battles=f.int("battles"),
-            wars=f.int("wars"), longest_war=f.int("longest", 0, DECK_SIZE),
-            result=f.opt_enum("result", Result), reason=f.opt_enum("reason", EndReason), on_show=on_show,
-            log=log,
-            played_ms=f.int("played"), tally=_tally(f), seq=f.int("seq"),
-        )
-    if kind == "lobby":
-        f = _Fields(data, "a lobby message", ("v", "kind", "max", "tables"))
-        return Lobby(tuple(_decode_lobby_entry(e) for e in f.list("tables", MAX_TABLES)), f.int("max", 1, MAX_TABLES))
-    raise ProtocolError("a message of no known kind")
+    codec = _UPDATE_KINDS.get(kind) if isinstance(kind, str) else None
+    if codec is None:
+        raise ProtocolError("a message of no known kind")
+    update: Update = codec.read(data)
+    return update
 
 
 def decode_request(line: bytes | str) -> Request:
@@ -573,8 +600,8 @@ def decode_request(line: bytes | str) -> Request:
     codec = _REQUEST_KINDS.get(kind) if isinstance(kind, str) else None
     if codec is None:
         raise ProtocolError("a request of no known kind")
-    f = _Fields(data, codec.what, ("v", "kind", *(field.name for field in codec.fields)))
-    return codec.type(**{field.name: field.read(f, field.name) for field in codec.fields})
+    request: Request = codec.read(data)
+    return request
 
 
 # ================================================================ streams
