@@ -152,11 +152,13 @@ def test_alone_the_word_house_has_the_house_play_the_other_seat():
     assert table.game.battles == 1
 
 
-def test_n_never_agrees_to_the_other_players_request():
-    table, _clock, line, bob, _sink = line_seat()
+def test_n_declines_the_other_players_request_and_the_asker_hears_who():
+    table, _clock, line, bob, bob_sink = line_seat()
     assert say(line, Command.DECLINE) == ["Nobody asks you anything now."]
     bob.request(WarStop(True))
     line.take_said()
     assert KeyReader(lines=True).feed("no\n") == [Command.DECLINE]
     said = say(line, Command.DECLINE)
-    assert len(said) == 1 and not table.state().war_stop and not table.state().seats[0].war_stop
+    assert said == ["ann declined bob's request to stop at wars"]
+    assert not table.state().war_stop and not table.state().seats[1].war_stop
+    assert "ann declined bob's request to stop at wars" in [getattr(u, "text", None) for u in bob_sink.updates]

@@ -18,7 +18,7 @@ from ..core.rules import EndReason, Side
 from ..presentation.requests import KEYS, leaving, pending
 from ..presentation.speed import speed_label
 from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
-from ..tables.agreement import REQUEST_TIMEOUT, request_words
+from ..tables.agreement import request_words
 from ..tables.protocol import update_reader
 from ..tables.table import MIN_AUTO_SPEED
 from .keys import EMOTE_COMMANDS, Command, KeyReader
@@ -35,8 +35,8 @@ TABLE_KEYS_LINE = (
 )
 WATCHER_KEYS_LINE = "Keys: t takes a free seat, s the score, h help, q leaves."
 EMOTES_LINE = "Emotes: " + ", ".join(f"{n} {text}" for n, text in enumerate(EMOTES, 1)) + "."
-EXPLAINING = frozenset({NoticeCode.EXPIRED, NoticeCode.LEFT, NoticeCode.CLOSING})
-"""Notices that already say why a request ended (it lapsed, its player left): the seats' change that follows
+EXPLAINING = frozenset({NoticeCode.EXPIRED, NoticeCode.LEFT, NoticeCode.CLOSING, NoticeCode.DECLINED})
+"""Notices that already say why a request ended (it lapsed, its player left, it was declined): the seats' change that follows
 is not said again."""
 
 
@@ -233,17 +233,15 @@ class TableLine:
         return state is not None and me is not None and bool(getattr(state.seats[me.index], kind))
 
     def _decline(self) -> list[str]:
-        """n: the other player's requests, answered no.
-
-        The table takes no answer but agreeing, so a request left alone lapses after its timeout; this says so.
-        """
+        """n: the other player's requests, answered no (the table tells everyone who declined)."""
         state, me = self.game.state, self.me
         if me is None:
             return ["You are watching: only the players answer each other."]
         asked = [kind for index, kind in pending(state) if index != me.index] if state is not None else []
         if not asked:
             return ["Nobody asks you anything now."]
-        return [f"Leave the request unanswered and it lapses within {REQUEST_TIMEOUT:g} seconds."]
+        self.game.decline()
+        return []
 
     def take_said(self) -> list[str]:
         said, self.said = self.said, []
