@@ -46,6 +46,7 @@ from .fastpath import probe
 from .fastpath.output import ShadowOutput
 from .gc_pauses import STARTUP_SETTLED, freeze_startup_objects
 from .input_driver import forgiving_driver
+from .key_order import run_input_binding
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
@@ -484,7 +485,8 @@ class WarApp(ShadowOutput, App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         """Any key shows the rest of a war being laid at once (the flip keys do only that: the controller's flip).
-        Once q asked to confirm leaving a table, the next key answers, whatever screen is on top."""
+        Once q asked to confirm leaving a table, the next key answers, whatever screen is on top. A key an
+        input binds (backspace, the arrows) runs here, in the order typed (``key_order``)."""
         if isinstance(event, events.Key) and not event.is_forwarded:
             if self.controller.leave_asked:
                 if self.controller.answer_leave(event.key):
@@ -492,6 +494,8 @@ class WarApp(ShadowOutput, App[None]):
                 return
             if event.key not in FLIP_KEYS:
                 self.board.hurry()
+            if run_input_binding(self, event):
+                return
         await super().on_event(event)
 
     # ------------------------------------------------------------ screens

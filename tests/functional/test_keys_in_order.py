@@ -1,0 +1,105 @@
+"""Keys typed into an input apply in the order they were typed, however many arrive in one read.
+
+A paste, a fast typist or a slow link hands the game several keys in one read: each burst here is one
+write to the game's pty, backspaces (7F) and cursor keys (ESC [ D) among the letters.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+import pyte
+import pytest
+from cli_helpers import war_tui_on_pty
+
+pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
+
+TIMEOUT = 90
+GIVE_UP = 10
+"""Seconds a burst's text is waited for (a few milliseconds' work) before what shows is taken as final."""
+SIZE = (100, 30)
+LEFT = "\x1b[D"
+BACK = "\x7f"
+CLEAR = "\x05\x15"  # ctrl+e, ctrl+u: the input's "to the end", then "delete everything left of the cursor"
+PLACEHOLDER = "Search for commands"
+BURSTS = [
+    # (what is typed in one write, what the input then holds)
+    (f"abc{BACK * 3}hel", "hel"),
+    (f"abc{BACK}hel", "abhel"),
+    (f"abc{LEFT}{LEFT}X", "aXbc"),
+    (f"xyz{LEFT}{BACK}{BACK}Q", "Qz"),
+]
+MY_TABLE = "My Table!"
+
+
+class Screen:
+    """What the terminal shows, fed with everything the game wrote."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(*SIZE)
+        self.stream = pyte.ByteStream(self.screen)
+        self.fed = 0
+
+    def text(self, written: bytes) -> str:
+        self.stream.feed(written[self.fed:])
+        self.fed = len(written)
+        return "\n".join(row.rstrip() for row in self.screen.display)
+
+
+def searched(text: str) -> str | None:
+    """What the palette's search line holds (None: no palette on show)."""
+    found = re.search(r"^ *(?:🔎|>) (.*?)[ ▎▏│]*$", text, re.M)
+    return None if found is None else found.group(1)
+
+
+def typed_in_the_palette(steps: list[tuple[str, str]]) -> list[tuple[str, str | None]]:
+    """``war-tui`` on a pty: ctrl+p opens the palette; each burst is written at once, then the search line
+    is read once it shows the text the burst should leave (or until the game is given up on). Returns, for
+    each burst, what was expected and the search line last seen."""
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(SIZE[0]), "LINES": str(SIZE[1])}
+    screen = Screen()
+    seen: list[tuple[str, str | None]] = []
+    state = {"step": -1, "since": time.monotonic(), "sent": False}
+
+    def react(written: bytes) -> bytes:
+        text = screen.text(written)
+        step = state["step"]
+        if step == -1:
+            if "Battle" in text and not state["sent"]:
+                state["sent"] = True
+                return b"\x10"  # ctrl+p
+            if PLACEHOLDER in text:
+                state.update(step=0, sent=False)
+            return b""
+        if step >= len(steps):
+            return b""
+        burst, expected = steps[step]
+        if not state["sent"]:
+            if PLACEHOLDER not in text:  # the last burst is still being cleared
+                return b""
+            state.update(sent=True, since=time.monotonic())
+            return burst.encode()
+        holds = searched(text)
+        if holds == expected or time.monotonic() - state["since"] > GIVE_UP:
+            seen.append((expected, holds))
+            state.update(step=step + 1, sent=False)
+            return (CLEAR if step + 1 < len(steps) else "\x1b").encode()  # empty it, or close it
+        return b""
+
+    def quit_after(written: bytes) -> bytes:
+        keys = react(written)
+        if state["step"] >= len(steps) and not keys:
+            text = screen.text(written)
+            return b"q" if searched(text) is None else b""
+        return keys
+
+    code, _ = war_tui_on_pty(["--seed", "1", "--no-stats"], env, TIMEOUT, quit_after)
+    assert code == 0
+    return seen
+
+
+def test_bursts_with_backspaces_and_cursor_keys_in_the_palette_apply_in_order():
+    seen = typed_in_the_palette(BURSTS)
+    assert [held for _, held in seen] == [expected for _, expected in BURSTS]
