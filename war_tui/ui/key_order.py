@@ -10,12 +10,14 @@ to it before, so it runs in the order the keys were read; every other key goes T
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import events
 from textual.app import App
 from textual.widgets import Input
 
 
-def run_input_binding(app: App[object], event: events.Key) -> bool:
+def run_input_binding(app: App[Any], event: events.Key) -> bool:
     """Queue on the focused ``Input`` the binding it itself has for ``event`` (a key just read, not yet
     handed on). True if queued: the key is used up. A printable key, a key bound elsewhere (the palette's
     up and down, escape), with priority, or disabled is left to Textual (False)."""
