@@ -174,6 +174,28 @@ async def test_the_page_opens_on_a_running_game_whose_keys_flip_the_name_box_pla
         await srv.server.stop()
 
 
+async def test_after_q_the_keyboard_is_on_play_again_and_enter_starts_a_new_game(tmp_path, monkeypatch, context):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME)
+    door = await open_door(srv.server)
+    try:
+        tab = Tab(await context.new_page(), srv.logs, door)
+        await tab.page.goto(origin(door) + "/")
+        await tab.until(r"Battle 1 · Wars|Player 1 26")
+        await tab.page.keyboard.press("q")
+        await playwright_api.expect(tab.page.locator("#status")).to_contain_text("Play again?", timeout=GAME_TIMEOUT)
+        assert await tab.focused() == "play"  # the keys go to "Play again", not to the game that ended
+        await tab.page.keyboard.press("Enter")
+        await playwright_api.expect(tab.page.locator("#status")).to_have_text("", timeout=GAME_TIMEOUT)
+        await tab.until(r"Battle 1 · Wars|Player 1 26")
+        assert await tab.focused() == "xterm-helper-textarea"  # and back on the new game's terminal
+        await tab.page.keyboard.press("Space")
+        await tab.until(r"^│\s+1\s.*\d+·\d+")  # which plays
+    finally:
+        await door.stop()
+        await srv.server.stop()
+
+
 class SshPlayer:
     """An asyncssh client at a table, its screen read through a terminal emulator."""
 

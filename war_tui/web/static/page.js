@@ -1,5 +1,5 @@
 // The web door's page: plays the game in xterm.js over one websocket, the keyboard's focus on the terminal
-// (Shift+Tab leaves it).
+// (Shift+Tab leaves it) while a game runs, on "Play again" once it has ended.
 // A solo game, or any place once this browser remembers a name, starts as the page opens; a table or the
 // lobby first asks the name the others will see. The name box stays: a new name there plays again under it.
 // Server to page: binary messages are the game's screen. Page to server: binary messages are keys,
@@ -91,6 +91,9 @@
       status.textContent = event.code === 1000 || event.code === 1013 || event.code === 1008
         ? "The game is over. Play again?" : "The connection was lost. Play again?";
       play.textContent = "Play again";
+      // The terminal's game is over: the keys it had go to "Play again" (Enter or Space), not into nothing.
+      const active = document.activeElement;
+      if (!active || active === document.body || holder.contains(active)) play.focus();
     };
   }
 
