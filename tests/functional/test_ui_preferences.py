@@ -10,12 +10,15 @@ from dataclasses import replace
 
 import pytest
 from textual.command import CommandPalette
-from war_ui_support import OPENING_SEED, until
+from screen_text import screen_rows, screen_text
+from war_ui_support import OPENING_SEED, make_app, until
 
 from war_tui.ui.app import WarApp
 from war_tui.cli import build_parser
 from war_tui.commands.config import theme_names
 from war_tui.commands.play import settings_from_args
+from war_tui.ui.screens.help import AT_THE_END, MORE_BELOW
+from war_tui.ui.screens.preferences_notice import TITLE as NOTICE_TITLE, PreferencesNotice
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
@@ -123,14 +126,71 @@ async def test_a_broken_file_is_one_notification_naming_file_line_and_key_and_st
     app = app_from_command_line()
     said = notices(app)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, PreferencesNotice))
         assert app.board.names == ("Ann", "Bob") and app.board.speed == 4  # the good value used, the default for the bad
-        [(message, options)] = said
-        assert options["severity"] == "warning"
-        assert f"{user_file}, line 2: speed must be from 0.5 to 1000" in message
-        assert f"{user_file}, line 3: unknown key 'colour'" in message
+        [speed, colour] = app.screen.problems
+        assert speed.startswith(f"{user_file}, line 2: speed must be from 0.5 to 1000")
+        assert colour.startswith(f"{user_file}, line 3: unknown key 'colour'")
         await pilot.press("plus")  # a change the player makes is not written into the broken file
-        assert "not saved" in said[1][1]["title"] and "war-tui config --check" in said[1][0]
+        [(message, options)] = said
+        assert "not saved" in options["title"] and "war-tui config --check" in message
         await pilot.press("plus")
-        assert len(said) == 2  # said once
+        assert len(said) == 1  # said once
+        await pilot.press("escape")
+        assert app.screen is app.board
     assert user_file.read_bytes() == broken
+
+
+BROKEN = b'speed = 9999\ncolour = "red"\nseed = 3\nwar_cards = 2\n'
+"""Four problems, each a few lines long with the file's path: more than a toast holds at 80x24."""
+SCROLL_GLYPHS = "▀▄█▌▐▁▂▃▅▆▇▔▏▎▍▋▊▉╸╺━┃│#|-"
+"""The dialog's frame and its scroll bar (box drawing or ASCII), left out when its text is read."""
+
+
+def without_frame(text: str) -> str:
+    """``text``'s words run together: no spaces, line breaks, frame or scroll bar (a long path wraps)."""
+    return "".join(char for char in text if not char.isspace() and char not in SCROLL_GLYPHS)
+
+
+def dialog_text(app: WarApp) -> str:
+    """What the notice's dialog shows (the board's edges beside it left out), its words run together."""
+    region = app.screen.query_one("#prefs-dialog").region
+    rows = screen_rows(app)[region.y:region.bottom]
+    return without_frame("".join(row.ljust(region.right)[region.x:region.right] for row in rows))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 12)])
+async def test_a_broken_files_notice_shows_its_title_and_every_problem_at_small_sizes(user_file, size):
+    user_file.parent.mkdir()
+    user_file.write_bytes(BROKEN)
+    app = app_from_command_line()
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, PreferencesNotice))
+        await pilot.pause()
+        problems = app.settings.config_problems
+        assert len(problems) == 4
+        assert NOTICE_TITLE in screen_text(app)
+        views = [dialog_text(app)]
+        for _ in range(60):  # a line a press, up to the end (past it is harmless)
+            if without_frame(AT_THE_END) in views[-1] or without_frame(MORE_BELOW) not in views[-1]:
+                break
+            await pilot.press("down")
+            await pilot.pause()
+            views.append(dialog_text(app))
+        for problem in problems:  # each one whole on the screen at some point
+            assert any(without_frame(problem) in view for view in views), (problem, screen_text(app))
+        await pilot.press("escape")
+        assert app.screen is app.board
+
+
+def test_a_broken_files_notice_snapshot(snap_compare):
+    problems = tuple(
+        f"/home/ann/.config/war-tui/config.toml, {problem}" for problem in (
+            "line 2: speed must be from 0.5 to 1000 battles per second, or 'max', not 9999; the default is used",
+            "line 3: unknown key 'colour' (the keys are names, speed, auto, screensaver, pause-on-war, time-limit,"
+            " two-players, ascii, theme, deck, line, terse, pace, announce, war-cards, gather, max-battles)",
+            "line 4: 'seed' is a flag, not a preference: a seed deals the same game at every start; give --seed"
+            " for the run you want to replay",
+        )
+    )
+    assert snap_compare(make_app(config_problems=problems), terminal_size=(80, 24))

@@ -4,8 +4,8 @@ The board (``board.Board``) is the App's default screen and holds what is on sho
 the controller (``controllers``) decides what a key does and what the board shows
 next: a solo game played here, a seat at a shared table, or two players at one
 keyboard. The App keeps what belongs to the terminal and the session: the screens
-over the board (result, help, statistics, lobby, the too-small notice), notices,
-the preferences file and the statistics file.
+over the board (result, help, statistics, lobby, the preferences notice, the too-small
+notice), notices, the preferences file and the statistics file.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from .key_order import run_input_binding
 from .screens.ascii_palette import PLACEHOLDER, AsciiCommandPalette
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
+from .screens.preferences_notice import PreferencesNotice
 from .screens.too_small import TooSmallScreen, too_small
 from .table_bindings import TABLE_BINDINGS, TWO_PLAYER_BINDINGS
 from .theme import HIGH_CONTRAST
@@ -528,15 +529,12 @@ class WarApp(ShadowOutput, App[None]):
             self.push_screen(screen)
 
     # ------------------------------------------------------------ preferences
-    # The preferences file (war_tui/settings/preferences.py): its problems said once at start,
+    # The preferences file (war_tui/settings/preferences.py): its problems said once at start (a notice that scrolls),
     # the theme and the speed saved when the player changes them.
 
     def _say_config_problems(self) -> None:
         if self.settings.config_problems:
-            self.notify(
-                "\n".join(self.settings.config_problems), title="Preferences: defaults used",
-                severity="warning", timeout=20,
-            )
+            self._push_overlay(PreferencesNotice(self.settings.config_problems))
 
     def watch_theme(self, theme: str) -> None:
         self.save_preferences(theme=theme)

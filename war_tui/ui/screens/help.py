@@ -89,20 +89,25 @@ class HelpScreen(ModalScreen[None]):
         self.call_after_refresh(self._say_if_more)
 
     def action_scroll(self, how: str) -> None:
-        dialog = self.query_one("#help-dialog", VerticalScroll)
-        {
-            "down": dialog.scroll_down, "up": dialog.scroll_up,
-            "page_down": dialog.scroll_page_down, "page_up": dialog.scroll_page_up,
-            "end": dialog.scroll_end, "home": dialog.scroll_home,
-        }[how](animate=False)
+        scroll(self.query_one("#help-dialog", VerticalScroll), how)
 
     def _say_if_more(self, *_: object) -> None:
         """The frame's subtitle tells whether lines are hidden below, or how to go back up."""
         for dialog in self.query("#help-dialog").results(VerticalScroll):  # none once the help is closed
-            dialog.border_subtitle = _more_words(dialog)
+            dialog.border_subtitle = more_words(dialog)
 
 
-def _more_words(dialog: VerticalScroll) -> str:
+def scroll(dialog: VerticalScroll, how: str) -> None:
+    """``dialog`` moved as a scroll key (``SCROLL_KEYS``) asks."""
+    {
+        "down": dialog.scroll_down, "up": dialog.scroll_up,
+        "page_down": dialog.scroll_page_down, "page_up": dialog.scroll_page_up,
+        "end": dialog.scroll_end, "home": dialog.scroll_home,
+    }[how](animate=False)
+
+
+def more_words(dialog: VerticalScroll) -> str:
+    """Whether lines of ``dialog`` are hidden below (the keys down), or how to go back up ("" if all fit)."""
     if dialog.max_scroll_y <= 0:
         return ""
     return MORE_BELOW if dialog.scroll_y < dialog.max_scroll_y else AT_THE_END
