@@ -1,20 +1,22 @@
 """Keys typed into an input apply in the order they were typed, however many arrive in one read.
 
 A paste, a fast typist or a slow link hands the game several keys in one read: each burst here is one
-write to the game's pty, backspaces (7F) and cursor keys (ESC [ D) among the letters.
+write to the game's pty (or pipe), backspaces (7F) and cursor keys (ESC [ D) among the letters.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 import time
 
 import pyte
 import pytest
 from cli_helpers import war_tui_on_pty
 
-pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
+from war_tui.line.player import KEYS_LINE
 
 TIMEOUT = 90
 GIVE_UP = 10
@@ -100,6 +102,40 @@ def typed_in_the_palette(steps: list[tuple[str, str]]) -> list[tuple[str, str | 
     return seen
 
 
+@pytest.mark.app  # see pyproject.toml's markers
+@pytest.mark.terminal
 def test_bursts_with_backspaces_and_cursor_keys_in_the_palette_apply_in_order():
     seen = typed_in_the_palette(BURSTS)
     assert [held for _, held in seen] == [expected for _, expected in BURSTS]
+
+
+def test_the_line_modes_lines_sent_with_their_edits_in_one_write_are_the_lines_they_make():
+    typed = f"fl{BACK}{BACK}score\nqxit{LEFT}{LEFT}{BACK}u\n".encode()  # "score", then "quit"
+    done = subprocess.run(
+        [sys.executable, "-m", "war_tui", "--line", "--seed", "3", "--no-stats"], input=typed,
+        capture_output=True, timeout=TIMEOUT,
+    )
+    said = done.stdout.decode().splitlines()
+    assert said[-2:] == ["Battle 0, no wars so far. You have 26, they have 26.", "Goodbye."], said
+
+
+@pytest.mark.app  # see pyproject.toml's markers
+@pytest.mark.terminal
+def test_the_line_modes_single_keys_take_an_arrow_as_one_key():
+    env = {**os.environ, "TERM": "xterm-256color"}
+    sent: list[bytes] = []
+
+    def react(seen: bytes) -> bytes:
+        if not sent and KEYS_LINE.encode() in seen:
+            sent.append(f"{LEFT}s".encode())  # an arrow, then s for the score, in one write
+            return sent[-1]
+        if len(sent) == 1 and b"so far" in seen:
+            sent.append(b"q")
+            return sent[-1]
+        return b""
+
+    code, text = war_tui_on_pty(["--line", "--seed", "3", "--no-stats"], env, TIMEOUT, react)
+    said = text.replace("\r\n", "\n").splitlines()
+    assert code == 0, text
+    assert said.count(KEYS_LINE) == 2, said  # the opening's, then the arrow's: one key, not three
+    assert said[-2:] == ["Battle 0, no wars so far. You have 26, they have 26.", "Goodbye."], said
