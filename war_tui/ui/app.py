@@ -486,8 +486,8 @@ class WarApp(ShadowOutput, App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         """Any key shows the rest of a war being laid at once (the flip keys do only that: the controller's flip).
-        Once q asked to confirm leaving a table, the next key answers, whatever screen is on top. A key an
-        input binds (backspace, the arrows) runs here, in the order typed (``key_order``)."""
+        Once q asked to confirm leaving a table, the next key answers, whatever screen is on top. A key the
+        focused input binds (backspace, the arrows) is queued on it, in the order typed (``key_order``)."""
         if isinstance(event, events.Key) and not event.is_forwarded:
             if self.controller.leave_asked:
                 if self.controller.answer_leave(event.key):
