@@ -54,4 +54,4 @@ class PreferencesNotice(ModalScreen[None]):
     def _say_if_more(self, *_: object) -> None:
         for dialog in self.query("#prefs-dialog").results(VerticalScroll):  # none once it is closed
             more = more_words(dialog)
-            dialog.border_subtitle = f"{more} · {CLOSE}" if more == AT_THE_END else more or CLOSE
+            dialog.border_subtitle = f"{more}; {CLOSE}" if more == AT_THE_END else more or CLOSE  # ASCII, for --ascii too
