@@ -1,7 +1,8 @@
 """Keys typed into an input apply in the order they were typed, however many arrive in one read.
 
 A paste, a fast typist or a slow link hands the game several keys in one read: each burst here is one
-write to the game's pty (or pipe), backspaces (7F) and cursor keys (ESC [ D) among the letters.
+write to the game's pty (or pipe), backspaces (7F) and cursor keys (ESC [ D) among the letters. The
+pilot test posts a read's keys at once, as Textual's driver hands them over.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ import time
 import pyte
 import pytest
 from cli_helpers import war_tui_on_pty
+from textual import events
+from textual.command import CommandPalette
+from textual.widgets import Input
+from war_ui_support import make_app, until
 
 from war_tui.line.player import KEYS_LINE
 
@@ -139,3 +144,21 @@ def test_the_line_modes_single_keys_take_an_arrow_as_one_key():
     assert code == 0, text
     assert said.count(KEYS_LINE) == 2, said  # the opening's, then the arrow's: one key, not three
     assert said[-2:] == ["Battle 0, no wars so far. You have 26, they have 26.", "Goodbye."], said
+
+
+@pytest.mark.app  # see pyproject.toml's markers
+@pytest.mark.parametrize("keys, expected", [
+    ("a b c backspace backspace backspace h e l", "hel"),
+    ("a b c left left X", "aXbc"),
+    ("x y z home delete end backspace Q", "yQ"),
+])
+async def test_keys_posted_at_once_reach_the_palettes_input_in_order(keys, expected):
+    """As the driver hands a read's keys over: all posted before the app handles the first."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: CommandPalette.is_open(app))
+        for key in keys.split():
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        box = app.screen.query_one(Input)
+        await until(pilot, lambda: box.value == expected)
