@@ -157,8 +157,8 @@ async def test_keys_posted_at_once_reach_the_palettes_input_in_order(keys, expec
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+p")
-        await until(pilot, lambda: CommandPalette.is_open(app))
+        await until(pilot, lambda: CommandPalette.is_open(app) and isinstance(app.focused, Input))
+        box = app.screen.query_one(Input)  # the keys go where a person's would: to the focused search box
         for key in keys.split():
             app.post_message(events.Key(key, key if len(key) == 1 else None))
-        box = app.screen.query_one(Input)
         await until(pilot, lambda: box.value == expected)
