@@ -44,7 +44,6 @@ async def test_one_serve_process_opens_its_doors_and_ends_their_games_on_sigterm
 
     import aiohttp
     from ssh_support import FAKE_GAME, TIMEOUT, connect, open_game, read_until
-    from web_support import TOKEN
 
     server = subprocess.Popen(
         [sys.executable, "-m", "war_tui", "serve", *(["--ssh", "0"] if ssh else []), "--web", "0", "--public",
@@ -66,7 +65,9 @@ async def test_one_serve_process_opens_its_doors_and_ends_their_games_on_sigterm
             await read_until(game.stdout, "READY")
         else:
             assert not any(": ssh -p" in line or "PUBLIC" in line for line in lines), lines
-        async with aiohttp.ClientSession(cookies={"war_tui_id": TOKEN}) as client:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+            async with client.get(f"http://127.0.0.1:{web_port}/") as page:  # the page issues the identity
+                assert page.status == 200
             ws = await client.ws_connect(f"http://127.0.0.1:{web_port}/ws",
                                          headers={"Origin": f"http://127.0.0.1:{web_port}"})
             seen = b""

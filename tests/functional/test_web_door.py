@@ -12,13 +12,14 @@ import re
 import aiohttp
 import pytest
 from ssh_support import TIMEOUT, game_pid, until, wait_gone
-from web_support import closed, open_socket, origin, read_screen, served, shut, web_client
+from web_support import closed, open_socket, origin, read_screen, served, shut, signed, web_client
 
-from war_tui.web.server import COOKIE, TOKEN, clean_name, place_command
+from war_tui.web.identity import VALUE
+from war_tui.web.server import COOKIE, clean_name, place_command
 from war_tui.ssh.commands import CommandRefused, TableMode
 
 
-async def test_the_page_sets_a_secret_cookie_and_a_strict_policy(tmp_path):
+async def test_the_page_sets_a_secret_signed_cookie_and_a_strict_policy(tmp_path):
     srv, door = await served(tmp_path)
     try:
         async with aiohttp.ClientSession() as client:
@@ -28,7 +29,8 @@ async def test_the_page_sets_a_secret_cookie_and_a_strict_policy(tmp_path):
                 assert "script-src 'self';" in policy and "unsafe-inline'; " not in policy.split("style-src-attr")[0]
                 assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
                 cookie = response.cookies[COOKIE]
-                assert TOKEN.fullmatch(cookie.value) and cookie["httponly"] and cookie["samesite"] == "Strict"
+                assert VALUE.fullmatch(cookie.value) and cookie["httponly"] and cookie["samesite"] == "Lax"
+                assert door.identities.token(cookie.value) is not None  # the door's own signature
                 assert cookie.value not in await response.text()  # never shown
             async with client.get(origin(door) + "/static/xterm.js") as response:
                 assert response.status == 200 and response.content_type == "text/javascript"
@@ -225,7 +227,7 @@ async def raw_upgrade(door, token: str = "t" * 43):
     request = (
         f"GET /ws?cols=80&rows=24 HTTP/1.1\r\nHost: 127.0.0.1:{door.port}\r\nUpgrade: websocket\r\n"
         f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-        f"Origin: {origin(door)}\r\nCookie: war_tui_id={token}\r\n\r\n"
+        f"Origin: {origin(door)}\r\nCookie: war_tui_id={signed(door, token)}\r\n\r\n"
     )
     await loop.sock_sendall(sock, request.encode())
     head = await asyncio.wait_for(loop.sock_recv(sock, 1024), TIMEOUT)
@@ -295,7 +297,7 @@ async def test_the_door_serves_tls_with_a_secure_cookie(tmp_path):
             async with client.get(https + "/", ssl=trust) as response:
                 assert response.status == 200 and response.cookies[COOKIE]["secure"]
             async with client.ws_connect(https + "/ws", ssl=trust,
-                                         headers={"Origin": https, "Cookie": f"{COOKIE}={'t' * 43}"}) as ws:
+                                         headers={"Origin": https, "Cookie": f"{COOKIE}={signed(door)}"}) as ws:
                 await read_screen(ws, "READY")
             with pytest.raises(aiohttp.ClientError):  # plain HTTP on the TLS port gets nowhere
                 async with client.get(origin(door) + "/") as response:

@@ -13,6 +13,7 @@ import re
 import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from weakref import WeakKeyDictionary
 
 import aiohttp
 from ssh_support import TIMEOUT, start_server
@@ -25,7 +26,9 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run",
 ]
-TOKEN = "t" * 43  # a well-formed cookie token, as the page would have set
+TOKEN = "t" * 43  # an identity's token; its cookie is the token signed by the door (``signed``)
+_TOKENS: WeakKeyDictionary[aiohttp.ClientSession, str] = WeakKeyDictionary()
+"""The token of each ``web_client``, signed for a door when a socket opens to it."""
 
 
 async def open_door(server: GameServer, **options) -> WebDoor:
@@ -50,16 +53,25 @@ def origin(door: WebDoor) -> str:
     return f"http://127.0.0.1:{door.port}"
 
 
+def signed(door: WebDoor, token: str = TOKEN) -> str:
+    """The identity cookie's value the door issues for ``token``, as the page would have set it."""
+    return door.identities.sign(token)
+
+
 @asynccontextmanager
 async def web_client(token: str | None = TOKEN) -> AsyncIterator[aiohttp.ClientSession]:
-    cookies = {COOKIE: token} if token is not None else {}
-    async with aiohttp.ClientSession(cookies=cookies) as client:
+    """A browser whose identity is ``token`` (its cookie signed by the door it opens a socket to); None: no cookie."""
+    async with aiohttp.ClientSession() as client:
+        if token is not None:
+            _TOKENS[client] = token
         yield client
 
 
 async def open_socket(client: aiohttp.ClientSession, door: WebDoor, path: str = "", *, name: str = "ann",
                       cols: int = 80, rows: int = 24, origin_header: str | None = None, **options):
     url = f"{origin(door)}/ws{path}?name={name}&cols={cols}&rows={rows}"
+    if client in _TOKENS:
+        client.cookie_jar.update_cookies({COOKIE: signed(door, _TOKENS[client])})
     headers = {"Origin": origin_header if origin_header is not None else origin(door)}
     return await asyncio.wait_for(client.ws_connect(url, headers=headers, **options), TIMEOUT)
 

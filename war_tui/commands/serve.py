@@ -13,6 +13,7 @@ import ssl
 from pathlib import Path
 
 from ..settings.values import number_value, positive_int
+from ..web.hosts import web_host_value
 from .common import UsageError
 from .serve_ssh import MAX_IDLE_MINUTES, MAX_SESSIONS, _serve, add_server_flags, port_value, prepare_server
 
@@ -105,6 +106,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"seconds a connection may wait idle between requests, 1-{MAX_KEEPALIVE_SECONDS:g} "
         f"(default {DEFAULT_KEEPALIVE_SECONDS:g})",
     )
+    web.add_argument(
+        "--web-host", type=web_host_value, action="append", default=[], metavar="NAME",
+        help="a host name the web door answers to (NAME, NAME:PORT, or https://NAME[:PORT] behind a proxy); "
+        "repeat for more; any other name in a request is refused (default: the --host address and localhost, "
+        "at the door's port)",
+    )
     web.add_argument("--web-cert", type=Path, metavar="PATH", help="serve the web door over TLS with this "
                      "certificate chain (PEM); needs --web-key")
     web.add_argument("--web-key", type=Path, metavar="PATH", help="the private key of --web-cert (PEM)")
@@ -148,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
             max_sessions_per_address=args.web_max_sessions_per_address,
             idle_seconds=args.web_idle_minutes * 60 or None, message_bytes=args.web_message_kb * 1024,
             messages_per_second=args.web_messages_per_second, backlog_bytes=args.web_backlog_kb * 1024,
-            ssl_context=context,
+            ssl_context=context, hosts=tuple(args.web_host),
             guard=GuardConfig(
                 max_pending=args.web_max_pending, max_pending_per_address=args.web_max_pending_per_address,
                 header_seconds=args.web_header_seconds, keepalive_seconds=args.web_keepalive_seconds,

@@ -17,6 +17,7 @@ PAGE = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="style-nonce" content="{nonce}">
+<meta name="starts" content="{starts}">
 <title>War</title>
 <link rel="stylesheet" href="/static/xterm.css">
 <link rel="stylesheet" href="/static/page.css">
@@ -74,9 +75,10 @@ LINE_PAGE = """<!doctype html>
 """
 
 
-def page_html(nonce: str, line: str = "/line") -> str:
-    """The terminal page; ``line``: the address of the plain-text page of the same place, linked first."""
-    return PAGE.format(nonce=nonce, line=escape(line))
+def page_html(nonce: str, line: str = "/line", *, starts: bool = True) -> str:
+    """The terminal page; ``line``: the address of the plain-text page of the same place, linked first.
+    Unless ``starts``, the page waits for Play before it starts a game (it was reached from another site)."""
+    return PAGE.format(nonce=nonce, line=escape(line), starts="now" if starts else "on-play")
 
 
 PLAYER_KEYS = """<label for="say">Your move: Enter flips; or type a word (flip, auto, score, help, quit)</label>

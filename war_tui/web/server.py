@@ -2,21 +2,20 @@
 
 It shares the SSH server's tables, game parent, statistics, per-game limits and address caps (a
 ``GameServer`` that may or may not listen for SSH itself). A browser is anonymous: the name it gives
-is shown, and a random token in an HttpOnly cookie, hashed with the server's secret, is whom a seat is
-kept for.
+is shown, and a token the server issued and signed, in an HttpOnly cookie, is whom a seat is kept for
+(``identity.py``). The door answers only to its own host names, and a websocket only to its own origin
+(``hosts.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 import secrets
 import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -25,12 +24,11 @@ from ..ssh.commands import CommandRefused, LineCommand, TableCommand, TableMode,
 from ..ssh.limits import address_key
 from ..ssh.server import SHUTDOWN_GRACE, GameServer
 from .http_guard import SECURITY_HEADERS, GuardConfig, HttpGuard, handler_args, request_logger
+from .hosts import HostRules, WebHost
+from .identity import COOKIE, COOKIE_SECONDS, Identities, starts_by_itself
 from .page import line_page_html, line_page_policy, page_html, page_policy
 from .session import CLOSE_POLICY, Visitor, WebSession
 
-COOKIE = "war_tui_id"
-TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
-COOKIE_SECONDS = 400 * 24 * 3600  # the most a browser keeps a cookie
 MAX_NAME = 24
 CLOSE_TRY_LATER = 1013
 CLOSE_WAIT = 2.0
@@ -66,6 +64,8 @@ class WebConfig:
     """Seconds between pings; a browser that answers none within half of it is gone."""
     guard: GuardConfig = GuardConfig()
     """The bounds on HTTP connections before their websocket (``http_guard``)."""
+    hosts: tuple[WebHost, ...] = ()
+    """The host names the door answers to (``--web-host``); none: the listening address and localhost."""
 
 
 def clean_name(text: str) -> str:
@@ -131,6 +131,9 @@ class WebDoor:
         self._listener: asyncio.Server | None = None
         self.guard = HttpGuard(config.guard, server.flood_log)
         self._stopping = False
+        self.identities = Identities(server.config.host_key.export_private_key())
+        self.hosts: HostRules | None = None
+        """Set once the door listens (its port is known then); until then it answers to no host."""
         server.other_doors.append(self)
 
     # -- what the shared caps count -----------------------------------------------------------------------
@@ -145,7 +148,7 @@ class WebDoor:
 
     async def start(self) -> None:
         """Start listening; OSError (port in use, bad address) reaches the caller."""
-        app = web.Application(client_max_size=4096, middlewares=[self._headers])
+        app = web.Application(client_max_size=4096, middlewares=[self._headers, self._host_check])
         app.router.add_get("/", self._page)
         app.router.add_get("/tables", self._page)
         app.router.add_get("/table/{name}", self._page)
@@ -174,6 +177,7 @@ class WebDoor:
             await self._runner.cleanup()
             self._runner = None
             raise
+        self.hosts = HostRules(self.config.hosts, self.config.host, self.scheme, self.port)
 
     @property
     def port(self) -> int:
@@ -217,10 +221,19 @@ class WebDoor:
         _secure(response)
         return response
 
+    @web.middleware
+    async def _host_check(self, request: web.Request, handler) -> web.StreamResponse:
+        """Another host name is another site (a rebinding one): 421 before any page or game."""
+        if self.hosts is None or self.hosts.origin_of(request.headers.get("Host")) is None:
+            return web.Response(status=421, text="war-tui: this server does not answer to that host name")
+        return await handler(request)
+
     async def _page(self, request: web.Request) -> web.Response:
         nonce = secrets.token_urlsafe(16)
-        response = web.Response(text=page_html(nonce, line_address(request.path)), content_type="text/html",
-                                charset="utf-8")
+        known = self.identities.token(request.cookies.get(COOKIE)) is not None
+        starts = starts_by_itself(request.headers.get("Sec-Fetch-Site"), known)
+        response = web.Response(text=page_html(nonce, line_address(request.path), starts=starts),
+                                content_type="text/html", charset="utf-8")
         response.headers["Content-Security-Policy"] = page_policy(nonce)
         return self._identified(request, response)
 
@@ -235,10 +248,10 @@ class WebDoor:
     def _identified(self, request: web.Request, response: web.Response) -> web.Response:
         """A page as sent: never cached, and with the browser's identity cookie, set if it has none yet."""
         response.headers["Cache-Control"] = "no-store"
-        if not TOKEN.fullmatch(request.cookies.get(COOKIE, "")):
+        if self.identities.token(request.cookies.get(COOKIE)) is None:
             response.set_cookie(
-                COOKIE, secrets.token_urlsafe(32), max_age=COOKIE_SECONDS, path="/", httponly=True,
-                samesite="Strict", secure=self.config.ssl_context is not None,
+                COOKIE, self.identities.issue(), max_age=COOKIE_SECONDS, path="/", httponly=True,
+                samesite="Lax", secure=self.config.ssl_context is not None,
             )
         return response
 
@@ -257,10 +270,9 @@ class WebDoor:
     # -- games -----------------------------------------------------------------------------------------------
 
     def origin_allowed(self, request: web.Request) -> bool:
-        """The page that opens the websocket is ours: its Origin names the host the browser asked for."""
-        origin = request.headers.get("Origin", "")
-        parts = urlsplit(origin)
-        return parts.scheme in ("http", "https") and bool(parts.netloc) and parts.netloc.lower() == request.host.lower()
+        """The page that opens the websocket is ours: its Origin is the origin of the host the browser asked for."""
+        hosts = self.hosts
+        return hosts is not None and hosts.origin_allowed(request.headers.get("Origin"), request.headers.get("Host"))
 
     def _refusal(self, key: str) -> str | None:
         """Why a new game from ``key`` cannot start now, or None."""
@@ -287,8 +299,8 @@ class WebDoor:
             self.server.flood_log(f"web {label}: refused: origin {request.headers.get('Origin', '(none)')[:80]!r}",
                                   "web refusals")
             raise web.HTTPForbidden(text="war-tui: this page may only be played from its own site")
-        token = request.cookies.get(COOKIE, "")
-        if not TOKEN.fullmatch(token):
+        token = self.identities.token(request.cookies.get(COOKIE))
+        if token is None:
             raise web.HTTPForbidden(text="war-tui: reload the page to play")
         line_page = request.match_info.get("path", "").strip("/").split("/")[0] == "line"
         ws = web.WebSocketResponse(

@@ -2,6 +2,7 @@
 // (Shift+Tab leaves it) while a game runs, on "Play again" once it has ended.
 // A solo game, or any place once this browser remembers a name, starts as the page opens; a table or the
 // lobby first asks the name the others will see. The name box stays: a new name there plays again under it.
+// A page another site led to (the server says so in <meta name="starts">) starts nothing until Play.
 // Server to page: binary messages are the game's screen. Page to server: binary messages are keys,
 // a text message "COLS ROWS" is the terminal's size.
 "use strict";
@@ -101,11 +102,17 @@
     event.preventDefault();
     start();
   });
-  // Where others see the name (a table, the lobby), a first visit asks it; everywhere else the game starts now.
+  // Where others see the name (a table, the lobby), a first visit asks it; everywhere else the game starts now,
+  // unless another site led here: then the visitor says whether to play, and where is in the address bar.
   const asksName = location.pathname !== "/" && !nameBox.value;
+  const ledHere = document.querySelector('meta[name="starts"]').content !== "now";
   if (asksName) {
     term.write("\r\n  War: choose the name the others will see, then press Enter or Play.\r\n");
     nameBox.focus();
+  } else if (ledHere) {
+    term.write("\r\n  War: a link from another page brought you here. Press Play to start.\r\n");
+    status.textContent = "A link brought you here: nothing has started. Press Play to start.";
+    play.focus();
   } else {
     start();
   }
