@@ -27,6 +27,12 @@ from cli_helpers import run_main
         (["serve", "--web", "0", "--web-cert", "/nonexistent.pem", "--web-key", "/nonexistent.key"],
          "cannot use --web-cert /nonexistent.pem"),
         (["serve", "--web", "0", "--", "--bogus"], "game flags after '--'"),
+        (["serve", "--web", "0", "--web-host", "evil.test/x"], "--web-host must be a host name"),
+        (["serve", "--web", "0", "--web-host", "http://war.test:8080/play"], "--web-host must be a host name"),
+        (["serve", "--web", "0", "--web-host", "war_test"], "--web-host must be a host name"),
+        (["serve", "--web", "0", "--web-host", "ftp://war.test"], "--web-host takes http:// or https://"),
+        (["serve", "--web", "0", "--web-host", "war.test:70000"], "--web-host's port must be from 1 to 65535"),
+        (["serve", "--ssh", "0", "--web-host", "war.test"], "--web-host is for the web door"),
     ],
 )
 def test_serve_refuses_bad_flags_in_one_line(argv, says, capsys):

@@ -140,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("say which door to open: --ssh PORT, --web PORT, or both")
     if args.web is None and (args.web_cert is not None or args.web_key is not None):
         raise UsageError("--web-cert and --web-key are for the web door: add --web PORT")
+    if args.web is None and args.web_host:
+        raise UsageError("--web-host is for the web door: add --web PORT")
     context = tls_context(args.web_cert, args.web_key) if args.web is not None else None
     if args.ssh is not None and args.web is not None and args.ssh == args.web != 0:
         raise UsageError(f"--ssh and --web cannot share port {args.ssh}")
