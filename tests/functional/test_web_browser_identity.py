@@ -6,6 +6,7 @@ to the game) to 127.0.0.1, as DNS would after a rebinding.
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -88,9 +89,11 @@ async def test_a_link_from_another_site_keeps_who_you_are_and_waits_for_play(tmp
         await tab.page.goto(f"http://linker.test:{runner.addresses[0][1]}/")
         await tab.page.click("#go")
         await tab.page.wait_for_url(origin(door) + "/table/oak")
-        await tab.page.wait_for_function(
-            "document.getElementById('status').textContent.includes('nothing has started')", timeout=TIMEOUT * 1000
-        )
+        status = ""
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while "nothing has started" not in (status := await tab.page.inner_text("#status")):
+            assert asyncio.get_running_loop().time() < deadline, f"{status!r}\n{await tab.circumstances()}"
+            await asyncio.sleep(0.1)
         assert "Press Play to start" in await tab.screen()
         assert await tab.page.input_value("#name") == "alice"
         assert not door.sessions and len(connects(srv.logs)) == 1  # no game, no seat by itself

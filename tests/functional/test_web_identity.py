@@ -41,12 +41,13 @@ async def page(door, path: str = "/table/oak", cookie: str | None = None, fetch_
 async def test_a_cookie_the_server_did_not_sign_is_no_identity(tmp_path, forged):
     srv, door = await served(tmp_path)
     try:
-        value = {
-            "random": secrets.token_urlsafe(32),  # 43 characters a client picked
-            "unsigned token": TOKEN,
-            "another server's": Identities(b"another server").sign(TOKEN),
-            "a signature of another token": TOKEN + "." + signed(door, "a" * 43).split(".")[1],
-        }[forged]
+        forgeries = {
+            "random": lambda: secrets.token_urlsafe(32),  # 43 characters a client picked
+            "unsigned token": lambda: TOKEN,
+            "another server's": lambda: Identities(b"another server").sign(TOKEN),
+            "a signature of another token": lambda: TOKEN + "." + signed(door, "a" * 43).split(".")[1],
+        }
+        value = forgeries[forged]()
         async with aiohttp.ClientSession() as client:
             headers = {"Origin": origin(door), "Cookie": f"{COOKIE}={value}"}
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
