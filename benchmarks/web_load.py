@@ -39,7 +39,6 @@ from ssh_clients import children, connect
 SIZE = (100, 30)
 WAIT = 60.0
 BOARD = b"Battle"
-TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run",
@@ -71,11 +70,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--no-browser", action="store_true", help="leave out the browser's latency")
     return parser.parse_args()
-
-
-def token(n: int) -> str:
-    seed = f"{n:043d}"
-    return "".join(TOKEN_CHARS[int(ch) * 6 % 64] for ch in seed)[:43]
 
 
 class Serve:
@@ -154,7 +148,9 @@ class WebPlayer:
 
     @classmethod
     async def open(cls, port: int, n: int, size: tuple[int, int] = SIZE) -> WebPlayer:
-        client = aiohttp.ClientSession(cookies={"war_tui_id": token(n)})
+        client = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))  # keeps 127.0.0.1's cookie
+        async with client.get(f"http://127.0.0.1:{port}/") as page:  # the page issues a signed identity
+            await page.read()
         ws = await client.ws_connect(
             f"http://127.0.0.1:{port}/ws?name=w{n}&cols={size[0]}&rows={size[1]}",
             headers={"Origin": f"http://127.0.0.1:{port}"}, max_msg_size=0,
