@@ -111,6 +111,7 @@ async def test_serve_takes_web_host_names_from_the_command_line(tmp_path):
             assert line, lines
             lines.append(line)
         port = int(re.search(r"listening on \S+:(\d+): open http://", "".join(lines))[1])
+        assert f"web door answers to http://war.test:{port}, http://lan-box:8000;" in "".join(lines)
         async with aiohttp.ClientSession() as client:
             for host, status in ((f"war.test:{port}", 200), ("lan-box:8000", 200), (f"127.0.0.1:{port}", 421),
                                  (f"evil.test:{port}", 421)):

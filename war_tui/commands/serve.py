@@ -171,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
                 await door.start()
             except OSError as exc:
                 raise UsageError(listen_error(config.host, config.port, exc)) from None
+            if door.hosts is not None:  # known once it listens: the port may have been 0
+                banner.append(f"web door answers to {door.hosts.describe()}; any other host name gets 421")
             return door
 
     try:
