@@ -111,9 +111,11 @@ class HostRules:
     """
 
     def __init__(self, given: tuple[WebHost, ...], listening: str, scheme: str, port: int) -> None:
-        self.any_address = not given and listening.strip("[]") in WILDCARDS
+        listening = listening.strip("[]")
+        self.any_address = not given and listening in WILDCARDS
         if not given:
-            given = tuple(WebHost(name) for name in (listening.strip("[]"), "localhost") if name not in WILDCARDS)
+            names = (host_name(listening) or listening.lower(), "localhost")
+            given = tuple(WebHost(name) for name in names if name not in WILDCARDS)
         self.scheme = scheme
         self.port = port
         self.origins = tuple(dict.fromkeys(
