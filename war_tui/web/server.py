@@ -224,7 +224,9 @@ class WebDoor:
     @web.middleware
     async def _host_check(self, request: web.Request, handler) -> web.StreamResponse:
         """Another host name is another site (a rebinding one): 421 before any page or game."""
-        if self.hosts is None or self.hosts.origin_of(request.headers.get("Host")) is None:
+        host = request.headers.get("Host")
+        if self.hosts is None or self.hosts.origin_of(host) is None:
+            self.server.flood_log(f"web {request.remote}: refused: host {(host or '(none)')[:80]!r}", "web refusals")
             return web.Response(status=421, text="war-tui: this server does not answer to that host name")
         return await handler(request)
 
