@@ -20,7 +20,6 @@ import secrets
 
 COOKIE = "war_tui_id"
 COOKIE_SECONDS = 400 * 24 * 3600  # the most a browser keeps a cookie
-TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 VALUE = re.compile(r"([A-Za-z0-9_-]{43})\.([A-Za-z0-9_-]{43})")
 OWN_SITE = ("same-origin", "none")
 """``Sec-Fetch-Site`` values of a navigation the visitor made here: from our own page, or typed or bookmarked."""
