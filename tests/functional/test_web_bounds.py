@@ -23,9 +23,11 @@ BIG_LINE = b"X-Big: " + b"a" * 8000 + b"\r\n"
 
 
 async def stranger(door, first: bytes = b"") -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A connection from the stranger's address that sends ``first`` and then nothing."""
+    """A connection from the stranger's address that sends ``first`` (``Host: x`` there names the door as its
+    pages do) and then nothing."""
     reader, writer = await asyncio.wait_for(
         asyncio.open_connection("127.0.0.1", door.port, local_addr=(STRANGER, 0)), TIMEOUT)
+    first = first.replace(b"\r\nHost: x\r\n", f"\r\nHost: 127.0.0.1:{door.port}\r\n".encode())
     if first:
         writer.write(first)
         await writer.drain()
