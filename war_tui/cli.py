@@ -26,27 +26,29 @@ ACCEPTED_BEFORE = {"stats": {"--stats-db"}}
 REFUSES_ITS_OWN = {"serve-ssh", "serve"}
 
 
-class _Commands(argparse._SubParsersAction):
-    """Notes the play flags given before the command's name, before its defaults overwrite them,
-    and refuses one given both before and after it (``--stats-db A stats --stats-db B``)."""
+class _Watched(argparse.Namespace):
+    """The top parser's namespace, which keeps what the flags before a command's name set.
 
-    def __call__(self, parser, namespace, values, option_string=None):
-        command = self._name_parser_map.get(values[0])
-        before = []
-        for dest, value in vars(namespace).items():
-            if dest not in (self.dest, GIVEN) and value != parser.get_default(dest):
-                flag = "--" + dest.replace("_", "-")
-                before.append((flag, command is not None and flag in command._option_string_actions))
-        given_before = getattr(namespace, GIVEN, set())
-        if hasattr(namespace, GIVEN):
-            delattr(namespace, GIVEN)  # the command's parser leaves its own set here
-        super().__call__(parser, namespace, values, option_string)
-        given_after = getattr(namespace, GIVEN, set())
-        for dest in sorted(given_before & given_after):
-            flag = "--" + dest.replace("_", "-")
-            parser.error(f"{flag} given twice (before and after {values[0]})")
-        setattr(namespace, GIVEN, given_before | given_after)
-        namespace.flags_before_command = before
+    argparse names the command, then writes every value of the command's parser (its defaults too) over
+    the top parser's: without this, ``war-tui --seed 5 game`` would play a random seed unnoticed.
+    """
+
+    __slots__ = ("before", "written")
+
+    def __init__(self) -> None:
+        self.before: dict[str, object] | None = None  # the values when the command was named
+        self.written: set[str] = set()  # the names the command's parser wrote after that
+        super().__init__()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _Watched.__slots__:
+            object.__setattr__(self, name, value)
+            return
+        if self.before is not None:
+            self.written.add(name)
+        elif name == "command" and value is not None:
+            self.before = dict(vars(self))
+        super().__setattr__(name, value)
 
 
 class _Version(argparse.Action):
@@ -67,7 +69,29 @@ class _TopParser(Parser):
 
     def parse_known_args(self, args=None, namespace=None):
         self._argv = list(sys.argv[1:] if args is None else args)
-        return super().parse_known_args(args, namespace)
+        if namespace is not None:
+            return super().parse_known_args(args, namespace)
+        watched = _Watched()
+        parsed, extra = super().parse_known_args(args, watched)
+        result = argparse.Namespace(**vars(parsed))
+        if watched.before is not None:
+            self._note_flags_before(watched.before, watched.written, result)
+        return result, extra
+
+    def _note_flags_before(self, before: dict[str, object], written: set[str], args: argparse.Namespace) -> None:
+        """Note the flags given before the command's name (``flags_before_command``: each flag, and whether
+        the command takes it too), refusing one given both before and after it."""
+        noted = []
+        for dest, value in before.items():
+            if dest not in ("command", GIVEN) and value != self.get_default(dest):
+                noted.append(("--" + dest.replace("_", "-"), dest in written))
+        given_before = before.get(GIVEN, set())
+        given_after: set[str] = getattr(args, GIVEN, set()) if GIVEN in written else set()
+        assert isinstance(given_before, set) and isinstance(given_after, set)
+        for dest in sorted(given_before & given_after):
+            self.error(f"--{dest.replace('_', '-')} given twice (before and after {args.command})")
+        setattr(args, GIVEN, given_before | given_after)
+        args.flags_before_command = noted
 
     def error(self, message: str):
         argv = getattr(self, "_argv", [])
@@ -113,9 +137,7 @@ def build_parser() -> _TopParser:
     play_cmd.add_play_flags(parser)
     # serve-ssh checks the game flags it passes on with this parser (it cannot import this module back).
     parser.set_defaults(top_parser=build_parser)
-    subparsers = parser.add_subparsers(
-        dest="command", metavar="COMMAND", parser_class=Parser, action=_Commands
-    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for module in SUBCOMMANDS:
         module.register(subparsers)
     parser.commands = tuple(subparsers.choices)

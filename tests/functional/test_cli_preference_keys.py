@@ -47,9 +47,8 @@ def test_every_flag_of_the_game_is_a_key_or_says_why_not():
 
 
 def test_the_line_modes_keys_are_read_before_it_decides_and_hold_to_its_ranges(write):
-    from war_tui.commands.line import ANNOUNCE
     from war_tui.commands.play import with_line_preferences
-    from war_tui.line.player import MAX_PACE, MIN_PACE
+    from war_tui.settings.options import ANNOUNCE, MAX_PACE, MIN_PACE
     from war_tui.settings.preferences import LINE_ANNOUNCE, LINE_PACE
 
     assert LINE_PACE == (MIN_PACE, MAX_PACE) and LINE_ANNOUNCE == ANNOUNCE

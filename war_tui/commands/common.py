@@ -7,8 +7,8 @@ import re
 import sys
 from typing import NoReturn
 
-from ..core.rules import DEFAULT_MAX_BATTLES, MAX_WAR_CARDS, MIN_WAR_CARDS, Gather, Rules, RulesError
-from ..settings.values import MAX_MAX_BATTLES, gather_value, max_battles_value, war_cards_value
+from ..core.rules import Rules, RulesError
+from ..settings.options import RULES, add_flags
 
 EXIT_USAGE = 2
 
@@ -75,20 +75,7 @@ def _flag_once(message: str) -> str:
 
 
 def add_rule_flags(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("house rules")
-    group.add_argument(
-        "--war-cards", type=war_cards_value, default=1, metavar="N",
-        help=f"cards laid face down in each war, {MIN_WAR_CARDS}-{MAX_WAR_CARDS} (default 1)",
-    )
-    group.add_argument(
-        "--gather", type=gather_value, default=Gather.WINNER_FIRST, metavar="ORDER",
-        help="order the won pile goes under the packet: "
-        + ", ".join(g.value for g in Gather) + " (default winner-first)",
-    )
-    group.add_argument(
-        "--max-battles", type=max_battles_value, default=DEFAULT_MAX_BATTLES,
-        metavar="N", help=f"stop a game after N battles, 1 to {MAX_MAX_BATTLES:,} (default {DEFAULT_MAX_BATTLES:,})",
-    )
+    add_flags(parser, RULES)
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..settings.preferences import default_path, read_config
-from ..settings.values import HIGH_CONTRAST_THEME
+from ..settings.values import HIGH_CONTRAST_THEME, config_path_value
 from .common import EXIT_USAGE, UsageError
 
 
@@ -16,12 +15,6 @@ def theme_names() -> list[str]:
     from textual.theme import BUILTIN_THEMES  # only when a theme is really checked: it loads Textual
 
     return [*BUILTIN_THEMES, HIGH_CONTRAST_THEME]
-
-
-def config_path_value(text: str) -> Path:
-    if not text.strip():
-        raise argparse.ArgumentTypeError("--config needs a file's path")
-    return Path(text).expanduser()
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,15 +6,18 @@ import argparse
 import json
 import secrets
 import sys
+from dataclasses import replace
 
 from ..core.cards import Card, CardError, card_str, format_cards, parse_cards, validate_packets
 from ..core.engine import Game
 from ..core.events import BattleWon, Event, GameOver
 from ..presentation.words import plural, reason_text, result_title
 from ..core.rules import Result, Rules
-from ..settings.play import DEFAULT_NAMES as NAMES
-from ..settings.values import MAX_SEED, seed_value
+from ..settings.options import DEFAULT_NAMES as NAMES
+from ..settings.options import P1, P2, SEED, add_flags
 from .common import UsageError, add_rule_flags, rules_from_args
+
+DEAL = "the deal (default: a fresh random seed)"
 
 
 
@@ -23,19 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "game", help="play one game without a screen",
         description="Play one game of War without a screen and report it.",
     )
-    deal = parser.add_argument_group("the deal (default: a fresh random seed)")
-    deal.add_argument("--seed", type=seed_value, help=f"shuffle with this seed, 0 to {MAX_SEED} (replays a deal)")
-    add_packet_flags(deal)
+    seed = replace(SEED, help="shuffle with this seed, {low} to {high} (replays a deal)")
+    add_flags(parser, [replace(option, group=DEAL) for option in (seed, P1, P2)])
     add_rule_flags(parser)
     parser.add_argument("--trace", action="store_true", help="print one JSON line per battle first")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.set_defaults(run=run)
-
-
-def add_packet_flags(group: argparse._ArgumentGroup) -> None:
-    """``--p1`` / ``--p2``: hand-made packets, for ``war-tui game`` and the full-screen game alike."""
-    group.add_argument("--p1", metavar="CARDS", help='player 1\'s packet, top card first: "AS KD 10H 2C"')
-    group.add_argument("--p2", metavar="CARDS", help="player 2's packet, top card first")
 
 
 def packets_from_args(args: argparse.Namespace) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:

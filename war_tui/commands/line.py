@@ -13,34 +13,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from ..core.engine import Game
-from ..line.player import DEFAULT_PACE, MAX_PACE, MIN_PACE, LinePlayer, LineSettings
+from ..line.player import LinePlayer, LineSettings
 from ..line.run import LineOutput, run_line
-from ..settings.play import DEFAULT_NAMES, PlaySettings
+from ..settings.play import PlaySettings
 from ..settings.served import LINE_INPUTS, LINE_VARIABLE, SERVED_VARIABLE, accessible
-from ..settings.values import number_value
+from ..settings.options import DEFAULT_NAMES, DEFAULT_PACE
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Source
 from .common import UsageError
-
-ANNOUNCE = ("all", "wars")
-
-
-def add_line_flags(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("the line mode (plain sentences for screen readers and braille displays)")
-    group.add_argument(
-        "--line", action="store_true",
-        help="play in plain lines of text, one sentence per battle (also chosen by ACCESSIBLE=1)",
-    )
-    group.add_argument("--terse", action="store_true", help="line mode: shorter sentences ('King beats three. 27 to 25.')")
-    group.add_argument(
-        "--pace", type=number_value("--pace", MIN_PACE, MAX_PACE, "seconds", "3 or 1.5"), metavar="SECONDS",
-        help=f"line mode: seconds between auto-played battles, {MIN_PACE:g} to {MAX_PACE:g} (default {DEFAULT_PACE:g})",
-    )
-    group.add_argument(
-        "--announce", choices=ANNOUNCE,
-        help="line mode, auto-play: say every battle (all, the default) or only wars and every 10th battle (wars)",
-    )
-
 
 def line_wanted(args: argparse.Namespace, environ: Mapping[str, str]) -> bool:
     served_line = environ.get(SERVED_VARIABLE) == "1" and environ.get(LINE_VARIABLE) in LINE_INPUTS

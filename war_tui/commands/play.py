@@ -8,92 +8,23 @@ import sys
 from collections.abc import Collection, Mapping
 from typing import Any, TextIO
 
-from ..settings.preferences import ConfigRead, Preferences, default_path, key_for, read_config
-from ..core.pace import MAX
 from ..core.plural import counted
-from ..presentation.speed import DEFAULT_SPEED, SpeedError, parse_speed, speed_label
-from ..core.rules import Rules
-from ..settings.play import DEFAULT_NAMES, PlaySettings
-from ..settings.served import (
-    MAX_PLAYER_ID, PLAYER_ID_VARIABLE, SESSION_PLAYER_PREFIX, NOTICE_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TABLE_MODES, TOP_SPEED_VARIABLE,
-)
-from ..settings.values import HIGH_CONTRAST_THEME, deck_value, names_value
+from ..settings.options import LINE_MODE, PLAY, PREFERENCE_OPTIONS, PREFERENCES, add_flags, read_served
+from ..settings.play import PlaySettings
+from ..settings.preferences import ConfigRead, Preferences, default_path, key_for, read_config
+from ..settings.values import HIGH_CONTRAST_THEME, names_value
 from ..stats import StatsStore
-from ..settings.values import MAX_MINUTES, MAX_SEED, minutes_value, seed_value
-from .common import UsageError, add_rule_flags, rules_from_args
-from .config import config_path_value, theme_names
 from . import line as line_cmd
-from .line import add_line_flags
-from .game import add_packet_flags, packets_from_args
-from .stats import add_stats_flags, check_stats_flags, store_from_args
-
-
-def speed_value(text: str) -> float:
-    try:
-        return parse_speed(text)
-    except SpeedError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+from .common import UsageError, rules_from_args
+from .config import theme_names
+from .game import packets_from_args
+from .stats import check_stats_flags, store_from_args
 
 
 def add_play_flags(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("playing (the full-screen game)")
-    group.add_argument(
-        "--seed", type=seed_value, help=f"shuffle the first game with this seed, 0 to {MAX_SEED} (replays a deal)"
-    )
-    add_packet_flags(group)  # the first game from hand-made packets, as war-tui game takes them
-    group.add_argument("--auto", action="store_true", help="start with auto-play on")
-    group.add_argument(
-        "--speed", type=speed_value, metavar="S",
-        help=f"auto-play battles per second, 0.5 to 1000, or 'max' (default {speed_label(DEFAULT_SPEED)})",
-    )
-    group.add_argument(
-        "--screensaver", action="store_true",
-        help="auto-play forever: show each result for a few seconds, then deal again",
-    )
-    group.add_argument(
-        "--pause-on-war", action=argparse.BooleanOptionalAction, help="stop auto-play at every war (or not)"
-    )
-    group.add_argument(
-        "--time-limit", type=minutes_value("--time-limit"), metavar="MINUTES",
-        help=f"end each game as stopped after this many minutes (more than 0, at most {MAX_MINUTES:,}),"
-        " naming the leader",
-    )
-    group.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")
-    group.add_argument(
-        "--two-players", action="store_true",
-        help="two people at one keyboard: player 1 flips with f (or Left), player 2 with j (or Right);"
-        " the battle is played when both have flipped",
-    )
-    group.add_argument(
-        "--ascii", action=argparse.BooleanOptionalAction, help="letters for suits and ASCII borders (or not)"
-    )
-    group.add_argument(
-        "--deck", type=deck_value, metavar="COLOURS",
-        help="two-colour (hearts and diamonds red, the default) or four-colour (diamonds blue, clubs green too)",
-    )
-    group.add_argument(
-        "--theme", metavar="NAME",
-        help=f"the colours: '{HIGH_CONTRAST_THEME}' (every text at WCAG AA contrast) or one of Textual's themes",
-    )
-    add_line_flags(parser)
-    add_rule_flags(parser)
-    # Only a flag actually given overrides the preferences file: unset, each of these is None.
-    parser.set_defaults(war_cards=None, gather=None, max_battles=None, auto=None, screensaver=None, two_players=None)
-    add_config_flags(parser)
-    add_stats_flags(parser)
-
-
-def add_config_flags(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(
-        "preferences", f"names, speed, theme and house rules kept between runs (default file: {default_path()})"
-    )
-    which = group.add_mutually_exclusive_group()
-    which.add_argument("--config", type=config_path_value, metavar="PATH", help="read and save preferences in this file")
-    which.add_argument("--no-config", action="store_true", help="neither read nor save a preferences file")
-    group.add_argument(
-        "--config-read-only", action="store_true",
-        help="read the preferences file but save nothing to it: changes last for this session (serve-ssh games)",
-    )
+    """The full-screen game's flags, from the option table; a preference's flag is None unless given."""
+    described = f"names, speed, theme and house rules kept between runs (default file: {default_path()})"
+    add_flags(parser, PLAY, unset=True, descriptions={PREFERENCES: described})
 
 
 def read_preferences(args: argparse.Namespace, themes: Collection[str] | None = None) -> ConfigRead:
@@ -107,12 +38,7 @@ def read_preferences(args: argparse.Namespace, themes: Collection[str] | None = 
     return read
 
 
-_RULES = Rules()
-PREFERENCE_DEFAULTS: dict[str, object] = {
-    "names": DEFAULT_NAMES, "speed": DEFAULT_SPEED, "auto": False, "screensaver": False, "pause_on_war": False,
-    "time_limit": None, "two_players": False, "ascii": False, "theme": None, "deck": "two-colour",
-    "war_cards": _RULES.war_cards, "gather": _RULES.gather, "max_battles": _RULES.max_battles,
-}
+PREFERENCE_DEFAULTS: dict[str, object] = {option.name: option.default for option in PREFERENCE_OPTIONS}
 """What each preference is when neither a flag nor the file sets it (one entry per key of the file)."""
 
 
@@ -126,60 +52,11 @@ def merged(args: argparse.Namespace, read: ConfigRead) -> argparse.Namespace:
 
 
 def served_settings(environ: Mapping[str, str]) -> dict[str, Any]:  # PlaySettings fields and values
-    """What the SSH server said about this game (see ``war_tui.settings.play``); nothing when not served."""
-    if environ.get(SERVED_VARIABLE) != "1":
-        return {}
-    top = environ.get(TOP_SPEED_VARIABLE, "")
+    """What the SSH server said about this game (``war_tui.settings.options``' served variables); nothing when not served."""
     try:
-        top_speed = parse_speed(top) if top else MAX
-    except SpeedError as exc:
-        raise UsageError(f"{TOP_SPEED_VARIABLE}: {exc}") from None
-    said = environ.get(NOTICE_VARIABLE, "")
-    notice = said if said.isprintable() and 0 < len(said) <= 200 else None
-    return {
-        "served": True, "top_speed": top_speed, "notice": notice, "session_minutes": session_minutes(environ),
-        "player": served_player(environ), **served_table(environ),
-    }
-
-
-def served_player(environ: Mapping[str, str]) -> str:
-    """Who plays this served game (``WAR_TUI_PLAYER_ID``); without it, an identity of this session alone,
-    so its statistics show this session's games and nobody else's."""
-    player = environ.get(PLAYER_ID_VARIABLE)
-    if player is None:
-        import secrets
-
-        return SESSION_PLAYER_PREFIX + secrets.token_hex(16)
-    if not (0 < len(player) <= MAX_PLAYER_ID and player.isascii() and player.isprintable()):
-        raise UsageError(f"{PLAYER_ID_VARIABLE} must be 1 to {MAX_PLAYER_ID} printable ASCII characters")
-    return player
-
-
-def session_minutes(environ: Mapping[str, str]) -> float | None:
-    """The session limit the server running this game set (``serve-ssh --max-session-minutes``), or None."""
-    text = environ.get(SESSION_MINUTES_VARIABLE)
-    if text is None:
-        return None
-    try:
-        return minutes_value(SESSION_MINUTES_VARIABLE)(text)
-    except argparse.ArgumentTypeError as exc:
+        return read_served(environ)
+    except ValueError as exc:
         raise UsageError(str(exc)) from None
-
-
-MAX_FD = 65535
-
-
-def served_table(environ: Mapping[str, str]) -> dict[str, Any]:
-    """The shared table the server joined this game to (``WAR_TUI_TABLE_FD`` and ``_MODE``); nothing without one."""
-    fd_text = environ.get(TABLE_FD_VARIABLE)
-    mode = environ.get(TABLE_MODE_VARIABLE)
-    if fd_text is None and mode is None:
-        return {}
-    if fd_text is None or not fd_text.isascii() or not fd_text.isdigit() or not 3 <= int(fd_text) <= MAX_FD:
-        raise UsageError(f"{TABLE_FD_VARIABLE} must be a file descriptor number from 3 to {MAX_FD}")
-    if mode not in TABLE_MODES:
-        raise UsageError(f"{TABLE_MODE_VARIABLE} must be one of {', '.join(TABLE_MODES)}")
-    return {"table_fd": int(fd_text), "table_mode": mode}
 
 
 NOT_AT_A_TABLE = {
@@ -304,7 +181,7 @@ def _places_cursor(term: str, stdout: TextIO) -> bool:
         return True
 
 
-LINE_KEYS = ("line", "terse", "pace", "announce")
+LINE_KEYS = tuple(option.name for option in PREFERENCE_OPTIONS if option.group == LINE_MODE)
 """The line mode's preferences: its flags read them from the file before it decides whether to run."""
 
 

@@ -28,9 +28,9 @@ from ..presentation.words import plural
 from ..core.rules import Rules
 from ..stats import StatsStore, served_path
 from ..stats.store import MAX_ROWS, MIN_ROWS
-from ..settings.values import minutes_value, number_value, positive_int
+from ..settings.options import Option, add_flags, number, whole
+from ..settings.values import MAX_MINUTES, minutes_value, rows_value
 from .common import UsageError
-from .stats import STATS_ROWS_SPAN
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -41,40 +41,12 @@ if TYPE_CHECKING:
     WebStarter = Callable[[GameServer], Awaitable[WebDoor]]
 
 DEFAULT_PORT = 2222
-DEFAULT_MAX_SESSIONS = 32
-DEFAULT_ATTEMPTS_PER_MINUTE = 30
-DEFAULT_PER_ADDRESS = 4
-DEFAULT_UNAUTHENTICATED = 64
-DEFAULT_GAME_MEMORY_MB = 512
-MIN_GAME_MEMORY_MB = 128
-MAX_GAME_MEMORY_MB = 65536
-DEFAULT_GAME_NICE = 10
-MAX_NICE = 19  # the lowest priority there is
-DEFAULT_MAX_SPEED = 60.0
 MAX_SESSIONS = 10_000
-DEFAULT_MAX_TABLES = 16
+MAX_NICE = 19  # the lowest priority there is
 MAX_TABLES = 100  # the whole lobby fits in one protocol line (war_tui.tables.registry.MAX_MAX_TABLES)
-DEFAULT_SEAT_TIMEOUT = 60.0
-MIN_SEAT_TIMEOUT = 1.0
-MAX_SEAT_TIMEOUT = 3600.0
-MAX_ATTEMPTS_PER_MINUTE = 1_000_000
-DEFAULT_SERVED_STATS_ROWS = 100_000
-DEFAULT_MAX_SPECTATORS = 10
-MAX_SPECTATORS = 1000
-DEFAULT_RENDERERS_PER_TABLE = 4
-MAX_RENDERERS_PER_TABLE = 64
-DEFAULT_SPECTATOR_BACKLOG_KB = 128
-MIN_SPECTATOR_BACKLOG_KB = 16
-MAX_SPECTATOR_BACKLOG_KB = 16 * 1024
-DEFAULT_MAX_LOBBY = 32
-DEFAULT_TABLES_PER_ADDRESS = 4
-DEFAULT_SEATS_PER_ADDRESS = 4
 MAX_PER_ADDRESS = 1000
-DEFAULT_IDLE_MINUTES = 30.0
 MAX_IDLE_MINUTES = 7 * 24 * 60
-DEFAULT_MAX_SERVER_MB = 400
-MIN_MAX_SERVER_MB = 32
-MAX_MAX_SERVER_MB = 1_048_576
+DEFAULT_SERVED_STATS_ROWS = 100_000
 
 # The game as a session starts it: Python's stderr (crash reports, from the first import on) goes to
 # the pipe the server reads, whose number is in WAR_TUI_ERROR_FD; the screen stays on the terminal,
@@ -99,11 +71,6 @@ def port_value(text: str) -> int:
     return value
 
 
-max_speed_value = number_value("--max-speed", 1, 1000, "battles per second", "60")
-seat_timeout_value = number_value("--seat-timeout", MIN_SEAT_TIMEOUT, MAX_SEAT_TIMEOUT, "seconds", "60")
-idle_minutes_value = number_value("--idle-minutes", 0, MAX_IDLE_MINUTES, "minutes", "30")
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve-ssh", help="serve the game over SSH",
@@ -123,151 +90,89 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def add_server_flags(parser: argparse.ArgumentParser) -> None:
-    """The flags of ``serve-ssh`` but its port: ``serve`` takes them all for both its doors."""
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument(
-        "--host-key", type=Path, metavar="PATH",
-        help="the server's private host key (default: an ed25519 key made on first start "
-        "in the user data directory)",
-    )
-    who = parser.add_mutually_exclusive_group()
-    who.add_argument(
-        "--authorized-keys", type=Path, metavar="PATH",
+SERVER = (
+    Option("host", "127.0.0.1", help="address to listen on (default {default})"),
+    Option(
+        "host_key", None, parse=Path, metavar="PATH",
+        help="the server's private host key (default: an ed25519 key made on first start in the user data directory)",
+    ),
+    Option(
+        "authorized_keys", None, parse=Path, metavar="PATH", exclusive="who",
         help="public keys allowed in (default ~/.ssh/authorized_keys); re-read when it changes",
-    )
-    who.add_argument(
-        "--public", action="store_true", help="let anyone in without authentication (a public kiosk)"
-    )
-    parser.add_argument(
-        "--max-sessions", type=positive_int("--max-sessions", MAX_SESSIONS), default=DEFAULT_MAX_SESSIONS,
-        metavar="N",
-        help=f"games at once, 1-{MAX_SESSIONS:,}; the next client is told the server is full "
-        f"(default {DEFAULT_MAX_SESSIONS})",
-    )
-    parser.add_argument(
-        "--max-sessions-per-address", type=positive_int("--max-sessions-per-address", MAX_SESSIONS),
-        default=DEFAULT_PER_ADDRESS, metavar="N",
-        help=f"games at once from one address (an IPv6 /64 counts as one), 1-{MAX_SESSIONS:,} "
-        f"(default {DEFAULT_PER_ADDRESS})",
-    )
-    parser.add_argument(
-        "--max-unauthenticated", type=positive_int("--max-unauthenticated", MAX_SESSIONS),
-        default=DEFAULT_UNAUTHENTICATED, metavar="N",
-        help=f"connections not yet logged in, 1-{MAX_SESSIONS:,}; past it the oldest is dropped "
-        f"(default {DEFAULT_UNAUTHENTICATED})",
-    )
-    parser.add_argument(
-        "--game-memory-mb", type=positive_int("--game-memory-mb", MAX_GAME_MEMORY_MB, minimum=MIN_GAME_MEMORY_MB),
-        default=DEFAULT_GAME_MEMORY_MB, metavar="MB",
-        help=f"address space each game may use, {MIN_GAME_MEMORY_MB}-{MAX_GAME_MEMORY_MB:,} MiB; a game past "
-        f"it ends with a goodbye (default {DEFAULT_GAME_MEMORY_MB})",
-    )
-    parser.add_argument(
-        "--game-nice", type=positive_int("--game-nice", MAX_NICE, minimum=0), default=DEFAULT_GAME_NICE,
-        metavar="N",
-        help=f"how far below the server's CPU priority each game runs, 0-{MAX_NICE}: added to the server's nice "
-        f"value; from 1 a game's session group also goes to nice {MAX_NICE} after its first 2 s, 0 runs games "
-        f"beside the server (default {DEFAULT_GAME_NICE})",
-    )
-    parser.add_argument(
-        "--max-speed", type=max_speed_value, default=DEFAULT_MAX_SPEED, metavar="S",
-        help=f"auto-play's top speed in served games, 1-1000 battles per second; the game's 'max' means "
-        f"this (default {DEFAULT_MAX_SPEED:g})",
-    )
-    parser.add_argument(
-        "--max-tables", type=positive_int("--max-tables", MAX_TABLES), default=DEFAULT_MAX_TABLES, metavar="N",
-        help=f"shared tables open at once, 1-{MAX_TABLES}; past it a new table is refused and the lobby says "
-        f"the server is full (default {DEFAULT_MAX_TABLES})",
-    )
-    parser.add_argument(
-        "--seat-timeout", type=seat_timeout_value, default=DEFAULT_SEAT_TIMEOUT, metavar="S",
-        help=f"seconds a player at a table may stay idle after the other flipped before the house flips "
-        f"for them, {MIN_SEAT_TIMEOUT:g}-{MAX_SEAT_TIMEOUT:g} (default {DEFAULT_SEAT_TIMEOUT:g})",
-    )
-    parser.add_argument(
-        "--max-spectators", type=positive_int("--max-spectators", MAX_SPECTATORS, minimum=0),
-        default=DEFAULT_MAX_SPECTATORS, metavar="N",
-        help=f"spectators at one table, 0-{MAX_SPECTATORS:,}; the next one is refused in one line "
-        f"(default {DEFAULT_MAX_SPECTATORS})",
-    )
-    parser.add_argument(
-        "--renderers-per-table", type=positive_int("--renderers-per-table", MAX_RENDERERS_PER_TABLE),
-        default=DEFAULT_RENDERERS_PER_TABLE, metavar="N",
-        help=f"game processes drawing one table for its spectators, or the lobby for those browsing it (one per "
-        f"screen size and terminal kind), "
-        f"1-{MAX_RENDERERS_PER_TABLE}; a spectator past it gets a game of their own (default {DEFAULT_RENDERERS_PER_TABLE})",
-    )
-    parser.add_argument(
-        "--spectator-backlog-kb", metavar="KB", default=DEFAULT_SPECTATOR_BACKLOG_KB,
-        type=positive_int("--spectator-backlog-kb", MAX_SPECTATOR_BACKLOG_KB, minimum=MIN_SPECTATOR_BACKLOG_KB),
-        help=f"a shared rendering's output the server holds for one slow spectator, {MIN_SPECTATOR_BACKLOG_KB}-"
-        f"{MAX_SPECTATOR_BACKLOG_KB:,} KB; past it they get the whole screen afresh once they catch up "
-        f"(default {DEFAULT_SPECTATOR_BACKLOG_KB})",
-    )
-    parser.add_argument(
-        "--no-fanout", action="store_true",
-        help="give every spectator a game process of their own instead of sharing one rendering per table, "
-        "screen size and terminal kind",
-    )
-    parser.add_argument(
-        "--max-lobby", type=positive_int("--max-lobby", MAX_SESSIONS), default=DEFAULT_MAX_LOBBY, metavar="N",
-        help=f"people in the lobby ('tables') at once, 1-{MAX_SESSIONS:,} (default {DEFAULT_MAX_LOBBY})",
-    )
-    parser.add_argument(
-        "--max-tables-per-address", type=positive_int("--max-tables-per-address", MAX_PER_ADDRESS),
-        default=DEFAULT_TABLES_PER_ADDRESS, metavar="N",
-        help=f"open tables one address (or one key) may have opened, 1-{MAX_PER_ADDRESS:,} "
-        f"(default {DEFAULT_TABLES_PER_ADDRESS})",
-    )
-    parser.add_argument(
-        "--max-seats-per-address", type=positive_int("--max-seats-per-address", MAX_PER_ADDRESS),
-        default=DEFAULT_SEATS_PER_ADDRESS, metavar="N",
-        help=f"seats one address (or one key) may hold at once, sitting or kept while away, 1-{MAX_PER_ADDRESS:,}; "
-        f"past it they watch (default {DEFAULT_SEATS_PER_ADDRESS})",
-    )
-    parser.add_argument(
-        "--max-session-minutes", type=minutes_value("--max-session-minutes"), metavar="M",
-        help="end each game after M minutes, more than 0 and at most 10,080 (default: no limit, screensavers idle on purpose)",
-    )
-    parser.add_argument(
-        "--max-attempts-per-minute", type=positive_int("--max-attempts-per-minute", MAX_ATTEMPTS_PER_MINUTE),
-        default=DEFAULT_ATTEMPTS_PER_MINUTE, metavar="N",
-        help=f"connection attempts one address may make per minute, 1-{MAX_ATTEMPTS_PER_MINUTE:,} "
-        f"(default {DEFAULT_ATTEMPTS_PER_MINUTE})",
-    )
-    parser.add_argument(
-        "--served-stats-rows", metavar="N", default=DEFAULT_SERVED_STATS_ROWS,
-        type=positive_int("--served-stats-rows", MAX_ROWS, minimum=MIN_ROWS, span=STATS_ROWS_SPAN),
-        help=f"games the served statistics keep, {MIN_ROWS:,}-{MAX_ROWS:,}; past it the oldest tenth goes "
-        f"(default {DEFAULT_SERVED_STATS_ROWS:,})",
-    )
-    parser.add_argument(
-        "--idle-minutes", type=idle_minutes_value, default=DEFAULT_IDLE_MINUTES, metavar="M",
-        help=f"end a session (player, spectator, lobby or solo game) that sent no keys for M minutes, with a "
-        f"goodbye; 0-{MAX_IDLE_MINUTES:,}, 0: never (default {DEFAULT_IDLE_MINUTES:g})",
-    )
-    parser.add_argument(
-        "--idle-exempt-screensaver", action="store_true",
-        help="never end a solo game for idling when the game flags start it on auto-play "
-        "(-- --screensaver or -- --auto): a kiosk's screensaver; table sessions still end",
-    )
-    parser.add_argument(
-        "--max-server-mb", type=positive_int("--max-server-mb", MAX_MAX_SERVER_MB, minimum=MIN_MAX_SERVER_MB),
-        default=DEFAULT_MAX_SERVER_MB, metavar="MB",
-        help=f"past this resident memory the server refuses new connections, {MIN_MAX_SERVER_MB}-"
-        f"{MAX_MAX_SERVER_MB:,} MB (default {DEFAULT_MAX_SERVER_MB}); games have their own limit",
-    )
-    parser.add_argument(
-        "--log-level", choices=("info", "debug"), default="info",
-        help="debug: whole crash reports of games in the log, not one line each (default info)",
-    )
-    parser.add_argument(
-        "--no-preload", action="store_true",
-        help="start every game afresh (a new Python that imports the game) instead of forking it from a "
-        "preloaded game parent: slower to start and more memory per game, one process fewer",
-    )
-    parser.add_argument("--session-command", help=argparse.SUPPRESS)
+    ),
+    Option("public", False, kind="switch", exclusive="who",
+           help="let anyone in without authentication (a public kiosk)"),
+    whole("max_sessions", 1, MAX_SESSIONS, 32, metavar="N",
+          help="games at once, {low}-{high:,}; the next client is told the server is full (default {default})"),
+    whole("max_sessions_per_address", 1, MAX_SESSIONS, 4, metavar="N",
+          help="games at once from one address (an IPv6 /64 counts as one), {low}-{high:,} (default {default})"),
+    whole("max_unauthenticated", 1, MAX_SESSIONS, 64, metavar="N",
+          help="connections not yet logged in, {low}-{high:,}; past it the oldest is dropped (default {default})"),
+    whole("game_memory_mb", 128, 65536, 512, metavar="MB",
+          help="address space each game may use, {low}-{high:,} MiB; a game past it ends with a goodbye"
+          " (default {default})"),
+    whole("game_nice", 0, MAX_NICE, 10, metavar="N",
+          help="how far below the server's CPU priority each game runs, {low}-{high}: added to the server's nice"
+          " value; from 1 a game's session group also goes to nice {high} after its first 2 s, 0 runs games"
+          " beside the server (default {default})"),
+    number("max_speed", 1, 1000, 60.0, "battles per second", "60", metavar="S",
+           help="auto-play's top speed in served games, {low:g}-{high:g} battles per second; the game's 'max'"
+           " means this (default {default:g})"),
+    whole("max_tables", 1, MAX_TABLES, 16, metavar="N",
+          help="shared tables open at once, {low}-{high}; past it a new table is refused and the lobby says"
+          " the server is full (default {default})"),
+    number("seat_timeout", 1.0, 3600.0, 60.0, "seconds", "60", metavar="S",
+           help="seconds a player at a table may stay idle after the other flipped before the house flips"
+           " for them, {low:g}-{high:g} (default {default:g})"),
+    whole("max_spectators", 0, 1000, 10, metavar="N",
+          help="spectators at one table, {low}-{high:,}; the next one is refused in one line (default {default})"),
+    whole("renderers_per_table", 1, 64, 4, metavar="N",
+          help="game processes drawing one table for its spectators, or the lobby for those browsing it (one per"
+          " screen size and terminal kind), {low}-{high}; a spectator past it gets a game of their own"
+          " (default {default})"),
+    whole("spectator_backlog_kb", 16, 16 * 1024, 128, metavar="KB",
+          help="a shared rendering's output the server holds for one slow spectator, {low}-{high:,} KB; past it"
+          " they get the whole screen afresh once they catch up (default {default})"),
+    Option("no_fanout", False, kind="switch",
+           help="give every spectator a game process of their own instead of sharing one rendering per table,"
+           " screen size and terminal kind"),
+    whole("max_lobby", 1, MAX_SESSIONS, 32, metavar="N",
+          help="people in the lobby ('tables') at once, {low}-{high:,} (default {default})"),
+    whole("max_tables_per_address", 1, MAX_PER_ADDRESS, 4, metavar="N",
+          help="open tables one address (or one key) may have opened, {low}-{high:,} (default {default})"),
+    whole("max_seats_per_address", 1, MAX_PER_ADDRESS, 4, metavar="N",
+          help="seats one address (or one key) may hold at once, sitting or kept while away, {low}-{high:,};"
+          " past it they watch (default {default})"),
+    Option("max_session_minutes", None, parse=minutes_value("--max-session-minutes"), high=MAX_MINUTES, metavar="M",
+           help="end each game after M minutes, more than 0 and at most {high:,} (default: no limit, screensavers"
+           " idle on purpose)"),
+    whole("max_attempts_per_minute", 1, 1_000_000, 30, metavar="N",
+          help="connection attempts one address may make per minute, {low}-{high:,} (default {default})"),
+    Option("served_stats_rows", DEFAULT_SERVED_STATS_ROWS, parse=rows_value("--served-stats-rows"), low=MIN_ROWS,
+           high=MAX_ROWS, metavar="N",
+           help="games the served statistics keep, {low:,}-{high:,}; past it the oldest tenth goes"
+           " (default {default:,})"),
+    number("idle_minutes", 0, MAX_IDLE_MINUTES, 30.0, "minutes", "30", metavar="M",
+           help="end a session (player, spectator, lobby or solo game) that sent no keys for M minutes, with a"
+           " goodbye; {low:g}-{high:,}, 0: never (default {default:g})"),
+    Option("idle_exempt_screensaver", False, kind="switch",
+           help="never end a solo game for idling when the game flags start it on auto-play"
+           " (-- --screensaver or -- --auto): a kiosk's screensaver; table sessions still end"),
+    whole("max_server_mb", 32, 1_048_576, 400, metavar="MB",
+          help="past this resident memory the server refuses new connections, {low}-{high:,} MB (default {default});"
+          " games have their own limit"),
+    Option("log_level", "info", choices=("info", "debug"),
+           help="debug: whole crash reports of games in the log, not one line each (default {default})"),
+    Option("no_preload", False, kind="switch",
+           help="start every game afresh (a new Python that imports the game) instead of forking it from a"
+           " preloaded game parent: slower to start and more memory per game, one process fewer"),
+    Option("session_command", None, hidden=True),
+)
+"""The flags of ``serve-ssh`` but its port; ``serve`` takes them all for both its doors."""
+
+
+def add_server_flags(parser: argparse.ArgumentParser) -> None:
+    add_flags(parser, SERVER)
     parser.add_argument(
         "game_flags", nargs=argparse.REMAINDER, metavar="-- GAME_FLAGS",
         help="the game's own flags (see war-tui --help), passed to every session",

@@ -26,14 +26,15 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import TYPE_CHECKING
 
 from ..core.engine import Game
 from ..core.rules import EndReason, Gather, Result, Rules
 from ..presentation.words import deepest_war_text, number, plural
-from ..settings.values import MAX_SEED, positive_int, seed_value
+from ..settings.options import SEED, add_flags
+from ..settings.values import positive_int
 from .common import add_rule_flags, rules_from_args
 
 if TYPE_CHECKING:
@@ -395,8 +396,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--games", type=positive_int("--games", MAX_GAMES), required=True, metavar="N",
                         help=f"how many games to play, 1 to {MAX_GAMES:,}")
-    parser.add_argument("--seed", type=seed_value,
-                        help=f"seed the run, 0 to {MAX_SEED} (default: a fresh random one, shown in the report)")
+    add_flags(parser, [replace(SEED, help="seed the run, {low} to {high} (default: a fresh random one, shown in the report)",
+                               group="")])
     cores = default_jobs()
     parser.add_argument("--jobs", type=positive_int("--jobs", JOBS_PER_CORE * cores), metavar="J",
                         help=f"worker processes, 1 to {JOBS_PER_CORE} per core, here 1 to {JOBS_PER_CORE * cores}"

@@ -1,7 +1,8 @@
 """``war-tui stats``: the lifetime statistics without a screen, as text or JSON.
 
-Also home of the top-level ``--stats-db`` / ``--no-stats`` flags (``add_stats_flags``) and
-``store_from_args``, so the full-screen game and this command find the same file the same way.
+Also home of ``store_from_args``, which opens the file the game's ``--stats-db`` / ``--no-stats`` name
+(flags of the option table, ``war_tui.settings.options``), so the full-screen game and this command find
+the same file the same way.
 
 The JSON shape (``"format": 1``; keys are only ever added, never renamed):
 
@@ -33,7 +34,6 @@ import sys
 from ..presentation.cells import cell_width, pad_cells
 from ..presentation.words import deepest_war_text, duration_text, number, plural
 from ..stats import StatsStore
-from ..stats.store import MAX_ROWS, MIN_ROWS
 from ..stats.records import GameRecord, Histogram, Totals
 from ..stats.recovery import recovery_path
 from ..stats.text import (
@@ -51,24 +51,7 @@ from .common import UsageError
 JSON_FORMAT = 1
 REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture
 BAR_WIDTH = 30
-STATS_ROWS_SPAN = f"a whole number from {MIN_ROWS:,} to {MAX_ROWS:,}"
-"""A row cap's range, as an error words it."""
 MAX_RECENT = 1_000_000  # more rows than anyone reads; sqlite3 itself is the tool for every row
-
-
-def add_stats_flags(parser: argparse.ArgumentParser) -> None:
-    """``--stats-db PATH`` and ``--no-stats`` for the top-level ``war-tui`` command."""
-    group = parser.add_argument_group("statistics")
-    group.add_argument(
-        "--stats-db", metavar="PATH", default=None, type=path_value("--stats-db"),
-        help="record finished games in this SQLite file (default: stats.sqlite3 in your data folder)",
-    )
-    group.add_argument("--no-stats", action="store_true", help="record no statistics")
-    # Set by serve-ssh (its --served-stats-rows) for the games it starts; not a player's flag.
-    group.add_argument(
-        "--stats-rows", metavar="N", default=None, help=argparse.SUPPRESS,
-        type=positive_int("--stats-rows", MAX_ROWS, minimum=MIN_ROWS, span=STATS_ROWS_SPAN),
-    )
 
 
 def check_stats_flags(args: argparse.Namespace) -> None:

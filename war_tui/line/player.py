@@ -14,13 +14,10 @@ from ..core.cards import Card
 from ..core.engine import Game
 from ..core.events import BattleWon, Event
 from ..core.rules import Rules, Side
+from ..settings.options import DEFAULT_PACE
 from .keys import Command
 from .sentences import BattleTeller, Voice, score
 
-DEFAULT_PACE = 3.0
-"""Seconds between auto-played battles: an ordinary battle takes about 2 to 4 s to speak at 175 wpm."""
-MIN_PACE = 0.5
-MAX_PACE = 60.0
 QUIET_PACE = 0.1
 """Seconds between the battles auto-play does not announce (``announce="wars"``)."""
 MILESTONE = 10

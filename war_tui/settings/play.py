@@ -2,7 +2,8 @@
 
 The full-screen app takes a ``PlaySettings``; the command line builds it
 without importing Textual, so ``war-tui game`` stays fast and bad flags fail
-before any screen opens.
+before any screen opens. A field named like an option of ``war_tui.settings.options``
+takes that option's default (a unit test holds the two together).
 """
 
 from __future__ import annotations
@@ -12,14 +13,12 @@ from typing import TYPE_CHECKING
 
 from ..core.cards import Card
 from ..core.rules import Rules
-from ..core.pace import MAX
-from ..presentation.speed import DEFAULT_SPEED
 from ..presentation.unfolding import WAR_STEP
+from .options import DEFAULT_NAMES, OPTIONS
 
 if TYPE_CHECKING:
     from .preferences import Preferences
 
-DEFAULT_NAMES = ("Player 1", "Player 2")
 SCREENSAVER_PAUSE = 5.0
 """Seconds the screensaver shows a finished game before dealing the next."""
 RESULT_HOLD = 0.5
@@ -29,28 +28,28 @@ battle (its repeats come every few hundredths of a second) cannot skip it, howev
 
 @dataclass(frozen=True)
 class PlaySettings:
-    seed: int | None = None
+    seed: int | None = OPTIONS["seed"].default
     rules: Rules = field(default_factory=Rules)
-    auto: bool = False
-    speed: float = DEFAULT_SPEED
-    screensaver: bool = False
-    pause_on_war: bool = False
-    time_limit: float | None = None  # minutes per game
-    session_minutes: float | None = None  # the server's limit on the whole session (it ends the game itself)
+    auto: bool = OPTIONS["auto"].default
+    speed: float = OPTIONS["speed"].default
+    screensaver: bool = OPTIONS["screensaver"].default
+    pause_on_war: bool = OPTIONS["pause_on_war"].default
+    time_limit: float | None = OPTIONS["time_limit"].default  # minutes per game
+    session_minutes: float | None = OPTIONS["session_minutes"].default  # the server's limit on the whole session
     names: tuple[str, str] = DEFAULT_NAMES
-    ascii: bool = False
+    ascii: bool = OPTIONS["ascii"].default
     packets: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None  # a hand-made deal (tests, replays)
     screensaver_pause: float = SCREENSAVER_PAUSE
     war_step: float = WAR_STEP  # seconds each step of a war stays on the pile; 0 shows wars whole
     result_hold: float = RESULT_HOLD  # seconds of no key a finished game's result waits for before dealing again
-    theme: str | None = None  # a Textual theme's name; None keeps Textual's default
-    deck: str = "two-colour"  # one of settings.values.DECKS: "four-colour" gives diamonds and clubs colours of their own
+    theme: str | None = OPTIONS["theme"].default  # a Textual theme's name; None keeps Textual's default
+    deck: str = OPTIONS["deck"].default  # one of settings.values.DECKS: "four-colour" colours diamonds and clubs
     config_problems: tuple[str, ...] = ()  # what was wrong in the preferences file, shown once at start
     preferences: Preferences | None = None  # where changes made in the game are saved; None: nowhere
-    top_speed: float = MAX  # auto-play's fastest; "max" means this when it is a number (served games)
-    served: bool = False  # played over SSH: the player is not the machine's user, so no paths are shown
-    player: str | None = None  # served: who plays (PLAYER_ID_VARIABLE), recorded with each game; their stats only
-    notice: str | None = None  # said once the board is up (what the SSH server refused, for instance)
-    two_players: bool = False  # --two-players: a local table, both seats at this keyboard
-    table_fd: int | None = None  # served at a shared table: the socket to the server (TABLE_FD_VARIABLE)
-    table_mode: str | None = None  # one of TABLE_MODES when table_fd is set
+    top_speed: float = OPTIONS["top_speed"].default  # auto-play's fastest; what "max" means (served games)
+    served: bool = OPTIONS["served"].default  # played over SSH: the player is not the machine's user
+    player: str | None = OPTIONS["player"].default  # served: who plays, recorded with each game; their stats only
+    notice: str | None = OPTIONS["notice"].default  # said once the board is up (what the SSH server refused)
+    two_players: bool = OPTIONS["two_players"].default  # a local table, both seats at this keyboard
+    table_fd: int | None = OPTIONS["table_fd"].default  # served at a shared table: the socket to the server
+    table_mode: str | None = OPTIONS["table_mode"].default  # one of TABLE_MODES when table_fd is set

@@ -15,23 +15,21 @@ import contextlib
 import os
 import re
 import stat
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from platformdirs import user_config_path
 
-from .values import DECKS, deck_value, gather_value, max_battles_value, war_cards_value
 from ..core.pace import MAX
-from ..presentation.speed import parse_speed
-from .values import minutes_value, names_value, number_value
+from .file_values import Check
+from .options import ANNOUNCE, MAX_PACE, MIN_PACE, per_run_reasons, preference_checks
 
 APP_NAME = "war-tui"
 FILE_NAME = "config.toml"
 MAX_FILE_BYTES = 64 * 1024
 """A preferences file is a dozen lines: anything much larger is not one, and is not read."""
-MAX_THEME_LENGTH = 64
 
 
 def default_path() -> Path:
@@ -41,134 +39,14 @@ def default_path() -> Path:
 
 # ------------------------------------------------------------------ the keys
 
-Check = Callable[[Any, "Collection[str] | None"], object]
-
-
-def _shown(value: object) -> str:
-    """A value as it looks in the file, short enough for a message."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + (value if len(value) <= 40 else value[:39] + "…") + '"'
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "a list"
-    return str(value)
-
-
-def _whole(flag_value: Callable[[str], object]) -> Check:
-    """A whole number, then the flag's own check (its range)."""
-
-    def check(value: Any, _themes: Collection[str] | None) -> object:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"must be a whole number, not {_shown(value)}")
-        return flag_value(str(value))
-
-    return check
-
-
-def _speed(value: Any, _themes: Collection[str] | None) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f'must be battles per second (like 0.5 or 4) or "max", not {_shown(value)}')
-    return parse_speed(str(value))
-
-
-def _switch(value: Any, _themes: Collection[str] | None) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"must be true or false, not {_shown(value)}")
-    return value
-
-
-def _names(value: Any, _themes: Collection[str] | None) -> tuple[str, str]:
-    if not isinstance(value, list):
-        raise ValueError(f'must be two names, like ["Ann", "Bob"], not {_shown(value)}')
-    return names_value(value)
-
-
-def _gather(value: Any, _themes: Collection[str] | None) -> object:
-    if not isinstance(value, str):
-        raise ValueError(f"must be a gather order's name, not {_shown(value)}")
-    return gather_value(value)
-
-
-def _theme(value: Any, themes: Collection[str] | None) -> str:
-    if not isinstance(value, str) or not value.isprintable() or not 0 < len(value) <= MAX_THEME_LENGTH:
-        raise ValueError(f"must be a theme's name, not {_shown(value)}")
-    if themes is not None and value not in themes:
-        import difflib
-
-        close = difflib.get_close_matches(value, themes, n=1)
-        hint = f"did you mean '{close[0]}'?" if close else "the command palette's 'Change theme' lists them"
-        raise ValueError(f"there is no theme called '{value}' ({hint})")
-    return value
-
-
-def _minutes(value: Any, _themes: Collection[str] | None) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"must be minutes (like 5 or 0.5), not {_shown(value)}")
-    return minutes_value("time-limit")(str(value))
-
-
-def _deck(value: Any, _themes: Collection[str] | None) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"must be {' or '.join(DECKS)}, not {_shown(value)}")
-    try:
-        return deck_value(value)
-    except argparse.ArgumentTypeError:
-        raise ValueError(f"must be {' or '.join(DECKS)}, not {_shown(value)}") from None
-
-
-LINE_PACE = (0.5, 60.0)
-"""The line mode's seconds between auto-played battles (``war_tui.line.player``'s range, which a test holds to)."""
-LINE_ANNOUNCE = ("all", "wars")
-"""What the line mode says on auto-play (``--announce``'s choices)."""
-
-
-def _pace(value: Any, _themes: Collection[str] | None) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"must be seconds (like 3 or 1.5), not {_shown(value)}")
-    return number_value("pace", *LINE_PACE, "seconds", "3 or 1.5")(str(value))
-
-
-def _announce(value: Any, _themes: Collection[str] | None) -> str:
-    if value not in LINE_ANNOUNCE:
-        raise ValueError(f"must be {' or '.join(repr(a) for a in LINE_ANNOUNCE)}, not {_shown(value)}")
-    return str(value)
-
-
-KEYS: dict[str, Check] = {
-    "names": _names,
-    "speed": _speed,
-    "auto": _switch,
-    "screensaver": _switch,
-    "pause-on-war": _switch,
-    "time-limit": _minutes,
-    "two-players": _switch,
-    "ascii": _switch,
-    "theme": _theme,
-    "deck": _deck,
-    "line": _switch,
-    "terse": _switch,
-    "pace": _pace,
-    "announce": _announce,
-    "war-cards": _whole(war_cards_value),
-    "gather": _gather,
-    "max-battles": _whole(max_battles_value),
-}
-"""Every key the file may hold, each named like its flag, with the check its value must pass."""
-
-NOT_KEYS: dict[str, str] = {
-    "seed": "a seed deals the same game at every start; give --seed for the run you want to replay",
-    "p1": "hand-made packets are for one run; give --p1 and --p2",
-    "p2": "hand-made packets are for one run; give --p1 and --p2",
-    "config": "it says which preferences file to read, so it cannot be in one",
-    "no-config": "it says not to read a preferences file, so it cannot be in one",
-    "config-read-only": "give --config-read-only for the run that should save nothing",
-    "stats-db": "war-tui stats reads the file its flags name, so statistics go where the flags say; give --stats-db",
-    "no-stats": "war-tui stats reads the file its flags name, so statistics go where the flags say; give --no-stats",
-}
+KEYS: dict[str, Check] = preference_checks()
+"""Every key the file may hold, each named like its flag, with the check its value must pass (the option table's)."""
+NOT_KEYS: dict[str, str] = per_run_reasons()
 """The game's flags that are not keys, and why: said for a key the file has anyway."""
+LINE_PACE = (MIN_PACE, MAX_PACE)
+"""The line mode's seconds between auto-played battles (``war_tui.line.player``'s range, which a test holds to)."""
+LINE_ANNOUNCE = ANNOUNCE
+"""What the line mode says on auto-play (``--announce``'s choices)."""
 
 
 def key_for(name: str) -> str:

@@ -10,8 +10,9 @@ import argparse
 import math
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from ..core.rules import MAX_WAR_CARDS, MIN_WAR_CARDS, Gather
+from ..core.rules import Gather
 from ..presentation.cells import cell_width
 
 MAX_SEED = 2**63 - 1
@@ -93,12 +94,6 @@ def number_value(flag: str, low: float, high: float, unit: str, example: str) ->
     return parse
 
 
-seed_value = positive_int("seed", MAX_SEED, minimum=0, span=f"from 0 to {MAX_SEED}")
-war_cards_value = positive_int(
-    "--war-cards", MAX_WAR_CARDS, minimum=MIN_WAR_CARDS, span=f"from {MIN_WAR_CARDS} to {MAX_WAR_CARDS}"
-)
-
-
 def path_value(flag: str) -> Callable[[str], str]:
     """An argparse type for a file path: anything but empty (an empty one would mean the current folder)."""
 
@@ -110,7 +105,28 @@ def path_value(flag: str) -> Callable[[str], str]:
     return parse
 
 
-max_battles_value = positive_int("--max-battles", MAX_MAX_BATTLES)
+def rows_value(flag: str) -> Callable[[str], int]:
+    """An argparse type: a row cap of the statistics file, in its range (read from the store when a cap is given)."""
+
+    def parse(text: str) -> int:
+        from ..stats.store import MAX_ROWS, MIN_ROWS  # the store loads SQLite: only for the flag given
+
+        return positive_int(flag, MAX_ROWS, minimum=MIN_ROWS, span=rows_span())(text)
+
+    return parse
+
+
+def rows_span() -> str:
+    """A row cap's range, as an error words it."""
+    from ..stats.store import MAX_ROWS, MIN_ROWS
+
+    return f"a whole number from {MIN_ROWS:,} to {MAX_ROWS:,}"
+
+
+def config_path_value(text: str) -> Path:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("--config needs a file's path")
+    return Path(text).expanduser()
 
 
 def gather_value(text: str) -> Gather:

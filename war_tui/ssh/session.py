@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from ..presentation.words import plural
+from ..settings.options import served_environment
 from ..settings.served import (
-    ACCESSIBLE_VARIABLE, ERROR_FD_VARIABLE, LINE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE, TOP_SPEED_VARIABLE, accessible,
+    ACCESSIBLE_VARIABLE, ERROR_FD_VARIABLE, LINE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SESSION_MINUTES_VARIABLE, accessible,
 )
 from ..tables import Member, TableRefused
 from ..tables.link import MAX_QUEUED_BYTES
@@ -114,11 +115,8 @@ def session_environment(
 
 
 def served_variables(max_speed: float, notice: str | None) -> dict[str, str]:
-    """What the server tells the game about being served (see ``war_tui.settings.play``)."""
-    env = {SERVED_VARIABLE: "1", TOP_SPEED_VARIABLE: f"{max_speed:g}"}
-    if notice:
-        env[NOTICE_VARIABLE] = notice
-    return env
+    """What the server tells the game about being served (the served variables of ``war_tui.settings.options``)."""
+    return served_environment(served=True, top_speed=max_speed, notice=notice or None)
 
 
 def loggable(line: str) -> str:
