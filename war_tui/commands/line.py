@@ -17,7 +17,7 @@ from ..line.player import LinePlayer, LineSettings
 from ..line.run import LineOutput, run_line
 from ..settings.play import PlaySettings
 from ..settings.served import LINE_INPUTS, LINE_VARIABLE, SERVED_VARIABLE, accessible
-from ..settings.options import DEFAULT_NAMES, DEFAULT_PACE
+from ..settings.options import DEFAULT_NAMES, DEFAULT_PACE, LINE_MODE, OPTIONS, PLAY
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Source
 from .common import UsageError
@@ -32,10 +32,7 @@ def line_possible(settings: PlaySettings) -> bool:
     return not settings.two_players and settings.table_fd is None
 
 
-LINE_REFUSES = {
-    "two_players": "--two-players", "screensaver": "--screensaver", "time_limit": "--time-limit",
-    "pause_on_war": "--pause-on-war",
-}
+LINE_REFUSES = ("two_players", "screensaver", "time_limit", "pause_on_war")
 
 
 def check_line_flags(args: argparse.Namespace, settings: PlaySettings) -> None:
@@ -45,7 +42,7 @@ def check_line_flags(args: argparse.Namespace, settings: PlaySettings) -> None:
         raise UsageError("the line mode reaches a table by its name: line table NAME or line watch NAME")
     if settings.served:
         return
-    refused = [flag for dest, flag in LINE_REFUSES.items() if getattr(args, dest, None)]
+    refused = [OPTIONS[name].flag_name for name in LINE_REFUSES if getattr(args, name, None)]
     if args.speed is not None:
         refused.append("--speed (the line mode takes --pace SECONDS)")
     if refused:
@@ -53,12 +50,13 @@ def check_line_flags(args: argparse.Namespace, settings: PlaySettings) -> None:
         raise UsageError(f"{' and '.join(refused)} {verb} for the full-screen game, not the line mode")
 
 
-LINE_ONLY = {"terse": "--terse", "pace": "--pace", "announce": "--announce"}
+LINE_ONLY = tuple(option for option in PLAY if option.group == LINE_MODE and option.name != "line")
+"""The line mode's own flags, which mean nothing on the full screen."""
 
 
 def check_full_screen_flags(args: argparse.Namespace) -> None:
     """The line mode's own flags on the full screen: one line saying they need ``--line``."""
-    given = [flag for dest, flag in LINE_ONLY.items() if getattr(args, dest, None)]
+    given = [option.flag_name for option in LINE_ONLY if getattr(args, option.name, None)]
     if given:
         verb = "is" if len(given) == 1 else "are"
         raise UsageError(f"{' and '.join(given)} {verb} for the line mode: add --line (or set ACCESSIBLE=1)")

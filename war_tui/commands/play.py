@@ -9,7 +9,7 @@ from collections.abc import Collection, Mapping
 from typing import Any, TextIO
 
 from ..core.plural import counted
-from ..settings.options import LINE_MODE, PLAY, PREFERENCE_OPTIONS, PREFERENCES, add_flags, read_served
+from ..settings.options import LINE_MODE, OPTIONS, PLAY, PREFERENCE_OPTIONS, PREFERENCES, add_flags, read_served
 from ..settings.play import PlaySettings
 from ..settings.preferences import ConfigRead, Preferences, default_path, key_for, read_config
 from ..settings.values import HIGH_CONTRAST_THEME, names_value
@@ -59,9 +59,7 @@ def served_settings(environ: Mapping[str, str]) -> dict[str, Any]:  # PlaySettin
         raise UsageError(str(exc)) from None
 
 
-NOT_AT_A_TABLE = {
-    "screensaver": "--screensaver", "time_limit": "--time-limit", "seed": "--seed",
-}
+NOT_AT_A_TABLE = ("screensaver", "time_limit")
 """Flags of a solo game that mean nothing at a table (the table deals, plays and ends its games)."""
 NOT_SERVED = "--two-players is for two people at one keyboard, not for SSH sessions (each player connects on their own)"
 
@@ -79,8 +77,7 @@ def check_table_flags(args: argparse.Namespace, served: Mapping[str, object]) ->
         return
     if not args.two_players:
         return
-    refused = [flag for dest, flag in NOT_AT_A_TABLE.items() if getattr(args, dest) not in (None, False)
-               and dest != "seed"]
+    refused = [OPTIONS[name].flag_name for name in NOT_AT_A_TABLE if getattr(args, name) not in (None, False)]
     if refused:
         verb = "makes" if len(refused) == 1 else "make"
         raise UsageError(

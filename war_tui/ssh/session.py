@@ -110,7 +110,7 @@ def session_environment(
     if accessible(client_env):
         env[ACCESSIBLE_VARIABLE] = "1"
     if session_seconds:
-        env[SESSION_MINUTES_VARIABLE] = f"{session_seconds / 60:g}"
+        env.update(served_environment(session_minutes=session_seconds / 60))
     return env
 
 
@@ -534,7 +534,7 @@ class GameSession(asyncssh.SSHServerSession):
             if self._term is None:
                 env["TERM"] = "dumb"
         if self._link.identity is not None:
-            env[PLAYER_ID_VARIABLE] = self._link.identity
+            env.update(served_environment(player=self._link.identity))
         if self._shares_rendering() and await self._watch_shared(env):
             return
         theirs = self._table.socket_for_game(env, self._table_finished) if self._table is not None else None

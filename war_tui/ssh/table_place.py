@@ -10,7 +10,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable
 
-from ..settings.served import TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE
+from ..settings.options import served_environment
 from ..tables import Link, TableRefused
 from .commands import TableCommand, TableMode
 from .table_socket import TableSocket
@@ -40,8 +40,7 @@ def game_socket(
 ) -> tuple[TableSocket, socket.socket]:
     """Our pumped end of a new socket pair to ``link``, and the game's end (its number and the mode told in ``env``)."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    env[TABLE_FD_VARIABLE] = str(theirs.fileno())
-    env[TABLE_MODE_VARIABLE] = mode.value
+    env.update(served_environment(table_fd=theirs.fileno(), table_mode=mode.value))
     return TableSocket(ours, link, on_request=wake, on_finished=on_finished), theirs
 
 
