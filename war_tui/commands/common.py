@@ -5,12 +5,18 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn, Protocol
 
 from ..core.rules import Rules, RulesError
 from ..settings.options import RULES, add_flags
 
 EXIT_USAGE = 2
+
+
+class Commands(Protocol):
+    """What a command registers itself with: the object ``add_subparsers()`` returns."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
 
 
 class UsageError(Exception):

@@ -7,7 +7,7 @@ import sys
 
 from ..settings.preferences import default_path, read_config
 from ..settings.values import HIGH_CONTRAST_THEME, config_path_value
-from .common import EXIT_USAGE, UsageError
+from .common import Commands, EXIT_USAGE, UsageError
 
 
 def theme_names() -> list[str]:
@@ -17,7 +17,7 @@ def theme_names() -> list[str]:
     return [*BUILTIN_THEMES, HIGH_CONTRAST_THEME]
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "config", help="check the preferences file, or print where it is",
         description="The preferences file keeps names, speed, theme and house rules between runs "

@@ -15,13 +15,13 @@ from ..presentation.words import plural, reason_text, result_title
 from ..core.rules import Result, Rules
 from ..settings.options import DEFAULT_NAMES as NAMES
 from ..settings.options import P1, P2, SEED, add_flags
-from .common import UsageError, add_rule_flags, rules_from_args
+from .common import Commands, UsageError, add_rule_flags, rules_from_args
 
 DEAL = "the deal (default: a fresh random seed)"
 
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "game", help="play one game without a screen",
         description="Play one game of War without a screen and report it.",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..settings.values import number_value, positive_int
 from ..web.hosts import web_host_value
-from .common import UsageError
+from .common import Commands, UsageError
 from .serve_ssh import MAX_IDLE_MINUTES, MAX_SESSIONS, _serve, add_server_flags, port_value, prepare_server
 
 DEFAULT_WEB_SESSIONS = 32
@@ -40,7 +40,7 @@ header_seconds_value = number_value("--web-header-seconds", 1, MAX_HEADER_SECOND
 keepalive_seconds_value = number_value("--web-keepalive-seconds", 1, MAX_KEEPALIVE_SECONDS, "seconds", "30")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "serve", help="serve the game over SSH, to browsers, or both",
         description="Serve the full-screen game through an SSH door (--ssh PORT), a web door (--web PORT: "

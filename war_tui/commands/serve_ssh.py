@@ -30,7 +30,7 @@ from ..stats import StatsStore, served_path
 from ..stats.store import MAX_ROWS, MIN_ROWS
 from ..settings.options import Option, add_flags, number, whole
 from ..settings.values import MAX_MINUTES, minutes_value, rows_value
-from .common import UsageError
+from .common import Commands, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -71,7 +71,7 @@ def port_value(text: str) -> int:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "serve-ssh", help="serve the game over SSH",
         description="Serve the full-screen game over SSH: 'ssh -p PORT HOST' lands straight in a game; "

@@ -35,7 +35,7 @@ from ..core.rules import EndReason, Gather, Result, Rules
 from ..presentation.words import deepest_war_text, number, plural
 from ..settings.options import SEED, add_flags
 from ..settings.values import positive_int
-from .common import add_rule_flags, rules_from_args
+from .common import Commands, add_rule_flags, rules_from_args
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -387,7 +387,7 @@ def simulate(
     return total
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "simulate", help="play many games without a screen and report the statistics",
         description="Play many games of War without a screen and report results, game lengths and speed. "

@@ -46,7 +46,7 @@ from ..stats.text import (
     when,
 )
 from ..settings.values import path_value, positive_int
-from .common import UsageError
+from .common import Commands, UsageError
 
 JSON_FORMAT = 1
 REPORT_BINS = 12  # histogram bins of both the text and the JSON report: they show the same picture
@@ -72,7 +72,7 @@ def store_from_args(args: argparse.Namespace) -> StatsStore:
 
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "stats", help="show lifetime statistics of the games played",
         description="Show the statistics of every game recorded: results, lengths, wars, recent games.",
