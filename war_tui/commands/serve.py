@@ -12,32 +12,53 @@ import asyncio
 import ssl
 from pathlib import Path
 
-from ..settings.values import number_value, positive_int
+from ..settings.options import Option, add_flags, number, whole
 from ..web.hosts import web_host_value
 from .common import Commands, UsageError
 from .serve_ssh import MAX_IDLE_MINUTES, MAX_SESSIONS, _serve, add_server_flags, port_value, prepare_server
 
-DEFAULT_WEB_SESSIONS = 32
-DEFAULT_WEB_PER_ADDRESS = 4
-DEFAULT_WEB_IDLE_MINUTES = 30.0
-DEFAULT_MESSAGE_KB = 16
 MAX_MESSAGE_KB = 1024
-DEFAULT_MESSAGES_PER_SECOND = 200
-MAX_MESSAGES_PER_SECOND = 10_000
-DEFAULT_BACKLOG_KB = 256
-MIN_BACKLOG_KB = 16
 MAX_BACKLOG_KB = 65_536
+WEB = "the web door's own caps"
 
-DEFAULT_PENDING = 512
-DEFAULT_PENDING_PER_ADDRESS = 32
-DEFAULT_HEADER_SECONDS = 10.0
-MAX_HEADER_SECONDS = 300.0
-DEFAULT_KEEPALIVE_SECONDS = 30.0
-MAX_KEEPALIVE_SECONDS = 3600.0
-
-web_idle_value = number_value("--web-idle-minutes", 0, MAX_IDLE_MINUTES, "minutes", "30")
-header_seconds_value = number_value("--web-header-seconds", 1, MAX_HEADER_SECONDS, "seconds", "10")
-keepalive_seconds_value = number_value("--web-keepalive-seconds", 1, MAX_KEEPALIVE_SECONDS, "seconds", "30")
+WEB_FLAGS = (
+    whole("web_max_sessions", 1, MAX_SESSIONS, 32, metavar="N", group=WEB,
+          help="browser games at once, {low}-{high:,} (default {default}); --max-sessions still counts the games"
+          " of both doors"),
+    whole("web_max_sessions_per_address", 1, MAX_SESSIONS, 4, metavar="N", group=WEB,
+          help="browser games at once from one address, {low}-{high:,} (default {default})"),
+    number("web_idle_minutes", 0, MAX_IDLE_MINUTES, 30.0, "minutes", "30", metavar="M", group=WEB,
+           help="end a browser game that sent no keys for M minutes, {low:g}-{high:,}, 0: never"
+           " (default {default:g})"),
+    whole("web_message_kb", 1, MAX_MESSAGE_KB, 16, metavar="KB", group=WEB,
+          help="the largest websocket message a browser may send, {low}-{high:,} KiB; a larger one ends the game"
+          " (default {default})"),
+    whole("web_messages_per_second", 1, 10_000, 200, metavar="N", group=WEB,
+          help="websocket messages a browser may send a second on average (twice as many in a burst),"
+          " {low}-{high:,}; more ends the game (default {default})"),
+    whole("web_backlog_kb", 16, MAX_BACKLOG_KB, 256, metavar="KB", group=WEB,
+          help="screen bytes held for a browser that reads slowly, {low}-{high:,} KiB; past it the game waits"
+          " for the browser (default {default})"),
+    whole("web_max_pending", 1, MAX_SESSIONS, 512, metavar="N", group=WEB,
+          help="HTTP connections not yet a game's websocket (a page loading, or idle between requests),"
+          " {low}-{high:,}; past it the oldest is closed (default {default})"),
+    whole("web_max_pending_per_address", 1, MAX_SESSIONS, 32, metavar="N", group=WEB,
+          help="such connections from one address, {low}-{high:,}; past it a new one is closed at once"
+          " (default {default})"),
+    number("web_header_seconds", 1, 300.0, 10.0, "seconds", "10", metavar="S", group=WEB,
+           help="seconds a browser has to send a request's line and headers, {low:g}-{high:g}"
+           " (default {default:g})"),
+    number("web_keepalive_seconds", 1, 3600.0, 30.0, "seconds", "30", metavar="S", group=WEB,
+           help="seconds a connection may wait idle between requests, {low:g}-{high:g} (default {default:g})"),
+    Option("web_host", None, parse=web_host_value, kind="repeat", metavar="NAME", group=WEB,
+           help="a host name the web door answers to (NAME, NAME:PORT, or https://NAME[:PORT] behind a proxy);"
+           " repeat for more; any other name in a request is refused (default: the --host address and localhost,"
+           " at the door's port)"),
+    Option("web_cert", None, parse=Path, metavar="PATH", group=WEB,
+           help="serve the web door over TLS with this certificate chain (PEM); needs --web-key"),
+    Option("web_key", None, parse=Path, metavar="PATH", group=WEB, help="the private key of --web-cert (PEM)"),
+)
+"""The web door's own flags; ``serve`` takes ``serve-ssh``'s too, for both doors."""
 
 
 def register(subparsers: Commands) -> None:
@@ -51,70 +72,7 @@ def register(subparsers: Commands) -> None:
     )
     parser.add_argument("--ssh", type=port_value, metavar="PORT", help="open the SSH door on PORT (0: any free port)")
     parser.add_argument("--web", type=port_value, metavar="PORT", help="open the web door on PORT (0: any free port)")
-    web = parser.add_argument_group("the web door's own caps")
-    web.add_argument(
-        "--web-max-sessions", type=positive_int("--web-max-sessions", MAX_SESSIONS),
-        default=DEFAULT_WEB_SESSIONS, metavar="N",
-        help=f"browser games at once, 1-{MAX_SESSIONS:,} (default {DEFAULT_WEB_SESSIONS}); --max-sessions "
-        "still counts the games of both doors",
-    )
-    web.add_argument(
-        "--web-max-sessions-per-address", type=positive_int("--web-max-sessions-per-address", MAX_SESSIONS),
-        default=DEFAULT_WEB_PER_ADDRESS, metavar="N",
-        help=f"browser games at once from one address, 1-{MAX_SESSIONS:,} (default {DEFAULT_WEB_PER_ADDRESS})",
-    )
-    web.add_argument(
-        "--web-idle-minutes", type=web_idle_value, default=DEFAULT_WEB_IDLE_MINUTES, metavar="M",
-        help=f"end a browser game that sent no keys for M minutes, 0-{MAX_IDLE_MINUTES:,}, 0: never "
-        f"(default {DEFAULT_WEB_IDLE_MINUTES:g})",
-    )
-    web.add_argument(
-        "--web-message-kb", type=positive_int("--web-message-kb", MAX_MESSAGE_KB), default=DEFAULT_MESSAGE_KB,
-        metavar="KB", help=f"the largest websocket message a browser may send, 1-{MAX_MESSAGE_KB:,} KiB; a larger "
-        f"one ends the game (default {DEFAULT_MESSAGE_KB})",
-    )
-    web.add_argument(
-        "--web-messages-per-second", metavar="N", default=DEFAULT_MESSAGES_PER_SECOND,
-        type=positive_int("--web-messages-per-second", MAX_MESSAGES_PER_SECOND),
-        help=f"websocket messages a browser may send a second on average (twice as many in a burst), "
-        f"1-{MAX_MESSAGES_PER_SECOND:,}; more ends the game (default {DEFAULT_MESSAGES_PER_SECOND})",
-    )
-    web.add_argument(
-        "--web-backlog-kb", type=positive_int("--web-backlog-kb", MAX_BACKLOG_KB, minimum=MIN_BACKLOG_KB),
-        default=DEFAULT_BACKLOG_KB, metavar="KB",
-        help=f"screen bytes held for a browser that reads slowly, {MIN_BACKLOG_KB}-{MAX_BACKLOG_KB:,} KiB; past "
-        f"it the game waits for the browser (default {DEFAULT_BACKLOG_KB})",
-    )
-    web.add_argument(
-        "--web-max-pending", type=positive_int("--web-max-pending", MAX_SESSIONS), default=DEFAULT_PENDING,
-        metavar="N", help=f"HTTP connections not yet a game's websocket (a page loading, or idle between "
-        f"requests), 1-{MAX_SESSIONS:,}; past it the oldest is closed (default {DEFAULT_PENDING})",
-    )
-    web.add_argument(
-        "--web-max-pending-per-address", type=positive_int("--web-max-pending-per-address", MAX_SESSIONS),
-        default=DEFAULT_PENDING_PER_ADDRESS, metavar="N",
-        help=f"such connections from one address, 1-{MAX_SESSIONS:,}; past it a new one is closed at once "
-        f"(default {DEFAULT_PENDING_PER_ADDRESS})",
-    )
-    web.add_argument(
-        "--web-header-seconds", type=header_seconds_value, default=DEFAULT_HEADER_SECONDS, metavar="S",
-        help=f"seconds a browser has to send a request's line and headers, 1-{MAX_HEADER_SECONDS:g} "
-        f"(default {DEFAULT_HEADER_SECONDS:g})",
-    )
-    web.add_argument(
-        "--web-keepalive-seconds", type=keepalive_seconds_value, default=DEFAULT_KEEPALIVE_SECONDS, metavar="S",
-        help=f"seconds a connection may wait idle between requests, 1-{MAX_KEEPALIVE_SECONDS:g} "
-        f"(default {DEFAULT_KEEPALIVE_SECONDS:g})",
-    )
-    web.add_argument(
-        "--web-host", type=web_host_value, action="append", default=[], metavar="NAME",
-        help="a host name the web door answers to (NAME, NAME:PORT, or https://NAME[:PORT] behind a proxy); "
-        "repeat for more; any other name in a request is refused (default: the --host address and localhost, "
-        "at the door's port)",
-    )
-    web.add_argument("--web-cert", type=Path, metavar="PATH", help="serve the web door over TLS with this "
-                     "certificate chain (PEM); needs --web-key")
-    web.add_argument("--web-key", type=Path, metavar="PATH", help="the private key of --web-cert (PEM)")
+    add_flags(parser, WEB_FLAGS)
     add_server_flags(parser)
     parser.set_defaults(run=run)
 
@@ -157,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
             max_sessions_per_address=args.web_max_sessions_per_address,
             idle_seconds=args.web_idle_minutes * 60 or None, message_bytes=args.web_message_kb * 1024,
             messages_per_second=args.web_messages_per_second, backlog_bytes=args.web_backlog_kb * 1024,
-            ssl_context=context, hosts=tuple(args.web_host),
+            ssl_context=context, hosts=tuple(args.web_host or ()),
             guard=GuardConfig(
                 max_pending=args.web_max_pending, max_pending_per_address=args.web_max_pending_per_address,
                 header_seconds=args.web_header_seconds, keepalive_seconds=args.web_keepalive_seconds,

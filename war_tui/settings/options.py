@@ -33,7 +33,7 @@ from .values import (
 )
 
 T = TypeVar("T")
-Kind = Literal["value", "switch", "either", "pair"]
+Kind = Literal["value", "switch", "either", "pair", "repeat"]
 """value: the flag takes one word; switch: ``--x`` alone; either: ``--x`` or ``--no-x``; pair: two words."""
 
 
@@ -103,6 +103,8 @@ class Option(Generic[T]):
                 kwargs["choices"] = self.choices
             if self.kind == "pair":
                 kwargs["nargs"] = 2
+            elif self.kind == "repeat":
+                kwargs["action"] = "append"  # None when never given: argparse appends to a list default
         group.add_argument(self.flag_name, **kwargs)
 
 
