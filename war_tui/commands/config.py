@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 
 from ..settings.preferences import default_path, read_config
-from ..settings.values import HIGH_CONTRAST_THEME, config_path_value
+from ..settings.options import OPTIONS, add_flags
+from ..settings.values import HIGH_CONTRAST_THEME
 from .common import Commands, EXIT_USAGE, UsageError
 
 
@@ -23,9 +25,7 @@ def register(subparsers: Commands) -> None:
         description="The preferences file keeps names, speed, theme and house rules between runs "
         f"(default {default_path()}). Its keys are the game's flags without the dashes in front.",
     )
-    parser.add_argument(
-        "--config", type=config_path_value, metavar="PATH", help="this file instead of the default one"
-    )
+    add_flags(parser, [replace(OPTIONS["config"], help="this file instead of the default one", group="", exclusive="")])
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument(
         "--check", action="store_true",
