@@ -85,9 +85,9 @@ class _TopParser(Parser):
         for dest, value in before.items():
             if dest not in ("command", GIVEN) and value != self.get_default(dest):
                 noted.append(("--" + dest.replace("_", "-"), dest in written))
-        given_before = before.get(GIVEN, set())
+        kept = before.get(GIVEN)
+        given_before: set[str] = kept if isinstance(kept, set) else set()
         given_after: set[str] = getattr(args, GIVEN, set()) if GIVEN in written else set()
-        assert isinstance(given_before, set) and isinstance(given_after, set)
         for dest in sorted(given_before & given_after):
             self.error(f"--{dest.replace('_', '-')} given twice (before and after {args.command})")
         setattr(args, GIVEN, given_before | given_after)

@@ -13,7 +13,7 @@ import pytest
 
 from war_tui.cli import build_parser
 from war_tui.core.rules import Rules
-from war_tui.settings.options import OPTIONS, PLAY, PREFERENCE_OPTIONS, RULES, SERVED_OPTIONS, read_served, served_environment
+from war_tui.settings.options import PLAY, PREFERENCE_OPTIONS, RULES, SERVED_OPTIONS, read_served, served_environment
 from war_tui.settings.play import PlaySettings
 from war_tui.settings.preferences import KEYS, NOT_KEYS, read_config
 
@@ -103,3 +103,16 @@ def test_a_preference_key_and_its_flag_share_one_range(option, tmp_path):
             assert getattr(flag, option.name) == read.values[option.key_name], said
         else:
             assert flag is None and len(read.problems) == 1, said
+
+
+def test_the_command_line_uses_only_argparse_public_api():
+    import re
+    from pathlib import Path
+
+    import war_tui
+
+    root = Path(war_tui.__file__).parent
+    private = re.compile(r"argparse\._\w|\._(?:option_string_actions|name_parser_map|actions|registries)\b")
+    found = [f"{path.relative_to(root)}:{number}" for path in sorted(root.rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if private.search(line)]
+    assert found == []
