@@ -82,14 +82,12 @@ def register(subparsers: Commands) -> None:
         epilog="Game flags after '--' apply to every session, e.g. "
         "'war-tui serve-ssh --public -- --screensaver'.",
     )
-    parser.add_argument(
-        "--port", type=port_value, default=DEFAULT_PORT,
-        help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)",
-    )
+    add_flags(parser, [PORT])
     add_server_flags(parser)
     parser.set_defaults(run=run)
 
 
+PORT = Option("port", DEFAULT_PORT, parse=port_value, help="port to listen on (default {default}; 0 picks a free one)")
 SERVER = (
     Option("host", "127.0.0.1", help="address to listen on (default {default})"),
     Option(

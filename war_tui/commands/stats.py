@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 
 from ..presentation.cells import cell_width, pad_cells
 from ..presentation.words import deepest_war_text, duration_text, number, plural
@@ -45,7 +46,8 @@ from ..stats.text import (
     rules_short,
     when,
 )
-from ..settings.values import path_value, positive_int
+from ..settings.options import OPTIONS, add_flags
+from ..settings.values import positive_int
 from .common import Commands, UsageError
 
 JSON_FORMAT = 1
@@ -78,10 +80,9 @@ def register(subparsers: Commands) -> None:
         description="Show the statistics of every game recorded: results, lengths, wars, recent games.",
     )
     # SUPPRESS: `war-tui --stats-db X stats` and `war-tui stats --stats-db X` both work.
-    parser.add_argument(
-        "--stats-db", metavar="PATH", default=argparse.SUPPRESS, type=path_value("--stats-db"),
-        help="read this statistics file instead of the default one",
-    )
+    add_flags(parser, [replace(
+        OPTIONS["stats_db"], default=argparse.SUPPRESS, group="", help="read this statistics file instead of the default one"
+    )])
     parser.add_argument("--json", action="store_true", help="print one JSON object (shape: see docs/commands.md)")
     parser.add_argument(
         "--recent", type=positive_int("--recent", MAX_RECENT, minimum=0), default=10, metavar="N",
