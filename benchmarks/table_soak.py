@@ -47,7 +47,7 @@ import aiohttp
 import asyncssh
 from ssh_clients import connect
 from table_load import CLIENT_CIPHERS, SIZE, Screen, load, until
-from web_load import Serve, token
+from web_load import Serve
 
 START_WAIT = 60.0
 BUSY_LOOP = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end:\n    pass\n"
@@ -172,7 +172,10 @@ async def ssh_screen(port: int, user: str, command: str, key: asyncssh.SSHKey | 
 
 
 async def web_screen(port: int, who: int, name: str, place: str) -> WebScreen:
-    client = aiohttp.ClientSession(cookies={"war_tui_id": token(who)})
+    """A browser of its own (``who`` names it only in the caller's labels): the page issues its signed identity."""
+    client = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))  # keeps 127.0.0.1's cookie
+    async with client.get(f"http://127.0.0.1:{port}/") as page:
+        await page.read()
     ws = await client.ws_connect(
         f"http://127.0.0.1:{port}/ws{place}?name={name}&cols={SIZE[0]}&rows={SIZE[1]}",
         headers={"Origin": f"http://127.0.0.1:{port}"}, max_msg_size=0,
