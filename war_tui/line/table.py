@@ -20,7 +20,7 @@ from ..presentation.speed import speed_label
 from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
 from ..tables.agreement import request_words
 from ..tables.protocol import update_reader
-from ..tables.table import MIN_AUTO_SPEED
+from ..tables.options import MIN_AUTO_SPEED
 from .keys import EMOTE_COMMANDS, Command, KeyReader
 from .run import LineOutput, single_keys
 from .sentences import BattleTeller, Voice, score

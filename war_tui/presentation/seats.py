@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ..core.rules import Side
 from ..tables import SeatState, SeatStatus, TableState, You
-from ..tables.table import HOUSE_NAME
+from ..tables.seats import HOUSE_NAME
 from .cells import cell_width, fit_cells
 from .glyphs import Glyphs
 from .speed import speed_label

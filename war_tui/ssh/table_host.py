@@ -25,7 +25,7 @@ from ..tables.registry import (
     DEFAULT_SEATS_PER_VISITOR,
     DEFAULT_TABLES_PER_VISITOR,
 )
-from ..tables.table import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
+from ..tables.options import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
 
 MAX_RECORDS_WAITING = 256
 """Finished games waiting for the writer thread at most; past it (a file stuck for minutes) they are let go."""

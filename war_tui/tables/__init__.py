@@ -54,7 +54,8 @@ from .names import TableNameError, parse_table_name, reduce_name, unique_name
 from .protocol import MAX_LINE, VERSION, MessageReader, ProtocolError, decode_request, decode_update, encode
 from .registry import Registry, TableRefused
 from .remote_game import RemoteGame
-from .table import Member, Table, TableOptions
+from .options import TableOptions
+from .table import Member, Table
 
 __all__ = [
     "EMOTES", "Decline", "Emote", "Resync", "Emoted", "House", "Sit", "Tally", "WarStop",

@@ -14,7 +14,8 @@ from ..core.engine import Game
 from ..stats.records import GameRecord
 from .clock import Clock, monotonic
 from .remote_game import RemoteGame
-from .table import Member, Table, TableOptions
+from .options import TableOptions
+from .table import Member, Table
 
 LOCAL_TABLE_NAME = "local"
 

@@ -15,7 +15,8 @@ from ..stats.records import GameRecord
 from .clock import Clock, monotonic
 from .messages import Lobby, Notice, NoticeCode
 from .names import parse_table_name
-from .table import Member, Sink, Table, TableOptions, TableRefused
+from .options import TableOptions
+from .table import Member, Sink, Table, TableRefused
 
 __all__ = ["DEFAULT_MAX_TABLES", "MAX_MAX_TABLES", "Registry", "TableRefused"]
 

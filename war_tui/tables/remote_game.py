@@ -54,7 +54,7 @@ from .messages import (
     WarStop,
     You,
 )
-from .table import DEFAULT_AUTO_SPEED, DEFAULT_LOG_LINES
+from .options import DEFAULT_AUTO_SPEED, DEFAULT_LOG_LINES
 
 TableListener = Callable[[Snapshot | TableState | Notice | Emoted | Lobby], None]
 RESYNC_GAP = 1.0

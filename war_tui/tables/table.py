@@ -20,16 +20,16 @@ import math
 import random
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Literal, TypeVar
 
 from ..core.engine import Game
 from ..core.plural import plural
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.pace import tick_plan
-from ..core.rules import EndReason, Result, Rules, Side
+from ..core.rules import EndReason, Result, Side
 from ..stats.records import GameRecord, Source
-from .agreement import KINDS, REQUEST_TIMEOUT, EmoteLimit, request_words
+from .agreement import KINDS, request_words
 from .clock import Clock, monotonic
 from .messages import (
     EMOTES,
@@ -49,7 +49,6 @@ from .messages import (
     Request,
     Restart,
     Resync,
-    SeatState,
     SeatStatus,
     Sit,
     Snapshot,
@@ -61,138 +60,23 @@ from .messages import (
     You,
 )
 from .names import reduce_name, unique_name
+from .options import DEFAULT_AUTO_SPEED, TableOptions, clamp_speed
+from .seats import Seat, Seating, Seats
 
 Sink = Callable[[Update], None]
 """Where a member's updates go; called synchronously by the table and must not block."""
 
-DEFAULT_SEAT_TIMEOUT = 60.0
-DEFAULT_RECONNECT_GRACE = 300.0
-"""Seconds a seat is kept for the identity that sat in it after they left."""
-DEFAULT_CLOSE_AFTER = 30.0
-"""Seconds a table with nobody at it (and no seat kept for anyone) stays open."""
-DEFAULT_SHORT_STAY = 10.0
-"""A player who leaves within this many seconds of sitting, before anyone flipped, keeps nothing."""
-DEFAULT_MAX_SPECTATORS = 10
-MAX_MAX_SPECTATORS = 1000
-DEFAULT_LOG_LINES = 100
-MIN_AUTO_SPEED = 0.5
-MAX_AUTO_SPEED = 128.0
-"""Battles per second at most at a shared table ("max" means this): every link carries every battle."""
-DEFAULT_AUTO_SPEED = 4.0
-HOUSE_NAME = "house"
-"""The name a record gives a seat nobody ever sat in, and the seat's name when a player chose to play the house."""
-PERSONAL_IDENTITIES = ("key:", "web:")
-"""Identities that belong to one person (the key they logged in with, a browser's cookie, as the doors name them):
-the newest connection of one takes its seat. An address (``addr:``) is shared by everyone behind it."""
 REPLACED = "you sat down at this table again from another connection: the game goes on there"
 """What an older connection of a player is told as it closes, when a newer one takes its seat."""
 WAR_LAY_SECONDS = 1.5
 """After a war held at its tie is laid, auto-play waits this long, so every screen can lay it step by step."""
 
-_SIDES = (Side.P1, Side.P2)
 B = TypeVar("B", EventBatch, TableState, Notice, Emoted)
 """An update a table tells every member, stamped with its sequence number."""
 
 
-@dataclass(frozen=True, slots=True)
-class TableOptions:
-    """Everything a host chooses about its tables; out-of-range values raise ``ValueError``."""
-
-    rules: Rules = field(default_factory=Rules)
-    seat_timeout: float = DEFAULT_SEAT_TIMEOUT
-    reconnect_grace: float = DEFAULT_RECONNECT_GRACE
-    close_after: float = DEFAULT_CLOSE_AFTER
-    short_stay: float = DEFAULT_SHORT_STAY
-    max_speed: float = MAX_AUTO_SPEED
-    """Auto-play's top speed, battles per second, whatever a player asks ("max" means this)."""
-    max_spectators: int = DEFAULT_MAX_SPECTATORS
-    log_lines: int = DEFAULT_LOG_LINES
-    request_timeout: float = REQUEST_TIMEOUT
-    """Seconds a request waits for the other player's answer."""
-
-    def __post_init__(self) -> None:
-        for label, value, low, high in (
-            ("seat timeout", self.seat_timeout, 1.0, 3600.0),
-            ("reconnect grace", self.reconnect_grace, 0.0, 86400.0),
-            ("close after", self.close_after, 0.0, 86400.0),
-            ("short stay", self.short_stay, 0.0, 3600.0),
-            ("max speed", self.max_speed, MIN_AUTO_SPEED, 1000.0),
-            ("request timeout", self.request_timeout, 1.0, 3600.0),
-        ):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"{label} must be a number of seconds, not {value!r}")
-            if not low <= value <= high:
-                raise ValueError(f"{label} must be from {low:g} to {high:g} seconds, not {value:g}")
-        if isinstance(self.log_lines, bool) or not isinstance(self.log_lines, int) or not 0 <= self.log_lines <= 1000:
-            raise ValueError(f"log lines must be a whole number from 0 to 1000, not {self.log_lines!r}")
-        spectators = self.max_spectators
-        if isinstance(spectators, bool) or not isinstance(spectators, int) or not 0 <= spectators <= MAX_MAX_SPECTATORS:
-            raise ValueError(f"max spectators must be a whole number from 0 to {MAX_MAX_SPECTATORS}, not {spectators!r}")
-
-
 class TableRefused(ValueError):
     """A table cannot be joined; the message is fit to show the person who asked."""
-
-
-def clamp_speed(speed: float, top: float = MAX_AUTO_SPEED) -> float:
-    """An auto-play speed a shared table plays: from 0.5 battles per second to ``top`` (at most 128; "max": that)."""
-    if math.isnan(speed):
-        return min(DEFAULT_AUTO_SPEED, top)
-    return min(MAX_AUTO_SPEED, top, max(MIN_AUTO_SPEED, speed))
-
-
-class _Seat:
-    """One seat's mutable state; the outside sees it as a ``SeatState``."""
-
-    def __init__(self, side: Side) -> None:
-        self.side = side
-        self.member: Member | None = None
-        self.name: str | None = None
-        self.identity: str | None = None
-        """Whom the seat is kept for while its player is away (None: nobody, the house plays it)."""
-        self.address: str | None = None
-        """Where the player who sits (or sat) here came from, for the cap on seats one address holds."""
-        self.left_at: float | None = None
-        self.sat_at = 0.0
-        self.moves_at_sit = 0
-        self.name_before: str | None = None
-        self.flipped = False
-        self.flipped_at = 0.0
-        self.auto = False
-        self.speed = DEFAULT_AUTO_SPEED
-        self.restart = False
-        self.war_stop = False
-        self.leaving = False
-        """Pressed q mid-game: their screen asks them to confirm, and everyone is told they are leaving."""
-        self.asked: dict[str, float] = {}
-        """Since when each of this seat's requests has waited for the other player (``KINDS``)."""
-        self.emotes = EmoteLimit()
-
-    def wants(self, kind: str) -> bool:
-        return bool(getattr(self, kind))
-
-    def drop_wishes(self) -> None:
-        self.auto = self.restart = self.war_stop = self.leaving = False
-        self.asked.clear()
-
-    def status(self, now: float, grace: float) -> SeatStatus:
-        if self.member is not None:
-            return SeatStatus.PLAYER
-        if self.name is None:
-            return SeatStatus.OPEN
-        if self.identity is not None and self.left_at is not None and now - self.left_at < grace:
-            return SeatStatus.AWAY
-        return SeatStatus.HOUSE
-
-    def kept_until(self, grace: float) -> float | None:
-        """When the seat stops being kept for its away player; None when it is not kept."""
-        if self.member is None and self.identity is not None and self.left_at is not None:
-            return self.left_at + grace
-        return None
-
-    def vacant(self) -> bool:
-        """Played by the house: someone sat here and left."""
-        return self.member is None and self.name is not None
 
 
 class Member:
@@ -307,7 +191,7 @@ class Table:
         rules = self.options.rules
         self._deal = deal if deal is not None else (lambda: Game.deal(seeds(), rules))
         self._on_record = on_record
-        self._seats = (_Seat(Side.P1), _Seat(Side.P2))
+        self._seats: Seats[Member] = Seats(self.options)
         self.members: list[Member] = []
         self.closed = False
         self.revision = 0
@@ -362,15 +246,14 @@ class Table:
         if self.closed:
             raise RuntimeError("the table is closed")
         now = self._clock()
-        grace = self.options.reconnect_grace
         wanted = reduce_name(name)
         replaced = self._replace_connection(identity) if not watch else None
-        seat: _Seat | None
-        taken_from: _Seat | None = None
+        seat: Seat[Member] | None
+        taken_from: Seat[Member] | None = None
         if replaced is not None:
             seat = replaced[0]
         else:
-            seat, taken_from = (None, None) if watch else self._free_seat(identity, may_sit, now)
+            seat, taken_from = (None, None) if watch else self._seats.free(identity, may_sit, now)
         if seat is None and counted:
             watching = self.watching
             if watching >= self.options.max_spectators:
@@ -378,25 +261,26 @@ class Table:
                     f"table {self.name} has {plural(watching, 'spectator')}, the most it"
                     " takes; try again later"
                 )
-        returning = seat is not None and taken_from is None and seat.status(now, grace) is SeatStatus.AWAY
-        awaited = {s.name for s in self._seats if s.status(now, grace) is SeatStatus.AWAY and s is not seat}
-        taken = {m.name for m in self.members} | {n for n in awaited if n is not None}
+        returning = seat is not None and self._seats.returning(seat, taken_from, now)
+        taken = {m.name for m in self.members} | self._seats.awaited(now, besides=seat)
         member_name = unique_name(wanted, taken)
         member = Member(self, member_name, seat.side if seat is not None else None, sink, identity, counted,
                         address=address, may_sit=may_sit)
         self.members.append(member)
         self._empty_since = None
-        notice: str | None = None
+        seating: Seating | None = None
         if replaced is not None:
-            notice = self._hand_over(member, replaced[0])
+            seating = self._seats.hand_over(member, replaced[0])
         elif seat is not None:
-            notice = self._seat_member(member, seat, taken_from, returning, now)
+            seating = self._seats.seat(member, seat, taken_from, returning, now, self._moves)
+        if seating is not None:
+            self._seat_event(seating)
         self.revision += 1
         sink(self.snapshot(member))
         if replaced is not None:
             replaced[1].sink(Notice(NoticeCode.CLOSING, REPLACED))
-        if notice is not None:
-            self._note(Notice(NoticeCode.JOINED, notice))
+        if seating is not None:
+            self._note(Notice(NoticeCode.JOINED, seating.notice))
         elif not watch and not may_sit:
             self.tell(member, Notice(NoticeCode.INFO, "you watch: your address holds all the seats it may"))
         elif not watch:
@@ -404,36 +288,21 @@ class Table:
         self._settle()
         return member
 
-    def _replace_connection(self, identity: str | None) -> tuple[_Seat, Member] | None:
+    def _replace_connection(self, identity: str | None) -> tuple[Seat[Member], Member] | None:
         """The player of a seat arrives again (same personal identity, any name) while their old connection is
         still at the table: the old one leaves the table quietly; the seat and what it asked stay for the new one.
 
-        Only a personal identity (a key, a browser's cookie): an address is shared by everyone behind it. The
-        seat and the old member are returned, so the caller seats the new one before the old is told why it
+        The seat and the old member are returned, so the caller seats the new one before the old is told why it
         closes (a link that hears it leaves at once, and finds itself gone already).
         """
-        if identity is None or not identity.startswith(PERSONAL_IDENTITIES):
+        seat = self._seats.sat_by(identity)
+        if seat is None or seat.member is None:
             return None
-        for seat in self._seats:
-            old = seat.member
-            if old is None or seat.identity != identity:
-                continue
-            old.present = False
-            self.members.remove(old)
-            seat.member = None
-            return seat, old
-        return None
-
-    def _hand_over(self, member: Member, seat: _Seat) -> str:
-        """``member`` takes over ``seat`` from its own older connection: the game, its flip and its requests go on."""
-        number = seat.side.index + 1
-        notice = f"{member.name} plays on at seat {number} from another connection"
-        self._seat_event(notice, member.identity)
-        seat.member = member
-        seat.name = member.name
-        seat.address = member.address
-        seat.leaving = False
-        return notice
+        old = seat.member
+        old.present = False
+        self.members.remove(old)
+        seat.member = None
+        return seat, old
 
     def sit(self, member: Member) -> bool:
         """A spectator takes a free seat: open, played by the house, or kept too long for someone away."""
@@ -444,84 +313,27 @@ class Table:
         now = self._clock()
         if not member.may_sit:
             return self._refuse(member, "your address holds all the seats it may")
-        seat, taken_from = self._free_seat(member.identity, True, now)
+        seat, taken_from = self._seats.free(member.identity, True, now)
         if seat is None:
             self._tell_kept_seats(member, now, asked=True)
             return False
-        returning = taken_from is None and seat.status(now, self.options.reconnect_grace) is SeatStatus.AWAY
+        returning = self._seats.returning(seat, taken_from, now)
         member.seat = seat.side
-        notice = self._seat_member(member, seat, taken_from, returning, now)
+        seating = self._seats.seat(member, seat, taken_from, returning, now, self._moves)
+        self._seat_event(seating)
         self.revision += 1
         member.sink(self.snapshot(member))
-        self._note(Notice(NoticeCode.JOINED, notice))
+        self._note(Notice(NoticeCode.JOINED, seating.notice))
         self._settle()
         return True
 
-    def _free_seat(self, identity: str | None, may_sit: bool, now: float) -> tuple[_Seat | None, _Seat | None]:
-        """The seat someone arriving takes, and the away player's seat it is if they take one (or None, None).
-
-        Their own kept seat first; then an open seat or one the house plays, seat 1 first; then a seat
-        whose player has been away for the seat timeout.
-        """
-        grace = self.options.reconnect_grace
-        if identity is not None:
-            seat = next((s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY
-                         and s.identity == identity), None)
-            if seat is not None:
-                return seat, None
-        if not may_sit:
-            return None, None
-        seat = next((s for s in self._seats if s.status(now, grace) in (SeatStatus.OPEN, SeatStatus.HOUSE)), None)
-        if seat is not None:
-            return seat, None
-        seat = next((s for s in self._seats if s.status(now, grace) is SeatStatus.AWAY
-                     and s.left_at is not None and now - s.left_at >= self.options.seat_timeout), None)
-        return seat, seat
-
     def _tell_kept_seats(self, member: Member, now: float, asked: bool = False) -> None:
         """Someone who would sit watches: say whose seat is kept, and when t takes it."""
-        grace = self.options.reconnect_grace
-        for seat in self._seats:
-            if seat.status(now, grace) is SeatStatus.AWAY and seat.left_at is not None:
-                wait = max(1, math.ceil(seat.left_at + self.options.seat_timeout - now))
-                self.tell(member, Notice(
-                    NoticeCode.INFO,
-                    f"seat {seat.side.index + 1} is kept for {seat.name}, who is away: t takes it in {wait} s",
-                ))
-                return
-        if asked:
+        kept = self._seats.kept_notice(now)
+        if kept is not None:
+            self.tell(member, Notice(NoticeCode.INFO, kept))
+        elif asked:
             self._refuse(member, "both seats are taken")
-
-    def _seat_member(
-        self, member: Member, seat: _Seat, taken_from: _Seat | None, returning: bool, now: float
-    ) -> str:
-        """``member`` sits in ``seat``; what everyone is told (whose it was, if they take an away player's seat)."""
-        member_name, identity = member.name, member.identity
-        number = seat.side.index + 1
-        if returning:
-            notice = f"{member_name} is back at seat {number}"
-            self._seat_event(f"{member_name} is back at seat {number}", identity)
-        elif taken_from is not None:
-            away = now - (taken_from.left_at or now)
-            notice = f"{member_name} takes seat {number}, {taken_from.name}'s until now (away {away:.0f} s)"
-            self._seat_event(
-                f"{member_name} takes seat {number} kept for {taken_from.name} (away {away:.0f} s)",
-                identity, taken_from.identity,
-            )
-        else:
-            notice = f"{member_name} sits at seat {number}"
-            self._seat_event(notice, identity)
-        seat.name_before = None if returning else seat.name
-        seat.member = member
-        seat.name = member_name
-        seat.identity = identity
-        seat.address = member.address
-        seat.left_at = None
-        seat.sat_at = now
-        seat.moves_at_sit = self._moves
-        seat.flipped = False  # a flip belongs to its player: nobody sits down to a battle they never flipped for
-        seat.drop_wishes()
-        return notice
 
     def leave(self, member: Member) -> None:
         """``member`` has gone (asked to leave, or the connection closed); safe to call twice.
@@ -537,46 +349,22 @@ class Table:
         if not self.members:
             self._empty_since = now
         if member.seat is not None:
-            seat = self._seats[member.seat.index]
-            number = seat.side.index + 1
-            seat.member = None
-            seat.left_at = now
-            seat.flipped = False  # the house flips for the seat when the other player does, not on their behalf
-            seat.drop_wishes()
-            stayed = now - seat.sat_at
-            if stayed < self.options.short_stay and self._moves == seat.moves_at_sit:
-                seat.name, seat.identity = seat.name_before, None
-                if seat.name is None:
-                    seat.address = seat.left_at = None
-                text = f"{member.name} left seat {number}"
-                self._seat_event(f"{text} after {stayed:.0f} s, before any flip: the seat is not kept", member.identity)
-            elif seat.identity is None:
-                text = f"{member.name} left seat {number}: the house plays it"
-                self._seat_event(text, None)
-            else:
-                text = f"{member.name} left seat {number}: the house plays it until they return"
-                grace = self.options.reconnect_grace
-                self._seat_event(f"{member.name} left seat {number}, kept for {grace:g} s", member.identity)
-            self._note(Notice(NoticeCode.LEFT, text))
+            seating = self._seats.vacate(member, self._seats[member.seat.index], now, self._moves)
+            self._seat_event(seating)
+            self._note(Notice(NoticeCode.LEFT, seating.notice))
         self.revision += 1
         self._settle()
 
     def seats_held(self, identity: str | None, address: str | None) -> int:
         """Seats taken or kept here for ``identity`` or for someone from ``address``."""
-        now = self._clock()
-        grace = self.options.reconnect_grace
-        return sum(
-            1 for s in self._seats
-            if s.status(now, grace) in (SeatStatus.PLAYER, SeatStatus.AWAY)
-            and ((identity is not None and s.identity == identity) or (address is not None and s.address == address))
-        )
+        return self._seats.held(identity, address, self._clock())
 
-    def _seat_event(self, text: str, identity: str | None, before: str | None = None) -> None:
+    def _seat_event(self, seating: Seating) -> None:
         """One line for the server's log, naming the identity behind the seat (and the one it was kept for)."""
         if self._log_line is None:
             return
-        kept = f"; was kept for {before}" if before is not None else ""
-        self._log_line(f"table {self.name}: {text} [{identity or 'no identity'}{kept}]")
+        kept = f"; was kept for {seating.before}" if seating.before is not None else ""
+        self._log_line(f"table {self.name}: {seating.log} [{seating.identity or 'no identity'}{kept}]")
 
     # ------------------------------------------------------------ requests
 
@@ -662,15 +450,15 @@ class Table:
         seat = self._seat_of(member)
         if seat is None:
             return False
-        other = self._seats[1 - seat.side.index]
-        status = other.status(self._clock(), self.options.reconnect_grace)
+        other = self._seats.other(seat)
+        status = self._seats.status(other, self._clock())
         if status is SeatStatus.PLAYER:
             return self._refuse(member, f"{other.name} sits in the other seat")
         if status is not SeatStatus.OPEN:
             return self._refuse(member, "the house already plays the other seat")
-        other.name, other.identity = HOUSE_NAME, None
+        self._seats.play_house(other)
         self.revision += 1
-        self._note(Notice(NoticeCode.JOINED, f"{member.name} plays the house: it sits at seat {other.side.index + 1}"))
+        self._note(Notice(NoticeCode.JOINED, f"{member.name} plays the house: it sits at seat {other.number}"))
         self._settle()
         return True
 
@@ -692,7 +480,7 @@ class Table:
         seat = self._seat_of(member)
         if seat is None:
             return False
-        other = self._seats[1 - seat.side.index]
+        other = self._seats.other(seat)
         kinds = [kind for kind in KINDS if kind in other.asked]
         if not kinds:
             return self._refuse(member, "no request waits for your answer")
@@ -732,10 +520,7 @@ class Table:
             deadlines.append(idle[1])
         timeout = self.options.request_timeout
         deadlines += [since + timeout for seat in self._seats for since in seat.asked.values()]
-        grace = self.options.reconnect_grace
-        for seat in self._seats:
-            if seat.member is None and seat.left_at is not None and self._clock() - seat.left_at < grace:
-                deadlines.append(seat.left_at + grace)  # AWAY turns HOUSE: the lobby and the seats show it
+        deadlines += self._seats.turning_house(self._clock())
         return min(deadlines) if deadlines else None
 
     def poll(self) -> None:
@@ -778,9 +563,7 @@ class Table:
         """When a table nobody is at closes: the close delay after the last left, or once no seat is kept."""
         if self._empty_since is None:
             return None
-        grace = self.options.reconnect_grace
-        kept = [k for k in (s.kept_until(grace) for s in self._seats) if k is not None]
-        return max([self._empty_since + self.options.close_after, *kept])
+        return max([self._empty_since + self.options.close_after, *self._seats.kept_until()])
 
     def close(self, text: str = "the table closed") -> None:
         """Tell every member ``text`` and close; the table takes no requests after."""
@@ -812,12 +595,8 @@ class Table:
 
     def state(self) -> TableState:
         now = self._clock()
-        grace = self.options.reconnect_grace
         over = self.game.over
-        seats = tuple(
-            SeatState(s.status(now, grace), s.name, s.flipped, s.auto, s.speed, s.restart, s.war_stop, s.leaving)
-            for s in self._seats
-        )
+        seats = self._seats.states(now)
         if over:
             waiting = tuple(s.side for s in self._seats if s.member is not None and not s.restart)
         elif self._auto_at is not None or self._held:
@@ -827,7 +606,7 @@ class Table:
         speed = self._auto_speed()
         idle = self._idle_deadline()
         return TableState(
-            self.name, self.game_number, (seats[0], seats[1]),
+            self.name, self.game_number, seats,
             self.watching, waiting,
             speed if self._auto_at is not None and not self._held else None, over,
             war_stop=self._war_stop_agreed(), held=self._held,
@@ -854,25 +633,20 @@ class Table:
         return self._took if self._took is not None else max(0.0, self._clock() - self._dealt_at)
 
     def lobby_entry(self) -> LobbyEntry:
-        now = self._clock()
-        grace = self.options.reconnect_grace
-        statuses = (self._seats[0].status(now, grace), self._seats[1].status(now, grace))
-        # Whom an away seat is kept for is nobody's business outside the table.
-        names = tuple(None if status is SeatStatus.AWAY else seat.name for seat, status in zip(self._seats, statuses))
+        names, statuses = self._seats.lobby(self._clock())
         return LobbyEntry(
-            self.name, (names[0], names[1]), statuses,
+            self.name, names, statuses,
             self.watching, self.game_number, self.game.battles,
             self.game.counts, self.game.result,
         )
 
     def seat_names(self) -> tuple[str, str]:
         """The names a record gives the seats: who sits there or sat there last."""
-        s1, s2 = self._seats
-        return (s1.name or HOUSE_NAME, s2.name or HOUSE_NAME)
+        return self._seats.names()
 
     # -------------------------------------------------------------- inside
 
-    def _seat_of(self, member: Member) -> _Seat | None:
+    def _seat_of(self, member: Member) -> Seat[Member] | None:
         """The member's seat, or None after telling a spectator (or a departed member) why not."""
         if self.closed or not member.present or member.table is not self:
             return None
@@ -904,9 +678,7 @@ class Table:
         self._took: float | None = None
         self._recorded = False
         self._on_show = None
-        for seat in self._seats:
-            seat.flipped = False
-            seat.restart = False
+        self._seats.new_game()
         game.subscribe(self._batch.append)
         self.game = game
         self._play(game.start)
@@ -957,28 +729,20 @@ class Table:
             return  # a game stopped before its first battle is no game: neither statistics nor tally keep it
         seconds = self._took
         if self._on_record is not None:
-            players = (self._seats[0].identity, self._seats[1].identity)
+            players = self._seats.identities()
             self._on_record(GameRecord.from_game(game, self.seat_names(), seconds, Source.TABLE, players=players))
 
-    def _idle_deadline(self) -> tuple[_Seat, float] | None:
+    def _idle_deadline(self) -> tuple[Seat[Member], float] | None:
         """The seated player the table waits for while the other has flipped, and when the house flips for them."""
         if self.game.over or self._auto_at is not None:
             return None
-        for seat, other in ((self._seats[0], self._seats[1]), (self._seats[1], self._seats[0])):
-            if seat.member is not None and not seat.flipped and other.flipped:
-                return seat, max(other.flipped_at, seat.sat_at) + self.options.seat_timeout
-        return None
+        return self._seats.idle()
 
     def _wants_auto(self) -> bool:
-        """Auto-play runs when every seated player wants it (the house agrees) and someone is seated."""
-        seats = self._seats
-        if any(s.name is None for s in seats) or all(s.member is None for s in seats):
-            return False
-        return all(s.auto for s in seats if s.member is not None)
+        return self._seats.wants_auto()
 
     def _auto_speed(self) -> float:
-        speeds = [s.speed for s in self._seats if s.member is not None and s.auto]
-        return min(speeds) if speeds else DEFAULT_AUTO_SPEED
+        return self._seats.auto_speed()
 
     def _auto_tick(self, now: float) -> None:
         speed = self._auto_speed()
@@ -1012,9 +776,7 @@ class Table:
                 return
 
     def _war_stop_agreed(self) -> bool:
-        """Every seated player asks to stop at wars (the house agrees), and someone is seated."""
-        seated = [s for s in self._seats if s.member is not None]
-        return bool(seated) and all(s.war_stop for s in seated)
+        return self._seats.war_stop_agreed()
 
     def _agreed(self, kind: str) -> bool:
         if kind == "auto":
@@ -1026,7 +788,7 @@ class Table:
     def _track_requests(self) -> None:
         """Start the clock on each request the other player has not answered; stop it on the ones answered."""
         now = self._clock()
-        for seat, other in ((self._seats[0], self._seats[1]), (self._seats[1], self._seats[0])):
+        for seat, other in self._seats.pairs():
             for kind in KINDS:
                 pending = (seat.member is not None and seat.wants(kind) and not self._agreed(kind)
                            and not other.wants(kind) and not other.vacant())
@@ -1041,7 +803,7 @@ class Table:
             return
         game = self.game
         seats = self._seats
-        if not game.over and any(s.restart for s in seats) and all(s.restart or s.vacant() for s in seats):
+        if not game.over and seats.restart_agreed():
             self._note(Notice(NoticeCode.AGREED, "game stopped by agreement: a new deal"))
             self._play(lambda: game.stop(EndReason.AGREED))
             self._new_game()
@@ -1059,19 +821,13 @@ class Table:
             elif not running:
                 self._auto_at = None
         if not game.over and self._auto_at is None:
-            for seat, other in ((seats[0], seats[1]), (seats[1], seats[0])):
-                if seat.vacant() and other.flipped and not seat.flipped:
-                    seat.flipped = True
-                    seat.flipped_at = self._clock()
-            if seats[0].flipped and seats[1].flipped:
-                seats[0].flipped = seats[1].flipped = False
+            seats.house_flips(self._clock())
+            if seats.both_flipped():
                 self._play(game.step)
-        if self.game.over:
-            agreed = [s.restart or s.vacant() for s in seats]
-            if all(agreed) and any(s.restart for s in seats):
-                self._new_game()
-                self._settle()
-                return
+        if self.game.over and seats.restart_agreed():
+            self._new_game()
+            self._settle()
+            return
         self._track_requests()
         state = self.state()
         # The house's countdown runs on each screen from when it was told; a later figure is not news.
