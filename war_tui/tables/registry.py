@@ -16,7 +16,8 @@ from .clock import Clock, monotonic
 from .messages import Lobby, Notice, NoticeCode
 from .names import parse_table_name
 from .options import TableOptions
-from .table import Member, Sink, Table, TableRefused
+from .journal import Sink
+from .table import Member, Table, TableRefused
 
 __all__ = ["DEFAULT_MAX_TABLES", "MAX_MAX_TABLES", "Registry", "TableRefused"]
 

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Literal, TypeVar
+from typing import Literal
 
 from ..core.engine import Game
 from ..core.plural import plural
@@ -43,7 +42,6 @@ from .messages import (
     Leave,
     Leaving,
     LobbyEntry,
-    LogEntry,
     Notice,
     NoticeCode,
     Request,
@@ -55,24 +53,18 @@ from .messages import (
     Stamped,
     Tally,
     TableState,
-    Update,
     WarStop,
     You,
 )
+from .journal import Journal, Sink
 from .names import reduce_name, unique_name
 from .options import DEFAULT_AUTO_SPEED, TableOptions, clamp_speed
 from .seats import Seat, Seating, Seats
-
-Sink = Callable[[Update], None]
-"""Where a member's updates go; called synchronously by the table and must not block."""
 
 REPLACED = "you sat down at this table again from another connection: the game goes on there"
 """What an older connection of a player is told as it closes, when a newer one takes its seat."""
 WAR_LAY_SECONDS = 1.5
 """After a war held at its tie is laid, auto-play waits this long, so every screen can lay it step by step."""
-
-B = TypeVar("B", EventBatch, TableState, Notice, Emoted)
-"""An update a table tells every member, stamped with its sequence number."""
 
 
 class TableRefused(ValueError):
@@ -196,13 +188,8 @@ class Table:
         self.closed = False
         self.revision = 0
         """Grows whenever anything a lobby shows changes."""
-        self.seq = 0
-        """The table's sequence number: one more with every change it tells everyone (each carries its number)."""
-        self._battle_seq = 0
-        """The sequence number of the last batch of the game's events: a flip stamped before it is stale."""
-        self._log: deque[LogEntry] = deque(maxlen=self.options.log_lines)
+        self._journal = Journal(self.members, self.options.log_lines)
         self._batch: list[Event] = []
-        self._last_state: TableState | None = None
         self._on_show: BattleWon | GameOver | None = None
         self._empty_since: float | None = clock()
         self._auto_at: float | None = None
@@ -212,7 +199,6 @@ class Table:
         self._held = False
         """Auto-play stopped at a war's tie (both asked to stop at wars): either player's flip lays it."""
         self._tally: Counter[Result] = Counter()
-        self._last_compared: TableState | None = None
         self.game_number = 0
         self.game: Game = self._new_game()
 
@@ -442,7 +428,7 @@ class Table:
         wait = seat.emotes.wait(now)
         if wait > 0 or not seat.emotes.allow(now):
             return self._refuse(member, f"one emote a second, ten a minute: wait {math.ceil(wait)} s")
-        self._log.append(self._broadcast(Emoted(seat.side, member.name, emote)))
+        self._journal.note(Emoted(seat.side, member.name, emote))
         return True
 
     def play_house(self, member: Member) -> bool:
@@ -466,14 +452,12 @@ class Table:
         """Whether ``request`` was made against a state that is gone (and the member told so in one line):
         another game than the one on, or a flip made before the last battle was played. Unstamped ones
         (``game`` 0, made in this process) are never stale."""
-        if request.game == 0 or not member.present:
+        if not member.present:
             return False
-        if request.game != self.game_number:
-            self.tell(member, Notice(
-                NoticeCode.REFUSED, f"that was for game {request.game}; game {self.game_number} is on"
-            ))
-            return True
-        return isinstance(request, Flip) and request.seq < self._battle_seq
+        why = self._journal.stale(request, self.game_number)
+        if why:
+            self.tell(member, Notice(NoticeCode.REFUSED, why))
+        return why is not None
 
     def decline(self, member: Member) -> bool:
         """``member`` says no to every request the other player waits on them for; everyone is told who declined."""
@@ -585,6 +569,11 @@ class Table:
     # ----------------------------------------------------------------- views
 
     @property
+    def seq(self) -> int:
+        """The table's sequence number: one more with every change it tells everyone (each carries its number)."""
+        return self._journal.seq
+
+    @property
     def empty(self) -> bool:
         return not self.members
 
@@ -624,7 +613,7 @@ class Table:
             you=member.you, state=self.state(), seed=game.seed, rules=game.rules,
             total_cards=game.total_cards, counts=game.counts, battles=game.battles, wars=game.wars,
             longest_war=game.longest_war, result=game.result, reason=game.reason,
-            on_show=self._on_show, log=tuple(self._log), played_ms=round(1000 * self._played()),
+            on_show=self._on_show, log=self._journal.entries(), played_ms=round(1000 * self._played()),
             tally=self.tally, seq=self.seq,
         )
 
@@ -661,15 +650,7 @@ class Table:
 
     def _note(self, notice: Notice) -> None:
         """A notice for everyone, kept in the log with its sequence number."""
-        self._log.append(self._broadcast(notice))
-
-    def _broadcast(self, update: B) -> B:
-        """Tell every member ``update``, stamped with the table's next sequence number; returns the stamped one."""
-        self.seq += 1
-        stamped = replace(update, seq=self.seq)
-        for member in tuple(self.members):
-            member.sink(stamped)
-        return stamped
+        self._journal.note(notice)
 
     def _new_game(self) -> Game:
         game = self._deal()
@@ -692,21 +673,15 @@ class Table:
             return
         events = tuple(e for e in self._batch if isinstance(e, (GameStarted, BattleWon, GameOver)))
         self._batch.clear()
+        self._journal.keep(events)
         for event in events:
-            if isinstance(event, (GameStarted, BattleWon)):
-                self._log.append(event)
-                if isinstance(event, BattleWon):
-                    self._on_show = event
-            elif isinstance(event, GameOver):
-                self._log.append(event)
-                if event.last_battle_p1:
-                    self._on_show = event
+            if isinstance(event, BattleWon) or (isinstance(event, GameOver) and event.last_battle_p1):
+                self._on_show = event
         self.revision += 1
         self._record_if_over()
-        self._broadcast(EventBatch(
+        self._journal.batch(EventBatch(
             self.game_number, events, round(1000 * self._played()), self.tally, held=self._held and not self.game.over
         ))
-        self._battle_seq = self.seq
         self._report_record()
 
     def _record_if_over(self) -> None:
@@ -829,13 +804,8 @@ class Table:
             self._settle()
             return
         self._track_requests()
-        state = self.state()
-        # The house's countdown runs on each screen from when it was told; a later figure is not news.
-        compared = replace(state, house_in=None if state.house_in is None else 0.0)
-        if compared != self._last_compared:
-            self._last_compared = compared
+        if self._journal.state(self.state()):
             self.revision += 1
-            self._last_state = self._broadcast(state)
 
 
 def _nothing_played(game: Game) -> bool:

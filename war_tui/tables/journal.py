@@ -1,0 +1,99 @@
+"""A table's journal: its sequence of changes, its log in the table's order, and who hears each change.
+
+Every change a table tells everyone (an ``EventBatch`` of its game, a ``TableState``, a logged
+``Notice``, an ``Emoted``) gets the next sequence number (``seq``) here and goes to every member's
+sink at once, so each screen applies changes in one order and notices a gap. The log keeps the
+game's deals, battles and ends and every logged notice and emote in that same order, for the
+snapshots late joiners get. A seat's request carries the game and sequence number its screen
+showed; ``stale`` says whether it was made against a state that is gone. Nothing here plays, seats
+or reads a clock.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Protocol, TypeVar
+
+from .messages import Emoted, EventBatch, Flip, LogEntry, Notice, Stamped, TableEvent, TableState, Update
+
+Sink = Callable[[Update], None]
+"""Where a member's updates go; called synchronously by the table and must not block."""
+
+B = TypeVar("B", EventBatch, TableState, Notice, Emoted)
+"""An update a table tells every member, stamped with its sequence number."""
+L = TypeVar("L", Notice, Emoted)
+"""An update the log keeps as well."""
+
+
+class Listener(Protocol):
+    """Someone at the table, as the journal sees them: where their updates go."""
+
+    @property
+    def sink(self) -> Sink: ...
+
+
+class Journal:
+    """The sequence and the log of one table, told to ``members`` (the table's own list of who is at it)."""
+
+    def __init__(self, members: Sequence[Listener], log_lines: int) -> None:
+        self.members = members
+        self.seq = 0
+        """The table's sequence number: one more with every change it tells everyone (each carries its number)."""
+        self.battle_seq = 0
+        """The sequence number of the last batch of the game's events: a flip stamped before it is stale."""
+        self.log: deque[LogEntry] = deque(maxlen=log_lines)
+        self.last_state: TableState | None = None
+        """The last ``TableState`` told, with its sequence number."""
+
+    def broadcast(self, update: B) -> B:
+        """Tell every member ``update``, stamped with the table's next sequence number; returns the stamped one."""
+        self.seq += 1
+        stamped = replace(update, seq=self.seq)
+        for member in tuple(self.members):
+            member.sink(stamped)
+        return stamped
+
+    def note(self, entry: L) -> None:
+        """A notice or an emote for everyone, kept in the log with its sequence number."""
+        self.log.append(self.broadcast(entry))
+
+    def keep(self, events: Sequence[TableEvent]) -> None:
+        """The game's deals, battles and ends go into the log, before their batch is told."""
+        self.log.extend(events)
+
+    def batch(self, batch: EventBatch) -> None:
+        """Tell everyone a batch of the game's events; a flip stamped before it is for a battle already played."""
+        self.battle_seq = self.broadcast(batch).seq
+
+    def state(self, state: TableState) -> bool:
+        """Tell everyone ``state`` if it is news; whether it was.
+
+        The house's countdown runs on each screen from when it was told; a later figure is not news.
+        """
+        if self.last_state is not None and _news(state) == _news(self.last_state):
+            return False
+        self.last_state = self.broadcast(state)
+        return True
+
+    def entries(self) -> tuple[LogEntry, ...]:
+        """The log, oldest first, as a snapshot carries it."""
+        return tuple(self.log)
+
+    def stale(self, request: Stamped, game: int) -> str | None:
+        """Why ``request`` was made against a state that is gone, with ``game`` the table's game on: a line for
+        its member when it was made for another game; "" (nothing to say) for a flip made before the last battle
+        was played. None: it is current, or unstamped (``game`` 0, made in this process)."""
+        if request.game == 0:
+            return None
+        if request.game != game:
+            return f"that was for game {request.game}; game {game} is on"
+        if isinstance(request, Flip) and request.seq < self.battle_seq:
+            return ""
+        return None
+
+
+def _news(state: TableState) -> TableState:
+    """``state`` as compared for news: whether the house counts down, not how far."""
+    return replace(state, house_in=None if state.house_in is None else 0.0)
