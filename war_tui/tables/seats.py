@@ -265,6 +265,11 @@ class Seats(Generic[M]):
             seat.flipped = False
             seat.restart = False
 
+    def forget_flips(self) -> None:
+        """Auto-play starts: flips made by hand are for no battle."""
+        for seat in self.pair:
+            seat.flipped = False
+
     def house_flips(self, now: float) -> None:
         """The house flips a seat it plays once the other player has flipped."""
         for seat, other in self.pairs():

@@ -25,7 +25,6 @@ from typing import Literal
 from ..core.engine import Game
 from ..core.plural import plural
 from ..core.events import BattleWon, Event, GameOver, GameStarted
-from ..core.pace import tick_plan
 from ..core.rules import EndReason, Result, Side
 from ..stats.records import GameRecord, Source
 from .agreement import KINDS, request_words
@@ -56,6 +55,7 @@ from .messages import (
     WarStop,
     You,
 )
+from .autoplay import AutoPlay
 from .journal import Journal, Sink
 from .names import reduce_name, unique_name
 from .options import DEFAULT_AUTO_SPEED, TableOptions, clamp_speed
@@ -63,8 +63,6 @@ from .seats import Seat, Seating, Seats
 
 REPLACED = "you sat down at this table again from another connection: the game goes on there"
 """What an older connection of a player is told as it closes, when a newer one takes its seat."""
-WAR_LAY_SECONDS = 1.5
-"""After a war held at its tie is laid, auto-play waits this long, so every screen can lay it step by step."""
 
 
 class TableRefused(ValueError):
@@ -192,12 +190,9 @@ class Table:
         self._batch: list[Event] = []
         self._on_show: BattleWon | GameOver | None = None
         self._empty_since: float | None = clock()
-        self._auto_at: float | None = None
-        self._auto_credit = 0.0
+        self._auto = AutoPlay()
         self._moves = 0
         """Flips and battles so far: a player who leaves before it moved keeps no seat."""
-        self._held = False
-        """Auto-play stopped at a war's tie (both asked to stop at wars): either player's flip lays it."""
         self._tally: Counter[Result] = Counter()
         self.game_number = 0
         self.game: Game = self._new_game()
@@ -361,13 +356,11 @@ class Table:
             return False
         if self.game.over:
             return self._refuse(member, "the game is over: restart deals again once both players ask")
-        if self._held:
-            self._held = False  # either player lays the war; auto-play carries on once screens have laid it
-            self._auto_credit = 0.0
-            self._auto_at = self._clock() + WAR_LAY_SECONDS
+        if self._auto.held:
+            self._auto.lay(self._clock())
             self._settle()
             return True
-        if self._auto_at is not None:
+        if self._auto.running:
             return self._refuse(member, "auto-play is on: turn it off to flip by hand")
         if seat.flipped:
             return True
@@ -497,8 +490,8 @@ class Table:
         close_at = self._close_at()
         if close_at is not None:
             deadlines.append(close_at)
-        if self._auto_at is not None:
-            deadlines.append(self._auto_at)
+        if self._auto.at is not None:
+            deadlines.append(self._auto.at)
         idle = self._idle_deadline()
         if idle is not None:
             deadlines.append(idle[1])
@@ -525,8 +518,8 @@ class Table:
             seat.flipped_at = now
             timeout = self.options.seat_timeout
             self._note(Notice(NoticeCode.HOUSE_FLIPPED, f"the house flipped for {seat.name}: idle for {timeout:g} s"))
-        if self._auto_at is not None and now >= self._auto_at:
-            self._auto_tick(now)
+        if self._auto.due(now):
+            self._auto.tick(now, self._seats.auto_speed(), self._seats.war_stop_agreed(), self.game, self._play)
         self._expire(now)
         self._settle()
 
@@ -557,7 +550,7 @@ class Table:
         members = tuple(self.members)
         self.members.clear()
         self.closed = True
-        self._auto_at = None
+        self._auto.at = None
         self.revision += 1
         for member in members:
             member.present = False
@@ -588,17 +581,17 @@ class Table:
         seats = self._seats.states(now)
         if over:
             waiting = tuple(s.side for s in self._seats if s.member is not None and not s.restart)
-        elif self._auto_at is not None or self._held:
+        elif self._auto.agreed:
             waiting = ()
         else:
             waiting = tuple(s.side for s in self._seats if not s.flipped)
-        speed = self._auto_speed()
+        speed = self._seats.auto_speed()
         idle = self._idle_deadline()
         return TableState(
             self.name, self.game_number, seats,
             self.watching, waiting,
-            speed if self._auto_at is not None and not self._held else None, over,
-            war_stop=self._war_stop_agreed(), held=self._held,
+            speed if self._auto.running and not self._auto.held else None, over,
+            war_stop=self._seats.war_stop_agreed(), held=self._auto.held,
             house_in=max(0.0, idle[1] - now) if idle is not None else None,
         )
 
@@ -680,7 +673,7 @@ class Table:
         self.revision += 1
         self._record_if_over()
         self._journal.batch(EventBatch(
-            self.game_number, events, round(1000 * self._played()), self.tally, held=self._held and not self.game.over
+            self.game_number, events, round(1000 * self._played()), self.tally, held=self._auto.held and not self.game.over
         ))
         self._report_record()
 
@@ -689,8 +682,7 @@ class Table:
         game = self.game
         if not game.over or self._took is not None:
             return
-        self._auto_at = None
-        self._held = False
+        self._auto.end()
         self._took = self._clock() - self._dealt_at
         if game.result is not None and not _nothing_played(game):
             self._tally[game.result] += 1
@@ -709,55 +701,15 @@ class Table:
 
     def _idle_deadline(self) -> tuple[Seat[Member], float] | None:
         """The seated player the table waits for while the other has flipped, and when the house flips for them."""
-        if self.game.over or self._auto_at is not None:
+        if self.game.over or self._auto.running:
             return None
         return self._seats.idle()
 
-    def _wants_auto(self) -> bool:
-        return self._seats.wants_auto()
-
-    def _auto_speed(self) -> float:
-        return self._seats.auto_speed()
-
-    def _auto_tick(self, now: float) -> None:
-        speed = self._auto_speed()
-        interval, per_tick = tick_plan(speed)
-        self._auto_credit += per_tick
-        battles = int(self._auto_credit)
-        self._auto_credit -= battles
-        if battles:
-            if self._war_stop_agreed():
-                self._play(lambda: self._play_to_war(battles))
-            else:
-                self._play(lambda: self.game.play(battles))
-        if self._held:
-            self._auto_at = None
-            return
-        if self._auto_at is None:
-            return  # the game ended
-        self._auto_at += interval
-        if self._auto_at <= now:
-            self._auto_at = now + interval  # a late poll plays on from now, never in a burst
-
-    def _play_to_war(self, battles: int) -> None:
-        """Up to ``battles`` battles, holding at the first war's tie (both players asked to stop at wars)."""
-        game = self.game
-        for _ in range(battles):
-            wars = game.wars
-            if not game.step():
-                return
-            if game.wars > wars and not game.over:
-                self._held = True
-                return
-
-    def _war_stop_agreed(self) -> bool:
-        return self._seats.war_stop_agreed()
-
     def _agreed(self, kind: str) -> bool:
         if kind == "auto":
-            return self._auto_at is not None or self._held
+            return self._auto.agreed
         if kind == "war_stop":
-            return self._war_stop_agreed()
+            return self._seats.war_stop_agreed()
         return False  # a restart both asked for deals at once
 
     def _track_requests(self) -> None:
@@ -784,18 +736,9 @@ class Table:
             self._new_game()
             self._settle()
             return
-        if self._held and not (self._wants_auto() and self._war_stop_agreed()):
-            self._held = False  # nobody to lay it for: a screen lays what it holds when it hears so
-        if not game.over:
-            running = self._wants_auto() and not self._held
-            if running and self._auto_at is None:
-                for seat in seats:
-                    seat.flipped = False
-                self._auto_credit = 0.0
-                self._auto_at = self._clock() + tick_plan(self._auto_speed())[0]
-            elif not running:
-                self._auto_at = None
-        if not game.over and self._auto_at is None:
+        if self._auto.follow(seats.wants_auto(), seats.war_stop_agreed(), game.over, seats.auto_speed(), self._clock()):
+            seats.forget_flips()
+        if not game.over and not self._auto.running:
             seats.house_flips(self._clock())
             if seats.both_flipped():
                 self._play(game.step)
