@@ -4,12 +4,16 @@ Everything that changes the game for both players (auto-play, stopping at wars, 
 stopping a game to deal again) is a wish each seat holds; the table acts once both seats hold it
 (the house agrees to anything). A wish the other player has not answered is a pending request: it
 times out after ``REQUEST_TIMEOUT`` seconds, and the table says so. Emotes are limited per seat
-(``EmoteLimit``), so nobody floods the other's screen. Plain values and a clock; no timers.
+(``EmoteLimit``), so nobody floods the other's screen. The functions here keep each seat's pending
+requests (``track``, ``expire``, ``decline``) on any seat that is an ``Asker``. Plain values and times
+passed in; no timers.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
 REQUEST_TIMEOUT = 30.0
 """Seconds a request waits for the other player's answer before it lapses."""
@@ -53,3 +57,68 @@ class EmoteLimit:
             return False
         self._sent.append(now)
         return True
+
+
+class Asker(Protocol):
+    """A seat as its requests see it (a table's ``Seat``)."""
+
+    @property
+    def name(self) -> str | None: ...
+
+    @property
+    def seated(self) -> bool: ...
+
+    @property
+    def asked(self) -> dict[str, float]:
+        """Since when each of the seat's requests has waited for the other player (``KINDS``)."""
+
+    def wants(self, kind: str) -> bool: ...
+
+    def vacant(self) -> bool: ...
+
+    def drop(self, kind: str) -> None:
+        """Give up the wish of ``kind`` and its request."""
+
+
+def track(pairs: Iterable[tuple[Asker, Asker]], agreed: Callable[[str], bool], now: float) -> None:
+    """Start the clock on each request the other player has not answered; stop it on the ones answered.
+
+    A wish of ``kind`` is a request while its seat's player sits, the table has not ``agreed`` to it, and the
+    other seat neither wishes it too nor is the house's (the house agrees to anything).
+    """
+    for seat, other in pairs:
+        for kind in KINDS:
+            pending = (seat.seated and seat.wants(kind) and not agreed(kind)
+                       and not other.wants(kind) and not other.vacant())
+            if not pending:
+                seat.asked.pop(kind, None)
+            elif kind not in seat.asked:
+                seat.asked[kind] = now
+
+
+def deadlines(seats: Iterable[Asker], timeout: float) -> list[float]:
+    """When each pending request lapses."""
+    return [since + timeout for seat in seats for since in seat.asked.values()]
+
+
+def expire(seats: Iterable[Asker], now: float, timeout: float, over: bool) -> list[str]:
+    """The requests left unanswered for ``timeout`` seconds lapse: what everyone is told, one line each."""
+    lapsed: list[str] = []
+    for seat in seats:
+        for kind, since in tuple(seat.asked.items()):
+            if now >= since + timeout:
+                seat.drop(kind)
+                what = request_words(kind, over)
+                lapsed.append(f"{seat.name}'s request {what} timed out: no answer in {timeout:g} s")
+    return lapsed
+
+
+def decline(name: str, other: Asker, over: bool) -> str | None:
+    """``name`` says no to every request ``other`` waits on them for: what everyone is told (None: none waits)."""
+    kinds = [kind for kind in KINDS if kind in other.asked]
+    if not kinds:
+        return None
+    for kind in kinds:
+        other.drop(kind)
+    what = " and ".join(request_words(kind, over) for kind in kinds)
+    return f"{name} declined {other.name}'s request {what}"

@@ -86,8 +86,18 @@ class Seat(Generic[M]):
         """The seat's number as people read it: 1 or 2."""
         return self.side.index + 1
 
+    @property
+    def seated(self) -> bool:
+        """A connected player sits here."""
+        return self.member is not None
+
     def wants(self, kind: str) -> bool:
         return bool(getattr(self, kind))
+
+    def drop(self, kind: str) -> None:
+        """Give up the wish of ``kind`` (``KINDS``) and its request."""
+        self.asked.pop(kind, None)
+        setattr(self, kind, False)
 
     def drop_wishes(self) -> None:
         self.auto = self.restart = self.war_stop = self.leaving = False

@@ -27,7 +27,7 @@ from ..core.plural import plural
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.rules import EndReason, Result, Side
 from ..stats.records import GameRecord, Source
-from .agreement import KINDS, request_words
+from . import agreement
 from .clock import Clock, monotonic
 from .messages import (
     EMOTES,
@@ -457,16 +457,10 @@ class Table:
         seat = self._seat_of(member)
         if seat is None:
             return False
-        other = self._seats.other(seat)
-        kinds = [kind for kind in KINDS if kind in other.asked]
-        if not kinds:
+        declined = agreement.decline(member.name, self._seats.other(seat), self.game.over)
+        if declined is None:
             return self._refuse(member, "no request waits for your answer")
-        over = self.game.over
-        for kind in kinds:
-            del other.asked[kind]
-            setattr(other, kind, False)
-        what = " and ".join(request_words(kind, over) for kind in kinds)
-        self._note(Notice(NoticeCode.DECLINED, f"{member.name} declined {other.name}'s request {what}"))
+        self._note(Notice(NoticeCode.DECLINED, declined))
         self._settle()
         return True
 
@@ -495,8 +489,7 @@ class Table:
         idle = self._idle_deadline()
         if idle is not None:
             deadlines.append(idle[1])
-        timeout = self.options.request_timeout
-        deadlines += [since + timeout for seat in self._seats for since in seat.asked.values()]
+        deadlines += agreement.deadlines(self._seats, self.options.request_timeout)
         deadlines += self._seats.turning_house(self._clock())
         return min(deadlines) if deadlines else None
 
@@ -525,16 +518,8 @@ class Table:
 
     def _expire(self, now: float) -> None:
         """Requests the other player left unanswered for the request timeout lapse, and everyone is told."""
-        timeout = self.options.request_timeout
-        for seat in self._seats:
-            for kind, since in tuple(seat.asked.items()):
-                if now >= since + timeout:
-                    del seat.asked[kind]
-                    setattr(seat, kind, False)
-                    what = request_words(kind, self.game.over)
-                    self._note(Notice(
-                        NoticeCode.EXPIRED, f"{seat.name}'s request {what} timed out: no answer in {timeout:g} s"
-                    ))
+        for lapsed in agreement.expire(self._seats, now, self.options.request_timeout, self.game.over):
+            self._note(Notice(NoticeCode.EXPIRED, lapsed))
 
     def _close_at(self) -> float | None:
         """When a table nobody is at closes: the close delay after the last left, or once no seat is kept."""
@@ -712,18 +697,6 @@ class Table:
             return self._seats.war_stop_agreed()
         return False  # a restart both asked for deals at once
 
-    def _track_requests(self) -> None:
-        """Start the clock on each request the other player has not answered; stop it on the ones answered."""
-        now = self._clock()
-        for seat, other in self._seats.pairs():
-            for kind in KINDS:
-                pending = (seat.member is not None and seat.wants(kind) and not self._agreed(kind)
-                           and not other.wants(kind) and not other.vacant())
-                if not pending:
-                    seat.asked.pop(kind, None)
-                elif kind not in seat.asked:
-                    seat.asked[kind] = now
-
     def _settle(self) -> None:
         """Bring everything that follows from the seats up to date, then tell who needs to know."""
         if self.closed:
@@ -746,7 +719,7 @@ class Table:
             self._new_game()
             self._settle()
             return
-        self._track_requests()
+        agreement.track(self._seats.pairs(), self._agreed, self._clock())
         if self._journal.state(self.state()):
             self.revision += 1
 
