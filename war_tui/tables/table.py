@@ -17,16 +17,13 @@ A table belongs to one thread: the host's event loop calls everything on it.
 from __future__ import annotations
 
 import math
-import random
-from collections import Counter
 from collections.abc import Callable
 from typing import Literal
 
 from ..core.engine import Game
 from ..core.plural import plural
-from ..core.events import BattleWon, Event, GameOver, GameStarted
-from ..core.rules import EndReason, Result, Side
-from ..stats.records import GameRecord, Source
+from ..core.rules import EndReason, Side
+from ..stats.records import GameRecord
 from . import agreement
 from .clock import Clock, monotonic
 from .messages import (
@@ -56,6 +53,7 @@ from .messages import (
     You,
 )
 from .autoplay import AutoPlay
+from .dealer import Dealer
 from .journal import Journal, Sink
 from .names import reduce_name, unique_name
 from .options import DEFAULT_AUTO_SPEED, TableOptions, clamp_speed
@@ -177,25 +175,18 @@ class Table:
         """(address, identity) of whoever opened the table, for the cap on tables one visitor opens."""
         self._log_line = log
         self._clock = clock
-        seeds = seed_source if seed_source is not None else _random_seed
-        rules = self.options.rules
-        self._deal = deal if deal is not None else (lambda: Game.deal(seeds(), rules))
-        self._on_record = on_record
         self._seats: Seats[Member] = Seats(self.options)
         self.members: list[Member] = []
         self.closed = False
         self.revision = 0
         """Grows whenever anything a lobby shows changes."""
         self._journal = Journal(self.members, self.options.log_lines)
-        self._batch: list[Event] = []
-        self._on_show: BattleWon | GameOver | None = None
         self._empty_since: float | None = clock()
         self._auto = AutoPlay()
         self._moves = 0
         """Flips and battles so far: a player who leaves before it moved keeps no seat."""
-        self._tally: Counter[Result] = Counter()
-        self.game_number = 0
-        self.game: Game = self._new_game()
+        self._dealer = Dealer(clock, self.options.rules, deal, seed_source, on_record)
+        self._play(self.game.start)
 
     # ------------------------------------------------------------ arriving
 
@@ -581,9 +572,18 @@ class Table:
         )
 
     @property
+    def game(self) -> Game:
+        """The game being played at the table (or just over)."""
+        return self._dealer.game
+
+    @property
+    def game_number(self) -> int:
+        """The number of the game being played at this table, from 1."""
+        return self._dealer.number
+
+    @property
     def tally(self) -> Tally:
-        t = self._tally
-        return (t[Result.P1], t[Result.P2], t[Result.DRAW], t[Result.STOPPED])
+        return self._dealer.tally
 
     def snapshot(self, member: Member) -> Snapshot:
         game = self.game
@@ -591,13 +591,9 @@ class Table:
             you=member.you, state=self.state(), seed=game.seed, rules=game.rules,
             total_cards=game.total_cards, counts=game.counts, battles=game.battles, wars=game.wars,
             longest_war=game.longest_war, result=game.result, reason=game.reason,
-            on_show=self._on_show, log=self._journal.entries(), played_ms=round(1000 * self._played()),
+            on_show=self._dealer.on_show, log=self._journal.entries(), played_ms=self._dealer.played_ms(),
             tally=self.tally, seq=self.seq,
         )
-
-    def _played(self) -> float:
-        """Seconds since the deal, or how long the game took once it is over."""
-        return self._took if self._took is not None else max(0.0, self._clock() - self._dealt_at)
 
     def lobby_entry(self) -> LobbyEntry:
         names, statuses = self._seats.lobby(self._clock())
@@ -630,59 +626,26 @@ class Table:
         """A notice for everyone, kept in the log with its sequence number."""
         self._journal.note(notice)
 
-    def _new_game(self) -> Game:
-        game = self._deal()
-        self.game_number += 1
-        self._dealt_at = self._clock()
-        self._took: float | None = None
-        self._recorded = False
-        self._on_show = None
+    def _new_game(self) -> None:
+        game = self._dealer.deal()
         self._seats.new_game()
-        game.subscribe(self._batch.append)
-        self.game = game
         self._play(game.start)
-        return game
 
     def _play(self, call: Callable[[], object]) -> None:
         """Run one engine call and tell everyone what the engine said, as one batch."""
         self._moves += 1
-        call()
-        if not self._batch:
+        events = self._dealer.run(call)
+        if events is None:
             return
-        events = tuple(e for e in self._batch if isinstance(e, (GameStarted, BattleWon, GameOver)))
-        self._batch.clear()
         self._journal.keep(events)
-        for event in events:
-            if isinstance(event, BattleWon) or (isinstance(event, GameOver) and event.last_battle_p1):
-                self._on_show = event
         self.revision += 1
-        self._record_if_over()
+        if self._dealer.finish():
+            self._auto.end()
         self._journal.batch(EventBatch(
-            self.game_number, events, round(1000 * self._played()), self.tally, held=self._auto.held and not self.game.over
+            self.game_number, events, self._dealer.played_ms(), self.tally,
+            held=self._auto.held and not self.game.over,
         ))
-        self._report_record()
-
-    def _record_if_over(self) -> None:
-        """A game just over: its time stops and the tally counts it, before anyone is told it ended."""
-        game = self.game
-        if not game.over or self._took is not None:
-            return
-        self._auto.end()
-        self._took = self._clock() - self._dealt_at
-        if game.result is not None and not _nothing_played(game):
-            self._tally[game.result] += 1
-
-    def _report_record(self) -> None:
-        game = self.game
-        if not game.over or self._recorded or self._took is None:
-            return
-        self._recorded = True
-        if _nothing_played(game):
-            return  # a game stopped before its first battle is no game: neither statistics nor tally keep it
-        seconds = self._took
-        if self._on_record is not None:
-            players = self._seats.identities()
-            self._on_record(GameRecord.from_game(game, self.seat_names(), seconds, Source.TABLE, players=players))
+        self._dealer.record(self.seat_names(), self._seats.identities())
 
     def _idle_deadline(self) -> tuple[Seat[Member], float] | None:
         """The seated player the table waits for while the other has flipped, and when the house flips for them."""
@@ -722,12 +685,3 @@ class Table:
         agreement.track(self._seats.pairs(), self._agreed, self._clock())
         if self._journal.state(self.state()):
             self.revision += 1
-
-
-def _nothing_played(game: Game) -> bool:
-    """A game both players stopped by agreement before any battle was played."""
-    return game.reason is EndReason.AGREED and game.battles == 0
-
-
-def _random_seed() -> int:
-    return random.SystemRandom().randrange(2**32)
