@@ -1,8 +1,13 @@
 """Shared War tables: two seats, spectators, one engine ``Game`` per table, no UI and no transport.
 
-- ``Table`` (table.py): seats, flips, agreement between the players (agreement.py: auto-play, stop at
-  wars, deal again, request timeouts, emote limits), idle seats, reconnection, restarts, snapshots, the
-  tally, one statistics record per finished game. Driven by requests and ``poll()``.
+- ``Table`` (table.py): the thin front of one table, driven by requests and ``poll()``: it takes each
+  request, changes the room it concerns, settles what follows and tells the state. Its rooms:
+  ``Seats`` (seats.py: seats, flips, idle players, kept seats and reconnection), agreement.py
+  (requests between the players: auto-play, stop at wars, deal again; timeouts, declining, emote
+  limits), ``AutoPlay`` (autoplay.py: auto-play's clock, a war held at its tie), ``Dealer``
+  (dealer.py: deals, the game's time, the tally, one statistics record per finished game) and
+  ``Journal`` (journal.py: the sequence number, the log in the table's order, stale requests,
+  telling every member). options.py: ``TableOptions`` and the bounds a host chooses within.
 - ``Registry`` (registry.py): the tables of a server by name, ``max_tables``, the lobby.
 - ``protocol`` (protocol.py): the versioned line-delimited JSON between server and game process.
 - ``Link`` (link.py): the server's end of one connection, with bounded queues and resynchronisation.

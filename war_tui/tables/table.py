@@ -1,13 +1,25 @@
-"""One shared table: one engine ``Game``, two seats, any number of spectators.
+"""One shared table: one engine ``Game``, two seats, any number of spectators, behind a thin ``Table``.
 
-The table decides everything that is not a rule of War: who sits where, who has
-flipped, when the battle is played (both players flipped), auto-play agreement,
-idle players, players who leave and come back, restarts, and what each member
-is told. The rules stay in the engine: the table only calls ``Game.step()``.
+The table decides everything that is not a rule of War (the rules stay in the engine), each concern
+in a room of its own that knows nothing of this module:
+
+- ``Seats`` (seats.py): who sits, who is away and keeps a seat, who may take one, the idle player,
+  seats held per identity and address, and what each seat asks;
+- agreement.py: requests between the players, their timeouts, declining them, the emote limit;
+- ``AutoPlay`` (autoplay.py): auto-play's clock, its ticks and a war held at its tie;
+- ``Dealer`` (dealer.py): each deal, the engine's calls and what they say, the game's time, the
+  tally, one record per finished game;
+- ``Journal`` (journal.py): the sequence number, the log in the table's order, telling every member.
+
+``Table`` takes each request (``Member.request``; one stamped against a state that is gone is refused
+first, ``Journal.stale``), changes the room it concerns, then settles (``_settle``): what follows from
+the seats (a battle both flipped for, a deal both asked for, auto-play starting or holding) is
+played, and the table's state is told as the next numbered change. Every change everyone is told
+carries the table's next ``seq``, so every screen sees the same changes in the same order.
 
 Nothing here sleeps or starts a timer. Every method reads the injected clock;
 ``next_deadline()`` says when the table next needs ``poll()`` (an idle seat to
-flip, an auto-play battle, a reservation or the table itself to expire). A host
+flip, an auto-play battle, a request, a reservation or the table itself to expire). A host
 calls ``poll()`` at that time and asks ``next_deadline()`` again after any call
 into the table. Members are told everything through their ``sink``, a plain
 callable that must not block (a ``Link`` queues, a ``RemoteGame`` updates itself).
@@ -25,7 +37,10 @@ from ..core.plural import plural
 from ..core.rules import EndReason, Side
 from ..stats.records import GameRecord
 from . import agreement
+from .autoplay import AutoPlay
 from .clock import Clock, monotonic
+from .dealer import Dealer
+from .journal import Journal, Sink
 from .messages import (
     EMOTES,
     Auto,
@@ -52,9 +67,6 @@ from .messages import (
     WarStop,
     You,
 )
-from .autoplay import AutoPlay
-from .dealer import Dealer
-from .journal import Journal, Sink
 from .names import reduce_name, unique_name
 from .options import DEFAULT_AUTO_SPEED, TableOptions, clamp_speed
 from .seats import Seat, Seating, Seats
@@ -204,7 +216,7 @@ class Table:
         """Seat (or, with ``watch``, never seat) someone called ``name`` (reduced here).
 
         ``identity`` (opaque: a key's fingerprint, a hashed address) gets back the seat kept for it
-        within the reconnect grace; a personal identity (``PERSONAL_IDENTITIES``) whose older
+        within the reconnect grace; a personal identity (``seats.PERSONAL_IDENTITIES``) whose older
         connection still sits takes that seat over (the older one is told and closes). Otherwise
         the first free seat, seat 1 first; then a seat whose
         player has been away for the seat timeout (everyone is told whose it was); with no seat,
@@ -661,7 +673,9 @@ class Table:
         return False  # a restart both asked for deals at once
 
     def _settle(self) -> None:
-        """Bring everything that follows from the seats up to date, then tell who needs to know."""
+        """Bring everything that follows from the seats up to date (a deal both asked for, auto-play, a battle
+        both flipped for, pending requests), then tell everyone the state as the next numbered change if it is
+        news (``Journal.state``)."""
         if self.closed:
             return
         game = self.game
