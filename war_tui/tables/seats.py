@@ -94,6 +94,11 @@ class Seat(Generic[M]):
     def wants(self, kind: str) -> bool:
         return bool(getattr(self, kind))
 
+    def flip(self, now: float) -> None:
+        """The seat's card is turned for the coming battle (by its player, or the house for them)."""
+        self.flipped = True
+        self.flipped_at = now
+
     def drop(self, kind: str) -> None:
         """Give up the wish of ``kind`` (``KINDS``) and its request."""
         self.asked.pop(kind, None)
@@ -179,12 +184,18 @@ class Seats(Generic[M]):
         return {s.name for s in self.pair
                 if self.status(s, now) is SeatStatus.AWAY and s is not besides and s.name is not None}
 
-    def sat_by(self, identity: str | None) -> Seat[M] | None:
-        """The seat a present connection of ``identity`` sits in, if that identity is a person's own
-        (``PERSONAL_IDENTITIES``): their newer connection takes it over. An address is shared by everyone behind it."""
+    def take_back(self, identity: str | None) -> tuple[Seat[M], M] | None:
+        """The seat a present connection of ``identity`` sits in, emptied for that person's newer connection, and
+        the older connection; only for a person's own identity (``PERSONAL_IDENTITIES``): an address is shared by
+        everyone behind it. The seat's name, flip and requests stay for the newer one (``hand_over``)."""
         if identity is None or not identity.startswith(PERSONAL_IDENTITIES):
             return None
-        return next((s for s in self.pair if s.member is not None and s.identity == identity), None)
+        for seat in self.pair:
+            old = seat.member
+            if old is not None and seat.identity == identity:
+                seat.member = None
+                return seat, old
+        return None
 
     def free(self, identity: str | None, may_sit: bool, now: float) -> tuple[Seat[M] | None, Seat[M] | None]:
         """The seat someone arriving takes, and the away player's seat it is if they take one (or None, None).
@@ -205,10 +216,6 @@ class Seats(Generic[M]):
         seat = next((s for s in self.pair if self.status(s, now) is SeatStatus.AWAY
                      and s.left_at is not None and now - s.left_at >= self.options.seat_timeout), None)
         return seat, seat
-
-    def returning(self, seat: Seat[M], taken_from: Seat[M] | None, now: float) -> bool:
-        """Whoever takes ``seat`` is the away player it was kept for."""
-        return taken_from is None and self.status(seat, now) is SeatStatus.AWAY
 
     def kept_notice(self, now: float) -> str | None:
         """For someone who would sit and watches: whose seat is kept, and when t takes it (None: no seat is kept)."""
@@ -284,8 +291,7 @@ class Seats(Generic[M]):
         """The house flips a seat it plays once the other player has flipped."""
         for seat, other in self.pairs():
             if seat.vacant() and other.flipped and not seat.flipped:
-                seat.flipped = True
-                seat.flipped_at = now
+                seat.flip(now)
 
     def both_flipped(self) -> bool:
         """Both seats flipped: their flips are spent on the battle this answers for."""
@@ -295,10 +301,11 @@ class Seats(Generic[M]):
             return True
         return False
 
-    def seat(self, member: M, seat: Seat[M], taken_from: Seat[M] | None, returning: bool, now: float,
-             moves: int) -> Seating:
-        """``member`` sits in ``seat`` (``moves``: the table's flips and battles so far)."""
+    def sit(self, member: M, seat: Seat[M], taken_from: Seat[M] | None, now: float, moves: int) -> Seating:
+        """``member`` sits in ``seat``: their own kept seat, a free one, or ``taken_from`` an away player (``free``
+        says which); ``moves``: the table's flips and battles so far."""
         name, identity, number = member.name, member.identity, seat.number
+        returning = taken_from is None and self.status(seat, now) is SeatStatus.AWAY
         if returning:
             seating = Seating(f"{name} is back at seat {number}", f"{name} is back at seat {number}", identity)
         elif taken_from is not None:

@@ -245,7 +245,6 @@ class Table:
                     f"table {self.name} has {plural(watching, 'spectator')}, the most it"
                     " takes; try again later"
                 )
-        returning = seat is not None and self._seats.returning(seat, taken_from, now)
         taken = {m.name for m in self.members} | self._seats.awaited(now, besides=seat)
         member_name = unique_name(wanted, taken)
         member = Member(self, member_name, seat.side if seat is not None else None, sink, identity, counted,
@@ -256,7 +255,7 @@ class Table:
         if replaced is not None:
             seating = self._seats.hand_over(member, replaced[0])
         elif seat is not None:
-            seating = self._seats.seat(member, seat, taken_from, returning, now, self._moves)
+            seating = self._seats.sit(member, seat, taken_from, now, self._moves)
         if seating is not None:
             self._seat_event(seating)
         self.revision += 1
@@ -279,14 +278,12 @@ class Table:
         The seat and the old member are returned, so the caller seats the new one before the old is told why it
         closes (a link that hears it leaves at once, and finds itself gone already).
         """
-        seat = self._seats.sat_by(identity)
-        if seat is None or seat.member is None:
-            return None
-        old = seat.member
-        old.present = False
-        self.members.remove(old)
-        seat.member = None
-        return seat, old
+        taken = self._seats.take_back(identity)
+        if taken is not None:
+            old = taken[1]
+            old.present = False
+            self.members.remove(old)
+        return taken
 
     def sit(self, member: Member) -> bool:
         """A spectator takes a free seat: open, played by the house, or kept too long for someone away."""
@@ -301,9 +298,8 @@ class Table:
         if seat is None:
             self._tell_kept_seats(member, now, asked=True)
             return False
-        returning = self._seats.returning(seat, taken_from, now)
         member.seat = seat.side
-        seating = self._seats.seat(member, seat, taken_from, returning, now, self._moves)
+        seating = self._seats.sit(member, seat, taken_from, now, self._moves)
         self._seat_event(seating)
         self.revision += 1
         member.sink(self.snapshot(member))
@@ -368,8 +364,7 @@ class Table:
         if seat.flipped:
             return True
         self._moves += 1
-        seat.flipped = True
-        seat.flipped_at = self._clock()
+        seat.flip(self._clock())
         self._settle()
         return True
 
@@ -510,8 +505,7 @@ class Table:
         idle = self._idle_deadline()
         if idle is not None and now >= idle[1]:
             seat = idle[0]
-            seat.flipped = True
-            seat.flipped_at = now
+            seat.flip(now)
             timeout = self.options.seat_timeout
             self._note(Notice(NoticeCode.HOUSE_FLIPPED, f"the house flipped for {seat.name}: idle for {timeout:g} s"))
         if self._auto.due(now):
