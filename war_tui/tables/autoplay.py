@@ -67,6 +67,10 @@ class AutoPlay:
         self.credit = 0.0
         self.at = now + WAR_LAY_SECONDS
 
+    def stop(self) -> None:
+        """Nothing more is due: the table closed."""
+        self.at = None
+
     def end(self) -> None:
         """The game is over, or the table closed: nothing more is due."""
         self.at = None

@@ -532,7 +532,7 @@ class Table:
         members = tuple(self.members)
         self.members.clear()
         self.closed = True
-        self._auto.at = None
+        self._auto.stop()
         self.revision += 1
         for member in members:
             member.present = False
