@@ -170,10 +170,10 @@ class Seats(Generic[M]):
         names = tuple(None if status is SeatStatus.AWAY else seat.name for seat, status in zip(self.pair, statuses))
         return (names[0], names[1]), statuses
 
-    def names(self, house: str = HOUSE_NAME) -> tuple[str, str]:
+    def names(self) -> tuple[str, str]:
         """The names a record gives the seats: who sits there or sat there last."""
         first, second = self.pair
-        return (first.name or house, second.name or house)
+        return (first.name or HOUSE_NAME, second.name or HOUSE_NAME)
 
     def identities(self) -> tuple[str | None, str | None]:
         first, second = self.pair
@@ -183,19 +183,6 @@ class Seats(Generic[M]):
         """The names of away players the table keeps a seat for (other than ``besides``)."""
         return {s.name for s in self.pair
                 if self.status(s, now) is SeatStatus.AWAY and s is not besides and s.name is not None}
-
-    def take_back(self, identity: str | None) -> tuple[Seat[M], M] | None:
-        """The seat a present connection of ``identity`` sits in, emptied for that person's newer connection, and
-        the older connection; only for a person's own identity (``PERSONAL_IDENTITIES``): an address is shared by
-        everyone behind it. The seat's name, flip and requests stay for the newer one (``hand_over``)."""
-        if identity is None or not identity.startswith(PERSONAL_IDENTITIES):
-            return None
-        for seat in self.pair:
-            old = seat.member
-            if old is not None and seat.identity == identity:
-                seat.member = None
-                return seat, old
-        return None
 
     def free(self, identity: str | None, may_sit: bool, now: float) -> tuple[Seat[M] | None, Seat[M] | None]:
         """The seat someone arriving takes, and the away player's seat it is if they take one (or None, None).
@@ -300,6 +287,19 @@ class Seats(Generic[M]):
             first.flipped = second.flipped = False
             return True
         return False
+
+    def take_back(self, identity: str | None) -> tuple[Seat[M], M] | None:
+        """The seat a present connection of ``identity`` sits in, emptied for that person's newer connection, and
+        the older connection; only for a person's own identity (``PERSONAL_IDENTITIES``): an address is shared by
+        everyone behind it. The seat's name, flip and requests stay for the newer one (``hand_over``)."""
+        if identity is None or not identity.startswith(PERSONAL_IDENTITIES):
+            return None
+        for seat in self.pair:
+            old = seat.member
+            if old is not None and seat.identity == identity:
+                seat.member = None
+                return seat, old
+        return None
 
     def sit(self, member: M, seat: Seat[M], taken_from: Seat[M] | None, now: float, moves: int) -> Seating:
         """``member`` sits in ``seat``: their own kept seat, a free one, or ``taken_from`` an away player (``free``
