@@ -1,4 +1,4 @@
-"""The lobby's wording: one row per table, and what the screen says about the server."""
+"""The lobby's wording: one row per table, what the screen says about the server, and which tables it shows."""
 
 from __future__ import annotations
 
@@ -19,6 +19,19 @@ WIDE_ENOUGH = 72
 PADDING = 2 * 3 + 2
 """Cells of a narrow row besides its cells' text: each column's padding, and the scrollbar."""
 ROW_HEIGHT = 2
+
+
+FREE_SEATS = frozenset({SeatStatus.OPEN, SeatStatus.HOUSE})
+"""Seats anyone arriving from the lobby sits at: never yet taken, or played by the house for nobody."""
+
+
+def has_free_seat(entry: LobbyEntry) -> bool:
+    return any(status in FREE_SEATS for status in entry.statuses)
+
+
+def shown_tables(entries: Sequence[LobbyEntry], free_only: bool) -> tuple[LobbyEntry, ...]:
+    """The tables the list holds: every one, or (``free_only``) those with a seat to take."""
+    return tuple(entry for entry in entries if not free_only or has_free_seat(entry))
 
 
 def seat_cell(name: str | None, status: SeatStatus) -> str:
@@ -74,3 +87,25 @@ def lobby_summary(tables: int, max_tables: int) -> str:
     if not tables:
         return "No tables yet: n opens one."
     return f"{plural(tables, 'table')} open (up to {max_tables})."
+
+
+def rows_in_sight(rows: int, top: float, lines: int) -> tuple[int, int]:
+    """The rows (first, last, counted from 1; (0, 0): none) a list of ``rows`` rows shows whole, ``lines`` lines
+    of rows in sight from line ``top`` of them (every row ``ROW_HEIGHT`` lines)."""
+    first = min(rows, -(-int(top) // ROW_HEIGHT))  # the first row that starts in sight
+    last = min(rows, max(0, int(top) + lines) // ROW_HEIGHT)  # the rows that end in sight
+    return (first + 1, last) if last > first else (0, 0)
+
+
+def lobby_count(tables: int, listed: int, first: int, last: int, *, free_only: bool) -> str | None:
+    """The line under the list: the server's ``tables``, the ``listed`` ones and which rows are in sight
+    (``first``-``last``, counted from 1); None when every table is listed and in sight."""
+    in_sight = last - first + 1 if last >= first > 0 else 0
+    rows = f"{first}-{last}" if last > first else f"{first}"
+    scrolled = "" if in_sight >= listed else f", {in_sight} shown ({rows})" if in_sight else ", none in sight"
+    if not free_only:
+        return f"{plural(tables, 'table')}{scrolled}." if scrolled else None
+    if not listed:
+        return "No table has a free seat; f lists them all, n opens one."
+    free = "has a free seat" if listed == 1 else "have a free seat"
+    return f"{listed} of {plural(tables, 'table')} {free}{scrolled}; f lists them all."

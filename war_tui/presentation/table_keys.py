@@ -41,6 +41,7 @@ LOBBY_KEYS = (
     ("Up Down", "choose a table"),
     ("enter p", "sit at it (or watch, when both seats are taken)"),
     ("w", "watch it"),
+    ("f", "list only the tables with a free seat (again: every table)"),
     ("n", "open a new table: type its name, then enter (esc goes back)"),
     ("q", "at a table you came to from here: back to this lobby; here: leave"),
     ("?  esc", "this help, open and close"),

@@ -1,7 +1,10 @@
 """The lobby of a server's shared tables: every table, live; sit, watch, or open a new one.
 
 The app sets ``lobby`` whenever the server sends one; the list keeps the row
-under the cursor on the same table as rows come and go. The screen decides no
+under the cursor on the same table as rows come and go (on its neighbour when
+it closes or the free-seat filter leaves it out), scrolls with the cursor, and
+a line under it says how many tables there are and which are in sight whenever
+some are not (scrolled away or filtered out). The screen decides no
 rule: the server seats whoever asks at a free seat and makes them a spectator
 when both are taken, and words every refusal. The one check made here is the
 table name's, with the tables package's own rule, so a refused name is said
@@ -21,10 +24,13 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 from textual.widgets.data_table import CellDoesNotExist
+from rich.text import Text
 
-from ...presentation.footer import FooterPlan
+from ...presentation.footer import LOBBY_FOOTER
 from ...presentation.glyphs import Glyphs
-from ...presentation.lobby import ROW_HEIGHT, lobby_columns, lobby_rows, lobby_summary
+from ...presentation.lobby import (
+    ROW_HEIGHT, lobby_columns, lobby_count, lobby_rows, lobby_summary, rows_in_sight, shown_tables,
+)
 from ...presentation.words import capital
 from ...tables import Lobby, TableNameError, parse_table_name
 from ...tables.names import MAX_TABLE_NAME_LENGTH, TABLE_NAME_RULE
@@ -32,10 +38,23 @@ from ..components.game_footer import GameFooter
 from ..text import plain
 
 
+class TableList(DataTable[Text]):
+    """The list of tables: its chosen row kept in sight as its height changes, and the screen told (the rows in
+    sight change with it)."""
+
+    class Resized(Message):
+        """The list's size changed."""
+
+    def on_resize(self) -> None:
+        self.move_cursor(row=self.cursor_row, animate=False)
+        self.post_message(self.Resized())
+
+
 class LobbyScreen(Screen[None]):
     BINDINGS = [
         Binding("enter,p", "sit", "Sit", key_display="enter"),
         Binding("w", "watch", "Watch"),
+        Binding("f", "free_seats", "Free seats"),
         Binding("n", "new_table", "New table"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -43,6 +62,8 @@ class LobbyScreen(Screen[None]):
     AUTO_FOCUS = ""  # none: the list takes the keys once the server's list is in it (``watch_lobby``)
 
     lobby: var[Lobby | None] = var(None)
+    free_only: var[bool] = var(False)
+    """List only the tables with a seat to take (``f``)."""
 
     @dataclass
     class JoinRequested(Message):
@@ -60,11 +81,14 @@ class LobbyScreen(Screen[None]):
         """The columns the list shows now (they depend on the screen's width)."""
         self._asked_early: bool | None = None
         """Sit (False) or watch (True), asked before the server's first list: done once it arrives."""
+        self._listed: tuple[str, ...] = ()
+        """The tables in the list, in its order: where a table that leaves it stood."""
 
     def compose(self) -> ComposeResult:
         yield Static(plain("War tables"), id="lobby-title")
         yield Static(plain("Waiting for the server's list of tables..."), id="lobby-summary")
-        yield DataTable(id="lobby-tables", cursor_type="row", zebra_stripes=True)
+        yield TableList(id="lobby-tables", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="lobby-count")
         with Horizontal(id="lobby-new"):
             yield Label(plain("New table name: "), id="lobby-new-label")
             yield Input(
@@ -74,14 +98,17 @@ class LobbyScreen(Screen[None]):
         yield Static("", id="lobby-message")
         yield Static(plain(
             f"Up/Down choose {self.glyphs.dot} enter sits {self.glyphs.dot} w watches"
-            f" {self.glyphs.dot} n opens a new table {self.glyphs.dot} q leaves {self.glyphs.dot} ? help"),
+            f" {self.glyphs.dot} f free seats {self.glyphs.dot} n opens a new table {self.glyphs.dot} q leaves {self.glyphs.dot} ? help"),
             id="lobby-keys",
         )
-        yield GameFooter(ascii=self.glyphs.ascii, plan=FooterPlan())
+        yield GameFooter(ascii=self.glyphs.ascii, plan=LOBBY_FOOTER)
 
     def on_mount(self) -> None:
         self._ready = True
         self.query_one("#lobby-new").display = False
+        self.query_one("#lobby-count").display = False
+        self.query_one("#lobby-message").display = False
+        self.watch(self.query_one("#lobby-tables", DataTable), "scroll_y", self._count_later, init=False)
         self.watch_lobby(self.lobby)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -102,12 +129,15 @@ class LobbyScreen(Screen[None]):
             self._columns = columns
         if lobby is None:
             return
+        listed = shown_tables(lobby.tables, self.free_only)
         table.clear()
-        for entry, row in zip(lobby.tables, lobby_rows(lobby.tables, self.glyphs, width)):
+        for entry, row in zip(listed, lobby_rows(listed, self.glyphs, width)):
             table.add_row(*map(plain, row), key=entry.table, height=ROW_HEIGHT)
-        names = [entry.table for entry in lobby.tables]
-        if chosen in names:
-            table.move_cursor(row=names.index(chosen), animate=False)
+        names = tuple(entry.table for entry in listed)
+        if names:
+            table.move_cursor(row=self._place_of(chosen, names), animate=False)
+        self._listed = names
+        self._count_later()
         self.query_one("#lobby-summary", Static).update(plain(lobby_summary(len(lobby.tables), lobby.max_tables)))
         self.set_class(lobby.full, "-full")
         if self.focused is None:
@@ -115,6 +145,37 @@ class LobbyScreen(Screen[None]):
         if self._asked_early is not None:
             watch, self._asked_early = self._asked_early, None
             self._join(watch)
+
+    def watch_free_only(self) -> None:
+        self.watch_lobby(self.lobby)
+
+    def _place_of(self, chosen: str | None, names: tuple[str, ...]) -> int:
+        """The row for the cursor in a list of ``names``: the chosen table's; when it is gone, the first of
+        the tables that followed it that is still listed (else the last before it); else the first row."""
+        if chosen in names:
+            return names.index(chosen)
+        if chosen not in self._listed:
+            return 0
+        at = self._listed.index(chosen)
+        for name in (*self._listed[at + 1:], *reversed(self._listed[:at])):
+            if name in names:
+                return names.index(name)
+        return 0
+
+    def _count_later(self) -> None:
+        """Once the list is laid out and scrolled: the line saying which tables are in sight."""
+        self.call_after_refresh(self._count)
+
+    def _count(self) -> None:
+        if not self.is_attached or self.lobby is None:
+            return
+        table = self.query_one("#lobby-tables", DataTable)
+        lines = table.scrollable_content_region.height - (table.header_height if table.show_header else 0)
+        first, last = rows_in_sight(table.row_count, table.scroll_y, lines)
+        text = lobby_count(len(self.lobby.tables), table.row_count, first, last, free_only=self.free_only)
+        count = self.query_one("#lobby-count", Static)
+        count.display = text is not None
+        count.update(plain(text or ""))
 
     def chosen_table(self) -> str | None:
         """The table under the cursor, if there is one."""
@@ -128,8 +189,10 @@ class LobbyScreen(Screen[None]):
         return key.value
 
     def say(self, text: str) -> None:
-        """One line for the person under the list: a refusal, or what is happening."""
-        self.query_one("#lobby-message", Static).update(plain(text))
+        """One line for the person under the list: a refusal, or what is happening (none: the line leaves)."""
+        message = self.query_one("#lobby-message", Static)
+        message.update(plain(text))
+        message.display = bool(text)
 
     # ---------------------------------------------------------------- keys
 
@@ -139,12 +202,18 @@ class LobbyScreen(Screen[None]):
     def action_watch(self) -> None:
         self._join(watch=True)
 
+    def action_free_seats(self) -> None:
+        self.free_only = not self.free_only
+
     def _join(self, watch: bool) -> None:
         if self.lobby is None:  # a key typed as the lobby opens: the list is on its way
             self._asked_early = watch
             self.say("Reading the tables...")
             return
         name = self.chosen_table()
+        if name is None and self.free_only and self.lobby.tables:
+            self.say("No table has a free seat: f lists them all, n opens a new one.")
+            return
         if name is None:
             self.say("There is no table to choose yet: n opens one.")
             return
@@ -180,6 +249,10 @@ class LobbyScreen(Screen[None]):
         self._close_new_table()
         self.say(f"Opening {name}...")
         self.post_message(self.JoinRequested(name, False))
+
+    @on(TableList.Resized)
+    def _list_resized(self) -> None:
+        self._count_later()
 
     @on(DataTable.RowSelected, "#lobby-tables")
     def _row_chosen(self, event: DataTable.RowSelected) -> None:
