@@ -563,8 +563,133 @@ async def test_the_lobbys_columns_and_keys_stay_whole_with_16_cell_names(size):
     for name in names:
         shown = [cut_cells(name, n) + "…" for n in range(3, cell_len(name))]
         assert name in text or any(short in text for short in shown), (name, text)
-    for words in ("Up/Down choose", "enter sits", "w watches", "n opens a new table", "q leaves", "? help"):
+    for words in ("Up/Down choose", "enter sits", "w watches", "f free seats", "n opens a new table", "q leaves",
+                  "? help"):
         assert words in " ".join(text.split()), (words, text)
+
+
+def fifteen_tables():
+    """Tables t00-t14, each with a player; every third (t00, t03 ... t12) has both seats taken. Returns the
+    registry, its clock and a step that sends the lobby's readers its changes (as serve-ssh's timers do)."""
+    from table_support import Sink
+
+    from war_tui.tables import Registry
+
+    clock = FakeClock()
+    registry = Registry(clock=clock, seed_source=lambda: 5)
+    for i in range(15):
+        registry.join(f"t{i:02d}", f"p{i}", Sink())
+        if i % 3 == 0:
+            registry.join(f"t{i:02d}", f"q{i}", Sink())
+
+    def tell_the_lobby() -> None:
+        clock.advance(1.0)
+        registry.poll()
+
+    return registry, tell_the_lobby
+
+
+def lobby_of(registry) -> WarApp:
+    from table_support import DirectHost, direct_app
+
+    return direct_app(DirectHost(registry, "eve"), mode="lobby")
+
+
+def lobby_screen_text(app) -> str:
+    return "\n".join(screen_rows(app))
+
+
+async def test_every_one_of_15_tables_is_reached_at_80x24_and_a_line_says_which_are_in_sight():
+    """Before: 8 of the 15 tables showed, with nothing saying there were more."""
+    registry, _ = fifteen_tables()
+    app = lobby_of(registry)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: lobby_shown(app) and app.screen.query_one("#lobby-tables").row_count == 15)
+        await until(pilot, lambda: "15 tables, 8 shown (1-8)." in lobby_screen_text(app))
+        lobby = app.screen
+        reached = [lobby.chosen_table()]
+        for _ in range(14):
+            await pilot.press("down")
+            reached.append(lobby.chosen_table())
+            await until(pilot, lambda: f" {reached[-1]} " in lobby_screen_text(app))  # scrolled into sight
+        assert reached == [f"t{i:02d}" for i in range(15)]
+        await until(pilot, lambda: "15 tables, 8 shown (8-15)." in lobby_screen_text(app))
+        assert " t00 " not in lobby_screen_text(app)
+
+
+async def test_f_lists_only_the_tables_with_a_free_seat_and_says_so():
+    registry, _ = fifteen_tables()
+    full = {f"t{i:02d}" for i in range(0, 15, 3)}
+    app = lobby_of(registry)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: lobby_shown(app) and app.screen.query_one("#lobby-tables").row_count == 15)
+        lobby = app.screen
+        await pilot.press("f")
+        await until(pilot, lambda: "10 of 15 tables have a free seat, 8 shown (1-8); f lists them all."
+                    in " ".join(lobby_screen_text(app).split()))
+        listed = []
+        for _ in range(10):
+            listed.append(lobby.chosen_table())
+            await pilot.press("down")
+        assert listed == sorted({f"t{i:02d}" for i in range(15)} - full)
+        assert not any(f" {name} " in lobby_screen_text(app) for name in full)
+        assert "f Free seats" in screen_rows(app)[-1]  # the lobby's footer
+        await pilot.press("f")
+        await until(pilot, lambda: lobby.query_one("#lobby-tables").row_count == 15)
+        assert lobby.chosen_table() == "t14"  # the cursor stayed on its table
+        assert "15 tables, 8 shown (8-15)." in lobby_screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, LobbyScreen) and "eve (you)" in seats(app))
+
+
+async def test_the_tables_in_sight_stay_put_as_the_lobby_is_updated():
+    """Before: every update of the list scrolled it back to the top while someone browsed further down."""
+    from table_support import Sink
+
+    registry, tell_the_lobby = fifteen_tables()
+    app = lobby_of(registry)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: lobby_shown(app) and app.screen.query_one("#lobby-tables").row_count == 15)
+        lobby = app.screen
+        await pilot.press(*["down"] * 12, *["up"] * 7)
+        await until(pilot, lambda: "15 tables, 8 shown (6-13)." in lobby_screen_text(app))
+        registry.join("t08", "spy", Sink(), watch=True)
+        tell_the_lobby()
+        await until(pilot, lambda: lobby.lobby.tables[8].spectators == 1)
+        await pilot.pause()
+        assert lobby.chosen_table() == "t05"
+        assert "15 tables, 8 shown (6-13)." in lobby_screen_text(app)
+        assert any(row.split()[:4] == ["t08", "p8", "26", "1"] for row in screen_rows(app))
+
+
+async def test_the_lobbys_cursor_stays_on_its_table_as_tables_open_and_close():
+    """Before: when the chosen table closed, the cursor went back to the first table at the top."""
+    from table_support import Sink
+
+    registry, tell_the_lobby = fifteen_tables()
+    app = lobby_of(registry)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: lobby_shown(app) and app.screen.query_one("#lobby-tables").row_count == 15)
+        lobby = app.screen
+        await pilot.press(*["down"] * 12)
+        assert lobby.chosen_table() == "t12"
+        registry.table("t02").close()  # a table above it closes
+        tell_the_lobby()
+        await until(pilot, lambda: lobby.query_one("#lobby-tables").row_count == 14)
+        assert lobby.chosen_table() == "t12"
+        registry.join("a-new-one", "zed", Sink())  # one opens above it
+        tell_the_lobby()
+        await until(pilot, lambda: lobby.query_one("#lobby-tables").row_count == 15)
+        assert lobby.chosen_table() == "t12"
+        await until(pilot, lambda: " t12 " in lobby_screen_text(app) and " a-new-one " not in lobby_screen_text(app))
+        registry.table("t12").close()  # the chosen one closes: its neighbour is chosen
+        tell_the_lobby()
+        await until(pilot, lambda: lobby.query_one("#lobby-tables").row_count == 14)
+        assert lobby.chosen_table() == "t13"
+        await until(pilot, lambda: " t13 " in lobby_screen_text(app))
+        await pilot.press("f")  # t13 has a free seat: the filter keeps it chosen
+        await until(pilot, lambda: lobby.query_one("#lobby-tables").row_count == 10)
+        assert lobby.chosen_table() == "t13"
 
 
 @pytest.mark.parametrize("width", [80, 59, 48])

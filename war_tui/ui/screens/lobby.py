@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
-from textual.widgets.data_table import CellDoesNotExist
+from textual.widgets.data_table import CellDoesNotExist, ColumnKey
 from rich.text import Text
 
 from ...presentation.footer import LOBBY_FOOTER
@@ -81,6 +81,7 @@ class LobbyScreen(Screen[None]):
         """The columns the list shows now (they depend on the screen's width)."""
         self._asked_early: bool | None = None
         """Sit (False) or watch (True), asked before the server's first list: done once it arrives."""
+        self._column_keys: tuple[ColumnKey, ...] = ()
         self._listed: tuple[str, ...] = ()
         """The tables in the list, in its order: where a table that leaves it stood."""
 
@@ -125,15 +126,13 @@ class LobbyScreen(Screen[None]):
         chosen = self.chosen_table()
         if columns != self._columns:
             table.clear(columns=True)
-            table.add_columns(*map(plain, columns))
+            self._column_keys = tuple(table.add_columns(*map(plain, columns)))
             self._columns = columns
         if lobby is None:
             return
         listed = shown_tables(lobby.tables, self.free_only)
-        table.clear()
-        for entry, row in zip(listed, lobby_rows(listed, self.glyphs, width)):
-            table.add_row(*map(plain, row), key=entry.table, height=ROW_HEIGHT)
         names = tuple(entry.table for entry in listed)
+        self._update_rows(table, dict(zip(names, lobby_rows(listed, self.glyphs, width))))
         if names:
             table.move_cursor(row=self._place_of(chosen, names), animate=False)
         self._listed = names
@@ -145,6 +144,23 @@ class LobbyScreen(Screen[None]):
         if self._asked_early is not None:
             watch, self._asked_early = self._asked_early, None
             self._join(watch)
+
+    def _update_rows(self, table: DataTable[Text], rows: dict[str, tuple[str, ...]]) -> None:
+        """The list holds ``rows`` (by table, in their order), changed in place: the rows in sight stay where
+        they are (clearing the list would scroll it to the top at every update)."""
+        for gone in [key for key in table.rows if key.value not in rows]:
+            table.remove_row(gone)
+        for name, row in rows.items():
+            cells = tuple(map(plain, row))
+            if name not in table.rows:
+                table.add_row(*cells, key=name, height=ROW_HEIGHT)
+                continue
+            for column, cell, old in zip(self._column_keys, cells, table.get_row(name)):
+                if cell != old:
+                    table.update_cell(name, column, cell, update_width=True)
+        order = {name: place for place, name in enumerate(rows)}
+        if [row.key.value for row in table.ordered_rows] != list(rows):  # a new row comes last
+            table.sort(self._column_keys[0], key=lambda name: order[name.plain])
 
     def watch_free_only(self) -> None:
         self.watch_lobby(self.lobby)
