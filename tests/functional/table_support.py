@@ -275,6 +275,28 @@ def lobby_view() -> WarApp:
     return direct_app(DirectHost(busy_registry(), "eve"), mode="lobby")
 
 
+TREES = ("alder", "ash", "aspen", "beech", "birch", "cedar", "elm", "fir", "hazel", "holly", "larch", "lime",
+         "maple", "oak", "yew")
+
+
+def long_lobby_view() -> WarApp:
+    """15 tables, more than 80x24 shows: every third has both seats taken and some battles played, the rest a
+    seat open; a few have spectators."""
+    from war_tui.tables import FakeClock
+
+    registry = Registry(clock=FakeClock(), seed_source=lambda: LONG_SEED)
+    for i, tree in enumerate(TREES):
+        first = registry.join(tree, f"player-{i + 1}", Sink())
+        if i % 3 == 0:
+            second = registry.join(tree, f"guest-{i + 1}", Sink())
+            for _ in range(i):
+                first.flip()
+                second.flip()
+        for n in range(i % 4 == 1):
+            registry.join(tree, f"watcher-{i}-{n}", Sink(), watch=True)
+    return direct_app(DirectHost(registry, "eve"), mode="lobby")
+
+
 def two_players_view() -> WarApp:
     return two_player_app(lambda: Game.deal(LONG_SEED), names=("Ann", "Bob"))
 
@@ -284,6 +306,7 @@ TABLE_SCREEN_STATES = {
     "table-other-player": ((100, 30), other_player_view, ()),
     "table-spectator": ((100, 30), spectator_view, ()),
     "lobby": ((100, 30), lobby_view, ()),
+    "lobby-long": ((80, 24), long_lobby_view, ("down",) * 9),
     "two-players": ((80, 24), two_players_view, ("f", "j", "f", "j", "f")),
 }
 """(size, app factory, keys) of the shared-table screens the snapshot tests and README screenshots show."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from war_tui.presentation.footer import (
-    PALETTE, SEAT_FOOTER, SOLO_FOOTER, TWO_PLAYER_FOOTER, WATCHING_FOOTER, KeyHint, fit, palette_width,
+    LOBBY_FOOTER, PALETTE, SEAT_FOOTER, SOLO_FOOTER, TWO_PLAYER_FOOTER, WATCHING_FOOTER, KeyHint, fit, palette_width,
     units,
 )
 
@@ -24,10 +24,13 @@ SOLO = [FLIP, AUTO, *SPEED, *REST, PALETTE_KEY]
 TWO_PLAYERS = [hint("f", "P1 flip", "p1_flip"), hint("j", "P2 flip", "p2_flip"), AUTO, *SPEED, *REST, PALETTE_KEY]
 SEAT = [FLIP, AUTO, *SPEED, *REST[:2], hint("1-6", "Emote", "emote"), *REST[2:], PALETTE_KEY]
 WATCHING = [*SOLO[:-1], hint("t", "Sit", "sit"), PALETTE_KEY]  # no emote: only a seat has it
+LOBBY = [hint("enter", "Sit", "sit"), hint("w", "Watch", "watch"), hint("f", "Free seats", "free_seats"),
+         hint("n", "New table", "new_table"), hint("q", "Quit", "quit"), *REST[2:4], PALETTE_KEY]
 WAYS = {"solo": (SOLO, SOLO_FOOTER), "two players": (TWO_PLAYERS, TWO_PLAYER_FOOTER), "seat": (SEAT, SEAT_FOOTER),
-        "watching": (WATCHING, WATCHING_FOOTER)}
+        "watching": (WATCHING, WATCHING_FOOTER), "lobby": (LOBBY, LOBBY_FOOTER)}
 NEEDED = {"solo": {"flip", "auto", "help", "quit"}, "two players": {"p1_flip", "p2_flip", "auto", "help", "quit"},
-          "seat": {"flip", "auto", "help", "quit"}, "watching": {"sit", "help", "quit"}}
+          "seat": {"flip", "auto", "help", "quit"}, "watching": {"sit", "help", "quit"},
+          "lobby": {"sit", "watch", "free_seats", "help", "quit"}}
 
 
 def row_width(shown) -> int:
@@ -89,3 +92,9 @@ def test_keys_of_one_group_are_drawn_as_one_unit_with_its_label():
 def test_a_spectator_never_sees_the_players_keys_however_wide():
     shown, _ = fit(WATCHING, 200, WATCHING_FOOTER)
     assert [unit.text for unit in shown] == ["s Stats", "? Help", "q Quit", "t Sit"]
+
+
+def test_the_lobby_footer_names_every_key_at_80_columns():
+    shown, palette = fit(LOBBY, 80, LOBBY_FOOTER)
+    assert " ".join(unit.text for unit in shown) == "enter Sit w Watch f Free seats n New table q Quit s Stats ? Help"
+    assert palette == PALETTE_KEY

@@ -265,3 +265,42 @@ def test_log_battle_numbers_keep_clear_of_the_border_with_the_status_lines_separ
         tally=(0, 0, 0, 0), names=("Ann", "Bob"), glyphs=UNICODE, width=200,
     ))
     assert f"Battle {gutter.strip()} " in status
+
+
+# ------------------------------------------------------------------ the lobby's list
+
+
+def test_a_free_seat_is_an_open_one_or_the_houses_never_one_kept_for_someone_away():
+    from war_tui.presentation.lobby import has_free_seat, shown_tables
+    from war_tui.tables import LobbyEntry, SeatStatus as S
+
+    def entry(name, *statuses):
+        return LobbyEntry(name, ("ann", "bob"), statuses, 0, 1, 0, (26, 26), None)
+
+    tables = (entry("a", S.PLAYER, S.PLAYER), entry("b", S.PLAYER, S.OPEN), entry("c", S.HOUSE, S.PLAYER),
+              entry("d", S.AWAY, S.PLAYER))
+    assert [has_free_seat(t) for t in tables] == [False, True, True, False]
+    assert [t.table for t in shown_tables(tables, free_only=True)] == ["b", "c"]
+    assert shown_tables(tables, free_only=False) == tables
+
+
+def test_the_rows_in_sight_are_those_shown_whole():
+    from war_tui.presentation.lobby import rows_in_sight
+
+    assert rows_in_sight(15, 0, 17) == (1, 8)  # the ninth row's first line only: not counted
+    assert rows_in_sight(15, 9, 17) == (6, 13)
+    assert rows_in_sight(15, 13, 17) == (8, 15)
+    assert rows_in_sight(3, 0, 17) == (1, 3)
+    assert rows_in_sight(0, 0, 17) == rows_in_sight(15, 0, 1) == (0, 0)
+
+
+def test_the_count_line_says_what_is_out_of_sight_or_filtered_out():
+    from war_tui.presentation.lobby import lobby_count
+
+    assert lobby_count(15, 15, 1, 15, free_only=False) is None
+    assert lobby_count(15, 15, 1, 8, free_only=False) == "15 tables, 8 shown (1-8)."
+    assert lobby_count(15, 15, 0, 0, free_only=False) == "15 tables, none in sight."
+    assert lobby_count(15, 6, 1, 6, free_only=True) == "6 of 15 tables have a free seat; f lists them all."
+    assert lobby_count(15, 6, 3, 3, free_only=True) == "6 of 15 tables have a free seat, 1 shown (3); f lists them all."
+    assert lobby_count(1, 1, 1, 1, free_only=True) == "1 of 1 table has a free seat; f lists them all."
+    assert lobby_count(4, 0, 0, 0, free_only=True) == "No table has a free seat; f lists them all, n opens one."
