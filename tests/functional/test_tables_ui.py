@@ -634,6 +634,11 @@ async def test_f_lists_only_the_tables_with_a_free_seat_and_says_so():
         assert listed == sorted({f"t{i:02d}" for i in range(15)} - full)
         assert not any(f" {name} " in lobby_screen_text(app) for name in full)
         assert "f Free seats" in screen_rows(app)[-1]  # the lobby's footer
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert dict(app.screen.keys)["f"].startswith("list only the tables with a free seat")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is lobby)
         await pilot.press("f")
         await until(pilot, lambda: lobby.query_one("#lobby-tables").row_count == 15)
         assert lobby.chosen_table() == "t14"  # the cursor stayed on its table
