@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,7 +25,6 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 from textual.widgets.data_table import CellDoesNotExist, ColumnKey
-from rich.text import Text
 
 from ...presentation.footer import LOBBY_FOOTER
 from ...presentation.glyphs import Glyphs
@@ -82,6 +82,7 @@ class LobbyScreen(Screen[None]):
         self._asked_early: bool | None = None
         """Sit (False) or watch (True), asked before the server's first list: done once it arrives."""
         self._column_keys: tuple[ColumnKey, ...] = ()
+        """The keys of the list's columns, for changing a cell in place."""
         self._listed: tuple[str, ...] = ()
         """The tables in the list, in its order: where a table that leaves it stood."""
 
@@ -99,7 +100,8 @@ class LobbyScreen(Screen[None]):
         yield Static("", id="lobby-message")
         yield Static(plain(
             f"Up/Down choose {self.glyphs.dot} enter sits {self.glyphs.dot} w watches"
-            f" {self.glyphs.dot} f free seats {self.glyphs.dot} n opens a new table {self.glyphs.dot} q leaves {self.glyphs.dot} ? help"),
+            f" {self.glyphs.dot} f free seats {self.glyphs.dot} n opens a new table {self.glyphs.dot} q leaves"
+            f" {self.glyphs.dot} ? help"),
             id="lobby-keys",
         )
         yield GameFooter(ascii=self.glyphs.ascii, plan=LOBBY_FOOTER)
@@ -160,7 +162,7 @@ class LobbyScreen(Screen[None]):
                     table.update_cell(name, column, cell, update_width=True)
         order = {name: place for place, name in enumerate(rows)}
         if [row.key.value for row in table.ordered_rows] != list(rows):  # a new row comes last
-            table.sort(self._column_keys[0], key=lambda name: order[name.plain])
+            table.sort(self._column_keys[0], key=lambda cell: order[cell.plain])
 
     def watch_free_only(self) -> None:
         self.watch_lobby(self.lobby)
