@@ -667,6 +667,31 @@ async def test_the_tables_in_sight_stay_put_as_the_lobby_is_updated():
         assert any(row.split()[:4] == ["t08", "p8", "26", "1"] for row in screen_rows(app))
 
 
+async def test_the_lobbys_columns_narrow_again_when_the_longest_name_leaves_the_list():
+    """Rows change in place: a column once as wide as a long table name fits what is left (at 40 columns the
+    seats get the room back, and the cards column stays whole)."""
+    from table_support import Sink
+
+    from war_tui.tables import Registry
+
+    clock = FakeClock()
+    registry = Registry(clock=clock, seed_source=lambda: 5)
+    registry.join("oak", "annabelle-longna", Sink())
+    registry.join("oak", "bartholomew-16ch", Sink())
+    registry.join("elm-with-long-n", "cid", Sink())
+    app = lobby_of(registry)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await until(pilot, lambda: lobby_shown(app) and " elm-with-long-n " in lobby_screen_text(app))
+        assert "annabelle-longna" not in lobby_screen_text(app)  # shortened to fit beside the long name
+        registry.table("elm-with-long-n").close()
+        clock.advance(1.0)
+        registry.poll()
+        await until(pilot, lambda: "annabelle-longna" in lobby_screen_text(app))
+        rows = screen_rows(app)
+        assert next(row for row in rows if row.lstrip().startswith("Table")).split() == ["Table", "Seats", "Cards"]
+        assert any(row.split() == ["oak", "annabelle-longna", "26"] for row in rows), rows
+
+
 async def test_the_lobbys_cursor_stays_on_its_table_as_tables_open_and_close():
     """Before: when the chosen table closed, the cursor went back to the first table at the top."""
     from table_support import Sink

@@ -304,3 +304,11 @@ def test_the_count_line_says_what_is_out_of_sight_or_filtered_out():
     assert lobby_count(15, 6, 3, 3, free_only=True) == "6 of 15 tables have a free seat, 1 shown (3); f lists them all."
     assert lobby_count(1, 1, 1, 1, free_only=True) == "1 of 1 table has a free seat; f lists them all."
     assert lobby_count(4, 0, 0, 0, free_only=True) == "No table has a free seat; f lists them all, n opens one."
+
+
+def test_a_lobby_column_is_as_wide_as_its_widest_line_or_heading():
+    from war_tui.presentation.lobby import column_widths
+
+    rows = [("oak", "annabelle-longna\nopen", "26\n26"), ("elm-with-long-n", "山田\nbob", "52, wins\n0")]
+    assert column_widths(("Table", "Seats", "Cards"), rows) == (15, 16, 8)
+    assert column_widths(("Table", "Seats", "Cards"), []) == (5, 5, 5)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..tables import LobbyEntry, SeatStatus
 from .cells import cell_width, fit_cells
@@ -77,6 +77,15 @@ def lobby_rows(entries: Sequence[LobbyEntry], glyphs: Glyphs, width: int = WIDE_
          *rest)[:columns]
         for table, seats, *rest in rows
     ]
+
+
+def column_widths(columns: Sequence[str], rows: Iterable[Sequence[str]]) -> tuple[int, ...]:
+    """Cells each column takes: its widest line, its heading's included."""
+    widths = [cell_width(column) for column in columns]
+    for row in rows:
+        for i, cell in enumerate(row[: len(widths)]):
+            widths[i] = max(widths[i], *(cell_width(line) for line in cell.split("\n")))
+    return tuple(widths)
 
 
 def lobby_summary(tables: int, max_tables: int) -> str:

@@ -29,7 +29,7 @@ from textual.widgets.data_table import CellDoesNotExist, ColumnKey
 from ...presentation.footer import LOBBY_FOOTER
 from ...presentation.glyphs import Glyphs
 from ...presentation.lobby import (
-    ROW_HEIGHT, lobby_columns, lobby_count, lobby_rows, lobby_summary, rows_in_sight, shown_tables,
+    ROW_HEIGHT, column_widths, lobby_columns, lobby_count, lobby_rows, lobby_summary, rows_in_sight, shown_tables,
 )
 from ...presentation.words import capital
 from ...tables import Lobby, TableNameError, parse_table_name
@@ -83,6 +83,10 @@ class LobbyScreen(Screen[None]):
         """Sit (False) or watch (True), asked before the server's first list: done once it arrives."""
         self._column_keys: tuple[ColumnKey, ...] = ()
         """The keys of the list's columns, for changing a cell in place."""
+        self._drawn_width = 0
+        """The screen's width the rows were made for."""
+        self._widths: tuple[int, ...] = ()
+        """The cells each column is wide (``column_widths``)."""
         self._listed: tuple[str, ...] = ()
         """The tables in the list, in its order: where a table that leaves it stood."""
 
@@ -115,26 +119,24 @@ class LobbyScreen(Screen[None]):
         self.watch_lobby(self.lobby)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Narrower or wider: the columns that fit (``lobby_columns``), the rows drawn again for them."""
-        if self._ready and lobby_columns(event.size.width) != self._columns:
+        """Narrower or wider: the columns that fit (``lobby_columns``) and the rows drawn again for the width
+        (a narrow row's seats get the room the other columns leave)."""
+        if self._ready and event.size.width != self._drawn_width:
             self.watch_lobby(self.lobby)
 
     def watch_lobby(self, lobby: Lobby | None) -> None:
         if not self._ready:
             return
         table = self.query_one("#lobby-tables", DataTable)
-        width = self.size.width
+        width = self._drawn_width = self.size.width
         columns = lobby_columns(width)
         chosen = self.chosen_table()
-        if columns != self._columns:
-            table.clear(columns=True)
-            self._column_keys = tuple(table.add_columns(*map(plain, columns)))
-            self._columns = columns
         if lobby is None:
+            self._update_rows(table, columns, {})
             return
         listed = shown_tables(lobby.tables, self.free_only)
         names = tuple(entry.table for entry in listed)
-        self._update_rows(table, dict(zip(names, lobby_rows(listed, self.glyphs, width))))
+        self._update_rows(table, columns, dict(zip(names, lobby_rows(listed, self.glyphs, width))))
         if names:
             table.move_cursor(row=self._place_of(chosen, names), animate=False)
         self._listed = names
@@ -147,9 +149,24 @@ class LobbyScreen(Screen[None]):
             watch, self._asked_early = self._asked_early, None
             self._join(watch)
 
-    def _update_rows(self, table: DataTable[Text], rows: dict[str, tuple[str, ...]]) -> None:
-        """The list holds ``rows`` (by table, in their order), changed in place: the rows in sight stay where
-        they are (clearing the list would scroll it to the top at every update)."""
+    def _update_rows(
+        self, table: DataTable[Text], columns: tuple[str, ...], rows: dict[str, tuple[str, ...]]
+    ) -> None:
+        """The list holds ``rows`` (by table, in their order) under ``columns``, changed in place, so the rows
+        in sight stay where they are (clearing the list scrolls it to the top).
+
+        Each column is as wide as its widest cell, set here rather than measured by the DataTable (whose
+        columns never narrow, and whose rows drawn before it measures keep their old widths): when the
+        widths change, the list is made afresh at the same scroll."""
+        widths = column_widths(columns, rows.values())
+        if (columns, widths) != (self._columns, self._widths):
+            top = table.scroll_y
+            table.clear(columns=True)
+            self._column_keys = tuple(
+                table.add_column(plain(label), width=width) for label, width in zip(columns, widths)
+            )
+            self._columns, self._widths = columns, widths
+            table.scroll_y = top  # the list's height is still the old one until it is measured again
         for gone in [key for key in table.rows if key.value not in rows]:
             table.remove_row(gone)
         for name, row in rows.items():
@@ -159,7 +176,7 @@ class LobbyScreen(Screen[None]):
                 continue
             for column, cell, old in zip(self._column_keys, cells, table.get_row(name)):
                 if cell != old:
-                    table.update_cell(name, column, cell, update_width=True)
+                    table.update_cell(name, column, cell)
         order = {name: place for place, name in enumerate(rows)}
         if [row.key.value for row in table.ordered_rows] != list(rows):  # a new row comes last
             table.sort(self._column_keys[0], key=lambda cell: order[cell.plain])
