@@ -447,3 +447,73 @@ async def test_the_plain_text_page_keeps_only_its_last_sentences(tmp_path, conte
     finally:
         await door.stop()
         await srv.server.stop()
+
+
+PHONES = {"portrait": (360, 640), "landscape": (640, 360), "small": (420, 320)}
+"""A phone held upright and sideways, and a small window: each has room for the board's 40x12 cells."""
+
+
+@pytest.fixture
+async def phone(chromium, request):
+    """A touch screen without a keyboard, ``request.param`` (a key of PHONES) its size."""
+    width, height = PHONES[request.param]
+    context = await chromium.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
+    try:
+        yield context
+    finally:
+        await context.close()
+
+
+async def fits_the_screen(page) -> None:
+    """The whole terminal, its last row too, is inside the window: nothing scrolled off."""
+    box = await page.locator(".xterm-screen").bounding_box()
+    size = page.viewport_size
+    assert box["x"] >= 0 and box["y"] >= 0, box
+    assert box["x"] + box["width"] <= size["width"] + 0.5 and box["y"] + box["height"] <= size["height"] + 0.5, (box, size)
+    rows = await page.locator(".xterm-rows > div").count()
+    assert rows >= 12, rows
+
+
+@pytest.mark.parametrize("phone", list(PHONES), indirect=True)
+async def test_a_phone_shows_the_whole_board_and_plays_by_taps_and_the_key_bar(tmp_path, monkeypatch, phone, request):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME)
+    door = await open_door(srv.server)
+    try:
+        tab = Tab(await phone.new_page(), srv.logs, door)
+        await tab.page.goto(origin(door) + "/")
+        text = await tab.until(r"Player 1 26|enlarge")
+        assert "enlarge" not in text, text  # the page made room for the board, the player cannot
+        await tab.until(r"^ Battle 0 · ")  # the status line, on the terminal's first row
+        await fits_the_screen(tab.page)
+        box = await tab.page.locator(".xterm-screen").bounding_box()
+        await tab.page.touchscreen.tap(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.8)
+        await tab.until(r"^ Battle 1 · ")  # a tap on the board, away from the pile, flipped battle 1
+        assert await tab.page.locator("#keys").is_visible()
+        await tab.page.get_by_role("button", name="Auto-play (a)").tap()
+        await tab.until(r"^ Battle [1-9][0-9]+ · ")  # battles go on with nobody tapping
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await tab.page.screenshot(path=str(SCREENSHOTS / f"web-phone-{request.node.callspec.id}.png"))
+        assert not tab.policy_violations(), tab.policy_violations()[:2]
+    finally:
+        await door.stop()
+        await srv.server.stop()
+
+
+@pytest.mark.parametrize("phone", ["portrait"], indirect=True)
+async def test_the_plain_text_page_fits_a_phone_held_upright(tmp_path, monkeypatch, phone):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME)
+    door = await open_door(srv.server)
+    try:
+        tab = await LineTab(await phone.new_page()).play(origin(door) + "/line", "ann")
+        await tab.until(r"^Keys: enter flips")
+        await tab.page.get_by_role("button", name="Flip (Enter)").tap()
+        await tab.until(r" beats | takes ")
+        wide = await tab.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert wide[0] <= wide[1], wide  # no sideways scrolling
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await tab.page.screenshot(path=str(SCREENSHOTS / "web-phone-line.png"))
+    finally:
+        await door.stop()
+        await srv.server.stop()

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from html import escape
 
+from ..tables.messages import EMOTES
+
 PAGE = """<!doctype html>
 <html lang="en">
 <head>
@@ -36,7 +38,8 @@ PAGE = """<!doctype html>
 <nav><a href="/">Solo game</a> <a href="/tables">Tables</a></nav>
 <p id="status" role="status"></p>
 </header>
-<main id="terminal"></main>
+<main id="terminal"><p id="fit" role="status" hidden></p></main>
+{keys}
 </body>
 </html>
 """
@@ -75,10 +78,33 @@ LINE_PAGE = """<!doctype html>
 """
 
 
+KEY_BAR = """<nav id="keys" aria-label="Game keys">
+<button type="button" data-key="&#x1b;[A" data-places="lobby" aria-label="Up (arrow key)">&uarr;</button>
+<button type="button" data-key="&#x1b;[B" data-places="lobby" aria-label="Down (arrow key)">&darr;</button>
+<button type="button" data-key="&#x0d;" data-places="lobby" aria-label="Sit (Enter)">Sit</button>
+<button type="button" data-key=" " data-places="solo table lobby" aria-label="Flip (space)">Flip</button>
+<button type="button" data-key="a" data-places="solo table lobby" aria-label="Auto-play (a)">Auto</button>
+<button type="button" data-key="t" data-places="watch" aria-label="Take a seat (t)">Sit</button>
+<button type="button" id="emote" data-places="table lobby" aria-expanded="false" aria-controls="emotes">Emote</button>
+<button type="button" data-key="?" aria-label="Help (?)">Help</button>
+<button type="button" data-key="&#x1b;" aria-label="Back (Escape)">Back</button>
+<button type="button" data-key="q" aria-label="Quit (q)">Quit</button>
+<div id="emotes" role="group" aria-label="Emotes" hidden>
+{emotes}
+</div>
+</nav>"""
+"""The keys that matter, for a touch screen without a keyboard: each button sends its key's bytes
+(``data-key``), on the pages it fits (``data-places``: solo, table, watch, lobby; every page if absent)."""
+
 def page_html(nonce: str, line: str = "/line", *, starts: bool = True) -> str:
     """The terminal page; ``line``: the address of the plain-text page of the same place, linked first.
     Unless ``starts``, the page waits for Play before it starts a game (it was reached from another site)."""
-    return PAGE.format(nonce=nonce, line=escape(line), starts="now" if starts else "on-play")
+    emotes = "\n".join(
+        f'<button type="button" data-key="{n}" aria-label="{escape(word)} ({n})">{escape(word)}</button>'
+        for n, word in enumerate(EMOTES, 1)
+    )
+    return PAGE.format(nonce=nonce, line=escape(line), starts="now" if starts else "on-play",
+                       keys=KEY_BAR.format(emotes=emotes))
 
 
 PLAYER_KEYS = """<label for="say">Your move: Enter flips; or type a word (flip, auto, score, help, quit)</label>

@@ -27,11 +27,19 @@
   const play = document.getElementById("play");
   nameBox.value = localStorage.getItem("war-tui-name") || "";
 
+  const fitNotice = document.getElementById("fit");
+  const FONT_SIZE = 15;  // px: the usual size, where the window has room for it
+  const SMALLEST_FONT_SIZE = 8;  // px: smaller is not read on a phone
+  const BOARD_COLS = 40, BOARD_ROWS = 12;  // the game's compact layout; below it, the game only asks for room
+  // A touch screen: a tap flips and the key bar's buttons are the keys, and the terminal takes no focus of its
+  // own (on a phone the focus brings up a keyboard that covers the board).
+  const touch = window.matchMedia("(pointer: coarse)");
+
   let socket = null;
   const term = new Terminal({
     cursorBlink: false,
     fontFamily: "DejaVu Sans Mono, Menlo, Consolas, monospace",
-    fontSize: 15,
+    fontSize: FONT_SIZE,
     scrollback: 0,
     allowProposedApi: false,
   });
@@ -41,7 +49,7 @@
   const fit = new FitAddon.FitAddon();
   term.loadAddon(fit);
   term.open(holder);
-  fit.fit();
+  fitBoard();
   const encoder = new TextEncoder();
   let early = [];  // keys pressed while the socket opens, sent once it has (a few: the first flip, not a pile)
   function send(bytes) {
@@ -58,7 +66,81 @@
   term.onResize(({ cols, rows }) => {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(cols + " " + rows);
   });
-  new ResizeObserver(() => fit.fit()).observe(holder);  // the window, or the bar above growing or shrinking
+  // The window turning or resizing, the bar above or the key bar below growing or shrinking.
+  new ResizeObserver(() => fitBoard()).observe(holder);
+
+  // The largest font size, of the usual one and the smaller ones still readable, at which the board gets the
+  // cells it needs; where none does, the page says what to do (turn the phone, or the plain-text page), as the
+  // game's own notice ("enlarge the terminal") cannot: a browser's player has no terminal to enlarge.
+  function fitBoard() {
+    let fits = false;
+    for (let size = FONT_SIZE; size >= SMALLEST_FONT_SIZE && !fits; size--) {
+      if (term.options.fontSize !== size) term.options.fontSize = size;
+      const proposed = fit.proposeDimensions();
+      fits = !proposed || (proposed.cols >= BOARD_COLS && proposed.rows >= BOARD_ROWS);
+    }
+    fit.fit();
+    const upright = window.innerHeight > window.innerWidth;
+    fitNotice.hidden = fits;
+    fitNotice.textContent = fits ? "" : upright
+      ? "Turn your phone sideways: the board needs 40 characters by 12 lines."
+      : "The board needs 40 characters by 12 lines: make the window larger, or play in plain text (the first link).";
+  }
+
+  function sendKey(key) {
+    send(encoder.encode(key));
+  }
+  function focusGame() {
+    if (!touch.matches) term.focus();
+  }
+
+  // Which page this is: its key bar shows the keys of that place (a table's emotes, a spectator's seat...).
+  const place = location.pathname === "/" ? "solo" : location.pathname === "/tables" ? "lobby"
+    : location.pathname.startsWith("/watch/") ? "watch" : "table";
+  const keyBar = document.getElementById("keys");
+  const emotes = document.getElementById("emotes");
+  const emote = document.getElementById("emote");
+  for (const button of keyBar.querySelectorAll("[data-places]")) {
+    button.hidden = !button.dataset.places.split(" ").includes(place);
+  }
+  function showEmotes(shown) {
+    emotes.hidden = !shown;
+    emote.setAttribute("aria-expanded", String(shown));
+  }
+  // A button of the bar leaves the keyboard's focus where it was (on the game), and sends its key.
+  keyBar.addEventListener("mousedown", (event) => event.preventDefault());
+  keyBar.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    if (button === emote) {
+      showEmotes(emotes.hidden);
+      return;
+    }
+    if (button.dataset.key === undefined) return;
+    sendKey(button.dataset.key);
+    if (emotes.contains(button)) showEmotes(false);
+  });
+
+  // A tap on the board flips, as space does (in the lobby a tap is the game's click: it picks a table).
+  // A finger that moves or stays is not a tap; a tap's emulated mouse click is cancelled, so it flips once.
+  const TAP_SLOP = 12;  // px a finger may drift in a tap
+  const TAP_MS = 500;  // longer is a press, not a tap
+  let tap = null;
+  holder.addEventListener("touchstart", (event) => {
+    const finger = event.touches.length === 1 ? event.touches[0] : null;
+    tap = finger && { x: finger.clientX, y: finger.clientY, at: event.timeStamp };
+  }, { capture: true, passive: true });
+  holder.addEventListener("touchmove", (event) => {
+    const finger = event.touches[0];
+    if (tap && finger && Math.hypot(finger.clientX - tap.x, finger.clientY - tap.y) > TAP_SLOP) tap = null;
+  }, { capture: true, passive: true });
+  holder.addEventListener("touchend", (event) => {
+    const wasTap = tap && event.timeStamp - tap.at < TAP_MS && event.touches.length === 0;
+    tap = null;
+    if (!wasTap || place === "lobby" || !socket) return;
+    event.preventDefault();
+    sendKey(" ");
+  }, { capture: true, passive: false });
 
   function start() {
     const name = nameBox.value.trim();
@@ -67,21 +149,23 @@
       socket.onclose = socket.onmessage = null;
       socket.close(1000);
     }
-    fit.fit();
+    status.textContent = "";
+    play.textContent = "Play under this name";  // the bar above takes its height before the board is fitted
+    fitBoard();
     term.reset();
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const path = location.pathname === "/" ? "" : location.pathname;
     const query = new URLSearchParams({ name: name, cols: term.cols, rows: term.rows });
     const current = socket = new WebSocket(scheme + "//" + location.host + "/ws" + path + "?" + query);
     socket.binaryType = "arraybuffer";
-    status.textContent = "";
-    play.textContent = "Play under this name";
     early = [];
-    term.focus();  // the keys go to the game from the first one
+    focusGame();  // the keys go to the game from the first one
     socket.onopen = () => {
+      // The size may have changed while the socket opened (the page still laying out, a phone turning).
+      current.send(term.cols + " " + term.rows);
       for (const bytes of early) current.send(bytes);
       early = [];
-      if (document.activeElement !== nameBox) term.focus();
+      if (document.activeElement !== nameBox) focusGame();
     };
     socket.onmessage = (event) => {
       if (typeof event.data !== "string") term.write(new Uint8Array(event.data));
