@@ -494,6 +494,19 @@ async def test_a_phone_shows_the_whole_board_and_plays_by_taps_and_the_key_bar(t
         await tab.until(r"^ Battle [1-9][0-9]+ · ")  # battles go on with nobody tapping
         SCREENSHOTS.mkdir(exist_ok=True)
         await tab.page.screenshot(path=str(SCREENSHOTS / f"web-phone-{request.node.callspec.id}.png"))
+        # Turned the other way, the board is fitted again: all of it, the status line on top.
+        size = tab.page.viewport_size
+        await tab.page.set_viewport_size({"width": size["height"], "height": size["width"]})
+        deadline = asyncio.get_running_loop().time() + GAME_TIMEOUT / 1000
+        while True:
+            try:
+                await fits_the_screen(tab.page)
+                await tab.until(r"^ Battle \d+ · ", timeout=0)
+                break
+            except AssertionError:
+                if asyncio.get_running_loop().time() >= deadline:
+                    raise
+                await asyncio.sleep(0.1)
         assert not tab.policy_violations(), tab.policy_violations()[:2]
     finally:
         await door.stop()
@@ -515,5 +528,29 @@ async def test_the_plain_text_page_fits_a_phone_held_upright(tmp_path, monkeypat
         SCREENSHOTS.mkdir(exist_ok=True)
         await tab.page.screenshot(path=str(SCREENSHOTS / "web-phone-line.png"))
     finally:
+        await door.stop()
+        await srv.server.stop()
+
+
+@pytest.mark.parametrize(("size", "says"), [
+    ((180, 320), "Turn your phone sideways"),  # upright, too narrow even at the smallest font: sideways it fits
+    ((320, 200), "make the window larger, or play in plain text"),
+])
+async def test_where_no_font_size_fits_the_board_the_page_says_what_to_do(tmp_path, monkeypatch, chromium, size, says):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME)
+    door = await open_door(srv.server)
+    context = await chromium.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True, is_mobile=True)
+    try:
+        tab = Tab(await context.new_page(), srv.logs, door)
+        await tab.page.goto(origin(door) + "/")
+        notice = tab.page.locator("#fit")
+        await playwright_api.expect(notice).to_be_visible(timeout=GAME_TIMEOUT)
+        await playwright_api.expect(notice).to_contain_text(says)
+        box, window = await notice.bounding_box(), tab.page.viewport_size
+        assert box["width"] >= window["width"] - 8, box  # over the terminal's whole width: the game's notice is hidden
+        assert await tab.page.locator("#keys").is_visible()
+    finally:
+        await context.close()
         await door.stop()
         await srv.server.stop()
