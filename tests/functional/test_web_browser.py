@@ -554,3 +554,26 @@ async def test_where_no_font_size_fits_the_board_the_page_says_what_to_do(tmp_pa
         await context.close()
         await door.stop()
         await srv.server.stop()
+
+
+@pytest.mark.parametrize("phone", ["portrait"], indirect=True)
+async def test_a_phone_at_a_table_sends_an_emote_from_the_key_bar(tmp_path, monkeypatch, phone):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME)
+    door = await open_door(srv.server)
+    try:
+        tab = await Tab(await phone.new_page(), srv.logs, door).play(origin(door) + "/table/oak", "ann")
+        await tab.until(r"oak · ann \(you\)")  # "Table oak" where the line has room
+        assert await tab.focused() != "name"  # the name box let go: the phone's keyboard no longer covers the board
+        emotes = tab.page.get_by_role("group", name="Emotes")
+        assert not await emotes.is_visible()
+        await tab.page.get_by_role("button", name="Emote").tap()
+        await playwright_api.expect(emotes).to_be_visible()
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await tab.page.screenshot(path=str(SCREENSHOTS / "web-phone-table.png"))
+        await tab.page.get_by_role("button", name="good game (1)").tap()
+        await tab.until(r"good game")  # the emote, as key 1 sends it
+        await playwright_api.expect(emotes).to_be_hidden()
+    finally:
+        await door.stop()
+        await srv.server.stop()

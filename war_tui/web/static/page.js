@@ -92,6 +92,7 @@
   }
   function focusGame() {
     if (!touch.matches) term.focus();
+    else if (document.activeElement === nameBox) nameBox.blur();  // the phone's keyboard goes: the board shows
   }
 
   // Which page this is: its key bar shows the keys of that place (a table's emotes, a spectator's seat...).
@@ -141,6 +142,12 @@
     event.preventDefault();
     sendKey(" ");
   }, { capture: true, passive: false });
+
+  // On a touch screen the terminal waits for a keyboard to be used: a tablet's keyboard, once typed on,
+  // has the focus on the game as a computer's has.
+  document.addEventListener("keydown", () => {
+    if (socket && (document.activeElement === document.body || !document.activeElement)) term.focus();
+  }, { capture: true });
 
   function start() {
     const name = nameBox.value.trim();
