@@ -557,7 +557,9 @@ async def test_where_no_font_size_fits_the_board_the_page_says_what_to_do(tmp_pa
 
 
 @pytest.mark.parametrize("phone", ["portrait"], indirect=True)
-async def test_a_phone_at_a_table_sends_an_emote_from_the_key_bar(tmp_path, monkeypatch, phone):
+async def test_a_phone_at_a_table_sends_an_emote_and_opens_and_closes_the_help_from_the_key_bar(
+    tmp_path, monkeypatch, phone,
+):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     srv = await start_server(tmp_path, None, argv=GAME)
     door = await open_door(srv.server)
@@ -574,6 +576,14 @@ async def test_a_phone_at_a_table_sends_an_emote_from_the_key_bar(tmp_path, monk
         await tab.page.get_by_role("button", name="good game (1)").tap()
         await tab.until(r"good game")  # the emote, as key 1 sends it
         await playwright_api.expect(emotes).to_be_hidden()
+        await tab.page.get_by_role("button", name="Help (?)").tap()
+        await tab.until(r"How War is played")
+        await tab.page.get_by_role("button", name="Back (Escape)").tap()
+        deadline = asyncio.get_running_loop().time() + GAME_TIMEOUT / 1000
+        while "How War is played" in (text := await tab.screen()):  # Escape closed the help
+            assert asyncio.get_running_loop().time() < deadline, text
+            await asyncio.sleep(0.1)
+        await tab.until(r"oak · ann \(you\)")
     finally:
         await door.stop()
         await srv.server.stop()
