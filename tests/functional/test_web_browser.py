@@ -587,3 +587,21 @@ async def test_a_phone_at_a_table_sends_an_emote_and_opens_and_closes_the_help_f
     finally:
         await door.stop()
         await srv.server.stop()
+
+
+@pytest.mark.parametrize("phone", ["portrait"], indirect=True)
+async def test_a_phone_in_the_lobby_sits_at_a_table_with_the_key_bar(tmp_path, monkeypatch, context, phone):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
+    door = await open_door(srv.server, max_sessions_per_address=8)
+    try:
+        sam = await Tab(await context.new_page(), srv.logs, door).play(origin(door) + "/table/oak", "sam")
+        await sam.until(r"Table oak · sam \(you\)")
+        ann = await Tab(await phone.new_page(), srv.logs, door).play(origin(door) + "/tables", "ann")
+        await ann.until(r"\boak\b")
+        await ann.page.get_by_role("button", name="Sit (Enter)").tap()
+        await ann.until(r"oak · .*ann \(you\)")  # the lobby's Enter: she sits across from sam
+        await sam.until(r"Table oak · sam \(you\) to flip · ann to flip")
+    finally:
+        await door.stop()
+        await srv.server.stop()
