@@ -198,10 +198,10 @@
   const asksName = location.pathname !== "/" && !nameBox.value;
   const ledHere = document.querySelector('meta[name="starts"]').content !== "now";
   if (asksName) {
-    term.write("\r\n  War: choose the name the others will see, then press Enter or Play.\r\n");
+    term.write("\r\n  War: choose the name the others\r\n  will see, then press Enter or Play.\r\n");  // 40 columns
     nameBox.focus();
   } else if (ledHere) {
-    term.write("\r\n  War: a link from another page brought you here. Press Play to start.\r\n");
+    term.write("\r\n  War: a link from another page brought\r\n  you here. Press Play to start.\r\n");
     status.textContent = "A link brought you here: nothing has started. Press Play to start.";
     play.focus();
   } else {
