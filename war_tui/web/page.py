@@ -5,6 +5,7 @@ No inline script: the script and styles are files of the package, so the policy 
 xterm.js draws with <style> elements of its own; the page's script marks them with this response's
 nonce, the only style elements the policy lets through. Its rows carry style attributes (colours,
 widths), which no policy can tell from ours, so those are allowed: they run no code.
+Under the terminal, a bar of the game's keys as buttons, for a touch screen (the style sheet shows it there).
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ KEY_BAR = """<nav id="keys" aria-label="Game keys">
 </nav>"""
 """The keys that matter, for a touch screen without a keyboard: each button sends its key's bytes
 (``data-key``), on the pages it fits (``data-places``: solo, table, watch, lobby; every page if absent)."""
+
 
 def page_html(nonce: str, line: str = "/line", *, starts: bool = True) -> str:
     """The terminal page; ``line``: the address of the plain-text page of the same place, linked first.

@@ -3,6 +3,8 @@
 // A solo game, or any place once this browser remembers a name, starts as the page opens; a table or the
 // lobby first asks the name the others will see. The name box stays: a new name there plays again under it.
 // A page another site led to (the server says so in <meta name="starts">) starts nothing until Play.
+// The font's size is chosen so the board gets its 40x12 cells at least (a phone, upright or sideways); on a
+// touch screen a tap on the board flips and a bar of buttons sends the other keys.
 // Server to page: binary messages are the game's screen. Page to server: binary messages are keys,
 // a text message "COLS ROWS" is the terminal's size.
 "use strict";
