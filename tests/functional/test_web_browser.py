@@ -605,3 +605,24 @@ async def test_a_phone_in_the_lobby_sits_at_a_table_with_the_key_bar(tmp_path, m
     finally:
         await door.stop()
         await srv.server.stop()
+
+
+async def test_a_tablet_shows_the_key_bar_and_its_keyboard_plays_from_the_first_key(tmp_path, monkeypatch, chromium):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME)
+    door = await open_door(srv.server)
+    context = await chromium.new_context(viewport={"width": 1024, "height": 768}, has_touch=True, is_mobile=True)
+    try:
+        tab = Tab(await context.new_page(), srv.logs, door)
+        await tab.page.goto(origin(door) + "/")
+        await tab.until(r"Battle 0 · ")
+        assert await tab.page.locator("#keys").is_visible()  # a touch screen, however large
+        await tab.page.keyboard.press("Space")  # a keyboard attached to it
+        await tab.until(r"Battle 1 · ")
+        assert await tab.focused() == "xterm-helper-textarea"  # the next keys go straight to the game
+        await tab.page.keyboard.press("Space")
+        await tab.until(r"Battle 2 · ")
+    finally:
+        await context.close()
+        await door.stop()
+        await srv.server.stop()
