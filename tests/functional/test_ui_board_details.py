@@ -204,6 +204,24 @@ async def test_the_footer_shows_whole_keys_only_at_every_width(width, ascii_mode
             assert app.query_one(GameFooter).render_line(0).text.endswith(f"{palette.display} {palette.description}")
 
 
+@pytest.mark.parametrize("environ", [{"LANG": "C.UTF-8", "NO_COLOR": "1"}, {"LANG": "C"}], ids=["no-colour", "ascii"])
+async def test_a_blank_always_parts_the_last_key_from_the_palette_key(environ):
+    """Without colour only a blank tells "q Quit" from "^p palette" (or its separator): never "Quit▏^p"."""
+    app = make_app(environ=environ)
+    async with app.run_test(size=(40, 24)) as pilot:
+        for width in range(40, 121):
+            await pilot.resize_terminal(width, 24)
+            await pilot.pause()
+            keys, palette = footer_keys(app)
+            line = app.query_one(GameFooter).render_line(0).text
+            if palette is None:
+                continue
+            before = line[: -len(f"{palette.display} {palette.description}")].rstrip("▏")
+            assert before.endswith(" ") and before.strip(), (width, line)
+            if width == 80:  # the whole row still fits the most common terminal
+                assert {"Restart", "Stats", "War stop"} <= {key.description for key in keys}, line
+
+
 def non_ascii_on_screen(app) -> set[str]:
     return {char for char in app.export_screenshot() if ord(char) > 127}
 

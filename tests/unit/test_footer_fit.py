@@ -37,15 +37,14 @@ def row_width(shown) -> int:
     return sum(unit.width for unit in shown) + max(len(shown) - 1, 0)
 
 
-@pytest.mark.parametrize("separator", [True, False])
 @pytest.mark.parametrize("way", sorted(WAYS))
-def test_at_every_width_the_keys_fit_whole_and_the_least_needed_leave_first(way, separator):
+def test_at_every_width_the_keys_fit_whole_and_the_least_needed_leave_first(way):
     hints, plan = WAYS[way]
     everything = {hint.action for hint in hints} - plan.hides
     for width in range(30, 141):
-        shown, palette = fit(hints, width, plan, separator=separator)
+        shown, palette = fit(hints, width, plan)
         actions = {action for unit in shown for action in unit.actions} | ({PALETTE} if palette else set())
-        room = width - (palette_width(palette, separator) if palette else 0)
+        room = width - (palette_width(palette) if palette else 0)
         assert row_width(shown) <= room, (way, width)
         # What left is the start of the plan's order (the speed group leaves whole, its "faster" named).
         present = [action for action in plan.drops if action in everything]
@@ -73,7 +72,7 @@ def test_no_key_is_left_out_that_would_have_fit(way):
         back = kept | {last}
         row = [unit for unit in units([h for h in hints if h.action != PALETTE]) if unit.actions <= back | {"slower"}
                and unit.actions & back]
-        room = width - (palette_width(PALETTE_KEY, True) if PALETTE in back else 0)
+        room = width - (palette_width(PALETTE_KEY) if PALETTE in back else 0)
         assert row_width(row) > room, (way, width, last)
 
 

@@ -5,7 +5,8 @@ out (``FooterPlan.drops``), and the keys that are never its to press (a
 spectator's flip). What leaves stays in the help screen and the command palette.
 The layout is the compact one of a terminal footer: ``key description``, a
 space between keys, a group of keys (the speed keys) drawn ``+-`` with one
-label, and the command palette's key at the right edge, after a separator.
+label, and the command palette's key at the right edge, a blank at least after the last key (and a separator
+before it where the row leaves a blank more).
 """
 
 from __future__ import annotations
@@ -112,8 +113,10 @@ def units(hints: Sequence[KeyHint]) -> list[Unit]:
     return result
 
 
-def palette_width(palette: KeyHint, separator: bool) -> int:
-    return int(separator) + len(palette.text)
+def palette_width(palette: KeyHint) -> int:
+    """Cells the palette key needs at the right edge: itself and a blank before it, so the last key of the row
+    never touches it (its separator takes a blank more where the row leaves one, ``GameFooter``)."""
+    return 1 + len(palette.text)
 
 
 def row_width(row: Sequence[Unit]) -> int:
@@ -121,9 +124,7 @@ def row_width(row: Sequence[Unit]) -> int:
     return sum(unit.width for unit in row) + max(len(row) - 1, 0)
 
 
-def fit(
-    hints: Sequence[KeyHint], width: int, plan: FooterPlan, *, separator: bool = True
-) -> tuple[list[Unit], KeyHint | None]:
+def fit(hints: Sequence[KeyHint], width: int, plan: FooterPlan) -> tuple[list[Unit], KeyHint | None]:
     """The units shown in a footer ``width`` cells wide, and the palette key (None: left out).
 
     Leaves out the plan's hidden keys, then drops keys in the plan's order until the row fits beside the palette
@@ -139,7 +140,7 @@ def fit(
 
     def room() -> int:
         kept = kept_palette()
-        return width - (palette_width(kept, separator) if kept is not None else 0)
+        return width - (palette_width(kept) if kept is not None else 0)
 
     def kept() -> list[Unit]:
         return [unit for unit in row if not unit.actions & dropped]

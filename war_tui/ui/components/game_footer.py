@@ -22,7 +22,7 @@ from .line_widget import LineWidget, Row
 ROOM_FOR_CTRL_C = 120
 """From this width the quit key reads "q/^c": Ctrl-C quits too (narrower, help and the palette say so)."""
 SEPARATOR = "▏"
-"""Before the palette key (none in ASCII)."""
+"""Before the palette key (none in ASCII, nor where it would touch the last key)."""
 
 
 class GameFooter(LineWidget, can_focus=False):
@@ -96,7 +96,7 @@ class GameFooter(LineWidget, can_focus=False):
     def shown(self, width: int | None = None) -> tuple[list[Unit], KeyHint | None]:
         """The keys in the row and the palette key (None: no room) at ``width`` (the footer's own by default)."""
         width = self.size.width if width is None else width
-        return fit(self._hints_at(width), width, self.plan, separator=not self.ascii)
+        return fit(self._hints_at(width), width, self.plan)
 
     def _hints_at(self, width: int) -> tuple[KeyHint, ...]:
         if width < ROOM_FOR_CTRL_C:
@@ -131,7 +131,8 @@ class GameFooter(LineWidget, can_focus=False):
             x += unit.width
         if palette is not None:
             start = width - len(palette.text)
-            separator = "" if self.ascii else SEPARATOR
+            # A blank always stands after the last key; the separator only where one more blank is left.
+            separator = "" if self.ascii or start - x < 2 else SEPARATOR
             row.append((" " * max(start - len(separator) - x, 0), ""))
             row.append((separator, "game-footer--separator"))
             row.extend(((palette.display, self._look(palette, "key")),
