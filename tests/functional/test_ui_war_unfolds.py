@@ -13,6 +13,7 @@ from war_tui.ui.components.battle_log import BattleLog
 from war_tui.ui.components.card_bar import CardBar
 from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
+from war_tui.ui.components.status import StatusLine
 from war_tui.ui.components.trend import CountTrend
 from war_tui.ui.screens.game_over import GameOverScreen
 
@@ -110,6 +111,20 @@ async def test_stop_at_wars_stops_at_the_tie_before_the_deciding_cards_are_on_sc
         assert "▒▒▒" in drawn(pile) and "5♣" not in drawn(pile)
         await until(pilot, lambda: "Alice takes 10 cards" in drawn(pile))
         assert not app.board.auto and app.controller.game.battles == 1
+
+
+async def test_while_a_war_is_laid_the_status_line_names_the_battle_on_the_pile():
+    """The pile's title and the status line name one battle: the war's, from its tie on (not "Battle 0")."""
+    app = make_app(packets=WAR_PACKETS, names=("Alice", "Bob"), speed=16.0, auto=True, pause_on_war=True, war_step=STEP)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: not app.board.auto)
+        pile, status = app.query_one(Pile), app.query_one(StatusLine)
+        assert frame(pile)[0].startswith("┏━ Battle 1 ━")
+        assert "Battle 1 · Wars 1 ·" in drawn(status), drawn(status)  # the war on show is counted, its outcome not told
+        await pilot.press("space")
+        await until(pilot, lambda: "Alice takes 10 cards" in drawn(pile))
+        await pilot.pause()
+        assert "Battle 1 · Wars 2 ·" in drawn(status), drawn(status)
 
 
 async def test_a_resumes_auto_play_from_a_war_it_stopped_at():

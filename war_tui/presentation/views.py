@@ -86,6 +86,10 @@ class BattleView:
         """The wars the cards on the table show: a tie on show is the war the next step declares."""
         return self.wars if shown >= self.stages else self.steps[max(1, shown)].wars
 
+    def total_wars_at(self, shown: int) -> int:
+        """The game's wars so far as the table shows them once ``shown`` steps are: this battle's wars on show only."""
+        return self.total_wars - self.wars + self.wars_at(shown)
+
 
 @dataclass(frozen=True, slots=True)
 class DealView:

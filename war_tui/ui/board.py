@@ -131,7 +131,8 @@ class Board(Screen[None]):
         # Everything but the pile tells a battle once it is settled (a war's deciding cards on show).
         shown = {"deal": Board.deal, "battle": Board.settled, "result": Board.result}
         yield StatusLine(names, g, id="status").data_bind(
-            Board.auto, Board.speed, Board.pause_on_war, Board.tally, Board.time_left, Board.names, **shown
+            Board.auto, Board.speed, Board.pause_on_war, Board.tally, Board.time_left, Board.names, Board.shown_steps,
+            on_pile=Board.battle, **shown,
         )
         if self.seats:
             from .components.seats import SeatsLine  # a table's board only

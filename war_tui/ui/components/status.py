@@ -1,4 +1,6 @@
-"""The status line: which game, how far, whether auto-play runs and how fast, and the tally."""
+"""The status line: which game, how far, whether auto-play runs and how fast, and the tally.
+
+Its battle is the pile's: while a war is laid the battle number is already the war's, as the pile's title says."""
 
 from __future__ import annotations
 
@@ -19,6 +21,11 @@ class StatusLine(LineWidget):
 
     deal: var[DealView | None] = var(None)
     battle: var[BattleView | None] = var(None)
+    """The battle whose outcome is told (the board's ``settled``)."""
+    on_pile: var[BattleView | None] = var(None)
+    """The battle on the pile: a war being laid is already its battle, as the pile's title says."""
+    shown_steps: var[int | None] = var(None)
+    """How much of a war on the pile is laid (None: all of it): the wars counted are the ones on show."""
     result: var[EndView | None] = var(None)
     auto: var[bool] = var(False)
     speed: var[float] = var(4.0)
@@ -38,6 +45,12 @@ class StatusLine(LineWidget):
         self.redraw()
 
     def watch_battle(self) -> None:
+        self.redraw()
+
+    def watch_on_pile(self) -> None:
+        self.redraw()
+
+    def watch_shown_steps(self) -> None:
         self.redraw()
 
     def watch_result(self) -> None:
@@ -65,6 +78,8 @@ class StatusLine(LineWidget):
         deal, battle, end, tally = self.deal, self.battle, self.result, self.tally
         if end is not None:
             battles, wars = end.battles, end.wars
+        elif self.on_pile is not None and self.shown_steps is not None:  # a war being laid, its outcome untold
+            battles, wars = self.on_pile.battle, self.on_pile.total_wars_at(self.shown_steps)
         elif battle is not None:
             battles, wars = battle.battle, battle.total_wars
         else:
