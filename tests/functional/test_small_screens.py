@@ -6,12 +6,13 @@ import re
 
 import pytest
 
+from war_tui.ui.components.pile import Pile
 from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.stats import StatsScreen
 from war_tui.settings.play import PlaySettings
 
 from screen_text import screen_text
-from war_ui_support import WAR_PACKETS, make_app, until
+from war_ui_support import WAR_PACKETS, drawn, make_app, until
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
@@ -94,3 +95,16 @@ async def test_the_stats_footer_names_only_whole_keys(size):
         footer = screen_text(app).splitlines()[-1]
     assert "esc Back" in footer
     assert "space Flip" not in footer  # the game's keys work here but are not this screen's to show
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_war_being_laid_says_its_face_down_cards_in_whole_words(size):
+    """At 40x12 the pile said "War! 1 card face down each, then the next": a narrow pile takes a shorter wording."""
+    app = make_app(packets=WAR_PACKETS, names=("Alice", "Bob"), auto=True, speed=16.0, pause_on_war=True, war_step=5.0)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: not app.board.auto)  # stopped at the war's tie
+        await pilot.press("space")  # lays its face-down cards, which stay five seconds
+        await until(pilot, lambda: "▒" in drawn(app.query_one(Pile)))
+        words = " ".join(drawn(app.query_one(Pile)).split())
+    assert "War! 1 card face down each" in words or "War! 1 card down each" in words, words
+    assert "then" not in words or "then the next cards decide" in words, words

@@ -13,7 +13,7 @@ from war_tui.presentation.glyphs import ASCII, UNICODE, choose_glyphs, locale_is
 from war_tui.presentation.log_lines import log_battle_line
 from war_tui.core.pace import tick_plan
 from war_tui.presentation.speed import MAX, SPEEDS, SpeedError, faster, parse_speed, slower, speed_label
-from war_tui.presentation.words import outcome_text, war_word
+from war_tui.presentation.words import TWO_PLAYER_HINTS, hint_lines, outcome_text, war_word
 
 
 @pytest.mark.parametrize(
@@ -83,6 +83,10 @@ def test_outcomes_are_said_plainly():
     assert outcome_text("Bob", 2, 0) == "Bob takes 2 cards"
     assert outcome_text(None, 4, 1) == "Nobody takes the pile"
     assert [war_word(d) for d in (1, 2, 3, 5)] == ["war", "double war", "triple war", "5-deep war"]
+
+
+def test_a_name_that_reads_like_a_placeholder_is_shown_as_given():
+    assert hint_lines(TWO_PLAYER_HINTS, 80, 2, ("{p2}", "Bob")) == ["{p2} flips with f or Left, Bob with j or Right"]
 
 
 def test_speeds_run_from_one_battle_every_two_seconds_to_max():

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..core.plural import counted as counted, plural as plural  # re-exported: every screen counts with these
@@ -140,9 +141,17 @@ TWO_PLAYER_HINTS = (
 def hint_lines(wordings: Sequence[str], width: int, height: int, names: Sequence[str] = ("", "")) -> list[str]:
     """The fullest wording whose whole words fit ``width`` x ``height`` cells, as lines; nothing if none does.
 
-    ``{p1}`` and ``{p2}`` in a wording are the players' names."""
-    for wording in wordings:
-        text = wording.replace("{p1}", names[0]).replace("{p2}", names[1])
+    ``{p1}`` and ``{p2}`` in a wording are the players' names (put in once: a name that reads "{p2}" stays so)."""
+    return fitting_lines([_PLACES.sub(lambda found: names[int(found[1]) - 1], wording) for wording in wordings],
+                         width, height)
+
+
+_PLACES = re.compile(r"\{p([12])\}")
+
+
+def fitting_lines(wordings: Sequence[str], width: int, height: int) -> list[str]:
+    """The fullest of ``wordings`` whose whole words fit ``width`` x ``height`` cells, as lines; nothing if none does."""
+    for text in wordings:
         if any(cell_width(word) > width for word in text.split()):
             continue  # never a word cut in two
         lines = wrap_cells(text, width)

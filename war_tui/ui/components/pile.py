@@ -32,8 +32,8 @@ from ...presentation.cards_art import (
     laid_layout,
 )
 from ...presentation.glyphs import Glyphs, suit_style
-from ...presentation.unfolding import war_step_words
-from ...presentation.words import SOLO_HINTS, hint_lines, outcome_text, war_word
+from ...presentation.unfolding import war_step_wordings
+from ...presentation.words import SOLO_HINTS, fitting_lines, hint_lines, outcome_text, war_word
 from ...core.rules import Side
 
 FULL_HEIGHT = 2 * CARD_HEIGHT + 2
@@ -175,7 +175,7 @@ class Pile(ClickToFlip, LineWidget):
                     canvas.paint(x, y, face, styles=styles)
                 else:
                     canvas.paint(x, y, back, "pile--back")
-        outcome, detail = self._words(view)
+        outcome, detail = self._words(view, canvas.width)
         for y, line, style in (
             (mid, outcome, "pile--war" if self.at_war else "pile--outcome"),
             (mid + 1, detail, "pile--detail"),
@@ -204,26 +204,30 @@ class Pile(ClickToFlip, LineWidget):
                 canvas.text(x, y, label, style)
                 x += len(label) + 1
         step = view.step_at(self.shown)
+        room = max(1, rows[1] - 1)  # the lines between the two players' cards
         if step is not None:
-            outcome = " ".join(self._step_words(view, step))
+            wordings = [" ".join(words) for words in self._step_words(view, step)]
         else:
             winner = None if view.winner is None else self.names[view.winner.index]
-            outcome = outcome_text(winner, view.taken, 0)  # the border already says it was a war
-        room = max(1, rows[1] - 1)  # the lines between the two players' cards
+            wordings = [outcome_text(winner, view.taken, 0)]  # the border already says it was a war
+        # The fullest wording whose words fit whole in the room; else the shortest, as far as it goes.
+        lines = fitting_lines(wordings, canvas.width, room) or wrap_cells(wordings[-1], canvas.width)[:room]
         style = "pile--war" if self.at_war else "pile--outcome"
-        for i, words in enumerate(wrap_cells(outcome, canvas.width)[:room]):
+        for i, words in enumerate(lines):
             canvas.text(0, 1 + i, words, style)
 
-    def _step_words(self, view: BattleView, step: BattleStep) -> tuple[str, str]:
-        """A war on the table, not decided yet: the tie, or the face-down cards just laid."""
+    def _step_words(self, view: BattleView, step: BattleStep) -> tuple[tuple[str, str], ...]:
+        """A war on the table, not decided yet: the tie, or the face-down cards just laid, fullest wording first."""
         p1, p2 = view.laid_at(self.shown)
         tie = (card_label(p1[-1], self.glyphs), card_label(p2[-1], self.glyphs))
-        return war_step_words(self.wars, step.face_up, tie, view.war_cards)
+        return war_step_wordings(self.wars, step.face_up, tie, view.war_cards)
 
-    def _words(self, view: BattleView) -> tuple[str, str]:
+    def _words(self, view: BattleView, width: int) -> tuple[str, str]:
+        """The two lines under the cards ``width`` cells wide: a war's in the fullest wording that fits."""
         step = view.step_at(self.shown)
         if step is not None:
-            return self._step_words(view, step)
+            wordings = self._step_words(view, step)
+            return next((words for words in wordings if max(map(cell_width, words)) <= width), wordings[-1])
         winner = None if view.winner is None else self.names[view.winner.index]
         outcome = outcome_text(winner, view.taken, view.wars)
         c1, c2 = view.deciding
