@@ -307,6 +307,29 @@ async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
             assert "you are watching" in dict(app.screen.keys)["space a r"]
 
 
+async def test_a_spectator_is_never_asked_to_flip_and_sees_t_sit_only_while_a_seat_is_free():
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        ann, bob = seated_at_oak(server)
+        fd, _link = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "you are watching" in seats(app))
+            await pilot.pause()
+            pile = drawn(app.query_one(Pile))
+            assert "space" not in pile and "the players turn the top cards" in pile, pile
+            assert "t Sit" not in footer_text(app) and "? Help" in footer_text(app)  # both seats are taken
+            messages = notices(app)
+            await pilot.press("space")
+            await pilot.pause()
+            assert messages and messages[-1].startswith("You are watching") and "t takes" not in messages[-1]
+            bob.leave()
+            server.wake.set()
+            await until(pilot, lambda: "t Sit" in footer_text(app))  # bob's seat: the house plays it, t takes it
+            await pilot.press("space")
+            await until(pilot, lambda: any(m.endswith("only the two players flip, play auto or deal again (t takes a free seat)")
+                                           for m in messages))
+
+
 async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_once():
     with TableServer(lambda: Game.deal(7)) as server:
         ann, bob = seated_at_oak(server, battles=30)

@@ -129,6 +129,9 @@ def enlarge_notice(width: int, height: int, need: tuple[int, int]) -> list[str]:
 
 SOLO_HINTS = ("Press space to turn the top cards", "space turns the top cards", "space: flip")
 """What the empty pile says before the first battle, longest first (``hint_lines`` picks)."""
+WATCHING_HINTS = ("You are watching: the players turn the top cards", "the players turn the top cards",
+                  "the players flip")
+"""The same for a spectator, whose space flips nothing."""
 TWO_PLAYER_HINTS = (
     "{p1} flips with f or Left, {p2} with j or Right",
     "f or Left, and j or Right, turn the top cards",

@@ -32,7 +32,7 @@ from ..presentation.footer import SEAT_FOOTER, SOLO_FOOTER, TWO_PLAYER_FOOTER, W
 from ..presentation.glyphs import Glyphs
 from ..presentation.unfolding import WATCHABLE_SPEED, stopped_at_war_text
 from ..presentation.views import BattleView, DealView, EndView, LogNote
-from ..presentation.words import SOLO_HINTS, TWO_PLAYER_HINTS
+from ..presentation.words import SOLO_HINTS, TWO_PLAYER_HINTS, WATCHING_HINTS
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
 from .components.game_footer import GameFooter
@@ -161,10 +161,11 @@ class Board(Screen[None]):
 
     def watch_you(self, you: You | None) -> None:
         """A player's own packet is marked and sits at the bottom, level with their own row of the pile; a
-        spectator's footer lists only what a spectator's keys do."""
+        spectator's footer lists only what a spectator's keys do, and the empty pile does not ask them to flip."""
         self.footer_plan = self._footer_plan(you)
         if not self.seats or self.local or len(self.query(Packet)) < 2 or not self.query(Pile):
             return  # not composed yet: on_mount places them
+        self.query_one(Pile).hints = WATCHING_HINTS if you is not None and you.watching else SOLO_HINTS
         mine = you.seat if you is not None else None
         packets = {side: self.query_one(f"#packet-{side.value}", Packet) for side in (Side.P1, Side.P2)}
         for side, packet in packets.items():

@@ -65,6 +65,10 @@ class Pile(ClickToFlip, LineWidget):
     names: var[tuple[str, str]] = var(("", ""))
     """The players' names: a table's seats change them, and the widget redraws."""
 
+    hints: var[tuple[str, ...]] = var(SOLO_HINTS)
+    """What the empty pile says turns the first cards, longest wording first (``hint_lines``): a spectator's
+    differ from a player's."""
+
     flipped: var[bool] = var(False)
     """Seat 2's cards on the top row, seat 1's below: seat 1's own screen at a table, facing their packet."""
 
@@ -74,8 +78,7 @@ class Pile(ClickToFlip, LineWidget):
         super().__init__(id=id)
         self.set_reactive(Pile.names, (names[0], names[1]))
         self.glyphs = glyphs
-        self.hints = hints
-        """What turns the first cards, longest wording first (``hint_lines``)."""
+        self.set_reactive(Pile.hints, tuple(hints))
 
     @property
     def title(self) -> str:
@@ -117,6 +120,9 @@ class Pile(ClickToFlip, LineWidget):
         self.redraw()
 
     def watch_flipped(self) -> None:
+        self.redraw()
+
+    def watch_hints(self) -> None:
         self.redraw()
 
     def draw(self, width: int, height: int) -> list[Row]:

@@ -45,7 +45,9 @@ BOARD_ACTIONS = frozenset({"flip", "auto", "faster", "slower", "pause_on_war", "
 PLACEHOLDER_NAMES = ("Seat 1", "Seat 2")
 """What the board calls the seats before the table has said who sits in them."""
 
-WATCHING = "You are watching: only the two players flip, play auto or deal again (t takes a free seat)"
+WATCHING = "You are watching: only the two players flip, play auto or deal again"
+SIT_HINT = " (t takes a free seat)"
+"""Said after ``WATCHING`` while a seat is free (or kept for someone away, which t takes once it is no longer)."""
 TABLE_NOTE = "table"
 """The kind of the table's notes (``Shell.say``): one on show at a time."""
 LEAVE_KEYS = frozenset({"q", "y", "ctrl+c"})
@@ -118,8 +120,9 @@ class TableController(Controller):
         return super().allows(action, on_board)
 
     def _table_key(self, action: str) -> bool:
-        """Emotes for players; the house only alone at the table; a seat only for a spectator; declining while the
-        other player's request waits; a fresh copy of the table for everyone."""
+        """Emotes for players; the house only alone at the table; a seat only for a spectator while one is free or
+        kept for someone away (the table says how long); declining while the other player's request waits; a fresh
+        copy of the table for everyone."""
         you, state = self.game.you, self.game.state
         if you is None or state is None or self.ended is not None:
             return False
@@ -128,7 +131,7 @@ class TableController(Controller):
         if action == "decline":
             return declinable(state, you)
         if action == "sit":
-            return you.seat is None
+            return you.seat is None and any(seat.status is not SeatStatus.PLAYER for seat in state.seats)
         if you.seat is None:
             return False
         if action == "play_house":
@@ -455,7 +458,7 @@ class TableController(Controller):
         if self.ended is not None or self._in_lobby:
             return True
         if self.game.watching:
-            self._toast(WATCHING, timeout=3)
+            self._toast(WATCHING + (SIT_HINT if self._table_key("sit") else ""), timeout=3)
             return True
         return False
 
