@@ -106,6 +106,21 @@ async def test_two_players_a_war_belongs_to_its_battle():
         assert "DOUBLE WAR" in log_text(app) and "Ann takes 10 cards" in log_text(app)
 
 
+async def test_two_players_while_a_war_is_laid_the_seats_line_says_one_key_shows_the_rest():
+    """Not "waiting for both to flip": at one keyboard f or j shows the rest of the war on the pile."""
+    app = two_player_app(dealing(*WAR_PACKETS), names=("Ann", "Bob"), war_step=5.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("w", "w", "f", "j")
+        await until(pilot, lambda: app.board.laying)
+        await pilot.pause()
+        assert "f or j shows the rest" in seats(app) and "waiting for both" not in seats(app), seats(app)
+        await pilot.press("j")
+        await until(pilot, lambda: "Ann takes 10 cards" in drawn(app.query_one(Pile)))
+        await pilot.pause()
+        assert "waiting for both to flip" in seats(app) and "shows the rest" not in seats(app)
+        assert app.controller.game.battles == 1  # the key showed the war: it flipped nothing
+
+
 async def test_two_players_help_and_footer_say_whose_keys_are_whose():
     app = two_player_app(dealing(*PLAIN), names=("Ann", "Bob"))
     async with app.run_test(size=SIZE) as pilot:

@@ -42,10 +42,16 @@ def _house_seat(seat: SeatState) -> bool:
     return seat.status is SeatStatus.HOUSE and seat.name == HOUSE_NAME
 
 
-def waiting_words(state: TableState, names: Sequence[str]) -> Piece:
-    """What the table waits for, as one piece."""
+LAYING_LOCAL = "a war is laid: f or j shows the rest"
+"""At one keyboard while a war is laid on the pile: the table waits for the next flips, but either key shows it whole."""
+
+
+def waiting_words(state: TableState, names: Sequence[str], *, laying: bool = False) -> Piece:
+    """What the table waits for, as one piece; ``laying``: a war is being laid on this keyboard's pile."""
     if state.held:
         return "stopped at a war's tie", "waiting"
+    if laying:
+        return LAYING_LOCAL, "waiting"
     if state.auto_speed is not None:
         return f"auto-play {speed_label(state.auto_speed)}", "auto"
     waiting = tuple(side for side in state.waiting_for if not state.seats[side.index].house)  # the house never waits
@@ -72,12 +78,14 @@ def seats_pieces(
     names: Sequence[str] | None = None,
     local: bool = False,
     emotes: Sequence[str] = ("", ""),
+    laying: bool = False,
 ) -> list[Piece]:
     """The seats line as (text, style-name) pieces; styles: 'table', 'label', 'name', 'you', 'flipped',
     'waiting', 'house', 'auto', 'emote'. ``emotes``: each seat's emote on show beside its name.
 
     ``names``: what the board calls the two seats (``--two-players`` keeps the names given);
-    by default the names the table gives them. ``local``: both seats are at this keyboard.
+    by default the names the table gives them. ``local``: both seats are at this keyboard; ``laying``: a war is
+    being laid on the pile (at one keyboard f or j shows the rest, which the line says).
     The longest wording that fits ``width`` cells (``LADDER``): the least important part goes first
     (the word "Table", the spectators, "you are watching", what the table waits for, the table's name,
     the emotes: each is said elsewhere too), then your own seat is called "you", then the names are
@@ -89,6 +97,7 @@ def seats_pieces(
     )
     mine = None if local or you is None else you.seat
     watching = you is not None and you.watching and not local
+    laying = laying and local
     seated = [i for i, seat in enumerate(state.seats) if seat.status is not SeatStatus.OPEN and not _house_seat(seat)]
     pieces: list[Piece] = []
     for rung in LADDER:
@@ -96,14 +105,14 @@ def seats_pieces(
         if SHORT_NAMES in rung and INITIALS not in rung:
             others = [i for i in seated if not (YOU_SHORT in rung and mine is not None and mine.index == i)]
             unnamed = _line(state, glyphs, rung, ["" if i in others else n for i, n in enumerate(called)],
-                            mine, emotes, seated, watching)
+                            mine, emotes, seated, watching, laying)
             room = width - sum(cell_width(text) for text, _ in unnamed)
             fitted = _shortened([called[i] for i in others], room, glyphs.ellipsis)
             if fitted is None:
                 continue  # no name fits even shortened: initials
             for i, name in zip(others, fitted):
                 called[i] = name
-        pieces = _line(state, glyphs, rung, called, mine, emotes, seated, watching)
+        pieces = _line(state, glyphs, rung, called, mine, emotes, seated, watching, laying)
         if sum(cell_width(text) for text, _ in pieces) <= width:
             return pieces
     kept: list[Piece] = []
@@ -120,7 +129,7 @@ def seats_pieces(
 
 def _line(
     state: TableState, glyphs: Glyphs, rung: frozenset[str], called: Sequence[str],
-    mine: Side | None, emotes: Sequence[str], seated: Sequence[int], watching: bool,
+    mine: Side | None, emotes: Sequence[str], seated: Sequence[int], watching: bool, laying: bool,
 ) -> list[Piece]:
     """The line's pieces at one rung of the ladder, with the seats called as ``called``."""
     dot = f" {glyphs.dot} "
@@ -139,7 +148,7 @@ def _line(
             part.append((" ", ""))
         parts.append(part + seat_words(seat, index, state))
     if WAITING not in rung:
-        parts.append([waiting_words(state, called)])
+        parts.append([waiting_words(state, called, laying=laying)])
     if state.spectators and SPECTATORS not in rung:
         parts.append([(plural(state.spectators, "spectator"), "label")])
     if watching and WATCHING not in rung:

@@ -35,7 +35,7 @@ from ..presentation.views import BattleView
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
 from ..stats import GameRecord, Source, StatsStore
-from .bindings import FLIP_KEYS, GAME_BINDINGS, LOG_KEYS
+from .bindings import FLIP_KEYS, GAME_BINDINGS, LOG_KEYS, SEAT_FLIP_KEYS
 from .board import Board
 from .components.ascii_scrollbar import AsciiScrollBarRender
 from .components.click_to_flip import FlipClicked
@@ -485,7 +485,8 @@ class WarApp(ShadowOutput, App[None]):
         yield SystemCommand("Help", "The rules in brief and every key", self.action_help)
 
     async def on_event(self, event: events.Event) -> None:
-        """Any key shows the rest of a war being laid at once (the flip keys do only that: the controller's flip).
+        """Any key shows the rest of a war being laid at once (the flip keys do only that: the controller's flip;
+        at one keyboard each player's flip keys).
         Once q asked to confirm leaving a table, the next key answers, whatever screen is on top. A key the
         focused input binds (backspace, the arrows) is queued on it, in the order typed (``key_order``)."""
         if isinstance(event, events.Key) and not event.is_forwarded:
@@ -493,7 +494,8 @@ class WarApp(ShadowOutput, App[None]):
                 if self.controller.answer_leave(event.key):
                     await self.action_quit()
                 return
-            if event.key not in FLIP_KEYS:
+            seat_flip = self.settings.two_players and any(event.key in keys for keys in SEAT_FLIP_KEYS)
+            if event.key not in FLIP_KEYS and not seat_flip:
                 self.board.hurry()
             if run_input_binding(self, event):
                 return

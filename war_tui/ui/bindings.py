@@ -11,6 +11,9 @@ from textual.binding import Binding
 
 SPEED_KEYS = Binding.Group("Speed", compact=True)
 FLIP_KEYS = ("space", "enter", "f")
+SEAT_FLIP_KEYS = (("f", "left"), ("j", "right"))
+"""Each player's flip keys at one keyboard (``--two-players``): like ``FLIP_KEYS``, a war being laid is theirs to
+show whole, not any key's."""
 
 GAME_BINDINGS = [
     Binding(",".join(FLIP_KEYS), "app.flip", "Flip", key_display="space"),

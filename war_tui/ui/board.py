@@ -140,7 +140,8 @@ class Board(Screen[None]):
             from .components.requests import RequestsLine
 
             seats = SeatsLine(g, names=names if self.local else None, local=self.local, id="seats")
-            yield seats.data_bind(Board.table_state, Board.you, Board.emotes, *((Board.names,) if self.local else ()))
+            local_only = (Board.names, Board.shown_steps) if self.local else ()
+            yield seats.data_bind(Board.table_state, Board.you, Board.emotes, *local_only)
             yield RequestsLine(id="requests").data_bind(Board.requests)
         with Horizontal(id="table"):
             with Vertical(id="packets"):

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from textual.binding import Binding, BindingType
 
-from .bindings import GAME_BINDINGS, LOG_KEYS
+from .bindings import GAME_BINDINGS, LOG_KEYS, SEAT_FLIP_KEYS
 
 EMOTE_KEYS = 6
 """As many as the table's ``EMOTES`` (a solo game loads nothing of the tables, so not imported from there)."""
@@ -23,8 +23,8 @@ TABLE_BINDINGS: list[BindingType] = [
 request, a spectator taking a seat, and a fresh copy of the table (ctrl+l)."""
 
 TWO_PLAYER_BINDINGS: list[BindingType] = [
-    Binding("f,left", "p1_flip", "P1 flip", key_display="f"),
-    Binding("j,right", "p2_flip", "P2 flip", key_display="j"),
+    Binding(",".join(SEAT_FLIP_KEYS[0]), "p1_flip", "P1 flip", key_display="f"),
+    Binding(",".join(SEAT_FLIP_KEYS[1]), "p2_flip", "P2 flip", key_display="j"),
     *(replace(binding, show=False) if binding.action == "app.pause_on_war" else binding
       for binding in GAME_BINDINGS if binding.action != "app.flip"),
     *(replace(binding, key="down") if binding.key == "down,j" else binding for binding in LOG_KEYS),

@@ -26,6 +26,9 @@ class SeatsLine(LineWidget):
     """Both seats at one keyboard: the players' names as this keyboard gave them; None: the table's."""
     emotes: var[tuple[str, str]] = var(("", ""))
     """Each seat's latest emote, beside its player's name while it shows."""
+    shown_steps: var[int | None] = var(None)
+    """How much of a war the pile shows while it is laid (None: no war being laid): at one keyboard the line says
+    that a key shows the rest, not that the table waits for both."""
 
     def __init__(
         self, glyphs: Glyphs, *, names: Sequence[str] | None = None, local: bool = False, id: str | None = None
@@ -47,10 +50,14 @@ class SeatsLine(LineWidget):
     def watch_emotes(self) -> None:
         self.redraw()
 
+    def watch_shown_steps(self) -> None:
+        if self.local:
+            self.redraw()
+
     def draw(self, width: int, height: int) -> list[Row]:
         state = self.table_state
         if state is None:
             return [[("Joining the table...", "seats--label")]]
         pieces = seats_pieces(state, self.you, self.glyphs, width, names=self.names, local=self.local,
-                              emotes=self.emotes)
+                              emotes=self.emotes, laying=self.shown_steps is not None)
         return [[(text, f"seats--{style}" if style else "") for text, style in pieces]]
