@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app, two_player_app
 from screen_text import screen_rows
-from war_ui_support import cut_footer_keys, drawn, footer_text, notices, until
+from war_ui_support import cut_footer_keys, drawn, footer_text, frame, notices, until
 
 from war_tui.cli import main
 from war_tui.ui.components.battle_log import BattleLog
@@ -343,6 +343,22 @@ async def test_a_spectator_is_never_asked_to_flip_and_sees_t_sit_only_while_a_se
             await pilot.press("space")
             await until(pilot, lambda: any(m.endswith("only the two players flip, play auto or deal again (t takes a free seat)")
                                            for m in messages))
+
+
+@pytest.mark.parametrize("size", [(100, 30), (80, 24), (40, 12)])
+async def test_a_long_name_is_cut_on_its_own_packet_never_its_you(size):
+    """ "Bartholomew_Lon…" lost the "(you)" that tells a player which packet is theirs: the name gives way."""
+    long_name = "Bartholomew_Long"  # 16 cells: the longest name a table keeps
+    with TableServer(dealing(*WAR_PACKETS)) as server:
+        fd, _link = server.connect(long_name, table="oak")
+        server.seat("oak", "bob")
+        app = table_app(fd)
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.pause()
+            title = frame(app.query_one("#packet-p1", Packet))[0]
+    assert "(you)" in title and title.rstrip("─╮").rstrip().endswith("(you)"), title
+    assert "Bar" in title, title  # as much of the name as the frame leaves
 
 
 async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_once():

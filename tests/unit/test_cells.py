@@ -6,7 +6,7 @@ import pytest
 from rich.cells import cell_len
 
 from war_tui.presentation.canvas import Canvas, border_label_row
-from war_tui.presentation.cells import cell_width, cut_cells, fit_cells, pad_cells, wrap_cells
+from war_tui.presentation.cells import cell_width, cut_cells, fit_before, fit_cells, pad_cells, wrap_cells
 
 SAMPLES = [
     "Ann", "山田太郎花子", "Zoë", "e\u0301", "😀", "♥", "♥\ufe0f", "Ｆｕｌｌ", "👍🏽", "👨\u200d👩\u200d👧", "🇯🇵",
@@ -25,6 +25,15 @@ def test_a_cut_never_passes_its_width_nor_splits_a_character(text, width):
     cut = cut_cells(text, width)
     assert cell_len(cut) <= width and text.startswith(cut)
     assert cell_len(fit_cells(text, width)) <= max(width, 0)
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+@pytest.mark.parametrize("width", range(0, 14))
+def test_a_name_gives_way_to_its_tail_and_never_passes_its_width(text, width):
+    fitted = fit_before(text * 3, " (you)", width)
+    assert cell_width(fitted) <= width
+    if width >= cell_width(" (you)") + 2:
+        assert fitted.endswith(" (you)")
 
 
 def test_names_wrap_and_pad_by_cells():

@@ -10,7 +10,7 @@ from ..core.cells import SKIN_TONES, VS16, ZWJ, cell_width, char_width, clusters
 
 __all__ = [
     "SKIN_TONES", "VS16", "ZWJ", "cell_width", "char_width", "clusters", "cut_cells", "first_parts", "fit_cells",
-    "pad_cells", "wrap_cells",
+    "fit_before", "pad_cells", "wrap_cells",
 ]
 
 
@@ -21,6 +21,18 @@ def fit_cells(text: str, width: int, ellipsis: str = "…") -> str:
     if width <= cell_width(ellipsis):
         return cut_cells(ellipsis, width)
     return cut_cells(text, width - cell_width(ellipsis)) + ellipsis
+
+
+def fit_before(text: str, tail: str, width: int, ellipsis: str = "…") -> str:
+    """``text`` and ``tail`` in ``width`` cells: ``text`` is cut (ending in ``ellipsis``), never ``tail``, while a
+    cell of it is left ("Bartholomew_L… (you)"); narrower, ``tail`` alone, without its spaces, cut as it must be."""
+    whole = text + tail
+    if cell_width(whole) <= width:
+        return whole
+    room = width - cell_width(tail)
+    if room > cell_width(ellipsis):
+        return fit_cells(text, room, ellipsis) + tail
+    return fit_cells(tail.strip(), width, ellipsis)
 
 
 def pad_cells(text: str, width: int, *, right: bool = False) -> str:

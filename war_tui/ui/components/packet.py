@@ -11,7 +11,7 @@ from ...presentation.canvas import Canvas, framed
 from ...presentation.cards_art import BIG_CARD_HEIGHT, BIG_CARD_WIDTH, CARD_HEIGHT, big_card_back, card_art_size, card_back
 from ...presentation.charts import stack_edges
 from ...presentation.glyphs import Glyphs
-from ...presentation.cells import cell_width
+from ...presentation.cells import cell_width, fit_before
 from ...presentation.words import plural
 from ...core.rules import Side
 
@@ -88,6 +88,14 @@ class Packet(ClickToFlip, LineWidget):
         return self.deal is not None
 
     @property
+    def title(self) -> str:
+        """The frame's top label: the player's name, and on their own screen "(you)", which a long name never cuts."""
+        if not self.yours:
+            return self.player
+        room = self.size.width - 6  # the frame's room for a label (corners, edge, a space each side)
+        return fit_before(self.player, " (you)", room, self.glyphs.ellipsis)
+
+    @property
     def subtitle(self) -> str:
         """The frame's bottom label: the count; the winner of the battle on show gets the change, "26 → 27 (+1)",
         in the fullest form the frame has room for."""
@@ -106,7 +114,7 @@ class Packet(ClickToFlip, LineWidget):
         rows = [[(" ", PADDING), *row] for row in inner.runs()] if width > 2 else []
         drawn = framed(
             rows, width, height, self.glyphs.box, "packet--frame-yours" if self.yours else "packet--frame",
-            (f"{self.player} (you)" if self.yours else self.player, "packet--title-yours" if self.yours else "packet--title"),
+            (self.title, "packet--title-yours" if self.yours else "packet--title"),
             (self.subtitle, "packet--won" if self.won else "packet--count"),
             self.glyphs.ellipsis,
         )
