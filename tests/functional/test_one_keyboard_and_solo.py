@@ -72,6 +72,19 @@ async def test_two_players_stop_at_wars_once_both_agree_and_the_table_stops_at_t
         assert app.controller.game.battles == 1
 
 
+async def test_two_players_the_question_of_w_leaves_the_screen_once_the_second_w_answers_it():
+    app = two_players(packets=WAR_PACKETS, names=("Ann", "Bob"))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(pilot, lambda: app.board.deal is not None)
+        await pilot.press("w")
+        await until(pilot, lambda: any("w again agrees" in text for text in toasts(app)))
+        await pilot.press("w")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.board.pause_on_war
+        assert not any("w again agrees" in text for text in toasts(app)), toasts(app)  # not for 10 s more
+
+
 async def test_two_players_a_lone_w_lapses():
     app = two_players(packets=WAR_PACKETS)
     async with app.run_test(size=SIZE) as pilot:

@@ -107,6 +107,9 @@ class Shell:
     def say(self, kind, message, **_options) -> None:
         self.said.append(message)
 
+    def unsay(self, kind) -> None:
+        pass
+
     def set_interval(self, interval, callback) -> Timer:
         self.timers.append(Timer(interval, callback))
         return self.timers[-1]

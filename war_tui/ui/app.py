@@ -265,6 +265,14 @@ class WarApp(ShadowOutput, App[None]):
         self._said[kind] = notice = Notification(message, severity=severity, timeout=timeout, markup=False)
         self.post_message(Notify(notice))
 
+    def unsay(self, kind: str) -> None:
+        """``Shell.unsay``: the notice expires and is raised again, and Textual, dropping expired notices as it
+        shows the notices, takes its toast away."""
+        notice = self._said.pop(kind, None)
+        if notice is not None:
+            notice.timeout = 0
+            self.post_message(Notify(notice))
+
     def close_result(self) -> None:
         while isinstance(self.screen, GameOverScreen):
             self.pop_screen()

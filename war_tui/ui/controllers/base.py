@@ -97,6 +97,9 @@ class Shell(Protocol):
         """A notice that replaces the one of the same ``kind`` still on show, so a key pressed again and again
         leaves one notice, not a pile."""
 
+    def unsay(self, kind: str) -> None:
+        """Take the notice of this ``kind`` off the screen now: what it asked was answered."""
+
     def set_interval(self, interval: float, callback: Callable[[], object]) -> Stoppable: ...
 
     def set_timer(self, delay: float, callback: Callable[[], object]) -> Stoppable: ...

@@ -34,6 +34,8 @@ def first_deal(settings: PlaySettings, seeds: Callable[[], int]) -> Callable[[],
 
 AGREE_SECONDS = 10.0
 """How long the first w waits for the second, which agrees."""
+WAR_STOP_NOTE = "war stop"
+"""The kind of the notes about stopping at wars (``Shell.say``): the question leaves once it is answered."""
 
 
 class LocalSeats(TableHost, Protocol):
@@ -108,15 +110,16 @@ class TwoPlayerController(TableController):
         if self._war_stop_timer is None:
             self._war_stop_timer = self.shell.set_timer(AGREE_SECONDS, self._war_stop_lapsed)
             turning = "Stop at every war" if not self.board.pause_on_war else "Stop stopping at wars"
-            self.shell.notify(f"{turning}? w again agrees, for both players", timeout=AGREE_SECONDS)
+            self.shell.say(WAR_STOP_NOTE, f"{turning}? w again agrees, for both players", timeout=AGREE_SECONDS)
             return
         self._war_stop_timer.stop()
         self._war_stop_timer = None
+        self.shell.unsay(WAR_STOP_NOTE)  # answered: the status line says "war stop" (or no longer)
         super().pause_on_war()  # both agreed: the board stops auto-play at the next tie (``stopped_at_war``)
 
     def _war_stop_lapsed(self) -> None:
         self._war_stop_timer = None
-        self.shell.notify("Nobody agreed: stop at wars stays as it was", timeout=3)
+        self.shell.say(WAR_STOP_NOTE, "Nobody agreed: stop at wars stays as it was", timeout=3)
 
     def _ask_auto(self, on: bool) -> None:
         self.host.set_auto(on, self.my_speed)
