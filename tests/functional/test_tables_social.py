@@ -449,6 +449,25 @@ async def test_at_40x12_a_player_leaving_is_one_note_at_a_time_below_the_pile():
             assert app.screen.has_class("-short") and app._said["table"].timeout <= SHORT_SCREEN_NOTE
 
 
+async def test_at_40x12_a_player_about_to_leave_is_asked_in_one_line_and_a_one_line_note():
+    """The note repeated the requests line's question in four rows over the board: on a short screen it is short."""
+    with TableServer(dealing(*LONGER)) as server:
+        app, bob, _ = await ann_and_bob(server)
+        async with app.run_test(size=(40, 12), notifications=True) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("space")
+            bob.flip()
+            await until(pilot, lambda: app.board.battle is not None)
+            await pilot.press("q")
+            await until(pilot, lambda: "leave the table?" in requests(app) and toast_text(app))
+            await pilot.pause()
+            assert toast_text(app) == "Leave? q or y"
+            assert [toast.region.height for toast in app.screen.query("Toast")] == [1]
+            rows = screen_rows(app)
+            assert "leave the table? q or y leaves, any other key stays" in " ".join(words_of(" ".join(rows[:4])))
+            assert all("▌" not in row for row in rows[:10]), "\n".join(rows)  # the board above the count bar is clear
+
+
 # ------------------------------------------------------------------ the seats line on the glass
 
 

@@ -56,6 +56,8 @@ def request_text(state: TableState, index: int, kind: str, you: You | None, name
 
 LEAVE_PROMPT = "leave the table? q or y leaves, any other key stays"
 """What a player who pressed q mid-game reads until they answer."""
+LEAVE_PROMPT_SHORT = "Leave? q or y"
+"""The note of it on a short screen, where the requests line above the board asks it whole."""
 
 
 def declinable(state: TableState | None, you: You | None) -> bool:

@@ -253,15 +253,19 @@ class WarApp(ShadowOutput, App[None]):
         ``notify`` passes Textual's default)."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
-    def say(self, kind: str, message: str, *, timeout: float, severity: Severity = "information") -> None:
+    def say(
+        self, kind: str, message: str, *, timeout: float, severity: Severity = "information", short: str | None = None
+    ) -> None:
         """``Shell.say``: the notice before of this ``kind`` expires as this one is raised (Textual drops
         expired notices when it adds one), so its toast gives way to the new one. On a short screen a
-        toast covers part of the board, so it stays no longer than ``SHORT_SCREEN_NOTE``."""
+        toast covers part of the board, so it stays no longer than ``SHORT_SCREEN_NOTE``, in its ``short``
+        words if it has some."""
         before = self._said.get(kind)
         if before is not None:
             before.timeout = 0
         if self.size.height < SHORT_SCREEN:
             timeout = min(timeout, SHORT_SCREEN_NOTE)
+            message = message if short is None else short
         self._said[kind] = notice = Notification(message, severity=severity, timeout=timeout, markup=False)
         self.post_message(Notify(notice))
 

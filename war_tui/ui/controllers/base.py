@@ -93,9 +93,12 @@ class Shell(Protocol):
         markup: bool = True,
     ) -> object: ...
 
-    def say(self, kind: str, message: str, *, timeout: float, severity: Severity = "information") -> None:
+    def say(
+        self, kind: str, message: str, *, timeout: float, severity: Severity = "information", short: str | None = None
+    ) -> None:
         """A notice that replaces the one of the same ``kind`` still on show, so a key pressed again and again
-        leaves one notice, not a pile."""
+        leaves one notice, not a pile. ``short``: its words on a short screen, where a toast covers the board
+        (the board says the rest)."""
 
     def unsay(self, kind: str) -> None:
         """Take the notice of this ``kind`` off the screen now: what it asked was answered."""

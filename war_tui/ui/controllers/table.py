@@ -25,7 +25,7 @@ from typing import Protocol
 
 from ...core.events import Event, GameOver, GameStarted
 from ...core.rules import Result
-from ...presentation.requests import LEAVE_PROMPT, declinable, emote_line, new_requests, request_lines
+from ...presentation.requests import LEAVE_PROMPT, LEAVE_PROMPT_SHORT, declinable, emote_line, new_requests, request_lines
 from ...presentation.speed import faster, slower, speed_label
 from ...presentation.table_views import board_steps
 from ...presentation.words import capital
@@ -215,10 +215,13 @@ class TableController(Controller):
             self._table_keys = keys
             self.shell.refresh_bindings()
 
-    def _toast(self, text: str, *, timeout: float, severity: Severity = "information") -> None:
+    def _toast(
+        self, text: str, *, timeout: float, severity: Severity = "information", short: str | None = None
+    ) -> None:
         """The table's one note on show: each replaces the one before (most are about the same event, as a
-        player leaving is told first as asked, then as done), so notes never stack over the board."""
-        self.shell.say(TABLE_NOTE, text, timeout=timeout, severity=severity)
+        player leaving is told first as asked, then as done), so notes never stack over the board; ``short``:
+        its words on a short screen."""
+        self.shell.say(TABLE_NOTE, text, timeout=timeout, severity=severity, short=short)
 
     def _show_requests(self) -> None:
         """The requests line now; while the house counts down, again every second."""
@@ -395,7 +398,7 @@ class TableController(Controller):
         if not self.leave_asked:
             self.leave_asked = True
             self.game.set_leaving(True)
-            self._toast(capital(LEAVE_PROMPT), timeout=5)
+            self._toast(capital(LEAVE_PROMPT), timeout=5, short=LEAVE_PROMPT_SHORT)
         return True
 
     def answer_leave(self, key: str) -> bool:
