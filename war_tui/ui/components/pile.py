@@ -217,9 +217,9 @@ class Pile(ClickToFlip, LineWidget):
             winner = None if view.winner is None else self.names[view.winner.index]
             wordings = [outcome_text(winner, view.taken, 0)]  # the border already says it was a war
         # The fullest wording whose words fit whole in the room; else the shortest, as far as it goes.
-        lines = fitting_lines(wordings, canvas.width, room) or wrap_cells(wordings[-1], canvas.width)[:room]
+        said = fitting_lines(wordings, canvas.width, room) or wrap_cells(wordings[-1], canvas.width)[:room]
         style = "pile--war" if self.at_war else "pile--outcome"
-        for i, words in enumerate(lines):
+        for i, words in enumerate(said):
             canvas.text(0, 1 + i, words, style)
 
     def _step_words(self, view: BattleView, step: BattleStep) -> tuple[tuple[str, str], ...]:
