@@ -194,7 +194,7 @@ async def test_a_spectator_sees_the_emote_beside_the_name_and_has_no_emote_keys(
         fd, _ = server.connect("eve", table="oak", watch=True)
         app = table_app(fd, mode="watch")
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: "you are watching" in seats(app) and "t Sit" in footer_text(app))
+            await until(pilot, lambda: "you are watching" in seats(app) and "? Help" in footer_text(app))
             assert "Emote" not in footer_text(app)
             ann.table.emote(ann, 1)
             server.wake.set()
@@ -500,19 +500,21 @@ async def test_the_seats_line_shows_both_seats_whole_at_every_size(names, size):
         assert bob in row or any(short in row for short in shortened), row
 
 
-async def test_a_spectators_footer_lists_only_what_a_spectators_keys_do():
+@pytest.mark.parametrize("seated", [("ann",), ("ann", "bob")], ids=["a seat free", "both seats taken"])
+async def test_a_spectators_footer_lists_only_what_a_spectators_keys_do(seated):
     with TableServer(dealing(*PLAIN)) as server:
-        server.seat("oak", "ann")
-        server.seat("oak", "bob")
+        for name in seated:
+            server.seat("oak", name)
         fd, _ = server.connect("eve", table="oak", watch=True)
         app = table_app(fd, mode="watch")
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: "you are watching" in seats(app) and "t " in footer_text(app))
+            await until(pilot, lambda: "you are watching" in seats(app) and "? Help" in footer_text(app))
             await pilot.pause()
             shown = footer_text(app)
             for players_key in ("Flip", "Auto", "Speed", "War stop", "Restart", "Emote"):
                 assert players_key not in shown, shown
-            assert "? Help" in shown and "q Quit" in shown and "t Sit" in shown
+            assert "? Help" in shown and "q Quit" in shown
+            assert ("t Sit" in shown) is (len(seated) == 1), shown
 
 
 @pytest.mark.parametrize("who", ["seat", "spectator"])
