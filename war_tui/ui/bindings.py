@@ -12,8 +12,8 @@ from textual.binding import Binding
 SPEED_KEYS = Binding.Group("Speed", compact=True)
 FLIP_KEYS = ("space", "enter", "f")
 SEAT_FLIP_KEYS = (("f", "left"), ("j", "right"))
-"""Each player's flip keys at one keyboard (``--two-players``): like ``FLIP_KEYS``, a war being laid is theirs to
-show whole, not any key's."""
+"""Each player's flip keys at one keyboard (``--two-players``): like ``FLIP_KEYS`` they show a war being laid
+whole themselves (``seat_flip``), and flip nothing then; any other key shows it whole before doing its own job."""
 
 GAME_BINDINGS = [
     Binding(",".join(FLIP_KEYS), "app.flip", "Flip", key_display="space"),
