@@ -7,7 +7,7 @@ import contextlib
 import socket
 
 from war_tui.core.engine import Game
-from war_tui.tables import EventBatch, FakeClock, Flip, Link, ProtocolError, Registry, Snapshot, encode
+from war_tui.tables import EventBatch, FakeClock, Flip, Link, ProtocolError, Registry, Resync, Snapshot, encode
 from war_tui.tables.protocol import update_reader
 from war_tui.ssh.table_socket import READ_BURST, READ_CHUNK, READ_RATE, TableSocket
 
@@ -134,3 +134,42 @@ async def test_a_game_that_closes_its_end_leaves_the_table():
         assert link.closed and table is not None and not table.members
     finally:
         pipe.close()
+
+
+async def test_a_snapshot_the_game_asks_for_too_soon_is_sent_once_it_is_due():
+    """A screen that saw a gap asks for a snapshot, maybe too soon after the last: it gets it once the link's
+    gap has passed, with nothing else happening at the table."""
+    clock = FakeClock()
+    registry = Registry(clock=clock, deal=lambda name: Game.deal(7))
+    link = Link(registry, "ann", clock=clock)
+    link.join("oak")
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    theirs.setblocking(False)
+    pipe = TableSocket(ours, link)
+    reader = update_reader()
+    snapshots = 0
+
+    async def until_snapshots(count: int) -> None:
+        nonlocal snapshots
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30
+        while snapshots < count:
+            assert loop.time() < deadline, f"{snapshots} snapshots"
+            await asyncio.sleep(0.01)
+            snapshots += sum(isinstance(m, Snapshot) for m in reader.feed(drain(theirs)))
+
+    try:
+        await until_snapshots(1)  # on joining
+        theirs.send(encode(Resync()))
+        await until_snapshots(2)
+        theirs.send(encode(Resync()))  # on the link's clock, no time since the last: deferred
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30
+        while link.next_deadline() is None:
+            assert loop.time() < deadline
+            await asyncio.sleep(0.01)
+        clock.advance(1.0)
+        await until_snapshots(3)
+    finally:
+        pipe.close()
+        theirs.close()

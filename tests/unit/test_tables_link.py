@@ -22,6 +22,7 @@ from war_tui.tables import (
     SeatStatus,
     Snapshot,
     RemoteGame,
+    Resync,
     WatchLobby,
     encode,
 )
@@ -237,3 +238,33 @@ def test_a_full_lobby_refuses_one_more_reader_in_one_line():
     late = Link(reg, "bob", clock=clock)
     late.receive(encode(WatchLobby()))
     assert "the lobby is full (1 reader)" in notices(told(late))[-1].text
+
+
+def test_a_snapshot_asked_while_a_key_is_held_down_is_sent():
+    """A resync has its own bound (one a ``RESYNC_GAP``): the requests' rate never drops it."""
+    reg, clock = server()
+    link = Link(reg, "ann", clock=clock)
+    link.join("oak")
+    told(link)
+    link.receive(encode(Flip()) * 300)  # a key held down, read at once: past the rate
+    assert link.dropped_requests > 0
+    told(link)
+    link.receive(encode(Resync()))
+    assert any(isinstance(update, Snapshot) for update in told(link))
+
+
+def test_asks_for_snapshots_too_soon_are_served_once_a_gap_and_never_more_than_one_a_gap():
+    reg, clock = server()
+    link = Link(reg, "ann", clock=clock)
+    link.join("oak")
+    told(link)
+    served = []
+    for _ in range(50):  # a screen asking every 0.1 s for 5 s
+        link.receive(encode(Resync()))
+        link.poll()
+        served += [clock() for update in told(link) if isinstance(update, Snapshot)]
+        clock.advance(0.1)
+    link.poll()
+    served += [clock() for update in told(link) if isinstance(update, Snapshot)]
+    assert len(served) >= 5 and all(b - a >= 1.0 - 1e-9 for a, b in zip(served, served[1:]))
+    assert link.next_deadline() is None or link.next_deadline() > served[-1]

@@ -204,3 +204,34 @@ async def test_the_asyncio_driver_plays_a_table_on_auto():
         await asyncio.sleep(0.01)
     task.cancel()
     assert table.game.battles >= 10
+
+
+def test_a_screen_follows_a_table_opened_again_under_the_same_name():
+    """ann leaves oak for the lobby after a few battles; oak closes, is opened again, and she sits there: her
+    screen shows the new table, though it numbers its changes from the start again."""
+    old, _clock = make_table(dealing("AC KC QC JC", "2D 3D 4D 5D"))
+    screen = RemoteGame()
+    ann = old.join("ann", screen.handle)
+    bob = old.join("bob", Recorder())
+    for _ in range(3):
+        ann.flip()
+        bob.flip()
+    assert screen.battles == 3
+    ann.request(Leave())  # whatever this screen made of it meanwhile
+    new, _clock = make_table(dealing("AC KC QC JC", "2D 3D 4D 5D"))
+    new.join("ann", screen.handle)
+    new.join("cy", Recorder())
+    assert screen.seq < 10 and old.seq > new.seq
+    assert (screen.seq, screen.battles, screen.state) == (new.seq, 0, new.state())
+
+
+def test_updates_of_a_table_left_are_ignored_without_asking_for_anything():
+    table, _clock = make_table(dealing("AC KC QC JC", "2D 3D 4D 5D"))
+    asked: list = []
+    screen = RemoteGame(asked.append)
+    ann = table.join("ann", screen.handle)
+    bob = table.join("bob", Recorder())
+    screen.leave()
+    ann.flip()
+    bob.flip()  # what the table said before it heard ann leave
+    assert asked == [Leave()] and screen.battles == 0

@@ -19,7 +19,7 @@ from war_tui.core.engine import Game
 from war_tui.tables import (
     Auto, FakeClock, Flip, RemoteGame, Restart, Resync, Table, TableOptions, WarStop, decode_update, encode,
 )
-from war_tui.tables.remote_game import RESYNC_GAP
+from war_tui.tables.remote_game import RESYNC_RETRY
 from war_tui.ui.controllers.table import TableController
 
 TABLE_MOVES = st.one_of(
@@ -113,7 +113,7 @@ def test_a_screen_ends_on_its_tables_last_state_whatever_happened_to_the_updates
         network.in_flight.clear()
         if network.last is not None:
             network.deliver(network.last)
-        clock.advance(RESYNC_GAP)
+        clock.advance(RESYNC_RETRY)  # a snapshot asked for and lost on the way: asked again
         answer()
         for line in network.in_flight:
             network.deliver(line)

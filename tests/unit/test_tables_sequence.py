@@ -27,6 +27,7 @@ from war_tui.tables import (
     encode,
 )
 from war_tui.tables.protocol import update_reader
+from war_tui.tables.remote_game import RESYNC_RETRY
 
 PLAIN = ("AC KC QC JC", "2D 3D 4D 5D")  # player 1 wins four battles and the game
 SEQUENCED = (EventBatch, TableState, Notice, Emoted)
@@ -91,17 +92,82 @@ def test_a_screen_ignores_duplicates_and_asks_for_a_snapshot_after_a_gap_then_sh
     )
 
 
-def test_a_screen_asks_for_a_snapshot_at_most_once_a_second():
+def test_a_screen_keeps_one_ask_for_a_snapshot_outstanding_until_one_comes():
     table, clock = make_table(dealing(*PLAIN))
     asked: list = []
     screen = RemoteGame(asked.append, clock=clock)
     screen.handle(table.snapshot(table.join("eve", Recorder(), watch=True)))
     for seq in (screen.seq + 2, screen.seq + 3, screen.seq + 4):
         screen.handle(Notice(NoticeCode.INFO, "later", seq))
-    assert asked == [Resync()]
-    clock.advance(1.0)
+        clock.advance(1.0)
+    assert asked == [Resync()]  # the snapshot asked for is on its way: not asked again
+    clock.advance(RESYNC_RETRY)
     screen.handle(Notice(NoticeCode.INFO, "later still", screen.seq + 9))
-    assert asked == [Resync(), Resync()]
+    assert asked == [Resync(), Resync()]  # none came: asked again
+    screen.handle(table.snapshot(table.members[0]))
+    screen.handle(Notice(NoticeCode.INFO, "a gap again", screen.seq + 2))
+    assert asked == [Resync(), Resync(), Resync()]  # one came: a new gap asks at once
+
+
+class Wire:
+    """A screen's game process and the server's link between them, with a host that polls the link when it says:
+    what a socket carries, with ``lose`` to throw away the next line the link sends."""
+
+    def __init__(self, registry: Registry, clock: FakeClock, name: str, table: str) -> None:
+        self.clock = clock
+        self.link = Link(registry, name, clock=clock)
+        self.screen = RemoteGame(lambda request: self.link.receive(encode(request)), clock=clock)
+        self.reader = update_reader()
+        self.lose = 0
+        self.link.join(table)
+
+    def carry(self) -> None:
+        """Until nothing moves: the host polls the link when due, the game reads what the link sends."""
+        while True:
+            due = self.link.next_deadline()
+            if due is not None and self.clock() >= due:
+                self.link.poll()
+            data = self.link.take()
+            if not data:
+                return
+            for line in data.splitlines(keepends=True):
+                if self.lose:
+                    self.lose -= 1
+                    continue
+                for message in self.reader.feed(line):
+                    self.screen.handle(message)
+
+    def wait(self, seconds: float) -> None:
+        """The table waits (nobody flips): time passes, the host does what the link asks."""
+        end = self.clock() + seconds
+        while (due := self.link.next_deadline()) is not None and due <= end:
+            self.clock.advance(max(0.0, due - self.clock()))
+            self.carry()
+        self.clock.advance(max(0.0, end - self.clock()))
+        self.carry()
+
+
+def test_a_gap_whose_snapshot_is_asked_too_soon_still_ends_on_the_tables_last_state():
+    """The frozen screen: a gap soon after a snapshot was served asks for one too soon; once the table then
+    waits, with no further update, the screen must still catch up."""
+    clock = FakeClock()
+    registry = Registry(clock=clock, deal=lambda name: Game.deal(21))
+    wire = Wire(registry, clock, "ann", "oak")
+    bob = Link(registry, "bob", clock=clock)
+    bob.join("oak")
+    wire.carry()
+    wire.screen.resync()  # ctrl+l
+    wire.carry()
+    clock.advance(0.3)
+    wire.lose = 1  # bob's flip: lost on its way (whatever loses it)
+    bob.receive(encode(Flip()))
+    wire.carry()
+    wire.screen.flip()  # ann's flip, and the battle: past the gap, asks for a snapshot too soon after the last
+    wire.carry()
+    assert wire.screen.battles == 0 and wire.screen.seq < registry.table("oak").seq
+    wire.wait(5.0)  # nobody flips
+    table = registry.table("oak")
+    assert (wire.screen.seq, wire.screen.battles, wire.screen.state) == (table.seq, 1, table.state())
 
 
 def test_a_request_made_for_a_game_that_is_gone_is_refused_in_one_line():
@@ -168,10 +234,15 @@ def test_a_link_asked_for_a_snapshot_sends_one_at_once_and_at_most_one_a_second(
     resync = encode(Resync())
     link.receive(resync + resync)
     out = update_reader().feed(link.take())
-    assert [type(m) for m in out] == [Snapshot] and link.dropped_requests == 1
-    clock.advance(1.0)
-    link.receive(resync)
+    assert [type(m) for m in out] == [Snapshot]  # one: encoded after both asks, it answers both
+    clock.advance(0.5)
+    link.receive(resync + resync)
+    link.poll()
+    assert link.take() == b"" and link.next_deadline() == 1001.0  # the asks that came too soon: one, deferred
+    clock.advance(0.5)
+    link.poll()
     assert [type(m) for m in update_reader().feed(link.take())] == [Snapshot]
+    assert link.next_deadline() is None and link.take() == b""
 
 
 def test_sequence_numbers_and_stamps_travel_in_the_protocols_lines():

@@ -5,7 +5,8 @@ server keeps the other and pumps it here. What the game sends goes to
 ``link.receive`` in bounded reads, at a bounded byte rate (the link checks and
 rate-limits each request). What the link queues is written when the link says
 there is something (``on_output``), coalesced to one write per turn of the
-event loop. While the game does not take what was written, nothing more is
+event loop. A fresh snapshot the game asked for too soon after the last is served
+when the link says it is due (``next_deadline``, then ``poll``). While the game does not take what was written, nothing more is
 taken from the link: its own bounded queue then falls behind and resynchronises
 with a fresh snapshot, so a slow game never slows the table nor grows the server.
 """
@@ -21,6 +22,7 @@ import termios
 from collections.abc import Callable
 
 from ..tables import Link
+from ..tables.clock import seconds_until
 from ..tables.rate import TokenBucket
 
 READ_CHUNK = 16 * 1024
@@ -62,6 +64,8 @@ class TableSocket:
         self._finished = False
         self._budget = TokenBucket(read_rate, read_burst, self._loop.time())
         self._resume: asyncio.TimerHandle | None = None
+        self._due: asyncio.TimerHandle | None = None
+        """The call that serves the link's deferred snapshot when it is due."""
         self.bytes_in = 0
         self.bytes_out = 0
         link.on_output = self._wanted
@@ -94,9 +98,21 @@ class TableSocket:
             return
         self.bytes_in += len(data)
         self.link.receive(data)
+        self._watch_deadline()
         if self._on_request is not None:
             self._on_request()
         self._spend(len(data))
+
+    def _watch_deadline(self) -> None:
+        """Poll the link when its deferred snapshot is due (one call waits at a time)."""
+        delay = seconds_until(self.link.next_deadline(), self.link.clock)
+        if delay is not None and self._due is None and not self._closed:
+            self._due = self._loop.call_later(delay, self._poll_link)
+
+    def _poll_link(self) -> None:
+        self._due = None
+        self.link.poll()
+        self._watch_deadline()  # not due yet on the link's clock: again when it is
 
     def _spend(self, size: int) -> None:
         """Take ``size`` from the read budget; past it, stop reading until the budget has refilled."""
@@ -189,6 +205,9 @@ class TableSocket:
         self._stop_writing()
         if self._resume is not None:
             self._resume.cancel()
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
         self.link.on_output = None
         self._out = memoryview(b"")
         self.sock.close()

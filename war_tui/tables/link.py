@@ -8,8 +8,13 @@ never waits for a connection. A link whose queue would pass ``max_queued``
 bytes (a spectator on a bad line, a process that stopped reading) drops it and
 is sent a fresh snapshot instead on its next ``take()``. A connection that
 sends ``max_bad_lines`` malformed lines is closed; requests beyond
-``request_rate`` a second are dropped, and so are asks for a fresh snapshot (``Resync``) closer together than
-``RESYNC_GAP`` seconds.
+``request_rate`` a second are dropped.
+
+An ask for a fresh snapshot (``Resync``: its screen saw a gap, or its player pressed ctrl+l) is never
+dropped, as a screen that asked waits for it: the link encodes at most one a ``RESYNC_GAP`` seconds for
+its connection, and one asked sooner is deferred (however many are asked meanwhile, one is served) until
+the gap has passed. The link starts no timer: ``next_deadline()`` says when a deferred snapshot is due,
+and the host calls ``poll()`` then, as it drives a table.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ REQUEST_RATE = 50.0
 """Requests a second a link may make on average (a held-down key repeats about 30 times a second)."""
 REQUEST_BURST = 100.0
 RESYNC_GAP = 1.0
-"""Seconds at least between two fresh snapshots a connection asks for (each may be 64 KiB)."""
+"""Seconds at least between two fresh snapshots served to a connection that asks for them (each may be 64 KiB)."""
 
 
 class Link:
@@ -65,13 +70,19 @@ class Link:
         self.dropped_requests = 0
         self.resyncs = 0
         """How many times the link fell behind and was sent a fresh snapshot."""
-        self._clock = clock
+        self.deferred_resyncs = 0
+        """Asks for a fresh snapshot that came within ``RESYNC_GAP`` of the last one served (served later)."""
+        self.clock = clock
+        """The link's time, on which ``next_deadline()`` is told."""
         self._requests = TokenBucket(request_rate, request_burst, clock())
         self._reader: MessageReader[Request] = request_reader()
         self._queue: deque[bytes] = deque()
         self._queued = 0
         self._resync = False
-        self._resync_asked: float | None = None
+        self._resync_served: float | None = None
+        """When the last snapshot the connection asked for was served."""
+        self._resync_due: float | None = None
+        """When the deferred snapshot the connection asked for is due (None: none is waiting)."""
         self._stop_lobby: Callable[[], None] | None = None
         self.on_join: Callable[[str, Member], None] | None = None
         """Told each table the connection itself asks to sit at or watch (from the lobby), for the host's log."""
@@ -116,15 +127,26 @@ class Link:
                     return
                 self._send_notice(Notice(NoticeCode.REFUSED, f"refused {item}"))
                 continue
-            if not self._allow():
+            if not isinstance(item, Resync) and not self._allow():  # a resync has a bound of its own
                 self.dropped_requests += 1
                 continue
             self._carry_out(item)
+
+    def next_deadline(self) -> float | None:
+        """When a deferred snapshot is due (on the link's ``clock``): the host calls ``poll()`` then."""
+        return self._resync_due
+
+    def poll(self) -> None:
+        """Serve the snapshot deferred by ``RESYNC_GAP`` once it is due."""
+        due = self._resync_due
+        if due is not None and self.clock() >= due:
+            self._serve_snapshot()
 
     def take(self) -> bytes:
         """Everything queued for the connection (a fresh snapshot first if it fell behind); b"" when nothing."""
         if self._resync:
             self._resync = False
+            self._resync_due = None  # the snapshot served now is as fresh as the deferred one would be
             self._queue.clear()
             self._queued = 0
             line = self._fresh()
@@ -155,6 +177,7 @@ class Link:
         """
         if self.closed:
             return
+        self._resync_due = None
         if reason is not None:
             self._resync = False
             self._queue.clear()
@@ -170,7 +193,7 @@ class Link:
     # ------------------------------------------------------------ inside
 
     def _allow(self) -> bool:
-        return self._requests.allow(self._clock())
+        return self._requests.allow(self.clock())
 
     def _carry_out(self, request: Request) -> None:
         member = self.member
@@ -203,12 +226,20 @@ class Link:
         member.request(request)
 
     def _fresh_snapshot(self) -> None:
-        """The connection asked for a fresh snapshot: what is queued gives way to it, at most one a ``RESYNC_GAP``."""
-        now = self._clock()
-        if self._resync_asked is not None and now - self._resync_asked < RESYNC_GAP:
-            self.dropped_requests += 1
+        """The connection asked for a fresh snapshot: served now, or once ``RESYNC_GAP`` has passed since the last."""
+        if self._resync_served is not None and self.clock() < self._resync_served + RESYNC_GAP:
+            if self._resync_due is None:
+                self.deferred_resyncs += 1
+            self._resync_due = self._resync_served + RESYNC_GAP
             return
-        self._resync_asked = now
+        self._serve_snapshot()
+
+    def _serve_snapshot(self) -> None:
+        """What is queued gives way to a fresh snapshot, encoded on the next ``take()``."""
+        self._resync_served = self.clock()
+        self._resync_due = None
+        if self.closed:
+            return
         was_idle = not self._queue and not self._resync
         self._queue.clear()
         self._queued = 0

@@ -11,9 +11,13 @@ listeners. Key presses become requests through ``send`` (``flip``, ``set_auto``,
 stamped with the game and sequence number this screen shows; the table answers with updates.
 
 It holds the table's state, never a replay of steps: each update of the table carries its sequence
-number, and only the next one is applied. One already held (a duplicate, or older) is ignored; one past
-a gap (an update lost) is not applied and asks the table for a fresh snapshot (``Resync``, at most one
-a ``RESYNC_GAP`` seconds), which replaces everything. The table's tally and the game's time
+number, and only the next one is applied. A snapshot is always taken: the server encodes it when it
+sends it, so it is never older than what came before it on the connection (and a table opened again
+under the same name numbers its changes from the start). One already held (a duplicate, or older) is ignored; one past
+a gap (an update lost) is not applied and asks the table for a fresh snapshot (``Resync``), which replaces
+everything. One ask is outstanding at a time: not asked again until a snapshot comes, or ``RESYNC_RETRY``
+seconds after it was asked if none came (the server serves it, at most one a ``link.RESYNC_GAP``, however
+long the table then waits). The table's tally and the game's time
 (``tally``, ``played_ms``) come with its events, so every screen shows the same.
 
 Fed by ``handle``: from the protocol's ``update_reader`` in a game process, or
@@ -57,8 +61,8 @@ from .messages import (
 from .options import DEFAULT_AUTO_SPEED, DEFAULT_LOG_LINES
 
 TableListener = Callable[[Snapshot | TableState | Notice | Emoted | Lobby], None]
-RESYNC_GAP = 1.0
-"""Seconds at least between two snapshots this screen asks for."""
+RESYNC_RETRY = 3.0
+"""Seconds a screen waits for the snapshot it asked for before it asks again."""
 
 
 class RemoteGame(EventSource):
@@ -77,6 +81,7 @@ class RemoteGame(EventSource):
         """Fresh snapshots asked for (a gap in the sequence, or ctrl+l)."""
         self._clock = clock
         self._resync_at: float | None = None
+        """When the outstanding ask for a snapshot was made (None: none is outstanding)."""
         self.rules = Rules()
         self.seed: int | None = None
         self.total_cards = 0
@@ -149,10 +154,10 @@ class RemoteGame(EventSource):
         self._send(Decline(*self._stamp()))
 
     def resync(self) -> bool:
-        """Ask the table for a fresh snapshot (a gap in the sequence, or ctrl+l); at most one a ``RESYNC_GAP``
-        seconds. Whether it was asked."""
+        """Ask the table for a fresh snapshot (a gap in the sequence, or ctrl+l), unless one asked is on its way
+        (asked less than ``RESYNC_RETRY`` seconds ago, and no snapshot since). Whether it was asked."""
         now = self._clock()
-        if self._resync_at is not None and now - self._resync_at < RESYNC_GAP:
+        if self._resync_at is not None and now - self._resync_at < RESYNC_RETRY:
             return False
         self._resync_at = now
         self.resyncs += 1
@@ -185,8 +190,8 @@ class RemoteGame(EventSource):
     def handle(self, update: Update) -> None:
         """Apply one update from the table if it is the next in its sequence, then tell whoever listens."""
         if isinstance(update, Snapshot):
-            if not self._takes_snapshot(update):
-                return
+            self.seq = update.seq
+            self._resync_at = None
         elif isinstance(update, (EventBatch, TableState, Notice, Emoted)) and update.seq and not self._next(update.seq):
             return
         if isinstance(update, EventBatch):
@@ -210,21 +215,12 @@ class RemoteGame(EventSource):
     def _next(self, seq: int) -> bool:
         """Whether the update numbered ``seq`` is the next one (then this screen stands at it); after a gap, no:
         it asks for a snapshot instead."""
-        if seq <= self.seq:
-            return False  # a duplicate, or older than what this screen holds
-        if seq > self.seq + 1 or self.seq == 0:
+        if seq <= self.seq or self.seq == 0:
+            return False  # a duplicate, older than what this screen holds, or before the snapshot of a table joined
+        if seq > self.seq + 1:
             self.resync()  # one was lost: the snapshot brings everything at once
             return False
         self.seq = seq
-        return True
-
-    def _takes_snapshot(self, snapshot: Snapshot) -> bool:
-        """A snapshot replaces everything unless this screen already holds a newer state of the same table."""
-        state = self.state
-        if state is not None and state.table == snapshot.state.table and snapshot.seq < self.seq:
-            return False
-        self.seq = snapshot.seq
-        self._resync_at = None
         return True
 
     def _snapshot(self, snapshot: Snapshot) -> None:

@@ -33,7 +33,7 @@ from ...presentation.views import BattleView, DealView, EndView, LogNote, deal_v
 from ...settings.play import PlaySettings
 from ...settings.served import TableMode
 from ...tables import (
-    Emoted, Join, Leave, Lobby, Notice, NoticeCode, RemoteGame, SeatStatus, Snapshot, TableState, WatchLobby,
+    Emoted, Join, Lobby, Notice, NoticeCode, RemoteGame, SeatStatus, Snapshot, TableState, WatchLobby,
 )
 from ...tables.messages import LOGGED_NOTICES
 from ..adapter import EngineAdapter
@@ -379,7 +379,7 @@ class TableController(Controller):
         self._leave_confirmed = False
         if self.settings.table_mode != TableMode.LOBBY or self._in_lobby or self.game.send is None:
             return False
-        self.game.send(Leave())
+        self.game.leave()
         self.game.send(WatchLobby())
         self._in_lobby = True
         self.shell.close_result()
