@@ -5,10 +5,11 @@ server keeps the other and pumps it here. What the game sends goes to
 ``link.receive`` in bounded reads, at a bounded byte rate (the link checks and
 rate-limits each request). What the link queues is written when the link says
 there is something (``on_output``), coalesced to one write per turn of the
-event loop. A fresh snapshot the game asked for too soon after the last is served
-when the link says it is due (``next_deadline``, then ``poll``). While the game does not take what was written, nothing more is
+event loop. While the game does not take what was written, nothing more is
 taken from the link: its own bounded queue then falls behind and resynchronises
 with a fresh snapshot, so a slow game never slows the table nor grows the server.
+A fresh snapshot the game asked for too soon after the last is served when the
+link says it is due (``next_deadline``, then ``poll``).
 """
 
 from __future__ import annotations

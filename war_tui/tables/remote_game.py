@@ -11,13 +11,13 @@ listeners. Key presses become requests through ``send`` (``flip``, ``set_auto``,
 stamped with the game and sequence number this screen shows; the table answers with updates.
 
 It holds the table's state, never a replay of steps: each update of the table carries its sequence
-number, and only the next one is applied. A snapshot is always taken: the server encodes it when it
-sends it, so it is never older than what came before it on the connection (and a table opened again
-under the same name numbers its changes from the start). One already held (a duplicate, or older) is ignored; one past
+number, and only the next one is applied. One already held (a duplicate, or older) is ignored; one past
 a gap (an update lost) is not applied and asks the table for a fresh snapshot (``Resync``), which replaces
 everything. One ask is outstanding at a time: not asked again until a snapshot comes, or ``RESYNC_RETRY``
 seconds after it was asked if none came (the server serves it, at most one a ``link.RESYNC_GAP``, however
-long the table then waits). The table's tally and the game's time
+long the table then waits). A snapshot is always taken: the server encodes it when it sends it, so it is
+never older than what came before it on the connection (and a table opened again under the same name
+numbers its changes from the start). The table's tally and the game's time
 (``tally``, ``played_ms``) come with its events, so every screen shows the same.
 
 Fed by ``handle``: from the protocol's ``update_reader`` in a game process, or
