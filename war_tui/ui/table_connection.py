@@ -8,7 +8,10 @@ Textual here: the app hands each host its asyncio loop and two callables.
   screen; lines become updates through the protocol's checked reader. Requests
   are written without blocking, and what the socket cannot take yet waits in a
   bounded buffer. A closed socket, or a line the protocol refuses, ends the
-  connection with one sentence for the person (``on_closed``).
+  connection with one sentence for the person (``on_closed``). An update the
+  screen fails to show never takes the rest of its read with it, and a fresh
+  snapshot mends the screen: this runs as a bare loop callback, where an
+  exception would vanish and leave the screen still.
 - ``LocalHost``: a ``two_player_table`` in this process, its timers driven by
   ``run_timers``; each player's keys go to their own seat.
 """
@@ -45,6 +48,9 @@ READ_SIZE = 64 * 1024
 MAX_UNSENT = 64 * 1024
 """Bytes of requests waiting for the socket at most; past it, new requests are dropped (the server is not reading)."""
 
+MAX_FAILED_UPDATES = 8
+"""Updates this game may fail to show (each mended by a fresh snapshot) before it says it cannot show the table."""
+
 Closed = Callable[[str], None]
 """Called once, with a sentence saying why the table is gone."""
 
@@ -60,6 +66,8 @@ class SocketHost:
         self.closed = False
         self.dropped = 0
         """Requests dropped because the socket would not take them."""
+        self.failed_updates = 0
+        """Updates whose showing raised: the read goes on with the rest, and asks for a fresh snapshot."""
         self._sock: socket.socket | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._reader = update_reader()
@@ -120,15 +128,25 @@ class SocketHost:
         if not data:
             self._end("the connection to the table closed")
             return
+        failed = False
         for item in self._reader.feed(data):
             if isinstance(item, ProtocolError):
                 self._end(f"the server sent something this game cannot read ({item})")
                 return
-            self.game.handle(item)
+            try:
+                self.game.handle(item)
+            except Exception as error:  # noqa: BLE001 - any failure to show an update: the table's state mends it
+                failed = True
+                self.failed_updates += 1
+                if self.failed_updates > MAX_FAILED_UPDATES:
+                    self._end(f"this game could not show its table ({type(error).__name__})")
+                    return
             if isinstance(item, Notice) and item.code is NoticeCode.CLOSING:
                 self._end(item.text)  # the server says the table (or the server) is closing: nothing follows
             if self.closed:
                 return
+        if failed:
+            self.game.resync()  # a fresh snapshot redraws what the failed update would have shown
 
     def _flush(self) -> None:
         sock = self._sock
