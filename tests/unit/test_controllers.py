@@ -20,7 +20,7 @@ from war_tui.settings.play import PlaySettings
 from war_tui.tables import Auto, FakeClock, Flip, RemoteGame, Restart, Table, two_player_table
 from war_tui.ui.controllers.solo import SoloController
 from war_tui.ui.controllers.table import TableController
-from war_tui.ui.controllers.two_players import TwoPlayerController
+from war_tui.ui.controllers.two_players import BothSeats
 from war_tui.ui.controllers.table import PLACEHOLDER_NAMES, WATCHING
 
 WAR_PACKETS = (tuple(parse_cards("7C 3C 9S 4C 5C 8S")), tuple(parse_cards("7H 2D 9D 4D 3S 6D")))
@@ -366,8 +366,8 @@ async def test_two_players_each_flip_with_their_own_key_and_space_flips_for_nobo
     local = two_player_table(("Ann", "Bob"), deal=lambda: Game(*WAR_PACKETS))
     host = LocalSeats(local)
     board, shell = Board(names=("Ann", "Bob")), Shell()
-    controller = TwoPlayerController(board, shell, replace(SHOWN_WHOLE, names=("Ann", "Bob")), host,
-                                     clock=lambda: 0.0)
+    settings = replace(SHOWN_WHOLE, names=("Ann", "Bob"))
+    controller = TableController(board, shell, settings, host, seats=BothSeats(host, settings), clock=lambda: 0.0)
     controller.start()
     assert not controller.allows("flip", on_board=True) and controller.allows("p2_flip")
     assert controller.allows("flip", on_board=False)  # over the result, space says whose keys are whose
@@ -387,8 +387,8 @@ async def test_two_players_each_flip_with_their_own_key_and_space_flips_for_nobo
 async def test_two_players_names_stay_as_this_keyboard_gave_them():
     local = two_player_table(("Ann", "Bob"))
     board, shell = Board(names=("Ann", "Bob")), Shell()
-    controller = TwoPlayerController(board, shell, replace(SHOWN_WHOLE, names=("Ann", "Bob")), LocalSeats(local),
-                                     clock=lambda: 0.0)
+    settings, host = replace(SHOWN_WHOLE, names=("Ann", "Bob")), LocalSeats(local)
+    controller = TableController(board, shell, settings, host, seats=BothSeats(host, settings), clock=lambda: 0.0)
     controller.start()
     controller.auto()
     assert board.names == ("Ann", "Bob") and controller.host.asked == [("auto", True, 4.0)]

@@ -31,7 +31,6 @@ from ..core.engine import Game
 from ..core.plural import plural
 from ..presentation.table_keys import LOBBY_KEYS
 from ..presentation.glyphs import choose_glyphs
-from ..presentation.views import BattleView
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
 from ..stats import GameRecord, Source, StatsStore
@@ -41,7 +40,7 @@ from .components.ascii_scrollbar import AsciiScrollBarRender
 from .components.click_to_flip import FlipClicked
 from .controllers import Controller, ResultShown
 from .controllers.base import Severity
-from .controllers.solo import SoloController
+from .controllers.choose import controller_for, way_to_play
 from .fastpath import probe
 from .fastpath.output import ShadowOutput
 from .gc_pauses import STARTUP_SETTLED, freeze_startup_objects
@@ -125,36 +124,21 @@ class WarApp(ShadowOutput, App[None]):
         if settings.deck == "four-colour":
             self.glyphs = replace(self.glyphs, four_colour=True)
         self.finished_hooks: list[FinishedHook] = []
-        """Called once per finished solo game with (game, seconds): the seam for statistics."""
+        """Called once per finished solo game with (game, seconds), after its statistics are recorded."""
         # No store given (tests, embedding): record nothing rather than write to the user's file.
         self.stats = stats if stats is not None else StatsStore.off("no statistics file was given")
-        if self.stats.enabled:
-            self.finished_hooks.append(self._record_game)
-        if table is None and settings.two_players:
-            from ..tables import TableOptions
-            from .controllers.two_players import first_deal
-            from .table_connection import LocalHost
-
-            seeds = seed_source if seed_source is not None else new_seed
-            table = LocalHost(settings.names, on_record=self._table_record, options=TableOptions(rules=settings.rules),
-                              deal=first_deal(settings, seeds))
         self.ended: str | None = None
         """Why the table is gone, once it is."""
-        self.board = board = Board(settings.names, self.glyphs, self, war_step=settings.war_step,
-                                   seats=table is not None, local=settings.two_players)
+        self.board = board = Board(settings.names, self.glyphs, kind=way_to_play(settings, table),
+                                   war_step=settings.war_step, on_ready=self.board_ready)
         board.auto = settings.auto or settings.screensaver
         board.speed = min(settings.speed, settings.top_speed)
         board.pause_on_war = settings.pause_on_war
-        self.controller: Controller
-        if table is None:
-            self.controller = SoloController(board, self, settings, clock=clock, new_seed=new_seed)
-        else:
-            from .controllers.table import TableController
-            from .controllers.two_players import TwoPlayerController
-
-            kind = TwoPlayerController if settings.two_players else TableController
-            self.controller = controller = kind(board, self, settings, table, clock=clock)
-            board.names = controller.first_names()
+        self.controller: Controller = controller_for(
+            settings, table, board=board, shell=self, clock=clock, new_seed=new_seed, seed_source=seed_source,
+            on_record=self._table_record,
+        )
+        board.pacer = self.controller  # the board tells the controller as it lays a war
         self._lobby: LobbyScreen | None = None
         self.fastpath = probe()
         """The private speed-ups the installed Textual allows (``war_tui.ui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
@@ -180,29 +164,15 @@ class WarApp(ShadowOutput, App[None]):
             self.board.set_class(holds, name, update=False)
         return self.board
 
-    @property
-    def game_waits(self) -> bool:
-        """``Pacer``: the board asks the controller."""
-        return self.controller.game_waits
-
-    def battle_settled(self) -> None:
-        self.controller.battle_settled()
-
-    def stopped_at_war(self) -> None:
-        self.controller.stopped_at_war()
-
-    def stops_at_tie(self, view: BattleView) -> bool:
-        return self.controller.stops_at_tie(view)
-
     def on_mount(self) -> None:
         ToastTrail(self).watch(self.screen)  # lives on in the screens' signals it subscribes to
         self.set_class(self.glyphs.ascii, "-ascii")
-        self.set_class(self.settings.two_players, "-two-players")
+        self.set_class(self.controller.kind == "two-players", "-two-players")
         if self.glyphs.ascii:
             ScrollBar.renderer = AsciiScrollBarRender  # Textual has one renderer per process; put back on unmount
 
     def board_ready(self) -> None:
-        """``Pacer``: the board's widgets are mounted, so every value the controller gives the board reaches them."""
+        """The board's widgets are mounted, so every value the controller gives the board reaches them."""
         self.controller.start()
         self._fit_screen(self.size.width, self.size.height)
         self._say_stats_off(self.stats.take_notice())
@@ -256,7 +226,7 @@ class WarApp(ShadowOutput, App[None]):
     def say(
         self, kind: str, message: str, *, timeout: float, severity: Severity = "information", short: str | None = None
     ) -> None:
-        """``Shell.say``: the notice before of this ``kind`` expires as this one is raised (Textual drops
+        """``Notices.say``: the notice before of this ``kind`` expires as this one is raised (Textual drops
         expired notices when it adds one), so its toast gives way to the new one. On a short screen a
         toast covers part of the board, so it stays no longer than ``SHORT_SCREEN_NOTE``, in its ``short``
         words if it has some."""
@@ -270,7 +240,7 @@ class WarApp(ShadowOutput, App[None]):
         self.post_message(Notify(notice))
 
     def unsay(self, kind: str) -> None:
-        """``Shell.unsay``: the notice expires and is raised again, and Textual, dropping expired notices as it
+        """``Notices.unsay``: the notice expires and is raised again, and Textual, dropping expired notices as it
         shows the notices, takes its toast away."""
         notice = self._said.pop(kind, None)
         if notice is not None:
@@ -304,8 +274,9 @@ class WarApp(ShadowOutput, App[None]):
             forget_removed_widgets()
 
     def game_finished(self, game: Game, seconds: float, *, auto_seen: bool) -> None:
-        """The one place a finished solo game is reported: every hook (statistics)."""
-        self._auto_seen = auto_seen
+        """The one place a finished solo game is reported: the statistics, then every hook."""
+        if self.stats.enabled:
+            self._record_game(game, seconds, auto_seen=auto_seen)
         for hook in self.finished_hooks:
             hook(game, seconds)
 
@@ -349,13 +320,11 @@ class WarApp(ShadowOutput, App[None]):
 
     # ------------------------------------------------------- the stats seam
 
-    _auto_seen = False
-
-    def _record_game(self, game: Game, seconds: float) -> None:
+    def _record_game(self, game: Game, seconds: float, *, auto_seen: bool) -> None:
+        """``auto_seen``: auto-play ran during the game (a screensaver's games are the screensaver's)."""
+        source = Source.AUTO if auto_seen else Source.INTERACTIVE
         if self.settings.screensaver:
             source = Source.SCREENSAVER
-        else:
-            source = Source.AUTO if self._auto_seen else Source.INTERACTIVE
         self._store_record(GameRecord.from_game(game, self.board.names, seconds, source))
 
     def _table_record(self, record: GameRecord) -> None:
@@ -506,7 +475,7 @@ class WarApp(ShadowOutput, App[None]):
                 if self.controller.answer_leave(event.key):
                     await self.action_quit()
                 return
-            seat_flip = self.settings.two_players and any(event.key in keys for keys in SEAT_FLIP_KEYS)
+            seat_flip = self.controller.kind == "two-players" and any(event.key in keys for keys in SEAT_FLIP_KEYS)
             if event.key not in FLIP_KEYS and not seat_flip:
                 self.board.hurry()
             if run_input_binding(self, event):

@@ -19,6 +19,7 @@ newer comes (``settle``).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from textual.app import ComposeResult
@@ -40,20 +41,18 @@ from .components.packet import Packet
 from .components.pile import Pile
 from .components.status import StatusLine
 from .components.trend import CountTrend
+from .controllers.base import Kind
 
 if TYPE_CHECKING:  # a solo game loads nothing of the tables
     from ..tables import TableState, You
 
 
 class Pacer(Protocol):
-    """What the board tells whoever feeds it as a war is laid (a controller)."""
+    """What the board tells whoever feeds it as a war is laid (the controller, ``war_tui.ui.controllers``)."""
 
     @property
     def game_waits(self) -> bool:
         """Whether the game waits for the board to lay a war (a solo game), or plays on (a table)."""
-
-    def board_ready(self) -> None:
-        """The board's widgets are mounted: what is set on the board from now on reaches them in order."""
 
     def battle_settled(self) -> None:
         """The battle on show is whole on the pile: its outcome (and a game it ended) may be told."""
@@ -103,24 +102,28 @@ class Board(Screen[None]):
     footer_plan: var[FooterPlan] = var(SOLO_FOOTER)
     """Which keys the footer leaves out for this way to play (a spectator's, two players')."""
 
+    pacer: Pacer
+    """Who feeds the board, told as a war is laid: given by whoever builds the board, before it is shown."""
+
     def __init__(
         self,
         names: tuple[str, str],
         glyphs: Glyphs,
-        pacer: Pacer,
         *,
+        kind: Kind,
         war_step: float,
-        seats: bool = False,
-        local: bool = False,
+        on_ready: Callable[[], None],
     ) -> None:
+        """``kind``: which board to compose (a table's has the seats line). ``on_ready``: called once the board's widgets are mounted, so what is set on the board from then on
+        reaches them in order."""
         super().__init__()
         self.set_reactive(Board.names, names)
         self.glyphs = glyphs
-        self.pacer = pacer
         self.war_step = war_step
-        self.seats = seats
+        self._on_ready = on_ready
+        self.seats = seats = kind != "solo"
         """A table's board: the seats line under the status line."""
-        self.local = local
+        self.local = local = kind == "two-players"
         """Both seats at this keyboard: the seats line names the players as this keyboard gave them."""
         self._step_timer: Timer | None = None
         self.set_class(seats and not local, "-table")
@@ -157,7 +160,7 @@ class Board(Screen[None]):
         yield GameFooter(ascii=g.ascii).data_bind(plan=Board.footer_plan)
 
     def on_mount(self) -> None:
-        self.pacer.board_ready()
+        self._on_ready()
         self.watch_you(self.you)
 
     def watch_you(self, you: You | None) -> None:

@@ -23,7 +23,7 @@ TABLE_ACTIONS = frozenset({"emote", "play_house", "sit", "decline", "resync"})
 """Keys only a shared table has: emotes, the house in the empty seat, taking a free seat, declining the other
 player's request, a fresh copy of the table."""
 Kind = Literal["solo", "table", "two-players"]
-"""A way to play (it chooses the result screen)."""
+"""A way to play (``choose.way_to_play``): it chooses the controller, the board's layout and the result screen."""
 
 
 class Stoppable(Protocol):
@@ -82,11 +82,8 @@ class ResultShown:
     """The screensaver's seconds to the next deal."""
 
 
-class Shell(Protocol):
-    """What the app does for a controller: notices, timers and the screens over the board."""
-
-    @property
-    def is_running(self) -> bool: ...
+class Notices(Protocol):
+    """Notices over the board."""
 
     def notify(
         self, message: str, *, title: str = "", severity: Severity = "information", timeout: float | None = None,
@@ -103,9 +100,20 @@ class Shell(Protocol):
     def unsay(self, kind: str) -> None:
         """Take the notice of this ``kind`` off the screen now: what it asked was answered."""
 
+
+class Timers(Protocol):
+    """The app's clock callbacks, while it runs."""
+
+    @property
+    def is_running(self) -> bool: ...
+
     def set_interval(self, interval: float, callback: Callable[[], object]) -> Stoppable: ...
 
     def set_timer(self, delay: float, callback: Callable[[], object]) -> Stoppable: ...
+
+
+class Results(Protocol):
+    """A game's result over the board."""
 
     def show_result(self, result: ResultShown) -> None:
         """The result over the board (under the too-small notice if that is showing); once per result."""
@@ -118,10 +126,9 @@ class Shell(Protocol):
     def clear_for_deal(self) -> None:
         """A new deal: the result, help and statistics leave the board."""
 
-    def game_finished(self, game: Game, seconds: float, *, auto_seen: bool) -> None:
-        """A solo game is over: the statistics' turn."""
 
-    def save_preferences(self, **changes: object) -> None: ...
+class TableScreens(Protocol):
+    """A table's own screens: the lobby (the tables to join), the notice that the table is gone, the footer."""
 
     def open_lobby(self) -> None: ...
 
@@ -139,6 +146,31 @@ class Shell(Protocol):
         """The keys in play changed: the footer asks ``allows`` again."""
 
 
+class Preferences(Protocol):
+    """The preferences file: what the player changed is kept for the next game."""
+
+    def save_preferences(self, **changes: object) -> None: ...
+
+
+class Statistics(Protocol):
+    """The statistics file of solo games."""
+
+    def game_finished(self, game: Game, seconds: float, *, auto_seen: bool) -> None:
+        """A solo game is over: the statistics' turn (``auto_seen``: auto-play ran during it)."""
+
+
+class SoloShell(Notices, Timers, Results, Preferences, Statistics, Protocol):
+    """What a solo game asks of the app."""
+
+
+class TableShell(Notices, Timers, Results, TableScreens, Preferences, Protocol):
+    """What a table's screen asks of the app."""
+
+
+class AppRoles(SoloShell, TableShell, Protocol):
+    """Every role the app plays for a controller (``choose.controller_for`` gives each only its own)."""
+
+
 class Controller:
     """What every way to play answers: the app's actions, the board's pacing, the help's keys."""
 
@@ -150,7 +182,7 @@ class Controller:
     """When this game's --time-limit ends, on the app's clock (None: no limit)."""
     kind: Kind = "solo"
 
-    def __init__(self, board: BoardState, shell: Shell, settings: PlaySettings, clock: Callable[[], float]) -> None:
+    def __init__(self, board: BoardState, shell: Notices, settings: PlaySettings, clock: Callable[[], float]) -> None:
         self.board = board
         self.shell = shell
         self.settings = settings

@@ -14,7 +14,7 @@ from ...presentation.speed import MIN_SPEED, faster, slower, speed_limit_text
 from ...presentation.views import deal_view, end_view
 from ...settings.play import PlaySettings
 from ..adapter import EngineAdapter
-from .base import BoardState, Controller, ResultShown, Shell, Stoppable
+from .base import BoardState, Controller, ResultShown, SoloShell, Stoppable
 
 FRAME_BUDGET = 0.012
 """Seconds of engine time per frame at "max": the rest of the frame is left for drawing and keys."""
@@ -28,11 +28,12 @@ class SoloController(Controller):
     """Deals, plays and times a local ``Game``; its events reach the board through the engine adapter."""
 
     game: Game | None
+    shell: SoloShell
 
     def __init__(
         self,
         board: BoardState,
-        shell: Shell,
+        shell: SoloShell,
         settings: PlaySettings,
         *,
         clock: Callable[[], float] = time.monotonic,

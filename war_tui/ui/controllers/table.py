@@ -25,11 +25,11 @@ from typing import Protocol
 
 from ...core.events import Event, GameOver, GameStarted
 from ...core.rules import Result
-from ...presentation.requests import LEAVE_PROMPT, LEAVE_PROMPT_SHORT, declinable, emote_line, new_requests, request_lines
+from ...presentation.requests import declinable, emote_line, new_requests
 from ...presentation.speed import faster, slower, speed_label
-from ...presentation.table_views import board_steps
+from ...presentation.table_views import BattleStep, DealStep, ResultStep, board_steps
 from ...presentation.words import capital
-from ...presentation.views import BattleView, DealView, EndView, LogNote, deal_view, end_view
+from ...presentation.views import BattleView, EndView, LogNote, deal_view, end_view
 from ...settings.play import PlaySettings
 from ...settings.served import TableMode
 from ...tables import (
@@ -37,8 +37,8 @@ from ...tables import (
 )
 from ...tables.messages import LOGGED_NOTICES
 from ..adapter import EngineAdapter
-from ...presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
-from .base import TABLE_ACTIONS, BoardState, Controller, Kind, ResultShown, Severity, Shell, Stoppable
+from .base import TABLE_ACTIONS, BoardState, Controller, ResultShown, Severity, TableShell, Stoppable
+from .seats import OneSeat, SeatPolicy
 
 BOARD_ACTIONS = frozenset({"flip", "auto", "faster", "slower", "pause_on_war", "restart", "scroll_log"})
 """The board's keys: in the lobby there is no table yet, so they leave the footer (and do nothing)."""
@@ -49,11 +49,15 @@ WATCHING = "You are watching: only the two players flip, play auto or deal again
 SIT_HINT = " (t takes a free seat)"
 """Said after ``WATCHING`` while a seat is free (or kept for someone away, which t takes once it is no longer)."""
 TABLE_NOTE = "table"
-"""The kind of the table's notes (``Shell.say``): one on show at a time."""
+"""The kind of the table's notes (``Notices.say``): one on show at a time."""
 LEAVE_KEYS = frozenset({"q", "y", "ctrl+c"})
 """The keys that confirm leaving once q asked; any other stays."""
 EMOTE_SHOWS = 6.0
 """Seconds an emote stays beside its sender's name."""
+AGREE_SECONDS = 10.0
+"""How long a first w waits for the second, which agrees (both players at one keyboard, ``agree_war_stop``)."""
+WAR_STOP_NOTE = "war stop"
+"""The kind of the notes about stopping at wars (``Notices.say``): the question leaves once it is answered."""
 
 
 class TableHost(Protocol):
@@ -70,22 +74,24 @@ class TableController(Controller):
     """The board following a table's game over a socket: a player's seat, or a spectator's view, or the lobby first."""
 
     game: RemoteGame
+    shell: TableShell
     game_waits = False
-    kind: Kind = "table"
-    local = False
-    """Both seats at this keyboard (``TwoPlayerController``)."""
 
     def __init__(
         self,
         board: BoardState,
-        shell: Shell,
+        shell: TableShell,
         settings: PlaySettings,
         host: TableHost,
         *,
+        seats: SeatPolicy | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``seats``: how this keyboard sits at the table (one seat over a connection unless told)."""
         super().__init__(board, shell, settings, clock)
         self.host = host
+        self.seats: SeatPolicy = seats if seats is not None else OneSeat()
+        self.kind = self.seats.kind
         self.game = host.game
         self.adapter = EngineAdapter(board)
         self.my_speed = board.speed
@@ -96,7 +102,7 @@ class TableController(Controller):
         self._notes = 0
         self._dealt_at = clock()
         self._played = 0.0
-        self._in_lobby = False
+        self.in_lobby = False
         self._told_watching = False
         self._house_at: float | None = None
         """When the house flips for the player the table waits for, on this screen's clock."""
@@ -105,21 +111,22 @@ class TableController(Controller):
         self._table_keys: tuple[bool, ...] = ()
         """Which of the table's own keys were in play when the footer last asked."""
         self._held_notes: list[str] = []
+        self._war_stop_timer: Stoppable | None = None
         """Notes that came while a war is held at its tie: logged after its battle, as they happened."""
         self._leave_confirmed = False
 
     def first_names(self) -> tuple[str, str]:
         """The names the board starts with: the seats' if the table has said them, else placeholders."""
+        if self.seats.names is not None:
+            return self.seats.names
         return self._seat_names() if self.game.state is not None else PLACEHOLDER_NAMES
 
     def allows(self, action: str, on_board: bool = True) -> bool:
-        if self._in_lobby and action in BOARD_ACTIONS | TABLE_ACTIONS:
+        if self.in_lobby and action in BOARD_ACTIONS | TABLE_ACTIONS:
             return False
-        if action in TABLE_ACTIONS:
-            return not self.local and self._table_key(action)
-        return super().allows(action, on_board)
+        return self.seats.allows(self, action, on_board)
 
-    def _table_key(self, action: str) -> bool:
+    def table_key(self, action: str) -> bool:
         """Emotes for players; the house only alone at the table; a seat only for a spectator while one is free or
         kept for someone away (the table says how long); declining while the other player's request waits; a fresh
         copy of the table for everyone."""
@@ -147,9 +154,10 @@ class TableController(Controller):
         if self.game.state is not None:
             self._show_table()
         elif self.settings.table_mode == TableMode.LOBBY:
-            self._in_lobby = True
+            self.in_lobby = True
             self.shell.open_lobby()
         self.host.start(asyncio.get_running_loop())
+        self.seats.start(self)
 
     def replay(self, seed: int, rules: object) -> None:
         self.shell.notify("Replays are for solo games: at a table, the table deals", severity="warning", timeout=4)
@@ -176,18 +184,18 @@ class TableController(Controller):
             self._notice(update)
         elif isinstance(update, Emoted):
             self._emoted(update)
-        elif isinstance(update, Lobby) and self._in_lobby:
+        elif isinstance(update, Lobby) and self.in_lobby:
             self.shell.lobby_changed(update)
 
     def _arrived(self) -> None:
         """A snapshot: this screen joined the table, or fell behind; show the table from it."""
-        if self._in_lobby:
-            self._in_lobby = False
+        if self.in_lobby:
+            self.in_lobby = False
             self.shell.close_lobby()
         you = self.game.you
         if you is not None and you.watching and self.settings.table_mode != TableMode.WATCH and not self._told_watching:
             self._told_watching = True
-            self._toast("Both seats are taken: you are watching", timeout=5)
+            self.toast("Both seats are taken: you are watching", timeout=5)
         self._held_notes = []  # the snapshot's log has them, in the table's order
         if self._shown:
             self.board.clear()
@@ -200,7 +208,7 @@ class TableController(Controller):
         board.pause_on_war = new.war_stop
         news = new_requests(old, new, self.game.you, board.names)
         if news:
-            self._toast("\n".join(news), timeout=5)
+            self.toast("\n".join(news), timeout=5)
         if not new.held and board.at_tie:
             board.lay_war()  # the table no longer holds the war on show: whoever laid it, it is laid here too
         if new.house_in is None:
@@ -210,12 +218,12 @@ class TableController(Controller):
         self._show_requests()
         if new.over:
             self.shell.result_hint(self._result_hint())
-        keys = tuple(self._table_key(action) for action in sorted(TABLE_ACTIONS))
+        keys = tuple(self.table_key(action) for action in sorted(TABLE_ACTIONS))
         if keys != self._table_keys:
             self._table_keys = keys
             self.shell.refresh_bindings()
 
-    def _toast(
+    def toast(
         self, text: str, *, timeout: float, severity: Severity = "information", short: str | None = None
     ) -> None:
         """The table's one note on show: each replaces the one before (most are about the same event, as a
@@ -228,9 +236,7 @@ class TableController(Controller):
         house_in = None
         if self._house_at is not None:
             house_in = max(0, math.ceil(self._house_at - self._clock()))
-        self.board.requests = request_lines(
-            self.board.table_state, self.game.you, self.board.names, house_in=house_in, local=self.local
-        )
+        self.board.requests = self.seats.requests(self, house_in)
         if self._house_at is not None and self._ticking is None and self.shell.is_running:
             self._ticking = self.shell.set_interval(1.0, self._tick)
 
@@ -244,7 +250,7 @@ class TableController(Controller):
         """An emote: beside its sender's name for a few seconds, in the log, and a toast."""
         text = emote_line(emoted.name, emoted.emote)
         self._note_line(text)
-        self._toast(text, timeout=3)
+        self.toast(text, timeout=3)
         index = emoted.seat.index
         emotes = list(self.board.emotes)
         emotes[index] = emoted.text
@@ -262,6 +268,8 @@ class TableController(Controller):
         self.board.emotes = (emotes[0], emotes[1])
 
     def _seat_names(self) -> tuple[str, str]:
+        if self.seats.names is not None:
+            return self.seats.names
         state = self.game.state
         if state is None:
             return self.board.names
@@ -282,17 +290,17 @@ class TableController(Controller):
         self.adapter.reset()
         # A finished game took what the table says, however long this screen took to get here.
         seconds = self._played if game.over else self._clock() - self._dealt_at
-        for kind, view in board_steps(game, seconds):
-            if kind == "deal":
-                board.deal = view if isinstance(view, DealView) else None
-            elif kind == "battle":
-                board.battle = view if isinstance(view, BattleView) else None
-            elif kind == "result":
-                board.result = view if isinstance(view, EndView) else None
-            elif kind == "note" and isinstance(view, Notice) and self._logs(view):
-                self._note_line(view.text)
-            elif kind == "note" and isinstance(view, Emoted):
-                self._note_line(emote_line(view.name, view.emote))
+        for step in board_steps(game, seconds):
+            if isinstance(step, DealStep):
+                board.deal = step.view
+            elif isinstance(step, BattleStep):
+                board.battle = step.view
+            elif isinstance(step, ResultStep):
+                board.result = step.view
+            elif isinstance(step.view, Emoted):
+                self._note_line(emote_line(step.view.name, step.view.emote))
+            elif self.seats.logs(step.view):
+                self._note_line(step.view.text)
         if not (game.held and board.at_tie):
             board.settle()  # the table as it is: a war in the log is on show whole, not laid again
         self._shown = True
@@ -322,25 +330,20 @@ class TableController(Controller):
             board.result = end
             self._show_result(end)
 
-    def _logs(self, notice: Notice) -> bool:
-        """Whether the battle log keeps this notice (the table's log does; a screen may leave some out)."""
-        return notice.code in LOGGED_NOTICES
-
     def _notice(self, notice: Notice) -> None:
         text = capital(notice.text)
         if notice.code in LOGGED_NOTICES:
-            if not self._logs(notice):
+            if not self.seats.logs(notice):
                 return
             self._note_line(notice.text)
-            self._toast(notice.text, timeout=4)
+            self.toast(notice.text, timeout=4)
         elif notice.code is NoticeCode.CLOSING:
-            if self.local:
-                self.shell.table_closed(notice.text)
-        elif self._in_lobby and self.shell.lobby_says(text):
+            self.seats.closing(self, notice.text)
+        elif self.in_lobby and self.shell.lobby_says(text):
             return
         else:
             severity: Severity = "warning" if notice.code is NoticeCode.REFUSED else "information"
-            self._toast(text, severity=severity, timeout=4)
+            self.toast(text, severity=severity, timeout=4)
 
     def _note_line(self, text: str) -> None:
         """A line in the battle log, after the battle on show: a war being laid is told whole first (a war held
@@ -377,29 +380,18 @@ class TableController(Controller):
         if self._ask_before_leaving():
             return True
         self._leave_confirmed = False
-        if self.settings.table_mode != TableMode.LOBBY or self._in_lobby or self.game.send is None:
+        if self.settings.table_mode != TableMode.LOBBY or self.in_lobby or self.game.send is None:
             return False
         self.game.leave()
         self.game.send(WatchLobby())
-        self._in_lobby = True
+        self.in_lobby = True
         self.shell.close_result()
         self.shell.open_lobby()
         return True
 
     def _ask_before_leaving(self) -> bool:
-        """Whether q asks to confirm: a seated player, mid-game, with another player at the table (who hears of
-        it at once, as spectators do); at game over, alone with the house, or watching, q leaves at once."""
-        if self._leave_confirmed:
-            return False
-        state, you = self.game.state, self.game.you
-        if (self.local or self.ended is not None or self._in_lobby or state is None or state.over or you is None
-                or you.seat is None or state.seats[1 - you.seat.index].status is not SeatStatus.PLAYER):
-            return False
-        if not self.leave_asked:
-            self.leave_asked = True
-            self.game.set_leaving(True)
-            self._toast(capital(LEAVE_PROMPT), timeout=5, short=LEAVE_PROMPT_SHORT)
-        return True
+        """Whether q asks to confirm (the seat policy's to say) and was not confirmed yet."""
+        return not self._leave_confirmed and self.seats.asks_before_leaving(self)
 
     def answer_leave(self, key: str) -> bool:
         """q or y leaves; any other key stays (and does nothing else), and the table hears so."""
@@ -409,7 +401,7 @@ class TableController(Controller):
             return True
         if self.ended is None:
             self.game.set_leaving(False)
-            self._toast("You stay at the table", timeout=2)
+            self.toast("You stay at the table", timeout=2)
         return False
 
     def join(self, table: str, watch: bool) -> None:
@@ -423,18 +415,7 @@ class TableController(Controller):
         self.shell.show_result(ResultShown(end, self.game.seed, kind=self.kind, hint=self._result_hint()))
 
     def _result_hint(self) -> tuple[str, ...]:
-        if self.game.watching:
-            return ("The players deal again", "esc: look at the table", "q: stop watching")
-        state, you = self.game.state, self.game.you
-        ask = "r or space: deal again once both players ask"
-        if state is not None and you is not None and you.seat is not None:
-            mine, other = state.seats[you.seat.index], state.seats[1 - you.seat.index]
-            name = self.board.names[1 - you.seat.index]
-            if mine.restart and not other.restart:
-                ask = f"You asked to deal again: waiting for {name} (r withdraws)"
-            elif other.restart and not mine.restart:
-                ask = f"{name} asks to deal again: r or space agrees"
-        return (ask, "esc: look at the table", "q: leave")
+        return self.seats.result_hint(self)
 
     # ------------------------------------------------------------ auto-play
 
@@ -445,46 +426,32 @@ class TableController(Controller):
         board.auto = running
         board.speed = state.auto_speed if running and state is not None and state.auto_speed else self.my_speed
 
-    def _my_seat_wants_auto(self) -> bool:
-        state, you = self.board.table_state, self.game.you
-        if state is None or you is None or you.seat is None:
-            return False
-        return state.seats[you.seat.index].auto
-
-    def _ask_auto(self, on: bool) -> None:
-        self.game.set_auto(on, self.my_speed)
-
     # ---------------------------------------------------------------- keys
 
-    def _watching(self) -> bool:
+    def only_watching(self) -> bool:
         """Whether this screen only watches (and says so): its player keys do nothing."""
-        if self.ended is not None or self._in_lobby:
+        if self.ended is not None or self.in_lobby:
             return True
         if self.game.watching:
-            self._toast(WATCHING + (SIT_HINT if self._table_key("sit") else ""), timeout=3)
+            self.toast(WATCHING + (SIT_HINT if self.table_key("sit") else ""), timeout=3)
             return True
         return False
 
-    def flip(self) -> None:
-        if self._watching():
-            return
-        if self.game.over:
-            if not self._mine("restart"):
-                self.game.restart()
-        else:
-            self.game.flip()  # held at a war's tie, this lays it for everyone
-
-    def _mine(self, kind: str) -> bool:
+    def mine(self, kind: str) -> bool:
         """Whether this player's seat holds that wish at the table now."""
         state, you = self.game.state, self.game.you
         if state is None or you is None or you.seat is None:
             return False
         return bool(getattr(state.seats[you.seat.index], kind))
 
+    def flip(self) -> None:
+        self.seats.flip(self)
+
+    def seat_flip(self, seat: int) -> None:
+        self.seats.seat_flip(self, seat)
+
     def auto(self) -> None:
-        if self._watching():
-            return
-        self._ask_auto(not self._my_seat_wants_auto())
+        self.seats.auto(self)
 
     def faster(self) -> None:
         self._set_my_speed(min(faster(self.my_speed), self.top_speed))
@@ -493,48 +460,65 @@ class TableController(Controller):
         self._set_my_speed(slower(self.my_speed))
 
     def _set_my_speed(self, speed: float) -> None:
-        if self._watching():
+        if self.only_watching():
             return
         self.my_speed = speed
         self.shell.save_preferences(speed=speed)
-        if self._my_seat_wants_auto():
-            self._ask_auto(True)
+        if self.seats.wants_auto(self):
+            self.seats.ask_auto(self, True)
         self._follow_auto()
         self.shell.say("speed", f"Your speed: {speed_label(speed)}; auto-play runs at the slower player's", timeout=2)
 
     def pause_on_war(self) -> None:
+        self.seats.pause_on_war(self)
+
+    def ask_war_stop(self) -> None:
         """Ask (or stop asking) that auto-play stop at every war: the table does once both players ask."""
-        if self._watching():
+        if not self.only_watching():
+            self.game.set_war_stop(not self.mine("war_stop"))
+
+    def agree_war_stop(self) -> None:
+        """w asks, a second w agrees (both players at one keyboard), then the table is asked (``ask_war_stop``)."""
+        if self.ended is not None:
             return
-        self.game.set_war_stop(not self._mine("war_stop"))
+        if self._war_stop_timer is None:
+            self._war_stop_timer = self.shell.set_timer(AGREE_SECONDS, self._war_stop_lapsed)
+            turning = "Stop at every war" if not self.board.pause_on_war else "Stop stopping at wars"
+            self.shell.say(WAR_STOP_NOTE, f"{turning}? w again agrees, for both players", timeout=AGREE_SECONDS)
+            return
+        self._war_stop_timer.stop()
+        self._war_stop_timer = None
+        self.shell.unsay(WAR_STOP_NOTE)  # answered: the status line says "war stop" (or no longer)
+        self.ask_war_stop()  # both agreed: the board stops auto-play at the next tie (``stopped_at_war``)
+
+    def _war_stop_lapsed(self) -> None:
+        self._war_stop_timer = None
+        self.shell.say(WAR_STOP_NOTE, "Nobody agreed: stop at wars stays as it was", timeout=3)
 
     def restart(self) -> None:
-        """Ask (or stop asking) to deal again; mid-game, to stop this game and deal again (once both ask)."""
-        if self._watching():
-            return
-        self.game.restart(not self._mine("restart"))
+        self.seats.restart(self)
 
     def emote(self, emote: int) -> None:
-        if not self._watching():
+        if not self.only_watching():
             self.game.emote(emote)
 
     def play_house(self) -> None:
-        if not self._watching():
+        if not self.only_watching():
             self.game.play_house()
 
     def decline(self) -> None:
         """Say no to what the other player asks (auto-play, stopping at wars, dealing again)."""
-        if not self._watching():
+        if not self.only_watching():
             self.game.decline()
 
     def resync(self) -> None:
         """ctrl+l: a fresh snapshot of the table, whatever this screen holds."""
-        if self.ended is None and not self._in_lobby:
+        if self.ended is None and not self.in_lobby:
             self.game.resync()
 
     def sit(self) -> None:
-        if self.ended is None and not self._in_lobby:
+        if self.ended is None and not self.in_lobby:
             self.game.sit()
 
     def help_keys(self) -> Sequence[tuple[str, str]]:
-        return SPECTATOR_KEYS if self.game.watching else TABLE_KEYS
+        return self.seats.help_keys(self)

@@ -1,21 +1,26 @@
 """``--two-players``: a table of its own with both seats at this keyboard.
 
 The table is a ``LocalHost`` in this process, so the table's rules decide as they do over SSH; player 1
-flips with f or Left, player 2 with j or Right.
+flips with f or Left, player 2 with j or Right. The table controller is given ``BothSeats`` as its seat
+policy (``seats``): what differs from one seat over a connection is all there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ...core.engine import Game
-
+from ...presentation.requests import request_lines
 from ...presentation.table_keys import two_player_keys
 from ...settings.play import PlaySettings
 from ...tables import Notice, NoticeCode
-from .base import Kind, Stoppable
+from .base import TABLE_ACTIONS, Kind
+from .seats import SEAT_ACTIONS
 from .table import TableController, TableHost
+
+if TYPE_CHECKING:
+    from ...stats.records import GameRecord
 
 
 def first_deal(settings: PlaySettings, seeds: Callable[[], int]) -> Callable[[], Game]:
@@ -32,12 +37,20 @@ def first_deal(settings: PlaySettings, seeds: Callable[[], int]) -> Callable[[],
     return deal
 
 
-AGREE_SECONDS = 10.0
-"""How long the first w waits for the second, which agrees."""
-WAR_STOP_NOTE = "war stop"
-"""The kind of the notes about stopping at wars (``Shell.say``): the question leaves once it is answered."""
+def table_here(
+    settings: PlaySettings, seeds: Callable[[], int], on_record: Callable[[GameRecord], None] | None
+) -> LocalSeats:
+    """A table of this process with both seats here, dealt by ``first_deal``; each finished game to ``on_record``."""
+    from ...tables import TableOptions
+    from ..table_connection import LocalHost
+
+    return LocalHost(settings.names, on_record=on_record, options=TableOptions(rules=settings.rules),
+                     deal=first_deal(settings, seeds))
 
 
+
+
+@runtime_checkable
 class LocalSeats(TableHost, Protocol):
     """A table in this process with both seats here (``war_tui.ui.table_connection.LocalHost``)."""
 
@@ -48,95 +61,90 @@ class LocalSeats(TableHost, Protocol):
     def set_auto(self, on: bool, speed: float) -> None: ...
 
 
-class TwoPlayerController(TableController):
-    """One table, both seats at this keyboard; each player flips with their own key."""
+class BothSeats:
+    """The seat policy of one table with both seats at this keyboard; each player flips with their own key."""
 
-    host: LocalSeats
     kind: Kind = "two-players"
-    local = True
-    _war_stop_timer: Stoppable | None = None
 
-    def first_names(self) -> tuple[str, str]:
-        return self.settings.names
+    def __init__(self, host: LocalSeats, settings: PlaySettings) -> None:
+        self.host = host
+        self.names: tuple[str, str] | None = settings.names
+        """The names this keyboard gave, whatever the table calls the seats."""
+        self._auto = settings.auto
 
-    def _seat_names(self) -> tuple[str, str]:
-        return self.settings.names
-
-    def allows(self, action: str, on_board: bool = True) -> bool:
-        """Each player's flip key; space and enter flip for nobody on the board (over it they say whose keys are whose)."""
+    def allows(self, table: TableController, action: str, on_board: bool) -> bool:
+        """Each player's flip key; space and enter flip for nobody on the board (over it they say whose keys are
+        whose); none of a shared table's own keys."""
         if action == "flip":
             return not on_board
-        return action in {"p1_flip", "p2_flip"} or super().allows(action, on_board)
+        return action in SEAT_ACTIONS or action not in TABLE_ACTIONS
 
-    def start(self) -> None:
-        super().start()
-        if self.settings.auto:
-            self.host.set_auto(True, self.my_speed)
+    def start(self, table: TableController) -> None:
+        if self._auto:
+            self.host.set_auto(True, table.my_speed)
 
-    def _logs(self, notice: Notice) -> bool:
+    def logs(self, notice: Notice) -> bool:
         """Only the house's flips: both players sat down here at once, and nobody leaves but by quitting."""
         return notice.code is NoticeCode.HOUSE_FLIPPED
 
-    def flip(self) -> None:
-        """Space or enter over the result or help, or the palette's Flip: nobody's here, so say whose keys are whose."""
-        names = self.board.names
-        self.shell.notify(f"f or Left flips for {names[0]}, j or Right for {names[1]}", timeout=3)
+    def closing(self, table: TableController, text: str) -> None:
+        table.shell.table_closed(text)  # a table of this process: no connection ends to say so
 
-    def seat_flip(self, seat: int) -> None:
+    def asks_before_leaving(self, table: TableController) -> bool:
+        return False  # both players are here: q is theirs to press
+
+    def requests(self, table: TableController, house_in: int | None) -> tuple[str, ...]:
+        board = table.board
+        return request_lines(board.table_state, table.game.you, board.names, house_in=house_in, local=True)
+
+    def flip(self, table: TableController) -> None:
+        """Space or enter over the result or help, or the palette's Flip: nobody's here, so say whose keys are whose."""
+        names = table.board.names
+        table.shell.notify(f"f or Left flips for {names[0]}, j or Right for {names[1]}", timeout=3)
+
+    def seat_flip(self, table: TableController, seat: int) -> None:
         """A player's own key: flip, lay the war stopped at (the table holds there: it lays it for both), or at
         game over ask to deal again."""
-        if self.ended is not None:
+        board = table.board
+        if table.ended is not None:
             return
-        if self.board.laying and not self.board.at_tie:
-            self.board.lay_war()  # being laid: the rest at once
+        if board.laying and not board.at_tie:
+            board.lay_war()  # being laid: the rest at once
             return
-        if self.game.over:
+        if table.game.over:
             self.host.restart(seat)
         else:
             self.host.flip(seat)
 
-    def auto(self) -> None:
-        if self.board.at_tie:
+    def auto(self, table: TableController) -> None:
+        board = table.board
+        if board.at_tie:
             self.host.flip(0)  # the table holds at the tie: a lays it, and auto-play carries on
             return
-        if self.board.laying:
-            self.board.settle()
-        self.host.set_auto(not self._my_seat_wants_auto(), self.my_speed)
+        if board.laying:
+            board.settle()
+        self.host.set_auto(not self.wants_auto(table), table.my_speed)
 
-    def pause_on_war(self) -> None:
-        """w asks, a second w agrees: "stop at wars" changes the game for both, so both say so (either way)."""
-        if self.ended is not None:
-            return
-        if self._war_stop_timer is None:
-            self._war_stop_timer = self.shell.set_timer(AGREE_SECONDS, self._war_stop_lapsed)
-            turning = "Stop at every war" if not self.board.pause_on_war else "Stop stopping at wars"
-            self.shell.say(WAR_STOP_NOTE, f"{turning}? w again agrees, for both players", timeout=AGREE_SECONDS)
-            return
-        self._war_stop_timer.stop()
-        self._war_stop_timer = None
-        self.shell.unsay(WAR_STOP_NOTE)  # answered: the status line says "war stop" (or no longer)
-        super().pause_on_war()  # both agreed: the board stops auto-play at the next tie (``stopped_at_war``)
+    def pause_on_war(self, table: TableController) -> None:
+        """"Stop at wars" changes the game for both, so both say so (either way)."""
+        table.agree_war_stop()
 
-    def _war_stop_lapsed(self) -> None:
-        self._war_stop_timer = None
-        self.shell.say(WAR_STOP_NOTE, "Nobody agreed: stop at wars stays as it was", timeout=3)
-
-    def _ask_auto(self, on: bool) -> None:
-        self.host.set_auto(on, self.my_speed)
-
-    def _my_seat_wants_auto(self) -> bool:
-        state = self.board.table_state
-        return state is not None and any(s.auto for s in state.seats)
-
-    def restart(self) -> None:
-        if self.game.over:
+    def restart(self, table: TableController) -> None:
+        if table.game.over:
             self.host.restart(0)
             self.host.restart(1)
         else:
-            self.shell.notify("r deals again once the game is over", timeout=3)
+            table.shell.notify("r deals again once the game is over", timeout=3)
 
-    def help_keys(self) -> Sequence[tuple[str, str]]:
-        return two_player_keys(self.board.names)
+    def wants_auto(self, table: TableController) -> bool:
+        state = table.board.table_state
+        return state is not None and any(s.auto for s in state.seats)
 
-    def _result_hint(self) -> tuple[str, ...]:
+    def ask_auto(self, table: TableController, on: bool) -> None:
+        self.host.set_auto(on, table.my_speed)
+
+    def help_keys(self, table: TableController) -> Sequence[tuple[str, str]]:
+        return two_player_keys(table.board.names)
+
+    def result_hint(self, table: TableController) -> tuple[str, ...]:
         return ("f and j (or r): deal again", "esc: look at the table", "q: quit")
