@@ -39,7 +39,7 @@ from .board import Board
 from .components.ascii_scrollbar import AsciiScrollBarRender
 from .components.click_to_flip import FlipClicked
 from .controllers import Controller, ResultShown
-from .controllers.base import Severity
+from .controllers.base import AtTable, Severity
 from .controllers.choose import controller_for, way_to_play
 from .fastpath import probe
 from .fastpath.output import ShadowOutput
@@ -310,13 +310,13 @@ class WarApp(ShadowOutput, App[None]):
         if self.ended is not None or not self.is_running:
             return
         self.ended = reason
-        self.controller.table_closed(reason)
+        self._at_table(lambda table: table.table_closed(reason))
         from .screens.table_closed import TableClosedScreen
 
         self.push_screen(TableClosedScreen(reason))
 
     def on_lobby_screen_join_requested(self, message: LobbyScreen.JoinRequested) -> None:
-        self.controller.join(message.table, message.watch)
+        self._at_table(lambda table: table.join(message.table, message.watch))
 
     # ------------------------------------------------------- the stats seam
 
@@ -375,6 +375,11 @@ class WarApp(ShadowOutput, App[None]):
 
     # ---------------------------------------------------------------- actions
 
+    def _at_table(self, key: Callable[[AtTable], None]) -> None:
+        """A table's own key or news, for a table's controller (a solo game's keys never include them)."""
+        if isinstance(self.controller, AtTable):
+            key(self.controller)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The keys of the way to play (the footer shows only those)."""
         return self.controller.allows(action, on_board=self.screen is self.board)
@@ -383,10 +388,10 @@ class WarApp(ShadowOutput, App[None]):
         self.controller.flip()
 
     def action_p1_flip(self) -> None:
-        self.controller.seat_flip(0)
+        self._at_table(lambda table: table.seat_flip(0))
 
     def action_p2_flip(self) -> None:
-        self.controller.seat_flip(1)
+        self._at_table(lambda table: table.seat_flip(1))
 
     @on(FlipClicked)
     def _flip_clicked(self) -> None:
@@ -408,19 +413,19 @@ class WarApp(ShadowOutput, App[None]):
         self.controller.restart()
 
     def action_emote(self, emote: int) -> None:
-        self.controller.emote(emote)
+        self._at_table(lambda table: table.emote(emote))
 
     def action_play_house(self) -> None:
-        self.controller.play_house()
+        self._at_table(lambda table: table.play_house())
 
     def action_sit(self) -> None:
-        self.controller.sit()
+        self._at_table(lambda table: table.sit())
 
     def action_decline(self) -> None:
-        self.controller.decline()
+        self._at_table(lambda table: table.decline())
 
     def action_resync(self) -> None:
-        self.controller.resync()
+        self._at_table(lambda table: table.resync())
 
     def action_scroll_log(self, how: str) -> None:
         """Up/down, j/k, PageUp/PageDown, Home/End move the battle log (it never takes focus)."""

@@ -31,7 +31,7 @@ from textual.timer import Timer
 from ..core.rules import Result, Side
 from ..presentation.footer import SEAT_FOOTER, SOLO_FOOTER, TWO_PLAYER_FOOTER, WATCHING_FOOTER, FooterPlan
 from ..presentation.glyphs import Glyphs
-from ..presentation.unfolding import WATCHABLE_SPEED, stopped_at_war_text
+from ..presentation.unfolding import WATCHABLE_SPEED
 from ..presentation.views import BattleView, DealView, EndView, LogNote
 from ..presentation.words import SOLO_HINTS, TWO_PLAYER_HINTS, WATCHING_HINTS
 from .components.battle_log import BattleLog
@@ -215,9 +215,7 @@ class Board(Screen[None]):
             if self.pacer.stops_at_tie(view):
                 self.shown_steps = 1  # stopped at the tie: space lays the war cards
                 self.auto = False
-                self.pacer.stopped_at_war()
-                if not self.seats or self.local:  # a table over the network says who lays it on its requests line
-                    self.app.notify(stopped_at_war_text("f or j" if self.local else "space"), timeout=4)
+                self.pacer.stopped_at_war()  # it says which key lays the war
                 return
             if self._wars_watchable(view):
                 self.shown_steps = 1

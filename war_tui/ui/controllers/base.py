@@ -1,4 +1,4 @@
-"""What a controller works with (the board's state, the app's shell) and what every controller answers."""
+"""What a controller works with (the board's state, the roles the app plays for it) and what the app asks of it."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from ...core.engine import Game
 from ...core.played import PlayedGame
@@ -22,6 +22,8 @@ Severity = Literal["information", "warning", "error"]
 TABLE_ACTIONS = frozenset({"emote", "play_house", "sit", "decline", "resync"})
 """Keys only a shared table has: emotes, the house in the empty seat, taking a free seat, declining the other
 player's request, a fresh copy of the table."""
+SEAT_ACTIONS = frozenset({"p1_flip", "p2_flip"})
+"""Each player's own flip key: only two players at one keyboard have them."""
 Kind = Literal["solo", "table", "two-players"]
 """A way to play (``choose.way_to_play``): it chooses the controller, the board's layout and the result screen."""
 
@@ -171,16 +173,111 @@ class AppRoles(SoloShell, TableShell, Protocol):
     """Every role the app plays for a controller (``choose.controller_for`` gives each only its own)."""
 
 
-class Controller:
-    """What every way to play answers: the app's actions, the board's pacing, the help's keys."""
+class Controller(Protocol):
+    """What the app asks of every way to play: its actions, the board's pacing (``Pacer``), the help's keys."""
 
-    game: PlayedGame | None = None
-    game_number = 0
-    game_waits = True
-    """Whether the game waits for the board to lay a war (``Pacer``)."""
+    @property
+    def game(self) -> PlayedGame | None: ...
+
+    @property
+    def game_number(self) -> int: ...
+
+    @property
+    def kind(self) -> Kind: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def counts_down(self) -> bool:
+        """Whether a limit (the game's --time-limit, the server's session) counts down on the status line."""
+
+    def count_down(self) -> None: ...
+
+    def start(self) -> None:
+        """The board is on screen: deal, or join the table."""
+
+    def close(self) -> None:
+        """The app is closing."""
+
+    def allows(self, action: str, on_board: bool = True) -> bool:
+        """Whether ``action`` is one of this way to play's keys now (the footer shows only those);
+        ``on_board``: the board is the screen on top, not a result or help over it."""
+
+    def help_keys(self) -> Sequence[tuple[str, str]] | None:
+        """The keys the help lists (None: the solo game's)."""
+
+    @property
+    def leave_asked(self) -> bool:
+        """q asked this player to confirm leaving: the next key answers (``answer_leave``)."""
+
+    def answer_leave(self, key: str) -> bool:
+        """The key after q asked to confirm leaving: whether it leaves."""
+
+    def back(self) -> bool:
+        """q: whether this way to play went back somewhere (a table left for the lobby it came from);
+        False: the app quits."""
+
+    def flip(self) -> None: ...
+
+    def auto(self) -> None: ...
+
+    def faster(self) -> None: ...
+
+    def slower(self) -> None: ...
+
+    def pause_on_war(self) -> None: ...
+
+    def restart(self) -> None: ...
+
+    def replay(self, seed: int, rules: Rules) -> None: ...
+
+    # ``Pacer``: the board tells these as it lays a war.
+
+    @property
+    def game_waits(self) -> bool: ...
+
+    def battle_settled(self) -> None: ...
+
+    def stopped_at_war(self) -> None: ...
+
+    def stops_at_tie(self, view: BattleView) -> bool: ...
+
+
+@runtime_checkable
+class AtTable(Protocol):
+    """The keys and news only a table has (its controller; a solo game's keys never include them)."""
+
+    def seat_flip(self, seat: int) -> None:
+        """A player's own flip key (both players at one keyboard)."""
+
+    def emote(self, emote: int) -> None: ...
+
+    def play_house(self) -> None: ...
+
+    def sit(self) -> None: ...
+
+    def decline(self) -> None: ...
+
+    def resync(self) -> None: ...
+
+    def join(self, table: str, watch: bool) -> None:
+        """The lobby's choice: sit at (or watch) ``table``."""
+
+    def table_closed(self, reason: str) -> None:
+        """The connection to the table is gone."""
+
+
+def board_key(action: str) -> bool:
+    """The keys every way to play has (a table's own and each player's flip key are a table's to allow)."""
+    return action not in SEAT_ACTIONS | TABLE_ACTIONS
+
+
+class TimeLimits:
+    """What every controller shares: the board, the app, the settings, and the limits counting down."""
+
     game_ends: float | None = None
     """When this game's --time-limit ends, on the app's clock (None: no limit)."""
-    kind: Kind = "solo"
 
     def __init__(self, board: BoardState, shell: Notices, settings: PlaySettings, clock: Callable[[], float]) -> None:
         self.board = board
@@ -212,89 +309,3 @@ class Controller:
                 self.shell.notify(
                     one_minute_text(session=which == "session"), title="Time", severity="warning", timeout=10
                 )
-
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules if self.game is not None else Rules()
-
-    def start(self) -> None:
-        """The board is on screen: deal, or join the table."""
-
-    def close(self) -> None:
-        """The app is closing."""
-
-    def allows(self, action: str, on_board: bool = True) -> bool:
-        """Whether ``action`` is one of this way to play's keys now (the footer shows only those);
-        ``on_board``: the board is the screen on top, not a result or help over it."""
-        return action not in {"p1_flip", "p2_flip", *TABLE_ACTIONS}
-
-    def help_keys(self) -> Sequence[tuple[str, str]] | None:
-        """The keys the help lists (None: the solo game's)."""
-        return None
-
-    leave_asked = False
-    """q asked this player to confirm leaving: the next key answers (``answer_leave``)."""
-
-    def answer_leave(self, key: str) -> bool:
-        """The key after q asked to confirm leaving: whether it leaves."""
-        self.leave_asked = False
-        return False
-
-    def back(self) -> bool:
-        """q: whether this way to play went back somewhere (a table left for the lobby it came from);
-        False: the app quits."""
-        return False
-
-    def flip(self) -> None: ...
-
-    def auto(self) -> None: ...
-
-    def faster(self) -> None: ...
-
-    def slower(self) -> None: ...
-
-    def restart(self) -> None: ...
-
-    def replay(self, seed: int, rules: Rules) -> None: ...
-
-    def seat_flip(self, seat: int) -> None: ...
-
-    def emote(self, emote: int) -> None: ...
-
-    def play_house(self) -> None: ...
-
-    def sit(self) -> None: ...
-
-    def decline(self) -> None: ...
-
-    def resync(self) -> None: ...
-
-    def join(self, table: str, watch: bool) -> None:
-        """The lobby's choice: sit at (or watch) ``table``."""
-
-    def table_closed(self, reason: str) -> None:
-        """The connection to the table is gone."""
-
-    def time_up(self) -> None:
-        """The --time-limit ran out."""
-
-    def pause_on_war(self) -> None:
-        """Stop auto-play at every war, or no longer."""
-        board = self.board
-        board.pause_on_war = not board.pause_on_war
-        self.pause_changed()
-        self.shell.notify(
-            "Auto-play will stop at every war" if board.pause_on_war else "Auto-play runs through wars", timeout=2
-        )
-
-    def pause_changed(self) -> None: ...
-
-    # ``Pacer``: the board tells these as it lays a war.
-
-    def battle_settled(self) -> None: ...
-
-    def stopped_at_war(self) -> None: ...
-
-    def stops_at_tie(self, view: BattleView) -> bool:
-        """Whether a war reaching the board stops at its tie: on auto-play with "stop at wars"."""
-        return self.board.auto and self.board.pause_on_war

@@ -15,19 +15,10 @@ from ...presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
 from ...presentation.words import capital
 from ...tables import Notice, SeatStatus
 from ...tables.messages import LOGGED_NOTICES
-from .base import TABLE_ACTIONS, Kind
+from .base import TABLE_ACTIONS, Kind, board_key
 
 if TYPE_CHECKING:
     from .table import TableController
-
-SEAT_ACTIONS = frozenset({"p1_flip", "p2_flip"})
-"""Each player's own flip key: only two players at one keyboard have them."""
-
-
-def board_key(action: str) -> bool:
-    """The keys every way to play has (a table's own and each player's flip key are the seat policy's to allow)."""
-    return action not in SEAT_ACTIONS | TABLE_ACTIONS
-
 
 class SeatPolicy(Protocol):
     """What a table's screen does differently with one seat here or both."""
@@ -55,6 +46,9 @@ class SeatPolicy(Protocol):
 
     def requests(self, table: TableController, house_in: int | None) -> tuple[str, ...]:
         """The requests line: what one player asks the other, worded for whoever is "you" here."""
+
+    def stopped_at_war(self, table: TableController) -> None:
+        """The board stopped a war at its tie (the table holds auto-play there): say who lays it."""
 
     def flip(self, table: TableController) -> None: ...
 
@@ -122,6 +116,9 @@ class OneSeat:
 
     def seat_flip(self, table: TableController, seat: int) -> None:
         pass
+
+    def stopped_at_war(self, table: TableController) -> None:
+        pass  # the requests line says who lays it
 
     def auto(self, table: TableController) -> None:
         if not table.only_watching():

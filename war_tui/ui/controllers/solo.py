@@ -10,11 +10,14 @@ from ...core.engine import Game
 from ...core.events import Event, GameStarted
 from ...core.rules import Rules
 from ...core.pace import MAX, tick_plan
+from ...presentation.unfolding import stopped_at_war_text
 from ...presentation.speed import MIN_SPEED, faster, slower, speed_limit_text
-from ...presentation.views import deal_view, end_view
+from ...presentation.views import BattleView, deal_view, end_view
 from ...settings.play import PlaySettings
 from ..adapter import EngineAdapter
-from .base import BoardState, Controller, ResultShown, SoloShell, Stoppable
+from collections.abc import Sequence
+
+from .base import BoardState, Kind, ResultShown, SoloShell, Stoppable, TimeLimits, board_key
 
 FRAME_BUDGET = 0.012
 """Seconds of engine time per frame at "max": the rest of the frame is left for drawing and keys."""
@@ -24,11 +27,17 @@ MAX_CHUNK = 256
 Packets = tuple[tuple[Card, ...], tuple[Card, ...]]
 
 
-class SoloController(Controller):
+class SoloController(TimeLimits):
     """Deals, plays and times a local ``Game``; its events reach the board through the engine adapter."""
 
     game: Game | None
     shell: SoloShell
+    kind: Kind = "solo"
+    game_number = 0
+    game_waits = True
+    """The game waits for the board to lay a war (``Pacer``)."""
+    leave_asked = False
+    """A solo game never asks before q quits."""
 
     def __init__(
         self,
@@ -62,6 +71,18 @@ class SoloController(Controller):
 
     def start(self) -> None:
         self.new_game(self.settings.seed, packets=self.settings.packets)
+
+    def allows(self, action: str, on_board: bool = True) -> bool:
+        return board_key(action)
+
+    def help_keys(self) -> Sequence[tuple[str, str]] | None:
+        return None  # the help's own list: the solo game's keys
+
+    def answer_leave(self, key: str) -> bool:
+        return False
+
+    def back(self) -> bool:
+        return False  # q quits
 
     def close(self) -> None:
         self._cancel(self._auto_timer, self._limit_timer, self._next_deal_timer)
@@ -163,8 +184,14 @@ class SoloController(Controller):
         self.sync_auto()
         self.shell.save_preferences(speed=board.speed)
 
-    def pause_changed(self) -> None:
+    def pause_on_war(self) -> None:
+        """Stop auto-play at every war, or no longer."""
+        board = self.board
+        board.pause_on_war = not board.pause_on_war
         self.sync_auto()
+        self.shell.notify(
+            "Auto-play will stop at every war" if board.pause_on_war else "Auto-play runs through wars", timeout=2
+        )
 
     def restart(self) -> None:
         if self.game is not None and self.game.over and self._still_held():
@@ -242,6 +269,11 @@ class SoloController(Controller):
 
     def stopped_at_war(self) -> None:
         self.sync_auto()
+        self.shell.notify(stopped_at_war_text("space"), timeout=4)
+
+    def stops_at_tie(self, view: BattleView) -> bool:
+        """Whether a war reaching the board stops at its tie: on auto-play with "stop at wars"."""
+        return self.board.auto and self.board.pause_on_war
 
     # ------------------------------------------------------------- game over
 

@@ -37,7 +37,8 @@ from ...tables import (
 )
 from ...tables.messages import LOGGED_NOTICES
 from ..adapter import EngineAdapter
-from .base import TABLE_ACTIONS, BoardState, Controller, ResultShown, Severity, TableShell, Stoppable
+from ...core.rules import Rules
+from .base import TABLE_ACTIONS, BoardState, ResultShown, Severity, Stoppable, TableShell, TimeLimits
 from .seats import OneSeat, SeatPolicy
 
 BOARD_ACTIONS = frozenset({"flip", "auto", "faster", "slower", "pause_on_war", "restart", "scroll_log"})
@@ -70,12 +71,16 @@ class TableHost(Protocol):
     def close(self) -> None: ...
 
 
-class TableController(Controller):
+class TableController(TimeLimits):
     """The board following a table's game over a socket: a player's seat, or a spectator's view, or the lobby first."""
 
     game: RemoteGame
     shell: TableShell
+    game_number = 0
     game_waits = False
+    """The table plays on while a screen lays a war (``Pacer``)."""
+    leave_asked = False
+    """q asked this player to confirm leaving: the next key answers (``answer_leave``)."""
 
     def __init__(
         self,
@@ -158,6 +163,10 @@ class TableController(Controller):
             self.shell.open_lobby()
         self.host.start(asyncio.get_running_loop())
         self.seats.start(self)
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
 
     def replay(self, seed: int, rules: object) -> None:
         self.shell.notify("Replays are for solo games: at a table, the table deals", severity="warning", timeout=4)
@@ -361,6 +370,9 @@ class TableController(Controller):
     def stops_at_tie(self, view: BattleView) -> bool:
         """Only while the table holds at this battle's tie: a war the table played on is never held here."""
         return self.game.held and view.battle == self.game.battles
+
+    def stopped_at_war(self) -> None:
+        self.seats.stopped_at_war(self)
 
     def battle_settled(self) -> None:
         notes, self._held_notes = self._held_notes, []

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from ...core.engine import Game
 from ...presentation.requests import request_lines
 from ...presentation.table_keys import two_player_keys
+from ...presentation.unfolding import stopped_at_war_text
 from ...settings.play import PlaySettings
 from ...tables import Notice, NoticeCode
-from .base import TABLE_ACTIONS, Kind
-from .seats import SEAT_ACTIONS
+from .base import SEAT_ACTIONS, TABLE_ACTIONS, Kind
 from .table import TableController, TableHost
 
 if TYPE_CHECKING:
@@ -101,6 +101,9 @@ class BothSeats:
         """Space or enter over the result or help, or the palette's Flip: nobody's here, so say whose keys are whose."""
         names = table.board.names
         table.shell.notify(f"f or Left flips for {names[0]}, j or Right for {names[1]}", timeout=3)
+
+    def stopped_at_war(self, table: TableController) -> None:
+        table.shell.notify(stopped_at_war_text("f or j"), timeout=4)
 
     def seat_flip(self, table: TableController, seat: int) -> None:
         """A player's own key: flip, lay the war stopped at (the table holds there: it lays it for both), or at
