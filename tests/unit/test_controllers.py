@@ -11,6 +11,8 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+import pytest
+
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
 from war_tui.core.rules import Result, Rules, Side
@@ -18,6 +20,7 @@ from war_tui.presentation.speed import MAX
 from war_tui.presentation.table_keys import SPECTATOR_KEYS, TABLE_KEYS
 from war_tui.settings.play import PlaySettings
 from war_tui.tables import Auto, FakeClock, Flip, RemoteGame, Restart, Table, two_player_table
+from war_tui.ui.controllers.choose import controller_for
 from war_tui.ui.controllers.solo import SoloController
 from war_tui.ui.controllers.table import TableController
 from war_tui.ui.controllers.two_players import BothSeats
@@ -420,3 +423,29 @@ async def test_the_house_countdown_on_the_requests_line_goes_down_each_second():
     clock.advance(12)
     ticking.callback()
     assert "the house flips for bob in 8 s" in board.requests
+
+
+# ---------------------------------------------------------------------- choosing the controller
+
+
+def choose(settings: PlaySettings, connection=None):
+    board = Board(names=settings.names)
+    return controller_for(settings, connection, board=board, shell=Shell(), clock=lambda: 0.0,
+                          new_seed=lambda: 7), board
+
+
+async def test_one_factory_picks_each_way_to_play_and_the_board_starts_with_its_names():
+    solo_controller, _ = choose(SHOWN_WHOLE)
+    table, table_board = choose(SHOWN_WHOLE, Host(two_player_table(("ann", "bob")).game))
+    both, both_board = choose(replace(SHOWN_WHOLE, two_players=True, names=("Ann", "Bob")))
+    assert isinstance(solo_controller, SoloController) and solo_controller.kind == "solo"
+    assert isinstance(table, TableController) and table.kind == "table" and table_board.names == ("ann", "bob")
+    assert isinstance(both.seats, BothSeats) and both.kind == "two-players" and both_board.names == ("Ann", "Bob")
+    both.start()  # a table of this process, dealt from the seed given
+    assert both.game.seed == 7 and both.allows("p1_flip") and not table.allows("p1_flip")
+    both.close()
+
+
+def test_two_players_refuse_a_connection_that_is_not_a_table_of_this_process():
+    with pytest.raises(TypeError):
+        choose(replace(SHOWN_WHOLE, two_players=True), Host(RemoteGame()))
