@@ -15,7 +15,8 @@ from ...presentation.requests import request_lines
 from ...presentation.table_keys import two_player_keys
 from ...presentation.unfolding import stopped_at_war_text
 from ...settings.play import PlaySettings
-from ...tables import Notice, NoticeCode
+from ...tables import Notice, NoticeCode, TableOptions
+from ..table_connection import LocalHost
 from .base import SEAT_ACTIONS, TABLE_ACTIONS, Kind
 from .table import TableController, TableHost
 
@@ -41,13 +42,8 @@ def table_here(
     settings: PlaySettings, seeds: Callable[[], int], on_record: Callable[[GameRecord], None] | None
 ) -> LocalSeats:
     """A table of this process with both seats here, dealt by ``first_deal``; each finished game to ``on_record``."""
-    from ...tables import TableOptions
-    from ..table_connection import LocalHost
-
     return LocalHost(settings.names, on_record=on_record, options=TableOptions(rules=settings.rules),
                      deal=first_deal(settings, seeds))
-
-
 
 
 @runtime_checkable
