@@ -86,7 +86,7 @@ def what_the_test_runs(request, monkeypatch):
     """Notes what the test starts: the app (under run_test, run or a snapshot) or the game on a pty."""
     from textual.app import App
 
-    from war_tui.ssh.pty_process import PtyProcess
+    from war_tui.serving.pty_process import PtyProcess
 
     runs: set[str] = request.node.stash.setdefault(RUNS, set())
     if "snap_compare" in request.fixturenames:

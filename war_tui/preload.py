@@ -5,7 +5,7 @@
 (see ``warm``); then it waits. Each request from the server is one message, a Python command line and
 its setting in JSON, with the game's file descriptors attached (SCM_RIGHTS): the pty's slave end, the
 crash-report pipe and, at a table, the table socket. The parent forks at once; the child sets up its
-pty, environment, limits and descriptors exactly as ``war_tui.ssh.pty_process.CTTY_LAUNCHER`` does for
+pty, environment, limits and descriptors exactly as ``war_tui.serving.pty_process.CTTY_LAUNCHER`` does for
 a game started the old way, then runs the command in-process (``python -c CODE ARGS`` or
 ``python SCRIPT ARGS``), where the imports are already done.
 

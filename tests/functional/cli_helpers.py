@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 
 from war_tui.cli import main
-from war_tui.ssh.pty_process import CTTY_LAUNCHER
+from war_tui.serving.pty_process import CTTY_LAUNCHER
 
 
 def run_main(argv: list[str], capsys) -> tuple[int, str, str]:

@@ -18,7 +18,7 @@ from ssh_support import (
     FAKE_GAME, SERVED_NICENESS, TIMEOUT, ServerProcess, connect, game_pid, make_key, read_until, until, wait_gone,
 )
 
-from war_tui.ssh.session import SHUTTING_DOWN, TERMINAL_RESET
+from war_tui.serving.goodbyes import SHUTTING_DOWN, TERMINAL_RESET
 
 FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
 

@@ -10,9 +10,9 @@ from ssh_support import connect, start_server, until, wait_gone
 from test_serve_ssh_asyncssh import game_pids
 from test_serve_ssh_tables import GAME, GAME_TIMEOUT, MANY, Player, agreed, board, serve, take_a_seat
 
-from war_tui.ssh import priority
-from war_tui.ssh.priority import group_nice
-from war_tui.ssh.pty_process import READ_CHUNK
+from war_tui.serving import priority
+from war_tui.serving.priority import group_nice
+from war_tui.serving.pty_process import READ_CHUNK
 
 
 @pytest.mark.parametrize(

@@ -51,7 +51,8 @@ def served_app(tmp_path, **flags):
     from war_tui.ui.app import WarApp
     from war_tui.cli import build_parser
     from war_tui.commands.play import settings_from_args
-    from war_tui.ssh.session import NO_AGENT, served_variables
+    from war_tui.serving.environment import served_variables
+    from war_tui.ssh.session import NO_AGENT
     from war_tui.stats import StatsStore
 
     args = build_parser().parse_args([f"--{k.replace('_', '-')}={v}" for k, v in flags.items()])

@@ -17,7 +17,7 @@ from ssh_support import (
     start_server, until,
 )
 
-from war_tui.ssh.session import GAME_CRASHED, INPUT_FLOOD, OUT_OF_MEMORY
+from war_tui.serving.goodbyes import GAME_CRASHED, INPUT_FLOOD, OUT_OF_MEMORY
 
 FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
 MiB = 1024 * 1024

@@ -13,7 +13,8 @@ from ssh_support import (
 )
 
 from war_tui.settings.served import NOTICE_VARIABLE
-from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, SHUTTING_DOWN, TERMINAL_RESET, refuse_subsystem
+from war_tui.serving.goodbyes import SHUTTING_DOWN, TERMINAL_RESET
+from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, refuse_subsystem
 
 SSH = shutil.which("ssh")
 SFTP = shutil.which("sftp")

@@ -31,7 +31,7 @@ from ssh_support import (
     wait_gone,
 )
 
-from war_tui.ssh.session import OUT_OF_MEMORY
+from war_tui.serving.goodbyes import OUT_OF_MEMORY
 
 FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
 

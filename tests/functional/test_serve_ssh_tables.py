@@ -25,7 +25,8 @@ from ssh_support import (
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.core.rules import Rules
-from war_tui.ssh.session import REFUSE_COMMAND, SHUTTING_DOWN, TABLE_BROKEN
+from war_tui.serving.goodbyes import SHUTTING_DOWN, TABLE_BROKEN
+from war_tui.ssh.session import REFUSE_COMMAND
 from war_tui.stats import StatsStore
 
 FAKE_TABLE_GAME = Path(__file__).parent / "ssh_support" / "fake_table.py"

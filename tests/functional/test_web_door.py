@@ -16,7 +16,7 @@ from web_support import closed, open_socket, origin, read_screen, served, shut, 
 
 from war_tui.web.identity import VALUE
 from war_tui.web.server import COOKIE, clean_name, place_command
-from war_tui.ssh.commands import CommandRefused, TableMode
+from war_tui.serving.commands import CommandRefused, TableMode
 
 
 async def test_the_page_sets_a_secret_signed_cookie_and_a_strict_policy(tmp_path):

@@ -16,7 +16,7 @@ from ssh_support import FAKE_ARGV, connect, game_pid, until, wait_gone
 from web_support import lines_to_close, open_socket, origin, read_lines, served, shut, web_client
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
-from war_tui.ssh.commands import LineCommand, TableMode
+from war_tui.serving.commands import LineCommand, TableMode
 from war_tui.web.line_text import SentenceCutter, typed_line
 from war_tui.web.server import COOKIE, line_address, place_command, screen_address
 

@@ -18,8 +18,9 @@ from weakref import WeakKeyDictionary
 import aiohttp
 from ssh_support import TIMEOUT, start_server
 
-from war_tui.ssh.server import GameServer
-from war_tui.web.server import COOKIE, WebConfig, WebDoor
+from war_tui.serving.server import GameServer
+from war_tui.web.config import WebConfig
+from war_tui.web.server import COOKIE, WebDoor
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
 CHROMIUM_ARGS = [

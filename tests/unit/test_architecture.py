@@ -61,3 +61,13 @@ def test_lint_catches_a_name_imported_for_type_checking_but_used_at_run_time(tmp
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "TC004" in done.stdout and "TaskID" in done.stdout
+
+
+def test_the_web_door_loads_no_asyncssh():
+    """The web door and the game server it is given run without the SSH library loaded."""
+    code = (
+        "import sys\n"
+        "import war_tui.web.server, war_tui.web.session, war_tui.serving.server, war_tui.serving.launcher\n"
+        "sys.exit(3 if any(m.split('.')[0] == 'asyncssh' or m.startswith('war_tui.ssh') for m in sys.modules) else 0)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0

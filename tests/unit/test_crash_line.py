@@ -3,7 +3,7 @@ traceback and from a Rich one (a Textual game's), never a fragment of its box.""
 
 from __future__ import annotations
 
-from war_tui.ssh.session import crash_summary
+from war_tui.serving.crash import crash_summary
 
 RICH_REPORT = """\
 ╭─────────────────────────────── Traceback (most recent call last) ────────────────────────────────╮

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from war_tui.ssh import priority
-from war_tui.ssh.priority import group_nice
-from war_tui.ssh.pty_process import PtyProcess
+from war_tui.serving import priority
+from war_tui.serving.priority import group_nice
+from war_tui.serving.pty_process import PtyProcess
 
 pytestmark = pytest.mark.skipif(group_nice(os.getpid()) is None, reason="the kernel keeps no session groups")
 

@@ -107,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
     starter = None
     if args.web is not None:
         from ..web.http_guard import GuardConfig
-        from ..web.server import WebConfig, WebDoor  # aiohttp loads only when the web door really opens
+        from ..web.config import WebConfig
+        from ..web.server import WebDoor  # aiohttp loads only when the web door really opens
         from .serve_ssh import listen_error
 
         config = WebConfig(

@@ -35,10 +35,10 @@ from .common import Commands, UsageError
 if TYPE_CHECKING:
     from collections.abc import Awaitable
 
-    from ..ssh.server import GameServer  # asyncssh loads only when serve-ssh really serves
+    from ..ssh.server import SshServer  # asyncssh loads only when serve-ssh really serves
     from ..web.server import WebDoor  # aiohttp likewise, only when serve --web really serves
 
-    WebStarter = Callable[[GameServer], Awaitable[WebDoor]]
+    WebStarter = Callable[[SshServer], Awaitable[WebDoor]]
 
 DEFAULT_PORT = 2222
 MAX_SESSIONS = 10_000
@@ -249,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
 
 def prepare_server(
     args: argparse.Namespace, port: int, ssh: bool = True
-) -> tuple[GameServer, list[str], Callable[[], None]]:
+) -> tuple[SshServer, list[str], Callable[[], None]]:
     """The server the flags describe (not started), its banner, and what undoes a host key made for it.
 
     Without ``ssh`` (the web door alone) no client key is read, but the host key still seeds the identities.
@@ -268,7 +268,7 @@ def prepare_server(
         AuthorizedKeys, KeyFileError, default_authorized_keys_path, default_host_key_path,
         fingerprint, load_or_create_host_key,
     )
-    from ..ssh.server import GameServer, ServerConfig
+    from ..ssh.server import ServerConfig, SshServer
 
     host_key_path = args.host_key or default_host_key_path()
     try:
@@ -308,7 +308,7 @@ def prepare_server(
         debug=args.log_level == "debug",
         preload_argv=preload_argv(args),
     )
-    server = GameServer(config)
+    server = SshServer(config)
     banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"
               + ("" if ssh else ": it seeds the browsers' identities")]
     if stats_path is None:
@@ -401,7 +401,7 @@ def lower_first(text: str) -> str:
     return text[0].lower() + text[1:] if text[1:2].islower() else text
 
 
-async def _serve(server: GameServer, banner: list[str], web: WebStarter | None = None, ssh: bool = True) -> int:
+async def _serve(server: SshServer, banner: list[str], web: WebStarter | None = None, ssh: bool = True) -> int:
     """Serve until a signal; ``web`` makes and starts the web door beside (or instead of, without ``ssh``) SSH."""
     config = server.config
     raised = raise_file_limit()

@@ -24,19 +24,16 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from ..settings.served import ERROR_FD_VARIABLE
+from ..serving.commands import TableMode
+from ..serving.house import House
+from ..serving.launcher import start_game
+from ..serving.priority import RENDERER_NICE
+from ..serving.pty_process import PtyProcess
+from ..serving.table_place import game_socket
+from ..serving.table_socket import TableSocket
 from ..tables import TableRefused
-from .commands import TableMode
-from .priority import RENDERER_NICE
-from .pty_process import PtyProcess
 from .screen_copy import ScreenCopy
-from .table_place import game_socket
-from .table_socket import TableSocket
-
-if TYPE_CHECKING:
-    from .server import GameServer
 
 DEFAULT_RENDERERS_PER_TABLE = 4
 MAX_RENDERERS_PER_TABLE = 64
@@ -189,25 +186,16 @@ class Renderer:
             mode = TableMode.LOBBY if self.key.table == LOBBY else TableMode.WATCH
             env = dict(self._env)
             table_socket, theirs = game_socket(link, mode, env, server.tables.wake)
-            config = server.config
             try:
-                process = None
-                for parent in (server.game_parent, None):
-                    process = await PtyProcess.start(
-                        config.session_argv, env, self.key.size, self._output, cwd=self._cwd,
-                        memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
-                        settled_nice=RENDERER_NICE, errors_to=ERROR_FD_VARIABLE, pass_fds=(theirs.fileno(),),
-                        parent=parent,
-                    )
-                    if process is not None:
-                        break
+                process = await start_game(
+                    server, env, self.key.size, self._output, table=theirs, cwd=self._cwd, settled_nice=RENDERER_NICE,
+                )
             except Exception as exc:  # noqa: BLE001 - its spectators get games of their own instead
                 server.log(f"{self.where}: renderer did not start: {exc}")
                 self._end_all("alone")
                 return
             finally:
                 theirs.close()
-            assert process is not None
             self.process = process
             self.hub.started += 1
             server.log(
@@ -246,7 +234,7 @@ class Renderer:
 class FanoutHub:
     """The server's renderers, by table, size and kind; every bound on them is here."""
 
-    def __init__(self, server: GameServer, renderers_per_table: int, backlog: int = SPECTATOR_BACKLOG) -> None:
+    def __init__(self, server: House, renderers_per_table: int, backlog: int = SPECTATOR_BACKLOG) -> None:
         self.server = server
         self.renderers_per_table = renderers_per_table
         self.backlog = backlog

@@ -1,34 +1,25 @@
-"""The SSH door: who may enter, how many at once, and one log line per connection and disconnection."""
+"""The SSH door: the game server listening for SSH clients; who may enter, how many at once, and one log line per connection and disconnection."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
-import sys
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import asyncssh
 
 from ..presentation.words import plural
-from ..core.rules import Rules
-from ..stats import StatsStore
-from ..tables import reduce_name
-from ..tables.names import name_key
+from ..serving.config import GameConfig
+from ..serving.limits import address_key
+from ..serving.server import GameServer, stderr_log
 from .env_requests import env_hook_missing, refuse_unwanted_env
 from .fanout import DEFAULT_RENDERERS_PER_TABLE, SPECTATOR_BACKLOG, FanoutHub
-from .game_parent import GameParent
 from .keys import AuthorizedKeys, without_sha1
-from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer, address_key
-from .pty_process import PtyProcess
-from .session import GameSession, home_directory, session_environment
-from .table_host import TableHost
+from .session import GameSession
 from .user_names import let_in_any_user_name
 
 REFUSE_FORWARDING = "port forwarding is not offered here: this server only plays War"
@@ -39,9 +30,6 @@ OUT_OF_MEMORY = "the server is out of memory for new games; please try again lat
 TOO_MANY_ATTEMPTS = "too many connection attempts from your address; please wait a minute"
 TOO_MANY_REFUSALS = "too many refused requests; this server only plays War"
 NO_GAME_STARTED = "no game was started; this server only plays War"
-SHUTDOWN_GRACE = 5.0
-TABLE_GOODBYE = 0.5
-"""Seconds the games at tables get to read that the server is closing before they are ended."""
 MAX_REFUSED_REQUESTS = 16
 """Refused channels and requests a connection may ask for before it is let go."""
 MAX_AUTH_TRIES = 6
@@ -56,46 +44,17 @@ SIGNATURE_ALGORITHMS = [
 ]
 
 
-@dataclass(frozen=True)
-class ServerConfig:
+@dataclass(frozen=True, kw_only=True)
+class ServerConfig(GameConfig):
     """Everything ``serve-ssh`` decided before listening. ``authorized_keys`` None means public."""
 
     host_key: asyncssh.SSHKey
-    session_argv: Sequence[str]
     authorized_keys: AuthorizedKeys | None
     host: str = "127.0.0.1"
     port: int = 2222
-    max_sessions: int = 32
-    attempts_per_minute: int = 30
-    session_seconds: float | None = None
     login_timeout: float = 30.0
     keepalive_seconds: float = 30.0
-    shutdown_grace: float = SHUTDOWN_GRACE
-    max_sessions_per_address: int = 4
     max_unauthenticated: int = 64
-    game_memory_mb: int = 512
-    game_niceness: int = 10
-    max_speed: float = 60.0
-    input_limit: int = 64 * 1024
-    max_tables: int = 16
-    seat_timeout: float = 60.0
-    max_spectators: int = 10
-    max_lobby: int = 32
-    tables_per_address: int = 4
-    seats_per_address: int = 4
-    table_rules: Rules = field(default_factory=Rules)
-    stats: Callable[[], StatsStore] | None = None
-    """Opens the store that records finished table games (on first need, in a thread); None: not recorded."""
-    idle_seconds: float | None = 30 * 60.0
-    """A session that sends no keys for this long is ended with a goodbye; None or 0: never."""
-    idle_exempt_screensaver: bool = False
-    """Solo games (the operator's screensaver) are never ended for idling; table sessions still are."""
-    idle_note_seconds: float = 60.0
-    """No keys for this long counts a session as idle in the "server full" log line."""
-    max_server_mb: int = 400
-    """Past this resident size the server refuses new connections."""
-    debug: bool = False
-    """Whole crash reports in the log (``--log-level debug``), not one line each."""
     fanout: bool = False
     """Spectators who share a table, a screen size and a terminal kind watch one renderer (``fanout``);
     False: each spectator runs a game of its own."""
@@ -103,17 +62,10 @@ class ServerConfig:
     """Renderers one table may have at once; a spectator past it gets a game of its own."""
     spectator_backlog: int = SPECTATOR_BACKLOG
     """Bytes of a renderer's output held for one spectator; past it they get a fresh repaint once caught up."""
-    preload_argv: Sequence[str] | None = None
-    """The preloaded game parent's command (``war_tui.preload``; its socket's fd is appended), from which
-    games are forked; None: every game is started afresh. Only for a ``session_argv`` that runs this Python."""
 
-
-class Door(Protocol):
-    """Another way into the same server (the web door): what the shared caps count of it."""
-
-    def games(self) -> int: ...
-
-    def games_from(self, key: str) -> int: ...
+    def secret(self) -> bytes:
+        """The host key: identities last across restarts as the key does."""
+        return self.host_key.export_private_key()
 
 
 def shown_user(name: str) -> str:
@@ -123,88 +75,38 @@ def shown_user(name: str) -> str:
     return ascii(name[:32]).replace(" ", "\\x20")
 
 
-def stderr_log(line: str) -> None:
-    stamp = datetime.now().astimezone().isoformat(timespec="seconds")
-    sys.stderr.write(f"{stamp} {line}\n")
-    sys.stderr.flush()
-
-
-class GameServer:
-    """Listens, admits, and on ``stop`` ends every game before the last connection closes."""
+class SshServer(GameServer):
+    """The game server with the SSH door on it: listens, admits, and on ``stop`` ends every game before
+    the last connection closes."""
 
     def __init__(self, config: ServerConfig, log: Callable[[str], None] = stderr_log) -> None:
-        self.config = config
-        self.log = log
-        self.flood_log = FloodLog(log)
-        """For the lines one per connection: a flood of connections gets a summary a second instead."""
-        self.limiter = AttemptLimiter(config.attempts_per_minute)
-        self.memory = MemoryWatch(config.max_server_mb)
-        self._full_noted = OncePer(1.0)
-        self._memory_noted = OncePer(1.0)
+        super().__init__(config, log)
+        self.config: ServerConfig = config
         self.connections: set[Connection] = set()
         self.admitted: set[Connection] = set()
         self.unauthenticated: OrderedDict[Connection, None] = OrderedDict()
-        self._tasks: set[asyncio.Task[Any]] = set()
         self._acceptor: asyncssh.SSHAcceptor | None = None
-        self._stopping = False
-        self._summaries: asyncio.TimerHandle | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._previous_handler: Any = None
-        self.game_parent: GameParent | None = None
-        self.other_doors: list[Door] = []
-        """Doors beside this one sharing the server (the web door): their games count in the caps too."""
-        if config.preload_argv is not None and PtyProcess.forkable(config.session_argv):
-            # The parent's environment is a game's without the client's part: what it reads at import is
-            # what a game started afresh would read.
-            env = session_environment(None, {})
-            self.game_parent = GameParent(config.preload_argv, env, home_directory(env), log)
+        self._listening = True
         self.fanout = FanoutHub(self, config.renderers_per_table, config.spectator_backlog) if config.fanout else None
-        self.tables = TableHost(
-            max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
-            stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
-            max_lobby=config.max_lobby, tables_per_address=config.tables_per_address,
-            seats_per_address=config.seats_per_address,
-        )
-        # What turns an address into an identity: secret (from the host key, so it lasts across restarts
-        # as the key does), so an identity says nothing of the address it stands for.
-        self._address_secret = hashlib.sha256(b"war-tui address identity\0" + config.host_key.export_private_key()).digest()
-
-    def address_identity(self, address_key: str, user: str) -> str:
-        """The identity of a player who offered no key: their address together with their user name (as
-        names are compared: ``Ann`` is ``ann``), hashed with the server's secret. Two people at one
-        address (one home behind one router) with different names are two people; the same name from
-        the same address is the same person."""
-        person = f"{address_key}\0{name_key(reduce_name(user))}"
-        digest = hmac.new(self._address_secret, person.encode(), hashlib.sha256).hexdigest()
-        return f"addr:{digest[:24]}"
-
-    def door_identity(self, door: str, token: str) -> str:
-        """The identity of a player of another door (a browser's cookie token), hashed with the same secret."""
-        digest = hmac.new(self._address_secret, f"{door}\0{token}".encode(), hashlib.sha256).hexdigest()
-        return f"{door}:{digest[:24]}"
 
     async def start(self, listen: bool = True) -> None:
         """Start listening (for SSH only with ``listen``); OSError (port in use, bad address) reaches the caller.
 
         Without ``listen`` the server only hosts what the doors share: the tables and the game parent.
         """
-        loop = self._loop = asyncio.get_running_loop()
-        # Errors asyncio reports on its own (an accept that fails for want of file descriptors, for
-        # one) become one line each, and at most a few a second, instead of a traceback each.
-        self._previous_handler = loop.get_exception_handler()
-        loop.set_exception_handler(self._loop_error)
-        self._summaries = loop.call_later(1.0, self._summarise)
+        self._listening = listen
+        await super().start()
+
+    async def _open(self) -> None:
         if self.config.authorized_keys is not None:
             for line in self.config.authorized_keys.take_warnings():
                 self.log(line)
-        missing = env_hook_missing() if listen else None
+        if not self._listening:
+            return
+        missing = env_hook_missing()
         if missing is not None:
             self.log(missing)
-        if listen:
-            await self._listen()
-        self.tables.start()
-        if self.game_parent is not None:
-            await self.game_parent.start()
+        await self._listen()
 
     async def _listen(self) -> None:
         let_in_any_user_name()  # an emoji in a user name is reduced with the rest of the name, not refused
@@ -227,70 +129,22 @@ class GameServer:
             signature_algs=SIGNATURE_ALGORITHMS,
         )
 
-    def _summarise(self) -> None:
-        self.flood_log.flush()
-        if not self._stopping and self._loop is not None:
-            self._summaries = self._loop.call_later(1.0, self._summarise)
-
-    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        exc = context.get("exception")
-        where = ""
-        if exc is not None and exc.__traceback__ is not None:
-            last = exc.__traceback__
-            while last.tb_next is not None:
-                last = last.tb_next
-            where = f" at {last.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{last.tb_lineno}"
-        detail = f": {type(exc).__name__}: {exc}{where}" if exc is not None else ""
-        self.flood_log(f"error: {context.get('message', 'unexpected error')}{detail}", "errors")
-
     @property
     def port(self) -> int:
         assert self._acceptor is not None
         return self._acceptor.get_port()
 
-    def track(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    @property
-    def full(self) -> bool:
-        return self._stopping or self.games() >= self.config.max_sessions
-
     def games(self) -> int:
-        """Games in progress through every door (--max-sessions counts them all)."""
-        return len(self.admitted) + sum(door.games() for door in self.other_doors)
+        return len(self.admitted) + super().games()
 
     def games_from(self, key: str) -> int:
         ssh = sum(1 for link in self.admitted if link.address_key == key)
-        return ssh + sum(door.games_from(key) for door in self.other_doors)
+        return ssh + super().games_from(key)
 
-    def address_full(self, key: str) -> bool:
-        return self.games_from(key) >= self.config.max_sessions_per_address
-
-    def idle_sessions(self) -> int:
-        """Admitted connections whose game has had no keys for ``idle_note_seconds`` or more."""
+    def held(self) -> tuple[int, int]:
         note = self.config.idle_note_seconds
-        return sum(1 for link in self.admitted for s in link.sessions if s.played and s.idle_seconds >= note)
-
-    def note_full(self) -> None:
-        """A client was refused because every slot is taken: say, at most once a second, who holds them."""
-        if self._stopping or not self._full_noted.ready():
-            return
-        idle = self.idle_sessions()
-        minute = plural(round(self.config.idle_note_seconds / 60), "minute") if self.config.idle_note_seconds >= 60 \
-            else f"{self.config.idle_note_seconds:g} s"
-        self.log(f"server full: {plural(len(self.admitted), 'game')} in progress, {idle} of them idle "
-                 f"(no keys for {minute} or more)")
-
-    def out_of_memory(self) -> bool:
-        """Past ``--max-server-mb``: logged at most once a second, with the size."""
-        over = self.memory.over()
-        if over and self._memory_noted.ready():
-            self.log(f"memory: the server uses {self.memory.last_mb:,.0f} MB, past --max-server-mb "
-                     f"{self.config.max_server_mb:,}: new connections are refused")
-        return over
+        idle = sum(1 for link in self.admitted for s in link.sessions if s.played and s.idle_seconds >= note)
+        return len(self.admitted), idle
 
     def admit(self, link: Connection) -> bool:
         if self.full or self.address_full(link.address_key):
@@ -306,21 +160,23 @@ class GameServer:
             oldest, _ = waiting.popitem(last=False)
             oldest.drop("unauthenticated cap")
 
-    async def stop(self) -> None:
-        """Stop listening, end every game (the players are told), close every connection.
+    # -- stopping: the steps of ``GameServer.stop`` that are this door's ------------------------------------
 
-        Bounded by the grace period however slowly clients read: a session gives up on its goodbye at
-        the deadline, and whatever is still connected then is dropped.
-        """
-        self._stopping = True
+    def _stop_listening(self) -> None:
         if self._acceptor is not None:
             self._acceptor.close()
-        self.tables.close("the server is shutting down")
-        await self._tables_told(TABLE_GOODBYE)
+
+    def _tables_read(self) -> bool:
+        return all(session.table_told for link in self.connections for session in link.sessions)
+
+    def _stop_games(self) -> None:
         for link in list(self.connections):
             link.stop_games("server shutdown")
-        # Sessions keep to the grace period themselves; the margin covers a game's last SIGKILL.
-        await self._settle(self.config.shutdown_grace + 1.0, connections=False)
+
+    def _connected(self) -> bool:
+        return bool(self.connections)
+
+    async def _close_connections(self) -> None:
         if self.fanout is not None:
             await self.fanout.close()
         for link in list(self.connections):
@@ -328,37 +184,12 @@ class GameServer:
         await self._settle(1.0)  # the dropped connections' last log lines
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
-        await self.tables.stop()
-        if self.game_parent is not None:
-            await self.game_parent.stop()
-        if self._summaries is not None:
-            self._summaries.cancel()
-        self.flood_log.flush()
-        if self._loop is not None:
-            self._loop.set_exception_handler(self._previous_handler)
-
-    async def _tables_told(self, timeout: float) -> None:
-        """Wait, at most ``timeout``, until every game at a table has read what its link said."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if all(session.table_told for link in self.connections for session in link.sessions):
-                return
-            await asyncio.sleep(0.02)
-
-    async def _settle(self, timeout: float, connections: bool = True) -> None:
-        """Wait, at most ``timeout``, until every task (new ones too) is done and, if asked, every connection gone."""
-        deadline = time.monotonic() + timeout
-        while (self._tasks or (connections and self.connections)) and time.monotonic() < deadline:
-            if self._tasks:
-                await asyncio.wait(set(self._tasks), timeout=min(0.1, deadline - time.monotonic()))
-            else:
-                await asyncio.sleep(0.02)
 
 
 class Connection(asyncssh.SSHServer):
     """One client connection: admission, authentication and the refusals that are not per channel."""
 
-    def __init__(self, server: GameServer) -> None:
+    def __init__(self, server: SshServer) -> None:
         self.server = server
         self.conn: asyncssh.SSHServerConnection
         self.label = "?"

@@ -5,36 +5,28 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
-import os
 import re
 import signal
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import asyncssh
 
-from ..presentation.words import plural
-from ..settings.options import served_environment
-from ..settings.served import (
-    ACCESSIBLE_VARIABLE, ERROR_FD_VARIABLE, LINE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SESSION_MINUTES_VARIABLE, accessible,
+from ..serving.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
+from ..serving.crash import describe_status
+from ..serving.environment import PERSONAL_VARIABLES, TERM_PATTERN, home_directory, served_variables, session_environment
+from ..serving.goodbyes import (
+    GAME_FAILED, SHUTTING_DOWN, STOP_STATUSES, TERMINAL_RESET, crash_goodbye, goodbye,
 )
+from ..serving.house import House
+from ..serving.launcher import GameEnd, log_end, start_game
+from ..serving.pty_process import PtyProcess, clamp_size, run_until_stopped
+from ..serving.table_place import TablePlace, take_place
+from ..settings.options import served_environment
+from ..settings.served import LINE_VARIABLE, accessible
 from ..tables import Member, TableRefused
 from ..tables.link import MAX_QUEUED_BYTES
-from .commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from .env_requests import ClientEnvironment, forget_environment
-from .fanout import LOBBY, Watcher
-from .pty_process import PtyProcess, clamp_size, run_until_stopped
-from .table_place import TablePlace, take_place
-
-if TYPE_CHECKING:
-    from .server import Connection
-
-UTF8_LOCALE = "C.UTF-8"
-DEFAULT_TERM = "xterm-256color"
-# A terminal name is looked up as a file name in terminfo: letters, digits and a little punctuation only.
-TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
-# Server-side settings the game may need to find its data as the server's user does; nothing else leaks.
-SERVER_VARIABLES = ("HOME", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+from .fanout import LOBBY, FanoutHub, Watcher
 
 REFUSE_COMMAND = (
     "war-tui: this server only plays War and runs no commands; connect without one to play, "
@@ -46,20 +38,6 @@ REFUSE_NO_PTY = (
 )
 REFUSE_SECOND_GAME = "war-tui: one game per connection; open another connection to play another game."
 NO_AGENT = "Agent forwarding is not offered here; playing without it."  # shown by the game, on its board
-GAME_FAILED = "war-tui: the game could not start; please tell the server's operator."
-TIME_UP = "war-tui: the session time limit ({minutes}) is up. Thanks for playing!"
-SHUTTING_DOWN = "war-tui: the server is shutting down. Thanks for playing!"
-INPUT_FLOOD = "war-tui: more keys arrived at once than a game takes ({size}); the game was ended."
-OUT_OF_MEMORY = (
-    "war-tui: the game needed more memory than this server gives a game ({size}) and had to end. Sorry!"
-)
-GAME_CRASHED = "war-tui: the game ended with an error; the server's operator has the details. Sorry!"
-TABLE_BROKEN = (
-    "war-tui: the game stopped speaking the table's language and was ended; the server's operator has the details."
-)
-IDLE_END = (
-    "war-tui: no keys for {minutes}, so the session was ended to free its place. Come back any time!"
-)
 RESIZE_INTERVAL = 0.25
 """Seconds between window-size changes passed to a game: at most 4 a second, the latest size of each."""
 RESIZE_SETTLE = 0.1
@@ -70,19 +48,8 @@ RESIZE_PER_SECOND = 0.25
 """A game redraws for 8 resizes at up to 4 a second (a window dragged about), then for one every 4 s
 while the sizes keep coming: a redraw at 500x200 costs a game about 0.17 s of CPU, so a storm of
 sizes costs it 4% of a core, not 70%."""
-MAX_ERROR_LINES = 200
-"""Lines of a game's crash report that reach the server's log at ``--log-level debug``."""
-
-# After a game was ended from outside it could not restore the client's terminal: do it for it
-# (attributes, mouse and focus reporting, bracketed paste, cursor, keypad, then the main screen).
-# CAN first: the game's output may have been cut off inside an escape sequence, which would swallow ours.
 # Reports a terminal sends by itself (mouse, focus): keys of nobody's, never a reason to leave a shared view.
 TERMINAL_REPORT = re.compile(rb"\x1b\[(?:<[0-9;]*[Mm]|M[\s\S]{3}|[IO])")
-
-TERMINAL_RESET = (
-    b"\x18\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
-    b"\x1b[?25h\x1b>\x1b[?1049l"
-)
 
 
 def refuse_subsystem(name: str) -> str:
@@ -90,81 +57,43 @@ def refuse_subsystem(name: str) -> str:
     return f"war-tui: this server only plays War; the {shown} subsystem is not offered."
 
 
-def session_environment(
-    term: str | None, client_env: Mapping[str, str], session_seconds: float | None = None
-) -> dict[str, str]:
-    """The game's whole environment: the client's terminal type, a UTF-8 locale and where home is.
+class SshHouse(House, Protocol):
+    """The game server as an SSH session sees it: the shared house, and the spectators' shared renderers."""
 
-    Never COLUMNS or LINES (they would pin the size and hide resizes), nothing else from the client
-    but a well-formed COLORTERM, NO_COLOR and ACCESSIBLE, nothing of the server's secrets. With a session limit,
-    the game is told it, so it can show the time left and warn a minute before the end.
-    """
-    env = {name: os.environ[name] for name in SERVER_VARIABLES if name in os.environ}
-    env.setdefault("PATH", os.defpath)
-    env["TERM"] = term if term and TERM_PATTERN.fullmatch(term) else DEFAULT_TERM
-    env["LANG"] = env["LC_CTYPE"] = UTF8_LOCALE
-    if client_env.get("COLORTERM") in ("truecolor", "24bit"):
-        env["COLORTERM"] = client_env["COLORTERM"]
-    if client_env.get("NO_COLOR"):
-        env["NO_COLOR"] = "1"
-    if accessible(client_env):
-        env[ACCESSIBLE_VARIABLE] = "1"
-    if session_seconds:
-        env.update(served_environment(session_minutes=session_seconds / 60))
-    return env
+    @property
+    def fanout(self) -> FanoutHub | None: ...
 
 
-def served_variables(max_speed: float, notice: str | None) -> dict[str, str]:
-    """What the server tells the game about being served (the served variables of ``war_tui.settings.options``)."""
-    return served_environment(served=True, top_speed=max_speed, notice=notice or None)
+class Client(Protocol):
+    """The connection a session belongs to, as the session sees it: who it is, and what it says back."""
 
+    @property
+    def server(self) -> SshHouse: ...
 
-def loggable(line: str) -> str:
-    """One line of a game's error output as it may enter the server's log: printable, not too long."""
-    shown = "".join(ch if ch.isprintable() else "?" for ch in line)
-    return shown[:300]
+    user: str | None
+    identity: str | None
+    address_key: str
+    label: str
+    table: str | None
+    exit_status: str
+    agent_refused: bool
+    left: asyncio.Event
 
+    def refused(self, what: str) -> None: ...
 
-TRACEBACK = b"Traceback (most recent call last)"
-TRACE_PLACE = re.compile(r'\s*File "(?:[^"]*/)?([^"/]*)", line (\d+)')
-RICH_PLACE = re.compile(r"[│|]\s+(?:\S*/)?([^/\s]+\.pyx?):(\d+) in \S")
-"""A frame's place in a Rich traceback's box (a Textual game's crash report): ``│ /path/lobby.py:123 in render``."""
-RAISED = re.compile(r"[A-Za-z_][\w.]*(?::\s|$)")
-"""The line that names the exception: ``MarkupError: closing tag...`` (never a box line or a source line)."""
+    def begin_game(self) -> bool: ...
 
+    def game_started(self, pid: int) -> None: ...
 
-def crash_summary(lines: list[str]) -> str:
-    """What a crash report says in one line: the exception raised, and the last place it passed.
+    def game_closed(self) -> None: ...
 
-    Reads a plain Python traceback and a Rich one (a box of frames, then the exception's line) alike.
-    """
-    if not lines:
-        return "no report"
-    raised = next((line for line in reversed(lines) if RAISED.match(line)), None)
-    if raised is None:  # no exception's line: the last line of words ("Fatal Python error: ..."), never a box's
-        raised = next((line for line in reversed(lines) if line[:1].isalnum()), "no exception named")
-    places = [(m[1], m[2]) for m in (TRACE_PLACE.match(line) or RICH_PLACE.match(line) for line in lines) if m]
-    where = f" at {places[-1][0]}:{places[-1][1]}" if places else ""
-    return loggable(raised.strip())[:200] + where
-
-
-def size_words(size: int) -> str:
-    return f"{size // (1024 * 1024)} MiB" if size >= 1024 * 1024 else f"{size // 1024} KiB"
-
-
-def home_directory(env: Mapping[str, str]) -> str:
-    home = env.get("HOME", "")
-    return home if home and os.path.isdir(home) else "/"
-
-
-def describe_minutes(seconds: float) -> str:
-    return plural(seconds / 60, "minute")
+    def close(self) -> None: ...
 
 
 class GameSession(asyncssh.SSHServerSession):
     """The game for one channel, from pty request to exit status; ends the game when the client leaves."""
 
-    def __init__(self, link: Connection) -> None:
+    def __init__(self, link: Client) -> None:
         self._link = link
         self._chan: asyncssh.SSHServerChannel | None = None
         self.environment = ClientEnvironment(link.refused)
@@ -540,19 +469,7 @@ class GameSession(asyncssh.SSHServerSession):
         theirs = self._table.socket_for_game(env, self._table_finished) if self._table is not None else None
         start_size = clamp_size(*self._size)
         try:
-            # Started in HOME, as a login would: never in whatever directory the server was started from.
-            # Forked from the preloaded parent when there is one ready; otherwise started the old way.
-            process = None
-            for parent in (server.game_parent, None):
-                process = await PtyProcess.start(
-                    config.session_argv, env, start_size, self._write_output, cwd=home_directory(env),
-                    memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
-                    input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
-                    pass_fds=() if theirs is None else (theirs.fileno(),), parent=parent, line=line_input,
-                )
-                if process is not None:
-                    break
-            assert process is not None  # the old way starts a game or raises
+            process = await start_game(server, env, start_size, self._write_output, table=theirs, line=line_input)
         except Exception as exc:  # noqa: BLE001 - whatever it was, the player gets a message, not a hang
             server.log(f"game did not start for {self._link.label}: {exc}")
             self._link.exit_status = "not started"
@@ -576,23 +493,20 @@ class GameSession(asyncssh.SSHServerSession):
         status = await run_until_stopped(process, self._stopping, limit, lambda: self.stop("time limit"))
         if status is not None:
             self._close_table()
-            errors = bytes(process.error_output)
+            end = GameEnd(status, bytes(process.error_output))
             process.close()
-            self._link.exit_status = describe_status(status)
-            crashed = status < 0 or (status != 0 and bool(errors)) or TRACEBACK in errors
-            self._log_errors(errors, status if crashed else None)
-            if crashed:
+            self._link.exit_status = end.words()
+            log_end(server, self._link.label, end)
+            if end.crashed:
                 # It did not end as a game ends (a limit, a crash): the player is told, never shown why.
-                self._link.exit_status += ", out of memory" if b"MemoryError" in errors else ", crashed"
                 self._reset_terminal()
-                self._say(OUT_OF_MEMORY.format(size=size_words(config.game_memory_mb * 1024 * 1024))
-                          if b"MemoryError" in errors else GAME_CRASHED)
+                self._say(crash_goodbye(end.errors, config))
             self._report(status)
             return
         reason = self._say_why_stopped()
         status = await process.end()
         self._close_table()
-        self._log_errors(bytes(process.error_output), None)
+        log_end(server, self._link.label, GameEnd(status, bytes(process.error_output), stopped=True))
         self._link.exit_status = f"{describe_status(status)}, {reason}"
         if self._closed:
             return
@@ -603,16 +517,7 @@ class GameSession(asyncssh.SSHServerSession):
         config = self._link.server.config
         reason = self._stop_reason
         self._reset_terminal()
-        if reason == "time limit":
-            self._say(TIME_UP.format(minutes=describe_minutes(config.session_seconds or 0)))
-        elif reason == "input flood":
-            self._say(INPUT_FLOOD.format(size=size_words(config.input_limit)))
-        elif reason == "table protocol":
-            self._say(TABLE_BROKEN)
-        elif reason == "idle":
-            self._say(IDLE_END.format(minutes=describe_minutes(config.idle_seconds or 0)))
-        else:
-            self._say(SHUTTING_DOWN)
+        self._say(goodbye(reason, config, config.idle_seconds) or SHUTTING_DOWN)
         return reason
 
     # -- a spectator served from a shared rendering ---------------------------------------------------
@@ -721,28 +626,6 @@ class GameSession(asyncssh.SSHServerSession):
         if watcher is not None and hub is not None:
             hub.detach(watcher)
 
-    def _log_errors(self, errors: bytes, crash_status: int | None) -> None:
-        """A game's crash report goes to the server's log, never to the player.
-
-        A crash (``crash_status`` not None) is one line, where and what, counted with the other floods
-        so that games crashing on purpose cannot fill the log; the whole report is written only at
-        ``--log-level debug``.
-        """
-        server = self._link.server
-        lines = [line for line in errors.decode(errors="replace").splitlines() if line.strip()]
-        if crash_status is not None:
-            server.flood_log(
-                f"game of {self._link.label} crashed ({describe_status(crash_status)}): {crash_summary(lines)}",
-                "game crash lines",
-            )
-        if not lines or not server.config.debug:
-            return
-        server.log(f"game of {self._link.label} reported an error ({len(errors):,} bytes):")
-        for line in lines[:MAX_ERROR_LINES]:
-            server.log(f"  | {loggable(line)}")
-        if len(lines) > MAX_ERROR_LINES:
-            server.log(f"  | ... {len(lines) - MAX_ERROR_LINES:,} more lines")
-
     async def _goodbye(self, status: int) -> None:
         """Let the reset and goodbye reach the player, then close; a client that stalls is let go at the deadline.
 
@@ -779,18 +662,3 @@ class GameSession(asyncssh.SSHServerSession):
             name = str(-status)
         with contextlib.suppress(BrokenPipeError, ConnectionError):
             self._chan.exit_with_signal(name)
-
-
-PERSONAL_VARIABLES = frozenset({SESSION_MINUTES_VARIABLE, PLAYER_ID_VARIABLE, NOTICE_VARIABLE})
-"""What a game is told about its own connection only: never given to a renderer drawn for many."""
-STOP_STATUSES = {"time limit": 0, "idle": 0, "input flood": 1, "table protocol": 1}
-"""The exit status a session ended from outside reports (otherwise: the game's own)."""
-
-
-def describe_status(status: int) -> str:
-    if status >= 0:
-        return f"exit status {status}"
-    try:
-        return f"killed by {signal.Signals(-status).name}"
-    except ValueError:
-        return f"killed by signal {-status}"

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..ssh.limits import address_key
+from ..serving.limits import address_key
 
 HEADER_BYTES = 16 * 1024
 """The most bytes a request's line and headers may take together (aiohttp bounds each line, not the sum)."""

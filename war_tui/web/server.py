@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import ssl
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from importlib import resources
 
 from aiohttp import web
 
 from ..presentation.words import plural
-from ..ssh.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
-from ..ssh.limits import address_key
-from ..ssh.server import SHUTDOWN_GRACE, GameServer
-from .http_guard import SECURITY_HEADERS, GuardConfig, HttpGuard, handler_args, request_logger
-from .hosts import HostRules, WebHost
+from ..serving.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
+from ..serving.limits import address_key
+from ..serving.server import GameServer
+from .config import WebConfig
+from .http_guard import SECURITY_HEADERS, HttpGuard, handler_args, request_logger
+from .hosts import HostRules
 from .identity import COOKIE, COOKIE_SECONDS, Identities, starts_by_itself
 from .page import line_page_html, line_page_policy, page_html, page_policy
 from .session import CLOSE_POLICY, Visitor, WebSession
@@ -44,28 +43,6 @@ SERVER_FULL = "war-tui: the server is full; please try again later."
 ADDRESS_FULL = "war-tui: your address already has {games} in progress here, the most one address may have."
 OUT_OF_MEMORY = "war-tui: the server is out of memory for new games; please try again later."
 TOO_MANY_ATTEMPTS = "war-tui: too many games started from your address; please wait a minute."
-
-
-@dataclass(frozen=True)
-class WebConfig:
-    """The web door's own settings; the per-game limits are the shared ``ServerConfig``'s."""
-
-    host: str = "127.0.0.1"
-    port: int = 8080
-    max_sessions: int = 32
-    max_sessions_per_address: int = 4
-    idle_seconds: float | None = 30 * 60.0
-    message_bytes: int = 16 * 1024
-    messages_per_second: int = 200
-    backlog_bytes: int = 256 * 1024
-    ssl_context: ssl.SSLContext | None = None
-    shutdown_grace: float = SHUTDOWN_GRACE
-    heartbeat: float = 10.0
-    """Seconds between pings; a browser that answers none within half of it is gone."""
-    guard: GuardConfig = GuardConfig()
-    """The bounds on HTTP connections before their websocket (``http_guard``)."""
-    hosts: tuple[WebHost, ...] = ()
-    """The host names the door answers to (``--web-host``); none: the listening address and localhost."""
 
 
 def clean_name(text: str) -> str:
@@ -131,10 +108,10 @@ class WebDoor:
         self._listener: asyncio.Server | None = None
         self.guard = HttpGuard(config.guard, server.flood_log)
         self._stopping = False
-        self.identities = Identities(server.config.host_key.export_private_key())
+        self.identities = Identities(server.config.secret())
         self.hosts: HostRules | None = None
         """Set once the door listens (its port is known then); until then it answers to no host."""
-        server.other_doors.append(self)
+        server.doors.append(self)
 
     # -- what the shared caps count -----------------------------------------------------------------------
 
@@ -203,8 +180,8 @@ class WebDoor:
             await self._runner.cleanup()
             self._runner = None
         self._listener = None
-        if self in self.server.other_doors:
-            self.server.other_doors.remove(self)
+        if self in self.server.doors:
+            self.server.doors.remove(self)
 
     # -- pages and files -----------------------------------------------------------------------------------
 

@@ -19,25 +19,35 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from aiohttp import WSMsgType, web
 
-from ..settings.served import (
-    ERROR_FD_VARIABLE, LINE_VARIABLE, PLAYER_ID_VARIABLE,
-)
-from ..ssh.commands import TableCommand
-from ..ssh.pty_process import PtyProcess, clamp_size, run_until_stopped
-from ..ssh.session import (
-    GAME_CRASHED, GAME_FAILED, IDLE_END, INPUT_FLOOD, SHUTTING_DOWN, TERMINAL_RESET, TIME_UP, crash_summary,
-    describe_minutes, describe_status, home_directory, served_variables, session_environment, size_words,
-)
-from ..ssh.table_place import TablePlace, take_place
+from ..serving.commands import TableCommand
+from ..serving.crash import describe_status
+from ..serving.environment import served_variables, session_environment
+from ..serving.goodbyes import GAME_FAILED, TERMINAL_RESET, crash_goodbye, goodbye
+from ..serving.house import House
+from ..serving.launcher import GameEnd, log_end, start_game
+from ..serving.pty_process import PtyProcess, clamp_size, run_until_stopped
+from ..serving.table_place import TablePlace, take_place
+from ..settings.served import LINE_VARIABLE, PLAYER_ID_VARIABLE
 from ..tables import TableRefused
+from .config import WebConfig
 from .line_text import SentenceCutter, typed_line
 
-if TYPE_CHECKING:
-    from .server import WebDoor
+
+class Door(Protocol):
+    """The web door as one of its sessions sees it: the game server, the door's own limits, its log."""
+
+    @property
+    def server(self) -> House: ...
+
+    @property
+    def config(self) -> WebConfig: ...
+
+    def log(self, line: str) -> None: ...
+
 
 TERM = "xterm-256color"
 SIZE_MESSAGE = re.compile(r"(\d{1,4}) (\d{1,4})")
@@ -82,7 +92,7 @@ class MessageRate:
 class WebSession:
     """The game of one websocket, from the table join to the goodbye; ends the game when the tab goes."""
 
-    def __init__(self, door: WebDoor, ws: web.WebSocketResponse, visitor: Visitor,
+    def __init__(self, door: Door, ws: web.WebSocketResponse, visitor: Visitor,
                  command: TableCommand | None, size: tuple[int, int], *, line: bool = False) -> None:
         self.door = door
         self.line = line
@@ -330,18 +340,9 @@ class WebSession:
         env[PLAYER_ID_VARIABLE] = self.visitor.identity
         theirs = self._table.socket_for_game(env, self._table_finished) if self._table is not None else None
         try:
-            process = None
-            for parent in (server.game_parent, None):
-                process = await PtyProcess.start(
-                    config.session_argv, env, self._size, self._on_output, cwd=home_directory(env),
-                    memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
-                    input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
-                    pass_fds=() if theirs is None else (theirs.fileno(),), parent=parent,
-                    line="lines" if self.line else None,
-                )
-                if process is not None:
-                    break
-            assert process is not None
+            process = await start_game(
+                server, env, self._size, self._on_output, table=theirs, line="lines" if self.line else None,
+            )
         except Exception as exc:  # noqa: BLE001 - whatever it was, the player gets a message, not a hang
             self.door.log(f"game did not start for {self.visitor.label}: {exc}")
             self.exit_status = "not started"
@@ -364,31 +365,22 @@ class WebSession:
         status = await run_until_stopped(process, self._stopping, limit, lambda: self.stop("time limit"))
         if status is not None:
             self._close_table()
-            errors = bytes(process.error_output)
-            self.exit_status = describe_status(status)
-            if status < 0 or (status != 0 and bool(errors)) or b"Traceback (most recent call last)" in errors:
-                self.exit_status += ", crashed"
-                lines = [line for line in errors.decode(errors="replace").splitlines() if line.strip()]
-                self.door.server.flood_log(
-                    f"game of {self.visitor.label} crashed ({describe_status(status)}): {crash_summary(lines)}",
-                    "game crash lines",
-                )
+            end = GameEnd(status, bytes(process.error_output))
+            self.exit_status = end.words()
+            log_end(server, self.visitor.label, end)
+            if end.crashed:
                 self._reset_terminal()
-                self._say(GAME_CRASHED)
+                self._say(crash_goodbye(end.errors, config))
             return
         reason = self._stop_reason
         if not self.line:  # the game's last frames are dropped (its sentences are kept): the goodbye comes next
             self._out.clear()
         self._reset_terminal()
-        messages = {
-            "time limit": TIME_UP.format(minutes=describe_minutes(limit)),
-            "input flood": INPUT_FLOOD.format(size=size_words(config.input_limit)),
-            "idle": IDLE_END.format(minutes=describe_minutes(self.door.config.idle_seconds or 0)),
-            "shutdown": SHUTTING_DOWN,
-            "message rate": TOO_FAST.format(rate=self.door.config.messages_per_second),
-        }
-        if reason in messages:
-            self._say(messages[reason])
+        if reason == "message rate":
+            self._say(TOO_FAST.format(rate=self.door.config.messages_per_second))
+        elif (message := goodbye(reason, config, self.door.config.idle_seconds)) is not None:
+            self._say(message)
         status = await process.end()
         self._close_table()
+        log_end(server, self.visitor.label, GameEnd(status, bytes(process.error_output), stopped=True))
         self.exit_status = f"{describe_status(status)}, {reason}"

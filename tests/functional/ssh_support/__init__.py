@@ -16,7 +16,7 @@ from pathlib import Path
 import asyncssh
 
 from war_tui.ssh.keys import AuthorizedKeys
-from war_tui.ssh.server import GameServer, ServerConfig
+from war_tui.ssh.server import ServerConfig, SshServer
 
 PRELOAD_VARIABLE = "WAR_TUI_TEST_PRELOAD"
 """The serve-ssh suite runs with games forked from a preloaded parent, and again (tests/conftest.py's
@@ -63,7 +63,7 @@ def make_key(directory: Path, name: str) -> ClientKey:
 
 @dataclass
 class InProcessServer:
-    server: GameServer
+    server: SshServer
     logs: list[str] = field(default_factory=list)
 
     @property
@@ -103,7 +103,7 @@ async def start_server(
     warm = ("--warm",) if argv[1:2] == ("-c",) else ()
     options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if preloading() else None)
     # Games at the server's priority: a settled game's session group weighs 15 to the 1,024 of the test run's
-    # own group (war_tui.ssh.priority), so on a machine busy with the rest of the suite it would crawl. The
+    # own group (war_tui.serving.priority), so on a machine busy with the rest of the suite it would crawl. The
     # tests of the priority itself pass the server's default (SERVED_NICENESS). ServerProcess does the same.
     options.setdefault("game_niceness", 0)
     config = ServerConfig(
@@ -113,7 +113,7 @@ async def start_server(
         port=0,
         **options,
     )
-    server = GameServer(config, log=logs.append)
+    server = SshServer(config, log=logs.append)
     await server.start()
     if server.game_parent is not None:
         await until(lambda: server.game_parent.ready)  # every game of the test is forked from it
@@ -259,7 +259,7 @@ class PtyClient:
         self.process = None
 
     async def start(self, argv: list[str], env: dict[str, str], size: tuple[int, int]) -> PtyClient:
-        from war_tui.ssh.pty_process import PtyProcess
+        from war_tui.serving.pty_process import PtyProcess
 
         self.process = await PtyProcess.start(argv, env, size, self._on_output)
         return self

@@ -1,0 +1,55 @@
+"""The environment a served game runs in: the client's terminal kind, a UTF-8 locale, home, nothing secret."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+
+from ..settings.options import served_environment
+from ..settings.served import (
+    ACCESSIBLE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SESSION_MINUTES_VARIABLE, accessible,
+)
+
+UTF8_LOCALE = "C.UTF-8"
+DEFAULT_TERM = "xterm-256color"
+# A terminal name is looked up as a file name in terminfo: letters, digits and a little punctuation only.
+TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+# Server-side settings the game may need to find its data as the server's user does; nothing else leaks.
+SERVER_VARIABLES = ("HOME", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+PERSONAL_VARIABLES = frozenset({SESSION_MINUTES_VARIABLE, PLAYER_ID_VARIABLE, NOTICE_VARIABLE})
+"""What a game is told about its own connection only: never given to a renderer drawn for many."""
+
+
+def session_environment(
+    term: str | None, client_env: Mapping[str, str], session_seconds: float | None = None
+) -> dict[str, str]:
+    """The game's whole environment: the client's terminal type, a UTF-8 locale and where home is.
+
+    Never COLUMNS or LINES (they would pin the size and hide resizes), nothing else from the client
+    but a well-formed COLORTERM, NO_COLOR and ACCESSIBLE, nothing of the server's secrets. With a session limit,
+    the game is told it, so it can show the time left and warn a minute before the end.
+    """
+    env = {name: os.environ[name] for name in SERVER_VARIABLES if name in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env["TERM"] = term if term and TERM_PATTERN.fullmatch(term) else DEFAULT_TERM
+    env["LANG"] = env["LC_CTYPE"] = UTF8_LOCALE
+    if client_env.get("COLORTERM") in ("truecolor", "24bit"):
+        env["COLORTERM"] = client_env["COLORTERM"]
+    if client_env.get("NO_COLOR"):
+        env["NO_COLOR"] = "1"
+    if accessible(client_env):
+        env[ACCESSIBLE_VARIABLE] = "1"
+    if session_seconds:
+        env.update(served_environment(session_minutes=session_seconds / 60))
+    return env
+
+
+def served_variables(max_speed: float, notice: str | None) -> dict[str, str]:
+    """What the server tells the game about being served (the served variables of ``war_tui.settings.options``)."""
+    return served_environment(served=True, top_speed=max_speed, notice=notice or None)
+
+
+def home_directory(env: Mapping[str, str]) -> str:
+    home = env.get("HOME", "")
+    return home if home and os.path.isdir(home) else "/"

@@ -1,0 +1,227 @@
+"""The game server both doors share: caps over every door, identities, the tables, the game parent, the log."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import sys
+import time
+from collections.abc import Callable, Coroutine
+from datetime import datetime
+from typing import Any, Protocol
+
+from ..presentation.words import plural
+from ..tables import reduce_name
+from ..tables.names import name_key
+from .config import GameConfig
+from .environment import home_directory, session_environment
+from .game_parent import GameParent
+from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer
+from .pty_process import PtyProcess
+from .table_host import TableHost
+
+TABLE_GOODBYE = 0.5
+"""Seconds the games at tables get to read that the server is closing before they are ended."""
+
+
+class Door(Protocol):
+    """A way into the server (the web door): what the shared caps count of it."""
+
+    def games(self) -> int: ...
+
+    def games_from(self, key: str) -> int: ...
+
+
+def stderr_log(line: str) -> None:
+    stamp = datetime.now().astimezone().isoformat(timespec="seconds")
+    sys.stderr.write(f"{stamp} {line}\n")
+    sys.stderr.flush()
+
+
+class GameServer:
+    """Hosts what the doors share; on ``stop`` ends every game at a table, then the tables and the parent.
+
+    A door that listens itself (SSH) extends it; another (the web door) registers in ``doors``.
+    """
+
+    def __init__(self, config: GameConfig, log: Callable[[str], None] = stderr_log) -> None:
+        self.config = config
+        self.log = log
+        self.flood_log = FloodLog(log)
+        """For the lines one per connection: a flood of connections gets a summary a second instead."""
+        self.limiter = AttemptLimiter(config.attempts_per_minute)
+        self.memory = MemoryWatch(config.max_server_mb)
+        self._full_noted = OncePer(1.0)
+        self._memory_noted = OncePer(1.0)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._stopping = False
+        self._summaries: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._previous_handler: Any = None
+        self.game_parent: GameParent | None = None
+        self.doors: list[Door] = []
+        """Doors sharing the server (the web door): their games count in the caps too."""
+        if config.preload_argv is not None and PtyProcess.forkable(config.session_argv):
+            # The parent's environment is a game's without the client's part: what it reads at import is
+            # what a game started afresh would read.
+            env = session_environment(None, {})
+            self.game_parent = GameParent(config.preload_argv, env, home_directory(env), log)
+        self.tables = TableHost(
+            max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
+            stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
+            max_lobby=config.max_lobby, tables_per_address=config.tables_per_address,
+            seats_per_address=config.seats_per_address,
+        )
+        # What turns an address into an identity: secret (from the host key, so it lasts across restarts
+        # as the key does), so an identity says nothing of the address it stands for.
+        self._address_secret = hashlib.sha256(b"war-tui address identity\0" + config.secret()).digest()
+
+    def address_identity(self, address_key: str, user: str) -> str:
+        """The identity of a player who offered no key: their address together with their user name (as
+        names are compared: ``Ann`` is ``ann``), hashed with the server's secret. Two people at one
+        address (one home behind one router) with different names are two people; the same name from
+        the same address is the same person."""
+        person = f"{address_key}\0{name_key(reduce_name(user))}"
+        digest = hmac.new(self._address_secret, person.encode(), hashlib.sha256).hexdigest()
+        return f"addr:{digest[:24]}"
+
+    def door_identity(self, door: str, token: str) -> str:
+        """The identity of a player of another door (a browser's cookie token), hashed with the same secret."""
+        digest = hmac.new(self._address_secret, f"{door}\0{token}".encode(), hashlib.sha256).hexdigest()
+        return f"{door}:{digest[:24]}"
+
+    async def start(self) -> None:
+        """Start what the doors share: the tables and the game parent."""
+        loop = self._loop = asyncio.get_running_loop()
+        # Errors asyncio reports on its own (an accept that fails for want of file descriptors, for
+        # one) become one line each, and at most a few a second, instead of a traceback each.
+        self._previous_handler = loop.get_exception_handler()
+        loop.set_exception_handler(self._loop_error)
+        self._summaries = loop.call_later(1.0, self._summarise)
+        await self._open()
+        self.tables.start()
+        if self.game_parent is not None:
+            await self.game_parent.start()
+
+    async def _open(self) -> None:
+        """What a door that is the server opens before the tables start (SSH: its listener)."""
+
+    def _summarise(self) -> None:
+        self.flood_log.flush()
+        if not self._stopping and self._loop is not None:
+            self._summaries = self._loop.call_later(1.0, self._summarise)
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        where = ""
+        if exc is not None and exc.__traceback__ is not None:
+            last = exc.__traceback__
+            while last.tb_next is not None:
+                last = last.tb_next
+            where = f" at {last.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{last.tb_lineno}"
+        detail = f": {type(exc).__name__}: {exc}{where}" if exc is not None else ""
+        self.flood_log(f"error: {context.get('message', 'unexpected error')}{detail}", "errors")
+
+    def track(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # -- the caps, over every door ------------------------------------------------------------------------
+
+    @property
+    def full(self) -> bool:
+        return self._stopping or self.games() >= self.config.max_sessions
+
+    def games(self) -> int:
+        """Games in progress through every door (--max-sessions counts them all)."""
+        return sum(door.games() for door in self.doors)
+
+    def games_from(self, key: str) -> int:
+        return sum(door.games_from(key) for door in self.doors)
+
+    def address_full(self, key: str) -> bool:
+        return self.games_from(key) >= self.config.max_sessions_per_address
+
+    def held(self) -> tuple[int, int]:
+        """Games the "server full" line counts, and how many of them are idle (no keys for ``idle_note_seconds``)."""
+        return 0, 0
+
+    def note_full(self) -> None:
+        """A client was refused because every slot is taken: say, at most once a second, who holds them."""
+        if self._stopping or not self._full_noted.ready():
+            return
+        games, idle = self.held()
+        minute = plural(round(self.config.idle_note_seconds / 60), "minute") if self.config.idle_note_seconds >= 60 \
+            else f"{self.config.idle_note_seconds:g} s"
+        self.log(f"server full: {plural(games, 'game')} in progress, {idle} of them idle "
+                 f"(no keys for {minute} or more)")
+
+    def out_of_memory(self) -> bool:
+        """Past ``--max-server-mb``: logged at most once a second, with the size."""
+        over = self.memory.over()
+        if over and self._memory_noted.ready():
+            self.log(f"memory: the server uses {self.memory.last_mb:,.0f} MB, past --max-server-mb "
+                     f"{self.config.max_server_mb:,}: new connections are refused")
+        return over
+
+    # -- stopping -------------------------------------------------------------------------------------------
+
+    async def stop(self) -> None:
+        """End every game (the players are told), then the tables and the game parent.
+
+        Bounded by the grace period however slowly clients read: a session gives up on its goodbye at
+        the deadline, and whatever is still connected then is dropped.
+        """
+        self._stopping = True
+        self._stop_listening()
+        self.tables.close("the server is shutting down")
+        await self._tables_told(TABLE_GOODBYE)
+        self._stop_games()
+        # Sessions keep to the grace period themselves; the margin covers a game's last SIGKILL.
+        await self._settle(self.config.shutdown_grace + 1.0, connections=False)
+        await self._close_connections()
+        await self.tables.stop()
+        if self.game_parent is not None:
+            await self.game_parent.stop()
+        if self._summaries is not None:
+            self._summaries.cancel()
+        self.flood_log.flush()
+        if self._loop is not None:
+            self._loop.set_exception_handler(self._previous_handler)
+
+    def _stop_listening(self) -> None:
+        """A door that is the server stops taking connections (SSH: its listener closes)."""
+
+    def _stop_games(self) -> None:
+        """A door that is the server ends its games, each with a goodbye."""
+
+    def _tables_read(self) -> bool:
+        """Every game at a table has read what its link said (a door that is the server knows its games)."""
+        return True
+
+    def _connected(self) -> bool:
+        """Connections of a door that is the server are still open."""
+        return False
+
+    async def _close_connections(self) -> None:
+        """A door that is the server lets go of whatever is still connected."""
+
+    async def _tables_told(self, timeout: float) -> None:
+        """Wait, at most ``timeout``, until every game at a table has read what its link said."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._tables_read():
+                return
+            await asyncio.sleep(0.02)
+
+    async def _settle(self, timeout: float, connections: bool = True) -> None:
+        """Wait, at most ``timeout``, until every task (new ones too) is done and, if asked, every connection gone."""
+        deadline = time.monotonic() + timeout
+        while (self._tasks or (connections and self._connected())) and time.monotonic() < deadline:
+            if self._tasks:
+                await asyncio.wait(set(self._tasks), timeout=min(0.1, deadline - time.monotonic()))
+            else:
+                await asyncio.sleep(0.02)
