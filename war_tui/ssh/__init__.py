@@ -3,4 +3,5 @@
 Each SSH connection that asks for a terminal gets its own game process on its own pseudo-terminal;
 everything else an SSH server usually offers (commands, sftp, forwarding) is refused. This package
 imports ``asyncssh`` but nothing of the UI: the game runs in a child process, never in the server.
+What the web door shares with it (the game server, the launcher, the pty) is ``war_tui.serving``.
 """

@@ -1,4 +1,5 @@
-"""The SSH door: the game server listening for SSH clients; who may enter, how many at once, and one log line per connection and disconnection."""
+"""The SSH door: the game server listening for SSH clients; who may enter, how many at once,
+and one log line per connection and disconnection."""
 
 from __future__ import annotations
 
