@@ -17,6 +17,7 @@ from web_support import closed, open_socket, origin, read_screen, served, shut, 
 from war_tui.web.identity import VALUE
 from war_tui.web.server import COOKIE, clean_name, place_command
 from war_tui.serving.commands import CommandRefused, TableMode
+from war_tui.serving.goodbyes import TABLE_BROKEN
 
 
 async def test_the_page_sets_a_secret_signed_cookie_and_a_strict_policy(tmp_path):
@@ -355,6 +356,24 @@ async def test_a_browser_back_with_its_cookie_gets_its_seat_and_another_browser_
         if bob is not None:
             bob.conn.close()
         await shut(srv, door)
+
+
+async def test_a_game_that_breaks_the_table_protocol_says_why_it_ended(tmp_path):
+    import sys
+    from pathlib import Path
+
+    fake_table = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
+    srv, door = await served(tmp_path, {"argv": fake_table})
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door, "/table/oak", name="ann")
+            seen = bytearray()
+            await read_screen(ws, "SNAPSHOT you=ann", seen)
+            await ws.send_bytes(b"G")  # past the link's patience: the game is ended with a goodbye
+            await read_screen(ws, re.escape(TABLE_BROKEN), seen)
+    finally:
+        await shut(srv, door)
+    assert any("web table link closed: too many malformed messages" in line for line in srv.logs)
 
 
 async def test_a_second_tab_of_the_same_browser_takes_the_seat_and_the_first_tab_is_told(tmp_path):
