@@ -11,23 +11,21 @@ import codecs
 import contextlib
 import os
 import select
-import socket
 
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.rules import EndReason, Side
 from ..presentation.requests import KEYS, leaving, pending
 from ..presentation.speed import speed_label
-from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState, encode
+from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState
 from ..tables.agreement import request_words
-from ..tables.protocol import update_reader
 from ..tables.options import MIN_AUTO_SPEED
+from ..serving.table_client import TableClient
 from .keys import EMOTE_COMMANDS, Command, KeyReader
 from .run import LineOutput, single_keys
 from .sentences import BattleTeller, Voice, score
 
 READ_SIZE = 64 * 1024
-MAX_UNSENT = 64 * 1024
-"""Requests waiting for the socket at most; past it new ones are dropped (the server is not reading)."""
+"""Bytes of keys read at once."""
 
 TABLE_KEYS_LINE = (
     "Keys: enter flips, a asks for auto-play, w to stop at wars, r to deal again, n declines,"
@@ -254,20 +252,11 @@ def run_table_line(
 ) -> int:
     """Keys in, the table's updates and what they say out, until the player leaves or the table goes."""
     try:
-        sock = socket.socket(fileno=sock_fd)
-        sock.setblocking(False)
+        client = TableClient(sock_fd)
     except OSError:
         out.say(["The game could not reach its table."])
         return 1
-    reader = update_reader()
-    unsent = bytearray()
-
-    def send(request) -> None:
-        line = encode(request)
-        if len(unsent) + len(line) <= MAX_UNSENT:  # past it, the server is not reading: the request is lost
-            unsent.extend(line)
-
-    table.game.send = send
+    table.game.send = client.queue  # past its bound, the server is not reading: the request is lost
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     with single_keys(fd_in) if not lines else contextlib.nullcontext(False) as one_at_a_time:
         keys = KeyReader(lines=not one_at_a_time)
@@ -275,27 +264,17 @@ def run_table_line(
         open_input = True
         try:
             while not table.done:
-                readers = [sock] + ([fd_in] if open_input else [])
-                ready, writable, _ = select.select(readers, [sock] if unsent else [], [])
-                if writable and unsent:
-                    try:
-                        del unsent[: sock.send(unsent)]
-                    except (BlockingIOError, InterruptedError):
-                        pass
-                    except OSError:
-                        out.say(["The connection to the table closed."])
-                        return 0
-                if sock in ready:
-                    try:
-                        data = sock.recv(READ_SIZE)
-                    except (BlockingIOError, InterruptedError):
-                        data = None
-                    except OSError:
-                        data = b""
-                    if data == b"":
+                readers = [client.fileno()] + ([fd_in] if open_input else [])
+                ready, writable, _ = select.select(readers, [client.fileno()] if client.unsent else [], [])
+                if writable and not client.flush():
+                    out.say(["The connection to the table closed."])
+                    return 0
+                if client.fileno() in ready:
+                    items = client.receive()
+                    if items is None:
                         out.say([*table.take_said(), "The connection to the table closed."])
                         return 0
-                    for item in reader.feed(data or b""):
+                    for item in items:
                         if isinstance(item, ProtocolError):
                             out.say(["The server sent something this game cannot read; leaving the table."])
                             return 1
@@ -313,11 +292,7 @@ def run_table_line(
                         out.say([*table.command(command), *table.take_said()])
                         if table.done:
                             break
-            if unsent:  # the goodbye ("leave") goes out before the socket closes
-                with contextlib.suppress(OSError):
-                    sock.setblocking(True)
-                    sock.settimeout(1.0)
-                    sock.sendall(unsent)
+            client.finish()  # the goodbye ("leave") goes out before the socket closes
         finally:
-            sock.close()
+            client.close()
     return 0

@@ -3,7 +3,8 @@
 Either way the screen follows a ``RemoteGame`` and its keys become requests. No
 Textual here: the app hands each host its asyncio loop and two callables.
 
-- ``SocketHost``: the end of a socket the server passed down (``WAR_TUI_TABLE_FD``).
+- ``SocketHost``: the end of a socket the server passed down (``WAR_TUI_TABLE_FD``),
+  a ``TableClient`` (``serving/table_client.py``, which the line mode uses too).
   The loop reads it when it is readable (``add_reader``), never blocking the
   screen; lines become updates through the protocol's checked reader. Requests
   are written without blocking, and what the socket cannot take yet waits in a
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 from collections.abc import Callable
 
 from ..core.engine import Game
@@ -37,16 +37,11 @@ from ..tables import (
     RemoteGame,
     TableOptions,
     WatchLobby,
-    encode,
     run_timers,
     two_player_table,
 )
+from ..serving.table_client import TableClient
 from ..settings.served import TableMode
-from ..tables.protocol import update_reader
-
-READ_SIZE = 64 * 1024
-MAX_UNSENT = 64 * 1024
-"""Bytes of requests waiting for the socket at most; past it, new requests are dropped (the server is not reading)."""
 
 MAX_FAILED_UPDATES = 8
 """Updates this game may fail to show (each mended by a fresh snapshot) before it says it cannot show the table."""
@@ -56,7 +51,7 @@ Closed = Callable[[str], None]
 
 
 class SocketHost:
-    """The game process's end of the server's socket for this connection."""
+    """The game process's end of the server's socket for this connection, read and written by the loop."""
 
     def __init__(self, fd: int, game: RemoteGame, on_closed: Closed | None = None, *, mode: str = "play") -> None:
         self.fd = fd
@@ -64,72 +59,61 @@ class SocketHost:
         self.mode = mode
         self.on_closed = on_closed
         self.closed = False
-        self.dropped = 0
-        """Requests dropped because the socket would not take them."""
         self.failed_updates = 0
         """Updates whose showing raised: the read goes on with the rest, and asks for a fresh snapshot."""
-        self._sock: socket.socket | None = None
+        self._client: TableClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._reader = update_reader()
-        self._unsent = bytearray()
         self._writing = False
         game.send = self.send
+
+    @property
+    def dropped(self) -> int:
+        """Requests dropped because the socket would not take them."""
+        return self._client.dropped if self._client is not None else 0
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Read the socket from now on; in the lobby, ask for it (harmless when the server already sent it)."""
         try:
-            sock = socket.socket(fileno=self.fd)
-            sock.setblocking(False)
+            client = TableClient(self.fd)
         except OSError:
             self._end("the game could not reach its table (no connection to the server)")
             return
-        self._sock, self._loop = sock, loop
-        loop.add_reader(sock.fileno(), self._readable)
+        self._client, self._loop = client, loop
+        loop.add_reader(client.fileno(), self._readable)
         if self.mode == TableMode.LOBBY:
             self.send(WatchLobby())
 
     def send(self, request: Request) -> None:
-        if self.closed or self._sock is None:
+        if self.closed or self._client is None:
             return
-        line = encode(request)
-        if len(self._unsent) + len(line) > MAX_UNSENT:
-            self.dropped += 1
-            return
-        self._unsent += line
-        self._flush()
+        if self._client.queue(request):
+            self._flush()
 
     def close(self) -> None:
         """Stop reading and writing and close the socket (quitting: the server sees the connection end)."""
         if self.closed:
             return
         self.closed = True
-        sock, self._sock = self._sock, None
-        if sock is not None and self._loop is not None:
+        client, self._client = self._client, None
+        if client is not None and self._loop is not None:
             with contextlib.suppress(Exception):
-                self._loop.remove_reader(sock.fileno())
+                self._loop.remove_reader(client.fileno())
                 if self._writing:
-                    self._loop.remove_writer(sock.fileno())
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.close()
+                    self._loop.remove_writer(client.fileno())
+        if client is not None:
+            client.close()
 
     # ------------------------------------------------------------------ inside
 
     def _readable(self) -> None:
-        sock = self._sock
-        if sock is None:
+        if self._client is None:
             return
-        try:
-            data = sock.recv(READ_SIZE)
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError:
-            data = b""
-        if not data:
+        items = self._client.receive()
+        if items is None:
             self._end("the connection to the table closed")
             return
         failed = False
-        for item in self._reader.feed(data):
+        for item in items:
             if isinstance(item, ProtocolError):
                 self._end(f"the server sent something this game cannot read ({item})")
                 return
@@ -149,23 +133,18 @@ class SocketHost:
             self.game.resync()  # a fresh snapshot redraws what the failed update would have shown
 
     def _flush(self) -> None:
-        sock = self._sock
-        if sock is None or not self._unsent:
+        client = self._client
+        if client is None:
             return
-        try:
-            sent = sock.send(self._unsent)
-        except (BlockingIOError, InterruptedError):
-            sent = 0
-        except OSError:
+        if not client.flush():
             self._end("the connection to the table closed")
             return
-        del self._unsent[:sent]
-        want_writer = bool(self._unsent)
+        want_writer = client.unsent
         if want_writer != self._writing and self._loop is not None:
             if want_writer:
-                self._loop.add_writer(sock.fileno(), self._flush)
+                self._loop.add_writer(client.fileno(), self._flush)
             else:
-                self._loop.remove_writer(sock.fileno())
+                self._loop.remove_writer(client.fileno())
             self._writing = want_writer
 
     def _end(self, reason: str) -> None:

@@ -1,0 +1,86 @@
+"""A game's end of its table socket: requests out through a bounded buffer, updates in through the checked reader.
+
+The server's end is ``table_socket``. No event loop here: the screen drives this from asyncio's reader and
+writer callbacks (``ui/table_connection.py``), the line mode from ``select`` (``line/table.py``), so both
+read, send, drop and give up alike.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+
+from ..tables import ProtocolError, Request, encode
+from ..tables.protocol import update_reader
+from ..tables.messages import Update
+
+READ_SIZE = 64 * 1024
+MAX_UNSENT = 64 * 1024
+"""Bytes of requests waiting for the socket at most; past it, new requests are dropped (the server is not reading)."""
+
+
+class TableClient:
+    """The socket the server passed down (``WAR_TUI_TABLE_FD``), non-blocking; OSError if it is no socket."""
+
+    def __init__(self, fd: int) -> None:
+        sock = socket.socket(fileno=fd)
+        sock.setblocking(False)
+        self.sock = sock
+        self.dropped = 0
+        """Requests dropped because the socket would not take them."""
+        self._reader = update_reader()
+        self._unsent = bytearray()
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    @property
+    def unsent(self) -> bool:
+        """Requests wait for the socket to take them: wait for it to be writable."""
+        return bool(self._unsent)
+
+    def queue(self, request: Request) -> bool:
+        """Hold ``request`` for the socket; False (and dropped) past ``MAX_UNSENT``."""
+        line = encode(request)
+        if len(self._unsent) + len(line) > MAX_UNSENT:
+            self.dropped += 1
+            return False
+        self._unsent += line
+        return True
+
+    def flush(self) -> bool:
+        """Send what the socket takes now; False once the connection is gone."""
+        if not self._unsent:
+            return True
+        try:
+            sent = self.sock.send(self._unsent)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            return False
+        del self._unsent[:sent]
+        return True
+
+    def receive(self) -> list[Update | ProtocolError] | None:
+        """The updates of one read, in order (a ``ProtocolError`` where a line is refused); None once the connection is gone."""
+        try:
+            data = self.sock.recv(READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return []
+        except OSError:
+            data = b""
+        if not data:
+            return None
+        return self._reader.feed(data)
+
+    def finish(self, timeout: float = 1.0) -> None:
+        """Let what waits (a goodbye: "leave") go out before the socket closes, for at most ``timeout``."""
+        if self._unsent:
+            with contextlib.suppress(OSError):
+                self.sock.setblocking(True)
+                self.sock.settimeout(timeout)
+                self.sock.sendall(self._unsent)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
