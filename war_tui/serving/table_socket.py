@@ -220,4 +220,5 @@ def unread(sock: socket.socket) -> int:
         raw = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0" * 4)  # SIOCOUTQ: same request number
     except (OSError, AttributeError):
         return 0
-    return struct.unpack("i", raw)[0]
+    (count,) = struct.unpack("i", raw)
+    return int(count)
