@@ -37,10 +37,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
+from war_tui.settings.play import PlaySettings
 from war_tui.ui.app import WarApp
 from war_tui.ui.fastpath import damage
 from war_tui.ui.fastpath.damage import CompositorUpdate
-from war_tui.settings.play import PlaySettings
 
 SIZE = (100, 30)
 

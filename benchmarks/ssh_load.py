@@ -67,7 +67,6 @@ import time
 from pathlib import Path
 
 import asyncssh
-
 from ssh_clients import ServeSsh, connect, cpu_of
 
 STILL_DRAWING = 10.0

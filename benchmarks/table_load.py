@@ -53,7 +53,6 @@ import time
 from pathlib import Path
 
 import asyncssh
-
 from ssh_clients import ServeSsh, connect
 
 SIZE = (100, 30)

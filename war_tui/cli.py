@@ -6,7 +6,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .version import version
 from .commands import config as config_cmd
 from .commands import game as game_cmd
 from .commands import play as play_cmd
@@ -15,6 +14,7 @@ from .commands import serve_ssh as serve_ssh_cmd
 from .commands import simulate as simulate_cmd
 from .commands import stats as stats_cmd
 from .commands.common import EXIT_USAGE, GIVEN, Parser, UsageError
+from .version import version
 
 SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd, serve_cmd, config_cmd)
 

@@ -19,9 +19,9 @@ from dataclasses import replace
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
 from war_tui.settings.play import PlaySettings
+from war_tui.tables import Link, Member, Registry, RemoteGame, TableOptions, run_timers
 from war_tui.ui.app import WarApp
 from war_tui.ui.table_connection import LocalHost, SocketHost
-from war_tui.tables import Link, Member, Registry, RemoteGame, TableOptions, run_timers
 
 # Battle 1 is a double war (7 v 7, 9 v 9, then 5 beats 3); seat 1 wins on battle 2.
 WAR_PACKETS = ("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D")

@@ -7,7 +7,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from cli_helpers import run_main
 
 from war_tui.commands import play

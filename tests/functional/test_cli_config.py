@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
 from cli_helpers import run_main, war_tui
+
 from war_tui.cli import build_parser
 from war_tui.commands.play import settings_from_args
-from war_tui.presentation.speed import DEFAULT_SPEED, MAX
 from war_tui.core.rules import Gather
+from war_tui.presentation.speed import DEFAULT_SPEED, MAX
 
 FILE = """\
 names = ["Ann", "Bob"]

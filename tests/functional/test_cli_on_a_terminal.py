@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass
 
 import pytest
-
 from cli_helpers import war_tui_in_a_shell
+
 from war_tui.cli import build_parser
 
 # For the whole run, and again for its processes to go: start-up (a server loads its games), ctrl-c and the

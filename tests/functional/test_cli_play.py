@@ -5,13 +5,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_helpers import run_main
 
 from war_tui.cli import build_parser, main
 from war_tui.commands.play import settings_from_args
-from war_tui.presentation.speed import MAX
 from war_tui.core.rules import Gather
+from war_tui.presentation.speed import MAX
 
 
 @pytest.mark.parametrize(

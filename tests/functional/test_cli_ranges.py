@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from cli_helpers import run_main
 
 from war_tui.commands.simulate import default_jobs

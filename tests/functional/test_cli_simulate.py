@@ -8,7 +8,6 @@ import sys
 import time
 
 import pytest
-
 from cli_helpers import session_ended, war_tui
 
 REPORT_KEYS = {

@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_helpers import war_tui_on_pty
 
 TIMEOUT = 30

@@ -1,8 +1,8 @@
 """Bad input gets one clear line on stderr and exit status 2; --help and --version work everywhere."""
 
 import pytest
-
 from cli_helpers import run_main, war_tui
+
 from war_tui.cli import build_parser
 
 BAD_INPUT = [

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from war_tui.ui.screens.help import AT_THE_END, MORE_BELOW, HelpScreen
-
 from screen_text import screen_text
 from war_ui_support import make_app
+
+from war_tui.ui.screens.help import AT_THE_END, MORE_BELOW, HelpScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import gc
 
+import pytest
 from textual._styles_cache import StylesCache
 from textual.widget import Widget
 from war_ui_support import footer_text, make_app, until
 
-import pytest
-
-from war_tui.ui.components.battle_log import MAX_LINES
-from war_tui.ui.fastpath import probe
+from war_tui.core.rules import Gather, Rules
 from war_tui.presentation.speed import MAX
 from war_tui.presentation.views import BattleView
-from war_tui.core.rules import Gather, Rules
+from war_tui.ui.components.battle_log import MAX_LINES
+from war_tui.ui.fastpath import probe
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

@@ -16,13 +16,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Static
 from screen_text import screen_text
 from table_support import PLAIN, TableServer, dealing, table_app, two_player_app
+from test_stats_screen import Host
+from textual.widgets import DataTable, Static
 from war_ui_support import stats_shown, until
 from web_support import open_socket, read_lines, read_screen, served, shut, web_client
 
-from test_stats_screen import Host
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.core.engine import Game
 from war_tui.core.rules import Rules

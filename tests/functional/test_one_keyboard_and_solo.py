@@ -10,13 +10,13 @@ from dataclasses import replace
 import pytest
 from war_ui_support import QUICK_WIN, WAR_PACKETS, drawn, notices, until
 
-from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.core.pace import MAX
+from war_tui.presentation.words import SOLO_HINTS, TWO_PLAYER_HINTS
 from war_tui.settings.play import PlaySettings
 from war_tui.ui.app import WarApp
-from war_tui.presentation.words import SOLO_HINTS, TWO_PLAYER_HINTS
 from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
+from war_tui.ui.screens.game_over import GameOverScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

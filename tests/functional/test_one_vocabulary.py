@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-import pytest
 from pathlib import Path
 
+import pytest
+from screen_text import screen_text
 from textual.app import App
+from war_ui_support import make_app, stats_shown, until
 
 from war_tui.commands.simulate import report, simulate, text_report
 from war_tui.commands.stats import text_report as stats_report
 from war_tui.core.engine import Game
+from war_tui.core.rules import Rules
 from war_tui.presentation.speed import MAX
 from war_tui.presentation.words import deepest_war_text
-from war_tui.core.rules import Rules
+from war_tui.stats import GameRecord, StatsStore
 from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.stats import StatsScreen
-from war_tui.stats import GameRecord, StatsStore
-
-from screen_text import screen_text
-from war_ui_support import make_app, stats_shown, until
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 import os
 import sqlite3
 import time
 from pathlib import Path
 
+import pytest
 from cli_helpers import war_tui_on_pty
 
 from war_tui.stats import StatsStore

@@ -9,15 +9,24 @@ import re
 
 import asyncssh
 import pytest
-
-from war_tui.settings.served import NOTICE_VARIABLE
-from war_tui.serving.goodbyes import SHUTTING_DOWN
-from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, REFUSE_NO_PTY
-
 from ssh_support import (
-    FAKE_ARGV, TIMEOUT, connect, game_pid, make_key, open_game, process_alive, read_until, ready_game, start_server,
-    until, wait_gone,
+    FAKE_ARGV,
+    TIMEOUT,
+    connect,
+    game_pid,
+    make_key,
+    open_game,
+    process_alive,
+    read_until,
+    ready_game,
+    start_server,
+    until,
+    wait_gone,
 )
+
+from war_tui.serving.goodbyes import SHUTTING_DOWN
+from war_tui.settings.served import NOTICE_VARIABLE
+from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, REFUSE_NO_PTY
 
 
 @pytest.fixture

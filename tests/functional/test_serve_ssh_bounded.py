@@ -13,8 +13,8 @@ import pytest
 from asyncssh.packet import String
 from ssh_support import FAKE_ARGV, TIMEOUT, connect, make_key, open_game, read_until, ready_game, start_server, until
 
-from war_tui.ssh.server import OUT_OF_MEMORY
 from war_tui.serving.goodbyes import GAME_CRASHED, IDLE_END
+from war_tui.ssh.server import OUT_OF_MEMORY
 
 KiB = 1024
 

@@ -15,7 +15,16 @@ from pathlib import Path
 import asyncssh
 import pytest
 from ssh_support import (
-    FAKE_GAME, SERVED_NICENESS, TIMEOUT, ServerProcess, connect, game_pid, make_key, read_until, until, wait_gone,
+    FAKE_GAME,
+    SERVED_NICENESS,
+    TIMEOUT,
+    ServerProcess,
+    connect,
+    game_pid,
+    make_key,
+    read_until,
+    until,
+    wait_gone,
 )
 
 from war_tui.serving.goodbyes import SHUTTING_DOWN, TERMINAL_RESET

@@ -48,12 +48,12 @@ async def test_the_game_itself_is_served_follows_resizes_and_quits(tmp_path, ser
 
 def served_app(tmp_path, **flags):
     """The app with the settings a game started by serve-ssh gets (its flags, the server's variables)."""
-    from war_tui.ui.app import WarApp
     from war_tui.cli import build_parser
     from war_tui.commands.play import settings_from_args
     from war_tui.serving.environment import served_variables
     from war_tui.ssh.session import NO_AGENT
     from war_tui.stats import StatsStore
+    from war_tui.ui.app import WarApp
 
     args = build_parser().parse_args([f"--{k.replace('_', '-')}={v}" for k, v in flags.items()])
     settings = settings_from_args(args, served_variables(60, NO_AGENT))

@@ -13,8 +13,18 @@ from pathlib import Path
 import asyncssh
 import pytest
 from ssh_support import (
-    FAKE_ARGV, FAKE_GAME, SERVED_NICENESS, TIMEOUT, ServerProcess, connect, make_key, open_game, read_until, ready_game,
-    start_server, until,
+    FAKE_ARGV,
+    FAKE_GAME,
+    SERVED_NICENESS,
+    TIMEOUT,
+    ServerProcess,
+    connect,
+    make_key,
+    open_game,
+    read_until,
+    ready_game,
+    start_server,
+    until,
 )
 
 from war_tui.serving.goodbyes import GAME_CRASHED, INPUT_FLOOD, OUT_OF_MEMORY

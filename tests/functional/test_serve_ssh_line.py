@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import os
+import re
 import shutil
 import sys
 

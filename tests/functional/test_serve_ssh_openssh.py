@@ -9,11 +9,20 @@ import signal
 
 import pytest
 from ssh_support import (
-    FAKE_ARGV, SSH_OPTIONS, TIMEOUT, PtyClient, game_pid, make_key, process_alive, start_server, until, wait_gone,
+    FAKE_ARGV,
+    SSH_OPTIONS,
+    TIMEOUT,
+    PtyClient,
+    game_pid,
+    make_key,
+    process_alive,
+    start_server,
+    until,
+    wait_gone,
 )
 
-from war_tui.settings.served import NOTICE_VARIABLE
 from war_tui.serving.goodbyes import SHUTTING_DOWN, TERMINAL_RESET
+from war_tui.settings.served import NOTICE_VARIABLE
 from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, refuse_subsystem
 
 SSH = shutil.which("ssh")

@@ -20,7 +20,14 @@ import asyncssh
 import pyte
 import pytest
 from ssh_support import (
-    TIMEOUT, PtyClient, Seat, ServerProcess, connect, start_server, until, wait_gone,
+    TIMEOUT,
+    PtyClient,
+    Seat,
+    ServerProcess,
+    connect,
+    start_server,
+    until,
+    wait_gone,
 )
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP

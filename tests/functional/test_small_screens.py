@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from screen_text import screen_text
+from war_ui_support import WAR_PACKETS, drawn, make_app, until
 
+from war_tui.settings.play import PlaySettings
 from war_tui.ui.components.pile import Pile
 from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.stats import StatsScreen
-from war_tui.settings.play import PlaySettings
-
-from screen_text import screen_text
-from war_ui_support import WAR_PACKETS, drawn, make_app, until
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_helpers import run_main
 
 from war_tui.cli import build_parser, main

@@ -10,15 +10,14 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.widgets import DataTable
-
 from war_ui_support import stats_shown, until
 
 from war_tui.core.engine import Game
 from war_tui.core.rules import Gather, Rules
-from war_tui.ui.app import WarApp
-from war_tui.ui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats import store as store_module
+from war_tui.ui.app import WarApp
+from war_tui.ui.screens.stats import StatsScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 import threading
 from pathlib import Path
 
+import pytest
 from screen_text import screen_text
 from textual.app import App
 from textual.widgets import DataTable, Static

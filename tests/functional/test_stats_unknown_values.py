@@ -8,15 +8,14 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_main
 from textual.app import App
 from textual.widgets import DataTable
-
-from cli_helpers import run_main
 from war_ui_support import stats_shown
 
 from war_tui.core.engine import Game
-from war_tui.ui.screens.stats import StatsScreen
 from war_tui.stats import GameRecord, Source, StatsStore
+from war_tui.ui.screens.stats import StatsScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app
 from screen_text import screen_rows, words_of
+from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app
 from war_ui_support import cut_footer_keys, drawn, footer_keys, footer_text, notices, until
 
 from war_tui.core.rules import Result

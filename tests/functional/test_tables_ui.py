@@ -7,11 +7,14 @@ pumped over a socketpair as serve-ssh pumps it (table_support.TableServer).
 from __future__ import annotations
 
 import pytest
-from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app, two_player_app
 from screen_text import screen_rows
+from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app, two_player_app
 from war_ui_support import cut_footer_keys, drawn, footer_text, frame, notices, until
 
 from war_tui.cli import main
+from war_tui.core.engine import Game
+from war_tui.tables import FakeClock, Flip, Member
+from war_tui.ui.app import WarApp
 from war_tui.ui.components.battle_log import BattleLog
 from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
@@ -20,9 +23,6 @@ from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.help import HelpScreen
 from war_tui.ui.screens.lobby import LobbyScreen
 from war_tui.ui.screens.table_closed import TableClosedScreen
-from war_tui.core.engine import Game
-from war_tui.ui.app import WarApp
-from war_tui.tables import FakeClock, Flip, Member
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

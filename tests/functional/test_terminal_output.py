@@ -21,8 +21,7 @@ from textual.strip import Strip
 from war_ui_support import WAR_PACKETS, make_app
 
 from war_tui.ui.app import WarApp
-from war_tui.ui.fastpath import probe
-from war_tui.ui.fastpath import damage
+from war_tui.ui.fastpath import damage, probe
 from war_tui.ui.fastpath.damage import CompositorUpdate
 
 pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import pytest
 from table_support import TableServer, dealing, table_app
-from test_terminal_output import RecordingApp, drawn_from_nothing
-from test_terminal_output import fresh_escape_codes  # noqa: F401  # autouse here too: no escape codes cached by earlier apps
+from test_terminal_output import (
+    RecordingApp,
+    drawn_from_nothing,
+    fresh_escape_codes,  # noqa: F401  # autouse here too: no escape codes cached by earlier apps
+)
 from war_ui_support import until
 
 from war_tui.ui.components.card_bar import CardBar

@@ -6,10 +6,10 @@ import pytest
 from war_ui_support import WAR_PACKETS, drawn, make_app
 
 from war_tui.core.cards import parse_card
-from war_tui.ui.components.battle_log import BattleLog
-from war_tui.ui.components.pile import Pile
 from war_tui.presentation.cards_art import BIG_CARD_HEIGHT, BIG_CARD_WIDTH, big_card_back, big_card_face
 from war_tui.presentation.glyphs import ASCII, UNICODE
+from war_tui.ui.components.battle_log import BattleLog
+from war_tui.ui.components.pile import Pile
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

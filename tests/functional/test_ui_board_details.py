@@ -117,8 +117,8 @@ async def test_the_log_keys_leave_the_help_screen_alone():
 
 
 async def test_a_whole_game_at_max_speed_still_fills_the_log_the_sparkline_and_says_its_time():
-    from war_tui.ui.components.trend import CountTrend
     from war_tui.presentation.speed import MAX
+    from war_tui.ui.components.trend import CountTrend
     from war_tui.ui.screens.game_over import GameOverScreen
 
     app = make_app(seed=5, auto=True, speed=MAX)
@@ -247,8 +247,8 @@ async def test_ascii_mode_sends_nothing_but_ascii_in_notifications_and_the_palet
 def deep_war_view(wars: int = 5, war_cards: int = 3):
     """A made-up battle: ties on Q, A, 7, 10, J, each war with ``war_cards`` down; A♥ beats 3♣ at the end."""
     from war_tui.core.cards import RANKS, parse_card
-    from war_tui.presentation.views import BattleView
     from war_tui.core.rules import Side
+    from war_tui.presentation.views import BattleView
 
     ties = "QA7TJ98"[:wars]
     deciding = (parse_card("AH"), parse_card("3C"))
@@ -278,9 +278,9 @@ def deep_war_view(wars: int = 5, war_cards: int = 3):
 
 @pytest.mark.parametrize("size", [(50, 14), (40, 12), (60, 20)])
 async def test_a_deep_war_in_the_compact_pile_always_shows_both_deciding_cards(size):
-    from war_tui.ui.components.pile import Pile
     from war_tui.presentation.cards_art import card_label
     from war_tui.presentation.glyphs import UNICODE
+    from war_tui.ui.components.pile import Pile
 
     app = make_app()
     async with app.run_test(size=size) as pilot:
@@ -311,8 +311,8 @@ async def test_overlapped_tied_tens_in_the_full_pile_read_t_never_1():
 
 
 async def test_wide_names_keep_the_card_bar_on_its_row():
-    from war_tui.ui.components.card_bar import CardBar
     from war_tui.presentation.cells import cell_width
+    from war_tui.ui.components.card_bar import CardBar
 
     app = make_app(names=("山田太郎山田太郎", "Bob"))  # 8 characters, 16 columns: the widest allowed
     async with app.run_test(size=(80, 24)) as pilot:

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import pytest
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable
 from war_ui_support import drawn, stats_shown, until
 
-from war_tui.ui.app import WarApp
 from war_tui.cli import build_parser
 from war_tui.commands.play import settings_from_args
-from war_tui.ui.components.pile import Pile
-from war_tui.ui.components.status import StatusLine
 from war_tui.core.rules import Result, Rules
-from war_tui.ui.screens.game_over import GameOverScreen
-from war_tui.ui.screens.stats import StatsScreen
 from war_tui.settings.play import PlaySettings
 from war_tui.stats import StatsStore
+from war_tui.ui.app import WarApp
+from war_tui.ui.components.pile import Pile
+from war_tui.ui.components.status import StatusLine
+from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.stats import StatsScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

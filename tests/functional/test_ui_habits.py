@@ -6,11 +6,11 @@ import pytest
 from war_ui_support import QUICK_WIN, drawn, footer_text, make_app, notices, until
 
 from war_tui.cli import main
-from war_tui.ui.components.status import StatusLine
 from war_tui.presentation.speed import MAX
+from war_tui.settings.served import SERVED_VARIABLE, SESSION_MINUTES_VARIABLE
+from war_tui.ui.components.status import StatusLine
 from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.help import HelpScreen
-from war_tui.settings.served import SERVED_VARIABLE, SESSION_MINUTES_VARIABLE
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

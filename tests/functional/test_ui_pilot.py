@@ -8,14 +8,14 @@ from __future__ import annotations
 import pytest
 from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, drawn, frame, make_app, until
 
+from war_tui.core.engine import Game
+from war_tui.core.rules import Result, Rules
+from war_tui.presentation.speed import MAX
+from war_tui.presentation.views import DealView
 from war_tui.ui.components.battle_log import MAX_LINES, BattleLog
 from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
 from war_tui.ui.components.status import StatusLine
-from war_tui.core.engine import Game
-from war_tui.presentation.views import DealView
-from war_tui.presentation.speed import MAX
-from war_tui.core.rules import Result, Rules
 from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.help import HelpScreen
 from war_tui.ui.screens.too_small import TooSmallScreen

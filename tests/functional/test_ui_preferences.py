@@ -9,16 +9,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from textual.command import CommandPalette
 from screen_text import screen_rows, screen_text
+from textual.command import CommandPalette
 from war_ui_support import OPENING_SEED, make_app, until
 
-from war_tui.ui.app import WarApp
 from war_tui.cli import build_parser
 from war_tui.commands.config import theme_names
 from war_tui.commands.play import settings_from_args
+from war_tui.ui.app import WarApp
 from war_tui.ui.screens.help import AT_THE_END, MORE_BELOW
-from war_tui.ui.screens.preferences_notice import TITLE as NOTICE_TITLE, PreferencesNotice
+from war_tui.ui.screens.preferences_notice import TITLE as NOTICE_TITLE
+from war_tui.ui.screens.preferences_notice import PreferencesNotice
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

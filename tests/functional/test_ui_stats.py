@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import pytest
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable
+from war_ui_support import QUICK_WIN, WAR_PACKETS, stats_shown
 
-from war_tui.ui.app import WarApp
 from war_tui.core.rules import Result, Rules
-from war_tui.ui.screens.game_over import GameOverScreen
-from war_tui.ui.screens.stats import StatsScreen
 from war_tui.settings.play import PlaySettings
 from war_tui.stats import Source, StatsStore
 from war_tui.stats import store as store_module
-
-from war_ui_support import QUICK_WIN, WAR_PACKETS, stats_shown
+from war_tui.ui.app import WarApp
+from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.stats import StatsScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

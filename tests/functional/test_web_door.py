@@ -14,10 +14,10 @@ import pytest
 from ssh_support import TIMEOUT, game_pid, until, wait_gone
 from web_support import closed, open_socket, origin, read_screen, served, shut, signed, web_client
 
-from war_tui.web.identity import VALUE
-from war_tui.web.server import COOKIE, clean_name, place_command
 from war_tui.serving.commands import CommandRefused, TableMode
 from war_tui.serving.goodbyes import TABLE_BROKEN
+from war_tui.web.identity import VALUE
+from war_tui.web.server import COOKIE, clean_name, place_command
 
 
 async def test_the_page_sets_a_secret_signed_cookie_and_a_strict_policy(tmp_path):

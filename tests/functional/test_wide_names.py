@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
+from screen_text import screen_rows
+from war_ui_support import make_app
 
 from war_tui.commands.stats import recent_lines
 from war_tui.core.engine import Game
 from war_tui.core.rules import Rules
 from war_tui.stats import GameRecord, StatsStore
-
-from screen_text import screen_rows
-from war_ui_support import make_app
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

@@ -13,12 +13,12 @@ import itertools
 from collections.abc import Callable
 from dataclasses import replace
 
+from war_tui.core.cards import parse_cards
+from war_tui.settings.play import PlaySettings
 from war_tui.ui.app import WarApp
 from war_tui.ui.components.game_footer import GameFooter
 from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
-from war_tui.core.cards import parse_cards
-from war_tui.settings.play import PlaySettings
 
 # Battle 1 is a double war (7 v 7, then 9 v 9, then 5 beats 3); Alice wins on battle 2.
 WAR_PACKETS = (tuple(parse_cards("7C 3C 9S 4C 5C 8S")), tuple(parse_cards("7H 2D 9D 4D 3S 6D")))

@@ -2,11 +2,11 @@
 
 import pytest
 
-from war_tui.ui.adapter import EngineAdapter
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon, CardsRevealed, GameOver, WarDeclared
 from war_tui.core.rules import Gather, Rules, Side
+from war_tui.ui.adapter import EngineAdapter
 
 
 class Board:

@@ -9,9 +9,9 @@ import pytest
 from war_tui.cli import build_parser
 from war_tui.commands.config import theme_names
 from war_tui.commands.play import PREFERENCE_DEFAULTS
-from war_tui.settings.preferences import KEYS, Preferences, default_path, key_for, read_config, write_preferences
-from war_tui.presentation.speed import MAX
 from war_tui.core.rules import Gather
+from war_tui.presentation.speed import MAX
+from war_tui.settings.preferences import KEYS, Preferences, default_path, key_for, read_config, write_preferences
 
 GOOD = """\
 # my table

@@ -22,9 +22,8 @@ from war_tui.settings.play import PlaySettings
 from war_tui.tables import Auto, FakeClock, Flip, RemoteGame, Restart, Table, two_player_table
 from war_tui.ui.controllers.choose import controller_for
 from war_tui.ui.controllers.solo import SoloController
-from war_tui.ui.controllers.table import TableController
+from war_tui.ui.controllers.table import PLACEHOLDER_NAMES, WATCHING, TableController
 from war_tui.ui.controllers.two_players import BothSeats
-from war_tui.ui.controllers.table import PLACEHOLDER_NAMES, WATCHING
 
 WAR_PACKETS = (tuple(parse_cards("7C 3C 9S 4C 5C 8S")), tuple(parse_cards("7H 2D 9D 4D 3S 6D")))
 """Battle 1 is a double war; player 1 wins on battle 2."""

@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from war_tui.presentation.footer import (
-    LOBBY_FOOTER, PALETTE, SEAT_FOOTER, SOLO_FOOTER, TWO_PLAYER_FOOTER, WATCHING_FOOTER, KeyHint, fit, palette_width,
+    LOBBY_FOOTER,
+    PALETTE,
+    SEAT_FOOTER,
+    SOLO_FOOTER,
+    TWO_PLAYER_FOOTER,
+    WATCHING_FOOTER,
+    KeyHint,
+    fit,
+    palette_width,
     units,
 )
 

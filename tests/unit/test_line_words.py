@@ -8,8 +8,8 @@ import pytest
 
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
-from war_tui.core.rules import EndReason, Rules, Side
 from war_tui.core.events import BattleWon, GameOver
+from war_tui.core.rules import EndReason, Rules, Side
 from war_tui.line.keys import MAX_LINE, Command, KeyReader
 from war_tui.line.player import MILESTONE, QUIET_PACE, LinePlayer, LineSettings
 from war_tui.line.run import plain

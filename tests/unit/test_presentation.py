@@ -6,12 +6,12 @@ import math
 import pytest
 
 from war_tui.core.cards import parse_card, parse_cards
+from war_tui.core.pace import tick_plan
 from war_tui.presentation.canvas import Canvas, framed
 from war_tui.presentation.cards_art import card_back, card_face, card_label, fan_step, laid_layout
 from war_tui.presentation.charts import CountHistory, bar_split, resample, spark_rows, stack_edges
 from war_tui.presentation.glyphs import ASCII, UNICODE, choose_glyphs, locale_is_utf8
 from war_tui.presentation.log_lines import log_battle_line
-from war_tui.core.pace import tick_plan
 from war_tui.presentation.speed import MAX, SPEEDS, SpeedError, faster, parse_speed, slower, speed_label
 from war_tui.presentation.words import TWO_PLAYER_HINTS, hint_lines, outcome_text, war_word
 
@@ -276,7 +276,8 @@ def test_log_battle_numbers_keep_clear_of_the_border_with_the_status_lines_separ
 
 def test_a_free_seat_is_an_open_one_or_the_houses_never_one_kept_for_someone_away():
     from war_tui.presentation.lobby import has_free_seat, shown_tables
-    from war_tui.tables import LobbyEntry, SeatStatus as S
+    from war_tui.tables import LobbyEntry
+    from war_tui.tables import SeatStatus as S
 
     def entry(name, *statuses):
         return LobbyEntry(name, ("ann", "bob"), statuses, 0, 1, 0, (26, 26), None)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncssh
 
-from war_tui.ssh.env_requests import ASYNCSSH_ENV_HANDLER, MAX_KEPT, MAX_VALUE, ClientEnvironment, env_hook_missing
 from war_tui.serving.limits import MemoryWatch, OncePer, resident_mb
+from war_tui.ssh.env_requests import ASYNCSSH_ENV_HANDLER, MAX_KEPT, MAX_VALUE, ClientEnvironment, env_hook_missing
 
 
 def test_asyncssh_still_looks_up_env_requests_by_the_name_the_server_replaces():

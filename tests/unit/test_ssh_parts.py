@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 
 import pytest
 
 from war_tui.commands.play import served_settings
-from war_tui.ssh.keys import key_options, parse_expiry
-from war_tui.serving.limits import AttemptLimiter, FloodLog, address_key
-from war_tui.serving.pty_process import clamp_size
 from war_tui.serving.crash import describe_status
 from war_tui.serving.environment import DEFAULT_TERM, served_variables, session_environment
 from war_tui.serving.goodbyes import describe_minutes
+from war_tui.serving.limits import AttemptLimiter, FloodLog, address_key
+from war_tui.serving.pty_process import clamp_size
+from war_tui.ssh.keys import key_options, parse_expiry
 from war_tui.ssh.session import GameSession
 
 

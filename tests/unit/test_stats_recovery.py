@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from war_tui.core.engine import Game
-from war_tui.stats import GameRecord, Source, StatsStore
-from war_tui.stats import recovery
+from war_tui.stats import GameRecord, Source, StatsStore, recovery
 
 
 def game(seed: int) -> GameRecord:

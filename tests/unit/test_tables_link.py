@@ -19,10 +19,10 @@ from war_tui.tables import (
     NoticeCode,
     ProtocolError,
     Registry,
-    SeatStatus,
-    Snapshot,
     RemoteGame,
     Resync,
+    SeatStatus,
+    Snapshot,
     WatchLobby,
     encode,
 )

@@ -11,8 +11,8 @@ from test_tables_support import Recorder, dealing, make_table
 
 from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon, GameOver, GameStarted
-from war_tui.presentation.views import battle_view
 from war_tui.core.rules import EndReason, Gather, Result, Rules, Side
+from war_tui.presentation.views import battle_view
 from war_tui.tables import (
     Auto,
     Emote,

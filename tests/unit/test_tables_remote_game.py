@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from test_tables_support import Recorder, dealing, make_table
 
-from war_tui.ui.adapter import EngineAdapter
 from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon, GameOver, GameStarted
 from war_tui.core.rules import Result, Side
@@ -17,15 +16,16 @@ from war_tui.tables import (
     Leave,
     Notice,
     NoticeCode,
+    RemoteGame,
     Restart,
     Snapshot,
-    RemoteGame,
     Table,
     TableState,
     encode,
     two_player_table,
 )
 from war_tui.tables.protocol import update_reader
+from war_tui.ui.adapter import EngineAdapter
 
 
 def wired(deal):

@@ -17,7 +17,17 @@ from test_controllers import SHOWN_WHOLE, Board, Host, Shell
 
 from war_tui.core.engine import Game
 from war_tui.tables import (
-    Auto, FakeClock, Flip, RemoteGame, Restart, Resync, Table, TableOptions, WarStop, decode_update, encode,
+    Auto,
+    FakeClock,
+    Flip,
+    RemoteGame,
+    Restart,
+    Resync,
+    Table,
+    TableOptions,
+    WarStop,
+    decode_update,
+    encode,
 )
 from war_tui.tables.remote_game import RESYNC_RETRY
 from war_tui.ui.controllers.table import TableController

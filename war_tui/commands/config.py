@@ -6,10 +6,10 @@ import argparse
 import sys
 from dataclasses import replace
 
-from ..settings.preferences import default_path, read_config
 from ..settings.options import OPTIONS, add_flags
+from ..settings.preferences import default_path, read_config
 from ..settings.values import HIGH_CONTRAST_THEME
-from .common import Commands, EXIT_USAGE, UsageError
+from .common import EXIT_USAGE, Commands, UsageError
 
 
 def theme_names() -> list[str]:

@@ -11,8 +11,8 @@ from dataclasses import replace
 from ..core.cards import Card, CardError, card_str, format_cards, parse_cards, validate_packets
 from ..core.engine import Game
 from ..core.events import BattleWon, Event, GameOver
-from ..presentation.words import plural, reason_text, result_title
 from ..core.rules import Result, Rules
+from ..presentation.words import plural, reason_text, result_title
 from ..settings.options import DEFAULT_NAMES as NAMES
 from ..settings.options import P1, P2, SEED, add_flags
 from .common import Commands, UsageError, add_rule_flags, rules_from_args

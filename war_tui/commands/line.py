@@ -15,12 +15,13 @@ from dataclasses import replace
 from ..core.engine import Game
 from ..line.player import LinePlayer, LineSettings
 from ..line.run import LineOutput, run_line
+from ..settings.options import DEFAULT_NAMES, DEFAULT_PACE, LINE_MODE, OPTIONS, PLAY
 from ..settings.play import PlaySettings
 from ..settings.served import LINE_INPUTS, LINE_VARIABLE, SERVED_VARIABLE, accessible
-from ..settings.options import DEFAULT_NAMES, DEFAULT_PACE, LINE_MODE, OPTIONS, PLAY
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Source
 from .common import UsageError
+
 
 def line_wanted(args: argparse.Namespace, environ: Mapping[str, str]) -> bool:
     served_line = environ.get(SERVED_VARIABLE) == "1" and environ.get(LINE_VARIABLE) in LINE_INPUTS

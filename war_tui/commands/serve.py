@@ -106,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
     server, banner, forget_key = prepare_server(args, args.ssh or 0, ssh=args.ssh is not None)
     starter = None
     if args.web is not None:
-        from ..web.http_guard import GuardConfig
         from ..web.config import WebConfig
+        from ..web.http_guard import GuardConfig
         from ..web.server import WebDoor  # aiohttp loads only when the web door really opens
         from .serve_ssh import listen_error
 

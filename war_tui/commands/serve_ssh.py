@@ -24,12 +24,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..presentation.words import plural
 from ..core.rules import Rules
-from ..stats import StatsStore, served_path
-from ..stats.store import MAX_ROWS, MIN_ROWS
+from ..presentation.words import plural
 from ..settings.options import Option, add_flags, number, whole
 from ..settings.values import MAX_MINUTES, minutes_value, rows_value
+from ..stats import StatsStore, served_path
+from ..stats.store import MAX_ROWS, MIN_ROWS
 from .common import Commands, UsageError
 
 if TYPE_CHECKING:
@@ -265,8 +265,12 @@ def prepare_server(
         )
     # asyncssh is imported only by this command: the game itself never pays for it.
     from ..ssh.keys import (
-        AuthorizedKeys, KeyFileError, default_authorized_keys_path, default_host_key_path,
-        fingerprint, load_or_create_host_key,
+        AuthorizedKeys,
+        KeyFileError,
+        default_authorized_keys_path,
+        default_host_key_path,
+        fingerprint,
+        load_or_create_host_key,
     )
     from ..ssh.server import ServerConfig, SshServer
 

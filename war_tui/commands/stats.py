@@ -34,6 +34,8 @@ from dataclasses import replace
 
 from ..presentation.cells import cell_width, pad_cells
 from ..presentation.words import deepest_war_text, duration_text, number, plural
+from ..settings.options import OPTIONS, add_flags
+from ..settings.values import positive_int
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Histogram, Totals
 from ..stats.recovery import recovery_path
@@ -46,8 +48,6 @@ from ..stats.text import (
     rules_short,
     when,
 )
-from ..settings.options import OPTIONS, add_flags
-from ..settings.values import positive_int
 from .common import Commands, UsageError
 
 JSON_FORMAT = 1

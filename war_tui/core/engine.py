@@ -166,7 +166,7 @@ class Game(EventSource):
         if self.result is None:
             self._finish(Result.STOPPED, reason, [] if self._listeners else None)
 
-    def _battles(self, stop_at: int) -> None:
+    def _battles(self, stop_at: int) -> None:  # noqa: C901 - the battle loop, where every rule (war cards, gather order, the battle cap) meets once
         p1, p2 = self._packets
         pop1, pop2 = p1.popleft, p2.popleft
         put1, put2 = p1.extend, p2.extend

@@ -16,10 +16,10 @@ from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.rules import EndReason, Side
 from ..presentation.requests import KEYS, leaving, pending
 from ..presentation.speed import speed_label
+from ..serving.table_client import TableClient
 from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState
 from ..tables.agreement import request_words
 from ..tables.options import MIN_AUTO_SPEED
-from ..serving.table_client import TableClient
 from .keys import EMOTE_COMMANDS, Command, KeyReader
 from .run import LineOutput, single_keys
 from .sentences import BattleTeller, Voice, score
@@ -180,7 +180,7 @@ class TableLine:
 
     # -- the person asks ----------------------------------------------------------------------------------
 
-    def command(self, command: Command) -> list[str]:
+    def command(self, command: Command) -> list[str]:  # noqa: C901 - one branch per line-mode command, a flat dispatch
         game = self.game
         if command is Command.QUIT:
             game.leave()
@@ -246,7 +246,7 @@ class TableLine:
         return said
 
 
-def run_table_line(
+def run_table_line(  # noqa: C901 - the line mode's one select loop: socket, keys, pacing
     table: TableLine, fd_in: int, sock_fd: int, out: LineOutput, *, lines: bool | None = None,
     first: list[str] | None = None,
 ) -> int:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from ..core.rules import Result
 from ..tables import LobbyEntry, SeatStatus
 from .cells import cell_width, fit_cells
 from .glyphs import Glyphs
-from ..core.rules import Result
 from .words import plural
 
 LOBBY_COLUMNS = ("Table", "Seats", "Cards", "Watching", "Game", "Battle")

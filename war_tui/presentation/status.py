@@ -29,7 +29,7 @@ def one_minute_text(session: bool) -> str:
     return "One minute left in this session" if session else "One minute left: then the game stops, naming who is ahead"
 
 
-def status_pieces(
+def status_pieces(  # noqa: C901 - one piece per fact the status line shows, in order
     *,
     number: int,
     seed: int | None,

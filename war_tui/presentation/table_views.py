@@ -18,7 +18,6 @@ from ..tables import Emoted, LogEntry, Notice, RemoteGame
 from .views import BattleView, DealView, EndView, battle_view, deal_view, end_view
 
 
-
 class DealStep(NamedTuple):
     """The board's deal (None: no game on the table)."""
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..core.plural import counted as counted, plural as plural  # re-exported: every screen counts with these
+from ..core.plural import counted as counted  # re-exported: every screen counts with these
+from ..core.plural import plural as plural
 from ..core.rules import EndReason, Result
 from .cells import cell_width, wrap_cells
 

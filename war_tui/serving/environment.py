@@ -8,7 +8,11 @@ from collections.abc import Mapping
 
 from ..settings.options import served_environment
 from ..settings.served import (
-    ACCESSIBLE_VARIABLE, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SESSION_MINUTES_VARIABLE, accessible,
+    ACCESSIBLE_VARIABLE,
+    NOTICE_VARIABLE,
+    PLAYER_ID_VARIABLE,
+    SESSION_MINUTES_VARIABLE,
+    accessible,
 )
 
 UTF8_LOCALE = "C.UTF-8"

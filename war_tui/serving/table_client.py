@@ -11,8 +11,8 @@ import contextlib
 import socket
 
 from ..tables import ProtocolError, Request, encode
-from ..tables.protocol import update_reader
 from ..tables.messages import Update
+from ..tables.protocol import update_reader
 
 READ_SIZE = 64 * 1024
 MAX_UNSENT = 64 * 1024

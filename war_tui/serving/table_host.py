@@ -20,12 +20,12 @@ from ..core.rules import Rules
 from ..stats import StatsStore
 from ..stats.records import GameRecord
 from ..tables import Link, Registry, TableOptions, run_timers
+from ..tables.options import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
 from ..tables.registry import (
     DEFAULT_MAX_LOBBY_READERS,
     DEFAULT_SEATS_PER_VISITOR,
     DEFAULT_TABLES_PER_VISITOR,
 )
-from ..tables.options import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
 
 MAX_RECORDS_WAITING = 256
 """Finished games waiting for the writer thread at most; past it (a file stuck for minutes) they are let go."""

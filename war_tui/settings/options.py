@@ -24,12 +24,31 @@ from ..presentation.speed import DEFAULT_SPEED, MAX_NUMERIC_SPEED, MIN_SPEED, Sp
 from . import file_values as keys
 from .file_values import Check, Maker
 from .served import (
-    MAX_PLAYER_ID, NOTICE_VARIABLE, PLAYER_ID_VARIABLE, SERVED_VARIABLE, SESSION_MINUTES_VARIABLE,
-    SESSION_PLAYER_PREFIX, TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE, TABLE_MODES, TOP_SPEED_VARIABLE,
+    MAX_PLAYER_ID,
+    NOTICE_VARIABLE,
+    PLAYER_ID_VARIABLE,
+    SERVED_VARIABLE,
+    SESSION_MINUTES_VARIABLE,
+    SESSION_PLAYER_PREFIX,
+    TABLE_FD_VARIABLE,
+    TABLE_MODE_VARIABLE,
+    TABLE_MODES,
+    TOP_SPEED_VARIABLE,
 )
 from .values import (
-    DECKS, HIGH_CONTRAST_THEME, MAX_MAX_BATTLES, MAX_MINUTES, MAX_SEED, config_path_value, deck_value, gather_value,
-    minutes_value, number_value, path_value, positive_int, rows_value,
+    DECKS,
+    HIGH_CONTRAST_THEME,
+    MAX_MAX_BATTLES,
+    MAX_MINUTES,
+    MAX_SEED,
+    config_path_value,
+    deck_value,
+    gather_value,
+    minutes_value,
+    number_value,
+    path_value,
+    positive_int,
+    rows_value,
 )
 
 T = TypeVar("T")

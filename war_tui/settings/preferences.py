@@ -85,7 +85,7 @@ def read_config(path: Path, *, themes: Collection[str] | None = None) -> ConfigR
 _TOML_WHERE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)\s*$")
 
 
-def _parse(path: Path, themes: Collection[str] | None) -> _Parsed:
+def _parse(path: Path, themes: Collection[str] | None) -> _Parsed:  # noqa: C901 - one check per kind of line the preferences file may hold
     import tomllib  # here, not at the top: ``war-tui game`` imports this module and never reads the file
 
     try:

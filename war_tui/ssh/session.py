@@ -13,9 +13,20 @@ import asyncssh
 
 from ..serving.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from ..serving.crash import describe_status
-from ..serving.environment import PERSONAL_VARIABLES, TERM_PATTERN, home_directory, served_variables, session_environment
+from ..serving.environment import (
+    PERSONAL_VARIABLES,
+    TERM_PATTERN,
+    home_directory,
+    served_variables,
+    session_environment,
+)
 from ..serving.goodbyes import (
-    GAME_FAILED, SHUTTING_DOWN, STOP_STATUSES, TERMINAL_RESET, crash_goodbye, goodbye,
+    GAME_FAILED,
+    SHUTTING_DOWN,
+    STOP_STATUSES,
+    TERMINAL_RESET,
+    crash_goodbye,
+    goodbye,
 )
 from ..serving.house import House
 from ..serving.launcher import GameEnd, log_end, start_game
@@ -450,7 +461,7 @@ class GameSession(asyncssh.SSHServerSession):
         finally:
             self._close_table()
 
-    async def _run_game(self) -> None:
+    async def _run_game(self) -> None:  # noqa: C901 - a game's life from start to goodbye, in order
         server = self._link.server
         config = server.config
         env = session_environment(self._term, self.environment.variables, config.session_seconds)

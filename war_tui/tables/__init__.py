@@ -47,19 +47,19 @@ from .messages import (
     SeatStatus,
     Sit,
     Snapshot,
-    Tally,
     TableEvent,
     TableState,
+    Tally,
     Update,
     WarStop,
     WatchLobby,
     You,
 )
 from .names import TableNameError, parse_table_name, reduce_name, unique_name
+from .options import TableOptions
 from .protocol import MAX_LINE, VERSION, MessageReader, ProtocolError, decode_request, decode_update, encode
 from .registry import Registry, TableRefused
 from .remote_game import RemoteGame
-from .options import TableOptions
 from .table import Member, Table
 
 __all__ = [

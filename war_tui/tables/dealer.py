@@ -19,7 +19,7 @@ from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.rules import EndReason, Result, Rules
 from ..stats.records import GameRecord, Source
 from .clock import Clock
-from .messages import Tally, TableEvent
+from .messages import TableEvent, Tally
 
 
 class Dealer:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from ..core.engine import Game
 from ..stats.records import GameRecord
 from .clock import Clock, monotonic
-from .remote_game import RemoteGame
 from .options import TableOptions
+from .remote_game import RemoteGame
 from .table import Member, Table
 
 LOCAL_TABLE_NAME = "local"

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..core.engine import Game
 from ..core import plural as words
+from ..core.engine import Game
 from ..stats.records import GameRecord
 from .clock import Clock, monotonic
+from .journal import Sink
 from .messages import Lobby, Notice, NoticeCode
 from .names import parse_table_name
 from .options import TableOptions
-from .journal import Sink
 from .table import Member, Table, TableRefused
 
 __all__ = ["DEFAULT_MAX_TABLES", "MAX_MAX_TABLES", "Registry", "TableRefused"]

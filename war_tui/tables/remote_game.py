@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from .clock import Clock, monotonic
 from ..core.events import BattleWon, EventSource, GameOver, GameStarted, Listener
 from ..core.rules import EndReason, Result, Rules, Side, leader
+from .clock import Clock, monotonic
 from .messages import (
     LOGGED_NOTICES,
     Auto,
@@ -51,9 +51,9 @@ from .messages import (
     Resync,
     Sit,
     Snapshot,
-    Tally,
     TableEvent,
     TableState,
+    Tally,
     Update,
     WarStop,
     You,

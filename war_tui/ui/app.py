@@ -29,8 +29,8 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from ..core.engine import Game
 from ..core.plural import plural
-from ..presentation.table_keys import LOBBY_KEYS
 from ..presentation.glyphs import choose_glyphs
+from ..presentation.table_keys import LOBBY_KEYS
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
 from ..stats import GameRecord, Source, StatsStore

@@ -138,9 +138,8 @@ class Board(Screen[None]):
             on_pile=Board.battle, **shown,
         )
         if self.seats:
-            from .components.seats import SeatsLine  # a table's board only
-
             from .components.requests import RequestsLine
+            from .components.seats import SeatsLine  # a table's board only
 
             seats = SeatsLine(g, names=names if self.local else None, local=self.local, id="seats")
             local_only = (Board.names, Board.shown_steps) if self.local else ()

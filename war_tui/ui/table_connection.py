@@ -24,6 +24,8 @@ import contextlib
 from collections.abc import Callable
 
 from ..core.engine import Game
+from ..serving.table_client import TableClient
+from ..settings.served import TableMode
 from ..stats.records import GameRecord
 from ..tables import (
     Auto,
@@ -31,17 +33,15 @@ from ..tables import (
     Notice,
     NoticeCode,
     ProtocolError,
+    RemoteGame,
     Request,
     Restart,
-    WarStop,
-    RemoteGame,
     TableOptions,
+    WarStop,
     WatchLobby,
     run_timers,
     two_player_table,
 )
-from ..serving.table_client import TableClient
-from ..settings.served import TableMode
 
 MAX_FAILED_UPDATES = 8
 """Updates this game may fail to show (each mended by a fresh snapshot) before it says it cannot show the table."""

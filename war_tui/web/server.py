@@ -22,8 +22,8 @@ from ..serving.commands import CommandRefused, LineCommand, TableCommand, TableM
 from ..serving.limits import address_key
 from ..serving.server import GameServer
 from .config import WebConfig
-from .http_guard import SECURITY_HEADERS, HttpGuard, handler_args, request_logger
 from .hosts import HostRules
+from .http_guard import SECURITY_HEADERS, HttpGuard, handler_args, request_logger
 from .identity import COOKIE, COOKIE_SECONDS, Identities, starts_by_itself
 from .page import line_page_html, line_page_policy, page_html, page_policy
 from .session import CLOSE_POLICY, Visitor, WebSession

@@ -328,7 +328,7 @@ class WebSession:
                 await self.ws.close(code=CLOSE_GOODBYE if self._stop_reason != "message rate" else CLOSE_POLICY,
                                     message=b"game over")
 
-    async def _play(self) -> None:
+    async def _play(self) -> None:  # noqa: C901 - a browser game's life from start to goodbye, in order
         server = self.door.server
         config = server.config
         env = session_environment(TERM, {"COLORTERM": "truecolor"}, config.session_seconds)

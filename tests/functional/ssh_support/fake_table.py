@@ -17,7 +17,20 @@ import termios
 import tty
 
 from war_tui.settings.served import TABLE_FD_VARIABLE, TABLE_MODE_VARIABLE
-from war_tui.tables import Auto, EventBatch, Flip, Join, Leave, Lobby, Notice, Restart, Sit, Snapshot, TableState, encode
+from war_tui.tables import (
+    Auto,
+    EventBatch,
+    Flip,
+    Join,
+    Leave,
+    Lobby,
+    Notice,
+    Restart,
+    Sit,
+    Snapshot,
+    TableState,
+    encode,
+)
 from war_tui.tables.messages import BattleWon, GameOver, GameStarted
 from war_tui.tables.protocol import update_reader
 

@@ -23,8 +23,8 @@ from textual.strip import Strip
 
 from ...presentation.glyphs import Glyphs
 from ...presentation.log_lines import log_battle_line, log_gutter, log_passed_line
-from ...presentation.words import plural, reason_text, result_title
 from ...presentation.views import BattleView, DealView, EndView, LogNote
+from ...presentation.words import plural, reason_text, result_title
 from ..text import plain
 
 MAX_LINES = 1000

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 from textual.reactive import var
 
-from .line_widget import LineWidget, Row
 from ...presentation.cells import cell_width
 from ...presentation.charts import bar_split
 from ...presentation.glyphs import Glyphs
 from ...presentation.views import BattleView, DealView, EndView
+from .line_widget import LineWidget, Row
 
 
 class CardBar(LineWidget):

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 from textual.reactive import var
 
-from .click_to_flip import ClickToFlip
-from .line_widget import PADDING, LineWidget, Row
-from ...presentation.views import BattleView, DealView, EndView
+from ...core.rules import Side
 from ...presentation.canvas import Canvas, framed
-from ...presentation.cards_art import BIG_CARD_HEIGHT, BIG_CARD_WIDTH, CARD_HEIGHT, big_card_back, card_art_size, card_back
+from ...presentation.cards_art import (
+    BIG_CARD_HEIGHT,
+    BIG_CARD_WIDTH,
+    CARD_HEIGHT,
+    big_card_back,
+    card_art_size,
+    card_back,
+)
+from ...presentation.cells import cell_width, fit_before
 from ...presentation.charts import stack_edges
 from ...presentation.glyphs import Glyphs
-from ...presentation.cells import cell_width, fit_before
+from ...presentation.views import BattleView, DealView, EndView
 from ...presentation.words import plural
-from ...core.rules import Side
+from .click_to_flip import ClickToFlip
+from .line_widget import PADDING, LineWidget, Row
 
 
 class Packet(ClickToFlip, LineWidget):

@@ -11,11 +11,8 @@ from collections.abc import Sequence
 
 from textual.reactive import var
 
-from .click_to_flip import ClickToFlip
-from .line_widget import LineWidget, Row
-from ...presentation.views import BattleStep, BattleView
+from ...core.rules import Side
 from ...presentation.canvas import Canvas, framed
-from ...presentation.cells import cell_width, wrap_cells
 from ...presentation.cards_art import (
     BIG_CARD_HEIGHT,
     BIG_CARD_WIDTH,
@@ -31,10 +28,13 @@ from ...presentation.cards_art import (
     fan_step,
     laid_layout,
 )
+from ...presentation.cells import cell_width, wrap_cells
 from ...presentation.glyphs import Glyphs, suit_style
 from ...presentation.unfolding import war_step_wordings
+from ...presentation.views import BattleStep, BattleView
 from ...presentation.words import SOLO_HINTS, fitting_lines, hint_lines, outcome_text, war_word
-from ...core.rules import Side
+from .click_to_flip import ClickToFlip
+from .line_widget import LineWidget, Row
 
 FULL_HEIGHT = 2 * CARD_HEIGHT + 2
 """Card rows for both players plus two lines between them for the outcome."""

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from textual.reactive import var
 
+from ...core.rules import Result
 from ...presentation.glyphs import Glyphs
 from ...presentation.status import status_pieces
-from ...core.rules import Result
 from ...presentation.views import BattleView, DealView, EndView
 from .line_widget import LineWidget, Row
 

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 from textual.reactive import var
 
-from .line_widget import LineWidget, Row
-from ...presentation.views import BattleView, DealView
 from ...presentation.cells import cell_width
 from ...presentation.charts import CountHistory, resample, spark_rows
 from ...presentation.glyphs import Glyphs
+from ...presentation.views import BattleView, DealView
+from .line_widget import LineWidget, Row
 
 
 class CountTrend(LineWidget):

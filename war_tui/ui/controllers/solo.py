@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ...core.cards import Card
 from ...core.engine import Game
 from ...core.events import Event, GameStarted
-from ...core.rules import Rules
 from ...core.pace import MAX, tick_plan
-from ...presentation.unfolding import stopped_at_war_text
+from ...core.rules import Rules
 from ...presentation.speed import MIN_SPEED, faster, slower, speed_limit_text
+from ...presentation.unfolding import stopped_at_war_text
 from ...presentation.views import BattleView, deal_view, end_view
 from ...settings.play import PlaySettings
 from ..adapter import EngineAdapter
-from collections.abc import Sequence
-
 from .base import BoardState, Kind, ResultShown, SoloShell, Stoppable, TimeLimits, board_key
 
 FRAME_BUDGET = 0.012

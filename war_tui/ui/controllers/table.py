@@ -24,20 +24,28 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ...core.events import Event, GameOver, GameStarted
-from ...core.rules import Result
+from ...core.rules import Result, Rules
 from ...presentation.requests import declinable, emote_line, new_requests
 from ...presentation.speed import faster, slower, speed_label
 from ...presentation.table_views import BattleStep, DealStep, ResultStep, board_steps
-from ...presentation.words import capital
 from ...presentation.views import BattleView, EndView, LogNote, deal_view, end_view
+from ...presentation.words import capital
 from ...settings.play import PlaySettings
 from ...settings.served import TableMode
 from ...tables import (
-    Emoted, Join, Lobby, Notice, NoticeCode, RemoteGame, SeatStatus, Snapshot, TableState, WatchLobby,
+    Emoted,
+    Join,
+    Lobby,
+    Notice,
+    NoticeCode,
+    RemoteGame,
+    SeatStatus,
+    Snapshot,
+    TableState,
+    WatchLobby,
 )
 from ...tables.messages import LOGGED_NOTICES
 from ..adapter import EngineAdapter
-from ...core.rules import Rules
 from .base import TABLE_ACTIONS, BoardState, ResultShown, Severity, Stoppable, TableShell, TimeLimits
 from .seats import OneSeat, SeatPolicy
 

@@ -523,7 +523,7 @@ def _brings(new: list[Cell], moved: list[Cell], pieces: list[int], step: int) ->
     return False
 
 
-def _find_scroll(written: _Written, shadow: ScreenShadow, hint: ScrollHint | None = None) -> tuple[int, int, int] | None:
+def _find_scroll(written: _Written, shadow: ScreenShadow, hint: ScrollHint | None = None) -> tuple[int, int, int] | None:  # noqa: C901 - the fast path's scroll finder, quarantined with Textual's private names
     """(top, bottom, n): rows top..bottom (inclusive) are to show what rows top+n..bottom showed, scrolled up.
 
     Rows the terminal is known to show whole take part, whatever part of them the
@@ -639,7 +639,7 @@ def _scroll(shadow: ScreenShadow, top: int, bottom: int, n: int) -> str:
     return f"\x1b[{top + 1};{bottom + 1}r\x1b[{bottom + 1};1H" + "\x1bD" * n + "\x1b[r"
 
 
-def minimal_update(
+def minimal_update(  # noqa: C901 - the fast path's diff, quarantined with Textual's private names
     update: CompositorUpdate,
     shadow: ScreenShadow,
     console: Console,

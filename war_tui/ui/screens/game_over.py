@@ -11,12 +11,12 @@ from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ...core.rules import Result
+from ...presentation.result import ResultFacts, pack_parts, result_lines
+from ...presentation.views import EndView
+from ...presentation.words import capital, deepest_war_text, duration_text, leader_text, reason_text, result_title
 from ..bindings import GAME_BINDINGS
 from ..text import plain
-from ...presentation.views import EndView
-from ...presentation.result import ResultFacts, pack_parts, result_lines
-from ...presentation.words import capital, deepest_war_text, duration_text, leader_text, reason_text, result_title
-from ...core.rules import Result
 
 NARROW = 80  # the app's -narrow breakpoint: the dialog takes the whole width
 SHORT = 24  # the app's -short breakpoint: the dialog drops its padding and margins

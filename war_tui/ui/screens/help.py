@@ -11,10 +11,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..bindings import GAME_BINDINGS, scroll_bindings
-from ..text import plain
 from ...core.plural import plural
 from ...core.rules import Gather, Rules
+from ..bindings import GAME_BINDINGS, scroll_bindings
+from ..text import plain
 
 KEYS = (
     ("space enter f", "flip: play one battle (a war belongs to its battle)"),

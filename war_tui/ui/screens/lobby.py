@@ -29,7 +29,14 @@ from textual.widgets.data_table import CellDoesNotExist, ColumnKey
 from ...presentation.footer import LOBBY_FOOTER
 from ...presentation.glyphs import Glyphs
 from ...presentation.lobby import (
-    ROW_HEIGHT, column_widths, lobby_columns, lobby_count, lobby_rows, lobby_summary, rows_in_sight, shown_tables,
+    ROW_HEIGHT,
+    column_widths,
+    lobby_columns,
+    lobby_count,
+    lobby_rows,
+    lobby_summary,
+    rows_in_sight,
+    shown_tables,
 )
 from ...presentation.words import capital
 from ...tables import Lobby, TableNameError, parse_table_name
