@@ -6,7 +6,8 @@ import pytest
 from screen_text import screen_text
 from war_ui_support import make_app
 
-from war_tui.ui.screens.help import AT_THE_END, MORE_BELOW, HelpScreen
+from war_tui.ui.screens.help import HelpScreen
+from war_tui.ui.screens.scrolling_dialog import AT_THE_END, MORE_BELOW
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

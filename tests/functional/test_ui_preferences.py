@@ -17,9 +17,9 @@ from war_tui.cli import build_parser
 from war_tui.commands.config import theme_names
 from war_tui.commands.play import settings_from_args
 from war_tui.ui.app import WarApp
-from war_tui.ui.screens.help import AT_THE_END, MORE_BELOW
 from war_tui.ui.screens.preferences_notice import TITLE as NOTICE_TITLE
 from war_tui.ui.screens.preferences_notice import PreferencesNotice
+from war_tui.ui.screens.scrolling_dialog import AT_THE_END, MORE_BELOW
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 

@@ -8,13 +8,13 @@ from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ...core.plural import plural
 from ...core.rules import Gather, Rules
-from ..bindings import GAME_BINDINGS, scroll_bindings
+from ..bindings import GAME_BINDINGS
 from ..text import plain
+from .scrolling_dialog import SCROLL_BINDINGS, ScrollingDialog
 
 KEYS = (
     ("space enter f", "flip: play one battle (a war belongs to its battle)"),
@@ -51,16 +51,11 @@ def rules_text(rules: Rules) -> str:
     ])
 
 
-MORE_BELOW = "more below: Down j PgDn End"
-AT_THE_END = "Up k PgUp Home"
-
-SCROLL_BINDINGS = scroll_bindings("scroll", "Scroll")
-
-
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ScrollingDialog):
     """Scrolls with the keyboard (over SSH it is often the only input), and says when there is more."""
 
     BINDINGS = [*GAME_BINDINGS, *SCROLL_BINDINGS, Binding("escape", "dismiss", "Close help")]
+    DIALOG = "help-dialog"
 
     def __init__(self, rules: Rules, keys: Sequence[tuple[str, str]] = KEYS) -> None:
         super().__init__()
@@ -79,35 +74,3 @@ class HelpScreen(ModalScreen[None]):
             yield Static(plain("Keys (they all work at any moment)"), classes="help-heading")
             yield Static(keys, id="help-keys")
 
-    def on_mount(self) -> None:
-        dialog = self.query_one("#help-dialog", VerticalScroll)
-        self.watch(dialog, "scroll_y", self._say_if_more, init=False)
-        self.watch(dialog, "virtual_size", self._say_if_more, init=False)
-        self.call_after_refresh(self._say_if_more)
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._say_if_more)
-
-    def action_scroll(self, how: str) -> None:
-        scroll(self.query_one("#help-dialog", VerticalScroll), how)
-
-    def _say_if_more(self, *_: object) -> None:
-        """The frame's subtitle tells whether lines are hidden below, or how to go back up."""
-        for dialog in self.query("#help-dialog").results(VerticalScroll):  # none once the help is closed
-            dialog.border_subtitle = more_words(dialog)
-
-
-def scroll(dialog: VerticalScroll, how: str) -> None:
-    """``dialog`` moved as a scroll key (``SCROLL_KEYS``) asks."""
-    {
-        "down": dialog.scroll_down, "up": dialog.scroll_up,
-        "page_down": dialog.scroll_page_down, "page_up": dialog.scroll_page_up,
-        "end": dialog.scroll_end, "home": dialog.scroll_home,
-    }[how](animate=False)
-
-
-def more_words(dialog: VerticalScroll) -> str:
-    """Whether lines of ``dialog`` are hidden below (the keys down), or how to go back up ("" if all fit)."""
-    if dialog.max_scroll_y <= 0:
-        return ""
-    return MORE_BELOW if dialog.scroll_y < dialog.max_scroll_y else AT_THE_END
