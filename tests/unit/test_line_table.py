@@ -3,7 +3,7 @@ emotes, and a spectator's t takes a free seat. A real table in this process, the
 
 from __future__ import annotations
 
-from test_tables_support import Recorder, dealing, make_table
+from support.tables import Recorder, dealing, make_table
 
 from war_tui.core.rules import Side
 from war_tui.line.keys import Command, KeyReader

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from test_tables_support import Recorder
+from support.tables import Recorder
 
 from war_tui.core.plural import counted, plural
 from war_tui.core.rules import Rules

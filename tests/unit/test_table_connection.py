@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from test_tables_support import Recorder, dealing, make_table
+from support.tables import Recorder, dealing, make_table
 
 from war_tui.tables import RemoteGame, Resync, Snapshot, TableState
 from war_tui.tables.protocol import decode_request, encode_shared, encode_snapshot

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_tables_support import Recorder, make_table
+from support.tables import Recorder, make_table
 
 from war_tui.core.engine import Game
 from war_tui.presentation.glyphs import ASCII

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_tables_support import Recorder, dealing, make_table, run_until_idle
+from support.tables import Recorder, dealing, make_table, run_until_idle
 
 from war_tui.core.events import BattleWon
 from war_tui.core.rules import EndReason, Result, Side

@@ -7,7 +7,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_tables_support import Recorder, dealing, make_table
+from support.tables import Recorder, dealing, make_table
 
 from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon, GameOver, GameStarted

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_tables_support import Recorder, dealing, make_table
+from support.tables import Recorder, dealing, make_table
 
 from war_tui.stats import Source, StatsStore
 from war_tui.stats.text import SOURCE_LABELS

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_tables_support import Recorder
+from support.tables import Recorder
 
 from war_tui.core.engine import Game
 from war_tui.tables import FakeClock, Lobby, NoticeCode, Registry, SeatStatus, TableRefused, encode

@@ -3,7 +3,7 @@ their player saw."""
 
 from __future__ import annotations
 
-from test_tables_support import Recorder, dealing, make_table
+from support.tables import Recorder, dealing, make_table
 
 from war_tui.core.engine import Game
 from war_tui.tables import (

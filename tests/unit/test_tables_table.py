@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_tables_support import Recorder, dealing, make_table, run_until_idle
+from support.tables import Recorder, dealing, make_table, run_until_idle
 
 from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon, GameOver, GameStarted

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_tables_support import Recorder
+from support.tables import Recorder
 
 from war_tui.tables import FakeClock, Registry
 
