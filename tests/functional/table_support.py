@@ -23,8 +23,6 @@ from war_tui.tables import Link, Member, Registry, RemoteGame, TableOptions, run
 from war_tui.ui.app import WarApp
 from war_tui.ui.table_connection import LocalHost, SocketHost
 
-# Battle 1 is a double war (7 v 7, 9 v 9, then 5 beats 3); seat 1 wins on battle 2.
-WAR_PACKETS = ("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D")
 # Seat 1 wins a plain battle, then a war: a short game either way.
 PLAIN = ("AC KC", "2D 3D")
 LONG_SEED = 7

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from support.deals import WAR_TEXTS
 from war_ui_support import QUICK_WIN, WAR_PACKETS, drawn, notices, until
 
 from war_tui.core.pace import MAX
@@ -266,7 +267,7 @@ async def test_the_lobbys_help_lists_the_lobbys_keys_and_q_at_a_table_goes_back_
     from war_tui.ui.screens.help import HelpScreen
     from war_tui.ui.screens.lobby import LobbyScreen
 
-    with TableServer(dealing("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D")) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         server.seat("oak", "bob")
         fd, link = server.connect("ann")
         joined = []

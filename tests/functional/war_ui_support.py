@@ -13,6 +13,8 @@ import itertools
 from collections.abc import Callable
 from dataclasses import replace
 
+from support.deals import WAR_PACKETS as WAR_PACKETS  # Alice (player 1) wins on battle 2
+
 from war_tui.core.cards import parse_cards
 from war_tui.settings.play import PlaySettings
 from war_tui.ui.app import WarApp
@@ -20,8 +22,6 @@ from war_tui.ui.components.game_footer import GameFooter
 from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
 
-# Battle 1 is a double war (7 v 7, then 9 v 9, then 5 beats 3); Alice wins on battle 2.
-WAR_PACKETS = (tuple(parse_cards("7C 3C 9S 4C 5C 8S")), tuple(parse_cards("7H 2D 9D 4D 3S 6D")))
 # One battle and player 1 holds every card.
 QUICK_WIN = (tuple(parse_cards("AS")), tuple(parse_cards("2C")))
 # Every suit on the pile and in the log: diamonds and clubs, hearts and spades.

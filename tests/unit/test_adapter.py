@@ -1,6 +1,7 @@
 """The engine adapter turns each battle a game tells into the view the board draws."""
 
 import pytest
+from support.deals import WAR_PACKETS, WAR_TEXTS
 
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
@@ -34,7 +35,7 @@ def shown_by(p1, p2, battles=None):
 
 
 def test_a_won_battle_becomes_a_view_with_its_war_and_counts():
-    game, shown = shown_by("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D")
+    game, shown = shown_by(*WAR_TEXTS)
     view = shown[0]
     assert view.winner is Side.P1 and view.wars == 2 and view.taken == 10
     assert view.counts == (11, 1) and view.total_wars == 2
@@ -43,7 +44,7 @@ def test_a_won_battle_becomes_a_view_with_its_war_and_counts():
 
 def test_the_cards_laid_are_the_won_battle_s_in_the_order_the_reveals_and_wars_told_them():
     """The view's cards come from BattleWon; they are the cards CardsRevealed and WarDeclared told, in order."""
-    game = Game(parse_cards("7C 3C 9S 4C 5C 8S"), parse_cards("7H 2D 9D 4D 3S 6D"))
+    game = Game(*WAR_PACKETS)
     told, board = [], Board()
     game.subscribe(lambda e: told.append(e) if isinstance(e, (CardsRevealed, WarDeclared)) else None)
     adapter = EngineAdapter(board)
@@ -153,7 +154,7 @@ def test_at_max_speed_one_view_a_frame_carries_the_counts_of_every_battle_it_pas
 
 def test_a_war_keeps_its_steps_as_the_events_told_them():
     """The tie, then per war its face-down cards and its face-up pair: the board lays a war by these."""
-    game, shown = shown_by("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D", battles=1)
+    game, shown = shown_by(*WAR_TEXTS, battles=1)
     (view,) = shown
     assert [(s.laid, s.wars, s.face_up) for s in view.steps] == [
         (1, 0, True), (2, 1, False), (3, 1, True), (4, 2, False), (5, 2, True),

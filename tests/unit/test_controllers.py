@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import pytest
+from support.controllers import SHOWN_WHOLE, Board, Host, Shell
+from support.deals import WAR_PACKETS
 
-from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
 from war_tui.core.rules import Result, Rules, Side
 from war_tui.presentation.speed import MAX
@@ -24,139 +24,6 @@ from war_tui.ui.controllers.choose import controller_for
 from war_tui.ui.controllers.solo import SoloController
 from war_tui.ui.controllers.table import PLACEHOLDER_NAMES, WATCHING, TableController
 from war_tui.ui.controllers.two_players import BothSeats
-
-WAR_PACKETS = (tuple(parse_cards("7C 3C 9S 4C 5C 8S")), tuple(parse_cards("7H 2D 9D 4D 3S 6D")))
-"""Battle 1 is a double war; player 1 wins on battle 2."""
-SHOWN_WHOLE = PlaySettings(war_step=0.0, result_hold=0.0)
-
-
-class Timer:
-    def __init__(self, every: float, callback) -> None:
-        self.every, self.callback, self.stopped = every, callback, False
-
-    def stop(self) -> None:
-        self.stopped = True
-
-    def fire(self) -> None:
-        assert not self.stopped
-        self.callback()
-
-
-@dataclass
-class Board:
-    """The board's state as plain attributes; a war is never laid step by step here unless a test says so."""
-
-    deal: object = None
-    result: object = None
-    names: tuple[str, str] = ("Player 1", "Player 2")
-    table_state: object = None
-    you: object = None
-    log_note: object = None
-    requests: tuple = ()
-    emotes: tuple = ("", "")
-    auto: bool = False
-    speed: float = 4.0
-    pause_on_war: bool = False
-    time_left: int | None = None
-    laying: bool = False
-    at_tie: bool = False
-    battles: list = field(default_factory=list)
-    tally: Counter = field(default_factory=Counter)
-    laid: int = 0
-    cleared: int = 0
-
-    @property
-    def battle(self):
-        return self.battles[-1] if self.battles else None
-
-    @battle.setter
-    def battle(self, view) -> None:
-        self.battles.append(view)
-
-    def lay_war(self) -> None:
-        self.laid += 1
-
-    def settle(self) -> None:
-        self.laying = self.at_tie = False
-
-    def clear(self) -> None:
-        self.cleared += 1
-
-    def count_result(self, result: Result) -> None:
-        self.tally[result] += 1
-
-    def tally_line(self) -> str:
-        return "Tally"
-
-
-class Shell:
-    """The app's side: notices, timers and screens, each recorded."""
-
-    def __init__(self) -> None:
-        self.is_running = True
-        self.said: list[str] = []
-        self.timers: list[Timer] = []
-        self.results: list = []
-        self.finished: list = []
-        self.saved: list[dict] = []
-        self.lobby_open = False
-        self.closed: list[str] = []
-        self.hints: list = []
-
-    def notify(self, message, **_options) -> None:
-        self.said.append(message)
-
-    def say(self, kind, message, **_options) -> None:
-        self.said.append(message)
-
-    def unsay(self, kind) -> None:
-        pass
-
-    def set_interval(self, interval, callback) -> Timer:
-        self.timers.append(Timer(interval, callback))
-        return self.timers[-1]
-
-    set_timer = set_interval
-
-    def running(self) -> list[Timer]:
-        return [t for t in self.timers if not t.stopped]
-
-    def show_result(self, result) -> None:
-        self.results.append(result)
-
-    def close_result(self) -> None:
-        pass
-
-    def result_hint(self, hint) -> None:
-        self.hints.append(hint)
-
-    def refresh_bindings(self) -> None:
-        pass
-
-    def clear_for_deal(self) -> None:
-        pass
-
-    def game_finished(self, game, seconds, *, auto_seen) -> None:
-        self.finished.append((game.result, seconds, auto_seen))
-
-    def save_preferences(self, **changes) -> None:
-        self.saved.append(changes)
-
-    def open_lobby(self) -> None:
-        self.lobby_open = True
-
-    def close_lobby(self) -> bool:
-        was, self.lobby_open = self.lobby_open, False
-        return was
-
-    def lobby_changed(self, lobby) -> None:
-        pass
-
-    def lobby_says(self, text) -> bool:
-        return self.lobby_open
-
-    def table_closed(self, reason) -> None:
-        self.closed.append(reason)
 
 
 def solo(settings: PlaySettings = SHOWN_WHOLE, **changes) -> tuple[SoloController, Board, Shell]:
@@ -255,20 +122,6 @@ def test_the_controllers_load_without_textual_or_rich():
 
 
 # ---------------------------------------------------------------------- a table
-
-
-class Host:
-    """A seat's connection straight to a table in this process."""
-
-    def __init__(self, game) -> None:
-        self.game = game
-        self.started = False
-
-    def start(self, loop) -> None:
-        self.started = True
-
-    def close(self) -> None:
-        pass
 
 
 async def test_a_table_key_is_a_request_and_the_answer_reaches_the_board():

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from test_controllers import SHOWN_WHOLE, WAR_PACKETS, Board, Shell
+from support.controllers import SHOWN_WHOLE, Board, Shell
+from support.deals import WAR_PACKETS
 
 from war_tui.ui.controllers.solo import SoloController
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_controllers import SHOWN_WHOLE, Board, Host, Shell
+from support.controllers import SHOWN_WHOLE, Board, Host, Shell
 
 from war_tui.core.engine import Game
 from war_tui.tables import (
