@@ -23,6 +23,7 @@ from ssh_support import (
     until,
     wait_gone,
 )
+from ssh_support.players import game_pids
 
 from war_tui.serving.goodbyes import SHUTTING_DOWN
 from war_tui.settings.served import NOTICE_VARIABLE
@@ -224,10 +225,6 @@ async def test_the_session_time_limit_ends_the_game_and_says_so(tmp_path, player
         for pid in pids:
             assert await wait_gone(pid)
     assert "time limit" in srv.logs[-1], srv.logs
-
-
-def game_pids(srv) -> list[int]:
-    return [s._process.pid for c in srv.server.connections for s in c.sessions if s._process is not None]
 
 
 async def test_stopping_the_server_ends_every_game(tmp_path, player):

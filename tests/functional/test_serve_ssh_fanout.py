@@ -7,8 +7,7 @@ import os
 
 import pytest
 from ssh_support import connect, start_server, until, wait_gone
-from test_serve_ssh_asyncssh import game_pids
-from test_serve_ssh_tables import GAME, GAME_TIMEOUT, MANY, Player, agreed, board, serve, take_a_seat
+from ssh_support.players import GAME, GAME_TIMEOUT, MANY, Player, agreed, board, game_pids, serve, take_a_seat
 
 from war_tui.serving import priority
 from war_tui.serving.priority import group_nice

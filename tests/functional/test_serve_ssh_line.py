@@ -200,7 +200,7 @@ async def line_client(port: int, user: str, command: str) -> Listener:
 
 
 async def test_a_line_player_sits_across_from_a_full_screen_player(tmp_path, monkeypatch):
-    from test_serve_ssh_tables import MANY, take_a_seat
+    from ssh_support.players import MANY, take_a_seat
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     srv = await start_server(tmp_path, None, argv=GAME, **MANY)
@@ -243,7 +243,7 @@ async def test_a_line_player_sits_across_from_a_full_screen_player(tmp_path, mon
 
 
 async def test_line_players_ask_agree_and_emote_and_a_spectators_t_takes_the_seat_left(tmp_path, monkeypatch):
-    from test_serve_ssh_tables import MANY
+    from ssh_support.players import MANY
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     srv = await start_server(tmp_path, None, argv=GAME, seat_timeout=1.0, **MANY)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from ssh_support import start_server
-from test_serve_ssh_tables import GAME, GAME_TIMEOUT, MANY, SSH, Glass, openssh_at_oak, take_a_seat
+from ssh_support.players import GAME, GAME_TIMEOUT, MANY, SSH, Glass, openssh_at_oak, take_a_seat
 
 from war_tui.core.rules import Rules
 

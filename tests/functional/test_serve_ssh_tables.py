@@ -11,13 +11,10 @@ import asyncio
 import contextlib
 import os
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import asyncssh
-import pyte
 import pytest
 from ssh_support import (
     TIMEOUT,
@@ -29,8 +26,19 @@ from ssh_support import (
     until,
     wait_gone,
 )
+from ssh_support.players import (
+    GAME,
+    GAME_TIMEOUT,
+    MANY,
+    SSH,
+    Glass,
+    Player,
+    agreed,
+    openssh_at_oak,
+    serve,
+    take_a_seat,
+)
 
-from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.core.rules import Rules
 from war_tui.serving.goodbyes import SHUTTING_DOWN, TABLE_BROKEN
 from war_tui.ssh.session import REFUSE_COMMAND
@@ -38,18 +46,6 @@ from war_tui.stats import StatsStore
 
 FAKE_TABLE_GAME = Path(__file__).parent / "ssh_support" / "fake_table.py"
 FAKE_TABLE = (sys.executable, str(FAKE_TABLE_GAME))
-GAME = (sys.executable, "-c", GAME_BOOTSTRAP)  # the real game, as serve-ssh starts it
-GAME_TIMEOUT = 30.0
-"""The real game starts in a few seconds, more on a busy machine."""
-SSH = shutil.which("ssh")
-KEYLESS_SSH_OPTIONS = (
-    "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "IdentitiesOnly=yes",
-)
-"""OpenSSH's options without BatchMode: with no key, it gets into a --public server by keyboard-interactive
-(nothing is asked), which BatchMode turns off."""
-MANY = {"max_sessions_per_address": 64}
-"""Every client of a test comes from 127.0.0.1."""
-
 
 async def sit(port: int, user: str, command: str | None, size=(100, 30)) -> Seat:
     conn = await connect(port, None, username=user)
@@ -90,19 +86,6 @@ async def tables_served(tmp_path: Path, argv: tuple[str, ...] = FAKE_TABLE, **op
     finally:
         await leave_all(*seats)
         await srv.server.stop()
-
-
-@contextlib.asynccontextmanager
-async def openssh_at_oak(tmp_path: Path, port: int, user: str = "ann"):
-    """OpenSSH's ``ssh -t`` on a 100x30 pty of its own, as ``user`` at table oak; closed at the end."""
-    client = PtyClient()
-    env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color"}
-    argv = [SSH, *KEYLESS_SSH_OPTIONS, "-o", "LogLevel=ERROR", "-t", "-p", str(port), "-l", user, "127.0.0.1", "table", "oak"]
-    try:
-        await client.start(argv, env, (100, 30))
-        yield client
-    finally:
-        await client.close()
 
 
 # -- the server side, with a stand-in game -------------------------------------------------------------
@@ -338,79 +321,6 @@ async def test_a_user_name_asyncssh_calls_unassigned_is_reduced_not_refused(tmp_
 # -- end to end, with the real game ------------------------------------------------------------------------
 
 
-class Glass:
-    """What a terminal shows: a client's output fed through a terminal emulator as it arrives."""
-
-    def __init__(self, size: tuple[int, int]) -> None:
-        self.screen = pyte.Screen(*size)
-        self.stream = pyte.ByteStream(self.screen)
-        self.raw = bytearray()
-
-    def feed(self, data: bytes) -> None:
-        self.raw += data
-        self.stream.feed(data)
-
-    @property
-    def rows(self) -> list[str]:
-        return [row.rstrip() for row in self.screen.display]
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.rows)
-
-    def find(self, pattern: str) -> re.Match | None:
-        return re.search(pattern, self.text, re.M)
-
-    async def until(self, pattern: str, timeout: float = GAME_TIMEOUT) -> re.Match:
-        deadline = asyncio.get_running_loop().time() + timeout
-        while (found := self.find(pattern)) is None:
-            if asyncio.get_running_loop().time() > deadline:
-                raise AssertionError(f"no {pattern!r} on the screen:\n{self.text}")
-            await asyncio.sleep(0.05)
-        return found
-
-
-class Player:
-    """An asyncssh client on a pty whose screen is read through ``Glass``."""
-
-    def __init__(self, conn, process, size) -> None:
-        self.conn = conn
-        self.process = process
-        self.glass = Glass(size)
-        self.pump = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        while chunk := await self.process.stdout.read(65536):
-            self.glass.feed(chunk)
-
-    def type(self, keys: bytes) -> None:
-        self.process.stdin.write(keys)
-
-
-async def take_a_seat(port: int, user: str, command: str, size=(100, 30)) -> Player:
-    conn = await connect(port, None, username=user)
-    process = await conn.create_process(command, term_type="xterm-256color", term_size=size, encoding=None)
-    return Player(conn, process, size)
-
-
-async def agreed(people: list[Player]) -> tuple[str, str, str]:
-    """What every screen shows alike, once the last of them has drawn it (a war takes a few frames)."""
-    deadline = asyncio.get_running_loop().time() + GAME_TIMEOUT
-    while len(seen := {board(person.glass) for person in people}) != 1:
-        assert asyncio.get_running_loop().time() < deadline, seen
-        await asyncio.sleep(0.05)
-    return seen.pop()
-
-
-def board(glass: Glass) -> tuple[str, str, str]:
-    """The battle on show, both counts and the log's last battle: what must agree on every screen."""
-    header = glass.find(r"Battle (\d+) · Wars")
-    counts = glass.find(r"^ (\S+) (\d+) [█░]+ (\d+) (\S+)$")
-    logged = [found.group(1) for row in glass.rows if (found := re.match(r"│\s+(\d+\s.*?\d+·\d+)", row))]
-    assert header and counts and logged, glass.text
-    return header.group(1), counts.group(0).strip(), logged[-1]
-
-
 BOB = re.escape("b[1m$()")
 
 
@@ -561,12 +471,6 @@ async def on_screen(client: PtyClient, pattern: str) -> None:
 
 
 # -- flags -------------------------------------------------------------------------------------------------
-
-
-def serve(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "war_tui", "serve-ssh", *args], capture_output=True, text=True, timeout=TIMEOUT,
-    )
 
 
 @pytest.mark.parametrize(
