@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 from screen_text import screen_text
+from support.stats_app import Host
 from table_support import PLAIN, TableServer, dealing, table_app, two_player_app
-from test_stats_screen import Host
 from textual.widgets import DataTable, Static
 from war_ui_support import stats_shown, until
 from web_support import open_socket, read_lines, read_screen, served, shut, web_client

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from ssh_support import SSH_OPTIONS, PtyClient, connect, make_key, open_game, start_server
+from ssh_support.players import Listener
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 
@@ -161,36 +162,6 @@ async def test_the_end_of_the_input_ends_the_game(tmp_path, player, server_home)
     lines = result.stdout.decode().splitlines()
     assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in lines
     assert lines[-1] == "The input ended. Goodbye."
-
-
-class Listener:
-    """A line-mode client with no terminal (``ssh -T HOST line ...``): its lines as they arrive."""
-
-    def __init__(self, conn, process) -> None:
-        self.conn, self.process = conn, process
-        self.seen = bytearray()
-
-    async def until(self, pattern: str) -> str:
-        regex = re.compile(pattern)
-
-        async def reader() -> str:
-            while not regex.search(self.seen.decode(errors="replace")):
-                chunk = await self.process.stdout.read(4096)
-                assert chunk, f"output ended before {pattern!r}: {self.seen.decode(errors='replace')!r}"
-                self.seen.extend(chunk)
-            return self.seen.decode(errors="replace")
-
-        try:
-            return await asyncio.wait_for(reader(), GAME_TIMEOUT)
-        except TimeoutError:
-            raise AssertionError(f"no {pattern!r} in {self.seen.decode(errors='replace')!r}") from None
-
-    def say(self, line: bytes) -> None:
-        self.process.stdin.write(line)
-
-    @property
-    def lines(self) -> list[str]:
-        return self.seen.decode().splitlines()
 
 
 async def line_client(port: int, user: str, command: str) -> Listener:

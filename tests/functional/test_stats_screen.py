@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from textual.app import App
+from support.stats_app import Host
 from textual.widgets import DataTable
 from war_ui_support import stats_shown, until
 
@@ -16,31 +16,12 @@ from war_tui.core.engine import Game
 from war_tui.core.rules import Gather, Rules
 from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats import store as store_module
-from war_tui.ui.app import WarApp
 from war_tui.ui.screens.stats import StatsScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 SOURCES = (Source.INTERACTIVE, Source.AUTO, Source.SCREENSAVER)
-
-
-class Host(App[None]):
-    """The smallest app that shows the stats screen and keeps the replay requests it gets; with the game's
-    stylesheets, as the game shows it (the footer's look is in them)."""
-
-    CSS_PATH = WarApp.CSS_PATH
-
-    def __init__(self, store: StatsStore) -> None:
-        super().__init__()
-        self.store = store
-        self.replays: list[StatsScreen.ReplayRequested] = []
-
-    def on_mount(self) -> None:
-        self.push_screen(StatsScreen(self.store))
-
-    def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
-        self.replays.append(message)
 
 
 @pytest.fixture(autouse=True)

@@ -305,7 +305,7 @@ async def test_a_seats_plain_text_page_offers_the_tables_keys_and_a_spectators_t
 
 @pytest.mark.app
 async def test_the_page_at_a_table_hears_the_others_request_agrees_and_emotes(tmp_path, monkeypatch):
-    from test_serve_ssh_line import Listener
+    from ssh_support.players import Listener
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     srv, door = await served(tmp_path, {"argv": GAME, "max_sessions_per_address": 16}, max_sessions_per_address=16)

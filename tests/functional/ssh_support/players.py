@@ -123,3 +123,33 @@ def serve(*args: str) -> subprocess.CompletedProcess:
 
 def game_pids(srv) -> list[int]:
     return [s._process.pid for c in srv.server.connections for s in c.sessions if s._process is not None]
+
+
+class Listener:
+    """A line-mode client with no terminal (``ssh -T HOST line ...``): its lines as they arrive."""
+
+    def __init__(self, conn, process) -> None:
+        self.conn, self.process = conn, process
+        self.seen = bytearray()
+
+    async def until(self, pattern: str) -> str:
+        regex = re.compile(pattern)
+
+        async def reader() -> str:
+            while not regex.search(self.seen.decode(errors="replace")):
+                chunk = await self.process.stdout.read(4096)
+                assert chunk, f"output ended before {pattern!r}: {self.seen.decode(errors='replace')!r}"
+                self.seen.extend(chunk)
+            return self.seen.decode(errors="replace")
+
+        try:
+            return await asyncio.wait_for(reader(), GAME_TIMEOUT)
+        except TimeoutError:
+            raise AssertionError(f"no {pattern!r} in {self.seen.decode(errors='replace')!r}") from None
+
+    def say(self, line: bytes) -> None:
+        self.process.stdin.write(line)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.seen.decode().splitlines()
