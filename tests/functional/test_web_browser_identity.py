@@ -11,8 +11,11 @@ import re
 
 import pytest
 from ssh_support import TIMEOUT, start_server, until
-from test_web_browser import GAME, MANY, Tab, playwright_api
+from ssh_support.players import GAME, MANY
 from web_support import CHROMIUM, CHROMIUM_ARGS, open_door, origin
+from web_tab import Tab
+
+playwright_api = pytest.importorskip("playwright.async_api", reason="needs Playwright: pip install playwright")
 
 pytestmark = [
     pytest.mark.browser, pytest.mark.app,
