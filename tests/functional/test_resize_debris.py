@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_terminal_output import drawn_from_nothing, recording_app
+from terminal_recording import drawn_from_nothing, recording_app
 
 pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
 

@@ -1,6 +1,6 @@
 """A notice that times out leaves nothing of itself on the terminal: the row it lay over reads as before.
 
-The screen checked is what the terminal got (``test_terminal_output``'s recording app), not a fresh render:
+The screen checked is what the terminal got (``terminal_recording``'s recording app), not a fresh render:
 Textual's own screenshot is drawn from the layout, where a toast that is gone is gone even if its cells were
 never painted over on the glass.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from table_support import TableServer, dealing, table_app
-from test_terminal_output import (
+from terminal_recording import (
     RecordingApp,
     drawn_from_nothing,
     fresh_escape_codes,  # noqa: F401  # autouse here too: no escape codes cached by earlier apps
