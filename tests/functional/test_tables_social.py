@@ -10,7 +10,8 @@ from collections import Counter
 
 import pytest
 from screen_text import screen_rows, words_of
-from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app
+from support.deals import WAR_TEXTS
+from table_support import PLAIN, TableServer, dealing, table_app
 from war_ui_support import cut_footer_keys, drawn, footer_keys, footer_text, notices, until
 
 from war_tui.core.rules import Result
@@ -107,7 +108,7 @@ async def test_an_unanswered_request_times_out_and_both_screens_say_so():
 
 
 async def test_stop_at_wars_once_both_ask_holds_the_table_at_the_tie_and_the_others_space_lays_it():
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         app, bob, _ = await ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
@@ -128,7 +129,7 @@ async def test_stop_at_wars_once_both_ask_holds_the_table_at_the_tie_and_the_oth
 
 
 async def test_a_new_deal_mid_game_by_agreement_is_a_stopped_game_in_the_tally():
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         app, bob, _ = await ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
@@ -282,7 +283,7 @@ async def test_a_late_spectator_sees_the_tables_tally_and_the_games_time():
 
 async def test_a_line_the_table_adds_while_a_war_is_laid_comes_after_the_war_in_the_log():
     """Item 15: "bob left seat 2" never comes before the battle both had flipped."""
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         ann, _ = server.seat("oak", "ann")
         bob, _ = server.seat("oak", "bob")
         fd, _ = server.connect("eve", table="oak", watch=True)
@@ -304,7 +305,7 @@ async def test_two_players_at_one_keyboard_w_stops_at_the_tie_and_a_flip_key_lay
     """Item 1: at one keyboard a second w agrees to the first, so the table stops at the war's tie."""
     from table_support import two_player_app
 
-    app = two_player_app(dealing(*WAR_PACKETS), names=("Ann", "Bob"))
+    app = two_player_app(dealing(*WAR_TEXTS), names=("Ann", "Bob"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("w", "w")
         await until(pilot, lambda: app.board.pause_on_war)

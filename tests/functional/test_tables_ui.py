@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 from screen_text import screen_rows
-from table_support import PLAIN, WAR_PACKETS, TableServer, dealing, table_app, two_player_app
+from support.deals import WAR_TEXTS
+from table_support import PLAIN, TableServer, dealing, table_app, two_player_app
 from war_ui_support import cut_footer_keys, drawn, footer_text, frame, notices, until
 
 from war_tui.cli import main
@@ -96,7 +97,7 @@ async def test_two_players_the_battle_is_played_once_both_have_flipped_in_either
 
 
 async def test_two_players_a_war_belongs_to_its_battle():
-    app = two_player_app(dealing(*WAR_PACKETS), names=("Ann", "Bob"))
+    app = two_player_app(dealing(*WAR_TEXTS), names=("Ann", "Bob"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f", "j")
         await until(pilot, lambda: app.board.battle is not None)
@@ -108,7 +109,7 @@ async def test_two_players_a_war_belongs_to_its_battle():
 
 async def test_two_players_while_a_war_is_laid_the_seats_line_says_one_key_shows_the_rest():
     """Not "waiting for both to flip": at one keyboard f or j shows the rest of the war on the pile."""
-    app = two_player_app(dealing(*WAR_PACKETS), names=("Ann", "Bob"), war_step=5.0)
+    app = two_player_app(dealing(*WAR_TEXTS), names=("Ann", "Bob"), war_step=5.0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("w", "w", "f", "j")
         await until(pilot, lambda: app.board.laying)
@@ -206,7 +207,7 @@ def test_table_variables_without_served_are_ignored(monkeypatch):
 
 
 async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has():
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         fd, link = server.connect("ann", table="oak")
         bob, _ = server.seat("oak", "bob")
         app = table_app(fd)
@@ -226,7 +227,7 @@ async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has
 
 async def test_a_war_still_being_laid_when_the_next_battle_comes_is_told_whole_first():
     """The table plays on while a screen lays a war step by step: the war keeps its line in the log."""
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         ann, bob, app = watched_at_oak(server, war_step=0.4)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob sits at seat 2" in log_text(app))
@@ -247,7 +248,7 @@ async def test_a_war_still_being_laid_when_the_next_battle_comes_is_told_whole_f
 @pytest.mark.parametrize(("speed", "step_by_step"), [(2.0, False), (0.5, True)])
 async def test_on_auto_play_a_war_is_laid_step_by_step_only_if_it_fits_before_the_next_battle(speed, step_by_step):
     """A double war takes 1.6 s to lay: at 2 battles/s it is shown whole, at one battle every 2 s step by step."""
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         ann, bob, app = watched_at_oak(server, war_step=0.4)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob sits at seat 2" in log_text(app))
@@ -299,7 +300,7 @@ async def test_restart_at_game_over_deals_once_both_players_asked():
 
 
 async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         ann, bob = seated_at_oak(server)
         fd, link = server.connect("eve", table="oak", watch=True)
         app = table_app(fd, mode="watch")
@@ -323,7 +324,7 @@ async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
 
 
 async def test_a_spectator_is_never_asked_to_flip_and_sees_t_sit_only_while_a_seat_is_free():
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         ann, bob = seated_at_oak(server)
         fd, _link = server.connect("eve", table="oak", watch=True)
         app = table_app(fd, mode="watch")
@@ -349,7 +350,7 @@ async def test_a_spectator_is_never_asked_to_flip_and_sees_t_sit_only_while_a_se
 async def test_a_long_name_is_cut_on_its_own_packet_never_its_you(size):
     """ "Bartholomew_Lon…" lost the "(you)" that tells a player which packet is theirs: the name gives way."""
     long_name = "Bartholomew_Long"  # 16 cells: the longest name a table keeps
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         fd, _link = server.connect(long_name, table="oak")
         server.seat("oak", "bob")
         app = table_app(fd)
@@ -414,7 +415,7 @@ async def test_a_late_joiner_sees_only_the_last_100_lines_of_a_long_game():
 
 
 async def test_a_closed_connection_says_so_and_leaves_cleanly():
-    server = TableServer(dealing(*WAR_PACKETS))
+    server = TableServer(dealing(*WAR_TEXTS))
     fd, link = server.connect("ann", table="oak")
     app = table_app(fd)
     async with app.run_test(size=SIZE) as pilot:
@@ -429,7 +430,7 @@ async def test_a_closed_connection_says_so_and_leaves_cleanly():
 
 
 async def test_a_hung_up_socket_and_a_line_the_game_cannot_read_each_end_cleanly():
-    server = TableServer(dealing(*WAR_PACKETS))
+    server = TableServer(dealing(*WAR_TEXTS))
     fd, link = server.connect("ann", table="oak")
     app = table_app(fd)
     async with app.run_test(size=SIZE) as pilot:
@@ -451,7 +452,7 @@ async def test_a_hung_up_socket_and_a_line_the_game_cannot_read_each_end_cleanly
 
 
 async def test_requests_are_the_protocols_lines():
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         fd, link = server.connect("ann", table="oak")
         app = table_app(fd)
         async with app.run_test(size=SIZE) as pilot:
@@ -474,7 +475,7 @@ def ann_in_the_lobby(server: TableServer) -> WarApp:
 
 
 async def test_the_lobby_lists_tables_live_and_sits_at_the_chosen_one():
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         server.seat("oak", "bob")
         app = ann_in_the_lobby(server)
         async with app.run_test(size=SIZE) as pilot:
@@ -495,7 +496,7 @@ async def test_the_lobby_lists_tables_live_and_sits_at_the_chosen_one():
 
 
 async def test_the_lobby_watches_a_table():
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         server.seat("oak", "bob")
         app = ann_in_the_lobby(server)
         async with app.run_test(size=SIZE) as pilot:
@@ -506,7 +507,7 @@ async def test_the_lobby_watches_a_table():
 
 
 async def test_the_lobby_opens_a_new_table_and_refuses_a_bad_name():
-    with TableServer(dealing(*WAR_PACKETS)) as server:
+    with TableServer(dealing(*WAR_TEXTS)) as server:
         app = ann_in_the_lobby(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: lobby_shown(app))
@@ -524,7 +525,7 @@ async def test_the_lobby_opens_a_new_table_and_refuses_a_bad_name():
 
 
 async def test_the_lobby_says_when_the_server_is_full():
-    with TableServer(dealing(*WAR_PACKETS), max_tables=1) as server:
+    with TableServer(dealing(*WAR_TEXTS), max_tables=1) as server:
         server.seat("oak", "bob")
         app = ann_in_the_lobby(server)
         async with app.run_test(size=SIZE) as pilot:
