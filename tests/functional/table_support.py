@@ -16,6 +16,8 @@ import socket
 import time
 from dataclasses import replace
 
+from support.deals import PLAIN as PLAIN  # seat 1 wins a plain battle, then a war
+
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
 from war_tui.settings.play import PlaySettings
@@ -23,8 +25,6 @@ from war_tui.tables import Link, Member, Registry, RemoteGame, TableOptions, run
 from war_tui.ui.app import WarApp
 from war_tui.ui.table_connection import LocalHost, SocketHost
 
-# Seat 1 wins a plain battle, then a war: a short game either way.
-PLAIN = ("AC KC", "2D 3D")
 LONG_SEED = 7
 
 

@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import replace
 
+from support.deals import QUICK_WIN as QUICK_WIN  # one battle and player 1 holds every card
 from support.deals import WAR_PACKETS as WAR_PACKETS  # Alice (player 1) wins on battle 2
 
 from war_tui.core.cards import parse_cards
@@ -22,8 +23,6 @@ from war_tui.ui.components.game_footer import GameFooter
 from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
 
-# One battle and player 1 holds every card.
-QUICK_WIN = (tuple(parse_cards("AS")), tuple(parse_cards("2C")))
 # Every suit on the pile and in the log: diamonds and clubs, hearts and spades.
 FOUR_SUITS = (tuple(parse_cards("2D 3C 9H KS 7D")), tuple(parse_cards("4C 5D 6S 8H 9C")))
 OPENING_SEED = 7  # battle 1 of seed 7 is a war, battle 2 an ordinary battle

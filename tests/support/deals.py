@@ -8,3 +8,9 @@ WAR_TEXTS = ("7C 3C 9S 4C 5C 8S", "7H 2D 9D 4D 3S 6D")
 """Battle 1 is a double war (7 v 7, 9 v 9, then 5 beats 3); player 1 wins on battle 2."""
 WAR_PACKETS = (tuple(parse_cards(WAR_TEXTS[0])), tuple(parse_cards(WAR_TEXTS[1])))
 """WAR_TEXTS as cards."""
+PLAIN = ("AC KC", "2D 3D")
+"""Player 1 wins a plain battle, then a war: a short game either way."""
+QUICK_WIN_TEXTS = ("AS", "2C")
+"""One battle and player 1 holds every card."""
+QUICK_WIN = (tuple(parse_cards(QUICK_WIN_TEXTS[0])), tuple(parse_cards(QUICK_WIN_TEXTS[1])))
+"""QUICK_WIN_TEXTS as cards."""

@@ -1,7 +1,7 @@
 """The engine adapter turns each battle a game tells into the view the board draws."""
 
 import pytest
-from support.deals import WAR_PACKETS, WAR_TEXTS
+from support.deals import QUICK_WIN_TEXTS, WAR_PACKETS, WAR_TEXTS
 
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
@@ -124,7 +124,7 @@ def test_a_draw_in_a_war_leaves_the_pile_to_nobody():
 
 
 def test_a_game_over_without_an_unfinished_battle_has_nothing_more_to_draw():
-    game, shown = shown_by("AS", "2C")
+    game, shown = shown_by(*QUICK_WIN_TEXTS)
     assert len(shown) == 1 and shown[0].winner is Side.P1
 
 

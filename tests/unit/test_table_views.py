@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from support.deals import QUICK_WIN
 from support.tables import Recorder, make_table
 
 from war_tui.core.engine import Game
@@ -58,10 +59,9 @@ def test_the_seats_line_says_who_flipped_whom_the_table_waits_for_and_that_you_w
 
 def test_an_older_game_in_the_log_gets_no_duration_only_the_game_on_the_table_does():
     """The snapshot tells how long the table's current game has run; an older game's time is not known."""
-    from war_tui.core.cards import parse_cards
     from war_tui.tables import Restart
 
-    table, _clock = make_table(lambda: Game(parse_cards("AS"), parse_cards("2C")))
+    table, _clock = make_table(lambda: Game(*QUICK_WIN))
     ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
     for _ in range(2):  # two one-battle games: the first is over and dealt again, the second is over
         ann.flip()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from support.deals import PLAIN
 from support.tables import Recorder, dealing, make_table
 
 from war_tui.stats import Source, StatsStore
@@ -11,7 +12,7 @@ from war_tui.tables import two_player_table
 
 def test_a_table_games_record_is_stored_and_read_back_with_source_table(tmp_path):
     records: list = []
-    table, clock = make_table(dealing("AC KC", "2D 3D"), records)
+    table, clock = make_table(dealing(*PLAIN), records)
     ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
     clock.advance(3)
     while not table.game.over:
@@ -26,7 +27,7 @@ def test_a_table_games_record_is_stored_and_read_back_with_source_table(tmp_path
 
 def test_a_table_games_record_carries_the_identities_of_its_seats(tmp_path):
     records: list = []
-    table, clock = make_table(dealing("AC KC", "2D 3D"), records)
+    table, clock = make_table(dealing(*PLAIN), records)
     ann = table.join("ann", Recorder(), identity="key:SHA256:ann")
     bob = table.join("bob", Recorder(), identity="addr:bob")
     table.join("eve", Recorder(), identity="key:SHA256:eve")  # watching: not in the record
@@ -44,7 +45,7 @@ def test_a_table_games_record_carries_the_identities_of_its_seats(tmp_path):
 
 def test_a_two_player_game_is_recorded_with_the_names_as_given():
     records: list = []
-    local = two_player_table(("Ann Lee", "Bob"), deal=dealing("AC KC", "2D 3D"), on_record=records.append)
+    local = two_player_table(("Ann Lee", "Bob"), deal=dealing(*PLAIN), on_record=records.append)
     ann, bob = local.players
     while not local.table.game.over:
         ann.flip()

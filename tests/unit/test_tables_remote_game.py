@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from support.deals import PLAIN
 from support.tables import Recorder, dealing, make_table
 
 from war_tui.core.engine import Game
@@ -122,7 +123,7 @@ def test_keys_become_requests():
 
 
 def test_a_new_deal_resets_the_screen():
-    table, _clock, screen = wired(dealing("AC KC", "2D 3D"))
+    table, _clock, screen = wired(dealing(*PLAIN))
     ann, bob = table.members
     while not table.game.over:
         ann.flip()
@@ -139,7 +140,7 @@ def test_a_new_deal_resets_the_screen():
 @pytest.mark.parametrize("order", [(0, 1), (1, 0)])
 def test_two_players_at_one_keyboard_play_when_both_flipped_in_either_order(order):
     records: list = []
-    local = two_player_table(("Player 1", "Player 2"), clock=FakeClock(), deal=dealing("AC KC", "2D 3D"),
+    local = two_player_table(("Player 1", "Player 2"), clock=FakeClock(), deal=dealing(*PLAIN),
                              on_record=records.append)
     first, second = (local.players[i] for i in order)
     first.flip()
