@@ -209,15 +209,16 @@ class LobbyScreen(Screen[None]):
         self.call_after_refresh(self._count)
 
     def _count(self) -> None:
+        """Runs after a refresh: by then the lobby may be leaving (a table chosen), its widgets gone."""
         if not self.is_attached or self.lobby is None:
             return
-        table = self.query_one("#lobby-tables", DataTable)
-        lines = table.scrollable_content_region.height - (table.header_height if table.show_header else 0)
-        first, last = rows_in_sight(table.row_count, table.scroll_y, lines)
-        text = lobby_count(len(self.lobby.tables), table.row_count, first, last, free_only=self.free_only)
-        count = self.query_one("#lobby-count", Static)
-        count.display = text is not None
-        count.update(plain(text or ""))
+        for table in self.query("#lobby-tables").results(DataTable):
+            for count in self.query("#lobby-count").results(Static):
+                lines = table.scrollable_content_region.height - (table.header_height if table.show_header else 0)
+                first, last = rows_in_sight(table.row_count, table.scroll_y, lines)
+                text = lobby_count(len(self.lobby.tables), table.row_count, first, last, free_only=self.free_only)
+                count.display = text is not None
+                count.update(plain(text or ""))
 
     def chosen_table(self) -> str | None:
         """The table under the cursor, if there is one."""
