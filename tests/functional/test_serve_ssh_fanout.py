@@ -37,12 +37,16 @@ async def served(tmp_path, monkeypatch, **options):
 
 
 async def flip_both(ann: Player, bob: Player, battle: int, people: list[Player]) -> None:
-    await ann.glass.until(r"ann \(you\)")  # her seat is hers: a key typed before it counts for nothing
-    ann.type(b" ")
-    await bob.glass.until(r"ann flipped")
-    bob.type(b" ")
-    for person in people:
-        await person.glass.until(rf"^│\s+{battle}\s.*\d+·\d+")  # the battle is in the log
+    try:
+        await ann.glass.until(r"ann \(you\)")  # her seat is hers: a key typed before it counts for nothing
+        ann.type(b" ")
+        await bob.glass.until(r"ann flipped")
+        bob.type(b" ")
+        for person in people:
+            await person.glass.until(rf"^│\s+{battle}\s.*\d+·\d+")  # the battle is in the log
+    except AssertionError as failure:  # which screens stood still, and which went on: every screen, not one
+        screens = "\n\n".join(f"screen {index}:\n{person.glass.text}" for index, person in enumerate(people))
+        raise AssertionError(f"{failure}\n\nevery screen at battle {battle}:\n{screens}") from None
 
 
 def whole_board(glass) -> tuple[str, str, str] | None:
