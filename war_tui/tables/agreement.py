@@ -51,6 +51,16 @@ class EmoteLimit:
             waits.append(self._sent[0] + 60.0 - now)
         return max(0.0, *waits)
 
+    @property
+    def sent(self) -> tuple[float, ...]:
+        """When the emotes the limit still counts were sent, oldest first."""
+        return tuple(self._sent)
+
+    def resume(self, sent: Iterable[float]) -> None:
+        """Count emotes sent at these times (a restored table's), oldest first."""
+        self._sent.clear()
+        self._sent.extend(sent)
+
     def allow(self, now: float) -> bool:
         """Count an emote sent now if the limit allows it; whether it did."""
         if self.wait(now) > 0:

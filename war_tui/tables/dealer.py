@@ -32,6 +32,7 @@ class Dealer:
         deal: Callable[[], Game] | None = None,
         seed_source: Callable[[], int] | None = None,
         on_record: Callable[[GameRecord], None] | None = None,
+        game: Game | None = None,
     ) -> None:
         seeds = seed_source if seed_source is not None else _random_seed
         self._deal = deal if deal is not None else (lambda: Game.deal(seeds(), rules))
@@ -45,7 +46,7 @@ class Dealer:
         self.number = 0
         self.on_show: BattleWon | GameOver | None = None
         """The battle on the board (a ``GameOver``: a game ended short in a war), as a snapshot shows it."""
-        self.game = self.deal()
+        self.game = self.deal() if game is None else self._follow(game)
         """The game being played (or just over)."""
 
     def deal(self) -> Game:
@@ -56,9 +57,27 @@ class Dealer:
         self._took = None
         self._recorded = False
         self.on_show = None
+        return self._follow(game)
+
+    def _follow(self, game: Game) -> Game:
         game.subscribe(self._said.append)
         self.game = game
         return game
+
+    def resume(
+        self, number: int, played: float, tally: Tally, on_show: BattleWon | GameOver | None,
+    ) -> None:
+        """Go on with the game given at construction, in play for ``played`` seconds (how long it took, once over),
+        as game ``number`` of a table whose finished games are ``tally`` (a restored table: its record, if it is over,
+        went to the host before)."""
+        self.number = number
+        if self.game.over:
+            self._took = played
+            self._recorded = True
+        else:
+            self._dealt_at = self._clock() - played
+        self.on_show = on_show
+        self._tally = Counter({Result.P1: tally[0], Result.P2: tally[1], Result.DRAW: tally[2], Result.STOPPED: tally[3]})
 
     def run(self, call: Callable[[], object]) -> tuple[TableEvent, ...] | None:
         """Run one engine call: what the engine said of it, as the table tells it (None: the engine said nothing)."""

@@ -37,8 +37,12 @@ class Listener(Protocol):
 class Journal:
     """The sequence and the log of one table, told to ``members`` (the table's own list of who is at it)."""
 
-    def __init__(self, members: Sequence[Listener], log_lines: int) -> None:
+    def __init__(
+        self, members: Sequence[Listener], log_lines: int, on_change: Callable[[], None] | None = None,
+    ) -> None:
         self.members = members
+        self.on_change = on_change
+        """Called after each change is told (a host learns that the table has something new to keep)."""
         self.seq = 0
         """The table's sequence number: one more with every change it tells everyone (each carries its number)."""
         self.battle_seq = 0
@@ -53,6 +57,8 @@ class Journal:
         stamped = replace(update, seq=self.seq)
         for member in tuple(self.members):
             member.sink(stamped)
+        if self.on_change is not None:
+            self.on_change()
         return stamped
 
     def note(self, entry: L) -> None:

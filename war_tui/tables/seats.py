@@ -1,7 +1,10 @@
 """A table's two seats: who sits, who is away and keeps a seat, who may take one, and what each seat asks.
 
 A seat is played by a connected player, kept for an away player's identity for the reconnect grace
-(the house plays it meanwhile), or played by the house. ``Seats`` answers every question about the
+(the house plays it meanwhile), or played by the house. A restored table's seat whose player was
+connected is ``lost``: kept for them like an away player's, but they still play it (their flip and
+wishes stand, the house flips for them only as for an idle player) until they sit again or its time
+is up, so the game goes on where the process that held it left it. ``Seats`` answers every question about the
 pair (the seat someone arriving takes, seats one identity or address holds, the idle player the table
 waits for, when a kept seat lapses) and makes every change of seating, returning what it tells as a
 ``Seating``: the table words it to everyone and to the server's log. Plain values and times passed in;
@@ -80,6 +83,9 @@ class Seat(Generic[M]):
         self.asked: dict[str, float] = {}
         """Since when each of this seat's requests has waited for the other player (``KINDS``)."""
         self.emotes = EmoteLimit()
+        self.lost = False
+        """Its player was connected when the table was checkpointed, and the connection went with the process: they
+        play on (flip and wishes stand) until they sit again, a newcomer takes the seat or its time is up."""
 
     @property
     def number(self) -> int:
@@ -88,8 +94,8 @@ class Seat(Generic[M]):
 
     @property
     def seated(self) -> bool:
-        """A connected player sits here."""
-        return self.member is not None
+        """A player plays this seat: connected, or ``lost`` with the process that held the table."""
+        return self.member is not None or self.lost
 
     def wants(self, kind: str) -> bool:
         return bool(getattr(self, kind))
@@ -125,7 +131,7 @@ class Seat(Generic[M]):
 
     def vacant(self) -> bool:
         """Played by the house: someone sat here and left."""
-        return self.member is None and self.name is not None
+        return self.member is None and self.name is not None and not self.lost
 
     def state(self, now: float, grace: float) -> SeatState:
         return SeatState(self.status(now, grace), self.name, self.flipped, self.auto, self.speed, self.restart,
@@ -224,7 +230,7 @@ class Seats(Generic[M]):
         """The seated player the table waits for while the other has flipped, and when the house flips for them
         (the table asks only while it plays by hand)."""
         for seat, other in self.pairs():
-            if seat.member is not None and not seat.flipped and other.flipped:
+            if seat.seated and not seat.flipped and other.flipped:
                 return seat, max(other.flipped_at, seat.sat_at) + self.options.seat_timeout
         return None
 
@@ -240,17 +246,17 @@ class Seats(Generic[M]):
                 if s.member is None and s.left_at is not None and now - s.left_at < grace]
 
     def seated(self) -> list[Seat[M]]:
-        return [s for s in self.pair if s.member is not None]
+        return [s for s in self.pair if s.seated]
 
     def wants_auto(self) -> bool:
         """Auto-play runs when every seated player wants it (the house agrees) and someone is seated."""
-        if any(s.name is None for s in self.pair) or all(s.member is None for s in self.pair):
+        if any(s.name is None for s in self.pair) or not any(s.seated for s in self.pair):
             return False
         return all(s.auto for s in self.seated())
 
     def auto_speed(self) -> float:
         """The slower speed the seated players who want auto-play asked for."""
-        speeds = [s.speed for s in self.pair if s.member is not None and s.auto]
+        speeds = [s.speed for s in self.pair if s.seated and s.auto]
         return min(speeds) if speeds else DEFAULT_AUTO_SPEED
 
     def war_stop_agreed(self) -> bool:
@@ -306,6 +312,8 @@ class Seats(Generic[M]):
         says which); ``moves``: the table's flips and battles so far."""
         name, identity, number = member.name, member.identity, seat.number
         returning = taken_from is None and self.status(seat, now) is SeatStatus.AWAY
+        if returning and seat.lost:
+            return self._resume(member, seat)
         if returning:
             seating = Seating(f"{name} is back at seat {number}", f"{name} is back at seat {number}", identity)
         elif taken_from is not None:
@@ -327,7 +335,29 @@ class Seats(Generic[M]):
         seat.moves_at_sit = moves
         seat.flipped = False  # a flip belongs to its player: nobody sits down to a battle they never flipped for
         seat.drop_wishes()
+        seat.lost = False
         return seating
+
+    def _resume(self, member: M, seat: Seat[M]) -> Seating:
+        """``member`` sits again in the seat kept for them when their connection went with the process that held the
+        table (``Seat.lost``): their flip, wishes and requests go on as they were."""
+        text = f"{member.name} is back at seat {seat.number}"
+        seat.member = member
+        seat.name = member.name
+        seat.address = member.address
+        seat.left_at = None
+        seat.lost = False
+        seat.leaving = False
+        return Seating(text, text, member.identity)
+
+    def lapse(self, now: float) -> None:
+        """A ``lost`` seat whose player did not come back within the reconnect grace is the house's: their flip and
+        wishes go, as a player's who left."""
+        for seat in self.pair:
+            if seat.lost and seat.left_at is not None and now - seat.left_at >= self.options.reconnect_grace:
+                seat.lost = False
+                seat.flipped = False
+                seat.drop_wishes()
 
     def hand_over(self, member: M, seat: Seat[M]) -> Seating:
         """``member`` takes over ``seat`` from its own older connection: the game, its flip and its requests go on."""

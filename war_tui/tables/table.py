@@ -166,7 +166,9 @@ class Table:
 
     ``deal`` makes each new game (default: a shuffled deck from ``seed_source``,
     under the options' rules); ``on_record`` receives the one ``GameRecord`` of
-    each finished game (a host stores it off its event loop).
+    each finished game (a host stores it off its event loop). ``on_change`` is called (synchronously: it must
+    not call into the table) whenever the table tells everyone a change or closes. ``game``: a game in play
+    already, for a table restored from its checkpoint (``checkpoint.restore``): it is neither dealt nor told.
     """
 
     def __init__(
@@ -180,6 +182,8 @@ class Table:
         on_record: Callable[[GameRecord], None] | None = None,
         log: Callable[[str], None] | None = None,
         opened_by: tuple[str | None, str | None] = (None, None),
+        on_change: Callable[[], None] | None = None,
+        game: Game | None = None,
     ) -> None:
         self.name = name
         self.options = options if options is not None else TableOptions()
@@ -192,13 +196,15 @@ class Table:
         self.closed = False
         self.revision = 0
         """Grows whenever anything a lobby shows changes."""
-        self._journal = Journal(self.members, self.options.log_lines)
+        self._on_change = on_change
+        self._journal = Journal(self.members, self.options.log_lines, on_change)
         self._empty_since: float | None = clock()
         self._auto = AutoPlay()
         self._moves = 0
         """Flips and battles so far: a player who leaves before it moved keeps no seat."""
-        self._dealer = Dealer(clock, self.options.rules, deal, seed_source, on_record)
-        self._play(self.game.start)
+        self._dealer = Dealer(clock, self.options.rules, deal, seed_source, on_record, game)
+        if game is None:
+            self._play(self.game.start)
 
     # ------------------------------------------------------------ arriving
 
@@ -502,6 +508,7 @@ class Table:
             if self._log_line is not None:
                 self._log_line(f"table {self.name}: closed, nobody was at it")
             return
+        self._seats.lapse(now)
         idle = self._idle_deadline()
         if idle is not None and now >= idle[1]:
             seat = idle[0]
@@ -536,6 +543,8 @@ class Table:
         self.revision += 1
         for member in members:
             member.present = False
+        if self._on_change is not None:
+            self._on_change()
         # Only now is anyone told: a link that hears it leaves at once, and finds itself gone already
         # (no seat is left, kept or played by the house on a table that is closing).
         for member in members:
@@ -562,7 +571,7 @@ class Table:
         over = self.game.over
         seats = self._seats.states(now)
         if over:
-            waiting = tuple(s.side for s in self._seats if s.member is not None and not s.restart)
+            waiting = tuple(s.side for s in self._seats if s.seated and not s.restart)
         elif self._auto.agreed:
             waiting = ()
         else:
