@@ -3,6 +3,11 @@
 The registry is the one object a server keeps: connections ``join`` through
 it, the lobby reads ``lobby()`` (or receives it through ``watch_lobby``), and
 the host drives all tables' timers with ``next_deadline()`` / ``poll()``.
+
+A host that keeps its tables in a store (so a restart loses none) asks ``changed()`` after every request and poll
+(``on_change`` says when there is something to ask), takes each changed table's ``checkpoint(name)``, and once the
+store has kept it ``release(name, seq)``: with ``hold_updates`` nothing a table tells its members reaches them before
+(``held.py``), so no screen shows a state the store could lose. At start it ``restore``s every kept table.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from collections.abc import Callable
 from ..core import plural as words
 from ..core.engine import Game
 from ..stats.records import GameRecord
+from .checkpoint import checkpoint, restore
 from .clock import Clock, monotonic
+from .held import HeldSink, HeldUpdates
 from .journal import Sink
 from .messages import Lobby, Notice, NoticeCode
 from .names import parse_table_name
@@ -42,7 +49,9 @@ class Registry:
     """The tables of one server.
 
     ``deal`` (a function of the table name) and ``seed_source`` are for tests and
-    replays; ``on_record`` receives each finished game's one ``GameRecord``.
+    replays; ``on_record`` receives each finished game's one ``GameRecord``. ``on_change`` is called (synchronously,
+    inside the table's call: it must not call into the registry, only note that ``changed()`` has news) whenever a
+    table tells a change or closes; ``hold_updates``: see ``release``.
     """
 
     def __init__(
@@ -58,6 +67,8 @@ class Registry:
         seats_per_visitor: int = DEFAULT_SEATS_PER_VISITOR,
         max_lobby_readers: int = DEFAULT_MAX_LOBBY_READERS,
         log: Callable[[str], None] | None = None,
+        hold_updates: bool = False,
+        on_change: Callable[[], None] | None = None,
     ) -> None:
         for label, value, high in (
             ("max tables", max_tables, MAX_MAX_TABLES),
@@ -78,6 +89,11 @@ class Registry:
         self._deal = deal
         self._seed_source = seed_source
         self._tables: dict[str, Table] = {}
+        self.hold_updates = hold_updates
+        self._on_change = on_change
+        self._held: dict[str, HeldUpdates] = {}
+        self._marks: dict[str, tuple[Table, tuple[int, int, bool]]] = {}
+        """Each table as ``changed()`` last saw it: its sequence number, revision and whether it closed."""
         self._lobby_sinks: list[Sink] = []
         self._lobby_sent: tuple[int, ...] | None = None
         self._lobby_due: float | None = None
@@ -137,14 +153,21 @@ class Registry:
             opened = True
         else:
             opened = False
+        held = self._held.get(name)
+        member_sink = held.sink(sink) if held is not None else sink
         try:
             may_sit = watch or self.seats_held(identity, address) < self.seats_per_visitor
-            return table.join(
-                user_name, sink, watch=watch, identity=identity, address=address, may_sit=may_sit, counted=counted,
+            member = table.join(
+                user_name, member_sink, watch=watch, identity=identity, address=address, may_sit=may_sit,
+                counted=counted,
             )
         finally:
             if opened and table.empty:  # refused at the table it opened: not kept open for nobody
                 del self._tables[name]
+                self._held.pop(name, None)
+        if isinstance(member_sink, HeldSink):
+            member_sink.member = member
+        return member
 
     def tables_opened_by(self, identity: str | None, address: str | None) -> int:
         """Open tables opened by ``identity`` or from ``address``."""
@@ -165,10 +188,75 @@ class Registry:
         table = Table(
             name, clock=self._clock, options=self.options, on_record=self._on_record,
             deal=(lambda: deal(name)) if deal is not None else None, seed_source=self._seed_source,
-            log=self._log, opened_by=opened_by,
+            log=self._log, opened_by=opened_by, on_change=self._on_change,
         )
-        self._tables[name] = table
+        self._add(table, 0)
         return table
+
+    def _add(self, table: Table, kept: int) -> None:
+        """``table`` is open here; with ``hold_updates``, what the store has ``kept`` of it (its sequence number)."""
+        self._tables[table.name] = table
+        if self.hold_updates:
+            self._held[table.name] = HeldUpdates(kept, lambda: table.seq)
+
+    # ----------------------------------------------------------------- store
+
+    def changed(self) -> list[str]:
+        """The names of the tables that changed (told a change, seated or unseated someone, closed or went) since the
+        last call: each one's ``checkpoint`` is to be kept, or, when it gives None, the table deleted."""
+        changed: list[str] = []
+        marks: dict[str, tuple[Table, tuple[int, int, bool]]] = {}
+        for name, table in self._tables.items():
+            mark = (table.seq, table.revision, table.closed)
+            before = self._marks.get(name)
+            if before is None or before[0] is not table or before[1] != mark:
+                changed.append(name)
+            marks[name] = (table, mark)
+        changed += [name for name in self._marks if name not in marks]
+        self._marks = marks
+        return changed
+
+    def checkpoint(self, name: str) -> tuple[int, bytes] | None:
+        """The open table ``name``'s sequence number and checkpoint (``checkpoint.py``); None when it closed or went.
+
+        With ``hold_updates``, members who fell behind get a fresh snapshot of the state it holds, once released."""
+        table = self.table(name)
+        if table is None:
+            return None
+        held = self._held.get(name)
+        if held is not None:
+            held.catch_up()
+        return table.seq, checkpoint(table)
+
+    def release(self, name: str, seq: int) -> None:
+        """The store has kept table ``name``'s state at ``seq``: with ``hold_updates``, its members are told, in
+        order, everything the table told up to it (nothing is held without it)."""
+        held = self._held.get(name)
+        if held is not None:
+            held.release(seq)
+
+    def restore(self, data: bytes) -> str:
+        """Open the table a checkpoint holds (``checkpoint.restore``); its name.
+
+        Raises ``CheckpointError`` when ``data`` is not a checkpoint this version restores, and ``TableRefused`` when
+        the server is closing or full, or a table of that name is open."""
+        if self.closed:
+            raise TableRefused("the server is closing")
+        name = ""  # the table's, once read: its games to come are dealt for it
+        deal = self._deal
+        table = restore(
+            data, clock=self._clock, options=self.options, on_record=self._on_record,
+            deal=(lambda: deal(name)) if deal is not None else None, seed_source=self._seed_source, log=self._log,
+            on_change=self._on_change,
+        )
+        name = table.name
+        self._forget_closed()
+        if name in self._tables:
+            raise TableRefused(f"table {name} is open already")
+        if len(self._tables) >= self.max_tables:
+            raise TableRefused(f"the server is full: {words.counted(self.max_tables, 'table', 'is', 'are')} open")
+        self._add(table, table.seq)
+        return name
 
     def _close_unattended(self) -> None:
         """Past ``KEPT_TABLES_PER_ADDRESS`` tables kept with nobody at them for one address, the older close."""
@@ -184,6 +272,7 @@ class Registry:
     def _forget_closed(self) -> None:
         for name in [n for n, t in self._tables.items() if t.closed]:
             del self._tables[name]
+            self._held.pop(name, None)
 
     # ----------------------------------------------------------------- lobby
 
@@ -251,3 +340,4 @@ class Registry:
             sink(notice)
         self._lobby_sinks.clear()
         self._tables.clear()
+        self._held.clear()

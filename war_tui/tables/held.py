@@ -1,0 +1,111 @@
+"""What a table tells its members, held until the store has kept the state it tells of.
+
+A host that keeps every table in a store (so a restart loses none) must not let a screen see a state the store
+has not kept: after a crash it would come back to an older one. ``HeldUpdates`` stands between one table and its
+members' sinks: each update waits, in the order the table told it, tagged with the table's sequence number it
+belongs to (its own ``seq``; the table's at the time for a snapshot or a notice to one member), until ``release``
+says the store has kept that number. A closing notice goes at once (the table is gone; what it did since its last
+kept state went with it). At most ``MAX_HELD`` updates wait: past it they are dropped, and each member who missed
+some is given a fresh snapshot with the next state the host takes to keep (``catch_up``), so it shows no state newer
+than the one released after it. Plain calls; nothing here reads a clock or starts a timer.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Protocol
+
+from .journal import Sink
+from .messages import Notice, NoticeCode, Snapshot, Update
+
+MAX_HELD = 4096
+"""Updates one table holds at most (every member's together): several seconds of auto-play at full speed for a
+table full of spectators, while the store does not answer."""
+
+
+class Told(Protocol):
+    """A member as the held updates see it (a table's ``Member``)."""
+
+    @property
+    def present(self) -> bool: ...
+
+    def snapshot(self) -> Snapshot: ...
+
+
+class HeldSink:
+    """The sink a table is given for one member: its updates wait in the table's ``HeldUpdates``."""
+
+    def __init__(self, held: HeldUpdates, sink: Sink) -> None:
+        self.held = held
+        self.sink = sink
+        self.member: Told | None = None
+        """Set once the table took the member: whom a fresh snapshot is made for when it fell behind."""
+        self.behind = False
+        """Updates for it were dropped (``MAX_HELD``): it gets a fresh snapshot instead, and nothing until then."""
+
+    def __call__(self, update: Update) -> None:
+        self.held.hold(self, update)
+
+
+class HeldUpdates:
+    """The updates one table told and the store has not kept, from its state at ``seq`` on; ``table_seq`` reads the
+    table's sequence number."""
+
+    def __init__(self, seq: int, table_seq: Callable[[], int]) -> None:
+        self.released = seq
+        """The table's sequence number the store has kept: everything up to it has been handed on."""
+        self._table_seq = table_seq
+        self._waiting: deque[tuple[int, HeldSink, Update]] = deque()
+        self._behind: list[HeldSink] = []
+
+    def sink(self, sink: Sink) -> HeldSink:
+        return HeldSink(self, sink)
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def hold(self, to: HeldSink, update: Update) -> None:
+        if isinstance(update, Notice) and update.code is NoticeCode.CLOSING:
+            self._waiting = deque(item for item in self._waiting if item[1] is not to)
+            to.sink(update)
+            return
+        if to.behind:
+            return  # its fresh snapshot covers it
+        seq = getattr(update, "seq", 0) or self._table_seq()
+        if not self._waiting and seq <= self.released:
+            to.sink(update)
+            return
+        if len(self._waiting) >= MAX_HELD:
+            self._drop()
+            if to.behind:
+                return
+        self._waiting.append((seq, to, update))
+
+    def _drop(self) -> None:
+        """Too much waits: every member with something waiting gets a fresh snapshot instead (``catch_up``)."""
+        for _, to, _ in self._waiting:
+            if not to.behind:
+                to.behind = True
+                self._behind.append(to)
+        self._waiting.clear()
+
+    def catch_up(self) -> None:
+        """The host takes the table's present state to keep: members who fell behind get a snapshot of it, handed on
+        with it once released."""
+        behind, self._behind = self._behind, []
+        for to in behind:
+            to.behind = False
+            member = to.member
+            if member is not None and member.present:
+                self.hold(to, member.snapshot())
+
+    def release(self, seq: int) -> None:
+        """The store has kept the table's state at ``seq``: hand on, in order, everything told up to it."""
+        self.released = max(self.released, seq)
+        waiting = self._waiting
+        while waiting and waiting[0][0] <= self.released:
+            _, to, update = waiting.popleft()
+            to.sink(update)
+
