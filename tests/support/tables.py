@@ -5,6 +5,7 @@ from __future__ import annotations
 from war_tui.core.cards import parse_cards
 from war_tui.core.engine import Game
 from war_tui.tables import EventBatch, FakeClock, Notice, Snapshot, Table, TableOptions, TableState
+from war_tui.tables.checkpoint import checkpoint, restore
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -67,3 +68,9 @@ def run_until_idle(table: Table, clock: FakeClock, limit: int = 100_000) -> None
         clock.now = max(clock.now, deadline)
         table.poll()
     raise AssertionError("the table kept asking for time")
+
+
+def restored(table: Table, clock: FakeClock, **kwargs) -> tuple[Table, FakeClock]:
+    """``table`` checkpointed and restored on a clock of its own that reads the same time (another process's)."""
+    again = FakeClock(clock.now)
+    return restore(checkpoint(table), clock=again, options=table.options, **kwargs), again
