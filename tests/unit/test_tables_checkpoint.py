@@ -334,3 +334,17 @@ def test_restored_updates_carry_on_the_tables_sequence():
     numbers = [snapshot.seq] + [u.seq for u in one.updates[1:] if u.seq]
     assert numbers == list(range(seq, seq + len(numbers)))
     assert any(isinstance(u, EventBatch) for u in one.updates)
+
+
+def test_a_table_nobody_is_at_closes_when_it_would_have():
+    table, clock = make_table()
+    ann = table.join("ann", Recorder(), identity="key:ann")
+    ann.leave()  # before any move: no seat is kept
+    clock.advance(20)
+    again, again_clock = restored(table, clock)
+    again_clock.advance(9)
+    again.poll()
+    assert not again.closed
+    again_clock.advance(1)
+    again.poll()
+    assert again.closed
