@@ -255,7 +255,7 @@ def _parse(data: bytes) -> dict[str, object]:
     if not isinstance(body, dict):
         raise CheckpointError("not a checkpoint: not a JSON object")
     version = body.get("v")
-    if version != CHECKPOINT_VERSION or isinstance(version, bool):
+    if type(version) is not int or version != CHECKPOINT_VERSION:
         raise CheckpointError(f"checkpoint version {version!r}: this server restores version {CHECKPOINT_VERSION}")
     return _object(body, "checkpoint", _TABLE_KEYS)
 
