@@ -4,7 +4,8 @@ A host that keeps every table in a store (so a restart loses none) must not let 
 has not kept: after a crash it would come back to an older one. ``HeldUpdates`` stands between one table and its
 members' sinks: each update waits, in the order the table told it, tagged with the table's sequence number it
 belongs to (its own ``seq``; the table's at the time for a snapshot or a notice to one member), until ``release``
-says the store has kept that number. A closing notice goes at once (the table is gone; what it did since its last
+says the store has kept that number. What a member is told as it joins (its snapshot, which shows it at the table
+already) waits for the state after its joining (``joined``). A closing notice goes at once (the table is gone; what it did since its last
 kept state went with it). At most ``MAX_HELD`` updates wait: past it they are dropped, and each member who missed
 some is given a fresh snapshot with the next state the host takes to keep (``catch_up``), so it shows no state newer
 than the one released after it. Plain calls; nothing here reads a clock or starts a timer.
@@ -43,6 +44,8 @@ class HeldSink:
         """Set once the table took the member: whom a fresh snapshot is made for when it fell behind."""
         self.behind = False
         """Updates for it were dropped (``MAX_HELD``): it gets a fresh snapshot instead, and nothing until then."""
+        self.joining: list[Update] | None = []
+        """What it is told while the table takes it, held until the table tells its joining (``joined``)."""
 
     def __call__(self, update: Update) -> None:
         self.held.hold(self, update)
@@ -71,9 +74,22 @@ class HeldUpdates:
             self._waiting = deque(item for item in self._waiting if item[1] is not to)
             to.sink(update)
             return
+        if to.joining is not None:
+            to.joining.append(update)
+            return
         if to.behind:
             return  # its fresh snapshot covers it
-        seq = getattr(update, "seq", 0) or self._table_seq()
+        self._enqueue(to, update, getattr(update, "seq", 0) or self._table_seq())
+
+    def joined(self, to: HeldSink) -> None:
+        """The table took ``to``'s member (or refused it): what it was told meanwhile (its snapshot, which shows it
+        at the table) waits for the table's state after its joining."""
+        told, to.joining = to.joining or [], None
+        seq = self._table_seq()
+        for update in told:
+            self._enqueue(to, update, seq)
+
+    def _enqueue(self, to: HeldSink, update: Update, seq: int) -> None:
         if not self._waiting and seq <= self.released:
             to.sink(update)
             return

@@ -162,6 +162,8 @@ class Registry:
                 counted=counted,
             )
         finally:
+            if isinstance(member_sink, HeldSink) and held is not None:
+                held.joined(member_sink)
             if opened and table.empty:  # refused at the table it opened: not kept open for nobody
                 del self._tables[name]
                 self._held.pop(name, None)
