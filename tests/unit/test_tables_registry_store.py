@@ -57,9 +57,12 @@ def test_a_release_hands_on_only_what_the_store_kept():
     one.clear()
     ann.flip()
     bob.flip()
-    middle = ann.table.seq
+    taken = reg.checkpoint("oak")
+    assert taken is not None
+    middle = taken[0]
     ann.flip()
     bob.flip()
+    reg.checkpoint("oak")  # the newer state is taken; the store has not kept it yet
     reg.release("oak", middle)
     assert numbers(one) == list(range(seq + 1, middle + 1))
     reg.release("oak", middle)  # again: nothing twice
@@ -80,6 +83,25 @@ def test_a_joiners_snapshot_shows_no_state_newer_than_the_store_kept():
     snapshot = watcher.snapshots()[0]
     assert snapshot.battles == 1 and snapshot.seq <= seq
     assert numbers(watcher) == list(range(snapshot.seq, seq + 1))
+
+
+def test_a_release_for_an_older_table_of_the_same_name_releases_nothing_of_the_new_one():
+    reg, clock = registry(hold_updates=True)
+    ann = reg.join("oak", "ann", Recorder())
+    for _ in range(5):
+        ann.flip()
+    old = reg.checkpoint("oak")
+    assert old is not None
+    ann.leave()
+    clock.advance(3600)
+    reg.poll()
+    one = Recorder()
+    bob = reg.join("oak", "bob", one)
+    bob.flip()
+    reg.release("oak", old[0])  # the old table's write, done only now
+    assert one.updates == []
+    kept(reg)
+    assert isinstance(one.updates[0], Snapshot)
 
 
 def test_a_refusal_to_one_member_keeps_its_place_after_what_was_told_before_it():

@@ -58,6 +58,9 @@ class HeldUpdates:
     def __init__(self, seq: int, table_seq: Callable[[], int]) -> None:
         self.released = seq
         """The table's sequence number the store has kept: everything up to it has been handed on."""
+        self.offered = seq
+        """The sequence number of the last state taken to keep: no release goes past it (one for another table of the
+        same name, written before this one opened, releases nothing of this one's)."""
         self._table_seq = table_seq
         self._waiting: deque[tuple[int, HeldSink, Update]] = deque()
         self._behind: list[HeldSink] = []
@@ -119,7 +122,7 @@ class HeldUpdates:
 
     def release(self, seq: int) -> None:
         """The store has kept the table's state at ``seq``: hand on, in order, everything told up to it."""
-        self.released = max(self.released, seq)
+        self.released = max(self.released, min(seq, self.offered))
         waiting = self._waiting
         while waiting and waiting[0][0] <= self.released:
             _, to, update = waiting.popleft()

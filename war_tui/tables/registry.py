@@ -228,6 +228,7 @@ class Registry:
         held = self._held.get(name)
         if held is not None:
             held.catch_up()
+            held.offered = table.seq
         return table.seq, checkpoint(table)
 
     def release(self, name: str, seq: int) -> None:
