@@ -200,6 +200,7 @@ def test_a_restored_table_is_open_with_its_seats_kept_for_their_identities():
     assert taken is not None
     again, _clock = registry(hold_updates=True, seats_per_visitor=1)
     assert again.restore(taken[1]) == "oak"
+    assert again.changed() == []  # the store holds it as it is
     table = again.table("oak")
     assert table is not None and table.seq == taken[0] and table.game.battles == 1
     assert again.lobby().tables[0].statuses == (SeatStatus.AWAY, SeatStatus.AWAY)

@@ -8,7 +8,9 @@
   (dealer.py: deals, the game's time, the tally, one statistics record per finished game) and
   ``Journal`` (journal.py: the sequence number, the log in the table's order, stale requests,
   telling every member). options.py: ``TableOptions`` and the bounds a host chooses within.
-- ``Registry`` (registry.py): the tables of a server by name, ``max_tables``, the lobby.
+- ``Registry`` (registry.py): the tables of a server by name, ``max_tables``, the lobby, and what a store under
+  them needs (what changed, checkpoints, updates held until kept: held.py).
+- checkpoint.py: ``checkpoint``/``restore``, a table as bytes and back, for a table to outlive its process.
 - ``protocol`` (protocol.py): the versioned line-delimited JSON between server and game process.
 - ``Link`` (link.py): the server's end of one connection, with bounded queues and resynchronisation.
 - ``RemoteGame`` (remote_game.py): what the board follows in a game process, like a local ``Game``.

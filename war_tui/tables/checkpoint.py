@@ -545,4 +545,3 @@ def _rules(value: object, what: str) -> Rules:
 def _tally(value: object) -> tuple[int, int, int, int]:
     counts = [_whole(count, "tally", 0, MAX_COUNT) for count in _list(value, "tally", 4, 4)]
     return counts[0], counts[1], counts[2], counts[3]
-

@@ -127,4 +127,3 @@ class HeldUpdates:
         while waiting and waiting[0][0] <= self.released:
             _, to, update = waiting.popleft()
             to.sink(update)
-

@@ -259,6 +259,7 @@ class Registry:
         if len(self._tables) >= self.max_tables:
             raise TableRefused(f"the server is full: {words.counted(self.max_tables, 'table', 'is', 'are')} open")
         self._add(table, table.seq)
+        self._marks[name] = (table, (table.seq, table.revision, table.closed))  # the store holds it as it is
         return name
 
     def _close_unattended(self) -> None:
