@@ -348,3 +348,16 @@ def test_a_table_nobody_is_at_closes_when_it_would_have():
     again_clock.advance(1)
     again.poll()
     assert again.closed
+
+
+def test_a_table_restored_twice_before_its_players_came_back_keeps_their_seats_no_longer():
+    table, clock, _members, _ = seated()
+    again, again_clock = restored(table, clock)
+    again_clock.advance(100)
+    third, third_clock = restored(again, again_clock)
+    third_clock.advance(DEFAULT_RECONNECT_GRACE - 100 - 1)
+    third.poll()
+    assert third.state().seats[0].status is SeatStatus.AWAY
+    third_clock.advance(1)
+    third.poll()
+    assert third.closed  # nobody came back within the grace: no seat is kept, nobody is at it

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from support.tables import Recorder
 
-from war_tui.tables import FakeClock, Notice, NoticeCode, Registry, SeatStatus, Snapshot, TableRefused
+from war_tui.tables import FakeClock, Link, Notice, NoticeCode, Registry, SeatStatus, Snapshot, TableRefused
 from war_tui.tables import held as held_module
 from war_tui.tables.checkpoint import CheckpointError
 
@@ -229,3 +229,13 @@ def test_restoring_refuses_bad_data_a_table_open_already_and_a_full_server():
     full.join("elm", "bob", Recorder())
     with pytest.raises(TableRefused, match="full"):
         full.restore(taken[1])
+
+
+def test_a_connections_link_has_nothing_to_send_until_the_store_kept_it():
+    reg, _clock = registry(hold_updates=True)
+    link = Link(reg, "ann", identity="key:ann", clock=_clock)
+    link.join("oak")
+    assert link.take() == b""
+    kept(reg)
+    lines = link.take().splitlines()
+    assert lines and b'"snapshot"' in lines[0]
