@@ -68,7 +68,9 @@ MAX_PLAYED = 1e9
 
 _CARDS = string.ascii_uppercase + string.ascii_lowercase
 """One letter a card: card ``n`` is ``_CARDS[n]`` (52 letters, nothing JSON escapes)."""
-_CARD_OF = {letter: card for card, letter in enumerate(_CARDS)}
+_TO_LETTERS = bytes.maketrans(bytes(range(DECK_SIZE)), _CARDS.encode("ascii"))
+_FROM_LETTERS = bytes.maketrans(_CARDS.encode("ascii"), bytes(range(DECK_SIZE)))
+_LETTERS = frozenset(_CARDS)
 _TABLE_KEYS = frozenset({"v", "name", "by", "seq", "bseq", "moves", "empty", "tally", "game", "seats", "auto", "log"})
 _GAME_KEYS = frozenset({"n", "rules", "seed", "deck", "b", "end", "counts", "played"})
 _SEAT_KEYS = frozenset({"name", "id", "addr", "before", "lost", "left", "sat", "msit", "flip", "auto", "speed",
@@ -173,7 +175,7 @@ def _auto(table: Table, now: float) -> dict[str, object]:
 
 
 def _letters(cards: Iterable[Card]) -> str:
-    return "".join(_CARDS[card] for card in cards)
+    return bytes(cards).translate(_TO_LETTERS).decode("ascii")
 
 
 def _entry(entry: LogEntry) -> list[object]:
@@ -525,10 +527,10 @@ def _side(value: object) -> Side:
 
 
 def _cards(value: object, what: str) -> tuple[Card, ...]:
-    if not isinstance(value, str) or len(value) > DECK_SIZE:
+    if not isinstance(value, str) or len(value) > DECK_SIZE or not _LETTERS.issuperset(value):
         raise CheckpointError(f"{what}: not cards")
-    cards = tuple(_CARD_OF.get(letter, -1) for letter in value)
-    if -1 in cards or len(set(cards)) != len(cards):
+    cards = tuple(value.encode("ascii").translate(_FROM_LETTERS))
+    if len(set(cards)) != len(cards):
         raise CheckpointError(f"{what}: not cards, each once")
     return cards
 
