@@ -154,6 +154,15 @@ def test_a_checkpoint_of_a_closed_table_is_refused():
         checkpoint(table)
 
 
+def test_an_identity_a_restore_would_refuse_costs_its_seat_its_keeping_not_the_table():
+    table, clock = make_table()
+    table.join("ann", Recorder(), identity="key:" + "a" * 1000)
+    table.join("bob", Recorder(), identity="key:bob", address="addr:\x1b[31m")
+    again = restore(checkpoint(table), clock=clock, options=TableOptions())
+    assert [again.seats_held("key:bob", None), again.seats_held(None, "addr:\x1b[31m")] == [1, 0]
+    assert again.state().seats[0].house
+
+
 def test_what_is_not_bytes_is_refused():
     with pytest.raises(CheckpointError):
         load(json.loads(GOOD))  # type: ignore[arg-type]

@@ -104,7 +104,7 @@ def checkpoint(table: Table) -> bytes:
     body: dict[str, object] = {
         "v": CHECKPOINT_VERSION,
         "name": table.name,
-        "by": list(table.opened_by),
+        "by": [_fit(part) for part in table.opened_by],
         "seq": journal.seq,
         "bseq": journal.battle_seq,
         "moves": table._moves,
@@ -114,7 +114,7 @@ def checkpoint(table: Table) -> bytes:
         "seats": [_seat(seat, now) for seat in table._seats],
         "auto": _auto(table, now),
     }
-    log = [_entry(entry) for entry in journal.log][-MAX_LOG_ENTRIES:]
+    log = [_entry(entry) for entry in list(journal.log)[-MAX_LOG_ENTRIES:]]
     while True:
         body["log"] = log
         data = json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
@@ -124,6 +124,14 @@ def checkpoint(table: Table) -> bytes:
     if len(data) > MAX_CHECKPOINT_BYTES:  # every field but the log is bounded far below it
         raise CheckpointError(f"table {table.name}'s checkpoint takes {len(data)} bytes, past {MAX_CHECKPOINT_BYTES}")
     return data
+
+
+def _fit(text: str | None) -> str | None:
+    """An identity or an address as a restore takes it; None (nobody to keep a seat for) for one it would refuse,
+    so a host's odd identity costs a seat its keeping, never the whole table."""
+    if text is None or not 0 < len(text) <= MAX_IDENTITY or not text.isprintable():
+        return None
+    return text
 
 
 def _age(now: float, then: float) -> float:
@@ -157,7 +165,7 @@ def _game(table: Table) -> dict[str, object]:
 def _seat(seat: Seat[Member], now: float) -> dict[str, object]:
     here = seat.member is not None
     return {
-        "name": seat.name, "id": seat.identity, "addr": seat.address, "before": seat.name_before,
+        "name": seat.name, "id": _fit(seat.identity), "addr": _fit(seat.address), "before": seat.name_before,
         "lost": here or seat.lost,
         "left": 0.0 if here else (_age(now, seat.left_at) if seat.left_at is not None else None),
         "sat": _age(now, seat.sat_at), "msit": seat.moves_at_sit,
