@@ -5,7 +5,20 @@ from __future__ import annotations
 import pytest
 from support.tables import Recorder
 
-from war_tui.tables import FakeClock, Link, Notice, NoticeCode, Registry, SeatStatus, Snapshot, TableRefused
+from war_tui.tables import (
+    FakeClock,
+    Flip,
+    Link,
+    Notice,
+    NoticeCode,
+    Registry,
+    Resync,
+    SeatStatus,
+    Snapshot,
+    TableRefused,
+    decode_update,
+    encode,
+)
 from war_tui.tables import held as held_module
 from war_tui.tables.checkpoint import CheckpointError
 
@@ -239,3 +252,21 @@ def test_a_connections_link_has_nothing_to_send_until_the_store_kept_it():
     kept(reg)
     lines = link.take().splitlines()
     assert lines and b'"snapshot"' in lines[0]
+
+
+def test_a_fresh_snapshot_a_connection_asks_for_shows_no_state_the_store_has_not_kept():
+    reg, clock = registry(hold_updates=True)
+    link = Link(reg, "ann", identity="key:ann", clock=clock)
+    link.join("oak")
+    bob = reg.join("oak", "bob", Recorder(), identity="key:bob")
+    seq = kept(reg)
+    link.take()
+    link.receive(encode(Flip()))
+    bob.flip()
+    link.receive(encode(Resync()))
+    assert link.take() == b""
+    later = kept(reg)
+    assert later > seq
+    snapshots = [decode_update(line) for line in link.take().splitlines()]
+    snapshots = [u for u in snapshots if isinstance(u, Snapshot)]
+    assert [(u.seq, u.battles) for u in snapshots] == [(later, 1)]

@@ -248,9 +248,16 @@ class Link:
             self.on_output()
 
     def _fresh(self) -> bytes:
-        """The line that brings a connection that fell behind up to date."""
-        if self.member is not None and self.member.present:
-            return encode_snapshot(self.member.snapshot())
+        """The line that brings a connection that fell behind up to date.
+
+        Where the registry holds updates until its store kept them, the table sends the snapshot through the member's
+        sink, so it waits as they do (b"" here: it comes through ``_deliver``, at once or once released)."""
+        member = self.member
+        if member is not None and member.present:
+            if self.registry.hold_updates:
+                member.table.resync(member)
+                return b""
+            return encode_snapshot(member.snapshot())
         if self._stop_lobby is not None:
             return encode(self.registry.lobby())
         return b""
