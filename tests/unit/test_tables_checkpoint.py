@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from support.deals import QUICK_WIN
 from support.tables import Recorder, cards, dealing, make_table, restored, run_until_idle
 
 from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon
 from war_tui.core.rules import Result, Side
-from war_tui.tables import EventBatch, House, Notice, NoticeCode, SeatStatus, Table, TableOptions
+from war_tui.tables import EventBatch, FakeClock, House, Notice, NoticeCode, SeatStatus, Table, TableOptions
 from war_tui.tables.agreement import REQUEST_TIMEOUT
 from war_tui.tables.checkpoint import CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES, checkpoint, restore
 from war_tui.tables.options import DEFAULT_RECONNECT_GRACE, DEFAULT_SEAT_TIMEOUT
@@ -361,3 +362,16 @@ def test_a_table_restored_twice_before_its_players_came_back_keeps_their_seats_n
     third_clock.advance(1)
     third.poll()
     assert third.closed  # nobody came back within the grace: no seat is kept, nobody is at it
+
+
+def test_a_restore_on_another_processs_clock_counts_each_duration_from_its_own_now():
+    table, clock, (ann, bob), _ = seated()
+    ann.flip()
+    clock.advance(20)
+    fresh = FakeClock(3.0)  # a process that started a moment ago
+    again = restore(checkpoint(table), clock=fresh, options=table.options)
+    assert again.state().house_in == 40
+    assert again.next_deadline() == pytest.approx(3.0 + 40)
+    fresh.advance(40)
+    again.poll()
+    assert again.game.battles == 1  # the house flipped for bob, who never came back
