@@ -24,10 +24,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..cluster.config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE, ClusterConfig
+from ..cluster.errors import ClusterUnavailable
 from ..core.rules import Rules
 from ..presentation.words import plural
 from ..settings.options import Option, add_flags, number, whole
-from ..settings.values import MAX_MINUTES, minutes_value, rows_value
+from ..settings.values import MAX_MINUTES, minutes_value, nats_url_value, rows_value
 from ..stats import StatsStore, served_path
 from ..stats.store import MAX_ROWS, MIN_ROWS
 from .common import Commands, UsageError
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
 
 DEFAULT_PORT = 2222
 MAX_SESSIONS = 10_000
+CLUSTER = "where the tables are kept"
 MAX_NICE = 19  # the lowest priority there is
 MAX_TABLES = 100  # the whole lobby fits in one protocol line (war_tui.tables.registry.MAX_MAX_TABLES)
 MAX_PER_ADDRESS = 1000
@@ -159,6 +162,13 @@ SERVER = (
     whole("max_server_mb", 32, 1_048_576, 400, metavar="MB",
           help="past this resident memory the server refuses new connections, {low}-{high:,} MB (default {default});"
           " games have their own limit"),
+    Option("nats", None, parse=nats_url_value, kind="repeat", metavar="URL", group=CLUSTER,
+           help="keep the tables in this NATS cluster (nats://HOST:PORT or tls://HOST:PORT, a user and password or"
+           " a token before the host if it asks for them) instead of starting a nats-server of our own; repeat for"
+           " each server of the cluster (docs/cluster.md)"),
+    whole("node_lease", MIN_LEASE, MAX_LEASE, DEFAULT_LEASE, metavar="S", group=CLUSTER,
+          help="seconds this server's lease in the cluster lasts unless renewed, {low}-{high}: how long its tables"
+          " wait for it after it dies before another server takes them (default {default})"),
     Option("log_level", "info", choices=("info", "debug"),
            help="debug: whole crash reports of games in the log, not one line each (default {default})"),
     Option("no_preload", False, kind="switch",
@@ -311,6 +321,7 @@ def prepare_server(
         max_server_mb=args.max_server_mb,
         debug=args.log_level == "debug",
         preload_argv=preload_argv(args),
+        cluster=ClusterConfig(urls=tuple(args.nats or ()), lease_seconds=args.node_lease),
     )
     server = SshServer(config)
     banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"
@@ -413,6 +424,8 @@ async def _serve(server: SshServer, banner: list[str], web: WebStarter | None = 
         await server.start(listen=ssh)
     except OSError as exc:
         raise UsageError(listen_error(config.host, config.port, exc)) from None
+    except ClusterUnavailable as exc:
+        raise UsageError(str(exc)) from None
     door = None
     if web is not None:
         try:
@@ -422,6 +435,8 @@ async def _serve(server: SshServer, banner: list[str], web: WebStarter | None = 
             raise
     for line in banner:
         server.log(line)
+    if server.cluster is not None:
+        server.log(server.cluster.describe())
     if raised is not None:
         server.log(raised)
     stop = asyncio.Event()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..cluster.config import ClusterConfig
 from ..core.rules import Rules
 from ..stats import StatsStore
 
@@ -50,6 +51,9 @@ class GameConfig:
     preload_argv: Sequence[str] | None = None
     """The preloaded game parent's command (``war_tui.preload``; its socket's fd is appended), from which
     games are forked; None: every game is started afresh. Only for a ``session_argv`` that runs this Python."""
+    cluster: ClusterConfig | None = None
+    """The NATS the tables are kept in (an embedded nats-server, or ``--nats``); None: none (the tables live
+    in this process alone, as in tests of the server's other parts)."""
 
     def secret(self) -> bytes:
         """The server's secret: identities made from addresses and cookie tokens are hashed with it."""

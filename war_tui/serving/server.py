@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from datetime import datetime
 from typing import Any, Protocol
 
+from ..cluster.node import Cluster
 from ..presentation.words import plural
 from ..tables import reduce_name
 from ..tables.names import name_key
@@ -62,6 +63,8 @@ class GameServer:
         self.game_parent: GameParent | None = None
         self.doors: list[Door] = []
         """Doors sharing the server (the web door): their games count in the caps too."""
+        self.cluster: Cluster | None = None
+        """The NATS the tables are kept in, once started (``config.cluster``)."""
         if config.preload_argv is not None and PtyProcess.forkable(config.session_argv):
             # The parent's environment is a game's without the client's part: what it reads at import is
             # what a game started afresh would read.
@@ -92,7 +95,18 @@ class GameServer:
         return f"{door}:{digest[:24]}"
 
     async def start(self) -> None:
-        """Start what the doors share: the tables and the game parent."""
+        """Start what the doors share: the cluster (NATS), the tables and the game parent.
+
+        ``ClusterUnavailable`` (one line) when NATS cannot be started or reached; nothing is left running."""
+        if self.config.cluster is not None:
+            self.cluster = await Cluster.open(self.config.cluster, lambda line: self.flood_log(line, "NATS lines"))
+        try:
+            await self._start()
+        except BaseException:
+            await self._close_cluster()
+            raise
+
+    async def _start(self) -> None:
         loop = self._loop = asyncio.get_running_loop()
         # Errors asyncio reports on its own (an accept that fails for want of file descriptors, for
         # one) become one line each, and at most a few a second, instead of a traceback each.
@@ -186,11 +200,17 @@ class GameServer:
         await self.tables.stop()
         if self.game_parent is not None:
             await self.game_parent.stop()
+        await self._close_cluster()
         if self._summaries is not None:
             self._summaries.cancel()
         self.flood_log.flush()
         if self._loop is not None:
             self._loop.set_exception_handler(self._previous_handler)
+
+    async def _close_cluster(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.close()
+            self.cluster = None
 
     def _stop_listening(self) -> None:
         """A door that is the server stops taking connections (SSH: its listener closes)."""

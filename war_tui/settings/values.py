@@ -166,3 +166,28 @@ def deck_value(text: str) -> str:
     if word not in DECKS:
         raise argparse.ArgumentTypeError(f"--deck must be {' or '.join(DECKS)}, not '{shown(text)}'")
     return word
+
+
+NATS_SCHEMES = ("nats", "tls")
+MAX_URL = 2048
+"""Characters a ``--nats`` URL may have: any real one fits, a pasted wall of text is refused."""
+
+
+def nats_url_value(text: str) -> str:
+    """An argparse type for ``--nats``: a ``nats://`` or ``tls://`` URL naming a host and a port (1-65535),
+    with a user and password or a token before the host if the cluster asks for them, and nothing after."""
+    from urllib.parse import urlsplit
+
+    wrong = f"--nats must be a nats:// or tls:// URL with a host and a port (like nats://10.0.0.5:4222), not '{shown(text)}'"
+    if len(text) > MAX_URL or not text.isascii() or not text.isprintable() or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(wrong)
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:  # a port that is no number, or past 65535
+        raise argparse.ArgumentTypeError(wrong) from None
+    if parts.scheme not in NATS_SCHEMES or not parts.hostname or port is None or port == 0:
+        raise argparse.ArgumentTypeError(wrong)
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(wrong)
+    return text

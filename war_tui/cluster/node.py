@@ -1,0 +1,96 @@
+"""A server's place in the cluster: its NATS (embedded or given), its connection, its node id and lease.
+
+One code path either way: without ``--nats`` the server starts its own nats-server (``embedded``) and
+connects to it as it would to any; with ``--nats URL`` it connects to those. ``Cluster.open`` fails with
+``ClusterUnavailable`` (one line; the command exits 2); ``close`` lets go of the lease, the connection and
+the embedded server, in that order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+
+from nats.aio.client import Client
+
+from .buckets import replicas_for
+from .config import ClusterConfig
+from .connection import connect
+from .embedded import EmbeddedNats
+from .errors import ClusterUnavailable
+from .leases import LeaseBucket, NodeLease, Owners, node_id
+from .table_store import NatsTableStore
+
+CLOSE_TIMEOUT = 5.0
+"""Seconds the connection has to flush what it holds when the server stops."""
+
+
+class Cluster:
+    """What ``open`` started and reached; the keeper takes ``store`` and ``owners`` from here."""
+
+    def __init__(self, config: ClusterConfig, log: Callable[[str], None]) -> None:
+        self.config = config
+        self.log = log
+        self.embedded: EmbeddedNats | None = None
+        self.client: Client | None = None
+        self.node = ""
+        self.store: NatsTableStore | None = None
+        self.lease: NodeLease | None = None
+        self.owners: Owners | None = None
+
+    @classmethod
+    async def open(cls, config: ClusterConfig, log: Callable[[str], None]) -> Cluster:
+        cluster = cls(config, log)
+        try:
+            await cluster._open()
+        except BaseException:
+            await cluster.close()
+            raise
+        return cluster
+
+    async def _open(self) -> None:
+        config = self.config
+        try:
+            self.node = node_id(config.directory)
+        except OSError as exc:
+            raise ClusterUnavailable(f"cannot keep a node id in {config.directory}: {exc.strerror or exc}") from None
+        urls = config.urls
+        token = None
+        if not urls:
+            self.embedded = EmbeddedNats(config.directory, self.log)
+            await self.embedded.start()
+            urls, token = (self.embedded.url,), self.embedded.token
+        self.client = await connect(urls, self.log, token=token, name=f"war-tui {self.node}")
+        replicas = replicas_for(len(self.client.servers))
+        try:
+            self.store = await NatsTableStore.open(self.client, replicas=replicas)
+            leases = await LeaseBucket.open(self.client, replicas=replicas)
+            self.lease = NodeLease(leases, self.node, config.lease_seconds, on_lost=self._lost)
+            await self.lease.take()
+        except Exception as exc:  # noqa: BLE001 - whatever JetStream refused, the operator reads one line
+            raise ClusterUnavailable(f"NATS has no usable JetStream: {exc}") from None
+        self.owners = Owners(leases, self.lease)
+        self.lease.start()
+
+    def describe(self) -> str:
+        """The banner's line: which NATS, and this node."""
+        if self.embedded is not None:
+            return f"tables kept in NATS: embedded nats-server on {self.embedded.url}, store in {self.config.directory}"
+        from .connection import shown_url
+
+        return f"tables kept in NATS: {', '.join(shown_url(url) for url in self.config.urls)}; node {self.node}"
+
+    def _lost(self) -> None:
+        self.log(f"cluster: node {self.node} lost its lease (paused or cut off past {self.config.lease_seconds} s)")
+
+    async def close(self) -> None:
+        if self.lease is not None:
+            await self.lease.stop()
+            self.lease = None
+        if self.client is not None:
+            with contextlib.suppress(Exception):  # closing: NATS may be gone already, nothing to report
+                await asyncio.wait_for(self.client.close(), CLOSE_TIMEOUT)
+            self.client = None
+        if self.embedded is not None:
+            await self.embedded.stop()

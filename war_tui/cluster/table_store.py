@@ -1,0 +1,77 @@
+"""``NatsTableStore``: the tables' checkpoints in a JetStream KV bucket, one key per table, history 1.
+
+Each write is a compare-and-set on the key's revision (JetStream's expected last sequence of the
+subject); a write over a revision that moved on is ``StaleWrite``. The stream is written to disk before
+each write is acknowledged on the embedded server (``war_tui.cluster.embedded.SYNC_INTERVAL``), and kept on
+three servers in a cluster of three or more, so an acknowledged save survives a kill -9 of either process.
+"""
+
+from __future__ import annotations
+
+from nats.aio.client import Client
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.api import KeyValueConfig, StorageType
+from nats.js.errors import APIError, KeyWrongLastSequenceError
+from nats.js.kv import KeyValue
+
+from ..serving.table_store import StaleWrite, StoredTable
+from .buckets import open_bucket
+from .keys import table_key, table_name
+
+BUCKET = "war-tui-tables"
+MAX_VALUE = 128 * 1024
+"""The largest checkpoint the bucket takes (a table's is bounded at 64 KiB)."""
+WRONG_LAST = (10071, 10164)
+"""JetStream's error codes for a write whose expected last sequence is not the subject's."""
+READ_TIMEOUT = 10.0
+"""Seconds ``load_all`` waits for the next table while it reads the bucket."""
+
+
+class NatsTableStore:
+    """A ``war_tui.serving.table_store.TableStore`` on the bucket ``BUCKET``."""
+
+    def __init__(self, kv: KeyValue, bucket: str = BUCKET) -> None:
+        self.kv = kv
+        self.bucket = bucket
+
+    @classmethod
+    async def open(cls, client: Client, *, replicas: int = 1, bucket: str = BUCKET) -> NatsTableStore:
+        config = KeyValueConfig(
+            bucket=bucket, description="war-tui: each shared table's checkpoint", history=1,
+            max_value_size=MAX_VALUE, storage=StorageType.FILE, replicas=replicas,
+        )
+        return cls(await open_bucket(client.jetstream(), config), bucket)
+
+    async def load_all(self) -> list[StoredTable]:
+        watcher = await self.kv.watchall(ignore_deletes=True)
+        tables: dict[str, StoredTable] = {}
+        try:
+            while (entry := await watcher.updates(timeout=READ_TIMEOUT)) is not None:  # type: ignore[no-untyped-call]  # nats-py leaves it unannotated
+                name = table_name(entry.key)
+                if name is not None and entry.value is not None:
+                    tables[name] = StoredTable(name, entry.value, entry.revision or 0)
+        except NatsTimeout:
+            raise TimeoutError(f"the table store {self.bucket!r} stopped answering while it was read") from None
+        finally:
+            await watcher.stop()  # type: ignore[no-untyped-call]  # likewise
+        return sorted(tables.values(), key=lambda table: table.revision)
+
+    async def save(self, name: str, data: bytes, revision: int | None) -> int:
+        key = table_key(name)
+        try:
+            if revision is None:
+                return await self.kv.create(key, data)
+            return await self.kv.update(key, data, last=revision)
+        except KeyWrongLastSequenceError:
+            raise StaleWrite(name) from None
+
+    async def delete(self, name: str, revision: int | None) -> None:
+        try:
+            await self.kv.delete(table_key(name), last=revision)
+        except APIError as exc:
+            if exc.err_code in WRONG_LAST:
+                raise StaleWrite(name) from None
+            raise
+
+    async def close(self) -> None:
+        """Nothing of its own to close: the connection is the server's."""
