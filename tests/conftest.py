@@ -180,3 +180,16 @@ def variant(request, monkeypatch) -> str:
     elif name == NO_PRELOAD:
         monkeypatch.setenv(PRELOAD_VARIABLE, "0")
     return name
+
+
+# ------------------------------------------------------------------ NATS
+
+
+@pytest.fixture
+def nats_server(tmp_path):
+    """A real nats-server from the pinned wheel, on 127.0.0.1, its store in tmp_path; ended by pid after the test."""
+    from support.nats import NatsServer
+
+    server = NatsServer(tmp_path / "nats").start()
+    yield server
+    server.kill()

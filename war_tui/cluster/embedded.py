@@ -72,10 +72,11 @@ def server_program() -> Path:
     raise ClusterUnavailable(f"cannot start NATS: {DISTRIBUTION} has no runnable {PROGRAM} (reinstall war-tui)")
 
 
-def config_text(store: Path, ports: Path, token: str) -> str:
-    """The server's configuration: strings as JSON, which its format reads (quoted: no variables expanded)."""
+def config_text(store: Path, ports: Path, token: str, port: int = -1) -> str:
+    """The server's configuration (``port`` -1: one it picks); strings as JSON, which its format reads (quoted:
+    no variables are expanded in them)."""
     return (
-        'listen: "127.0.0.1:-1"\n'
+        f'listen: "127.0.0.1:{port}"\n'
         f"ports_file_dir: {json.dumps(str(ports))}\n"
         f"authorization {{ token: {json.dumps(token)} }}\n"
         "logtime: false\n"

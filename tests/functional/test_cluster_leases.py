@@ -1,0 +1,133 @@
+"""Node leases and table owners on a real nats-server: one winner of a race, a dead node's table taken over,
+a paused owner's write refused, and a restarted node taking its own tables back at once."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from war_tui.cluster.leases import MIN_LEASE, LeaseBucket, NodeLease, Owners, node_id, node_key, owner_key
+from war_tui.cluster.table_store import NatsTableStore
+from war_tui.serving.table_store import StaleWrite
+
+TIMEOUT = 60.0  # a lease runs out in seconds; a loaded machine is slow, not wrong
+
+
+async def until(check, timeout: float = TIMEOUT, every: float = 0.1):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = await check()
+        if result:
+            return result
+        await asyncio.sleep(every)
+    raise AssertionError("the condition never held")
+
+
+async def node(client, name: str, seconds: int = MIN_LEASE) -> Owners:
+    bucket = await LeaseBucket.open(client)
+    lease = NodeLease(bucket, name, seconds)
+    await lease.take()
+    return Owners(bucket, lease)
+
+
+def test_a_data_directory_keeps_its_node_id(tmp_path):
+    first = node_id(tmp_path / "a")
+    assert node_id(tmp_path / "a") == first
+    assert node_id(tmp_path / "b") != first
+    (tmp_path / "a" / "node-id").write_text("NOT AN ID!\n")
+    assert node_id(tmp_path / "a") not in (first, "NOT AN ID!")  # a damaged id is made anew
+
+
+async def test_eight_nodes_racing_for_one_table_make_one_owner(nats_server):
+    clients = [await nats_server.client() for _ in range(8)]
+    try:
+        nodes = [await node(client, f"n{index}") for index, client in enumerate(clients)]
+        won = await asyncio.gather(*(each.claim("oak") for each in nodes))
+        winners = [each.lease.node for each, revision in zip(nodes, won) if revision is not None]
+        assert len(winners) == 1
+        assert await nodes[0].owner("oak") == winners[0]
+        again = await asyncio.gather(*(each.claim("oak") for each in nodes))  # every lease alive: no change
+        assert [each.lease.node for each, revision in zip(nodes, again) if revision is not None] == winners
+    finally:
+        for client in clients:
+            await client.close()
+
+
+@pytest.mark.serial
+async def test_a_dead_nodes_table_is_taken_over_once_its_lease_expires(nats_server):
+    a_client, b_client = await nats_server.client(), await nats_server.client()
+    try:
+        a, b = await node(a_client, "na"), await node(b_client, "nb")
+        b.lease.start()
+        assert await a.claim("oak") is not None
+        assert await b.claim("oak") is None  # a's lease holds
+        # a stops renewing (killed): its key expires after the lease and b takes the table
+        await until(lambda: b.claim("oak"))
+        assert await b.owner("oak") == "nb"
+        record = await a.bucket.read(node_key("na"))
+        assert record.value is None and record.revision > 0  # an expiry marker, read as no lease
+    finally:
+        await b.lease.stop()
+        await a_client.close()
+        await b_client.close()
+
+
+@pytest.mark.serial
+async def test_a_paused_owner_is_refused_once_another_took_its_table(nats_server):
+    a_client, b_client = await nats_server.client(), await nats_server.client()
+    try:
+        store_a, store_b = await NatsTableStore.open(a_client), await NatsTableStore.open(b_client)
+        a, b = await node(a_client, "na"), await node(b_client, "nb")
+        b.lease.start()
+        assert await a.claim("oak") is not None
+        seen_by_a = await store_a.save("oak", b"battle 10", None)
+        # a is paused past its lease (no renewals); b takes the table and writes it once before serving it
+        await until(lambda: b.claim("oak"))
+        [table] = await store_b.load_all()
+        await store_b.save("oak", table.data, table.revision)
+        await store_b.save("oak", b"battle 11 by b", table.revision + 1)
+        # a wakes up: its lease is gone, and its write over what it saw is refused
+        assert await a.lease.renew() is False and a.lease.lost
+        with pytest.raises(StaleWrite):
+            await store_a.save("oak", b"battle 11 by a", seen_by_a)
+        assert await a.claim("oak") is None
+        assert [t.data for t in await store_b.load_all()] == [b"battle 11 by b"]
+    finally:
+        await b.lease.stop()
+        await a_client.close()
+        await b_client.close()
+
+
+async def test_a_restarted_node_takes_its_tables_back_at_once(nats_server, tmp_path):
+    directory = tmp_path / "data"
+    first_client, other_client = await nats_server.client(), await nats_server.client()
+    other = await node(other_client, "nother", seconds=30)
+    first = await node(first_client, node_id(directory), seconds=30)
+    assert await first.claim("oak") is not None
+    await first_client.close()  # killed: its lease of 30 s still holds
+    assert await other.claim("oak") is None
+    again_client = await nats_server.client()
+    try:
+        again = await node(again_client, node_id(directory), seconds=30)  # the same data directory
+        assert again.lease.incarnation != first.lease.incarnation
+        assert await again.claim("oak") is not None  # at once, without waiting out the lease
+        assert await other.claim("oak") is None
+        record = await again.bucket.read(owner_key("oak"))
+        assert again.lease.incarnation.encode() in (record.value or b"")
+    finally:
+        await again_client.close()
+        await other_client.close()
+
+
+async def test_a_released_lease_frees_the_nodes_tables_at_once(nats_server):
+    a_client, b_client = await nats_server.client(), await nats_server.client()
+    try:
+        a, b = await node(a_client, "na", seconds=30), await node(b_client, "nb", seconds=30)
+        assert await a.claim("oak") is not None
+        await a.lease.stop(release=True)  # a stops cleanly (SIGTERM)
+        assert await b.claim("oak") is not None
+    finally:
+        await a_client.close()
+        await b_client.close()
