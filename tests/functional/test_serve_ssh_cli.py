@@ -243,6 +243,15 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
         (["--served-stats-rows", "10000001"], ["--served-stats-rows must be a whole number from 1,000"]),
         (["--served-stats-rows", "lots"], ["--served-stats-rows must be a whole number"]),
         (["--public", "--", "--stats-rows", "5000"], ["--served-stats-rows, not a game flag"]),
+        (["--nats", "http://10.0.0.5:4222"], ["--nats must be a nats:// or tls:// URL with a host and a port"]),
+        (["--nats", "nats://10.0.0.5"], ["--nats must be a nats:// or tls:// URL"]),
+        (["--nats", "nats://10.0.0.5:70000"], ["--nats must be", "not 'nats://10.0.0.5:70000'"]),
+        (["--nats", "nats://:4222"], ["--nats must be"]),
+        (["--nats", "nats://10.0.0.5:4222/tables"], ["--nats must be"]),
+        (["--nats", "nats://h\x1b[2J:4222"], ["--nats must be"]),
+        (["--nats", "nats://" + "h" * 5000 + ":4222"], ["--nats must be", "..."]),
+        (["--node-lease", "1"], ["--node-lease must be at least 2"]),
+        (["--node-lease", "61"], ["--node-lease must be at most 60"]),
     ],
 )
 def test_bad_flags_are_one_line_and_exit_2(tmp_path, args, words):
@@ -277,6 +286,49 @@ async def test_even_a_killed_server_leaves_no_game_behind(tmp_path, player, keys
         conn.close()
     finally:
         server.stop(signal.SIGKILL)
+
+
+def nats_servers_of(pid: int) -> list[int]:
+    """The nats-server processes ``pid`` started (its children running the wheel's nats-server)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(OSError):
+                if b"nats-server" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    found.append(int(child))
+    return found
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+async def test_serve_ssh_runs_its_own_nats_server_and_never_leaves_it_behind(tmp_path, player, keys_file, sig):
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
+            "--session-command", FAKE_COMMAND)
+    server = ServerProcess(*args, env=data_home_env(tmp_path))
+    try:
+        server.wait_listening()
+        [nats] = nats_servers_of(server.process.pid)
+        [line] = [line for line in server.lines if "tables kept in NATS" in line]
+        assert "embedded nats-server on nats://127.0.0.1:" in line
+        assert str(tmp_path / "data" / "war-tui" / "cluster") in line
+        assert (tmp_path / "data" / "war-tui" / "cluster" / "jetstream").is_dir()
+        code = server.stop(sig)
+        assert code == (0 if sig == signal.SIGTERM else -signal.SIGKILL)
+        assert await wait_gone(nats)  # stopped with the server, or by the kernel when the server was killed
+    finally:
+        server.stop(signal.SIGKILL)
+
+
+@pytest.mark.no_server
+def test_a_nats_that_cannot_be_reached_is_one_line_and_exit_2(tmp_path, keys_file):
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # bound, never listening: connections are refused
+        result = serve("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
+                       "--nats", f"nats://127.0.0.1:{port}", "--nats", f"nats://user:secret@127.0.0.1:{port}")
+    one_line_exit_2(result, f"cannot reach NATS at nats://127.0.0.1:{port}, nats://***@127.0.0.1:{port}:",
+                    "connection refused")
+    assert "secret" not in result.stderr
+    assert not (tmp_path / "hk").exists()
 
 
 async def read_slowly(stream, into: bytearray, until: asyncio.Event) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import urllib.parse
 from collections.abc import Callable, Sequence
 
@@ -36,8 +37,9 @@ def shown_url(url: str) -> str:
 def _reason(error: BaseException | None) -> str:
     if error is None:
         return "no answer"
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror[0].lower() + error.strerror[1:]
+    if isinstance(error, OSError) and (error.errno or error.strerror):
+        words = os.strerror(error.errno) if error.errno else str(error.strerror)  # asyncio's strerror names no cause
+        return words[0].lower() + words[1:]
     return str(error) or type(error).__name__
 
 
