@@ -331,6 +331,19 @@ def test_a_nats_that_cannot_be_reached_is_one_line_and_exit_2(tmp_path, keys_fil
     assert not (tmp_path / "hk").exists()
 
 
+@pytest.mark.no_server
+def test_a_nats_server_that_cannot_start_is_one_line_with_its_reason_and_exit_2(tmp_path, keys_file):
+    cluster = tmp_path / "data" / "war-tui" / "cluster"
+    cluster.mkdir(parents=True)
+    (cluster / "jetstream").write_text("not a folder\n")  # where its store goes
+    result = subprocess.run(
+        [sys.executable, "-m", "war_tui", "serve-ssh", "--port", "0", "--authorized-keys", str(keys_file),
+         "--host-key", str(tmp_path / "hk")],
+        capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL, env=data_home_env(tmp_path),
+    )
+    one_line_exit_2(result, f"cannot start NATS in {cluster}:", "storage directory is not a directory")
+
+
 async def read_slowly(stream, into: bytearray, until: asyncio.Event) -> None:
     """A player whose terminal is slower than the game, then catches up once the game is stopped.
 

@@ -39,6 +39,8 @@ STOP_GRACE = 5.0
 LOG_LINE = 300
 """Characters of one of its log lines the server's log keeps."""
 LOGGED = ("[WRN]", "[ERR]", "[FTL]")
+EARLY_LINES = 20
+"""Of those, how many it may log before it listens (held until then: a start that fails is one line)."""
 SYNC_INTERVAL = "always"
 """JetStream's writes reach the disk before the acknowledgement (its default: every 2 minutes)."""
 
@@ -72,9 +74,9 @@ def server_program() -> Path:
     raise ClusterUnavailable(f"cannot start NATS: {DISTRIBUTION} has no runnable {PROGRAM} (reinstall war-tui)")
 
 
-def config_text(store: Path, ports: Path, token: str, port: int = -1) -> str:
-    """The server's configuration (``port`` -1: one it picks); strings as JSON, which its format reads (quoted:
-    no variables are expanded in them)."""
+def config_text(store: Path, ports: Path, token: str, port: int = -1, sync: str = SYNC_INTERVAL) -> str:
+    """The server's configuration (``port`` -1: one it picks; ``sync``: another ``sync_interval``, for the
+    benchmark); strings as JSON, which its format reads (quoted: no variables are expanded in them)."""
     return (
         f'listen: "127.0.0.1:{port}"\n'
         f"ports_file_dir: {json.dumps(str(ports))}\n"
@@ -82,7 +84,7 @@ def config_text(store: Path, ports: Path, token: str, port: int = -1) -> str:
         "logtime: false\n"
         "jetstream {\n"
         f"  store_dir: {json.dumps(str(store))}\n"
-        f"  sync_interval: {SYNC_INTERVAL}\n"
+        f"  sync_interval: {sync}\n"
         "  max_memory_store: 64MB\n"
         "}\n"
     )
@@ -91,8 +93,11 @@ def config_text(store: Path, ports: Path, token: str, port: int = -1) -> str:
 class EmbeddedNats:
     """One nats-server, started by ``start`` and ended by ``stop``; ``url`` and ``token`` reach it."""
 
-    def __init__(self, directory: Path, log: Callable[[str], None], program: Path | None = None) -> None:
+    def __init__(
+        self, directory: Path, log: Callable[[str], None], program: Path | None = None, sync: str = SYNC_INTERVAL,
+    ) -> None:
         self.directory = directory
+        self.sync = sync
         """Its store (``jetstream/`` inside), its configuration and its port file."""
         self.log = log
         self.program = program
@@ -101,6 +106,8 @@ class EmbeddedNats:
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
         self._last_error = ""
+        self._early: list[str] | None = []
+        """What it logs until it listens: the log's once it does, the reason of the one line if it never does."""
 
     @property
     def pid(self) -> int | None:
@@ -119,7 +126,7 @@ class EmbeddedNats:
             config = self.directory / "nats.conf"
             descriptor = os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with open(descriptor, "w", encoding="utf-8") as out:
-                out.write(config_text(self.directory, ports, self.token))
+                out.write(config_text(self.directory, ports, self.token, sync=self.sync))
             self._process = await asyncio.create_subprocess_exec(
                 sys.executable, "-I", "-S", "-c", LAUNCHER, str(os.getpid()), str(program), "-c", str(config),
                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
@@ -129,6 +136,9 @@ class EmbeddedNats:
             raise ClusterUnavailable(f"cannot start NATS in {self.directory}: {exc.strerror or exc}") from None
         self._reader = asyncio.get_running_loop().create_task(self._read_log())
         self.url = await self._wait_listening(ports / f"{PROGRAM}_{self._process.pid}.ports")
+        early, self._early = self._early or [], None
+        for line in early:
+            self.log(line)
 
     async def _wait_listening(self, ports: Path) -> str:
         assert self._process is not None
@@ -168,7 +178,10 @@ class EmbeddedNats:
         if any(level in line for level in LOGGED):
             text = line.split("] ", 2)[-1] if line.startswith("[") else line
             self._last_error = text[:LOG_LINE]
-            self.log(f"nats-server: {text[:LOG_LINE]}")
+            if self._early is None:
+                self.log(f"nats-server: {text[:LOG_LINE]}")
+            elif len(self._early) < EARLY_LINES:
+                self._early.append(f"nats-server: {text[:LOG_LINE]}")
 
     async def stop(self) -> None:
         """End it (SIGTERM, then SIGKILL after ``STOP_GRACE``) and wait for it; safe to call twice."""
