@@ -71,3 +71,16 @@ def test_the_web_door_loads_no_asyncssh():
         "sys.exit(3 if any(m.split('.')[0] == 'asyncssh' or m.startswith('war_tui.ssh') for m in sys.modules) else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0
+
+
+def test_the_command_line_and_the_game_load_nothing_of_nats():
+    """Every command's parser (serve-ssh's --nats included) is built with nats-py left unloaded: only a server
+    that starts loads it."""
+    code = (
+        "import sys\n"
+        "import war_tui.cli, war_tui.commands.play\n"
+        "war_tui.cli.build_parser()\n"
+        "sys.exit(3 if any(m.split('.')[0] == 'nats' or m in ('war_tui.cluster.node', 'war_tui.cluster.embedded')"
+        " for m in sys.modules) else 0)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from nats.aio.client import Client
+from nats.errors import Error as NatsError
 from nats.js.api import Header, KeyValueConfig, StorageType
 from nats.js.client import JetStreamContext
 from nats.js.errors import APIError, NotFoundError
@@ -170,6 +171,10 @@ class NodeLease:
         try:
             self.revision = await self.bucket.write(node_key(self.node), self._value(), self.revision, self.seconds)
         except StaleWrite:
+            record = await self.bucket.read(node_key(self.node))
+            if record.value == self._value():  # a renewal that timed out here was written there: still ours
+                self.revision = record.revision
+                return True
             self.lost = True
             if self.on_lost is not None:
                 self.on_lost()
@@ -182,7 +187,7 @@ class NodeLease:
     async def _run(self) -> None:
         while not self.lost:
             await asyncio.sleep(self.seconds / RENEWALS)
-            with contextlib.suppress(APIError, OSError, TimeoutError):  # NATS away: the next try may reach it
+            with contextlib.suppress(NatsError, OSError, TimeoutError):  # NATS away: the next try may reach it
                 await self.renew()
 
     async def stop(self, release: bool = True) -> None:
@@ -193,7 +198,7 @@ class NodeLease:
                 await self._task
             self._task = None
         if release and not self.lost:
-            with contextlib.suppress(StaleWrite, APIError, OSError, TimeoutError):
+            with contextlib.suppress(StaleWrite, NatsError, OSError, TimeoutError):  # stopping: the lease runs out anyway
                 await self.bucket.delete(node_key(self.node), self.revision)
 
 

@@ -64,8 +64,9 @@ class Cluster:
         self.client = await connect(urls, self.log, token=token, name=f"war-tui {self.node}")
         replicas = replicas_for(len(self.client.servers))
         try:
-            self.store = await NatsTableStore.open(self.client, replicas=replicas)
-            leases = await LeaseBucket.open(self.client, replicas=replicas)
+            self.store, leases = await asyncio.gather(
+                NatsTableStore.open(self.client, replicas=replicas), LeaseBucket.open(self.client, replicas=replicas)
+            )
             self.lease = NodeLease(leases, self.node, config.lease_seconds, on_lost=self._lost)
             await self.lease.take()
         except Exception as exc:  # noqa: BLE001 - whatever JetStream refused, the operator reads one line
