@@ -7,7 +7,9 @@
    nats-server and with ``--nats`` to a nats-server already running, ``--starts`` times each in the same
    run, each kind restarted on a data folder of its own (its first start, which makes the buckets, is
    reported apart): the difference of the medians is what starting the embedded server adds.
-   Beside it, the embedded server alone (``EmbeddedNats.start``: launcher, nats-server, listening).
+   Beside it, in this process: ``Cluster.open`` (what the server's start runs: nats-server, connection,
+   buckets, lease) embedded and with ``--nats``, alternately; and the embedded server alone
+   (``EmbeddedNats.start``: nats-server started and listening).
 2. memory: the resident size (VmRSS) of the embedded nats-server once started, and after ``--writes``
    table writes, beside the war-tui server process's own.
 3. round trip: a table's save (a 1 KiB checkpoint by compare-and-set on its revision, awaited until
@@ -33,8 +35,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from war_tui.cluster.config import ClusterConfig
 from war_tui.cluster.connection import connect
 from war_tui.cluster.embedded import SYNC_INTERVAL, EmbeddedNats
+from war_tui.cluster.node import Cluster
 from war_tui.cluster.table_store import NatsTableStore
 
 LISTENING = re.compile(r"listening on \S+:(\d+):")
@@ -91,6 +95,22 @@ async def embedded_alone(folder: Path) -> tuple[float, int, EmbeddedNats]:
     seconds = time.perf_counter() - started
     assert server.pid is not None
     return seconds, server.pid, server
+
+
+async def cluster_opens(root: Path, given: str, starts: int) -> tuple[list[float], list[float]]:
+    """Seconds ``Cluster.open`` takes, as the server's start runs it: embedded, and with ``--nats``, alternately."""
+    embedded, remote = [], []
+    for n in range(starts + 1):
+        for kind in (("embedded", "given") if n % 2 == 0 else ("given", "embedded")):
+            config = ClusterConfig(directory=root / kind) if kind == "embedded" else \
+                ClusterConfig(urls=(given,), directory=root / kind)
+            started = time.perf_counter()
+            cluster = await Cluster.open(config, lambda line: None)
+            seconds = time.perf_counter() - started
+            await cluster.close()
+            if n:  # the first of each made its buckets
+                (embedded if kind == "embedded" else remote).append(seconds)
+    return embedded, remote
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -165,6 +185,7 @@ def main() -> int:
                             nats_rss.append(nats)
                     else:
                         given_s.append(serve_start(folder, ["--nats", given])[0])
+            opens = loop.run_until_complete(cluster_opens(root / "opens", given, args.starts))
         finally:
             loop.run_until_complete(server.stop())
         times, rss_before, rss_after = loop.run_until_complete(round_trips(root / "trips", args.writes))
@@ -174,9 +195,12 @@ def main() -> int:
           f" {statistics.median(embedded_s) * ms:.0f} ms, with --nats to a running one"
           f" {statistics.median(given_s) * ms:.0f} ms: the embedded server adds"
           f" {(statistics.median(embedded_s) - statistics.median(given_s)) * ms:+.0f} ms")
+    print(f"Cluster.open (what the server's start runs before it listens), median of {args.starts}: embedded"
+          f" {statistics.median(opens[0]) * ms:.0f} ms (p90 {percentile(opens[0], 0.9) * ms:.0f}), --nats"
+          f" {statistics.median(opens[1]) * ms:.0f} ms (p90 {percentile(opens[1], 0.9) * ms:.0f})")
     print(f"a first start (a new data folder, the buckets made): with its embedded nats-server {first_embedded * ms:.0f} ms,"
           f" with --nats {first_given * ms:.0f} ms (once each)")
-    print(f"the embedded server alone (launcher, nats-server, listening): median {statistics.median(alone) * ms:.0f} ms,"
+    print(f"the embedded server alone (started and listening): median {statistics.median(alone) * ms:.0f} ms,"
           f" p90 {percentile(alone, 0.9) * ms:.0f} ms")
     print(f"resident memory once listening, median: war-tui serve-ssh {statistics.median(server_rss):.1f} MiB,"
           f" its nats-server {statistics.median(nats_rss):.1f} MiB")

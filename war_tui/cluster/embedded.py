@@ -9,9 +9,9 @@ even of the machine, loses nothing acknowledged; docs/performance.md has its cos
 to the server's log, its chatter nowhere.
 
 It never outlives the server: it runs in a session of its own (a Ctrl-C at the terminal is the server's to
-act on), and a tiny launcher asks the kernel to send it SIGTERM when the server dies, however it dies
-(``PR_SET_PDEATHSIG``; subprocess's ``preexec_fn`` is unsafe in a process with threads). ``stop`` ends it by
-its pid.
+act on), and it asks the kernel for SIGTERM when the server dies, however it dies (``PR_SET_PDEATHSIG``):
+in a ``preexec_fn`` while the server has one thread (as at its start), else through a tiny launcher, since
+``preexec_fn`` is unsafe in a process with threads. ``stop`` ends it by its pid.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,9 +45,11 @@ EARLY_LINES = 20
 SYNC_INTERVAL = "always"
 """JetStream's writes reach the disk before the acknowledgement (its default: every 2 minutes)."""
 
-# Between fork and nats-server: follow the parent in death, and give up if it is already gone. Arguments:
-# the parent's pid, then the program and its arguments. PR_SET_PDEATHSIG is Linux's; elsewhere the server
-# stops it on every exit it lives through.
+PR_SET_PDEATHSIG = 1
+
+# Between fork and nats-server, when this process has threads: follow the parent in death, and give up if
+# it is already gone. Arguments: the parent's pid, then the program and its arguments. PR_SET_PDEATHSIG is
+# Linux's; elsewhere the server stops it on every exit it lives through.
 LAUNCHER = (
     "import os, signal, sys\n"
     "if sys.platform.startswith('linux'):\n"
@@ -56,6 +59,25 @@ LAUNCHER = (
     "    os._exit(1)\n"
     "os.execv(sys.argv[2], sys.argv[2:])\n"
 )
+
+
+def _following_the_server(argv: list[str]) -> tuple[list[str], Callable[[], None] | None]:
+    """``argv`` made to die with this process: by a ``preexec_fn`` while this process has one thread (no lock
+    another thread holds can be copied into the child), else through ``LAUNCHER``, a Python of its own
+    (tens of milliseconds more)."""
+    parent = os.getpid()
+    if not sys.platform.startswith("linux") or threading.active_count() > 1:
+        return [sys.executable, "-I", "-S", "-c", LAUNCHER, str(parent), *argv], None
+    import ctypes
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here: the child only calls it
+
+    def follow() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return argv, follow
 
 
 def server_program() -> Path:
@@ -127,10 +149,10 @@ class EmbeddedNats:
             descriptor = os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with open(descriptor, "w", encoding="utf-8") as out:
                 out.write(config_text(self.directory, ports, self.token, sync=self.sync))
+            argv, follow = _following_the_server([str(program), "-c", str(config)])
             self._process = await asyncio.create_subprocess_exec(
-                sys.executable, "-I", "-S", "-c", LAUNCHER, str(os.getpid()), str(program), "-c", str(config),
-                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE, start_new_session=True,
+                *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE, start_new_session=True, preexec_fn=follow,
             )
         except OSError as exc:
             raise ClusterUnavailable(f"cannot start NATS in {self.directory}: {exc.strerror or exc}") from None
