@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import signal
@@ -37,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from war_tui.cluster.config import ClusterConfig
 from war_tui.cluster.connection import connect
-from war_tui.cluster.embedded import SYNC_INTERVAL, EmbeddedNats
+from war_tui.cluster.embedded import SYNC_INTERVAL, EmbeddedNats, config_text, server_program
 from war_tui.cluster.node import Cluster
 from war_tui.cluster.table_store import NatsTableStore
 
@@ -113,6 +114,20 @@ async def cluster_opens(root: Path, given: str, starts: int) -> tuple[list[float
     return embedded, remote
 
 
+def plain_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A nats-server configured as the embedded one (token ``shared-token``), started by subprocess."""
+    folder.mkdir(parents=True)
+    (folder / "nats.conf").write_text(config_text(folder, folder, "shared-token"), encoding="utf-8")
+    process = subprocess.Popen([str(server_program()), "-c", str(folder / "nats.conf")],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(3000):
+        try:
+            return process, json.loads((folder / f"nats-server_{process.pid}.ports").read_text())["nats"][0]
+        except (OSError, ValueError, KeyError):
+            time.sleep(0.01)
+    raise SystemExit("the shared nats-server did not start")
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -157,19 +172,20 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="nats-start-") as scratch:
         root = Path(scratch)
 
-        async def shared() -> tuple[EmbeddedNats, list[float]]:
+        async def alone_starts() -> list[float]:
             alone = []
             for n in range(args.starts):
                 seconds, _, server = await embedded_alone(root / f"alone{n}")
                 alone.append(seconds)
                 await server.stop()
-            server = EmbeddedNats(root / "shared", lambda line: None)
-            await server.start()
-            return server, alone
+            return alone
 
         loop = asyncio.new_event_loop()
-        server, alone = loop.run_until_complete(shared())
-        given = server.url.replace("nats://", f"nats://{server.token}@")  # a token as the URL's user
+        alone = loop.run_until_complete(alone_starts())
+        # The running nats-server of --nats is started without asyncio, whose child watcher in Python 3.11 is a
+        # thread: with it, this process would start its embedded servers through the launcher, unlike a server.
+        shared, url = plain_server(root / "shared")
+        given = url.replace("nats://", "nats://shared-token@")  # a token as the URL's user
         embedded_s, given_s, server_rss, nats_rss = [], [], [], []
         try:
             first_embedded = serve_start(root / "embedded", [])[0]  # a first start: the buckets are made
@@ -187,7 +203,8 @@ def main() -> int:
                         given_s.append(serve_start(folder, ["--nats", given])[0])
             opens = loop.run_until_complete(cluster_opens(root / "opens", given, args.starts))
         finally:
-            loop.run_until_complete(server.stop())
+            shared.terminate()
+            shared.wait(30)
         times, rss_before, rss_after = loop.run_until_complete(round_trips(root / "trips", args.writes))
         loop.close()
     ms = 1000
