@@ -45,6 +45,7 @@ def test_the_embedded_server_dies_with_a_server_killed_with_sigkill(tmp_path, th
         [sys.executable, "-c", SCRIPT, str(tmp_path / "cluster"), threads.split()[0]],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
     )
+    nats = None
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
@@ -60,3 +61,5 @@ def test_the_embedded_server_dies_with_a_server_killed_with_sigkill(tmp_path, th
     finally:
         server.kill()
         server.wait()
+        if nats is not None and alive(nats):  # the test failed: end what it started, by pid
+            os.kill(nats, signal.SIGKILL)
