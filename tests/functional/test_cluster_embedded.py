@@ -1,7 +1,9 @@
-"""The embedded nats-server dies with the process that started it, whichever way it was started."""
+"""The embedded nats-server dies with the process that started it, whichever way it was started, and is
+started again when it dies alone."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -10,6 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+from nats.errors import Error as NatsError
+
+from war_tui.cluster.connection import connect
+from war_tui.cluster.embedded import EmbeddedNats
+from war_tui.cluster.table_store import NatsTableStore
+from war_tui.serving.table_store import StaleWrite
 
 TIMEOUT = 60.0
 
@@ -63,3 +71,35 @@ def test_the_embedded_server_dies_with_a_server_killed_with_sigkill(tmp_path, th
         server.wait()
         if nats is not None and alive(nats):  # the test failed: end what it started, by pid
             os.kill(nats, signal.SIGKILL)
+
+
+async def test_a_killed_embedded_server_is_started_again_and_loses_nothing_acknowledged(tmp_path):
+    lines: list[str] = []
+    server = EmbeddedNats(tmp_path / "cluster", lines.append)
+    await server.start()
+    client = None
+    try:
+        client = await connect([server.url], lambda line: None, token=server.token)
+        store = await NatsTableStore.open(client)
+        revision = await store.save("oak", b"battle 1", None)
+        first = server.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)  # nats-server alone: the war-tui server lives on
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # the connection finds it again where it was
+            try:
+                revision = await store.save("oak", b"battle 2", revision)
+                break
+            except StaleWrite:  # a save that timed out while it was down was written once it was back
+                break
+            except (NatsError, OSError, TimeoutError):
+                assert time.monotonic() < deadline, lines
+                await asyncio.sleep(0.1)
+        assert server.pid != first
+        assert [(t.name, t.data) for t in await store.load_all()] == [("oak", b"battle 2")]
+        assert any("exited with status -9; starting it again on port" in line for line in lines), lines
+    finally:
+        if client is not None:
+            await client.close()
+        await server.stop()
+    assert server.pid is not None and not alive(server.pid)

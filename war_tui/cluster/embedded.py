@@ -11,7 +11,9 @@ to the server's log, its chatter nowhere.
 It never outlives the server: it runs in a session of its own (a Ctrl-C at the terminal is the server's to
 act on), and it asks the kernel for SIGTERM when the server dies, however it dies (``PR_SET_PDEATHSIG``):
 in a ``preexec_fn`` while the server has one thread (as at its start), else through a tiny launcher, since
-``preexec_fn`` is unsafe in a process with threads. ``stop`` ends it by its pid.
+``preexec_fn`` is unsafe in a process with threads. ``stop`` ends it by its pid. Should it exit on its own
+meanwhile (a kill -9 of nats-server alone), it is started again on the same port and store, and the server's
+connection finds it there.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,6 +43,9 @@ STOP_GRACE = 5.0
 LOG_LINE = 300
 """Characters of one of its log lines the server's log keeps."""
 LOGGED = ("[WRN]", "[ERR]", "[FTL]")
+RESTARTS = 5
+RESTART_WINDOW = 60.0
+"""It is started again after exiting on its own at most ``RESTARTS`` times within this many seconds."""
 EARLY_LINES = 20
 """Of those, how many it may log before it listens (held until then: a start that fails is one line)."""
 SYNC_INTERVAL = "always"
@@ -125,6 +131,9 @@ class EmbeddedNats:
         self.program = program
         self.token = ""
         self.url = ""
+        self.port = 0
+        self._stopping = False
+        self._watcher: asyncio.Task[None] | None = None
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
         self._last_error = ""
@@ -136,7 +145,21 @@ class EmbeddedNats:
         return self._process.pid if self._process is not None else None
 
     async def start(self) -> None:
-        """Start it and wait until it listens; ``ClusterUnavailable`` (one line) if it cannot."""
+        """Start it and wait until it listens; ``ClusterUnavailable`` (one line) if it cannot. Should it exit on
+        its own later (killed, crashed), it is started again on the same port and store, where the connection
+        finds it again: at most ``RESTARTS`` times within ``RESTART_WINDOW`` seconds."""
+        self._stopping = False
+        try:
+            await self._spawn(-1)
+        except BaseException:
+            await self._end()
+            raise
+        early, self._early = self._early or [], None
+        for line in early:
+            self.log(line)
+        self._watcher = asyncio.get_running_loop().create_task(self._watch())
+
+    async def _spawn(self, port: int) -> None:
         program = self.program or server_program()
         ports = self.directory / "run"
         try:
@@ -144,11 +167,11 @@ class EmbeddedNats:
             ports.mkdir(exist_ok=True, mode=0o700)
             for stale in ports.glob(f"{PROGRAM}_*.ports"):  # left by one that was killed
                 stale.unlink()
-            self.token = secrets.token_urlsafe(24)
+            self.token = self.token or secrets.token_urlsafe(24)
             config = self.directory / "nats.conf"
             descriptor = os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with open(descriptor, "w", encoding="utf-8") as out:
-                out.write(config_text(self.directory, ports, self.token, sync=self.sync))
+                out.write(config_text(self.directory, ports, self.token, port, sync=self.sync))
             argv, follow = _following_the_server([str(program), "-c", str(config)])
             self._process = await asyncio.create_subprocess_exec(
                 *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
@@ -156,11 +179,29 @@ class EmbeddedNats:
             )
         except OSError as exc:
             raise ClusterUnavailable(f"cannot start NATS in {self.directory}: {exc.strerror or exc}") from None
-        self._reader = asyncio.get_running_loop().create_task(self._read_log())
+        self._reader = asyncio.get_running_loop().create_task(self._read_log(self._process))
         self.url = await self._wait_listening(ports / f"{PROGRAM}_{self._process.pid}.ports")
-        early, self._early = self._early or [], None
-        for line in early:
-            self.log(line)
+        self.port = int(self.url.rsplit(":", 1)[1])
+
+    async def _watch(self) -> None:
+        """Start it again when it exits on its own, within the budget; the log says so each time."""
+        restarts: deque[float] = deque(maxlen=RESTARTS)
+        while self._process is not None:
+            status = await self._process.wait()
+            if self._stopping:
+                return
+            now = time.monotonic()
+            if len(restarts) == RESTARTS and now - restarts[0] < RESTART_WINDOW:
+                self.log(f"nats-server: exited with status {status}, the {RESTARTS + 1}th time within"
+                         f" {RESTART_WINDOW:g} s: not started again; the tables are kept again once war-tui restarts")
+                return
+            restarts.append(now)
+            self.log(f"nats-server: exited with status {status}; starting it again on port {self.port}")
+            try:
+                await self._spawn(self.port)
+            except ClusterUnavailable as exc:
+                self.log(str(exc))
+                await asyncio.sleep(RESTART_WINDOW / RESTARTS)
 
     async def _wait_listening(self, ports: Path) -> str:
         assert self._process is not None
@@ -172,20 +213,20 @@ class EmbeddedNats:
                 return str(json.loads(ports.read_text(encoding="utf-8"))["nats"][0])
             await asyncio.sleep(0.005)
         else:
-            await self.stop()
+            await self._end()
             raise ClusterUnavailable(f"cannot start NATS: it did not listen within {START_TIMEOUT:g} s")
         if self._reader is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._reader), 2.0)
         status = self._process.returncode
         reason = self._last_error or f"it exited with status {status}"
-        await self.stop()
+        await self._end()
         raise ClusterUnavailable(f"cannot start NATS in {self.directory}: {reason}")
 
-    async def _read_log(self) -> None:
+    async def _read_log(self, process: asyncio.subprocess.Process) -> None:
         """Its warnings and errors, each cut to ``LOG_LINE``, into the server's log; the rest is dropped."""
-        assert self._process is not None and self._process.stderr is not None
-        stream = self._process.stderr
+        assert process.stderr is not None
+        stream = process.stderr
         held = b""
         while chunk := await stream.read(64 * 1024):
             lines = (held + chunk).split(b"\n")
@@ -206,7 +247,16 @@ class EmbeddedNats:
                 self._early.append(f"nats-server: {text[:LOG_LINE]}")
 
     async def stop(self) -> None:
-        """End it (SIGTERM, then SIGKILL after ``STOP_GRACE``) and wait for it; safe to call twice."""
+        """End it for good (SIGTERM, then SIGKILL after ``STOP_GRACE``) and wait for it; safe to call twice."""
+        self._stopping = True
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+            self._watcher = None
+        await self._end()
+
+    async def _end(self) -> None:
         process = self._process
         if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
