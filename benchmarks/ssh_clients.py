@@ -87,7 +87,7 @@ class ServeSsh:
         for pid in children(self.process.pid):
             if pid == self.game_parent():
                 pids += children(pid)
-            else:
+            elif not is_nats_server(pid):  # the server's embedded NATS is no game
                 pids.append(pid)
         return pids
 
@@ -109,6 +109,14 @@ class ServeSsh:
             self.process.kill()
             self.process.wait()
         self.log.close()
+
+
+def is_nats_server(pid: int) -> bool:
+    """The embedded nats-server the server starts (docs/cluster.md), which the games' counts leave out."""
+    try:
+        return b"nats-server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def children(parent: int) -> list[int]:

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiohttp
-from ssh_clients import children, connect
+from ssh_clients import children, connect, is_nats_server
 
 SIZE = (100, 30)
 WAIT = 60.0
@@ -113,7 +113,8 @@ class Serve:
                 preload = b"war_tui.preload" in Path(f"/proc/{pid}/cmdline").read_bytes()
             except OSError:
                 continue
-            pids += children(pid) if preload else [pid]
+            if not is_nats_server(pid):  # the server's embedded NATS is no game
+                pids += children(pid) if preload else [pid]
         return pids
 
     def rss_kib(self) -> int:
