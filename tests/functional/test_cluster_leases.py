@@ -1,9 +1,15 @@
 """Node leases and table owners on a real nats-server: one winner of a race, a dead node's table taken over,
-a paused owner's write refused, and a restarted node taking its own tables back at once."""
+a paused owner's write refused (in this process, and a process stopped with SIGSTOP), and a restarted node
+taking its own tables back at once."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -131,3 +137,65 @@ async def test_a_released_lease_frees_the_nodes_tables_at_once(nats_server):
     finally:
         await a_client.close()
         await b_client.close()
+
+
+# An owner in a process of its own: takes its lease (renewed as a server renews it) and the table, saves it,
+# says its revision, then waits for a line; told "save", it saves over that revision and says what came of it.
+OWNER = """
+import asyncio, sys
+from war_tui.cluster.connection import connect
+from war_tui.cluster.leases import LeaseBucket, NodeLease, Owners
+from war_tui.cluster.table_store import NatsTableStore
+from war_tui.serving.table_store import StaleWrite
+async def main():
+    client = await connect([sys.argv[1]], lambda line: None, token=sys.argv[2])
+    bucket = await LeaseBucket.open(client)
+    lease = NodeLease(bucket, "npaused", int(sys.argv[3]))
+    await lease.take()
+    lease.start()
+    owners = Owners(bucket, lease)
+    store = await NatsTableStore.open(client)
+    assert await owners.claim("oak") is not None
+    revision = await store.save("oak", b"battle 10 by the paused owner", None)
+    print("OWNS", revision, flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    try:
+        await store.save("oak", b"battle 11 by the paused owner", revision)
+        print("WRITTEN", flush=True)
+    except StaleWrite:
+        print("REFUSED", "lost" if lease.lost else "kept", flush=True)
+asyncio.run(main())
+"""
+
+
+@pytest.mark.serial
+async def test_an_owner_stopped_with_sigstop_past_its_lease_is_refused_when_it_wakes(nats_server):
+    owner = subprocess.Popen(
+        [sys.executable, "-c", OWNER, nats_server.url, nats_server.token, str(MIN_LEASE)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    client = await nats_server.client()
+    try:
+        assert owner.stdout is not None and owner.stdin is not None
+        line = await asyncio.to_thread(owner.stdout.readline)
+        assert line.startswith("OWNS "), line
+        taker = await node(client, "ntaker")
+        assert await taker.claim("oak") is None  # the owner's lease holds while it runs
+        os.kill(owner.pid, signal.SIGSTOP)
+        await until(lambda: taker.claim("oak"))  # past its lease, the table is taken over
+        store = await NatsTableStore.open(client)
+        [table] = await store.load_all()
+        revision = await store.save("oak", table.data, table.revision)  # written once before it is served
+        await store.save("oak", b"battle 11 by the new owner", revision)
+        os.kill(owner.pid, signal.SIGCONT)
+        owner.stdin.write("save\n")
+        owner.stdin.flush()
+        outcome = await asyncio.to_thread(owner.stdout.readline)
+        assert outcome.split()[0] == "REFUSED", outcome
+        assert [t.data for t in await store.load_all()] == [b"battle 11 by the new owner"]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(owner.pid, signal.SIGCONT)
+        owner.kill()
+        owner.wait()
+        await client.close()
