@@ -27,6 +27,7 @@ from ssh_support import (
     wait_gone,
 )
 
+from war_tui.cluster.leases import LeaseBucket, node_key
 from war_tui.serving.goodbyes import SHUTTING_DOWN, TERMINAL_RESET
 
 FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
@@ -316,6 +317,25 @@ async def test_serve_ssh_runs_its_own_nats_server_and_never_leaves_it_behind(tmp
         assert await wait_gone(nats)  # stopped with the server, or by the kernel when the server was killed
     finally:
         server.stop(signal.SIGKILL)
+
+
+async def test_serve_ssh_with_nats_uses_that_cluster_and_starts_no_nats_server(tmp_path, keys_file, nats_server):
+    url = nats_server.url.replace("nats://", f"nats://{nats_server.token}@")  # a token before the host
+    args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
+            "--session-command", FAKE_COMMAND, "--nats", url)
+    with ServerProcess(*args, env=data_home_env(tmp_path)) as server:
+        server.wait_listening()
+        assert nats_servers_of(server.process.pid) == []
+        [line] = [line for line in server.lines if "tables kept in NATS" in line]
+        assert f"nats://***@127.0.0.1:{nats_server.port}" in line and nats_server.token not in line
+        node = (tmp_path / "data" / "war-tui" / "cluster" / "node-id").read_text().strip()
+        assert f"node {node}" in line
+        client = await nats_server.client()
+        try:  # the server holds its node's lease in that cluster
+            assert (await (await LeaseBucket.open(client)).read(node_key(node))).value is not None
+        finally:
+            await client.close()
+    assert server.process.returncode == 0
 
 
 @pytest.mark.no_server
