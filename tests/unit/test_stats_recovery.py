@@ -83,3 +83,16 @@ def test_a_second_rescue_adds_to_the_kept_games(db: Path):
     kept, bad = recovery.read(recovery.recovery_path(db))
     assert [r.seed for r in kept] == [1, 2] and bad == 0
     assert StatsStore.open(db).totals().games == 2
+
+
+def test_a_table_game_kept_aside_keeps_its_id_and_is_imported_once(db: Path):
+    """A table game both in the file and kept aside (a delivery that came twice) is one game after the import."""
+    played = Game.deal(7)
+    played.play()
+    record = GameRecord.from_game(played, ("ann", "bob"), 1.5, Source.TABLE, game_id="oak.5eed.1")
+    assert recovery.from_line(recovery.to_line(record)).game_id == "oak.5eed.1"
+    assert StatsStore.open(db).record(record)
+    recovery.keep(recovery.recovery_path(db), [record])
+    store = StatsStore.open(db)  # imports what was kept
+    assert not recovery.recovery_path(db).exists()
+    assert store.totals().games == 1

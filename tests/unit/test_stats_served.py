@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 
@@ -122,3 +123,95 @@ def test_a_recovery_line_without_players_still_reads(tmp_path: Path):
     data = json.loads(line)
     del data["p1_player"], data["p2_player"]
     assert recovery.from_line(json.dumps(data)).p1_player is None
+
+
+# ------------------------------------------------------------------ a game once, by its id; the leaderboard
+
+
+def with_id(record: GameRecord, game_id: str | None) -> GameRecord:
+    return dataclasses.replace(record, game_id=game_id)
+
+
+def test_a_game_recorded_twice_under_one_id_is_one_game(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "served.sqlite3")
+    once = with_id(game(10, (ANN, BOB)), "oak.5eed.1")
+    assert store.record(once) and store.record(once)
+    assert store.record(with_id(game(11, (ANN, BOB)), "oak.5eed.2"))
+    with store._lock:  # two deliveries of one game waiting in one batch (a locked file)
+        store._pending.extend([once, once])
+    assert store.flush()
+    assert [r.battles for r in StatsStore.open(tmp_path / "served.sqlite3").recent(10)] == [11, 10]
+
+
+def test_games_without_an_id_are_each_a_game_as_before(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    solo = game(10, source=Source.AUTO)
+    assert store.record(solo) and store.record(solo)
+    assert store.totals().games == 2
+
+
+def schema_2_file(path: Path) -> None:
+    """A statistics file as war-tui wrote it before games had ids: schema 2, one table game in it."""
+    with sqlite3.connect(path, isolation_level=None) as conn:
+        for version in (1, 2):
+            for statement in store_module.MIGRATIONS[version]:
+                conn.execute(statement)
+        conn.execute("UPDATE schema_version SET version = 2")
+        conn.execute(f"PRAGMA application_id = {store_module.APPLICATION_ID}")
+        conn.execute(
+            "INSERT INTO games (finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result,"
+            " end_reason, battles, wars, longest_war, p1_count, p2_count, seconds, source, p1_player, p2_player)"
+            " VALUES ('2026-01-01T00:00:00+00:00', 1, 1, 'winner-first', 10000, 'ann', 'bob', 'p1', 'all-cards',"
+            f" 12, 0, 0, 52, 0, 1.0, 'table', '{ANN}', '{BOB}')"
+        )
+    conn.close()
+
+
+def test_a_file_from_before_game_ids_keeps_its_games_and_stores_each_id_once(tmp_path: Path):
+    path = tmp_path / "served.sqlite3"
+    schema_2_file(path)
+    store = StatsStore.open(path)
+    assert store.enabled
+    once = with_id(game(13, (BOB, ANN), names=("bob", "ann")), "oak.5eed.1")
+    assert store.record(once) and store.record(once)
+    assert [(r.battles, r.p1_player) for r in store.recent(5)] == [(13, BOB), (12, ANN)]
+    assert {(leader.name, leader.games, leader.wins) for leader in store.leaders()} == {("ann", 2, 1), ("bob", 2, 1)}
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(store_module.SCHEMA_VERSION,)]
+        plan = " ".join(str(r) for r in conn.execute(
+            "EXPLAIN QUERY PLAN SELECT count(*) FROM games WHERE (p1_player = ? OR p2_player = ?)", (ANN, ANN)))
+    conn.close()
+    assert "games_by_p1_player" in plan and "games_by_p2_player" in plan  # a player's games still by index
+
+
+def test_a_read_only_file_from_before_game_ids_still_shows_its_games_and_leaders(tmp_path: Path):
+    path = tmp_path / "served.sqlite3"
+    schema_2_file(path)
+    store = StatsStore.open(path, read_only=True)
+    assert [r.battles for r in store.recent(5)] == [12]
+    assert [(leader.name, leader.wins) for leader in store.leaders()] == [("ann", 1), ("bob", 0)]
+
+
+def test_the_leaderboard_counts_each_identitys_table_games_wins_and_longest_game(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "served.sqlite3")
+    store.record(game(10, (ANN, BOB)))
+    store.record(game(30, (BOB, ANN), names=("bob", "ann"), result=Result.P2))
+    store.record(game(50, (EVE, ANN), names=("eve", "Ann Lee")))
+    store.record(game(70, (BOB, EVE), names=("bobby", "eve"), result=Result.DRAW))
+    store.record(game(90, (EVE, None), names=("eve", "house")))  # the house in a seat: eve's game all the same
+    store.record(game(900, (ANN, None), source=Source.AUTO))  # a solo game: not on the leaderboard
+    store.record(game(990, (BOB, BOB), names=("bob", "bob")))  # against themselves: not counted
+    leaders = store.leaders()
+    assert [(one.player, one.name, one.games, one.wins, one.longest) for one in leaders] == [
+        (EVE, "eve", 3, 2, 90),  # as many wins and games as ann: who played last comes first
+        (ANN, "Ann Lee", 3, 2, 50),  # the name of the latest game
+        (BOB, "bobby", 3, 0, 70),
+    ]
+    assert [leader.player for leader in store.leaders(limit=1)] == [EVE]
+
+
+def test_no_table_games_make_an_empty_leaderboard(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "served.sqlite3")
+    assert store.leaders() == ()
+    store.record(game(40, (ANN, None), source=Source.AUTO))
+    assert store.leaders() == ()

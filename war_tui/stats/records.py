@@ -43,6 +43,15 @@ def known(kind: type[E], value: str) -> E | str:
         return value
 
 
+def table_game_id(table: str, nonce: str, number: int) -> str:
+    """A table game's id: the table's name, the nonce the table was opened with, the game's number there.
+
+    A table's name is used again once it closes; its nonce is not, so no two games share an id, and whichever
+    node holds the table (it keeps its nonce and its count of games) names a game the same.
+    """
+    return f"{table}.{nonce}.{number}"
+
+
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -74,6 +83,9 @@ class GameRecord:
     p1_player: str | None = None
     """Who sat in seat 1, as the SSH server knows them (``WAR_TUI_PLAYER_ID``): never shown, only matched."""
     p2_player: str | None = None
+    game_id: str | None = None
+    """The game's own name, the same on every node that hands it on (``table_game_id``): the store keeps one
+    game per id, so a record delivered twice counts once. None: a solo game, each record a game of its own."""
     id: int | None = field(default=None, compare=False)  # set once stored
 
     @classmethod
@@ -86,10 +98,12 @@ class GameRecord:
         *,
         finished_at: str | None = None,
         players: tuple[str | None, str | None] = (None, None),
+        game_id: str | None = None,
     ) -> GameRecord:
         """The record of a game that is over (won, drawn or stopped).
 
-        ``players``: the identities of the two seats in a served game (a solo game: the player's in seat 1).
+        ``players``: the identities of the two seats in a served game (a solo game: the player's in seat 1);
+        ``game_id``: a table game's id (``table_game_id``).
         """
         if game.result is None or game.reason is None:
             raise ValueError("only a finished game can be recorded")
@@ -113,6 +127,7 @@ class GameRecord:
             source=Source(source),
             p1_player=players[0],
             p2_player=players[1],
+            game_id=game_id,
         )
 
     def seen_by(self, player: str) -> GameRecord:
@@ -256,3 +271,17 @@ class Histogram:
             "bins": [b.to_dict() for b in self.bins],
             "overflow": self.overflow.to_dict() if self.overflow else None,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Leader:
+    """One identity on the leaderboard: the table games it finished, those it won and its longest game.
+
+    ``player`` is only for matching (never shown); ``name`` is the name it had in its latest game.
+    """
+
+    player: str
+    name: str
+    games: int
+    wins: int
+    longest: int

@@ -19,7 +19,8 @@ from .records import GameRecord, Source, known
 
 SUFFIX = ".unsaved.jsonl"
 _FIELDS = tuple(f.name for f in fields(GameRecord) if f.name != "id")
-_OPTIONAL = {"p1_player": None, "p2_player": None}  # optional: a line without them is a game nobody served
+_OPTIONAL = {"p1_player": None, "p2_player": None, "game_id": None}
+"""Optional: a line without them is a game nobody served (or a table game kept before games had ids)."""
 
 
 def recovery_path(database: Path) -> Path:

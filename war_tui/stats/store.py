@@ -24,6 +24,9 @@ Why it looks like this:
 - Served games (``serve-ssh``) carry the identity of each seat; ``summary(player=...)`` reads one
   player's games only, with nobody else's name. A file with ``max_rows`` keeps at most that many
   games: the write that passes it deletes the oldest tenth in the same transaction.
+- A table game carries its id (``GameRecord.game_id``), the same from every node that delivers it; a
+  record whose id is stored already is stored no more, so a game delivered twice counts once. The
+  leaderboard (``leaders``) adds up the table games per identity from two partial indexes of the seats.
 - ``schema_version`` records which migrations a file has had; ``MIGRATIONS`` is
   the path from any older version to ``SCHEMA_VERSION``. ``PRAGMA application_id``
   marks the file as ours, so a path pointing at another program's database is
@@ -50,7 +53,7 @@ import platformdirs
 
 from ..core.rules import EndReason, Gather, Result
 from . import recovery
-from .records import Bin, GameRecord, Histogram, Source, Totals, known
+from .records import Bin, GameRecord, Histogram, Leader, Source, Totals, known
 
 Read = TypeVar("Read")
 
@@ -58,7 +61,7 @@ APP_NAME = "war-tui"
 FILE_NAME = "stats.sqlite3"
 SERVED_FILE_NAME = "served-stats.sqlite3"  # games played over SSH, beside the user's own, never in them
 APPLICATION_ID = 0x57415254  # "WART", in the file header: this file is war-tui's
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT = 3.0  # seconds a write waits for another process before its games wait in memory
 OVERFLOW_MIN_GAMES = 100  # below this the "top 1%" is a single game: no overflow bin
 PENDING_LIMIT = 1_000  # games kept in memory while the file is locked; beyond it the oldest go
@@ -66,6 +69,8 @@ RETRY_FIRST = 1.0  # seconds before the first retry of a locked file; doubles up
 RETRY_MOST = 30.0
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 SUMMARIES_KEPT = 8  # summaries a store keeps for asking again (one per question: player, bins, recent games)
+LEADERS = 100  # identities the leaderboard lists unless told
+MAX_LEADERS = 1_000  # and at most
 HISTOGRAM_BINS = 48  # divisible by 2, 3, 4, 6, 8, 12, 16, 24: merges evenly to narrower charts
 
 # Statements that take a file from version N-1 to version N, keyed by N.
@@ -101,13 +106,25 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE INDEX games_by_p1_player ON games (p1_player) WHERE p1_player IS NOT NULL",
         "CREATE INDEX games_by_p2_player ON games (p2_player) WHERE p2_player IS NOT NULL",
     ),
+    3: (  # a table game's id, stored once however often it is delivered; the leaderboard read from the indexes
+        "ALTER TABLE games ADD COLUMN game_id TEXT",
+        "CREATE UNIQUE INDEX games_by_game_id ON games (game_id) WHERE game_id IS NOT NULL",
+        # Each seat's index holds what the leaderboard adds up, so it reads the indexes alone.
+        "DROP INDEX games_by_p1_player",
+        "CREATE INDEX games_by_p1_player ON games (p1_player, source, result, battles, p2_player)"
+        " WHERE p1_player IS NOT NULL",
+        "DROP INDEX games_by_p2_player",
+        "CREATE INDEX games_by_p2_player ON games (p2_player, source, result, battles, p1_player)"
+        " WHERE p2_player IS NOT NULL",
+    ),
 }
 
 _INSERT = (
     "INSERT INTO games (finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result,"
-    " end_reason, battles, wars, longest_war, p1_count, p2_count, seconds, source, p1_player, p2_player)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " end_reason, battles, wars, longest_war, p1_count, p2_count, seconds, source, p1_player, p2_player, game_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
 )
+"""A game whose ``game_id`` is stored already is not stored again (only the unique id can conflict)."""
 
 _COLUMNS = (
     "id, finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result, end_reason,"
@@ -162,6 +179,7 @@ class StatsStore:
         self.trimmed = 0
         """Games this store deleted to stay under ``max_rows``."""
         self._summaries: dict[tuple[int, int, str | None], tuple[tuple[int | None, int | None], Summary]] = {}
+        self._leaders: dict[int, tuple[tuple[int | None, int | None], tuple[Leader, ...]]] = {}
         self.disabled_reason: str | None = None
         self.user_disabled = False  # off by the user's choice (--no-stats): nothing to warn about
         self._readable = True
@@ -458,6 +476,28 @@ class StatsStore:
 
         return self._read(read, Summary(Totals.empty(), Histogram(()), ()))
 
+    def leaders(self, limit: int = LEADERS) -> tuple[Leader, ...] | None:
+        """The identities with the most table games won (then the fewest played), at most ``limit``; None
+        when unreadable. A game someone played against themselves (one identity in both seats) is not
+        counted. Kept, like ``summary``, while the file holds the same games."""
+        limit = max(0, min(limit, MAX_LEADERS))
+
+        def read(conn: sqlite3.Connection) -> tuple[Leader, ...]:
+            span = conn.execute("SELECT min(id), max(id) FROM games").fetchone()
+            with self._lock:
+                kept = self._leaders.get(limit)
+            if kept is not None and kept[0] == span:
+                return kept[1]
+            leaders = _read_leaders(conn, limit)
+            with self._lock:
+                if len(self._leaders) >= SUMMARIES_KEPT:
+                    self._leaders.clear()
+                self._leaders[limit] = (span, leaders)
+            return leaders
+
+        none: tuple[Leader, ...] = ()
+        return self._read(read, none)
+
     # ------------------------------------------------------------ internals
 
     def _read(self, query: Callable[[sqlite3.Connection], Read], nothing: Read) -> Read | None:
@@ -727,7 +767,7 @@ def _record_row(game: GameRecord) -> tuple[object, ...]:
         game.finished_at, game.seed, game.war_cards, str(game.gather), game.max_battles,
         game.p1_name, game.p2_name, str(game.result), str(game.reason), game.battles, game.wars,
         game.longest_war, game.p1_count, game.p2_count, game.seconds, str(game.source),
-        game.p1_player, game.p2_player,
+        game.p1_player, game.p2_player, game.game_id,
     )
 
 
@@ -845,6 +885,36 @@ def _read_recent(conn: sqlite3.Connection, limit: int, scope: _Scope = _Scope())
         (*scope.params, max(0, limit)),
     ).fetchall()
     return [_row_to_record(r) for r in rows]
+
+
+_SEATS = """
+    SELECT {me}_player AS player, count(*) AS games, total(result = '{me}') AS wins, max(battles) AS longest,
+           max(id) AS last
+    FROM games
+    WHERE source = 'table' AND {me}_player IS NOT NULL AND {me}_player IS NOT {other}_player
+    GROUP BY {me}_player"""
+_LEADERS = f"""
+    WITH seats AS ({_SEATS.format(me="p1", other="p2")} UNION ALL {_SEATS.format(me="p2", other="p1")})
+    SELECT player, sum(games), sum(wins), max(longest), max(last) FROM seats
+    GROUP BY player ORDER BY 3 DESC, 2 ASC, 5 DESC LIMIT ?"""
+"""Each seat's games from its own partial index, in the index's order (no sort, no visit to the table), then
+the two seats of each identity together: a read of the seats, not of the games."""
+
+
+def _read_leaders(conn: sqlite3.Connection, limit: int) -> tuple[Leader, ...]:
+    rows = conn.execute(_LEADERS, (limit,)).fetchall()
+    last = {row[4] for row in rows}
+    names: dict[tuple[int, str], str] = {}
+    for id_, p1, p1_name, p2, p2_name in conn.execute(
+        f"SELECT id, p1_player, p1_name, p2_player, p2_name FROM games WHERE id IN ({','.join('?' * len(last))})",
+        tuple(last),
+    ):
+        names[(id_, p1)] = p1_name
+        names[(id_, p2)] = p2_name
+    return tuple(
+        Leader(player=player, name=names.get((last_id, player), ""), games=games, wins=int(wins), longest=longest)
+        for player, games, wins, longest, last_id in rows
+    )
 
 
 def _seen_by(summary: Summary, player: str) -> Summary:

@@ -4,7 +4,7 @@ The rules stay in the engine: the dealer only deals a ``Game`` and runs the call
 it (``start``, ``step``, ``play``, ``stop``), collecting what the engine says as the table tells it
 (deals, won battles and ends: ``TableEvent``). It keeps the battle on show for snapshots, stops the
 game's time and counts it in the tally the moment it ends (before anyone is told), and hands the one
-``GameRecord`` of each finished game to the host. A game both players stopped before its first battle
+``GameRecord`` of each finished game to the host, named by the table's ``game_ids``. A game both players stopped before its first battle
 is no game: neither the tally nor the statistics keep it.
 """
 
@@ -33,11 +33,14 @@ class Dealer:
         seed_source: Callable[[], int] | None = None,
         on_record: Callable[[GameRecord], None] | None = None,
         game: Game | None = None,
+        game_ids: Callable[[int], str] | None = None,
     ) -> None:
+        """``game_ids``: each game's id by its number (``table_game_id``); None: records carry none."""
         seeds = seed_source if seed_source is not None else _random_seed
         self._deal = deal if deal is not None else (lambda: Game.deal(seeds(), rules))
         self._clock = clock
         self._on_record = on_record
+        self._game_ids = game_ids
         self._said: list[Event] = []
         self._tally: Counter[Result] = Counter()
         self._dealt_at = 0.0
@@ -111,7 +114,10 @@ class Dealer:
         if _nothing_played(game):
             return  # a game stopped before its first battle is no game: neither statistics nor tally keep it
         if self._on_record is not None:
-            self._on_record(GameRecord.from_game(game, names, self._took, Source.TABLE, players=players))
+            game_id = self._game_ids(self.number) if self._game_ids is not None else None
+            self._on_record(
+                GameRecord.from_game(game, names, self._took, Source.TABLE, players=players, game_id=game_id)
+            )
 
     def played(self) -> float:
         """Seconds since the deal, or how long the game took once it is over."""

@@ -29,13 +29,14 @@ A table belongs to one thread: the host's event loop calls everything on it.
 from __future__ import annotations
 
 import math
+import secrets
 from collections.abc import Callable
 from typing import Literal
 
 from ..core.engine import Game
 from ..core.plural import plural
 from ..core.rules import EndReason, Side
-from ..stats.records import GameRecord
+from ..stats.records import GameRecord, table_game_id
 from . import agreement
 from .autoplay import AutoPlay
 from .clock import Clock, monotonic
@@ -73,6 +74,8 @@ from .seats import Seat, Seating, Seats
 
 REPLACED = "you sat down at this table again from another connection: the game goes on there"
 """What an older connection of a player is told as it closes, when a newer one takes its seat."""
+NONCE_BYTES = 8
+"""Random bytes in a table's nonce (16 hex digits): a table opened again under an old name gets a new one."""
 
 
 class TableRefused(ValueError):
@@ -184,8 +187,12 @@ class Table:
         opened_by: tuple[str | None, str | None] = (None, None),
         on_change: Callable[[], None] | None = None,
         game: Game | None = None,
+        nonce: str | None = None,
     ) -> None:
         self.name = name
+        self.nonce = nonce if nonce is not None else secrets.token_hex(NONCE_BYTES)
+        """Chosen when the table opens and kept with it wherever it is served: with its name and a game's number,
+        the game's id (``table_game_id``), which a table of the same name opened later never shares."""
         self.options = options if options is not None else TableOptions()
         self.opened_by = opened_by
         """(address, identity) of whoever opened the table, for the cap on tables one visitor opens."""
@@ -202,7 +209,10 @@ class Table:
         self._auto = AutoPlay()
         self._moves = 0
         """Flips and battles so far: a player who leaves before it moved keeps no seat."""
-        self._dealer = Dealer(clock, self.options.rules, deal, seed_source, on_record, game)
+        self._dealer = Dealer(
+            clock, self.options.rules, deal, seed_source, on_record, game,
+            game_ids=lambda number: table_game_id(self.name, self.nonce, number),
+        )
         if game is None:
             self._play(self.game.start)
 
