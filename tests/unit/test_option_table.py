@@ -52,7 +52,7 @@ def test_every_served_variable_is_one_option_and_reads_back_what_the_server_writ
     variables = [option.variable for option in SERVED_OPTIONS]
     assert len(variables) == len(set(variables))
     told = {"served": True, "top_speed": 60.0, "notice": "Welcome.", "session_minutes": 2.5,
-            "player": "key:SHA256:abc", "table_fd": 9, "table_mode": "watch"}
+            "player": "key:SHA256:abc", "table_fd": 9, "table_mode": "watch", "leaderboard": False}
     assert set(told) == {option.name for option in SERVED_OPTIONS}
     assert read_served(served_environment(**told)) == told
     settings = PlaySettings(**read_served(served_environment(**told)))

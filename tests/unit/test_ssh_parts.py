@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from war_tui.commands.common import UsageError
 from war_tui.commands.play import served_settings
 from war_tui.serving.crash import describe_status
 from war_tui.serving.environment import DEFAULT_TERM, served_variables, session_environment
@@ -163,7 +164,12 @@ def test_a_served_game_knows_its_top_speed_and_notice_from_the_server_only():
     player = served.pop("player")
     assert served == {
         "served": True, "top_speed": 60.0, "notice": "Agent forwarding is not offered here.", "session_minutes": None,
+        "leaderboard": True,
     }
+    assert served_settings(served_variables(60, None, leaderboard=False))["leaderboard"] is False
+    for bad in ("", "yes", "2"):
+        with pytest.raises(UsageError, match="WAR_TUI_LEADERBOARD must be 0 or 1"):
+            served_settings({"WAR_TUI_SERVED": "1", "WAR_TUI_LEADERBOARD": bad})
     assert isinstance(player, str) and player.startswith("session:")  # told no identity: this session's own
     assert served_settings({}) == {}
 

@@ -169,6 +169,8 @@ SERVER = (
     whole("node_lease", MIN_LEASE, MAX_LEASE, DEFAULT_LEASE, metavar="S", group=CLUSTER,
           help="seconds this server's lease in the cluster lasts unless renewed, {low}-{high}: how long its tables"
           " wait for it after it dies before another server takes them (default {default})"),
+    Option("no_leaderboard", False, kind="switch",
+           help="keep no leaderboard: the lobby's s shows none (finished table games are still recorded)"),
     Option("log_level", "info", choices=("info", "debug"),
            help="debug: whole crash reports of games in the log, not one line each (default {default})"),
     Option("no_preload", False, kind="switch",
@@ -316,6 +318,7 @@ def prepare_server(
         seats_per_address=args.max_seats_per_address,
         table_rules=table_rules,
         stats=stats,
+        leaderboard=not args.no_leaderboard,
         idle_seconds=args.idle_minutes * 60 or None,
         idle_exempt_screensaver=args.idle_exempt_screensaver,
         max_server_mb=args.max_server_mb,
@@ -329,7 +332,8 @@ def prepare_server(
     if stats_path is None:
         banner.append("statistics: none (--no-stats)")
     else:
-        banner.append(f"statistics of served games: {stats_path} (at most {plural(args.served_stats_rows, 'game')})")
+        banner.append(f"statistics of served games: {stats_path} (at most {plural(args.served_stats_rows, 'game')})"
+                      + ("; no leaderboard (--no-leaderboard)" if args.no_leaderboard else ""))
     if ssh and authorized is None:
         banner.append(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
     elif ssh and authorized is not None:

@@ -38,6 +38,8 @@ class GameConfig:
     table_rules: Rules = field(default_factory=Rules)
     stats: Callable[[], StatsStore] | None = None
     """Opens the store that records finished table games (on first need, in a thread); None: not recorded."""
+    leaderboard: bool = True
+    """The lobby offers the leaderboard read from that store (``--no-leaderboard``: it does not)."""
     idle_seconds: float | None = 30 * 60.0
     """A session that sends no keys for this long is ended with a goodbye; None or 0: never."""
     idle_exempt_screensaver: bool = False

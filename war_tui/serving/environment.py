@@ -49,9 +49,9 @@ def session_environment(
     return env
 
 
-def served_variables(max_speed: float, notice: str | None) -> dict[str, str]:
+def served_variables(max_speed: float, notice: str | None, leaderboard: bool = True) -> dict[str, str]:
     """What the server tells the game about being served (the served variables of ``war_tui.settings.options``)."""
-    return served_environment(served=True, top_speed=max_speed, notice=notice or None)
+    return served_environment(served=True, top_speed=max_speed, notice=notice or None, leaderboard=leaderboard)
 
 
 def home_directory(env: Mapping[str, str]) -> str:

@@ -24,6 +24,7 @@ from ..presentation.speed import DEFAULT_SPEED, MAX_NUMERIC_SPEED, MIN_SPEED, Sp
 from . import file_values as keys
 from .file_values import Check, Maker
 from .served import (
+    LEADERBOARD_VARIABLE,
     MAX_PLAYER_ID,
     NOTICE_VARIABLE,
     PLAYER_ID_VARIABLE,
@@ -185,6 +186,15 @@ def _player(text: str) -> str:
     if not (0 < len(text) <= MAX_PLAYER_ID and text.isascii() and text.isprintable()):
         raise ValueError(f"{PLAYER_ID_VARIABLE} must be 1 to {MAX_PLAYER_ID} printable ASCII characters")
     return text
+
+
+def _on_or_off(variable: str) -> Callable[[str], bool]:
+    def parse(text: str) -> bool:
+        if text not in ("0", "1"):
+            raise ValueError(f"{variable} must be 0 or 1")
+        return text == "1"
+
+    return parse
 
 
 def _table_fd(text: str) -> int:
@@ -351,6 +361,10 @@ PLAY: tuple[Option[Any], ...] = (
     Option(
         "player", None, parse=_player, variable=PLAYER_ID_VARIABLE,
         absent=lambda: SESSION_PLAYER_PREFIX + secrets.token_hex(16), setting=True, flag=False,
+    ),
+    Option(
+        "leaderboard", True, parse=_on_or_off(LEADERBOARD_VARIABLE), variable=LEADERBOARD_VARIABLE,
+        text=lambda on: "1" if on else "0", setting=True, flag=False,
     ),
     Option(
         "table_fd", None, parse=_table_fd, variable=TABLE_FD_VARIABLE, comes_with="table_mode",

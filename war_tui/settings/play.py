@@ -53,3 +53,4 @@ class PlaySettings:
     two_players: bool = OPTIONS["two_players"].default  # a local table, both seats at this keyboard
     table_fd: int | None = OPTIONS["table_fd"].default  # served at a shared table: the socket to the server
     table_mode: str | None = OPTIONS["table_mode"].default  # one of TABLE_MODES when table_fd is set
+    leaderboard: bool = OPTIONS["leaderboard"].default  # served: the lobby's s shows the server's leaderboard

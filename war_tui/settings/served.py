@@ -24,6 +24,7 @@ PLAYER_ID_VARIABLE = "WAR_TUI_PLAYER_ID"  # who the player is, opaque: "key:SHA2
 # socket to the server's Link for this connection, and what the server already did with that connection.
 TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the socket's file descriptor number, inherited
 TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
+LEADERBOARD_VARIABLE = "WAR_TUI_LEADERBOARD"  # "0": the server keeps no leaderboard (--no-leaderboard); "1": it does
 LINE_VARIABLE = "WAR_TUI_LINE"  # "keys": the line mode, keys one at a time; "lines": it reads whole lines
 # (an SSH client with no terminal: its own terminal sends a line once enter is pressed)
 LINE_INPUTS = ("keys", "lines")

@@ -465,7 +465,9 @@ class GameSession(asyncssh.SSHServerSession):
         server = self._link.server
         config = server.config
         env = session_environment(self._term, self.environment.variables, config.session_seconds)
-        env.update(served_variables(config.max_speed, NO_AGENT if self._link.agent_refused else None))
+        env.update(served_variables(
+            config.max_speed, NO_AGENT if self._link.agent_refused else None, leaderboard=config.leaderboard
+        ))
         line_input = None
         if self._line:
             # With a terminal the keys come one at a time; without one (ssh -T) the client sends whole lines.

@@ -332,7 +332,7 @@ class WebSession:
         server = self.door.server
         config = server.config
         env = session_environment(TERM, {"COLORTERM": "truecolor"}, config.session_seconds)
-        env.update(served_variables(config.max_speed, None))
+        env.update(served_variables(config.max_speed, None, leaderboard=config.leaderboard))
         if self.line:  # as for ssh -T HOST line: whole lines in, plain lines out, no terminal to draw on
             env[LINE_VARIABLE] = "lines"
             env["TERM"] = "dumb"
