@@ -263,7 +263,7 @@ async def test_the_lobby_shows_every_column_whole_with_16_character_names_at_80_
 async def test_the_lobbys_help_lists_the_lobbys_keys_and_q_at_a_table_goes_back_to_the_lobby():
     from table_support import TableServer, dealing, table_app
 
-    from war_tui.presentation.table_keys import LOBBY_KEYS
+    from war_tui.presentation.table_keys import lobby_keys
     from war_tui.ui.screens.help import HelpScreen
     from war_tui.ui.screens.lobby import LobbyScreen
 
@@ -277,7 +277,7 @@ async def test_the_lobbys_help_lists_the_lobbys_keys_and_q_at_a_table_goes_back_
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.chosen_table() == "oak")
             await pilot.press("question_mark")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-            assert app.screen.keys == LOBBY_KEYS
+            assert app.screen.keys == lobby_keys(leaderboard=False)  # no statistics file given: no leaderboard
             assert any(key.startswith("enter") for key, _ in app.screen.keys)
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))

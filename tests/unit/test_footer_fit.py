@@ -33,7 +33,9 @@ TWO_PLAYERS = [hint("f", "P1 flip", "p1_flip"), hint("j", "P2 flip", "p2_flip"),
 SEAT = [FLIP, AUTO, *SPEED, *REST[:2], hint("1-6", "Emote", "emote"), *REST[2:], PALETTE_KEY]
 WATCHING = [*SOLO[:-1], hint("t", "Sit", "sit"), PALETTE_KEY]  # no emote: only a seat has it
 LOBBY = [hint("enter", "Sit", "sit"), hint("w", "Watch", "watch"), hint("f", "Free seats", "free_seats"),
-         hint("n", "New table", "new_table"), hint("q", "Quit", "quit"), *REST[2:4], PALETTE_KEY]
+         hint("n", "New table", "new_table"), hint("s", "Leaders", "leaderboard"), hint("q", "Quit", "quit"),
+         REST[3], PALETTE_KEY]
+"""The lobby's own keys (``s`` is its leaderboard, not the statistics), then the app's."""
 WAYS = {"solo": (SOLO, SOLO_FOOTER), "two players": (TWO_PLAYERS, TWO_PLAYER_FOOTER), "seat": (SEAT, SEAT_FOOTER),
         "watching": (WATCHING, WATCHING_FOOTER), "lobby": (LOBBY, LOBBY_FOOTER)}
 NEEDED = {"solo": {"flip", "auto", "help", "quit"}, "two players": {"p1_flip", "p2_flip", "auto", "help", "quit"},
@@ -103,5 +105,5 @@ def test_a_spectator_never_sees_the_players_keys_however_wide():
 
 def test_the_lobby_footer_names_every_key_at_80_columns():
     shown, palette = fit(LOBBY, 80, LOBBY_FOOTER)
-    assert " ".join(unit.text for unit in shown) == "enter Sit w Watch f Free seats n New table q Quit s Stats ? Help"
+    assert " ".join(unit.text for unit in shown) == "enter Sit w Watch f Free seats n New table s Leaders q Quit ? Help"
     assert palette == PALETTE_KEY

@@ -85,7 +85,7 @@ WATCHING_FOOTER = FooterPlan(
     hides=frozenset({"flip", "auto", "faster", "slower", "pause_on_war", "restart"}),
 )
 """A spectator's keys: take a seat, statistics, help, leave; the players' keys only say "you are watching"."""
-LOBBY_FOOTER = FooterPlan(drops=("stats", PALETTE, "new_table", "free_seats", "watch"))
+LOBBY_FOOTER = FooterPlan(drops=("stats", PALETTE, "leaderboard", "new_table", "free_seats", "watch"))
 """The lobby's keys: sitting, help and leaving stay longest (the line of keys over the footer names them all)."""
 
 

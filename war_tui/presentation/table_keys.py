@@ -43,10 +43,22 @@ LOBBY_KEYS = (
     ("w", "watch it"),
     ("f", "list only the tables with a free seat (again: every table)"),
     ("n", "open a new table: type its name, then enter (esc goes back)"),
+    ("s", "the leaderboard: each player's table games, wins and longest game"),
     ("q", "at a table you came to from here: back to this lobby; here: leave"),
     ("?  esc", "this help, open and close"),
 )
 """The lobby's keys, as its help lists them."""
+LEADERBOARD_KEYS = (
+    ("Up Down", "move through the players (PgUp PgDn Home End too)"),
+    ("esc  q  s", "back to the lobby"),
+    ("?", "this help (esc closes it)"),
+)
+"""The leaderboard's keys, as its help lists them."""
+
+
+def lobby_keys(leaderboard: bool) -> tuple[tuple[str, str], ...]:
+    """The lobby's keys as its help lists them: ``s`` only where the server keeps a leaderboard."""
+    return LOBBY_KEYS if leaderboard else tuple(key for key in LOBBY_KEYS if key[0] != "s")
 
 
 def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:

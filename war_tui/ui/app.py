@@ -30,7 +30,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from ..core.engine import Game
 from ..core.plural import plural
 from ..presentation.glyphs import choose_glyphs
-from ..presentation.table_keys import LOBBY_KEYS
+from ..presentation.table_keys import LEADERBOARD_KEYS, lobby_keys
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
 from ..stats import GameRecord, Source, StatsStore
@@ -88,6 +88,12 @@ def _loaded_stats_screen() -> tuple[type[Screen], ...]:
     """The statistics screen's class if it was ever loaded; until then none can be showing."""
     module = sys.modules.get(f"{__package__}.screens.stats")
     return (module.StatsScreen,) if module is not None else ()
+
+
+def _loaded_leaderboard_screen() -> tuple[type[Screen], ...]:
+    """The leaderboard's class if it was ever loaded (by a lobby's ``s``); until then none can be showing."""
+    module = sys.modules.get(f"{__package__}.screens.leaderboard")
+    return (module.LeaderboardScreen,) if module is not None else ()
 
 
 def breakpoint_classes(size: int, breakpoints: list[tuple[int, str]]) -> dict[str, bool]:
@@ -283,7 +289,9 @@ class WarApp(ShadowOutput, App[None]):
     def open_lobby(self) -> None:
         from .screens.lobby import LobbyScreen
 
-        self._lobby = LobbyScreen(self.glyphs)
+        settings = self.settings
+        board = self.stats if settings.leaderboard and not self.stats.user_disabled else None
+        self._lobby = LobbyScreen(self.glyphs, leaderboard=board, you=settings.player)
         self.push_screen(self._lobby)
 
     def close_lobby(self) -> bool:
@@ -438,7 +446,11 @@ class WarApp(ShadowOutput, App[None]):
             return
         if any(isinstance(s, HelpScreen) for s in self.screen_stack):
             return  # under the too-small notice; it comes back with the board
-        keys = LOBBY_KEYS if self._lobby is not None and self.screen is self._lobby else self.controller.help_keys()
+        keys = self.controller.help_keys()
+        if self._lobby is not None and self.screen is self._lobby:
+            keys = lobby_keys(leaderboard=self._lobby.leaderboard is not None)
+        elif isinstance(self.screen, _loaded_leaderboard_screen()):
+            keys = LEADERBOARD_KEYS
         rules = self.controller.rules
         self._push_overlay(HelpScreen(rules) if keys is None else HelpScreen(rules, keys))
 

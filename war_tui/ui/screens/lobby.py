@@ -28,6 +28,7 @@ from textual.widgets.data_table import CellDoesNotExist, ColumnKey
 
 from ...presentation.footer import LOBBY_FOOTER
 from ...presentation.glyphs import Glyphs
+from ...presentation.leaderboard import NO_LEADERBOARD
 from ...presentation.lobby import (
     ROW_HEIGHT,
     column_widths,
@@ -39,6 +40,7 @@ from ...presentation.lobby import (
     shown_tables,
 )
 from ...presentation.words import capital
+from ...stats import StatsStore
 from ...tables import Lobby, TableNameError, parse_table_name
 from ...tables.names import MAX_TABLE_NAME_LENGTH, TABLE_NAME_RULE
 from ..components.game_footer import GameFooter
@@ -63,6 +65,8 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("f", "free_seats", "Free seats"),
         Binding("n", "new_table", "New table"),
+        Binding("s", "leaderboard", "Leaders"),
+        Binding("s", "no_leaderboard", "Leaders", show=False),  # where the server keeps none: says so
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -79,9 +83,13 @@ class LobbyScreen(Screen[None]):
         table: str
         watch: bool
 
-    def __init__(self, glyphs: Glyphs) -> None:
+    def __init__(self, glyphs: Glyphs, leaderboard: StatsStore | None = None, you: str | None = None) -> None:
+        """``leaderboard``: the server's statistics, which ``s`` shows as its leaderboard (None: it keeps none);
+        ``you``: the player's identity, whose row there says so."""
         super().__init__()
         self.glyphs = glyphs
+        self.leaderboard = leaderboard
+        self.you = you
         self._ready = False
         """Composed and mounted: a lobby that came before waits for ``on_mount``."""
         self._columns: tuple[str, ...] = ()
@@ -109,10 +117,11 @@ class LobbyScreen(Screen[None]):
                 id="lobby-name",
             )
         yield Static("", id="lobby-message")
+        dot = self.glyphs.dot
+        leaders = f" {dot} s leaderboard" if self.leaderboard is not None else ""
         yield Static(plain(
-            f"Up/Down choose {self.glyphs.dot} enter sits {self.glyphs.dot} w watches"
-            f" {self.glyphs.dot} f free seats {self.glyphs.dot} n opens a new table {self.glyphs.dot} q leaves"
-            f" {self.glyphs.dot} ? help"),
+            f"Up/Down choose {dot} enter sits {dot} w watches {dot} f free seats {dot} n opens a new table"
+            f"{leaders} {dot} q leaves {dot} ? help"),
             id="lobby-keys",
         )
         yield GameFooter(ascii=self.glyphs.ascii, plan=LOBBY_FOOTER)
@@ -244,6 +253,23 @@ class LobbyScreen(Screen[None]):
 
     def action_watch(self) -> None:
         self._join(watch=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``s`` is the leaderboard where the server keeps one; elsewhere it only says there is none."""
+        if action == "leaderboard":
+            return self.leaderboard is not None
+        if action == "no_leaderboard":
+            return self.leaderboard is None
+        return True
+
+    def action_leaderboard(self) -> None:
+        from .leaderboard import LeaderboardScreen  # loaded when first asked for (DataTable, sqlite reads)
+
+        if self.leaderboard is not None:
+            self.app.push_screen(LeaderboardScreen(self.leaderboard, you=self.you, ascii=self.glyphs.ascii))
+
+    def action_no_leaderboard(self) -> None:
+        self.say(NO_LEADERBOARD)
 
     def action_free_seats(self) -> None:
         self.free_only = not self.free_only
