@@ -530,3 +530,20 @@ async def test_a_served_player_sees_only_their_own_games_in_a_file_of_their_own(
     assert played.p1_player is not None and played.p1_player.startswith("key:SHA256:")
     assert store.summary(player=played.p1_player).totals.games == 1
     assert any("served-stats.sqlite3 (at most 100,000 games)" in line for line in server.lines)
+
+
+@pytest.mark.no_server
+@pytest.mark.parametrize("command", ["serve-ssh", "serve"])
+def test_no_leaderboard_is_told_to_every_game(tmp_path, monkeypatch, command):
+    from war_tui.cli import build_parser
+    from war_tui.commands.serve_ssh import prepare_server
+    from war_tui.serving.environment import served_variables
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    for flags, on in (([], True), (["--no-leaderboard"], False)):
+        args = build_parser().parse_args([command, "--host-key", str(tmp_path / "hk"), "--public", *flags])
+        server, banner, _ = prepare_server(args, 0)
+        assert server.config.leaderboard is on
+        assert any("no leaderboard (--no-leaderboard)" in line for line in banner) is not on
+        told = served_variables(60, None, leaderboard=server.config.leaderboard)
+        assert told["WAR_TUI_LEADERBOARD"] == ("1" if on else "0")

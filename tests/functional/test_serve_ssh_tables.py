@@ -513,3 +513,62 @@ async def test_the_seat_timeout_flag_reaches_the_tables(tmp_path):
             await bob.expect(r"BATTLE 1 ")
         finally:
             await leave_all(ann, bob)
+
+
+@pytest.mark.app
+@pytest.mark.server_side
+async def test_a_finished_table_game_is_on_the_lobbys_leaderboard(tmp_path, monkeypatch):
+    """The server records the game; a lobby's own game process reads the same file and lists both players."""
+    from ssh_support import make_key
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    db = tmp_path / "served.sqlite3"
+    keys = {name: make_key(tmp_path, f"{name}_key") for name in ("ann", "bob")}
+    srv = await start_server(tmp_path, None, argv=(*GAME, "--stats-db", str(db)), table_rules=Rules(max_battles=2),
+                             stats=lambda: StatsStore.open(db), **MANY)
+    people: list[Player] = []
+
+    async def arrive(name: str, command: str) -> Player:
+        conn = await connect(srv.port, keys.get(name), username=name)
+        process = await conn.create_process(command, term_type="xterm-256color", term_size=(80, 24), encoding=None)
+        people.append(Player(conn, process, (80, 24)))
+        return people[-1]
+
+    try:
+        ann, bob = await arrive("ann", "table oak"), await arrive("bob", "table oak")
+        await ann.glass.until(r"ann \(you\) to flip · bob to flip")
+        for battle in (1, 2):
+            ann.type(b" ")
+            await bob.glass.until(r"ann flipped · bob \(you\) to flip")
+            bob.type(b" ")
+            await ann.glass.until(rf"Battle {battle} · Wars")
+        await until(lambda: srv.server.tables.recorded == 1)
+        lou = await arrive("lou", "tables")
+        await lou.glass.until(r"oak ")
+        lou.type(b"s")
+        await lou.glass.until(r"Leaderboard")
+        await lou.glass.until(r"ann +1 +[01] +2")
+        await lou.glass.until(r"bob +1 +[01] +2")
+        assert not lou.glass.find("SHA256") and not lou.glass.find("addr:")
+        lou.type(b"\x1b")
+        await lou.glass.until(r"War tables")
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+
+
+@pytest.mark.app
+@pytest.mark.server_side
+async def test_no_leaderboard_reaches_the_lobby_which_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv = await start_server(tmp_path, None, argv=GAME, leaderboard=False, **MANY)
+    try:
+        lou = await take_a_seat(srv.port, "lou", "tables")
+        await lou.glass.until(r"No tables yet")
+        assert not lou.glass.find("Leaders")
+        lou.type(b"s")
+        await lou.glass.until(r"This server keeps no leaderboard\.")
+        lou.conn.close()
+    finally:
+        await srv.server.stop()
