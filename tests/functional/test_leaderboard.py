@@ -90,7 +90,7 @@ def footer_text(app) -> str:
 
 def table_rows(screen: LeaderboardScreen) -> list[list[str]]:
     table = screen.query_one("#leaderboard-table")
-    return [[cell.plain for cell in table.get_row_at(i)] for i in range(table.row_count)]
+    return [[cell.plain.strip() for cell in table.get_row_at(i)] for i in range(table.row_count)]
 
 
 async def test_s_in_the_lobby_opens_the_leaderboard_and_esc_goes_back(tmp_path):
@@ -105,6 +105,10 @@ async def test_s_in_the_lobby_opens_the_leaderboard_and_esc_goes_back(tmp_path):
             ["2", "bob", "3", "1", "612"],
             ["3", "eve", "1", "0", "87"],
         ]
+        rows = screen_rows(app)
+        header = next(row for row in rows if "Longest" in row)
+        for number in ("612", "87"):  # the numbers end where their column's label does
+            assert any(row.endswith(number) and len(row) == len(header) for row in rows), rows
         text = screen_text(app)
         assert "Leaderboard" in text and "key:SHA256" not in text and "addr:" not in text  # identities never shown
         assert "esc Back" in footer_text(app) and "? Help" in footer_text(app)
