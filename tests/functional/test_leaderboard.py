@@ -241,3 +241,31 @@ def test_the_leaderboard_snapshot(snap_compare, tmp_path):
         await leaderboard_read(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=shown)
+
+
+class LateLobby(DirectHost):
+    """A lobby whose list of tables comes only when the test says (``arrive``)."""
+
+    def start(self, loop) -> None:
+        pass
+
+    def arrive(self) -> None:
+        self.registry.watch_lobby(self.game.handle)
+
+
+async def test_a_table_chosen_before_the_list_came_takes_the_leaderboard_away_with_the_lobby(tmp_path):
+    """enter before the server's list, then s: once the list comes the person sits at the table, and no
+    leaderboard or lobby is left over the board for esc to bring back."""
+    host = LateLobby(busy_registry(), "eve")
+    settings = PlaySettings(served=True, table_fd=-1, table_mode="lobby", player=ANN)
+    app = WarApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0,
+                 stats=served_games(tmp_path / "served.sqlite3"), table=host)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("enter")  # asked early: done once the list is in
+        await pilot.press("s")
+        await leaderboard_read(pilot)
+        host.arrive()
+        await until(pilot, lambda: host.member is not None)
+        await until(pilot, lambda: app.screen is app.board, seconds=3)
+        assert not any(isinstance(screen, (LobbyScreen, LeaderboardScreen)) for screen in app.screen_stack)

@@ -298,7 +298,9 @@ class WarApp(ShadowOutput, App[None]):
         lobby, self._lobby = self._lobby, None
         if lobby is None:
             return False
-        if self.screen is lobby:
+        if lobby in self.screen_stack:  # with what was opened over it (the leaderboard, help)
+            while self.screen is not lobby:
+                self.pop_screen()
             self.pop_screen()
         self.refresh_bindings()
         return True
