@@ -106,6 +106,24 @@ def test_a_game_over_waits_for_a_new_deal_and_counts_in_the_tally_once():
     assert again.tally == (2, 0, 0, 0) and len(again_records) == 1  # the first game's record went before
 
 
+def test_a_game_finished_after_a_restore_has_the_id_the_original_table_would_give_it():
+    """The nonce goes with the table: the record of a game either process finishes names it the same, so the
+    statistics keep it once whichever delivers it."""
+    records: list = []
+    table, clock = make_table(lambda: Game(*QUICK_WIN), records=records)
+    ann = table.join("ann", Recorder(), identity="key:ann")
+    bob = table.join("bob", Recorder(), identity="key:bob")
+    ann.restart()
+    bob.restart()  # game 2, not yet played
+    again_records: list = []
+    again, _clock = restored(table, clock, on_record=again_records.append)
+    assert again.nonce == table.nonce
+    for members in ((ann, bob), back(again)[0]):
+        for member in members:
+            member.flip()
+    assert [r.game_id for r in records] == ["oak.5eed.2"] == [r.game_id for r in again_records]
+
+
 # ------------------------------------------------------------------ seats and wishes
 
 

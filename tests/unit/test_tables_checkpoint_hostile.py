@@ -92,6 +92,11 @@ def test_a_field_missing_or_one_too_many_is_refused():
 @pytest.mark.parametrize(("path", "value"), [
     (("name",), "Oak Tree"),
     (("name",), 7),
+    (("nonce",), ""),
+    (("nonce",), "5EED"),
+    (("nonce",), "oak.1"),  # a nonce with a dot would name another table's games
+    (("nonce",), "f" * 65),
+    (("nonce",), 5),
     (("seq",), -1),
     (("seq",), 2**80),
     (("seq",), 1.5),

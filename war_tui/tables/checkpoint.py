@@ -3,6 +3,7 @@
 ``checkpoint(table)`` is compact JSON of at most ``MAX_CHECKPOINT_BYTES``; ``restore(data, clock=..., options=...)``
 builds the ``Table`` again. What it holds, and why so:
 
+- the table's nonce, so a finished game has the same id (``table_game_id``) whichever process records it;
 - the game as its seed (or its dealt packets, when the deal is not the seed's) and the battles played: the engine
   is deterministic, so replaying them rebuilds every packet, and the counts and the end it holds check the replay;
   the game's rules, its number at the table, how long it has been played, the tally;
@@ -63,6 +64,8 @@ MAX_TEXT = 400
 """Characters of a logged notice at most (the table composes them from reduced names)."""
 MAX_IDENTITY = 256
 """Characters of an identity or an address at most (the doors make them: a key's fingerprint, a hashed address)."""
+MAX_NONCE = 64
+"""Hex digits of a table's nonce at most (a table chooses 16)."""
 MAX_PLAYED = 1e9
 """Seconds a game may have been played at most."""
 
@@ -71,7 +74,8 @@ _CARDS = string.ascii_uppercase + string.ascii_lowercase
 _TO_LETTERS = bytes.maketrans(bytes(range(DECK_SIZE)), _CARDS.encode("ascii"))
 _FROM_LETTERS = bytes.maketrans(_CARDS.encode("ascii"), bytes(range(DECK_SIZE)))
 _LETTERS = frozenset(_CARDS)
-_TABLE_KEYS = frozenset({"v", "name", "by", "seq", "bseq", "moves", "empty", "tally", "game", "seats", "auto", "log"})
+_HEX = frozenset("0123456789abcdef")
+_TABLE_KEYS = frozenset({"v", "name", "nonce", "by", "seq", "bseq", "moves", "empty", "tally", "game", "seats", "auto", "log"})
 _GAME_KEYS = frozenset({"n", "rules", "seed", "deck", "b", "end", "counts", "played"})
 _SEAT_KEYS = frozenset({"name", "id", "addr", "before", "lost", "left", "sat", "msit", "flip", "auto", "speed",
                         "restart", "war_stop", "asked", "emotes"})
@@ -104,6 +108,7 @@ def checkpoint(table: Table) -> bytes:
     body: dict[str, object] = {
         "v": CHECKPOINT_VERSION,
         "name": table.name,
+        "nonce": table.nonce,
         "by": [_fit(part) for part in table.opened_by],
         "seq": journal.seq,
         "bseq": journal.battle_seq,
@@ -225,6 +230,7 @@ def restore(
     """
     body = _parse(data)
     name = _table_name(body["name"])
+    nonce = _nonce(body["nonce"])
     opened_by = _pair(body["by"], "opened by", lambda v, w: _text(v, w, MAX_IDENTITY, optional=True))
     seq = _whole(body["seq"], "seq", 0, MAX_COUNT)
     battle_seq = _whole(body["bseq"], "battle seq", 0, seq)
@@ -237,7 +243,7 @@ def restore(
     entries = [_log_entry(entry, seq) for entry in _list(body["log"], "log", 0, MAX_LOG_ENTRIES)]
     table = Table(
         name, clock=clock, options=options, deal=deal, seed_source=seed_source, on_record=on_record, log=log,
-        opened_by=(opened_by[0], opened_by[1]), on_change=on_change, game=game,
+        opened_by=(opened_by[0], opened_by[1]), on_change=on_change, game=game, nonce=nonce,
     )
     now = clock()
     for seat, seat_data in zip(table._seats, seats):
@@ -510,6 +516,13 @@ def _text(value: object, what: str, limit: int, *, optional: bool) -> str | None
         return None
     if not isinstance(value, str) or not 0 < len(value) <= limit or not value.isprintable():
         raise CheckpointError(f"{what}: not printable text of 1 to {limit} characters")
+    return value
+
+
+def _nonce(value: object) -> str:
+    """The table's nonce, which names its games (``table_game_id``): a few hex digits, as a table chooses it."""
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_NONCE or not set(value) <= _HEX:
+        raise CheckpointError(f"nonce: not 1 to {MAX_NONCE} hex digits")
     return value
 
 
