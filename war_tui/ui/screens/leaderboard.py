@@ -34,6 +34,8 @@ from ..components.game_footer import GameFooter
 from ..text import plain
 
 READING = "Reading the leaderboard..."
+READING_AFTER = 0.15
+"""Seconds before "reading" shows: a quick read shows the board without a flash of it first."""
 
 
 class LeaderboardScreen(Screen[None]):
@@ -61,7 +63,7 @@ class LeaderboardScreen(Screen[None]):
         yield Static(plain("Leaderboard"), id="leaderboard-title")
         yield Static(plain(EXPLAINED), id="leaderboard-about")
         yield DataTable(id="leaderboard-table", cursor_type="row", zebra_stripes=True)
-        yield Static(plain(READING), id="leaderboard-message")
+        yield Static("", id="leaderboard-message")
         yield GameFooter(ascii=self.ascii, plan=FooterPlan())
 
     def on_mount(self) -> None:
@@ -69,7 +71,12 @@ class LeaderboardScreen(Screen[None]):
         if self.store.user_disabled:
             self._say(NO_STATISTICS)
             return
+        self.set_timer(READING_AFTER, self._say_reading)
         self._read()
+
+    def _say_reading(self) -> None:
+        if self.leaders is None and not self.unreadable:
+            self._say(READING)
 
     @work(thread=True, exclusive=True, group="leaderboard", exit_on_error=False)
     def _read(self) -> tuple[Leader, ...] | None:
