@@ -118,7 +118,7 @@ class LobbyScreen(Screen[None]):
             )
         yield Static("", id="lobby-message")
         dot = self.glyphs.dot
-        leaders = f" {dot} s leaderboard" if self.leaderboard is not None else ""
+        leaders = f" {dot} s leaders" if self.leaderboard is not None else ""
         yield Static(plain(
             f"Up/Down choose {dot} enter sits {dot} w watches {dot} f free seats {dot} n opens a new table"
             f"{leaders} {dot} q leaves {dot} ? help"),
