@@ -58,12 +58,27 @@ async def export_stats(out_dir: Path) -> Path:
     return out_dir / "stats.svg"
 
 
+async def export_leaderboard(out_dir: Path) -> Path:
+    """The lobby's leaderboard over the served games its snapshot test uses."""
+    from test_leaderboard import in_the_lobby, leaderboard_read, lobby_app, served_games
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = lobby_app(served_games(Path(folder) / "served-stats.sqlite3"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await in_the_lobby(pilot)
+            await pilot.press("s")
+            await leaderboard_read(pilot)
+            app.save_screenshot("leaderboard.svg", path=str(out_dir))
+    return out_dir / "leaderboard.svg"
+
+
 async def main() -> None:
     out_dir = ROOT / "screenshots"
     out_dir.mkdir(exist_ok=True)
     for name in [*SCREEN_STATES, *TABLE_SCREEN_STATES]:
         print(await export(name, out_dir))
     print(await export_stats(out_dir))
+    print(await export_leaderboard(out_dir))
 
 
 if __name__ == "__main__":
