@@ -203,7 +203,7 @@ def test_the_leaderboard_counts_each_identitys_table_games_wins_and_longest_game
     store.record(game(990, (BOB, BOB), names=("bob", "bob")))  # against themselves: not counted
     leaders = store.leaders()
     assert [(one.player, one.name, one.games, one.wins, one.longest) for one in leaders] == [
-        (EVE, "eve", 3, 2, 90),  # as many wins and games as ann: who played last comes first
+        (EVE, "eve", 3, 2, 90),  # as many wins and games as ann: the longer game comes first
         (ANN, "Ann Lee", 3, 2, 50),  # the name of the latest game
         (BOB, "bobby", 3, 0, 70),
     ]
@@ -215,3 +215,16 @@ def test_no_table_games_make_an_empty_leaderboard(tmp_path: Path):
     assert store.leaders() == ()
     store.record(game(40, (ANN, None), source=Source.AUTO))
     assert store.leaders() == ()
+
+
+def test_two_files_holding_the_same_games_in_another_order_list_the_same_leaders(tmp_path: Path):
+    """Ties go by the games, never by the order a node got them in."""
+    games = [game(10, (ANN, BOB)), game(40, (BOB, EVE)), game(20, (EVE, ANN))]  # each: 2 games, 1 win
+    boards = []
+    for name, order in (("a", games), ("b", games[::-1])):
+        store = StatsStore.open(tmp_path / f"{name}.sqlite3")
+        for record in order:
+            store.record(record)
+        boards.append([(one.player, one.games, one.wins, one.longest) for one in store.leaders()])
+    assert boards[0] == boards[1]
+    assert [player for player, *_ in boards[0]] == [EVE, BOB, ANN]  # the longer game first, then by identity

@@ -477,7 +477,7 @@ class StatsStore:
         return self._read(read, Summary(Totals.empty(), Histogram(()), ()))
 
     def leaders(self, limit: int = LEADERS) -> tuple[Leader, ...] | None:
-        """The identities with the most table games won (then the fewest played), at most ``limit``; None
+        """The identities with the most table games won (then the fewest played, the longest game), at most ``limit``; None
         when unreadable. A game someone played against themselves (one identity in both seats) is not
         counted. Kept, like ``summary``, while the file holds the same games."""
         limit = max(0, min(limit, MAX_LEADERS))
@@ -896,9 +896,11 @@ _SEATS = """
 _LEADERS = f"""
     WITH seats AS ({_SEATS.format(me="p1", other="p2")} UNION ALL {_SEATS.format(me="p2", other="p1")})
     SELECT player, sum(games), sum(wins), max(longest), max(last) FROM seats
-    GROUP BY player ORDER BY 3 DESC, 2 ASC, 5 DESC LIMIT ?"""
+    GROUP BY player ORDER BY 3 DESC, 2 ASC, 4 DESC, 1 ASC LIMIT ?"""
 """Each seat's games from its own partial index, in the index's order (no sort, no visit to the table), then
-the two seats of each identity together: a read of the seats, not of the games."""
+the two seats of each identity together: a read of the seats, not of the games. Ties go by the games
+themselves (fewer games, then the longer game, then the identity), never by the order this file got them in,
+so two nodes holding the same games list them alike."""
 
 
 def _read_leaders(conn: sqlite3.Connection, limit: int) -> tuple[Leader, ...]:
