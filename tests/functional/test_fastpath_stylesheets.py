@@ -10,7 +10,7 @@ from war_tui.settings.play import PlaySettings
 from war_tui.ui.app import WarApp
 from war_tui.ui.fastpath import stylesheets
 
-pytestmark = pytest.mark.app  # see pyproject.toml's markers
+pytestmark = [pytest.mark.app, pytest.mark.version_sensitive]  # see pyproject.toml's markers
 
 @pytest.fixture
 def restored(monkeypatch):

@@ -15,7 +15,7 @@ from war_tui.presentation.views import BattleView
 from war_tui.ui.components.battle_log import MAX_LINES
 from war_tui.ui.fastpath import probe
 
-pytestmark = pytest.mark.app  # see pyproject.toml's markers
+pytestmark = [pytest.mark.app, pytest.mark.version_sensitive]  # see pyproject.toml's markers
 
 
 async def test_screens_coming_and_going_leave_the_board_as_it_was():

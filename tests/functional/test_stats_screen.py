@@ -18,7 +18,7 @@ from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats import store as store_module
 from war_tui.ui.screens.stats import StatsScreen
 
-pytestmark = pytest.mark.app  # see pyproject.toml's markers
+pytestmark = [pytest.mark.app, pytest.mark.version_sensitive]  # see pyproject.toml's markers
 
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 SOURCES = (Source.INTERACTIVE, Source.AUTO, Source.SCREENSAVER)

@@ -163,6 +163,7 @@ async def test_two_players_at_game_over_each_flip_key_asks_and_both_deal_again()
         assert log_text(app).count("Game ") == 2
 
 
+@pytest.mark.version_sensitive  # a pilot test of two players at one keyboard
 async def test_two_players_r_deals_again_for_both():
     app = two_player_app(dealing(*PLAIN), names=("Ann", "Bob"))
     async with app.run_test(size=SIZE) as pilot:
@@ -206,6 +207,7 @@ def test_table_variables_without_served_are_ignored(monkeypatch):
 # ------------------------------------------------------------------ a seat over the server's socket
 
 
+@pytest.mark.version_sensitive  # a pilot test of a player's board
 async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has():
     with TableServer(dealing(*WAR_TEXTS)) as server:
         fd, link = server.connect("ann", table="oak")
@@ -278,6 +280,7 @@ async def test_auto_play_runs_when_both_ask_and_either_stops_it():
             await until(pilot, lambda: not app.board.auto)
 
 
+@pytest.mark.version_sensitive  # a pilot test of the table's game over
 async def test_restart_at_game_over_deals_once_both_players_asked():
     with TableServer(dealing(*PLAIN)) as server:
         fd, link = server.connect("ann", table="oak")
@@ -299,6 +302,7 @@ async def test_restart_at_game_over_deals_once_both_players_asked():
             assert app.board.deal.number == 2
 
 
+@pytest.mark.version_sensitive  # a pilot test of a spectator's board
 async def test_a_spectators_player_keys_say_you_are_watching_and_send_nothing():
     with TableServer(dealing(*WAR_TEXTS)) as server:
         ann, bob = seated_at_oak(server)
@@ -414,6 +418,7 @@ async def test_a_late_joiner_sees_only_the_last_100_lines_of_a_long_game():
             assert app.board.deal.number == 1
 
 
+@pytest.mark.version_sensitive  # a pilot test of the table-closed notice
 async def test_a_closed_connection_says_so_and_leaves_cleanly():
     server = TableServer(dealing(*WAR_TEXTS))
     fd, link = server.connect("ann", table="oak")
@@ -474,6 +479,7 @@ def ann_in_the_lobby(server: TableServer) -> WarApp:
     return table_app(fd, mode="lobby")
 
 
+@pytest.mark.version_sensitive  # a pilot test of the lobby
 async def test_the_lobby_lists_tables_live_and_sits_at_the_chosen_one():
     with TableServer(dealing(*WAR_TEXTS)) as server:
         server.seat("oak", "bob")

@@ -20,7 +20,7 @@ from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.help import HelpScreen
 from war_tui.ui.screens.too_small import TooSmallScreen
 
-pytestmark = pytest.mark.app  # see pyproject.toml's markers
+pytestmark = [pytest.mark.app, pytest.mark.version_sensitive]  # see pyproject.toml's markers
 
 SIZE = (100, 30)
 

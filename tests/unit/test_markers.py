@@ -72,3 +72,42 @@ def test_terminal_tests_run_again_on_public_api_and_server_tests_with_games_star
         "test_serve_ssh_cases.py::test_screen[public API]",
         "test_serve_ssh_cases.py::test_server[no preload]",
     ]
+
+
+def test_snapshots_and_terminal_tests_are_version_sensitive_and_others_only_when_marked(pytester):
+    """The oldest Textual's pass (.ci/run: `-m version_sensitive`) picks snapshots and terminal tests unasked."""
+    pytester.makeconftest(CONFTEST.read_text())
+    pytester.makeini(
+        "[pytest]\nmarkers =\n    app\n    terminal\n    serial\n    no_server\n    variant\n    version_sensitive\n"
+    )
+    pytester.makepyfile(
+        test_screens="""
+        import pytest
+
+        @pytest.fixture
+        def snap_compare():
+            pass
+
+        def test_snapshot(snap_compare):
+            pass
+
+        @pytest.mark.terminal
+        def test_output():
+            pass
+
+        @pytest.mark.version_sensitive
+        def test_pilot():
+            pass
+
+        def test_decision():
+            pass
+        """
+    )
+    picked = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--collect-only", "-q", "-m", "version_sensitive and not variant"
+    )
+    assert sorted(line for line in picked.stdout.lines if "::" in line) == [
+        "test_screens.py::test_output[as shipped]",
+        "test_screens.py::test_pilot",
+        "test_screens.py::test_snapshot",
+    ]
