@@ -49,7 +49,8 @@ def warm() -> None:
 
     import war_tui.cli  # the command line and every command the game parses
     import war_tui.commands.play
-    import war_tui.ui.table_run  # noqa: F401 - loaded here for a game at a shared table
+    import war_tui.ui.run
+    import war_tui.ui.table_connection  # noqa: F401 - loaded here for a game at a shared table
     from war_tui.settings.play import PlaySettings
     from war_tui.ui.app import WarApp
     from war_tui.ui.fastpath import wanted

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from screen_text import screen_text
 from support.deals import WAR_TEXTS
 from war_ui_support import QUICK_WIN, WAR_PACKETS, drawn, notices, until
 
@@ -43,6 +44,15 @@ async def test_two_players_deal_the_hand_made_packets_first():
         await until(pilot, lambda: app.board.battle is not None)
         assert app.board.battle.wars == 2  # WAR_PACKETS opens on a double war
         assert app.query_one("#packet-p1", Packet).count == 11
+
+
+async def test_two_players_deal_the_given_seed_first():
+    """``war-tui --two-players --seed 7``: the first game is deal 7, its seed on the board."""
+    app = two_players(seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.board.deal is not None)
+        assert app.board.deal.seed == 7
+        await until(pilot, lambda: "seed 7" in screen_text(app))
 
 
 # ---------------------------------------------------------------- item 1: w at two players

@@ -104,8 +104,7 @@ def settings_from_args(
     check_theme(args, themes)
     save = not (args.no_config or args.config_read_only or served)
     packets = packets_from_args(args)
-    # The file's two-players is this keyboard's habit, not a served game's; its screensaver and time limit
-    # are a solo game's (a table deals and ends its own games), so they stay out of a table.
+    # The file's two-players is this keyboard's; its screensaver and time limit a solo game's.
     two_players = bool(args.two_players or (chosen.two_players and not served))
     at_table = "table_fd" in served
     solo = not two_players and not at_table
@@ -212,16 +211,9 @@ def run(args: argparse.Namespace) -> int:
         code = line_cmd.run_line_mode(args, settings, store, problem)
         return keep_unsaved_games(store) or code
     store = store_from_args(args)
-    if settings.two_players or settings.table_fd is not None:
-        from ..ui.table_run import run_table  # Textual loads only when a screen is really wanted
+    from ..ui.run import run_game  # Textual loads only when a screen is really wanted
 
-        code = run_table(settings, store)
-    else:
-        from ..ui.app import WarApp  # Textual loads only when a screen is really wanted
-
-        app = WarApp(settings, stats=store)
-        app.run()
-        code = app.return_code or 0
+    code = run_game(settings, store)
     return keep_unsaved_games(store) or code
 
 

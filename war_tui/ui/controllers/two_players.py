@@ -25,15 +25,17 @@ if TYPE_CHECKING:
 
 
 def first_deal(settings: PlaySettings, seeds: Callable[[], int]) -> Callable[[], Game]:
-    """How the table at this keyboard deals: ``--p1/--p2`` (when given) first, then a shuffle from ``seeds``."""
+    """How the table at this keyboard deals: ``--p1/--p2`` (when given) first, then a shuffle from ``--seed``
+    (when given) and then from ``seeds``."""
     packets = [settings.packets] if settings.packets is not None else []
+    first_seed = [settings.seed] if settings.seed is not None else []
     rules = settings.rules
 
     def deal() -> Game:
         if packets:
             p1, p2 = packets.pop()
             return Game(p1, p2, rules)
-        return Game.deal(seeds(), rules)
+        return Game.deal(first_seed.pop() if first_seed else seeds(), rules)
 
     return deal
 
