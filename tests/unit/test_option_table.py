@@ -13,6 +13,7 @@ import pytest
 
 from war_tui.cli import build_parser
 from war_tui.core.rules import Rules
+from war_tui.settings import served
 from war_tui.settings.options import PLAY, PREFERENCE_OPTIONS, RULES, SERVED_OPTIONS, read_served, served_environment
 from war_tui.settings.play import PlaySettings
 from war_tui.settings.preferences import KEYS, NOT_KEYS, read_config
@@ -52,11 +53,25 @@ def test_every_served_variable_is_one_option_and_reads_back_what_the_server_writ
     variables = [option.variable for option in SERVED_OPTIONS]
     assert len(variables) == len(set(variables))
     told = {"served": True, "top_speed": 60.0, "notice": "Welcome.", "session_minutes": 2.5,
-            "player": "key:SHA256:abc", "table_fd": 9, "table_mode": "watch", "leaderboard": False}
+            "player": "key:SHA256:abc", "table_fd": 9, "table_mode": "watch", "leaderboard": False,
+            "line_input": "lines", "error_fd": 11, "accessible": True}
     assert set(told) == {option.name for option in SERVED_OPTIONS}
     assert read_served(served_environment(**told)) == told
     settings = PlaySettings(**read_served(served_environment(**told)))
     assert {name: getattr(settings, name) for name in told} == told
+
+
+def test_every_variable_a_served_game_reads_is_declared_in_the_table():
+    named = {value for name, value in vars(served).items() if name.endswith("_VARIABLE")}
+    assert named == {option.variable for option in SERVED_OPTIONS}
+
+
+@pytest.mark.parametrize("variable, text", [
+    ("WAR_TUI_LINE", "bytes"), ("WAR_TUI_ERROR_FD", "2"), ("WAR_TUI_ERROR_FD", "x"),
+])
+def test_a_served_variable_the_server_never_sets_is_refused_naming_it(variable, text):
+    with pytest.raises(ValueError, match=variable):
+        read_served({"WAR_TUI_SERVED": "1", variable: text})
 
 
 def test_every_setting_of_the_table_is_a_field_of_the_settings_with_its_default():

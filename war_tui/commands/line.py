@@ -90,7 +90,7 @@ def run_line_mode(args: argparse.Namespace, settings: PlaySettings, store: Stats
 
     import time
 
-    lines = os.environ.get(LINE_VARIABLE) == "lines" if settings.served else None
+    lines = settings.line_input == "lines"
     if settings.table_fd is not None:
         from ..line.table import TableLine, run_table_line
         from ..tables import RemoteGame

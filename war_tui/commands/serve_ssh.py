@@ -29,6 +29,7 @@ from ..cluster.errors import ClusterUnavailable
 from ..core.rules import Rules
 from ..presentation.words import plural
 from ..settings.options import Option, add_flags, number, whole
+from ..settings.served import ERROR_FD_VARIABLE
 from ..settings.values import MAX_MINUTES, minutes_value, nats_url_value, rows_value
 from ..stats import StatsStore, served_path
 from ..stats.store import MAX_ROWS, MIN_ROWS
@@ -56,7 +57,7 @@ DEFAULT_SERVED_STATS_ROWS = 100_000
 # fd 2, where Textual draws. A player sees a goodbye, the operator the traceback.
 GAME_BOOTSTRAP = (
     "import os, runpy, sys\n"
-    "fd = os.environ.get('WAR_TUI_ERROR_FD', '')\n"
+    f"fd = os.environ.get({ERROR_FD_VARIABLE!r}, '')\n"
     "if fd.isdigit():\n"
     "    sys.stderr = open(int(fd), 'w', encoding='utf-8', errors='replace', buffering=1)\n"
     "sys.argv[0] = 'war-tui'\n"

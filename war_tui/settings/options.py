@@ -24,7 +24,11 @@ from ..presentation.speed import DEFAULT_SPEED, MAX_NUMERIC_SPEED, MIN_SPEED, Sp
 from . import file_values as keys
 from .file_values import Check, Maker
 from .served import (
+    ACCESSIBLE_VARIABLE,
+    ERROR_FD_VARIABLE,
     LEADERBOARD_VARIABLE,
+    LINE_INPUTS,
+    LINE_VARIABLE,
     MAX_PLAYER_ID,
     NOTICE_VARIABLE,
     PLAYER_ID_VARIABLE,
@@ -35,6 +39,9 @@ from .served import (
     TABLE_MODE_VARIABLE,
     TABLE_MODES,
     TOP_SPEED_VARIABLE,
+    fd_number,
+    one_of,
+    switched_on,
 )
 from .values import (
     DECKS,
@@ -374,6 +381,14 @@ PLAY: tuple[Option[Any], ...] = (
         "table_mode", None, parse=_table_mode, variable=TABLE_MODE_VARIABLE, comes_with="table_fd",
         setting=True, flag=False,
     ),
+    Option("line_input", None, parse=one_of(LINE_VARIABLE, LINE_INPUTS), variable=LINE_VARIABLE,
+           setting=True, flag=False),
+    # Read by serve-ssh's bootstrap (commands/serve_ssh.py) before anything is imported.
+    Option("error_fd", None, parse=fd_number(ERROR_FD_VARIABLE, MAX_FD), variable=ERROR_FD_VARIABLE,
+           setting=True, flag=False),
+    # Also read by a game run locally (commands/line.py): the user's own variable, passed on from an SSH client.
+    Option("accessible", False, parse=switched_on, variable=ACCESSIBLE_VARIABLE,
+           text=lambda on: "1" if on else "0", setting=True, flag=False),
 )
 """The full-screen game's flags, the preferences file's keys and the served variables, in the help's order."""
 

@@ -54,3 +54,6 @@ class PlaySettings:
     table_fd: int | None = OPTIONS["table_fd"].default  # served at a shared table: the socket to the server
     table_mode: str | None = OPTIONS["table_mode"].default  # one of TABLE_MODES when table_fd is set
     leaderboard: bool = OPTIONS["leaderboard"].default  # served: the lobby's s shows the server's leaderboard
+    line_input: str | None = OPTIONS["line_input"].default  # served in the line mode: "keys" or "lines" (LINE_INPUTS)
+    error_fd: int | None = OPTIONS["error_fd"].default  # served: where crash reports go (the server's log)
+    accessible: bool = OPTIONS["accessible"].default  # served: the SSH client asked for the line mode

@@ -7,7 +7,7 @@ its own and these.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from pathlib import PurePath
 
@@ -38,8 +38,34 @@ SESSION_PLAYER_PREFIX = "session:"
 
 def accessible(environ: Mapping[str, str]) -> bool:
     """Whether ``environ`` asks for the line mode by ``ACCESSIBLE``."""
-    value = environ.get(ACCESSIBLE_VARIABLE, "").strip().lower()
-    return value not in ("", "0", "false", "no", "off")
+    return switched_on(environ.get(ACCESSIBLE_VARIABLE, ""))
+
+
+def switched_on(text: str) -> bool:
+    """A variable as a switch: on unless empty, 0, false, no or off."""
+    return text.strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def fd_number(variable: str, high: int) -> Callable[[str], int]:
+    """Reads an inherited file descriptor's number (3 to ``high``); refuses in a sentence naming ``variable``."""
+
+    def parse(text: str) -> int:
+        if not text.isascii() or not text.isdigit() or not 3 <= int(text) <= high:
+            raise ValueError(f"{variable} must be a file descriptor number from 3 to {high}")
+        return int(text)
+
+    return parse
+
+
+def one_of(variable: str, choices: tuple[str, ...]) -> Callable[[str], str]:
+    """Reads one of ``choices``; refuses anything else in a sentence naming ``variable``."""
+
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise ValueError(f"{variable} must be one of {', '.join(choices)}")
+        return text
+
+    return parse
 
 
 class TableMode(StrEnum):

@@ -31,7 +31,8 @@ from ..serving.house import House
 from ..serving.launcher import GameEnd, log_end, start_game
 from ..serving.pty_process import PtyProcess, clamp_size, run_until_stopped
 from ..serving.table_place import TablePlace, take_place
-from ..settings.served import LINE_VARIABLE, PLAYER_ID_VARIABLE
+from ..settings.options import served_environment
+from ..settings.served import PLAYER_ID_VARIABLE
 from ..tables import TableRefused
 from .config import WebConfig
 from .line_text import SentenceCutter, typed_line
@@ -334,7 +335,7 @@ class WebSession:
         env = session_environment(TERM, {"COLORTERM": "truecolor"}, config.session_seconds)
         env.update(served_variables(config.max_speed, None, leaderboard=config.leaderboard))
         if self.line:  # as for ssh -T HOST line: whole lines in, plain lines out, no terminal to draw on
-            env[LINE_VARIABLE] = "lines"
+            env.update(served_environment(line_input="lines"))
             env["TERM"] = "dumb"
             env.pop("COLORTERM", None)
         env[PLAYER_ID_VARIABLE] = self.visitor.identity
