@@ -11,7 +11,18 @@ import weakref
 import asyncssh
 import pytest
 from asyncssh.packet import String
-from ssh_support import FAKE_ARGV, TIMEOUT, connect, make_key, open_game, read_until, ready_game, start_server, until
+from ssh_support import (
+    FAKE_ARGV,
+    FAKE_TABLE_ARGV,
+    TIMEOUT,
+    connect,
+    make_key,
+    open_game,
+    read_until,
+    ready_game,
+    start_server,
+    until,
+)
 
 from war_tui.serving.goodbyes import GAME_CRASHED, IDLE_END
 from war_tui.ssh.server import OUT_OF_MEMORY
@@ -128,9 +139,8 @@ async def test_a_screensaver_is_exempt_only_when_the_operator_says_so(tmp_path, 
 
 
 async def test_the_screensaver_exemption_spares_no_table_session(tmp_path, player):
-    fake_table = (FAKE_ARGV[0], str(FAKE_ARGV[1]).replace("fake_game.py", "fake_table.py"))
     options = {"idle_seconds": 0.5, "idle_exempt_screensaver": True}
-    async with await start_server(tmp_path, [player], argv=fake_table, **options) as srv:
+    async with await start_server(tmp_path, [player], argv=FAKE_TABLE_ARGV, **options) as srv:
         for command, where in (("tables", "lobby"), ("table oak", "table oak seat 1 as player")):
             async with await connect(srv.port, player) as conn:
                 game = await conn.create_process(command, term_type="xterm", term_size=(80, 24), encoding=None)

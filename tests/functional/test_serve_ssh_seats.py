@@ -7,16 +7,14 @@ The stand-in game (ssh_support/fake_table.py) prints what the table tells it, on
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_support import Seat, connect, make_key, read_until, start_server
+from ssh_support import FAKE_TABLE_ARGV, Seat, connect, make_key, read_until, start_server
 
 from war_tui.settings.served import PLAYER_ID_VARIABLE
 from war_tui.ssh.server import MAX_AUTH_TRIES
 
-FAKE_TABLE = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
 MANY = {"max_sessions_per_address": 64, "attempts_per_minute": 1000}
 CONFUSABLES = ["ann", "ANN", "ann!", "a\u200bnn", "\uff41\uff4e\uff4e", "\u24d0\u24dd\u24dd", "\u202eann"]
 """The same name, a name that folds to it, and names that only look like it: none of them is ann's key."""
@@ -32,7 +30,7 @@ async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_typ
     # asyncssh's client refuses some of these names (stringprep); another SSH client might not.
     monkeypatch.setattr(asyncssh.connection, "saslprep", lambda text: text)
     ann_key, bob_key, eve_key = (make_key(tmp_path, name) for name in ("ann_key", "bob_key", "eve_key"))
-    srv = await start_server(tmp_path, [ann_key, bob_key, eve_key], argv=FAKE_TABLE, **MANY)
+    srv = await start_server(tmp_path, [ann_key, bob_key, eve_key], argv=FAKE_TABLE_ARGV, **MANY)
     people: list[Seat] = []
     try:
         ann = await arrive(srv.port, "ann", "table oak", ann_key)
@@ -68,7 +66,7 @@ async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_typ
 
 async def test_the_same_key_from_a_second_terminal_takes_the_seat_and_the_game_goes_on(tmp_path):
     ann_key, bob_key = (make_key(tmp_path, name) for name in ("ann_key", "bob_key"))
-    srv = await start_server(tmp_path, [ann_key, bob_key], argv=FAKE_TABLE, **MANY)
+    srv = await start_server(tmp_path, [ann_key, bob_key], argv=FAKE_TABLE_ARGV, **MANY)
     people: list[Seat] = []
     try:
         ann = await arrive(srv.port, "ann", "table dup", ann_key)
@@ -101,7 +99,7 @@ async def test_the_same_key_from_a_second_terminal_takes_the_seat_and_the_game_g
 
 async def test_in_public_mode_a_key_or_else_the_address_keeps_the_seat(tmp_path):
     stranger = make_key(tmp_path, "stranger_key")
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, **MANY)
     people: list[Seat] = []
     try:
         ann = await arrive(srv.port, "ann", "table oak", local_addr=("127.0.0.2", 0))  # no key
@@ -137,7 +135,7 @@ async def test_in_public_mode_two_keyless_people_at_one_address_are_two_people(t
     """One home behind one router, no keys: ann and bob sit across from each other and neither takes the
     other's seat; the same name from the same address is the same person (before: the address alone was
     the person, so bob sat in ann's seat)."""
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, **MANY)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, **MANY)
     home = ("127.0.0.2", 0)
     people: list[Seat] = []
     try:
@@ -188,7 +186,7 @@ async def test_each_game_is_told_who_its_player_is(tmp_path):
 
 
 async def test_table_spam_from_two_addresses_does_not_lock_out_an_honest_player(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, attempts_per_minute=1000)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, attempts_per_minute=1000)
     try:
         for n in range(32):  # each asks for a table of its own and leaves at once
             spam = await arrive(srv.port, "spam", f"table s{n}", local_addr=(f"127.0.0.{2 + n % 2}", 0))
@@ -208,7 +206,7 @@ async def test_table_spam_from_two_addresses_does_not_lock_out_an_honest_player(
 
 
 async def test_a_table_refuses_one_spectator_too_many_in_one_line(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_spectators=1, **MANY)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, max_spectators=1, **MANY)
     people: list[Seat] = []
     try:
         for user in ("ann", "bob"):
@@ -229,7 +227,7 @@ async def test_a_table_refuses_one_spectator_too_many_in_one_line(tmp_path):
 
 
 async def test_a_full_lobby_refuses_one_reader_too_many_in_one_line(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_lobby=1, **MANY)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, max_lobby=1, **MANY)
     try:
         first = await arrive(srv.port, "lou", "tables")
         await first.expect(r"LOBBY 0/16")
@@ -243,7 +241,7 @@ async def test_a_full_lobby_refuses_one_reader_too_many_in_one_line(tmp_path):
 
 
 async def test_a_table_keeps_to_the_servers_top_speed_whatever_a_game_asks(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE, max_speed=60.0, **MANY)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, max_speed=60.0, **MANY)
     people: list[Seat] = []
     try:
         for user in ("ann", "bob"):

@@ -11,12 +11,12 @@ import asyncio
 import contextlib
 import os
 import re
-import sys
 from pathlib import Path
 
 import asyncssh
 import pytest
 from ssh_support import (
+    FAKE_TABLE_ARGV,
     TIMEOUT,
     PtyClient,
     Seat,
@@ -44,8 +44,6 @@ from war_tui.serving.goodbyes import SHUTTING_DOWN, TABLE_BROKEN
 from war_tui.ssh.session import REFUSE_COMMAND
 from war_tui.stats import StatsStore
 
-FAKE_TABLE_GAME = Path(__file__).parent / "ssh_support" / "fake_table.py"
-FAKE_TABLE = (sys.executable, str(FAKE_TABLE_GAME))
 
 async def sit(port: int, user: str, command: str | None, size=(100, 30)) -> Seat:
     conn = await connect(port, None, username=user)
@@ -74,7 +72,7 @@ class Seats(list[Seat]):
 
 
 @contextlib.asynccontextmanager
-async def tables_served(tmp_path: Path, argv: tuple[str, ...] = FAKE_TABLE, **options):
+async def tables_served(tmp_path: Path, argv: tuple[str, ...] = FAKE_TABLE_ARGV, **options):
     """A public server of a table game (the stand-in unless ``argv`` says), and the ``Seats`` taken on it.
 
     At the end every seat leaves, then the server stops.
@@ -248,7 +246,7 @@ async def test_a_game_that_sends_garbage_is_ended_and_the_table_goes_on(tmp_path
 async def test_closing_the_server_tells_every_seat_spectator_and_lobby(tmp_path):
     notes = tmp_path / "notes"
     notes.mkdir()
-    async with tables_served(tmp_path, argv=(*FAKE_TABLE, "--notes", str(notes))) as (srv, seats):
+    async with tables_served(tmp_path, argv=(*FAKE_TABLE_ARGV, "--notes", str(notes))) as (srv, seats):
         for user, command in (("ann", "table oak"), ("bob", "table oak"), ("cy", "watch oak"), ("lou", "tables")):
             seat = await seats.take(user, command)
             await seat.expect("SNAPSHOT|LOBBY")
@@ -499,7 +497,7 @@ def test_the_table_flags_and_commands_are_in_the_help():
 
 async def test_the_seat_timeout_flag_reaches_the_tables(tmp_path):
     args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"), "--seat-timeout", "1",
-            "--session-command", " ".join(FAKE_TABLE))
+            "--session-command", " ".join(FAKE_TABLE_ARGV))
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
     with ServerProcess(*args, env=env) as server:
         port = server.wait_listening()

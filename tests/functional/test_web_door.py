@@ -11,8 +11,8 @@ import re
 
 import aiohttp
 import pytest
-from ssh_support import TIMEOUT, game_pid, until, wait_gone
-from web_support import closed, open_socket, origin, read_screen, served, shut, signed, web_client
+from ssh_support import FAKE_TABLE_ARGV, TIMEOUT, game_pid, until, wait_gone
+from web_support import bob_seated, closed, open_socket, origin, read_screen, served, shut, signed, web_client
 
 from war_tui.serving.commands import CommandRefused, TableMode
 from war_tui.serving.goodbyes import TABLE_BROKEN
@@ -147,7 +147,11 @@ async def test_a_message_too_large_ends_the_game(tmp_path):
         await shut(srv, door)
 
 
-async def test_too_many_messages_end_the_game_with_a_goodbye(tmp_path):
+@pytest.mark.parametrize("send", [
+    pytest.param(lambda ws: ws.send_str("not a size"), id="ignored text"),  # every message counts
+    pytest.param(lambda ws: ws.ping(b"p"), id="pings"),
+])
+async def test_too_many_messages_end_the_game_with_a_goodbye(tmp_path, send):
     srv, door = await served(tmp_path, messages_per_second=5)
     try:
         async with web_client() as client:
@@ -155,7 +159,7 @@ async def test_too_many_messages_end_the_game_with_a_goodbye(tmp_path):
             seen = bytearray()
             pid = game_pid(await read_screen(ws, "READY", seen))
             for _ in range(30):
-                await ws.send_str("not a size")  # every message counts, even one that is ignored
+                await send(ws)
             assert "more messages arrived than a game takes (5 a second)" in await closed(ws, seen)
             assert ws.close_code == 1008
             assert await wait_gone(pid)
@@ -324,19 +328,7 @@ async def test_a_game_that_quits_closes_its_socket_and_frees_its_place(tmp_path)
 
 
 async def test_a_browser_back_with_its_cookie_gets_its_seat_and_another_browser_does_not(tmp_path):
-    import sys
-    from pathlib import Path
-
-    from ssh_support import Seat, connect
-
-    fake_table = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
-    srv, door = await served(tmp_path, {"argv": fake_table, "max_sessions_per_address": 16},
-                             max_sessions_per_address=16)
-    bob = None
-    try:
-        conn = await connect(srv.port, None, username="bob")
-        bob = Seat(conn, await conn.create_process("table oak", term_type="xterm-256color", term_size=(100, 30),
-                                                   encoding=None))
+    async with bob_seated(tmp_path, "oak") as (door, bob):
         async with web_client("a" * 43) as ann_client, web_client("e" * 43) as eve_client:
             ann = await open_socket(ann_client, door, "/table/oak", name="ann")
             await read_screen(ann, "SNAPSHOT you=ann seat=2 ")
@@ -352,18 +344,10 @@ async def test_a_browser_back_with_its_cookie_gets_its_seat_and_another_browser_
             await bob.expect(r"NOTICE joined ann is back at seat 2")
             await eve.close()
             await back.close()
-    finally:
-        if bob is not None:
-            bob.conn.close()
-        await shut(srv, door)
 
 
 async def test_a_game_that_breaks_the_table_protocol_says_why_it_ended(tmp_path):
-    import sys
-    from pathlib import Path
-
-    fake_table = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
-    srv, door = await served(tmp_path, {"argv": fake_table})
+    srv, door = await served(tmp_path, {"argv": FAKE_TABLE_ARGV})
     try:
         async with web_client() as client:
             ws = await open_socket(client, door, "/table/oak", name="ann")
@@ -377,19 +361,7 @@ async def test_a_game_that_breaks_the_table_protocol_says_why_it_ended(tmp_path)
 
 
 async def test_a_second_tab_of_the_same_browser_takes_the_seat_and_the_first_tab_is_told(tmp_path):
-    import sys
-    from pathlib import Path
-
-    from ssh_support import Seat, connect
-
-    fake_table = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
-    srv, door = await served(tmp_path, {"argv": fake_table, "max_sessions_per_address": 16},
-                             max_sessions_per_address=16)
-    bob = None
-    try:
-        conn = await connect(srv.port, None, username="bob")
-        bob = Seat(conn, await conn.create_process("table dup", term_type="xterm-256color", term_size=(100, 30),
-                                                   encoding=None))
+    async with bob_seated(tmp_path, "dup") as (door, bob):
         async with web_client("a" * 43) as tess_client:
             first = await open_socket(tess_client, door, "/table/dup", name="tess")
             seen = bytearray()
@@ -407,7 +379,3 @@ async def test_a_second_tab_of_the_same_browser_takes_the_seat_and_the_first_tab
             await read_screen(second, "BATTLE 2 ")
             assert "tess-2" not in bob.text and "house" not in bob.text
             await second.close()
-    finally:
-        if bob is not None:
-            bob.conn.close()
-        await shut(srv, door)

@@ -33,6 +33,7 @@ def preloading() -> bool:
 PRELOAD_ARGV = (sys.executable, "-m", "war_tui.preload")
 FAKE_GAME = Path(__file__).with_name("fake_game.py")
 FAKE_ARGV = (sys.executable, str(FAKE_GAME))
+FAKE_TABLE_ARGV = (sys.executable, str(FAKE_GAME.with_name("fake_table.py")))  # prints what its table tells it
 SERVED_NICENESS = ServerConfig.game_niceness
 """How far below the server serve-ssh starts its games unless told (``--game-nice``); the tests' servers
 start them beside it."""
