@@ -10,35 +10,20 @@ from collections import Counter
 
 import pytest
 from screen_text import screen_rows, words_of
+from support.board_text import log_text, requests, seats
 from support.deals import WAR_TEXTS
 from table_support import PLAIN, TableServer, dealing, table_app
-from war_ui_support import cut_footer_keys, drawn, footer_keys, footer_text, notices, until
+from war_ui_support import cut_footer_keys, footer_keys, footer_text, notices, until
 
 from war_tui.core.rules import Result
 from war_tui.tables import Emoted, TableOptions
-from war_tui.ui.components.battle_log import BattleLog
 from war_tui.ui.components.packet import Packet
-from war_tui.ui.components.seats import SeatsLine
 from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.help import HelpScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 SIZE = (100, 30)
-
-
-def seats(app) -> str:
-    found = app.query(SeatsLine)
-    return drawn(found.first()) if found else ""
-
-
-def requests(app) -> str:
-    return "\n".join(app.board.requests)
-
-
-def log_text(app) -> str:
-    return "\n".join(app.query_one(BattleLog).lines)
-
 
 
 async def ann_and_bob(server, **changes):

@@ -6,13 +6,13 @@ Pilot tests over a socketpair (table_support.TableServer); the other player is a
 from __future__ import annotations
 
 import pytest
+from support.board_text import log_text, requests, seats
 from table_support import TableServer, dealing, table_app
-from war_ui_support import drawn, footer_text, until
+from war_ui_support import footer_text, until
 
 from war_tui.settings.play import PlaySettings
 from war_tui.tables import TableOptions
 from war_tui.ui.components.battle_log import BattleLog
-from war_tui.ui.components.seats import SeatsLine
 from war_tui.ui.screens.table_game_over import TableGameOverScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
@@ -24,19 +24,6 @@ WAR_THEN_MORE = ("4C 2C 3C 5C 9C 8C 7C 6C", "4D 2D 3D KD 8D 7D 6D 5D")
 """Seat 1 wins a plain battle, then a war that takes seat 2's last cards: the game ends on a war."""
 PACED = PlaySettings(result_hold=0.0)
 """Wars laid step by step, as a person plays."""
-
-
-def seats(app) -> str:
-    found = app.query(SeatsLine)
-    return drawn(found.first()) if found else ""
-
-
-def requests(app) -> str:
-    return "\n".join(app.board.requests)
-
-
-def log_text(app) -> str:
-    return "\n".join(app.query_one(BattleLog).lines)
 
 
 def on_the_result(app) -> bool:

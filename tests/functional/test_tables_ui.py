@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from screen_text import screen_rows
+from support.board_text import log_text, seats
 from support.deals import WAR_TEXTS
 from table_support import PLAIN, TableServer, dealing, table_app, two_player_app
 from war_ui_support import cut_footer_keys, drawn, footer_text, frame, notices, until
@@ -19,7 +20,6 @@ from war_tui.ui.app import WarApp
 from war_tui.ui.components.battle_log import BattleLog
 from war_tui.ui.components.packet import Packet
 from war_tui.ui.components.pile import Pile
-from war_tui.ui.components.seats import SeatsLine
 from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.help import HelpScreen
 from war_tui.ui.screens.lobby import LobbyScreen
@@ -28,17 +28,6 @@ from war_tui.ui.screens.table_closed import TableClosedScreen
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 SIZE = (100, 30)
-
-
-def seats(app) -> str:
-    """The seats line as drawn ("" while the board is being composed again for new names)."""
-    found = app.query(SeatsLine)
-    return drawn(found.first()) if found else ""
-
-
-def log_text(app) -> str:
-    found = app.query(BattleLog)
-    return "\n".join(found.first().lines) if found else ""
 
 
 def seated_at_oak(server: TableServer, battles: int = 0) -> tuple[Member, Member]:

@@ -6,6 +6,7 @@ Waiting is by polling for what a person would see (never a timing threshold).
 from __future__ import annotations
 
 import pytest
+from support.board_text import log_text
 from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, drawn, frame, make_app, until
 
 from war_tui.core.engine import Game
@@ -44,10 +45,6 @@ def shown(widget) -> str:
 
 def status_text(app) -> str:
     return shown(app.query_one(StatusLine))
-
-
-def log_text(app) -> str:
-    return "\n".join(app.query_one(BattleLog).lines)
 
 
 async def test_opening_screen_shows_a_fresh_deal_and_runs_no_timers():

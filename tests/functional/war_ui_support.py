@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import replace
 
+from support.board_text import drawn as drawn  # what a widget shows
 from support.deals import QUICK_WIN as QUICK_WIN  # one battle and player 1 holds every card
 from support.deals import WAR_PACKETS as WAR_PACKETS  # Alice (player 1) wins on battle 2
 
@@ -20,8 +21,6 @@ from war_tui.core.cards import parse_cards
 from war_tui.settings.play import PlaySettings
 from war_tui.ui.app import WarApp
 from war_tui.ui.components.game_footer import GameFooter
-from war_tui.ui.components.packet import Packet
-from war_tui.ui.components.pile import Pile
 
 # Every suit on the pile and in the log: diamonds and clubs, hearts and spades.
 FOUR_SUITS = (tuple(parse_cards("2D 3C 9H KS 7D")), tuple(parse_cards("4C 5D 6S 8H 9C")))
@@ -114,14 +113,6 @@ def cut_footer_keys(app) -> list[str]:
         else:
             at = found + len(unit.text)
     return cut
-
-
-def drawn(widget) -> str:
-    """What a widget shows inside its border, row by row, as plain text (as the screen has it, trailing blanks cut)."""
-    rows = [widget.render_line(y).text for y in range(widget.content_size.height)]
-    if isinstance(widget, (Pile, Packet)):  # they draw their own frames
-        rows = [row[1:-1] for row in rows[1:-1]]
-    return "\n".join(row.rstrip() for row in rows)
 
 
 def frame(widget) -> tuple[str, str]:
