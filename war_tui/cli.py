@@ -18,9 +18,7 @@ from .version import version
 
 SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd, serve_cmd, config_cmd)
 
-# Flags before a command belong to the full-screen game; a command's own defaults would silently
-# replace them (`war-tui --seed 5 game` played a random seed), so main() refuses them, except these,
-# which a command deliberately reads from before its name.
+# Flags before a command are the game's, refused (the command's defaults would win) but for these.
 ACCEPTED_BEFORE = {"stats": {"--stats-db"}}
 # serve-ssh refuses them itself, saying they go after its '--'.
 REFUSES_ITS_OWN = {"serve-ssh", "serve"}
@@ -135,7 +133,7 @@ def build_parser() -> _TopParser:
     )
     parser.add_argument("--version", action=_Version)
     play_cmd.add_play_flags(parser)
-    # serve-ssh checks the game flags it passes on with this parser (it cannot import this module back).
+    # serve-ssh checks the game flags it passes on with this parser (no import back).
     parser.set_defaults(top_parser=build_parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for module in SUBCOMMANDS:

@@ -1,18 +1,9 @@
 """The preloaded game parent of ``war-tui serve-ssh``: games are forked from it, not started afresh.
 
-``python -m war_tui.preload [--warm] FD``: FD is a SOCK_SEQPACKET unix socket to the server. With
-``--warm`` it first imports everything a game needs and does the work that is the same for every game
-(see ``warm``); then it waits. Each request from the server is one message, a Python command line and
-its setting in JSON, with the game's file descriptors attached (SCM_RIGHTS): the pty's slave end, the
-crash-report pipe and, at a table, the table socket. The parent forks at once; the child sets up its
-pty, environment, limits and descriptors exactly as ``war_tui.serving.pty_process.CTTY_LAUNCHER`` does for
-a game started the old way, then runs the command in-process (``python -c CODE ARGS`` or
-``python SCRIPT ARGS``), where the imports are already done.
-
-The parent holds no event loop, no threads and no client data: it never decodes a request (the child
-does), and it zeroes the buffer the request came in once the child has it. It answers each request with
-the child's pid (or an error), and reports each child's exit status when it reaps it (``exit PID
-STATUS``, STATUS negative for a signal, as asyncio reports it). It ends when the server closes the socket.
+``python -m war_tui.preload [--warm] FD`` (FD: a SOCK_SEQPACKET socket to the server) imports what a game
+needs once (``warm``), then forks a child per request: a command line with the game's descriptors attached,
+set up as ``serving.pty_process.CTTY_LAUNCHER`` would. The parent holds no loop, no threads and no client
+data (the child decodes each request); it answers with the child's pid and reports each exit status.
 """
 
 from __future__ import annotations
@@ -91,7 +82,7 @@ def serve(control: socket.socket) -> None:
     selector.register(control, selectors.EVENT_READ)
     selector.register(wake_read, selectors.EVENT_READ)
     gc.collect()
-    gc.freeze()  # what the imports made stays in shared pages: a child's collections never touch them
+    gc.freeze()  # the imports' objects stay in shared pages: no child's collection touches them
     control.sendall(READY)
     while True:
         for key, _ in selector.select():
@@ -134,8 +125,7 @@ def take_request(control: socket.socket, buffer: bytearray, parent_fds: tuple[in
             child(buffer, size, received, (*parent_fds, has_session), has_session)  # never returns
         os.close(has_session)
         try:
-            # Answer once the child leads its own session: from then on the server's signals to its
-            # process group reach it (a client that leaves at once ends its game too).
+            # Answer once the child leads its session, where the server's signals reach it.
             os.read(started, 1)
         finally:
             os.close(started)
@@ -260,7 +250,7 @@ def reopen_stdio() -> None:
     stdin = open(0, encoding="utf-8", errors="surrogateescape", closefd=False)  # noqa: SIM115 - open until exit
     stdout = open(1, "w", encoding="utf-8", errors="surrogateescape", closefd=False, buffering=1)  # noqa: SIM115
     stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)  # noqa: SIM115
-    # Textual draws on the original streams (sys.__stderr__), so those are the pty's too.
+    # Textual draws on sys.__stderr__ and its kin: they are the pty's too.
     sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stderr
     for name, stream in (("__stdin__", stdin), ("__stdout__", stdout), ("__stderr__", stderr)):
         setattr(sys, name, stream)

@@ -430,7 +430,7 @@ async def test_the_battle_log_keeps_a_bounded_number_of_lines():
         board = Board()
         game = Game.deal(OPENING_SEED)
         adapter = EngineAdapter(board)
-        game.subscribe(lambda event: adapter.told(event, game))
+        game.subscribe(lambda event: adapter.on_event(event, game))
         game.play(50)
         for i in range(MAX_LINES + 200):
             log.battle = board.views[i % len(board.views)]

@@ -29,7 +29,7 @@ def shown_by(p1, p2, battles=None):
     game = Game(parse_cards(p1), parse_cards(p2))
     board = Board()
     adapter = EngineAdapter(board)
-    game.subscribe(lambda event: adapter.told(event, game))
+    game.subscribe(lambda event: adapter.on_event(event, game))
     game.play(battles)
     return game, board.shown
 
@@ -48,7 +48,7 @@ def test_the_cards_laid_are_the_won_battle_s_in_the_order_the_reveals_and_wars_t
     told, board = [], Board()
     game.subscribe(lambda e: told.append(e) if isinstance(e, (CardsRevealed, WarDeclared)) else None)
     adapter = EngineAdapter(board)
-    game.subscribe(lambda event: adapter.told(event, game))
+    game.subscribe(lambda event: adapter.on_event(event, game))
     game.step()
     assert [type(e).__name__ for e in told] == [
         "CardsRevealed", "WarDeclared", "CardsRevealed", "WarDeclared", "CardsRevealed",
@@ -92,7 +92,7 @@ def test_a_battle_s_steps_follow_from_its_wars_and_war_cards_as_the_events_told_
                 told.append(event)
                 return
             before = len(views)
-            adapter.told(event, game)
+            adapter.on_event(event, game)
             if len(views) > before:
                 view = views[-1]
                 assert [(s.laid, s.wars, s.face_up) for s in view.steps] == steps_as_told(told, rules.war_cards)
@@ -134,7 +134,7 @@ def test_at_max_speed_one_view_a_frame_carries_the_counts_of_every_battle_it_pas
     game = Game.deal(5)
     counts = []
     game.subscribe(lambda e: counts.append(e.p1_count) if isinstance(e, BattleWon) else None)
-    game.subscribe(lambda event: adapter.told(event, game))
+    game.subscribe(lambda event: adapter.on_event(event, game))
     adapter.holding = True
     game.play(100)
     adapter.holding = False

@@ -27,21 +27,21 @@ def line_seat(deal=LONG, watch: bool = False, **options):
     game.send = ann.request
     if not watch:
         bob = table.join("bob", bob_sink, identity="key:bob")
-    line.take_said()
+    line.take_sentences()
     return table, clock, line, bob, bob_sink
 
 
 def say(line: TableLine, command: Command) -> list[str]:
-    return [*line.command(command), *line.take_said()]
+    return [*line.command(command), *line.take_sentences()]
 
 
 def test_the_other_players_request_is_heard_and_the_same_key_agrees():
     _table, _clock, line, bob, _sink = line_seat()
     bob.request(WarStop(True))
-    assert line.take_said() == ["bob asks to stop at wars: w agrees, n declines."]
+    assert line.take_sentences() == ["bob asks to stop at wars: w agrees, n declines."]
     assert say(line, Command.WAR_STOP) == ["Auto-play stops at every war now: both players asked."]
     bob.set_auto(True, 4.0)
-    assert line.take_said() == ["bob asks for auto-play at 4/s: a agrees, n declines."]
+    assert line.take_sentences() == ["bob asks for auto-play at 4/s: a agrees, n declines."]
     assert say(line, Command.AUTO)[0].startswith("Auto-play on: one battle every ")
 
 
@@ -56,16 +56,16 @@ def test_a_request_of_ones_own_waits_and_is_withdrawn_with_the_same_key():
 def test_a_request_that_lapses_is_said_once():
     table, clock, line, bob, _sink = line_seat()
     bob.request(WarStop(True))
-    line.take_said()
+    line.take_sentences()
     clock.advance(31)
     table.poll()
-    assert line.take_said() == ["bob's request to stop at wars timed out: no answer in 30 s"]
+    assert line.take_sentences() == ["bob's request to stop at wars timed out: no answer in 30 s"]
 
 
 def test_agreeing_to_deal_again_mid_game_says_the_stop_and_the_new_deal():
     table, _clock, line, bob, _sink = line_seat()
     bob.restart()
-    assert line.take_said() == ["bob asks to stop this game and deal again: r agrees, n declines."]
+    assert line.take_sentences() == ["bob asks to stop this game and deal again: r agrees, n declines."]
     said = say(line, Command.RESTART)
     assert said[0] == "game stopped by agreement: a new deal"
     assert said[-1] == "Game 2 is dealt. You have 8, bob has 8." and table.game_number == 2
@@ -80,7 +80,7 @@ def test_a_war_held_by_both_players_is_said_and_enter_lays_it():
     while not table.state().held:
         clock.advance(1)
         table.poll()
-        said += line.take_said()
+        said += line.take_sentences()
     assert "Auto-play waits at this war: enter lays it and plays on." in said
     assert any("tie: war!" in s for s in said) and "Auto-play off." not in said
     laid = say(line, Command.FLIP)
@@ -95,7 +95,7 @@ def test_emotes_are_sent_with_keys_1_to_6_and_heard_by_name():
     assert [(u.name, u.text) for u in sink.updates if type(u).__name__ == "Emoted"] == [("ann", "what a war!")]
     clock.advance(2)
     bob.request(Emote(5))
-    assert line.take_said() == ["bob says: thanks"]
+    assert line.take_sentences() == ["bob says: thanks"]
 
 
 def test_a_spectators_t_takes_the_free_seat_it_was_told_of():
@@ -104,7 +104,7 @@ def test_a_spectators_t_takes_the_free_seat_it_was_told_of():
     bob.flip()  # the table moved: cy's seat is kept when cy goes
     clock.advance(30)
     cy.leave()
-    line.take_said()
+    line.take_sentences()
     assert say(line, Command.SIT) == ["seat 2 is kept for cy, who is away: t takes it in 60 s"]
     clock.advance(61)
     said = say(line, Command.SIT)
@@ -115,7 +115,7 @@ def test_a_spectators_t_takes_the_free_seat_it_was_told_of():
 def test_a_spectator_hears_requests_without_a_key_to_answer():
     table, _clock, line, bob, _sink = line_seat(watch=True)
     bob.set_auto(True, 2.0)
-    assert line.take_said() == ["bob asks for auto-play at 2/s."]
+    assert line.take_sentences() == ["bob asks for auto-play at 2/s."]
     assert say(line, Command.HELP)[3] == "Keys: t takes a free seat, s the score, h help, q leaves."
     assert say(line, Command.DECLINE) == ["You are watching: only the players answer each other."]
 
@@ -128,14 +128,14 @@ def test_every_sentence_is_one_plain_line():
         bob.request(WarStop(True))
         clock.advance(1.5)
         table.poll()
-        heard += line.take_said()
+        heard += line.take_sentences()
     assert heard and all(s.isprintable() and "\n" not in s for s in heard)
 
 
 def test_the_other_player_about_to_leave_is_heard():
     _table, _clock, line, bob, _sink = line_seat()
     bob.request(Leaving(True))
-    assert line.take_said() == ["bob is leaving the table."]
+    assert line.take_sentences() == ["bob is leaving the table."]
 
 
 def test_alone_the_word_house_has_the_house_play_the_other_seat():
@@ -144,7 +144,7 @@ def test_alone_the_word_house_has_the_house_play_the_other_seat():
     line = TableLine(game)
     ann = table.join("ann", game.handle, identity="key:ann")
     game.send = ann.request
-    assert line.take_said()[-1] == "Alone at the table: type house and the house plays the other seat, or wait for a player."
+    assert line.take_sentences()[-1] == "Alone at the table: type house and the house plays the other seat, or wait for a player."
     assert KeyReader(lines=True).feed("house\n") == [Command.HOUSE]
     said = say(line, Command.HOUSE)
     assert said == ["ann plays the house: it sits at seat 2"]
@@ -156,7 +156,7 @@ def test_n_declines_the_other_players_request_and_the_asker_hears_who():
     table, _clock, line, bob, bob_sink = line_seat()
     assert say(line, Command.DECLINE) == ["Nobody asks you anything now."]
     bob.request(WarStop(True))
-    line.take_said()
+    line.take_sentences()
     assert KeyReader(lines=True).feed("no\n") == [Command.DECLINE]
     said = say(line, Command.DECLINE)
     assert said == ["ann declined bob's request to stop at wars"]

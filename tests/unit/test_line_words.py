@@ -229,9 +229,9 @@ def test_at_a_table_an_emote_is_said_with_its_sender():
     from war_tui.tables import EMOTES, Emoted
 
     table = StandInTable()
-    line = TableLine(table)  # type: ignore[arg-type]  # a stand-in with only what it reads
+    line = TableLine(table)  # a stand-in with only what it reads
     table.listener(Emoted(Side.P2, "bob", EMOTES.index("what a war!")))
-    assert line.take_said() == ["bob says: what a war!"]
+    assert line.take_sentences() == ["bob says: what a war!"]
 
 
 def test_at_a_table_ones_own_arrival_is_said_once_and_the_other_players_is_said():
@@ -239,7 +239,7 @@ def test_at_a_table_ones_own_arrival_is_said_once_and_the_other_players_is_said(
     from war_tui.tables import Notice, NoticeCode, You
 
     table = StandInTable(You("ann", Side.P2))
-    line = TableLine(table)  # type: ignore[arg-type]  # a stand-in with only what it reads
+    line = TableLine(table)  # a stand-in with only what it reads
     table.listener(Notice(NoticeCode.JOINED, "ann sits at seat 2"))
     table.listener(Notice(NoticeCode.JOINED, "sam sits at seat 1"))
-    assert line.take_said() == ["sam sits at seat 1"]
+    assert line.take_sentences() == ["sam sits at seat 1"]

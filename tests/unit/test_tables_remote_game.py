@@ -67,7 +67,7 @@ def test_the_engine_adapter_follows_a_table_game_as_it_follows_a_game():
 
     board = Board()
     adapter = EngineAdapter(board)
-    screen.subscribe(lambda event: adapter.told(event, screen))
+    screen.subscribe(lambda event: adapter.on_event(event, screen))
     ann, bob = table.members
     ann.flip()
     bob.flip()

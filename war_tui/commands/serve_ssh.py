@@ -1,12 +1,7 @@
 """``war-tui serve-ssh``: offer the game to SSH clients, one game process on its own pty per connection.
 
-Game flags go after ``--`` and are passed to every session's ``war-tui`` (for example
-``war-tui serve-ssh --public -- --screensaver``); they are checked against the game's own flags at
-start-up, so a typo stops the server instead of every session.
-
-A hidden ``--session-command "PROGRAM ARGS"`` replaces the game with another program (game flags are
-then appended to it unchecked). It exists for the tests and the load benchmark, which need a program
-whose behaviour on a pty they can observe; players never need it.
+Game flags go after ``--`` and are checked at start-up, so a typo stops the server, not every session.
+The hidden ``--session-command`` runs another program instead of the game, for the tests and benchmarks.
 """
 
 from __future__ import annotations
@@ -47,14 +42,12 @@ DEFAULT_PORT = 2222
 MAX_SESSIONS = 10_000
 CLUSTER = "where the tables are kept"
 MAX_NICE = 19  # the lowest priority there is
-MAX_TABLES = 100  # the whole lobby fits in one protocol line (war_tui.tables.registry.MAX_MAX_TABLES)
+MAX_TABLES = 100  # the lobby fits one protocol line (tables.registry.MAX_MAX_TABLES)
 MAX_PER_ADDRESS = 1000
 MAX_IDLE_MINUTES = 7 * 24 * 60
 DEFAULT_SERVED_STATS_ROWS = 100_000
 
-# The game as a session starts it: Python's stderr (crash reports, from the first import on) goes to
-# the pipe the server reads, whose number is in WAR_TUI_ERROR_FD; the screen stays on the terminal,
-# fd 2, where Textual draws. A player sees a goodbye, the operator the traceback.
+# From the first import, a crash goes to the server's log (WAR_TUI_ERROR_FD), not the screen.
 GAME_BOOTSTRAP = (
     "import os, runpy, sys\n"
     f"fd = os.environ.get({ERROR_FD_VARIABLE!r}, '')\n"

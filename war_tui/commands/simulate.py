@@ -1,12 +1,8 @@
 """``war-tui simulate``: play many games headless and report what they add up to.
 
-Every game is an ordinary ``Game.deal(seed, rules).play()`` (the one engine, no
-faster copy of the rules). Game ``i`` (counting from 0) of a simulation seeded
-``S`` uses the seed :func:`game_seed` ``(S, i)``, so any game in the report can
-be replayed with ``war-tui game --seed <that seed>``. The games are cut into
-chunks; each chunk's tally is plain integers and a histogram, and tallies merge
-in any order to the same totals, which is why ``--jobs 4`` reports exactly what
-``--jobs 1`` reports for the same seed.
+Every game is an ordinary ``Game.deal(seed, rules).play()``, game ``i`` of seed ``S`` dealt from
+``game_seed(S, i)``, so any game in the report replays with ``war-tui game --seed``. Chunks' tallies
+merge in any order to the same totals: ``--jobs 4`` reports what ``--jobs 1`` does.
 """
 
 from __future__ import annotations
@@ -40,17 +36,14 @@ from .common import Commands, add_rule_flags, rules_from_args
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
-# Derived seeds stay below 2**48: short enough to type, and exact in every JSON
-# reader (JavaScript and older jq turn integers above 2**53 into approximations).
+# Below 2**48: short to type, and exact in JSON readers that round past 2**53.
 GAME_SEED_BITS = 48
 MAX_CHUNK = 250  # games per chunk: small enough that Ctrl-C and the progress bar stay prompt
-CHUNKS_PER_JOB = 20  # enough chunks that a slow chunk (games hitting the cap) can't idle the other jobs
+CHUNKS_PER_JOB = 20  # so one slow chunk (games at the cap) leaves no job idle
 IN_FLIGHT_PER_JOB = 3
-# A bound that still allows runs of days (about 10 µs a game per core), refusing only typos
-# like 10**20, whose run would never end.
+# Days of play (10 µs a game a core); a typo like 10**20 would never end.
 MAX_GAMES = 10**9
-# Workers beyond the cores only take turns (300 jobs on 2 cores ran 30 times slower): a few per core
-# still allow measuring that, and every worker is a process, so a typo must not start 100,000.
+# Workers past the cores take turns, and each is a process: a typo must not start 100,000.
 JOBS_PER_CORE = 4
 
 _SHORT_REASONS = (EndReason.SHORT_IN_WAR, EndReason.BOTH_SHORT)
@@ -155,7 +148,7 @@ def _init_worker(parent: int) -> None:
     # Ctrl-C reaches the whole process group; the parent alone decides what it means.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
-        # Die with the parent (say, `kill` or `timeout` on it) instead of lingering as orphans.
+        # Die with the parent (`kill`, `timeout`) rather than linger as orphans.
         try:
             import ctypes
 
@@ -365,9 +358,8 @@ def simulate(
         return {pool.submit(play_chunk, seed, start, stop, *args) for start, stop in islice(todo, n)}
 
     try:
-        # A few chunks per worker in flight: enough to keep them busy, few enough that
-        # waiting stays cheap (wait() walks every pending future) and Ctrl-C stays prompt.
-        # The first submit forks the workers, before any progress-bar thread exists.
+        # A few chunks a worker: busy workers, a cheap wait(), a prompt Ctrl-C. The first
+        # submit forks the workers, before any progress-bar thread.
         with _sigint_held():
             pending = submit(workers * IN_FLIGHT_PER_JOB)
         if on_progress:

@@ -1,28 +1,6 @@
-"""``war-tui stats``: the lifetime statistics without a screen, as text or JSON.
+"""``war-tui stats``: the lifetime statistics without a screen, as text or JSON (its shape: docs/commands.md).
 
-Also home of ``store_from_args``, which opens the file the game's ``--stats-db`` / ``--no-stats`` name
-(flags of the option table, ``war_tui.settings.options``), so the full-screen game and this command find
-the same file the same way.
-
-The JSON shape (``"format": 1``; keys are only ever added, never renamed):
-
-    {"format": 1, "db": PATH, "games": N,
-     "results": {"p1"|"p2"|"draw"|"stopped": {"count": N, "share": 0..1}},
-     "battles": {"total": N, "mean": X|null, "median": X|null,
-                 "longest_game": GAME|null, "shortest_game": GAME|null},
-     "wars": {"total": N, "most_in_a_game": GAME|null, "deepest": GAME|null},
-     "seconds_played": X, "first_at": ISO|null, "last_at": ISO|null,
-     "histogram": {"bins": [{"low": N, "high": N, "count": N}], "overflow": BIN|null},
-                   (at most REPORT_BINS equal-width bins: the very bars the text report draws)
-     "recent": [GAME, ...]}
-
-    GAME = {"id", "finished_at" (UTC ISO 8601), "seed" (null: packets by hand),
-            "rules": {"war_cards", "gather", "max_battles"}, "names": [P1, P2],
-            "result", "reason", "battles", "wars", "longest_war",
-            "final": {"p1", "p2"}, "seconds", "source" (interactive|auto|screensaver|table)}
-
-    A value a newer war-tui wrote that this one does not know (a result, a reason, a gather order,
-    a source) is passed on as the string it was written as; an unknown result is one more key of "results".
+Also ``store_from_args``, so the game and this command open the file ``--stats-db`` / ``--no-stats`` name alike.
 """
 
 from __future__ import annotations
@@ -79,7 +57,7 @@ def register(subparsers: Commands) -> None:
         "stats", help="show lifetime statistics of the games played",
         description="Show the statistics of every game recorded: results, lengths, wars, recent games.",
     )
-    # SUPPRESS: `war-tui --stats-db X stats` and `war-tui stats --stats-db X` both work.
+    # SUPPRESS: --stats-db works before and after `stats`.
     add_flags(parser, [replace(
         OPTIONS["stats_db"], default=argparse.SUPPRESS, group="", help="read this statistics file instead of the default one"
     )])

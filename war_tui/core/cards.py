@@ -20,8 +20,7 @@ DECK_SIZE = 52
 Card = int
 
 _SYMBOL_TO_SUIT = {sym: SUITS[i] for i, sym in enumerate(SUIT_SYMBOLS)}
-# The text-style variation selector (U+FE0E) and emoji selector (U+FE0F) may
-# follow a suit symbol when pasted from elsewhere; they carry no meaning here.
+# Variation selectors (U+FE0E, U+FE0F) pasted after a suit mean nothing.
 _SELECTORS = "\ufe0e\ufe0f"
 
 

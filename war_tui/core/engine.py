@@ -1,13 +1,8 @@
-"""The one implementation of War's rules.
+"""The one implementation of War's rules, which everything that plays War drives.
 
-Everything that plays War (the ``game`` and ``simulate`` commands, the
-full-screen app, the statistics) drives this class. It keeps each packet as a
-deque of integer cards and plays battles in a single loop; events are built
-only when someone listens, so a headless simulation pays almost nothing for
-them. A battle is atomic: listeners receive its events after the middle pile
-has gone to the winner (and, for the battle that ends the game, after the game
-is over), so the game they can inspect always agrees with what the events said.
-Events a listener causes (``stop()``) queue behind the ones being delivered.
+Packets are deques of integer cards, and events are built only when someone listens, so a headless
+simulation pays almost nothing for them. A battle is atomic: listeners hear its events once it is done,
+so the game they inspect agrees with what the events said.
 """
 
 from __future__ import annotations
@@ -66,8 +61,7 @@ class Game(EventSource):
         self._packets: tuple[deque[Card], deque[Card]] = (deque(p1), deque(p2))
         self._listeners: list[Listener] = []
         self._started = False
-        # Events wait here while listeners run, so an event a listener causes
-        # (say, GameOver from calling stop()) arrives after the ones before it.
+        # Queued while listeners run: an event one causes (stop()) comes after the rest.
         self._pending: deque[Event] = deque()
         self._dispatching = False
         self._playing = False
@@ -140,7 +134,7 @@ class Game(EventSource):
     def play(self, limit: int | None = None) -> int:
         """Play up to ``limit`` battles (all of them when None); returns how many were played."""
         if self._playing:
-            # The outer play() holds the battle in progress; playing inside it would corrupt it.
+            # The outer play() holds a battle in progress; this would corrupt it.
             raise RuntimeError("a listener cannot play the game it listens to (stop() is fine)")
         if not self._started:
             self.start()
@@ -176,13 +170,10 @@ class Game(EventSource):
         wars = self.wars
         longest = self.longest_war
         listening = bool(self._listeners)
-        # Headless under winner-first the won pile needs no building: the winner's cards, then
-        # the loser's, go straight under the winner's packet. This is the path `simulate` runs;
-        # a listener turns it off, and tests check both paths play every game alike.
+        # simulate's path: headless winner-first builds no pile (tests hold both alike).
         plain = self.rules.gather is Gather.WINNER_FIRST and not listening
         out: list[Event] | None = None
-        # A card is rank << 2 | suit: two cards tie exactly when c1 ^ c2 < 4, and otherwise
-        # the bigger number has the higher rank whatever the suits.
+        # A card is rank << 2 | suit: c1 ^ c2 < 4 is a tie, else the bigger wins.
         try:
             for battles in range(battles + 1, stop_at + 1):  # noqa: B020 (counts on from the battles played)
                 c1 = pop1()
@@ -274,8 +265,7 @@ class Game(EventSource):
         if gather is Gather.LOSER_FIRST:
             return other + own
         if gather is Gather.LAID:
-            # Laid step by step: the first face-up pair, then per war both face-down groups
-            # and the face-up pair, player 1's before player 2's each time.
+            # In the order laid: face-up pair, then each war's face-down groups and pair.
             pile = [laid1[0], laid2[0]]
             k = self.rules.war_cards
             for i in range(1, len(laid1), k + 1):

@@ -1,14 +1,8 @@
 """Reading the line mode's keys: single keys from a terminal, or whole lines from a pipe or ``ssh -T``.
 
-Both come down to the same few commands. A line is bounded: past ``MAX_LINE`` characters the rest of it
-is dropped, so a client that never sends a newline holds no more than that.
-
-Keys apply in the order they come, however many arrive in one read. A client that sends its edits
-instead of making them (a program on ``ssh -T``, a paste) gets them made here: backspace, delete, the
-arrows, home and end, ctrl+A, ctrl+E, ctrl+K, ctrl+U and ctrl+W edit the line being typed. An escape
-sequence (an arrow, a function key) is one key, never its bytes as letters; one longer than
-``MAX_SEQUENCE`` characters is read to its end and dropped. Read as single keys, a read that ends in ESC
-is the escape key; read as lines, a sequence may run on into the next read.
+Keys apply in the order they come; edits a client sends instead of making (backspace, arrows, home, end,
+ctrl+A/E/K/U/W) are made here. A line is cut at ``MAX_LINE`` characters and an escape sequence at
+``MAX_SEQUENCE``, so a client that never ends one holds no more than that.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ Recorder = Callable[[Game, float, bool], None]
 class LinePlayer:
     def __init__(self, settings: LineSettings, record: Recorder | None = None, now: float = 0.0) -> None:
         self.settings = settings
-        # With names given, both players are named; otherwise player 1 is "you" and player 2 "they".
+        # Named players by name; else player 1 is "you" and player 2 "they".
         self.voice = Voice(settings.names, settings.terse, me=None if settings.names else Side.P1)
         self._record = record
         self.auto = settings.auto

@@ -39,13 +39,13 @@ is not said again."""
 
 
 class TableLine:
-    """What to say for a table's updates and what to ask it for each command; ``said`` collects the lines."""
+    """What to say for a table's updates and what to ask it for each command; ``sentences`` collects the lines."""
 
     def __init__(self, game: RemoteGame, *, terse: bool = False, pace: float = 3.0) -> None:
         self.game = game
         self.terse = terse
         self.speed = max(MIN_AUTO_SPEED, 1 / pace)
-        self.said: list[str] = []
+        self.sentences: list[str] = []
         self.done = False
         self._auto_on: bool | None = None
         self._state: TableState | None = None
@@ -76,35 +76,35 @@ class TableLine:
 
     def _on_event(self, event: Event) -> None:
         if isinstance(event, GameStarted):
-            self.said.append(f"Game {self.game.game_number} is dealt. {self.voice(False).counts(*self.game.counts)}")
+            self.sentences.append(f"Game {self.game.game_number} is dealt. {self.voice(False).counts(*self.game.counts)}")
             return
         if isinstance(event, BattleWon | GameOver):
             said = BattleTeller(self.voice(), self.game.rules.war_cards).on_event(event)
             if said:
-                self.said.append(said)
+                self.sentences.append(said)
             if isinstance(event, GameOver) and self.me is not None and event.reason is not EndReason.AGREED:
-                self.said.append("Press enter to deal again; the table deals once both players asked.")
+                self.sentences.append("Press enter to deal again; the table deals once both players asked.")
 
     def _on_table(self, update: object) -> None:
         if isinstance(update, Snapshot):
-            self.said.extend(self._arrival(update))
+            self.sentences.extend(self._arrival(update))
             self._state = None
-            self.said.extend(self._seats_change(update.state))
+            self.sentences.extend(self._seats_change(update.state))
         elif isinstance(update, TableState):
             on = update.auto_speed is not None or update.held  # a war held at its tie: auto-play waits, still on
             if self._auto_on is not None and on != self._auto_on:
-                self.said.append(
+                self.sentences.append(
                     f"Auto-play on: one battle every {1 / update.auto_speed:g} seconds." if update.auto_speed
                     else "Auto-play off."
                 )
             self._auto_on = on
-            self.said.extend(self._seats_change(update))
+            self.sentences.extend(self._seats_change(update))
         elif isinstance(update, Emoted):
             mine = update.seat is self.me and self.game.you is not None and update.name == self.game.you.name
-            self.said.append(f"You say: {update.text}" if mine else f"{update.name} says: {update.text}")
+            self.sentences.append(f"You say: {update.text}" if mine else f"{update.name} says: {update.text}")
         elif isinstance(update, Notice):
             if not self._own_arrival(update):  # the arrival's first sentence said it already
-                self.said.append(update.text)
+                self.sentences.append(update.text)
             if update.code in EXPLAINING:
                 self._explained = True
             if update.code is NoticeCode.CLOSING:
@@ -241,9 +241,9 @@ class TableLine:
         self.game.decline()
         return []
 
-    def take_said(self) -> list[str]:
-        said, self.said = self.said, []
-        return said
+    def take_sentences(self) -> list[str]:
+        sentences, self.sentences = self.sentences, []
+        return sentences
 
 
 def run_table_line(  # noqa: C901 - the line mode's one select loop: socket, keys, pacing
@@ -272,14 +272,14 @@ def run_table_line(  # noqa: C901 - the line mode's one select loop: socket, key
                 if client.fileno() in ready:
                     items = client.receive()
                     if items is None:
-                        out.say([*table.take_said(), "The connection to the table closed."])
+                        out.say([*table.take_sentences(), "The connection to the table closed."])
                         return 0
                     for item in items:
                         if isinstance(item, ProtocolError):
                             out.say(["The server sent something this game cannot read; leaving the table."])
                             return 1
                         table.game.handle(item)
-                    out.say(table.take_said())
+                    out.say(table.take_sentences())
                 if fd_in in ready:
                     try:
                         data = os.read(fd_in, READ_SIZE)
@@ -289,7 +289,7 @@ def run_table_line(  # noqa: C901 - the line mode's one select loop: socket, key
                     for command in commands:
                         if command is Command.END:
                             command = Command.QUIT  # at a table the input ending is leaving it
-                        out.say([*table.command(command), *table.take_said()])
+                        out.say([*table.command(command), *table.take_sentences()])
                         if table.done:
                             break
             client.finish()  # the goodbye ("leave") goes out before the socket closes

@@ -1,12 +1,8 @@
 """Which keys the footer shows in the width it has: every key whole, the least needed ones left out first.
 
-Each way to play names its keys in the order they leave the footer when room runs
-out (``FooterPlan.drops``), and the keys that are never its to press (a
-spectator's flip). What leaves stays in the help screen and the command palette.
-The layout is the compact one of a terminal footer: ``key description``, a
-space between keys, a group of keys (the speed keys) drawn ``+-`` with one
-label, and the command palette's key at the right edge, a blank at least after the last key (and a separator
-before it where the row leaves a blank more).
+Each way to play names its keys in the order they leave when room runs out (``FooterPlan.drops``); what
+leaves stays in the help and the palette. The layout is a terminal footer's: ``key description``, the
+speed keys as one ``+-`` group, and the palette's key at the right edge.
 """
 
 from __future__ import annotations

@@ -117,7 +117,7 @@ def seats_pieces(
             return pieces
     kept: list[Piece] = []
     used = 0
-    for text, style in pieces:  # narrower than the shortest wording: the line ends before a piece that does not fit
+    for text, style in pieces:  # narrower than any wording: end before the piece that does not fit
         used += cell_width(text)
         if used > width:
             break

@@ -96,7 +96,7 @@ def status_pieces(  # noqa: C901 - one piece per fact the status line shows, in 
         if sum(cell_width(text) for text, _ in pieces) <= width:
             return pieces
     while sum(cell_width(text) for text, _ in pieces) > width:
-        # Narrower still: whole parts go from the left, up to the next dot; the tally stays, and nothing is cut.
+        # Narrower: whole parts go from the left; the tally stays, nothing is cut.
         cut = next((i for i, (text, _) in enumerate(pieces) if text.startswith(dot)), None)
         if cut is None:
             break
@@ -115,7 +115,7 @@ _BEFORE_NAMES = GIVING_WAY[: GIVING_WAY.index(WINS_WORD)]
 LADDER = (
     *(frozenset(GIVING_WAY[:n]) for n in range(len(_BEFORE_NAMES) + 1)),
     frozenset({*_BEFORE_NAMES, WINS_WORD}),
-    # Initials take the word back while it fits: "Wins A 3-2 B" reads as a tally better than "A 3-2 B".
+    # Initials bring "Wins" back if it fits: "Wins A 3-2 B" reads better than "A 3-2 B".
     frozenset({*_BEFORE_NAMES, INITIALS}),
     frozenset({*_BEFORE_NAMES, WINS_WORD, INITIALS}),
     frozenset(GIVING_WAY),

@@ -83,7 +83,7 @@ def board_steps(game: RemoteGame, seconds: float = 0.0) -> list[Step]:
             view = battle_view(entry, rules.war_cards, entry.wars)
             if view is not None:
                 steps.append(BattleStep("battle", view))
-            # The game on the table (the log's last) took ``seconds``; how long an older one took is not known.
+            # Only the game on the table (the log's last) has a known length: ``seconds``.
             steps.append(ResultStep("result", end_view(entry, seconds if entry is last_over else None)))
         elif isinstance(entry, (Notice, Emoted)):
             steps.append(NoteStep("note", entry))

@@ -86,7 +86,7 @@ _TOML_WHERE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\
 
 
 def _parse(path: Path, themes: Collection[str] | None) -> _Parsed:  # noqa: C901 - one check per kind of line the preferences file may hold
-    import tomllib  # here, not at the top: ``war-tui game`` imports this module and never reads the file
+    import tomllib  # here: ``war-tui game`` imports this module but never reads the file
 
     try:
         info = path.stat()
@@ -193,7 +193,7 @@ def write_preferences(path: Path, changes: Mapping[str, object], *, themes: Coll
         text = _with_value(text, key, value)
         document[key] = value
     if not _holds(text, document):
-        import tomli_w  # a layout the line edit cannot follow (a value over several lines): the whole file, rewritten
+        import tomli_w  # a layout line edits cannot follow: the whole file, rewritten
 
         text = tomli_w.dumps(document)
     _replace(path, text)

@@ -16,17 +16,16 @@ SESSION_MINUTES_VARIABLE = "WAR_TUI_SESSION_MINUTES"
 SERVED_VARIABLE = "WAR_TUI_SERVED"  # "1": played over SSH
 TOP_SPEED_VARIABLE = "WAR_TUI_TOP_SPEED"  # battles per second that "max" means
 NOTICE_VARIABLE = "WAR_TUI_NOTICE"  # one sentence to show once the board is up
-ERROR_FD_VARIABLE = "WAR_TUI_ERROR_FD"  # where crash reports go (the server's log), never the player's screen
-PLAYER_ID_VARIABLE = "WAR_TUI_PLAYER_ID"  # who the player is, opaque: "key:SHA256:..." (their key) or "addr:..."
-# (their address, hashed, when they offered no key); a served game records it with each game and shows its
-# player only the games recorded with it
-# A game the server starts for a shared table (only honoured with WAR_TUI_SERVED=1): the process's end of a
-# socket to the server's Link for this connection, and what the server already did with that connection.
+ERROR_FD_VARIABLE = "WAR_TUI_ERROR_FD"  # crash reports go to the server's log, not the player's screen
+PLAYER_ID_VARIABLE = "WAR_TUI_PLAYER_ID"
+"""Who plays, opaque: "key:SHA256:..." or, with no key, "addr:..." (hashed); their games are recorded and
+shown under it."""
+# A game at a shared table (with WAR_TUI_SERVED=1): its socket to the server's Link.
 TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the socket's file descriptor number, inherited
 TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
-LEADERBOARD_VARIABLE = "WAR_TUI_LEADERBOARD"  # "0": the server keeps no leaderboard (--no-leaderboard); "1": it does
-LINE_VARIABLE = "WAR_TUI_LINE"  # "keys": the line mode, keys one at a time; "lines": it reads whole lines
-# (an SSH client with no terminal: its own terminal sends a line once enter is pressed)
+LEADERBOARD_VARIABLE = "WAR_TUI_LEADERBOARD"  # "0": the server keeps no leaderboard (--no-leaderboard)
+LINE_VARIABLE = "WAR_TUI_LINE"
+"""The line mode, reading "keys" one at a time or whole "lines" (an SSH client without a terminal)."""
 LINE_INPUTS = ("keys", "lines")
 ACCESSIBLE_VARIABLE = "ACCESSIBLE"
 """Set (not empty, 0, false, no or off): the line mode, locally as ``ACCESSIBLE=1 war-tui`` and from an SSH
@@ -81,7 +80,7 @@ TABLE_MODES = tuple(mode.value for mode in TableMode)
 lobby: watching the lobby (the game process asks to join when the person picks a table)."""
 
 
-# A path as the statistics store words them: from the first slash to a space, comma, semicolon or bracket.
+# A path in the store's words: a slash up to a space, comma, semicolon or bracket.
 _PATH = re.compile(r"(?<![\w.])/[^\s;,()]*")
 
 

@@ -16,13 +16,12 @@ from ..core.rules import Gather
 from ..presentation.cells import cell_width
 
 MAX_SEED = 2**63 - 1
-# A battle cap far beyond any real game (the longest of a million seeds is under 10,000 battles) that
-# still lets a game that never ends stop within minutes.
+# Far past real games (all under 10,000 battles); an endless one stops in minutes.
 MAX_MAX_BATTLES = 10**9
 MAX_NAME_LENGTH = 16  # columns a player's name may take on the board
 
 _WHOLE = re.compile(r"\s*[+-]?\d+\s*")
-SHOWN = 24  # characters of a bad value an error repeats: a pasted wall of digits is not echoed whole
+SHOWN = 24  # characters of a bad value an error repeats (a pasted wall is cut)
 
 
 def shown(text: str) -> str:

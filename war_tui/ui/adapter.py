@@ -1,14 +1,9 @@
 """The one bridge from a game's events to the battle on show: ``BattleWon`` (or a ``GameOver`` that cut a
 battle short) in, ``board.battle`` out.
 
-The controller that follows a game (its one listener) hands each event to
-``told``. A battle's view holds every card each player laid, and a war's steps
-follow from its number of wars and the rules' war cards (``BattleView.steps``),
-so the board lays a war step by step without knowing the rules or hearing each
-card turned. At "max" speed the solo controller sets ``holding``: each battle's
-view replaces the last one unshown, and one ``flush`` per frame shows only the
-newest, carrying the counts of the battles it replaced (``passed``) for the
-sparkline and the log.
+A battle's view holds every card laid, so the board lays a war step by step without knowing the rules. At
+"max" speed (``holding``) each view replaces the last unshown one, and ``flush`` shows the newest once a
+frame, with the counts of those it replaced (``passed``).
 """
 
 from __future__ import annotations
@@ -63,7 +58,7 @@ class EngineAdapter:
         self._board.battle = view
         return True
 
-    def told(self, event: Event, game: PlayedGame) -> None:
+    def on_event(self, event: Event, game: PlayedGame) -> None:
         """One of ``game``'s events: a battle that ended reaches the board (or waits, while ``holding``)."""
         if not isinstance(event, (BattleWon, GameOver)):
             return

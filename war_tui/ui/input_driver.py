@@ -1,13 +1,8 @@
 """Keys that are not UTF-8 are still keys: the game's terminal driver never dies of them.
 
-Textual's Linux driver decodes what the terminal sends as strict UTF-8 in its input
-thread, so one byte from a Latin-1 terminal (``E9``, "é") raises there and the app
-panics. ``forgiving_driver`` wraps the driver an app would use:
-
-- with the fast path's ``replace_bad_input`` (``war_tui.ui.fastpath.input``), bad bytes
-  decode to U+FFFD and the keys around them arrive as typed;
-- on public API alone, the input thread starts reading again after the bad bytes: the
-  keys read in the same chunk as them are lost, every later key arrives.
+Textual's Linux driver decodes input as strict UTF-8, so one Latin-1 byte panics the app.
+``forgiving_driver`` wraps it: with the fast path's ``replace_bad_input`` bad bytes become U+FFFD;
+on public API alone the input thread reads on after them, losing only the keys of that chunk.
 """
 
 from __future__ import annotations

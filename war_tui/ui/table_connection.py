@@ -1,20 +1,10 @@
 """How a game process reaches its table: a socket to the SSH server, or a table of its own (``--two-players``).
 
-Either way the screen follows a ``RemoteGame`` and its keys become requests. No
-Textual here: the app hands each host its asyncio loop and two callables.
-
-- ``SocketHost``: the end of a socket the server passed down (``WAR_TUI_TABLE_FD``),
-  a ``TableClient`` (``serving/table_client.py``, which the line mode uses too).
-  The loop reads it when it is readable (``add_reader``), never blocking the
-  screen; lines become updates through the protocol's checked reader. Requests
-  are written without blocking, and what the socket cannot take yet waits in a
-  bounded buffer. A closed socket, or a line the protocol refuses, ends the
-  connection with one sentence for the person (``on_closed``). An update the
-  screen fails to show never takes the rest of its read with it, and a fresh
-  snapshot mends the screen: this runs as a bare loop callback, where an
-  exception would vanish and leave the screen still.
-- ``LocalHost``: a ``two_player_table`` in this process, its timers driven by
-  ``run_timers``; each player's keys go to their own seat.
+Either way the screen follows a ``RemoteGame`` and its keys become requests; no Textual here. ``SocketHost``
+reads the server's socket only when readable and writes through a bounded buffer, so the screen never
+blocks; it ends on a closed socket or a refused line with one sentence (``on_closed``), and survives an
+update that fails to show (a bare loop callback would lose the exception). ``LocalHost`` drives a
+``two_player_table`` in this process.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """The cells a toast leaves are painted again, so a notice whose time is up is gone from the terminal too.
 
-Textual draws each toast inside a rack and a holder that are themselves hidden, and finds the cells a
-removed widget uncovers by comparing the layout before the removal with the one after. That "before" is
-built lazily: a look-up of a widget's place between the removal and the comparison (as the rack's own
-refresh makes, while something else has marked the layout stale: at 40x12, the battle log's hidden scroll
-bar) builds it without the toast, so no cell of the toast is marked for repainting and its words stay on the
-glass over the board until a resize. Here every screen's layout refresh compares the toasts it shows with
-the ones it showed and repaints the screen wherever one was and is no longer.
+Textual finds the cells a removed widget uncovers from a lazily built "before" layout, which a look-up
+in between can build without the toast (at 40x12, say), leaving its words on the glass. So every
+layout refresh compares the toasts shown with those shown before and repaints where one was.
 """
 
 from __future__ import annotations

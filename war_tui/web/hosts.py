@@ -1,12 +1,8 @@
 """The host names the web door answers to, and the one origin each stands for.
 
-A browser sends the name it asked for in ``Host``. A page of another site can make a browser ask our
-address under a name of its own (DNS rebinding: ``evil.test`` resolved to 127.0.0.1), and then the page
-is, to the browser, on the same origin as the game; only the ``Host`` header shows it. So the door
-answers only to the names it was given (``--web-host``), and a websocket opens only when its ``Origin``
-is the very origin (scheme, name and port) of the name it was asked under.
-
-No aiohttp here: the command line parses ``--web-host`` with it before the door's packages load.
+Against DNS rebinding (another site's page asking our address under its own name), the door answers
+only to the names it was given (``--web-host``), and a websocket opens only when its ``Origin`` is the
+very origin of the name it was asked under. No aiohttp here: the command line parses ``--web-host``.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """A browser's identity: a token the server made, signed with the server's secret, kept in a cookie.
 
-The cookie is ``TOKEN.SIGNATURE``: 32 random bytes, and their HMAC-SHA256 under a key derived from the SSH
-host key (so identities last across restarts as the key does, and a new key forgets them). A value the
-server did not sign (one a client picked, or one planted by a site that can set cookies for ours) is no
-identity: the page issues a new one, and the websocket is refused.
-
-The cookie is ``SameSite=Lax``: a link from another site still arrives with it, so following a link keeps
-who you are (the websocket is guarded by the exact Origin check instead). A page reached that way, or
-with no cookie and no word from the browser of where it came from, does not start a game by itself.
+The cookie is ``TOKEN.SIGNATURE`` (HMAC-SHA256 under a key derived from the SSH host key, so identities
+last as the key does); an unsigned value is no identity. It is ``SameSite=Lax`` so a link keeps who you
+are; a page reached from another site does not start a game by itself.
 """
 
 from __future__ import annotations

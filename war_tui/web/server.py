@@ -145,7 +145,7 @@ class WebDoor:
         assert self._runner.server is not None
         context = self.config.ssl_context
         try:
-            # Every connection goes through the guard until its websocket is upgraded (http_guard).
+            # The guard (http_guard) holds each connection until its websocket upgrade.
             self._listener = await asyncio.get_running_loop().create_server(
                 self.guard.factory(self._runner.server), self.config.host, self.config.port, ssl=context,
                 ssl_handshake_timeout=self.config.guard.header_seconds if context is not None else None,

@@ -1,13 +1,9 @@
 """One browser tab's game: a websocket on one side, the game on its own pty on the other.
 
-The game is the one an SSH player gets (the same command, environment, limits and table socket); what
-differs is the wire. On the terminal page, server to browser: binary messages, the game's screen bytes,
-in order; browser to server: binary messages are keys, a text message ``"COLS ROWS"`` is the terminal's
-size. On the plain-text page the game runs in the line mode, as ``ssh -T HOST line`` runs it: server to
-browser, one text message per sentence; browser to server, one text message per line typed (binary
-messages are not taken). Every bound the browser could push on is ours: the message size and rate, the
-keys held for the game, the output held for a slow reader (past the backlog the game's pty is no longer
-read, so the game blocks).
+The game is the one an SSH player gets; only the wire differs. The terminal page sends keys and
+``"COLS ROWS"`` sizes and gets the screen's bytes; the plain-text page runs the line mode (as
+``ssh -T HOST line``), a sentence a message each way. Every bound the browser could push on is ours:
+message size and rate, keys held, and output held for a slow reader (past it the pty is not read).
 """
 
 from __future__ import annotations
@@ -295,7 +291,7 @@ class WebSession:
         self._stopping.set()
 
     def _say(self, message: str) -> None:
-        # On the plain-text page a message is a sentence of its own, even after half a line of the game's.
+        # On the plain-text page a message starts its own line, even mid-sentence.
         self._out += (("\n" if self.line else "") + message + "\r\n").encode()
         self._out_ready.set()
 
@@ -374,7 +370,7 @@ class WebSession:
                 self._say(crash_goodbye(end.errors, config))
             return
         reason = self._stop_reason
-        if not self.line:  # the game's last frames are dropped (its sentences are kept): the goodbye comes next
+        if not self.line:  # the game's last frames go (sentences stay): the goodbye is next
             self._out.clear()
         self._reset_terminal()
         if reason == "message rate":

@@ -128,7 +128,7 @@ class SoloController(TimeLimits):
         if isinstance(event, GameStarted):
             self.board.deal = deal_view(self.game_number, event)
         else:
-            self.adapter.told(event, game)
+            self.adapter.on_event(event, game)
 
     def replay(self, seed: int, rules: Rules) -> None:
         self.board.auto = False  # a replay starts paused: stepped through, or started with a, deliberately
@@ -229,7 +229,7 @@ class SoloController(TimeLimits):
             if board.laying:
                 return  # a war is being laid (or auto-play just stopped at one): the next battle waits
             self._credit += per_tick
-            # A war stopped at by "stop at wars" turns auto-play off (the board's ``watch_battle``), which ends the loop.
+            # "Stop at wars" turns auto-play off at a war (``watch_battle``): the loop ends.
             while self._credit >= 1 and not game.over and board.auto and not board.laying:
                 self._credit -= 1
                 game.step()

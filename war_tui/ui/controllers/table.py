@@ -1,17 +1,8 @@
 """A seat at a shared table (or a spectator's chair): every rule stays with the table, a key here is a request.
 
-The controller follows the table's ``RemoteGame`` as the solo one follows the
-engine (one subscriber: the engine adapter puts each battle on the board, then
-the deal and the result are told), and adds what a table has and a solo game has
-not: the seats line, what one player asks of the other (the requests line, a toast,
-the result's hint), emotes, the table's notices in the log, a late joiner's
-replay of the table's log, the table's tally and game time, the lobby, and the
-end of a table. The table's answer to a request (a battle, a seat change, a
-refusal) is what the board shows.
-
-The board shows the newest state the ``RemoteGame`` holds: a war being laid step by step is settled at
-once when anything newer of the game comes (its log line first, then what followed, in the table's
-order), and a war stops at its tie only while the table says it holds there.
+The controller follows the table's ``RemoteGame`` as the solo one follows the engine, and adds what only
+a table has: seats, requests, emotes, notices, a late joiner's replay, the lobby. The board shows the
+newest state the table holds: a war still being laid settles at once when anything newer comes.
 """
 
 from __future__ import annotations
@@ -305,7 +296,7 @@ class TableController(TimeLimits):
             self._state_changed(None, game.state)
         self.game_number = game.game_number
         self.adapter.reset()
-        # A finished game took what the table says, however long this screen took to get here.
+        # A finished game took what the table says, however late this screen came.
         seconds = self._played if game.over else self._clock() - self._dealt_at
         for step in board_steps(game, seconds):
             if isinstance(step, DealStep):
@@ -333,7 +324,7 @@ class TableController(TimeLimits):
         game, board = self.game, self.board
         if board.laying:
             board.settle()  # something newer of the game: the war on the pile is told whole first
-        self.adapter.told(event, game)
+        self.adapter.on_event(event, game)
         if isinstance(event, GameStarted):
             self.shell.close_result()
             self.game_number = game.game_number

@@ -191,7 +191,7 @@ class StatsScreen(Screen[None]):
         if not recent:
             return
         table = self.query_one("#stats-recent", DataTable)
-        # Short labels and values so the table fits 80 columns; rules last, as they vary in length.
+        # Short labels to fit 80 columns; rules last, as their length varies.
         for label, right in RECENT_COLUMNS:
             table.add_column(plain(label, justify="right" if right else None))
         for record in recent:
