@@ -17,8 +17,8 @@ def run_main(argv: list[str], capsys) -> tuple[int, str, str]:
     """``war-tui ARGV`` in this process: the exit status (returned or raised as SystemExit), stdout, stderr."""
     try:
         code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
+    except SystemExit as exc:  # as the shell sees it: None is 0, a message is 1
+        code = 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -69,7 +69,11 @@ class TableServer:
         server_end, game_end = socket.socketpair()
         server_end.setblocking(False)
         link = Link(self.registry, user)
-        link.on_output = lambda: self.loop.call_soon(self._flush, link, server_end)
+
+        def flush_soon() -> None:
+            self.loop.call_soon(self._flush, link, server_end)
+
+        link.on_output = flush_soon
         self.links.append(link)
         self._socks[id(link)] = server_end
         if table is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Callable
 
 import pytest
 from rich.cells import get_character_cell_size
@@ -130,14 +131,16 @@ def drawn_from_nothing(app: WarApp) -> Emulator:
     """The screen as a first frame would draw it: every widget's kept rows set aside (Textual's styled
     rows, a LineWidget's drawn rows and styles, the log's finished lines), then put back, so the app
     goes on with its caches as they were."""
+    from textual._compositor import LayoutUpdate
     from textual._styles_cache import StylesCache
     from textual.cache import LRUCache
+    from textual.widget import Widget
 
-    empty = {"_drawn_for": lambda: None, "_styles_by_name": lambda: None, "_styles": lambda: None, "_finished": lambda: LRUCache(16), "_styled": lambda: LRUCache(16)}
+    empty: dict[str, Callable[[], object]] = {"_drawn_for": lambda: None, "_styles_by_name": lambda: None, "_styles": lambda: None, "_finished": lambda: LRUCache(16), "_styled": lambda: LRUCache(16)}
     saved = []
     compositor = app.screen._compositor
     dirty = set(compositor._dirty_regions)
-    for widget in app.screen.walk_children(with_self=True):
+    for widget in app.screen.walk_children(Widget, with_self=True):
         kept = {name: widget.__dict__[name] for name in empty if name in widget.__dict__}
         saved.append((widget, widget._styles_cache, kept))
         widget._styles_cache = StylesCache()
@@ -145,7 +148,9 @@ def drawn_from_nothing(app: WarApp) -> Emulator:
             widget.__dict__[name] = empty[name]()
     try:
         screen = Emulator(app.size.width, app.size.height)
-        screen.feed(compositor.render_update(full=True).render_segments(app.console))
+        update = compositor.render_update(full=True)
+        assert isinstance(update, LayoutUpdate)  # a full update is the whole screen's
+        screen.feed(update.render_segments(app.console))
     finally:
         for widget, styles_cache, kept in saved:
             widget._styles_cache = styles_cache

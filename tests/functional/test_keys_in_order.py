@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pyte
 import pytest
@@ -68,7 +69,7 @@ def typed_in_the_palette(steps: list[tuple[str, str]]) -> list[tuple[str, str | 
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(SIZE[0]), "LINES": str(SIZE[1])}
     screen = Screen()
     seen: list[tuple[str, str | None]] = []
-    state = {"step": -1, "since": time.monotonic(), "sent": False}
+    state: dict[str, Any] = {"step": -1, "since": time.monotonic(), "sent": False}
 
     def react(written: bytes) -> bytes:
         text = screen.text(written)

@@ -25,7 +25,7 @@ from web_support import open_socket, read_lines, read_screen, served, shut, web_
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.core.engine import Game
-from war_tui.core.rules import Rules
+from war_tui.core.rules import Result, Rules
 from war_tui.stats import GameRecord, StatsStore
 from war_tui.tables import reduce_name
 from war_tui.ui.screens.game_over import GameOverScreen
@@ -139,8 +139,8 @@ async def test_the_statistics_screen_shows_a_winners_name_as_typed(tmp_path: Pat
     for index, raw in enumerate(HOSTILE.values()):
         game = Game.deal(index + 1, Rules())
         game.play()
-        winner = 0 if game.result.value == "p1" else 1
-        names = [reduce_name(raw), "bob"] if winner == 0 else ["bob", reduce_name(raw)]
+        winner = 0 if game.result is Result.P1 else 1
+        names = (reduce_name(raw), "bob") if winner == 0 else ("bob", reduce_name(raw))
         finished = datetime(2024, 5, 1, 12, index, tzinfo=UTC).isoformat(timespec="seconds")
         assert store.record(GameRecord.from_game(game, names, seconds=60, finished_at=finished))
     app = Host(store)

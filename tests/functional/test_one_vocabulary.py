@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from screen_text import screen_text
+from support.present import present
 from textual.app import App
 from war_ui_support import make_app, stats_shown, until
 
@@ -29,7 +30,9 @@ def line_with(text: str, label: str) -> str:
 async def test_the_deepest_war_is_worded_alike_in_simulate_stats_the_stats_screen_and_game_over(tmp_path: Path):
     tally = simulate(200, 1, Rules(), 1)
     data = report(tally, 1, Rules(), 1, 1.0)
-    depth, seed = data["deepest_war"]["depth"], data["deepest_war"]["seed"]
+    deepest = data["deepest_war"]
+    assert isinstance(deepest, dict)
+    depth, seed = deepest["depth"], deepest["seed"]
     assert depth >= 3  # deep enough that every wording differed
     words = deepest_war_text(depth)
 
@@ -40,7 +43,7 @@ async def test_the_deepest_war_is_worded_alike_in_simulate_stats_the_stats_scree
     assert game.longest_war == depth
     store = StatsStore.open(tmp_path / "stats.sqlite3")
     assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), seconds=60))
-    summary = store.summary()
+    summary = present(store.summary())
     command = line_with("\n".join(stats_report(summary.totals, summary.histogram, summary.recent)), "Deepest war")
 
     class Host(App[None]):

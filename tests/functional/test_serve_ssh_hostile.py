@@ -26,6 +26,7 @@ from ssh_support import (
     start_server,
     until,
 )
+from support.present import present
 
 from war_tui.serving.goodbyes import GAME_CRASHED, INPUT_FLOOD, OUT_OF_MEMORY
 
@@ -40,7 +41,7 @@ def player(tmp_path):
 
 def rss_kib(pid: int) -> int:
     status = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"^VmRSS:\s+(\d+)", status, re.M).group(1))
+    return int(present(re.search(r"^VmRSS:\s+(\d+)", status, re.M)).group(1))
 
 
 # -- 1. input floods -------------------------------------------------------------------------------------

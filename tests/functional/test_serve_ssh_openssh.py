@@ -20,6 +20,7 @@ from ssh_support import (
     until,
     wait_gone,
 )
+from support.present import present
 
 from war_tui.serving.goodbyes import SHUTTING_DOWN, TERMINAL_RESET
 from war_tui.settings.served import NOTICE_VARIABLE
@@ -42,7 +43,7 @@ def client_env(tmp_path, **extra) -> dict[str, str]:
 
 def ssh_argv(port: int, key, *extra: str, log_level: str = "ERROR") -> list[str]:
     return [
-        SSH, *SSH_OPTIONS, "-o", f"LogLevel={log_level}", "-i", str(key.path), "-p", str(port), *extra,
+        present(SSH), *SSH_OPTIONS, "-o", f"LogLevel={log_level}", "-i", str(key.path), "-p", str(port), *extra,
         "player@127.0.0.1",
     ]
 
@@ -54,7 +55,7 @@ async def run(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )
     out, _ = await asyncio.wait_for(process.communicate(stdin), TIMEOUT)
-    return process.returncode, out.decode(errors="replace")
+    return present(process.returncode), out.decode(errors="replace")
 
 
 async def test_ssh_lands_in_the_program_which_follows_keys_and_resizes(tmp_path, player):

@@ -30,6 +30,7 @@ from ssh_support import (
     until,
     wait_gone,
 )
+from support.present import present
 
 from war_tui.serving.goodbyes import OUT_OF_MEMORY
 
@@ -47,7 +48,7 @@ def parent_of(pid: int) -> int:
 
 def address_limit(pid: int) -> str:
     limits = Path(f"/proc/{pid}/limits").read_text()
-    return re.search(r"^Max address space\s+(\S+)\s+(\S+)", limits, re.MULTILINE).group(0)
+    return present(re.search(r"^Max address space\s+(\S+)\s+(\S+)", limits, re.MULTILINE)).group(0)
 
 
 async def test_a_forked_game_has_its_own_limits_and_a_memory_hog_ends_only_itself(tmp_path, player):

@@ -6,6 +6,8 @@ import multiprocessing
 import sqlite3
 from pathlib import Path
 
+from support.present import present
+
 from war_tui.core.engine import Game
 from war_tui.stats import GameRecord, Source, StatsStore
 
@@ -44,7 +46,7 @@ def test_ten_processes_recording_a_hundred_games_each_keep_all_thousand(tmp_path
 
     assert reports == [(i * GAMES_EACH, GAMES_EACH, None) for i in range(PROCESSES)]
     store = StatsStore.open(path)
-    assert store.totals().games == PROCESSES * GAMES_EACH
+    assert present(store.totals()).games == PROCESSES * GAMES_EACH
     with sqlite3.connect(path) as conn:
         seeds = [s for (s,) in conn.execute("SELECT seed FROM games")]
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

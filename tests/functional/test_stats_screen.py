@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from support.present import present
 from support.stats_app import Host
 from textual.widgets import DataTable
 from war_ui_support import stats_shown, until
@@ -91,15 +92,15 @@ async def test_escape_and_s_close_the_screen(played: StatsStore):
 
 
 async def test_the_numbers_on_screen_are_the_stores(played: StatsStore):
-    totals = played.totals()
+    totals = present(played.totals())
     app = Host(played)
     async with app.run_test(size=(100, 30)) as pilot:
         await stats_shown(pilot)
         title = str(app.screen.query_one("#stats-title").render())
         assert f"40 games since 2024-05-01 · {totals.total_battles:,} battles" in title
         figures = str(app.screen.query_one("#stats-figures").render())
-        assert f"{totals.longest.battles:,} battles · seed {totals.longest.seed}" in figures
-        assert f"{totals.most_wars.wars:,} wars in a game · seed {totals.most_wars.seed}" in figures
+        assert f"{present(totals.longest).battles:,} battles · seed {present(totals.longest).seed}" in figures
+        assert f"{present(totals.most_wars).wars:,} wars in a game · seed {present(totals.most_wars).seed}" in figures
         shares = str(app.screen.query_one("#stats-shares").render())
         assert f"Player 1 wins {totals.results['p1']:>2}" in shares
 
@@ -180,7 +181,7 @@ async def test_games_waiting_on_a_locked_file_are_shown_as_waiting_not_off(tmp_p
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert store.flush() and store.totals().games == 1
+    assert store.flush() and present(store.totals()).games == 1
 
 
 async def test_the_recent_games_fit_an_80_column_terminal(played: StatsStore):

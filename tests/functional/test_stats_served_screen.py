@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from screen_text import screen_text
+from support.present import present
 from textual.app import App
 from textual.widgets import DataTable, Static
 from war_ui_support import stats_shown, until
@@ -73,11 +74,12 @@ async def test_a_served_player_told_no_identity_sees_only_this_sessions_games(tm
         await app.workers.wait_for_complete()
         await pilot.press("s")
         await stats_shown(pilot)
-        assert app.screen.summary.totals.games == 1
+        assert isinstance(app.screen, StatsScreen)
+        assert present(app.screen.summary).totals.games == 1
         assert app.screen.query_one("#stats-recent", DataTable).row_count == 1
-    assert store.totals().games == 5  # the game was recorded, with this session's identity only
-    [mine] = store.recent(1)
-    assert mine.p1_player == app.settings.player and mine.p1_player.startswith("session:")
+    assert present(store.totals()).games == 5  # the game was recorded, with this session's identity only
+    [mine] = present(store.recent(1))
+    assert mine.p1_player == app.settings.player and present(mine.p1_player).startswith("session:")
 
 
 class Host(App[None]):
@@ -93,7 +95,12 @@ async def test_the_summary_is_read_in_a_worker_thread_not_while_composing(tmp_pa
     store = strangers_file(tmp_path / "stats.sqlite3")
     readers: list[int] = []
     read = store.summary
-    store.summary = lambda *a, **k: readers.append(threading.get_ident()) or read(*a, **k)  # type: ignore[method-assign]  # a spy
+
+    def spied(*args, **kwargs):
+        readers.append(threading.get_ident())
+        return read(*args, **kwargs)
+
+    store.summary = spied  # type: ignore[method-assign]  # a spy on which thread reads
     app = Host(store)
     async with app.run_test(size=(100, 30)) as pilot:
         await stats_shown(pilot)

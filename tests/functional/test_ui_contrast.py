@@ -67,12 +67,13 @@ async def test_diamonds_and_hearts_differ_in_the_four_colour_deck():
             await pilot.pause()
 
 
-def colour_before(text: str, symbol: str) -> set[str]:
-    """The foreground colours (SGR 38;2;r;g;b) in force where ``symbol`` was written, over the whole output."""
+def colour_before(text: str, symbol: str) -> set[str | None]:
+    """The foreground colours (SGR 38;2;r;g;b, None for the terminal's own) in force where ``symbol`` was written,
+    over the whole output."""
     import re
 
-    colours = set()
-    current = None
+    colours: set[str | None] = set()
+    current: str | None = None
     for match in re.finditer(r"\x1b\[([0-9;]*)m|(.)", text, re.S):
         if match[1] is not None:
             params = match[1]

@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support.present import present
 from textual.widgets import DataTable
 from war_ui_support import drawn, stats_shown, until
 
@@ -52,14 +53,14 @@ async def test_a_replay_from_the_statistics_screen_starts_paused(tmp_path: Path)
         await pilot.press("space", "space", "space")
         await app.workers.wait_for_complete()
         await pilot.press("r", "a")  # a new deal, playing by itself
-        assert app.board.auto and app.controller.game.seed != 123
+        assert app.board.auto and present(app.controller.game).seed != 123
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
         await stats_shown(pilot)
         assert app.screen.query_one("#stats-recent", DataTable).row_count == 1
         await pilot.press("enter")
         await until(pilot, lambda: not isinstance(app.screen, StatsScreen))
-        assert app.controller.game.seed == 123 and not app.board.auto and app.controller._auto_timer is None
+        assert present(app.controller.game).seed == 123 and not app.board.auto and app.controller._auto_timer is None
         await pilot.pause(2.5)  # longer than a battle at 0.5/s: nothing is played
         assert app.controller.game.battles == 0
         assert "auto off" in drawn(app.query_one(StatusLine))

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support.present import present
 from textual.widgets import DataTable
 from war_ui_support import QUICK_WIN, WAR_PACKETS, stats_shown
 
@@ -15,6 +16,7 @@ from war_tui.settings.play import PlaySettings
 from war_tui.stats import Source, StatsStore
 from war_tui.stats import store as store_module
 from war_tui.ui.app import WarApp
+from war_tui.ui.controllers.solo import SoloController
 from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.stats import StatsScreen
 
@@ -33,11 +35,11 @@ async def test_a_finished_game_is_recorded_once_with_how_it_was_played(tmp_path:
         await pilot.press("space", "space")
         assert isinstance(app.screen, GameOverScreen)
         await app.workers.wait_for_complete()
-    recent = store.recent(5)
+    recent = present(store.recent(5))
     assert len(recent) == 1
     record = recent[0]
     assert (record.p1_name, record.p2_name) == ("Alice", "Bob")
-    assert record.result == app.controller.game.result and record.battles == 2
+    assert record.result == present(app.controller.game).result and record.battles == 2
     assert record.source is Source.INTERACTIVE
 
 
@@ -48,14 +50,14 @@ async def test_auto_play_and_the_screensaver_are_told_apart(tmp_path: Path):
         await pilot.press("a")
         await pilot.pause(1.5)
         await app.workers.wait_for_complete()
-    assert store.recent(1)[0].source is Source.AUTO
+    assert present(store.recent(1))[0].source is Source.AUTO
 
     saver = StatsStore.open(tmp_path / "saver.sqlite3")
     app = app_with(saver, packets=QUICK_WIN, screensaver=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(1.5)
         await app.workers.wait_for_complete()
-    assert saver.recent(1)[0].source is Source.SCREENSAVER
+    assert present(saver.recent(1))[0].source is Source.SCREENSAVER
 
 
 async def test_s_opens_the_statistics_and_enter_replays_that_deal(tmp_path: Path):
@@ -66,7 +68,7 @@ async def test_s_opens_the_statistics_and_enter_replays_that_deal(tmp_path: Path
         await app.workers.wait_for_complete()
         assert app.board.tally[Result.STOPPED] == 1
         await pilot.press("r")  # a different deal, so the replay has something to undo
-        assert app.controller.game.seed != 123
+        assert present(app.controller.game).seed != 123
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
         await stats_shown(pilot)
@@ -129,9 +131,10 @@ async def test_a_long_lock_delays_saving_says_so_once_and_loses_no_game(tmp_path
         messages = [n.message for n in app._notifications]
         assert sum(m.startswith("Saving statistics is delayed") for m in messages) == 1
         assert not any("Statistics are off" in m for m in messages)
+        assert isinstance(app.controller, SoloController)
         app.controller.new_game(packets=QUICK_WIN)
         await pilot.press("space")
         await app.workers.wait_for_complete()
         await pilot.pause()
     assert store.enabled and store.pending == 0
-    assert [r.battles for r in store.recent(5)] == [1, 1] and store.totals().games == 2
+    assert [r.battles for r in present(store.recent(5))] == [1, 1] and present(store.totals()).games == 2

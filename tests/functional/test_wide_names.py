@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 from screen_text import screen_rows
+from support.present import present
 from war_ui_support import make_app
 
 from war_tui.commands.stats import recent_lines
@@ -42,7 +43,7 @@ def test_war_tui_stats_lines_up_its_columns_under_wide_names(tmp_path: Path):
         game.play()
         finished = (start + timedelta(minutes=i)).isoformat(timespec="seconds")
         assert store.record(GameRecord.from_game(game, names, seconds=60, finished_at=finished))
-    lines = recent_lines(store.recent(3))
+    lines = recent_lines(present(store.recent(3)))
     header = lines[0]
     column = cell_len(header[: header.index("battles") + len("battles")])  # the right edge of the battles column
     for line in lines[1:]:

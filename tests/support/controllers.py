@@ -6,7 +6,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from war_tui.core.rules import Result
+from war_tui.presentation.views import BattleView, DealView, EndView, LogNote
 from war_tui.settings.play import PlaySettings
+from war_tui.tables import TableState, You
 
 SHOWN_WHOLE = PlaySettings(war_step=0.0, result_hold=0.0)
 
@@ -27,31 +29,31 @@ class Timer:
 class Board:
     """The board's state as plain attributes; a war is never laid step by step here unless a test says so."""
 
-    deal: object = None
-    result: object = None
+    deal: DealView | None = None
+    result: EndView | None = None
     names: tuple[str, str] = ("Player 1", "Player 2")
-    table_state: object = None
-    you: object = None
-    log_note: object = None
-    requests: tuple = ()
-    emotes: tuple = ("", "")
+    table_state: TableState | None = None
+    you: You | None = None
+    log_note: LogNote | None = None
+    requests: tuple[str, ...] = ()
+    emotes: tuple[str, str] = ("", "")
     auto: bool = False
     speed: float = 4.0
     pause_on_war: bool = False
     time_left: int | None = None
     laying: bool = False
     at_tie: bool = False
-    battles: list = field(default_factory=list)
-    tally: Counter = field(default_factory=Counter)
+    battles: list[BattleView | None] = field(default_factory=list)
+    tally: Counter[Result] = field(default_factory=Counter)
     laid: int = 0
     cleared: int = 0
 
     @property
-    def battle(self):
+    def battle(self) -> BattleView | None:
         return self.battles[-1] if self.battles else None
 
     @battle.setter
-    def battle(self, view) -> None:
+    def battle(self, view: BattleView | None) -> None:
         self.battles.append(view)
 
     def lay_war(self) -> None:

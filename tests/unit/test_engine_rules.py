@@ -160,7 +160,8 @@ RANDOM_DEAL = ("5C 2C 7C 3C 9C 4C AC JC", "5D 2D 7D 3D 9D 4D KD JD")
 
 def test_random_gather_shuffles_the_pile_reproducibly_for_a_seed():
     def pile(seed: int) -> tuple:
-        g = Game(*map(parse_cards, RANDOM_DEAL), Rules(gather=Gather.RANDOM), seed=seed)
+        p1, p2 = map(parse_cards, RANDOM_DEAL)
+        g = Game(p1, p2, Rules(gather=Gather.RANDOM), seed=seed)
         g.step()
         assert g.wars == 3
         return g.packet(Side.P1)[1:]  # under player 1's JC

@@ -110,7 +110,7 @@ def test_a_huge_run_takes_chunks_lazily_with_one_job(monkeypatch):
 class _InlinePool:
     """A process pool that runs each chunk at once, so a test can watch what is queued."""
 
-    submitted = []
+    submitted: list[tuple[object, ...]] = []
 
     def __init__(self, max_workers, initializer=None, initargs=()):
         self.workers = max_workers

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,7 @@ def as_a_plain_user(code: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def shelf(tmp_path: Path) -> Path:
+def shelf(tmp_path: Path) -> Iterator[Path]:
     """A folder holding a statistics file with GAMES games, and no -wal or -shm beside it."""
     folder = tmp_path / "shelf"
     folder.mkdir()

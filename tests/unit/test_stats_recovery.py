@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support.present import present
 
 from war_tui.core.engine import Game
 from war_tui.stats import GameRecord, Source, StatsStore, recovery
@@ -43,7 +44,7 @@ def test_games_still_refused_at_exit_are_kept_and_the_next_run_imports_them(db: 
         assert not store.record(record)
     assert store.pending == 4
     assert not store.save_pending(within=0.3)
-    count, where = store.rescue()
+    count, where = present(store.rescue())
     assert count == 4 and where == db.with_name("stats.sqlite3.unsaved.jsonl")
     assert store.pending == 0 and store.rescue() is None
     assert [line for line in where.read_text().splitlines()] == [recovery.to_line(g) for g in games]
@@ -55,10 +56,10 @@ def test_games_still_refused_at_exit_are_kept_and_the_next_run_imports_them(db: 
 
     again = StatsStore.open(db)
     assert not where.exists() and not list(db.parent.glob("*.importing"))
-    assert again.totals().games == 4
-    assert [r.seed for r in again.recent()] == [4, 3, 2, 1]
+    assert present(again.totals()).games == 4
+    assert [r.seed for r in present(again.recent())] == [4, 3, 2, 1]
     StatsStore.open(db)
-    assert again.totals().games == 4  # imported once only
+    assert present(again.totals()).games == 4  # imported once only
 
 
 def test_saving_at_exit_succeeds_once_the_lock_goes(db: Path):
@@ -69,7 +70,7 @@ def test_saving_at_exit_succeeds_once_the_lock_goes(db: Path):
     holder.close()
     assert store.save_pending(within=2.0)
     assert store.rescue() is None
-    assert StatsStore.open(db).totals().games == 1
+    assert present(StatsStore.open(db).totals()).games == 1
 
 
 def test_a_second_rescue_adds_to_the_kept_games(db: Path):
@@ -82,7 +83,7 @@ def test_a_second_rescue_adds_to_the_kept_games(db: Path):
     holder.close()
     kept, bad = recovery.read(recovery.recovery_path(db))
     assert [r.seed for r in kept] == [1, 2] and bad == 0
-    assert StatsStore.open(db).totals().games == 2
+    assert present(StatsStore.open(db).totals()).games == 2
 
 
 def test_a_table_game_kept_aside_keeps_its_id_and_is_imported_once(db: Path):
@@ -95,4 +96,4 @@ def test_a_table_game_kept_aside_keeps_its_id_and_is_imported_once(db: Path):
     recovery.keep(recovery.recovery_path(db), [record])
     store = StatsStore.open(db)  # imports what was kept
     assert not recovery.recovery_path(db).exists()
-    assert store.totals().games == 1
+    assert present(store.totals()).games == 1

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support.present import present
 
 from war_tui.core.rules import EndReason, Gather, Result
 from war_tui.stats import GameRecord, Source, StatsStore
@@ -35,12 +36,12 @@ def test_a_players_summary_holds_only_the_games_they_sat_in(tmp_path: Path):
     store.record(game(30, (BOB, ANN), names=("bob", "ann"), result=Result.P2))
     store.record(game(40, (ANN, None), source=Source.AUTO, names=("Player 1", "Player 2")))
 
-    mine = store.summary(recent=10, player=ANN)
+    mine = present(store.summary(recent=10, player=ANN))
     assert sorted(r.battles for r in mine.recent) == [10, 30, 40]
     assert mine.totals.games == 3 and mine.histogram.games == 3
-    assert store.summary(recent=10, player=EVE).totals.games == 1
-    assert store.summary(recent=10, player="key:SHA256:nobody").totals.games == 0
-    assert store.summary(recent=10).totals.games == 4  # the operator's view: every game
+    assert present(store.summary(recent=10, player=EVE)).totals.games == 1
+    assert present(store.summary(recent=10, player="key:SHA256:nobody")).totals.games == 0
+    assert present(store.summary(recent=10)).totals.games == 4  # the operator's view: every game
 
 
 def test_a_players_summary_names_nobody_else(tmp_path: Path):
@@ -48,11 +49,11 @@ def test_a_players_summary_names_nobody_else(tmp_path: Path):
     store.record(game(10, (ANN, BOB)))
     store.record(game(30, (BOB, ANN), names=("bob", "ann")))
     store.record(game(40, (ANN, None), source=Source.AUTO, names=("Player 1", "Player 2")))
-    mine = store.summary(recent=10, player=ANN)
+    mine = present(store.summary(recent=10, player=ANN))
     names = {(r.battles, r.p1_name, r.p2_name) for r in mine.recent}
     assert names == {(10, YOU, OPPONENT), (30, OPPONENT, YOU), (40, "Player 1", "Player 2")}
     totals = mine.totals
-    for record in (totals.longest, totals.shortest, totals.most_wars, totals.deepest_war):
+    for record in map(present, (totals.longest, totals.shortest, totals.most_wars, totals.deepest_war)):
         assert "bob" not in (record.p1_name, record.p2_name)
 
 
@@ -72,7 +73,7 @@ def test_an_older_file_gains_the_player_columns_and_keeps_its_games(tmp_path: Pa
     conn.close()
     store = StatsStore.open(path)
     assert store.enabled and store.record(game(13, (ANN, BOB)))
-    assert [(r.battles, r.p1_player) for r in store.recent(5)] == [(13, ANN), (12, None)]
+    assert [(r.battles, r.p1_player) for r in present(store.recent(5))] == [(13, ANN), (12, None)]
     with sqlite3.connect(path) as conn:
         plan = " ".join(str(r) for r in conn.execute(
             "EXPLAIN QUERY PLAN SELECT count(*) FROM games WHERE (p1_player = ? OR p2_player = ?)", (ANN, ANN)))
@@ -86,13 +87,13 @@ def test_the_row_cap_trims_the_oldest_a_tenth_at_a_time(tmp_path: Path):
     for start in range(0, 1_000, 100):
         store._pending.extend(game(n + 1) for n in range(start, start + 100))
         assert store.flush()
-    assert store.totals().games == 1_000 and store.trimmed == 0
+    assert present(store.totals()).games == 1_000 and store.trimmed == 0
     assert store.record(game(1_001))  # one past the cap: the oldest tenth goes at once
-    assert store.totals().games == 900 and store.trimmed == 101
-    assert min(r.battles for r in store.recent(1_000)) == 102  # the newest 900 stay
+    assert present(store.totals()).games == 900 and store.trimmed == 101
+    assert min(r.battles for r in present(store.recent(1_000))) == 102  # the newest 900 stay
     for n in range(1_002, 1_050):
         store.record(game(n))
-    assert store.totals().games == 948 and store.trimmed == 101  # under the cap: nothing more goes
+    assert present(store.totals()).games == 948 and store.trimmed == 101  # under the cap: nothing more goes
 
 
 def test_the_row_cap_has_a_range(tmp_path: Path):
@@ -106,11 +107,16 @@ def test_the_summary_is_read_once_while_the_file_holds_the_same_games(tmp_path: 
     store.record(game(10, (ANN, BOB)))
     reads = []
     real = store_module._read_totals
-    monkeypatch.setattr(store_module, "_read_totals", lambda *a: reads.append(1) or real(*a))
-    first = store.summary(player=ANN)
+
+    def counted(*args):
+        reads.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(store_module, "_read_totals", counted)
+    first = present(store.summary(player=ANN))
     assert store.summary(player=ANN) is first and len(reads) == 1
     StatsStore.open(store.path).record(game(11, (ANN, BOB)))  # another process records a game
-    assert store.summary(player=ANN).totals.games == 2 and len(reads) == 2
+    assert present(store.summary(player=ANN)).totals.games == 2 and len(reads) == 2
 
 
 def test_a_recovery_line_without_players_still_reads(tmp_path: Path):

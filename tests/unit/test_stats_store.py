@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from support.present import present
 
 from war_tui.core.engine import Game
 from war_tui.core.rules import EndReason, Gather, Result, Rules
@@ -51,20 +52,20 @@ def test_a_played_game_is_recorded_and_counted(db: Path):
 
     assert store.record(GameRecord.from_game(game, ("Ann", "Bob"), 12.5, Source.SCREENSAVER))
 
-    totals = StatsStore.open(db).totals()  # a second copy of the program sees it too
+    totals = present(StatsStore.open(db).totals())  # a second copy of the program sees it too
     assert totals.games == 1
-    assert totals.results[game.result] == 1 and totals.share(game.result) == 1.0
+    assert totals.results[present(game.result)] == 1 and totals.share(present(game.result)) == 1.0
     assert totals.mean_battles == totals.median_battles == game.battles
-    assert totals.most_wars.wars == game.wars
-    assert totals.deepest_war.longest_war == game.longest_war
-    [stored] = store.recent(5)
+    assert present(totals.most_wars).wars == game.wars
+    assert present(totals.deepest_war).longest_war == game.longest_war
+    [stored] = present(store.recent(5))
     assert stored.seed == 42
     assert stored.rules == Rules(war_cards=2, gather=Gather.LOSER_FIRST)
     assert (stored.p1_name, stored.p2_name) == ("Ann", "Bob")
     assert (stored.p1_count, stored.p2_count) == game.counts
     assert (stored.result, stored.reason, stored.battles) == (game.result, game.reason, game.battles)
     assert stored.seconds == 12.5 and stored.source is Source.SCREENSAVER
-    assert stored.finished.tzinfo is not None and stored.finished.utcoffset().total_seconds() == 0
+    assert stored.finished.tzinfo is not None and present(stored.finished.utcoffset()).total_seconds() == 0
 
 
 def test_a_stopped_game_is_recorded_as_stopped(db: Path):
@@ -73,7 +74,7 @@ def test_a_stopped_game_is_recorded_as_stopped(db: Path):
     game.stop()
     store = StatsStore.open(db)
     assert store.record(GameRecord.from_game(game, seconds=60, source="interactive"))
-    assert store.totals().results[Result.STOPPED] == 1
+    assert present(store.totals()).results[Result.STOPPED] == 1
 
 
 def test_an_unfinished_game_cannot_be_recorded():
@@ -112,7 +113,7 @@ def test_totals_for_a_known_set_of_games(db: Path):
     for game in games:
         assert store.record(game)
 
-    totals = store.totals()
+    totals = present(store.totals())
     assert totals.games == 6
     assert totals.results == {Result.P1: 3, Result.P2: 2, Result.DRAW: 1, Result.STOPPED: 0}
     assert totals.share(Result.P1) == 0.5
@@ -122,31 +123,31 @@ def test_totals_for_a_known_set_of_games(db: Path):
     assert totals.mean_battles == 175
     assert totals.median_battles == 175  # the mean of 150 and 200
     assert totals.total_battles == 1050 and totals.total_wars == 31
-    assert (totals.longest.battles, totals.longest.seed) == (300, 13)
-    assert (totals.shortest.battles, totals.shortest.seed) == (50, 12)
-    assert (totals.most_wars.wars, totals.most_wars.seed) == (12, 14)
-    assert (totals.deepest_war.longest_war, totals.deepest_war.seed) == (3, 15)
+    assert (present(totals.longest).battles, present(totals.longest).seed) == (300, 13)
+    assert (present(totals.shortest).battles, present(totals.shortest).seed) == (50, 12)
+    assert (present(totals.most_wars).wars, present(totals.most_wars).seed) == (12, 14)
+    assert (present(totals.deepest_war).longest_war, present(totals.deepest_war).seed) == (3, 15)
     assert totals.seconds_played == 9.0
     assert (totals.first_at, totals.last_at) == ("2024-05-01T10:00:00+00:00", "2024-05-06T10:00:00+00:00")
-    assert [g.seed for g in store.recent(3)] == [16, 15, 14]
+    assert [g.seed for g in present(store.recent(3))] == [16, 15, 14]
 
     assert store.record(row(1000, Result.P2))  # an odd number of games: the middle one
-    assert store.totals().median_battles == 200
+    assert present(store.totals()).median_battles == 200
 
 
 def test_no_games_yet(db: Path):
     store = StatsStore.open(db)
-    totals = store.totals()
+    totals = present(store.totals())
     assert totals.games == 0 and totals.mean_battles is None and totals.median_battles is None
     assert totals.longest is None and totals.share(Result.P1) == 0
-    assert store.histogram().bins == () and store.recent() == []
+    assert present(store.histogram()).bins == () and store.recent() == []
 
 
 def test_histogram_bins_are_equal_and_count_every_game(db: Path):
     store = StatsStore.open(db)
     for battles in range(1, 11):
         store.record(row(battles))
-    hist = store.histogram(5)
+    hist = present(store.histogram(5))
     assert [(b.low, b.high, b.count) for b in hist.bins] == [(1, 2, 2), (3, 4, 2), (5, 6, 2), (7, 8, 2), (9, 10, 2)]
     assert hist.overflow is None
     assert [(b.low, b.high, b.count) for b in hist.merged(2).bins] == [(1, 6, 6), (7, 10, 4)]
@@ -157,11 +158,11 @@ def test_histogram_puts_rare_very_long_games_apart(db: Path):
     for battles in range(100, 199):
         store.record(row(battles))
     store.record(row(10_000))  # one game hit the battle cap
-    hist = store.histogram(10)
+    hist = present(store.histogram(10))
     assert len(hist.bins) == 10 and all(b.high - b.low == 9 for b in hist.bins[:-1])
     assert (hist.bins[0].low, hist.bins[-1].high) == (100, 198)
     assert [b.count for b in hist.bins] == [10] * 9 + [9]
-    assert (hist.overflow.low, hist.overflow.high, hist.overflow.count) == (199, 10_000, 1)
+    assert (present(hist.overflow).low, present(hist.overflow).high, present(hist.overflow).count) == (199, 10_000, 1)
     assert hist.games == 100
 
 
@@ -194,7 +195,7 @@ def test_another_programs_database_is_not_written_into(db: Path):
     conn.close()
     before = snapshot(db)
     store = StatsStore.open(db)
-    assert "another program" in store.disabled_reason and not store.record(row(1))
+    assert "another program" in present(store.disabled_reason) and not store.record(row(1))
     assert snapshot(db) == before
 
 
@@ -205,7 +206,7 @@ def test_a_file_from_a_newer_version_is_left_alone(db: Path):
     conn.close()
     before = snapshot(db)
     store = StatsStore.open(db)
-    assert "newer war-tui (schema 99" in store.disabled_reason and not store.readable
+    assert "newer war-tui (schema 99" in present(store.disabled_reason) and not store.readable
     assert not store.record(row(20))
     assert snapshot(db) == before
 
@@ -217,7 +218,7 @@ def test_an_older_file_is_migrated_keeping_its_games(db: Path, monkeypatch):
     monkeypatch.setitem(store_module.MIGRATIONS, newer, ("ALTER TABLE games ADD COLUMN note TEXT",))
     store = StatsStore.open(db)
     assert store.enabled
-    assert [g.seed for g in store.recent()] == [5]
+    assert [g.seed for g in present(store.recent())] == [5]
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT version FROM schema_version").fetchall() == [(newer,)]
         assert "note" in [c[1] for c in conn.execute("PRAGMA table_info(games)")]
@@ -268,7 +269,7 @@ def test_a_write_sqlite_refuses_as_read_only_turns_recording_off_but_keeps_readi
 
     assert not store.record(row(20))
     assert store.disabled_reason == f"{db} is read-only; games are not being recorded"
-    assert store.readable and store.totals().games == 1  # what was recorded still shows
+    assert store.readable and present(store.totals()).games == 1  # what was recorded still shows
     assert store.take_notice() == f"Statistics are off: {store.disabled_reason}" and store.take_notice() is None
     assert db.read_bytes() == before  # (a reader may leave SQLite's empty -wal/-shm beside it)
 
@@ -299,7 +300,7 @@ def test_a_read_only_file_is_read_but_not_written(db: Path):
         store = StatsStore.open(db)
         assert store.disabled_reason == f"{db} is read-only; games are not being recorded"
         assert not store.record(row(20))
-        assert store.readable and store.totals().games == 1
+        assert store.readable and present(store.totals()).games == 1
     assert snapshot(db)[db.name] == before[db.name]
 
 
@@ -309,7 +310,7 @@ def test_a_read_only_folder_turns_recording_off(db: Path):
         store = StatsStore.open(db)
         assert store.disabled_reason == f"the folder {db.parent} is read-only; games are not being recorded"
         assert not store.record(row(20))
-    assert StatsStore.open(db).totals().games == 1
+    assert present(StatsStore.open(db).totals()).games == 1
 
 
 def _rows(db: Path) -> list[tuple]:
@@ -333,7 +334,7 @@ def test_a_database_locked_for_long_delays_saving_and_loses_nothing(db: Path, mo
         )
         assert not store.record(row(25, at="2024-05-01T12:02:00+00:00"))
         assert store.take_notice() is None  # said once
-        assert store.readable and store.totals().games == 1  # WAL: reading goes on
+        assert store.readable and present(store.totals()).games == 1  # WAL: reading goes on
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -390,7 +391,7 @@ def test_a_lasting_failure_while_games_wait_turns_statistics_off(db: Path, monke
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert store.take_notice().startswith("Saving statistics is delayed")
+    assert present(store.take_notice()).startswith("Saving statistics is delayed")
     real_connect = store._raw_connect
 
     def read_only(uri=None):
@@ -401,7 +402,7 @@ def test_a_lasting_failure_while_games_wait_turns_statistics_off(db: Path, monke
     monkeypatch.setattr(store, "_raw_connect", read_only)
     assert not store.flush()
     assert store.disabled_reason == f"{db} is read-only; games are not being recorded"
-    assert store.pending == 0 and store.take_notice().startswith("Statistics are off:")
+    assert store.pending == 0 and present(store.take_notice()).startswith("Statistics are off:")
 
 
 def test_a_short_lock_is_waited_out(db: Path):
@@ -415,7 +416,7 @@ def test_a_short_lock_is_waited_out(db: Path):
     finally:
         release.join()
         holder.close()
-    assert store.enabled and store.totals().games == 1
+    assert store.enabled and present(store.totals()).games == 1
 
 
 def test_a_full_disk_turns_recording_off_and_keeps_what_was_recorded(db: Path, monkeypatch):
@@ -434,7 +435,7 @@ def test_a_full_disk_turns_recording_off_and_keeps_what_was_recorded(db: Path, m
     big = dataclasses.replace(row(20), p1_name="A" * 20_000)  # needs new pages: there are none
     assert not store.record(big)
     assert store.disabled_reason == f"the disk holding {db} is full; games are not being recorded"
-    assert store.readable and store.totals().games == 1
+    assert store.readable and present(store.totals()).games == 1
 
 
 def test_no_stats_chosen_by_the_user_says_nothing(db: Path):
@@ -446,17 +447,17 @@ def test_no_stats_chosen_by_the_user_says_nothing(db: Path):
 
 def test_reading_only_never_creates_the_file(db: Path):
     store = StatsStore.open(db, read_only=True)
-    assert store.totals().games == 0 and store.disabled_reason is None
+    assert present(store.totals()).games == 0 and store.disabled_reason is None
     assert not store.record(row(1)) and not db.exists()
     StatsStore.open(db).record(row(5))
-    assert store.totals().games == 1  # made by another copy since: now read
+    assert present(store.totals()).games == 1  # made by another copy since: now read
 
 
 def test_a_few_games_get_no_overflow_bin(db: Path):
     store = StatsStore.open(db)
     for battles in (100, 120, 5_000):
         store.record(row(battles))
-    hist = store.histogram(4)
+    hist = present(store.histogram(4))
     assert hist.overflow is None and hist.games == 3
     assert (hist.bins[0].low, hist.bins[-1].high) == (100, 5_000)
 
@@ -464,7 +465,7 @@ def test_a_few_games_get_no_overflow_bin(db: Path):
 def test_reading_an_empty_file_is_no_games_yet(db: Path):
     db.write_bytes(b"")  # SQLite's own idea of an empty database
     store = StatsStore.open(db, read_only=True)
-    assert store.disabled_reason is None and store.totals().games == 0
+    assert store.disabled_reason is None and present(store.totals()).games == 0
     assert db.read_bytes() == b""
 
 
@@ -487,4 +488,4 @@ def test_worker_threads_record_while_the_ui_thread_reads(db: Path):
     for thread in threads:
         thread.join()
     assert errors == [] and store.enabled
-    assert store.totals().games == 200
+    assert present(store.totals()).games == 200

@@ -45,8 +45,8 @@ class Network:
 
     def __init__(self, screen: RemoteGame) -> None:
         self.screen = screen
-        self.in_flight: list = []
-        self.last = None
+        self.in_flight: list[bytes] = []
+        self.last: bytes | None = None
 
     def __call__(self, update) -> None:
         line = encode(update)

@@ -135,6 +135,7 @@ class Wire:
                     self.lose -= 1
                     continue
                 for message in self.reader.feed(line):
+                    assert not isinstance(message, ProtocolError), message  # the link writes whole lines
                     self.screen.handle(message)
 
     def wait(self, seconds: float) -> None:

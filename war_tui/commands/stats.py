@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..presentation.cells import cell_width, pad_cells
@@ -123,7 +124,7 @@ def text_report(totals: Totals, histogram: Histogram, recent: tuple[GameRecord, 
     return lines
 
 
-def recent_lines(recent: tuple[GameRecord, ...]) -> list[str]:
+def recent_lines(recent: Sequence[GameRecord]) -> list[str]:
     """The recent games as columns sized to what they hold; rules last, so a long one never shifts the rest."""
     rows = [
         (

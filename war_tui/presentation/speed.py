@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from ..core.pace import MAX
+from ..core.pace import MAX as MAX  # "max" is a speed people set
 
 SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, MAX)
 MIN_SPEED = SPEEDS[0]

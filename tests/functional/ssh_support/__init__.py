@@ -12,11 +12,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import asyncssh
 
 from war_tui.ssh.keys import AuthorizedKeys
 from war_tui.ssh.server import ServerConfig, SshServer
+
+if TYPE_CHECKING:
+    from war_tui.serving.pty_process import PtyProcess
 
 PRELOAD_VARIABLE = "WAR_TUI_TEST_PRELOAD"
 """The serve-ssh suite runs with games forked from a preloaded parent, and again (tests/conftest.py's
@@ -219,6 +223,7 @@ class ServerProcess:
         self._thread.start()
 
     def _collect(self) -> None:
+        assert self.process.stderr is not None  # started with stderr=PIPE
         for line in self.process.stderr:
             self.lines.append(line.rstrip("\n"))
             if "listening on" in line:
@@ -257,7 +262,7 @@ class PtyClient:
     def __init__(self) -> None:
         self.output = bytearray()
         self._more = asyncio.Event()
-        self.process = None
+        self.process: PtyProcess | None = None
 
     async def start(self, argv: list[str], env: dict[str, str], size: tuple[int, int]) -> PtyClient:
         from war_tui.serving.pty_process import PtyProcess
@@ -270,6 +275,11 @@ class PtyClient:
         self._more.set()
 
     @property
+    def running(self) -> PtyProcess:
+        assert self.process is not None, "the client did not start"
+        return self.process
+
+    @property
     def text(self) -> str:
         return self.output.decode(errors="replace")
 
@@ -279,8 +289,8 @@ class PtyClient:
         async def watch() -> str:
             while not regex.search(self.text):
                 self._more.clear()
-                if self.process.returncode is not None and not regex.search(self.text):
-                    await self.process.wait(drain_timeout=TIMEOUT)  # its last output, read to the end
+                if self.running.returncode is not None and not regex.search(self.text):
+                    await self.running.wait(drain_timeout=TIMEOUT)  # its last output, read to the end
                     if not regex.search(self.text):
                         raise AssertionError(f"client ended before {pattern!r}: {self.text!r}")
                 with contextlib.suppress(TimeoutError):
@@ -293,10 +303,10 @@ class PtyClient:
             raise AssertionError(f"no {pattern!r} in {self.text!r}") from None
 
     def type(self, keys: bytes) -> None:
-        self.process.write(keys)
+        self.running.write(keys)
 
     async def wait(self) -> int:
-        return await asyncio.wait_for(self.process.wait(), TIMEOUT)
+        return await asyncio.wait_for(self.running.wait(), TIMEOUT)
 
     async def close(self) -> None:
         if self.process is not None:

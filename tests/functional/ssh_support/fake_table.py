@@ -25,6 +25,7 @@ from war_tui.tables import (
     Leave,
     Lobby,
     Notice,
+    Request,
     Restart,
     Sit,
     Snapshot,
@@ -82,7 +83,7 @@ else:
     sock = socket.socket(fileno=int(fd_text))
     say(f"TABLE {os.environ.get(TABLE_MODE_VARIABLE, '?')}")
 reader = update_reader()
-KEYS = {b"f": Flip(), b"a": Auto(True, 4.0), b"m": Auto(True, float("inf")), b"o": Auto(False, 4.0),
+KEYS: dict[bytes, Request] = {b"f": Flip(), b"a": Auto(True, 4.0), b"m": Auto(True, float("inf")), b"o": Auto(False, 4.0),
         b"r": Restart(), b"l": Leave(), b"J": Join("elm"), b"s": Sit()}
 
 while True:

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pyte
+from support.present import present
 
 from ssh_support import TIMEOUT, PtyClient, connect
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
@@ -34,7 +35,7 @@ async def openssh_at_oak(tmp_path: Path, port: int, user: str = "ann"):
     """OpenSSH's ``ssh -t`` on a 100x30 pty of its own, as ``user`` at table oak; closed at the end."""
     client = PtyClient()
     env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color"}
-    argv = [SSH, *KEYLESS_SSH_OPTIONS, "-o", "LogLevel=ERROR", "-t", "-p", str(port), "-l", user, "127.0.0.1", "table", "oak"]
+    argv = [present(SSH), *KEYLESS_SSH_OPTIONS, "-o", "LogLevel=ERROR", "-t", "-p", str(port), "-l", user, "127.0.0.1", "table", "oak"]
     try:
         await client.start(argv, env, (100, 30))
         yield client
