@@ -157,6 +157,13 @@ def table_app(
     return app
 
 
+def ann_and_bob(server: TableServer, **changes) -> tuple[WarApp, Member, Sink]:
+    """ann's screen at oak (seat 1), bob a member in seat 2 (his updates in the sink)."""
+    fd, _ = server.connect("ann", table="oak")
+    bob, sink = server.seat("oak", "bob")
+    return table_app(fd, **changes), bob, sink
+
+
 def two_player_app(deal=None, settings: PlaySettings | None = None, **changes) -> WarApp:
     """``war-tui --two-players`` on a known deal."""
     settings = replace(settings or SHOWN_WHOLE, two_players=True, **changes)

@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 from screen_text import screen_rows, words_of
 from support.board_text import log_text, requests, seats
-from support.deals import WAR_TEXTS
-from table_support import PLAIN, TableServer, dealing, table_app
+from support.deals import FIVE_PLAIN, WAR_TEXTS
+from table_support import PLAIN, TableServer, ann_and_bob, dealing, table_app
 from war_ui_support import cut_footer_keys, footer_keys, footer_text, notices, until
 
 from war_tui.core.rules import Result
@@ -24,13 +24,6 @@ from war_tui.ui.screens.help import HelpScreen
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
 SIZE = (100, 30)
-
-
-async def ann_and_bob(server, **changes):
-    """ann's screen at oak (seat 1), bob a member in seat 2."""
-    fd, _link = server.connect("ann", table="oak")
-    bob, sink = server.seat("oak", "bob")
-    return table_app(fd, **changes), bob, sink
 
 
 # ------------------------------------------------------------------ you and them
@@ -50,7 +43,7 @@ async def test_your_packet_is_marked_and_sits_at_the_bottom_for_either_seat():
 
 async def test_the_other_players_request_shows_whole_and_as_a_toast_and_the_same_key_agrees():
     with TableServer(dealing(*PLAIN)) as server:
-        app, bob, _ = await ann_and_bob(server)
+        app, bob, _ = ann_and_bob(server)
         async with app.run_test(size=(80, 24)) as pilot:
             said = notices(app)
             await until(pilot, lambda: "bob" in seats(app))
@@ -66,7 +59,7 @@ async def test_the_other_players_request_shows_whole_and_as_a_toast_and_the_same
 
 async def test_your_own_request_shows_until_you_withdraw_it_with_the_same_key():
     with TableServer(dealing(*PLAIN)) as server:
-        app, _bob, _ = await ann_and_bob(server)
+        app, _bob, _ = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("w")
@@ -78,7 +71,7 @@ async def test_your_own_request_shows_until_you_withdraw_it_with_the_same_key():
 @pytest.mark.serial  # waits a second of wall clock for the request to lapse
 async def test_an_unanswered_request_times_out_and_both_screens_say_so():
     with TableServer(dealing(*PLAIN), options=TableOptions(request_timeout=1.0)) as server:
-        app, _bob, sink = await ann_and_bob(server)
+        app, _bob, sink = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("r")
@@ -94,7 +87,7 @@ async def test_an_unanswered_request_times_out_and_both_screens_say_so():
 
 async def test_stop_at_wars_once_both_ask_holds_the_table_at_the_tie_and_the_others_space_lays_it():
     with TableServer(dealing(*WAR_TEXTS)) as server:
-        app, bob, _ = await ann_and_bob(server)
+        app, bob, _ = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("w")
@@ -115,7 +108,7 @@ async def test_stop_at_wars_once_both_ask_holds_the_table_at_the_tie_and_the_oth
 
 async def test_a_new_deal_mid_game_by_agreement_is_a_stopped_game_in_the_tally():
     with TableServer(dealing(*WAR_TEXTS)) as server:
-        app, bob, _ = await ann_and_bob(server)
+        app, bob, _ = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("space")
@@ -160,7 +153,7 @@ async def test_at_game_over_the_dialog_says_the_other_player_asked_to_deal_again
 async def test_an_emote_shows_beside_the_senders_name_in_the_log_and_reaches_the_other():
     # The table's clock stands still: the second emote comes "within a second" however slow the machine.
     with TableServer(dealing(*PLAIN), clock=lambda: 1000.0) as server:
-        app, _bob, sink = await ann_and_bob(server)
+        app, _bob, sink = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app) and "1-6 Emote" in footer_text(app))
             assert "q Quit" in footer_text(app)
@@ -190,7 +183,7 @@ async def test_a_spectator_sees_the_emote_beside_the_name_and_has_no_emote_keys(
 
 async def test_the_help_lists_the_emotes_and_the_request_keys():
     with TableServer(dealing(*PLAIN)) as server:
-        app, _bob, _ = await ann_and_bob(server)
+        app, _bob, _ = ann_and_bob(server)
         async with app.run_test(size=(100, 40)) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("question_mark")
@@ -205,7 +198,7 @@ async def test_the_help_lists_the_emotes_and_the_request_keys():
 
 async def test_the_house_countdown_shows_before_it_flips_for_the_idle_player():
     with TableServer(dealing(*PLAIN), options=TableOptions(seat_timeout=15.0)) as server:
-        app, _bob, _ = await ann_and_bob(server)
+        app, _bob, _ = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("space")
@@ -319,8 +312,6 @@ async def test_the_footer_follows_the_table_keys_in_play_as_people_arrive():
 
 # ------------------------------------------------------------------ leaving, told before it happens
 
-LONGER = ("AC KC QC JC 10C", "2D 3D 4D 5D 6D")
-
 
 def last_state(sink):
     from war_tui.tables import TableState
@@ -331,8 +322,8 @@ def last_state(sink):
 async def test_q_mid_game_asks_first_and_the_other_player_hears_of_it_and_another_key_stays():
     from war_tui.presentation.requests import LEAVE_PROMPT
 
-    with TableServer(dealing(*LONGER)) as server:
-        app, _bob, sink = await ann_and_bob(server)
+    with TableServer(dealing(*FIVE_PLAIN)) as server:
+        app, _bob, sink = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             said = notices(app)
             await until(pilot, lambda: "bob" in seats(app))
@@ -353,7 +344,7 @@ async def test_q_mid_game_asks_first_and_the_other_player_hears_of_it_and_anothe
 async def test_q_q_mid_game_at_a_table_from_the_lobby_goes_back_to_the_lobby():
     from war_tui.ui.screens.lobby import LobbyScreen
 
-    with TableServer(dealing(*LONGER)) as server:
+    with TableServer(dealing(*FIVE_PLAIN)) as server:
         server.seat("oak", "bob")
         fd, link = server.connect("ann")
         app = table_app(fd, mode="lobby")
@@ -369,7 +360,7 @@ async def test_q_q_mid_game_at_a_table_from_the_lobby_goes_back_to_the_lobby():
 
 
 async def test_q_alone_with_the_house_leaves_at_once():
-    with TableServer(dealing(*LONGER)) as server:
+    with TableServer(dealing(*FIVE_PLAIN)) as server:
         fd, _ = server.connect("ann", table="oak")
         app = table_app(fd)
         async with app.run_test(size=SIZE) as pilot:
@@ -379,8 +370,8 @@ async def test_q_alone_with_the_house_leaves_at_once():
 
 
 async def test_the_other_player_and_a_spectator_see_a_player_leaving_then_what_the_table_does():
-    with TableServer(dealing(*LONGER)) as server:
-        app, bob, _ = await ann_and_bob(server)
+    with TableServer(dealing(*FIVE_PLAIN)) as server:
+        app, bob, _ = ann_and_bob(server)
         eve_fd, _ = server.connect("eve", table="oak", watch=True)
         eve = table_app(eve_fd, mode="watch")
         async with app.run_test(size=SIZE) as pilot, eve.run_test(size=SIZE) as eve_pilot:
@@ -414,8 +405,8 @@ def toast_text(app) -> str:
 async def test_at_40x12_a_player_leaving_is_one_note_at_a_time_below_the_pile():
     from war_tui.ui.app import SHORT_SCREEN_NOTE
 
-    with TableServer(dealing(*LONGER)) as server:
-        app, bob, _ = await ann_and_bob(server)
+    with TableServer(dealing(*FIVE_PLAIN)) as server:
+        app, bob, _ = ann_and_bob(server)
         async with app.run_test(size=(40, 12), notifications=True) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("space")
@@ -437,8 +428,8 @@ async def test_at_40x12_a_player_leaving_is_one_note_at_a_time_below_the_pile():
 
 async def test_at_40x12_a_player_about_to_leave_is_asked_in_one_line_and_a_one_line_note():
     """The note repeated the requests line's question in four rows over the board: on a short screen it is short."""
-    with TableServer(dealing(*LONGER)) as server:
-        app, bob, _ = await ann_and_bob(server)
+    with TableServer(dealing(*FIVE_PLAIN)) as server:
+        app, bob, _ = ann_and_bob(server)
         async with app.run_test(size=(40, 12), notifications=True) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("space")
@@ -508,7 +499,7 @@ async def test_a_spectators_footer_lists_only_what_a_spectators_keys_do(seated):
 async def test_a_tables_footer_shows_whole_keys_only_at_every_width(width, who):
     with TableServer(dealing(*PLAIN)) as server:
         if who == "seat":
-            app, _bob, _ = await ann_and_bob(server)
+            app, _bob, _ = ann_and_bob(server)
         else:
             server.seat("oak", "ann")
             server.seat("oak", "bob")

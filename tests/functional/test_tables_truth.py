@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from support.board_text import log_text, requests, seats
-from table_support import TableServer, dealing, table_app
+from table_support import TableServer, ann_and_bob, dealing, table_app
 from war_ui_support import footer_text, until
 
 from war_tui.settings.play import PlaySettings
@@ -52,9 +52,7 @@ async def test_alone_with_the_house_stopping_at_wars_a_war_the_table_played_thro
 async def test_a_human_leaving_during_auto_play_with_war_stops_leaves_no_war_held_on_the_others_screen():
     """Item 1: both stop at wars and play auto; bob leaves; the war that ends the game reaches ann whole."""
     with TableServer(dealing(*WAR_ENDS_IT), options=TableOptions(short_stay=0.0)) as server:
-        fd, _ = server.connect("ann", table="oak")
-        bob, _ = server.seat("oak", "bob")
-        app = table_app(fd, settings=PACED)
+        app, bob, _ = ann_and_bob(server, settings=PACED)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             bob.table.set_war_stop(bob, True)
@@ -76,9 +74,7 @@ async def test_n_declines_the_other_players_request_and_the_asker_is_told_who_de
     from table_support import PLAIN
 
     with TableServer(dealing(*PLAIN)) as server:
-        fd, _ = server.connect("ann", table="oak")
-        bob, sink = server.seat("oak", "bob")
-        app = table_app(fd)
+        app, bob, sink = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             assert "n Decline" not in footer_text(app)
@@ -136,9 +132,7 @@ async def test_a_lost_update_is_caught_up_by_a_snapshot_and_ctrl_l_asks_for_one_
 
 async def live_and_late(server, script) -> tuple[list[str], list[str]]:
     """ann's log, watched live through ``script(pilot, app, bob)``, and the log of eve, who comes after."""
-    fd, _ = server.connect("ann", table="oak")
-    bob, _ = server.seat("oak", "bob")
-    app = table_app(fd, settings=PACED)
+    app, bob, _ = ann_and_bob(server, settings=PACED)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: "bob" in seats(app))
         await script(pilot, app, bob)

@@ -10,7 +10,7 @@ import pytest
 from screen_text import screen_rows
 from support.board_text import log_text, seats
 from support.deals import WAR_TEXTS
-from table_support import PLAIN, TableServer, dealing, table_app, two_player_app
+from table_support import PLAIN, TableServer, ann_and_bob, dealing, table_app, two_player_app
 from war_ui_support import cut_footer_keys, drawn, footer_text, frame, notices, until
 
 from war_tui.cli import main
@@ -199,9 +199,7 @@ def test_table_variables_without_served_are_ignored(monkeypatch):
 @pytest.mark.version_sensitive  # a pilot test of a player's board
 async def test_a_player_flips_their_card_and_the_battle_comes_when_the_other_has():
     with TableServer(dealing(*WAR_TEXTS)) as server:
-        fd, link = server.connect("ann", table="oak")
-        bob, _ = server.seat("oak", "bob")
-        app = table_app(fd)
+        app, bob, _ = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app) and "ann (you)" in seats(app))
             assert app.query_one("#packet-p1", Packet).player == "ann"
@@ -253,9 +251,7 @@ async def test_on_auto_play_a_war_is_laid_step_by_step_only_if_it_fits_before_th
 
 async def test_auto_play_runs_when_both_ask_and_either_stops_it():
     with TableServer(lambda: Game.deal(7)) as server:
-        fd, link = server.connect("ann", table="oak")
-        bob, _ = server.seat("oak", "bob")
-        app = table_app(fd)
+        app, bob, _ = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             await pilot.press("a")
@@ -272,9 +268,7 @@ async def test_auto_play_runs_when_both_ask_and_either_stops_it():
 @pytest.mark.version_sensitive  # a pilot test of the table's game over
 async def test_restart_at_game_over_deals_once_both_players_asked():
     with TableServer(dealing(*PLAIN)) as server:
-        fd, link = server.connect("ann", table="oak")
-        bob, _ = server.seat("oak", "bob")
-        app = table_app(fd)
+        app, bob, _ = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: "bob" in seats(app))
             for _ in range(2):

@@ -8,6 +8,7 @@ never painted over on the glass.
 from __future__ import annotations
 
 import pytest
+from support.deals import FIVE_PLAIN
 from table_support import TableServer, dealing, table_app
 from terminal_recording import (
     RecordingApp,
@@ -20,8 +21,6 @@ from war_tui.ui.components.card_bar import CardBar
 from war_tui.ui.toast_trail import toasts
 
 pytestmark = [pytest.mark.app, pytest.mark.terminal]  # see pyproject.toml's markers
-
-LONGER = ("AC KC QC JC 10C", "2D 3D 4D 5D 6D")
 
 
 def row_text(cells: list[tuple[str, str]]) -> str:
@@ -54,7 +53,7 @@ class NoteWatchingApp(RecordingApp):
 async def test_at_40x12_a_player_leaving_before_any_flip_is_a_note_that_leaves_the_count_bar_as_it_was():
     """bob sits, then leaves before a card is turned: ann's note "bob left seat 2" lies over the count bar,
     and once its time is up the count bar reads whole again, on the terminal as in the layout."""
-    with TableServer(dealing(*LONGER)) as server:
+    with TableServer(dealing(*FIVE_PLAIN)) as server:
         fd, _link = server.connect("ann", table="oak")
         app = table_app(fd)
         app.__class__ = NoteWatchingApp  # same app; every frame it writes is kept (see test_terminal_output)

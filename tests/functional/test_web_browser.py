@@ -10,13 +10,16 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
-from ssh_support import TIMEOUT, connect, start_server, until, wait_gone
+from ssh_support import TIMEOUT, InProcessServer, connect, start_server, until, wait_gone
 from web_support import CHROMIUM, CHROMIUM_ARGS, open_door, origin
 from web_tab import GAME_TIMEOUT, SCREENSHOTS, Tab
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
+from war_tui.web.server import WebDoor
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="needs Playwright: pip install playwright")
 
@@ -162,13 +165,9 @@ class SshPlayer:
         return self.text
 
 
-def battle_line(text: str, battle: int) -> str:
-    found = re.search(rf"^│\s+({battle}\s.*?\d+·\d+)", text, re.M)
-    assert found, text
-    return " ".join(found.group(1).split())
-
-
-async def test_a_browser_and_an_ssh_player_share_a_table_and_a_second_tab_watches(tmp_path, monkeypatch, context):
+@asynccontextmanager
+async def sam_at_oak(tmp_path, monkeypatch) -> AsyncIterator[tuple[InProcessServer, WebDoor, SshPlayer]]:
+    """A server with the real game and its web door; sam seated at table oak over SSH."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     srv = await start_server(tmp_path, None, argv=GAME, **MANY)
     door = await open_door(srv.server, max_sessions_per_address=8)
@@ -178,6 +177,22 @@ async def test_a_browser_and_an_ssh_player_share_a_table_and_a_second_tab_watche
         process = await conn.create_process("table oak", term_type="xterm-256color", term_size=(110, 34), encoding=None)
         sam = SshPlayer(conn, process, (110, 34))
         await sam.until(r"Table oak · sam \(you\)")
+        yield srv, door, sam
+    finally:
+        if conn is not None:
+            conn.close()
+        await door.stop()
+        await srv.server.stop()
+
+
+def battle_line(text: str, battle: int) -> str:
+    found = re.search(rf"^│\s+({battle}\s.*?\d+·\d+)", text, re.M)
+    assert found, text
+    return " ".join(found.group(1).split())
+
+
+async def test_a_browser_and_an_ssh_player_share_a_table_and_a_second_tab_watches(tmp_path, monkeypatch, context):
+    async with sam_at_oak(tmp_path, monkeypatch) as (srv, door, sam):
         ann = await Tab(await context.new_page(), srv.logs, door).play(origin(door) + "/table/oak", "ann")
         await ann.until(r"Table oak · .*ann \(you\)")
         await sam.until(r"Table oak · sam \(you\) to flip · ann to flip")
@@ -196,11 +211,6 @@ async def test_a_browser_and_an_ssh_player_share_a_table_and_a_second_tab_watche
         await ann.page.screenshot(path=str(SCREENSHOTS / "web-table.png"))
         await cy.page.screenshot(path=str(SCREENSHOTS / "web-watch.png"))
         assert any("table oak seat 2 as ann" in line and "[web:" in line for line in srv.logs)
-    finally:
-        if conn is not None:
-            conn.close()
-        await door.stop()
-        await srv.server.stop()
 
 
 async def test_a_page_from_another_site_cannot_open_a_game(tmp_path, context):
@@ -331,15 +341,7 @@ async def test_the_plain_text_page_is_linked_first_and_plays_by_enter_in_a_live_
 
 
 async def test_a_line_page_player_and_a_full_screen_ssh_player_share_a_table(tmp_path, monkeypatch, context):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
-    door = await open_door(srv.server, max_sessions_per_address=8)
-    conn = None
-    try:
-        conn = await connect(srv.port, None, username="sam")
-        process = await conn.create_process("table oak", term_type="xterm-256color", term_size=(110, 34), encoding=None)
-        sam = SshPlayer(conn, process, (110, 34))
-        await sam.until(r"Table oak · sam \(you\)")
+    async with sam_at_oak(tmp_path, monkeypatch) as (srv, door, sam):
         ann = await LineTab(await context.new_page()).play(origin(door) + "/line/table/oak", "ann")
         assert await ann.until(r"^You sit at table oak") == "You sit at table oak in seat 2, as ann; sam sits across."
         await sam.until(r"Table oak · sam \(you\) to flip · ann to flip")
@@ -354,11 +356,6 @@ async def test_a_line_page_player_and_a_full_screen_ssh_player_share_a_table(tmp
         SCREENSHOTS.mkdir(exist_ok=True)
         await ann.page.screenshot(path=str(SCREENSHOTS / "web-line-table.png"))
         assert any("line mode, table oak seat 2 as ann" in line and "[web:" in line for line in srv.logs), srv.logs
-    finally:
-        if conn is not None:
-            conn.close()
-        await door.stop()
-        await srv.server.stop()
 
 
 async def test_the_plain_text_page_keeps_only_its_last_sentences(tmp_path, context):

@@ -14,3 +14,7 @@ QUICK_WIN_TEXTS = ("AS", "2C")
 """One battle and player 1 holds every card."""
 QUICK_WIN = (tuple(parse_cards(QUICK_WIN_TEXTS[0])), tuple(parse_cards(QUICK_WIN_TEXTS[1])))
 """QUICK_WIN_TEXTS as cards."""
+FIVE_PLAIN = ("AC KC QC JC 10C", "2D 3D 4D 5D 6D")
+"""Five plain battles, each won by player 1: a game long enough to leave or talk during."""
+EIGHT_PLAIN = ("AC KC QC JC TC 9C 8C 7C", "2D 3D 4D 5D 6D 7D 8D 9D")
+"""Eight plain battles, each won by player 1."""

@@ -3,6 +3,7 @@ emotes, and a spectator's t takes a free seat. A real table in this process, the
 
 from __future__ import annotations
 
+from support.deals import EIGHT_PLAIN
 from support.tables import Recorder, dealing, make_table
 
 from war_tui.core.rules import Side
@@ -10,11 +11,10 @@ from war_tui.line.keys import Command, KeyReader
 from war_tui.line.table import TableLine
 from war_tui.tables import Emote, Leaving, RemoteGame, WarStop
 
-LONG = ("AC KC QC JC TC 9C 8C 7C", "2D 3D 4D 5D 6D 7D 8D 9D")
 WAR = ("5C 2C KC 9C AC", "5D 3D QD 4D 2H")  # battle 1 is a war
 
 
-def line_seat(deal=LONG, watch: bool = False, **options):
+def line_seat(deal=EIGHT_PLAIN, watch: bool = False, **options):
     """ann on the line mode, bob's member beside her; ``watch``: ann arrives after both seats are taken."""
     table, clock = make_table(dealing(*deal), **options)
     game = RemoteGame()
@@ -139,7 +139,7 @@ def test_the_other_player_about_to_leave_is_heard():
 
 
 def test_alone_the_word_house_has_the_house_play_the_other_seat():
-    table, _clock = make_table(dealing(*LONG))
+    table, _clock = make_table(dealing(*EIGHT_PLAIN))
     game = RemoteGame()
     line = TableLine(game)
     ann = table.join("ann", game.handle, identity="key:ann")

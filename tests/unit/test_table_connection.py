@@ -6,13 +6,12 @@ from __future__ import annotations
 import asyncio
 import socket
 
+from support.deals import EIGHT_PLAIN
 from support.tables import Recorder, dealing, make_table
 
 from war_tui.tables import RemoteGame, Resync, Snapshot, TableState
 from war_tui.tables.protocol import decode_request, encode_shared, encode_snapshot
 from war_tui.ui.table_connection import SocketHost
-
-LONG = ("AC KC QC JC TC 9C 8C 7C", "2D 3D 4D 5D 6D 7D 8D 9D")
 
 
 def lines_of(updates) -> bytes:
@@ -20,7 +19,7 @@ def lines_of(updates) -> bytes:
 
 
 async def test_an_update_the_screen_fails_to_show_keeps_the_rest_of_its_read_and_asks_for_a_snapshot():
-    table, _clock = make_table(dealing(*LONG))
+    table, _clock = make_table(dealing(*EIGHT_PLAIN))
     ann_sink = Recorder()
     ann = table.join("ann", ann_sink, identity="key:ann")
     bob = table.join("bob", Recorder(), identity="key:bob")
