@@ -9,14 +9,11 @@ import subprocess
 import pytest
 from hypothesis import HealthCheck, settings
 
-# No timing thresholds in tests: on a loaded machine an example is slow, not wrong.
-# Built on Hypothesis's defaults, not on the profile it loaded itself (its own `ci` one, where it sees a CI service).
+# No deadline: on a loaded machine an example is slow, not wrong.
 settings.register_profile(
     "war-tui", settings.get_profile("default"), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-# CI (.ci/run sets CI=true, as hosted CI services do) gives the same verdict for the same commit: each test draws
-# the same examples every run (derived from the test itself), none saved by an earlier run is replayed, and a
-# failure prints the blob that reproduces it. Developers' runs keep exploring new examples at random.
+# CI=true: the same examples every run, none replayed, a failure's blob printed; else at random.
 settings.register_profile(
     "ci", settings.get_profile("war-tui"), derandomize=True, database=None, print_blob=True
 )
@@ -50,8 +47,7 @@ def own_config_folder(private_home):
 
 # ------------------------------------------------------------------ what a test runs, and its markers
 
-# .ci/run picks tests by marker (pyproject.toml lists them). A test that runs the app without `app`, or a game on
-# a pty without `terminal`, fails, so no pass can miss it.
+# .ci/run picks tests by marker: running the app unmarked `app` (or `terminal`) fails the test.
 RUNS = pytest.StashKey[set]()
 NO_SERVER_VARIABLE = "WAR_TUI_TEST_NO_SERVER"  # read by tests/functional/ssh_support
 PRELOAD_VARIABLE = "WAR_TUI_TEST_PRELOAD"  # read by tests/functional/ssh_support
@@ -148,10 +144,7 @@ def pytest_runtest_call(item):
 
 # ------------------------------------------------------------------ the variants of a test
 
-# Some tests run a second time in another setting, side by side with the rest of the suite: each `terminal` test
-# on public API alone (the fast path off, as an operator's WAR_TUI_FASTPATH=0 makes it), and each serve-ssh test
-# that starts a server, but for the serial ones, with its games started afresh (--no-preload). A variant carries
-# the marker `variant`: the oldest Textual's pass leaves variants out.
+# `terminal` tests run again with the fast path off, server tests with --no-preload: marked `variant`.
 AS_SHIPPED, PUBLIC_API, NO_PRELOAD = "as shipped", "public API", "no preload"
 
 

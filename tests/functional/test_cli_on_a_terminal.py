@@ -16,8 +16,7 @@ from cli_helpers import war_tui_in_a_shell
 
 from war_tui.cli import build_parser
 
-# For the whole run, and again for its processes to go: start-up (a server loads its games), ctrl-c and the
-# way out, on a busy machine. Only a command that hangs takes that long.
+# For a whole run on a busy machine, and again for its processes to go: only a hung command takes it.
 TIMEOUT = 90
 CTRL_C = b"\x03"
 APART = 0.02  # seconds at least between two ctrl-c: quick, yet two signals rather than one
@@ -30,8 +29,7 @@ class HowItRuns:
     running: str  # on screen once it runs (for a command done at once: once it has run)
 
 
-# Five cards whose battles come round again, with the cap out of reach: a game that writes a line a battle
-# until it is stopped.
+# Five cards whose battles come round again: a line a battle until it is stopped.
 ENDLESS = ("--p1", "2C 3C 5C", "--p2", "4C 6C", "--max-battles", "1000000000")
 HOW_EACH_RUNS = {
     GAME: HowItRuns(("--seed", "1", "--auto"), "Battle"),
@@ -69,8 +67,7 @@ def in_a_shell(command: str, ctrl_c: int) -> tuple[int, str, bool]:
 
 
 def ended_cleanly(code: int, text: str, left_behind: bool) -> None:
-    # Done, interrupted (130), or ended by the signal itself (a ctrl-c as the interpreter shuts down): a shell
-    # says 130 for both of the last.
+    # Done, 130, or killed by SIGINT as Python shuts down (a shell says 130 for both).
     assert code in (0, 130, -signal.SIGINT), text[-3000:]
     for sign in ("Traceback", "Exception ignored", "Error:"):
         assert sign not in text, text[-3000:]

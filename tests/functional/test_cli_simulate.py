@@ -83,8 +83,7 @@ def test_the_readable_report_names_everything_a_person_asks_for():
     assert "war-tui game --seed" in out and "--gather random" in out
 
 
-# ``python -m war_tui`` as its __main__ runs it, telling a pipe the moment war-tui first sets a Ctrl-C handler:
-# a Ctrl-C sooner lands in Python's own start-up, where no program has a say (the default: killed by SIGINT).
+# ``python -m war_tui``, telling a pipe once war-tui sets its Ctrl-C handler: a Ctrl-C sooner kills Python.
 STARTED = """
 import os, signal, sys, war_tui
 install = signal.signal

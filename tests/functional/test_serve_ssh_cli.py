@@ -386,8 +386,7 @@ async def read_slowly(stream, into: bytearray, until: asyncio.Event) -> None:
 async def test_stopping_under_a_flood_of_output_still_gives_every_player_their_terminal_back(
     tmp_path, player, keys_file, sig
 ):
-    # The game draws faster than the players read (auto-play at high speed); at Ctrl-C the reset and the
-    # goodbye must come after whatever game output was queued, and arrive before the connection closes.
+    # The game outdraws its readers: at Ctrl-C the reset and goodbye follow the queued output, then close.
     args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
             "--session-command", FAKE_COMMAND, "--", "--flood")
     server = ServerProcess(*args)

@@ -49,9 +49,7 @@ def rss_kib(pid: int) -> int:
 
 @pytest.mark.parametrize("compression", [None, "zlib@openssh.com"], ids=["plain", "zlib"])
 async def test_a_flood_of_keys_ends_the_game_and_the_server_holds_no_more_than_its_cap(tmp_path, compression):
-    # A game slower to take its keys than a client that pastes without pause: whatever the SSH window
-    # does (asyncssh reopens it whenever reading resumes), the server holds at most the cap, and the
-    # player is told why the game ended.
+    # A client pastes faster than the game reads: the server holds at most the cap, and says why it ended.
     args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"),
             "--session-command", FAKE_COMMAND, "--", "--slow")
     with ServerProcess(*args) as server:

@@ -186,9 +186,7 @@ async def test_a_killed_client_leaves_no_game_behind(tmp_path, player):
 
 
 async def test_players_on_slow_terminals_get_their_terminal_back_when_the_server_stops(tmp_path, player):
-    # Two ssh clients whose terminals fall behind a game that draws without pause (auto-play at speed):
-    # ssh stops reading, a backlog builds up in the server. Stopping the server must still end each
-    # screen with the terminal reset and the goodbye, not with a frozen board.
+    # Two clients fall behind a game drawing at speed: stopping the server still resets and says goodbye.
     srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"))
     clients = [PtyClient(), PtyClient()]
     try:

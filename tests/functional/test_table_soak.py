@@ -15,9 +15,8 @@ SOAK = Path(__file__).resolve().parents[2] / "benchmarks" / "table_soak.py"
 @pytest.mark.app
 @pytest.mark.server_side
 def test_every_screen_ends_on_its_tables_last_battle_once_the_flips_stop():
-    # Two tables, each with an SSH player, a browser player, a spectator at each door and a line-mode
-    # spectator; random flips for 6 s; then every screen has two minutes to show its table's last battle.
-    # Nothing here is timed but that bound: a busy machine only makes the games fewer.
+    # Both doors' players and spectators at two tables flip at random for 6 s; each screen then has two
+    # minutes to show its table's last battle.
     done = subprocess.run(
         [sys.executable, str(SOAK), "--tables", "2", "--seconds", "6", "--settle", "120", "--seed", "29"],
         capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,

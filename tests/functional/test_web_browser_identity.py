@@ -45,8 +45,7 @@ async def test_a_name_rebound_to_the_door_gets_no_page_and_no_game(tmp_path, con
         response = await page.goto(f"http://evil.test:{door.port}/table/rebind")
         assert response.status == 421
         assert "xterm" not in await page.content()
-        # No page, so no game and no seat (a rebinding site's own script asking for the socket under its name
-        # is refused too: test_web_hosts.py, over plain sockets).
+        # No page, no game, no seat (a rebinding site's script is refused too: test_web_hosts.py).
         assert not door.sessions and not any("web connect" in line for line in srv.logs)
         assert door.server.tables.registry.table("rebind") is None
     finally:

@@ -256,9 +256,7 @@ def test_a_folder_given_as_the_file_turns_statistics_off(tmp_path: Path):
 
 
 def test_a_write_sqlite_refuses_as_read_only_turns_recording_off_but_keeps_reading(db: Path, monkeypatch):
-    # Tests run as root, whom file permissions do not stop. SQLite opens a file it may not write
-    # read-only without a word and refuses the first write with SQLITE_READONLY; a `mode=ro`
-    # connection is exactly that state, so we hand the store one and let SQLite itself refuse.
+    # Root ignores permissions, so a `mode=ro` connection stands in for an unwritable file.
     store = StatsStore.open(db)
     store.record(row(10))
     read_only_uri = f"file:{db}?mode=ro"

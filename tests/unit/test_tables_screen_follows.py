@@ -115,8 +115,7 @@ def test_a_screen_ends_on_its_tables_last_state_whatever_happened_to_the_updates
                 player.request(request)
             else:
                 table.emote(player, 0)
-    # The connection carries on: what is still in flight arrives, then the last update once more (it may have
-    # been lost), and the snapshots the screen asks for.
+    # In flight arrives, then the last update again (it may be lost), then the snapshots asked for.
     for _ in range(3):
         for line in network.in_flight:
             network.deliver(line)

@@ -80,17 +80,11 @@ def seats_pieces(
     emotes: Sequence[str] = ("", ""),
     laying: bool = False,
 ) -> list[Piece]:
-    """The seats line as (text, style-name) pieces; styles: 'table', 'label', 'name', 'you', 'flipped',
-    'waiting', 'house', 'auto', 'emote'. ``emotes``: each seat's emote on show beside its name.
+    """The seats line as (text, style-name) pieces, in the longest wording that fits ``width`` (``LADDER``).
 
-    ``names``: what the board calls the two seats (``--two-players`` keeps the names given);
-    by default the names the table gives them. ``local``: both seats are at this keyboard; ``laying``: a war is
-    being laid on the pile (at one keyboard f or j shows the rest, which the line says).
-    The longest wording that fits ``width`` cells (``LADDER``): the least important part goes first
-    (the word "Table", the spectators, "you are watching", what the table waits for, the table's name,
-    the emotes: each is said elsewhere too), then your own seat is called "you", then the names are
-    shortened at a character's edge, and only where no name fits at all do they give way to initials.
-    Pieces go whole: narrower still, the line ends before a part that does not fit, never inside it.
+    ``names``: what the board calls the seats (default: the table's names); ``local``: both seats are at this
+    keyboard; ``laying``: a war is being laid. Parts said elsewhere too go first, then your seat becomes
+    "you", then names are shortened, then initials; a piece is never cut.
     """
     shown = tuple(names) if names is not None else tuple(
         seat.name or f"seat {i + 1}" for i, seat in enumerate(state.seats)

@@ -45,13 +45,10 @@ def status_pieces(  # noqa: C901 - one piece per fact the status line shows, in 
     width: int,
     time_left: int | None = None,
 ) -> list[tuple[str, str]]:
-    """The status line as (text, style-name) pieces; styles: 'label', 'value', 'auto', 'paused'.
+    """The status line as (text, style-name) pieces, in the longest wording that fits ``width`` (``LADDER``).
 
-    The longest wording that fits ``width`` cells (``LADDER``): the least important part goes first,
-    the game number (the seed that replays the game stays), the tally's words (a score, "Wins Ann 3-2
-    Bob"), auto-play's speed while it is off, the seed (the log says it at every deal), the war
-    count, the draws and stopped games, the word "Wins" ("ann 3-2 bob"); only then the names give way
-    to initials, and last the battle number. Pieces go whole: no word, number or name is cut.
+    The least important part goes first (the game number, the tally's words, an idle speed, the seed,
+    the wars, draws and stops, "Wins"), then names give way to initials; no word or number is cut.
     """
     dot = f" {glyphs.dot} "
     p1, p2, draws, stopped = tally

@@ -107,9 +107,7 @@ async def start_server(
     # The real game (``python -c GAME_BOOTSTRAP``) is forked from a parent that loaded it, as serve-ssh's is.
     warm = ("--warm",) if argv[1:2] == ("-c",) else ()
     options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if preloading() else None)
-    # Games at the server's priority: a settled game's session group weighs 15 to the 1,024 of the test run's
-    # own group (war_tui.serving.priority), so on a machine busy with the rest of the suite it would crawl. The
-    # tests of the priority itself pass the server's default (SERVED_NICENESS). ServerProcess does the same.
+    # Games at the server's priority, not settled below it: beside the busy suite they would crawl.
     options.setdefault("game_niceness", 0)
     config = ServerConfig(
         host_key=asyncssh.generate_private_key("ssh-ed25519"),
@@ -127,8 +125,7 @@ async def start_server(
 
 
 async def connect(port: int, key: ClientKey | None, **options) -> asyncssh.SSHClientConnection:
-    # Without a key, a --public server lets a client in by keyboard-interactive with no question, which
-    # asyncssh tries only when it has a password to give (it is never asked for).
+    # Keyless, --public lets a client in by keyboard-interactive, which asyncssh tries only with a password.
     settings = {
         "username": "player", "known_hosts": None, "client_keys": [key.key] if key else [],
         "agent_path": None, "password": None if key else "", **options,
