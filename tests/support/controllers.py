@@ -1,4 +1,4 @@
-"""Stand-ins for the board and the app's shell that record what a controller tells them, and a seat's host."""
+"""Stand-ins for the board and the app that record what a controller tells them, and a seat's host."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ class Board:
         return "Tally"
 
 
-class Shell:
+class FakeApp:
     """The app's side: notices, timers and screens, each recorded."""
 
     def __init__(self) -> None:

@@ -11,7 +11,7 @@ import sys
 from dataclasses import replace
 
 import pytest
-from support.controllers import SHOWN_WHOLE, Board, Host, Shell
+from support.controllers import SHOWN_WHOLE, Board, FakeApp, Host
 from support.deals import WAR_PACKETS
 
 from war_tui.core.engine import Game
@@ -26,9 +26,9 @@ from war_tui.ui.controllers.table import PLACEHOLDER_NAMES, WATCHING, TableContr
 from war_tui.ui.controllers.two_players import BothSeats
 
 
-def solo(settings: PlaySettings = SHOWN_WHOLE, **changes) -> tuple[SoloController, Board, Shell]:
+def solo(settings: PlaySettings = SHOWN_WHOLE, **changes) -> tuple[SoloController, Board, FakeApp]:
     settings = replace(settings, **changes)
-    board, shell = Board(auto=settings.auto, speed=min(settings.speed, settings.top_speed)), Shell()
+    board, shell = Board(auto=settings.auto, speed=min(settings.speed, settings.top_speed)), FakeApp()
     seeds = iter(range(1001, 2000))
     controller = SoloController(board, shell, settings, clock=lambda: 0.0,
                                 new_seed=lambda: next(seeds))
@@ -129,7 +129,7 @@ async def test_a_table_key_is_a_request_and_the_answer_reaches_the_board():
     sent = []
     send = local.game.send
     local.game.send = lambda request: (sent.append(request), send(request))
-    board, shell = Board(), Shell()
+    board, shell = Board(), FakeApp()
     controller = TableController(board, shell, SHOWN_WHOLE, Host(local.game), clock=lambda: 0.0)
     controller.start()
     assert board.names == ("ann", "bob") and board.deal.number == 1
@@ -151,7 +151,7 @@ async def test_new_names_at_a_table_change_the_board_s_names_and_nothing_is_comp
     table = Table("oak", clock=FakeClock())
     game = RemoteGame()
     game.send = table.join("ann", game.handle).request
-    board, shell = Board(names=PLACEHOLDER_NAMES), Shell()
+    board, shell = Board(names=PLACEHOLDER_NAMES), FakeApp()
     controller = TableController(board, shell, SHOWN_WHOLE, Host(game), clock=lambda: 0.0)
     controller.start()
     assert board.names == ("ann", "Seat 2")
@@ -161,7 +161,7 @@ async def test_new_names_at_a_table_change_the_board_s_names_and_nothing_is_comp
 
 async def test_a_spectator_s_keys_do_nothing_and_say_so():
     local = two_player_table(("ann", "bob"))
-    board, shell = Board(), Shell()
+    board, shell = Board(), FakeApp()
     controller = TableController(board, shell, SHOWN_WHOLE, Host(local.game), clock=lambda: 0.0)
     controller.start()
     local.game.you = replace(local.game.you, seat=None)
@@ -174,7 +174,7 @@ async def test_a_spectator_s_keys_do_nothing_and_say_so():
 
 
 async def test_in_the_lobby_the_board_s_keys_are_out_of_play_until_a_table_is_joined():
-    board, shell = Board(), Shell()
+    board, shell = Board(), FakeApp()
     controller = TableController(board, shell, replace(SHOWN_WHOLE, table_mode="lobby"), Host(RemoteGame()),
                                  clock=lambda: 0.0)
     controller.start()
@@ -188,7 +188,7 @@ async def test_a_player_s_auto_play_request_carries_their_speed():
     local = two_player_table(("ann", "bob"))
     sent = []
     local.game.send = sent.append
-    board, shell = Board(speed=8.0), Shell()
+    board, shell = Board(speed=8.0), FakeApp()
     controller = TableController(board, shell, SHOWN_WHOLE, Host(local.game), clock=lambda: 0.0)
     controller.start()
     shown = local.table.seq
@@ -220,7 +220,7 @@ class LocalSeats(Host):
 async def test_two_players_each_flip_with_their_own_key_and_space_flips_for_nobody():
     local = two_player_table(("Ann", "Bob"), deal=lambda: Game(*WAR_PACKETS))
     host = LocalSeats(local)
-    board, shell = Board(names=("Ann", "Bob")), Shell()
+    board, shell = Board(names=("Ann", "Bob")), FakeApp()
     settings = replace(SHOWN_WHOLE, names=("Ann", "Bob"))
     controller = TableController(board, shell, settings, host, seats=BothSeats(host, settings), clock=lambda: 0.0)
     controller.start()
@@ -241,7 +241,7 @@ async def test_two_players_each_flip_with_their_own_key_and_space_flips_for_nobo
 
 async def test_two_players_names_stay_as_this_keyboard_gave_them():
     local = two_player_table(("Ann", "Bob"))
-    board, shell = Board(names=("Ann", "Bob")), Shell()
+    board, shell = Board(names=("Ann", "Bob")), FakeApp()
     settings, host = replace(SHOWN_WHOLE, names=("Ann", "Bob")), LocalSeats(local)
     controller = TableController(board, shell, settings, host, seats=BothSeats(host, settings), clock=lambda: 0.0)
     controller.start()
@@ -262,7 +262,7 @@ async def test_the_house_countdown_on_the_requests_line_goes_down_each_second():
     game = RemoteGame()
     game.send = table.join("ann", game.handle).request
     table.join("bob", lambda update: None)
-    board, shell = Board(), Shell()
+    board, shell = Board(), FakeApp()
     controller = TableController(board, shell, SHOWN_WHOLE, Host(game), clock=clock)
     controller.start()
     clock.advance(20)
@@ -282,7 +282,7 @@ async def test_the_house_countdown_on_the_requests_line_goes_down_each_second():
 
 def choose(settings: PlaySettings, connection=None):
     board = Board(names=settings.names)
-    return controller_for(settings, connection, board=board, shell=Shell(), clock=lambda: 0.0,
+    return controller_for(settings, connection, board=board, shell=FakeApp(), clock=lambda: 0.0,
                           new_seed=lambda: 7), board
 
 

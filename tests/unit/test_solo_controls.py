@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from support.controllers import SHOWN_WHOLE, Board, Shell
+from support.controllers import SHOWN_WHOLE, Board, FakeApp
 from support.deals import WAR_PACKETS
 
 from war_tui.ui.controllers.solo import SoloController
@@ -18,9 +18,9 @@ class Clock:
         return self.now
 
 
-def solo_on(clock: Clock, **changes) -> tuple[SoloController, Board, Shell]:
+def solo_on(clock: Clock, **changes) -> tuple[SoloController, Board, FakeApp]:
     settings = replace(SHOWN_WHOLE, **changes)
-    board, shell = Board(auto=settings.auto, speed=min(settings.speed, settings.top_speed)), Shell()
+    board, shell = Board(auto=settings.auto, speed=min(settings.speed, settings.top_speed)), FakeApp()
     controller = SoloController(board, shell, settings, clock=clock, new_seed=lambda: 1001)
     controller.start()
     return controller, board, shell

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.controllers import SHOWN_WHOLE, Board, Host, Shell
+from support.controllers import SHOWN_WHOLE, Board, FakeApp, Host
 
 from war_tui.core.engine import Game
 from war_tui.tables import (
@@ -82,7 +82,7 @@ def test_a_screen_ends_on_its_tables_last_state_whatever_happened_to_the_updates
     for line in list(network.in_flight):  # the snapshot arrives first, as a link sends it
         network.deliver(line)
     network.in_flight.clear()
-    board, shell = Board(), Shell()
+    board, shell = Board(), FakeApp()
     controller = TableController(board, shell, SHOWN_WHOLE, Host(screen), clock=clock)
     started(controller)
     answered = 0
