@@ -98,7 +98,7 @@ def test_a_game_stopped_at_the_cap_reports_both_counts():
 
 def test_output_closed_early_is_not_an_error():
     proc = subprocess.Popen(
-        # 10,000 trace lines: far more than a pipe holds, so the writer meets the closed pipe.
+        # 10,000 trace lines: more than a pipe holds, so the writer meets it closed.
         [sys.executable, "-m", "war_tui", "game", "--p1", "QS 5D", "--p2", "8S KH 2D TD 5H", "--trace"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )

@@ -16,7 +16,7 @@ from cli_helpers import war_tui_in_a_shell
 
 from war_tui.cli import build_parser
 
-# For a whole run on a busy machine, and again for its processes to go: only a hung command takes it.
+# A whole run on a busy machine, then its processes' exit: only a hang takes it.
 TIMEOUT = 90
 CTRL_C = b"\x03"
 APART = 0.02  # seconds at least between two ctrl-c: quick, yet two signals rather than one
@@ -37,7 +37,7 @@ HOW_EACH_RUNS = {
     "simulate": HowItRuns(("--games", "100000000", "--seed", "1", "--jobs", "2"), "simulating"),  # its bar
     "stats": HowItRuns((), "No games recorded yet"),
     "config": HowItRuns(("--check",), "ok: there is no preferences file"),
-    # Servers on 127.0.0.1 (their default) and free ports; nobody connects in the moment they are up.
+    # Servers on 127.0.0.1 and free ports; nobody connects while they are up.
     "serve-ssh": HowItRuns(("--port", "0", "--public"), "listening on 127.0.0.1:"),
     "serve": HowItRuns(("--ssh", "0", "--web", "0", "--public"), "in a browser"),
 }

@@ -83,7 +83,7 @@ def test_the_readable_report_names_everything_a_person_asks_for():
     assert "war-tui game --seed" in out and "--gather random" in out
 
 
-# ``python -m war_tui``, telling a pipe once war-tui sets its Ctrl-C handler: a Ctrl-C sooner kills Python.
+# Tells a pipe once war-tui handles Ctrl-C: a Ctrl-C sooner kills Python.
 STARTED = """
 import os, signal, sys, war_tui
 install = signal.signal
@@ -125,7 +125,7 @@ def test_ctrl_c_ends_cleanly_with_one_line_and_no_traceback():
         done = _interrupt(jobs)
         assert done.returncode == 130
         assert done.stdout == ""
-        # One line saying so; none if a slow machine was still loading Python when Ctrl-C came.
+        # One line saying so; none if Ctrl-C came while Python was still loading.
         assert len(done.stderr.splitlines()) <= 1 and ("interrupted" in done.stderr or not done.stderr)
         assert "Traceback" not in done.stderr
 

@@ -19,7 +19,7 @@ def last_key_shown(app) -> bool:
     return any(row.rstrip(" █│|").endswith(LAST_LINE) for row in screen_text(app).splitlines())
 
 
-# Every pair at every size, but j and k (the same moves as down and up, a line a press) only at one.
+# Every pair at every size, but j and k (down and up again) at one.
 @pytest.mark.parametrize("size, down, up", [
     *((size, down, up) for size in [(80, 24), (60, 20), (40, 12)]
       for down, up in [("end", "home"), ("pagedown", "pageup"), ("down", "up")]),

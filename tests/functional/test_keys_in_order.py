@@ -163,7 +163,7 @@ async def test_keys_posted_at_once_reach_the_palettes_input_in_order(keys, expec
         for key in keys.split():
             app.post_message(events.Key(key, key if len(key) == 1 else None))
         await until(pilot, lambda: box.value == expected)
-        # Let the palette's search workers end first: one still running finds its list gone (Textual's).
+        # Let the palette's searches end first: one still running finds its list gone.
         await app.workers.wait_for_complete()
         await pilot.press("escape")
         await until(pilot, lambda: not CommandPalette.is_open(app))

@@ -276,7 +276,7 @@ async def test_a_client_that_never_reads_cannot_hold_up_the_shutdown(tmp_path, p
         stuck = await connect(srv.port, player)
         stuck_game = await open_game(stuck)
         pid = game_pid(await read_until(stuck_game.stdout, "READY"))
-        # It never reads again: the server's window to it fills, so its goodbye can never be sent.
+        # It never reads again: the window fills, so its goodbye can never be sent.
         await until(lambda: any(
             s._output_paused for c in srv.server.connections for s in c.sessions))
         reader = await connect(srv.port, player)
@@ -304,6 +304,6 @@ async def test_log_lines_show_a_strange_user_name_harmlessly(tmp_path, player):
     async with await start_server(tmp_path, [player]) as srv:
         with pytest.raises(asyncssh.PermissionDenied):
             await connect(srv.port, None, username="x after 9.9s, exit status 0")
-    # One field per name, so a user name cannot pass itself off as the rest of the line.
+    # One field a name: a user name cannot pass for the rest of the line.
     assert srv.logs[0].endswith(r" user='x\x20after\x209.9s,\x20exit\x20status\x200'")
     assert " user='x" in srv.logs[1] and srv.logs[1].endswith("no game, refused: not authenticated")

@@ -49,7 +49,7 @@ def no_cycle_collector():
 
 
 def send_env(game: asyncssh.SSHClientProcess, name: str, value: bytes) -> None:
-    # A hostile client's env request at any time, as asyncssh's client sends its own before the shell.
+    # A hostile client's env request at any time, not only before the shell.
     game.channel._send_request(b"env", String(name), String(value), want_reply=True)
 
 
@@ -65,7 +65,7 @@ async def test_env_requests_keep_only_what_a_game_reads(tmp_path, player):
             assert "COLORTERM=truecolor" in text and "NO_COLOR=1" in text and "LANG=C.UTF-8" in text
             game.stdin.write(b"q")
             await asyncio.wait_for(game.wait(), TIMEOUT)
-    # The usual LANG and LC_* of an OpenSSH client are taken quietly, not counted against it.
+    # An OpenSSH client's usual LANG and LC_* are taken quietly, not counted.
     assert "refused" not in srv.logs[-1], srv.logs
 
 

@@ -273,7 +273,7 @@ def test_a_test_marked_no_server_cannot_start_one(tmp_path):
 
 
 async def test_even_a_killed_server_leaves_no_game_behind(tmp_path, player, keys_file):
-    # No clean-up code runs on SIGKILL: the kernel hangs up the pty when its last master closes.
+    # No clean-up runs on SIGKILL: the kernel hangs up the pty as its master closes.
     args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
             "--session-command", FAKE_COMMAND)
     server = ServerProcess(*args)
@@ -386,7 +386,7 @@ async def read_slowly(stream, into: bytearray, until: asyncio.Event) -> None:
 async def test_stopping_under_a_flood_of_output_still_gives_every_player_their_terminal_back(
     tmp_path, player, keys_file, sig
 ):
-    # The game outdraws its readers: at Ctrl-C the reset and goodbye follow the queued output, then close.
+    # At Ctrl-C the reset and goodbye follow the game's queued output, then close.
     args = ("--port", "0", "--authorized-keys", str(keys_file), "--host-key", str(tmp_path / "hk"),
             "--session-command", FAKE_COMMAND, "--", "--flood")
     server = ServerProcess(*args)

@@ -49,7 +49,7 @@ def rss_kib(pid: int) -> int:
 
 @pytest.mark.parametrize("compression", [None, "zlib@openssh.com"], ids=["plain", "zlib"])
 async def test_a_flood_of_keys_ends_the_game_and_the_server_holds_no_more_than_its_cap(tmp_path, compression):
-    # A client pastes faster than the game reads: the server holds at most the cap, and says why it ended.
+    # A client pastes faster than the game reads: the server holds only the cap.
     args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"),
             "--session-command", FAKE_COMMAND, "--", "--slow")
     with ServerProcess(*args) as server:
@@ -74,7 +74,7 @@ async def test_a_flood_of_keys_ends_the_game_and_the_server_holds_no_more_than_i
 
 
 async def test_the_server_offers_no_compression_so_a_client_cannot_inflate_what_it_sends(tmp_path):
-    # zlib would let a few megabytes on the wire become a gigabyte of input to decompress and hold.
+    # zlib would turn a few megabytes on the wire into a gigabyte of input.
     args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"), "--session-command", FAKE_COMMAND)
     with ServerProcess(*args) as server:
         port = server.wait_listening()

@@ -72,7 +72,7 @@ async def test_line_with_a_terminal_takes_single_keys(tmp_path, player, server_h
 
 
 async def test_accessible_sent_by_the_client_gets_the_line_mode_with_a_terminal_or_without(tmp_path, player, server_home):
-    # ssh -o SetEnv=ACCESSIBLE=1 HOST: the line mode, as ACCESSIBLE=1 war-tui gives it locally.
+    # ssh -o SetEnv=ACCESSIBLE=1 HOST: the line mode, as it is locally.
     async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "3")) as srv:
         async with await connect(srv.port, player) as conn:
             game = Listener(conn, await open_game(conn, env={"ACCESSIBLE": "1"}))

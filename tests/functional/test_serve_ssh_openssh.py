@@ -49,7 +49,7 @@ def ssh_argv(port: int, key, *extra: str, log_level: str = "ERROR") -> list[str]
 
 
 async def run(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[int, str]:
-    # Never subprocess.run here: the server lives in this event loop and must keep answering.
+    # Never subprocess.run: the server lives in this event loop and must answer.
     process = await asyncio.create_subprocess_exec(
         *argv, env=env, stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
@@ -96,7 +96,7 @@ async def test_sftp_is_refused(tmp_path, player):
 
 async def test_port_forwarding_is_refused_both_ways(tmp_path, player):
     async with await start_server(tmp_path, [player]) as srv:
-        # -W is a local forward through stdin/stdout: a direct-tcpip channel, refused with our reason.
+        # -W forwards through stdin/stdout: a direct-tcpip channel, refused.
         status, out = await run(ssh_argv(srv.port, player, "-W", f"127.0.0.1:{srv.port}", log_level="INFO"), client_env(tmp_path))
         assert status == 255
         assert "administratively prohibited" in out and "only plays War" in out
@@ -122,7 +122,7 @@ async def test_agent_forwarding_is_refused_and_said(tmp_path, player):
         env = client_env(tmp_path, SSH_AUTH_SOCK=str(sock))
         await client.start(ssh_argv(srv.port, player, "-A"), env, (80, 24))
         text = await client.expect("READY")
-        # Nothing printed before the game's screen: the game is told, and says it on its board.
+        # Nothing printed before the game's screen: the game says it on its board.
         assert text.startswith("PID ")
         assert f"{NOTICE_VARIABLE}={NO_AGENT}" in text and "SSH_AUTH_SOCK" not in text
         client.type(b"x")
@@ -186,7 +186,7 @@ async def test_a_killed_client_leaves_no_game_behind(tmp_path, player):
 
 
 async def test_players_on_slow_terminals_get_their_terminal_back_when_the_server_stops(tmp_path, player):
-    # Two clients fall behind a game drawing at speed: stopping the server still resets and says goodbye.
+    # Clients behind a fast game: stopping the server still resets and says goodbye.
     srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"))
     clients = [PtyClient(), PtyClient()]
     try:

@@ -27,7 +27,7 @@ async def arrive(port: int, user: str, command: str, key=None, **options) -> Sea
 
 
 async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_types(tmp_path, monkeypatch):
-    # asyncssh's client refuses some of these names (stringprep); another SSH client might not.
+    # asyncssh's client refuses some of these names; another client might not.
     monkeypatch.setattr(asyncssh.connection, "saslprep", lambda text: text)
     ann_key, bob_key, eve_key = (make_key(tmp_path, name) for name in ("ann_key", "bob_key", "eve_key"))
     srv = await start_server(tmp_path, [ann_key, bob_key, eve_key], argv=FAKE_TABLE_ARGV, **MANY)

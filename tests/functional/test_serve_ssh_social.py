@@ -57,7 +57,7 @@ async def test_two_players_and_a_spectator_see_the_same_emote_and_the_same_tally
                 await bob.glass.until(r"ann flipped")
                 bob.type(b" ")
                 await all_show(rf"Battle {battle}\b", ann, bob, cy)
-            # The cap of 2 battles stops the game: one stopped game in the table's tally, on every screen.
+            # The 2-battle cap stops the game: one stopped game in every screen's tally.
             await all_show(r"Tally\s+ann 0 · bob 0 · draws 0 · stopped 1", ann, bob, cy)
             ann.type(b"q")
     except AssertionError:

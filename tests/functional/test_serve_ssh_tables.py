@@ -205,7 +205,7 @@ async def test_max_tables_refuses_a_new_table_and_the_lobby_says_full(tmp_path):
     ids=["printable", "escapes"],
 )
 async def test_a_user_name_with_escapes_reaches_no_screen_and_no_log_unreduced(tmp_path, monkeypatch, user, reduced):
-    # asyncssh's client refuses control characters in a user name; other clients may not (ssh/user_names.py).
+    # asyncssh's client refuses control characters in a name; others may not.
     if "\x1b" in user:
         monkeypatch.setattr(asyncssh.connection, "saslprep", lambda text: text)
     async with tables_served(tmp_path) as (srv, seats):

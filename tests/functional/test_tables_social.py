@@ -151,7 +151,7 @@ async def test_at_game_over_the_dialog_says_the_other_player_asked_to_deal_again
 
 
 async def test_an_emote_shows_beside_the_senders_name_in_the_log_and_reaches_the_other():
-    # The table's clock stands still: the second emote comes "within a second" however slow the machine.
+    # The table's clock stands still: the second emote is "within a second".
     with TableServer(dealing(*PLAIN), clock=lambda: 1000.0) as server:
         app, _bob, sink = ann_and_bob(server)
         async with app.run_test(size=SIZE) as pilot:

@@ -77,7 +77,7 @@ async def test_ctrl_c_quits_like_q_from_every_screen(first):
 async def test_help_and_a_wide_footer_name_ctrl_c():
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        # The footer composes its keys once the screen's bindings are ready, a frame or more after the start.
+        # The footer composes its keys a frame or more after the start.
         await until(pilot, lambda: "q Quit" in footer_text(app))  # no room for more: help and the palette say it
         await pilot.resize_terminal(120, 40)
         await until(pilot, lambda: "q/^c Quit" in footer_text(app))

@@ -93,7 +93,7 @@ async def test_a_war_shows_face_down_cards_then_the_deciding_cards():
         assert top.startswith("┏━ Battle 1 ━") and top.endswith("━┓")
         assert bottom.startswith("┗━") and bottom.endswith("━ DOUBLE WAR! ━┛")
         winner, loser = app.query_one("#packet-p1", Packet), app.query_one("#packet-p2", Packet)
-        # The winner is marked by its subtitle alone (text and bold read without colour), not by its border.
+        # The winner is marked by its subtitle (read without colour), not its border.
         assert subtitle(winner) == "6 → 11 (+5)" and subtitle_is_bold(winner)
         assert subtitle(loser) == "1 card" and not subtitle_is_bold(loser)
         assert frame(winner)[1][:2] == frame(loser)[1][:2] == "╰─"  # the same frame

@@ -99,7 +99,7 @@ async def test_the_page_opens_on_a_running_game_whose_keys_flip_the_name_box_pla
         await tab.page.keyboard.press("Space")
         await tab.until(r"^│\s+1\s.*\d+·\d+")
         await until(lambda: len(door.sessions) == 1)  # the guest's game ended as bob's began
-        # Shift+Tab leaves the game for the page (the links, the name box): the keyboard is never trapped.
+        # Shift+Tab leaves the game for the page: the keyboard is never trapped.
         await tab.page.keyboard.press("Shift+Tab")
         assert await tab.page.evaluate("document.activeElement.textContent") == "Tables"
         await tab.page.keyboard.press("Shift+Tab")
@@ -218,7 +218,7 @@ async def test_a_page_from_another_site_cannot_open_a_game(tmp_path, context):
 
     srv = await start_server(tmp_path, None)
     door = await open_door(srv.server)
-    # Another site: a page of another origin (another port on the same machine) that tries the game's socket.
+    # Another site (another port here) whose page tries the game's socket.
     async def elsewhere_page(request):
         return web.Response(text="<!doctype html><title>elsewhere</title>", content_type="text/html")
 
@@ -424,7 +424,7 @@ async def test_a_phone_shows_the_whole_board_and_plays_by_taps_and_the_key_bar(t
         await tab.until(r"^ Battle [1-9][0-9]+ · ")  # battles go on with nobody tapping
         SCREENSHOTS.mkdir(exist_ok=True)
         await tab.page.screenshot(path=str(SCREENSHOTS / f"web-phone-{request.node.callspec.id}.png"))
-        # Turned the other way, the board is fitted again: all of it, the status line on top.
+        # Turned the other way, the whole board is fitted again, status line on top.
         size = tab.page.viewport_size
         await tab.page.set_viewport_size({"width": size["height"], "height": size["width"]})
         deadline = asyncio.get_running_loop().time() + GAME_TIMEOUT / 1000

@@ -45,7 +45,7 @@ async def test_a_name_rebound_to_the_door_gets_no_page_and_no_game(tmp_path, con
         response = await page.goto(f"http://evil.test:{door.port}/table/rebind")
         assert response.status == 421
         assert "xterm" not in await page.content()
-        # No page, no game, no seat (a rebinding site's script is refused too: test_web_hosts.py).
+        # No page, no game, no seat (rebinding sites: test_web_hosts.py).
         assert not door.sessions and not any("web connect" in line for line in srv.logs)
         assert door.server.tables.registry.table("rebind") is None
     finally:
@@ -86,7 +86,7 @@ async def test_a_link_from_another_site_keeps_who_you_are_and_waits_for_play(tmp
         await alice.page.close()
         await until(lambda: not door.sessions)
 
-        # Another site links to the table: the page opens with her identity and her name, and waits for her.
+        # Another site links to the table: the page knows her, and waits for her.
         tab = Tab(await context.new_page(), srv.logs, door)
         await tab.page.goto(f"http://linker.test:{runner.addresses[0][1]}/")
         await tab.page.click("#go")
@@ -105,7 +105,7 @@ async def test_a_link_from_another_site_keeps_who_you_are_and_waits_for_play(tmp
         await until(lambda: len(connects(srv.logs)) == 2)
         assert connects(srv.logs)[1] == ("alice", identity)  # the same person in the same seat: no alice-2
 
-        # A second tab of hers is the same person to the door (which seat it gets is the table's rule).
+        # A second tab of hers is the same person (its seat is the table's rule).
         second = Tab(await context.new_page(), srv.logs, door)
         await second.page.goto(origin(door) + "/table/oak")
         await until(lambda: len(connects(srv.logs)) == 3)

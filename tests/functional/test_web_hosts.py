@@ -49,7 +49,7 @@ async def test_a_request_under_another_host_name_gets_421_and_no_game(tmp_path):
         assert not door.sessions and not any("web connect" in line for line in srv.logs)
         assert door.server.tables.registry.table("rebind") is None
         assert any(f"refused: host '{evil}'" in line for line in srv.logs), srv.logs  # no table was opened under the rebinding name
-        # The names it answers to by default: the listening address and localhost, at its port, and no other port.
+        # By default: the listening address and localhost, at its port only.
         assert await status_of(door, "/table/oak", f"127.0.0.1:{door.port}") == 200
         assert await status_of(door, "/table/oak", f"localhost:{door.port}") == 200
         assert await status_of(door, "/", f"127.0.0.1:{door.port + 1}") == 421

@@ -40,7 +40,7 @@ def make_app(
     return WarApp(settings, environ=env, clock=clock or (lambda: 0.0), new_seed=lambda: next(seeds))
 
 
-# The states the README's screenshots and the snapshot tests show: (name, size, app factory, keys).
+# The README's screenshots and the snapshots: (name, size, app factory, keys).
 SCREEN_STATES = {
     "opening": ((80, 24), lambda: make_app(), ()),
     "playing": ((100, 30), lambda: make_app(names=("Alice", "Bob")), ("space",) * 14),
@@ -49,7 +49,7 @@ SCREEN_STATES = {
     "help": ((80, 24), lambda: make_app(), ("question_mark",)),
     "compact": ((48, 14), lambda: make_app(), ("space", "space", "space")),
     "ascii": ((80, 24), lambda: make_app(ascii=True, packets=WAR_PACKETS), ("space",)),
-    # A big terminal: big cards, the table grown with the screen; battle 18 of seed 7 is a war.
+    # A big terminal: big cards, the table grown; battle 18 of seed 7 is a war.
     "big": ((200, 60), lambda: make_app(names=("Alice", "Bob")), ("space",) * 18),
     # --deck four-colour: diamonds blue, clubs green, on the pile and in the log.
     "four-colour": ((100, 30), lambda: make_app(packets=FOUR_SUITS, deck="four-colour"), ("space",) * 2),

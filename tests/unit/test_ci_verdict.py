@@ -11,7 +11,7 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
 
-# The test settings as tests/conftest.py loads them, then one property test's examples.
+# The settings as tests/conftest.py loads them, then one test's examples.
 DRAW = """
 import json, sys
 sys.path.insert(0, sys.argv[1])

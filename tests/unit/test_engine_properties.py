@@ -59,7 +59,7 @@ def test_every_card_is_accounted_for_after_every_battle(deal):
     game = new_game(deal)
     start = Counter(game.initial[0] + game.initial[1])
     while game.step():
-        # A battle is atomic, so the middle is empty between battles: the packets hold every card.
+        # Between battles the middle is empty: the packets hold every card.
         assert Counter(game.packet(Side.P1) + game.packet(Side.P2)) == start
     assert game.over
     assert sum(game.counts) == game.total_cards

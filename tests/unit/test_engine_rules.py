@@ -86,7 +86,7 @@ def test_a_tie_on_a_players_last_card_inside_a_war_ends_the_game():
 
 
 def test_the_war_a_game_ends_in_counts_in_the_longest_war():
-    # Two wars are played, then player 1 is short of the third: the longest war is 2 deep.
+    # Two wars, then player 1 is short of the third: the longest war is 2 deep.
     g = game("5C 2C 7C 3C 9C 4C", "5D 2D 7D 3D 9D KD 8D 8S")
     g.play()
     assert (g.result, g.reason) == (Result.P2, EndReason.SHORT_IN_WAR)

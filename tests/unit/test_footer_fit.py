@@ -56,7 +56,7 @@ def test_at_every_width_the_keys_fit_whole_and_the_least_needed_leave_first(way)
         actions = {action for unit in shown for action in unit.actions} | ({PALETTE} if palette else set())
         room = width - (palette_width(palette) if palette else 0)
         assert row_width(shown) <= room, (way, width)
-        # What left is the start of the plan's order (the speed group leaves whole, its "faster" named).
+        # What left is the plan's order's start (the speed group whole, "faster" named).
         present = [action for action in plan.drops if action in everything]
         gone = [action for action in present if action not in actions]
         assert gone == present[: len(gone)], (way, width)

@@ -213,10 +213,10 @@ def _text(runs) -> str:
 @pytest.mark.parametrize(
     "width, title, subtitle, top, bottom",
     [
-        # As Textual lays out border labels: title one edge cell in on the left, subtitle one in on the right.
+        # As Textual lays out border labels: one edge cell in from each corner.
         (20, "Battle 6", "", "╭─ Battle 6 ───────╮", "╰──────────────────╯"),
         (20, "Battle 6", "WAR!", "╭─ Battle 6 ───────╮", "╰─────────── WAR! ─╯"),
-        # Too long: cut, ending in an ellipsis (as Textual's own truncate cuts), one edge cell from the corner.
+        # Too long: cut with an ellipsis (as Textual cuts), one cell from the corner.
         (14, "Battle 1,234", "", "╭─ Battle … ─╮", "╰────────────╯"),
         # No room for a label at all: the bare edge.
         (6, "Battle 6", "WAR!", "╭────╮", "╰────╯"),

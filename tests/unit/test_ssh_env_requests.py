@@ -9,7 +9,7 @@ from war_tui.ssh.env_requests import ASYNCSSH_ENV_HANDLER, MAX_KEPT, MAX_VALUE, 
 
 
 def test_asyncssh_still_looks_up_env_requests_by_the_name_the_server_replaces():
-    # asyncssh has no public hook for env requests: if an upgrade renames its handler, this says so.
+    # asyncssh has no public hook for env requests: this catches a renamed one.
     assert callable(getattr(asyncssh.SSHServerChannel, ASYNCSSH_ENV_HANDLER, None))
     assert env_hook_missing() is None
 

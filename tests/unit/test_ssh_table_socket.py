@@ -78,7 +78,7 @@ async def test_a_game_that_stops_reading_never_slows_the_table_and_is_resynchron
         # What the server holds for it never passed one queue and one write of it.
         assert most_held <= 2 * SMALL_QUEUE + 4096
 
-        # The game reads again: a whole number of lines, the last snapshot showing the table as it is now.
+        # The game reads again: whole lines, the last snapshot the table as it is.
         received = drain(theirs)
         for _ in range(50):
             await asyncio.sleep(0)
@@ -108,7 +108,7 @@ async def test_a_game_that_floods_its_socket_is_read_at_a_bounded_rate():
     line = encode(Flip())
     sent = 0
     try:
-        # Until the game has sent far more than the server takes (however busy the machine: not a fixed time).
+        # Until the game has sent far more than the server takes (not a fixed time).
         while sent <= 4 * READ_BURST and loop.time() - started < 20:
             with contextlib.suppress(BlockingIOError):
                 sent += theirs.send(line * 1000)

@@ -33,7 +33,7 @@ def test_a_name_saslprep_takes_is_mapped_as_asyncssh_maps_it():
 
 
 def test_without_the_check_to_replace_asyncssh_keeps_its_own(monkeypatch):
-    # The probe: an asyncssh without that name keeps refusing such names rather than gaining a new global.
+    # The probe: an asyncssh without that name still refuses such names.
     monkeypatch.delattr(asyncssh.connection, ASYNCSSH_USER_NAME_CHECK)
     assert let_in_any_user_name() is False
     assert not hasattr(asyncssh.connection, ASYNCSSH_USER_NAME_CHECK)

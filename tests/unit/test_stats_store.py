@@ -256,7 +256,7 @@ def test_a_folder_given_as_the_file_turns_statistics_off(tmp_path: Path):
 
 
 def test_a_write_sqlite_refuses_as_read_only_turns_recording_off_but_keeps_reading(db: Path, monkeypatch):
-    # Root ignores permissions, so a `mode=ro` connection stands in for an unwritable file.
+    # Root ignores permissions: a `mode=ro` connection is the unwritable file.
     store = StatsStore.open(db)
     store.record(row(10))
     read_only_uri = f"file:{db}?mode=ro"
@@ -423,7 +423,7 @@ def test_a_full_disk_turns_recording_off_and_keeps_what_was_recorded(db: Path, m
     real_connect = store._raw_connect
 
     def connect_to_full_disk(uri=None):
-        # max_page_count makes SQLite answer SQLITE_FULL exactly as it does when the disk is full.
+        # max_page_count makes SQLite answer SQLITE_FULL as on a full disk.
         conn = real_connect(uri)
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages}")

@@ -24,7 +24,7 @@ class Later:
 
 @pytest.mark.parametrize("deadline", [True, False], ids=["waiting-for-a-deadline", "waiting-only-for-a-wake"])
 async def test_a_cancel_that_comes_with_a_wake_still_stops_the_driver(deadline):
-    # A server closing its tables wakes the driver (everyone was told) and then cancels it, in one turn.
+    # Closing the tables wakes the driver, then cancels it, in one turn.
     timed = Later()
     if not deadline:
         timed.next_deadline = lambda: None

@@ -115,7 +115,7 @@ def test_a_screen_ends_on_its_tables_last_state_whatever_happened_to_the_updates
                 player.request(request)
             else:
                 table.emote(player, 0)
-    # In flight arrives, then the last update again (it may be lost), then the snapshots asked for.
+    # In flight arrives, the last update again (it may be lost), the snapshots asked for.
     for _ in range(3):
         for line in network.in_flight:
             network.deliver(line)

@@ -41,7 +41,7 @@ FAKE_TABLE_ARGV = (sys.executable, str(FAKE_GAME.with_name("fake_table.py")))  #
 SERVED_NICENESS = ServerConfig.game_niceness
 """How far below the server serve-ssh starts its games unless told (``--game-nice``); the tests' servers
 start them beside it."""
-TIMEOUT = 30.0  # a wait on a condition: generous, as a busy machine (the suite on every core) is slow, not wrong
+TIMEOUT = 30.0  # a wait on a condition: a busy machine is slow, not wrong
 SSH_OPTIONS = (
     "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
     "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
@@ -104,7 +104,7 @@ async def start_server(
         keys_file.write_text("".join(k.public_line for k in allowed))
         authorized = AuthorizedKeys(keys_file)
     logs: list[str] = []
-    # The real game (``python -c GAME_BOOTSTRAP``) is forked from a parent that loaded it, as serve-ssh's is.
+    # The real game, forked from a parent that loaded it, as serve-ssh's is.
     warm = ("--warm",) if argv[1:2] == ("-c",) else ()
     options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if preloading() else None)
     # Games at the server's priority, not settled below it: beside the busy suite they would crawl.
@@ -125,7 +125,7 @@ async def start_server(
 
 
 async def connect(port: int, key: ClientKey | None, **options) -> asyncssh.SSHClientConnection:
-    # Keyless, --public lets a client in by keyboard-interactive, which asyncssh tries only with a password.
+    # Keyless --public takes keyboard-interactive, which asyncssh tries with a password.
     settings = {
         "username": "player", "known_hosts": None, "client_keys": [key.key] if key else [],
         "agent_path": None, "password": None if key else "", **options,
