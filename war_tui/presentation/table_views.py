@@ -1,10 +1,7 @@
 """A table's messages as the board's views: what a late joiner's screen replays, and each game's end.
 
-A snapshot has what the log kept (a ``BattleWon`` holds every card each player
-laid, a ``GameOver`` the cards of a battle it cut short): the views are built
-from those by the same builders a game followed live uses. ``board_steps`` turns a table
-game's log into the values the board is given in order, so the battle log, the
-trend and the pile come out as if this screen had watched from the start.
+A snapshot's log holds every card laid, so ``board_steps`` builds the views with the live builders, and
+the log, trend and pile come out as if this screen had watched from the start.
 """
 
 from __future__ import annotations

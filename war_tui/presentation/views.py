@@ -1,10 +1,7 @@
-"""What the board shows, as plain values: the deal, the battle on show and the result.
+"""What the board shows, as plain frozen values: the deal, the battle on show and the result.
 
-One builder per view (``deal_view``, ``battle_view``, ``end_view``) makes them from a
-game's events or state, for a game played here and at a table alike; the board holds
-them in its reactive attributes, and the widgets draw from them and never look inside
-the engine.
-They are frozen, so a widget can keep one and compare it with the next.
+One builder per view (``deal_view``, ``battle_view``, ``end_view``), for a game played here and at a
+table alike; widgets draw from the views and never look inside the engine.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """The preferences file: the names, speed, theme and house rules a player chose, kept between runs.
 
-One TOML file in the user's config folder. Its keys are the play flags' names
-(``war-cards`` for ``--war-cards``) and accept exactly what the flags accept: the
-same validators check both. Reading never stops the game: each problem becomes
-a message naming the file, the line and the key, and the default stands in for
-what was wrong. A file with problems is never written; a good one is changed
-one key at a time, the rest of it (comments included) kept as the user wrote it.
+One TOML file whose keys are the play flags' names, checked by the flags' own parsers. A problem never
+stops the game: it is named (file, line, key) and the default stands in. A file with problems is never
+written; a good one changes a key at a time, the rest (comments too) kept as written.
 """
 
 from __future__ import annotations

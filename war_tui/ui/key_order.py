@@ -1,11 +1,8 @@
 """Keys typed into an input apply in the order they were typed, however many arrive in one read.
 
-Textual hands every key to the focused widget as it comes. An ``Input`` takes a printable key there and
-then, but a key it has a binding for (backspace, the arrows, home, delete, enter) goes up its ancestors and
-back to the app, whose queue holds the keys read after it: the binding runs once those are typed. From a
-paste, a fast typist or a slow link, "abc⌫⌫⌫hel" left "abc" and "abc⌫hel" left "abche" (Textual issue
-#6605). ``run_input_binding`` queues such a key's binding on the input itself, behind the keys handed
-to it before, so it runs in the order the keys were read; every other key goes Textual's way.
+An ``Input`` takes a printable key at once, but a bound key (backspace, arrows, enter) goes round the app
+and runs after the keys read with it: "abc⌫hel" left "abche" (Textual issue #6605).
+``run_input_binding`` queues such a binding on the input itself, in the order the keys were read.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """The web door's HTTP connections before they become a game: counted, timed and bounded, as SSH logins are.
 
-aiohttp bounds one header line and the number of headers, and closes a connection idle between requests
-after its keep-alive time; it has no bound on a request's whole head and no time limit to send it. Every
-connection the door accepts is therefore wrapped in a ``GuardedConnection``, which counts and times it
-until its websocket is upgraded (``HttpGuard.upgraded``): per address and in all, the bytes and lines of
-each request's head, the seconds it takes to arrive, and the file descriptors left for games. What it
-refuses gets a short response with the door's security headers, and a line in the flood-bounded log.
+aiohttp bounds no request's whole head nor the time it takes to arrive, so each connection is a
+``GuardedConnection`` until its websocket upgrade: per address and in all, its head's bytes and lines,
+its seconds, and the descriptors left for games. A refusal is a short response and a flood-bounded log line.
 """
 
 from __future__ import annotations

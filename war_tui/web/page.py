@@ -1,11 +1,8 @@
-"""The web door's two pages: the terminal page (a name box, and the game's terminal under it) and the
-plain-text page (the line mode's sentences in a live list, for screen readers and braille displays).
+"""The web door's two pages: the terminal page (a name box over the game's terminal, a key bar for touch
+screens) and the plain-text page (the line mode's sentences in a live list, for screen readers).
 
-No inline script: the script and styles are files of the package, so the policy allows only those.
-xterm.js draws with <style> elements of its own; the page's script marks them with this response's
-nonce, the only style elements the policy lets through. Its rows carry style attributes (colours,
-widths), which no policy can tell from ours, so those are allowed: they run no code.
-Under the terminal, a bar of the game's keys as buttons, for a touch screen (the style sheet shows it there).
+No inline script: the policy allows the package's files, xterm.js's own <style> elements (marked with
+this response's nonce) and its style attributes, which run no code.
 """
 
 from __future__ import annotations

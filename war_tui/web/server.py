@@ -1,10 +1,8 @@
 """The web door: the page, its files, and one websocket per game, admitted under the door's own caps.
 
-It shares the SSH server's tables, game parent, statistics, per-game limits and address caps (a
-``GameServer`` that may or may not listen for SSH itself). A browser is anonymous: the name it gives
-is shown, and a token the server issued and signed, in an HttpOnly cookie, is whom a seat is kept for
-(``identity.py``). The door answers only to its own host names, and a websocket only to its own origin
-(``hosts.py``).
+It shares the SSH server's ``GameServer`` (tables, game parent, statistics, limits). A browser is known by
+a signed token in an HttpOnly cookie (``identity.py``); the door answers only to its own host names and
+origin (``hosts.py``).
 """
 
 from __future__ import annotations

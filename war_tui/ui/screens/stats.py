@@ -1,11 +1,8 @@
 """The statistics screen: lifetime totals, a histogram of game lengths, and recent games to replay.
 
-It reads the store once when shown (one consistent snapshot) in a worker thread,
-since a file of a million games takes a second to add up: the screen answers keys
-at once, says it is reading, and shows the figures when they come. It never writes.
-A served player sees only the games recorded with their identity, with nobody
-else's name. Choosing a recent game posts ``StatsScreen.ReplayRequested`` to the
-app, which deals that seed with those rules in the game screen.
+It reads the store once, in a worker thread (a million games take a second to add up), so keys answer at
+once; it never writes. A served player sees only their own games. Choosing a recent game posts
+``ReplayRequested``, and the app deals that seed with those rules.
 """
 
 from __future__ import annotations
