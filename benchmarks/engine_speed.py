@@ -106,6 +106,7 @@ def check_same_games(seeds: list[int]) -> None:
     for seed in seeds:
         game = Game.deal(seed)
         game.play()
+        assert game.result is not None  # played to the end
         expected = (game.result.value, game.battles)
         if floor_game(seed) != expected:
             sys.exit(f"floor and engine disagree on seed {seed}: {floor_game(seed)} vs {expected}")

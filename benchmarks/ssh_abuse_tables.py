@@ -188,7 +188,7 @@ async def spectators_phase(workdir: Path, args: argparse.Namespace) -> None:
         everyone += calm
         if not await until(lambda: all(s.game for s in calm), START_WAIT):
             raise SystemExit("the calm table never showed its board")
-        idle = await flips(*calm, args.battles)
+        idle = await flips(calm[0], calm[1], args.battles)
         idle_late = await late_board(server.port, "calm")
         busy = [await sit(server.port, "b1", "table busy"), await sit(server.port, "b2", "table busy")]
         everyone += busy
@@ -222,7 +222,7 @@ async def spectators_phase(workdir: Path, args: argparse.Namespace) -> None:
         watching = sum(1 for s in screens if s.game)
         refused = sum(1 for s in screens if not s.game and s.process.exit_status is not None)
         await asyncio.sleep(2.0)
-        busy_flips = await flips(*calm, args.battles)
+        busy_flips = await flips(calm[0], calm[1], args.battles)
         busy_late = await late_board(server.port, "calm")
         dealer.cancel()
         memory = games_rss_mb(server)

@@ -65,6 +65,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 from ssh_clients import ServeSsh, connect, cpu_of
@@ -106,9 +107,8 @@ def memory_kib(pid: int) -> tuple[int, int] | None:
         rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
     except OSError:
         return None
-    rss = int(re.search(r"^Rss:\s+(\d+)", rollup, re.M).group(1))
-    pss = int(re.search(r"^Pss:\s+(\d+)", rollup, re.M).group(1))
-    return rss, pss
+    rss, pss = re.search(r"^Rss:\s+(\d+)", rollup, re.M), re.search(r"^Pss:\s+(\d+)", rollup, re.M)
+    return None if rss is None or pss is None else (int(rss.group(1)), int(pss.group(1)))
 
 
 async def probe(port: int) -> tuple[float, float]:
@@ -405,7 +405,7 @@ async def compare_preload(args: argparse.Namespace) -> int:
                     boards[name].append(await board_and_cpu(server))
                     await asyncio.sleep(0.2)
             idle_load = load_average()
-            memory = {}
+            memory: dict[str, tuple[list[int], list[int], str]] = {}
             for name, server in servers.items():
                 memory[name] = await memory_on_auto_play(server, args.sessions, args.seconds)
             parent_memory = smaps_kib(parent) if parent else None
@@ -423,8 +423,8 @@ async def compare_preload(args: argparse.Namespace) -> int:
     print(f"| CPU of the game up to its first board, median | {cpu['forked'] * 1000:.0f} ms | "
           f"{cpu['afresh'] * 1000:.0f} ms | {cpu['forked'] / cpu['afresh']:.2f}x | <= 80 ms |")
     for label, index in (("PSS", 0), ("USS", 1)):
-        row = [f"{statistics.median(memory[name][index]) / 1024:.1f} MiB" if memory[name][index] else "-"
-               for name in servers]
+        kib = {name: memory[name][:2][index] for name in servers}  # of (PSS, USS, load)
+        row = [f"{statistics.median(kib[name]) / 1024:.1f} MiB" if kib[name] else "-" for name in servers]
         goal = "<= 20 MiB" if label == "PSS" else "(reported)"
         print(f"| {label} per game, {args.sessions} on auto-play, median | {row[0]} ({memory['forked'][2]}) | "
               f"{row[1]} ({memory['afresh'][2]}) | | {goal} |")
@@ -452,7 +452,8 @@ def rss_mib(pid: int) -> float:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return 0.0
-    return int(re.search(r"^VmRSS:\s+(\d+)", status, re.M).group(1)) / 1024
+    found = re.search(r"^VmRSS:\s+(\d+)", status, re.M)
+    return int(found.group(1)) / 1024 if found else 0.0
 
 
 def address(n: int) -> str:
@@ -500,7 +501,7 @@ async def abuse_a(server: AbuseServer, args: argparse.Namespace) -> list[str]:
     idle = rss_mib(server.process.pid)
     rows = []
     for phase, compression in enumerate((None, "zlib@openssh.com")):
-        options = {"compression_algs": [compression, "none"]} if compression else {}  # asks for zlib first
+        options: dict[str, Any] = {"compression_algs": [compression, "none"]} if compression else {}  # zlib first
         deadline = time.monotonic() + args.seconds
         peak, sent, games = idle, [0], [0]
         chunk = bytes(64 * 1024) if compression else b"\x1b[200~" + b"a" * (64 * 1024 - 12) + b"\x1b[201~"
@@ -746,7 +747,8 @@ async def storm(port: int, count: int, seconds: float) -> int:
     They still take CPU from the same machine (on a real server it would be the attackers' own), so the
     report says how much.
     """
-    conns, tasks = [], []
+    conns: list[asyncssh.SSHClientConnection] = []
+    tasks: list[asyncio.Task[Any]] = []
     sent = [0]
 
     async def alternate(game) -> None:
@@ -783,6 +785,7 @@ async def abuse_resize(server: AbuseServer, args: argparse.Namespace) -> list[st
         sys.executable, __file__, "--storm", str(server.port), "--clients", str(count), "--seconds", "40",
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
     )
+    assert child.stdin is not None and child.stdout is not None  # both piped
     try:
         line = await asyncio.wait_for(child.stdout.readline(), 120)
         if not line.startswith(b"CONNECTED"):

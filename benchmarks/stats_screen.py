@@ -158,10 +158,11 @@ def main() -> int:
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     served = "player" in inspect.signature(StatsStore.summary).parameters
-    scenarios = [(name, rows, None) for name, rows in SIZES.items()]
+    scenarios: list[tuple[str, int, str | None]] = [(name, rows, None) for name, rows in SIZES.items()]
     if served:
         scenarios += [(f"{name} player", rows, "key:7") for name, rows in SIZES.items() if rows]
-    print(f"war_tui from {Path(sys.modules['war_tui'].__file__).parent}; load {os.getloadavg()[0]:.2f}")
+    source = sys.modules["war_tui"].__file__
+    print(f"war_tui from {Path(source).parent if source else '?'}; load {os.getloadavg()[0]:.2f}")
     print(f"{'file':<14}{'rows':>10}  {'stall ms':>9}{'screen ms':>10}{'figures ms':>11}{'CPU ms':>8}")
     for name, rows, player in scenarios:
         if args.only and name not in args.only:

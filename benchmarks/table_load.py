@@ -317,7 +317,7 @@ async def latency(port: int, spectators: int, battles: int) -> tuple[list[Screen
         p1.type(b"r")
         p2.type(b"r")
         await until(lambda: all(s.game > game for s in screens), BATTLE_WAIT)
-    result = {"battles": len(samples), "missed": missed}
+    result: dict[str, float] = {"battles": len(samples), "missed": missed}
     if samples:
         result |= {"p50_ms": 1000 * statistics.median(samples), "p99_ms": 1000 * percentile(samples, 0.99),
                    "max_ms": 1000 * max(samples)}
@@ -566,6 +566,7 @@ class Workers:
 
     async def ready(self) -> None:
         for process in self.processes:
+            assert process.stdout is not None  # piped
             line = await asyncio.to_thread(process.stdout.readline)
             if line.strip() != "ready":
                 raise SystemExit(f"a worker did not start: {line!r}")
@@ -644,7 +645,7 @@ async def main() -> None:
             await server.wait_listening()
             print(f"server pid {server.process.pid} on port {server.port}; cores {os.cpu_count()}; "
                   f"load {os.getloadavg()[0]:.1f}", flush=True)
-            screens: list[Screen] = []
+            screens = []
             if "latency" not in skip:
                 screens, result = await latency(server.port, args.spectators, args.battles)
                 print(f"latency, 2 players + {args.spectators} spectators: {result}  (goal p99 < 150 ms)", flush=True)

@@ -214,7 +214,7 @@ class Terminal:
             if seen is not None and last is not None and time.monotonic() - last >= QUIET:
                 return last - self.started
             if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.proc.args} exited early:\n{self.screen_text()[-2000:]}")
+                raise RuntimeError(f"{self.proc.args!s} exited early:\n{self.screen_text()[-2000:]}")
         raise RuntimeError(f"no quiet first frame within {timeout} s:\n{self.screen_text()[-2000:]}")
 
     def wait_footer(self, timeout: float = 30.0) -> None:
@@ -224,7 +224,7 @@ class Terminal:
                 if self.footer_seen is not None:
                     return
             if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.proc.args} exited early:\n{self.screen_text()[-2000:]}")
+                raise RuntimeError(f"{self.proc.args!s} exited early:\n{self.screen_text()[-2000:]}")
             time.sleep(0.01)
         raise RuntimeError(f"no footer within {timeout} s:\n{self.screen_text()[-2000:]}")
 

@@ -66,6 +66,7 @@ def figures(serve: Serve) -> str:
 async def plays(serve: Serve, n: int) -> str:
     """A web player and an SSH player each start a game and see its board; how long each took."""
     said = []
+    player: WebPlayer | SshPlayer
     for kind in (WebPlayer, SshPlayer):
         started = time.monotonic()
         try:

@@ -119,7 +119,9 @@ class Serve:
 
     def rss_kib(self) -> int:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
-        return int(re.search(r"^VmRSS:\s+(\d+)", status, re.M)[1])
+        found = re.search(r"^VmRSS:\s+(\d+)", status, re.M)
+        assert found, status
+        return int(found[1])
 
     def stop(self) -> None:
         self.process.terminate()
@@ -136,7 +138,8 @@ def pss_kib(pid: int) -> int | None:
         rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
     except OSError:
         return None
-    return int(re.search(r"^Pss:\s+(\d+)", rollup, re.M)[1])
+    found = re.search(r"^Pss:\s+(\d+)", rollup, re.M)
+    return int(found[1]) if found else None
 
 
 class WebPlayer:
@@ -269,7 +272,9 @@ async def browser_gaps(port: int, flips: int) -> tuple[list[float], tuple[int, i
                 if flip >= 3:
                     gaps.append(await page.evaluate("window.__gaps[window.__gaps.length - 1]"))
             url = await page.evaluate("window.__url")
-            size = (int(re.search(r"cols=(\d+)", url)[1]), int(re.search(r"rows=(\d+)", url)[1]))
+            cols, rows = re.search(r"cols=(\d+)", url), re.search(r"rows=(\d+)", url)
+            assert cols and rows, url
+            size = (int(cols[1]), int(rows[1]))
             return gaps, size
         finally:
             await browser.close()
@@ -318,6 +323,7 @@ async def measure(args: argparse.Namespace, server: Serve) -> int:
     # 2. memory: the web door's sessions first, then the SSH door's, the server's growth for each
     base_rss = server.rss_kib()
     webs = []
+    player: WebPlayer | SshPlayer
     for n in range(args.sessions):
         webs.append(await WebPlayer.open(server.web_port, n + 1))
     for player in webs:
