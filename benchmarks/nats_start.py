@@ -100,7 +100,8 @@ async def embedded_alone(folder: Path) -> tuple[float, int, EmbeddedNats]:
 
 async def cluster_opens(root: Path, given: str, starts: int) -> tuple[list[float], list[float]]:
     """Seconds ``Cluster.open`` takes, as the server's start runs it: embedded, and with ``--nats``, alternately."""
-    embedded, remote = [], []
+    embedded: list[float] = []
+    remote: list[float] = []
     for n in range(starts + 1):
         for kind in (("embedded", "given") if n % 2 == 0 else ("given", "embedded")):
             config = ClusterConfig(directory=root / kind) if kind == "embedded" else \

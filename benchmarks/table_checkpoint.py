@@ -15,6 +15,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -78,8 +79,8 @@ def main() -> None:
         table, clock = table_at(battles, seed)
         data = checkpoint(table)
         runs = args.runs if battles < 1000 else max(1, args.runs // 5)
-        taken = median_us(lambda table=table: checkpoint(table), runs)
-        back = median_us(lambda data=data, clock=clock: restore(data, clock=clock, options=options), runs)
+        taken = median_us(partial(checkpoint, table), runs)
+        back = median_us(partial(restore, data, clock=clock, options=options), runs)
         print(f"{label:<36}{len(data):>7}{taken:>11.0f} us{back:>9.0f} us")
 
 

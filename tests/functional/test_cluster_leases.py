@@ -14,7 +14,8 @@ import time
 
 import pytest
 
-from war_tui.cluster.leases import MIN_LEASE, LeaseBucket, NodeLease, Owners, node_id, node_key, owner_key
+from war_tui.cluster.config import MIN_LEASE
+from war_tui.cluster.leases import LeaseBucket, NodeLease, Owners, node_id, node_key, owner_key
 from war_tui.cluster.table_store import NatsTableStore
 from war_tui.serving.table_store import StaleWrite
 

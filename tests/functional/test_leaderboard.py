@@ -16,6 +16,7 @@ import pytest
 from rich.cells import cell_len
 from screen_text import screen_rows, screen_text
 from table_support import DirectHost, busy_registry
+from textual.widgets import DataTable
 from war_ui_support import until
 
 from war_tui.core.rules import EndReason, Gather, Result
@@ -89,7 +90,7 @@ def footer_text(app) -> str:
 
 
 def table_rows(screen: LeaderboardScreen) -> list[list[str]]:
-    table = screen.query_one("#leaderboard-table")
+    table = screen.query_one("#leaderboard-table", DataTable)
     return [[cell.plain.strip() for cell in table.get_row_at(i)] for i in range(table.row_count)]
 
 

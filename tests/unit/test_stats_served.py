@@ -146,14 +146,14 @@ def test_a_game_recorded_twice_under_one_id_is_one_game(tmp_path: Path):
     with store._lock:  # two deliveries of one game waiting in one batch (a locked file)
         store._pending.extend([once, once])
     assert store.flush()
-    assert [r.battles for r in StatsStore.open(tmp_path / "served.sqlite3").recent(10)] == [11, 10]
+    assert [r.battles for r in present(StatsStore.open(tmp_path / "served.sqlite3").recent(10))] == [11, 10]
 
 
 def test_games_without_an_id_are_each_a_game_as_before(tmp_path: Path):
     store = StatsStore.open(tmp_path / "stats.sqlite3")
     solo = game(10, source=Source.AUTO)
     assert store.record(solo) and store.record(solo)
-    assert store.totals().games == 2
+    assert present(store.totals()).games == 2
 
 
 def schema_2_file(path: Path) -> None:
@@ -180,8 +180,8 @@ def test_a_file_from_before_game_ids_keeps_its_games_and_stores_each_id_once(tmp
     assert store.enabled
     once = with_id(game(13, (BOB, ANN), names=("bob", "ann")), "oak.5eed.1")
     assert store.record(once) and store.record(once)
-    assert [(r.battles, r.p1_player) for r in store.recent(5)] == [(13, BOB), (12, ANN)]
-    assert {(leader.name, leader.games, leader.wins) for leader in store.leaders()} == {("ann", 2, 1), ("bob", 2, 1)}
+    assert [(r.battles, r.p1_player) for r in present(store.recent(5))] == [(13, BOB), (12, ANN)]
+    assert {(leader.name, leader.games, leader.wins) for leader in present(store.leaders())} == {("ann", 2, 1), ("bob", 2, 1)}
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT version FROM schema_version").fetchall() == [(store_module.SCHEMA_VERSION,)]
         plan = " ".join(str(r) for r in conn.execute(
@@ -194,8 +194,8 @@ def test_a_read_only_file_from_before_game_ids_still_shows_its_games_and_leaders
     path = tmp_path / "served.sqlite3"
     schema_2_file(path)
     store = StatsStore.open(path, read_only=True)
-    assert [r.battles for r in store.recent(5)] == [12]
-    assert [(leader.name, leader.wins) for leader in store.leaders()] == [("ann", 1), ("bob", 0)]
+    assert [r.battles for r in present(store.recent(5))] == [12]
+    assert [(leader.name, leader.wins) for leader in present(store.leaders())] == [("ann", 1), ("bob", 0)]
 
 
 def test_the_leaderboard_counts_each_identitys_table_games_wins_and_longest_game(tmp_path: Path):
@@ -207,13 +207,13 @@ def test_the_leaderboard_counts_each_identitys_table_games_wins_and_longest_game
     store.record(game(90, (EVE, None), names=("eve", "house")))  # the house in a seat: eve's game all the same
     store.record(game(900, (ANN, None), source=Source.AUTO))  # a solo game: not on the leaderboard
     store.record(game(990, (BOB, BOB), names=("bob", "bob")))  # against themselves: not counted
-    leaders = store.leaders()
+    leaders = present(store.leaders())
     assert [(one.player, one.name, one.games, one.wins, one.longest) for one in leaders] == [
         (EVE, "eve", 3, 2, 90),  # as many wins and games as ann: the longer game comes first
         (ANN, "Ann Lee", 3, 2, 50),  # the name of the latest game
         (BOB, "bobby", 3, 0, 70),
     ]
-    assert [leader.player for leader in store.leaders(limit=1)] == [EVE]
+    assert [leader.player for leader in present(store.leaders(limit=1))] == [EVE]
 
 
 def test_no_table_games_make_an_empty_leaderboard(tmp_path: Path):
@@ -231,6 +231,6 @@ def test_two_files_holding_the_same_games_in_another_order_list_the_same_leaders
         store = StatsStore.open(tmp_path / f"{name}.sqlite3")
         for record in order:
             store.record(record)
-        boards.append([(one.player, one.games, one.wins, one.longest) for one in store.leaders()])
+        boards.append([(one.player, one.games, one.wins, one.longest) for one in present(store.leaders())])
     assert boards[0] == boards[1]
     assert [player for player, *_ in boards[0]] == [EVE, BOB, ANN]  # the longer game first, then by identity

@@ -170,7 +170,7 @@ def test_an_identity_a_restore_would_refuse_costs_its_seat_its_keeping_not_the_t
 
 def test_what_is_not_bytes_is_refused():
     with pytest.raises(CheckpointError):
-        load(json.loads(GOOD))  # type: ignore[arg-type]
+        load(json.loads(GOOD))
 
 
 json_values = st.recursive(
