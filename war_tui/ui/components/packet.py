@@ -55,6 +55,8 @@ class Packet(ClickToFlip, LineWidget):
         self.count = 0
         self.total = 52
         self.won = 0  # what winning the battle on show added to the packet (0: did not win it)
+        self._stack: tuple[tuple[object, ...], list[Row]] = ((), [])
+        """The stack's rows and what they were drawn from: most battles change the count, not the stack."""
 
     def watch_yours(self) -> None:
         self.redraw()
@@ -116,9 +118,7 @@ class Packet(ClickToFlip, LineWidget):
         return next((form for form in forms if cell_width(form) <= room), str(self.count))
 
     def draw(self, width: int, height: int) -> list[Row]:
-        inner = Canvas(max(0, width - 3), max(0, height - 2))  # inside the frame, after one column of padding
-        self._draw_stack(inner)
-        rows = [[(" ", PADDING), *row] for row in inner.runs()] if width > 2 else []
+        rows = self._stack_rows(max(0, width - 3), max(0, height - 2)) if width > 2 else []
         drawn = framed(
             rows, width, height, self.glyphs.box, "packet--frame-yours" if self.yours else "packet--frame",
             (self.title, "packet--title-yours" if self.yours else "packet--title"),
@@ -134,23 +134,37 @@ class Packet(ClickToFlip, LineWidget):
             ]
         return drawn
 
-    def _draw_stack(self, canvas: Canvas) -> None:
-        width, height = canvas.width, canvas.height
-        if height <= 0 or width <= 0:
-            return
-        if not self.dealt:
-            return
+    def _stack_rows(self, width: int, height: int) -> list[Row]:
+        """The rows inside the frame (a column of padding, then the stack), drawn again only when the stack changes."""
+        shape = (width, height, self._stack_shape(width, height))
+        if shape != self._stack[0]:
+            canvas = Canvas(width, height)
+            self._draw_stack(canvas, shape[2])
+            self._stack = (shape, [[(" ", PADDING), *row] for row in canvas.runs()])
+        return self._stack[1]
+
+    def _stack_shape(self, width: int, height: int) -> tuple[str, int]:
+        """What the stack looks like at this size: nothing, "no cards left", or so many edges (compact or cards)."""
+        if height <= 0 or width <= 0 or not self.dealt:
+            return ("none", 0)
         if self.count == 0:
-            canvas.text(0, 0, "no cards left"[:width], "packet--empty")
-        elif height < CARD_HEIGHT:
+            return ("empty", 0)
+        if height < CARD_HEIGHT:
             # Compact: the stack seen from the side, one edge per few cards.
-            edges = stack_edges(self.count, self.total, max(0, width - 1)) + 1
-            mark = self.glyphs.frame[5]
-            canvas.text(0, 0, mark * edges, "packet--back")
-        else:
+            return ("compact", stack_edges(self.count, self.total, max(0, width - 1)) + 1)
+        card_width, _ = card_art_size(self._big(width, height))
+        return ("cards", stack_edges(self.count, self.total, max(0, width - card_width)))
+
+    def _draw_stack(self, canvas: Canvas, shape: tuple[str, int]) -> None:
+        width, height = canvas.width, canvas.height
+        kind, edges = shape
+        if kind == "empty":
+            canvas.text(0, 0, "no cards left"[:width], "packet--empty")
+        elif kind == "compact":
+            canvas.text(0, 0, self.glyphs.frame[5] * edges, "packet--back")
+        elif kind == "cards":
             big = self._big(width, height)
-            card_width, card_height = card_art_size(big)
-            edges = stack_edges(self.count, self.total, max(0, width - card_width))
+            _, card_height = card_art_size(big)
             back = big_card_back(self.glyphs) if big else card_back(self.glyphs)
             top = (height - card_height) // 2  # level with its player's row of cards in the pile
             for x in range(edges + 1):
