@@ -73,20 +73,26 @@ async def record(seed: int, battles: int) -> tuple[list[Frame], object, int]:
 
 
 def load_revision(revision: str) -> ModuleType:
-    for place in ("war_tui/ui/fastpath/damage.py", "war_tui/damage.py"):  # the fastpath/ path, or the top-level one of earlier revisions
-        found = subprocess.run(["git", "show", f"{revision}:{place}"], cwd=ROOT, capture_output=True, text=True)
-        if found.returncode == 0:
-            source = found.stdout
+    """The ``damage`` module of ``revision``: its fastpath package imported under another name (a lone
+    ``damage.py`` in earlier revisions, which imports nothing of its own)."""
+    place = Path(tempfile.mkdtemp())
+    for folder in ("war_tui/ui/fastpath", "war_tui"):  # the fastpath/ package, or the top-level damage.py before it
+        archive = subprocess.run(["git", "archive", revision, folder], cwd=ROOT, capture_output=True)
+        if archive.returncode == 0:
+            subprocess.run(["tar", "-x", "-C", str(place)], input=archive.stdout, check=True)
             break
     else:
+        raise SystemExit(f"no war_tui at {revision}")
+    package = place / folder
+    if not (package / "damage.py").exists():
         raise SystemExit(f"no damage.py at {revision}")
-    path = Path(tempfile.mkdtemp()) / "damage_baseline.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("damage_baseline", path)
+    name = f"fastpath_{revision.replace('~', '_').replace('^', '_')}"
+    spec = importlib.util.spec_from_file_location(name, package / "__init__.py", submodule_search_locations=[str(package)])
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(f"{name}.damage")
 
 
 def replay(module: ModuleType | None, frames, console) -> tuple[float, int]:

@@ -26,9 +26,14 @@ measurement is repeated; the report gives medians and war-tui/bare ratios.
    default rules, game after game; VmRSS every few seconds and the game count
    read off the screen, to show the bounded log keeps memory flat.
 
-Run:  .venv/bin/python benchmarks/ui_speed.py            (about 3 minutes)
-      .venv/bin/python benchmarks/ui_speed.py --fastpath off  (public API alone: WAR_TUI_FASTPATH=0)
-      .venv/bin/python benchmarks/ui_speed.py --repeats 5 --soak 300
+Each measurement runs war-tui with its fast path on and off (``WAR_TUI_FASTPATH=0``),
+and with ``--pieces`` also with each piece of the fast path left out, side by side:
+per repeat the bare app first, then each variant (in a rotating order).
+
+Run:  .venv/bin/python benchmarks/ui_speed.py            (about 6 minutes)
+      .venv/bin/python benchmarks/ui_speed.py --fastpath on   (only the fast path on)
+      .venv/bin/python benchmarks/ui_speed.py --only auto --pieces --repeats 5
+      .venv/bin/python benchmarks/ui_speed.py --only soak --soak 300 --pieces
 Linux only (/proc, pty).
 """
 
@@ -48,7 +53,6 @@ import sys
 import termios
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -280,12 +284,6 @@ class Terminal:
 # ------------------------------------------------------------------ measurements
 
 
-@dataclass
-class Figures:
-    war: list[float] = field(default_factory=list)
-    bare: list[float] = field(default_factory=list)
-
-
 def measure_start(argv: list[str]) -> float:
     with Terminal(argv) as term:
         return term.wait_first_frame()
@@ -299,26 +297,28 @@ def measure_window(term: Terminal, seconds: float) -> tuple[int, float, int | No
     return b1 - b0, c1 - c0, n0, n1
 
 
-def measure_idle(argv: list[str], seconds: float) -> tuple[int, float]:
-    with Terminal(argv) as term:
+def measure_idle(argv: list[str], seconds: float, env: dict[str, str] | None = None) -> tuple[int, float]:
+    with Terminal(argv, env) as term:
         term.wait_first_frame()
         time.sleep(1.0)
         written, cpu, _, _ = measure_window(term, seconds)
         return written, cpu
 
 
-def measure_auto(argv: list[str], seconds: float) -> tuple[int, float, int]:
+def measure_auto(argv: list[str], seconds: float, env: dict[str, str] | None = None) -> tuple[int, float, int]:
     """(bytes, cpu seconds, battles played in the window: -1 when none are on screen)."""
-    with Terminal(argv) as term:
+    with Terminal(argv, env) as term:
         term.wait_footer()
         time.sleep(1.5)
         written, cpu, n0, n1 = measure_window(term, seconds)
         return written, cpu, (n1 - n0) if n0 is not None and n1 is not None else -1
 
 
-def measure_max(argv: list[str], target: int, at_least: float, timeout: float) -> dict[str, float]:
+def measure_max(
+    argv: list[str], target: int, at_least: float, timeout: float, env: dict[str, str] | None = None
+) -> dict[str, float]:
     """RSS at the first reading at or past battle 500, and once past ``target`` battles and ``at_least`` seconds."""
-    with Terminal(argv) as term:
+    with Terminal(argv, env) as term:
         term.wait_footer()
         began = time.monotonic()
         early = late = None
@@ -353,9 +353,9 @@ def measure_rate(argv: list[str], seconds: float) -> dict[str, float]:
         return {"growth": term.rss_mb() - r0}
 
 
-def soak(seconds: float) -> list[tuple[float, int | None, float]]:
+def soak(seconds: float, env: dict[str, str] | None = None) -> list[tuple[float, int | None, float]]:
     samples = []
-    with Terminal([*WAR, "--screensaver", "--speed", "max"]) as term:
+    with Terminal([*WAR, "--screensaver", "--speed", "max"], env) as term:
         term.wait_footer()
         began = time.monotonic()
         while (elapsed := time.monotonic() - began) < seconds:
@@ -372,6 +372,34 @@ def med(values: list[float]) -> float:
     return statistics.median(values)
 
 
+VARIANTS = {"on": "1", "off": "0"}
+"""war-tui's runs, by name: the value of WAR_TUI_FASTPATH each runs with."""
+PIECE_VARIANTS = {
+    "no-scroll": "shadow,memory,input", "no-memory": "shadow,scroll,input", "no-input": "shadow,scroll,memory",
+}
+"""With ``--pieces``: the fast path with one piece left out, beside all of it and none of it."""
+
+
+def war_env(value: str) -> dict[str, str]:
+    return {**WAR_ENV, "WAR_TUI_FASTPATH": value}
+
+
+def report_ratios(label: str, war: dict[str, list[float]], bare: list[float], unit: str, digits: int = 3) -> None:
+    """Each variant's median, its ratio to the bare app's median and its runs' ratios to the bare run of their repeat."""
+    for name, runs in war.items():
+        pairs = [w / b for w, b in zip(runs, bare) if b]
+        ratio = med(runs) / med(bare) if med(bare) else float("inf")
+        print(f"   {label} {name:>9}: {med(runs):.{digits}f} {unit}  ratio {ratio:.2f}  "
+              f"(each run against its repeat's bare run: {', '.join(f'{r:.2f}' for r in pairs)}; median {med(pairs):.2f})")
+    print(f"   bare {'':>{len(label) + 4}} {med(bare):.{digits}f} {unit}  runs {', '.join(f'{v:.{digits}f}' for v in bare)}")
+
+
+def rotated(names: list[str], turn: int) -> list[str]:
+    """The variants in another order each repeat, so none always runs first after the bare app."""
+    turn %= len(names)
+    return names[turn:] + names[:turn]
+
+
 def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so atexit still runs
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -383,10 +411,16 @@ def main() -> int:
     parser.add_argument("--soak", type=float, default=0.0, help="seconds of a screensaver run (0: skip)")
     parser.add_argument("--war-src", help="measure the war_tui package in this directory (an older version, say)")
     parser.add_argument("--only", choices=["start", "idle", "auto", "max", "soak"], action="append")
-    parser.add_argument("--fastpath", choices=["on", "off"], default="on",
-                        help="war-tui with its private speed-ups (war_tui/ui/fastpath/) or on public API alone")
+    parser.add_argument("--fastpath", choices=["on", "off"], action="append",
+                        help="only war-tui with its private speed-ups (war_tui/ui/fastpath/) or on public API alone "
+                             "(default: both, side by side)")
+    parser.add_argument("--pieces", action="store_true",
+                        help="also war-tui with each piece of the fast path left out (no-scroll, no-memory, no-input)")
     args = parser.parse_args()
-    WAR_ENV["WAR_TUI_FASTPATH"] = "1" if args.fastpath == "on" else "0"
+    variants = {name: VARIANTS[name] for name in (args.fastpath or ["on", "off"])}
+    if args.pieces:
+        variants.update(PIECE_VARIANTS)
+    names = list(variants)
     only = set(args.only or ["start", "idle", "auto", "max", "soak"])
     if args.war_src:
         WAR_ENV["PYTHONPATH"] = str(Path(args.war_src).resolve())
@@ -394,83 +428,92 @@ def main() -> int:
     print(f"war-tui UI speed at {COLS}x{ROWS}, {args.repeats} repeats, medians; {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.2f} at start")
     print(f"python {sys.version.split()[0]}; war-tui = {' '.join(WAR[1:])}"
-          f"{' from ' + args.war_src if args.war_src else ''} (fast path {args.fastpath}); "
+          f"{' from ' + args.war_src if args.war_src else ''}; "
+          f"variants {', '.join(f'{n} (WAR_TUI_FASTPATH={v})' for n, v in variants.items())}; "
           "bare = benchmarks/bare_app.py; TERM=xterm-256color")
     ok = True
 
-    measure_start([*WAR, "--seed", "1"])  # compiles war-tui's bytecode (see Terminal), so no run below pays for it
+    with Terminal([*WAR, "--seed", "1"]) as term:  # compiles war-tui's bytecode (see Terminal): no run below pays for it
+        term.wait_first_frame()
     if "start" in only:
-        start = Figures()
-        for _ in range(args.repeats):
-            start.bare.append(measure_start([*BARE]))
-            start.war.append(measure_start([*WAR, "--seed", "1"]))
-        ratio = med(start.war) / med(start.bare)
-        ok &= ratio <= 1.5
-        print(f"\n1. start to first full frame (last byte before {QUIET:g} s of quiet, after the footer)")
-        print(f"   war-tui {med(start.war):.3f} s   bare {med(start.bare):.3f} s   ratio {ratio:.2f}  (goal <= 1.5)")
-        print(f"   runs: war {', '.join(f'{v:.3f}' for v in start.war)}; bare {', '.join(f'{v:.3f}' for v in start.bare)}")
-        pairs = [w / b for w, b in zip(start.war, start.bare)]
-        print(f"   each run against the bare run just before it: {', '.join(f'{r:.2f}' for r in pairs)} "
-              f"(median {med(pairs):.2f})")
+        start_bare: list[float] = []
+        start_war: dict[str, list[float]] = {name: [] for name in names}
+        for turn in range(args.repeats):
+            start_bare.append(measure_start([*BARE]))
+            for name in rotated(names, turn):
+                with Terminal([*WAR, "--seed", "1"], war_env(variants[name])) as term:
+                    start_war[name].append(term.wait_first_frame())
+        print(f"\n1. start to first full frame (last byte before {QUIET:g} s of quiet, after the footer; goal <= 1.5x)")
+        report_ratios("start", start_war, start_bare, "s")
+        ok &= all(med(runs) / med(start_bare) <= 1.5 for runs in start_war.values())
 
     if "idle" in only:
-        idle_w, idle_b = [], []
-        for _ in range(args.repeats):
+        idle_b: list[tuple[int, float]] = []
+        idle_w: dict[str, list[tuple[int, float]]] = {name: [] for name in names}
+        for turn in range(args.repeats):
             idle_b.append(measure_idle([*BARE, "--rate", "0"], args.idle))
-            idle_w.append(measure_idle([*WAR, "--seed", "1"], args.idle))
-        wb, wc = med([b for b, _ in idle_w]), med([c for _, c in idle_w])
+            for name in rotated(names, turn):
+                idle_w[name].append(measure_idle([*WAR, "--seed", "1"], args.idle, war_env(variants[name])))
         bb, bc = med([b for b, _ in idle_b]), med([c for _, c in idle_b])
-        ok &= wb == 0 and wc <= max(0.05, 2 * bc)
         print(f"\n2. paused and idle for {args.idle:g} s (war-tui without --auto; bare timer off)")
-        print(f"   war-tui {wb:.0f} bytes, {wc:.2f} s CPU ({100 * wc / args.idle:.2f}% of a core)   "
-              f"bare {bb:.0f} bytes, {bc:.2f} s CPU ({100 * bc / args.idle:.2f}%)")
+        for name, runs in idle_w.items():
+            wb, wc = med([b for b, _ in runs]), med([c for _, c in runs])
+            ok &= wb == 0 and wc <= max(0.05, 2 * bc)
+            print(f"   {name:>9}: {wb:.0f} bytes, {wc:.2f} s CPU ({100 * wc / args.idle:.2f}% of a core)")
+        print(f"   bare     : {bb:.0f} bytes, {bc:.2f} s CPU ({100 * bc / args.idle:.2f}%)")
 
     if "auto" in only:
-        auto_w, auto_b = [], []
-        for _ in range(args.repeats):
+        auto_b: list[tuple[int, float, int]] = []
+        auto_w: dict[str, list[tuple[int, float, int]]] = {name: [] for name in names}
+        war_auto = [*WAR, "--seed", str(AUTO_SEED), "--auto", "--speed", "4"]
+        for turn in range(args.repeats):
             auto_b.append(measure_auto([*BARE, "--rate", "4"], args.auto_seconds))
-            auto_w.append(measure_auto([*WAR, "--seed", str(AUTO_SEED), "--auto", "--speed", "4"], args.auto_seconds))
-        wb, wc = med([b for b, _, _ in auto_w]), med([c for _, c, _ in auto_w])
-        bb, bc = med([b for b, _, _ in auto_b]), med([c for _, c, _ in auto_b])
-        per_battle = med([b / n for b, _, n in auto_w if n > 0] or [float("nan")])
-        battles = med([n for _, _, n in auto_w])
-        ratio = wc / bc if bc else float("inf")
-        ok &= ratio <= 2.5 and per_battle <= 1500
-        print(f"\n3. auto-play at 4 battles/s for {args.auto_seconds:g} s (bare: Static updated 4 times a second)")
-        print(f"   war-tui {wc:.2f} s CPU ({100 * wc / args.auto_seconds:.1f}% of a core), {wb / 1024:.1f} KB, "
-              f"{battles:.0f} battles on screen, {per_battle:.0f} bytes/battle  (goal <= 1,500 with the fast path)")
-        print(f"   bare    {bc:.2f} s CPU ({100 * bc / args.auto_seconds:.1f}%), {bb / 1024:.1f} KB, "
-              f"{bb / (4 * args.auto_seconds):.0f} bytes/update")
-        print(f"   CPU ratio of the medians {ratio:.2f}  (goal <= 2.5)")
-        pairs = [w / b for (_, w, _), (_, b, _) in zip(auto_w, auto_b) if b]
-        print(f"   runs (s CPU): war {', '.join(f'{c:.3f}' for _, c, _ in auto_w)}; "
-              f"bare {', '.join(f'{c:.3f}' for _, c, _ in auto_b)}")
-        print(f"   each run against the bare run just before it: {', '.join(f'{r:.2f}' for r in pairs)} "
-              f"(median {med(pairs):.2f})")
+            for name in rotated(names, turn):
+                auto_w[name].append(measure_auto(war_auto, args.auto_seconds, war_env(variants[name])))
+        bb = med([b for b, _, _ in auto_b])
+        print(f"\n3. auto-play at 4 battles/s for {args.auto_seconds:g} s (bare: Static updated 4 times a second); "
+              "goals: CPU <= 2.5x the bare app's, <= 1,500 bytes/battle with the fast path")
+        report_ratios("CPU", {name: [c for _, c, _ in runs] for name, runs in auto_w.items()},
+                      [c for _, c, _ in auto_b], "s")
+        for name, runs in auto_w.items():
+            per_battle = med([b / n for b, _, n in runs if n > 0] or [float("nan")])
+            battles = med([n for _, _, n in runs])
+            print(f"   bytes {name:>9}: {med([b for b, _, _ in runs]) / 1024:.1f} KB, {battles:.0f} battles on screen, "
+                  f"{per_battle:.0f} bytes/battle (runs {', '.join(f'{b / n:.0f}' for b, _, n in runs if n > 0)})")
+            cpu = med([c for _, c, _ in runs]) / med([c for _, c, _ in auto_b])
+            ok &= cpu <= 2.5 and (variants[name] == "0" or per_battle <= 1500)
+        print(f"   bytes      bare: {bb / 1024:.1f} KB, {bb / (4 * args.auto_seconds):.0f} bytes/update")
 
     if "max" in only:
-        runs = [measure_max([*WAR, *LONG_DEAL, "--auto", "--speed", "max"], args.battles, args.max_seconds, 600) for _ in range(args.repeats)]
-        growth = med([r["growth"] for r in runs])
-        seconds = med([r["seconds"] for r in runs])
+        max_runs: dict[str, list[dict[str, float]]] = {name: [] for name in names}
+        for turn in range(args.repeats):
+            for name in rotated(names, turn):
+                max_runs[name].append(measure_max([*WAR, *LONG_DEAL, "--auto", "--speed", "max"], args.battles,
+                                                  args.max_seconds, 600, war_env(variants[name])))
+        seconds = med([r["seconds"] for runs in max_runs.values() for r in runs])
         bare = measure_rate([*BARE, "--rate", "30"], seconds)
-        ok &= growth < 10
         print(f"\n4. max speed, past {args.battles:,} battles and {args.max_seconds:g} s "
-              "(seed 293, gather laid: a deal that never ends by itself)")
-        for r in runs:
-            print(f"   RSS {r['early_rss']:.1f} MB at battle {r['early_battle']:,.0f} -> {r['late_rss']:.1f} MB at "
-                  f"battle {r['late_battle']:,.0f} ({r['seconds']:.1f} s, {r['rate']:,.0f} battles/s, "
-                  f"peak {r['peak']:.1f} MB)")
-        print(f"   median growth {growth:+.1f} MB  (goal < 10); bare app at 30 updates/s for {seconds:.0f} s: "
-              f"{bare['growth']:+.1f} MB")
+              "(seed 293, gather laid: a deal that never ends by itself); goal: growth < 10 MB")
+        for name, runs in max_runs.items():
+            growth = med([r["growth"] for r in runs])
+            ok &= growth < 10
+            for r in runs:
+                print(f"   {name:>9}: RSS {r['early_rss']:.1f} MB at battle {r['early_battle']:,.0f} -> "
+                      f"{r['late_rss']:.1f} MB at battle {r['late_battle']:,.0f} ({r['seconds']:.1f} s, "
+                      f"{r['rate']:,.0f} battles/s, peak {r['peak']:.1f} MB)")
+            print(f"   {name:>9}: median growth {growth:+.1f} MB")
+        print(f"   bare app at 30 updates/s for {seconds:.0f} s: {bare['growth']:+.1f} MB")
 
     if "soak" in only and args.soak > 0:
-        samples = soak(args.soak)
         print(f"\n5. screensaver at max speed for {args.soak:g} s (default rules, game after game)")
-        for elapsed, game, rss in samples:
-            print(f"   {elapsed:6.0f} s  game {game if game is not None else '-':>4}  RSS {rss:.1f} MB")
-        settled = [rss for elapsed, _, rss in samples if elapsed >= min(30, args.soak / 4)]
-        if settled:
-            print(f"   after the first {min(30, args.soak / 4):.0f} s: RSS {min(settled):.1f} to {max(settled):.1f} MB")
+        for name in names:
+            samples = soak(args.soak, war_env(variants[name]))
+            for elapsed, game, rss in samples:
+                print(f"   {name:>9} {elapsed:6.0f} s  game {game if game is not None else '-':>4}  RSS {rss:.1f} MB")
+            settled = [rss for elapsed, _, rss in samples if elapsed >= min(30, args.soak / 4)]
+            if settled:
+                print(f"   {name:>9} after the first {min(30, args.soak / 4):.0f} s: RSS {min(settled):.1f} to "
+                      f"{max(settled):.1f} MB")
 
     print("\nall goals met" if ok else "\nsome goals missed")
     return 0

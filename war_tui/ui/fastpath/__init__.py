@@ -26,7 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 ENV = "WAR_TUI_FASTPATH"
-"""Set to 0 to run on public API alone (to compare, or after a Textual upgrade the probe missed)."""
+"""0: public API alone (to compare, or after a Textual upgrade the probe missed); a list of pieces
+(``shadow,scroll,memory,input``): only those, for measuring each on and off; anything else: all."""
+PIECES = ("shadow", "scroll", "memory", "input")
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class FastPath:
     """What the probe found usable: each piece is on or off."""
 
     shadow_terminal: bool = False
+    scroll_terminal: bool = False
     forget_removed_widgets: bool = False
     replace_bad_input: bool = False
 
@@ -50,13 +53,24 @@ def wanted(environ: Mapping[str, str] | None = None) -> bool:
     return (os.environ if environ is None else environ).get(ENV, "1").strip() != "0"
 
 
-def probe(environ: Mapping[str, str] | None = None) -> FastPath:
-    """Each piece the installed Textual and Rich can run, unless the environment turns them all off."""
+def pieces(environ: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The pieces the environment allows: none for 0, those named in a list of ``PIECES``, else all."""
     if not wanted(environ):
+        return frozenset()
+    named = {name.strip() for name in (os.environ if environ is None else environ).get(ENV, "").split(",")}
+    return frozenset(named & set(PIECES)) or frozenset(PIECES)
+
+
+def probe(environ: Mapping[str, str] | None = None) -> FastPath:
+    """Each piece the installed Textual and Rich can run, unless the environment turns it off."""
+    allowed = pieces(environ)
+    if not allowed:
         return OFF
+    shadow = "shadow" in allowed and _try(_shadow_supported)
     return FastPath(
-        shadow_terminal=_try(_shadow_supported), forget_removed_widgets=_try(_memory_supported),
-        replace_bad_input=_try(_input_supported),
+        shadow_terminal=shadow, scroll_terminal=shadow and "scroll" in allowed,
+        forget_removed_widgets="memory" in allowed and _try(_memory_supported),
+        replace_bad_input="input" in allowed and _try(_input_supported),
     )
 
 

@@ -27,10 +27,10 @@ class ShadowOutput:
 
     _shadow: ScreenShadow | None = None
 
-    def use_shadow_terminal(self) -> None:
+    def use_shadow_terminal(self, scroll: bool = True) -> None:
         from .damage import ScreenShadow
 
-        self._shadow = ScreenShadow()
+        self._shadow = ScreenShadow(scroll)
 
     def forget_terminal(self) -> None:
         """The terminal's content is unknown (a resize): the next frame goes out whole."""
