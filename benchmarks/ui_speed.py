@@ -375,13 +375,15 @@ def med(values: list[float]) -> float:
 VARIANTS = {"on": "1", "off": "0"}
 """war-tui's runs, by name: the value of WAR_TUI_FASTPATH each runs with."""
 PIECE_VARIANTS = {
-    "no-scroll": "shadow,memory,input", "no-memory": "shadow,scroll,input", "no-input": "shadow,scroll,memory",
+    "no-scroll": "shadow,memory", "no-memory": "shadow,scroll",
 }
 """With ``--pieces``: the fast path with one piece left out, beside all of it and none of it."""
 
 
 def war_env(value: str) -> dict[str, str]:
-    return {**WAR_ENV, "WAR_TUI_FASTPATH": value}
+    """The environment of a war-tui run: ``VALUE`` for WAR_TUI_FASTPATH, or ``VALUE@DIR`` with DIR's war_tui."""
+    fastpath, _, source = value.partition("@")
+    return {**WAR_ENV, "WAR_TUI_FASTPATH": fastpath, **({"PYTHONPATH": source} if source else {})}
 
 
 def report_ratios(label: str, war: dict[str, list[float]], bare: list[float], unit: str, digits: int = 3) -> None:
@@ -414,12 +416,17 @@ def main() -> int:
     parser.add_argument("--fastpath", choices=["on", "off"], action="append",
                         help="only war-tui with its private speed-ups (war_tui/ui/fastpath/) or on public API alone "
                              "(default: both, side by side)")
-    parser.add_argument("--pieces", action="store_true",
-                        help="also war-tui with each piece of the fast path left out (no-scroll, no-memory, no-input)")
+    parser.add_argument("--baseline-src", help="also the war_tui package in this directory, fast path on and off "
+                        "(base-on, base-off), in the same runs")
+    parser.add_argument("--pieces", nargs="*", choices=list(PIECE_VARIANTS),
+                        help="also war-tui with each piece of the fast path left out (no names: every piece)")
     args = parser.parse_args()
     variants = {name: VARIANTS[name] for name in (args.fastpath or ["on", "off"])}
-    if args.pieces:
-        variants.update(PIECE_VARIANTS)
+    if args.pieces is not None:
+        variants.update({name: PIECE_VARIANTS[name] for name in args.pieces or PIECE_VARIANTS})
+    if args.baseline_src:
+        base = Path(args.baseline_src).resolve()
+        variants.update({f"base-{name}": f"{variants.get(name, VARIANTS[name])}@{base}" for name in ("on", "off")})
     names = list(variants)
     only = set(args.only or ["start", "idle", "auto", "max", "soak"])
     if args.war_src:

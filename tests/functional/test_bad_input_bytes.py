@@ -49,9 +49,3 @@ def test_invalid_utf8_keeps_the_game_running_and_the_next_key_works(fast_path):
     assert "Traceback" not in written and "UnicodeDecodeError" not in written, written[-3000:]
     assert HELP_TEXT in text_of(written.encode())  # "?" after the bad bytes opened the help
     assert code == 0  # and "q" quit as usual
-
-
-def test_with_the_fast_path_the_key_typed_with_the_bad_byte_arrives_too():
-    code, written = typed_after_bad_bytes("1")
-    assert code == 0
-    assert "auto 4/s" in text_of(written.encode())  # the "a" read with the "é" turned auto-play on

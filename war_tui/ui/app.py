@@ -150,7 +150,7 @@ class WarApp(ShadowOutput, App[None]):
         """The private speed-ups the installed Textual allows (``war_tui.ui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
         if self.fastpath.shadow_terminal:
             self.use_shadow_terminal(self.fastpath.scroll_terminal)
-        self.driver_class = forgiving_driver(self.driver_class, self.fastpath.replace_bad_input)
+        self.driver_class = forgiving_driver(self.driver_class)
         self.register_theme(HIGH_CONTRAST)
         if settings.theme in self.available_themes:  # preferences: the theme last picked
             self.theme = settings.theme

@@ -1,8 +1,8 @@
 """Keys that are not UTF-8 are still keys: the game's terminal driver never dies of them.
 
 Textual's Linux driver decodes input as strict UTF-8, so one Latin-1 byte panics the app.
-``forgiving_driver`` wraps it: with the fast path's ``replace_bad_input`` bad bytes become U+FFFD;
-on public API alone the input thread reads on after them, losing only the keys of that chunk.
+``forgiving_driver`` wraps it: its input thread reads on after the bad bytes, losing only the keys read
+in the same chunk. (Over SSH the server has already turned such bytes into U+FFFD.)
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from textual.driver import Driver
 
 
-def forgiving_driver(base: type[Driver], replace: bool) -> type[Driver]:
+def forgiving_driver(base: type[Driver]) -> type[Driver]:
     """``base`` made to survive bytes that are not UTF-8; ``base`` itself when it is not Textual's Linux
     driver (Windows, or a driver named by ``TEXTUAL_DRIVER``), which this does not know."""
     try:
@@ -36,8 +36,4 @@ def forgiving_driver(base: type[Driver], replace: bool) -> type[Driver]:
             """Textual's input loop until the driver stops (or a byte it cannot decode)."""
             super().run_input_thread()
 
-    if replace:
-        from .fastpath.input import replacing_input
-
-        replacing_input(ForgivingDriver)
     return ForgivingDriver

@@ -8,8 +8,6 @@ notices (measured side by side, figures in docs/performance.md):
   of the bytes of Textual's own output at 4 battles/s (SSH players feel it);
 - ``memory``: the render caches of removed widgets are let go at each deal, so
   the screensaver's memory stays flat instead of growing to Textual's memo limit;
-- ``input``: input bytes that are not UTF-8 decode to U+FFFD, so the keys typed with
-  them arrive too (on public API alone the game survives them, but loses those keys);
 - ``stylesheets``: serve-ssh's preloaded game parent parses the stylesheets once,
   and every game forked from it starts with that parse (a quarter less CPU to a
   first board); it is installed only in that parent, not by ``probe()``.
@@ -27,8 +25,8 @@ from dataclasses import dataclass
 
 ENV = "WAR_TUI_FASTPATH"
 """0: public API alone (to compare, or after a Textual upgrade the probe missed); a list of pieces
-(``shadow,scroll,memory,input``): only those, for measuring each on and off; anything else: all."""
-PIECES = ("shadow", "scroll", "memory", "input")
+(``shadow,scroll,memory``): only those, for measuring each on and off; anything else: all."""
+PIECES = ("shadow", "scroll", "memory")
 
 
 @dataclass(frozen=True)
@@ -38,11 +36,10 @@ class FastPath:
     shadow_terminal: bool = False
     scroll_terminal: bool = False
     forget_removed_widgets: bool = False
-    replace_bad_input: bool = False
 
     @property
     def any(self) -> bool:
-        return self.shadow_terminal or self.forget_removed_widgets or self.replace_bad_input
+        return self.shadow_terminal or self.forget_removed_widgets
 
 
 OFF = FastPath()
@@ -70,7 +67,6 @@ def probe(environ: Mapping[str, str] | None = None) -> FastPath:
     return FastPath(
         shadow_terminal=shadow, scroll_terminal=shadow and "scroll" in allowed,
         forget_removed_widgets="memory" in allowed and _try(_memory_supported),
-        replace_bad_input="input" in allowed and _try(_input_supported),
     )
 
 
@@ -92,9 +88,3 @@ def _memory_supported() -> bool:
     from . import memory
 
     return memory.supported()
-
-
-def _input_supported() -> bool:
-    from . import input
-
-    return input.supported()
