@@ -53,6 +53,7 @@ import sys
 import termios
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -512,9 +513,11 @@ def main() -> int:
         print(f"   bare app at 30 updates/s for {seconds:.0f} s: {bare['growth']:+.1f} MB")
 
     if "soak" in only and args.soak > 0:
-        print(f"\n5. screensaver at max speed for {args.soak:g} s (default rules, game after game)")
-        for name in names:
-            samples = soak(args.soak, war_env(variants[name]))
+        print(f"\n5. screensaver at max speed for {args.soak:g} s (default rules, game after game), "
+              "every variant at the same time")
+        with ThreadPoolExecutor(len(names)) as pool:
+            soaks = dict(zip(names, pool.map(lambda name: soak(args.soak, war_env(variants[name])), names)))
+        for name, samples in soaks.items():
             for elapsed, game, rss in samples:
                 print(f"   {name:>9} {elapsed:6.0f} s  game {game if game is not None else '-':>4}  RSS {rss:.1f} MB")
             settled = [rss for elapsed, _, rss in samples if elapsed >= min(30, args.soak / 4)]
