@@ -30,9 +30,7 @@ def warm() -> None:
     """Import the game and do once what every game would do again: imports, themes, stylesheets, glyphs.
 
     A headless run of the app fills the module-level caches (parsed CSS selectors, Rich styles and
-    colours, cell widths) that every child then shares, page for page, until it writes to them, and
-    its parsed stylesheets seed every child's (``war_tui.ui.fastpath.stylesheets``) unless the server runs
-    with ``WAR_TUI_FASTPATH=0``.
+    colours, cell widths) that every child then shares, page for page, until it writes to them.
     """
     import asyncio
     import curses  # noqa: F401 - what a game loads lazily at start: the terminal check ...
@@ -44,15 +42,11 @@ def warm() -> None:
     import war_tui.ui.table_connection  # noqa: F401 - loaded here for a game at a shared table
     from war_tui.settings.play import PlaySettings
     from war_tui.ui.app import WarApp
-    from war_tui.ui.fastpath import wanted
-    from war_tui.ui.fastpath.stylesheets import share_parsed
 
     async def one_frame() -> None:
         app = WarApp(PlaySettings(), stats=None)
         async with app.run_test(size=(100, 34)) as pilot:
             await pilot.pause()
-        if wanted():  # WAR_TUI_FASTPATH=0 on the server: every game parses its own stylesheets
-            share_parsed(app.stylesheet)
 
     asyncio.run(one_frame())
     asyncio.set_event_loop_policy(None)  # no loop, no policy holding one, when the children are forked

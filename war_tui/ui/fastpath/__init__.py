@@ -3,14 +3,12 @@
 Everything else in war-tui uses public API only. What is here saves what a user
 notices (measured side by side, figures in docs/performance.md):
 
-- ``damage``: the terminal gets only the cells that changed (``ScreenShadow``),
-  and the battle log's lines moving up become a terminal scroll: about a ninth
-  of the bytes of Textual's own output at 4 battles/s (SSH players feel it);
+- the shadow terminal (``damage``, with ``cells``, ``scroll`` and ``output``): the
+  terminal gets only the cells that changed, and the battle log's lines moving up
+  become a terminal scroll: a sixth of the bytes of Textual's own output at 4
+  battles/s (SSH players feel it);
 - ``memory``: the render caches of removed widgets are let go at each deal, so
-  the screensaver's memory stays flat instead of growing to Textual's memo limit;
-- ``stylesheets``: serve-ssh's preloaded game parent parses the stylesheets once,
-  and every game forked from it starts with that parse (a quarter less CPU to a
-  first board); it is installed only in that parent, not by ``probe()``.
+  the screensaver's memory stays flat instead of growing to Textual's memo limit.
 
 ``probe()`` decides once per app: with ``WAR_TUI_FASTPATH=0`` in the environment,
 or when the installed Textual lacks anything a piece reads, that piece is off and
