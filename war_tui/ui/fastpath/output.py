@@ -14,6 +14,10 @@ from textual.app import App
 if TYPE_CHECKING:
     from .damage import ScreenShadow, ScrollHint
 
+    _MixedInto = App[Any]  # what the mixin reads of the app, as the type checker sees it
+else:
+    _MixedInto = object
+
 
 def supported() -> bool:
     import inspect
@@ -22,7 +26,7 @@ def supported() -> bool:
     return callable(display) and list(inspect.signature(display).parameters) == ["self", "screen", "renderable"]
 
 
-class ShadowOutput:
+class ShadowOutput(_MixedInto):
     """Mixed into the App (before ``App``); the app turns it on with ``use_shadow_terminal()``."""
 
     _shadow: ScreenShadow | None = None
@@ -44,18 +48,18 @@ class ShadowOutput:
     def frame_for_terminal(self, renderable: Any) -> Any:
         """What goes to the terminal for ``renderable``: written through the shadow when it is on."""
         shadow = self._shadow
-        if shadow is None or self.is_inline:  # type: ignore[attr-defined]  # a mixin into App, which has it
+        if shadow is None or self.is_inline:
             return renderable
         from .damage import CompositorUpdate, MinimalUpdate
 
         if not isinstance(renderable, CompositorUpdate):
             return renderable
-        size = self.size  # type: ignore[attr-defined]  # likewise
+        size = self.size
         return MinimalUpdate(renderable, shadow, (size.width, size.height), self.scroll_hint())
 
     def _display(self, *args: Any, **kwargs: Any) -> None:
         if self._shadow is None:  # off: whatever Textual passes goes on untouched
-            super()._display(*args, **kwargs)  # type: ignore[misc]  # App, after this mixin in the MRO, has it
+            super()._display(*args, **kwargs)
             return
         screen, renderable = args
-        super()._display(screen, self.frame_for_terminal(renderable))  # type: ignore[misc]  # likewise
+        super()._display(screen, self.frame_for_terminal(renderable))
