@@ -485,14 +485,14 @@ def main() -> int:
         bb = med([b for b, _, _ in auto_b])
         print(f"\n3. auto-play at 4 battles/s for {args.auto_seconds:g} s (bare: Static updated 4 times a second); "
               "goals: CPU <= 2.5x the bare app's, <= 1,500 bytes/battle with the fast path")
-        report_ratios("CPU", {name: [c for _, c, _ in runs] for name, runs in auto_w.items()},
+        report_ratios("CPU", {name: [c for _, c, _ in turns] for name, turns in auto_w.items()},
                       [c for _, c, _ in auto_b], "s")
-        for name, runs in auto_w.items():
-            per_battle = med([b / n for b, _, n in runs if n > 0] or [float("nan")])
-            battles = med([n for _, _, n in runs])
-            print(f"   bytes {name:>9}: {med([b for b, _, _ in runs]) / 1024:.1f} KB, {battles:.0f} battles on screen, "
-                  f"{per_battle:.0f} bytes/battle (runs {', '.join(f'{b / n:.0f}' for b, _, n in runs if n > 0)})")
-            cpu = med([c for _, c, _ in runs]) / med([c for _, c, _ in auto_b])
+        for name, turns in auto_w.items():
+            per_battle = med([b / n for b, _, n in turns if n > 0] or [float("nan")])
+            battles = med([n for _, _, n in turns])
+            print(f"   bytes {name:>9}: {med([b for b, _, _ in turns]) / 1024:.1f} KB, {battles:.0f} battles on screen, "
+                  f"{per_battle:.0f} bytes/battle (turns {', '.join(f'{b / n:.0f}' for b, _, n in turns if n > 0)})")
+            cpu = med([c for _, c, _ in turns]) / med([c for _, c, _ in auto_b])
             ok &= cpu <= 2.5 and (variants[name] == "0" or per_battle <= 1500)
         print(f"   bytes      bare: {bb / 1024:.1f} KB, {bb / (4 * args.auto_seconds):.0f} bytes/update")
 
@@ -502,14 +502,14 @@ def main() -> int:
             for name in rotated(names, turn):
                 max_runs[name].append(measure_max([*WAR, *LONG_DEAL, "--auto", "--speed", "max"], args.battles,
                                                   args.max_seconds, 600, war_env(variants[name])))
-        seconds = med([r["seconds"] for runs in max_runs.values() for r in runs])
+        seconds = med([r["seconds"] for played in max_runs.values() for r in played])
         bare = measure_rate([*BARE, "--rate", "30"], seconds)
         print(f"\n4. max speed, past {args.battles:,} battles and {args.max_seconds:g} s "
               "(seed 293, gather laid: a deal that never ends by itself); goal: growth < 10 MB")
-        for name, runs in max_runs.items():
-            growth = med([r["growth"] for r in runs])
+        for name, played in max_runs.items():
+            growth = med([r["growth"] for r in played])
             ok &= growth < 10
-            for r in runs:
+            for r in played:
                 print(f"   {name:>9}: RSS {r['early_rss']:.1f} MB at battle {r['early_battle']:,.0f} -> "
                       f"{r['late_rss']:.1f} MB at battle {r['late_battle']:,.0f} ({r['seconds']:.1f} s, "
                       f"{r['rate']:,.0f} battles/s, peak {r['peak']:.1f} MB)")
