@@ -163,7 +163,8 @@ async def test_keys_posted_at_once_reach_the_palettes_input_in_order(keys, expec
         for key in keys.split():
             app.post_message(events.Key(key, key if len(key) == 1 else None))
         await until(pilot, lambda: box.value == expected)
-        # Let the palette's searches end first: one still running finds its list gone.
-        await app.workers.wait_for_complete()
+        # Let the palette's searches end first (one still running finds its list gone); a search the next key
+        # cancelled has ended too, which wait_for_complete would raise as WorkerCancelled.
+        await until(pilot, lambda: all(worker.is_finished for worker in app.workers))
         await pilot.press("escape")
         await until(pilot, lambda: not CommandPalette.is_open(app))
