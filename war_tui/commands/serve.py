@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             return door
 
     try:
-        return asyncio.run(_serve(server, banner, web=starter, ssh=args.ssh is not None))
+        return asyncio.run(_serve(server, banner, args.host, args.ssh or 0, web=starter, ssh=args.ssh is not None))
     except UsageError:
         forget_key()
         raise

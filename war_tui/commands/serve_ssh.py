@@ -17,7 +17,7 @@ import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from ..cluster.config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE, ClusterConfig
 from ..cluster.errors import ClusterUnavailable
@@ -33,10 +33,11 @@ from .common import Commands, UsageError
 if TYPE_CHECKING:
     from collections.abc import Awaitable
 
-    from ..ssh.server import SshServer  # asyncssh loads only when serve-ssh really serves
+    from ..serving.server import GameServer
+    from ..ssh.server import SshServer  # asyncssh loads only when the SSH door really opens
     from ..web.server import WebDoor  # aiohttp likewise, only when serve --web really serves
 
-    WebStarter = Callable[[SshServer], Awaitable[WebDoor]]
+    WebStarter = Callable[[GameServer], Awaitable[WebDoor]]
 
 DEFAULT_PORT = 2222
 MAX_SESSIONS = 10_000
@@ -247,7 +248,7 @@ def preload_argv(args: argparse.Namespace) -> list[str] | None:
 def run(args: argparse.Namespace) -> int:
     server, banner, forget_key = prepare_server(args, args.port)
     try:
-        return asyncio.run(_serve(server, banner))
+        return asyncio.run(_serve(server, banner, args.host, args.port))
     except UsageError:
         forget_key()
         raise
@@ -255,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
 
 def prepare_server(
     args: argparse.Namespace, port: int, ssh: bool = True
-) -> tuple[SshServer, list[str], Callable[[], None]]:
+) -> tuple[GameServer, list[str], Callable[[], None]]:
     """The server the flags describe (not started), its banner, and what undoes a host key made for it.
 
     Without ``ssh`` (the web door alone) no client key is read, but the host key still seeds the identities.
@@ -269,44 +270,24 @@ def prepare_server(
         raise UsageError(
             "--idle-exempt-screensaver is for games that start on auto-play: add '-- --screensaver' (or --auto)"
         )
-    # asyncssh is imported only by this command: the game itself never pays for it.
-    from ..ssh.keys import (
-        AuthorizedKeys,
-        KeyFileError,
-        default_authorized_keys_path,
-        default_host_key_path,
-        fingerprint,
-        load_or_create_host_key,
-    )
-    from ..ssh.server import ServerConfig, SshServer
+    from ..serving.config import GameConfig
+    from ..serving.host_key import KeyFileError, default_host_key_path, load_or_create_host_key
+    from ..serving.server import GameServer
 
     host_key_path = args.host_key or default_host_key_path()
-    try:
-        authorized = None if args.public or not ssh else AuthorizedKeys(args.authorized_keys or default_authorized_keys_path())
-        host_key, created = load_or_create_host_key(host_key_path)
-    except KeyFileError as exc:
-        raise UsageError(str(exc)) from None
     minutes = args.max_session_minutes
-    config = ServerConfig(
-        host_key=host_key,
+    shared: dict[str, Any] = dict(
         session_argv=argv,
-        authorized_keys=authorized,
-        host=args.host,
-        port=port,
         max_sessions=args.max_sessions,
         attempts_per_minute=args.max_attempts_per_minute,
         session_seconds=minutes * 60 if minutes else None,
         max_sessions_per_address=args.max_sessions_per_address,
-        max_unauthenticated=args.max_unauthenticated,
         game_memory_mb=args.game_memory_mb,
         game_niceness=args.game_nice,
         max_speed=args.max_speed,
         max_tables=args.max_tables,
         seat_timeout=args.seat_timeout,
         max_spectators=args.max_spectators,
-        fanout=not args.no_fanout,
-        renderers_per_table=args.renderers_per_table,
-        spectator_backlog=args.spectator_backlog_kb * 1024,
         max_lobby=args.max_lobby,
         tables_per_address=args.max_tables_per_address,
         seats_per_address=args.max_seats_per_address,
@@ -320,18 +301,29 @@ def prepare_server(
         preload_argv=preload_argv(args),
         cluster=ClusterConfig(urls=tuple(args.nats or ()), lease_seconds=args.node_lease),
     )
-    server = SshServer(config)
-    banner = [f"host key {fingerprint(host_key)} ({'made now at' if created else 'from'} {host_key_path})"
+    server: GameServer
+    players: Path | None = None
+    try:
+        if ssh:
+            server, players, fingerprint, created = ssh_server(args, port, host_key_path, shared)
+        else:
+            # The web door alone: the host key file only seeds the identities, and asyncssh stays unloaded.
+            key = load_or_create_host_key(host_key_path)
+            server = GameServer(GameConfig(secret_key=key.secret, **shared))
+            fingerprint, created = key.fingerprint, key.created
+    except KeyFileError as exc:
+        raise UsageError(str(exc)) from None
+    banner = [f"host key {fingerprint} ({'made now at' if created else 'from'} {host_key_path})"
               + ("" if ssh else ": it seeds the browsers' identities")]
     if stats_path is None:
         banner.append("statistics: none (--no-stats)")
     else:
         banner.append(f"statistics of served games: {stats_path} (at most {plural(args.served_stats_rows, 'game')})"
                       + ("; no leaderboard (--no-leaderboard)" if args.no_leaderboard else ""))
-    if ssh and authorized is None:
+    if ssh and players is None:
         banner.append(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
-    elif ssh and authorized is not None:
-        banner.append(f"players: the keys in {authorized.path}")
+    elif ssh and players is not None:
+        banner.append(f"players: the keys in {players}")
 
     def forget_key() -> None:
         if created:  # a key made by a start that failed: the next start makes its own
@@ -339,6 +331,38 @@ def prepare_server(
                 host_key_path.unlink()
 
     return server, banner, forget_key
+
+
+def ssh_server(
+    args: argparse.Namespace, port: int, host_key_path: Path, shared: dict[str, Any]
+) -> tuple[SshServer, Path | None, str, bool]:
+    """The server with the SSH door on it, its players' keys file (None: public), its host key's fingerprint,
+    and whether the key was made now."""
+    # asyncssh is imported only by this command: the game itself never pays for it.
+    from ..ssh.keys import (
+        AuthorizedKeys,
+        default_authorized_keys_path,
+        fingerprint,
+        host_secret,
+        load_or_create_host_key,
+    )
+    from ..ssh.server import ServerConfig, SshServer
+
+    authorized = None if args.public else AuthorizedKeys(args.authorized_keys or default_authorized_keys_path())
+    host_key, created = load_or_create_host_key(host_key_path)
+    config = ServerConfig(
+        host_key=host_key,
+        secret_key=host_secret(host_key),
+        authorized_keys=authorized,
+        host=args.host,
+        port=port,
+        max_unauthenticated=args.max_unauthenticated,
+        fanout=not args.no_fanout,
+        renderers_per_table=args.renderers_per_table,
+        spectator_backlog=args.spectator_backlog_kb * 1024,
+        **shared,
+    )
+    return SshServer(config), None if authorized is None else authorized.path, fingerprint(host_key), created
 
 
 def served_stats_path(parsed: argparse.Namespace | None) -> Path | None:
@@ -414,14 +438,18 @@ def lower_first(text: str) -> str:
     return text[0].lower() + text[1:] if text[1:2].islower() else text
 
 
-async def _serve(server: SshServer, banner: list[str], web: WebStarter | None = None, ssh: bool = True) -> int:
-    """Serve until a signal; ``web`` makes and starts the web door beside (or instead of, without ``ssh``) SSH."""
-    config = server.config
+async def _serve(
+    server: GameServer, banner: list[str], host: str, port: int, web: WebStarter | None = None, ssh: bool = True
+) -> int:
+    """Serve until a signal; ``web`` makes and starts the web door beside (or instead of, without ``ssh``) SSH.
+
+    With ``ssh`` the server is the SSH door too (an ``SshServer``, listening at ``host``:``port``).
+    """
     raised = raise_file_limit()
     try:
-        await server.start(listen=ssh)
+        await server.start()
     except OSError as exc:
-        raise UsageError(listen_error(config.host, config.port, exc)) from None
+        raise UsageError(listen_error(host, port, exc)) from None
     except ClusterUnavailable as exc:
         raise UsageError(str(exc)) from None
     door = None
@@ -441,9 +469,10 @@ async def _serve(server: SshServer, banner: list[str], web: WebStarter | None = 
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(sig, stop.set)
-    host = f"[{config.host}]" if ":" in config.host else config.host
+    host = f"[{host}]" if ":" in host else host
     if ssh:
-        server.log(f"listening on {host}:{server.port}: ssh -p {server.port} {host}")
+        listening = cast("SshServer", server).port
+        server.log(f"listening on {host}:{listening}: ssh -p {listening} {host}")
     if door is not None:
         server.log(f"listening on {host}:{door.port}: open {door.scheme}://{host}:{door.port}/ in a browser")
     await stop.wait()

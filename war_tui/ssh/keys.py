@@ -1,64 +1,43 @@
-"""The server's host key and the keys allowed in.
+"""The host key as the SSH door serves with it, and the keys allowed in.
 
-The host key is made once and kept, so returning players do not get OpenSSH's "host key changed"
-alarm. The authorized-keys file is re-read when it changes, as sshd does: adding a player needs no
+The host key file is made once and kept (``serving.host_key``), so returning players do not get
+OpenSSH's "host key changed" alarm. The authorized-keys file is re-read when it changes, as sshd does: adding a player needs no
 restart, and removing one (or emptying or deleting the file) takes effect at the next connection.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncssh
 
-HOST_KEY_NAME = "ssh_host_ed25519_key"
+from ..serving.host_key import KeyFileError, read_or_create_key_file, reason_of
+
 # What asyncssh says when no line of an authorized-keys file holds a key it can use.
 NO_VALID_ENTRIES = "No valid entries found"
-
-
-class KeyFileError(Exception):
-    """A key file that cannot be used; the message names the file and says why."""
-
-
-def default_host_key_path() -> Path:
-    from platformdirs import user_data_path
-
-    return user_data_path("war-tui", appauthor=False) / HOST_KEY_NAME
 
 
 def default_authorized_keys_path() -> Path:
     return Path.home() / ".ssh" / "authorized_keys"
 
 
-def _reason(exc: BaseException) -> str:
-    """The reason as the end of our sentence: "No such file" -> "no such file", "EOF ..." stays."""
-    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
-    return text[0].lower() + text[1:] if text[1:2].islower() else text
-
-
 def load_or_create_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
-    """The host key at ``path``, made there (ed25519, mode 0600) if there is none yet; True if made."""
-    if not path.exists():
-        key = asyncssh.generate_private_key("ssh-ed25519", comment="war-tui host key")
-        try:
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            # O_EXCL: never overwrite a key another server start wrote meanwhile; 0600 from the first byte.
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass
-        except OSError as exc:
-            raise KeyFileError(f"cannot create host key {path}: {_reason(exc)}") from None
-        else:
-            with os.fdopen(fd, "wb") as out:
-                out.write(key.export_private_key())
-            return key, True
+    """The host key at ``path`` as the SSH door serves with it, made there if there is none yet; True if made.
+
+    Read by asyncssh, so the door takes every key type asyncssh does; the file is ``host_key``'s.
+    """
+    data, created = read_or_create_key_file(path)
     try:
-        return asyncssh.read_private_key(path), False
-    except (OSError, asyncssh.KeyImportError, ValueError) as exc:
-        raise KeyFileError(f"cannot read host key {path}: {_reason(exc)}") from None
+        return asyncssh.import_private_key(data), created
+    except (asyncssh.KeyImportError, ValueError) as exc:
+        raise KeyFileError(f"cannot read host key {path}: {reason_of(exc)}") from None
+
+
+def host_secret(key: asyncssh.SSHKey) -> bytes:
+    """The identities' secret drawn from ``key``: the same bytes ``host_key`` draws from its file (PKCS#8 DER)."""
+    return key.export_private_key("pkcs8-der")
 
 
 def fingerprint(key: asyncssh.SSHKey) -> str:
@@ -176,7 +155,7 @@ class AuthorizedKeys:
             stamp = self._stamp()
             text = self.path.read_text(encoding="utf-8")
         except (OSError, ValueError) as exc:
-            return _State(None, problem=f"cannot read authorized keys {self.path}: {_reason(exc)}")
+            return _State(None, problem=f"cannot read authorized keys {self.path}: {reason_of(exc)}")
         entries: list[KeyEntry] = []
         skipped: list[str] = []
         for number, raw in enumerate(text.splitlines(), 1):
@@ -186,7 +165,7 @@ class AuthorizedKeys:
             try:
                 entries.append(self._entry(number, line))
             except ValueError as exc:  # asyncssh's KeyImportError too
-                reason = "not a public key" if str(exc) == NO_VALID_ENTRIES else _reason(exc)
+                reason = "not a public key" if str(exc) == NO_VALID_ENTRIES else reason_of(exc)
                 skipped.append(f"line {number}: {reason}")
         for reason in skipped:
             self._pending.append(f"authorized keys {self.path}, {reason}: line skipped")

@@ -19,7 +19,7 @@ from ..serving.limits import address_key
 from ..serving.server import GameServer, stderr_log
 from .env_requests import env_hook_missing, refuse_unwanted_env
 from .fanout import DEFAULT_RENDERERS_PER_TABLE, SPECTATOR_BACKLOG, FanoutHub
-from .keys import AuthorizedKeys, without_sha1
+from .keys import AuthorizedKeys, host_secret, without_sha1
 from .session import GameSession
 from .user_names import let_in_any_user_name
 
@@ -65,8 +65,8 @@ class ServerConfig(GameConfig):
     """Bytes of a renderer's output held for one spectator; past it they get a fresh repaint once caught up."""
 
     def secret(self) -> bytes:
-        """The host key: identities last across restarts as the key does."""
-        return self.host_key.export_private_key()
+        """Drawn from the host key: identities last across restarts as the key does."""
+        return self.secret_key or host_secret(self.host_key)
 
 
 def shown_user(name: str) -> str:
@@ -87,23 +87,12 @@ class SshServer(GameServer):
         self.admitted: set[Connection] = set()
         self.unauthenticated: OrderedDict[Connection, None] = OrderedDict()
         self._acceptor: asyncssh.SSHAcceptor | None = None
-        self._listening = True
         self.fanout = FanoutHub(self, config.renderers_per_table, config.spectator_backlog) if config.fanout else None
-
-    async def start(self, listen: bool = True) -> None:
-        """Start listening (for SSH only with ``listen``); OSError (port in use, bad address) reaches the caller.
-
-        Without ``listen`` the server only hosts what the doors share: the tables and the game parent.
-        """
-        self._listening = listen
-        await super().start()
 
     async def _open(self) -> None:
         if self.config.authorized_keys is not None:
             for line in self.config.authorized_keys.take_warnings():
                 self.log(line)
-        if not self._listening:
-            return
         missing = env_hook_missing()
         if missing is not None:
             self.log(missing)
