@@ -28,7 +28,7 @@ from ssh_support import (
 )
 from support.present import present
 
-from war_tui.serving.goodbyes import GAME_CRASHED, INPUT_FLOOD, OUT_OF_MEMORY
+from war_tui.serving.goodbyes import GAME_CRASHED, INPUT_FLOOD, OUT_OF_MEMORY, TERMINAL_RESET
 
 FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
 MiB = 1024 * 1024
@@ -45,6 +45,18 @@ def rss_kib(pid: int) -> int:
 
 
 # -- 1. input floods -------------------------------------------------------------------------------------
+
+
+async def test_lines_piped_to_line_past_the_cap_end_the_game_in_plain_text(tmp_path, player):
+    # ssh -T HOST line < moves: lines sent before the game is up wait for it, within the same cap as keys
+    # a game is slow to take; past it the game ends with a plain-text goodbye (no terminal reset).
+    async with await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--deaf")) as srv:
+        async with await connect(srv.port, player) as conn:
+            moves = b"flip\n" * (200 * 1024 // 5)
+            result = await asyncio.wait_for(conn.run("line", input=moves, encoding=None), TIMEOUT)
+    assert INPUT_FLOOD.format(size="64 KiB").encode() + b"\n" in result.stdout
+    assert TERMINAL_RESET not in result.stdout and result.exit_status == 1
+    assert any("refused: input flood" in line for line in srv.logs), srv.logs
 
 
 @pytest.mark.parametrize("compression", [None, "zlib@openssh.com"], ids=["plain", "zlib"])

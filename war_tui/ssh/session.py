@@ -240,8 +240,14 @@ class GameSession(asyncssh.SSHServerSession):
             if self._shares_rendering() and await self._watch_shared(env):
                 return
             process = await self._start_game(env)
-            if process is not None:
-                await self._play(process)
+            if process is None:
+                return
+            limit = self._link.server.config.session_seconds or 0.0  # 0: no limit
+            status = await run_until_stopped(process, self._stopping, limit, lambda: self.stop("time limit"))
+            if status is not None:
+                self._game_over(process, status)
+            else:
+                await self._end_stopped_game(process)
         finally:
             self._leave_table()
 
@@ -323,27 +329,26 @@ class GameSession(asyncssh.SSHServerSession):
             process.pause_output()
         return process
 
-    async def _play(self, process: PtyProcess) -> None:
-        """Until the game ends by itself (its status) or is ended from outside (a goodbye)."""
+    def _game_over(self, process: PtyProcess, status: int) -> None:
+        """The game ended by itself: its status is the client's; a crash is told, never shown."""
         server = self._link.server
-        limit = server.config.session_seconds or 0.0  # 0: no limit
-        status = await run_until_stopped(process, self._stopping, limit, lambda: self.stop("time limit"))
-        if status is not None:
-            self._leave_table()
-            end = GameEnd(status, bytes(process.error_output))
-            process.close()
-            self._link.exit_status = end.words()
-            log_end(server, self._link.label, end)
-            if end.crashed:
-                # It did not end as a game ends (a limit, a crash): the player is told, never shown why.
-                self._reset_terminal()
-                self._say(crash_goodbye(end.errors, server.config))
-            self._report(status)
-            return
+        self._leave_table()
+        end = GameEnd(status, bytes(process.error_output))
+        process.close()
+        self._link.exit_status = end.words()
+        log_end(server, self._link.label, end)
+        if end.crashed:
+            # It did not end as a game ends (a limit, a crash): the player is told, never shown why.
+            self._reset_terminal()
+            self._say(crash_goodbye(end.errors, server.config))
+        self._report(status)
+
+    async def _end_stopped_game(self, process: PtyProcess) -> None:
+        """The game was ended from outside: the player is told why, the game hung up, then the goodbye."""
         reason = self._say_why_stopped()
         status = await process.end()
         self._leave_table()
-        log_end(server, self._link.label, GameEnd(status, bytes(process.error_output), stopped=True))
+        log_end(self._link.server, self._link.label, GameEnd(status, bytes(process.error_output), stopped=True))
         self._link.exit_status = f"{describe_status(status)}, {reason}"
         if not self._gone.is_set():
             await self._goodbye(STOP_STATUSES.get(reason or "", status))
