@@ -101,6 +101,8 @@ class Asked:
 
 @dataclass(frozen=True)
 class Refusal:
+    """Why a session gets no game: one line for the client, exit status 1."""
+
     what: str
     """For the connection's log line."""
     message: str
@@ -134,11 +136,11 @@ class GameSession(asyncssh.SSHServerSession):
         self._watcher: Watcher | None = None
         """This spectator's place at a shared renderer, while it watches one (see ``fanout``)."""
         self._idle_timer: asyncio.TimerHandle | None = None
-        self._output_paused = False
         self._stop_reason: str | None = None
         self._stop_deadline = 0.0
         self._stopping = asyncio.Event()
         self._drained = asyncio.Event()
+        """Set while the channel takes output (asyncssh's flow control); what it held has gone out."""
         self._drained.set()
         self._gone = asyncio.Event()
         self._goodbye_pending = False
@@ -192,13 +194,11 @@ class GameSession(asyncssh.SSHServerSession):
         return False
 
     def pause_writing(self) -> None:
-        self._output_paused = True
         self._drained.clear()
         if self._process is not None and self._stop_reason is None:
             self._process.pause_output()
 
     def resume_writing(self) -> None:
-        self._output_paused = False
         self._drained.set()
         if self._watcher is not None:
             self._watcher.caught_up()
@@ -213,6 +213,11 @@ class GameSession(asyncssh.SSHServerSession):
         self.stop("client left")
         if self._playing and not self._goodbye_pending:
             self._link.game_closed()
+
+    @property
+    def _output_paused(self) -> bool:
+        """The client is behind: the game's output waits in its pty, a spectator's stream is not copied."""
+        return not self._drained.is_set()
 
     # -- the story ------------------------------------------------------------------------------------------
 
