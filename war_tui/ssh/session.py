@@ -13,16 +13,14 @@ import asyncio
 import contextlib
 import signal
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import asyncssh
 
 from ..serving.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from ..serving.crash import describe_status
 from ..serving.environment import (
-    PERSONAL_VARIABLES,
     TERM_PATTERN,
-    home_directory,
     served_variables,
     session_environment,
 )
@@ -37,7 +35,8 @@ from ..tables import Member, TableRefused
 from ..tables.link import MAX_QUEUED_BYTES
 from .client_input import ClientInput
 from .env_requests import ClientEnvironment, forget_environment
-from .fanout import LOBBY, FanoutHub, Watcher
+from .fanout import LOBBY, FanoutHub
+from .shared_view import SharedView
 from .window_sizes import WindowSizes
 
 REFUSE_COMMAND = (
@@ -133,8 +132,8 @@ class GameSession(asyncssh.SSHServerSession):
         """A game was started for this session (it was not refused)."""
         self._table: TablePlace | None = None
         self._process: PtyProcess | None = None
-        self._watcher: Watcher | None = None
-        """This spectator's place at a shared renderer, while it watches one (see ``fanout``)."""
+        self._view: SharedView | None = None
+        """This spectator's stay at a shared rendering, once it watched one (see ``fanout``)."""
         self._idle_timer: asyncio.TimerHandle | None = None
         self._stop_reason: str | None = None
         self._stop_deadline = 0.0
@@ -200,8 +199,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     def resume_writing(self) -> None:
         self._drained.set()
-        if self._watcher is not None:
-            self._watcher.caught_up()
+        if self._view is not None:
+            self._view.caught_up()
         if self._process is not None:
             self._process.resume_output()
 
@@ -384,24 +383,26 @@ class GameSession(asyncssh.SSHServerSession):
 
     async def _watch_shared(self, env: dict[str, str]) -> bool:
         """Watch the table's (or the lobby's) shared rendering until the session ends (True) or needs a game of its own (False)."""
-        hub, table, chan, place = self._link.server.fanout, self._table, self._chan, self._render_place()
-        assert hub is not None and table is not None and place is not None and chan is not None
+        hub, table, chan = self._link.server.fanout, self._table, self._chan
+        assert hub is not None and table is not None and chan is not None
         # Nobody reads this link while the renderer shows the table: it keeps nothing, and is sent a
         # fresh snapshot once a game of this spectator's own reads it.
         table.link.max_queued = 0
         chan.set_write_buffer_limits(high=hub.backlog, low=0)
-        # The renderer draws for everyone: nothing of this one connection's (identity, time left, notices).
-        shared_env = {name: value for name, value in env.items() if name not in PERSONAL_VARIABLES}
-        cwd = home_directory(env)
+        view = self._view = SharedView(hub, self._render_place, env, self._send, chan.get_write_buffer_size, self._input)
         size = self._sizes.wanted
-        watcher = self._watcher = Watcher(self._send, chan.get_write_buffer_size, hub.backlog)
-        self._input.to_watcher(watcher)  # before its first repaint: that may already fill the channel
-        if not hub.attach(watcher, place, shared_env, size, cwd):
+        if not view.attach(size):
             self._leave_shared()
             return False
-        self._sizes.show(size, lambda size: self._move_watcher(size, shared_env, cwd))
+        self._sizes.show(size, lambda size: view.move(size, behind=self._output_paused))
         self._link.exit_status = "watching"
-        outcome = await self._watch_until_done()
+        limit = self._link.server.config.session_seconds or 0.0
+        timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit") if limit else None
+        try:
+            outcome = await view.until_done(self._stopping)
+        finally:
+            if timer is not None:
+                timer.cancel()
         self._leave_shared()
         if self._stop_reason is not None:
             reason = self._say_why_stopped()
@@ -419,53 +420,15 @@ class GameSession(asyncssh.SSHServerSession):
             return True
         return False  # a key, or no renderer: a game of its own
 
-    async def _watch_until_done(self) -> tuple[str, object] | None:
-        """Follow the watcher (a resize moves it to another) until it leaves, or the session is stopped (None)."""
-        limit = self._link.server.config.session_seconds or 0.0
-        timer = asyncio.get_running_loop().call_later(limit, self.stop, "time limit") if limit else None
-        stopping = asyncio.ensure_future(self._stopping.wait())
-        try:
-            while (current := self._watcher) is not None:
-                either: set[asyncio.Future[Any]] = {current.outcome, stopping}
-                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-                if stopping.done():
-                    return None
-                if current.outcome.result()[0] != "moved":  # moved: the watcher of the new size goes on
-                    return current.outcome.result()
-            return None
-        finally:
-            stopping.cancel()
-            if timer is not None:
-                timer.cancel()
-
-    def _move_watcher(self, size: tuple[int, int], env: dict[str, str], cwd: str) -> None:
-        """A spectator's new window size: the renderer of that size shows it (or a game of its own)."""
-        hub, watcher, place = self._link.server.fanout, self._watcher, self._render_place()
-        if hub is None or watcher is None or place is None:
-            return
-        hub.detach(watcher)
-        moved = self._watcher = Watcher(self._send, watcher.buffered, hub.backlog)
-        self._input.to_watcher(moved)
-        moved.behind = self._output_paused  # painted once the channel is empty again
-        if not hub.attach(moved, place, env, size, cwd):
-            moved.leave("alone")
-        watcher.leave("moved")
-
     def _leave_shared(self) -> None:
         """Stop watching the shared rendering; the link and channel are as a game of this session's own needs them."""
-        self._stop_watching()
+        if self._view is not None:
+            self._view.leave()
         self._sizes.hold()
         if self._table is not None:
             self._table.link.max_queued = MAX_QUEUED_BYTES
         if self._chan is not None and not self._gone.is_set():
             self._chan.set_write_buffer_limits(high=0, low=0)
-
-    def _stop_watching(self) -> None:
-        watcher, self._watcher = self._watcher, None
-        self._input.watched()
-        hub = self._link.server.fanout
-        if watcher is not None and hub is not None:
-            hub.detach(watcher)
 
     # -- the end ------------------------------------------------------------------------------------------
 
@@ -642,7 +605,9 @@ class GameSession(asyncssh.SSHServerSession):
         if self._process is not None:
             self._process.close()
             self._process = None
-        self._stop_watching()
+        if self._view is not None:
+            self._view.leave()
+            self._view = None
         if self._table is not None and self._table.socket is not None:
             self._table.socket.close()
         self._table = None
