@@ -50,6 +50,8 @@ class ClientInput:
         self._game: KeyReader | None = None
         self._watcher: Leaver | None = None
         self._keep_early = True
+        self._idle: tuple[float, Callable[[], None]] | None = None
+        self._idle_timer: asyncio.TimerHandle | None = None
 
     def feed(self, data: bytes) -> None:
         """Keys from the client (asyncssh's ``data_received``); never paused: the bound is ours."""
@@ -119,8 +121,39 @@ class ClientInput:
         if self._flood is not None:
             self._flood()
 
+    # -- idling: no keys for a while -----------------------------------------------------------------------
+
+    @property
+    def idle_seconds(self) -> float:
+        """Seconds since the client last sent a key (since the game started, if it never did)."""
+        return asyncio.get_running_loop().time() - self.last
+
+    def end_when_idle(self, seconds: float, on_idle: Callable[[], None]) -> None:
+        """Call ``on_idle`` once no keys came for ``seconds``; one timer, moved only when it fires."""
+        self._idle = (seconds, on_idle)
+        self._idle_timer = asyncio.get_running_loop().call_at(self.last + seconds, self._idle_check)
+
+    def _idle_check(self) -> None:
+        self._idle_timer = None
+        if self._idle is None:
+            return
+        seconds, on_idle = self._idle
+        if self.idle_seconds >= seconds:
+            self._idle = None
+            on_idle()
+        else:
+            self.end_when_idle(seconds, on_idle)
+
+    def idle_off(self) -> None:
+        """The session is ending anyway: idling ends nothing more."""
+        self._idle = None
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
+
     def release(self) -> None:
-        """Let go of the game, the watcher and the session's flood handler (no reference cycle waits)."""
+        """Let go of the game, the watcher and the session's handlers (no reference cycle waits)."""
+        self.idle_off()
         self._game = self._watcher = self._flood = None
         self._early.clear()
         self._pending = b""

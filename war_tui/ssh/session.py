@@ -134,7 +134,6 @@ class GameSession(asyncssh.SSHServerSession):
         self._process: PtyProcess | None = None
         self._view: SharedView | None = None
         """This spectator's stay at a shared rendering, once it watched one (see ``fanout``)."""
-        self._idle_timer: asyncio.TimerHandle | None = None
         self._stop_reason: str | None = None
         self._stop_deadline = 0.0
         self._stopping = asyncio.Event()
@@ -207,7 +206,6 @@ class GameSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self._gone.set()
         self._sizes.close()
-        self._cancel_idle()
         self._drained.set()
         self.stop("client left")
         if self._playing and not self._goodbye_pending:
@@ -238,7 +236,10 @@ class GameSession(asyncssh.SSHServerSession):
             self._input.line_early(self._flooded)
         else:
             self._input.drop()
-        self._arm_idle()
+        config = self._link.server.config
+        exempt = config.idle_exempt_screensaver and self._table is None  # a screensaver by the operator's intent
+        if config.idle_seconds and not exempt:
+            self._input.end_when_idle(config.idle_seconds, lambda: self.stop("idle"))
         try:
             env = self._game_environment()
             if self._shares_rendering() and await self._watch_shared(env):
@@ -438,6 +439,7 @@ class GameSession(asyncssh.SSHServerSession):
         From now on the game's output is read and dropped: the player's next bytes are the terminal
         reset and a goodbye, not a backlog of frames nobody will see.
         """
+        self._input.idle_off()
         if self._stop_reason is None:
             self._stop_reason = reason
             self._stop_deadline = asyncio.get_running_loop().time() + self._link.server.config.shutdown_grace
@@ -509,30 +511,7 @@ class GameSession(asyncssh.SSHServerSession):
         if self._table is not None:
             self._table.leave()
 
-    # -- idle sessions ----------------------------------------------------------------------------------
-
-    def _arm_idle(self) -> None:
-        """End the session once it sent no keys for ``idle_seconds``; one timer, moved only when it fires."""
-        config = self._link.server.config
-        exempt = config.idle_exempt_screensaver and self._table is None  # a screensaver by the operator's intent
-        if config.idle_seconds and not self._gone.is_set() and not exempt:
-            loop = asyncio.get_running_loop()
-            self._idle_timer = loop.call_at(self._input.last + config.idle_seconds, self._idle_check)
-
-    def _idle_check(self) -> None:
-        self._idle_timer = None
-        if self._gone.is_set() or self._stop_reason is not None:
-            return
-        idle = self._link.server.config.idle_seconds
-        if idle and self.idle_seconds >= idle:
-            self.stop("idle")
-        else:
-            self._arm_idle()
-
-    def _cancel_idle(self) -> None:
-        if self._idle_timer is not None:
-            self._idle_timer.cancel()
-            self._idle_timer = None
+    # -- what the server asks of a session --------------------------------------------------------------
 
     @property
     def played(self) -> bool:
@@ -542,7 +521,7 @@ class GameSession(asyncssh.SSHServerSession):
     @property
     def idle_seconds(self) -> float:
         """Seconds since the client last sent a key (since the game started, if it never did)."""
-        return asyncio.get_running_loop().time() - self._input.last
+        return self._input.idle_seconds
 
     # -- what the client is sent ------------------------------------------------------------------------
 
@@ -595,7 +574,6 @@ class GameSession(asyncssh.SSHServerSession):
         The channel, the game's pty, the table socket and the timers each refer to this session; without
         this, the whole connection would wait for the cycle collector before its memory is freed.
         """
-        self._cancel_idle()
         self._sizes.close()
         self._input.release()
         self.environment.release()
