@@ -2,8 +2,8 @@
 
 asyncssh calls a session's methods as the client asks (a pty, a command, keys, a window size, flow
 control); here each one only notes what was asked or hands it on (``ClientInput``, ``WindowSizes``,
-an event), and ``GameSession.story`` reads the client's story top to bottom, as asyncssh's chat
-server reads its client's lines. Who the client is and whether it may play at all (the caps, its key)
+``SharedView``, an event), and ``GameSession.story`` reads the client's story top to bottom, as
+asyncssh's chat server reads its client's lines. Who the client is and whether it may play at all (the caps, its key)
 the connection decided before any channel opened (``server.Connection``).
 """
 
@@ -247,7 +247,7 @@ class GameSession(asyncssh.SSHServerSession):
             process = await self._start_game(env)
             if process is None:
                 return
-            limit = self._link.server.config.session_seconds or 0.0  # 0: no limit
+            limit = config.session_seconds or 0.0  # 0: no limit
             status = await run_until_stopped(process, self._stopping, limit, lambda: self.stop("time limit"))
             if status is not None:
                 self._game_over(process, status)
