@@ -25,6 +25,7 @@ def served(*argv: str) -> list[str]:
         [sys.executable, "-X", "importtime", "-m", "war_tui", *argv],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
+    assert server.stderr is not None
     try:
         lines: list[str] = []
         while not any("listening on" in line for line in lines):
