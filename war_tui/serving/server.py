@@ -22,6 +22,10 @@ from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer
 from .pty_process import PtyProcess
 from .table_host import TableHost
 
+RESTARTING = "the server is restarting: reconnect in a moment"
+"""What a table's screens read when a server that keeps its tables stops: they come back with it."""
+KEEP_TIMEOUT = 2.0
+"""Seconds a stopping server gives the store to keep the tables' last changes."""
 TABLE_GOODBYE = 0.5
 """Seconds the games at tables get to read that the server is closing before they are ended."""
 
@@ -74,7 +78,7 @@ class GameServer:
             max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
             stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
             max_lobby=config.max_lobby, tables_per_address=config.tables_per_address,
-            seats_per_address=config.seats_per_address,
+            seats_per_address=config.seats_per_address, kept=config.cluster is not None,
         )
         # What turns an address into an identity: secret (from the host key, so it lasts across restarts
         # as the key does), so an identity says nothing of the address it stands for.
@@ -113,6 +117,8 @@ class GameServer:
         self._previous_handler = loop.get_exception_handler()
         loop.set_exception_handler(self._loop_error)
         self._summaries = loop.call_later(1.0, self._summarise)
+        if self.cluster is not None and self.cluster.store is not None:
+            await self.tables.keep_in(self.cluster.store, self.cluster.owners)
         await self._open()
         self.tables.start()
         if self.game_parent is not None:
@@ -191,7 +197,11 @@ class GameServer:
         """
         self._stopping = True
         self._stop_listening()
-        self.tables.close("the server is shutting down")
+        if self.tables.keeper is not None:
+            await self.tables.stop_keeping(KEEP_TIMEOUT)
+            self.tables.close(RESTARTING)
+        else:
+            self.tables.close("the server is shutting down")
         await self._tables_told(TABLE_GOODBYE)
         self._stop_games()
         # Sessions keep to the grace period themselves; the margin covers a game's last SIGKILL.

@@ -26,6 +26,8 @@ from ..tables.registry import (
     DEFAULT_SEATS_PER_VISITOR,
     DEFAULT_TABLES_PER_VISITOR,
 )
+from .table_keeper import Claims, TableKeeper
+from .table_store import TableStore
 
 MAX_RECORDS_WAITING = 256
 """Finished games waiting for the writer thread at most; past it (a file stuck for minutes) they are let go."""
@@ -47,6 +49,7 @@ class TableHost:
         max_lobby: int = DEFAULT_MAX_LOBBY_READERS,
         tables_per_address: int = DEFAULT_TABLES_PER_VISITOR,
         seats_per_address: int = DEFAULT_SEATS_PER_VISITOR,
+        kept: bool = False,
     ) -> None:
         options = TableOptions(
             rules=rules if rules is not None else Rules(), seat_timeout=seat_timeout,
@@ -55,8 +58,10 @@ class TableHost:
         self.registry = Registry(
             max_tables=max_tables, options=options, on_record=self._record, log=log,
             tables_per_visitor=tables_per_address, seats_per_visitor=seats_per_address,
-            max_lobby_readers=max_lobby,
+            max_lobby_readers=max_lobby, hold_updates=kept, on_change=self._changed if kept else None,
         )
+        self.keeper: TableKeeper | None = None
+        """Keeps the tables in a store (``keep_in``); until then a kept registry's updates wait."""
         self.log = log
         self._stats = stats
         self._store: StatsStore | None = None
@@ -72,6 +77,21 @@ class TableHost:
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._timers = self._loop.create_task(run_timers(self.registry, self._wake))
+
+    async def keep_in(self, store: TableStore, owners: Claims | None = None) -> list[str]:
+        """Keep the tables in ``store`` from now on, after opening every table it holds; their names."""
+        self.keeper = TableKeeper(self.registry, store, self.log, owners)
+        return await self.keeper.restore()
+
+    def _changed(self) -> None:
+        if self.keeper is not None:
+            self.keeper.poke()
+
+    async def stop_keeping(self, timeout: float) -> None:
+        """Keep what changed so far, within ``timeout``, and nothing after: the tables stay in the store as
+        they are, for the server's next start, whatever closing the registry then does to them."""
+        if self.keeper is not None and not await self.keeper.stop(timeout):
+            self.log("tables: the store did not keep the last changes in time; they are lost")
 
     def link(self, user_name: str, identity: str | None = None, address: str | None = None) -> Link:
         """A new connection's way to the tables (its name is reduced by the table it joins).

@@ -1,0 +1,219 @@
+"""The tables kept in a store, so a restart of the server loses none of them.
+
+The registry holds every update a table tells until ``release`` (``Registry(hold_updates=True)``); the keeper
+takes each changed table's checkpoint after the request or poll that changed it, writes it by compare-and-set
+on the revision it last wrote, and only then releases what the table told: no screen shows a state the store
+could lose. One write per table is in flight; changes meanwhile are folded into the next (the newest state
+wins). A closed table is deleted. A store that does not answer is tried again, more slowly, with one log line
+while it fails and one when it answers: the table's screens wait for it, up to the registry's bound.
+
+A write refused because someone else wrote (``StaleWrite``: another server took the table, this one was
+paused past its lease) means this server no longer owns the table: it lets it go, telling its screens to
+reconnect, and deletes nothing. With ``owners`` (the cluster's owner records) a table is claimed before its
+first write and skipped at ``restore`` while another live server owns it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Protocol
+
+from ..presentation.words import plural
+from ..tables.checkpoint import CheckpointError
+from ..tables.registry import Registry, TableRefused
+from .table_store import StaleWrite, TableStore
+
+RETRY_FIRST = 0.1
+RETRY_MOST = 2.0
+"""Seconds between tries of a store that does not answer: doubling from the first to this."""
+STORE_ERRORS = (OSError, TimeoutError, asyncio.TimeoutError, ConnectionError)
+LET_GO = "this table is served by another server now: reconnect to follow it"
+
+
+class Claims(Protocol):
+    """The owner records of tables (``war_tui.cluster.leases.Owners``): who applies each table's requests."""
+
+    async def claim(self, table: str) -> int | None: ...
+
+    async def release(self, table: str, revision: int) -> None: ...
+
+
+class TableKeeper:
+    """Keeps ``registry``'s tables in ``store``; ``restore`` them first, ``poke`` on every change, ``stop`` last."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        store: TableStore,
+        log: Callable[[str], None],
+        owners: Claims | None = None,
+        store_errors: tuple[type[BaseException], ...] = STORE_ERRORS,
+    ) -> None:
+        self.registry = registry
+        self.store = store
+        self.log = log
+        self.owners = owners
+        self.store_errors = store_errors
+        self.revisions: dict[str, int] = {}
+        """Each kept table's revision in the store: the next write names it."""
+        self._claims: dict[str, int] = {}
+        self._dirty: set[str] = set()
+        self._writing: dict[str, asyncio.Task[None]] = {}
+        self._let_go: set[str] = set()
+        self._swept = False
+        self._stopped = False
+        self._failing = False
+        self.written = 0
+        """Checkpoints the store has kept (for the figures and the tests)."""
+
+    # -- start -------------------------------------------------------------------------------------------
+
+    async def restore(self) -> list[str]:
+        """Open every table the store keeps (that no other live server owns); their names.
+
+        Each is written once more, before anyone joins: from then on a server that held it before writes
+        over a revision that moved on, and is refused."""
+        restored: list[str] = []
+        for stored in await self.store.load_all():
+            self.revisions[stored.name] = stored.revision
+            if self.owners is not None and not await self._claim(stored.name):
+                self.log(f"tables: {stored.name} is served by another server")
+                continue
+            try:
+                restored.append(self.registry.restore(stored.data))
+            except (CheckpointError, TableRefused) as exc:
+                self.log(f"tables: {stored.name} could not be restored ({exc}); a new table of that name replaces it")
+        self._sweep()
+        await self.flush()
+        if restored:
+            self.log(f"tables: {plural(len(restored), 'table')} restored: {', '.join(restored)}")
+        return restored
+
+    # -- on every change ----------------------------------------------------------------------------------
+
+    def poke(self) -> None:
+        """A table changed (called inside the table's call): look once the call is over."""
+        if self._swept or self._stopped:
+            return
+        self._swept = True
+        with contextlib.suppress(RuntimeError):  # no loop: a registry used outside a server
+            asyncio.get_running_loop().call_soon(self._sweep)
+
+    def _sweep(self) -> None:
+        self._swept = False
+        if self._stopped:
+            return
+        for name in self.registry.changed():
+            self._dirty.add(name)
+            if name not in self._writing:
+                task = asyncio.get_running_loop().create_task(self._keep(name))
+                self._writing[name] = task
+
+    async def _keep(self, name: str) -> None:
+        try:
+            while name in self._dirty and not self._stopped:
+                self._dirty.discard(name)
+                taken = self.registry.checkpoint(name)
+                if taken is None:
+                    await self._forget(name)
+                    continue
+                seq, data = taken
+                if await self._save(name, data):
+                    self.registry.release(name, seq)
+        finally:
+            del self._writing[name]
+
+    async def _save(self, name: str, data: bytes) -> bool:
+        """Write one checkpoint, trying again while the store does not answer; False when the table was let go."""
+        if name in self._let_go:
+            return False
+        delay = RETRY_FIRST
+        while not self._stopped:
+            try:
+                if self.owners is not None and name not in self._claims and not await self._claim(name):
+                    raise StaleWrite(name)
+                self.revisions[name] = await self.store.save(name, data, self.revisions.get(name))
+            except StaleWrite:
+                self._step_down(name)
+                return False
+            except self.store_errors as exc:
+                self._fail(exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_MOST)
+                continue
+            self.written += 1
+            self._answered()
+            return True
+        return False
+
+    async def _claim(self, name: str) -> bool:
+        assert self.owners is not None
+        revision = await self.owners.claim(name)
+        if revision is None:
+            return False
+        self._claims[name] = revision
+        return True
+
+    def _step_down(self, name: str) -> None:
+        """Someone else writes this table now: tell its screens, keep nothing of it, delete nothing."""
+        self.log(f"tables: {name} was written by another server; this one lets it go")
+        self._let_go.add(name)
+        self.revisions.pop(name, None)
+        self._claims.pop(name, None)
+        table = self.registry.table(name)
+        if table is not None:
+            table.close(LET_GO)
+
+    async def _forget(self, name: str) -> None:
+        """The table closed here: delete its checkpoint and owner record (unless it was let go)."""
+        revision = self.revisions.pop(name, None)
+        claim = self._claims.pop(name, None)
+        if name in self._let_go:
+            self._let_go.discard(name)
+            return
+        with contextlib.suppress(StaleWrite, *self.store_errors):  # gone or taken: nothing of ours to delete
+            if revision is not None:
+                await self.store.delete(name, revision)
+            if claim is not None and self.owners is not None:
+                await self.owners.release(name, claim)
+
+    def _fail(self, exc: BaseException) -> None:
+        if not self._failing:
+            self._failing = True
+            self.log(f"tables: the store does not answer ({type(exc).__name__}: {exc}); the tables wait for it")
+
+    def _answered(self) -> None:
+        if self._failing:
+            self._failing = False
+            self.log("tables: the store answers again")
+
+    # -- stop ---------------------------------------------------------------------------------------------
+
+    async def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every change seen so far is kept (True), or ``timeout`` passed (False)."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while self._writing or self._swept:
+            if self._swept:
+                self._sweep()
+                continue
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                return False
+            await asyncio.wait(set(self._writing.values()), timeout=left)
+        return True
+
+    async def stop(self, timeout: float) -> bool:
+        """Keep what changed so far (within ``timeout``), then nothing more: the tables stay in the store as they
+        are when the registry closes. False if some change could not be kept in time."""
+        self._sweep()
+        kept = await self.flush(timeout)
+        self._stopped = True
+        for task in list(self._writing.values()):
+            task.cancel()
+        for task in list(self._writing.values()):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        return kept
