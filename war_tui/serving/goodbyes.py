@@ -8,6 +8,8 @@ from .config import GameConfig
 GAME_FAILED = "war-tui: the game could not start; please tell the server's operator."
 TIME_UP = "war-tui: the session time limit ({minutes}) is up. Thanks for playing!"
 SHUTTING_DOWN = "war-tui: the server is shutting down. Thanks for playing!"
+RESTARTING = "war-tui: the server is restarting: reconnect in a moment. Tables go on where they were."
+"""The shutdown goodbye of a server that keeps its tables (``GameConfig.cluster``): they come back with it."""
 INPUT_FLOOD = "war-tui: more keys arrived at once than a game takes ({size}); the game was ended."
 OUT_OF_MEMORY = (
     "war-tui: the game needed more memory than this server gives a game ({size}) and had to end. Sorry!"
@@ -51,8 +53,8 @@ def goodbye(reason: str | None, config: GameConfig, idle_seconds: float | None) 
         return TABLE_BROKEN
     if reason == "idle":
         return IDLE_END.format(minutes=describe_minutes(idle_seconds or 0))
-    if reason == "shutdown":
-        return SHUTTING_DOWN
+    if reason in ("shutdown", "server shutdown"):  # the web door's word, and the SSH door's
+        return RESTARTING if config.cluster is not None else SHUTTING_DOWN
     return None
 
 

@@ -1,0 +1,173 @@
+"""Tables outlive their server: a real nats-server keeps them, a restarted server serves them where they were.
+
+The in-process tests stop a server as SIGTERM does and start another on the same NATS; the process test
+kills ``war-tui serve-ssh`` with SIGKILL mid-game. Players are SSH clients running the stand-in table game,
+which prints what its table tells it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from ssh_support import TIMEOUT, ClientKey, Seat, ServerProcess, connect, make_key, start_server
+from ssh_support.players import MANY, Listener
+
+from war_tui.cluster.config import ClusterConfig
+from war_tui.serving.goodbyes import RESTARTING
+
+FAKE_TABLE = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
+
+
+def cluster(nats_server, tmp_path: Path) -> ClusterConfig:
+    host = nats_server.url.split("://", 1)[1]
+    return ClusterConfig(urls=(f"nats://{nats_server.token}@{host}",), directory=tmp_path / "node", lease_seconds=2)
+
+
+KEYS: dict[str, ClientKey] = {}
+
+
+def keys(tmp_path: Path) -> list[ClientKey]:
+    """ann's, bob's and eve's keys: whom a seat is kept for, whatever host key a server has."""
+    KEYS.clear()
+    KEYS.update({user: make_key(tmp_path, f"{user}_key") for user in ("ann", "bob", "eve")})
+    return list(KEYS.values())
+
+
+async def sit(port: int, user: str, command: str) -> Seat:
+    conn = await connect(port, KEYS[user], username=user)
+    process = await conn.create_process(command, term_type="xterm-256color", term_size=(100, 30), encoding=None)
+    return Seat(conn, process)
+
+
+async def play(ann: Seat, bob: Seat, battles: int, first: int = 1) -> str:
+    """Both flip until ``battles`` more are played; the counts of the last, as every screen read them."""
+    for seat in (ann, bob):
+        await seat.expect(r"SNAPSHOT ")  # its game reads keys from here on
+    counts = ""
+    for battle in range(first, first + battles):
+        ann.type(b"f")
+        bob.type(b"f")
+        seen = [await seat.expect(rf"BATTLE {battle} (\d+-\d+)") for seat in (ann, bob)]
+        assert seen[0].group(1) == seen[1].group(1)
+        counts = seen[0].group(1)
+    return counts
+
+
+async def close(*seats: Seat) -> None:
+    for seat in seats:
+        seat.conn.close()
+    for seat in seats:
+        with contextlib.suppress(Exception):  # the server may have gone first
+            await asyncio.wait_for(seat.conn.wait_closed(), TIMEOUT)
+
+
+async def test_a_stopped_server_tells_its_players_it_restarts_and_the_next_serves_the_table_where_it_was(
+    tmp_path, nats_server
+):
+    config = cluster(nats_server, tmp_path)
+    allowed = keys(tmp_path)
+    srv = await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY)
+    try:
+        ann = await sit(srv.port, "ann", "table oak")
+        bob = await sit(srv.port, "bob", "table oak")
+        await bob.expect(r"SNAPSHOT you=bob seat=2 ")
+        counts = await play(ann, bob, 5)
+        ann.type(b"f")  # ann's flip waits for bob's when the server stops
+        await bob.expect(r"BATTLE 5 [^\n]*\n(?:[^\n]*\n)*STATE [^\n]*waiting=2 ")
+        await srv.server.stop()
+        for seat in (ann, bob):
+            await seat.expect(re.escape(RESTARTING))
+        await close(ann, bob)
+    finally:
+        await srv.server.stop()
+    again = await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY)
+    try:
+        assert any("1 table restored: oak" in line for line in again.logs), again.logs
+        bob = await sit(again.port, "bob", "table oak")
+        await bob.expect(rf"SNAPSHOT you=bob seat=2 game=1 battles=5 counts={counts} ")
+        ann = await sit(again.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 game=1 battles=5 ")
+        bob.type(b"f")  # ann's flip from before the restart still stands
+        for seat in (ann, bob):
+            await seat.expect(r"BATTLE 6 ")
+        await close(ann, bob)
+    finally:
+        await again.server.stop()
+
+
+async def test_a_stranger_cannot_take_a_restored_seat_kept_for_its_player(tmp_path, nats_server):
+    config = cluster(nats_server, tmp_path)
+    allowed = keys(tmp_path)
+    srv = await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY)
+    try:
+        ann = await sit(srv.port, "ann", "table oak")
+        bob = await sit(srv.port, "bob", "table oak")
+        await play(ann, bob, 2)
+        await close(ann, bob)
+    finally:
+        await srv.server.stop()
+    again = await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY)
+    try:
+        eve = await sit(again.port, "eve", "table oak")
+        await eve.expect(r"SNAPSHOT you=eve seat=- game=1 battles=2 ")
+        await close(eve)
+    finally:
+        await again.server.stop()
+
+
+async def line_player(port: int, user: str) -> Listener:
+    conn = await connect(port, None, username=user)
+    return Listener(conn, await conn.create_process("line table oak", encoding=None))
+
+
+async def flip_both(ann: Listener, bob: Listener, battle: int) -> None:
+    """Both flip; ann's score says the table reached ``battle``."""
+    ann.say(b"\n")
+    bob.say(b"\n")
+    await ann.until(rf"(?s)(?:beats.*?){{{battle}}}")
+    ann.say(b"score\n")
+    await ann.until(rf"Battle {battle}, ")
+
+
+@pytest.mark.app  # the real game, in the line mode
+async def test_kill_9_of_the_server_loses_no_battle_and_keeps_the_seats(tmp_path, nats_server):
+    """serve-ssh killed with SIGKILL mid-game, started again on the same NATS: the table is at the last battle
+    the players read, each back in their seat, and it plays on from there."""
+    url = cluster(nats_server, tmp_path).urls[0]
+    flags = ("--public", "--port", "0", "--nats", url, "--max-sessions-per-address", "64")
+    people: list[Listener] = []
+    server = ServerProcess(*flags)
+    try:
+        port = server.wait_listening()
+        ann = await line_player(port, "ann")
+        await ann.until("You sit at table oak in seat 1")
+        bob = await line_player(port, "bob")
+        await bob.until("You sit at table oak in seat 2")
+        people += [ann, bob]
+        for battle in range(1, 6):
+            await flip_both(ann, bob, battle)
+    finally:
+        server.stop(9)
+        for person in people:
+            person.conn.close()
+    again = ServerProcess(*flags)
+    try:
+        port = again.wait_listening()
+        assert any("1 table restored: oak" in line for line in again.lines), again.lines
+        ann = await line_player(port, "ann")
+        bob = await line_player(port, "bob")
+        people = [ann, bob]
+        await ann.until("seat 1")
+        await bob.until("seat 2")
+        ann.say(b"score\n")
+        await ann.until("Battle 5, ")
+        await flip_both(ann, bob, 6)
+    finally:
+        for person in people:
+            person.conn.close()
+        again.stop()
