@@ -59,7 +59,10 @@ def main(argv: list[str]) -> int:
     control = socket.socket(fileno=int(argv[-1]))
     if "--warm" in argv:
         warm()
-    serve(control)
+    try:
+        serve(control)
+    except (BrokenPipeError, ConnectionResetError):  # the server died (kill -9): nothing left to serve
+        return 0
     return 0
 
 
