@@ -125,11 +125,11 @@ async def line_player(port: int, user: str) -> Listener:
     return Listener(conn, await conn.create_process("line table oak", encoding=None))
 
 
-async def flip_both(ann: Listener, bob: Listener, battle: int) -> None:
-    """Both flip; ann's score says the table reached ``battle``."""
+async def flip_both(ann: Listener, bob: Listener, battle: int, heard: int | None = None) -> None:
+    """Both flip; ann's score says the table reached ``battle`` (her ``heard``-th battle on this connection)."""
     ann.say(b"\n")
     bob.say(b"\n")
-    await ann.until(rf"(?s)(?:beats.*?){{{battle}}}")
+    await ann.until(rf"(?s)(?:beats.*?){{{battle if heard is None else heard}}}")
     ann.say(b"score\n")
     await ann.until(rf"Battle {battle}, ")
 
@@ -166,7 +166,7 @@ async def test_kill_9_of_the_server_loses_no_battle_and_keeps_the_seats(tmp_path
         await bob.until("seat 2")
         ann.say(b"score\n")
         await ann.until("Battle 5, ")
-        await flip_both(ann, bob, 6)
+        await flip_both(ann, bob, 6, heard=1)
     finally:
         for person in people:
             person.conn.close()
