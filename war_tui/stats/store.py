@@ -1,36 +1,13 @@
-"""Lifetime statistics in one SQLite file, safe to share between many running copies of war-tui.
+"""Lifetime statistics in one SQLite file that many running copies of war-tui share safely.
 
-Why it looks like this:
-
-- Every operation opens its own short-lived connection and closes it, so a
-  worker thread recording a game and the UI thread reading totals never share a
-  connection, and nothing stays locked between games.
-- The file is in WAL mode: readers never wait for a writer, and a write is one
-  short INSERT guarded by a modest busy timeout, so ten processes recording at
-  once simply take turns.
-- Statistics are a nicety, never a reason to stop a game. A lasting failure
-  (read-only, disk full, not an SQLite file, a newer schema, a folder that
-  cannot be created) turns the store off with one reason a person can read;
-  ``take_notice()`` hands that sentence out once. The file is never deleted,
-  overwritten or "repaired": a store that is off does not write again.
-- A file locked by another program for longer than the busy timeout is a
-  passing condition, not a lasting one: the games wait in a small bounded
-  queue and are written, oldest first and all in one transaction, with the
-  next game or by a retry thread that backs off (never the UI thread), and a
-  last time when the program exits. The user is told once that saving is
-  delayed. A batch is one transaction, so a retry never stores a game twice.
-  Games the file still refuses when the program ends are kept in a recovery
-  file beside it (``recovery``) and imported by the next run that records.
-- Served games (``serve-ssh``) carry the identity of each seat; ``summary(player=...)`` reads one
-  player's games only, with nobody else's name. A file with ``max_rows`` keeps at most that many
-  games: the write that passes it deletes the oldest tenth in the same transaction.
-- A table game carries its id (``GameRecord.game_id``), the same from every node that delivers it; a
-  record whose id is stored already is stored no more, so a game delivered twice counts once. The
-  leaderboard (``leaders``) adds up the table games per identity from two partial indexes of the seats.
-- ``schema_version`` records which migrations a file has had; ``MIGRATIONS`` is
-  the path from any older version to ``SCHEMA_VERSION``. ``PRAGMA application_id``
-  marks the file as ours, so a path pointing at another program's database is
-  refused rather than written into.
+Each operation opens a short-lived connection in WAL mode, so readers never wait and writers take turns.
+Statistics never stop a game: a lasting failure turns the store off with one readable reason
+(``take_notice``) and the file is never overwritten; a file locked for a while keeps games in a bounded
+queue (then a ``recovery`` file) and writes them later in one transaction. Served games carry each seat's
+identity (``summary(player=...)``, ``leaders``) and a table game its id, stored once however often it is
+delivered; ``max_rows`` caps a served file. ``MIGRATIONS`` leads from any older ``schema_version`` to
+``SCHEMA_VERSION``; ``application_id`` keeps another program's database from being written into.
+How it behaves for a person: docs/commands.md, "The statistics file".
 """
 
 from __future__ import annotations
