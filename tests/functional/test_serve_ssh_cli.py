@@ -28,7 +28,7 @@ from ssh_support import (
 )
 
 from war_tui.cluster.leases import LeaseBucket, node_key
-from war_tui.serving.goodbyes import SHUTTING_DOWN, TERMINAL_RESET
+from war_tui.serving.goodbyes import RESTARTING, TERMINAL_RESET
 
 FAKE_COMMAND = f"{sys.executable} {FAKE_GAME}"
 
@@ -112,7 +112,8 @@ async def test_a_signal_stops_the_server_and_its_games(tmp_path, player, keys_fi
         seen = bytearray()
         pid = game_pid(await read_until(game.stdout, "READY", seen))
         server.process.send_signal(sig)
-        assert SHUTTING_DOWN in await read_until(game.stdout, "shutting down", seen)
+        # serve-ssh keeps its tables in NATS: they come back with the next start
+        assert RESTARTING in await read_until(game.stdout, "restarting", seen)
         await asyncio.wait_for(game.wait(), TIMEOUT)
         conn.close()  # the session is over: the client leaves, as ssh does
         assert await asyncio.to_thread(server.process.wait, TIMEOUT) == 0
@@ -406,7 +407,7 @@ async def test_stopping_under_a_flood_of_output_still_gives_every_player_their_t
         server.process.send_signal(sig)
         stopped.set()
         await asyncio.wait_for(asyncio.gather(*readers), TIMEOUT)
-        goodbye = TERMINAL_RESET + SHUTTING_DOWN.encode() + b"\r\n"
+        goodbye = TERMINAL_RESET + RESTARTING.encode() + b"\r\n"
         for seen in outputs:
             assert bytes(seen[-len(goodbye):]) == goodbye, (bytes(seen[-120:]), server.lines)
         for conn in conns:
