@@ -21,6 +21,7 @@ from .game_parent import GameParent
 from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer
 from .pty_process import PtyProcess
 from .table_host import TableHost
+from .table_nodes import Nodes, start_nodes
 
 RESTARTING = "the server is restarting: reconnect in a moment"
 """What a table's screens read when a server that keeps its tables stops: they come back with it."""
@@ -69,6 +70,8 @@ class GameServer:
         """Doors sharing the server (the web door): their games count in the caps too."""
         self.cluster: Cluster | None = None
         """The NATS the tables are kept in, once started (``config.cluster``)."""
+        self.nodes: Nodes | None = None
+        """This server as a node among the others on that NATS: the relay, the lobby of all, takeovers."""
         if config.preload_argv is not None and PtyProcess.forkable(config.session_argv):
             # The parent's environment is a game's without the client's part: what it reads at import is
             # what a game started afresh would read.
@@ -119,6 +122,7 @@ class GameServer:
         self._summaries = loop.call_later(1.0, self._summarise)
         if self.cluster is not None and self.cluster.store is not None:
             await self.tables.keep_in(self.cluster.store, self.cluster.owners)
+            self.nodes = await start_nodes(self.cluster, self.tables, self.log)
         await self._open()
         self.tables.start()
         if self.game_parent is not None:
@@ -218,6 +222,9 @@ class GameServer:
             self._loop.set_exception_handler(self._previous_handler)
 
     async def _close_cluster(self) -> None:
+        if self.nodes is not None:
+            await self.nodes.stop()
+            self.nodes = None
         if self.cluster is not None:
             await self.cluster.close()
             self.cluster = None

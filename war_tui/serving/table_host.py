@@ -27,6 +27,7 @@ from ..tables.registry import (
     DEFAULT_TABLES_PER_VISITOR,
 )
 from .table_keeper import Claims, TableKeeper
+from .table_link import TableLink
 from .table_store import TableStore
 
 MAX_RECORDS_WAITING = 256
@@ -62,6 +63,8 @@ class TableHost:
         )
         self.keeper: TableKeeper | None = None
         """Keeps the tables in a store (``keep_in``); until then a kept registry's updates wait."""
+        self.router: Callable[[str, str | None, str | None], TableLink] | None = None
+        """Makes each connection's way to the tables of every node (``table_nodes``); None: this server's only."""
         self.log = log
         self._stats = stats
         self._store: StatsStore | None = None
@@ -93,12 +96,19 @@ class TableHost:
         if self.keeper is not None and not await self.keeper.stop(timeout):
             self.log("tables: the store did not keep the last changes in time; they are lost")
 
-    def link(self, user_name: str, identity: str | None = None, address: str | None = None) -> Link:
-        """A new connection's way to the tables (its name is reduced by the table it joins).
+    def link(self, user_name: str, identity: str | None = None, address: str | None = None) -> TableLink:
+        """A new connection's way to the tables (its name is reduced by the table it joins): through the
+        ``router`` when this server is a node of a cluster, else a ``Link`` into the registry.
 
         ``identity`` is whom a seat it takes is kept for; ``address`` (with the identity) is what the
         caps on tables opened and seats held count by.
         """
+        if self.router is not None:
+            return self.router(user_name, identity, address)
+        return self.local_link(user_name, identity, address)
+
+    def local_link(self, user_name: str, identity: str | None = None, address: str | None = None) -> Link:
+        """A ``Link`` into this server's registry."""
         return Link(self.registry, user_name, identity=identity, address=address)
 
     def wake(self) -> None:

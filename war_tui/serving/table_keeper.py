@@ -148,6 +148,19 @@ class TableKeeper:
             return True
         return False
 
+    async def claim(self, name: str) -> bool:
+        """Own ``name`` before it opens here (True), or not while another live server owns it (False).
+
+        Always True without ``owners``. A write or deletion of the table still under way is awaited first:
+        what it does to the record is done before the claim."""
+        if self.owners is None:
+            return True
+        writing = self._writing.get(name)
+        if writing is not None:
+            await asyncio.wait({writing})
+        self._let_go.discard(name)
+        return await self._claim(name)
+
     async def _claim(self, name: str) -> bool:
         assert self.owners is not None
         revision = await self.owners.claim(name)

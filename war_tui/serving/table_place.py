@@ -11,12 +11,13 @@ import socket
 from collections.abc import Callable
 
 from ..settings.options import served_environment
-from ..tables import Link, TableRefused
+from ..tables import TableRefused
 from .commands import TableCommand, TableMode
+from .table_link import TableLink
 from .table_socket import TableSocket
 
 
-def take_place(link: Link, command: TableCommand) -> str:
+def take_place(link: TableLink, command: TableCommand) -> str:
     """Sit at, watch, or browse the lobby on ``link`` as ``command`` says; where that is, for the log.
 
     A refusal (``TableRefused``) closes the link and goes to the caller.
@@ -30,12 +31,14 @@ def take_place(link: Link, command: TableCommand) -> str:
     except TableRefused:
         link.close()
         raise
+    if member is None:  # served by another node of the cluster: its answer comes through the link
+        return f"table {command.table} (relayed)"
     seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
     return f"table {command.table} {seat} as {member.name}"
 
 
 def game_socket(
-    link: Link, mode: TableMode, env: dict[str, str], wake: Callable[[], None],
+    link: TableLink, mode: TableMode, env: dict[str, str], wake: Callable[[], None],
     on_finished: Callable[[], None] | None = None,
 ) -> tuple[TableSocket, socket.socket]:
     """Our pumped end of a new socket pair to ``link``, and the game's end (its number and the mode told in ``env``)."""
@@ -47,7 +50,7 @@ def game_socket(
 class TablePlace:
     """A session's place at the tables: its link, what it came for, and the socket its game reads the link through."""
 
-    def __init__(self, link: Link, mode: TableMode, wake: Callable[[], None]) -> None:
+    def __init__(self, link: TableLink, mode: TableMode, wake: Callable[[], None]) -> None:
         self.link = link
         self.mode = mode
         """What the session asked for ("play" also when both seats were taken: the snapshot says it watches)."""

@@ -22,9 +22,9 @@ import struct
 import termios
 from collections.abc import Callable
 
-from ..tables import Link
 from ..tables.clock import seconds_until
 from ..tables.rate import TokenBucket
+from .table_link import TableLink
 
 READ_CHUNK = 16 * 1024
 READ_RATE = 64 * 1024
@@ -43,7 +43,7 @@ class TableSocket:
     def __init__(
         self,
         sock: socket.socket,
-        link: Link,
+        link: TableLink,
         *,
         on_request: Callable[[], None] | None = None,
         on_finished: Callable[[], None] | None = None,

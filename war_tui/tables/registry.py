@@ -21,7 +21,7 @@ from .checkpoint import checkpoint, restore
 from .clock import Clock, monotonic
 from .held import HeldSink, HeldUpdates
 from .journal import Sink
-from .messages import Lobby, Notice, NoticeCode
+from .messages import Lobby, LobbyEntry, Notice, NoticeCode
 from .names import parse_table_name
 from .options import TableOptions
 from .table import Member, Table, TableRefused
@@ -97,6 +97,8 @@ class Registry:
         self._lobby_sinks: list[Sink] = []
         self._lobby_sent: tuple[int, ...] | None = None
         self._lobby_due: float | None = None
+        self._others: tuple[LobbyEntry, ...] = ()
+        self._others_seen = 0
         self.closed = False
 
     # ---------------------------------------------------------------- tables
@@ -140,7 +142,7 @@ class Registry:
         if table is None:
             if watch:
                 raise TableRefused(f"there is no table called {name} to watch")
-            if len(self._tables) >= self.max_tables:
+            if len(self._tables) + len(self._others) >= self.max_tables:
                 raise TableRefused(
                     f"the server is full: {words.counted(self.max_tables, 'table', 'is', 'are')} open; try again later or watch one"
                 )
@@ -281,9 +283,17 @@ class Registry:
     # ----------------------------------------------------------------- lobby
 
     def lobby(self) -> Lobby:
-        """Every open table, by name."""
-        entries = tuple(self._tables[n].lobby_entry() for n in sorted(self._tables) if not self._tables[n].closed)
-        return Lobby(entries, self.max_tables)
+        """Every open table, by name (other servers' too: ``set_others``)."""
+        entries = {n: t.lobby_entry() for n, t in self._tables.items() if not t.closed}
+        for entry in self._others:
+            entries.setdefault(entry.table, entry)
+        return Lobby(tuple(entries[n] for n in sorted(entries)[: self.max_tables]), self.max_tables)
+
+    def set_others(self, entries: tuple[LobbyEntry, ...]) -> None:
+        """The tables other servers of a cluster serve, as the lobby lists them (and ``max_tables`` counts them)."""
+        if entries != self._others:
+            self._others = entries[: self.max_tables]
+            self._others_seen += 1
 
     def watch_lobby(self, sink: Sink) -> Callable[[], None]:
         """Send ``sink`` the lobby now and whenever it changes (at most once a second); returns the way out.
@@ -306,7 +316,7 @@ class Registry:
         return stop
 
     def _lobby_key(self) -> tuple[int, ...]:
-        return (len(self._tables), *(t.revision for t in self._tables.values()))
+        return (len(self._tables), self._others_seen, *(t.revision for t in self._tables.values()))
 
     # ------------------------------------------------------------------ time
 

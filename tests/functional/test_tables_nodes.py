@@ -1,0 +1,163 @@
+"""Many nodes on one NATS: one table however many nodes open it, players on different nodes at one table, a
+lobby of every node's tables, and a node that dies has its tables taken over by another.
+
+Nodes are in-process servers on one real nats-server, each with a data directory of its own (a node id of its
+own); players are SSH clients running the stand-in table game, which prints what its table tells it. A node
+"dies" as a killed process would for the others: its lease renewals stop and its NATS connection closes,
+nothing released.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from pathlib import Path
+
+from ssh_support import until
+from ssh_support.players import MANY
+from test_tables_kept import FAKE_TABLE, close, keys, play, sit
+
+from war_tui.cluster.config import ClusterConfig
+from war_tui.serving.table_router import MOVED
+
+LEASE = 2
+
+
+def node(nats_server, tmp_path: Path, name: str) -> ClusterConfig:
+    host = nats_server.url.split("://", 1)[1]
+    return ClusterConfig(urls=(f"nats://{nats_server.token}@{host}",), directory=tmp_path / name, lease_seconds=LEASE)
+
+
+async def start_node(tmp_path: Path, allowed, nats_server, name: str):
+    from ssh_support import start_server
+
+    return await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, name), **MANY)
+
+
+async def kill_node(srv) -> None:
+    """The node stops renewing its lease and drops its NATS connection, releasing nothing: as a kill -9 looks
+    to the other nodes (its SSH listener stays, as a process the network cut off would)."""
+    cluster = srv.server.cluster
+    assert cluster is not None and cluster.lease is not None and cluster.client is not None
+    await cluster.lease.stop(release=False)
+    if srv.server.nodes is not None:
+        await srv.server.nodes.stop()
+    await cluster.client.close()
+
+
+async def stop(*servers) -> None:
+    for srv in servers:
+        with contextlib.suppress(Exception):  # a killed node's NATS is gone: its stop says so, nothing more
+            await srv.server.stop()
+
+
+def tables_open(*servers) -> list[str]:
+    return [table.name for srv in servers for table in srv.server.tables.registry.tables if not table.closed]
+
+
+async def test_a_player_on_each_node_plays_at_one_table_and_both_see_every_battle(tmp_path, nats_server):
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        bob = await sit(b.port, "bob", "table oak")
+        await bob.expect(r"SNAPSHOT you=bob seat=2 ")
+        counts = await play(ann, bob, 5)
+        assert re.fullmatch(r"\d+-\d+", counts)
+        assert tables_open(a, b) == ["oak"], "the table is open on its owner only"
+        assert b.server.nodes is not None and len(b.server.nodes.relay.doors) == 1
+        await close(ann, bob)
+    finally:
+        await stop(a, b)
+
+
+async def test_two_nodes_opening_one_table_at_once_open_it_once(tmp_path, nats_server):
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann, bob = await asyncio.gather(sit(a.port, "ann", "table oak"), sit(b.port, "bob", "table oak"))
+        seen = [await seat.expect(r"SNAPSHOT you=\w+ seat=(\d) ") for seat in (ann, bob)]
+        assert sorted(match.group(1) for match in seen) == ["1", "2"], "both sit at one table"
+        assert tables_open(a, b) == ["oak"]
+        await play(ann, bob, 2)
+        await close(ann, bob)
+    finally:
+        await stop(a, b)
+
+
+async def test_the_lobby_of_each_node_lists_the_tables_of_every_node(tmp_path, nats_server):
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        bob = await sit(b.port, "bob", "table elm")
+        for seat in (ann, bob):
+            await seat.expect(r"SNAPSHOT ")
+        eve = await sit(b.port, "eve", "tables")
+        await eve.expect(r"LOBBY 2/\d+ full=False elm:bob/-\+0 oak:ann/-\+0")
+        await close(ann, bob, eve)
+    finally:
+        await stop(a, b)
+
+
+async def test_when_the_owner_node_dies_the_table_resumes_on_the_other_at_the_same_battle(tmp_path, nats_server):
+    """ann plays on node A (the owner), bob on node B; A dies mid-game. B takes the table over within the lease
+    (plus 2 s): bob is told the table moved and keeps his seat; ann reconnects to B and sits again; the game
+    goes on from the battle both last saw."""
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        bob = await sit(b.port, "bob", "table oak")
+        counts = await play(ann, bob, 4)
+        await kill_node(a)
+        died = asyncio.get_running_loop().time()
+        await bob.expect(re.escape(MOVED))
+        await bob.expect(rf"SNAPSHOT you=bob seat=2 game=1 battles=4 counts={counts} ")
+        moved = asyncio.get_running_loop().time() - died
+        assert tables_open(b) == ["oak"]
+        ann.conn.close()
+        ann = await sit(b.port, "ann", "table oak")
+        await ann.expect(rf"SNAPSHOT you=ann seat=1 game=1 battles=4 counts={counts} ")
+        await play(ann, bob, 1, first=5)
+        assert b.server.nodes is not None and b.server.nodes.taken == ["oak"]
+        print(f"the table moved {moved:.2f} s after its owner died (lease {LEASE} s)")
+        await close(ann, bob)
+    finally:
+        await stop(a, b)
+
+
+async def test_an_owner_paused_past_its_lease_is_refused_and_no_battle_is_played_twice(tmp_path, nats_server):
+    """A's renewals stop but it runs on: B takes the table; A's next write is refused and A lets the table go;
+    every battle bob sees comes once."""
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        bob = await sit(b.port, "bob", "table oak")
+        await play(ann, bob, 3)
+        cluster = a.server.cluster
+        assert cluster is not None and cluster.lease is not None
+        await cluster.lease.stop(release=False)  # paused: its lease runs out, its process does not
+        await bob.expect(re.escape(MOVED))
+        await until(lambda: b.server.nodes is not None and b.server.nodes.taken == ["oak"])
+        ann.type(b"f")  # A still serves ann: her flip reaches its stale table, whose write is refused
+        await ann.expect(r"NOTICE closing .*served by another server")
+        ann.conn.close()
+        ann = await sit(b.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 game=1 battles=3 ")
+        await play(ann, bob, 1, first=4)
+        battles = re.findall(rb"BATTLE (\d+) ", bytes(bob.seen))
+        assert battles == sorted(set(battles), key=int), battles
+        await close(ann, bob)
+    finally:
+        await stop(a, b)

@@ -1,0 +1,264 @@
+"""This server as one node of many sharing one NATS: which tables it serves, the lobby of all, and takeovers.
+
+- **A table is served by the node that owns its record** (``serve``): a node opens a table only once it has
+  claimed it (``Owners.claim``: of nodes racing, one wins), and a table the store keeps is restored from it
+  first. Connections to a table another node serves are relayed there (``table_router``, ``cluster.relay``).
+- **The lobby of every node** is a KV bucket (``LOBBY_BUCKET``): each node writes its tables' entries (at most
+  once a ``LOBBY_INTERVAL`` per table, deleted when the table closes here) and reads every node's entries back
+  as often, for its lobby (``Registry.set_others``). It reads the bucket whole each time rather than watching
+  it: a watch can stall after a reconnect (nats.py #510), a read cannot.
+- **Takeover**: a node whose lease ran out (killed, cut off, paused) has its tables taken by the nodes that
+  see its entries in the lobby: each claims them (one wins a table), restores it from the store, and writes
+  it once before anyone plays on (``TableKeeper.flush``), so a paused old owner's next write is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from nats.aio.client import Client
+from nats.js.api import KeyValueConfig, StorageType
+from nats.js.errors import KeyNotFoundError, NoKeysError
+from nats.js.kv import KeyValue
+
+from ..cluster.buckets import open_bucket
+from ..cluster.errors import ClusterUnavailable
+from ..cluster.keys import table_key, table_name
+from ..cluster.leases import NODE_ID, Owners
+from ..cluster.node import Cluster
+from ..cluster.relay import NATS_ERRORS, RelayNode
+from ..cluster.table_store import NatsTableStore
+from ..tables import TableRefused
+from ..tables.checkpoint import CheckpointError
+from ..tables.messages import Lobby, LobbyEntry
+from ..tables.protocol import ProtocolError, decode_update, encode
+from .table_host import TableHost
+from .table_keeper import TableKeeper
+from .table_router import Router
+
+LOBBY_BUCKET = "war-tui-lobby"
+LOBBY_INTERVAL = 1.0
+"""Seconds between a node's writes of its tables' lobby entries, and its reads of every node's."""
+MAX_LOBBY_VALUE = 8 * 1024
+TAKEN_FLUSH = 10.0
+"""Seconds a table taken over has for its first write (the one that fences the node it came from)."""
+
+
+def entry_value(node: str, entry: LobbyEntry) -> bytes:
+    return json.dumps({"node": node, "entry": encode(Lobby((entry,), 1)).decode()}).encode()
+
+
+def read_entry(value: bytes) -> tuple[str, LobbyEntry] | None:
+    """The node and lobby entry a value of the bucket holds; None for anything else."""
+    if len(value) > MAX_LOBBY_VALUE:
+        return None
+    try:
+        raw = json.loads(value)
+        node, line = raw["node"], raw["entry"]
+        lobby = decode_update(line) if isinstance(line, str) else None
+    except (ValueError, KeyError, TypeError, ProtocolError):
+        return None
+    if not isinstance(node, str) or not NODE_ID.fullmatch(node) or not isinstance(lobby, Lobby) or len(lobby.tables) != 1:
+        return None
+    return node, lobby.tables[0]
+
+
+class Nodes:
+    """This node's part in the cluster: ``start`` after the keeper restored the tables, ``stop`` before it stops."""
+
+    def __init__(
+        self, client: Client, node: str, lease_seconds: float, host: TableHost, keeper: TableKeeper,
+        store: NatsTableStore, owners: Owners, log: Callable[[str], None],
+    ) -> None:
+        self.client = client
+        self.node = node
+        self.lease = lease_seconds
+        self.host = host
+        self.keeper = keeper
+        self.store = store
+        self.owners = owners
+        self.log = log
+        self.relay = RelayNode(
+            client, node, lease_seconds, serve=self.serve, link=self.host.local_link, alive=owners.alive,
+            wake=host.wake, log=log,
+        )
+        self.lobby: KeyValue | None = None
+        self.others: dict[str, tuple[str, LobbyEntry]] = {}
+        """Every table in the lobby bucket, by name: its node and entry (this node's included)."""
+        self._written: dict[str, tuple[LobbyEntry, int]] = {}
+        """This node's entries as last written, and their revisions."""
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        """One claim-and-restore at a time per table, and how many wait for it (the entry goes with the last)."""
+        self._tasks: list[asyncio.Task[None]] = []
+        self.taken: list[str] = []
+        """Tables this node restored from the store to serve them: taken over from a node whose lease ran out
+        (for the log and the tests)."""
+
+    async def start(self) -> None:
+        config = KeyValueConfig(
+            bucket=LOBBY_BUCKET, description="war-tui: every node's tables, for the lobby", history=1,
+            max_value_size=MAX_LOBBY_VALUE, storage=StorageType.MEMORY,
+        )
+        self.lobby = await open_bucket(self.client.jetstream(), config)
+        await self.relay.start()
+        self.host.router = self.route
+        self._tasks = [asyncio.get_running_loop().create_task(self._lobby_loop())]
+
+    async def stop(self) -> None:
+        self.host.router = None
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        await self.relay.stop()
+
+    def route(self, user_name: str, identity: str | None, address: str | None) -> Router:
+        """A new connection's way to the tables of every node."""
+        return Router(self, user_name, identity, address)
+
+    # -- who serves a table -----------------------------------------------------------------------------
+
+    async def serve(self, name: str) -> bool:
+        """Whether this node serves ``name`` (open here, or claimed now: restored first if the store has it)."""
+        registry = self.host.registry
+        if registry.table(name) is not None:
+            return True
+        if registry.closed:
+            return False
+        lock, users = self._locks.get(name, (asyncio.Lock(), 0))
+        self._locks[name] = (lock, users + 1)
+        try:
+            async with lock:
+                return await self._serve(name)
+        finally:
+            lock, users = self._locks[name]
+            if users > 1:
+                self._locks[name] = (lock, users - 1)
+            else:
+                del self._locks[name]
+
+    async def _serve(self, name: str) -> bool:
+        registry = self.host.registry
+        if registry.table(name) is not None:
+            return True
+        try:
+            if not await self.keeper.claim(name):
+                return False
+            stored = await self._stored(name)
+        except NATS_ERRORS:
+            return False
+        if stored is None:
+            return True  # a new table: the first to join opens it
+        data, revision = stored
+        self.keeper.revisions[name] = revision
+        try:
+            registry.restore(data)
+        except (CheckpointError, TableRefused) as exc:
+            self.log(f"tables: {name} could not be restored ({exc}); a new table of that name replaces it")
+            return True
+        self.keeper.poke()
+        await self.keeper.flush(TAKEN_FLUSH)
+        if registry.table(name) is None:  # a refused first write let it go
+            return False
+        self.taken.append(name)
+        self.log(f"tables: {name} taken over from the store, at the battle its last server reached")
+        return True
+
+    async def _stored(self, name: str) -> tuple[bytes, int] | None:
+        try:
+            entry = await self.store.kv.get(table_key(name))
+        except KeyNotFoundError:
+            return None
+        if entry.value is None:
+            return None
+        return entry.value, entry.revision or 0
+
+    async def owner(self, name: str) -> str | None:
+        """The node named by the table's owner record; None when it has none or NATS does not answer."""
+        try:
+            return await self.owners.owner(name)
+        except NATS_ERRORS:
+            return None
+
+    # -- the lobby, and takeovers ------------------------------------------------------------------------
+
+    async def _lobby_loop(self) -> None:
+        while True:
+            with contextlib.suppress(*NATS_ERRORS):
+                await self._write_lobby()
+                await self._read_lobby()
+                await self._take_over()
+            await asyncio.sleep(LOBBY_INTERVAL)
+
+    async def _write_lobby(self) -> None:
+        assert self.lobby is not None
+        tables = {table.name: table for table in self.host.registry.tables if not table.closed}
+        for name, table in tables.items():
+            entry = table.lobby_entry()
+            written = self._written.get(name)
+            if written is not None and written[0] == entry:
+                continue
+            revision = await self.lobby.put(table_key(name), entry_value(self.node, entry))
+            self._written[name] = (entry, revision)
+        for name in [n for n in self._written if n not in tables]:
+            _, revision = self._written.pop(name)
+            with contextlib.suppress(*NATS_ERRORS, Exception):  # another node wrote it since: its entry stays
+                await self.lobby.delete(table_key(name), last=revision)
+
+    async def _read_lobby(self) -> None:
+        assert self.lobby is not None
+        found: dict[str, tuple[str, LobbyEntry]] = {}
+        try:
+            keys = await self.lobby.keys()
+        except NoKeysError:
+            keys = []
+        for key in keys[: self.host.registry.max_tables * 4]:
+            name = table_name(key)
+            if name is None:
+                continue
+            with contextlib.suppress(KeyNotFoundError):
+                entry = await self.lobby.get(key)
+                read = read_entry(entry.value or b"")
+                if read is not None and read[1].table == name:
+                    found[name] = read
+        self.others = found
+        self.host.registry.set_others(tuple(entry for node, entry in found.values() if node != self.node))
+        self.host.wake()
+
+    async def _take_over(self) -> None:
+        alive: dict[str, bool] = {}
+        for name, (node, _) in list(self.others.items()):
+            if node == self.node or self.host.registry.table(name) is not None:
+                continue
+            if node not in alive:
+                alive[node] = await self.owners.alive(node)
+            if alive[node]:
+                continue
+            owner = await self.owner(name)
+            if owner is not None and owner != node and await self.owners.alive(owner):
+                continue  # another node took it already
+            await self.serve(name)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the node holds, for the log and the benchmark."""
+        return {"relayed": len(self.relay.relayed), "relaying": len(self.relay.doors), "others": len(self.others)}
+
+
+async def start_nodes(cluster: Cluster, host: TableHost, log: Callable[[str], None]) -> Nodes:
+    """``cluster``'s node serving ``host``'s tables among the others, started (after the keeper restored them)."""
+    assert cluster.client is not None and cluster.store is not None and cluster.owners is not None
+    assert cluster.lease is not None and host.keeper is not None
+    nodes = Nodes(cluster.client, cluster.node, cluster.lease.seconds, host, host.keeper, cluster.store,
+                  cluster.owners, log)
+    try:
+        await nodes.start()
+    except NATS_ERRORS as exc:
+        await nodes.stop()
+        raise ClusterUnavailable(f"NATS refused the relay between nodes: {exc}") from None
+    return nodes
