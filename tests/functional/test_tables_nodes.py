@@ -19,6 +19,7 @@ from ssh_support.players import MANY
 from test_tables_kept import FAKE_TABLE, close, keys, play, sit
 
 from war_tui.cluster.config import ClusterConfig
+from war_tui.serving.goodbyes import RESTARTING
 from war_tui.serving.table_router import MOVED
 
 LEASE = 2
@@ -41,8 +42,6 @@ async def kill_node(srv) -> None:
     cluster = srv.server.cluster
     assert cluster is not None and cluster.lease is not None and cluster.client is not None
     await cluster.lease.stop(release=False)
-    if srv.server.nodes is not None:
-        await srv.server.nodes.stop()
     await cluster.client.close()
 
 
@@ -158,6 +157,52 @@ async def test_an_owner_paused_past_its_lease_is_refused_and_no_battle_is_played
         await play(ann, bob, 1, first=4)
         battles = re.findall(rb"BATTLE (\d+) ", bytes(bob.seen))
         assert battles == sorted(set(battles), key=int), battles
+        await close(ann, bob)
+    finally:
+        await stop(a, b)
+
+
+async def test_a_node_stopped_hands_its_tables_over_and_players_elsewhere_keep_their_seats(tmp_path, nats_server):
+    """A stops as SIGTERM stops it: its own player is told it restarts; bob, relayed from B, is told the table
+    moved and plays on at B in his seat; ann reconnects to B and sits again."""
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        bob = await sit(b.port, "bob", "table oak")
+        counts = await play(ann, bob, 3)
+        await a.server.stop()
+        await ann.expect(re.escape(RESTARTING))
+        await bob.expect(re.escape(MOVED))
+        await bob.expect(rf"SNAPSHOT you=bob seat=2 game=1 battles=3 counts={counts} ")
+        ann.conn.close()
+        ann = await sit(b.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 game=1 battles=3 ")
+        await play(ann, bob, 1, first=4)
+        await close(ann, bob)
+    finally:
+        await stop(a, b)
+
+
+async def test_a_player_whose_node_died_keeps_the_seat_at_a_table_served_elsewhere(tmp_path, nats_server):
+    """bob's connection is on B, relayed to A; B dies. A hears nothing from B's relay for a lease and lets
+    bob's connection go: his seat is kept for him (away), and he sits in it again through A."""
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        bob = await sit(b.port, "bob", "table oak")
+        await play(ann, bob, 2)
+        await kill_node(b)
+        await ann.expect(r"STATE seats=ann:player,bob:away ")
+        bob.conn.close()
+        bob = await sit(a.port, "bob", "table oak")
+        await bob.expect(r"SNAPSHOT you=bob seat=2 game=1 battles=2 ")
+        await play(ann, bob, 1, first=3)
         await close(ann, bob)
     finally:
         await stop(a, b)

@@ -49,6 +49,10 @@ LINES = b"L"
 PING = b"P"
 CLOSE = b"C"
 END = b"E"
+MOVE = b"M"
+"""The owner is stopping: the door routes the connection to whichever node takes the table."""
+DRAIN_TIMEOUT = 1.0
+"""Seconds a stopping node gives what it has to send."""
 
 NATS_ERRORS = (NatsError, OSError, TimeoutError, asyncio.TimeoutError)
 
@@ -228,6 +232,11 @@ class RemoteLink:
         if kind == END:
             self.closed = self.ended = True
             self.relay.doors.pop(self.conn, None)
+        elif kind == MOVE:
+            self.detach()
+            if self.on_moved is not None:
+                self.on_moved()
+            return
         elif kind == LINES and body:
             was_empty = not self._queue
             if self._queued + len(body) > self.max_queued:
@@ -326,7 +335,27 @@ class RelayNode:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._send_loop()), loop.create_task(self._watch_loop())]
 
+    async def hand_over(self) -> None:
+        """This node stops serving: no more relays open here, and each door is told to take its connections
+        to the node that takes the table over (their seats are kept for them)."""
+        if self._subs:
+            with contextlib.suppress(*NATS_ERRORS):
+                await self._subs[0].unsubscribe()
+            self._subs = self._subs[1:]
+        for relayed in list(self.relayed.values()):
+            self.send(relayed.subject, MOVE)
+            relayed.end()
+        await self._drain()
+
+    async def _drain(self) -> None:
+        deadline = asyncio.get_running_loop().time() + DRAIN_TIMEOUT
+        while (self._outbox or self._sending.is_set()) and asyncio.get_running_loop().time() < deadline and self._tasks:
+            await asyncio.sleep(0.01)
+        with contextlib.suppress(*NATS_ERRORS):
+            await asyncio.wait_for(self.client.flush(), DRAIN_TIMEOUT)
+
     async def stop(self) -> None:
+        await self._drain()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

@@ -203,6 +203,8 @@ class GameServer:
         self._stop_listening()
         if self.tables.keeper is not None:
             await self.tables.stop_keeping(KEEP_TIMEOUT)
+            if self.nodes is not None:
+                await self.nodes.relay.hand_over()
             self.tables.close(RESTARTING)
         else:
             self.tables.close("the server is shutting down")

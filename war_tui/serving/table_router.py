@@ -35,6 +35,8 @@ ROUTE_TRIES = 20
 """Attempts at reaching a table's owner before the connection is told it cannot be (each after a pause)."""
 ROUTE_PAUSE = 0.25
 """Seconds between attempts, growing by this much each time (owners change within a lease)."""
+PENDING_BYTES = 4 * 1024
+"""Bytes of request lines a connection may send while its join is on its way (a few keys; the rest is dropped)."""
 BAD_LINE = b"!\n"
 """What the target reads for a line too long to pass on: a malformed line, counted as any other."""
 
@@ -87,6 +89,8 @@ class Router:
         if rest:
             self._own.append(rest)
         old.on_output = None
+        if old is not target:
+            old.close()  # the lobby here, or a relay to an owner it leaves
         self._target = target
         target.max_queued = self._max_queued
         target.on_output = self._on_output
@@ -180,8 +184,10 @@ class Router:
     def _pass(self, lines: list[bytes]) -> None:
         if not lines:
             return
-        if self._routing is not None:
-            self._pending = (self._pending + lines)[-64:]  # a few keys typed while the table is reached
+        if self._routing is not None:  # a few keys typed while the table is reached: the newest, bounded
+            self._pending += lines
+            while sum(map(len, self._pending)) > PENDING_BYTES:
+                self._pending.pop(0)
             return
         self._target.receive(b"".join(lines))
 
@@ -269,8 +275,6 @@ class Router:
                     if self._closed:
                         remote.close()
                         return None
-                    if isinstance(self._target, Link):
-                        self._target.close()
                     if moved:
                         self._own.append(encode(Notice(NoticeCode.INFO, MOVED)))
                     self._switch(remote)

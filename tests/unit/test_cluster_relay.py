@@ -1,0 +1,68 @@
+"""The relay's own bounds, without NATS: what an open request may hold, and the door's queue."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from war_tui.cluster.relay import END, LINES, MAX_OPEN, OpenRequest, RemoteLink, new_conn_id
+from war_tui.tables.messages import Resync
+from war_tui.tables.protocol import encode
+
+
+class Sent:
+    """Stands in for the relay node: what the door would publish, by subject."""
+
+    node = "nb"
+
+    def __init__(self) -> None:
+        self.doors: dict[str, RemoteLink] = {}
+        self.sent: list[tuple[str, bytes]] = []
+
+    def send(self, subject: str, data: bytes) -> None:
+        self.sent.append((subject, data))
+
+
+def request(**changes) -> bytes:
+    fields = {"conn": new_conn_id(), "door": "nb", "user": "ann", "identity": "key:x", "address": "127.0.0.1",
+              "table": "oak", "watch": False}
+    fields.update(changes)
+    return json.dumps(fields).encode()
+
+
+def test_an_open_request_reads_back_as_it_was_made():
+    made = OpenRequest(new_conn_id(), "na", "ann", None, "10.0.0.1", "oak", True, False)
+    assert OpenRequest.decode(made.encode()) == made
+
+
+@pytest.mark.parametrize("data", [
+    request(conn="../x"), request(conn="A" * 20), request(door="n.*"), request(door=""), request(user=None),
+    request(identity="x" * 401), request(table=7), b"[]", b"not json", b" " * (MAX_OPEN + 1),
+])
+def test_an_open_request_of_anything_but_our_ids_and_short_names_is_refused(data):
+    with pytest.raises(ValueError):
+        OpenRequest.decode(data)
+
+
+def test_the_doors_queue_drops_to_a_gap_past_its_bound_and_asks_the_owner_for_a_snapshot():
+    relay = Sent()
+    remote = RemoteLink(relay, "na", "oak", max_queued=100)  # type: ignore[arg-type]  # a stand-in relay
+    woken: list[bool] = []
+    remote.on_output = lambda: woken.append(True)
+    remote.deliver(LINES + b"x" * 60 + b"\n")
+    remote.deliver(LINES + b"y" * 60 + b"\n")  # past the bound: what is queued is dropped
+    assert remote.queued == 0 and remote.dropped == 1
+    assert relay.sent == [(f"war-tui.relay.in.na.{remote.conn}", LINES + encode(Resync()))]
+    remote.deliver(LINES + b"z\n")
+    assert remote.take() == b"z\n"
+    remote.deliver(END)
+    assert remote.finished
+
+
+def test_a_closed_relay_sends_nothing_more():
+    relay = Sent()
+    remote = RemoteLink(relay, "na", "oak")  # type: ignore[arg-type]  # a stand-in relay
+    remote.close()
+    remote.receive(b'{"kind":"flip"}\n')
+    assert [data for _, data in relay.sent] == [b"C"]
