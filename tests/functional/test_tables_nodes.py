@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 from pathlib import Path
 
-from ssh_support import until
-from ssh_support.players import MANY
-from test_tables_kept import FAKE_TABLE, close, keys, play, sit
+import pytest
+from ssh_support import ServerProcess, until
+from ssh_support.players import MANY, Listener
+from test_tables_kept import FAKE_TABLE, close, flip_both, keys, line_player, play, sit
 
 from war_tui.cluster.config import ClusterConfig
 from war_tui.serving.goodbyes import RESTARTING
@@ -206,3 +208,54 @@ async def test_a_player_whose_node_died_keeps_the_seat_at_a_table_served_elsewhe
         await close(ann, bob)
     finally:
         await stop(a, b)
+
+
+def node_process(tmp_path: Path, nats_server, name: str) -> ServerProcess:
+    """``serve-ssh`` as node ``name``: a data directory of its own, the host key the nodes share."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / name))
+    url = node(nats_server, tmp_path, name).urls[0]
+    return ServerProcess(
+        "--public", "--port", "0", "--nats", url, "--node-lease", str(LEASE), "--host-key", str(tmp_path / "host_key"),
+        "--max-sessions-per-address", "64", env=env,
+    )
+
+
+@pytest.mark.app  # the real game, in the line mode
+async def test_kill_9_of_the_owner_process_moves_the_table_and_keeps_every_seat(tmp_path, nats_server):
+    """Two serve-ssh processes on one NATS; ann plays on A (the owner), bob on B. A is killed with SIGKILL:
+    B takes the table over at the battle they reached, bob plays on in his seat, ann reconnects to B and
+    sits in hers."""
+    people: list[Listener] = []
+    a = node_process(tmp_path, nats_server, "a")
+    b: ServerProcess | None = None
+    try:
+        port_a = a.wait_listening()
+        b = node_process(tmp_path, nats_server, "b")
+        port_b = b.wait_listening()
+        ann = await line_player(port_a, "ann")
+        await ann.until("You sit at table oak in seat 1")
+        bob = await line_player(port_b, "bob")
+        await bob.until("seat 2")
+        people += [ann, bob]
+        for battle in range(1, 4):
+            await flip_both(ann, bob, battle)
+        a.stop(9)
+        ann.conn.close()
+        await bob.until(r"(?s)the table moved.*Game 1, battle 3\. ")
+        ann = await line_player(port_b, "ann")
+        people.append(ann)
+        await ann.until("seat 1")
+        ann.say(b"score\n")
+        await ann.until("Battle 3, ")
+        ann.say(b"\n")
+        bob.say(b"\n")
+        await ann.until(r"Game 1, battle 3\.(?s:.*) beats ")
+        ann.say(b"score\n")
+        await ann.until("Battle 4, ")
+        assert any("oak taken over" in line for line in b.lines), b.lines
+    finally:
+        for person in people:
+            person.conn.close()
+        a.stop(9)
+        if b is not None:
+            b.stop()
