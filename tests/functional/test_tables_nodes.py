@@ -90,17 +90,20 @@ async def test_two_nodes_opening_one_table_at_once_open_it_once(tmp_path, nats_s
         await stop(a, b)
 
 
-async def test_the_lobby_of_each_node_lists_the_tables_of_every_node(tmp_path, nats_server):
+async def test_the_lobby_of_each_node_lists_the_tables_of_every_node_and_seats_at_any(tmp_path, nats_server):
     allowed = keys(tmp_path)
     a = await start_node(tmp_path, allowed, nats_server, "a")
     b = await start_node(tmp_path, allowed, nats_server, "b")
     try:
-        ann = await sit(a.port, "ann", "table oak")
-        bob = await sit(b.port, "bob", "table elm")
+        ann = await sit(a.port, "ann", "table elm")
+        bob = await sit(b.port, "bob", "table oak")
         for seat in (ann, bob):
             await seat.expect(r"SNAPSHOT ")
         eve = await sit(b.port, "eve", "tables")
-        await eve.expect(r"LOBBY 2/\d+ full=False elm:bob/-\+0 oak:ann/-\+0")
+        await eve.expect(r"LOBBY 2/\d+ full=False elm:ann/-\+0 oak:bob/-\+0")
+        eve.type(b"J")  # from B's lobby to elm, which A serves
+        await eve.expect(r"SNAPSHOT you=eve seat=2 ")
+        await ann.expect(r"STATE seats=ann:player,eve:player ")
         await close(ann, bob, eve)
     finally:
         await stop(a, b)

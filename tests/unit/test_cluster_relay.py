@@ -25,7 +25,7 @@ class Sent:
 
 
 def request(**changes) -> bytes:
-    fields = {"conn": new_conn_id(), "door": "nb", "user": "ann", "identity": "key:x", "address": "127.0.0.1",
+    fields = {"conn": "0123456789abcdef0123", "door": "nb", "user": "ann", "identity": "key:x", "address": "127.0.0.1",
               "table": "oak", "watch": False}
     fields.update(changes)
     return json.dumps(fields).encode()
@@ -39,7 +39,8 @@ def test_an_open_request_reads_back_as_it_was_made():
 @pytest.mark.parametrize("data", [
     request(conn="../x"), request(conn="A" * 20), request(door="n.*"), request(door=""), request(user=None),
     request(identity="x" * 401), request(table=7), b"[]", b"not json", b" " * (MAX_OPEN + 1),
-])
+], ids=["conn-path", "conn-upper", "door-wildcard", "door-empty", "no-user", "long-identity", "table-number",
+        "list", "not-json", "too-long"])
 def test_an_open_request_of_anything_but_our_ids_and_short_names_is_refused(data):
     with pytest.raises(ValueError):
         OpenRequest.decode(data)

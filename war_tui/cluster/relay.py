@@ -34,6 +34,7 @@ from ..tables import Link, TableRefused
 from ..tables.clock import Clock, monotonic, seconds_until
 from ..tables.link import MAX_QUEUED_BYTES
 from ..tables.messages import Notice, Resync
+from ..tables.names import parse_table_name
 from ..tables.protocol import encode
 from .leases import NODE_ID
 
@@ -392,12 +393,23 @@ class RelayNode:
         except ValueError:
             return
         answer: dict[str, Any]
-        if request.conn in self.relayed or not await self._serve(request.table):
+        try:
+            table = parse_table_name(request.table)
+        except ValueError as error:
+            answer = {"refused": str(error)}
+        else:
+            answer = await self._open(request, table)
+        with contextlib.suppress(*NATS_ERRORS):
+            await msg.respond(json.dumps(answer).encode())
+
+    async def _open(self, request: OpenRequest, table: str) -> dict[str, Any]:
+        answer: dict[str, Any]
+        if request.conn in self.relayed or not await self._serve(table):
             answer = {"moved": True}
         else:
             link = self._link(request.user, request.identity, request.address)
             try:
-                link.join(request.table, watch=request.watch, counted=request.counted)
+                link.join(table, watch=request.watch, counted=request.counted)
             except TableRefused as refusal:
                 link.close()
                 answer = {"refused": str(refusal)}
@@ -406,8 +418,7 @@ class RelayNode:
                 self.wake()
                 relayed.wanted()
                 answer = {"ok": True}
-        with contextlib.suppress(*NATS_ERRORS):
-            await msg.respond(json.dumps(answer).encode())
+        return answer
 
     async def _on_in(self, msg: Msg) -> None:
         relayed = self.relayed.get(msg.subject.rsplit(".", 1)[-1])

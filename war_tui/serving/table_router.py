@@ -160,7 +160,8 @@ class Router:
         return None
 
     def watch_lobby(self) -> None:
-        self._target.watch_lobby() if isinstance(self._target, Link) else None
+        if isinstance(self._target, Link):
+            self._target.watch_lobby()
 
     def receive(self, data: bytes) -> None:
         if self.closed:
@@ -174,7 +175,12 @@ class Router:
             if isinstance(request, Join) and self._table is None and self._routing is None:
                 self._pass(lines)
                 lines = []
-                self._route(request.table, request.watch, first=False)
+                try:
+                    name = parse_table_name(request.table)
+                except ValueError as error:
+                    self._say(NoticeCode.REFUSED, str(error))
+                    continue
+                self._route(name, request.watch, first=False)
                 continue
             if isinstance(request, Leave):
                 self._table = None
