@@ -162,8 +162,8 @@ async def test_kill_9_of_the_server_loses_no_battle_and_keeps_the_seats(tmp_path
         ann = await line_player(port, "ann")
         bob = await line_player(port, "bob")
         people = [ann, bob]
-        await ann.until("seat 1")
-        await bob.until("seat 2")
+        await ann.until("You sit at table oak in seat 1")
+        await bob.until("You sit at table oak in seat 2")
         ann.say(b"score\n")
         await ann.until("Battle 5, ")
         await flip_both(ann, bob, 6, heard=1)

@@ -31,8 +31,8 @@ def take_place(link: TableLink, command: TableCommand) -> str:
     except TableRefused:
         link.close()
         raise
-    if member is None:  # served by another node of the cluster: its answer comes through the link
-        return f"table {command.table} (relayed)"
+    if member is None:  # not open here: claimed, or relayed to the node that serves it; the link tells the rest
+        return f"table {command.table} (through the cluster)"
     seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
     return f"table {command.table} {seat} as {member.name}"
 

@@ -235,7 +235,7 @@ class Router:
     async def _reach(self, name: str, watch: bool, first: bool, moved: bool) -> None:
         refusal: str | None = None
         try:
-            refusal = await self._try(name, watch, moved)
+            refusal = await self._try(name, watch, first, moved)
         except TableRefused as refused:
             refusal = str(refused)
         finally:
@@ -244,8 +244,7 @@ class Router:
             self._table = None
             if first or moved:  # the connection came for this table: it ends, saying why
                 self._own.append(encode(Notice(NoticeCode.CLOSING, f"closing the connection: {refusal}")))
-                self._closed = True
-                self._reason = refusal
+                self._closed = True  # no close_reason: a refusal, not garbage from the game
                 self._target.close()
                 self._wanted()
             else:
@@ -256,7 +255,7 @@ class Router:
         if moved:
             self._wanted()
 
-    async def _try(self, name: str, watch: bool, moved: bool) -> str | None:
+    async def _try(self, name: str, watch: bool, first: bool, moved: bool) -> str | None:
         """Reach ``name``'s server: None once the connection is there; the refusal's words otherwise."""
         nodes = self.nodes
         for attempt in range(ROUTE_TRIES):
@@ -268,7 +267,8 @@ class Router:
                 self._switch(target)
                 if moved:
                     self._say(NoticeCode.INFO, MOVED)
-                self._joined(name, member)
+                if not first:  # a table chosen in the lobby (the door logs the first itself)
+                    self._joined(name, member)
                 return None
             owner = await nodes.owner(name)
             if owner is not None and owner != nodes.node:
