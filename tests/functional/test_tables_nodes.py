@@ -21,6 +21,7 @@ from ssh_support.players import MANY, Listener
 from test_tables_kept import FAKE_TABLE, close, flip_both, keys, line_player, play, sit
 
 from war_tui.cluster.config import ClusterConfig
+from war_tui.cluster.relay import LOST
 from war_tui.serving.goodbyes import RESTARTING
 from war_tui.serving.table_router import MOVED
 
@@ -262,3 +263,29 @@ async def test_kill_9_of_the_owner_process_moves_the_table_and_keeps_every_seat(
         a.stop(9)
         if b is not None:
             b.stop()
+
+
+async def test_a_relayed_player_the_owner_let_go_is_told_so_and_not_left_at_a_silent_table(tmp_path, nats_server):
+    """The owner let bob's relayed connection go (as it does when his node was quiet for a lease, its NATS cut
+    off meanwhile): bob's next key is answered with the closing notice, and his connection ends."""
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        bob = await sit(b.port, "bob", "table oak")
+        await play(ann, bob, 1)
+        assert a.server.nodes is not None
+        for relayed in list(a.server.nodes.relay.relayed.values()):
+            relayed.end()  # as the owner's sweep of quiet relays does
+        await ann.expect(r"STATE seats=ann:player,bob:away ")
+        bob.type(b"f")
+        await bob.expect(re.escape(LOST))
+        await bob.expect(r"TABLE END")
+        bob.conn.close()
+        bob = await sit(b.port, "bob", "table oak")
+        await bob.expect(r"SNAPSHOT you=bob seat=2 game=1 battles=1 ")
+        await close(ann, bob)
+    finally:
+        await stop(a, b)

@@ -54,7 +54,7 @@ def test_the_doors_queue_drops_to_a_gap_past_its_bound_and_asks_the_owner_for_a_
     remote.deliver(LINES + b"x" * 60 + b"\n")
     remote.deliver(LINES + b"y" * 60 + b"\n")  # past the bound: what is queued is dropped
     assert remote.queued == 0 and remote.dropped == 1
-    assert relay.sent == [(f"war-tui.relay.in.na.{remote.conn}", LINES + encode(Resync()))]
+    assert relay.sent == [(f"war-tui.relay.in.na.nb.{remote.conn}", LINES + encode(Resync()))]
     remote.deliver(LINES + b"z\n")
     assert remote.take() == b"z\n"
     remote.deliver(END)

@@ -3,7 +3,7 @@
 The door asks the owner to open a link for the connection (``open``, a NATS request on ``relay.open.<owner>``)
 with the connection's user name, identity and address: the owner makes a ``Link`` for it as for any of its own
 connections, so its seats, caps, checks and rate limits hold. From then on the door forwards the connection's
-bytes, whole lines per message, on ``relay.in.<owner>.<conn>``, and the owner what its link says on
+bytes, whole lines per message, on ``relay.in.<owner>.<door>.<conn>``, and the owner what its link says on
 ``relay.out.<door>.<conn>``; ``E`` there says the link finished. Subjects carry node ids and connection ids this
 module makes, never a client's text.
 
@@ -33,7 +33,7 @@ from nats.errors import Error as NatsError
 from ..tables import Link, TableRefused
 from ..tables.clock import Clock, monotonic, seconds_until
 from ..tables.link import MAX_QUEUED_BYTES
-from ..tables.messages import Notice, Resync
+from ..tables.messages import Notice, NoticeCode, Resync
 from ..tables.names import parse_table_name
 from ..tables.protocol import encode
 from .leases import NODE_ID
@@ -52,6 +52,7 @@ CLOSE = b"C"
 END = b"E"
 MOVE = b"M"
 """The owner is stopping: the door routes the connection to whichever node takes the table."""
+LOST = "the table's server lost this connection; reconnect to sit again"
 DRAIN_TIMEOUT = 1.0
 """Seconds a stopping node gives what it has to send."""
 
@@ -62,8 +63,8 @@ def open_subject(node: str) -> str:
     return f"{PREFIX}.open.{node}"
 
 
-def in_subject(owner: str, conn: str) -> str:
-    return f"{PREFIX}.in.{owner}.{conn}"
+def in_subject(owner: str, door: str, conn: str) -> str:
+    return f"{PREFIX}.in.{owner}.{door}.{conn}"
 
 
 def out_subject(door: str, conn: str) -> str:
@@ -199,7 +200,7 @@ class RemoteLink:
         """Times the queue fell behind and was dropped."""
         self._queue: deque[bytes] = deque()
         self._queued = 0
-        self._subject = in_subject(owner, self.conn)
+        self._subject = in_subject(owner, relay.node, self.conn)
 
     async def open(self, user: str, identity: str | None, address: str | None, watch: bool, counted: bool = True) -> None:
         """Ask the owner to seat (or show) the connection; ``TableRefused`` with the owner's words, or
@@ -330,7 +331,7 @@ class RelayNode:
     async def start(self) -> None:
         self._subs = [
             await self.client.subscribe(open_subject(self.node), cb=self._on_open),
-            await self.client.subscribe(f"{PREFIX}.in.{self.node}.*", cb=self._on_in),
+            await self.client.subscribe(f"{PREFIX}.in.{self.node}.*.*", cb=self._on_in),
             await self.client.subscribe(f"{PREFIX}.out.{self.node}.*", cb=self._on_out),
         ]
         loop = asyncio.get_running_loop()
@@ -421,9 +422,15 @@ class RelayNode:
         return answer
 
     async def _on_in(self, msg: Msg) -> None:
-        relayed = self.relayed.get(msg.subject.rsplit(".", 1)[-1])
-        if relayed is not None:
+        door, conn = msg.subject.split(".")[-2:]
+        relayed = self.relayed.get(conn)
+        if relayed is not None and relayed.request.door == door:
             relayed.receive(msg.data)
+        elif msg.data[:1] != CLOSE and NODE_ID.fullmatch(door) and CONN_ID.fullmatch(conn):
+            # A connection this node let go (its door was quiet for a lease, or this node restarted): the door
+            # is told, so its player is not left at a table that no longer hears them.
+            self.send(out_subject(door, conn), LINES + encode(Notice(NoticeCode.CLOSING, f"closing the connection: {LOST}")))
+            self.send(out_subject(door, conn), END)
 
     # -- the door's side ----------------------------------------------------------------------------------
 
@@ -438,7 +445,7 @@ class RelayNode:
         while True:
             await asyncio.sleep(self.lease / 3)
             for remote in list(self.doors.values()):
-                self.send(in_subject(remote.owner, remote.conn), PING)
+                self.send(in_subject(remote.owner, self.node, remote.conn), PING)
             quiet = self.clock() - self.lease
             for relayed in list(self.relayed.values()):
                 if relayed.heard < quiet:
