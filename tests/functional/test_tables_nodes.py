@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from ssh_support import ServerProcess, until
 from ssh_support.players import MANY, Listener
-from test_tables_kept import FAKE_TABLE, close, flip_both, keys, line_player, play, sit
+from test_tables_kept import FAKE_TABLE, close, keys, line_player, play, sit
 
 from war_tui.cluster.config import ClusterConfig
 from war_tui.cluster.relay import LOST
@@ -241,8 +241,11 @@ async def test_kill_9_of_the_owner_process_moves_the_table_and_keeps_every_seat(
         bob = await line_player(port_b, "bob")
         await bob.until("seat 2")
         people += [ann, bob]
-        for battle in range(1, 4):
-            await flip_both(ann, bob, battle)
+        for battle in range(1, 4):  # each flips once the last battle is on both screens (a key stands for what it saw)
+            ann.say(b"\n")
+            bob.say(b"\n")
+            for person in (ann, bob):
+                await person.until(rf"(?s)(?:beats.*?){{{battle}}}")
         a.stop(9)
         ann.conn.close()
         await bob.until(r"(?s)the table moved.*Game 1, battle 3\. ")
