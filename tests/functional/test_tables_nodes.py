@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from ssh_support import ServerProcess, until
+from ssh_support import ServerProcess, start_server, until
 from ssh_support.players import MANY, Listener
 from test_tables_kept import FAKE_TABLE, close, keys, line_player, play, sit
 
@@ -34,8 +34,6 @@ def node(nats_server, tmp_path: Path, name: str) -> ClusterConfig:
 
 
 async def start_node(tmp_path: Path, allowed, nats_server, name: str):
-    from ssh_support import start_server
-
     return await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, name), **MANY)
 
 
@@ -290,5 +288,44 @@ async def test_a_relayed_player_the_owner_let_go_is_told_so_and_not_left_at_a_si
         bob = await sit(b.port, "bob", "table oak")
         await bob.expect(r"SNAPSHOT you=bob seat=2 game=1 battles=1 ")
         await close(ann, bob)
+    finally:
+        await stop(a, b)
+
+
+async def test_a_table_refused_at_its_first_join_leaves_no_owner_record(tmp_path, nats_server):
+    """A full node claims elm for bob, then cannot open it: the claim is given up, so no node waits on a
+    table nobody serves (and a client cannot fill the leases with names)."""
+    allowed = keys(tmp_path)
+    a = await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, "a"),
+                           max_tables=1, **MANY)
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        bob = await sit(a.port, "bob", "table elm")
+        await bob.expect(r"NOTICE closing closing the connection: the server is full")
+        owners = a.server.cluster.owners
+        assert await owners.owner("oak") is not None
+        assert await owners.owner("elm") is None
+        await close(ann, bob)
+    finally:
+        await stop(a)
+
+
+async def test_joins_asked_for_while_one_is_on_its_way_are_refused_not_opened_here(tmp_path, nats_server):
+    """eve, in B's lobby, asks for elm (A's) eight times at once: one join goes to A, the others are refused;
+    B opens no elm of its own."""
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table elm")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        eve = await sit(b.port, "eve", "tables")
+        await eve.expect(r"LOBBY 1/\d+ full=False elm:ann/-\+0")
+        eve.type(b"J" * 8)
+        await eve.expect(r"SNAPSHOT you=eve seat=2 ")
+        await eve.expect(r"NOTICE refused you are on your way to a table already")
+        assert tables_open(a, b) == ["elm"]
+        await close(ann, eve)
     finally:
         await stop(a, b)

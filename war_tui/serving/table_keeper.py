@@ -161,6 +161,15 @@ class TableKeeper:
         self._let_go.discard(name)
         return await self._claim(name)
 
+    async def unclaim(self, name: str) -> None:
+        """Give up the claim on ``name`` if it did not open here after all (its first join was refused)."""
+        if self.registry.table(name) is not None or name in self._writing:
+            return
+        revision = self._claims.pop(name, None)
+        if revision is not None and self.owners is not None:
+            with contextlib.suppress(StaleWrite, *self.store_errors):  # taken meanwhile: not ours to give up
+                await self.owners.release(name, revision)
+
     async def _claim(self, name: str) -> bool:
         assert self.owners is not None
         revision = await self.owners.claim(name)

@@ -25,6 +25,7 @@ from ..tables.link import MAX_QUEUED_BYTES
 from ..tables.messages import Join, Leave, Notice, NoticeCode, Request
 from ..tables.names import parse_table_name
 from ..tables.protocol import MessageReader, ProtocolError, decode_request, encode
+from ..tables.rate import TokenBucket
 from ..tables.table import Member
 
 if TYPE_CHECKING:
@@ -35,6 +36,9 @@ ROUTE_TRIES = 20
 """Attempts at reaching a table's owner before the connection is told it cannot be (each after a pause)."""
 ROUTE_PAUSE = 0.25
 """Seconds between attempts, growing by this much each time (owners change within a lease)."""
+JOIN_RATE = 1.0
+JOIN_BURST = 5.0
+"""Tables a connection may ask for from the lobby, a second on average: each may claim a table in NATS."""
 PENDING_BYTES = 4 * 1024
 """Bytes of request lines a connection may send while its join is on its way (a few keys; the rest is dropped)."""
 BAD_LINE = b"!\n"
@@ -73,6 +77,7 @@ class Router:
         self._counted = True
         """False for a spectator that draws for others (``Table.join``'s ``counted``)."""
         self._max_queued = MAX_QUEUED_BYTES
+        self._joins = TokenBucket(JOIN_RATE, JOIN_BURST, self.clock())
 
     def _local(self) -> Link:
         link = self.nodes.host.local_link(self.user_name, self.identity, self.address)
@@ -172,20 +177,30 @@ class Router:
                 lines.append(BAD_LINE)
                 continue
             line, request = item
-            if isinstance(request, Join) and self._table is None and self._routing is None:
+            if isinstance(request, Join) and (self._table is None or self._routing is not None):
                 self._pass(lines)
                 lines = []
-                try:
-                    name = parse_table_name(request.table)
-                except ValueError as error:
-                    self._say(NoticeCode.REFUSED, str(error))
-                    continue
-                self._route(name, request.watch, first=False)
+                self._join(request)
                 continue
             if isinstance(request, Leave):
                 self._table = None
             lines.append(line + b"\n")
         self._pass(lines)
+
+    def _join(self, request: Join) -> None:
+        """A table chosen in the lobby: routed, one at a time, at most ``JOIN_RATE`` a second (each may claim it)."""
+        if self._routing is not None:
+            self._say(NoticeCode.REFUSED, "you are on your way to a table already")
+            return
+        if not self._joins.allow(self.clock()):
+            self._say(NoticeCode.REFUSED, "too many tables asked for at once; wait a moment")
+            return
+        try:
+            name = parse_table_name(request.table)
+        except ValueError as error:
+            self._say(NoticeCode.REFUSED, str(error))
+            return
+        self._route(name, request.watch, first=False)
 
     def _pass(self, lines: list[bytes]) -> None:
         if not lines:
@@ -263,7 +278,11 @@ class Router:
                 return None
             if await nodes.serve(name):
                 target = self._target if isinstance(self._target, Link) and not self._target.closed else self._local()
-                member = target.join(name, watch, self._counted)
+                try:
+                    member = target.join(name, watch, self._counted)
+                except TableRefused:
+                    await nodes.keeper.unclaim(name)  # no owner record left for a table that is not open
+                    raise
                 self._switch(target)
                 if moved:
                     self._say(NoticeCode.INFO, MOVED)
