@@ -48,7 +48,7 @@ def test_an_open_request_of_anything_but_our_ids_and_short_names_is_refused(data
 
 def test_the_doors_queue_drops_to_a_gap_past_its_bound_and_asks_the_owner_for_a_snapshot():
     relay = Sent()
-    remote = RemoteLink(relay, "na", "oak", max_queued=100)  # type: ignore[arg-type]  # a stand-in relay
+    remote = RemoteLink(relay, "na", "oak", max_queued=100)
     woken: list[bool] = []
     remote.on_output = lambda: woken.append(True)
     remote.deliver(LINES + b"x" * 60 + b"\n")
@@ -63,7 +63,7 @@ def test_the_doors_queue_drops_to_a_gap_past_its_bound_and_asks_the_owner_for_a_
 
 def test_a_closed_relay_sends_nothing_more():
     relay = Sent()
-    remote = RemoteLink(relay, "na", "oak")  # type: ignore[arg-type]  # a stand-in relay
+    remote = RemoteLink(relay, "na", "oak")
     remote.close()
     remote.receive(b'{"kind":"flip"}\n')
     assert [data for _, data in relay.sent] == [b"C"]
