@@ -282,7 +282,7 @@ async def test_the_house_countdown_on_the_requests_line_goes_down_each_second():
 
 def choose(settings: PlaySettings, connection=None):
     board = Board(names=settings.names)
-    return controller_for(settings, connection, board=board, shell=FakeApp(), clock=lambda: 0.0,
+    return controller_for(settings, connection, board=board, app=FakeApp(), clock=lambda: 0.0,
                           new_seed=lambda: 7), board
 
 

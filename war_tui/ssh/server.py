@@ -157,7 +157,7 @@ class SshServer(GameServer):
             self._acceptor.close()
 
     def _tables_read(self) -> bool:
-        return all(session.table_told for link in self.connections for session in link.sessions)
+        return all(session.table_drained for link in self.connections for session in link.sessions)
 
     def _stop_games(self) -> None:
         for link in list(self.connections):

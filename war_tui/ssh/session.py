@@ -502,7 +502,7 @@ class GameSession(asyncssh.SSHServerSession):
             self.stop("table protocol")
 
     @property
-    def table_told(self) -> bool:
+    def table_drained(self) -> bool:
         """The game has read all its table link said (true when there is no table)."""
         return self._table is None or self._table.told
 

@@ -25,7 +25,7 @@ MAX_HELD = 4096
 table full of spectators, while the store does not answer."""
 
 
-class Told(Protocol):
+class HeldMember(Protocol):
     """A member as the held updates see it (a table's ``Member``)."""
 
     @property
@@ -40,7 +40,7 @@ class HeldSink:
     def __init__(self, held: HeldUpdates, sink: Sink) -> None:
         self.held = held
         self.sink = sink
-        self.member: Told | None = None
+        self.member: HeldMember | None = None
         """Set once the table took the member: whom a fresh snapshot is made for when it fell behind."""
         self.behind = False
         """Updates for it were dropped (``MAX_HELD``): it gets a fresh snapshot instead, and nothing until then."""

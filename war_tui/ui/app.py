@@ -141,7 +141,7 @@ class WarApp(ShadowOutput, App[None]):
         board.speed = min(settings.speed, settings.top_speed)
         board.pause_on_war = settings.pause_on_war
         self.controller: Controller = controller_for(
-            settings, table, board=board, shell=self, clock=clock, new_seed=new_seed, seed_source=seed_source,
+            settings, table, board=board, app=self, clock=clock, new_seed=new_seed, seed_source=seed_source,
             on_record=self._table_record,
         )
         board.pacer = self.controller  # the board tells the controller as it lays a war

@@ -36,7 +36,7 @@ ROWS_KEPT = 128
 Pieces = Sequence[tuple[str, str]]
 """A line as (text, style name) runs: names from ``log--*``, "" for the log's own style."""
 
-Told = DealView | BattleView | EndView | LogNote | int
+LogEntry = DealView | BattleView | EndView | LogNote | int
 """What one line of the log tells: a deal, a battle, a result, a table's note, or how many battles went unshown."""
 
 SCROLL_KEYS = {
@@ -76,7 +76,7 @@ class BattleLog(ScrollView, can_focus=False):
         self.set_reactive(BattleLog.names, (names[0], names[1]))
         self.glyphs = glyphs
         self.border_title = "Battle log"
-        self._told: list[Told] = []
+        self._entries: list[LogEntry] = []
         """What each line tells, kept beside it so new names can write it again."""
         self._lines: list[Pieces] = []
         self._first = 0
@@ -124,7 +124,7 @@ class BattleLog(ScrollView, can_focus=False):
 
     def watch_names(self) -> None:
         """New names: every line is written again from what it tells (a thousand at most)."""
-        self._lines = [self._pieces(told) for told in self._told]
+        self._lines = [self._pieces(entry) for entry in self._entries]
         self._widest = max((sum(cell_len(text) for text, _ in pieces) for pieces in self._lines), default=0)
         self._finished.clear()
         self._styled.clear()
@@ -132,7 +132,7 @@ class BattleLog(ScrollView, can_focus=False):
 
     def clear(self) -> None:
         """Start again empty (a table's screen that fell behind replays the table's log)."""
-        self._told.clear()
+        self._entries.clear()
         self._lines.clear()
         self._first = self._widest = 0
         self._finished.clear()
@@ -143,46 +143,46 @@ class BattleLog(ScrollView, can_focus=False):
         self._follow_scrollbar()
         self._say_newer()
 
-    def _pieces(self, told: Told) -> Pieces:
+    def _pieces(self, entry: LogEntry) -> Pieces:
         """One line, from what it tells."""
         dot, names = self.glyphs.dot, self.names
-        if isinstance(told, int):
-            return log_passed_line(told, self.glyphs)
-        if isinstance(told, DealView):
-            seed = f"seed {told.seed}" if told.seed is not None else "hand-made deal"
-            return [(f"Game {told.number} {dot} {seed} {dot} {told.rules.describe()}", "deal")]
-        if isinstance(told, BattleView):
-            winner = None if told.winner is None else names[told.winner.index]
-            c1, c2 = told.deciding
-            tie = (told.p1_laid[0], told.p2_laid[0]) if told.wars else None
-            loser = None if told.winner is None else names[told.winner.other.index]
+        if isinstance(entry, int):
+            return log_passed_line(entry, self.glyphs)
+        if isinstance(entry, DealView):
+            seed = f"seed {entry.seed}" if entry.seed is not None else "hand-made deal"
+            return [(f"Game {entry.number} {dot} {seed} {dot} {entry.rules.describe()}", "deal")]
+        if isinstance(entry, BattleView):
+            winner = None if entry.winner is None else names[entry.winner.index]
+            c1, c2 = entry.deciding
+            tie = (entry.p1_laid[0], entry.p2_laid[0]) if entry.wars else None
+            loser = None if entry.winner is None else names[entry.winner.other.index]
             return log_battle_line(
-                told.battle, c1, c2, winner, told.taken, told.wars, told.counts, self.glyphs, tie, loser
+                entry.battle, c1, c2, winner, entry.taken, entry.wars, entry.counts, self.glyphs, tie, loser
             )
-        if isinstance(told, EndView):
-            title = result_title(told.result, names)
+        if isinstance(entry, EndView):
+            title = result_title(entry.result, names)
             line = (
-                f"{title}: {reason_text(told.reason, told.result, names)}, after {plural(told.battles, 'battle')}"
-                f" and {plural(told.wars, 'war')}"
+                f"{title}: {reason_text(entry.reason, entry.result, names)}, after {plural(entry.battles, 'battle')}"
+                f" and {plural(entry.wars, 'war')}"
             )
             return [(line, "end")]
-        return [(log_gutter(""), "dim"), (told.text, "note")]
+        return [(log_gutter(""), "dim"), (entry.text, "note")]
 
     # ------------------------------------------------------------ lines in
 
-    def _append(self, *told: Told) -> None:
+    def _append(self, *entries: LogEntry) -> None:
         """Add lines; follow them if the log showed its end, else keep the lines on show where they are."""
         following = self.is_vertical_scroll_end
         kept = self._lines
-        for line in told:
-            pieces = self._pieces(line)
+        for entry in entries:
+            pieces = self._pieces(entry)
             kept.append(pieces)
             self._widest = max(self._widest, sum(cell_len(text) for text, _ in pieces))
-        self._told.extend(told)
+        self._entries.extend(entries)
         dropped = len(kept) - MAX_LINES
         if dropped > 0:
             del kept[:dropped]
-            del self._told[:dropped]
+            del self._entries[:dropped]
             self._first += dropped
         self.virtual_size = Size(self._widest, len(kept))
         if following:

@@ -27,7 +27,7 @@ def controller_for(
     connection: TableHost | None,
     *,
     board: BoardState,
-    shell: AppRoles,
+    app: AppRoles,
     clock: Callable[[], float] = time.monotonic,
     new_seed: Callable[[], int],
     seed_source: Callable[[], int] | None = None,
@@ -37,19 +37,19 @@ def controller_for(
     of this process, dealt from ``seed_source`` (else ``new_seed``), its finished games given to ``on_record``."""
     kind = way_to_play(settings, connection)
     if kind == "solo":
-        return SoloController(board, shell, settings, clock=clock, new_seed=new_seed)
+        return SoloController(board, app, settings, clock=clock, new_seed=new_seed)
     from .seats import OneSeat
     from .table import TableController
 
     if kind == "table":
         assert connection is not None
-        controller = TableController(board, shell, settings, connection, seats=OneSeat(), clock=clock)
+        controller = TableController(board, app, settings, connection, seats=OneSeat(), clock=clock)
     else:
         from .two_players import BothSeats, LocalSeats, table_here
 
         host = connection if connection is not None else table_here(settings, seed_source or new_seed, on_record)
         if not isinstance(host, LocalSeats):
             raise TypeError("two players at one keyboard play at a table of this process")
-        controller = TableController(board, shell, settings, host, seats=BothSeats(host, settings), clock=clock)
+        controller = TableController(board, app, settings, host, seats=BothSeats(host, settings), clock=clock)
     board.names = controller.first_names()
     return controller
