@@ -112,7 +112,7 @@ class Dealer:
             return
         self._recorded = True
         if _nothing_played(game):
-            return  # a game stopped before its first battle is no game: neither statistics nor tally keep it
+            return  # stopped before its first battle: no game, so neither statistics nor tally
         if self._on_record is not None:
             game_id = self._game_ids(self.number) if self._game_ids is not None else None
             self._on_record(

@@ -32,8 +32,7 @@ async def run_timers(timed: Timed, wake: asyncio.Event, clock: Clock = monotonic
             await wake.wait()
             continue
         if delay > 0:
-            # asyncio.timeout, not wait_for: on Python 3.11 wait_for loses a cancel that arrives in the
-            # turn its wait ends (a host that wakes, then cancels, would never see this task stop).
+            # asyncio.timeout: Python 3.11's wait_for can lose a cancel as its wait ends.
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(delay):
                     await wake.wait()

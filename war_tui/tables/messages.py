@@ -84,7 +84,7 @@ class SeatState:
     flipped: bool  # has turned their card for the coming battle
     auto: bool  # wants auto-play
     speed: float  # auto-play speed they asked for, battles per second
-    restart: bool  # asks to deal again (at game over), or to stop this game and deal again (during it)
+    restart: bool  # deal again (at game over), or stop this game and redeal
     war_stop: bool = False  # asks to stop auto-play at the tie of every war
     leaving: bool = False  # pressed q mid-game and is asked on their own screen whether to leave
 
@@ -158,7 +158,7 @@ class Snapshot:
     reason: EndReason | None
     on_show: BattleWon | GameOver | None  # the battle on the board (a GameOver: a game ended short in a war)
     log: tuple[LogEntry, ...]  # the newest lines, oldest first
-    played_ms: int  # since the deal; once the game is over, how long it took (a late joiner's result tells it)
+    played_ms: int  # since the deal; at game over, its length (for a late joiner)
     tally: Tally = (0, 0, 0, 0)
     seq: int = field(default=0, compare=False)
     """The table's sequence number when it was made: the updates that follow carry the next ones."""

@@ -65,7 +65,7 @@ def reduce_name(raw: str, fallback: str = FALLBACK_NAME) -> str:
             marks = 0
         kept.append(char)
     name = cut_cells("".join(kept), MAX_NAME_LENGTH)[:MAX_NAME_CHARACTERS]
-    # Something to see: a name of marks, a lone skin tone or a variation selector takes no cell at all.
+    # Something to see: marks, lone skin tones and variation selectors take no cell.
     visible = cell_width(name) > 0 and any(unicodedata.category(ch)[0] not in "MZC" for ch in name)
     return name if visible else fallback
 
@@ -104,7 +104,7 @@ def parse_table_name(raw: str) -> str:
     """The table name ``raw`` asks for, case-folded; raises ``TableNameError`` with the rule otherwise."""
     if not raw:
         raise TableNameError(f"no table name given: {TABLE_NAME_RULE}")
-    # ASCII first: str.lower() folds some non-ASCII letters (the Kelvin sign) onto a-z.
+    # ASCII first: str.lower() folds some other letters (Kelvin sign) onto a-z.
     if not raw.isascii():
         raise TableNameError(f"that table name has characters outside a-z, 0-9 and -: {TABLE_NAME_RULE}")
     name = raw.lower()

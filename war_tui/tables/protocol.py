@@ -221,8 +221,7 @@ def message_dict(message: Update | Request) -> dict[str, Any]:
 
 def encode(message: Update | Request) -> bytes:
     """One line (newline included) carrying ``message``."""
-    # UTF-8, not \u escapes: a lobby of 100 tables with names in any script fits in one line. JSON
-    # escapes every control character, and names and texts hold none of the other invisible ones.
+    # Raw UTF-8 keeps a lobby to one line; JSON escapes controls, the only invisibles names hold.
     text = json.dumps(message_dict(message), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     return text.encode("utf-8") + b"\n"
 

@@ -216,7 +216,7 @@ class RemoteGame(EventSource):
         """Whether the update numbered ``seq`` is the next one (then this screen stands at it); after a gap, no:
         it asks for a snapshot instead."""
         if seq <= self.seq or self.seq == 0:
-            return False  # a duplicate, older than what this screen holds, or before the snapshot of a table joined
+            return False  # a duplicate, stale, or older than a joined table's snapshot
         if seq > self.seq + 1:
             self.resync()  # one was lost: the snapshot brings everything at once
             return False

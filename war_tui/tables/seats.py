@@ -333,7 +333,7 @@ class Seats(Generic[M]):
         seat.left_at = None
         seat.sat_at = now
         seat.moves_at_sit = moves
-        seat.flipped = False  # a flip belongs to its player: nobody sits down to a battle they never flipped for
+        seat.flipped = False  # a flip is its player's: a newcomer never inherits one
         seat.drop_wishes()
         seat.lost = False
         return seating

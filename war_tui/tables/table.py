@@ -555,8 +555,7 @@ class Table:
             member.present = False
         if self._on_change is not None:
             self._on_change()
-        # Only now is anyone told: a link that hears it leaves at once, and finds itself gone already
-        # (no seat is left, kept or played by the house on a table that is closing).
+        # Tell members last: a link that hears it leaves at once, its seat already gone.
         for member in members:
             member.sink(notice)
 
