@@ -15,7 +15,7 @@ from typing import Protocol
 
 from ..serving.pty_process import INPUT_LIMIT
 
-# Reports a terminal sends by itself (mouse, focus): keys of nobody's, never a reason to leave a shared view.
+# Mouse and focus reports, sent unasked: never a reason to leave a shared view.
 TERMINAL_REPORT = re.compile(rb"\x1b\[(?:<[0-9;]*[Mm]|M[\s\S]{3}|[IO])")
 
 
@@ -38,8 +38,7 @@ class ClientInput:
         self.limit = limit
         self.last = 0.0
         """The loop's time of the last keys (of the game's start, before any)."""
-        # Keys reach the game as UTF-8, whatever the client's terminal sends: a byte that is not (é from a
-        # Latin-1 terminal) becomes U+FFFD. At most 3 bytes of an unfinished character wait here.
+        # Keys reach the game as UTF-8: a stray byte becomes U+FFFD; at most 3 bytes wait.
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._early = bytearray()
         """Keys sent before the game was up (lines piped to ``line``): given to the game once it is."""
@@ -66,8 +65,7 @@ class ClientInput:
             return
         if self._game is None:
             if self._keep_early:
-                # Lines piped in (ssh -T HOST line < moves) come at once, before the game is up: they wait
-                # for it, within the same cap as keys the game is slow to take.
+                # Piped lines (ssh -T HOST line < moves) wait for the game, under the keys' cap.
                 self._early.extend(data)
                 if len(self._early) > self.limit:
                     self._early.clear()

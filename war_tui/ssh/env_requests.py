@@ -21,9 +21,8 @@ MAX_VALUE = 64
 """Characters of an accepted variable's value: a locale or a colour setting is far shorter."""
 MAX_KEPT = 20
 """Distinct variables kept per session: COLORTERM, NO_COLOR, ACCESSIBLE, LANG, LANGUAGE and the LC_* there are."""
-# OpenSSH clients send LANG and LC_* by default (SendEnv in the usual ssh_config): taken quietly, not
-# counted against the client. The game itself runs in C.UTF-8 whatever they say. ACCESSIBLE asks for
-# the line mode (ssh -o SetEnv=ACCESSIBLE=1 HOST), as it does for war-tui run locally.
+# OpenSSH sends LANG and LC_* by default: taken quietly, unused (the game runs in C.UTF-8).
+# ACCESSIBLE asks for the line mode (ssh -o SetEnv=ACCESSIBLE=1 HOST), as it does locally.
 WANTED_NAME = re.compile(r"COLORTERM|NO_COLOR|ACCESSIBLE|LANG|LANGUAGE|LC_[A-Z][A-Z_]{0,20}")
 VALUE = re.compile(r"[\x20-\x7e]*")
 

@@ -155,8 +155,7 @@ class Renderer:
 
     def _output(self, data: bytes) -> None:
         if self.screen.drawn:
-            # The stream goes out first: no spectator waits for the server's copy of the screen, which
-            # only newcomers and spectators who fell behind need (and they are painted later).
+            # Stream first: only newcomers and laggards need the screen copy (painted later).
             for watcher in tuple(self.watchers):
                 watcher.stream(data)
             self.screen.feed(data)

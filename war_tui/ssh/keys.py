@@ -15,7 +15,7 @@ import asyncssh
 
 from ..serving.host_key import KeyFileError, read_or_create_key_file, reason_of
 
-# What asyncssh says when no line of an authorized-keys file holds a key it can use.
+# asyncssh's error when no line of an authorized-keys file holds a usable key.
 NO_VALID_ENTRIES = "No valid entries found"
 
 

@@ -85,7 +85,7 @@ class ScreenCopy:
         out: list[str] = []
         for y in range(screen.lines):
             row = screen.buffer[y]
-            # Blank cells at the end of a row in plain attributes are what the clear left there already.
+            # Trailing plain blanks are what the clear left already.
             last = max((x for x, char in row.items() if x < screen.columns and char != default), default=-1)
             if last < 0:
                 continue

@@ -38,7 +38,7 @@ MAX_AUTH_TRIES = 6
 MAX_KEY_CHECKS = 3 * MAX_AUTH_TRIES
 """Keys checked per connection at most, let in or not (each is checked once offered and once signed)."""
 TOO_MANY_KEYS = "too many keys offered; at most {tries} may be tried on one connection"
-# Signatures the server advertises (server-sig-algs): no SHA-1 (ssh-rsa), no DSA (ssh-dss).
+# Our server-sig-algs: no SHA-1 (ssh-rsa), no DSA (ssh-dss).
 SIGNATURE_ALGORITHMS = [
     "ssh-ed25519", "ssh-ed448", "ecdsa-sha2-nistp521", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp256",
     "rsa-sha2-512", "rsa-sha2-256", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com",
@@ -223,8 +223,7 @@ class Connection(asyncssh.SSHServer):
                 conn.abort()
                 return
         self.server.knock(self)
-        # Agent and X11 forwarding are off; these note the requests, for the log and so the player is
-        # told about the agent (the request has no reply of its own).
+        # Forwarding is off; these log the requests and tell the player of the agent (it has no reply).
         conn.create_agent_listener = self._refuse_agent  # type: ignore[method-assign]  # asyncssh has no hook of its own for these
         conn.attach_x11_listener = self._refuse_x11  # type: ignore[method-assign]  # likewise
 
@@ -243,8 +242,7 @@ class Connection(asyncssh.SSHServer):
         self.conn.abort()
 
     def begin_auth(self, username: str) -> bool:
-        # The connect line waits for the user name: a connection that never gets this far (a port
-        # scan, a failed key exchange, a flood) is logged once, by its disconnect line.
+        # The connect line waits for a user name: a scan or failed key exchange logs once.
         if self.user is None:
             self.server.flood_log(f"connect {self.label} user={shown_user(username)}")
         self.user = username
@@ -253,7 +251,7 @@ class Connection(asyncssh.SSHServer):
             self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self._rejection)
             return True
         if self.server.full:
-            # Told before authenticating, so the client reports it rather than a dropped session.
+            # Refused before authenticating: the client shows why, not a dropped session.
             self._refuse_full()
             return True
         if self.server.out_of_memory():
@@ -267,9 +265,8 @@ class Connection(asyncssh.SSHServer):
         if keys is not None:
             for line in keys.refresh():  # the file as it is now decides, as with sshd
                 self.server.log(line)
-        # --public authenticates too, only to learn who is who: any key a client proves it holds is let
-        # in (its fingerprint keeps a seat for it), and a client with no key gets in by keyboard-interactive
-        # with no question asked.
+        # --public authenticates only to tell players apart: any proven key gets in (its fingerprint
+        # keeps its seat); a keyless client gets in by keyboard-interactive, asked nothing.
         return True
 
     def password_auth_supported(self) -> bool:
@@ -305,7 +302,7 @@ class Connection(asyncssh.SSHServer):
                 self._too_many_keys()
             return False
         without_sha1(key)  # the signature that follows is checked on this very key object
-        # The last key let in before authentication completes is the one whose signature completed it.
+        # The last key let in is the one whose signature completed authentication.
         self._signing_key = key
         return True
 
@@ -336,7 +333,7 @@ class Connection(asyncssh.SSHServer):
             else:
                 self._refuse_address_full()
             return
-        # A slot is for playing: a client that holds one without starting a game (ssh -N) is let go.
+        # A slot is for playing: a client holding one with no game (ssh -N) is let go.
         loop = asyncio.get_running_loop()
         self._idle_timer = loop.call_later(self.server.config.login_timeout, self._close_if_no_game)
 
@@ -368,7 +365,7 @@ class Connection(asyncssh.SSHServer):
         refuse_unwanted_env(chan, session.environment)
         return chan, session
 
-    # Forwarding in any direction and of any kind: refused, with the reason when the protocol carries one.
+    # Forwarding of any kind: refused, with a reason where the protocol carries one.
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
         self.refused("local forwarding")

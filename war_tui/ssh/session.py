@@ -149,8 +149,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self._chan = chan
-        # Game output waits in the pty, not in the server: the channel is refilled only once all it held
-        # went out, so at most one pty read of game output can stand between a player and a goodbye.
+        # Output waits in the pty: the channel refills only when empty, so at most one pty read of
+        # output stands between a player and a goodbye.
         chan.set_write_buffer_limits(high=0, low=0)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes) -> bool:
@@ -179,7 +179,7 @@ class GameSession(asyncssh.SSHServerSession):
     def eof_received(self) -> bool:
         if self._asked.term is None:
             self._input.feed(b"\x04")  # the line mode reads it as the end of the input (ssh -T HOST line < moves)
-        return True  # the client sends no more keys; the game goes on until it quits or the client leaves
+        return True  # no more keys; the game goes on until it quits or the client leaves
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self._sizes.offer(width, height)
@@ -301,7 +301,7 @@ class GameSession(asyncssh.SSHServerSession):
             config.max_speed, NO_AGENT if self._link.agent_refused else None, leaderboard=config.leaderboard
         ))
         if self._way.line:
-            # With a terminal the keys come one at a time; without one (ssh -T) the client sends whole lines.
+            # With a terminal keys come one at a time; without one (ssh -T), whole lines.
             env[LINE_VARIABLE] = "keys" if term is not None else "lines"
             if term is None:
                 env["TERM"] = "dumb"
@@ -343,7 +343,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._link.exit_status = end.words()
         log_end(server, self._link.label, end)
         if end.crashed:
-            # It did not end as a game ends (a limit, a crash): the player is told, never shown why.
+            # Not a game's own end (a limit, a crash): the player is told, never shown why.
             self._reset_terminal()
             self._say(crash_goodbye(end.errors, server.config))
         self._report(status)
@@ -386,8 +386,8 @@ class GameSession(asyncssh.SSHServerSession):
         """Watch the table's (or the lobby's) shared rendering until the session ends (True) or needs a game of its own (False)."""
         hub, table, chan = self._link.server.fanout, self._table, self._chan
         assert hub is not None and table is not None and chan is not None
-        # Nobody reads this link while the renderer shows the table: it keeps nothing, and is sent a
-        # fresh snapshot once a game of this spectator's own reads it.
+        # Unread while the renderer shows the table: it queues nothing, and gets a fresh snapshot
+        # once this spectator's own game reads it.
         table.link.max_queued = 0
         chan.set_write_buffer_limits(high=hub.backlog, low=0)
         view = self._view = SharedView(hub, self._render_place, env, self._send, chan.get_write_buffer_size, self._input)

@@ -25,7 +25,7 @@ class SharedView:
     ) -> None:
         self._hub = hub
         self._place = place
-        # The renderer draws for everyone: nothing of this one connection's (identity, time left, notices).
+        # Drawn for everyone: none of this connection's own (identity, time left, notices).
         self._env = {name: value for name, value in env.items() if name not in PERSONAL_VARIABLES}
         self._cwd = home_directory(env)
         self._send = send

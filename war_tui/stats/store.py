@@ -45,7 +45,7 @@ PENDING_LIMIT = 1_000  # games kept in memory while the file is locked; beyond i
 RETRY_FIRST = 1.0  # seconds before the first retry of a locked file; doubles up to RETRY_MOST
 RETRY_MOST = 30.0
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
-SUMMARIES_KEPT = 8  # summaries a store keeps for asking again (one per question: player, bins, recent games)
+SUMMARIES_KEPT = 8  # answers kept for asking again, one per question (player, bins, recent games)
 LEADERS = 100  # identities the leaderboard lists unless told
 MAX_LEADERS = 1_000  # and at most
 HISTOGRAM_BINS = 48  # divisible by 2, 3, 4, 6, 8, 12, 16, 24: merges evenly to narrower charts
@@ -77,16 +77,16 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE TABLE schema_version (version INTEGER NOT NULL)",
         "INSERT INTO schema_version (version) VALUES (0)",
     ),
-    2: (  # who sat in each seat of a served game, so a player's statistics show their games only
+    2: (  # each seat's player, so a player's statistics show only their games
         "ALTER TABLE games ADD COLUMN p1_player TEXT",
         "ALTER TABLE games ADD COLUMN p2_player TEXT",
         "CREATE INDEX games_by_p1_player ON games (p1_player) WHERE p1_player IS NOT NULL",
         "CREATE INDEX games_by_p2_player ON games (p2_player) WHERE p2_player IS NOT NULL",
     ),
-    3: (  # a table game's id, stored once however often it is delivered; the leaderboard read from the indexes
+    3: (  # a table game's id (stored once, however often delivered); leaderboard indexes
         "ALTER TABLE games ADD COLUMN game_id TEXT",
         "CREATE UNIQUE INDEX games_by_game_id ON games (game_id) WHERE game_id IS NOT NULL",
-        # Each seat's index holds what the leaderboard adds up, so it reads the indexes alone.
+        # Each seat's index covers the leaderboard's sums: it reads the indexes alone.
         "DROP INDEX games_by_p1_player",
         "CREATE INDEX games_by_p1_player ON games (p1_player, source, result, battles, p2_player)"
         " WHERE p1_player IS NOT NULL",
@@ -543,8 +543,7 @@ class StatsStore:
 
     @contextmanager
     def _connect(self, read: bool = False, timeout: float | None = None) -> Iterator[sqlite3.Connection]:
-        # Once off (or read-only by choice) the file is opened with mode=ro: SQLite itself then
-        # guarantees we cannot write to it.
+        # Off or read-only, the file opens with mode=ro: SQLite itself refuses our writes.
         ro = self.read_only or self.disabled_reason is not None
         if not read and ro:
             raise StatsUnavailable(self.disabled_reason or "statistics are read-only", self._readable)
@@ -729,7 +728,7 @@ def _is_locked(exc: BaseException) -> bool:
     return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
 
 
-# Stores holding games the file was too busy to take; the exit hook gives each a last go.
+# Stores with games the busy file refused; the exit hook tries each a last time.
 _WAITING: weakref.WeakSet[StatsStore] = weakref.WeakSet()
 
 
