@@ -352,9 +352,9 @@ PLAY: tuple[Option[Any], ...] = (
     ),
     Option("no_stats", False, kind="switch", group=STATISTICS, per_run=STATS_FILE + "--no-stats",
            help="record no statistics"),
-    # Set by serve-ssh (its --served-stats-rows) for the games it starts; not a player's flag.
+    # Set by serve-ssh (--served-stats-rows) for its games; not a player's flag.
     Option("stats_rows", None, parse=rows_value("--stats-rows"), metavar="N", group=STATISTICS, hidden=True),
-    # What serve-ssh tells each game it starts; a client cannot set these (see ``war_tui.settings.served``).
+    # What serve-ssh tells each game; no client sets these (``settings.served``).
     Option("served", False, variable=SERVED_VARIABLE, text=lambda _: "1", setting=True, flag=False),
     Option(
         "top_speed", MAX, parse=_top_speed, variable=TOP_SPEED_VARIABLE, text=lambda v: f"{v:g}",
@@ -383,10 +383,10 @@ PLAY: tuple[Option[Any], ...] = (
     ),
     Option("line_input", None, parse=one_of(LINE_VARIABLE, LINE_INPUTS), variable=LINE_VARIABLE,
            setting=True, flag=False),
-    # Read by serve-ssh's bootstrap (commands/serve_ssh.py) before anything is imported.
+    # Read by serve-ssh's bootstrap (commands/serve_ssh.py) before any import.
     Option("error_fd", None, parse=fd_number(ERROR_FD_VARIABLE, MAX_FD), variable=ERROR_FD_VARIABLE,
            setting=True, flag=False),
-    # Also read by a game run locally (commands/line.py): the user's own variable, passed on from an SSH client.
+    # Also read locally (commands/line.py): the user's variable, or an SSH client's.
     Option("accessible", False, parse=switched_on, variable=ACCESSIBLE_VARIABLE,
            text=lambda on: "1" if on else "0", setting=True, flag=False),
 )

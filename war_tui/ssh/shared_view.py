@@ -25,7 +25,7 @@ class SharedView:
     ) -> None:
         self._hub = hub
         self._place = place
-        # Drawn for everyone: none of this connection's own (identity, time left, notices).
+        # Drawn for all: none of this connection's own (identity, time left, notices).
         self._env = {name: value for name, value in env.items() if name not in PERSONAL_VARIABLES}
         self._cwd = home_directory(env)
         self._send = send

@@ -55,7 +55,7 @@ from .table_bindings import TABLE_BINDINGS, TWO_PLAYER_BINDINGS
 from .theme import HIGH_CONTRAST
 from .toast_trail import ToastTrail
 
-if TYPE_CHECKING:  # a solo game loads nothing of the tables: what they need is imported when a table is
+if TYPE_CHECKING:  # a solo game loads nothing of the tables; a table imports them when it opens
     from ..tables import Lobby
     from .controllers.table import TableHost
     from .screens.lobby import LobbyScreen
@@ -131,7 +131,7 @@ class WarApp(ShadowOutput, App[None]):
             self.glyphs = replace(self.glyphs, four_colour=True)
         self.finished_hooks: list[FinishedHook] = []
         """Called once per finished solo game with (game, seconds), after its statistics are recorded."""
-        # No store given (tests, embedding): record nothing rather than write to the user's file.
+        # No store given (tests, embedding): record nothing, never the user's file.
         self.stats = stats if stats is not None else StatsStore.off("no statistics file was given")
         self.ended: str | None = None
         """Why the table is gone, once it is."""
@@ -531,8 +531,7 @@ class WarApp(ShadowOutput, App[None]):
             self.push_screen(screen)
 
     # ------------------------------------------------------------ preferences
-    # The preferences file (war_tui/settings/preferences.py): its problems said once at start (a notice that scrolls),
-    # the theme and the speed saved when the player changes them.
+    # Problems shown once at start; theme and speed saved as the player changes them.
 
     def _say_config_problems(self) -> None:
         if self.settings.config_problems:

@@ -131,7 +131,7 @@ class Board(Screen[None]):
 
     def compose(self) -> ComposeResult:
         g, names = self.glyphs, self.names
-        # Everything but the pile tells a battle once it is settled (a war's deciding cards on show).
+        # All but the pile tell a battle once settled (a war's deciding cards on show).
         shown = {"deal": Board.deal, "battle": Board.settled, "result": Board.result}
         yield StatusLine(names, g, id="status").data_bind(
             Board.auto, Board.speed, Board.pause_on_war, Board.tally, Board.time_left, Board.names, Board.shown_steps,

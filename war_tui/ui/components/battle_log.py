@@ -95,8 +95,7 @@ class BattleLog(ScrollView, can_focus=False):
         return ["".join(text for text, _ in pieces) for pieces in self._lines]
 
     def on_mount(self) -> None:
-        # Anchored, the log stays at its end when a resize changes its height; scrolling back
-        # releases it, and scrolling to the end again anchors it once more (Textual's anchor).
+        # Textual's anchor: the log keeps to its end through resizes, until scrolled back.
         self.anchor()
 
     # ------------------------------------------------------------ the game
@@ -109,7 +108,7 @@ class BattleLog(ScrollView, can_focus=False):
         if view is None:
             return
         if view.passed:
-            # The line needs none of the unshown battles' counts (thousands a frame at "max"): kept without them.
+            # The line needs no unshown battle's counts (thousands a frame at "max"): dropped.
             self._append(len(view.passed), replace(view, passed=()))
         else:
             self._append(view)

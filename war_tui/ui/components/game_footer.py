@@ -57,7 +57,7 @@ class GameFooter(LineWidget, can_focus=False):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
-        # As Textual's Footer: not while the app is out of focus (nothing is focused then, so fewer keys apply).
+        # As Textual's Footer: not while the app is unfocused (fewer keys apply then).
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             self.call_after_refresh(self.read_bindings)
 
@@ -131,7 +131,7 @@ class GameFooter(LineWidget, can_focus=False):
             x += unit.width
         if palette is not None:
             start = width - len(palette.text)
-            # A blank always stands after the last key; the separator only where one more blank is left.
+            # A blank always follows the last key; a separator only with a blank to spare.
             separator = "" if self.ascii or start - x < 2 else SEPARATOR
             row.append((" " * max(start - len(separator) - x, 0), ""))
             row.append((separator, "game-footer--separator"))

@@ -106,7 +106,7 @@ class LineWidget(Widget):
     def render_line(self, y: int) -> Strip:
         size = self.size
         if size != self._drawn_for:
-            # Resized or restyled: Textual repaints the whole widget, so every row is drawn again.
+            # Resized or restyled: Textual repaints the whole widget, so redraw every row.
             self._rows = self._draw_rows(size)
             self._lines = [None] * len(self._rows)
             self._drawn_for = size

@@ -126,7 +126,7 @@ class Packet(ClickToFlip, LineWidget):
             self.glyphs.ellipsis,
         )
         if self.won and height > 1:
-            # A label in a style of its own keeps the spaces around it in the subtitle's colour, as Textual's do.
+            # As Textual's: the spaces around a styled label keep the subtitle's colour.
             drawn[-1] = [
                 piece for text, name in drawn[-1]
                 for piece in ([(" ", "packet--count"), (text[1:-1], name), (" ", "packet--count")]

@@ -196,7 +196,7 @@ class Pile(ClickToFlip, LineWidget):
         g = self.glyphs
         rows = (0, max(2, canvas.height - 1))
         layouts = [laid_layout(laid, view.war_cards) for laid in self._rows_of(view)]
-        for level in range(3):  # a deep war gives up face-down cards, then the middle ones, never the deciding card
+        for level in range(3):  # a deep war drops face-down cards, then middle ones, never the deciding card
             lines = [compact_row(layout, g, level) for layout in layouts]
             if max(sum(len(label) + 1 for label, _ in line) - 1 for line in lines) <= canvas.width:
                 break
@@ -216,7 +216,7 @@ class Pile(ClickToFlip, LineWidget):
         else:
             winner = None if view.winner is None else self.names[view.winner.index]
             wordings = [outcome_text(winner, view.taken, 0)]  # the border already says it was a war
-        # The fullest wording whose words fit whole in the room; else the shortest, as far as it goes.
+        # The fullest wording that fits whole; else as much of the shortest as fits.
         said = fitting_lines(wordings, canvas.width, room) or wrap_cells(wordings[-1], canvas.width)[:room]
         style = "pile--war" if self.at_war else "pile--outcome"
         for i, words in enumerate(said):

@@ -140,7 +140,7 @@ def minimal_update(
     if (shadow.width, shadow.height) != size:
         shadow.reset(*size)
     written = cells.written_cells(update, console, shadow)
-    if written is None:  # an update of a kind not known here: written as Textual writes it, the shadow lost
+    if written is None:  # an unknown kind of update: written as Textual writes it, the shadow lost
         shadow.forget()
         return update.render_segments(console)
     out: list[str] = []
