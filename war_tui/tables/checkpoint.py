@@ -1,27 +1,9 @@
-"""A table as bytes and back: all another process needs for the table to go on exactly where it was.
+"""A table as bytes and back, so another process goes on exactly where it was.
 
-``checkpoint(table)`` is compact JSON of at most ``MAX_CHECKPOINT_BYTES``; ``restore(data, clock=..., options=...)``
-builds the ``Table`` again. What it holds, and why so:
-
-- the table's nonce, so a finished game has the same id (``table_game_id``) whichever process records it;
-- the game as its seed (or its dealt packets, when the deal is not the seed's) and the battles played: the engine
-  is deterministic, so replaying them rebuilds every packet, and the counts and the end it holds check the replay;
-  the game's rules, its number at the table, how long it has been played, the tally;
-- each seat: the name, identity and address of whoever sits, sat or is away there, their flip, their wishes
-  (auto-play and its pace, stopping at wars, dealing again) and requests, their emotes still counted;
-- auto-play's next tick and the battle it owes, a war held at its tie, the table's sequence number and the log
-  tail (for late joiners' snapshots), the seats and tables the visitors who opened it hold.
-
-Times are durations (seconds since a seat's player left, until auto-play's next tick...), never a point of one
-process's monotonic clock, which means nothing to another process; ``restore`` counts them from its own clock, so the
-time between the checkpoint and the restore counts for nothing. A seat whose player was connected is restored
-``lost`` (``Seat.lost``): kept for their identity from the restore on, their flip and wishes standing, so whoever
-comes back with that identity sits again and plays on; someone else takes it only once the seat timeout has passed.
-
-Restoring reads data from outside the process: every field is checked (its type, range and size) before anything is
-built, and whatever does not hold (a truncated, corrupt, hostile or newer checkpoint) is a ``CheckpointError``, never
-a crash or a table in a state it could not reach. It sets the rooms of a ``Table`` (seats, auto-play, dealer,
-journal) directly: it is the table's own state, kept in the table's package.
+``checkpoint(table)`` is compact JSON of at most ``MAX_CHECKPOINT_BYTES``; ``restore`` rebuilds the
+``Table`` by replaying the game's battles from its seed. Times are durations, never one process's clock
+readings. Every field is checked before anything is built: bad data is a ``CheckpointError``, never a
+crash. What it holds and why: docs/architecture.md, "A table's checkpoint".
 """
 
 from __future__ import annotations

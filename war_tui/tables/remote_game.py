@@ -1,27 +1,9 @@
 """A game at a table, seen from one connection: the engine's surface, fed by the table's updates.
 
-The board follows a ``RemoteGame`` exactly as it follows a local ``Game`` (both are a
-``PlayedGame``): ``subscribe`` for the game's deals, won battles and game over, and
-``battles``, ``wars``, ``counts``, ``rules``, ``over``, ``result``... for the state
-they describe, which is up to date before each event is told, as with the engine. It never
-decides a rule: it only applies what the table's updates say. Everything else a
-table says (the seats, notices, snapshots, the lobby) goes to ``watch``
-listeners. Key presses become requests through ``send`` (``flip``, ``set_auto``,
-``restart``, ``set_war_stop``, ``emote``, ``decline``, ``play_house``, ``sit``, ``leave``), each a seat's
-stamped with the game and sequence number this screen shows; the table answers with updates.
-
-It holds the table's state, never a replay of steps: each update of the table carries its sequence
-number, and only the next one is applied. One already held (a duplicate, or older) is ignored; one past
-a gap (an update lost) is not applied and asks the table for a fresh snapshot (``Resync``), which replaces
-everything. One ask is outstanding at a time: not asked again until a snapshot comes, or ``RESYNC_RETRY``
-seconds after it was asked if none came (the server serves it, at most one a ``link.RESYNC_GAP``, however
-long the table then waits). A snapshot is always taken: the server encodes it when it sends it, so it is
-never older than what came before it on the connection (and a table opened again under the same name
-numbers its changes from the start). The table's tally and the game's time
-(``tally``, ``played_ms``) come with its events, so every screen shows the same.
-
-Fed by ``handle``: from the protocol's ``update_reader`` in a game process, or
-straight from a ``Table`` member's sink in one process (``--two-players``).
+The board follows it as it follows a local ``Game`` (both are a ``PlayedGame``); it never decides a
+rule, only applies the next numbered update, asks for a fresh snapshot (``Resync``) after a gap, and
+sends key presses as requests stamped with the game and sequence number on show. Fed by ``handle``,
+from the protocol's reader or a local ``Table`` member's sink. See docs/architecture.md, "One table move".
 """
 
 from __future__ import annotations

@@ -1,29 +1,9 @@
 """One shared table: one engine ``Game``, two seats, any number of spectators, behind a thin ``Table``.
 
-The table decides everything that is not a rule of War (the rules stay in the engine), each concern
-in a room of its own that knows nothing of this module:
-
-- ``Seats`` (seats.py): who sits, who is away and keeps a seat, who may take one, the idle player,
-  seats held per identity and address, and what each seat asks;
-- agreement.py: requests between the players, their timeouts, declining them, the emote limit;
-- ``AutoPlay`` (autoplay.py): auto-play's clock, its ticks and a war held at its tie;
-- ``Dealer`` (dealer.py): each deal, the engine's calls and what they say, the game's time, the
-  tally, one record per finished game;
-- ``Journal`` (journal.py): the sequence number, the log in the table's order, telling every member.
-
-``Table`` takes each request (``Member.request``; one stamped against a state that is gone is refused
-first, ``Journal.stale``), changes the room it concerns, then settles (``_settle``): what follows from
-the seats (a battle both flipped for, a deal both asked for, auto-play starting or holding) is
-played, and the table's state is told as the next numbered change. Every change everyone is told
-carries the table's next ``seq``, so every screen sees the same changes in the same order.
-
-Nothing here sleeps or starts a timer. Every method reads the injected clock;
-``next_deadline()`` says when the table next needs ``poll()`` (an idle seat to
-flip, an auto-play battle, a request, a reservation or the table itself to expire). A host
-calls ``poll()`` at that time and asks ``next_deadline()`` again after any call
-into the table. Members are told everything through their ``sink``, a plain
-callable that must not block (a ``Link`` queues, a ``RemoteGame`` updates itself).
-A table belongs to one thread: the host's event loop calls everything on it.
+``Table`` takes each request, changes the room it concerns (seats, agreement, autoplay, dealer,
+journal; none knows this module), then settles what follows and tells it as the next numbered change.
+Nothing here sleeps: a host calls ``poll()`` at ``next_deadline()``, members hear everything through a
+``sink`` that must not block, and one thread (the host's event loop) calls everything on it.
 """
 
 from __future__ import annotations
