@@ -1,21 +1,9 @@
 """Spectators served from one rendering: one game process per table, screen size and terminal kind.
 
-Spectators of one table who share a screen size and a terminal kind (``TERM``, ``COLORTERM``,
-``NO_COLOR``: what decides the colours and glyphs a game draws) watch the output of one game process,
-the **renderer**, which watches the table as an uncounted member. The server copies the renderer's
-output to each of them as it comes, and keeps the screen it shows (``ScreenCopy``): a newcomer gets
-that screen at once, then the stream.
-
-A spectator is never waited for. While what the server holds for one (its SSH channel's buffer) is
-past ``backlog`` bytes, the stream is not copied to it; once its buffer is empty it gets the whole
-screen afresh, then the stream again. So one spectator costs the server at most ``backlog`` plus one
-read of output plus one repaint, however slowly it reads.
-
-A spectator's key is its own business (help, the log, statistics, or leaving): its session leaves
-the shared rendering on that key and starts a game of its own, which gets the key (see
-``GameSession``). A renderer ends when its last spectator leaves; past ``renderers_per_table`` at one
-table, a spectator with yet another size or kind gets a game of its own. The lobby is served the
-same way: everyone browsing it at one size and kind watches one lobby renderer (``LOBBY``).
+The renderer watches the table as an uncounted member; the server copies its output to each spectator
+and keeps its screen (``ScreenCopy``) for newcomers. A spectator is never waited for: past ``backlog``
+bytes it gets nothing until its buffer empties, then the whole screen afresh. A spectator's key starts a
+game of its own. See docs/ssh.md, "Spectators served from one rendering".
 """
 
 from __future__ import annotations

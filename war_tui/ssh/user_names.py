@@ -1,16 +1,10 @@
 """A user name asyncssh would refuse is let in, to be reduced like any other name.
 
-asyncssh (2.24) checks the user name of every authentication request with SASLprep (RFC 4013) and closes
-the connection when the check fails, before the server hears the name. SASLprep's tables are Unicode
-3.2's, so every emoji is an "unassigned character" there: ``ssh -l '🙂ann' HOST`` was refused at login.
-Here a user name is only a name to show, and the tables package reduces it for every screen and the log
-(controls, bidi overrides and unassigned code points go, at most 16 cells), so the server refuses none.
-
-asyncssh has no option or hook for this: the check is the ``saslprep`` its connection module imported,
-called as each authentication request arrives. ``let_in_any_user_name`` replaces that one name with a
-check that keeps SASLprep's result when it has one and the name as sent otherwise. Passwords (which the
-server never accepts) are checked in asyncssh's auth module, untouched. ``tests/unit/test_ssh_user_names.py``
-fails if an asyncssh upgrade renames it.
+asyncssh (2.24) checks user names with SASLprep, whose Unicode 3.2 tables call every emoji unassigned,
+and closes the connection; it has no option for this. ``let_in_any_user_name`` replaces the ``saslprep``
+its connection module imported with a check that keeps SASLprep's result when it has one and the name as
+sent otherwise (passwords, never accepted, keep asyncssh's). tests/unit/test_ssh_user_names.py fails if
+an asyncssh upgrade renames it.
 """
 
 from __future__ import annotations

@@ -1,19 +1,9 @@
 """The board: the one screen every way to play shows, composed once; its state is reactive.
 
-What is on show lives in the board's ``var``s: the deal, the battle on show, the
-result, the names, the seats, the auto-play settings and the tally. Each widget
-binds the ones it draws (``data_bind`` in ``compose``) and redraws in its
-watchers; a change of names or seats redraws, it never composes the board again.
-``var`` rather than ``reactive``: a change repaints nothing by itself, only the
-widgets whose watchers draw it.
-
-The board also paces a war: a battle with a war is laid on the pile step by step
-(``shown_steps``) when there is time to watch it, and the rest of the board tells
-its outcome (``settled``) only once its deciding cards are on show. Who feeds the
-board (a controller, ``war_tui.ui.controllers``) learns of that through its
-``Pacer`` methods, and says whether a war stops at its tie; the board never looks at a game.
-Laying a war is the board's own animation: whoever feeds it settles it at once when something
-newer comes (``settle``).
+Each widget binds the ``var``s it draws (``data_bind`` in ``compose``) and redraws in its watchers:
+``var``, not ``reactive``, so a change repaints only the widgets that draw it. The board also lays a war
+step by step (``shown_steps``) and tells its outcome (``settled``) once its deciding cards are on show;
+whoever feeds it learns of that through its ``Pacer`` methods and settles it when something newer comes.
 """
 
 from __future__ import annotations
