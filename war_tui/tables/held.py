@@ -1,14 +1,9 @@
 """What a table tells its members, held until the store has kept the state it tells of.
 
-A host that keeps every table in a store (so a restart loses none) must not let a screen see a state the store
-has not kept: after a crash it would come back to an older one. ``HeldUpdates`` stands between one table and its
-members' sinks: each update waits, in the order the table told it, tagged with the table's sequence number it
-belongs to (its own ``seq``; the table's at the time for a snapshot or a notice to one member), until ``release``
-says the store has kept that number. What a member is told as it joins (its snapshot, which shows it at the table
-already) waits for the state after its joining (``joined``). A closing notice goes at once (the table is gone; what it did since its last
-kept state went with it). At most ``MAX_HELD`` updates wait: past it they are dropped, and each member who missed
-some is given a fresh snapshot with the next state the host takes to keep (``catch_up``), so it shows no state newer
-than the one released after it. Plain calls; nothing here reads a clock or starts a timer.
+So no screen shows a state a crash could take back: each update waits in the table's order, tagged with
+its sequence number, until ``release`` says the store kept it. A joiner's snapshot waits for the state
+after its joining; a closing notice goes at once. Past ``MAX_HELD`` updates are dropped, and each member
+who missed some gets a fresh snapshot with the next kept state (``catch_up``). No clock, no timer.
 """
 
 from __future__ import annotations

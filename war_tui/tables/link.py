@@ -1,20 +1,10 @@
 """The server's end of one connection: requests in, updates out, every buffer bounded.
 
-A host (the SSH server) makes one ``Link`` per connection, feeds it whatever
-bytes the connection's socket gives (``receive``) and writes out what ``take()``
-returns whenever ``on_output`` says there is something. The table hands the
-link its updates synchronously and the link only queues them, so the table
-never waits for a connection. A link whose queue would pass ``max_queued``
-bytes (a spectator on a bad line, a process that stopped reading) drops it and
-is sent a fresh snapshot instead on its next ``take()``. A connection that
-sends ``max_bad_lines`` malformed lines is closed; requests beyond
-``request_rate`` a second are dropped.
-
-An ask for a fresh snapshot (``Resync``: its screen saw a gap, or its player pressed ctrl+l) is never
-dropped, as a screen that asked waits for it: the link encodes at most one a ``RESYNC_GAP`` seconds for
-its connection, and one asked sooner is deferred (however many are asked meanwhile, one is served) until
-the gap has passed. The link starts no timer: ``next_deadline()`` says when a deferred snapshot is due,
-and the host calls ``poll()`` then, as it drives a table.
+The host feeds it the socket's bytes (``receive``) and writes what ``take()`` returns. The table hands it
+updates synchronously and it only queues them: past ``max_queued`` bytes the queue gives way to a fresh
+snapshot, ``max_bad_lines`` malformed lines close it, requests past ``request_rate`` a second are dropped.
+A ``Resync`` is never dropped, but served at most once a ``RESYNC_GAP``; the link starts no timer (the
+host calls ``poll()`` at ``next_deadline()``).
 """
 
 from __future__ import annotations

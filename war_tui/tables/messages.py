@@ -1,22 +1,9 @@
-"""The plain values a table and the people at it exchange, whatever carries them.
+"""The plain values a table and the people at it exchange, over a socket (``protocol``) or in one process.
 
-A table tells each member (``Update``): a ``Snapshot`` when they arrive or fall
-behind, its game's deals, won battles and end as an ``EventBatch``, the seats as a
-``TableState`` whenever they change, and ``Notice`` lines. The lobby is a
-``Lobby``; a player's emote is ``Emoted``. A member asks (``Request``): ``Flip``, ``Auto``, ``Restart``,
-``WarStop``, ``Emote``, ``House``, ``Sit``, ``Leaving``, ``Decline``, ``Resync``, ``Leave``; a connection outside a table asks ``Join`` or
-``WatchLobby``. The
-same values go through a socket (``protocol`` encodes them) or straight from a
-``Table`` to a ``RemoteGame`` in one process (``--two-players``).
-
-Every change a table tells everyone carries the table's sequence number (``seq``, one more per change):
-a screen applies only the next one, ignores what it already has, and asks for a fresh ``Snapshot``
-(``Resync``) when one is missing. A seat's requests carry the game and sequence number its screen showed
-(``Stamped``), so a key acts on what its player saw.
-
-Texts in them are composed by the table from reduced names only, so nothing a
-client typed reaches another screen unreduced. Log entries are data, not text:
-the presentation layer words them.
+A member is told ``Update``s and asks ``Request``s. Every change told to everyone carries the table's
+``seq``: a screen applies only the next and asks for a ``Snapshot`` (``Resync``) after a gap. A seat's
+requests are ``Stamped`` with what its screen showed, so a key acts on what its player saw. Texts hold
+reduced names only; log entries are data, worded by the presentation layer.
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
 """Names people choose, reduced before they reach anyone else's screen or the log.
 
-A player's name comes from the SSH user name, which a client picks freely: it may
-hold escape sequences, bidi overrides, invisible characters, floods of combining
-marks, newlines or nothing at all. A name is for showing only (a seat belongs to
-an identity, never to a name): letters of every script stay (``山田`` shows as
-``山田``), controls, format characters (bidi overrides, zero-width ones), spaces
-and unassigned or private code points go, a letter keeps at most two combining
-marks, and the whole is cut to 16 terminal cells, measured as the screens
-measure them (``core.cells``); a name that takes no cell at all (a lone skin
-tone, a variation selector) is the fallback. Brackets stay: every screen shows a
-name as text, never as markup. Two names are the same name when they match after
-NFKC and case folding (``ａｎｎ``, ``ⓐⓝⓝ`` and ``ANN`` are ``ann``) and without
-what markup would read as a tag (``[i]alice`` is ``alice``). Table names are
-stricter (they are typed on a command line and shown in the lobby): 1-24
-characters of ``a-z 0-9 -``, case-folded; anything else is refused, never
-repaired.
+A player's name (an SSH user name, chosen freely) is for showing only: letters of every script stay;
+controls, format characters, spaces, unassigned and private code points go; a letter keeps at most two
+combining marks; the whole is cut to 16 cells (``core.cells``), and a name of no cell is the fallback.
+Names match after NFKC, case folding and dropping what markup reads as a tag (``ＡＮＮ`` and ``[i]ann``
+are ``ann``). Table names are stricter: 1-24 characters of ``a-z 0-9 -``, case-folded, else refused.
 """
 
 from __future__ import annotations

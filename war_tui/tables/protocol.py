@@ -1,23 +1,12 @@
-"""The line protocol between the server and each connection's game process.
+"""The line protocol between the server and each connection's game process: one JSON object a line.
 
-One JSON object per line, UTF-8, ending in ``\\n``, each carrying the version (``"v": VERSION``) and
-a ``"kind"``. The server sends updates (``snapshot``, ``events``, ``state``, ``notice``, ``emoted``,
-``lobby``), each of a table's with its sequence number (``seq``); a connection sends requests
-(``flip``, ``auto``, ``restart``, ``war_stop``, ``emote``, ``house``, ``sit``, ``leaving``,
-``decline``, ``resync``, ``leave``, ``join``, ``lobby``), a seat's with the game and sequence number
-its screen showed (``game``, ``seq``). Every message type has one codec (``_UPDATES``, ``_REQUESTS``):
-the tag it travels under and its typed fields, each read and written by the same entry. A game travels as its deals,
-won battles and game overs (``TableEvent``), which decode to values equal to the engine's: a battle's
-view holds every card laid, and a war's steps follow from its wars and the rules' war cards, so the
-turn of each card is not sent. A line of another version is refused, with a sentence saying both ends
-must run the same war-tui. Cards travel as one character each (``CARD_CHARS``), so the largest
-snapshot stays well under the line limit.
-
-Every line is checked before anything acts on it: its size (``MAX_LINE``, 64
-KiB), its JSON, its version, its kind, the exact set of fields, their types and
-ranges. A line that fails raises ``ProtocolError``, whose message never echoes
-what was received. ``MessageReader`` splits a byte stream into decoded messages
-and never holds more than ``MAX_LINE`` bytes of an unfinished line.
+Each line carries the version (``"v": VERSION``; another is refused in a sentence) and a ``"kind"``:
+the server sends updates, a table's with its ``seq``; a connection sends requests, a seat's stamped with
+the ``game`` and ``seq`` its screen showed. One codec per message type (``_UPDATES``, ``_REQUESTS``) reads
+and writes it; a game travels as its ``TableEvent``s, cards as one character each (``CARD_CHARS``). Every
+line is checked (size ``MAX_LINE``, JSON, version, kind, exact fields, types, ranges) before anything acts
+on it: a failure is a ``ProtocolError`` that never echoes what came. ``MessageReader`` holds at most
+``MAX_LINE`` bytes of an unfinished line.
 """
 
 from __future__ import annotations
