@@ -1,11 +1,9 @@
 """A table's games: each deal, what the engine says on each call, the game's time, the tally and its record.
 
-The rules stay in the engine: the dealer only deals a ``Game`` and runs the calls the table makes on
-it (``start``, ``step``, ``play``, ``stop``), collecting what the engine says as the table tells it
-(deals, won battles and ends: ``TableEvent``). It keeps the battle on show for snapshots, stops the
-game's time and counts it in the tally the moment it ends (before anyone is told), and hands the one
-``GameRecord`` of each finished game to the host, named by the table's ``game_ids``. A game both players stopped before its first battle
-is no game: neither the tally nor the statistics keep it.
+The rules stay in the engine: the dealer deals a ``Game``, runs the table's calls on it and collects what
+the engine says (``TableEvent``). It keeps the battle on show for snapshots, stops the game's time and
+counts it in the tally the moment it ends (before anyone is told), and hands the host one ``GameRecord``
+per finished game, named by ``game_ids``. A game stopped before its first battle is not counted.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """Every table on a server, by name: created when first named, bounded in number, listed for the lobby.
 
-The registry is the one object a server keeps: connections ``join`` through
-it, the lobby reads ``lobby()`` (or receives it through ``watch_lobby``), and
-the host drives all tables' timers with ``next_deadline()`` / ``poll()``.
-
-A host that keeps its tables in a store (so a restart loses none) asks ``changed()`` after every request and poll
-(``on_change`` says when there is something to ask), takes each changed table's ``checkpoint(name)``, and once the
-store has kept it ``release(name, seq)``: with ``hold_updates`` nothing a table tells its members reaches them before
-(``held.py``), so no screen shows a state the store could lose. At start it ``restore``s every kept table.
+Connections ``join`` through it, the lobby reads ``lobby()`` (or ``watch_lobby``), and the host drives
+every table's timers with ``next_deadline()`` / ``poll()``. A host keeping its tables in a store asks
+``changed()``, takes ``checkpoint(name)`` and, once kept, ``release(name, seq)``; with ``hold_updates``
+nothing reaches members before (``held.py``). At start it ``restore``s every kept table.
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """A table's two seats: who sits, who is away and keeps a seat, who may take one, and what each seat asks.
 
-A seat is played by a connected player, kept for an away player's identity for the reconnect grace
-(the house plays it meanwhile), or played by the house. A restored table's seat whose player was
-connected is ``lost``: kept for them like an away player's, but they still play it (their flip and
-wishes stand, the house flips for them only as for an idle player) until they sit again or its time
-is up, so the game goes on where the process that held it left it. ``Seats`` answers every question about the
-pair (the seat someone arriving takes, seats one identity or address holds, the idle player the table
-waits for, when a kept seat lapses) and makes every change of seating, returning what it tells as a
-``Seating``: the table words it to everyone and to the server's log. Plain values and times passed in;
-nothing here broadcasts, plays a battle or reads a clock.
+A seat is played by a connected player, kept for an away player's identity for the reconnect grace (the
+house plays it meanwhile), or played by the house; a restored seat is ``lost``, kept for its player who
+still plays it. ``Seats`` answers every question about the pair and makes every change of seating,
+returning what it tells as a ``Seating`` for the table to word. Nothing here broadcasts, plays or reads
+a clock.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """A Line API widget that keeps its drawn rows and repaints only the rows a battle really changed.
 
-Textual's usual path (``render()`` returning Rich Text) turns the whole drawing
-into Content, wraps and formats it, and repaints every row of the widget,
-whatever changed. Here a widget draws plain rows of (text, style name) runs,
-compared row by row with what is on screen; only the rows that differ are
-marked for repaint (``refresh`` with regions), and Textual asks
-``render_line`` for those rows alone. A row becomes a Strip only then, with one
-Rich style per run, each component style looked up once per look of the widget.
+Textual's usual path (``render()`` returning Rich Text) formats the whole drawing and repaints every row.
+Here a widget draws plain rows of (text, style name) runs, compares them with what is on screen, and
+marks only the rows that differ; ``render_line`` makes a Strip of a row only then, each style looked up
+once per look of the widget.
 """
 
 from __future__ import annotations

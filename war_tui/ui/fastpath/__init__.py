@@ -1,18 +1,10 @@
 """The one place war-tui uses private names of Textual and Rich, each behind a probe run at start-up.
 
-Everything else in war-tui uses public API only. What is here saves what a user
-notices (measured side by side, figures in docs/performance.md):
-
-- the shadow terminal (``damage``, with ``cells``, ``scroll`` and ``output``): the
-  terminal gets only the cells that changed, and the battle log's lines moving up
-  become a terminal scroll: a sixth of the bytes of Textual's own output at 4
-  battles/s (SSH players feel it);
-- ``memory``: the render caches of removed widgets are let go at each deal, so
-  the screensaver's memory stays flat instead of growing to Textual's memo limit.
-
-``probe()`` decides once per app: with ``WAR_TUI_FASTPATH=0`` in the environment,
-or when the installed Textual lacks anything a piece reads, that piece is off and
-the game runs on Textual's public path alone, the same screens cell for cell.
+Each piece saves what a user notices (figures in docs/performance.md): the shadow terminal (``damage``,
+with ``cells``, ``scroll`` and ``output``) sends only changed cells and scrolls the log's lines, a sixth
+of Textual's bytes at 4 battles/s; ``memory`` lets go of removed widgets' render caches at each deal.
+``probe()`` turns a piece off under ``WAR_TUI_FASTPATH=0`` or when Textual lacks what it reads: the game
+then runs on Textual's public path alone, the same screens cell for cell.
 """
 
 from __future__ import annotations

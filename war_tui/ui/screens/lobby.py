@@ -1,14 +1,9 @@
 """The lobby of a server's shared tables: every table, live; sit, watch, or open a new one.
 
-The app sets ``lobby`` whenever the server sends one; the list keeps the row
-under the cursor on the same table as rows come and go (on its neighbour when
-it closes or the free-seat filter leaves it out), scrolls with the cursor, and
-a line under it says how many tables there are and which are in sight whenever
-some are not (scrolled away or filtered out). The screen decides no
-rule: the server seats whoever asks at a free seat and makes them a spectator
-when both are taken, and words every refusal. The one check made here is the
-table name's, with the tables package's own rule, so a refused name is said
-before anything is sent.
+The list keeps the cursor on the same table as rows come and go (on its neighbour when that one goes) and
+says which tables are out of sight. The screen decides no rule: the server seats, makes spectators and
+words every refusal. The one check here is the table name's, with the tables package's rule, so a bad
+name is said before anything is sent.
 """
 
 from __future__ import annotations
