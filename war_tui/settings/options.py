@@ -1,13 +1,10 @@
 """Every setting of the game declared once, in one table: ``PLAY``.
 
-An ``Option`` names a setting and says what it takes (a parser, with its range), its default and its help,
-and what it is besides a flag: a preference (a key of the preferences file, checked by the flag's own
-parser), a choice for one run (a flag that is no key, with the reason), a served variable (what
-``serve-ssh`` tells each game it starts), a field of ``PlaySettings``. The game's flags (``add_flags``),
-the file's keys (``preference_checks``), the settings' defaults and the served environment
-(``read_served``, ``served_environment``) all come from here. The servers' flags are options too.
-
-Nothing here imports more than the values it checks: ``war-tui game`` loads this table on every start.
+An ``Option`` names a setting, its parser (with its range), default and help, and what else it is: a
+preference key, a choice for one run, a served variable, a ``PlaySettings`` field. The game's flags
+(``add_flags``), the file's keys (``preference_checks``), the defaults and the served environment
+(``read_served``, ``served_environment``) come from here, as do the servers' flags. It imports only the
+values it checks: ``war-tui game`` loads it on every start.
 """
 
 from __future__ import annotations

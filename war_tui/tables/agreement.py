@@ -1,12 +1,9 @@
 """The table's rules for what one player asks of the other, and how often a player may emote.
 
-Everything that changes the game for both players (auto-play, stopping at wars, dealing again,
-stopping a game to deal again) is a wish each seat holds; the table acts once both seats hold it
-(the house agrees to anything). A wish the other player has not answered is a pending request: it
-times out after ``REQUEST_TIMEOUT`` seconds, and the table says so. Emotes are limited per seat
-(``EmoteLimit``), so nobody floods the other's screen. The functions here keep each seat's pending
-requests (``track``, ``expire``, ``decline``) on any seat that is an ``Asker``. Plain values and times
-passed in; no timers.
+What changes the game for both (auto-play, stopping at wars, dealing again) is a wish each seat holds;
+the table acts once both hold it (the house agrees to anything). An unanswered wish is a request that
+times out after ``REQUEST_TIMEOUT`` seconds; ``EmoteLimit`` keeps emotes from flooding a screen. Plain
+values and times passed in; no timers.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """A table's journal: its sequence of changes, its log in the table's order, and who hears each change.
 
-Every change a table tells everyone (an ``EventBatch`` of its game, a ``TableState``, a logged
-``Notice``, an ``Emoted``) gets the next sequence number (``seq``) here and goes to every member's
-sink at once, so each screen applies changes in one order and notices a gap. The log keeps the
-game's deals, battles and ends and every logged notice and emote in that same order, for the
-snapshots late joiners get. A seat's request carries the game and sequence number its screen
-showed; ``stale`` says whether it was made against a state that is gone. Nothing here plays, seats
-or reads a clock.
+Every change told to everyone gets the next ``seq`` here and goes to every member's sink at once, so
+each screen applies changes in one order and notices a gap; the log keeps the same order for late
+joiners' snapshots. ``stale`` says whether a seat's request was made against a state that is gone.
+Nothing here plays, seats or reads a clock.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """The cells a compositor update writes, and the shadow of what the terminal shows.
 
-A cell is a character and the SGR codes the terminal shows it in: two cells look
-the same when both match. Textual's styles also carry metadata for the mouse (a
-cell's offset in its widget) that never reaches the terminal, so comparing styles
-would count a moved bar as changed.
-
-The one private name read here is Textual's update classes (``textual._compositor``:
-a ``ChopsUpdate``'s ``chops``, ``spans`` and ``chop_ends``, a ``LayoutUpdate``'s
-``strips`` and ``region``); strips, styles and colour systems go through public API.
+A cell is a character and its SGR codes: two cells look the same when both match (a style's mouse
+metadata never reaches the terminal, so comparing styles would count a moved bar as changed). The one
+private name read here is Textual's update classes (``textual._compositor``); strips, styles and colour
+systems go through public API.
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """Send the terminal only the cells that really changed (bytes matter over SSH).
 
-Textual repaints a widget by writing every cell of its region, even where the
-terminal already shows the same character in the same style: each battle
-rewrites most of the board, about 7 KB. ``minimal_update`` compares what an update
-writes (``cells``) with the shadow of the terminal and writes only the runs of
-cells that differ (short unchanged gaps are rewritten to save a cursor move),
-after scrolling rows that moved up (``scroll``). A full-screen update (start, a
-resize, another screen) is written whole and resets the shadow, so the shadow
-can't drift from the terminal for long.
-
-``MinimalUpdate`` is a Textual compositor update (private ``textual._compositor``),
-handed to the driver by ``output.ShadowOutput``.
+Textual rewrites every cell of a repainted region, about 7 KB a battle. ``minimal_update`` compares what
+an update writes (``cells``) with the terminal's shadow and writes only the differing runs (short gaps
+rewritten to save a cursor move), after scrolling rows that moved up (``scroll``). A full-screen update
+is written whole and resets the shadow. ``MinimalUpdate`` is a private compositor update, handed to the
+driver by ``output.ShadowOutput``.
 """
 
 from __future__ import annotations
