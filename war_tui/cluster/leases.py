@@ -44,6 +44,7 @@ from ..serving.table_store import StaleWrite
 from .buckets import open_bucket
 from .config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
 from .keys import table_key
+from .tasks import end_tasks
 
 BUCKET = "war-tui-leases"
 MARKER_TTL = 60
@@ -193,9 +194,7 @@ class NodeLease:
     async def stop(self, release: bool = True) -> None:
         """Stop renewing; ``release`` deletes the lease so the node's tables may be taken at once."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await end_tasks([self._task])
             self._task = None
         if release and not self.lost:
             with contextlib.suppress(StaleWrite, NatsError, OSError, TimeoutError):  # stopping: the lease runs out anyway

@@ -37,6 +37,7 @@ from ..tables.messages import Notice, NoticeCode, Resync
 from ..tables.names import parse_table_name
 from ..tables.protocol import encode
 from .leases import NODE_ID
+from .tasks import end_tasks
 
 PREFIX = "war-tui.relay"
 CONN_ID = re.compile(r"[0-9a-f]{20}")
@@ -358,11 +359,7 @@ class RelayNode:
 
     async def stop(self) -> None:
         await self._drain()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await end_tasks(self._tasks)
         self._tasks = []
         for sub in self._subs:
             with contextlib.suppress(*NATS_ERRORS):

@@ -32,6 +32,7 @@ from ..cluster.leases import NODE_ID, Owners
 from ..cluster.node import Cluster
 from ..cluster.relay import NATS_ERRORS, RelayNode
 from ..cluster.table_store import NatsTableStore
+from ..cluster.tasks import end_tasks
 from ..tables import TableRefused
 from ..tables.checkpoint import CheckpointError
 from ..tables.messages import Lobby, LobbyEntry
@@ -110,11 +111,7 @@ class Nodes:
 
     async def stop(self) -> None:
         self.host.router = None
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await end_tasks(self._tasks)
         self._tasks = []
         await self.relay.stop()
 
