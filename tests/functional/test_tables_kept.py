@@ -7,63 +7,14 @@ which prints what its table tells it.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import re
-import sys
-from pathlib import Path
 
 import pytest
-from ssh_support import TIMEOUT, ClientKey, Seat, ServerProcess, connect, make_key, start_server
+from nodes_support import FAKE_TABLE, close, cluster, flip_both, keys, line_player, play, sit
+from ssh_support import ServerProcess, start_server
 from ssh_support.players import MANY, Listener
 
-from war_tui.cluster.config import ClusterConfig
 from war_tui.serving.goodbyes import RESTARTING
-
-FAKE_TABLE = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
-
-
-def cluster(nats_server, tmp_path: Path) -> ClusterConfig:
-    host = nats_server.url.split("://", 1)[1]
-    return ClusterConfig(urls=(f"nats://{nats_server.token}@{host}",), directory=tmp_path / "node", lease_seconds=2)
-
-
-KEYS: dict[str, ClientKey] = {}
-
-
-def keys(tmp_path: Path) -> list[ClientKey]:
-    """ann's, bob's and eve's keys: whom a seat is kept for, whatever host key a server has."""
-    KEYS.clear()
-    KEYS.update({user: make_key(tmp_path, f"{user}_key") for user in ("ann", "bob", "eve")})
-    return list(KEYS.values())
-
-
-async def sit(port: int, user: str, command: str) -> Seat:
-    conn = await connect(port, KEYS[user], username=user)
-    process = await conn.create_process(command, term_type="xterm-256color", term_size=(100, 30), encoding=None)
-    return Seat(conn, process)
-
-
-async def play(ann: Seat, bob: Seat, battles: int, first: int = 1) -> str:
-    """Both flip until ``battles`` more are played; the counts of the last, as every screen read them."""
-    for seat in (ann, bob):
-        await seat.expect(r"SNAPSHOT ")  # its game reads keys from here on
-    counts = ""
-    for battle in range(first, first + battles):
-        ann.type(b"f")
-        bob.type(b"f")
-        seen = [await seat.expect(rf"BATTLE {battle} (\d+-\d+)") for seat in (ann, bob)]
-        assert seen[0].group(1) == seen[1].group(1)
-        counts = seen[0].group(1)
-    return counts
-
-
-async def close(*seats: Seat) -> None:
-    for seat in seats:
-        seat.conn.close()
-    for seat in seats:
-        with contextlib.suppress(Exception):  # the server may have gone first
-            await asyncio.wait_for(seat.conn.wait_closed(), TIMEOUT)
 
 
 async def test_a_stopped_server_tells_its_players_it_restarts_and_the_next_serves_the_table_where_it_was(
@@ -118,20 +69,6 @@ async def test_a_stranger_cannot_take_a_restored_seat_kept_for_its_player(tmp_pa
         await close(eve)
     finally:
         await again.server.stop()
-
-
-async def line_player(port: int, user: str) -> Listener:
-    conn = await connect(port, None, username=user)
-    return Listener(conn, await conn.create_process("line table oak", encoding=None))
-
-
-async def flip_both(ann: Listener, bob: Listener, battle: int, heard: int | None = None) -> None:
-    """Both flip; ann's score says the table reached ``battle`` (her ``heard``-th battle on this connection)."""
-    ann.say(b"\n")
-    bob.say(b"\n")
-    await ann.until(rf"(?s)(?:beats.*?){{{battle if heard is None else heard}}}")
-    ann.say(b"score\n")
-    await ann.until(rf"Battle {battle}, ")
 
 
 @pytest.mark.app  # the real game, in the line mode

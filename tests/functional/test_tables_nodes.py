@@ -16,9 +16,9 @@ import re
 from pathlib import Path
 
 import pytest
+from nodes_support import FAKE_TABLE, close, keys, line_player, play, sit
 from ssh_support import ServerProcess, start_server, until
 from ssh_support.players import MANY, Listener
-from test_tables_kept import FAKE_TABLE, close, keys, line_player, play, sit
 
 from war_tui.cluster.config import ClusterConfig
 from war_tui.cluster.relay import LOST
