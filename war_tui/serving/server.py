@@ -213,6 +213,8 @@ class GameServer:
         # Sessions keep to the grace period themselves; the margin covers a game's last SIGKILL.
         await self._settle(self.config.shutdown_grace + 1.0, connections=False)
         await self._close_connections()
+        if self.nodes is not None:  # the last games to the stream, while the writer thread still takes them
+            await self.nodes.games.stop(KEEP_TIMEOUT)
         await self.tables.stop()
         if self.game_parent is not None:
             await self.game_parent.stop()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from ..core.plural import plural
@@ -65,6 +65,9 @@ class TableHost:
         """Keeps the tables in a store (``keep_in``); until then a kept registry's updates wait."""
         self.router: Callable[[str, str | None, str | None], TableLink] | None = None
         """Makes each connection's way to the tables of every node (``table_nodes``); None: this server's only."""
+        self.publish: Callable[[GameRecord], bool] | None = None
+        """Sends a finished game to every node's statistics (``cluster.game_stream``); False or None: it is
+        recorded here only."""
         self.log = log
         self._stats = stats
         self._store: StatsStore | None = None
@@ -138,6 +141,11 @@ class TableHost:
             f"table game over: {record.p1_name} {record.p1_count} - {record.p2_name} {record.p2_count} "
             f"after {plural(record.battles, 'battle')} ({record.result})"
         )
+        if self.publish is None or not self.publish(record):
+            self.record_here(record)
+
+    def record_here(self, record: GameRecord) -> None:
+        """Hand ``record`` to the writer thread, for this server's statistics only."""
         if self._stats is None:
             return
         if self._waiting >= MAX_RECORDS_WAITING:
@@ -150,17 +158,37 @@ class TableHost:
         self._waiting += 1
         self._writer.submit(self._write, record)
 
+    async def store(self, records: Sequence[GameRecord]) -> None:
+        """Store ``records`` (games of any node, from the games stream) through the writer thread; returns once
+        the store has them (in the file, or waiting in it for a locked file), or at once when statistics are off."""
+        if self._stats is None or not records:
+            return
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-records")
+        self._waiting += len(records)
+        try:
+            notice = await asyncio.wrap_future(self._writer.submit(self._store_all, records))
+        finally:
+            self._waiting -= len(records)
+        self.recorded += len(records)
+        if notice:
+            self.log(f"statistics: {notice}")
+
     def _write(self, record: GameRecord) -> None:
         """In the writer thread: store one game, and pass on what the store has to say."""
+        self._from_thread(self._written, self._store_all((record,)))
+
+    def _store_all(self, records: Sequence[GameRecord]) -> str | None:
+        """In the writer thread: store ``records``; what the store has to say."""
         try:
             if self._store is None:
                 assert self._stats is not None
                 self._store = self._stats()
-            self._store.record(record)
-            notice = self._store.take_notice()
+            for record in records:
+                self._store.record(record)
+            return self._store.take_notice()
         except Exception as exc:  # noqa: BLE001 - statistics never stop the tables
-            notice = f"statistics: a table game could not be recorded: {type(exc).__name__}"
-        self._from_thread(self._written, notice)
+            return f"statistics: a table game could not be recorded: {type(exc).__name__}"
 
     def _written(self, notice: str | None) -> None:
         self._waiting -= 1

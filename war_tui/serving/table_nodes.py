@@ -27,6 +27,7 @@ from nats.js.kv import KeyValue
 
 from ..cluster.buckets import open_bucket
 from ..cluster.errors import ClusterUnavailable
+from ..cluster.game_stream import GameStream
 from ..cluster.keys import table_key, table_name
 from ..cluster.leases import NODE_ID, Owners
 from ..cluster.node import Cluster
@@ -45,6 +46,8 @@ LOBBY_BUCKET = "war-tui-lobby"
 LOBBY_INTERVAL = 1.0
 """Seconds between a node's writes of its tables' lobby entries, and its reads of every node's."""
 MAX_LOBBY_VALUE = 8 * 1024
+GAMES_TIMEOUT = 2.0
+"""Seconds a stopping node gives the games stream to take the finished games still waiting."""
 TAKEN_FLUSH = 10.0
 """Seconds a table taken over has for its first write (the one that fences the node it came from)."""
 
@@ -87,6 +90,8 @@ class Nodes:
             client, node, lease_seconds, serve=self.serve, link=self.host.local_link, alive=owners.alive,
             wake=host.wake, log=log,
         )
+        self.games = GameStream(client, node, store=host.store, here=host.record_here, log=log)
+        """Finished games to and from every node's statistics."""
         self.lobby: KeyValue | None = None
         self.others: dict[str, tuple[str, LobbyEntry]] = {}
         """Every table in the lobby bucket, by name: its node and entry (this node's included)."""
@@ -106,11 +111,15 @@ class Nodes:
         )
         self.lobby = await open_bucket(self.client.jetstream(), config)
         await self.relay.start()
+        await self.games.start()
         self.host.router = self.route
+        self.host.publish = self.games.publish
         self._tasks = [asyncio.get_running_loop().create_task(self._lobby_loop())]
 
     async def stop(self) -> None:
         self.host.router = None
+        self.host.publish = None
+        await self.games.stop(GAMES_TIMEOUT)
         await end_tasks(self._tasks)
         self._tasks = []
         await self.relay.stop()

@@ -1,0 +1,145 @@
+"""Finished table games reach every node's statistics once: through the games stream, whichever node served them.
+
+Nodes are in-process servers on one real nats-server, each with a data directory and a statistics file of its
+own; players are SSH clients running the stand-in table game. A game lasts three battles.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from dataclasses import replace
+from pathlib import Path
+
+from ssh_support import until
+from ssh_support.players import MANY
+from test_tables_kept import FAKE_TABLE, close, keys, play, sit
+from test_tables_nodes import node, stop
+
+from war_tui.cluster.game_stream import STREAM, SUBJECT
+from war_tui.core.rules import Rules
+from war_tui.stats import StatsStore
+from war_tui.stats.recovery import to_line
+
+BATTLES = 3
+
+
+async def start_node(tmp_path: Path, allowed, nats_server, name: str):
+    from ssh_support import start_server
+
+    database = tmp_path / f"{name}.sqlite3"
+    return await start_server(
+        tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, name),
+        table_rules=Rules(max_battles=BATTLES), stats=lambda: StatsStore.open(database), **MANY,
+    )
+
+
+def rows(tmp_path: Path, name: str) -> list[tuple[str, str, str, int]]:
+    """The table games in node ``name``'s statistics file: game id, names, battles."""
+    database = tmp_path / f"{name}.sqlite3"
+    try:
+        with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as conn:
+            return conn.execute("SELECT game_id, p1_name, p2_name, battles FROM games ORDER BY game_id").fetchall()
+    except sqlite3.OperationalError:  # not made yet, or being set up
+        return []
+
+
+def leaders(tmp_path: Path, name: str):
+    board = StatsStore.open(tmp_path / f"{name}.sqlite3", read_only=True).leaders()
+    assert board is not None
+    return board
+
+
+async def finish_a_game(ann, bob) -> None:
+    await play(ann, bob, BATTLES)
+    for seat in (ann, bob):
+        await seat.expect(rf"OVER \S+ after {BATTLES}")
+
+
+async def test_a_game_served_by_one_node_is_in_every_nodes_statistics_once(tmp_path, nats_server):
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        bob = await sit(b.port, "bob", "table oak")  # relayed to A, which serves oak
+        await finish_a_game(ann, bob)
+        await until(lambda: len(rows(tmp_path, "a")) == 1 and len(rows(tmp_path, "b")) == 1)
+        assert rows(tmp_path, "a") == rows(tmp_path, "b")
+        game_id, p1, p2, battles = rows(tmp_path, "a")[0]
+        assert (p1, p2, battles) == ("ann", "bob", BATTLES) and game_id.startswith("oak.")
+        await close(ann, bob)
+    finally:
+        await stop(a, b)
+    assert len(rows(tmp_path, "a")) == 1 and len(rows(tmp_path, "b")) == 1, "stored once, however often delivered"
+
+
+async def test_a_record_published_again_is_one_row_on_every_node(tmp_path, nats_server):
+    """The same game sent three times: twice with its id (JetStream drops the second), once under another id
+    (as a republish after the duplicate window would be: delivered, and the file keeps one row)."""
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        bob = await sit(a.port, "bob", "table oak")
+        await finish_a_game(ann, bob)
+        await until(lambda: len(rows(tmp_path, "a")) == 1 and len(rows(tmp_path, "b")) == 1)
+        record = StatsStore.open(tmp_path / "a.sqlite3", read_only=True).recent()[0]
+        stored = rows(tmp_path, "a")[0]
+        record = replace(record, game_id=stored[0])
+        assert a.server.cluster is not None and a.server.cluster.client is not None
+        js = a.server.cluster.client.jetstream()
+        line = to_line(record).encode()
+        await js.publish(SUBJECT, line, stream=STREAM, headers={"Nats-Msg-Id": stored[0]})
+        await js.publish(SUBJECT, line, stream=STREAM, headers={"Nats-Msg-Id": "again"})
+        await js.publish(SUBJECT, b"not a game", stream=STREAM)
+        nodes = [srv.server.nodes for srv in (a, b)]
+        assert all(n is not None for n in nodes)
+        await until(lambda: all(n.games.folded == 2 for n in nodes))  # type: ignore[union-attr]  # checked above
+        await until(lambda: all(any("could not be read" in line for line in srv.logs) for srv in (a, b)))
+        assert rows(tmp_path, "a") == rows(tmp_path, "b") == [stored]
+        await close(ann, bob)
+    finally:
+        await stop(a, b)
+
+
+async def test_a_node_down_while_a_game_finishes_catches_up_when_it_starts_again(tmp_path, nats_server):
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        await b.server.stop()
+        ann = await sit(a.port, "ann", "table oak")
+        bob = await sit(a.port, "bob", "table oak")
+        await finish_a_game(ann, bob)
+        await until(lambda: len(rows(tmp_path, "a")) == 1)
+        assert rows(tmp_path, "b") == []
+        b = await start_node(tmp_path, allowed, nats_server, "b")  # the same data folder: the same node
+        await until(lambda: len(rows(tmp_path, "b")) == 1)
+        assert rows(tmp_path, "a") == rows(tmp_path, "b")
+        await close(ann, bob)
+    finally:
+        await stop(a, b)
+
+
+async def test_the_leaderboard_reads_the_same_on_every_node(tmp_path, nats_server):
+    """A game at oak (served by A) and one at elm (served by B): both nodes' leaderboards list both."""
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        bob = await sit(a.port, "bob", "table oak")
+        await finish_a_game(ann, bob)
+        eve = await sit(b.port, "eve", "table elm")
+        ann2 = await sit(b.port, "ann", "table elm")
+        await finish_a_game(eve, ann2)
+        await until(lambda: len(rows(tmp_path, "a")) == 2 and len(rows(tmp_path, "b")) == 2)
+        board = leaders(tmp_path, "a")
+        assert board == leaders(tmp_path, "b")
+        assert sorted(leader.games for leader in board) == [1, 1, 2], board
+        await close(ann, bob, eve, ann2)
+    finally:
+        await stop(a, b)

@@ -1,0 +1,203 @@
+"""Finished table games on every node: one JetStream stream they are published to, each node folding it in.
+
+The node that served a game publishes its record once to ``SUBJECT`` with the game's id as ``Nats-Msg-Id``,
+so a republish within ``DUPLICATE_WINDOW`` is dropped by JetStream; anything older is dropped by the
+statistics file's unique game id. Every node (the publisher too) reads the stream through a durable pull
+consumer named for its node id and stores each record in its own statistics, acking it only once stored:
+a node that was down catches up where it stopped, and every node's statistics and leaderboard agree.
+
+Bounded everywhere: games waiting to be published (``MAX_WAITING``; past it, or at stop, a game is
+recorded on its own node only), records fetched at once (``BATCH``, stored before the next fetch), a
+record's size (``MAX_RECORD``). NATS away: publishing retries until it answers, without holding up a
+table, and the log says so once each way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+
+from nats.aio.client import Client
+from nats.errors import Error as NatsError
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, StorageType, StreamConfig
+from nats.js.client import JetStreamContext
+from nats.js.errors import BadRequestError, NotFoundError
+
+from ..stats.records import GameRecord
+from ..stats.recovery import from_line, to_line
+from .buckets import replicas_for
+
+STREAM = "war-tui-games"
+SUBJECT = "war-tui.games"
+DUPLICATE_WINDOW = 10 * 60.0
+"""Seconds JetStream remembers a game id, so a game published again within them is stored once."""
+MAX_AGE = 30 * 24 * 3600.0
+"""Seconds the stream keeps a game: a node down for longer misses it (the others keep it in their files)."""
+MAX_BYTES = 1024 * 1024 * 1024
+"""Bytes the stream keeps at most (about two million games); past it the oldest go."""
+MAX_RECORD = 8 * 1024
+"""The largest record taken (a game's line is under 1 KiB: names are bounded)."""
+MAX_WAITING = 256
+"""Games waiting to be published at most; past it a game is recorded on its own node only."""
+BATCH = 32
+"""Records fetched at once, all stored before the next fetch: what waits for the writer thread."""
+PUBLISH_TIMEOUT = 2.0
+"""Seconds a publish waits for JetStream's acknowledgement before it is tried again."""
+RETRY_MOST = 5.0
+"""Seconds between attempts at most while the stream does not answer (from 0.25 s, doubling)."""
+FETCH_WAIT = 1.0
+"""Seconds a fetch waits for the next record."""
+
+_ERRORS = (NatsError, OSError, TimeoutError, asyncio.TimeoutError)
+
+
+async def open_stream(js: JetStreamContext, replicas: int) -> None:
+    """The games stream, made by the first node that needs it (one made earlier keeps its settings)."""
+    try:
+        await js.stream_info(STREAM)
+        return
+    except NotFoundError:
+        pass
+    config = StreamConfig(
+        name=STREAM, subjects=[SUBJECT], description="war-tui: every finished table game, for every node",
+        storage=StorageType.FILE, num_replicas=replicas, duplicate_window=DUPLICATE_WINDOW, max_age=MAX_AGE,
+        max_bytes=MAX_BYTES, max_msg_size=MAX_RECORD,
+    )
+    with contextlib.suppress(BadRequestError):  # another node made it a moment ago
+        await js.add_stream(config)
+
+
+class GameStream:
+    """This node's part: ``publish`` (on the loop, never waits), the consumer feeding ``store``; ``start``, ``stop``.
+
+    ``store`` stores a batch of records in this node's statistics (through its writer thread) and returns once
+    they are stored; ``here`` records one game on this node only (a game the stream could not take).
+    """
+
+    def __init__(
+        self, client: Client, node: str, *, store: Callable[[Sequence[GameRecord]], Awaitable[None]],
+        here: Callable[[GameRecord], None], log: Callable[[str], None],
+    ) -> None:
+        self.client = client
+        self.js = client.jetstream()
+        self.node = node
+        self.store = store
+        self.here = here
+        self.log = log
+        self.waiting: deque[GameRecord] = deque()
+        """Games not yet acknowledged by the stream, oldest first."""
+        self.published = 0
+        self.folded = 0
+        """Records this node stored from the stream (for the log and the tests)."""
+        self._wake = asyncio.Event()
+        self._away = False
+        self._full = False
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        await open_stream(self.js, replicas_for(len(self.client.servers)))
+        config = ConsumerConfig(
+            ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL, ack_wait=30.0,
+            max_ack_pending=BATCH * 4, inactive_threshold=MAX_AGE,
+            description=f"war-tui: the games node {self.node} stores",
+        )
+        subscription = await self.js.pull_subscribe(SUBJECT, durable=self.node, stream=STREAM, config=config)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._publish_loop()), loop.create_task(self._fold_loop(subscription))]
+
+    def publish(self, record: GameRecord) -> bool:
+        """Send ``record`` to every node's statistics, in the background; False when it cannot be (no game id,
+        or too many waiting): the caller records it on this node only."""
+        if record.game_id is None or not self._tasks:
+            return False
+        if len(self.waiting) >= MAX_WAITING:
+            if not self._full:
+                self._full = True
+                self.log(f"statistics: more than {MAX_WAITING} games wait for the games stream; "
+                         "the next are recorded on this node only")
+            return False
+        self._full = False
+        self.waiting.append(record)
+        self._wake.set()
+        return True
+
+    async def stop(self, timeout: float) -> None:
+        """Publish what waits, within ``timeout``, then stop; a game still waiting is recorded here only."""
+        if not self._tasks:
+            return
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.waiting and not self.client.is_closed and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        if self.waiting:
+            self.log(f"statistics: {len(self.waiting)} finished games did not reach the games stream; "
+                     "they are recorded on this node only")
+            while self.waiting:
+                self.here(self.waiting.popleft())
+
+    async def _publish_loop(self) -> None:
+        wait = 0.25
+        while True:
+            if not self.waiting:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            record = self.waiting[0]
+            try:
+                await self.js.publish(
+                    SUBJECT, to_line(record).encode(), timeout=PUBLISH_TIMEOUT, stream=STREAM,
+                    headers={"Nats-Msg-Id": record.game_id or ""},
+                )
+            except _ERRORS as exc:
+                if not self._away:
+                    self._away = True
+                    self.log(f"statistics: the games stream does not answer ({type(exc).__name__}); "
+                             f"{len(self.waiting)} finished games wait for it")
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RETRY_MOST)
+                continue
+            if self.waiting and self.waiting[0] is record:
+                self.waiting.popleft()
+            self.published += 1
+            wait = 0.25
+            if self._away:
+                self._away = False
+                self.log("statistics: the games stream answers again; the games that waited are sent")
+
+    async def _fold_loop(self, subscription: JetStreamContext.PullSubscription) -> None:
+        while True:
+            try:
+                messages = await subscription.fetch(BATCH, timeout=FETCH_WAIT)
+            except (TimeoutError, NatsTimeout):
+                continue  # nothing new
+            except _ERRORS:
+                if self.client.is_closed:
+                    return
+                await asyncio.sleep(FETCH_WAIT)
+                continue
+            records: list[GameRecord] = []
+            for message in messages:
+                try:
+                    if len(message.data) > MAX_RECORD:
+                        raise ValueError("too long")
+                    record = from_line(message.data.decode("utf-8"))
+                    if record.game_id is None:
+                        raise ValueError("no game id")
+                    records.append(record)
+                except (ValueError, KeyError, TypeError) as exc:
+                    self.log(f"statistics: a record of the games stream could not be read "
+                             f"({type(exc).__name__}); dropped")
+            if records:
+                await self.store(records)
+                self.folded += len(records)
+            for message in messages:
+                with contextlib.suppress(*_ERRORS):  # an ack lost: the record comes again, and is stored once
+                    await message.ack()
