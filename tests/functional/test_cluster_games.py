@@ -96,8 +96,7 @@ async def test_a_record_published_again_is_one_row_on_every_node(tmp_path, nats_
         await js.publish(SUBJECT, line, stream=STREAM, headers={"Nats-Msg-Id": "again"})
         await js.publish(SUBJECT, b"not a game", stream=STREAM)
         nodes = [srv.server.nodes for srv in (a, b)]
-        assert all(n is not None for n in nodes)
-        await until(lambda: all(n.games.folded == 2 for n in nodes))  # type: ignore[union-attr]  # checked above
+        await until(lambda: all(n is not None and n.games.folded == 2 for n in nodes))
         await until(lambda: all(any("could not be read" in line for line in srv.logs) for srv in (a, b)))
         assert rows(tmp_path, "a") == rows(tmp_path, "b") == [stored]
         await close(ann, bob)
