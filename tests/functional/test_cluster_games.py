@@ -16,9 +16,9 @@ from ssh_support.players import MANY
 from test_tables_kept import FAKE_TABLE, close, keys, play, sit
 from test_tables_nodes import node, stop
 
-from war_tui.cluster.game_stream import STREAM, SUBJECT
-from war_tui.core.rules import Rules
-from war_tui.stats import StatsStore
+from war_tui.cluster.game_stream import STREAM, SUBJECT, GameStream
+from war_tui.core.rules import EndReason, Gather, Result, Rules
+from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats.recovery import to_line
 
 BATTLES = 3
@@ -142,3 +142,38 @@ async def test_the_leaderboard_reads_the_same_on_every_node(tmp_path, nats_serve
         await close(ann, bob, eve, ann2)
     finally:
         await stop(a, b)
+
+
+async def test_a_game_finished_while_nats_is_away_waits_and_reaches_the_stream_when_it_answers(tmp_path, nats_server):
+    """nats-server killed: the game waits (one log line says so), nothing is recorded on this node alone; started
+    again, the game is published and stored once, however often the client retried."""
+    client = await nats_server.client()
+    stored: list[GameRecord] = []
+    alone: list[GameRecord] = []
+    logs: list[str] = []
+
+    async def store(records) -> None:
+        stored.extend(records)
+
+    stream = GameStream(client, "node-1", store=store, here=alone.append, log=logs.append)
+    try:
+        await stream.start()
+        nats_server.kill()
+        record = GameRecord(
+            finished_at="2026-05-01T12:00:00+00:00", seed=7, war_cards=1, gather=Gather.WINNER_FIRST,
+            max_battles=10_000, p1_name="ann", p2_name="bob", result=Result.P1, reason=EndReason.ALL_CARDS,
+            battles=100, wars=1, longest_war=1, p1_count=52, p2_count=0, seconds=1.0, source=Source.TABLE,
+            p1_player="key:ann", p2_player="key:bob", game_id="oak.5eed.1",
+        )
+        assert stream.publish(record)
+        await until(lambda: any("games stream does not answer" in line for line in logs))
+        assert stored == [] and list(stream.waiting) == [record]
+        nats_server.start()
+        await until(lambda: stored == [record] and not stream.waiting)
+        await until(lambda: any("answers again" in line for line in logs))
+        assert sum("does not answer" in line for line in logs) == 1, logs
+        await stream.stop(5.0)
+        assert alone == [] and stored == [record], "stored once, recorded nowhere else"
+    finally:
+        await stream.stop(0)
+        await client.close()
