@@ -6,6 +6,7 @@ own; players are SSH clients running the stand-in table game. A game lasts three
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from contextlib import closing
 from dataclasses import replace
@@ -22,6 +23,12 @@ from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats.recovery import to_line
 
 BATTLES = 3
+RECORD = GameRecord(
+    finished_at="2026-05-01T12:00:00+00:00", seed=7, war_cards=1, gather=Gather.WINNER_FIRST, max_battles=10_000,
+    p1_name="ann", p2_name="bob", result=Result.P1, reason=EndReason.ALL_CARDS, battles=100, wars=1, longest_war=1,
+    p1_count=52, p2_count=0, seconds=1.0, source=Source.TABLE, p1_player="key:ann", p2_player="key:bob",
+    game_id="oak.5eed.1",
+)
 
 
 async def start_node(tmp_path: Path, allowed, nats_server, name: str):
@@ -104,6 +111,28 @@ async def test_a_record_published_again_is_one_row_on_every_node(tmp_path, nats_
         await stop(a, b)
 
 
+async def test_a_record_no_file_could_store_is_dropped_and_the_statistics_stay_on(tmp_path, nats_server):
+    """Records with a count past SQLite's integers or a list for a count are dropped (one line); a game after
+    them is stored on every node."""
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_server, "a")
+    b = await start_node(tmp_path, allowed, nats_server, "b")
+    try:
+        assert a.server.cluster is not None and a.server.cluster.client is not None
+        js = a.server.cluster.client.jetstream()
+        good = json.loads(to_line(RECORD))
+        for n, hostile in enumerate(({"battles": 2**70}, {"battles": [1]}, {"p1_name": 5}, {"seconds": "1"})):
+            line = json.dumps({**good, **hostile, "game_id": f"elm.bad.{n}"}).encode()
+            await js.publish(SUBJECT, line, stream=STREAM, headers={"Nats-Msg-Id": f"elm.bad.{n}"})
+        await js.publish(SUBJECT, to_line(RECORD).encode(), stream=STREAM, headers={"Nats-Msg-Id": "oak.5eed.1"})
+        await until(lambda: len(rows(tmp_path, "a")) == 1 and len(rows(tmp_path, "b")) == 1)
+        assert rows(tmp_path, "a") == rows(tmp_path, "b") == [("oak.5eed.1", "ann", "bob", 100)]
+        assert any("could not be read" in line for line in a.logs), a.logs
+        assert not any("Statistics are off" in line for line in a.logs + b.logs)
+    finally:
+        await stop(a, b)
+
+
 async def test_a_node_down_while_a_game_finishes_catches_up_when_it_starts_again(tmp_path, nats_server):
     allowed = keys(tmp_path)
     a = await start_node(tmp_path, allowed, nats_server, "a")
@@ -159,12 +188,7 @@ async def test_a_game_finished_while_nats_is_away_waits_and_reaches_the_stream_w
     try:
         await stream.start()
         nats_server.kill()
-        record = GameRecord(
-            finished_at="2026-05-01T12:00:00+00:00", seed=7, war_cards=1, gather=Gather.WINNER_FIRST,
-            max_battles=10_000, p1_name="ann", p2_name="bob", result=Result.P1, reason=EndReason.ALL_CARDS,
-            battles=100, wars=1, longest_war=1, p1_count=52, p2_count=0, seconds=1.0, source=Source.TABLE,
-            p1_player="key:ann", p2_player="key:bob", game_id="oak.5eed.1",
-        )
+        record = RECORD
         assert stream.publish(record)
         await until(lambda: any("games stream does not answer" in line for line in logs))
         assert stored == [] and list(stream.waiting) == [record]

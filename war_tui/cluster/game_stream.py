@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, StorageType, StreamConfig
@@ -48,6 +49,8 @@ PUBLISH_TIMEOUT = 2.0
 """Seconds a publish waits for JetStream's acknowledgement before it is tried again."""
 RETRY_MOST = 5.0
 """Seconds between attempts at most while the stream does not answer (from 0.25 s, doubling)."""
+ACK_WAIT = 300.0
+"""Seconds a record fetched has to be stored before it comes again (a batch over a file locked for a while)."""
 FETCH_WAIT = 1.0
 """Seconds a fetch waits for the next record."""
 
@@ -68,6 +71,29 @@ async def open_stream(js: JetStreamContext, replicas: int) -> None:
     )
     with contextlib.suppress(BadRequestError):  # another node made it a moment ago
         await js.add_stream(config)
+
+
+_COUNTS = ("war_cards", "max_battles", "battles", "wars", "longest_war", "p1_count", "p2_count")
+_TEXTS = ("finished_at", "p1_name", "p2_name", "gather", "result", "reason", "source", "game_id")
+MAX_COUNT = 2**53
+"""The largest count taken: far past any game, well inside SQLite's integers."""
+
+
+def checked(record: GameRecord) -> GameRecord:
+    """``record`` when every field has the type and range the statistics file takes; else ValueError (a value
+    it cannot store would turn a node's statistics off)."""
+    counts = [getattr(record, name) for name in _COUNTS]
+    if record.seed is not None:
+        counts.append(record.seed)
+    if any(type(count) is not int or not -MAX_COUNT <= count <= MAX_COUNT for count in counts):
+        raise ValueError("a count that is not one")
+    if type(record.seconds) not in (int, float) or not 0 <= record.seconds <= MAX_COUNT:
+        raise ValueError("a time that is not one")
+    texts = [getattr(record, name) for name in _TEXTS]
+    texts += [player for player in (record.p1_player, record.p2_player) if player is not None]
+    if any(not isinstance(text, str) or len(text) > MAX_RECORD for text in texts):
+        raise ValueError("a text that is not one (or no game id)")
+    return record
 
 
 class GameStream:
@@ -99,14 +125,18 @@ class GameStream:
 
     async def start(self) -> None:
         await open_stream(self.js, replicas_for(len(self.client.servers)))
+        subscription = await self._subscribe()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._publish_loop()), loop.create_task(self._fold_loop(subscription))]
+
+    async def _subscribe(self) -> JetStreamContext.PullSubscription:
+        """This node's durable consumer: where it stopped reading, or made (from the stream's first game)."""
         config = ConsumerConfig(
-            ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL, ack_wait=30.0,
+            ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL, ack_wait=ACK_WAIT,
             max_ack_pending=BATCH * 4, inactive_threshold=MAX_AGE,
             description=f"war-tui: the games node {self.node} stores",
         )
-        subscription = await self.js.pull_subscribe(SUBJECT, durable=self.node, stream=STREAM, config=config)
-        loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._publish_loop()), loop.create_task(self._fold_loop(subscription))]
+        return await self.js.pull_subscribe(SUBJECT, durable=self.node, stream=STREAM, config=config)
 
     def publish(self, record: GameRecord) -> bool:
         """Send ``record`` to every node's statistics, in the background; False when it cannot be (no game id,
@@ -178,26 +208,37 @@ class GameStream:
                 messages = await subscription.fetch(BATCH, timeout=FETCH_WAIT)
             except (TimeoutError, NatsTimeout):
                 continue  # nothing new
+            except NotFoundError:  # the consumer went (an operator, or unused past MAX_AGE): made again
+                with contextlib.suppress(*_ERRORS):
+                    await subscription.unsubscribe()
+                with contextlib.suppress(*_ERRORS):
+                    subscription = await self._subscribe()
+                await asyncio.sleep(FETCH_WAIT)
+                continue
             except _ERRORS:
                 if self.client.is_closed:
                     return
                 await asyncio.sleep(FETCH_WAIT)
                 continue
-            records: list[GameRecord] = []
-            for message in messages:
-                try:
-                    if len(message.data) > MAX_RECORD:
-                        raise ValueError("too long")
-                    record = from_line(message.data.decode("utf-8"))
-                    if record.game_id is None:
-                        raise ValueError("no game id")
-                    records.append(record)
-                except (ValueError, KeyError, TypeError) as exc:
-                    self.log(f"statistics: a record of the games stream could not be read "
-                             f"({type(exc).__name__}); dropped")
-            if records:
-                await self.store(records)
-                self.folded += len(records)
-            for message in messages:
-                with contextlib.suppress(*_ERRORS):  # an ack lost: the record comes again, and is stored once
-                    await message.ack()
+            await self._fold(messages)
+
+    async def _fold(self, messages: list[Msg]) -> None:
+        """Store the records of ``messages``, then ack them all (those that are no record too, once said)."""
+        records: list[GameRecord] = []
+        unread: list[str] = []
+        for message in messages:
+            try:
+                if len(message.data) > MAX_RECORD:
+                    raise ValueError("too long")
+                records.append(checked(from_line(message.data.decode("utf-8"))))
+            except (ValueError, KeyError, TypeError) as exc:
+                unread.append(type(exc).__name__)
+        if unread:
+            self.log(f"statistics: {len(unread)} records of the games stream could not be read "
+                     f"({', '.join(sorted(set(unread)))}); dropped")
+        if records:
+            await self.store(records)
+            self.folded += len(records)
+        for message in messages:
+            with contextlib.suppress(*_ERRORS):  # an ack lost: the record comes again, and is stored once
+                await message.ack()
