@@ -27,6 +27,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, StorageType, S
 from nats.js.client import JetStreamContext
 from nats.js.errors import BadRequestError, NotFoundError
 
+from ..core.plural import plural
 from ..stats.records import GameRecord
 from ..stats.recovery import from_line, to_line
 from .buckets import replicas_for
@@ -168,8 +169,8 @@ class GameStream:
                 await task
         self._tasks = []
         if self.waiting:
-            self.log(f"statistics: {len(self.waiting)} finished games did not reach the games stream; "
-                     "they are recorded on this node only")
+            self.log(f"statistics: {plural(len(self.waiting), 'finished game')} did not reach the games stream; "
+                     "recorded on this node only")
             while self.waiting:
                 self.here(self.waiting.popleft())
 
@@ -190,7 +191,7 @@ class GameStream:
                 if not self._away:
                     self._away = True
                     self.log(f"statistics: the games stream does not answer ({type(exc).__name__}); "
-                             f"{len(self.waiting)} finished games wait for it")
+                             f"{plural(len(self.waiting), 'finished game')} waiting for it")
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, RETRY_MOST)
                 continue
@@ -234,7 +235,7 @@ class GameStream:
             except (ValueError, KeyError, TypeError) as exc:
                 unread.append(type(exc).__name__)
         if unread:
-            self.log(f"statistics: {len(unread)} records of the games stream could not be read "
+            self.log(f"statistics: {plural(len(unread), 'record')} of the games stream could not be read "
                      f"({', '.join(sorted(set(unread)))}); dropped")
         if records:
             await self.store(records)
