@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
@@ -72,7 +73,9 @@ async def test_a_game_served_by_one_node_is_in_every_nodes_statistics_once(tmp_p
         await ann.expect(r"SNAPSHOT you=ann seat=1 ")
         bob = await sit(b.port, "bob", "table oak")  # relayed to A, which serves oak
         await finish_a_game(ann, bob)
+        over = time.monotonic()
         await until(lambda: len(rows(tmp_path, "a")) == 1 and len(rows(tmp_path, "b")) == 1)
+        print(f"the game was in both nodes' statistics {(time.monotonic() - over) * 1000:.0f} ms after it ended")
         assert rows(tmp_path, "a") == rows(tmp_path, "b")
         game_id, p1, p2, battles = rows(tmp_path, "a")[0]
         assert (p1, p2, battles) == ("ann", "bob", BATTLES) and game_id.startswith("oak.")

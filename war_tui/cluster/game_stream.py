@@ -38,8 +38,9 @@ DUPLICATE_WINDOW = 10 * 60.0
 """Seconds JetStream remembers a game id, so a game published again within them is stored once."""
 MAX_AGE = 30 * 24 * 3600.0
 """Seconds the stream keeps a game: a node down for longer misses it (the others keep it in their files)."""
-MAX_BYTES = 1024 * 1024 * 1024
-"""Bytes the stream keeps at most (about two million games); past it the oldest go."""
+MAX_GAMES = 1_000_000
+"""Games the stream keeps at most (about 500 MB); past it the oldest go. A count, not bytes: a stream's byte
+limit is reserved from the server's store when it is made, which a small disk would refuse."""
 MAX_RECORD = 8 * 1024
 """The largest record taken (a game's line is under 1 KiB: names are bounded)."""
 MAX_WAITING = 256
@@ -68,7 +69,7 @@ async def open_stream(js: JetStreamContext, replicas: int) -> None:
     config = StreamConfig(
         name=STREAM, subjects=[SUBJECT], description="war-tui: every finished table game, for every node",
         storage=StorageType.FILE, num_replicas=replicas, duplicate_window=DUPLICATE_WINDOW, max_age=MAX_AGE,
-        max_bytes=MAX_BYTES, max_msg_size=MAX_RECORD,
+        max_msgs=MAX_GAMES, max_msg_size=MAX_RECORD,
     )
     with contextlib.suppress(BadRequestError):  # another node made it a moment ago
         await js.add_stream(config)
@@ -188,6 +189,8 @@ class GameStream:
                     headers={"Nats-Msg-Id": record.game_id or ""},
                 )
             except _ERRORS as exc:
+                if self.client.is_closed:
+                    return  # the node stops: ``stop`` records what waits here
                 if not self._away:
                     self._away = True
                     self.log(f"statistics: the games stream does not answer ({type(exc).__name__}); "
@@ -238,7 +241,7 @@ class GameStream:
             self.log(f"statistics: {plural(len(unread), 'record')} of the games stream could not be read "
                      f"({', '.join(sorted(set(unread)))}); dropped")
         if records:
-            await self.store(records)
+            await self.store(records)  # unacked if it never returns: the records come again
             self.folded += len(records)
         for message in messages:
             with contextlib.suppress(*_ERRORS):  # an ack lost: the record comes again, and is stored once
