@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from war_tui.cluster.tasks import end_tasks
 
@@ -26,14 +27,33 @@ async def test_a_task_that_lost_its_cancel_is_asked_again_and_ends():
 
 
 async def test_a_task_that_never_ends_is_given_up_on_within_the_bound():
+    released = asyncio.Event()
+
     async def deaf() -> None:
-        while True:
-            try:
-                await asyncio.sleep(10)
-            except asyncio.CancelledError:
-                continue
+        while not released.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(0.05)
 
     task = asyncio.get_running_loop().create_task(deaf())
     await asyncio.sleep(0)
     assert not await end_tasks([task], timeout=0.5)
-    task.cancel()  # the test's own clean-up: it still runs; cancel once more and forget it
+    released.set()  # the test's own clean-up: the task ends by itself
+    await task
+
+
+async def test_a_loop_that_asks_cancel_requested_ends_after_one_lost_cancel():
+    from war_tui.cluster.tasks import cancel_requested
+
+    rounds = []
+
+    async def background_loop() -> None:
+        while not cancel_requested():
+            rounds.append(1)
+            with contextlib.suppress(asyncio.CancelledError):  # lost, as in a library's wait_for
+                await asyncio.sleep(0.05)
+
+    task = asyncio.get_running_loop().create_task(background_loop())
+    await asyncio.sleep(0.01)
+    task.cancel()
+    await asyncio.wait_for(task, 5)
+    assert task.done() and len(rounds) == 1

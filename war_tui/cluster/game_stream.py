@@ -31,6 +31,7 @@ from ..core.plural import plural
 from ..stats.records import GameRecord
 from ..stats.recovery import from_line, to_line
 from .buckets import replicas_for
+from .tasks import cancel_requested, end_tasks
 
 STREAM = "war-tui-games"
 SUBJECT = "war-tui.games"
@@ -163,11 +164,7 @@ class GameStream:
         deadline = asyncio.get_running_loop().time() + timeout
         while self.waiting and not self.client.is_closed and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.05)
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await end_tasks(self._tasks)
         self._tasks = []
         if self.waiting:
             self.log(f"statistics: {plural(len(self.waiting), 'finished game')} did not reach the games stream; "
@@ -177,7 +174,7 @@ class GameStream:
 
     async def _publish_loop(self) -> None:
         wait = 0.25
-        while True:
+        while not cancel_requested():
             if not self.waiting:
                 self._wake.clear()
                 await self._wake.wait()
@@ -207,7 +204,7 @@ class GameStream:
                 self.log("statistics: the games stream answers again; the games that waited are sent")
 
     async def _fold_loop(self, subscription: JetStreamContext.PullSubscription) -> None:
-        while True:
+        while not cancel_requested():
             try:
                 messages = await subscription.fetch(BATCH, timeout=FETCH_WAIT)
             except (TimeoutError, NatsTimeout):

@@ -44,7 +44,7 @@ from ..serving.table_store import StaleWrite
 from .buckets import open_bucket
 from .config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
 from .keys import table_key
-from .tasks import end_tasks
+from .tasks import cancel_requested, end_tasks
 
 BUCKET = "war-tui-leases"
 MARKER_TTL = 60
@@ -186,7 +186,7 @@ class NodeLease:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def _run(self) -> None:
-        while not self.lost:
+        while not self.lost and not cancel_requested():
             await asyncio.sleep(self.seconds / RENEWALS)
             with contextlib.suppress(NatsError, OSError, TimeoutError):  # NATS away: the next try may reach it
                 await self.renew()

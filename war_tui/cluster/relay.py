@@ -37,7 +37,7 @@ from ..tables.messages import Notice, NoticeCode, Resync
 from ..tables.names import parse_table_name
 from ..tables.protocol import encode
 from .leases import NODE_ID
-from .tasks import end_tasks
+from .tasks import cancel_requested, end_tasks
 
 PREFIX = "war-tui.relay"
 CONN_ID = re.compile(r"[0-9a-f]{20}")
@@ -375,7 +375,7 @@ class RelayNode:
         self._sending.set()
 
     async def _send_loop(self) -> None:
-        while True:
+        while not cancel_requested():
             await self._sending.wait()
             self._sending.clear()
             while self._outbox:
@@ -439,7 +439,7 @@ class RelayNode:
     async def _watch_loop(self) -> None:
         """Ping every relay this door holds, close relayed links whose door went quiet, re-route those whose
         owner died: every third of a lease."""
-        while True:
+        while not cancel_requested():
             await asyncio.sleep(self.lease / 3)
             for remote in list(self.doors.values()):
                 self.send(in_subject(remote.owner, self.node, remote.conn), PING)

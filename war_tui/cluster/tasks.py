@@ -30,3 +30,10 @@ async def end_tasks(tasks: Iterable[asyncio.Task[Any]], timeout: float = STOP_TI
         if task.done() and not task.cancelled():
             task.exception()  # retrieved: a task that failed while stopping is not reported as never retrieved
     return not pending
+
+
+def cancel_requested() -> bool:
+    """Whether the running task was asked to stop: a background loop's condition, so one cancel is enough
+    even when a library's ``wait_for`` dropped it (the task's ``cancelling()`` still counts it)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

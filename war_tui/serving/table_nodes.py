@@ -33,7 +33,7 @@ from ..cluster.leases import NODE_ID, Owners
 from ..cluster.node import Cluster
 from ..cluster.relay import NATS_ERRORS, RelayNode
 from ..cluster.table_store import NatsTableStore
-from ..cluster.tasks import end_tasks
+from ..cluster.tasks import cancel_requested, end_tasks
 from ..tables import TableRefused
 from ..tables.checkpoint import CheckpointError
 from ..tables.messages import Lobby, LobbyEntry
@@ -195,7 +195,7 @@ class Nodes:
     # -- the lobby, and takeovers ------------------------------------------------------------------------
 
     async def _lobby_loop(self) -> None:
-        while True:
+        while not cancel_requested():
             with contextlib.suppress(*NATS_ERRORS):
                 await self._write_lobby()
                 await self._read_lobby()
