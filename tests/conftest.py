@@ -193,3 +193,16 @@ def nats_server(tmp_path):
     server = NatsServer(tmp_path / "nats").start()
     yield server
     server.kill()
+
+
+@pytest.fixture
+def nats_cluster(tmp_path):
+    """Three nats-servers routed to one another (JetStream on each, its own store in tmp_path), 127.0.0.1
+    only; each ended by its pid after the test."""
+    from support.nats import NatsCluster
+
+    cluster = NatsCluster(tmp_path / "nats-cluster")
+    try:
+        yield cluster.start()
+    finally:
+        cluster.kill()

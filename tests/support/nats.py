@@ -2,14 +2,17 @@
 
 Configured as the embedded server is (``war_tui.cluster.embedded.config_text``: JetStream synced before each
 acknowledgement, a token), started on a port it picks, killed or stopped by its pid, and restarted on the
-same port and store, as an operator's restart would.
+same port and store, as an operator's restart would. ``NatsCluster``: three of them routed to one another, for the
+loss of one server of a cluster of three.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -37,7 +40,7 @@ class NatsServer:
         self.store.mkdir(parents=True, exist_ok=True)
         self.ports.mkdir(parents=True, exist_ok=True)
         config = self.folder / "nats.conf"
-        config.write_text(config_text(self.store, self.ports, self.token, self.port), encoding="utf-8")
+        config.write_text(self.config(), encoding="utf-8")
         self.process = subprocess.Popen(
             [str(server_program()), "-c", str(config)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
@@ -55,6 +58,9 @@ class NatsServer:
             raise AssertionError(f"nats-server did not listen within {START_TIMEOUT:g} s")
         self.port = int(self.url.rsplit(":", 1)[1])  # a restart listens where clients knew it
         return self
+
+    def config(self) -> str:
+        return config_text(self.store, self.ports, self.token, self.port)
 
     def kill(self) -> None:
         """SIGKILL, by pid: no clean-up of its own runs."""
@@ -81,3 +87,83 @@ class NatsServer:
     async def client(self):
         """A connection as the game server makes one."""
         return await connect([self.url], lambda line: None, token=self.token)
+
+
+def free_port() -> int:
+    """A port nothing listens on now (a cluster's routes must be named before its servers start)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class ClusterMember(NatsServer):
+    """One server of ``NatsCluster``: a name of its own, a route port, routes to every member."""
+
+    def __init__(self, folder: Path, name: str, route_port: int, routes: list[int]) -> None:
+        super().__init__(folder)
+        self.name = name
+        self.route_port = route_port
+        self.routes = routes
+        self.port = free_port()  # fixed from the start: every member's routes and a client's URLs name it
+
+    def config(self) -> str:
+        routes = ", ".join(json.dumps(f"nats-route://127.0.0.1:{port}") for port in self.routes)
+        return (
+            f"server_name: {json.dumps(self.name)}\n"
+            + config_text(self.store, self.ports, self.token, self.port)
+            + "cluster {\n"
+            "  name: war-tui-test\n"
+            f'  listen: "127.0.0.1:{self.route_port}"\n'
+            f"  routes: [{routes}]\n"
+            "}\n"
+        )
+
+
+class NatsCluster:
+    """Three nats-servers routed to one another, JetStream on each with its own store: ``members[i].url``,
+    ``urls`` for a client of all three, and one member killed by its pid as a crash would end it."""
+
+    def __init__(self, folder: Path, size: int = 3) -> None:
+        route_ports = [free_port() for _ in range(size)]
+        self.members = [
+            ClusterMember(folder / f"n{i}", f"n{i}", route_ports[i], route_ports) for i in range(size)
+        ]
+
+    @property
+    def token(self) -> str:
+        return self.members[0].token
+
+    def urls(self) -> tuple[str, ...]:
+        """A URL per member, the token in each, as ``--nats`` takes them."""
+        return tuple(f"nats://{self.token}@127.0.0.1:{member.port}" for member in self.members)
+
+    def start(self) -> NatsCluster:
+        for member in self.members:
+            member.start()
+        return self
+
+    def member(self, name: str) -> ClusterMember:
+        return next(member for member in self.members if member.name == name)
+
+    async def client(self):
+        return await connect([member.url for member in self.members], lambda line: None, token=self.token)
+
+    async def ready(self) -> None:
+        """Until JetStream has a meta leader (the cluster elects one after its routes are up): a bucket can be made."""
+        client = await self.client()
+        try:
+            deadline = time.monotonic() + START_TIMEOUT
+            while True:
+                try:
+                    await client.jetstream().account_info()
+                    return
+                except Exception:  # noqa: BLE001 - no leader yet: JetStream answers with one error or another
+                    if time.monotonic() > deadline:
+                        raise
+                    await asyncio.sleep(0.1)
+        finally:
+            await client.close()
+
+    def kill(self) -> None:
+        for member in self.members:
+            member.kill()
