@@ -7,7 +7,7 @@ Each run starts two servers one after the other, in an order that alternates fro
 (``ClusterConfig()``: an embedded nats-server, ``sync_interval: always``, as ``serve-ssh`` runs by default)
 or in memory only (``cluster=None``, as the in-process tests of the other server parts run). Two SSH clients
 in this process sit at one table and flip ``--battles`` battles, each flip after the last battle reached
-both screens. The game is the tests' stand-in table game (``tests/functional/ssh_support/fake_table.py``,
+both screens, at a fresh table every 20 battles. The game is the tests' stand-in table game (``tests/functional/ssh_support/fake_table.py``,
 one line per update): the server's own work per battle is the same as with the real game, less the
 bytes of the real game's screens, so the share NATS takes of it is, if anything, overstated here.
 
@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FAKE_TABLE = (sys.executable, str(ROOT / "tests" / "functional" / "ssh_support" / "fake_table.py"))
 WAIT = 60.0
+BATCH = 20
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -61,7 +62,7 @@ async def serve(kept: bool, folder: Path) -> None:
 
     config = ServerConfig(
         host_key=asyncssh.generate_private_key("ssh-ed25519"), session_argv=FAKE_TABLE, authorized_keys=None, port=0,
-        max_sessions_per_address=64, game_niceness=0,
+        max_sessions_per_address=64, max_tables=64, tables_per_address=64, seats_per_address=64, game_niceness=0,
         cluster=ClusterConfig(directory=folder / "cluster") if kept else None,
     )
     server = SshServer(config, log=lambda line: None)
@@ -92,16 +93,19 @@ class Player:
                     raise RuntimeError(f"the session ended before {pattern!r}")
                 self.seen.extend(chunk)
 
-        await asyncio.wait_for(read(), WAIT)
+        try:
+            await asyncio.wait_for(read(), WAIT)
+        except TimeoutError:
+            raise RuntimeError(f"no {pattern!r} within {WAIT:g} s; the end of the screen: {bytes(self.seen[-300:])!r}") from None
 
 
-async def sit(port: int, user: str):
+async def sit(port: int, user: str, table: str):
     import asyncssh
 
     conn = await asyncio.wait_for(asyncssh.connect(
         "127.0.0.1", port, username=user, known_hosts=None, client_keys=[], agent_path=None, password="",
     ), WAIT)
-    process = await conn.create_process("table oak", term_type="xterm-256color", term_size=(100, 30), encoding=None)
+    process = await conn.create_process(f"table {table}", term_type="xterm-256color", term_size=(100, 30), encoding=None)
     return conn, Player(process)
 
 
@@ -115,21 +119,28 @@ async def one_run(kept: bool, battles: int, folder: Path) -> tuple[float, float]
     conns = []
     try:
         started = json.loads(await asyncio.wait_for(child.stdout.readline(), WAIT))
-        players = []
-        for user in ("ann", "bob"):
-            conn, player = await sit(started["port"], user)
-            conns.append(conn)
-            players.append(player)
-            await player.until(rb"SNAPSHOT ")
-        await players[0].until(rb"seats=ann:player,bob:player ")
-        server, nats = cpu_seconds(child.pid), cpu_seconds(started["nats"])
-        for battle in range(1, battles + 1):
-            for player in players:
-                player.process.stdin.write(b"f")
-            for player in players:
-                await player.until(rb"BATTLE %d " % battle)
-        server, nats = cpu_seconds(child.pid) - server, cpu_seconds(started["nats"]) - nats
-        return server / battles, nats / battles
+        server = nats = 0.0
+        for batch in range(battles // BATCH):  # a table a batch: a game of War may end before 300 battles
+            players = []
+            for user in ("ann", "bob"):
+                conn, player = await sit(started["port"], user, f"t{batch}")
+                conns.append(conn)
+                players.append(player)
+                await player.until(rb"SNAPSHOT ")
+            await players[0].until(rb"seats=ann:player,bob:player ")
+            server -= cpu_seconds(child.pid)
+            nats -= cpu_seconds(started["nats"])
+            for battle in range(1, BATCH + 1):
+                for player in players:
+                    player.process.stdin.write(b"f")
+                for player in players:
+                    await player.until(rb"BATTLE %d " % battle)
+            server += cpu_seconds(child.pid)
+            nats += cpu_seconds(started["nats"])
+            for conn in conns:
+                conn.close()
+        played = battles // BATCH * BATCH
+        return server / played, nats / played
     finally:
         for conn in conns:
             conn.close()
@@ -166,14 +177,14 @@ async def measure(runs: int, battles: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--battles", type=int, default=300)
+    parser.add_argument("--battles", type=int, default=300, help=f"rounded down to a multiple of {BATCH}")
     parser.add_argument("--serve", choices=("kept", "memory"), help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve(args.serve == "kept", args.folder))
     else:
-        asyncio.run(measure(max(1, args.runs), max(1, args.battles)))
+        asyncio.run(measure(max(1, args.runs), max(BATCH, args.battles - args.battles % BATCH)))
 
 
 if __name__ == "__main__":

@@ -157,7 +157,7 @@ class NatsCluster:
                 try:
                     await client.jetstream().account_info()
                     return
-                except Exception:  # noqa: BLE001 - no leader yet: JetStream answers with one error or another
+                except Exception:  # no leader yet: JetStream answers with one error or another
                     if time.monotonic() > deadline:
                         raise
                     await asyncio.sleep(0.1)

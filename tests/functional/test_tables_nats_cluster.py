@@ -1,0 +1,101 @@
+"""A NATS cluster of three loses a server mid-game: the tables' buckets are kept on all three, JetStream elects
+a new leader for them, and the game goes on with no battle lost or played twice.
+
+Two in-process war-tui nodes are given all three servers' URLs; ann plays on node A, bob on node B, at one
+table. The nats-server that leads the tables' bucket (its stream's leader, as JetStream's stream info names
+it) is killed with SIGKILL between ann's flip and bob's. Players are SSH clients running the stand-in table
+game, which prints what its table tells it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from ssh_support import start_server
+from ssh_support.players import MANY
+from test_tables_kept import FAKE_TABLE, close, keys, play, sit
+from test_tables_nodes import LEASE, stop
+
+from war_tui.cluster.config import ClusterConfig
+from war_tui.cluster.keys import table_key
+from war_tui.cluster.leases import BUCKET as LEASES
+from war_tui.cluster.table_store import BUCKET as TABLES
+
+
+def node(nats_cluster, tmp_path: Path, name: str) -> ClusterConfig:
+    return ClusterConfig(urls=nats_cluster.urls(), directory=tmp_path / name, lease_seconds=LEASE)
+
+
+async def start_node(tmp_path: Path, allowed, nats_cluster, name: str):
+    return await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_cluster, tmp_path, name), **MANY)
+
+
+async def stream(nats_cluster, bucket: str):
+    """JetStream's stream info of ``bucket`` (its stream is ``KV_<bucket>``), asked of any living server."""
+    client = await nats_cluster.client()
+    try:
+        return await client.jetstream().stream_info(f"KV_{bucket}")
+    finally:
+        await client.close()
+
+
+def battles(seat) -> list[int]:
+    return [int(number) for number in re.findall(rb"BATTLE (\d+) ", bytes(seat.seen))]
+
+
+async def test_on_a_cluster_of_three_both_buckets_are_kept_on_all_three(tmp_path, nats_cluster):
+    await nats_cluster.ready()
+    a = await start_node(tmp_path, keys(tmp_path), nats_cluster, "a")
+    try:
+        for bucket in (TABLES, LEASES):
+            info = await stream(nats_cluster, bucket)
+            assert info.config.num_replicas == 3, bucket
+            assert info.cluster is not None and len(info.cluster.replicas or ()) == 2, "a leader and two followers"
+    finally:
+        await stop(a)
+
+
+@pytest.mark.xfail(strict=False, reason=(
+    "the table stalls: (1) a checkpoint's save refused with nats-py's NoStreamResponseError while JetStream elects "
+    "a leader ends the keeper's task (war_tui/serving/table_keeper.py STORE_ERRORS has no NATS error), and the "
+    "change is never kept nor shown; (2) a relayed line published while the owner's connection moves to another "
+    "server (core NATS, at most once) is lost, so bob's flip never reaches the owner"
+))
+async def test_the_nats_server_leading_the_tables_killed_mid_game_loses_no_battle(tmp_path, nats_cluster):
+    await nats_cluster.ready()
+    allowed = keys(tmp_path)
+    a = await start_node(tmp_path, allowed, nats_cluster, "a")
+    b = await start_node(tmp_path, allowed, nats_cluster, "b")
+    try:
+        ann = await sit(a.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        bob = await sit(b.port, "bob", "table oak")
+        await bob.expect(r"SNAPSHOT you=bob seat=2 ")
+        await play(ann, bob, 3)
+        tables = await stream(nats_cluster, TABLES)
+        assert tables.config.num_replicas == 3
+        assert tables.cluster is not None and tables.cluster.leader is not None
+        leader = nats_cluster.member(tables.cluster.leader)
+
+        ann.type(b"f")  # battle 4 is asked for by one flip before the kill and one after: its save meets the election
+        leader.kill()
+        bob.type(b"f")
+        seen = [await seat.expect(r"BATTLE 4 (\d+-\d+)") for seat in (ann, bob)]
+        assert seen[0].group(1) == seen[1].group(1)
+        counts = await play(ann, bob, 3, first=5)
+
+        assert battles(ann) == battles(bob) == list(range(1, 8)), "every battle once, on both screens"
+        client = await nats_cluster.client()
+        try:
+            kept = json.loads((await (await client.jetstream().key_value(TABLES)).get(table_key("oak"))).value)
+        finally:
+            await client.close()
+        assert (kept["game"]["b"], "-".join(map(str, kept["game"]["counts"]))) == (7, counts)
+        after = await stream(nats_cluster, TABLES)
+        assert after.cluster is not None and after.cluster.leader not in (None, leader.name), "a new leader"
+        await close(ann, bob)
+    finally:
+        await stop(a, b)
