@@ -9,6 +9,7 @@ three servers in a cluster of three or more, so an acknowledged save survives a 
 from __future__ import annotations
 
 from nats.aio.client import Client
+from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import APIError, KeyWrongLastSequenceError
@@ -25,6 +26,10 @@ WRONG_LAST = (10071, 10164)
 """JetStream's error codes for a write whose expected last sequence is not the subject's."""
 READ_TIMEOUT = 10.0
 """Seconds ``load_all`` waits for the next table while it reads the bucket."""
+
+
+class StoreUnavailable(ConnectionError):
+    """NATS did not take a write now (a JetStream leader election, a reconnect): the keeper tries again."""
 
 
 class NatsTableStore:
@@ -64,6 +69,8 @@ class NatsTableStore:
             return await self.kv.update(key, data, last=revision)
         except KeyWrongLastSequenceError:
             raise StaleWrite(name) from None
+        except NatsError as exc:  # no stream leader (an election), no responders, a timeout: try again later
+            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from None
 
     async def delete(self, name: str, revision: int | None) -> None:
         try:
@@ -71,7 +78,9 @@ class NatsTableStore:
         except APIError as exc:
             if exc.err_code in WRONG_LAST:
                 raise StaleWrite(name) from None
-            raise
+            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from None
+        except NatsError as exc:
+            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from None
 
     async def close(self) -> None:
         """Nothing of its own to close: the connection is the server's."""
