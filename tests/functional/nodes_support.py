@@ -70,3 +70,18 @@ async def flip_both(ann: Listener, bob: Listener, battle: int, heard: int | None
     await ann.until(rf"(?s)(?:beats.*?){{{battle if heard is None else heard}}}")
     ann.say(b"score\n")
     await ann.until(rf"Battle {battle}, ")
+
+
+LEASE = 2
+"""Seconds a test node's lease lasts: short, so takeovers come quickly."""
+
+
+def node(nats_server, tmp_path: Path, name: str) -> ClusterConfig:
+    host = nats_server.url.split("://", 1)[1]
+    return ClusterConfig(urls=(f"nats://{nats_server.token}@{host}",), directory=tmp_path / name, lease_seconds=LEASE)
+
+
+async def stop(*servers) -> None:
+    for srv in servers:
+        with contextlib.suppress(Exception):  # a killed node's NATS is gone: its stop says so, nothing more
+            await srv.server.stop()

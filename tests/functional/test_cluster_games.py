@@ -13,10 +13,9 @@ from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 
+from nodes_support import FAKE_TABLE, close, keys, node, play, sit, stop
 from ssh_support import until
 from ssh_support.players import MANY
-from test_tables_kept import FAKE_TABLE, close, keys, play, sit
-from test_tables_nodes import node, stop
 
 from war_tui.cluster.game_stream import STREAM, SUBJECT, GameStream
 from war_tui.core.rules import EndReason, Gather, Result, Rules

@@ -10,27 +10,18 @@ nothing released.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import re
 from pathlib import Path
 
 import pytest
-from nodes_support import FAKE_TABLE, close, keys, line_player, play, sit
+from nodes_support import FAKE_TABLE, LEASE, close, keys, line_player, node, play, sit, stop
 from ssh_support import ServerProcess, start_server, until
 from ssh_support.players import MANY, Listener
 
-from war_tui.cluster.config import ClusterConfig
 from war_tui.cluster.relay import LOST
 from war_tui.serving.goodbyes import RESTARTING
 from war_tui.serving.table_router import MOVED
-
-LEASE = 2
-
-
-def node(nats_server, tmp_path: Path, name: str) -> ClusterConfig:
-    host = nats_server.url.split("://", 1)[1]
-    return ClusterConfig(urls=(f"nats://{nats_server.token}@{host}",), directory=tmp_path / name, lease_seconds=LEASE)
 
 
 async def start_node(tmp_path: Path, allowed, nats_server, name: str):
@@ -44,12 +35,6 @@ async def kill_node(srv) -> None:
     assert cluster is not None and cluster.lease is not None and cluster.client is not None
     await cluster.lease.stop(release=False)
     await cluster.client.close()
-
-
-async def stop(*servers) -> None:
-    for srv in servers:
-        with contextlib.suppress(Exception):  # a killed node's NATS is gone: its stop says so, nothing more
-            await srv.server.stop()
 
 
 def tables_open(*servers) -> list[str]:
