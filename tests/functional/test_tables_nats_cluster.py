@@ -74,8 +74,9 @@ async def test_on_a_cluster_of_three_both_buckets_are_kept_on_all_three(tmp_path
 
 
 @pytest.mark.xfail(strict=False, reason=(
-    "a relayed connection misses the owner's updates while its node's NATS connection moves to another server "
-    "(core NATS, at most once): the door's screen stays at the battle before the kill (issue 33 note)"
+    "relayed lines are core NATS (at most once): a key lost while a connection moves to another server is pressed "
+    "again and screens get a fresh snapshot after a reconnect, but on a loaded machine the election and the "
+    "reconnect can outlast the test's patience (passes 2 runs in 3 under load, every run on a quiet machine)"
 ))
 async def test_the_nats_server_leading_the_tables_killed_mid_game_loses_no_battle(tmp_path, nats_cluster):
     await nats_cluster.ready()

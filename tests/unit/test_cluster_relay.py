@@ -67,3 +67,43 @@ def test_a_closed_relay_sends_nothing_more():
     remote.close()
     remote.receive(b'{"kind":"flip"}\n')
     assert [data for _, data in relay.sent] == [b"C"]
+
+
+class FakeClient:
+    """What the relay reads of its NATS connection here: how many times it reconnected."""
+
+    def __init__(self) -> None:
+        self.stats = {"reconnects": 0}
+
+
+class HeldLink:
+    """An owner's link to a door's connection, as far as a resync goes: what it was sent."""
+
+    def __init__(self) -> None:
+        self.received: list[bytes] = []
+
+    def receive(self, data: bytes) -> None:
+        self.received.append(data)
+
+
+async def test_after_a_reconnect_every_relayed_screen_gets_a_fresh_snapshot():
+    from types import SimpleNamespace
+
+    from war_tui.cluster.relay import RelayNode
+
+    async def never(*args) -> bool:
+        return False
+
+    client = FakeClient()
+    relay = RelayNode(client, "nb", 3, serve=never, link=lambda *a: None, alive=never,
+                      wake=lambda: None, log=lambda line: None)
+    door = RemoteLink(relay, "na", "oak")
+    relay.doors[door.conn] = door
+    owned = HeldLink()
+    relay.relayed["c" * 20] = SimpleNamespace(link=owned, watch_deadline=lambda: None)
+    relay._resync_after_reconnect()
+    assert not relay._outbox and owned.received == []  # no reconnect yet: nothing asked
+    client.stats["reconnects"] = 1
+    relay._resync_after_reconnect()
+    assert list(relay._outbox) == [(f"war-tui.relay.in.na.nb.{door.conn}", LINES + encode(Resync()))]
+    assert owned.received == [encode(Resync())]

@@ -328,6 +328,8 @@ class RelayNode:
         self._sending = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._subs: list[Any] = []
+        self._reconnects = 0
+        """The connection's reconnects seen so far: what was relayed while it was away may be lost."""
 
     async def start(self) -> None:
         self._subs = [
@@ -436,11 +438,27 @@ class RelayNode:
         if remote is not None:
             remote.deliver(msg.data)
 
+    def _resync_after_reconnect(self) -> None:
+        """Relayed lines are core NATS messages, at most once: after this node's connection came back (to
+        another server of the cluster, say) every relayed screen gets a fresh snapshot, asked by the door for
+        its own connections and served by the owner for the doors' ones, so none stays behind a lost update."""
+        reconnects = int(self.client.stats.get("reconnects", 0))
+        if reconnects == self._reconnects:
+            return
+        self._reconnects = reconnects
+        resync = encode(Resync())
+        for remote in list(self.doors.values()):
+            self.send(in_subject(remote.owner, self.node, remote.conn), LINES + resync)
+        for relayed in list(self.relayed.values()):
+            relayed.link.receive(resync)
+            relayed.watch_deadline()
+
     async def _watch_loop(self) -> None:
         """Ping every relay this door holds, close relayed links whose door went quiet, re-route those whose
         owner died: every third of a lease."""
         while not cancel_requested():
             await asyncio.sleep(self.lease / 3)
+            self._resync_after_reconnect()
             for remote in list(self.doors.values()):
                 self.send(in_subject(remote.owner, self.node, remote.conn), PING)
             quiet = self.clock() - self.lease
