@@ -41,6 +41,8 @@ GAME_SEED_BITS = 48
 MAX_CHUNK = 250  # games per chunk: small enough that Ctrl-C and the progress bar stay prompt
 CHUNKS_PER_JOB = 20  # so one slow chunk (games at the cap) leaves no job idle
 IN_FLIGHT_PER_JOB = 3
+WAIT_POLL = 0.1
+"""Seconds between looks at a noted Ctrl-C while the workers play."""
 # Days of play (10 µs a game a core); a typo like 10**20 would never end.
 MAX_GAMES = 10**9
 # Workers past the cores take turns, and each is a process: a typo must not start 100,000.
@@ -207,6 +209,31 @@ def _interrupted_once() -> Iterator[None]:
             signal.signal(signal.SIGINT, previous)
 
 
+@contextmanager
+def _sigint_noted() -> Iterator[list[int]]:
+    """While the pool runs, a Ctrl-C is noted and acted on between waits, never raised inside them.
+
+    A KeyboardInterrupt raised inside ``concurrent.futures``' ``wait`` or ``submit`` can leave a future's
+    lock held, and the pool's manager thread then waits on it at exit: the run would never end. Once noted,
+    SIGINT stays ignored, as ``_interrupted_once`` has it.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield []
+        return
+    noted: list[int] = []
+
+    def note(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        noted.append(signum)
+
+    previous = signal.signal(signal.SIGINT, note)
+    try:
+        yield noted
+    finally:
+        if not noted:
+            signal.signal(signal.SIGINT, previous)
+
+
 def _end_workers(pool: ProcessPoolExecutor) -> None:
     """Stop at once: drop the chunks not started and end the workers playing the others
     (a chunk of games that run to a large --max-battles could take minutes)."""
@@ -330,6 +357,29 @@ def text_report(data: dict, rules: Rules) -> str:
 # ---------------------------------------------------------------------- running
 
 
+def _play_in_pool(
+    submit: Callable[[int], set[Future[Tally]]], first: int, total: Tally, on_progress: Callable[[int], None] | None,
+) -> None:
+    """Keep the workers busy until every chunk is played into ``total``; a noted Ctrl-C raises between waits."""
+    with _sigint_noted() as noted:
+        with _sigint_held():
+            pending = submit(first)
+        if on_progress:
+            on_progress(0)
+        while pending:
+            if noted:
+                raise KeyboardInterrupt
+            done, pending = wait(pending, timeout=WAIT_POLL, return_when=FIRST_COMPLETED)
+            for future in done:
+                part = future.result()
+                total.merge(part)
+                if on_progress:
+                    on_progress(part.games)
+            if noted:
+                raise KeyboardInterrupt
+            pending |= submit(len(done))
+
+
 def simulate(
     games: int,
     seed: int,
@@ -360,18 +410,7 @@ def simulate(
     try:
         # A few chunks a worker: busy workers, a cheap wait(), a prompt Ctrl-C. The first
         # submit forks the workers, before any progress-bar thread.
-        with _sigint_held():
-            pending = submit(workers * IN_FLIGHT_PER_JOB)
-        if on_progress:
-            on_progress(0)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                part = future.result()
-                total.merge(part)
-                if on_progress:
-                    on_progress(part.games)
-            pending |= submit(len(done))
+        _play_in_pool(submit, workers * IN_FLIGHT_PER_JOB, total, on_progress)
     except BaseException:  # Ctrl-C, or a worker's failure: nothing more to wait for
         _end_workers(pool)
         raise
