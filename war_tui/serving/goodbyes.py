@@ -28,6 +28,8 @@ TERMINAL_RESET = (
     b"\x18\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
     b"\x1b[?25h\x1b>\x1b[?1049l"
 )
+SHUTDOWN = "shutdown"
+"""The reason every door gives for the games it ends because the server stops (its logs say it too)."""
 STOP_STATUSES = {"time limit": 0, "idle": 0, "input flood": 1, "table protocol": 1}
 """The exit status a session ended from outside reports (otherwise: the game's own)."""
 
@@ -53,7 +55,7 @@ def goodbye(reason: str | None, config: GameConfig, idle_seconds: float | None) 
         return TABLE_BROKEN
     if reason == "idle":
         return IDLE_END.format(minutes=describe_minutes(idle_seconds or 0))
-    if reason in ("shutdown", "server shutdown"):  # the web door's word, and the SSH door's
+    if reason == SHUTDOWN:
         return RESTARTING if config.cluster is not None else SHUTTING_DOWN
     return None
 

@@ -15,6 +15,7 @@ import asyncssh
 
 from ..presentation.words import plural
 from ..serving.config import GameConfig
+from ..serving.goodbyes import SHUTDOWN
 from ..serving.limits import address_key
 from ..serving.server import GameServer, stderr_log
 from .env_requests import env_hook_missing, refuse_unwanted_env
@@ -161,7 +162,7 @@ class SshServer(GameServer):
 
     def _stop_games(self) -> None:
         for link in list(self.connections):
-            link.stop_games("server shutdown")
+            link.stop_games(SHUTDOWN)
 
     def _connected(self) -> bool:
         return bool(self.connections)

@@ -17,6 +17,7 @@ from aiohttp import web
 
 from ..presentation.words import plural
 from ..serving.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
+from ..serving.goodbyes import SHUTDOWN
 from ..serving.limits import address_key
 from ..serving.server import GameServer
 from .config import WebConfig
@@ -167,7 +168,7 @@ class WebDoor:
         """End every game (the players read a goodbye), then close the listener; bounded by the grace period."""
         self._stopping = True
         for session in list(self.sessions):
-            session.stop("shutdown")
+            session.stop(SHUTDOWN)
         deadline = time.monotonic() + self.config.shutdown_grace + 1.0
         while self.sessions and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
