@@ -34,6 +34,29 @@ def shown_url(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, f"***@{host}{port}", parts.path, parts.query, parts.fragment))
 
 
+def lift_credentials(urls: Sequence[str]) -> tuple[list[str], str | None, str | None, str | None]:
+    """``urls`` without their user info, and the token (or user and password) they all carry, when they carry
+    one: the client then signs in with it at every server, those the cluster tells it of too. A server of the
+    cluster learnt that way has no user info of its own; with the token left in the URLs it would be tried
+    without one and refused ("Authorization Violation"), and a client given one URL could never reconnect
+    once that server died. URLs that carry different credentials are left as they are."""
+    parts = [urllib.parse.urlsplit(url) for url in urls]
+    given = {(part.username, part.password) for part in parts if part.username is not None or part.password is not None}
+    if len(given) != 1:
+        return list(urls), None, None, None
+    user, password = given.pop()
+    bare = []
+    for part in parts:
+        host = part.hostname or ""
+        host = f"[{host}]" if ":" in host else host
+        netloc = f"{host}:{part.port}" if part.port is not None else host
+        bare.append(urllib.parse.urlunsplit((part.scheme, netloc, part.path, part.query, part.fragment)))
+    user, password = urllib.parse.unquote(user or ""), (None if password is None else urllib.parse.unquote(password))
+    if password is None:
+        return bare, user, None, None
+    return bare, None, user, password
+
+
 def _reason(error: BaseException | None) -> str:
     if error is None:
         return "no answer"
@@ -49,6 +72,8 @@ async def connect(
 ) -> Client:
     """A client connected to one of ``urls``, or ``ClusterUnavailable`` naming them and why."""
     client = Client()
+    urls, lifted, user, password = lift_credentials(urls)
+    token = token if lifted is None else lifted
     errors: list[BaseException] = []
     connected = False
 
@@ -69,7 +94,7 @@ async def connect(
     try:
         await asyncio.wait_for(
             client.connect(
-                servers=list(urls), token=token, name=name, connect_timeout=max(1, round(timeout / 2)),
+                servers=urls, token=token, user=user, password=password, name=name, connect_timeout=max(1, round(timeout / 2)),
                 allow_reconnect=True, max_reconnect_attempts=-1, reconnect_time_wait=RECONNECT_WAIT,
                 error_cb=on_error, disconnected_cb=on_disconnect, reconnected_cb=on_reconnect,
             ),
