@@ -121,8 +121,9 @@ class GameServer:
         loop.set_exception_handler(self._loop_error)
         self._summaries = loop.call_later(1.0, self._summarise)
         if self.cluster is not None and self.cluster.store is not None:
-            await self.tables.keep_in(self.cluster.store, self.cluster.owners)
+            restored = await self.tables.keep_in(self.cluster.store, self.cluster.owners)
             self.nodes = await start_nodes(self.cluster, self.tables, self.log)
+            self.tables.record_restored(restored)
         await self._open()
         self.tables.start()
         if self.game_parent is not None:

@@ -144,6 +144,15 @@ class TableHost:
         if self.publish is None or not self.publish(record):
             self.record_here(record)
 
+    def record_restored(self, names: list[str]) -> None:
+        """Hand again the records of the games over at tables just restored (``Table.record_finished_game``):
+        their server may have died between keeping a game's end and its record leaving. Called once finished
+        games reach every node (``publish``), so each is stored everywhere, once by its id."""
+        for name in names:
+            table = self.registry.table(name)
+            if table is not None:
+                table.record_finished_game()
+
     def record_here(self, record: GameRecord) -> None:
         """Hand ``record`` to the writer thread, for this server's statistics only."""
         if self._stats is None:

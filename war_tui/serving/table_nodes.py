@@ -174,6 +174,7 @@ class Nodes:
             return False
         self.taken.append(name)
         self.log(f"tables: {name} taken over from the store, at the battle its last server reached")
+        self.host.record_restored([name])
         return True
 
     async def _stored(self, name: str) -> tuple[bytes, int] | None:

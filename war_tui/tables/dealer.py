@@ -69,12 +69,12 @@ class Dealer:
         self, number: int, played: float, tally: Tally, on_show: BattleWon | GameOver | None,
     ) -> None:
         """Go on with the game given at construction, in play for ``played`` seconds (how long it took, once over),
-        as game ``number`` of a table whose finished games are ``tally`` (a restored table: its record, if it is over,
-        went to the host before)."""
+        as game ``number`` of a table whose finished games are ``tally`` (a restored table). A game over is not
+        marked recorded: the process that finished it may have died before its record left, so ``record`` hands
+        it once more (the statistics keep a game id once)."""
         self.number = number
         if self.game.over:
             self._took = played
-            self._recorded = True
         else:
             self._dealt_at = self._clock() - played
         self.on_show = on_show

@@ -651,6 +651,11 @@ class Table:
         ))
         self._dealer.record(self.seat_names(), self._seats.identities())
 
+    def record_finished_game(self) -> None:
+        """Hand the host the record of the game over on a restored table (see ``Dealer.resume``); nothing for a
+        game in play, or one whose record this table handed already."""
+        self._dealer.record(self.seat_names(), self._seats.identities())
+
     def _idle_deadline(self) -> tuple[Seat[Member], float] | None:
         """The seated player the table waits for while the other has flipped, and when the house flips for them."""
         if self.game.over or self._auto.running:
