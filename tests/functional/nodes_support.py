@@ -81,6 +81,15 @@ def node(nats_server, tmp_path: Path, name: str) -> ClusterConfig:
     return ClusterConfig(urls=(f"nats://{nats_server.token}@{host}",), directory=tmp_path / name, lease_seconds=LEASE)
 
 
+async def kill_node(srv) -> None:
+    """The node stops renewing its lease and drops its NATS connection, releasing nothing: as a kill -9 looks
+    to the other nodes (its SSH listener stays, as a process the network cut off would)."""
+    cluster = srv.server.cluster
+    assert cluster is not None and cluster.lease is not None and cluster.client is not None
+    await cluster.lease.stop(release=False)
+    await cluster.client.close()
+
+
 async def stop(*servers) -> None:
     for srv in servers:
         with contextlib.suppress(Exception):  # a killed node's NATS is gone: its stop says so, nothing more
