@@ -72,7 +72,7 @@ async def connect(
 ) -> Client:
     """A client connected to one of ``urls``, or ``ClusterUnavailable`` naming them and why."""
     client = Client()
-    urls, lifted, user, password = lift_credentials(urls)
+    servers, lifted, user, password = lift_credentials(urls)
     token = token if lifted is None else lifted
     errors: list[BaseException] = []
     connected = False
@@ -94,7 +94,7 @@ async def connect(
     try:
         await asyncio.wait_for(
             client.connect(
-                servers=urls, token=token, user=user, password=password, name=name, connect_timeout=max(1, round(timeout / 2)),
+                servers=servers, token=token, user=user, password=password, name=name, connect_timeout=max(1, round(timeout / 2)),
                 allow_reconnect=True, max_reconnect_attempts=-1, reconnect_time_wait=RECONNECT_WAIT,
                 error_cb=on_error, disconnected_cb=on_disconnect, reconnected_cb=on_reconnect,
             ),
