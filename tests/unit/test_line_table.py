@@ -9,7 +9,7 @@ from support.tables import Recorder, dealing, make_table
 from war_tui.core.rules import Side
 from war_tui.line.keys import Command, KeyReader
 from war_tui.line.table import TableLine
-from war_tui.tables import Emote, Leaving, RemoteGame, WarStop
+from war_tui.tables import Emote, Leaving, RemoteGame, Resync, WarStop
 
 WAR = ("5C 2C KC 9C AC", "5D 3D QD 4D 2H")  # battle 1 is a war
 
@@ -162,3 +162,11 @@ def test_n_declines_the_other_players_request_and_the_asker_hears_who():
     assert said == ["ann declined bob's request to stop at wars"]
     assert not table.state().war_stop and not table.state().seats[1].war_stop
     assert "ann declined bob's request to stop at wars" in [getattr(u, "text", None) for u in bob_sink.updates]
+
+
+def test_a_fresh_snapshot_of_the_same_seat_is_one_line_not_the_arrival_again():
+    """A missed update, ctrl+l or a table moved to another server sends a snapshot again: a screen reader hears
+    the score once more, not where the person sits and every key."""
+    _table, _clock, line, _bob, _sink = line_seat()
+    line.game.send(Resync())
+    assert line.take_sentences() == ["Back in step: game 1, battle 0. You have 8, bob has 8."]

@@ -52,6 +52,8 @@ class TableLine:
         """The seats as last said: what a new state is compared with."""
         self._explained = False
         """A notice just said why a request ended: the state that follows it says nothing more of that."""
+        self._place: tuple[str, str, Side | None] | None = None
+        """The table, name and seat the last snapshot gave: a fresh snapshot of the same place is said in one line."""
         game.subscribe(self._on_event)
         game.watch(self._on_table)
 
@@ -161,9 +163,14 @@ class TableLine:
                 and notice.text == f"{you.name} sits at seat {you.seat.index + 1}")
 
     def _arrival(self, snap: Snapshot) -> list[str]:
+        """Where the person is, the score and the keys; for a fresh snapshot of the same place (a missed update,
+        ctrl+l, the table moved to another server) only the score: the rest was said."""
         names = self.names()
         me = snap.you.seat
         self._auto_on = snap.state.auto_speed is not None or snap.state.held
+        place, self._place = self._place, (snap.state.table, snap.you.name, me)
+        if place == self._place:
+            return [f"Back in step: game {snap.state.game}, battle {snap.battles:,}. {self.voice(False).counts(*snap.counts)}"]
         if me is None:
             where = f"You are watching table {snap.state.table}: {names[0]} against {names[1]}."
         else:
