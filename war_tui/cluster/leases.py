@@ -117,6 +117,17 @@ class LeaseBucket:
             raise
         return ack.seq
 
+    async def put(self, key: str, value: bytes, ttl: int) -> int:
+        """Write ``key`` whatever is there, to expire after ``ttl`` seconds; its new revision."""
+        ack = await self.js.publish(self.prefix + key, value, msg_ttl=ttl)
+        return ack.seq
+
+    async def keys(self, prefix: str, limit: int) -> list[str]:
+        """The keys starting with ``prefix`` (expired ones too, until their marker goes), ``limit`` at most."""
+        info = await self.js.stream_info(self.stream, subjects_filter=f"{self.prefix}{prefix}>")
+        subjects = info.state.subjects or {}
+        return [subject[len(self.prefix):] for subject in list(subjects)[:limit] if subject.startswith(self.prefix)]
+
     async def delete(self, key: str, revision: int) -> None:
         headers: dict[str, Any] = {KV_OP: KV_DEL, Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(revision)}
         try:

@@ -7,7 +7,7 @@ import hashlib
 import hmac
 import sys
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -37,6 +37,10 @@ class Door(Protocol):
     def games(self) -> int: ...
 
     def games_from(self, key: str) -> int: ...
+
+    def addresses(self) -> Iterator[str]:
+        """The address (``limits.address_key``) of each game in progress."""
+        ...
 
 
 def stderr_log(line: str) -> None:
@@ -122,7 +126,8 @@ class GameServer:
         self._summaries = loop.call_later(1.0, self._summarise)
         if self.cluster is not None and self.cluster.store is not None:
             restored = await self.tables.keep_in(self.cluster.store, self.cluster.owners)
-            self.nodes = await start_nodes(self.cluster, self.tables, self.log)
+            self.nodes = await start_nodes(self.cluster, self.tables, self.log, self.config.secret())
+            self.nodes.sessions_here = self.addresses
             self.tables.record_restored(restored)
         await self._open()
         self.tables.start()
@@ -158,7 +163,9 @@ class GameServer:
 
     @property
     def full(self) -> bool:
-        return self._stopping or self.games() >= self.config.max_sessions
+        """``--max-sessions`` reached: this server's games and, as last read, the other nodes'."""
+        elsewhere = self.nodes.elsewhere.sessions_total() if self.nodes is not None else 0
+        return self._stopping or self.games() + elsewhere >= self.config.max_sessions
 
     def games(self) -> int:
         """Games in progress through every door (--max-sessions counts them all)."""
@@ -167,8 +174,15 @@ class GameServer:
     def games_from(self, key: str) -> int:
         return sum(door.games_from(key) for door in self.doors)
 
+    def addresses(self) -> Iterator[str]:
+        """The address of each game in progress, through every door: what the other nodes count of this one."""
+        for door in self.doors:
+            yield from door.addresses()
+
     def address_full(self, key: str) -> bool:
-        return self.games_from(key) >= self.config.max_sessions_per_address
+        """``--max-sessions-per-address`` reached for ``key``, here and, as last read, on the other nodes."""
+        elsewhere = self.nodes.elsewhere.sessions_from(key) if self.nodes is not None else 0
+        return self.games_from(key) + elsewhere >= self.config.max_sessions_per_address
 
     def held(self) -> tuple[int, int]:
         """Games the "server full" line counts, and how many of them are idle (no keys for ``idle_note_seconds``)."""

@@ -7,6 +7,10 @@
   once a ``LOBBY_INTERVAL`` per table, deleted when the table closes here) and reads every node's entries back
   as often, for its lobby (``Registry.set_others``). It reads the bucket whole each time rather than watching
   it: a watch can stall after a reconnect (nats.py #510), a read cannot.
+- **Caps across nodes** (``cluster.caps``): each lobby entry carries who opened the table and who holds its
+  seats, hashed; each node writes its session counts (in all, per address, hashed) to a key of its own in the
+  leases bucket, expiring with a lease. Each poll reads both into ``elsewhere``, which the registry's caps per
+  visitor and the server's session caps add to what this node holds.
 - **Takeover**: a node whose lease ran out (killed, cut off, paused) has its tables taken by the nodes that
   see its entries in the lobby: each claims them (one wins a table), restores it from the store, and writes
   it once before anyone plays on (``TableKeeper.flush``), so a paused old owner's next write is refused.
@@ -17,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from nats.aio.client import Client
@@ -26,10 +30,22 @@ from nats.js.errors import KeyNotFoundError, NoKeysError
 from nats.js.kv import KeyValue
 
 from ..cluster.buckets import open_bucket
+from ..cluster.caps import (
+    MAX_SESSIONS,
+    SESSIONS_PREFIX,
+    Elsewhere,
+    NodeSessions,
+    TableVisitors,
+    VisitorKeys,
+    node_sessions,
+    read_sessions,
+    read_visitors,
+    table_visitors,
+)
 from ..cluster.errors import ClusterUnavailable
 from ..cluster.game_stream import GameStream
 from ..cluster.keys import table_key, table_name
-from ..cluster.leases import NODE_ID, Owners
+from ..cluster.leases import NODE_ID, RENEWALS, Owners
 from ..cluster.node import Cluster
 from ..cluster.relay import NATS_ERRORS, RelayNode
 from ..cluster.table_store import NatsTableStore
@@ -50,14 +66,22 @@ GAMES_TIMEOUT = 2.0
 """Seconds a stopping node gives the games stream to take the finished games still waiting."""
 TAKEN_FLUSH = 10.0
 """Seconds a table taken over has for its first write (the one that fences the node it came from)."""
+MAX_NODES = 256
+"""Other nodes whose session counts a node reads at most."""
+MAX_NOTED = 256
+"""Unreadable records a node remembers having logged (each is logged once)."""
 
 
-def entry_value(node: str, entry: LobbyEntry) -> bytes:
-    return json.dumps({"node": node, "entry": encode(Lobby((entry,), 1)).decode()}).encode()
+def entry_value(node: str, entry: LobbyEntry, visitors: TableVisitors | None = None) -> bytes:
+    raw: dict[str, Any] = {"node": node, "entry": encode(Lobby((entry,), 1)).decode()}
+    if visitors is not None:
+        raw["visitors"] = visitors.to_json()
+    return json.dumps(raw).encode()
 
 
-def read_entry(value: bytes) -> tuple[str, LobbyEntry] | None:
-    """The node and lobby entry a value of the bucket holds; None for anything else."""
+def read_entry(value: bytes) -> tuple[str, LobbyEntry, TableVisitors] | None:
+    """The node, lobby entry and visitors a value of the bucket holds; None for anything else. A value without
+    visitors (none to tell) has none."""
     if len(value) > MAX_LOBBY_VALUE:
         return None
     try:
@@ -68,7 +92,10 @@ def read_entry(value: bytes) -> tuple[str, LobbyEntry] | None:
         return None
     if not isinstance(node, str) or not NODE_ID.fullmatch(node) or not isinstance(lobby, Lobby) or len(lobby.tables) != 1:
         return None
-    return node, lobby.tables[0]
+    visitors = read_visitors(raw["visitors"]) if "visitors" in raw else TableVisitors()
+    if visitors is None:
+        return None
+    return node, lobby.tables[0], visitors
 
 
 class Nodes:
@@ -76,7 +103,7 @@ class Nodes:
 
     def __init__(
         self, client: Client, node: str, lease_seconds: float, host: TableHost, keeper: TableKeeper,
-        store: NatsTableStore, owners: Owners, log: Callable[[str], None],
+        store: NatsTableStore, owners: Owners, log: Callable[[str], None], secret: bytes = b"",
     ) -> None:
         self.client = client
         self.node = node
@@ -95,8 +122,17 @@ class Nodes:
         self.lobby: KeyValue | None = None
         self.others: dict[str, tuple[str, LobbyEntry]] = {}
         """Every table in the lobby bucket, by name: its node and entry (this node's included)."""
-        self._written: dict[str, tuple[LobbyEntry, int]] = {}
-        """This node's entries as last written, and their revisions."""
+        self.keys = VisitorKeys(secret)
+        self.elsewhere = Elsewhere(self.keys)
+        """What the other nodes hold per visitor, as last read: the caps add it to this node's."""
+        self.sessions_here: Callable[[], Iterable[str]] | None = None
+        """This node's sessions, an address each (the server's doors); None: it tells none."""
+        self._sessions_written: tuple[NodeSessions, float] | None = None
+        """This node's session counts as last written, and when."""
+        self._noted: set[tuple[str, int]] = set()
+        """Unreadable records already logged, by key and revision."""
+        self._written: dict[str, tuple[tuple[LobbyEntry, TableVisitors], int]] = {}
+        """This node's entries (with their visitors) as last written, and their revisions."""
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         """One claim-and-restore at a time per table, and how many wait for it (the entry goes with the last)."""
         self._tasks: list[asyncio.Task[None]] = []
@@ -114,11 +150,13 @@ class Nodes:
         await self.games.start()
         self.host.router = self.route
         self.host.publish = self.games.publish
+        self.host.registry.elsewhere = self.elsewhere
         self._tasks = [asyncio.get_running_loop().create_task(self._lobby_loop())]
 
     async def stop(self) -> None:
         self.host.router = None
         self.host.publish = None
+        self.host.registry.elsewhere = None
         await self.games.stop(GAMES_TIMEOUT)
         await end_tasks(self._tasks)
         self._tasks = []
@@ -201,18 +239,21 @@ class Nodes:
                 await self._write_lobby()
                 await self._read_lobby()
                 await self._take_over()
+            with contextlib.suppress(*NATS_ERRORS):
+                await self._write_sessions()
+                await self._read_sessions()
             await asyncio.sleep(LOBBY_INTERVAL)
 
     async def _write_lobby(self) -> None:
         assert self.lobby is not None
         tables = {table.name: table for table in self.host.registry.tables if not table.closed}
         for name, table in tables.items():
-            entry = table.lobby_entry()
+            told = (table.lobby_entry(), table_visitors(self.keys, table.opened_by, table.seat_holders()))
             written = self._written.get(name)
-            if written is not None and written[0] == entry:
+            if written is not None and written[0] == told:
                 continue
-            revision = await self.lobby.put(table_key(name), entry_value(self.node, entry))
-            self._written[name] = (entry, revision)
+            revision = await self.lobby.put(table_key(name), entry_value(self.node, *told))
+            self._written[name] = (told, revision)
         for name in [n for n in self._written if n not in tables]:
             _, revision = self._written.pop(name)
             with contextlib.suppress(*NATS_ERRORS, Exception):  # another node wrote it since: its entry stays
@@ -221,22 +262,71 @@ class Nodes:
     async def _read_lobby(self) -> None:
         assert self.lobby is not None
         found: dict[str, tuple[str, LobbyEntry]] = {}
+        visitors: list[TableVisitors] = []
         try:
             keys = await self.lobby.keys()
         except NoKeysError:
             keys = []
-        for key in keys[: self.host.registry.max_tables * 4]:
+        registry = self.host.registry
+        for key in keys[: registry.max_tables * 4]:
             name = table_name(key)
             if name is None:
                 continue
             with contextlib.suppress(KeyNotFoundError):
                 entry = await self.lobby.get(key)
                 read = read_entry(entry.value or b"")
-                if read is not None and read[1].table == name:
-                    found[name] = read
+                if read is None or read[1].table != name:
+                    self._unreadable("lobby entry", key, entry.revision or 0)
+                    continue
+                found[name] = read[:2]
+                if read[0] != self.node and registry.table(name) is None:
+                    visitors.append(read[2])
         self.others = found
-        self.host.registry.set_others(tuple(entry for node, entry in found.values() if node != self.node))
+        self.elsewhere.tables = tuple(visitors)
+        registry.set_others(tuple(entry for node, entry in found.values() if node != self.node))
         self.host.wake()
+
+    async def _write_sessions(self) -> None:
+        """This node's session counts, when they changed or a third of a lease after the last write (so they
+        do not expire while it runs); nothing while it has none and told none."""
+        if self.sessions_here is None:
+            return
+        sessions = node_sessions(self.keys, list(self.sessions_here())[:MAX_SESSIONS])
+        now = asyncio.get_running_loop().time()
+        written = self._sessions_written
+        if sessions.total == 0 and (written is None or written[0].total == 0):
+            return  # none to tell: a record of none expires by itself
+        if written is not None and written[0] == sessions and now - written[1] < self.lease / RENEWALS:
+            return
+        await self.owners.bucket.put(SESSIONS_PREFIX + self.node, sessions.to_bytes(), max(1, round(self.lease)))
+        self._sessions_written = (sessions, now)
+
+    async def _read_sessions(self) -> None:
+        """Every other node's session counts, into ``elsewhere``; a node whose key expired (it died) has none."""
+        bucket = self.owners.bucket
+        found: dict[str, NodeSessions] = {}
+        for key in await bucket.keys(SESSIONS_PREFIX, MAX_NODES + 1):
+            node = key[len(SESSIONS_PREFIX):]
+            if node == self.node:
+                continue
+            record = await bucket.read(key)
+            if record.value is None:
+                continue
+            sessions = read_sessions(record.value) if NODE_ID.fullmatch(node) else None
+            if sessions is None:
+                self._unreadable("session record", key, record.revision)
+                continue
+            found[node] = sessions
+        self.elsewhere.sessions = found
+
+    def _unreadable(self, what: str, key: str, revision: int) -> None:
+        """One log line per unreadable record (by key and revision): it is ignored."""
+        if (key, revision) in self._noted:
+            return
+        if len(self._noted) >= MAX_NOTED:
+            self._noted.clear()
+        self._noted.add((key, revision))
+        self.log(f"cluster: an unreadable {what} in NATS ({key[:80]!r}) is ignored")
 
     async def _take_over(self) -> None:
         alive: dict[str, bool] = {}
@@ -257,12 +347,14 @@ class Nodes:
         return {"relayed": len(self.relay.relayed), "relaying": len(self.relay.doors), "others": len(self.others)}
 
 
-async def start_nodes(cluster: Cluster, host: TableHost, log: Callable[[str], None]) -> Nodes:
-    """``cluster``'s node serving ``host``'s tables among the others, started (after the keeper restored them)."""
+async def start_nodes(cluster: Cluster, host: TableHost, log: Callable[[str], None], secret: bytes = b"") -> Nodes:
+    """``cluster``'s node serving ``host``'s tables among the others, started (after the keeper restored them).
+
+    ``secret`` (the host key's, the same on every node) is what visitors are hashed with for the caps."""
     assert cluster.client is not None and cluster.store is not None and cluster.owners is not None
     assert cluster.lease is not None and host.keeper is not None
     nodes = Nodes(cluster.client, cluster.node, cluster.lease.seconds, host, host.keeper, cluster.store,
-                  cluster.owners, log)
+                  cluster.owners, log, secret)
     try:
         await nodes.start()
     except NATS_ERRORS as exc:

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,6 +131,11 @@ class SshServer(GameServer):
     def games_from(self, key: str) -> int:
         ssh = sum(1 for link in self.admitted if link.address_key == key)
         return ssh + super().games_from(key)
+
+    def addresses(self) -> Iterator[str]:
+        for link in self.admitted:
+            yield link.address_key
+        yield from super().addresses()
 
     def held(self) -> tuple[int, int]:
         note = self.config.idle_note_seconds

@@ -9,6 +9,7 @@ nothing reaches members before (``held.py``). At start it ``restore``s every kep
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from ..core import plural as words
 from ..core.engine import Game
@@ -22,7 +23,7 @@ from .names import parse_table_name
 from .options import TableOptions
 from .table import Member, Table, TableRefused
 
-__all__ = ["DEFAULT_MAX_TABLES", "MAX_MAX_TABLES", "Registry", "TableRefused"]
+__all__ = ["DEFAULT_MAX_TABLES", "MAX_MAX_TABLES", "Elsewhere", "Registry", "TableRefused"]
 
 DEFAULT_MAX_TABLES = 16
 MAX_MAX_TABLES = 100
@@ -39,6 +40,15 @@ KEPT_TABLES_PER_ADDRESS = 1
 """Tables one address opened that may stay open with nobody at them but a seat kept for it (its player
 away): past it the older ones close, kept seats and all, so an address cannot hold tables without a
 connection. A table with nobody at it and no seat kept closes by itself (``TableOptions.close_after``)."""
+
+
+class Elsewhere(Protocol):
+    """What the other servers of a cluster hold for a visitor, as last read: the caps per visitor add it to
+    what this registry holds, so they hold across servers."""
+
+    def tables_opened_by(self, identity: str | None, address: str | None) -> int: ...
+
+    def seats_held(self, identity: str | None, address: str | None) -> int: ...
 
 
 class Registry:
@@ -95,6 +105,8 @@ class Registry:
         self._lobby_due: float | None = None
         self._others: tuple[LobbyEntry, ...] = ()
         self._others_seen = 0
+        self.elsewhere: Elsewhere | None = None
+        """Tables and seats the other servers of a cluster hold per visitor; None: this server is alone."""
         self.closed = False
 
     # ---------------------------------------------------------------- tables
@@ -123,7 +135,7 @@ class Registry:
 
         ``identity`` is whom a seat is kept for (see ``Table.join``); ``identity`` and ``address``
         each open at most ``tables_per_visitor`` tables and hold at most ``seats_per_visitor`` seats
-        (past it they watch). Raises ``TableRefused`` for a bad table name, a full server, a table
+        (past it they watch), here and ``elsewhere`` together. Raises ``TableRefused`` for a bad table name, a full server, a table
         to watch that does not exist, a table with all the spectators it takes, too many tables
         opened from one address or identity, or a server that is closing.
         """
@@ -142,7 +154,7 @@ class Registry:
                 raise TableRefused(
                     f"the server is full: {words.counted(self.max_tables, 'table', 'is', 'are')} open; try again later or watch one"
                 )
-            if self.tables_opened_by(identity, address) >= self.tables_per_visitor:
+            if self.visitor_tables(identity, address) >= self.tables_per_visitor:
                 raise TableRefused(
                     f"you already opened {self.tables_per_visitor} of the tables open here, the most one player"
                     " may; sit at one of them or at another table"
@@ -154,7 +166,7 @@ class Registry:
         held = self._held.get(name)
         member_sink = held.sink(sink) if held is not None else sink
         try:
-            may_sit = watch or self.seats_held(identity, address) < self.seats_per_visitor
+            may_sit = watch or self.visitor_seats(identity, address) < self.seats_per_visitor
             member = table.join(
                 user_name, member_sink, watch=watch, identity=identity, address=address, may_sit=may_sit,
                 counted=counted,
@@ -168,6 +180,20 @@ class Registry:
         if isinstance(member_sink, HeldSink):
             member_sink.member = member
         return member
+
+    def visitor_tables(self, identity: str | None, address: str | None) -> int:
+        """Open tables opened by ``identity`` or from ``address``, here and on the other servers."""
+        here = self.tables_opened_by(identity, address)
+        if self.elsewhere is None or (identity is None and address is None):
+            return here
+        return here + self.elsewhere.tables_opened_by(identity, address)
+
+    def visitor_seats(self, identity: str | None, address: str | None) -> int:
+        """Seats taken or kept for ``identity`` or from ``address``, here and on the other servers."""
+        here = self.seats_held(identity, address)
+        if self.elsewhere is None or (identity is None and address is None):
+            return here
+        return here + self.elsewhere.seats_held(identity, address)
 
     def tables_opened_by(self, identity: str | None, address: str | None) -> int:
         """Open tables opened by ``identity`` or from ``address``."""

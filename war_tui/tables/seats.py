@@ -222,6 +222,12 @@ class Seats(Generic[M]):
             and ((identity is not None and s.identity == identity) or (address is not None and s.address == address))
         )
 
+    def holders(self, now: float) -> tuple[tuple[str | None, str | None], ...]:
+        """(identity, address) of each seat taken or kept: what ``held`` counts."""
+        return tuple(
+            (s.identity, s.address) for s in self.pair if self.status(s, now) in (SeatStatus.PLAYER, SeatStatus.AWAY)
+        )
+
     def idle(self) -> tuple[Seat[M], float] | None:
         """The seated player the table waits for while the other has flipped, and when the house flips for them
         (the table asks only while it plays by hand)."""

@@ -335,6 +335,10 @@ class Table:
         """Seats taken or kept here for ``identity`` or for someone from ``address``."""
         return self._seats.held(identity, address, self._clock())
 
+    def seat_holders(self) -> tuple[tuple[str | None, str | None], ...]:
+        """(identity, address) of each seat taken or kept here, as ``seats_held`` counts them."""
+        return self._seats.holders(self._clock())
+
     def _seat_event(self, seating: Seating) -> None:
         """One line for the server's log, naming the identity behind the seat (and the one it was kept for)."""
         if self._log_line is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import resources
 
 from aiohttp import web
@@ -119,6 +119,10 @@ class WebDoor:
 
     def games_from(self, key: str) -> int:
         return sum(1 for session in self.sessions if session.visitor.address_key == key)
+
+    def addresses(self) -> Iterator[str]:
+        for session in self.sessions:
+            yield session.visitor.address_key
 
     # -- listening -----------------------------------------------------------------------------------------
 
