@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from ssh_support import TIMEOUT, ClientKey, Seat, connect, make_key
-from ssh_support.players import Listener
+import asyncssh
+from ssh_support import TIMEOUT, ClientKey, InProcessServer, Seat, connect, make_key, start_server
+from ssh_support.players import MANY, Listener
 
 from war_tui.cluster.config import ClusterConfig
 
@@ -92,5 +96,59 @@ async def kill_node(srv) -> None:
 
 async def stop(*servers) -> None:
     for srv in servers:
+        if srv is None:
+            continue
         with contextlib.suppress(Exception):  # a killed node's NATS is gone: its stop says so, nothing more
             await srv.server.stop()
+
+
+Start = Callable[[Path, list[ClientKey], Any, str], Awaitable[InProcessServer]]
+"""Starts node ``name`` (tmp_path, allowed keys, nats_server, name)."""
+
+
+@dataclass
+class TwoNodes:
+    """Nodes A and B on one nats-server, and the players who sat at them (closed with the nodes)."""
+
+    a: InProcessServer
+    b: InProcessServer
+    allowed: list[ClientKey]
+    """The players' keys the nodes let in (ann's, bob's, eve's)."""
+    seats: list[Seat] = field(default_factory=list)
+
+    async def sit(self, srv: InProcessServer, user: str, command: str) -> Seat:
+        seat = await sit(srv.port, user, command)
+        self.seats.append(seat)
+        return seat
+
+    async def ann_and_bob(self, table: str = "oak") -> tuple[Seat, Seat]:
+        """ann sits at ``table`` on A (which opens and serves it), then bob at it on B (relayed to A)."""
+        ann = await self.sit(self.a, "ann", f"table {table}")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        return ann, await self.sit(self.b, "bob", f"table {table}")
+
+
+@contextlib.asynccontextmanager
+async def two_nodes(tmp_path: Path, nats_server, start: Start | None = None, **options) -> AsyncIterator[TwoNodes]:
+    """Nodes A and B of one cluster (``start``, else in-process servers at the stand-in table game with
+    ``options``), sharing one host key as a cluster's nodes do; every seat taken through it is closed, then both
+    nodes are stopped, however the test ends."""
+    allowed = keys(tmp_path)
+    host_key = asyncssh.generate_private_key("ssh-ed25519")
+
+    async def in_process(tmp_path: Path, allowed: list[ClientKey], nats_server, name: str) -> InProcessServer:
+        return await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, name),
+                                  host_key=host_key, **{**MANY, **options})
+
+    begin = start or in_process
+    a = await begin(tmp_path, allowed, nats_server, "a")
+    pair: TwoNodes | None = None
+    try:
+        pair = TwoNodes(a, await begin(tmp_path, allowed, nats_server, "b"), allowed)
+        yield pair
+    finally:
+        if pair is None:
+            await stop(a)
+        else:
+            await close(*pair.seats)
+            await stop(pair.a, pair.b)

@@ -13,7 +13,7 @@ from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 
-from nodes_support import FAKE_TABLE, close, keys, node, play, sit, stop
+from nodes_support import FAKE_TABLE, node, play, two_nodes
 from ssh_support import until
 from ssh_support.players import MANY
 
@@ -64,13 +64,8 @@ async def finish_a_game(ann, bob) -> None:
 
 
 async def test_a_game_served_by_one_node_is_in_every_nodes_statistics_once(tmp_path, nats_server):
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table oak")
-        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
-        bob = await sit(b.port, "bob", "table oak")  # relayed to A, which serves oak
+    async with two_nodes(tmp_path, nats_server, start_node) as nodes:
+        ann, bob = await nodes.ann_and_bob()  # bob relayed to A, which serves oak
         await finish_a_game(ann, bob)
         over = time.monotonic()
         await until(lambda: len(rows(tmp_path, "a")) == 1 and len(rows(tmp_path, "b")) == 1)
@@ -78,21 +73,16 @@ async def test_a_game_served_by_one_node_is_in_every_nodes_statistics_once(tmp_p
         assert rows(tmp_path, "a") == rows(tmp_path, "b")
         game_id, p1, p2, battles = rows(tmp_path, "a")[0]
         assert (p1, p2, battles) == ("ann", "bob", BATTLES) and game_id.startswith("oak.")
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
     assert len(rows(tmp_path, "a")) == 1 and len(rows(tmp_path, "b")) == 1, "stored once, however often delivered"
 
 
 async def test_a_record_published_again_is_one_row_on_every_node(tmp_path, nats_server):
     """The same game sent three times: twice with its id (JetStream drops the second), once under another id
     (as a republish after the duplicate window would be: delivered, and the file keeps one row)."""
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table oak")
-        bob = await sit(a.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_server, start_node) as nodes:
+        a, b = nodes.a, nodes.b
+        ann = await nodes.sit(a, "ann", "table oak")
+        bob = await nodes.sit(a, "bob", "table oak")
         await finish_a_game(ann, bob)
         await until(lambda: len(rows(tmp_path, "a")) == 1 and len(rows(tmp_path, "b")) == 1)
         record = StatsStore.open(tmp_path / "a.sqlite3", read_only=True).recent()[0]
@@ -108,18 +98,13 @@ async def test_a_record_published_again_is_one_row_on_every_node(tmp_path, nats_
         await until(lambda: all(n is not None and n.games.folded == 2 for n in nodes))
         await until(lambda: all(any("could not be read" in line for line in srv.logs) for srv in (a, b)))
         assert rows(tmp_path, "a") == rows(tmp_path, "b") == [stored]
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
 
 
 async def test_a_record_no_file_could_store_is_dropped_and_the_statistics_stay_on(tmp_path, nats_server):
     """Records with a count past SQLite's integers or a list for a count are dropped (one line); a game after
     them is stored on every node."""
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
+    async with two_nodes(tmp_path, nats_server, start_node) as nodes:
+        a, b = nodes.a, nodes.b
         assert a.server.cluster is not None and a.server.cluster.client is not None
         js = a.server.cluster.client.jetstream()
         good = json.loads(to_line(RECORD))
@@ -131,48 +116,34 @@ async def test_a_record_no_file_could_store_is_dropped_and_the_statistics_stay_o
         assert rows(tmp_path, "a") == rows(tmp_path, "b") == [("oak.5eed.1", "ann", "bob", 100)]
         assert any("could not be read" in line for line in a.logs), a.logs
         assert not any("Statistics are off" in line for line in a.logs + b.logs)
-    finally:
-        await stop(a, b)
 
 
 async def test_a_node_down_while_a_game_finishes_catches_up_when_it_starts_again(tmp_path, nats_server):
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        await b.server.stop()
-        ann = await sit(a.port, "ann", "table oak")
-        bob = await sit(a.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_server, start_node) as nodes:
+        await nodes.b.server.stop()
+        ann = await nodes.sit(nodes.a, "ann", "table oak")
+        bob = await nodes.sit(nodes.a, "bob", "table oak")
         await finish_a_game(ann, bob)
         await until(lambda: len(rows(tmp_path, "a")) == 1)
         assert rows(tmp_path, "b") == []
-        b = await start_node(tmp_path, allowed, nats_server, "b")  # the same data folder: the same node
+        nodes.b = await start_node(tmp_path, nodes.allowed, nats_server, "b")  # the same data folder: the same node
         await until(lambda: len(rows(tmp_path, "b")) == 1)
         assert rows(tmp_path, "a") == rows(tmp_path, "b")
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
 
 
 async def test_the_leaderboard_reads_the_same_on_every_node(tmp_path, nats_server):
     """A game at oak (served by A) and one at elm (served by B): both nodes' leaderboards list both."""
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table oak")
-        bob = await sit(a.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_server, start_node) as nodes:
+        ann = await nodes.sit(nodes.a, "ann", "table oak")
+        bob = await nodes.sit(nodes.a, "bob", "table oak")
         await finish_a_game(ann, bob)
-        eve = await sit(b.port, "eve", "table elm")
-        ann2 = await sit(b.port, "ann", "table elm")
+        eve = await nodes.sit(nodes.b, "eve", "table elm")
+        ann2 = await nodes.sit(nodes.b, "ann", "table elm")
         await finish_a_game(eve, ann2)
         await until(lambda: len(rows(tmp_path, "a")) == 2 and len(rows(tmp_path, "b")) == 2)
         board = leaders(tmp_path, "a")
         assert board == leaders(tmp_path, "b")
         assert sorted(leader.games for leader in board) == [1, 1, 2], board
-        await close(ann, bob, eve, ann2)
-    finally:
-        await stop(a, b)
 
 
 async def test_a_game_finished_while_nats_is_away_waits_and_reaches_the_stream_when_it_answers(tmp_path, nats_server):

@@ -15,17 +15,13 @@ import re
 from pathlib import Path
 
 import pytest
-from nodes_support import FAKE_TABLE, LEASE, close, keys, line_player, node, play, sit, stop
+from nodes_support import FAKE_TABLE, LEASE, close, keys, line_player, node, play, sit, stop, two_nodes
 from ssh_support import ServerProcess, start_server, until
 from ssh_support.players import MANY, Listener
 
 from war_tui.cluster.relay import LOST
 from war_tui.serving.goodbyes import RESTARTING
 from war_tui.serving.table_router import MOVED
-
-
-async def start_node(tmp_path: Path, allowed, nats_server, name: str):
-    return await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, name), **MANY)
 
 
 async def kill_node(srv) -> None:
@@ -42,96 +38,64 @@ def tables_open(*servers) -> list[str]:
 
 
 async def test_a_player_on_each_node_plays_at_one_table_and_both_see_every_battle(tmp_path, nats_server):
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table oak")
-        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
-        bob = await sit(b.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann, bob = await nodes.ann_and_bob()
         await bob.expect(r"SNAPSHOT you=bob seat=2 ")
         counts = await play(ann, bob, 5)
         assert re.fullmatch(r"\d+-\d+", counts)
-        assert tables_open(a, b) == ["oak"], "the table is open on its owner only"
-        assert b.server.nodes is not None and len(b.server.nodes.relay.doors) == 1
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
+        assert tables_open(nodes.a, nodes.b) == ["oak"], "the table is open on its owner only"
+        assert nodes.b.server.nodes is not None and len(nodes.b.server.nodes.relay.doors) == 1
 
 
 async def test_two_nodes_opening_one_table_at_once_open_it_once(tmp_path, nats_server):
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann, bob = await asyncio.gather(sit(a.port, "ann", "table oak"), sit(b.port, "bob", "table oak"))
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann, bob = await asyncio.gather(nodes.sit(nodes.a, "ann", "table oak"), nodes.sit(nodes.b, "bob", "table oak"))
         seen = [await seat.expect(r"SNAPSHOT you=\w+ seat=(\d) ") for seat in (ann, bob)]
         assert sorted(match.group(1) for match in seen) == ["1", "2"], "both sit at one table"
-        assert tables_open(a, b) == ["oak"]
+        assert tables_open(nodes.a, nodes.b) == ["oak"]
         await play(ann, bob, 2)
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
 
 
 async def test_the_lobby_of_each_node_lists_the_tables_of_every_node_and_seats_at_any(tmp_path, nats_server):
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table elm")
-        bob = await sit(b.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann = await nodes.sit(nodes.a, "ann", "table elm")
+        bob = await nodes.sit(nodes.b, "bob", "table oak")
         for seat in (ann, bob):
             await seat.expect(r"SNAPSHOT ")
-        eve = await sit(b.port, "eve", "tables")
+        eve = await nodes.sit(nodes.b, "eve", "tables")
         await eve.expect(r"LOBBY 2/\d+ full=False elm:ann/-\+0 oak:bob/-\+0")
         eve.type(b"J")  # from B's lobby to elm, which A serves
         await eve.expect(r"SNAPSHOT you=eve seat=2 ")
         await ann.expect(r"STATE seats=ann:player,eve:player ")
-        await close(ann, bob, eve)
-    finally:
-        await stop(a, b)
 
 
 async def test_when_the_owner_node_dies_the_table_resumes_on_the_other_at_the_same_battle(tmp_path, nats_server):
     """ann plays on node A (the owner), bob on node B; A dies mid-game. B takes the table over within the lease
     (plus 2 s): bob is told the table moved and keeps his seat; ann reconnects to B and sits again; the game
     goes on from the battle both last saw."""
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table oak")
-        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
-        bob = await sit(b.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann, bob = await nodes.ann_and_bob()
         counts = await play(ann, bob, 4)
-        await kill_node(a)
+        await kill_node(nodes.a)
         died = asyncio.get_running_loop().time()
         await bob.expect(re.escape(MOVED))
         await bob.expect(rf"SNAPSHOT you=bob seat=2 game=1 battles=4 counts={counts} ")
         moved = asyncio.get_running_loop().time() - died
-        assert tables_open(b) == ["oak"]
+        assert tables_open(nodes.b) == ["oak"]
         ann.conn.close()
-        ann = await sit(b.port, "ann", "table oak")
+        ann = await nodes.sit(nodes.b, "ann", "table oak")
         await ann.expect(rf"SNAPSHOT you=ann seat=1 game=1 battles=4 counts={counts} ")
         await play(ann, bob, 1, first=5)
-        assert b.server.nodes is not None and b.server.nodes.taken == ["oak"]
+        assert nodes.b.server.nodes is not None and nodes.b.server.nodes.taken == ["oak"]
         print(f"the table moved {moved:.2f} s after its owner died (lease {LEASE} s)")
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
 
 
 async def test_an_owner_paused_past_its_lease_is_refused_and_no_battle_is_played_twice(tmp_path, nats_server):
     """A's renewals stop but it runs on: B takes the table; A's next write is refused and A lets the table go;
     every battle bob sees comes once."""
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table oak")
-        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
-        bob = await sit(b.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        a, b = nodes.a, nodes.b
+        ann, bob = await nodes.ann_and_bob()
         await play(ann, bob, 3)
         cluster = a.server.cluster
         assert cluster is not None and cluster.lease is not None
@@ -141,60 +105,41 @@ async def test_an_owner_paused_past_its_lease_is_refused_and_no_battle_is_played
         ann.type(b"f")  # A still serves ann: her flip reaches its stale table, whose write is refused
         await ann.expect(r"NOTICE closing .*served by another server")
         ann.conn.close()
-        ann = await sit(b.port, "ann", "table oak")
+        ann = await nodes.sit(b, "ann", "table oak")
         await ann.expect(r"SNAPSHOT you=ann seat=1 game=1 battles=3 ")
         await play(ann, bob, 1, first=4)
         battles = re.findall(rb"BATTLE (\d+) ", bytes(bob.seen))
         assert battles == sorted(set(battles), key=int), battles
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
 
 
 async def test_a_node_stopped_hands_its_tables_over_and_players_elsewhere_keep_their_seats(tmp_path, nats_server):
     """A stops as SIGTERM stops it: its own player is told it restarts; bob, relayed from B, is told the table
     moved and plays on at B in his seat; ann reconnects to B and sits again."""
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table oak")
-        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
-        bob = await sit(b.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann, bob = await nodes.ann_and_bob()
         counts = await play(ann, bob, 3)
-        await a.server.stop()
+        await nodes.a.server.stop()
         await ann.expect(re.escape(RESTARTING))
         await bob.expect(re.escape(MOVED))
         await bob.expect(rf"SNAPSHOT you=bob seat=2 game=1 battles=3 counts={counts} ")
         ann.conn.close()
-        ann = await sit(b.port, "ann", "table oak")
+        ann = await nodes.sit(nodes.b, "ann", "table oak")
         await ann.expect(r"SNAPSHOT you=ann seat=1 game=1 battles=3 ")
         await play(ann, bob, 1, first=4)
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
 
 
 async def test_a_player_whose_node_died_keeps_the_seat_at_a_table_served_elsewhere(tmp_path, nats_server):
     """bob's connection is on B, relayed to A; B dies. A hears nothing from B's relay for a lease and lets
     bob's connection go: his seat is kept for him (away), and he sits in it again through A."""
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table oak")
-        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
-        bob = await sit(b.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann, bob = await nodes.ann_and_bob()
         await play(ann, bob, 2)
-        await kill_node(b)
+        await kill_node(nodes.b)
         await ann.expect(r"STATE seats=ann:player,bob:away ")
         bob.conn.close()
-        bob = await sit(a.port, "bob", "table oak")
+        bob = await nodes.sit(nodes.a, "bob", "table oak")
         await bob.expect(r"SNAPSHOT you=bob seat=2 game=1 battles=2 ")
         await play(ann, bob, 1, first=3)
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
 
 
 def node_process(tmp_path: Path, nats_server, name: str) -> ServerProcess:
@@ -254,27 +199,19 @@ async def test_kill_9_of_the_owner_process_moves_the_table_and_keeps_every_seat(
 async def test_a_relayed_player_the_owner_let_go_is_told_so_and_not_left_at_a_silent_table(tmp_path, nats_server):
     """The owner let bob's relayed connection go (as it does when his node was quiet for a lease, its NATS cut
     off meanwhile): bob's next key is answered with the closing notice, and his connection ends."""
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table oak")
-        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
-        bob = await sit(b.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann, bob = await nodes.ann_and_bob()
         await play(ann, bob, 1)
-        assert a.server.nodes is not None
-        for relayed in list(a.server.nodes.relay.relayed.values()):
+        assert nodes.a.server.nodes is not None
+        for relayed in list(nodes.a.server.nodes.relay.relayed.values()):
             relayed.end()  # as the owner's sweep of quiet relays does
         await ann.expect(r"STATE seats=ann:player,bob:away ")
         bob.type(b"f")
         await bob.expect(re.escape(LOST))
         await bob.expect(r"TABLE END")
         bob.conn.close()
-        bob = await sit(b.port, "bob", "table oak")
+        bob = await nodes.sit(nodes.b, "bob", "table oak")
         await bob.expect(r"SNAPSHOT you=bob seat=2 game=1 battles=1 ")
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
 
 
 async def test_a_table_refused_at_its_first_join_leaves_no_owner_record(tmp_path, nats_server):
@@ -299,13 +236,10 @@ async def test_a_table_refused_at_its_first_join_leaves_no_owner_record(tmp_path
 async def test_joins_asked_for_while_one_is_on_its_way_are_refused_not_opened_here(tmp_path, nats_server):
     """eve, in B's lobby, asks for elm (A's) eight times at once: one join goes to A, the others are refused;
     B opens no elm of its own."""
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_server, "a")
-    b = await start_node(tmp_path, allowed, nats_server, "b")
-    try:
-        ann = await sit(a.port, "ann", "table elm")
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann = await nodes.sit(nodes.a, "ann", "table elm")
         await ann.expect(r"SNAPSHOT you=ann seat=1 ")
-        eve = await sit(b.port, "eve", "tables")
+        eve = await nodes.sit(nodes.b, "eve", "tables")
         await eve.expect(r"LOBBY 1/\d+ full=False elm:ann/-\+0")
         eve.type(b"J" * 8)
         await eve.expect(r"SNAPSHOT you=eve seat=2 ")
@@ -313,7 +247,4 @@ async def test_joins_asked_for_while_one_is_on_its_way_are_refused_not_opened_he
         # table already; either way refused, and none opens an elm on B.
         refused = r"NOTICE refused you are (?:on your way to a table already|already at a table)"
         await eve.expect(rf"(?s)(?:{refused}.*?){{7}}")
-        assert tables_open(a, b) == ["elm"]
-        await close(ann, eve)
-    finally:
-        await stop(a, b)
+        assert tables_open(nodes.a, nodes.b) == ["elm"]

@@ -110,7 +110,7 @@ async def start_server(
     # Games at the server's priority, not settled below it: beside the busy suite they would crawl.
     options.setdefault("game_niceness", 0)
     config = ServerConfig(
-        host_key=asyncssh.generate_private_key("ssh-ed25519"),
+        host_key=options.pop("host_key", None) or asyncssh.generate_private_key("ssh-ed25519"),
         session_argv=argv,
         authorized_keys=authorized,
         port=0,
