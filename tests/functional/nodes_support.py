@@ -34,8 +34,8 @@ def keys(tmp_path: Path) -> list[ClientKey]:
     return list(KEYS.values())
 
 
-async def sit(port: int, user: str, command: str) -> Seat:
-    conn = await connect(port, KEYS[user], username=user)
+async def sit(port: int, user: str, command: str, **options) -> Seat:
+    conn = await connect(port, KEYS[user], username=user, **options)
     process = await conn.create_process(command, term_type="xterm-256color", term_size=(100, 30), encoding=None)
     return Seat(conn, process)
 
@@ -116,8 +116,8 @@ class TwoNodes:
     """The players' keys the nodes let in (ann's, bob's, eve's)."""
     seats: list[Seat] = field(default_factory=list)
 
-    async def sit(self, srv: InProcessServer, user: str, command: str) -> Seat:
-        seat = await sit(srv.port, user, command)
+    async def sit(self, srv: InProcessServer, user: str, command: str, **options) -> Seat:
+        seat = await sit(srv.port, user, command, **options)
         self.seats.append(seat)
         return seat
 
