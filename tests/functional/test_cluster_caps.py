@@ -8,10 +8,18 @@ tests that count by identity give each connection an address of its own.
 
 from __future__ import annotations
 
+import json
+
 import asyncssh
 import pytest
 from nodes_support import TwoNodes, two_nodes
 from ssh_support import InProcessServer, until
+
+from war_tui.cluster.caps import SESSIONS_PREFIX
+from war_tui.cluster.keys import table_key
+from war_tui.serving.table_nodes import LOBBY_BUCKET, entry_value
+from war_tui.tables import SeatStatus
+from war_tui.tables.messages import LobbyEntry
 
 REFUSED = r"NOTICE closing closing the connection: (you already opened .*)\r?\n"
 
@@ -103,3 +111,29 @@ async def test_the_session_cap_counts_the_games_of_both_nodes(tmp_path, nats_ser
         await until(lambda: nodes.a.server.nodes is not None and nodes.a.server.nodes.elsewhere.sessions_total() == 1)
         reason = await refused(nodes, nodes.a)
         assert "the server is full (2 games in progress)" in reason
+
+
+async def test_records_in_nats_that_are_not_a_nodes_are_ignored_with_one_line_each(tmp_path, nats_server):
+    """A lobby entry whose visitors are not hashes and a session record that is not one (written to NATS by
+    anyone who reaches it): B logs each once, counts neither, and goes on reading A's tables and sessions."""
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        cluster = nodes.a.server.cluster
+        assert cluster is not None and cluster.client is not None and cluster.owners is not None
+        lobby = await cluster.client.jetstream().key_value(LOBBY_BUCKET)
+        visitors = {"opened": ["127.0.0.1", None], "seats": [[None, "127.0.0.1"]] * 5}
+        entry = json.loads(entry_value("nbad", LobbyEntry(
+            "bad", ("ann", None), (SeatStatus.PLAYER, SeatStatus.OPEN), 0, 1, 0, (26, 26), None)))
+        await lobby.put(table_key("bad"), json.dumps({**entry, "visitors": visitors}).encode())
+        await cluster.owners.bucket.put(SESSIONS_PREFIX + "nbad", b'{"total": -5, "addresses": []}', 60)
+        await cluster.owners.bucket.put(SESSIONS_PREFIX + "nworse", b"\xff" * 70_000, 60)
+        ann = await nodes.sit(nodes.a, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT ")
+        await until(lambda: sessions_told(nodes, 1) and tables_known(nodes, 1))
+        b = nodes.b.server.nodes
+        assert b is not None and list(b.others) == ["oak"] and set(b.elsewhere.sessions) == {nodes.a.server.cluster.node}
+        await until(lambda: sum("unreadable" in line for line in nodes.b.logs) == 3)
+        polls = b.polls
+        await until(lambda: b.polls >= polls + 2)
+        noted = [line for line in nodes.b.logs if "unreadable" in line]
+        assert len(noted) == 3, noted
+        assert all("127.0.0.1" not in line for line in noted)

@@ -9,9 +9,9 @@ same visitor hashes alike on every node):
 - **in a key of its own** (``SESSIONS_PREFIX`` + node id, in the leases bucket, expiring with a lease): how
   many sessions it has, in all and per address (``NodeSessions``).
 
-``Elsewhere`` holds what the last read of the others found; a cap checks what this node holds plus that. A read
-is at most one poll old (``table_nodes.LOBBY_INTERVAL``): two nodes admitting one visitor within it may each let
-them past the cap once. Everything read is another process's bytes: ``read_visitors`` and ``read_sessions``
+``Elsewhere`` holds what the last read of the others found; a cap checks what this node holds plus that. What a
+node read is up to two polls old (``table_nodes.LOBBY_INTERVAL``: the other writes at its poll, this one reads at
+its own): nodes admitting one visitor within that window each admit up to the cap less what they read. Everything read is another process's bytes: ``read_visitors`` and ``read_sessions``
 check types, sizes and counts, and give None for anything else.
 """
 

@@ -99,9 +99,11 @@ SERVER = (
     Option("public", False, kind="switch", exclusive="who",
            help="let anyone in without authentication (a public kiosk)"),
     whole("max_sessions", 1, MAX_SESSIONS, 32, metavar="N",
-          help="games at once, {low}-{high:,}; the next client is told the server is full (default {default})"),
+          help="games at once (on every node of a cluster together), {low}-{high:,}; the next client is told the"
+          " server is full (default {default})"),
     whole("max_sessions_per_address", 1, MAX_SESSIONS, 4, metavar="N",
-          help="games at once from one address (an IPv6 /64 counts as one), {low}-{high:,} (default {default})"),
+          help="games at once from one address (an IPv6 /64 counts as one; on every node of a cluster together),"
+          " {low}-{high:,} (default {default})"),
     whole("max_unauthenticated", 1, MAX_SESSIONS, 64, metavar="N",
           help="connections not yet logged in, {low}-{high:,}; past it the oldest is dropped (default {default})"),
     whole("game_memory_mb", 128, 65536, 512, metavar="MB",
@@ -135,10 +137,11 @@ SERVER = (
     whole("max_lobby", 1, MAX_SESSIONS, 32, metavar="N",
           help="people in the lobby ('tables') at once, {low}-{high:,} (default {default})"),
     whole("max_tables_per_address", 1, MAX_PER_ADDRESS, 4, metavar="N",
-          help="open tables one address (or one key) may have opened, {low}-{high:,} (default {default})"),
+          help="open tables one address (or one key) may have opened, on every node of a cluster together,"
+          " {low}-{high:,} (default {default})"),
     whole("max_seats_per_address", 1, MAX_PER_ADDRESS, 4, metavar="N",
-          help="seats one address (or one key) may hold at once, sitting or kept while away, {low}-{high:,};"
-          " past it they watch (default {default})"),
+          help="seats one address (or one key) may hold at once, sitting or kept while away, on every node of"
+          " a cluster together, {low}-{high:,}; past it they watch (default {default})"),
     Option("max_session_minutes", None, parse=minutes_value("--max-session-minutes"), high=MAX_MINUTES, metavar="M",
            help="end each game after M minutes, more than 0 and at most {high:,} (default: no limit, screensavers"
            " idle on purpose)"),

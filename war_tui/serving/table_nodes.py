@@ -136,6 +136,8 @@ class Nodes:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         """One claim-and-restore at a time per table, and how many wait for it (the entry goes with the last)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self.polls = 0
+        """Reads of the lobby and the session counts done (for the tests)."""
         self.taken: list[str] = []
         """Tables this node restored from the store to serve them: taken over from a node whose lease ran out
         (for the log and the tests)."""
@@ -242,6 +244,7 @@ class Nodes:
             with contextlib.suppress(*NATS_ERRORS):
                 await self._write_sessions()
                 await self._read_sessions()
+            self.polls += 1
             await asyncio.sleep(LOBBY_INTERVAL)
 
     async def _write_lobby(self) -> None:
