@@ -162,6 +162,10 @@ class Nodes:
         await self.games.stop(GAMES_TIMEOUT)
         await end_tasks(self._tasks)
         self._tasks = []
+        if self._sessions_written is not None and self._sessions_written[0].total:
+            with contextlib.suppress(*NATS_ERRORS):  # stopping: the record expires with a lease anyway
+                await self.owners.bucket.put(SESSIONS_PREFIX + self.node, NodeSessions().to_bytes(), 1)
+            self._sessions_written = None
         await self.relay.stop()
 
     def route(self, user_name: str, identity: str | None, address: str | None) -> Router:
