@@ -9,6 +9,8 @@
 - **A table's owner record** (``Owners``) names the node that applies the table's requests. A node takes a
   table that has no record, whose record is its own, or whose owner's lease has expired, by compare-and-set
   on the record's revision: of any number of nodes racing, one wins.
+- **A node's session counts** (``cluster.caps``) live beside its lease, written with the same time to live
+  (``put``) and listed by every node (``keys``).
 
 A node that takes a table over writes its checkpoint once (the same data, a new revision) before it serves
 it: from then on the previous owner's writes, compare-and-set on the revision it last saw, are refused
