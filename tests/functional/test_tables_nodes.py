@@ -15,22 +15,13 @@ import re
 from pathlib import Path
 
 import pytest
-from nodes_support import FAKE_TABLE, LEASE, close, keys, line_player, node, play, sit, stop, two_nodes
+from nodes_support import FAKE_TABLE, LEASE, close, keys, kill_node, line_player, node, play, sit, stop, two_nodes
 from ssh_support import ServerProcess, start_server, until
 from ssh_support.players import MANY, Listener
 
 from war_tui.cluster.relay import LOST
 from war_tui.serving.goodbyes import RESTARTING
 from war_tui.serving.table_router import MOVED
-
-
-async def kill_node(srv) -> None:
-    """The node stops renewing its lease and drops its NATS connection, releasing nothing: as a kill -9 looks
-    to the other nodes (its SSH listener stays, as a process the network cut off would)."""
-    cluster = srv.server.cluster
-    assert cluster is not None and cluster.lease is not None and cluster.client is not None
-    await cluster.lease.stop(release=False)
-    await cluster.client.close()
 
 
 def tables_open(*servers) -> list[str]:
@@ -176,7 +167,7 @@ async def test_kill_9_of_the_owner_process_moves_the_table_and_keeps_every_seat(
                 await person.until(rf"(?s)(?:beats.*?){{{battle}}}")
         a.stop(9)
         ann.conn.close()
-        await bob.until(r"(?s)the table moved.*Game 1, battle 3\. ")
+        await bob.until(r"(?s)the table moved.*Back in step: game 1, battle 3\. ")
         ann = await line_player(port_b, "ann")
         people.append(ann)
         await ann.until("seat 1")
