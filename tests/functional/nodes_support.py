@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -15,6 +16,8 @@ from ssh_support import TIMEOUT, ClientKey, InProcessServer, Seat, connect, make
 from ssh_support.players import MANY, Listener
 
 from war_tui.cluster.config import ClusterConfig
+from war_tui.core.rules import Rules
+from war_tui.stats import StatsStore
 
 FAKE_TABLE = (sys.executable, str(Path(__file__).parent / "ssh_support" / "fake_table.py"))
 
@@ -104,6 +107,30 @@ async def stop(*servers) -> None:
 
 Start = Callable[[Path, list[ClientKey], Any, str], Awaitable[InProcessServer]]
 """Starts node ``name`` (tmp_path, allowed keys, nats_server, name)."""
+
+
+def stats_node(battles: int) -> Start:
+    """Starts in-process nodes at the stand-in table game whose games last ``battles``, each keeping its
+    statistics in ``<name>.sqlite3`` in tmp_path (``games_in``)."""
+
+    async def start(tmp_path: Path, allowed: list[ClientKey], nats_server, name: str) -> InProcessServer:
+        database = tmp_path / f"{name}.sqlite3"
+        return await start_server(
+            tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, name),
+            table_rules=Rules(max_battles=battles), stats=lambda: StatsStore.open(database), **MANY,
+        )
+
+    return start
+
+
+def games_in(tmp_path: Path, name: str) -> list[tuple[str, str, str, int]]:
+    """The table games in node ``name``'s statistics file: game id, names, battles."""
+    database = tmp_path / f"{name}.sqlite3"
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as conn:
+            return conn.execute("SELECT game_id, p1_name, p2_name, battles FROM games ORDER BY game_id").fetchall()
+    except sqlite3.OperationalError:  # not made yet, or being set up
+        return []
 
 
 @dataclass

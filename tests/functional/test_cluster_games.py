@@ -7,18 +7,15 @@ own; players are SSH clients running the stand-in table game. A game lasts three
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
-from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 
-from nodes_support import FAKE_TABLE, node, play, two_nodes
+from nodes_support import games_in, play, stats_node, two_nodes
 from ssh_support import until
-from ssh_support.players import MANY
 
 from war_tui.cluster.game_stream import STREAM, SUBJECT, GameStream
-from war_tui.core.rules import EndReason, Gather, Result, Rules
+from war_tui.core.rules import EndReason, Gather, Result
 from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats.recovery import to_line
 
@@ -31,24 +28,8 @@ RECORD = GameRecord(
 )
 
 
-async def start_node(tmp_path: Path, allowed, nats_server, name: str):
-    from ssh_support import start_server
-
-    database = tmp_path / f"{name}.sqlite3"
-    return await start_server(
-        tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, name),
-        table_rules=Rules(max_battles=BATTLES), stats=lambda: StatsStore.open(database), **MANY,
-    )
-
-
-def rows(tmp_path: Path, name: str) -> list[tuple[str, str, str, int]]:
-    """The table games in node ``name``'s statistics file: game id, names, battles."""
-    database = tmp_path / f"{name}.sqlite3"
-    try:
-        with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as conn:
-            return conn.execute("SELECT game_id, p1_name, p2_name, battles FROM games ORDER BY game_id").fetchall()
-    except sqlite3.OperationalError:  # not made yet, or being set up
-        return []
+start_node = stats_node(BATTLES)
+rows = games_in
 
 
 def leaders(tmp_path: Path, name: str):

@@ -11,35 +11,17 @@ game, which prints what its table tells it.
 from __future__ import annotations
 
 import re
-import sqlite3
-from contextlib import closing
-from pathlib import Path
 
-from nodes_support import FAKE_TABLE, close, keys, kill_node, node, play, sit, stop
-from ssh_support import start_server, until
-from ssh_support.players import MANY
+from nodes_support import close, games_in, keys, kill_node, play, sit, stats_node, stop
+from ssh_support import until
 
-from war_tui.core.rules import Rules
 from war_tui.serving.table_router import MOVED
-from war_tui.stats import StatsStore
 
 BATTLES = 6
 
 
-async def start_node(tmp_path: Path, allowed, nats_server, name: str):
-    database = tmp_path / f"{name}.sqlite3"
-    return await start_server(
-        tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, name),
-        table_rules=Rules(max_battles=BATTLES), stats=lambda: StatsStore.open(database), **MANY,
-    )
-
-
-def rows(tmp_path: Path, name: str) -> list[tuple[str, str, str, int]]:
-    try:
-        with closing(sqlite3.connect(f"file:{tmp_path / f'{name}.sqlite3'}?mode=ro", uri=True)) as conn:
-            return conn.execute("SELECT game_id, p1_name, p2_name, battles FROM games").fetchall()
-    except sqlite3.OperationalError:  # not made yet
-        return []
+start_node = stats_node(BATTLES)
+rows = games_in
 
 
 def battles(seat) -> list[int]:
