@@ -41,6 +41,8 @@ from war_tui.tables.protocol import encode
 
 WAIT = 30.0
 BATCH = 20
+SECRET = b"cluster_load: the secret every node of the run shares"
+"""What visitors are hashed with for the caps across nodes (a served cluster uses its host key's)."""
 
 
 class Node:
@@ -54,7 +56,7 @@ class Node:
         self.cluster = await Cluster.open(self.config, lambda line: None)
         assert self.cluster.store is not None
         await self.host.keep_in(self.cluster.store, self.cluster.owners)
-        self.nodes = await start_nodes(self.cluster, self.host, lambda line: None)
+        self.nodes = await start_nodes(self.cluster, self.host, lambda line: None, SECRET)
         self.host.start()
         return self
 

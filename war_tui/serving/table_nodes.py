@@ -103,7 +103,7 @@ class Nodes:
 
     def __init__(
         self, client: Client, node: str, lease_seconds: float, host: TableHost, keeper: TableKeeper,
-        store: NatsTableStore, owners: Owners, log: Callable[[str], None], secret: bytes = b"",
+        store: NatsTableStore, owners: Owners, log: Callable[[str], None], secret: bytes,
     ) -> None:
         self.client = client
         self.node = node
@@ -354,7 +354,7 @@ class Nodes:
         return {"relayed": len(self.relay.relayed), "relaying": len(self.relay.doors), "others": len(self.others)}
 
 
-async def start_nodes(cluster: Cluster, host: TableHost, log: Callable[[str], None], secret: bytes = b"") -> Nodes:
+async def start_nodes(cluster: Cluster, host: TableHost, log: Callable[[str], None], secret: bytes) -> Nodes:
     """``cluster``'s node serving ``host``'s tables among the others, started (after the keeper restored them).
 
     ``secret`` (the host key's, the same on every node) is what visitors are hashed with for the caps."""
