@@ -235,9 +235,10 @@ def _sigint_noted() -> Iterator[list[int]]:
 
 
 def _end_workers(pool: ProcessPoolExecutor) -> None:
-    """Stop at once: drop the chunks not started and end the workers playing the others
-    (a chunk of games that run to a large --max-battles could take minutes)."""
-    pool.shutdown(wait=False, cancel_futures=True)
+    """Stop at once: end the workers playing their chunks (a chunk of games that run to a large
+    --max-battles could take minutes), then wait for the pool's manager thread, which drops the chunks
+    not started once it sees them gone. Left running, that thread closes its wake-up pipe while the
+    interpreter's exit writes to it, and Python 3.11 prints a traceback (EBADF) at exit."""
     children = multiprocessing.active_children()
     for child in children:
         child.terminate()
@@ -246,6 +247,7 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
         if child.is_alive():
             child.kill()
             child.join()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 # ----------------------------------------------------------------- statistics
