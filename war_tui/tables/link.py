@@ -9,10 +9,10 @@ host calls ``poll()`` at ``next_deadline()``).
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 
 from .clock import Clock, monotonic
+from .line_queue import LineQueue
 from .messages import Join, Leave, Lobby, Notice, NoticeCode, Request, Resync, Snapshot, Update, WatchLobby
 from .protocol import MessageReader, ProtocolError, encode, encode_shared, encode_snapshot, request_reader
 from .rate import TokenBucket
@@ -51,7 +51,6 @@ class Link:
         """Whom a seat this connection takes is kept for (see ``Table.join``)."""
         self.address = address
         self.on_output = on_output
-        self.max_queued = max_queued
         self.max_bad_lines = max_bad_lines
         self.member: Member | None = None
         self.closed = False
@@ -66,8 +65,7 @@ class Link:
         """The link's time, on which ``next_deadline()`` is told."""
         self._requests = TokenBucket(request_rate, request_burst, clock())
         self._reader: MessageReader[Request] = request_reader()
-        self._queue: deque[bytes] = deque()
-        self._queued = 0
+        self._queue = LineQueue(max_queued)
         self._resync = False
         self._resync_served: float | None = None
         """When the last snapshot the connection asked for was served."""
@@ -138,22 +136,24 @@ class Link:
             self._resync = False
             self._resync_due = None  # the snapshot served now is as fresh as the deferred one would be
             self._queue.clear()
-            self._queued = 0
             line = self._fresh()
             if line:
                 self._queue.appendleft(line)
-                self._queued += len(line)
-        if not self._queue:
-            return b""
-        data = b"".join(self._queue)
-        self._queue.clear()
-        self._queued = 0
-        return data
+        return self._queue.take()
 
     @property
     def queued(self) -> int:
         """Bytes waiting for ``take()``."""
-        return self._queued
+        return self._queue.size
+
+    @property
+    def max_queued(self) -> int:
+        """Bytes the queue holds before it gives way to a fresh snapshot."""
+        return self._queue.limit
+
+    @max_queued.setter
+    def max_queued(self, size: int) -> None:
+        self._queue.limit = size
 
     @property
     def finished(self) -> bool:
@@ -171,7 +171,6 @@ class Link:
         if reason is not None:
             self._resync = False
             self._queue.clear()
-            self._queued = 0
             self._send_notice(Notice(NoticeCode.CLOSING, f"closing the connection: {reason}"), force=True)
         self.closed = True
         self.close_reason = reason
@@ -232,7 +231,6 @@ class Link:
             return
         was_idle = not self._queue and not self._resync
         self._queue.clear()
-        self._queued = 0
         self._resync = True
         if was_idle and self.on_output is not None:
             self.on_output()
@@ -258,7 +256,6 @@ class Link:
             if not self.closed:
                 self._resync = False  # what is queued no longer matters: the closing notice does
                 self._queue.clear()
-                self._queued = 0
                 self._send_notice(update, force=True)
                 self.close()
             return
@@ -279,17 +276,14 @@ class Link:
 
     def _push(self, line: bytes, force: bool = False) -> None:
         was_empty = not self._queue and not self._resync
-        if self._queued + len(line) > self.max_queued and not force:
+        if not self._queue.fits(line) and not force:
             self._queue.clear()
-            self._queued = 0
             self._resync = True
             self.resyncs += 1
         else:
-            if force and self._queued + len(line) > self.max_queued:
+            if force and not self._queue.fits(line):
                 self._queue.clear()
-                self._queued = 0
             self._queue.append(line)
-            self._queued += len(line)
         if was_empty and self.on_output is not None:
             self.on_output()
 
