@@ -32,11 +32,13 @@ from nats.errors import Error as NatsError
 
 from ..tables import Link, TableRefused
 from ..tables.clock import Clock, monotonic, seconds_until
+from ..tables.line_queue import LineQueue
 from ..tables.link import MAX_QUEUED_BYTES
-from ..tables.messages import Notice, NoticeCode, Resync
+from ..tables.messages import Auto, Flip, Leaving, Notice, NoticeCode, Restart, Resync, WarStop
 from ..tables.names import parse_table_name
 from ..tables.protocol import encode
 from .leases import NODE_ID
+from .sequenced import MAX_WINDOW_MESSAGES, Inbox, Numbered, Window, decode_ack, decode_numbered, encode_numbered
 from .tasks import cancel_requested, end_tasks
 
 PREFIX = "war-tui.relay"
@@ -48,11 +50,27 @@ MAX_TEXT = 400
 OPEN_TIMEOUT = 3.0
 """Seconds an owner has to answer an open request."""
 LINES = b"L"
-PING = b"P"
+"""Numbered, either way: a connection's lines to its owner, or the owner's lines to the connection."""
 CLOSE = b"C"
+"""Numbered, door to owner: the connection left (after the lines before it)."""
 END = b"E"
+"""Numbered, owner to door: the link finished (after the lines before it)."""
 MOVE = b"M"
-"""The owner is stopping: the door routes the connection to whichever node takes the table."""
+"""Numbered, owner to door: the owner is stopping: the door routes the connection to whichever node takes the table."""
+SKIP = b"S"
+"""Numbered, owner to door: what came before this number was given up (a fresh snapshot follows)."""
+PING = b"P"
+"""Door to owner, with the door's acknowledgement: the connection is still there."""
+ACK = b"A"
+"""Either way: the highest number applied in a row, when no other message carries it."""
+GONE = b"X"
+"""Owner to door, with a closing line: the owner does not know the connection (any more)."""
+ACK_EVERY = 16
+"""Messages a door takes from its owner before it acknowledges them on its own (else its next key or ping does):
+the owner's window stays short without a message for every update."""
+RESEND_AFTER = 0.5
+"""Fraction of the lease after which an unacknowledged message is sent again (the door pings every third of it,
+and every message carries the acknowledgement, so a message delivered is acknowledged by then)."""
 LOST = "the table's server lost this connection; reconnect to sit again"
 DRAIN_TIMEOUT = 1.0
 """Seconds a stopping node gives what it has to send."""
@@ -113,16 +131,34 @@ class OpenRequest:
 
 
 class Relayed:
-    """The owner's side of one relayed connection: its link, and when its door was last heard."""
+    """The owner's side of one relayed connection: its link, and when its door was last heard.
 
-    def __init__(self, relay: RelayNode, request: OpenRequest, link: Link) -> None:
+    Lines from the door are applied once, in order (``Inbox``); each is acknowledged once the store kept what it
+    changed (the table's sequence number right after it, against ``RelayNode.kept``), so a key acknowledged is a
+    key a takeover keeps. What the link says goes out numbered and is kept until the door acknowledges it."""
+
+    def __init__(self, relay: RelayNode, request: OpenRequest, table: str, link: Link) -> None:
         self.relay = relay
         self.request = request
+        self.table = table
         self.link = link
         self.heard = relay.clock()
         self.subject = out_subject(request.door, request.conn)
+        self.window = Window()
+        self.inbox = Inbox()
+        self.dropped = 0
+        """Times the door fell so far behind that what it had not acknowledged was given up for a fresh snapshot."""
+        self._applied: deque[tuple[int, int]] = deque()
+        """(line number, the table's sequence number after it) applied and not yet kept by the store."""
+        self._ready = 0
+        """The highest number applied with everything it changed kept: what may be acknowledged."""
+        self._acked = 0
+        """The acknowledgement last sent to the door."""
+        self._owe_ack = False
         self._scheduled = False
         self._due: asyncio.TimerHandle | None = None
+        self.ending = False
+        """The link finished and its end was sent: kept until the door acknowledges it (or goes quiet)."""
         self.done = False
         link.on_output = self.wanted
 
@@ -132,27 +168,90 @@ class Relayed:
             asyncio.get_running_loop().call_soon(self.flush)
 
     def flush(self) -> None:
+        """Send what the link has (the acknowledgement riding on it), its end once finished, or a bare
+        acknowledgement when one is due and nothing else carries it."""
         self._scheduled = False
         if self.done:
             return
-        data = self.link.take()
+        data = b"" if self.ending else self.link.take()
         if data:
-            self.relay.send(self.subject, LINES + data)
-        if self.link.finished:
-            self.relay.send(self.subject, END)
+            self._send(LINES, data)
+        if not self.ending and self.link.finished:
+            self.ending = True
+            self.link.on_output = None
+            self._send(END, b"")
+        elif not data and (self._owe_ack or self._ack_ready() > self._acked):
+            self._acked = self._ack_ready()
+            self.relay.send(self.subject, ACK + b"%d" % self._acked)
+        self._owe_ack = False
+        if self.ending and not self.window:
             self.end()
+
+    def _send(self, kind: bytes, body: bytes) -> None:
+        if kind == LINES and not self.window.fits(body):
+            # The door has not acknowledged a window's worth: give it up, and a fresh snapshot follows the gap.
+            self.window.clear()
+            self.dropped += 1
+            self._send(SKIP, b"")
+            self.link.receive(encode(Resync()))
+            return
+        self._acked = self._ack_ready()
+        number = self.window.add(kind, body, self.relay.clock())
+        self.relay.send(self.subject, encode_numbered(kind, number, self._acked, body))
+
+    def _ack_ready(self) -> int:
+        kept = self.relay.kept(self.table)
+        while self._applied and (kept is None or self._applied[0][1] <= kept):
+            self._ready = self._applied.popleft()[0]
+        return self._ready
+
+    def resend(self, after: float | None) -> None:
+        for number, kind, body in self.window.due(self.relay.clock(), after):
+            self.relay.send(self.subject, encode_numbered(kind, number, self._ack_ready(), body))
 
     def receive(self, data: bytes) -> None:
         self.heard = self.relay.clock()
-        kind, body = data[:1], data[1:]
-        if kind == LINES:
-            self.link.receive(body)
-            self.watch_deadline()
-            self.relay.wake()
-        elif kind == CLOSE:
-            self.link.close()
-            self.relay.wake()
-            self.end()
+        kind = data[:1]
+        if kind in (PING, ACK):
+            ack = decode_ack(data)
+            if ack is not None:
+                self.window.ack(ack)
+            if kind == PING or (self.ending and not self.window):
+                self.wanted()
+            return
+        message = decode_numbered(data) if kind in (LINES, CLOSE) else None
+        if message is None:
+            return
+        self.window.ack(message.ack)
+        ready = self.inbox.accept(message)
+        if not ready:
+            self._owe_ack = self._owe_ack or self.inbox.duplicates > 0
+            self.wanted()
+            return
+        for line in ready:
+            if line.kind == CLOSE:
+                self.link.close()
+                self.relay.wake()
+                self.end()
+                return
+            self.link.receive(line.body)
+            self._note_applied(line.number)
+        self.watch_deadline()
+        self.relay.wake()
+        self.wanted()
+
+    def _note_applied(self, number: int) -> None:
+        member = self.link.member
+        seq = member.table.seq if member is not None else 0
+        if len(self._applied) >= MAX_WINDOW_MESSAGES:
+            self._applied.pop()  # the newer entry covers it: its sequence number is as late or later
+        self._applied.append((number, seq))
+
+    def move(self) -> None:
+        """This node stops serving: the door is told to go to the table's next owner, after what it was sent."""
+        if not self.done and not self.ending:
+            self._send(MOVE, b"")
+        self.end()
 
     def watch_deadline(self) -> None:
         delay = seconds_until(self.link.next_deadline(), self.link.clock)
@@ -175,12 +274,24 @@ class Relayed:
         self.relay.relayed.pop(self.request.conn, None)
 
 
+RESENT_ON_MOVE = (Flip, Auto, Restart, WarStop, Leaving)
+"""The keys a door sends again to a table's next owner when the one it left never acknowledged them.
+
+Each is harmless applied twice, so it is sent again whether the owner that died applied it or not: a flip
+stamped before the table's last battle is stale and refused silently (``Journal.stale``), one for a battle not
+yet played finds its card already turned; the rest set a wish to a value, in the order typed. The others are
+dropped: an emote would show twice, a decline could answer a newer request, and sitting, the house or leaving
+are the screen's to ask again when it sees the table (the player may press them again)."""
+
+
 class RemoteLink:
     """The door's side of a connection relayed to an owner: the connection's lines go there, its updates come here.
 
-    The same interface as a ``Link`` as the door's table socket uses it. Its queue holds at most ``max_queued``
-    bytes: past it what is queued is dropped and the owner is asked for a fresh snapshot (the screen's sequence
-    numbers see the gap and ask for one too; the owner serves one per ``RESYNC_GAP``)."""
+    The same interface as a ``Link`` as the door's table socket uses it. Lines go out numbered and are kept until
+    the owner acknowledges them (at most a ``Window``: past it the connection's keys are dropped, and the log says
+    so once). Updates are taken once, in order; the queue holds at most ``max_queued`` bytes: past it what is
+    queued is dropped and the owner is asked for a fresh snapshot (the screen's sequence numbers see the gap and
+    ask for one too; the owner serves one per ``RESYNC_GAP``)."""
 
     def __init__(self, relay: RelayNode, owner: str, table: str, *, max_queued: int = MAX_QUEUED_BYTES,
                  clock: Clock = monotonic) -> None:
@@ -188,7 +299,6 @@ class RemoteLink:
         self.owner = owner
         self.table = table
         self.conn = new_conn_id()
-        self.max_queued = max_queued
         self.clock = clock
         self.on_output: Callable[[], None] | None = None
         self.on_moved: Callable[[], None] | None = None
@@ -199,9 +309,22 @@ class RemoteLink:
         self.member = None
         self.dropped = 0
         """Times the queue fell behind and was dropped."""
-        self._queue: deque[bytes] = deque()
-        self._queued = 0
+        self.dropped_keys = 0
+        """Lines of the connection dropped because the owner had a window's worth unacknowledged."""
+        self.window = Window()
+        self.inbox = Inbox()
+        self._acked = 0
+        """The acknowledgement last sent to the owner."""
+        self._queue = LineQueue(max_queued)
         self._subject = in_subject(owner, relay.node, self.conn)
+
+    @property
+    def max_queued(self) -> int:
+        return self._queue.limit
+
+    @max_queued.setter
+    def max_queued(self, size: int) -> None:
+        self._queue.limit = size
 
     async def open(self, user: str, identity: str | None, address: str | None, watch: bool, counted: bool = True) -> None:
         """Ask the owner to seat (or show) the connection; ``TableRefused`` with the owner's words, or
@@ -224,54 +347,111 @@ class RemoteLink:
     # -- the link's interface -----------------------------------------------------------------------------
 
     def receive(self, data: bytes) -> None:
-        if not self.closed:
-            self.relay.send(self._subject, LINES + data)
+        if self.closed:
+            return
+        if not self.window.fits(data):
+            self.dropped_keys += 1
+            if self.dropped_keys == 1:
+                self.relay.log(f"relay: node {self.owner} acknowledges nothing of table {self.table}; "
+                               "the connection's keys are dropped until it does")
+            return
+        self._send(LINES, data)
+
+    def _send(self, kind: bytes, body: bytes) -> None:
+        number = self.window.add(kind, body, self.clock())
+        self._acked = self.inbox.received
+        self.relay.send(self._subject, encode_numbered(kind, number, self._acked, body))
+
+    def _ack(self) -> None:
+        self._acked = self.inbox.received
+        self.relay.send(self._subject, ACK + b"%d" % self._acked)
+
+    def ping(self) -> None:
+        """Still here (the owner lets a quiet relay go), with the acknowledgement of what came."""
+        self._acked = self.inbox.received
+        self.relay.send(self._subject, PING + b"%d" % self._acked)
+
+    def resend(self, after: float | None) -> None:
+        for number, kind, body in self.window.due(self.clock(), after):
+            self.relay.send(self._subject, encode_numbered(kind, number, self.inbox.received, body))
+
+    def unacknowledged(self) -> list[bytes]:
+        """The connection's lines the owner never acknowledged, oldest first (for the table's next owner)."""
+        return self.window.bodies(LINES)
 
     def deliver(self, data: bytes) -> None:
         """What the owner sent."""
         if self.closed:
             return
-        kind, body = data[:1], data[1:]
-        if kind == END:
-            self.closed = self.ended = True
-            self.relay.doors.pop(self.conn, None)
-        elif kind == MOVE:
-            self.detach()
-            if self.on_moved is not None:
-                self.on_moved()
+        kind = data[:1]
+        if kind in (ACK, GONE):
+            self._unnumbered(kind, data)
             return
-        elif kind == LINES and body:
-            was_empty = not self._queue
-            if self._queued + len(body) > self.max_queued:
-                self._queue.clear()
-                self._queued = 0
-                self.dropped += 1
-                self.relay.send(self._subject, LINES + encode(Resync()))
+        message = decode_numbered(data) if kind in (LINES, SKIP, END, MOVE) else None
+        if message is None:
+            return
+        self.window.ack(message.ack)
+        duplicates = self.inbox.duplicates
+        ready = self.inbox.accept(message, skip=kind == SKIP)
+        if self.inbox.duplicates != duplicates:
+            self._ack()  # the owner sent it again: it missed the acknowledgement
+        self._apply(ready)
+
+    def _unnumbered(self, kind: bytes, data: bytes) -> None:
+        if kind == ACK:
+            ack = decode_ack(data)
+            if ack is not None:
+                self.window.ack(ack)
+        else:  # GONE
+            self._queue.clear()
+            self._queue.append(data[1:1 + MAX_OPEN])
+            self._end()
+
+    def _apply(self, ready: list[Numbered]) -> None:
+        was_empty = not self._queue
+        for update in ready:
+            if update.kind == MOVE:
+                self.detach()
+                if self.on_moved is not None:
+                    self.on_moved()
                 return
-            self._queue.append(body)
-            self._queued += len(body)
-            if not was_empty:
+            if update.kind == END:
+                self._ack()
+                self._end()
                 return
+            if update.body:
+                self._queue_lines(update.body)
+        if self.inbox.received - self._acked >= ACK_EVERY:
+            self._ack()
+        if was_empty and self._queue and self.on_output is not None:
+            self.on_output()
+
+    def _queue_lines(self, body: bytes) -> None:
+        if not self._queue.fits(body):
+            self._queue.clear()
+            self.dropped += 1
+            self.receive(encode(Resync()))
+            return
+        self._queue.append(body)
+
+    def _end(self) -> None:
+        self.closed = self.ended = True
+        self.relay.doors.pop(self.conn, None)
         if self.on_output is not None:
             self.on_output()
 
     def push_notice(self, notice: Notice) -> None:
         """A line of the door's own (the table moved) ahead of what comes next."""
-        line = encode(notice)
-        self._queue.append(line)
-        self._queued += len(line)
+        self._queue.append(encode(notice))
         if self.on_output is not None:
             self.on_output()
 
     def take(self) -> bytes:
-        data = b"".join(self._queue)
-        self._queue.clear()
-        self._queued = 0
-        return data
+        return self._queue.take()
 
     @property
     def queued(self) -> int:
-        return self._queued
+        return self._queue.size
 
     @property
     def finished(self) -> bool:
@@ -284,14 +464,14 @@ class RemoteLink:
         pass
 
     def close(self, reason: str | None = None) -> None:
-        """The connection left: the owner lets its link go (the seat is kept for its identity)."""
+        """The connection left: the owner lets its link go (the seat is kept for its identity), after its keys."""
         if self.closed:
             return
         self.closed = True
         self.close_reason = reason
         self.relay.doors.pop(self.conn, None)
         if not self.ended:
-            self.relay.send(self._subject, CLOSE)
+            self._send(CLOSE, b"")
 
     def detach(self) -> None:
         """Stop relaying without a word to the owner (it died; the connection goes elsewhere)."""
@@ -309,7 +489,7 @@ class RelayNode:
         self, client: Client, node: str, lease_seconds: float, *,
         serve: Callable[[str], Awaitable[bool]], link: Callable[[str, str | None, str | None], Link],
         alive: Callable[[str], Awaitable[bool]], wake: Callable[[], None], log: Callable[[str], None],
-        clock: Clock = monotonic,
+        kept: Callable[[str], int | None] | None = None, clock: Clock = monotonic,
     ) -> None:
         self.client = client
         self.node = node
@@ -319,6 +499,8 @@ class RelayNode:
         self._alive = alive
         self.wake = wake
         self.log = log
+        self.kept = kept if kept is not None else _all_kept
+        """The sequence number the store kept of a table (None: everything it told is kept)."""
         self.clock = clock
         self.relayed: dict[str, Relayed] = {}
         """Connections of other doors at this node's tables, by connection id."""
@@ -329,7 +511,7 @@ class RelayNode:
         self._tasks: list[asyncio.Task[None]] = []
         self._subs: list[Any] = []
         self._reconnects = 0
-        """The connection's reconnects seen so far: what was relayed while it was away may be lost."""
+        """The connection's reconnects seen so far: what was sent while it was away is sent again."""
 
     async def start(self) -> None:
         self._subs = [
@@ -348,8 +530,7 @@ class RelayNode:
                 await self._subs[0].unsubscribe()
             self._subs = self._subs[1:]
         for relayed in list(self.relayed.values()):
-            self.send(relayed.subject, MOVE)
-            relayed.end()
+            relayed.move()
         await self._drain()
 
     async def _drain(self) -> None:
@@ -414,7 +595,7 @@ class RelayNode:
                 link.close()
                 answer = {"refused": str(refusal)}
             else:
-                relayed = self.relayed[request.conn] = Relayed(self, request, link)
+                relayed = self.relayed[request.conn] = Relayed(self, request, table, link)
                 self.wake()
                 relayed.wanted()
                 answer = {"ok": True}
@@ -425,11 +606,10 @@ class RelayNode:
         relayed = self.relayed.get(conn)
         if relayed is not None and relayed.request.door == door:
             relayed.receive(msg.data)
-        elif msg.data[:1] != CLOSE and NODE_ID.fullmatch(door) and CONN_ID.fullmatch(conn):
+        elif msg.data[:1] in (LINES, PING) and NODE_ID.fullmatch(door) and CONN_ID.fullmatch(conn):
             # A connection this node let go (its door was quiet for a lease, or this node restarted): the door
             # is told, so its player is not left at a table that no longer hears them.
-            self.send(out_subject(door, conn), LINES + encode(Notice(NoticeCode.CLOSING, f"closing the connection: {LOST}")))
-            self.send(out_subject(door, conn), END)
+            self.send(out_subject(door, conn), GONE + encode(Notice(NoticeCode.CLOSING, f"closing the connection: {LOST}")))
 
     # -- the door's side ----------------------------------------------------------------------------------
 
@@ -438,34 +618,35 @@ class RelayNode:
         if remote is not None:
             remote.deliver(msg.data)
 
-    def _resync_after_reconnect(self) -> None:
-        """Relayed lines are core NATS messages, at most once: after this node's connection came back (to
-        another server of the cluster, say) every relayed screen gets a fresh snapshot, asked by the door for
-        its own connections and served by the owner for the doors' ones, so none stays behind a lost update."""
+    def _resend_after_reconnect(self) -> None:
+        """After this node's connection came back (to another server of the cluster, say), every message either
+        way that is not acknowledged is sent again at once: what was on its way when it went may be lost."""
         reconnects = int(self.client.stats.get("reconnects", 0))
         if reconnects == self._reconnects:
             return
         self._reconnects = reconnects
-        resync = encode(Resync())
         for remote in list(self.doors.values()):
-            self.send(in_subject(remote.owner, self.node, remote.conn), LINES + resync)
+            remote.resend(None)
         for relayed in list(self.relayed.values()):
-            relayed.link.receive(resync)
-            relayed.watch_deadline()
+            relayed.resend(None)
 
     async def _watch_loop(self) -> None:
-        """Ping every relay this door holds, close relayed links whose door went quiet, re-route those whose
-        owner died: every third of a lease."""
+        """Every third of a lease: send again what was not acknowledged in time, ping every relay this door holds,
+        close relayed links whose door went quiet, re-route those whose owner died."""
         while not cancel_requested():
             await asyncio.sleep(self.lease / 3)
-            self._resync_after_reconnect()
+            self._resend_after_reconnect()
+            after = self.lease * RESEND_AFTER
             for remote in list(self.doors.values()):
-                self.send(in_subject(remote.owner, self.node, remote.conn), PING)
+                remote.resend(after)
+                remote.ping()
             quiet = self.clock() - self.lease
             for relayed in list(self.relayed.values()):
                 if relayed.heard < quiet:
                     relayed.end()
                     self.wake()
+                else:
+                    relayed.resend(after)
             for owner in {remote.owner for remote in self.doors.values()}:
                 try:
                     alive = await self._alive(owner)
@@ -476,3 +657,7 @@ class RelayNode:
                         remote.detach()
                         if remote.on_moved is not None:
                             remote.on_moved()
+
+
+def _all_kept(table: str) -> int | None:
+    return None

@@ -115,7 +115,7 @@ class Nodes:
         self.log = log
         self.relay = RelayNode(
             client, node, lease_seconds, serve=self.serve, link=self.host.local_link, alive=owners.alive,
-            wake=host.wake, log=log,
+            wake=host.wake, log=log, kept=host.registry.kept,
         )
         self.games = GameStream(client, node, store=host.store, here=host.record_here, log=log)
         """Finished games to and from every node's statistics."""

@@ -9,7 +9,7 @@ is opened only by the node that owns its record), else the connection is relayed
 
 When the owner of a relayed table dies, the router routes the connection again, to whichever node took the
 table over (this one, perhaps): the screen is told ``MOVED`` and gets a fresh snapshot; its seat, kept for its
-identity, is its again.
+identity, is its again, and the keys the old owner never acknowledged that are harmless twice go to the new one.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..cluster.relay import RemoteLink
+from ..cluster.relay import RESENT_ON_MOVE, RemoteLink
 from ..tables import Link, TableRefused
 from ..tables.clock import monotonic
 from ..tables.link import MAX_QUEUED_BYTES
@@ -308,8 +308,15 @@ class Router:
         return f"the server of table {name} cannot be reached; try again in a moment"
 
     def _moved(self) -> None:
-        """The owner of the relayed table died: reach whichever node takes it over."""
+        """The owner of the relayed table died (or stopped): reach whichever node takes it over, and send it the
+        keys the one it left never acknowledged that are harmless twice (``RESENT_ON_MOVE``)."""
         if self._closed or self._table is None or self._routing is not None:
             return
+        if isinstance(self._target, RemoteLink):
+            again = [line + b"\n" for body in self._target.unacknowledged() for line in body.split(b"\n")
+                     if isinstance(_read(line)[1], RESENT_ON_MOVE)]
+            self._pending = again + self._pending
+            while sum(map(len, self._pending)) > PENDING_BYTES:
+                self._pending.pop(0)
         name, watch = self._table
         self._route(name, watch, first=False, moved=True)

@@ -255,6 +255,11 @@ class Registry:
             held.offered = table.seq
         return table.seq, checkpoint(table)
 
+    def kept(self, name: str) -> int | None:
+        """With ``hold_updates``, the sequence number of table ``name`` the store has kept; None: all it told."""
+        held = self._held.get(name)
+        return held.released if held is not None else None
+
     def release(self, name: str, seq: int) -> None:
         """The store has kept table ``name``'s state at ``seq``: with ``hold_updates``, its members are told, in
         order, everything the table told up to it (nothing is held without it)."""

@@ -1,0 +1,168 @@
+"""Numbered messages over an unreliable wire: at least once on the wire, each applied once and in order.
+
+Each direction of a relayed connection numbers its messages from 1 (``Window``), keeps what the other end has
+not acknowledged, and sends it again when asked to (after a timeout, after a reconnect). The other end
+(``Inbox``) applies each number once, in order: a duplicate is dropped, one that came early is held (a few,
+bounded), one far ahead is dropped (it comes again). It acknowledges the highest number it applied in a row.
+
+A message on the wire is its kind (one byte), then for numbered kinds ``<number> <ack>\\n``, then its body; the
+acknowledgement of the other direction rides on every message. Everything read here comes from another node and
+is bounded and checked: a bad, huge or repeated number is dropped, never applied twice, never kept unbounded.
+Nothing here knows NATS or a clock of its own (the caller passes the time).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass
+
+MAX_WINDOW_MESSAGES = 256
+"""Messages one direction of a relayed connection keeps until the other end acknowledges them."""
+MAX_WINDOW_BYTES = 256 * 1024
+"""Bytes of those messages (a fresh snapshot is at most 64 KiB; a key a few dozen bytes)."""
+MAX_EARLY = 64
+"""Messages a receiver holds that came ahead of one it still waits for; any further ahead are dropped (resent)."""
+MAX_EARLY_BYTES = 256 * 1024
+"""Bytes of those messages."""
+MAX_NUMBER = 2**53
+"""Numbers past this are refused: no relayed connection sends that many messages."""
+_HEADER = re.compile(rb"(\d{1,16}) (\d{1,16})\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Numbered:
+    """One numbered message: its kind, its number, the sender's acknowledgement of the other way, its body."""
+
+    kind: bytes
+    number: int
+    ack: int
+    body: bytes
+
+
+def encode_numbered(kind: bytes, number: int, ack: int, body: bytes) -> bytes:
+    return b"%s%d %d\n%s" % (kind, number, ack, body)
+
+
+def decode_numbered(data: bytes) -> Numbered | None:
+    """The numbered message ``data`` holds (after its kind byte); None for anything malformed or out of range."""
+    match = _HEADER.match(data, 1)
+    if match is None:
+        return None
+    number, ack = int(match[1]), int(match[2])
+    if not 1 <= number <= MAX_NUMBER or ack > MAX_NUMBER:
+        return None
+    return Numbered(data[:1], number, ack, data[match.end():])
+
+
+def decode_ack(data: bytes) -> int | None:
+    """The acknowledgement an unnumbered message carries after its kind byte (``A12``, ``P12``); None if bad."""
+    digits = data[1:]
+    if not 1 <= len(digits) <= 16 or not digits.isdigit():
+        return None
+    ack = int(digits)
+    return ack if ack <= MAX_NUMBER else None
+
+
+class Window:
+    """The sending end of one direction: numbers its messages and keeps the unacknowledged ones, bounded."""
+
+    def __init__(self, max_messages: int = MAX_WINDOW_MESSAGES, max_bytes: int = MAX_WINDOW_BYTES) -> None:
+        self.max_messages = max_messages
+        self.max_bytes = max_bytes
+        self.next = 1
+        """The number the next message gets."""
+        self.acked = 0
+        """The highest number the other end acknowledged."""
+        self._kept: deque[tuple[int, bytes, bytes, float]] = deque()
+        """(number, kind, body, when last sent), oldest first."""
+        self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    @property
+    def size(self) -> int:
+        """Bytes of the bodies kept."""
+        return self._bytes
+
+    def fits(self, body: bytes) -> bool:
+        return len(self._kept) < self.max_messages and self._bytes + len(body) <= self.max_bytes
+
+    def add(self, kind: bytes, body: bytes, now: float) -> int:
+        """Keep a message until acknowledged (the caller checked ``fits``, or sends one past it); its number."""
+        number = self.next
+        self.next += 1
+        self._kept.append((number, kind, body, now))
+        self._bytes += len(body)
+        return number
+
+    def ack(self, number: int) -> None:
+        """The other end applied everything up to ``number``; a number not sent yet is ignored (it is not ours)."""
+        if number >= self.next or number <= self.acked:
+            return
+        self.acked = number
+        while self._kept and self._kept[0][0] <= number:
+            self._bytes -= len(self._kept.popleft()[2])
+
+    def clear(self) -> None:
+        """Give up what is kept (the caller makes up for it some other way): nothing of it is sent again."""
+        self._kept.clear()
+        self._bytes = 0
+
+    def due(self, now: float, after: float | None) -> list[tuple[int, bytes, bytes]]:
+        """The messages to send again: those sent ``after`` seconds ago or more (every one when None)."""
+        again: list[tuple[int, bytes, bytes]] = []
+        for index, (number, kind, body, sent) in enumerate(self._kept):
+            if after is not None and now - sent < after:
+                break  # the rest were sent later
+            again.append((number, kind, body))
+            self._kept[index] = (number, kind, body, now)
+        return again
+
+    def bodies(self, kind: bytes) -> list[bytes]:
+        """The bodies of the unacknowledged messages of ``kind``, oldest first."""
+        return [body for _, k, body, _ in self._kept if k == kind]
+
+
+class Inbox:
+    """The receiving end of one direction: hands on each number once, in order."""
+
+    def __init__(self, max_early: int = MAX_EARLY, max_early_bytes: int = MAX_EARLY_BYTES) -> None:
+        self.max_early = max_early
+        self.max_early_bytes = max_early_bytes
+        self.received = 0
+        """The highest number handed on with every one before it: what this end acknowledges."""
+        self.duplicates = 0
+        """Messages that came again (the other end missed an acknowledgement: it deserves one soon)."""
+        self.dropped = 0
+        """Messages dropped for coming too far ahead (they come again)."""
+        self._early: dict[int, Numbered] = {}
+        self._early_bytes = 0
+
+    def accept(self, message: Numbered, *, skip: bool = False) -> list[Numbered]:
+        """What to apply now, in order, of ``message`` and those held for it. With ``skip`` (the sender gave up
+        what it kept before this one), the numbers missing before it are given up too."""
+        number = message.number
+        if number <= self.received or number in self._early:
+            self.duplicates += 1
+            return []
+        if skip and number > self.received + 1:
+            self.received = number - 1
+            for early in [n for n in self._early if n < number]:
+                self._early_bytes -= len(self._early.pop(early).body)
+        if number > self.received + 1:
+            if (number > self.received + self.max_early or len(self._early) >= self.max_early
+                    or self._early_bytes + len(message.body) > self.max_early_bytes):
+                self.dropped += 1
+                return []
+            self._early[number] = message
+            self._early_bytes += len(message.body)
+            return []
+        ready = [message]
+        self.received = number
+        while (held := self._early.pop(self.received + 1, None)) is not None:
+            self._early_bytes -= len(held.body)
+            ready.append(held)
+            self.received += 1
+        return ready
