@@ -1,27 +1,60 @@
-"""The relay's own bounds, without NATS: what an open request may hold, and the door's queue."""
+"""The relay without NATS: what an open request may hold, the door's queue, and numbered lines over a fake wire
+that loses, repeats and reorders them (each applied once, in order; every buffer bounded)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from types import SimpleNamespace
 
 import pytest
 
-from war_tui.cluster.relay import END, LINES, MAX_OPEN, OpenRequest, RemoteLink, new_conn_id
-from war_tui.tables.messages import Resync
+from war_tui.cluster.relay import (
+    ACK, END, GONE, LINES, MAX_OPEN, MOVE, SKIP, OpenRequest, Relayed, RelayNode, RemoteLink, new_conn_id, resendable,
+)
+from war_tui.cluster.sequenced import (
+    MAX_EARLY, Inbox, Numbered, Window, decode_ack, decode_numbered, encode_numbered,
+)
+from war_tui.tables.messages import Auto, Emote, Flip, Resync
 from war_tui.tables.protocol import encode
+
+FLIP = encode(Flip(game=1, seq=3))
 
 
 class Sent:
-    """Stands in for the relay node: what the door would publish, by subject."""
+    """Stands in for the relay node: what the door or the owner would publish, by subject."""
 
     node = "nb"
 
     def __init__(self) -> None:
         self.doors: dict[str, RemoteLink] = {}
+        self.relayed: dict[str, Relayed] = {}
         self.sent: list[tuple[str, bytes]] = []
+        self.logged: list[str] = []
+        self.kept_seq: int | None = None
+        self.now = 0.0
 
     def send(self, subject: str, data: bytes) -> None:
         self.sent.append((subject, data))
+
+    def log(self, line: str) -> None:
+        self.logged.append(line)
+
+    def clock(self) -> float:
+        return self.now
+
+    def wake(self) -> None:
+        pass
+
+    def kept(self, table: str) -> int | None:
+        return self.kept_seq
+
+    def data(self) -> list[bytes]:
+        return [data for _, data in self.sent]
+
+
+def numbered(kind: bytes, number: int, body: bytes = b"", ack: int = 0) -> bytes:
+    return encode_numbered(kind, number, ack, body)
 
 
 def request(**changes) -> bytes:
@@ -46,64 +79,336 @@ def test_an_open_request_of_anything_but_our_ids_and_short_names_is_refused(data
         OpenRequest.decode(data)
 
 
+# -- numbers on the wire ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("data", [
+    b"L", b"L1\n", b"Lx 0\n", b"L0 0\n", b"L-1 0\n", b"L1 -1\n", b"L1  0\n", b"L 1 0\n",
+    b"L%d 0\n" % (2**53 + 1), b"L1 %d\n" % (2**53 + 1), b"L" + b"9" * 17 + b" 0\n", b"L1 0",
+], ids=["bare", "no-ack", "letters", "zero", "negative", "negative-ack", "two-spaces", "leading-space", "huge",
+        "huge-ack", "long", "no-newline"])
+def test_a_message_with_a_bad_or_huge_number_is_not_read(data):
+    assert decode_numbered(data) is None
+
+
+def test_a_numbered_message_reads_back_as_it_was_made():
+    assert decode_numbered(encode_numbered(LINES, 7, 3, b"x\n")) == Numbered(LINES, 7, 3, b"x\n")
+    assert decode_ack(b"A12") == 12
+    assert [decode_ack(data) for data in (b"A", b"Ax", b"A-1", b"A" + b"9" * 17)] == [None] * 4
+
+
+def test_the_inbox_hands_on_each_number_once_in_order():
+    inbox = Inbox()
+    first, second, third = (Numbered(LINES, n, 0, b"%d" % n) for n in (1, 2, 3))
+    assert inbox.accept(second) == []  # early: held
+    assert inbox.accept(second) == []  # and again: a duplicate
+    assert inbox.accept(first) == [first, second]
+    assert inbox.accept(first) == [] and inbox.duplicates == 2
+    assert inbox.accept(third) == [third] and inbox.received == 3
+
+
+def test_the_inbox_holds_a_bounded_number_ahead_and_drops_the_rest():
+    inbox = Inbox(max_early=4, max_early_bytes=100)
+    for number in range(3, 3 + 10):
+        inbox.accept(Numbered(LINES, number, 0, b"x"))
+    inbox.accept(Numbered(LINES, 10**12, 0, b"x"))  # far ahead
+    inbox.accept(Numbered(LINES, 2 + MAX_EARLY, 0, b"y" * 101))  # too big to hold
+    assert sorted(inbox._early) == [3, 4] and inbox.dropped == 10  # within 4 of what it waits for
+    assert [m.number for m in inbox.accept(Numbered(LINES, 2, 0, b"x"))] == []  # 1 is still missing
+    assert [m.number for m in inbox.accept(Numbered(LINES, 1, 0, b"x"))] == [1, 2, 3, 4]
+
+
+def test_a_skip_gives_up_the_numbers_before_it():
+    inbox = Inbox()
+    inbox.accept(Numbered(LINES, 1, 0, b""))
+    inbox.accept(Numbered(LINES, 4, 0, b"held"))
+    assert [m.number for m in inbox.accept(Numbered(SKIP, 6, 0, b""), skip=True)] == [6]
+    assert inbox.received == 6 and not inbox._early
+    assert inbox.accept(Numbered(LINES, 4, 0, b"late")) == []
+
+
+def test_the_window_is_bounded_and_ignores_an_ack_of_a_number_never_sent():
+    window = Window(max_messages=3, max_bytes=10)
+    for body in (b"a", b"b", b"c"):
+        window.add(LINES, body, 0.0)
+    assert not window.fits(b"d")
+    window.ack(99)  # never sent: not ours to believe
+    window.ack(-5)
+    assert len(window) == 3
+    window.ack(2)
+    assert window.bodies(LINES) == [b"c"] and window.fits(b"d") and not window.fits(b"x" * 10)
+
+
+def test_the_window_sends_again_what_waited_past_the_timeout():
+    window = Window()
+    window.add(LINES, b"a", 0.0)
+    window.add(LINES, b"b", 1.0)
+    assert [number for number, _, _ in window.due(1.5, 1.0)] == [1]
+    assert [number for number, _, _ in window.due(1.6, 1.0)] == []  # sent again at 1.5
+    assert [number for number, _, _ in window.due(1.6, None)] == [1, 2]  # after a reconnect: everything
+
+
+# -- the door --------------------------------------------------------------------------------------------
+
+
+def door(relay: Sent | None = None, **kwargs) -> tuple[Sent, RemoteLink]:
+    relay = relay or Sent()
+    remote = RemoteLink(relay, "na", "oak", **kwargs)  # type: ignore[arg-type]  # the relay's part the door uses
+    relay.doors[remote.conn] = remote
+    return relay, remote
+
+
 def test_the_doors_queue_drops_to_a_gap_past_its_bound_and_asks_the_owner_for_a_snapshot():
-    relay = Sent()
-    remote = RemoteLink(relay, "na", "oak", max_queued=100)
+    relay, remote = door(max_queued=100)
     woken: list[bool] = []
     remote.on_output = lambda: woken.append(True)
-    remote.deliver(LINES + b"x" * 60 + b"\n")
-    remote.deliver(LINES + b"y" * 60 + b"\n")  # past the bound: what is queued is dropped
+    remote.deliver(numbered(LINES, 1, b"x" * 60 + b"\n"))
+    remote.deliver(numbered(LINES, 2, b"y" * 60 + b"\n"))  # past the bound: what is queued is dropped
     assert remote.queued == 0 and remote.dropped == 1
-    assert relay.sent == [(f"war-tui.relay.in.na.nb.{remote.conn}", LINES + encode(Resync()))]
-    remote.deliver(LINES + b"z\n")
+    assert relay.sent == [(f"war-tui.relay.in.na.nb.{remote.conn}", numbered(LINES, 1, encode(Resync()), ack=2))]
+    remote.deliver(numbered(LINES, 3, b"z\n"))
     assert remote.take() == b"z\n"
-    remote.deliver(END)
+    remote.deliver(numbered(END, 4))
     assert remote.finished
 
 
-def test_a_closed_relay_sends_nothing_more():
-    relay = Sent()
-    remote = RemoteLink(relay, "na", "oak")
-    remote.close()
-    remote.receive(b'{"kind":"flip"}\n')
-    assert [data for _, data in relay.sent] == [b"C"]
+def test_the_door_takes_the_owners_lines_once_and_in_order():
+    relay, remote = door()
+    remote.deliver(numbered(LINES, 2, b"two\n"))
+    remote.deliver(numbered(LINES, 1, b"one\n"))
+    remote.deliver(numbered(LINES, 1, b"one\n"))  # sent again: the owner missed the acknowledgement
+    remote.deliver(b"L1\n")
+    remote.deliver(b"Q" + b"x" * 10)
+    assert remote.take() == b"one\ntwo\n"
+    assert relay.data() == [ACK + b"2"]
 
 
-class FakeClient:
-    """What the relay reads of its NATS connection here: how many times it reconnected."""
+def test_the_door_acknowledges_on_its_own_every_few_messages_else_on_its_keys_and_pings():
+    relay, remote = door()
+    for number in range(1, 16):
+        remote.deliver(numbered(LINES, number, b"u\n"))
+    assert relay.data() == []  # no message for every update
+    remote.receive(FLIP)
+    assert relay.data() == [numbered(LINES, 1, FLIP, ack=15)]
+    remote.deliver(numbered(LINES, 16, b"u\n"))
+    remote.ping()
+    assert relay.data()[-1] == b"P16"
 
-    def __init__(self) -> None:
-        self.stats = {"reconnects": 0}
+
+def test_the_doors_keys_past_its_window_are_dropped_and_logged_once():
+    relay, remote = door()
+    remote.window = Window(max_messages=2)
+    for _ in range(5):
+        remote.receive(FLIP)
+    assert len(relay.sent) == 2 and remote.dropped_keys == 3 and len(relay.logged) == 1
+    remote.deliver(ACK + b"2")
+    remote.receive(FLIP)
+    assert len(relay.sent) == 3
+
+
+def test_after_a_move_the_door_sends_again_only_the_keys_harmless_twice():
+    relay, remote = door()
+    for request in (Flip(game=1, seq=3), Emote(2, game=1, seq=3), Auto(True, 4.0, game=1, seq=3)):
+        remote.receive(encode(request))
+    remote.deliver(numbered(LINES, 1, b"u\n", ack=1))  # the owner applied (and kept) the flip
+    moved: list[bool] = []
+    remote.on_moved = lambda: moved.append(True)
+    remote.deliver(numbered(MOVE, 2, ack=1))
+    assert moved and remote.closed
+    assert resendable(remote.unacknowledged()) == [encode(Auto(True, 4.0, game=1, seq=3))]
+
+
+def test_an_owner_that_forgot_the_connection_closes_it_with_its_words():
+    _, remote = door()
+    remote.deliver(GONE + b'{"kind":"notice"}\n')
+    assert remote.finished is False and remote.take() == b'{"kind":"notice"}\n' and remote.finished
+
+
+# -- the owner -------------------------------------------------------------------------------------------
 
 
 class HeldLink:
-    """An owner's link to a door's connection, as far as a resync goes: what it was sent."""
+    """An owner's link to a door's connection: what it was sent, what it says."""
 
-    def __init__(self) -> None:
+    def __init__(self, seq: int = 0) -> None:
         self.received: list[bytes] = []
+        self.out = b""
+        self.closed = False
+        self.on_output = None
+        self.clock = lambda: 0.0
+        self.member = SimpleNamespace(table=SimpleNamespace(seq=seq))
 
     def receive(self, data: bytes) -> None:
         self.received.append(data)
 
+    def take(self) -> bytes:
+        out, self.out = self.out, b""
+        return out
 
-async def test_after_a_reconnect_every_relayed_screen_gets_a_fresh_snapshot():
-    from types import SimpleNamespace
+    @property
+    def finished(self) -> bool:
+        return self.closed and not self.out
 
-    from war_tui.cluster.relay import RelayNode
+    def close(self) -> None:
+        self.closed = True
 
-    async def never(*args) -> bool:
-        return False
+    def next_deadline(self) -> None:
+        return None
 
-    client = FakeClient()
-    relay = RelayNode(client, "nb", 3, serve=never, link=lambda *a: None, alive=never,
-                      wake=lambda: None, log=lambda line: None)
-    door = RemoteLink(relay, "na", "oak")
-    relay.doors[door.conn] = door
-    owned = HeldLink()
-    relay.relayed["c" * 20] = SimpleNamespace(link=owned, watch_deadline=lambda: None)
-    relay._resync_after_reconnect()
-    assert not relay._outbox and owned.received == []  # no reconnect yet: nothing asked
-    client.stats["reconnects"] = 1
-    relay._resync_after_reconnect()
-    assert list(relay._outbox) == [(f"war-tui.relay.in.na.nb.{door.conn}", LINES + encode(Resync()))]
-    assert owned.received == [encode(Resync())]
+    def poll(self) -> None:
+        pass
+
+
+def owner(link: HeldLink) -> tuple[Sent, Relayed]:
+    relay = Sent()
+    opened = OpenRequest("c" * 20, "nb", "bob", None, None, "oak", False)
+    relayed = relay.relayed[opened.conn] = Relayed(relay, opened, "oak", link)  # type: ignore[arg-type]
+    return relay, relayed
+
+
+async def settle() -> None:
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
+async def test_the_owner_applies_each_line_once_in_order_whatever_the_wire_does():
+    link = HeldLink()
+    relay, relayed = owner(link)
+    emote = encode(Emote(1, game=1, seq=3))
+    relayed.receive(numbered(LINES, 2, emote))
+    relayed.receive(numbered(LINES, 1, FLIP))
+    relayed.receive(numbered(LINES, 2, emote))  # an emote sent again: shown once
+    relayed.receive(numbered(LINES, 10**15, FLIP))
+    relayed.receive(b"L1 0")
+    assert link.received == [FLIP, emote]
+    await settle()
+    assert relay.data() == [ACK + b"2"]
+
+
+async def test_the_owner_acknowledges_a_key_once_the_store_kept_what_it_changed():
+    link = HeldLink(seq=5)
+    relay, relayed = owner(link)
+    relay.kept_seq = 4
+    relayed.receive(numbered(LINES, 1, FLIP))
+    await settle()
+    assert relay.data() == []  # applied, not kept: a takeover would lose it, so the door keeps it
+    relay.kept_seq = 5
+    link.out = b"battle\n"
+    relayed.wanted()
+    await settle()
+    assert relay.data() == [numbered(LINES, 1, b"battle\n", ack=1)]  # the acknowledgement rides on the update
+
+
+async def test_the_owner_gives_up_a_window_the_door_never_acknowledges_for_a_fresh_snapshot():
+    link = HeldLink()
+    relay, relayed = owner(link)
+    relayed.window = Window(max_messages=2)
+    for _ in range(3):
+        link.out = b"u\n"
+        relayed.wanted()
+        await settle()
+    assert relay.data() == [numbered(LINES, 1, b"u\n"), numbered(LINES, 2, b"u\n"), numbered(SKIP, 3)]
+    assert link.received == [encode(Resync())] and relayed.dropped == 1
+    relayed.receive(b"P3")
+    relayed.receive(b"P99")  # an acknowledgement of a number never sent changes nothing
+    assert len(relayed.window) == 0
+
+
+# -- both ends over a wire that loses a key --------------------------------------------------------------
+
+
+class Bus:
+    """Core NATS as far as the relay uses it, on one loop: subjects with ``*``, requests, reconnects counted;
+    ``lose`` says which publishes never arrive."""
+
+    def __init__(self) -> None:
+        self.subs: list[tuple[list[str], object]] = []
+        self.lose = lambda subject, data: False
+
+    def client(self) -> SimpleNamespace:
+        async def subscribe(subject, cb):
+            entry = (subject.split("."), cb)
+            self.subs.append(entry)
+            return SimpleNamespace(unsubscribe=lambda: asyncio.sleep(0))
+
+        async def publish(subject, data):
+            if not self.lose(subject, data):
+                self.deliver(subject, data, None)
+
+        async def request(subject, data, timeout):
+            answer: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+            self.deliver(subject, data, answer)
+            return SimpleNamespace(data=await asyncio.wait_for(answer, timeout))
+
+        async def flush():
+            pass
+
+        return SimpleNamespace(subscribe=subscribe, publish=publish, request=request, flush=flush,
+                               stats={"reconnects": 0})
+
+    def deliver(self, subject: str, data: bytes, answer) -> None:
+        parts = subject.split(".")
+        for pattern, cb in self.subs:
+            if len(pattern) == len(parts) and all(p in ("*", s) for p, s in zip(pattern, parts, strict=True)):
+                async def respond(reply: bytes, answer=answer) -> None:
+                    answer.set_result(reply)
+
+                msg = SimpleNamespace(subject=subject, data=data, respond=respond)
+                asyncio.get_running_loop().create_task(cb(msg))  # type: ignore[operator]
+
+
+class OwnedLink(HeldLink):
+    def join(self, table: str, watch: bool, counted: bool) -> None:
+        pass
+
+
+async def until(condition, what: str) -> None:
+    for _ in range(3000):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(what)
+
+
+@pytest.mark.parametrize("how", ["reconnect", "timeout"])
+async def test_a_key_lost_on_the_wire_once_still_arrives_exactly_once(how):
+    bus = Bus()
+    links: list[OwnedLink] = []
+
+    def make_link(*args) -> OwnedLink:
+        links.append(OwnedLink())
+        return links[-1]
+
+    async def yes(*args) -> bool:
+        return True
+
+    lease = 3.0 if how == "reconnect" else 0.15  # a reconnect is seen at the first third of a lease, before any timeout
+    nodes = []
+    for name in ("na", "nb"):
+        node = RelayNode(bus.client(), name, lease, serve=yes, link=make_link, alive=yes,  # type: ignore[arg-type]
+                         wake=lambda: None, log=lambda line: None)
+        await node.start()
+        nodes.append(node)
+    owner_node, door_node = nodes
+    try:
+        remote = RemoteLink(door_node, "na", "oak")
+        await remote.open("bob", None, None, False)
+        lost: list[bytes] = []
+
+        def lose_the_first_key(subject: str, data: bytes) -> bool:
+            if ".in." in subject and data.startswith(LINES) and not lost:
+                lost.append(data)
+                return True
+            return False
+
+        bus.lose = lose_the_first_key
+        remote.receive(FLIP)
+        await until(lambda: lost, "the key was sent")
+        if how == "reconnect":
+            door_node.client.stats["reconnects"] = 1  # its NATS connection moved to another server
+        await until(lambda: links[0].received, "the key never arrived")
+        await until(lambda: not remote.unacknowledged(), "the key was never acknowledged")
+        assert links[0].received == [FLIP]
+    finally:
+        for node in nodes:
+            await node.stop()

@@ -36,7 +36,7 @@ from ..tables.line_queue import LineQueue
 from ..tables.link import MAX_QUEUED_BYTES
 from ..tables.messages import Auto, Flip, Leaving, Notice, NoticeCode, Restart, Resync, WarStop
 from ..tables.names import parse_table_name
-from ..tables.protocol import encode
+from ..tables.protocol import ProtocolError, decode_request, encode
 from .leases import NODE_ID
 from .sequenced import MAX_WINDOW_MESSAGES, Inbox, Numbered, Window, decode_ack, decode_numbered, encode_numbered
 from .tasks import cancel_requested, end_tasks
@@ -282,6 +282,20 @@ stamped before the table's last battle is stale and refused silently (``Journal.
 yet played finds its card already turned; the rest set a wish to a value, in the order typed. The others are
 dropped: an emote would show twice, a decline could answer a newer request, and sitting, the house or leaving
 are the screen's to ask again when it sees the table (the player may press them again)."""
+
+
+def resendable(bodies: list[bytes]) -> list[bytes]:
+    """The lines of ``bodies`` a door sends again to a table's next owner (``RESENT_ON_MOVE``), each with its newline."""
+    again: list[bytes] = []
+    for body in bodies:
+        for line in body.split(b"\n"):
+            try:
+                request = decode_request(line)
+            except ProtocolError:
+                continue
+            if isinstance(request, RESENT_ON_MOVE):
+                again.append(line + b"\n")
+    return again
 
 
 class RemoteLink:

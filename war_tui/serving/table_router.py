@@ -18,7 +18,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..cluster.relay import RESENT_ON_MOVE, RemoteLink
+from ..cluster.relay import RemoteLink, resendable
 from ..tables import Link, TableRefused
 from ..tables.clock import monotonic
 from ..tables.link import MAX_QUEUED_BYTES
@@ -313,9 +313,7 @@ class Router:
         if self._closed or self._table is None or self._routing is not None:
             return
         if isinstance(self._target, RemoteLink):
-            again = [line + b"\n" for body in self._target.unacknowledged() for line in body.split(b"\n")
-                     if isinstance(_read(line)[1], RESENT_ON_MOVE)]
-            self._pending = again + self._pending
+            self._pending = resendable(self._target.unacknowledged()) + self._pending
             while sum(map(len, self._pending)) > PENDING_BYTES:
                 self._pending.pop(0)
         name, watch = self._table
