@@ -10,10 +10,28 @@ from types import SimpleNamespace
 import pytest
 
 from war_tui.cluster.relay import (
-    ACK, END, GONE, LINES, MAX_OPEN, MOVE, SKIP, OpenRequest, Relayed, RelayNode, RemoteLink, new_conn_id, resendable,
+    ACK,
+    END,
+    GONE,
+    LINES,
+    MAX_OPEN,
+    MOVE,
+    SKIP,
+    OpenRequest,
+    Relayed,
+    RelayNode,
+    RemoteLink,
+    new_conn_id,
+    resendable,
 )
 from war_tui.cluster.sequenced import (
-    MAX_EARLY, Inbox, Numbered, Window, decode_ack, decode_numbered, encode_numbered,
+    MAX_EARLY,
+    Inbox,
+    Numbered,
+    Window,
+    decode_ack,
+    decode_numbered,
+    encode_numbered,
 )
 from war_tui.tables.messages import Auto, Emote, Flip, Resync
 from war_tui.tables.protocol import encode
@@ -344,7 +362,7 @@ class Bus:
             pass
 
         return SimpleNamespace(subscribe=subscribe, publish=publish, request=request, flush=flush,
-                               stats={"reconnects": 0})
+                               stats={"reconnects": 0}, is_connected=True)
 
     def deliver(self, subject: str, data: bytes, answer) -> None:
         parts = subject.split(".")
@@ -385,7 +403,7 @@ async def test_a_key_lost_on_the_wire_once_still_arrives_exactly_once(how):
     lease = 3.0 if how == "reconnect" else 0.15  # a reconnect is seen at the first third of a lease, before any timeout
     nodes = []
     for name in ("na", "nb"):
-        node = RelayNode(bus.client(), name, lease, serve=yes, link=make_link, alive=yes,  # type: ignore[arg-type]
+        node = RelayNode(bus.client(), name, lease, serve=yes, link=make_link, alive=yes,
                          wake=lambda: None, log=lambda line: None)
         await node.start()
         nodes.append(node)

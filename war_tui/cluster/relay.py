@@ -534,7 +534,8 @@ class RelayNode:
             await self.client.subscribe(f"{PREFIX}.out.{self.node}.*", cb=self._on_out),
         ]
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._send_loop()), loop.create_task(self._watch_loop())]
+        self._tasks = [loop.create_task(self._send_loop()), loop.create_task(self._watch_loop()),
+                       loop.create_task(self._owners_loop())]
 
     async def hand_over(self) -> None:
         """This node stops serving: no more relays open here, and each door is told to take its connections
@@ -634,19 +635,22 @@ class RelayNode:
 
     def _resend_after_reconnect(self) -> None:
         """After this node's connection came back (to another server of the cluster, say), every message either
-        way that is not acknowledged is sent again at once: what was on its way when it went may be lost."""
+        way that is not acknowledged is sent again at once: what was on its way when it went may be lost. The
+        doors it relays for get a fresh lease: their silence meanwhile was this node's."""
         reconnects = int(self.client.stats.get("reconnects", 0))
         if reconnects == self._reconnects:
             return
         self._reconnects = reconnects
         for remote in list(self.doors.values()):
             remote.resend(None)
+        now = self.clock()
         for relayed in list(self.relayed.values()):
+            relayed.heard = max(relayed.heard, now)
             relayed.resend(None)
 
     async def _watch_loop(self) -> None:
         """Every third of a lease: send again what was not acknowledged in time, ping every relay this door holds,
-        close relayed links whose door went quiet, re-route those whose owner died."""
+        close relayed links whose door went quiet (while this node's own connection was up)."""
         while not cancel_requested():
             await asyncio.sleep(self.lease / 3)
             self._resend_after_reconnect()
@@ -655,12 +659,19 @@ class RelayNode:
                 remote.resend(after)
                 remote.ping()
             quiet = self.clock() - self.lease
+            connected = self.client.is_connected
             for relayed in list(self.relayed.values()):
-                if relayed.heard < quiet:
+                if relayed.heard < quiet and connected:
                     relayed.end()
                     self.wake()
                 else:
                     relayed.resend(after)
+
+    async def _owners_loop(self) -> None:
+        """Every third of a lease, re-route the connections whose owner died. Apart from the pings: reading a lease
+        may wait for JetStream (a leader's election takes seconds) while the pings must go on."""
+        while not cancel_requested():
+            await asyncio.sleep(self.lease / 3)
             for owner in {remote.owner for remote in self.doors.values()}:
                 try:
                     alive = await self._alive(owner)
