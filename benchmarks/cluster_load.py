@@ -10,7 +10,8 @@ without SSH or a game process: what is measured is the server's path, NATS inclu
 1. flip → every screen: both players flip, and the time from the second flip to the battle's line in both
    connections' output, ``--flips`` battles, a fresh table for each batch of 20 (a game of War lasts far
    longer), alternately with both players on node A and with ann on A (the owner) and bob on B (relayed):
-   p50 and p99 of each, and this process's CPU per battle.
+   p50 and p99 of each, this process's CPU per battle, and the relay's NATS messages per relayed battle (both
+   ways, pings and acknowledgements included).
 2. takeover: ``--kills`` times, a node A owns a table that bob plays from node B; A is killed as a killed process
    looks to the others (its lease renewals stop and its NATS connection closes, nothing released); the time
    from the kill to bob's "the table moved" and fresh snapshot. Goal: p99 within the lease plus 2 s.
@@ -128,12 +129,29 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def count_relay_messages(*nodes: Node) -> list[int]:
+    """[every message the nodes' relays send, those sent while two-node battles were timed], kept up to date."""
+    counts = [0, 0]
+    for node in nodes:
+        assert node.nodes is not None
+        relay = node.nodes.relay
+        send = relay.send
+
+        def counted(subject: str, data: bytes, send=send) -> None:
+            counts[0] += 1
+            send(subject, data)
+
+        relay.send = counted  # type: ignore[method-assign]  # counted as it goes, the relay unchanged
+    return counts
+
+
 async def flips(url: str, folder: Path, count: int, lease: int) -> None:
     a = await Node(url, folder / "a", lease).start()
     b = await Node(url, folder / "b", lease).start()
     try:
         times: dict[str, list[float]] = {"one node": [], "two nodes": []}
         cpu = {"one node": 0.0, "two nodes": 0.0}
+        relayed = count_relay_messages(a, b)
         for batch in range(count // BATCH):  # a table a batch: a game of War lasts far longer than a batch
             for label, nodes in (("one node", (a, a)), ("two nodes", (a, b))):
                 table = f"{label.split()[0]}-{batch}"
@@ -142,9 +160,11 @@ async def flips(url: str, folder: Path, count: int, lease: int) -> None:
                 for screen in (ann, bob):
                     screen.link.join(table)
                     await screen.until(b'"kind":"snapshot"')
-                before = time.process_time()
+                before, sent = time.process_time(), relayed[0]
                 times[label] += await battle_times(ann, bob, BATCH, 1)
                 cpu[label] += time.process_time() - before
+                if label == "two nodes":
+                    relayed[1] += relayed[0] - sent
                 for screen in (ann, bob):
                     screen.link.close()
         print(f"flip → both screens, {count} battles each, in batches of {BATCH}:")
@@ -155,6 +175,7 @@ async def flips(url: str, folder: Path, count: int, lease: int) -> None:
               f"(goal ≤ 1.2x + 2 ms: ≤ {single * 1.2 + 2:.2f} ms)")
         print("  this process's CPU per battle (both nodes, their NATS clients included): "
               + ", ".join(f"{label} {cpu[label] / count * 1000:.2f} ms" for label in cpu))
+        print(f"  relay messages per relayed battle, both ways: {relayed[1] / count:.2f}")
     finally:
         await b.stop()
         await a.stop()

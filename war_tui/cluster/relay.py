@@ -7,11 +7,16 @@ bytes, whole lines per message, on ``relay.in.<owner>.<door>.<conn>``, and the o
 ``relay.out.<door>.<conn>``; ``E`` there says the link finished. Subjects carry node ids and connection ids this
 module makes, never a client's text.
 
+Core NATS delivers at most once (a message on its way while a node's connection moves to another server is lost),
+so each direction numbers its messages and keeps them until acknowledged (``sequenced``): at least once on the
+wire, each applied once and in order. The numbers are the requests' ids: a key sent again is applied once.
+
 Every buffer is ours to bound: the owner's link has its bounded queue, the door's queue (``RemoteLink``) drops
-to a gap past ``MAX_QUEUED_BYTES`` and asks the owner for a fresh snapshot. The door pings each open relay
-every third of a lease; the owner closes a relayed link not heard from for a lease (its door died): its seat
-is then kept for its identity as for any connection that left. The door learns that an owner died from the
-owner's node lease (``Owners.alive``) and re-routes the connection (``on_moved``).
+to a gap past ``MAX_QUEUED_BYTES`` and asks the owner for a fresh snapshot, and each direction's window holds
+at most ``MAX_WINDOW_MESSAGES`` and ``MAX_WINDOW_BYTES``. The door pings each open relay every third of a lease;
+the owner closes a relayed link not heard from for a lease (its door died): its seat is then kept for its
+identity as for any connection that left. The door learns that an owner died from the owner's node lease
+(``Owners.alive``) and re-routes the connection (``on_moved``).
 """
 
 from __future__ import annotations
