@@ -81,6 +81,24 @@ async def test_when_the_owner_node_dies_the_table_resumes_on_the_other_at_the_sa
         print(f"the table moved {moved:.2f} s after its owner died (lease {LEASE} s)")
 
 
+async def test_a_flip_typed_while_the_owner_lies_dead_is_played_at_the_tables_next_owner(tmp_path, nats_server):
+    """bob flips on B after A, the owner, died and before B takes the table over: nobody acknowledges his flip, so
+    B's relay keeps it and hands it to the table's next owner. Once ann is back, her flip alone plays battle 5."""
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann, bob = await nodes.ann_and_bob()
+        counts = await play(ann, bob, 4)
+        await kill_node(nodes.a)
+        bob.type(b"f")
+        await bob.expect(re.escape(MOVED))
+        ann.conn.close()
+        ann = await nodes.sit(nodes.b, "ann", "table oak")
+        await ann.expect(rf"SNAPSHOT you=ann seat=1 game=1 battles=4 counts={counts} ")
+        ann.type(b"f")
+        for seat in (ann, bob):
+            await seat.expect(r"BATTLE 5 ")
+        assert "BATTLE 6 " not in bob.text
+
+
 async def test_an_owner_paused_past_its_lease_is_refused_and_no_battle_is_played_twice(tmp_path, nats_server):
     """A's renewals stop but it runs on: B takes the table; A's next write is refused and A lets the table go;
     every battle bob sees comes once."""
