@@ -430,3 +430,30 @@ async def test_a_key_lost_on_the_wire_once_still_arrives_exactly_once(how):
     finally:
         for node in nodes:
             await node.stop()
+
+
+async def test_an_owner_lets_a_quiet_door_go_only_while_its_own_connection_is_up():
+    bus = Bus()
+    link = HeldLink()
+
+    async def yes(*args) -> bool:
+        return True
+
+    node = RelayNode(bus.client(), "na", 0.15, serve=yes, link=lambda *a: link, alive=yes, wake=lambda: None,
+                     log=lambda line: None)
+    node.client.is_connected = False  # its NATS connection is away: the doors' silence is its own
+    await node.start()
+    try:
+        opened = OpenRequest("c" * 20, "nb", "bob", None, None, "oak", False)
+        relayed = node.relayed[opened.conn] = Relayed(node, opened, "oak", link)
+        relayed.heard -= 10.0
+        await asyncio.sleep(0.3)  # several checks, none of which may let it go
+        assert opened.conn in node.relayed and not link.closed
+        before = node.clock()
+        node.client.stats["reconnects"] = 1  # back: every door gets a fresh lease
+        node._resend_after_reconnect()
+        assert relayed.heard >= before
+        node.client.is_connected = True
+        await until(lambda: link.closed, "a door quiet for a lease with the connection up is let go")
+    finally:
+        await node.stop()
