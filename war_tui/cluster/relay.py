@@ -284,7 +284,8 @@ RESENT_ON_MOVE = (Flip, Auto, Restart, WarStop, Leaving)
 
 Each is harmless applied twice, so it is sent again whether the owner that died applied it or not: a flip
 stamped before the table's last battle is stale and refused silently (``Journal.stale``), one for a battle not
-yet played finds its card already turned; the rest set a wish to a value, in the order typed. The others are
+yet played finds its card already turned; the rest set a wish to a value, in the order typed (one stamped for a
+game that ended meanwhile is refused in a line, as when typed late). The others are
 dropped: an emote would show twice, a decline could answer a newer request, and sitting, the house or leaving
 are the screen's to ask again when it sees the table (the player may press them again)."""
 
