@@ -281,7 +281,7 @@ async def test_the_lobbys_help_lists_the_lobbys_keys_and_q_at_a_table_goes_back_
         server.seat("oak", "bob")
         fd, link = server.connect("ann")
         joined = []
-        link.on_join = lambda table, member: joined.append((table, member.name))
+        link.on_join = lambda table, member, how: joined.append((table, member.name))
         app = table_app(fd, mode="lobby")
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.chosen_table() == "oak")

@@ -78,6 +78,9 @@ async def test_when_the_owner_node_dies_the_table_resumes_on_the_other_at_the_sa
         await ann.expect(rf"SNAPSHOT you=ann seat=1 game=1 battles=4 counts={counts} ")
         await play(ann, bob, 1, first=5)
         assert nodes.b.server.nodes is not None and nodes.b.server.nodes.taken == ["oak"]
+        joins = [line for line in nodes.b.logs if "table oak seat" in line]
+        assert any("table oak seat 2 as bob (the table moved here)" in line for line in joins), joins
+        assert not any("from the lobby" in line for line in joins), joins
         print(f"the table moved {moved:.2f} s after its owner died (lease {LEASE} s)")
 
 

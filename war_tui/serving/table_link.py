@@ -12,7 +12,7 @@ from ..tables.table import Member
 
 class TableLink(Protocol):
     on_output: Callable[[], None] | None
-    on_join: Callable[[str, Member], None] | None
+    on_join: Callable[[str, Member, str], None] | None
     clock: Clock
     max_queued: int
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..cluster.relay import RemoteLink, resendable
 from ..tables import Link, TableRefused
 from ..tables.clock import monotonic
-from ..tables.link import MAX_QUEUED_BYTES
+from ..tables.link import FROM_LOBBY, MAX_QUEUED_BYTES
 from ..tables.messages import Join, Leave, Notice, NoticeCode, Request
 from ..tables.names import parse_table_name
 from ..tables.protocol import MessageReader, ProtocolError, decode_request, encode
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from .table_nodes import Nodes
 
 MOVED = "the table moved to another server; you keep your seat"
+MOVED_HERE = "the table moved here"
+"""How a connection came to a table this node took over while it was relayed to the table's last owner (the log)."""
 ROUTE_TRIES = 20
 """Attempts at reaching a table's owner before the connection is told it cannot be (each after a pause)."""
 ROUTE_PAUSE = 0.25
@@ -61,7 +63,7 @@ class Router:
         self.identity = identity
         self.address = address
         self.clock = monotonic
-        self.on_join: Callable[[str, Member], None] | None = None
+        self.on_join: Callable[[str, Member, str], None] | None = None
         self._on_output: Callable[[], None] | None = None
         self._target: Link | RemoteLink = self._local()
         self._reader: MessageReader[tuple[bytes, Request | None]] = MessageReader(_read)
@@ -84,9 +86,9 @@ class Router:
         link.on_join = self._joined
         return link
 
-    def _joined(self, table: str, member: Member) -> None:
+    def _joined(self, table: str, member: Member, how: str) -> None:
         if self.on_join is not None:
-            self.on_join(table, member)
+            self.on_join(table, member, how)
 
     def _switch(self, target: Link | RemoteLink) -> None:
         old = self._target
@@ -286,8 +288,7 @@ class Router:
                 self._switch(target)
                 if moved:
                     self._say(NoticeCode.INFO, MOVED)
-                if not first:  # a table chosen in the lobby (the door logs the first itself)
-                    self._joined(name, member)
+                self._joined(name, member, MOVED_HERE if moved else "" if first else FROM_LOBBY)
                 return None
             owner = await nodes.owner(name)
             if owner is not None and owner != nodes.node:

@@ -487,10 +487,11 @@ class GameSession(asyncssh.SSHServerSession):
 
     # -- tables ---------------------------------------------------------------------------------------------
 
-    def _visited(self, table: str, member: Member) -> None:
-        """A table chosen in the lobby: the log says which, and the session's end names it."""
+    def _visited(self, table: str, member: Member, how: str) -> None:
+        """The connection reached a table (chosen in the lobby, reached through the cluster, moved here): the log
+        says where and how, and the session's end names it."""
         seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
-        self._link.table = where = f"table {table} {seat} as {member.name} (from the lobby)"
+        self._link.table = where = f"table {table} {seat} as {member.name}" + (f" ({how})" if how else "")
         self._link.server.log(f"{self._link.label}: {where} [{self._link.identity}]")
 
     def _table_finished(self) -> None:

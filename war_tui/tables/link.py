@@ -28,6 +28,9 @@ RESYNC_GAP = 1.0
 """Seconds at least between two fresh snapshots served to a connection that asks for them (each may be 64 KiB)."""
 
 
+FROM_LOBBY = "from the lobby"
+"""How a connection came to a table it chose in the lobby (``Link.on_join``)."""
+
 class Link:
     """One connection's link to the registry: at most one table at a time, or the lobby."""
 
@@ -72,7 +75,8 @@ class Link:
         self._resync_due: float | None = None
         """When the deferred snapshot the connection asked for is due (None: none is waiting)."""
         self._stop_lobby: Callable[[], None] | None = None
-        self.on_join: Callable[[str, Member], None] | None = None
+        self.on_join: Callable[[str, Member, str], None] | None = None
+        """Called with the table, the member and how the connection came (``FROM_LOBBY``) when it joins a table."""
         """Told each table the connection itself asks to sit at or watch (from the lobby), for the host's log."""
 
     # ------------------------------------------------------------ the host's side
@@ -193,7 +197,7 @@ class Link:
                 self._send_notice(Notice(NoticeCode.REFUSED, str(refusal)))
                 return
             if self.on_join is not None:
-                self.on_join(request.table, joined)
+                self.on_join(request.table, joined, FROM_LOBBY)
             return
         if isinstance(request, WatchLobby):
             if member is not None:
