@@ -14,7 +14,11 @@ async def test_given_one_url_it_reconnects_to_a_server_it_learnt_of(nats_cluster
     await nats_cluster.ready()
     first = nats_cluster.members[0]
     lines: list[str] = []
-    client = await connect([f"nats://{nats_cluster.token}@127.0.0.1:{first.port}"], lines.append)
+    comebacks: list[str] = []
+    client = await connect(
+        [f"nats://{nats_cluster.token}@127.0.0.1:{first.port}"], lines.append,
+        reconnected=lambda: comebacks.append("back"),
+    )
     try:
         for _ in range(int(TIMEOUT / 0.05)):  # the cluster's INFO names the other two soon after connecting
             if len(client.discovered_servers) >= 2:
@@ -28,5 +32,6 @@ async def test_given_one_url_it_reconnects_to_a_server_it_learnt_of(nats_cluster
         assert client.is_connected, f"never reconnected: {lines}"
         await asyncio.wait_for(client.flush(), TIMEOUT)
         assert not [line for line in lines if "Authorization" in line], lines
+        assert comebacks == ["back"], "the relay is told at once, to send again what was not acknowledged"
     finally:
         await client.close()

@@ -451,7 +451,7 @@ async def test_an_owner_lets_a_quiet_door_go_only_while_its_own_connection_is_up
         assert opened.conn in node.relayed and not link.closed
         before = node.clock()
         node.client.stats["reconnects"] = 1  # back: every door gets a fresh lease
-        node._resend_after_reconnect()
+        node.resend_after_reconnect()
         assert relayed.heard >= before
         node.client.is_connected = True
         await until(lambda: link.closed, "a door quiet for a lease with the connection up is let go")

@@ -68,9 +68,10 @@ def _reason(error: BaseException | None) -> str:
 
 async def connect(
     urls: Sequence[str], log: Callable[[str], None], *, token: str | None = None, name: str = "war-tui",
-    timeout: float = CONNECT_TIMEOUT,
+    timeout: float = CONNECT_TIMEOUT, reconnected: Callable[[], None] | None = None,
 ) -> Client:
-    """A client connected to one of ``urls``, or ``ClusterUnavailable`` naming them and why."""
+    """A client connected to one of ``urls``, or ``ClusterUnavailable`` naming them and why; ``reconnected`` is
+    called each time the connection comes back."""
     client = Client()
     servers, lifted, user, password = lift_credentials(urls)
     token = token if lifted is None else lifted
@@ -90,6 +91,8 @@ async def connect(
     async def on_reconnect() -> None:
         url = client.connected_url
         log(f"NATS: reconnected to {shown_url(url.geturl()) if url is not None else 'the cluster'}")
+        if reconnected is not None:
+            reconnected()
 
     try:
         await asyncio.wait_for(

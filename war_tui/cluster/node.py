@@ -38,6 +38,8 @@ class Cluster:
         self.store: NatsTableStore | None = None
         self.lease: NodeLease | None = None
         self.owners: Owners | None = None
+        self.on_reconnect: list[Callable[[], None]] = []
+        """Called each time the NATS connection comes back (the relay sends again what was not acknowledged)."""
 
     @classmethod
     async def open(cls, config: ClusterConfig, log: Callable[[str], None]) -> Cluster:
@@ -61,7 +63,7 @@ class Cluster:
             self.embedded = EmbeddedNats(config.directory, self.log)
             await self.embedded.start()
             urls, token = (self.embedded.url,), self.embedded.token
-        self.client = await connect(urls, self.log, token=token, name=f"war-tui {self.node}")
+        self.client = await connect(urls, self.log, token=token, name=f"war-tui {self.node}", reconnected=self._reconnected)
         replicas = replicas_for(len(self.client.servers))
         try:
             self.store, leases = await asyncio.gather(
@@ -81,6 +83,10 @@ class Cluster:
         from .connection import shown_url
 
         return f"tables kept in NATS: {', '.join(shown_url(url) for url in self.config.urls)}; node {self.node}"
+
+    def _reconnected(self) -> None:
+        for call in list(self.on_reconnect):
+            call()
 
     def _lost(self) -> None:
         self.log(f"cluster: node {self.node} lost its lease (paused or cut off past {self.config.lease_seconds} s)")

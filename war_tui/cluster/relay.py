@@ -639,7 +639,7 @@ class RelayNode:
         if remote is not None:
             remote.deliver(msg.data)
 
-    def _resend_after_reconnect(self) -> None:
+    def resend_after_reconnect(self) -> None:
         """After this node's connection came back (to another server of the cluster, say), every message either
         way that is not acknowledged is sent again at once: what was on its way when it went may be lost. The
         doors it relays for get a fresh lease: their silence meanwhile was this node's."""
@@ -659,7 +659,7 @@ class RelayNode:
         close relayed links whose door went quiet (while this node's own connection was up)."""
         while not cancel_requested():
             await asyncio.sleep(self.lease / 3)
-            self._resend_after_reconnect()
+            self.resend_after_reconnect()
             after = self.lease * RESEND_AFTER
             for remote in list(self.doors.values()):
                 remote.resend(after)

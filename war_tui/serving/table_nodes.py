@@ -367,4 +367,5 @@ async def start_nodes(cluster: Cluster, host: TableHost, log: Callable[[str], No
     except NATS_ERRORS as exc:
         await nodes.stop()
         raise ClusterUnavailable(f"NATS refused the relay between nodes: {exc}") from None
+    cluster.on_reconnect.append(nodes.relay.resend_after_reconnect)  # at once, not at the relay's next round
     return nodes
