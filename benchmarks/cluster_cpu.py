@@ -72,6 +72,8 @@ async def serve(kept: bool, folder: Path) -> None:
     print(json.dumps({"port": server.port, "nats": nats}), flush=True)
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.read)
+    keeper = server.tables.keeper
+    print(json.dumps({"written": keeper.written if keeper is not None else 0}), flush=True)
     await server.stop()
 
 
@@ -109,8 +111,9 @@ async def sit(port: int, user: str, table: str):
     return conn, Player(process)
 
 
-async def one_run(kept: bool, battles: int, folder: Path) -> tuple[float, float]:
-    """CPU seconds per battle of the server and of its nats-server."""
+async def one_run(kept: bool, battles: int, folder: Path) -> tuple[float, float, float]:
+    """CPU seconds per battle of the server and of its nats-server; the store's writes per battle (the tables'
+    openings and closings counted)."""
     child = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--serve", "kept" if kept else "memory", "--folder", str(folder),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -140,7 +143,11 @@ async def one_run(kept: bool, battles: int, folder: Path) -> tuple[float, float]
             for conn in conns:
                 conn.close()
         played = battles // BATCH * BATCH
-        return server / played, nats / played
+        for conn in conns:
+            conn.close()
+        child.stdin.close()
+        written = json.loads(await asyncio.wait_for(child.stdout.readline(), WAIT))["written"]
+        return server / played, nats / played, written / played
     finally:
         for conn in conns:
             conn.close()
@@ -155,14 +162,16 @@ async def one_run(kept: bool, battles: int, folder: Path) -> tuple[float, float]
 async def measure(runs: int, battles: int) -> None:
     server: dict[str, list[float]] = {"memory": [], "kept": []}
     nats: list[float] = []
+    writes: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for run in range(runs):
             order = (False, True) if run % 2 == 0 else (True, False)
             for kept in order:
-                mine, its = await one_run(kept, battles, Path(tmp) / f"run{run}-{int(kept)}")
+                mine, its, written = await one_run(kept, battles, Path(tmp) / f"run{run}-{int(kept)}")
                 server["kept" if kept else "memory"].append(mine)
                 if kept:
                     nats.append(its)
+                    writes.append(written)
     ms = {label: statistics.median(values) * 1000 for label, values in server.items()}
     print(f"server CPU per battle, {runs} runs of {battles} battles (medians; each run's in brackets):")
     for label, values in server.items():
@@ -172,6 +181,7 @@ async def measure(runs: int, battles: int) -> None:
     print(f"  kept / memory: {ms['kept'] / ms['memory']:.2f}x (run by run, median {statistics.median(pairs):.2f}x);"
           f" a move adds {ms['kept'] - ms['memory']:.2f} ms (goal ≤ 5%: ≤ 1.05x)")
     print(f"  the embedded nats-server beside it: {statistics.median(nats) * 1000:.2f} ms per battle")
+    print(f"  the store's writes: {statistics.median(writes):.2f} per battle (the tables' joins and leaves counted)")
 
 
 def main() -> None:

@@ -49,6 +49,17 @@ def battles(sink: Recorder) -> list[BattleWon]:
     return [e for e in sink.events() if isinstance(e, BattleWon)]
 
 
+async def until(condition, timeout: float = 10.0) -> bool:
+    """Whether ``condition()`` came true within ``timeout`` seconds (a generous bound, never a measure)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            return False
+        await asyncio.sleep(0.01)
+    return True
+
+
 def seat_two(reg: Registry):
     ann_sink, bob_sink = Recorder(), Recorder()
     ann = reg.join("oak", "ann", ann_sink, identity="key:ann")
@@ -71,6 +82,37 @@ async def test_a_battle_reaches_the_screens_only_once_the_store_kept_it():
     assert len(battles(ann_sink)) == 1 and len(battles(bob_sink)) == 1
     (stored,) = await store.load_all()
     assert stored.name == "oak"
+
+
+async def test_a_lone_flip_reaches_the_screens_unwritten_and_its_battle_waits_for_the_store():
+    store = SlowStore()
+    reg, keeper = await keeper_for(store)
+    (ann, bob), (ann_sink, bob_sink) = seat_two(reg)
+    await keeper.flush()
+    written = keeper.written
+    store.gate.clear()
+    ann.flip()
+    assert await until(lambda: bob_sink.state().waiting_for == (Side.P2,))
+    assert keeper.written == written
+    bob.flip()
+    await asyncio.sleep(0.05)
+    assert battles(ann_sink) == [] and battles(bob_sink) == []
+    store.gate.set()
+    await keeper.flush()
+    assert len(battles(bob_sink)) == 1 and keeper.written == written + 1
+
+
+async def test_a_stop_keeps_a_flip_handed_on_unwritten():
+    store = MemoryTableStore()
+    reg, keeper = await keeper_for(store)
+    (ann, _bob), _ = seat_two(reg)
+    await keeper.flush()
+    ann.flip()
+    await keeper.flush()
+    assert await keeper.stop(5.0)
+    again, _keeper = await keeper_for(store)
+    back = again.table("oak")
+    assert back is not None and back.state().waiting_for == (Side.P2,)
 
 
 async def test_a_restart_finds_the_table_at_its_battle_with_its_seats_kept():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from support.tables import Recorder
 
+from war_tui.core.rules import Side
 from war_tui.tables import (
     FakeClock,
     Flip,
@@ -270,3 +271,36 @@ def test_a_fresh_snapshot_a_connection_asks_for_shows_no_state_the_store_has_not
     snapshots = [decode_update(line) for line in link.take().splitlines()]
     snapshots = [u for u in snapshots if isinstance(u, Snapshot)]
     assert [(u.seq, u.battles) for u in snapshots] == [(later, 1)]
+
+
+def test_a_flip_alone_is_handed_on_unwritten_and_any_other_change_is_not():
+    reg, _ = registry(hold_updates=True)
+    ann_sink, bob_sink = Recorder(), Recorder()
+    ann = reg.join("oak", "ann", ann_sink, identity="key:ann")
+    bob = reg.join("oak", "bob", bob_sink, identity="key:bob")
+    assert not reg.release_unwritten("oak")  # the seats are not kept yet
+    kept(reg)
+    told = len(bob_sink.updates)
+    ann.flip()
+    assert len(bob_sink.updates) == told  # held until the keeper looks
+    assert reg.release_unwritten("oak")
+    assert bob_sink.state().waiting_for == (Side.P2,)  # bob sees that ann flipped
+    bob.flip()
+    assert not reg.release_unwritten("oak")  # the battle waits for its write
+    assert bob_sink.events() == []
+    kept(reg)
+    assert len(bob_sink.events()) == 1
+    reg.join("oak", "eve", Recorder(), watch=True)  # a spectator: seen in the state, so kept first
+    assert not reg.release_unwritten("oak")
+    kept(reg)
+    ann.set_auto(True)  # a wish shown on the seats
+    assert not reg.release_unwritten("oak")
+
+
+def test_without_held_updates_nothing_is_handed_on_unwritten():
+    reg, _ = registry()
+    ann = reg.join("oak", "ann", Recorder(), identity="key:ann")
+    reg.join("oak", "bob", Recorder(), identity="key:bob")
+    ann.flip()
+    assert not reg.release_unwritten("oak")
+    assert not reg.release_unwritten("elm")

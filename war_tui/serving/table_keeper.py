@@ -3,9 +3,12 @@
 The registry holds every update a table tells until ``release`` (``Registry(hold_updates=True)``); the keeper
 takes each changed table's checkpoint after the request or poll that changed it, writes it by compare-and-set
 on the revision it last wrote, and only then releases what the table told: no screen shows a state the store
-could lose. One write per table is in flight; changes meanwhile are folded into the next (the newest state
-wins). A closed table is deleted. A store that does not answer is tried again, more slowly, with one log line
-while it fails and one when it answers: the table's screens wait for it, up to the registry's bound.
+could lose, a flip waiting for the other player's aside. What tells only who has flipped is released at once,
+unwritten, and kept with the table's next change (the battle it makes, a seat, a notice) or at ``stop``: a kill -9
+meanwhile takes back that flip, and its player flips again (``Journal.weighty``). One write per table is in
+flight; changes meanwhile are folded into the next (the newest state wins). A closed table is deleted. A store
+that does not answer is tried again, more slowly, with one log line while it fails and one when it answers: the
+table's screens wait for it, up to the registry's bound.
 
 A write refused because someone else wrote (``StaleWrite``: another server took the table, this one was
 paused past its lease) means this server no longer owns the table: it lets it go, telling its screens to
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from ..presentation.words import plural
@@ -63,7 +66,10 @@ class TableKeeper:
         self._writing: dict[str, asyncio.Task[None]] = {}
         self._let_go: set[str] = set()
         self._swept = False
+        self._stopping = False
         self._stopped = False
+        self._unwritten_since: set[str] = set()
+        """Tables that handed on a flip the store does not hold yet (``_unwritten``): a stop writes them."""
         self._failing = False
         self.written = 0
         """Checkpoints the store has kept (for the figures and the tests)."""
@@ -101,11 +107,13 @@ class TableKeeper:
         with contextlib.suppress(RuntimeError):  # no loop: a registry used outside a server
             asyncio.get_running_loop().call_soon(self._sweep)
 
-    def _sweep(self) -> None:
+    def _sweep(self, also: Iterable[str] = ()) -> None:
         self._swept = False
         if self._stopped:
             return
-        for name in self.registry.changed():
+        for name in [*self.registry.changed(), *also]:
+            if name not in self._writing and self._unwritten(name):
+                continue
             self._dirty.add(name)
             if name not in self._writing:
                 task = asyncio.get_running_loop().create_task(self._keep(name))
@@ -115,6 +123,8 @@ class TableKeeper:
         try:
             while name in self._dirty and not self._stopped:
                 self._dirty.discard(name)
+                if self._unwritten(name):
+                    continue
                 taken = self.registry.checkpoint(name)
                 if taken is None:
                     await self._forget(name)
@@ -124,6 +134,15 @@ class TableKeeper:
                     self.registry.release(name, seq)
         finally:
             del self._writing[name]
+
+    def _unwritten(self, name: str) -> bool:
+        """Whether what ``name`` told since its last write is handed on without one: only who has flipped changed
+        (``Registry.release_unwritten``), the store holds the table, and the server is not stopping (a stop keeps
+        everything)."""
+        if self._stopping or name not in self.revisions or not self.registry.release_unwritten(name):
+            return False
+        self._unwritten_since.add(name)
+        return True
 
     async def _save(self, name: str, data: bytes) -> bool:
         """Write one checkpoint, trying again while the store does not answer; False when the table was let go."""
@@ -144,6 +163,7 @@ class TableKeeper:
                 delay = min(delay * 2, RETRY_MOST)
                 continue
             self.written += 1
+            self._unwritten_since.discard(name)
             self._answered()
             return True
         return False
@@ -182,6 +202,7 @@ class TableKeeper:
         """Someone else writes this table now: tell its screens, keep nothing of it, delete nothing."""
         self.log(f"tables: {name} was written by another server; this one lets it go")
         self._let_go.add(name)
+        self._unwritten_since.discard(name)
         self.revisions.pop(name, None)
         self._claims.pop(name, None)
         table = self.registry.table(name)
@@ -192,6 +213,7 @@ class TableKeeper:
         """The table closed here: delete its checkpoint and owner record (unless it was let go)."""
         revision = self.revisions.pop(name, None)
         claim = self._claims.pop(name, None)
+        self._unwritten_since.discard(name)
         if name in self._let_go:
             self._let_go.discard(name)
             return
@@ -230,7 +252,8 @@ class TableKeeper:
     async def stop(self, timeout: float) -> bool:
         """Keep what changed so far (within ``timeout``), then nothing more: the tables stay in the store as they
         are when the registry closes. False if some change could not be kept in time."""
-        self._sweep()
+        self._stopping = True
+        self._sweep(self._unwritten_since)  # a flip handed on unwritten is kept too
         kept = await self.flush(timeout)
         self._stopped = True
         for task in list(self._writing.values()):

@@ -52,7 +52,10 @@ class HeldUpdates:
 
     def __init__(self, seq: int, table_seq: Callable[[], int]) -> None:
         self.released = seq
-        """The table's sequence number the store has kept: everything up to it has been handed on."""
+        """The table's sequence number handed on: everything up to it (kept, or a lone flip handed on unwritten)."""
+        self.kept = seq
+        """The table's sequence number the store has kept (a lone flip handed on unwritten is past it until the
+        next write): what the relay acknowledges a key against."""
         self.offered = seq
         """The sequence number of the last state taken to keep: no release goes past it (one for another table of the
         same name, written before this one opened, releases nothing of this one's)."""

@@ -47,10 +47,15 @@ class Journal:
         self.log: deque[LogEntry] = deque(maxlen=log_lines)
         self.last_state: TableState | None = None
         """The last ``TableState`` told, with its sequence number."""
+        self.weighty = 0
+        """The sequence number of the last change that must be kept before a screen shows it: every change but a
+        ``TableState`` whose only news is who has flipped (``flips_only``)."""
 
-    def broadcast(self, update: B) -> B:
+    def broadcast(self, update: B, *, weighty: bool = True) -> B:
         """Tell every member ``update``, stamped with the table's next sequence number; returns the stamped one."""
         self.seq += 1
+        if weighty:
+            self.weighty = self.seq
         stamped = replace(update, seq=self.seq)
         for member in tuple(self.members):
             member.sink(stamped)
@@ -75,9 +80,10 @@ class Journal:
 
         The house's countdown runs on each screen from when it was told; a later figure is not news.
         """
-        if self.last_state is not None and _news(state) == _news(self.last_state):
+        last = self.last_state
+        if last is not None and _news(state) == _news(last):
             return False
-        self.last_state = self.broadcast(state)
+        self.last_state = self.broadcast(state, weighty=last is None or not flips_only(last, state))
         return True
 
     def entries(self) -> tuple[LogEntry, ...]:
@@ -95,6 +101,22 @@ class Journal:
         if isinstance(request, Flip) and request.seq < self.battle_seq:
             return ""
         return None
+
+
+def flips_only(before: TableState, after: TableState) -> bool:
+    """Whether ``after`` tells nothing ``before`` did not but who has flipped for the coming battle (and the house's
+    countdown that follows from it).
+
+    Such a change need not be kept before a screen shows it: a flip is half a move, and a crash that takes it back
+    leaves its player to flip again; the battle it makes, like every other change, is kept first."""
+    return _unflipped(before) == _unflipped(after)
+
+
+def _unflipped(state: TableState) -> TableState:
+    first, second = state.seats
+    return replace(
+        state, waiting_for=(), house_in=None, seats=(replace(first, flipped=False), replace(second, flipped=False)),
+    )
 
 
 def _news(state: TableState) -> TableState:

@@ -258,7 +258,21 @@ class Registry:
     def kept(self, name: str) -> int | None:
         """With ``hold_updates``, the sequence number of table ``name`` the store has kept; None: all it told."""
         held = self._held.get(name)
-        return held.released if held is not None else None
+        return held.kept if held is not None else None
+
+    def release_unwritten(self, name: str) -> bool:
+        """Hand on what table ``name`` told without a write, when the store keeps every change of it that a screen
+        must not see unkept (``Table.weighty_seq``: all it told since tells only who has flipped); whether it did.
+
+        Members who fell behind get a fresh snapshot, as with ``checkpoint``. False without ``hold_updates``."""
+        table = self.table(name)
+        held = self._held.get(name)
+        if table is None or held is None or table.weighty_seq > held.released:
+            return False
+        held.catch_up()
+        held.offered = table.seq
+        held.release(table.seq)
+        return True
 
     def release(self, name: str, seq: int) -> None:
         """The store has kept table ``name``'s state at ``seq``: with ``hold_updates``, its members are told, in
@@ -266,6 +280,7 @@ class Registry:
         held = self._held.get(name)
         if held is not None:
             held.release(seq)
+            held.kept = max(held.kept, min(seq, held.offered))
 
     def restore(self, data: bytes) -> str:
         """Open the table a checkpoint holds (``checkpoint.restore``); its name.

@@ -551,6 +551,12 @@ class Table:
         return self._journal.seq
 
     @property
+    def weighty_seq(self) -> int:
+        """The sequence number of the last change a screen must not see before the store keeps it: every change but
+        one that tells only who has flipped (``Journal.weighty``)."""
+        return self._journal.weighty
+
+    @property
     def empty(self) -> bool:
         return not self.members
 
