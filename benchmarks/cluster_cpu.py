@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import statistics
 import sys
@@ -33,6 +34,31 @@ ROOT = Path(__file__).resolve().parent.parent
 FAKE_TABLE = (sys.executable, str(ROOT / "tests" / "functional" / "ssh_support" / "fake_table.py"))
 WAIT = 60.0
 BATCH = 20
+PAUSE = 0.15
+"""Seconds between ann's flip and bob's with the real game: each board draws the first flip, then the battle."""
+IDLE = 2.0
+"""Seconds each server is measured idle before its first table."""
+SETTLE = 1.0
+"""Seconds a real table's boards get to finish starting before its battles are measured."""
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid``'s children, theirs, and so on (the games, and the preloaded parent they are forked from)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry.name))
+    found: list[int] = []
+    todo = [pid]
+    while todo and len(found) < 10_000:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -52,23 +78,44 @@ def cpu_seconds(pid: int | None) -> float:
 # ----------------------------------------------------------------------------- the server's process
 
 
-async def serve(kept: bool, folder: Path) -> None:
+def real_game_config(folder: Path):
+    """``serve-ssh``'s configuration as its defaults make it (the real game, preloaded), its files in ``folder``."""
+    for variable in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        os.environ[variable] = str(folder / variable.lower())  # the games' statistics are not the user's
+    from war_tui.cli import build_parser
+    from war_tui.commands.serve_ssh import prepare_server
+
+    args = build_parser().parse_args([
+        "serve-ssh", "--port", "0", "--public", "--host-key", str(folder / "host_key"), "--max-sessions", "64",
+        "--max-sessions-per-address", "64", "--max-attempts-per-minute", "100000", "--max-tables", "64",
+    ])
+    made, _banner, _forget = prepare_server(args, 0)
+    return made.config
+
+
+async def serve(kept: bool, folder: Path, real: bool) -> None:
     """The server: prints one JSON line (its port, its nats-server's pid), runs until stdin closes."""
     sys.path.insert(0, str(ROOT))
+    from dataclasses import replace
+
     import asyncssh
 
     from war_tui.cluster.config import ClusterConfig
     from war_tui.ssh.server import ServerConfig, SshServer
 
-    config = ServerConfig(
-        host_key=asyncssh.generate_private_key("ssh-ed25519"), session_argv=FAKE_TABLE, authorized_keys=None, port=0,
-        max_sessions_per_address=64, max_tables=64, tables_per_address=64, seats_per_address=64, game_niceness=0,
-        cluster=ClusterConfig(directory=folder / "cluster") if kept else None,
-    )
+    cluster = ClusterConfig(directory=folder / "cluster") if kept else None
+    if real:
+        config = replace(real_game_config(folder), cluster=cluster, tables_per_address=64, seats_per_address=64)
+    else:
+        config = ServerConfig(
+            host_key=asyncssh.generate_private_key("ssh-ed25519"), session_argv=FAKE_TABLE, authorized_keys=None,
+            port=0, max_sessions_per_address=64, max_tables=64, tables_per_address=64, seats_per_address=64,
+            game_niceness=0, cluster=cluster,
+        )
     server = SshServer(config, log=lambda line: None)
     await server.start()
-    cluster = server.cluster
-    nats = cluster.embedded.pid if cluster is not None and cluster.embedded is not None else None
+    nodes = server.cluster
+    nats = nodes.embedded.pid if nodes is not None and nodes.embedded is not None else None
     print(json.dumps({"port": server.port, "nats": nats}), flush=True)
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.read)
@@ -111,43 +158,114 @@ async def sit(port: int, user: str, table: str):
     return conn, Player(process)
 
 
-async def one_run(kept: bool, battles: int, folder: Path) -> tuple[float, float, float]:
-    """CPU seconds per battle of the server and of its nats-server; the store's writes per battle (the tables'
-    openings and closings counted)."""
+class Cpu:
+    """CPU seconds per battle, summed over the measured battles: the server, its games, its nats-server."""
+
+    def __init__(self, server: int, nats: int | None) -> None:
+        self.pids = (server, nats)
+        self.server = self.games = self.nats = 0.0
+        self.battles = 0
+
+    def read(self) -> tuple[float, float, float]:
+        server, nats = self.pids
+        games = sum(cpu_seconds(pid) for pid in descendants(server) if pid != nats)
+        return cpu_seconds(server), games, cpu_seconds(nats)
+
+    def add(self, before: tuple[float, float, float], battles: int, sign: float = 1.0) -> None:
+        """The CPU since ``before`` over ``battles`` more battles; with ``sign`` -1, an idle spell taken off."""
+        after = self.read()
+        self.server += sign * (after[0] - before[0])
+        self.games += sign * (after[1] - before[1])
+        self.nats += sign * (after[2] - before[2])
+        self.battles += battles
+
+    def per_battle(self) -> dict[str, float]:
+        battles = max(1, self.battles)
+        return {"server": self.server / battles, "games": self.games / battles, "nats": self.nats / battles}
+
+
+async def stand_in_batches(port: int, battles: int, cpu: Cpu, conns: list) -> None:
+    """Both players flip at once, each flip once the last battle reached both screens; a table every ``BATCH``."""
+    for batch in range(battles // BATCH):  # a table a batch: a game of War may end before 300 battles
+        players = []
+        for user in ("ann", "bob"):
+            conn, player = await sit(port, user, f"t{batch}")
+            conns.append(conn)
+            players.append(player)
+            await player.until(rb"SNAPSHOT ")
+        await players[0].until(rb"seats=ann:player,bob:player ")
+        before = cpu.read()
+        for battle in range(1, BATCH + 1):
+            for player in players:
+                player.process.stdin.write(b"f")
+            for player in players:
+                await player.until(rb"BATTLE %d " % battle)
+        cpu.add(before, BATCH)
+        for conn in conns:
+            conn.close()
+
+
+async def real_batches(port: int, battles: int, cpu: Cpu, conns: list) -> None:
+    """The real game on both screens: ann flips, bob ``PAUSE`` later; the battle on both boards; a table every
+    ``BATCH`` (fewer battles when a game ends sooner). Then as long with the boards idle, taken off: what is
+    left is what the battles cost, not what every second costs (the games' clocks, the node's lease)."""
+    from table_load import BATTLE_WAIT, START_WAIT, Screen, until
+    from table_load import sit as sit_screen
+
+    for batch in range(battles // BATCH):
+        screens: list[Screen] = []
+        for user in ("ann", "bob"):
+            screen = await sit_screen(port, user, f"table r{batch}")
+            conns.append(screen.conn)
+            screens.append(screen)
+        if not await until(lambda: all(screen.game for screen in screens), START_WAIT):
+            raise RuntimeError("the boards never showed")
+        await asyncio.sleep(SETTLE)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        before = cpu.read()
+        played = 0
+        for _ in range(BATCH):
+            game, battle = screens[0].now
+            screens[0].type(b"f")
+            await asyncio.sleep(PAUSE)
+            screens[1].type(b"f")
+            if not await until(lambda: all((game, battle + 1) in s.first_seen for s in screens), BATTLE_WAIT):
+                break  # the game is over
+            played += 1
+        cpu.add(before, played)
+        before = cpu.read()  # as long again with nobody flipping: what the table costs idle is taken off
+        await asyncio.sleep(loop.time() - started)
+        cpu.add(before, 0, -1.0)
+        for conn in conns:
+            conn.close()
+
+
+async def one_run(
+    kept: bool, battles: int, folder: Path, real: bool,
+) -> tuple[dict[str, float], float, dict[str, float]]:
+    """CPU seconds per battle of the server, its games and its nats-server; the store's writes per battle (the
+    tables' openings and closings counted); CPU seconds a second before any table (``IDLE`` seconds)."""
     child = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--serve", "kept" if kept else "memory", "--folder", str(folder),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        *(["--real-game"] if real else []), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
     )
     assert child.stdin is not None and child.stdout is not None
-    conns = []
+    conns: list = []
     try:
         started = json.loads(await asyncio.wait_for(child.stdout.readline(), WAIT))
-        server = nats = 0.0
-        for batch in range(battles // BATCH):  # a table a batch: a game of War may end before 300 battles
-            players = []
-            for user in ("ann", "bob"):
-                conn, player = await sit(started["port"], user, f"t{batch}")
-                conns.append(conn)
-                players.append(player)
-                await player.until(rb"SNAPSHOT ")
-            await players[0].until(rb"seats=ann:player,bob:player ")
-            server -= cpu_seconds(child.pid)
-            nats -= cpu_seconds(started["nats"])
-            for battle in range(1, BATCH + 1):
-                for player in players:
-                    player.process.stdin.write(b"f")
-                for player in players:
-                    await player.until(rb"BATTLE %d " % battle)
-            server += cpu_seconds(child.pid)
-            nats += cpu_seconds(started["nats"])
-            for conn in conns:
-                conn.close()
-        played = battles // BATCH * BATCH
+        cpu = Cpu(child.pid, started["nats"])
+        before = cpu.read()
+        await asyncio.sleep(IDLE)
+        cpu.add(before, 0)
+        idle = {part: value / IDLE for part, value in cpu.per_battle().items()}  # no battles: CPU seconds a second
+        cpu = Cpu(child.pid, started["nats"])
+        await (real_batches if real else stand_in_batches)(started["port"], battles, cpu, conns)
         for conn in conns:
             conn.close()
         child.stdin.close()
         written = json.loads(await asyncio.wait_for(child.stdout.readline(), WAIT))["written"]
-        return server / played, nats / played, written / played
+        return cpu.per_battle(), written / max(1, cpu.battles), idle
     finally:
         for conn in conns:
             conn.close()
@@ -159,42 +277,74 @@ async def one_run(kept: bool, battles: int, folder: Path) -> tuple[float, float,
             await child.wait()
 
 
-async def measure(runs: int, battles: int) -> None:
-    server: dict[str, list[float]] = {"memory": [], "kept": []}
-    nats: list[float] = []
-    writes: list[float] = []
+def report(title: str, figures: dict[str, list[dict[str, float]]], writes: list[float]) -> dict[str, float]:
+    """Print one game's figures (medians of the runs, each run's in brackets); the medians in ms."""
+    print(title)
+    ms: dict[str, float] = {}
+    for label in ("memory", "kept"):
+        for part in ("server", "games", "nats"):
+            values = [run[part] * 1000 for run in figures[label]]
+            ms[f"{label} {part}"] = statistics.median(values)
+            if values and max(values) > 0:
+                shown = ", ".join(f"{value:.2f}" for value in values)
+                print(f"  {label:6} {part:6} {ms[f'{label} {part}']:.2f} ms  ({shown})")
+    pairs = [k["server"] / m["server"] for k, m in zip(figures["kept"], figures["memory"], strict=True) if m["server"]]
+    added = ms["kept server"] - ms["memory server"] + ms["kept nats"]
+    print(f"  server kept / memory: {ms['kept server'] / ms['memory server']:.2f}x (run by run, median"
+          f" {statistics.median(pairs):.2f}x); keeping adds {ms['kept server'] - ms['memory server']:.2f} ms to the"
+          f" server and {ms['kept nats']:.2f} ms in nats-server: {added:.2f} ms a battle")
+    print(f"  the store's writes: {statistics.median(writes):.2f} per battle (the tables' joins and leaves counted)")
+    return ms | {"added": added}
+
+
+async def measure(runs: int, battles: int, real_battles: int) -> None:
+    games = [("stand-in", False, battles), *([("real", True, real_battles)] if real_battles else [])]
+    figures = {game: {"memory": [], "kept": []} for game, _, _ in games}
+    writes: dict[str, list[float]] = {game: [] for game, _, _ in games}
+    idle: dict[str, list[dict[str, float]]] = {"memory": [], "kept": []}
     with tempfile.TemporaryDirectory() as tmp:
         for run in range(runs):
             order = (False, True) if run % 2 == 0 else (True, False)
-            for kept in order:
-                mine, its, written = await one_run(kept, battles, Path(tmp) / f"run{run}-{int(kept)}")
-                server["kept" if kept else "memory"].append(mine)
-                if kept:
-                    nats.append(its)
-                    writes.append(written)
-    ms = {label: statistics.median(values) * 1000 for label, values in server.items()}
-    print(f"server CPU per battle, {runs} runs of {battles} battles (medians; each run's in brackets):")
-    for label, values in server.items():
-        shown = ", ".join(f"{value * 1000:.2f}" for value in values)
-        print(f"  {label:7} {ms[label]:.2f} ms  ({shown})")
-    pairs = [k / m for k, m in zip(server["kept"], server["memory"], strict=True) if m]
-    print(f"  kept / memory: {ms['kept'] / ms['memory']:.2f}x (run by run, median {statistics.median(pairs):.2f}x);"
-          f" a move adds {ms['kept'] - ms['memory']:.2f} ms (goal ≤ 5%: ≤ 1.05x)")
-    print(f"  the embedded nats-server beside it: {statistics.median(nats) * 1000:.2f} ms per battle")
-    print(f"  the store's writes: {statistics.median(writes):.2f} per battle (the tables' joins and leaves counted)")
+            for game, real, count in games:
+                for kept in order:
+                    per_battle, written, still = await one_run(kept, count, Path(tmp) / f"{game}{run}-{int(kept)}", real)
+                    figures[game]["kept" if kept else "memory"].append(per_battle)
+                    idle["kept" if kept else "memory"].append(still)
+                    if kept:
+                        writes[game].append(written)
+    print(f"CPU per battle, {runs} runs (medians; each run's in brackets); load average {load()}")
+    added = report(f"the stand-in game ({battles} battles a run):", figures["stand-in"], writes["stand-in"])["added"]
+    if real_battles:
+        ms = report(f"the real game ({real_battles} battles a run, the boards' idle CPU taken off):", figures["real"],
+                    writes["real"])
+        whole = ms["kept server"] + ms["kept games"] + ms["kept nats"]
+        print(f"a played battle with the real game, kept (the server, both players' games, nats-server): {whole:.2f} ms;"
+              f" what keeping adds to a move (the stand-in's {added:.2f} ms) is {100 * added / whole:.1f}% of it"
+              f" (goal ≤ 5%)")
+    for label in ("memory", "kept"):
+        server, nats = (statistics.median(run[part] * 1000 for run in idle[label]) for part in ("server", "nats"))
+        print(f"  {label:6} idle, before any table: the server {server:.2f} ms a second, nats-server {nats:.2f}")
+
+
+def load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--battles", type=int, default=300, help=f"rounded down to a multiple of {BATCH}")
+    parser.add_argument("--real-battles", type=int, default=40,
+                        help=f"with the real game, rounded down to a multiple of {BATCH}; 0: none")
     parser.add_argument("--serve", choices=("kept", "memory"), help=argparse.SUPPRESS)
+    parser.add_argument("--real-game", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(args.serve == "kept", args.folder))
+        asyncio.run(serve(args.serve == "kept", args.folder, args.real_game))
     else:
-        asyncio.run(measure(max(1, args.runs), max(BATCH, args.battles - args.battles % BATCH)))
+        real = max(0, args.real_battles - args.real_battles % BATCH)
+        asyncio.run(measure(max(1, args.runs), max(BATCH, args.battles - args.battles % BATCH), real))
 
 
 if __name__ == "__main__":
