@@ -166,16 +166,17 @@ class Cpu:
         self.server = self.games = self.nats = 0.0
         self.battles = 0
 
-    def read(self) -> tuple[float, float, float]:
+    def read(self) -> tuple[float, dict[int, float], float]:
         server, nats = self.pids
-        games = sum(cpu_seconds(pid) for pid in descendants(server) if pid != nats)
+        games = {pid: cpu_seconds(pid) for pid in descendants(server) if pid != nats}
         return cpu_seconds(server), games, cpu_seconds(nats)
 
-    def add(self, before: tuple[float, float, float], battles: int, sign: float = 1.0) -> None:
-        """The CPU since ``before`` over ``battles`` more battles; with ``sign`` -1, an idle spell taken off."""
+    def add(self, before: tuple[float, dict[int, float], float], battles: int, sign: float = 1.0) -> None:
+        """The CPU since ``before`` over ``battles`` more battles; with ``sign`` -1, an idle spell taken off. The games
+        are those running at both ends (a game of the table before, ending meanwhile, is not counted)."""
         after = self.read()
         self.server += sign * (after[0] - before[0])
-        self.games += sign * (after[1] - before[1])
+        self.games += sign * sum(cpu - before[1][pid] for pid, cpu in after[1].items() if pid in before[1])
         self.nats += sign * (after[2] - before[2])
         self.battles += battles
 
@@ -299,7 +300,7 @@ def report(title: str, figures: dict[str, list[dict[str, float]]], writes: list[
 
 async def measure(runs: int, battles: int, real_battles: int) -> None:
     games = [("stand-in", False, battles), *([("real", True, real_battles)] if real_battles else [])]
-    figures = {game: {"memory": [], "kept": []} for game, _, _ in games}
+    figures: dict[str, dict[str, list[dict[str, float]]]] = {game: {"memory": [], "kept": []} for game, _, _ in games}
     writes: dict[str, list[float]] = {game: [] for game, _, _ in games}
     idle: dict[str, list[dict[str, float]]] = {"memory": [], "kept": []}
     with tempfile.TemporaryDirectory() as tmp:

@@ -12,6 +12,7 @@ from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon
 from war_tui.core.rules import Result, Side
 from war_tui.tables import EventBatch, FakeClock, House, Notice, NoticeCode, SeatStatus, Table, TableOptions
+from war_tui.tables import checkpoint as checkpoint_module
 from war_tui.tables.agreement import REQUEST_TIMEOUT
 from war_tui.tables.checkpoint import CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES, checkpoint, restore
 from war_tui.tables.options import DEFAULT_RECONNECT_GRACE, DEFAULT_SEAT_TIMEOUT
@@ -338,6 +339,52 @@ def test_a_checkpoint_of_a_long_log_stays_within_its_bound_and_restores():
     log = again._journal.entries()
     assert 0 < len(log) <= 200 and log == table._journal.entries()[-len(log):]
 
+
+
+def test_the_game_ons_log_lines_are_replayed_from_its_seed_not_written():
+    table, clock, (ann, bob), _ = seated()
+    for _ in range(60):
+        ann.flip()
+        bob.flip()
+    table.emote(ann, 1)
+    for _ in range(30):
+        ann.flip()
+        bob.flip()
+    data = checkpoint(table)
+    lines = json.loads(data)["log"]
+    assert {line[0] for line in lines} == {"G", "N", "E"}  # the deal and battles are runs; joins and the emote whole
+    assert len(data) < 1200  # 94 log lines: some 35 bytes a battle, written whole
+    again, _clock = restored(table, clock)
+    mine, theirs = again.join("eve", Recorder(), watch=True).snapshot(), table.join("eve", Recorder(), watch=True).snapshot()
+    assert mine.log == theirs.log and len(mine.log) == 94
+
+
+def test_a_game_before_the_one_on_is_kept_whole_and_the_one_on_replayed():
+    table, clock, (ann, bob), _ = seated(dealing(*WAR_THEN_PLAIN))
+    while not table.game.over:
+        ann.flip()
+        bob.flip()
+    ann.restart()
+    bob.restart()
+    ann.flip()
+    bob.flip()
+    lines = json.loads(checkpoint(table))["log"]
+    assert lines[-1] == ["G", 2] and any(line[0] == "O" for line in lines)  # the new deal, its battle; the last end
+    again, _clock = restored(table, clock)
+    assert again._journal.entries() == table._journal.entries()
+
+
+def test_a_checkpoint_of_the_version_before_with_every_line_whole_restores():
+    table, clock, (ann, bob), _ = seated()
+    for _ in range(20):
+        ann.flip()
+        bob.flip()
+    table.emote(bob, 2)
+    body = json.loads(checkpoint(table))
+    body["v"] = 1
+    body["log"] = [checkpoint_module._entry(entry) for entry in table._journal.entries()]
+    again = restore(json.dumps(body).encode(), clock=FakeClock(clock.now), options=TableOptions())
+    assert again._journal.entries() == table._journal.entries() and again.game.battles == 20
 
 
 def test_restored_updates_carry_on_the_tables_sequence():

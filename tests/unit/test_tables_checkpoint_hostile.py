@@ -66,9 +66,9 @@ def test_every_truncation_is_refused():
 
 
 def test_another_version_is_refused_with_both_versions_named():
-    with pytest.raises(CheckpointError, match="version 2: this server restores version 1"):
-        load(changed(("v",), 2))
-    for version in (True, "1", 1.0, None):
+    with pytest.raises(CheckpointError, match="version 3: this server restores versions 1 to 2"):
+        load(changed(("v",), 3))
+    for version in (True, "1", 1.0, None, 0):
         with pytest.raises(CheckpointError):
             load(changed(("v",), version))
 
@@ -146,6 +146,15 @@ def test_a_field_missing_or_one_too_many_is_refused():
     (("log",), [["S", None, [1, "winner-first", 10], "AB", "BC"]]),
     (("log",), [["O", "p1", "all-cards", 1, 0, 0, 52, 0, "p3", "", "", 0]]),
     (("log",), [["N", "joined", "x", 1]] * 201),
+    (("log",), [["G", 14]]),  # more lines of the game on than it told: its deal and 12 battles
+    (("log",), [["G", 0]]),
+    (("log",), [["G", 201]]),
+    (("log",), [["G", 10**12]]),
+    (("log",), [["G", "3"]]),
+    (("log",), [["G", True]]),
+    (("log",), [["G"]]),
+    (("log",), [["G", 1, 2]]),
+    (("log",), [["G", 7], ["G", 7]]),
 ])
 def test_a_field_of_the_wrong_type_or_range_is_refused(path, value):
     with pytest.raises(CheckpointError):

@@ -31,7 +31,9 @@ from .table import Member, Table
 
 __all__ = ["CHECKPOINT_VERSION", "MAX_CHECKPOINT_BYTES", "CheckpointError", "checkpoint", "restore"]
 
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2
+"""Version 2 writes the log's entries of the game on as runs its replay rebuilds (``["G", n]``); a restore reads
+version 1 as well, which holds them whole."""
 MAX_CHECKPOINT_BYTES = 64 * 1024
 MAX_LOG_ENTRIES = 200
 """Log lines a checkpoint keeps at most (the newest); fewer when they would not fit in ``MAX_CHECKPOINT_BYTES``."""
@@ -101,13 +103,13 @@ def checkpoint(table: Table) -> bytes:
         "seats": [_seat(seat, now) for seat in table._seats],
         "auto": _auto(table, now),
     }
-    log = [_entry(entry) for entry in list(journal.log)[-MAX_LOG_ENTRIES:]]
+    entries = list(journal.log)[-MAX_LOG_ENTRIES:]
     while True:
-        body["log"] = log
+        body["log"] = log = _log(entries)
         data = json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
         if len(data) <= MAX_CHECKPOINT_BYTES or not log:
             break
-        log = log[len(log) // 4 + 1:]
+        entries = entries[len(entries) // 4 + 1:]
     if len(data) > MAX_CHECKPOINT_BYTES:  # every field but the log is bounded far below it
         raise CheckpointError(f"table {table.name}'s checkpoint takes {len(data)} bytes, past {MAX_CHECKPOINT_BYTES}")
     return data
@@ -173,6 +175,21 @@ def _letters(cards: Iterable[Card]) -> str:
     return bytes(cards).translate(_TO_LETTERS).decode("ascii")
 
 
+def _log(entries: list[LogEntry]) -> list[list[object]]:
+    """The log's lines, oldest first: those of the game on (from its deal, or as far back as the log goes) as runs
+    ``["G", n]`` of its events, which a restore replays from the seed; every other line whole."""
+    deal = next((i for i in range(len(entries) - 1, -1, -1) if isinstance(entries[i], GameStarted)), 0)
+    log: list[list[object]] = []
+    for index, entry in enumerate(entries):
+        if index < deal or isinstance(entry, (Notice, Emoted)):
+            log.append(_entry(entry))
+        elif log and log[-1][0] == "G":
+            log[-1][1] += 1  # type: ignore[operator]  # a run's count, an int made just above
+        else:
+            log.append(["G", 1])
+    return log
+
+
 def _entry(entry: LogEntry) -> list[object]:
     """A log line as a short list, its kind first."""
     if isinstance(entry, BattleWon):
@@ -219,10 +236,11 @@ def restore(
     moves = _whole(body["moves"], "moves", 0, MAX_COUNT)
     empty = None if body["empty"] is None else _number(body["empty"], "empty", 0.0, MAX_AGE)
     tally = _tally(body["tally"])
-    game, number, played, on_show = _restore_game(body["game"])
+    lines = _list(body["log"], "log", 0, MAX_LOG_ENTRIES)
+    game, number, played, on_show, replayed = _restore_game(body["game"], _replayed_lines(lines))
     seats = _list(body["seats"], "seats", 2, 2)
     auto = _object(body["auto"], "auto", _AUTO_KEYS)
-    entries = [_log_entry(entry, seq) for entry in _list(body["log"], "log", 0, MAX_LOG_ENTRIES)]
+    entries = _log_entries(lines, seq, replayed)
     table = Table(
         name, clock=clock, options=options, deal=deal, seed_source=seed_source, on_record=on_record, log=log,
         opened_by=(opened_by[0], opened_by[1]), on_change=on_change, game=game, nonce=nonce,
@@ -253,8 +271,10 @@ def _parse(data: bytes) -> dict[str, object]:
     if not isinstance(body, dict):
         raise CheckpointError("not a checkpoint: not a JSON object")
     version = body.get("v")
-    if type(version) is not int or version != CHECKPOINT_VERSION:
-        raise CheckpointError(f"checkpoint version {version!r}: this server restores version {CHECKPOINT_VERSION}")
+    if type(version) is not int or not 1 <= version <= CHECKPOINT_VERSION:
+        raise CheckpointError(
+            f"checkpoint version {version!r}: this server restores versions 1 to {CHECKPOINT_VERSION}"
+        )
     return _object(body, "checkpoint", _TABLE_KEYS)
 
 
@@ -262,9 +282,12 @@ def _no_constant(name: str) -> object:
     raise CheckpointError(f"not a checkpoint: {name} is not a number")
 
 
-def _restore_game(value: object) -> tuple[Game, int, float, BattleWon | GameOver | None]:
+def _restore_game(
+    value: object, tail: int,
+) -> tuple[Game, int, float, BattleWon | GameOver | None, list[LogEntry]]:
     """The game replayed from its seed or packets to the battles played, checked against what the checkpoint says
-    of it; its number, time played and the battle on show."""
+    of it; its number, time played, the battle on show, and the last ``tail`` of its events (its deal, battles
+    and end) for the log."""
     data = _object(value, "game", _GAME_KEYS)
     number = _whole(data["n"], "game number", 1, MAX_COUNT)
     rules = _rules(data["rules"], "game rules")
@@ -283,30 +306,43 @@ def _restore_game(value: object) -> tuple[Game, int, float, BattleWon | GameOver
             game = Game(p1, p2, rules, seed=seed)
         except CardError as error:
             raise CheckpointError(f"deck: {error}") from None
-    on_show = _replay(game, battles)
+    said: list[object] = []
+    unsubscribe = game.subscribe(said.append) if tail > battles else None  # the deal is wanted too
+    on_show, unsubscribe = _replay(game, battles, tail, said, unsubscribe)
     if end is not None and end[1] in _STOPPED:
         game.stop(end[1])
+    unsubscribe()
     ended = None if game.result is None or game.reason is None else (game.result, game.reason)
     if (game.battles, game.counts, ended) != (battles, counts, end):
         raise CheckpointError("game: the replay of its seed does not reach what the checkpoint says")
-    return game, number, played, on_show
+    events: list[LogEntry] = [event for event in said if isinstance(event, (GameStarted, BattleWon, GameOver))]
+    if len(events) < tail:
+        raise CheckpointError(f"log: {tail} lines of the game on, which has told {len(events)} so far")
+    return game, number, played, on_show, events[len(events) - tail:]
 
 
-def _replay(game: Game, battles: int) -> BattleWon | GameOver | None:
-    """Play ``battles`` battles of ``game`` (the last one listened to); the battle on show after them."""
+def _replay(
+    game: Game, battles: int, tail: int, said: list[object], unsubscribe: Callable[[], None] | None,
+) -> tuple[BattleWon | GameOver | None, Callable[[], None]]:
+    """Play ``battles`` battles of ``game``, its events from the last ``tail`` battles on (at least the last one's)
+    into ``said``: listened to from then on, or all along when ``unsubscribe`` says so already. The battle on show
+    after them, and what stops the listening."""
     game.start()
-    if battles > 1:
-        game.play(battles - 1)
-    said: list[object] = []
-    unsubscribe = game.subscribe(said.append)
+    quiet = max(0, battles - max(1, tail)) if unsubscribe is None else 0
+    if quiet:
+        game.play(quiet)
+    if unsubscribe is None:
+        unsubscribe = game.subscribe(said.append)
+    if battles - quiet > 1:
+        game.play(battles - quiet - 1)
+    last = len(said)
     if battles:
         game.play(1)
-    unsubscribe()
     on_show: BattleWon | GameOver | None = None
-    for event in said:
+    for event in said[last:]:
         if isinstance(event, BattleWon) or (isinstance(event, GameOver) and event.last_battle_p1):
             on_show = event
-    return on_show
+    return on_show, unsubscribe
 
 
 def _end(value: object) -> tuple[Result, EndReason]:
@@ -381,6 +417,33 @@ def _restore_auto(table: Table, value: dict[str, object], now: float) -> None:
 
 
 # --------------------------------------------------------------------- the log
+
+
+def _replayed_lines(lines: list[object]) -> int:
+    """How many of the log's lines are the game on's, in runs ``["G", n]`` its replay rebuilds."""
+    count = 0
+    for line in lines:
+        if isinstance(line, list) and line and line[0] == "G":
+            (run,) = _fields(line[1:], 1, "game run")
+            count += _whole(run, "game run", 1, MAX_LOG_ENTRIES)
+    if count > MAX_LOG_ENTRIES:
+        raise CheckpointError(f"log: more than {MAX_LOG_ENTRIES} lines")
+    return count
+
+
+def _log_entries(lines: list[object], seq: int, replayed: list[LogEntry]) -> list[LogEntry]:
+    """The log's lines, the game on's runs taken in turn from ``replayed`` (its last events, as many as the runs
+    count)."""
+    entries: list[LogEntry] = []
+    taken = 0
+    for line in lines:
+        if isinstance(line, list) and line and line[0] == "G":
+            run = int(line[1])  # checked by _replayed_lines
+            entries += replayed[taken:taken + run]
+            taken += run
+        else:
+            entries.append(_log_entry(line, seq))
+    return entries
 
 
 def _log_entry(value: object, seq: int) -> LogEntry:
