@@ -38,8 +38,9 @@ PAUSE = 0.15
 """Seconds between ann's flip and bob's with the real game: each board draws the first flip, then the battle."""
 IDLE = 2.0
 """Seconds each server is measured idle before its first table."""
-SETTLE = 1.0
-"""Seconds a real table's boards get to finish starting before its battles are measured."""
+SETTLE = 3.0
+"""Seconds a real table's boards get to finish starting (their first frames, the freeze of their start-up objects
+after 2 s) before its battles are measured."""
 
 
 def descendants(pid: int) -> list[int]:
