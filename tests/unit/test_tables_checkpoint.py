@@ -387,6 +387,23 @@ def test_a_checkpoint_of_the_version_before_with_every_line_whole_restores():
     assert again._journal.entries() == table._journal.entries() and again.game.battles == 20
 
 
+def test_a_log_that_says_more_of_the_game_than_it_played_is_kept_whole_and_restores_again():
+    table, clock, (ann, bob), _ = seated()
+    for _ in range(5):
+        ann.flip()
+        bob.flip()
+    body = json.loads(checkpoint(table))
+    body["v"] = 1
+    lines = [checkpoint_module._entry(entry) for entry in table._journal.entries()]
+    body["log"] = lines + [line for line in lines if line[0] == "B"]  # 11 lines of the game on, which told 6
+    once = restore(json.dumps(body).encode(), clock=FakeClock(clock.now), options=TableOptions())
+    data = checkpoint(once)
+    assert "G" not in {line[0] for line in json.loads(data)["log"]}
+    twice = restore(data, clock=FakeClock(clock.now), options=TableOptions())
+    assert twice._journal.entries() == once._journal.entries()
+    assert len(twice._journal.entries()) == 13
+
+
 def test_restored_updates_carry_on_the_tables_sequence():
     table, clock, (ann, bob), _ = seated()
     ann.flip()

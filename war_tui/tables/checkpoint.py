@@ -104,8 +104,10 @@ def checkpoint(table: Table) -> bytes:
         "auto": _auto(table, now),
     }
     entries = list(journal.log)[-MAX_LOG_ENTRIES:]
+    game = table.game
+    told = 1 + game.battles + (1 if game.over else 0)
     while True:
-        body["log"] = log = _log(entries)
+        body["log"] = log = _log(entries, told)
         data = json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
         if len(data) <= MAX_CHECKPOINT_BYTES or not log:
             break
@@ -175,10 +177,14 @@ def _letters(cards: Iterable[Card]) -> str:
     return bytes(cards).translate(_TO_LETTERS).decode("ascii")
 
 
-def _log(entries: list[LogEntry]) -> list[list[object]]:
+def _log(entries: list[LogEntry], told: int) -> list[list[object]]:
     """The log's lines, oldest first: those of the game on (from its deal, or as far back as the log goes) as runs
-    ``["G", n]`` of its events, which a restore replays from the seed; every other line whole."""
+    ``["G", n]`` of its events, which a restore replays from the seed; every other line whole. All of them whole
+    should the log hold more of the game on's lines than the ``told`` events it has told (a log restored from a
+    version 1 checkpoint holds what that said)."""
     deal = next((i for i in range(len(entries) - 1, -1, -1) if isinstance(entries[i], GameStarted)), 0)
+    if sum(1 for entry in entries[deal:] if not isinstance(entry, (Notice, Emoted))) > told:
+        deal = len(entries)
     log: list[list[object]] = []
     for index, entry in enumerate(entries):
         if index < deal or isinstance(entry, (Notice, Emoted)):
