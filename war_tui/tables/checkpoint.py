@@ -183,16 +183,19 @@ def _log(entries: list[LogEntry], told: int) -> list[list[object]]:
     should the log hold more of the game on's lines than the ``told`` events it has told (a log restored from a
     version 1 checkpoint holds what that said)."""
     deal = next((i for i in range(len(entries) - 1, -1, -1) if isinstance(entries[i], GameStarted)), 0)
-    if sum(1 for entry in entries[deal:] if not isinstance(entry, (Notice, Emoted))) > told:
-        deal = len(entries)
     log: list[list[object]] = []
+    replayed = 0
     for index, entry in enumerate(entries):
         if index < deal or isinstance(entry, (Notice, Emoted)):
             log.append(_entry(entry))
-        elif log and log[-1][0] == "G":
+            continue
+        replayed += 1
+        if log and log[-1][0] == "G":
             log[-1][1] += 1  # type: ignore[operator]  # a run's count, an int made just above
         else:
             log.append(["G", 1])
+    if replayed > told:
+        return [_entry(entry) for entry in entries]
     return log
 
 
