@@ -82,11 +82,20 @@ def descendants(pid: int) -> list[int]:
 
 def cpu_seconds(pid: int | None) -> float:
     """CPU of ``pid``'s threads (its children not included), in nanoseconds' resolution (``/proc/<pid>/stat``
-    counts in ticks of 10 ms, too coarse for a few hundred battles); 0 without one."""
+    counts in ticks of 10 ms, too coarse for a few hundred battles); 0 without one, or once it is gone."""
+    return running_cpu(pid) or 0.0
+
+
+def running_cpu(pid: int | None) -> float | None:
+    """``cpu_seconds``, or None once the process is gone (a game that ended)."""
     if pid is None:
-        return 0.0
+        return None
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return None
     total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
+    for task in tasks:
         try:
             total += int((task / "schedstat").read_text().split()[0])
         except (OSError, ValueError, IndexError):  # a thread that ended meanwhile
@@ -187,7 +196,7 @@ class Cpu:
 
     def read(self) -> tuple[float, dict[int, float], float]:
         server, nats = self.pids
-        games = {pid: cpu_seconds(pid) for pid in descendants(server) if pid != nats}
+        games = {pid: cpu for pid in descendants(server) if pid != nats and (cpu := running_cpu(pid)) is not None}
         return cpu_seconds(server), games, cpu_seconds(nats)
 
     def add(self, before: tuple[float, dict[int, float], float], battles: int) -> None:
