@@ -297,6 +297,21 @@ def test_a_flip_alone_is_handed_on_unwritten_and_any_other_change_is_not():
     assert not reg.release_unwritten("oak")
 
 
+def test_a_flip_handed_on_unwritten_is_not_counted_kept_until_the_store_keeps_it():
+    """The relay acknowledges a key against ``kept``: a flip only handed on must stay unacknowledged, so a door
+    sends it to the table's next owner if this one dies before writing it."""
+    reg, _ = registry(hold_updates=True)
+    ann = reg.join("oak", "ann", Recorder(), identity="key:ann")
+    reg.join("oak", "bob", Recorder(), identity="key:bob")
+    kept(reg)
+    before = reg.kept("oak")
+    ann.flip()
+    assert reg.release_unwritten("oak")
+    assert reg.kept("oak") == before
+    kept(reg)
+    assert reg.kept("oak") == reg.table("oak").seq
+
+
 def test_without_held_updates_nothing_is_handed_on_unwritten():
     reg, _ = registry()
     ann = reg.join("oak", "ann", Recorder(), identity="key:ann")
