@@ -16,7 +16,7 @@ import pytest
 
 from war_tui.cluster.config import MIN_LEASE
 from war_tui.cluster.leases import LeaseBucket, NodeLease, Owners, node_id, node_key, owner_key
-from war_tui.cluster.table_store import NatsTableStore
+from war_tui.cluster.table_store import NatsTableStore, StoreUnavailable
 from war_tui.serving.table_store import StaleWrite
 
 TIMEOUT = 60.0  # a lease runs out in seconds; a loaded machine is slow, not wrong
@@ -140,13 +140,26 @@ async def test_a_released_lease_frees_the_nodes_tables_at_once(nats_server):
         await b_client.close()
 
 
+async def test_releasing_a_table_while_nats_is_gone_is_a_store_error_the_keeper_takes(nats_server):
+    """A table that closes while the node's NATS connection is gone: the keeper, which tries its owner record's
+    release, reads a store error it knows (not a NATS error that would end its task with a traceback)."""
+    client = await nats_server.client()
+    owners = await node(client, "na", seconds=30)
+    revision = await owners.claim("oak")
+    assert revision is not None
+    await owners.lease.stop(release=False)
+    await client.close()
+    with pytest.raises(StoreUnavailable):
+        await owners.release("oak", revision)
+
+
 # An owner in a process of its own: takes its lease (renewed as a server renews it) and the table, saves it,
 # says its revision, then waits for a line; told "save", it saves over that revision and says what came of it.
 OWNER = """
 import asyncio, sys
 from war_tui.cluster.connection import connect
 from war_tui.cluster.leases import LeaseBucket, NodeLease, Owners
-from war_tui.cluster.table_store import NatsTableStore
+from war_tui.cluster.table_store import NatsTableStore, StoreUnavailable
 from war_tui.serving.table_store import StaleWrite
 async def main():
     client = await connect([sys.argv[1]], lambda line: None, token=sys.argv[2])

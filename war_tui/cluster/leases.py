@@ -46,6 +46,7 @@ from ..serving.table_store import StaleWrite
 from .buckets import open_bucket
 from .config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
 from .keys import table_key
+from .table_store import StoreUnavailable
 from .tasks import cancel_requested, end_tasks
 
 BUCKET = "war-tui-leases"
@@ -249,8 +250,13 @@ class Owners:
             return None
 
     async def release(self, table: str, revision: int) -> None:
-        """Give the table up (closed, or the node stopping); ``StaleWrite`` if another node owns it now."""
-        await self.bucket.delete(owner_key(table), revision)
+        """Give the table up (closed, or the node stopping); ``StaleWrite`` if another node owns it now, and
+        ``StoreUnavailable`` while NATS does not answer (the record stays: whoever asks for the table next is
+        sent to this node, which opens it afresh)."""
+        try:
+            await self.bucket.delete(owner_key(table), revision)
+        except NatsError as exc:
+            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from None
 
 
 def _node_of(value: bytes | None) -> str | None:
