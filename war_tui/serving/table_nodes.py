@@ -120,6 +120,10 @@ class Nodes:
         self.games = GameStream(client, node, store=host.store, here=host.record_here, log=log)
         """Finished games to and from every node's statistics."""
         self.lobby: KeyValue | None = None
+        self._lobby_mark: tuple[int, int] | None = None
+        """The lobby bucket's last sequence number and message count when it was last read."""
+        self._lobby_reads: dict[str, tuple[str, LobbyEntry, TableVisitors]] = {}
+        """What that read found: each table's node, entry and visitors."""
         self.others: dict[str, tuple[str, LobbyEntry]] = {}
         """Every table in the lobby bucket, by name: its node and entry (this node's included)."""
         self.keys = VisitorKeys(secret)
@@ -267,15 +271,32 @@ class Nodes:
                 await self.lobby.delete(table_key(name), last=revision)
 
     async def _read_lobby(self) -> None:
+        """Every node's lobby entries, read again only when the bucket changed since the last read (its stream's
+        last sequence number and message count): a still lobby costs one request a second, not a listing and a
+        read per table."""
         assert self.lobby is not None
-        found: dict[str, tuple[str, LobbyEntry]] = {}
-        visitors: list[TableVisitors] = []
+        state = (await self.lobby.status()).stream_info.state
+        mark = (state.last_seq, state.messages)
+        if mark != self._lobby_mark:
+            self._lobby_reads = await self._read_entries()
+            self._lobby_mark = mark
+        registry = self.host.registry
+        self.others = {name: (node, entry) for name, (node, entry, _) in self._lobby_reads.items()}
+        self.elsewhere.tables = tuple(
+            visitors for name, (node, _, visitors) in self._lobby_reads.items()
+            if node != self.node and registry.table(name) is None
+        )
+        registry.set_others(tuple(entry for node, entry in self.others.values() if node != self.node))
+        self.host.wake()
+
+    async def _read_entries(self) -> dict[str, tuple[str, LobbyEntry, TableVisitors]]:
+        assert self.lobby is not None
+        found: dict[str, tuple[str, LobbyEntry, TableVisitors]] = {}
         try:
             keys = await self.lobby.keys()
         except NoKeysError:
             keys = []
-        registry = self.host.registry
-        for key in keys[: registry.max_tables * 4]:
+        for key in keys[: self.host.registry.max_tables * 4]:
             name = table_name(key)
             if name is None:
                 continue
@@ -285,13 +306,8 @@ class Nodes:
                 if read is None or read[1].table != name:
                     self._unreadable("lobby entry", key, entry.revision or 0)
                     continue
-                found[name] = read[:2]
-                if read[0] != self.node and registry.table(name) is None:
-                    visitors.append(read[2])
-        self.others = found
-        self.elsewhere.tables = tuple(visitors)
-        registry.set_others(tuple(entry for node, entry in found.values() if node != self.node))
-        self.host.wake()
+                found[name] = read
+        return found
 
     async def _write_sessions(self) -> None:
         """This node's session counts, when they changed or a third of a lease after the last write (so they
