@@ -19,7 +19,7 @@ from nodes_support import FAKE_TABLE, LEASE, close, keys, kill_node, line_player
 from ssh_support import ServerProcess, start_server, until
 from ssh_support.players import MANY, Listener
 
-from war_tui.cluster.relay import LOST
+from war_tui.cluster.relay_wire import LOST
 from war_tui.serving.goodbyes import RESTARTING
 from war_tui.serving.table_router import MOVED
 

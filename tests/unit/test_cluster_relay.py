@@ -9,21 +9,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from war_tui.cluster.relay import (
-    ACK,
-    END,
-    GONE,
-    LINES,
-    MAX_OPEN,
-    MOVE,
-    SKIP,
-    OpenRequest,
-    Relayed,
-    RelayNode,
-    RemoteLink,
-    new_conn_id,
-    resendable,
-)
+from war_tui.cluster.relay import RelayNode
+from war_tui.cluster.relay_wire import ACK, END, GONE, LINES, MAX_OPEN, MOVE, SKIP, OpenRequest, new_conn_id
+from war_tui.cluster.relayed import Relayed
+from war_tui.cluster.remote_link import RemoteLink, resendable
 from war_tui.cluster.sequenced import (
     MAX_EARLY,
     Inbox,

@@ -47,7 +47,8 @@ from ..cluster.game_stream import GameStream
 from ..cluster.keys import table_key, table_name
 from ..cluster.leases import NODE_ID, RENEWALS, Owners
 from ..cluster.node import Cluster
-from ..cluster.relay import NATS_ERRORS, RelayNode
+from ..cluster.relay import RelayNode
+from ..cluster.relay_wire import NATS_ERRORS
 from ..cluster.table_store import NatsTableStore
 from ..cluster.tasks import cancel_requested, end_tasks
 from ..tables import TableRefused

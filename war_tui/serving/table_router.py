@@ -18,7 +18,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..cluster.relay import RemoteLink, resendable
+from ..cluster.remote_link import RemoteLink, resendable
 from ..tables import Link, TableRefused
 from ..tables.clock import monotonic
 from ..tables.link import FROM_LOBBY, MAX_QUEUED_BYTES

@@ -1,0 +1,105 @@
+"""What goes between nodes on the relay: its subjects, its message kinds, and the open request a door sends.
+
+Subjects carry node ids and connection ids this package makes, never a client's text; an open request is
+checked field by field, as anything another process sends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import secrets
+from dataclasses import dataclass
+
+from nats.errors import Error as NatsError
+
+from .leases import NODE_ID
+
+PREFIX = "war-tui.relay"
+CONN_ID = re.compile(r"[0-9a-f]{20}")
+MAX_OPEN = 4 * 1024
+"""Bytes an open request may have (names and identities are short)."""
+MAX_TEXT = 400
+"""Characters of a user name, identity or address an open request may carry."""
+OPEN_TIMEOUT = 3.0
+"""Seconds an owner has to answer an open request."""
+LINES = b"L"
+"""Numbered, either way: a connection's lines to its owner, or the owner's lines to the connection."""
+CLOSE = b"C"
+"""Numbered, door to owner: the connection left (after the lines before it)."""
+END = b"E"
+"""Numbered, owner to door: the link finished (after the lines before it)."""
+MOVE = b"M"
+"""Numbered, owner to door: the owner is stopping: the door routes the connection to whichever node takes the table."""
+SKIP = b"S"
+"""Numbered, owner to door: what came before this number was given up (a fresh snapshot follows)."""
+PING = b"P"
+"""Door to owner, with the door's acknowledgement: the connection is still there."""
+ACK = b"A"
+"""Either way: the highest number applied in a row, when no other message carries it."""
+GONE = b"X"
+"""Owner to door, with a closing line: the owner does not know the connection (any more)."""
+ACK_EVERY = 16
+"""Messages a door takes from its owner before it acknowledges them on its own (else its next key or ping does):
+the owner's window stays short without a message for every update."""
+RESEND_AFTER = 0.5
+"""Fraction of the lease after which an unacknowledged message is sent again (the door pings every third of it,
+and every message carries the acknowledgement, so a message delivered is acknowledged by then)."""
+LOST = "the table's server lost this connection; reconnect to sit again"
+DRAIN_TIMEOUT = 1.0
+"""Seconds a stopping node gives what it has to send."""
+
+NATS_ERRORS = (NatsError, OSError, TimeoutError, asyncio.TimeoutError)
+
+
+def open_subject(node: str) -> str:
+    return f"{PREFIX}.open.{node}"
+
+
+def in_subject(owner: str, door: str, conn: str) -> str:
+    return f"{PREFIX}.in.{owner}.{door}.{conn}"
+
+
+def out_subject(door: str, conn: str) -> str:
+    return f"{PREFIX}.out.{door}.{conn}"
+
+
+def new_conn_id() -> str:
+    return secrets.token_hex(10)
+
+
+@dataclass(frozen=True)
+class OpenRequest:
+    """What a door tells an owner of a connection it relays."""
+
+    conn: str
+    door: str
+    user: str
+    identity: str | None
+    address: str | None
+    table: str
+    watch: bool
+    counted: bool = True
+
+    def encode(self) -> bytes:
+        return json.dumps(self.__dict__).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> OpenRequest:
+        """Raises ``ValueError`` for anything but a request this module makes."""
+        if len(data) > MAX_OPEN:
+            raise ValueError("too long")
+        raw = json.loads(data)
+        if not isinstance(raw, dict):
+            raise ValueError("not an object")
+        conn, door, table = raw.get("conn"), raw.get("door"), raw.get("table")
+        if not (isinstance(conn, str) and CONN_ID.fullmatch(conn) and isinstance(door, str) and NODE_ID.fullmatch(door)):
+            raise ValueError("bad ids")
+        texts = [raw.get(key) for key in ("user", "identity", "address")]
+        if not isinstance(texts[0], str) or not isinstance(table, str) or len(table) > MAX_TEXT:
+            raise ValueError("bad names")
+        if any(t is not None and (not isinstance(t, str) or len(t) > MAX_TEXT) for t in texts):
+            raise ValueError("bad names")
+        return cls(conn, door, texts[0][:MAX_TEXT], texts[1], texts[2], table, raw.get("watch") is True,
+                   raw.get("counted") is not False)

@@ -1,0 +1,171 @@
+"""The owner's side of a relayed connection: the link it made for another node's connection, and its numbers."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import TYPE_CHECKING
+
+from ..tables import Link
+from ..tables.clock import seconds_until
+from ..tables.messages import Resync
+from ..tables.protocol import encode
+from .relay_wire import (
+    ACK,
+    CLOSE,
+    END,
+    LINES,
+    MOVE,
+    PING,
+    SKIP,
+    OpenRequest,
+    out_subject,
+)
+from .sequenced import MAX_WINDOW_MESSAGES, Inbox, Window, decode_ack, decode_numbered, encode_numbered
+
+if TYPE_CHECKING:
+    from .relay import RelayNode
+
+
+class Relayed:
+    """The owner's side of one relayed connection: its link, and when its door was last heard.
+
+    Lines from the door are applied once, in order (``Inbox``); each is acknowledged once the store kept what it
+    changed (the table's sequence number right after it, against ``RelayNode.kept``), so a key acknowledged is a
+    key a takeover keeps. What the link says goes out numbered and is kept until the door acknowledges it."""
+
+    def __init__(self, relay: RelayNode, request: OpenRequest, table: str, link: Link) -> None:
+        self.relay = relay
+        self.request = request
+        self.table = table
+        self.link = link
+        self.heard = relay.clock()
+        self.subject = out_subject(request.door, request.conn)
+        self.window = Window()
+        self.inbox = Inbox()
+        self.dropped = 0
+        """Times the door fell so far behind that what it had not acknowledged was given up for a fresh snapshot."""
+        self._applied: deque[tuple[int, int]] = deque()
+        """(line number, the table's sequence number after it) applied and not yet kept by the store."""
+        self._ready = 0
+        """The highest number applied with everything it changed kept: what may be acknowledged."""
+        self._acked = 0
+        """The acknowledgement last sent to the door."""
+        self._owe_ack = False
+        self._scheduled = False
+        self._due: asyncio.TimerHandle | None = None
+        self.ending = False
+        """The link finished and its end was sent: kept until the door acknowledges it (or goes quiet)."""
+        self.done = False
+        link.on_output = self.wanted
+
+    def wanted(self) -> None:
+        if not self._scheduled and not self.done:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send what the link has (the acknowledgement riding on it), its end once finished, or a bare
+        acknowledgement when one is due and nothing else carries it."""
+        self._scheduled = False
+        if self.done:
+            return
+        data = b"" if self.ending else self.link.take()
+        if data:
+            self._send(LINES, data)
+        if not self.ending and self.link.finished:
+            self.ending = True
+            self.link.on_output = None
+            self._send(END, b"")
+        elif not data and (self._owe_ack or self._ack_ready() > self._acked):
+            self._acked = self._ack_ready()
+            self.relay.send(self.subject, ACK + b"%d" % self._acked)
+        self._owe_ack = False
+        if self.ending and not self.window:
+            self.end()
+
+    def _send(self, kind: bytes, body: bytes) -> None:
+        if kind == LINES and not self.window.fits(body):
+            # The door has not acknowledged a window's worth: give it up, and a fresh snapshot follows the gap.
+            self.window.clear()
+            self.dropped += 1
+            self._send(SKIP, b"")
+            self.link.receive(encode(Resync()))
+            return
+        self._acked = self._ack_ready()
+        number = self.window.add(kind, body, self.relay.clock())
+        self.relay.send(self.subject, encode_numbered(kind, number, self._acked, body))
+
+    def _ack_ready(self) -> int:
+        kept = self.relay.kept(self.table)
+        while self._applied and (kept is None or self._applied[0][1] <= kept):
+            self._ready = self._applied.popleft()[0]
+        return self._ready
+
+    def resend(self, after: float | None) -> None:
+        for number, kind, body in self.window.due(self.relay.clock(), after):
+            self.relay.send(self.subject, encode_numbered(kind, number, self._ack_ready(), body))
+
+    def receive(self, data: bytes) -> None:
+        self.heard = self.relay.clock()
+        kind = data[:1]
+        if kind in (PING, ACK):
+            ack = decode_ack(data)
+            if ack is not None:
+                self.window.ack(ack)
+            if kind == PING or (self.ending and not self.window):
+                self.wanted()
+            return
+        message = decode_numbered(data) if kind in (LINES, CLOSE) else None
+        if message is None:
+            return
+        self.window.ack(message.ack)
+        ready = self.inbox.accept(message)
+        if not ready:
+            self._owe_ack = self._owe_ack or self.inbox.duplicates > 0
+            self.wanted()
+            return
+        for line in ready:
+            if line.kind == CLOSE:
+                self.link.close()
+                self.relay.wake()
+                self.end()
+                return
+            self.link.receive(line.body)
+            self._note_applied(line.number)
+        self.watch_deadline()
+        self.relay.wake()
+        self.wanted()
+
+    def _note_applied(self, number: int) -> None:
+        member = self.link.member
+        seq = member.table.seq if member is not None else 0
+        if len(self._applied) >= MAX_WINDOW_MESSAGES:
+            self._applied.pop()  # the newer entry covers it: its sequence number is as late or later
+        self._applied.append((number, seq))
+
+    def move(self) -> None:
+        """This node stops serving: the door is told to go to the table's next owner, after what it was sent."""
+        if not self.done and not self.ending:
+            self._send(MOVE, b"")
+        self.end()
+
+    def watch_deadline(self) -> None:
+        delay = seconds_until(self.link.next_deadline(), self.link.clock)
+        if delay is not None and self._due is None and not self.done:
+            self._due = asyncio.get_running_loop().call_later(delay, self._poll)
+
+    def _poll(self) -> None:
+        self._due = None
+        self.link.poll()
+        self.watch_deadline()
+
+    def end(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        if self._due is not None:
+            self._due.cancel()
+        self.link.on_output = None
+        self.link.close()
+        self.relay.relayed.pop(self.request.conn, None)

@@ -1,0 +1,256 @@
+"""The door's side of a relayed connection: a link to a table another node serves, as the door's socket uses it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..tables import TableRefused
+from ..tables.clock import Clock, monotonic
+from ..tables.line_queue import LineQueue
+from ..tables.link import MAX_QUEUED_BYTES
+from ..tables.messages import Auto, Flip, Leaving, Notice, Restart, Resync, WarStop
+from ..tables.protocol import ProtocolError, decode_request, encode
+from .relay_wire import (
+    ACK,
+    ACK_EVERY,
+    CLOSE,
+    END,
+    GONE,
+    LINES,
+    MAX_OPEN,
+    MAX_TEXT,
+    MOVE,
+    NATS_ERRORS,
+    OPEN_TIMEOUT,
+    PING,
+    SKIP,
+    OpenRequest,
+    in_subject,
+    new_conn_id,
+    open_subject,
+)
+from .sequenced import Inbox, Numbered, Window, decode_ack, decode_numbered, encode_numbered
+
+if TYPE_CHECKING:
+    from .relay import RelayNode
+
+RESENT_ON_MOVE = (Flip, Auto, Restart, WarStop, Leaving)
+"""The keys a door sends again to a table's next owner when the one it left never acknowledged them.
+
+Each is harmless applied twice, so it is sent again whether the owner that died applied it or not: a flip
+stamped before the table's last battle is stale and refused silently (``Journal.stale``), one for a battle not
+yet played finds its card already turned; the rest set a wish to a value, in the order typed (one stamped for a
+game that ended meanwhile is refused in a line, as when typed late). The others are
+dropped: an emote would show twice, a decline could answer a newer request, and sitting, the house or leaving
+are the screen's to ask again when it sees the table (the player may press them again)."""
+
+
+def resendable(bodies: list[bytes]) -> list[bytes]:
+    """The lines of ``bodies`` a door sends again to a table's next owner (``RESENT_ON_MOVE``), each with its newline."""
+    again: list[bytes] = []
+    for body in bodies:
+        for line in body.split(b"\n"):
+            try:
+                request = decode_request(line)
+            except ProtocolError:
+                continue
+            if isinstance(request, RESENT_ON_MOVE):
+                again.append(line + b"\n")
+    return again
+
+
+class RemoteLink:
+    """The door's side of a connection relayed to an owner: the connection's lines go there, its updates come here.
+
+    The same interface as a ``Link`` as the door's table socket uses it. Lines go out numbered and are kept until
+    the owner acknowledges them (at most a ``Window``: past it the connection's keys are dropped, and the log says
+    so once). Updates are taken once, in order; the queue holds at most ``max_queued`` bytes: past it what is
+    queued is dropped and the owner is asked for a fresh snapshot (the screen's sequence numbers see the gap and
+    ask for one too; the owner serves one per ``RESYNC_GAP``)."""
+
+    def __init__(self, relay: RelayNode, owner: str, table: str, *, max_queued: int = MAX_QUEUED_BYTES,
+                 clock: Clock = monotonic) -> None:
+        self.relay = relay
+        self.owner = owner
+        self.table = table
+        self.conn = new_conn_id()
+        self.clock = clock
+        self.on_output: Callable[[], None] | None = None
+        self.on_moved: Callable[[], None] | None = None
+        """Called once the owner's lease ran out with this connection still relayed to it."""
+        self.closed = False
+        self.ended = False
+        self.close_reason: str | None = None
+        self.member = None
+        self.dropped = 0
+        """Times the queue fell behind and was dropped."""
+        self.dropped_keys = 0
+        """Lines of the connection dropped because the owner had a window's worth unacknowledged."""
+        self.window = Window()
+        self.inbox = Inbox()
+        self._acked = 0
+        """The acknowledgement last sent to the owner."""
+        self._queue = LineQueue(max_queued)
+        self._subject = in_subject(owner, relay.node, self.conn)
+
+    @property
+    def max_queued(self) -> int:
+        return self._queue.limit
+
+    @max_queued.setter
+    def max_queued(self, size: int) -> None:
+        self._queue.limit = size
+
+    async def open(self, user: str, identity: str | None, address: str | None, watch: bool, counted: bool = True) -> None:
+        """Ask the owner to seat (or show) the connection; ``TableRefused`` with the owner's words, or
+        ``LookupError`` when the owner does not serve the table (any more) or does not answer."""
+        self.relay.doors[self.conn] = self
+        request = OpenRequest(self.conn, self.relay.node, user, identity, address, self.table, watch, counted)
+        try:
+            reply = await self.relay.client.request(open_subject(self.owner), request.encode(), timeout=OPEN_TIMEOUT)
+            answer = json.loads(reply.data[:MAX_OPEN])
+        except (*NATS_ERRORS, ValueError):
+            self.relay.doors.pop(self.conn, None)
+            raise LookupError(self.owner) from None
+        if not isinstance(answer, dict) or answer.get("ok") is not True:
+            self.relay.doors.pop(self.conn, None)
+            refused = answer.get("refused") if isinstance(answer, dict) else None
+            if isinstance(refused, str):
+                raise TableRefused(refused[:MAX_TEXT])
+            raise LookupError(self.owner)
+
+    # -- the link's interface -----------------------------------------------------------------------------
+
+    def receive(self, data: bytes) -> None:
+        if self.closed:
+            return
+        if not self.window.fits(data):
+            self.dropped_keys += 1
+            if self.dropped_keys == 1:
+                self.relay.log(f"relay: node {self.owner} acknowledges nothing of table {self.table}; "
+                               "the connection's keys are dropped until it does")
+            return
+        self._send(LINES, data)
+
+    def _send(self, kind: bytes, body: bytes) -> None:
+        number = self.window.add(kind, body, self.clock())
+        self._acked = self.inbox.received
+        self.relay.send(self._subject, encode_numbered(kind, number, self._acked, body))
+
+    def _ack(self) -> None:
+        self._acked = self.inbox.received
+        self.relay.send(self._subject, ACK + b"%d" % self._acked)
+
+    def ping(self) -> None:
+        """Still here (the owner lets a quiet relay go), with the acknowledgement of what came."""
+        self._acked = self.inbox.received
+        self.relay.send(self._subject, PING + b"%d" % self._acked)
+
+    def resend(self, after: float | None) -> None:
+        for number, kind, body in self.window.due(self.clock(), after):
+            self.relay.send(self._subject, encode_numbered(kind, number, self.inbox.received, body))
+
+    def unacknowledged(self) -> list[bytes]:
+        """The connection's lines the owner never acknowledged, oldest first (for the table's next owner)."""
+        return self.window.bodies(LINES)
+
+    def deliver(self, data: bytes) -> None:
+        """What the owner sent."""
+        if self.closed:
+            return
+        kind = data[:1]
+        if kind in (ACK, GONE):
+            self._unnumbered(kind, data)
+            return
+        message = decode_numbered(data) if kind in (LINES, SKIP, END, MOVE) else None
+        if message is None:
+            return
+        self.window.ack(message.ack)
+        duplicates = self.inbox.duplicates
+        ready = self.inbox.accept(message, skip=kind == SKIP)
+        if self.inbox.duplicates != duplicates:
+            self._ack()  # the owner sent it again: it missed the acknowledgement
+        self._apply(ready)
+
+    def _unnumbered(self, kind: bytes, data: bytes) -> None:
+        if kind == ACK:
+            ack = decode_ack(data)
+            if ack is not None:
+                self.window.ack(ack)
+        else:  # GONE
+            self._queue.clear()
+            self._queue.append(data[1:1 + MAX_OPEN])
+            self._end()
+
+    def _apply(self, ready: list[Numbered]) -> None:
+        was_empty = not self._queue
+        for update in ready:
+            if update.kind == MOVE:
+                self.detach()
+                if self.on_moved is not None:
+                    self.on_moved()
+                return
+            if update.kind == END:
+                self._ack()
+                self._end()
+                return
+            if update.body:
+                self._queue_lines(update.body)
+        if self.inbox.received - self._acked >= ACK_EVERY:
+            self._ack()
+        if was_empty and self._queue and self.on_output is not None:
+            self.on_output()
+
+    def _queue_lines(self, body: bytes) -> None:
+        if not self._queue.fits(body):
+            self._queue.clear()
+            self.dropped += 1
+            self.receive(encode(Resync()))
+            return
+        self._queue.append(body)
+
+    def _end(self) -> None:
+        self.closed = self.ended = True
+        self.relay.doors.pop(self.conn, None)
+        if self.on_output is not None:
+            self.on_output()
+
+    def push_notice(self, notice: Notice) -> None:
+        """A line of the door's own (the table moved) ahead of what comes next."""
+        self._queue.append(encode(notice))
+        if self.on_output is not None:
+            self.on_output()
+
+    def take(self) -> bytes:
+        return self._queue.take()
+
+    @property
+    def queued(self) -> int:
+        return self._queue.size
+
+    @property
+    def finished(self) -> bool:
+        return self.closed and not self._queue
+
+    def next_deadline(self) -> float | None:
+        return None
+
+    def poll(self) -> None:
+        pass
+
+    def close(self, reason: str | None = None) -> None:
+        """The connection left: the owner lets its link go (the seat is kept for its identity), after its keys."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_reason = reason
+        self.relay.doors.pop(self.conn, None)
+        if not self.ended:
+            self._send(CLOSE, b"")
+
+    def detach(self) -> None:
+        """Stop relaying without a word to the owner (it died; the connection goes elsewhere)."""
+        self.closed = True
+        self.relay.doors.pop(self.conn, None)
