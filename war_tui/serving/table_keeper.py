@@ -79,8 +79,8 @@ class TableKeeper:
     async def restore(self) -> list[str]:
         """Open every table the store keeps (that no other live server owns); their names.
 
-        Each is written once more, before anyone joins: from then on a server that held it before writes
-        over a revision that moved on, and is refused."""
+        Each opens as the store holds it, unwritten: its first change here is written on the revision read now,
+        so if a server that held it before wrote since, that write is refused and the table let go."""
         restored: list[str] = []
         for stored in await self.store.load_all():
             self.revisions[stored.name] = stored.revision

@@ -66,7 +66,8 @@ MAX_LOBBY_VALUE = 8 * 1024
 GAMES_TIMEOUT = 2.0
 """Seconds a stopping node gives the games stream to take the finished games still waiting."""
 TAKEN_FLUSH = 10.0
-"""Seconds a table taken over has for its first write (the one that fences the node it came from)."""
+"""Seconds a table taken over has to write what changed at its restore (``Registry.restore`` leaves it unchanged,
+so nothing: its first write is the first change made here)."""
 MAX_NODES = 256
 """Other nodes whose session counts a node reads at most."""
 MAX_NOTED = 256
