@@ -81,11 +81,6 @@ class Window:
     def __len__(self) -> int:
         return len(self._kept)
 
-    @property
-    def size(self) -> int:
-        """Bytes of the bodies kept."""
-        return self._bytes
-
     def fits(self, body: bytes) -> bool:
         return len(self._kept) < self.max_messages and self._bytes + len(body) <= self.max_bytes
 
