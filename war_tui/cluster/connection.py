@@ -23,15 +23,20 @@ RECONNECT_WAIT = 1
 """Seconds between attempts at one server once connected (the client tries every server it knows in turn)."""
 
 
+def _with_netloc(parts: urllib.parse.SplitResult, user_info: str = "") -> str:
+    """``parts`` as a URL whose user info is ``user_info`` (none: ""), its host and port as they were."""
+    host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host
+    port = f":{parts.port}" if parts.port is not None else ""
+    return urllib.parse.urlunsplit((parts.scheme, f"{user_info}{host}{port}", parts.path, parts.query, parts.fragment))
+
+
 def shown_url(url: str) -> str:
     """A URL as the log may show it: without a password or token."""
     parts = urllib.parse.urlsplit(url)
     if parts.username is None and parts.password is None:
         return url
-    host = parts.hostname or ""
-    host = f"[{host}]" if ":" in host else host
-    port = f":{parts.port}" if parts.port is not None else ""
-    return urllib.parse.urlunsplit((parts.scheme, f"***@{host}{port}", parts.path, parts.query, parts.fragment))
+    return _with_netloc(parts, "***@")
 
 
 def lift_credentials(urls: Sequence[str]) -> tuple[list[str], str | None, str | None, str | None]:
@@ -45,12 +50,7 @@ def lift_credentials(urls: Sequence[str]) -> tuple[list[str], str | None, str | 
     if len(given) != 1:
         return list(urls), None, None, None
     user, password = given.pop()
-    bare = []
-    for part in parts:
-        host = part.hostname or ""
-        host = f"[{host}]" if ":" in host else host
-        netloc = f"{host}:{part.port}" if part.port is not None else host
-        bare.append(urllib.parse.urlunsplit((part.scheme, netloc, part.path, part.query, part.fragment)))
+    bare = [_with_netloc(part) for part in parts]
     user, password = urllib.parse.unquote(user or ""), (None if password is None else urllib.parse.unquote(password))
     if password is None:
         return bare, user, None, None
