@@ -66,8 +66,8 @@ MAX_LOBBY_VALUE = 8 * 1024
 GAMES_TIMEOUT = 2.0
 """Seconds a stopping node gives the games stream to take the finished games still waiting."""
 TAKEN_FLUSH = 10.0
-"""Seconds a table taken over has to write what changed at its restore (``Registry.restore`` leaves it unchanged,
-so nothing: its first write is the first change made here)."""
+"""Seconds a takeover waits for the keeper's writes under way before it serves the table (the table itself is
+restored unchanged, ``Registry.restore``: its first write is its first change here)."""
 MAX_NODES = 256
 """Other nodes whose session counts a node reads at most."""
 MAX_NOTED = 256
