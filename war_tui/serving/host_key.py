@@ -97,7 +97,7 @@ def host_key_file(path: Path, data: bytes, created: bool) -> HostKeyFile:
     return HostKeyFile(path, data, created, fingerprint, secret)
 
 
-def _private_key(data: bytes) -> PrivateKeyTypes:
+def _private_key(data: bytes) -> PrivateKeyTypes | serialization.SSHPrivateKeyTypes:
     """The private key in an OpenSSH, PEM (PKCS#1, SEC1, PKCS#8) or DER file; no passphrase, as sshd's."""
     if b"-----BEGIN OPENSSH PRIVATE KEY-----" in data:
         return serialization.load_ssh_private_key(data, None)
