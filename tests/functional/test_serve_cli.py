@@ -41,6 +41,21 @@ def test_serve_refuses_bad_flags_in_one_line(argv, says, capsys):
     assert says in err and err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [["serve", "--ssh", "0", "--web", "0"], ["serve", "--ssh", "0"], ["serve-ssh", "--port", "0"]],
+    ids=["both doors", "ssh door", "serve-ssh"],
+)
+def test_without_a_keys_file_the_ssh_door_says_what_to_give_and_nothing_is_served(argv, capsys, private_home):
+    # The README's first command on a machine with no ~/.ssh/authorized_keys: neither door half-starts.
+    code, out, err = run_main(argv, capsys)
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert f"cannot read authorized keys {private_home / '.ssh' / 'authorized_keys'}: no such file" in err
+    assert "--authorized-keys PATH" in err and "--public" in err
+    assert not any(private_home.rglob("*_key")), "no host key is made by a start that serves nothing"
+
+
 @pytest.mark.serial  # a server process's start-up and shutdown
 @pytest.mark.parametrize("ssh", [True, False], ids=["both doors", "web door alone"])
 async def test_one_serve_process_opens_its_doors_and_ends_their_games_on_sigterm(tmp_path, ssh):

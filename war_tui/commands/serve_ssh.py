@@ -47,6 +47,8 @@ MAX_TABLES = 100  # the lobby fits one protocol line (tables.registry.MAX_MAX_TA
 MAX_PER_ADDRESS = 1000
 MAX_IDLE_MINUTES = 7 * 24 * 60
 DEFAULT_SERVED_STATS_ROWS = 100_000
+WHO_MAY_ENTER = "the SSH door needs --authorized-keys PATH (the players' public keys) or --public (anyone may enter)"
+"""Said after why the keys file cannot be used: nothing is served without one or the other."""
 
 # From the first import, a crash goes to the server's log (WAR_TUI_ERROR_FD), not the screen.
 GAME_BOOTSTRAP = (
@@ -342,6 +344,7 @@ def ssh_server(
     """The server with the SSH door on it, its players' keys file (None: public), its host key's fingerprint,
     and whether the key was made now."""
     # asyncssh is imported only by this command: the game itself never pays for it.
+    from ..serving.host_key import KeyFileError
     from ..ssh.keys import (
         AuthorizedKeys,
         default_authorized_keys_path,
@@ -351,7 +354,10 @@ def ssh_server(
     )
     from ..ssh.server import ServerConfig, SshServer
 
-    authorized = None if args.public else AuthorizedKeys(args.authorized_keys or default_authorized_keys_path())
+    try:
+        authorized = None if args.public else AuthorizedKeys(args.authorized_keys or default_authorized_keys_path())
+    except KeyFileError as exc:
+        raise UsageError(f"{exc}; {WHO_MAY_ENTER}") from None
     host_key, created = load_or_create_host_key(host_key_path)
     config = ServerConfig(
         host_key=host_key,
