@@ -166,12 +166,15 @@ class EmbeddedNats:
         try:
             self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             ports.mkdir(exist_ok=True, mode=0o700)
+            for folder in (self.directory, ports):  # whatever they were: the token is the server's user's alone
+                folder.chmod(0o700)
             for stale in ports.glob(f"{PROGRAM}_*.ports"):  # left by one that was killed
                 stale.unlink()
             self.token = self.token or secrets.token_urlsafe(24)
             config = self.directory / "nats.conf"
-            descriptor = os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            descriptor = os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
             with open(descriptor, "w", encoding="utf-8") as out:
+                os.fchmod(descriptor, 0o600)  # an existing file keeps its mode through O_CREAT: set it before the token
                 out.write(config_text(self.directory, ports, self.token, port, sync=self.sync))
             argv, follow = _following_the_server([str(program), "-c", str(config)])
             self._process = await asyncio.create_subprocess_exec(
