@@ -10,9 +10,11 @@ import signal
 import pytest
 from ssh_support import (
     FAKE_ARGV,
+    FAKE_TABLE_ARGV,
     SSH_OPTIONS,
     TIMEOUT,
     PtyClient,
+    ServerProcess,
     game_pid,
     make_key,
     process_alive,
@@ -20,9 +22,10 @@ from ssh_support import (
     until,
     wait_gone,
 )
+from ssh_support.players import KEYLESS_SSH_OPTIONS
 from support.present import present
 
-from war_tui.serving.goodbyes import SHUTTING_DOWN, TERMINAL_RESET
+from war_tui.serving.goodbyes import RESTARTING, SHUTTING_DOWN, TERMINAL_RESET
 from war_tui.settings.served import NOTICE_VARIABLE
 from war_tui.ssh.session import NO_AGENT, REFUSE_COMMAND, refuse_subsystem
 
@@ -209,3 +212,35 @@ async def test_players_on_slow_terminals_get_their_terminal_back_when_the_server
         for client in clients:
             await client.close()
         await srv.server.stop()
+
+
+async def test_at_sigterm_every_session_gets_its_goodbye_and_ssh_exits_0(tmp_path):
+    # Players (solo and seated), a spectator, the lobby and the line mode: each is told and ends with a status.
+    args = ("--port", "0", "--public", "--host-key", str(tmp_path / "hk"), "--max-sessions-per-address", "16",
+            "--session-command", " ".join(FAKE_TABLE_ARGV))
+    server = ServerProcess(*args, env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")})
+    sessions = {  # who: (ssh's terminal flag and command, what shows they are in)
+        "sol": (["-t"], "TABLE none"), "ann": (["-t", "table", "oak"], "SNAPSHOT you=ann seat=1"),
+        "cy": (["-t", "watch", "oak"], "SNAPSHOT you=spectators"), "dee": (["-t", "tables"], "LOBBY"),
+        "eve": (["-T", "line"], "TABLE none"),
+    }
+    clients: dict[str, PtyClient] = {}
+    try:
+        port = server.wait_listening()
+        for user, (words, shown) in sessions.items():
+            argv = [present(SSH), *KEYLESS_SSH_OPTIONS, "-o", "LogLevel=ERROR", "-p", str(port), "-l", user,
+                    *words[:1], "127.0.0.1", *words[1:]]
+            clients[user] = await PtyClient().start(argv, client_env(tmp_path), (100, 30))
+            await clients[user].expect(shown)
+        server.process.send_signal(signal.SIGTERM)
+        for user, client in clients.items():
+            assert await client.wait() == 0, (user, client.text[-200:], server.lines)
+            assert client.text.endswith(RESTARTING + "\r\n"), (user, client.text[-200:])
+        assert await asyncio.to_thread(server.process.wait, TIMEOUT) == 0
+    finally:
+        for client in clients.values():
+            await client.close()
+        server.stop(signal.SIGKILL)
+    for user in sessions:
+        [line] = [line for line in server.lines if f" user={user} " in line and "disconnect" in line]
+        assert "shutdown" in line, line

@@ -30,8 +30,10 @@ TERMINAL_RESET = (
 )
 SHUTDOWN = "shutdown"
 """The reason every door gives for the games it ends because the server stops (its logs say it too)."""
-STOP_STATUSES = {"time limit": 0, "idle": 0, "input flood": 1, "table protocol": 1}
-"""The exit status a session ended from outside reports (otherwise: the game's own)."""
+STOP_STATUSES = {"time limit": 0, "idle": 0, SHUTDOWN: 0, "input flood": 1, "table protocol": 1}
+"""The exit status a session ended from outside reports, whatever the hung-up game's own: 0 when the server
+ended it and the player did nothing wrong (a signal instead would leave OpenSSH's ``ssh`` exiting 255, as if
+the connection had failed)."""
 
 
 def size_words(size: int) -> str:
