@@ -22,6 +22,7 @@ from war_tui.cluster.caps import (
 from war_tui.serving.table_nodes import entry_value, read_entry
 from war_tui.tables import FakeClock, Registry, SeatStatus, TableRefused
 from war_tui.tables.messages import LobbyEntry
+from war_tui.untrusted import BadRecord
 
 KEYS = VisitorKeys(b"the host key both nodes share")
 
@@ -85,7 +86,7 @@ def test_the_registry_seats_a_visitor_past_the_seat_cap_elsewhere_as_a_spectator
 def test_a_node_tells_its_sessions_in_all_and_per_address_and_another_reads_them_back():
     sessions = node_sessions(KEYS, ["10.0.0.1", "10.0.0.1", "10.0.0.2"])
     read = read_sessions(sessions.to_bytes())
-    assert read == sessions and read is not None and read.total == 3
+    assert read == sessions and read.total == 3
     elsewhere = other_node(sessions={"nb": read, "nc": node_sessions(KEYS, ["10.0.0.1"])})
     assert elsewhere.sessions_total() == 4
     assert elsewhere.sessions_from("10.0.0.1") == 3 and elsewhere.sessions_from("10.0.0.3") == 0
@@ -106,8 +107,9 @@ HASH = "0" * 24
     json.dumps({"total": MAX_SESSIONS + 1, "addresses": {}}).encode(),
     b" " * 1_000_000,
 ])
-def test_a_session_record_that_is_not_one_reads_as_none(value):
-    assert read_sessions(value) is None
+def test_a_session_record_that_is_not_one_is_a_bad_record(value):
+    with pytest.raises(BadRecord):
+        read_sessions(value)
 
 
 @pytest.mark.parametrize("raw", [
@@ -116,8 +118,9 @@ def test_a_session_record_that_is_not_one_reads_as_none(value):
     {"opened": [None, None], "seats": [[1, None]]}, {"opened": [None, None], "seats": {"a": 1}},
     {"opened": [HASH, HASH, HASH], "seats": []},
 ])
-def test_visitors_that_are_not_a_tables_read_as_none(raw):
-    assert read_visitors(raw) is None
+def test_visitors_that_are_not_a_tables_are_a_bad_record(raw):
+    with pytest.raises(BadRecord):
+        read_visitors(raw)
 
 
 ENTRY = LobbyEntry("oak", ("ann", None), (SeatStatus.PLAYER, SeatStatus.OPEN), 0, 1, 0, (26, 26), None)
@@ -126,9 +129,10 @@ ENTRY = LobbyEntry("oak", ("ann", None), (SeatStatus.PLAYER, SeatStatus.OPEN), 0
 def test_a_lobby_record_carries_its_visitors_and_one_with_garbage_for_them_is_not_read():
     visitors = table_visitors(KEYS, ("10.0.0.1", "key:ann"), [("key:ann", "10.0.0.1")])
     read = read_entry(entry_value("na", ENTRY, visitors))
-    assert read is not None and read[0] == "na" and read[2] == visitors
+    assert read[0] == "na" and read[2] == visitors
     bare = read_entry(entry_value("na", ENTRY))
-    assert bare is not None and bare[2] == TableVisitors(), "a record without visitors tells of none"
+    assert bare[2] == TableVisitors(), "a record without visitors tells of none"
     raw = json.loads(entry_value("na", ENTRY, visitors))
     raw["visitors"]["seats"] = [["10.0.0.1", None]]
-    assert read_entry(json.dumps(raw).encode()) is None
+    with pytest.raises(BadRecord):
+        read_entry(json.dumps(raw).encode())

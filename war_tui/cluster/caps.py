@@ -11,8 +11,9 @@ same visitor hashes alike on every node):
 
 ``Elsewhere`` holds what the last read of the others found; a cap checks what this node holds plus that. What a
 node read is up to two polls old (``table_nodes.LOBBY_INTERVAL``: the other writes at its poll, this one reads at
-its own): nodes admitting one visitor within that window each admit up to the cap less what they read. Everything read is another process's bytes: ``read_visitors`` and ``read_sessions``
-check types, sizes and counts, and give None for anything else.
+its own): nodes admitting one visitor within that window each admit up to the cap less what they read. Everything
+read is another process's bytes: ``read_visitors`` and ``read_sessions`` read it through ``war_tui.untrusted``,
+check types, sizes and counts, and raise ``BadRecord`` for anything else.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..untrusted import BadRecord, fields, read_json, whole
 
 SESSIONS_PREFIX = "sessions."
 """The key of a node's session counts in the leases bucket: this and its node id."""
@@ -80,26 +83,21 @@ def table_visitors(keys: VisitorKeys, opened_by: tuple[str | None, str | None],
                          tuple(keys.visitor(i, a) for i, a in list(holders)[:MAX_SEATS]))
 
 
-def _visitor(raw: object) -> Visitor | None:
+def _visitor(raw: object) -> Visitor:
     if not isinstance(raw, list) or len(raw) != 2:
-        return None
+        raise BadRecord("a visitor is not a pair")
     if not all(part is None or (isinstance(part, str) and VISITOR_HASH.fullmatch(part)) for part in raw):
-        return None
+        raise BadRecord("a visitor is not hashed")
     return raw[0], raw[1]
 
 
-def read_visitors(raw: object) -> TableVisitors | None:
-    """The visitors a lobby record holds (its parsed JSON); None for anything else."""
-    if not isinstance(raw, dict):
-        return None
-    opened = _visitor(raw.get("opened"))
-    seats = raw.get("seats")
-    if opened is None or not isinstance(seats, list) or len(seats) > MAX_SEATS:
-        return None
-    read = [_visitor(seat) for seat in seats]
-    if any(seat is None for seat in read):
-        return None
-    return TableVisitors(opened, tuple(seat for seat in read if seat is not None))
+def read_visitors(raw: object) -> TableVisitors:
+    """The visitors a lobby record holds (its parsed JSON); ``BadRecord`` for anything else."""
+    raw = fields(raw, "the visitors", required=("opened", "seats"))
+    seats = raw["seats"]
+    if not isinstance(seats, list) or len(seats) > MAX_SEATS:
+        raise BadRecord(f"the seats are not a list of at most {MAX_SEATS}")
+    return TableVisitors(_visitor(raw["opened"]), tuple(_visitor(seat) for seat in seats))
 
 
 @dataclass(frozen=True)
@@ -119,29 +117,19 @@ def node_sessions(keys: VisitorKeys, addresses: Iterable[str]) -> NodeSessions:
     return NodeSessions(sum(counted.values()), dict(sorted(counted.items())))
 
 
-def read_sessions(value: bytes) -> NodeSessions | None:
-    """The session counts a node's record holds; None for anything else."""
-    if len(value) > MAX_SESSIONS_VALUE:
-        return None
-    try:
-        raw = json.loads(value)
-    except ValueError:
-        return None
-    if not isinstance(raw, dict):
-        return None
-    total, addresses = raw.get("total"), raw.get("addresses")
-    if not isinstance(total, int) or not _count(total) or not isinstance(addresses, dict) \
-            or len(addresses) > MAX_SESSIONS:
-        return None
-    if not all(isinstance(k, str) and VISITOR_HASH.fullmatch(k) and _count(n) for k, n in addresses.items()):
-        return None
+def read_sessions(value: bytes) -> NodeSessions:
+    """The session counts a node's record holds; ``BadRecord`` for anything else."""
+    raw = fields(read_json(value, MAX_SESSIONS_VALUE, 2), "a session record", required=("total", "addresses"))
+    total, addresses = whole(raw["total"], "its total", 0, MAX_SESSIONS), raw["addresses"]
+    if not isinstance(addresses, dict) or len(addresses) > MAX_SESSIONS:
+        raise BadRecord(f"its addresses are not at most {MAX_SESSIONS:,} counts by address")
+    for key, count in addresses.items():
+        if not VISITOR_HASH.fullmatch(key):
+            raise BadRecord("an address is not hashed")
+        whole(count, "a count", 0, MAX_SESSIONS)
     if sum(addresses.values()) > total:
-        return None
+        raise BadRecord("its addresses count more sessions than its total")
     return NodeSessions(total, addresses)
-
-
-def _count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SESSIONS
 
 
 class Elsewhere:

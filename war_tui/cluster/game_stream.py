@@ -29,7 +29,8 @@ from nats.js.errors import BadRequestError, NotFoundError
 
 from ..core.plural import plural
 from ..stats.records import GameRecord
-from ..stats.recovery import from_line, to_line
+from ..stats.recovery import record_of, to_line
+from ..untrusted import BadRecord, BadRecords, fields, read_json
 from .buckets import replicas_for
 from .tasks import cancel_requested, end_tasks
 
@@ -82,20 +83,25 @@ MAX_COUNT = 2**53
 """The largest count taken: far past any game, well inside SQLite's integers."""
 
 
-def checked(record: GameRecord) -> GameRecord:
-    """``record`` when every field has the type and range the statistics file takes; else ValueError (a value
-    it cannot store would turn a node's statistics off)."""
+def read_game(data: bytes) -> GameRecord:
+    """The game record a message of the stream holds; ``BadRecord`` for anything else (a value the statistics
+    file cannot store would turn a node's statistics off)."""
+    raw = read_json(data, MAX_RECORD, 2)
+    try:
+        record = record_of(fields(raw, "a game record"))
+    except (KeyError, TypeError) as exc:
+        raise BadRecord(f"not a game record ({type(exc).__name__})") from None
     counts = [getattr(record, name) for name in _COUNTS]
     if record.seed is not None:
         counts.append(record.seed)
     if any(type(count) is not int or not -MAX_COUNT <= count <= MAX_COUNT for count in counts):
-        raise ValueError("a count that is not one")
+        raise BadRecord("a count that is not one")
     if type(record.seconds) not in (int, float) or not 0 <= record.seconds <= MAX_COUNT:
-        raise ValueError("a time that is not one")
+        raise BadRecord("a time that is not one")
     texts = [getattr(record, name) for name in _TEXTS]
     texts += [player for player in (record.p1_player, record.p2_player) if player is not None]
     if any(not isinstance(text, str) or len(text) > MAX_RECORD for text in texts):
-        raise ValueError("a text that is not one (or no game id)")
+        raise BadRecord("a text that is not one (or no game id)")
     return record
 
 
@@ -108,7 +114,7 @@ class GameStream:
 
     def __init__(
         self, client: Client, node: str, *, store: Callable[[Sequence[GameRecord]], Awaitable[None]],
-        here: Callable[[GameRecord], None], log: Callable[[str], None],
+        here: Callable[[GameRecord], None], log: Callable[[str], None], bad: BadRecords | None = None,
     ) -> None:
         self.client = client
         self.js = client.jetstream()
@@ -116,6 +122,8 @@ class GameStream:
         self.store = store
         self.here = here
         self.log = log
+        self.bad = bad or BadRecords(log)
+        """Where a record that is not one is told (one line each, within a budget of its own)."""
         self.waiting: deque[GameRecord] = deque()
         """Games not yet acknowledged by the stream, oldest first."""
         self.published = 0
@@ -224,22 +232,22 @@ class GameStream:
             await self._fold(messages)
 
     async def _fold(self, messages: list[Msg]) -> None:
-        """Store the records of ``messages``, then ack them all (those that are no record too, once said)."""
+        """Store the records of ``messages`` and ack them; a message that is no record is told in one line and
+        terminated, so JetStream never delivers it again."""
         records: list[GameRecord] = []
-        unread: list[str] = []
+        good: list[Msg] = []
         for message in messages:
             try:
-                if len(message.data) > MAX_RECORD:
-                    raise ValueError("too long")
-                records.append(checked(from_line(message.data.decode("utf-8"))))
-            except (ValueError, KeyError, TypeError) as exc:
-                unread.append(type(exc).__name__)
-        if unread:
-            self.log(f"statistics: {plural(len(unread), 'record')} of the games stream could not be read "
-                     f"({', '.join(sorted(set(unread)))}); dropped")
+                records.append(read_game(message.data))
+            except BadRecord as exc:
+                self.bad(f"statistics: a record of the games stream is skipped ({exc})")
+                with contextlib.suppress(*_ERRORS):  # a term lost: the record comes again, and is skipped again
+                    await message.term()
+            else:
+                good.append(message)
         if records:
             await self.store(records)  # unacked if it never returns: the records come again
             self.folded += len(records)
-        for message in messages:
+        for message in good:
             with contextlib.suppress(*_ERRORS):  # an ack lost: the record comes again, and is stored once
                 await message.ack()

@@ -43,6 +43,7 @@ from nats.js.errors import APIError, NotFoundError
 from nats.js.kv import KV_DEL, KV_MARKER_REASON, KV_OP, KV_PURGE
 
 from ..serving.table_store import StaleWrite
+from ..untrusted import BadRecord, BadRecords, fields, read_json, shown_key, text
 from .buckets import open_bucket
 from .config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
 from .keys import table_key
@@ -57,6 +58,8 @@ RENEWALS = 3
 NODE_FILE = "node-id"
 NODE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
 WRONG_LAST = (10071, 10164)
+MAX_OWNER_RECORD = 256
+"""Bytes of an owner record at most (``{"node": ..., "incarnation": ...}``: under 120)."""
 
 
 def node_id(directory: Path) -> str:
@@ -218,9 +221,11 @@ class NodeLease:
 class Owners:
     """The owner records of tables, as this node takes, keeps and gives them up."""
 
-    def __init__(self, bucket: LeaseBucket, lease: NodeLease) -> None:
+    def __init__(self, bucket: LeaseBucket, lease: NodeLease, bad: BadRecords | None = None) -> None:
         self.bucket = bucket
         self.lease = lease
+        self.bad = bad
+        """Where a record that is no node's is told (one line each); it counts as no owner."""
 
     def _value(self) -> bytes:
         return json.dumps({"node": self.lease.node, "incarnation": self.lease.incarnation}).encode()
@@ -228,7 +233,7 @@ class Owners:
     async def owner(self, table: str) -> str | None:
         """The node named by the table's owner record (alive or not); None when it has none."""
         record = await self.bucket.read(owner_key(table))
-        return _node_of(record.value)
+        return self._node_of(table, record)
 
     async def alive(self, node: str) -> bool:
         return (await self.bucket.read(node_key(node))).value is not None
@@ -241,7 +246,7 @@ class Owners:
         if self.lease.lost:
             return None
         record = await self.bucket.read(owner_key(table))
-        owner = _node_of(record.value)
+        owner = self._node_of(table, record)
         if owner is not None and owner != self.lease.node and await self.alive(owner):
             return None
         try:
@@ -259,11 +264,21 @@ class Owners:
             raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from None
 
 
-def _node_of(value: bytes | None) -> str | None:
-    if value is None:
-        return None
-    try:
-        node = json.loads(value).get("node")
-    except (ValueError, AttributeError):
-        return None
-    return node if isinstance(node, str) and NODE_ID.fullmatch(node) else None
+    def _node_of(self, table: str, record: Record) -> str | None:
+        """The node an owner record names; None (and one log line) for a record that names none."""
+        if record.value is None:
+            return None
+        try:
+            return node_of(record.value)
+        except BadRecord as exc:
+            if self.bad is not None:
+                key = owner_key(table)
+                self.bad(f"cluster: the owner record {shown_key(key)} in NATS is no node's ({exc}); it counts as none",
+                         (key, record.revision))
+            return None
+
+
+def node_of(value: bytes) -> str:
+    """The node an owner record names; ``BadRecord`` for anything else."""
+    raw = fields(read_json(value, MAX_OWNER_RECORD, 1), "an owner record", required=("node",))
+    return text(raw["node"], "its node", 63, NODE_ID)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from nats.aio.client import Client
 
+from ..untrusted import BadRecords
 from .buckets import replicas_for
 from .config import ClusterConfig
 from .connection import connect
@@ -38,6 +39,8 @@ class Cluster:
         self.store: NatsTableStore | None = None
         self.lease: NodeLease | None = None
         self.owners: Owners | None = None
+        self.bad = BadRecords(log)
+        """Records in NATS that are not what they should be: one log line each, within a budget of their own."""
         self.on_reconnect: list[Callable[[], None]] = []
         """Called each time the NATS connection comes back (the relay sends again what was not acknowledged)."""
 
@@ -73,7 +76,7 @@ class Cluster:
             await self.lease.take()
         except Exception as exc:  # noqa: BLE001 - whatever JetStream refused, the operator reads one line
             raise ClusterUnavailable(f"NATS has no usable JetStream: {exc}") from None
-        self.owners = Owners(leases, self.lease)
+        self.owners = Owners(leases, self.lease, self.bad)
         self.lease.start()
 
     def describe(self) -> str:

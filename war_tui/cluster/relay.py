@@ -40,6 +40,7 @@ from ..tables.clock import Clock, monotonic
 from ..tables.messages import Notice, NoticeCode
 from ..tables.names import parse_table_name
 from ..tables.protocol import encode
+from ..untrusted import BadRecord, BadRecords, shown_key
 from .leases import NODE_ID
 from .relay_wire import (
     CONN_ID,
@@ -70,7 +71,7 @@ class RelayNode:
         self, client: Client, node: str, lease_seconds: float, *,
         serve: Callable[[str], Awaitable[bool]], link: Callable[[str, str | None, str | None], Link],
         alive: Callable[[str], Awaitable[bool]], wake: Callable[[], None], log: Callable[[str], None],
-        kept: Callable[[str], int | None] | None = None, clock: Clock = monotonic,
+        kept: Callable[[str], int | None] | None = None, clock: Clock = monotonic, bad: BadRecords | None = None,
     ) -> None:
         self.client = client
         self.node = node
@@ -80,6 +81,8 @@ class RelayNode:
         self._alive = alive
         self.wake = wake
         self.log = log
+        self.bad = bad or BadRecords(log)
+        """Where a message that is not one is told (one line each, within a budget of its own)."""
         self.kept = kept if kept is not None else _all_kept
         """The sequence number the store kept of a table (None: everything it told is kept)."""
         self.clock = clock
@@ -153,7 +156,8 @@ class RelayNode:
     async def _on_open(self, msg: Msg) -> None:
         try:
             request = OpenRequest.decode(msg.data)
-        except ValueError:
+        except BadRecord as exc:
+            self.bad(f"relay: an open request on {shown_key(msg.subject)} is skipped ({exc})")
             return
         answer: dict[str, Any]
         try:

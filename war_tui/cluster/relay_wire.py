@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from nats.errors import Error as NatsError
 
+from ..untrusted import BadRecord, fields, read_json, text
 from .leases import NODE_ID
 
 PREFIX = "war-tui.relay"
@@ -87,19 +88,15 @@ class OpenRequest:
 
     @classmethod
     def decode(cls, data: bytes) -> OpenRequest:
-        """Raises ``ValueError`` for anything but a request this module makes."""
-        if len(data) > MAX_OPEN:
-            raise ValueError("too long")
-        raw = json.loads(data)
-        if not isinstance(raw, dict):
-            raise ValueError("not an object")
-        conn, door, table = raw.get("conn"), raw.get("door"), raw.get("table")
-        if not (isinstance(conn, str) and CONN_ID.fullmatch(conn) and isinstance(door, str) and NODE_ID.fullmatch(door)):
-            raise ValueError("bad ids")
-        texts = [raw.get(key) for key in ("user", "identity", "address")]
-        if not isinstance(texts[0], str) or not isinstance(table, str) or len(table) > MAX_TEXT:
-            raise ValueError("bad names")
-        if any(t is not None and (not isinstance(t, str) or len(t) > MAX_TEXT) for t in texts):
-            raise ValueError("bad names")
-        return cls(conn, door, texts[0][:MAX_TEXT], texts[1], texts[2], table, raw.get("watch") is True,
+        """Raises ``BadRecord`` (a ``ValueError``) for anything but a request this module makes."""
+        raw = fields(read_json(data, MAX_OPEN, 1), "an open request", required=("conn", "door", "user", "table"))
+        conn = text(raw["conn"], "its connection", 20, CONN_ID)
+        door = text(raw["door"], "its door", 63, NODE_ID)
+        user = raw["user"]  # the player's name as their door knows it: the owner reduces it as it seats them
+        if not isinstance(user, str) or len(user) > MAX_TEXT:
+            raise BadRecord(f"its user is not text of at most {MAX_TEXT} characters")
+        identity, address = (None if raw.get(key) is None else text(raw[key], f"its {key}", MAX_TEXT)
+                             for key in ("identity", "address"))
+        table = text(raw["table"], "its table", MAX_TEXT)
+        return cls(conn, door, user, identity, address, table, raw.get("watch") is True,
                    raw.get("counted") is not False)

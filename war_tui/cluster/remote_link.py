@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -12,6 +11,7 @@ from ..tables.line_queue import LineQueue
 from ..tables.link import MAX_QUEUED_BYTES
 from ..tables.messages import Auto, Flip, Leaving, Notice, Restart, Resync, WarStop
 from ..tables.protocol import ProtocolError, decode_request, encode
+from ..untrusted import BadRecord, fields, plain_text, read_json
 from .relay_wire import (
     ACK,
     ACK_EVERY,
@@ -110,15 +110,19 @@ class RemoteLink:
         request = OpenRequest(self.conn, self.relay.node, user, identity, address, self.table, watch, counted)
         try:
             reply = await self.relay.client.request(open_subject(self.owner), request.encode(), timeout=OPEN_TIMEOUT)
-            answer = json.loads(reply.data[:MAX_OPEN])
-        except (*NATS_ERRORS, ValueError):
+            answer = fields(read_json(reply.data, MAX_OPEN, 1), "an open answer")
+        except NATS_ERRORS:
             self.relay.doors.pop(self.conn, None)
             raise LookupError(self.owner) from None
-        if not isinstance(answer, dict) or answer.get("ok") is not True:
+        except BadRecord as exc:
             self.relay.doors.pop(self.conn, None)
-            refused = answer.get("refused") if isinstance(answer, dict) else None
-            if isinstance(refused, str):
-                raise TableRefused(refused[:MAX_TEXT])
+            self.relay.bad(f"relay: node {self.owner}'s answer to an open request is skipped ({exc})")
+            raise LookupError(self.owner) from None
+        if answer.get("ok") is not True:
+            self.relay.doors.pop(self.conn, None)
+            refused = answer.get("refused")
+            if isinstance(refused, str):  # the owner's words to the player: shown as text, never acted on
+                raise TableRefused(plain_text(refused[:MAX_TEXT]))
             raise LookupError(self.owner)
 
     # -- the link's interface -----------------------------------------------------------------------------

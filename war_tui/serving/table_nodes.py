@@ -55,6 +55,7 @@ from ..tables import TableRefused
 from ..tables.checkpoint import CheckpointError
 from ..tables.messages import Lobby, LobbyEntry
 from ..tables.protocol import ProtocolError, decode_update, encode
+from ..untrusted import BadRecord, BadRecords, fields, read_json, shown_key, text
 from .table_host import TableHost
 from .table_keeper import TableKeeper
 from .table_router import Router
@@ -70,8 +71,6 @@ TAKEN_FLUSH = 10.0
 restored unchanged, ``Registry.restore``: its first write is its first change here)."""
 MAX_NODES = 256
 """Other nodes whose session counts a node reads at most."""
-MAX_NOTED = 256
-"""Unreadable records a node remembers having logged (each is logged once)."""
 
 
 def entry_value(node: str, entry: LobbyEntry, visitors: TableVisitors | None = None) -> bytes:
@@ -81,22 +80,19 @@ def entry_value(node: str, entry: LobbyEntry, visitors: TableVisitors | None = N
     return json.dumps(raw).encode()
 
 
-def read_entry(value: bytes) -> tuple[str, LobbyEntry, TableVisitors] | None:
-    """The node, lobby entry and visitors a value of the bucket holds; None for anything else. A value without
-    visitors (none to tell) has none."""
-    if len(value) > MAX_LOBBY_VALUE:
-        return None
+def read_entry(value: bytes) -> tuple[str, LobbyEntry, TableVisitors]:
+    """The node, lobby entry and visitors a value of the bucket holds; ``BadRecord`` for anything else. A value
+    without visitors (none to tell) has none."""
+    raw = fields(read_json(value, MAX_LOBBY_VALUE, 4), "a lobby entry", required=("node", "entry"))
+    node = text(raw["node"], "its node", 63, NODE_ID)
+    line = text(raw["entry"], "its entry", MAX_LOBBY_VALUE)
     try:
-        raw = json.loads(value)
-        node, line = raw["node"], raw["entry"]
-        lobby = decode_update(line) if isinstance(line, str) else None
-    except (ValueError, KeyError, TypeError, ProtocolError):
-        return None
-    if not isinstance(node, str) or not NODE_ID.fullmatch(node) or not isinstance(lobby, Lobby) or len(lobby.tables) != 1:
-        return None
+        lobby = decode_update(line)
+    except ProtocolError as exc:
+        raise BadRecord(f"its entry: {exc}") from None
+    if not isinstance(lobby, Lobby) or len(lobby.tables) != 1:
+        raise BadRecord("its entry is not one table's")
     visitors = read_visitors(raw["visitors"]) if "visitors" in raw else TableVisitors()
-    if visitors is None:
-        return None
     return node, lobby.tables[0], visitors
 
 
@@ -115,11 +111,13 @@ class Nodes:
         self.store = store
         self.owners = owners
         self.log = log
+        self.bad = owners.bad or BadRecords(log)
+        """Records in NATS that are not what they should be: one log line each, within a budget of their own."""
         self.relay = RelayNode(
             client, node, lease_seconds, serve=self.serve, link=self.host.local_link, alive=owners.alive,
-            wake=host.wake, log=log, kept=host.registry.kept,
+            wake=host.wake, log=log, kept=host.registry.kept, bad=self.bad,
         )
-        self.games = GameStream(client, node, store=host.store, here=host.record_here, log=log)
+        self.games = GameStream(client, node, store=host.store, here=host.record_here, log=log, bad=self.bad)
         """Finished games to and from every node's statistics."""
         self.lobby: KeyValue | None = None
         self._lobby_mark: tuple[int, int] | None = None
@@ -135,8 +133,8 @@ class Nodes:
         """This node's sessions, an address each (the server's doors); None: it tells none."""
         self._sessions_written: tuple[NodeSessions, float] | None = None
         """This node's session counts as last written, and when."""
-        self._noted: set[tuple[str, int]] = set()
-        """Unreadable records already logged, by key and revision."""
+        self.bad = owners.bad or BadRecords(log)
+        """Records in NATS that are not what they should be: one log line each, within a budget of their own."""
         self._written: dict[str, tuple[tuple[LobbyEntry, TableVisitors], int]] = {}
         """This node's entries (with their visitors) as last written, and their revisions."""
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -246,16 +244,27 @@ class Nodes:
     # -- the lobby, and takeovers ------------------------------------------------------------------------
 
     async def _lobby_loop(self) -> None:
+        """The lobby, takeovers and caps, every ``LOBBY_INTERVAL``: each part goes on whatever another met."""
         while not cancel_requested():
-            with contextlib.suppress(*NATS_ERRORS):
-                await self._write_lobby()
-                await self._read_lobby()
-                await self._take_over()
-            with contextlib.suppress(*NATS_ERRORS):
-                await self._write_sessions()
-                await self._read_sessions()
+            for part in (self._lobby_round, self._sessions_round):
+                try:
+                    await part()
+                except NATS_ERRORS:
+                    pass  # NATS away: the next round tries again
+                except Exception as exc:  # noqa: BLE001 - a record no check foresaw must not stop every lobby
+                    self.bad(f"cluster: the lobby's round met {type(exc).__name__}; it goes on")
+            self.bad.flush()
             self.polls += 1
             await asyncio.sleep(LOBBY_INTERVAL)
+
+    async def _lobby_round(self) -> None:
+        await self._write_lobby()
+        await self._read_lobby()
+        await self._take_over()
+
+    async def _sessions_round(self) -> None:
+        await self._write_sessions()
+        await self._read_sessions()
 
     async def _write_lobby(self) -> None:
         assert self.lobby is not None
@@ -304,9 +313,12 @@ class Nodes:
                 continue
             with contextlib.suppress(KeyNotFoundError):
                 entry = await self.lobby.get(key)
-                read = read_entry(entry.value or b"")
-                if read is None or read[1].table != name:
-                    self._unreadable("lobby entry", key, entry.revision or 0)
+                try:
+                    read = read_entry(entry.value or b"")
+                    if read[1].table != name:
+                        raise BadRecord("its entry is another table's")
+                except BadRecord as exc:
+                    self._skipped("lobby entry", key, entry.revision or 0, exc)
                     continue
                 found[name] = read
         return found
@@ -337,21 +349,17 @@ class Nodes:
             record = await bucket.read(key)
             if record.value is None:
                 continue
-            sessions = read_sessions(record.value) if NODE_ID.fullmatch(node) else None
-            if sessions is None:
-                self._unreadable("session record", key, record.revision)
-                continue
-            found[node] = sessions
+            try:
+                if not NODE_ID.fullmatch(node):
+                    raise BadRecord("its key names no node")
+                found[node] = read_sessions(record.value)
+            except BadRecord as exc:
+                self._skipped("session record", key, record.revision, exc)
         self.elsewhere.sessions = found
 
-    def _unreadable(self, what: str, key: str, revision: int) -> None:
-        """One log line per unreadable record (by key and revision): it is ignored."""
-        if (key, revision) in self._noted:
-            return
-        if len(self._noted) >= MAX_NOTED:
-            self._noted.clear()
-        self._noted.add((key, revision))
-        self.log(f"cluster: an unreadable {what} in NATS ({key[:80]!r}) is ignored")
+    def _skipped(self, what: str, key: str, revision: int, reason: BadRecord) -> None:
+        """One log line per bad record (by key and revision), within the bad records' budget: it counts for nothing."""
+        self.bad(f"cluster: the {what} {shown_key(key)} in NATS is skipped ({reason})", (key, revision))
 
     async def _take_over(self) -> None:
         alive: dict[str, bool] = {}
@@ -365,7 +373,13 @@ class Nodes:
             owner = await self.owner(name)
             if owner is not None and owner != node and await self.owners.alive(owner):
                 continue  # another node took it already
-            await self.serve(name)
+            try:
+                await self.serve(name)
+            except NATS_ERRORS:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one table's stored state no check foresaw: the others go on
+                self.bad(f"tables: {name} could not be taken over ({type(exc).__name__}); the other tables are",
+                         ("take over", name))
 
     def snapshot(self) -> dict[str, Any]:
         """What the node holds, for the log and the benchmark."""

@@ -13,6 +13,7 @@ import os
 import tempfile
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 from ..core.rules import EndReason, Gather, Result
 from .records import GameRecord, Source, known
@@ -35,7 +36,16 @@ def to_line(record: GameRecord) -> str:
 def from_line(line: str) -> GameRecord:
     """A record from one line; ValueError (or KeyError, TypeError) when the line is not one."""
     data = json.loads(line)
-    values = {name: data[name] if name not in _OPTIONAL else data.get(name, _OPTIONAL[name]) for name in _FIELDS}
+    if not isinstance(data, dict):
+        raise TypeError("not an object")
+    return record_of(data)
+
+
+def record_of(data: dict[str, Any]) -> GameRecord:
+    """A record from its fields (a line parsed); KeyError or TypeError when they are not one's."""
+    values: dict[str, Any] = {
+        name: data[name] if name not in _OPTIONAL else data.get(name, _OPTIONAL[name]) for name in _FIELDS
+    }
     for name in _OPTIONAL:
         if values[name] is not None and not isinstance(values[name], str):
             raise TypeError(f"{name} is not text")

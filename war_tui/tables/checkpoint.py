@@ -21,6 +21,7 @@ from ..core.engine import Game
 from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.rules import MAX_WAR_CARDS, EndReason, Gather, Result, Rules, RulesError, Side
 from ..stats.records import GameRecord
+from ..untrusted import BadRecord, read_json
 from .agreement import EMOTES_A_MINUTE, KINDS
 from .clock import Clock
 from .messages import EMOTES, LOGGED_NOTICES, Emoted, LogEntry, Notice
@@ -75,7 +76,11 @@ _LEADERS = {"p1": Side.P1, "p2": Side.P2}
 T = TypeVar("T")
 
 
-class CheckpointError(ValueError):
+MAX_CHECKPOINT_DEPTH = 6
+"""Arrays and objects nested in a checkpoint at most (a log entry's fields, in the log, in the table: four)."""
+
+
+class CheckpointError(BadRecord):
     """Bytes that are not a checkpoint this version restores; the message says what is wrong in one line."""
 
 
@@ -274,8 +279,8 @@ def _parse(data: bytes) -> dict[str, object]:
     if len(data) > MAX_CHECKPOINT_BYTES:
         raise CheckpointError(f"a checkpoint takes at most {MAX_CHECKPOINT_BYTES} bytes, not {len(data)}")
     try:
-        body = json.loads(bytes(data).decode("utf-8"), parse_constant=_no_constant)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        body = read_json(data, MAX_CHECKPOINT_BYTES, MAX_CHECKPOINT_DEPTH)
+    except BadRecord as error:
         raise CheckpointError(f"not a checkpoint: {error}") from None
     if not isinstance(body, dict):
         raise CheckpointError("not a checkpoint: not a JSON object")
@@ -285,10 +290,6 @@ def _parse(data: bytes) -> dict[str, object]:
             f"checkpoint version {version!r}: this server restores versions 1 to {CHECKPOINT_VERSION}"
         )
     return _object(body, "checkpoint", _TABLE_KEYS)
-
-
-def _no_constant(name: str) -> object:
-    raise CheckpointError(f"not a checkpoint: {name} is not a number")
 
 
 def _restore_game(
