@@ -72,11 +72,11 @@ async def test_two_players_stop_at_wars_once_both_agree_and_the_table_stops_at_t
         assert app.board.pause_on_war
         await pilot.press("a")
         await until(pilot, lambda: app.board.battle is not None)
-        await until(pilot, lambda: app.controller.game.state.auto_speed is None)
+        await until(pilot, lambda: app.controller.game.state.held)
         await pilot.pause(0.6)  # auto-play at 4/s would have played on by now
         assert app.board.battle.battle == 1 and app.board.laying, "held at the tie of battle 1"
         assert any("f or j lays the war" in text for text in said)
-        assert not app.board.auto
+        assert app.board.auto, "auto-play is still on, held at the tie: the status line says so"
         await pilot.press("j")
         await until(pilot, lambda: not app.board.laying)
         assert app.board.settled is app.board.battle and app.board.battle.battle == 1

@@ -4,7 +4,7 @@ emotes, and a spectator's t takes a free seat. A real table in this process, the
 from __future__ import annotations
 
 from support.deals import EIGHT_PLAIN
-from support.tables import Recorder, dealing, make_table
+from support.tables import Recorder, dealing, make_table, run_until_idle
 
 from war_tui.core.rules import Side
 from war_tui.line.keys import Command, KeyReader
@@ -170,3 +170,16 @@ def test_a_fresh_snapshot_of_the_same_seat_is_one_line_not_the_arrival_again():
     _table, _clock, line, _bob, _sink = line_seat()
     line.game.send(Resync())
     assert line.take_sentences() == ["Back in step: game 1, battle 0. You have 8, bob has 8."]
+
+
+def test_auto_play_agreed_stays_on_through_game_over_and_is_said_on_from_the_next_deal():
+    table, clock, line, bob, _sink = line_seat()
+    say(line, Command.AUTO)
+    bob.set_auto(True, 4.0)
+    assert line.take_sentences() == ["Auto-play on: one battle every 2 seconds."]
+    run_until_idle(table, clock)
+    assert table.game.over and "Auto-play off." not in line.take_sentences()  # it plays the next deal too
+    bob.set_auto(False)
+    assert line.take_sentences()[0] == "Auto-play off."
+    bob.set_auto(True, 4.0)
+    assert line.take_sentences() == ["Auto-play on from the next deal: one battle every 2 seconds."]

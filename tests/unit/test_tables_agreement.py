@@ -94,7 +94,7 @@ def test_stop_at_wars_needs_both_then_auto_play_holds_at_the_tie_until_either_fl
     bob.set_auto(True, 4)
     run_until_idle(table, clock, limit=50)
     state = table.state()
-    assert state.held and state.auto_speed is None and table.game.battles == 1
+    assert state.held and state.auto_speed == 4 and table.game.battles == 1  # on, held at the tie
     assert [e.wars > 0 for e in two.events() if isinstance(e, BattleWon)] == [True]
     assert table.next_deadline() is None  # held: nothing happens until a player lays it
     bob.flip()

@@ -38,6 +38,14 @@ EXPLAINING = frozenset({NoticeCode.EXPIRED, NoticeCode.LEFT, NoticeCode.CLOSING,
 is not said again."""
 
 
+def auto_words(state: TableState) -> str:
+    """The table's auto-play, once it changes: on (from the next deal, at game over) at its pace, or off."""
+    if state.auto_speed is None:
+        return "Auto-play off."
+    when = " from the next deal" if state.over else ""
+    return f"Auto-play on{when}: one battle every {1 / state.auto_speed:g} seconds."
+
+
 class TableLine:
     """What to say for a table's updates and what to ask it for each command; ``sentences`` collects the lines."""
 
@@ -93,12 +101,9 @@ class TableLine:
             self._state = None
             self.sentences.extend(self._seats_change(update.state))
         elif isinstance(update, TableState):
-            on = update.auto_speed is not None or update.held  # a war held at its tie: auto-play waits, still on
+            on = update.auto_speed is not None  # held at a war's tie, or at game over for the next deal: still on
             if self._auto_on is not None and on != self._auto_on:
-                self.sentences.append(
-                    f"Auto-play on: one battle every {1 / update.auto_speed:g} seconds." if update.auto_speed
-                    else "Auto-play off."
-                )
+                self.sentences.append(auto_words(update))
             self._auto_on = on
             self.sentences.extend(self._seats_change(update))
         elif isinstance(update, Emoted):
@@ -152,7 +157,7 @@ class TableLine:
     def _agreed(kind: str, state: TableState, before: TableState | None) -> bool:
         """Whether a request left the seats because both players now want it (its outcome is said elsewhere)."""
         if kind == "auto":
-            return state.auto_speed is not None or state.held
+            return state.auto_speed is not None
         if kind == "war_stop":
             return state.war_stop
         return before is not None and state.game != before.game
@@ -167,7 +172,7 @@ class TableLine:
         ctrl+l, the table moved to another server) only the score: the rest was said."""
         names = self.names()
         me = snap.you.seat
-        self._auto_on = snap.state.auto_speed is not None or snap.state.held
+        self._auto_on = snap.state.auto_speed is not None
         place, self._place = self._place, (snap.state.table, snap.you.name, me)
         if place == self._place:
             return [f"Back in step: game {snap.state.game}, battle {snap.battles:,}. {self.voice(False).counts(*snap.counts)}"]

@@ -52,7 +52,7 @@ def waiting_words(state: TableState, names: Sequence[str], *, laying: bool = Fal
         return "stopped at a war's tie", "waiting"
     if laying:
         return LAYING_LOCAL, "waiting"
-    if state.auto_speed is not None:
+    if state.auto_speed is not None and not state.over:
         return f"auto-play {speed_label(state.auto_speed)}", "auto"
     waiting = tuple(side for side in state.waiting_for if not state.seats[side.index].house)  # the house never waits
     if state.over:

@@ -90,7 +90,9 @@ class TableState:
     seats: tuple[SeatState, SeatState]
     spectators: int
     waiting_for: tuple[Side, ...]  # seats whose flip (or restart at game over) the table waits for
-    auto_speed: float | None  # battles per second while auto-play runs, else None
+    auto_speed: float | None
+    """Battles per second while auto-play is on: it runs, holds at a war's tie (``held``), or, at game over, plays the
+    next deal from its start (both players still want it); None: off."""
     over: bool
     war_stop: bool = False  # both players agreed: auto-play stops at the tie of every war
     held: bool = False  # stopped at a war's tie: either player's flip lays it

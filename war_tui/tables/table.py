@@ -580,7 +580,7 @@ class Table:
         return TableState(
             self.name, self.game_number, seats,
             self.watching, waiting,
-            speed if self._auto.running and not self._auto.held else None, over,
+            speed if self._auto_on() else None, over,
             war_stop=self._seats.war_stop_agreed(), held=self._auto.held,
             house_in=max(0.0, idle[1] - now) if idle is not None else None,
         )
@@ -672,9 +672,14 @@ class Table:
             return None
         return self._seats.idle()
 
+    def _auto_on(self) -> bool:
+        """Auto-play is on: it runs, holds at a war's tie, or, at game over, both players want it, so it plays the next
+        deal from its start (what every screen's status line says)."""
+        return self._auto.agreed or (self.game.over and self._seats.wants_auto())
+
     def _agreed(self, kind: str) -> bool:
         if kind == "auto":
-            return self._auto.agreed
+            return self._auto_on()
         if kind == "war_stop":
             return self._seats.war_stop_agreed()
         return False  # a restart both asked for deals at once

@@ -431,11 +431,12 @@ class TableController(TimeLimits):
     # ------------------------------------------------------------ auto-play
 
     def _follow_auto(self) -> None:
-        """The status line shows the table's auto-play: its speed while it runs, else this player's."""
+        """The status line shows the table's auto-play: its speed while it is on (running, held at a war's tie, or
+        from the next deal at game over), else this player's."""
         state, board = self.board.table_state, self.board
-        running = state is not None and state.auto_speed is not None
-        board.auto = running
-        board.speed = state.auto_speed if running and state is not None and state.auto_speed else self.my_speed
+        speed = state.auto_speed if state is not None else None
+        board.auto = speed is not None
+        board.speed = speed if speed is not None else self.my_speed
 
     # ---------------------------------------------------------------- keys
 
