@@ -191,3 +191,48 @@ def parent_of_safe(pid: int) -> int | None:
         return parent_of(pid)
     except (OSError, IndexError, ValueError):
         return None
+
+
+async def test_the_server_says_it_listens_once_its_game_parent_is_ready(tmp_path, monkeypatch):
+    # A player who connects the moment the "listening" line appears gets a forked game, and the log no note.
+    monkeypatch.setenv(ssh_support.PRELOAD_VARIABLE, "1")
+    args = ["--port", "0", "--public", "--host-key", str(tmp_path / "host_key"), "--session-command", FAKE_COMMAND]
+    with ServerProcess(*args) as server:
+        port = server.wait_listening()
+        async with await connect(port, None) as conn:
+            game, seen = await ready_game(conn)
+            game.stdin.write(b"q")
+            assert (await asyncio.wait_for(game.wait(), TIMEOUT)).exit_status == 3
+    lines = server.lines
+    listening = next(i for i, line in enumerate(lines) if "listening on" in line)
+    # Ready, or (on a machine too busy to load it within the bound) said not to be: either way, before.
+    settled = [i for i, line in enumerate(lines) if re.match(r"\S+ game parent (ready \(pid|not ready after)", line)]
+    assert settled and settled[0] < listening, lines
+    assert not any("game parent not ready: " in line for line in lines), lines
+
+
+def parent_logging_to(lines: list[str], argv: list[str]):
+    from war_tui.serving.environment import session_environment
+    from war_tui.serving.game_parent import GameParent
+
+    return GameParent(argv, session_environment(None, {}), str(Path.cwd()), lines.append)
+
+
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [("import sys; sys.exit(1)", "game parent (pid {pid}) exit status 1; games start the old way"),
+     ("import time; time.sleep(60)", "game parent not ready after 0.5 s: games start the old way until it is")],
+    ids=["dies", "never ready"],
+)
+async def test_a_parent_that_fails_its_first_start_is_said_once_and_the_server_goes_on(code, says):
+    lines: list[str] = []
+    parent = parent_logging_to(lines, [sys.executable, "-c", code])
+    try:
+        await parent.start()
+        assert await asyncio.wait_for(parent.first_start(0.5 if "sleep" in code else TIMEOUT), TIMEOUT) is False
+        assert len(lines) == 1 and lines[0].startswith(says.format(pid=parent.pid)), lines
+        # The first game asks while it is not ready: it starts the old way, with nothing more in the log.
+        assert await parent.fork([sys.executable, "-c", "pass"], {}, "/", 1 << 30, 0, [0], []) is None
+        assert len(lines) == 1, lines
+    finally:
+        await parent.stop()

@@ -447,6 +447,27 @@ def lower_first(text: str) -> str:
     return text[0].lower() + text[1:] if text[1:2].islower() else text
 
 
+def log_listening(server: GameServer, host: str, ssh: bool, door: WebDoor | None) -> None:
+    """Each open door's "listening" line: what a player connects to."""
+    host = f"[{host}]" if ":" in host else host
+    if ssh:
+        listening = cast("SshServer", server).port
+        server.log(f"listening on {host}:{listening}: ssh -p {listening} {host}")
+    if door is not None:
+        server.log(f"listening on {host}:{door.port}: open {door.scheme}://{host}:{door.port}/ in a browser")
+
+
+async def first_done(*waits: Awaitable[object]) -> None:
+    """Wait until the first of ``waits`` is done; the others are cancelled."""
+    tasks = [asyncio.ensure_future(wait) for wait in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def _serve(
     server: GameServer, banner: list[str], host: str, port: int, web: WebStarter | None = None, ssh: bool = True
 ) -> int:
@@ -478,12 +499,10 @@ async def _serve(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(sig, stop.set)
-    host = f"[{host}]" if ":" in host else host
-    if ssh:
-        listening = cast("SshServer", server).port
-        server.log(f"listening on {host}:{listening}: ssh -p {listening} {host}")
-    if door is not None:
-        server.log(f"listening on {host}:{door.port}: open {door.scheme}://{host}:{door.port}/ in a browser")
+    if server.game_parent is not None:  # "listening" is the line a player acts on: games fork from then on
+        await first_done(server.game_parent.first_start(), stop.wait())
+    if not stop.is_set():
+        log_listening(server, host, ssh, door)
     await stop.wait()
     server.log(f"stopping: ending {plural(server.games(), 'game')}")
     if door is not None:

@@ -34,6 +34,8 @@ FORK_TIMEOUT = 5.0
 PARENT_DIED = "the game parent died"
 RESTART_FIRST = 1.0
 RESTART_MOST = 30.0
+FIRST_START_WAIT = 10.0
+"""Seconds a starting server waits for its parent's first load before it says it listens (about 1 s idle)."""
 
 
 class ForkedGame:
@@ -98,6 +100,8 @@ class GameParent:
         self._fallback_noted = False
         self._watcher: asyncio.Task[None] | None = None
         self._started_at = 0.0
+        self._first_start_over = asyncio.Event()
+        """The first start ended: the parent is ready, or it failed (and said so)."""
 
     # -- the parent's life ----------------------------------------------------------------------------
 
@@ -114,6 +118,7 @@ class GameParent:
         except OSError as exc:
             ours.close()
             self.log(f"game parent did not start ({exc}); games start the old way")
+            self._first_start_over.set()
             self._schedule_restart()
             return
         finally:
@@ -128,6 +133,20 @@ class GameParent:
         self._sock = ours
         asyncio.get_running_loop().add_reader(ours.fileno(), self._readable)
         self._watcher = asyncio.ensure_future(self._watch(self._process, ours))
+
+    async def first_start(self, timeout: float = FIRST_START_WAIT) -> bool:
+        """Wait, at most ``timeout``, until the first start is over; whether the parent is ready.
+
+        A parent that failed said so; one still loading at the deadline is said here. Either way games
+        start the old way until it is ready.
+        """
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._first_start_over.wait(), timeout)
+        if not self._first_start_over.is_set():
+            self._first_start_over.set()
+            self._fallback_noted = True
+            self.log(f"game parent not ready after {timeout:g} s: games start the old way until it is")
+        return self.ready
 
     async def _watch(self, process: asyncio.subprocess.Process, sock: socket.socket) -> None:
         status = await process.wait()
@@ -162,6 +181,7 @@ class GameParent:
             took = asyncio.get_running_loop().time() - self._started_at
             self.log(f"game parent ready{again} (pid {self.pid}, {took:.1f} s to load): games are forked from it")
             self._fallback_noted = False
+            self._first_start_over.set()
             return
         words = message.split()
         if words[:1] == [b"exit"] and len(words) == 3:
@@ -211,6 +231,7 @@ class GameParent:
         self._games.clear()
         for game in orphans:
             game.watch_orphan()
+        self._first_start_over.set()
         if self._stopped:
             return
         left = f"; {len(orphans)} of its games go on, their exit statuses unknown" if orphans else ""
