@@ -8,6 +8,7 @@ from support.tables import Recorder, dealing, make_table
 from war_tui.core.engine import Game
 from war_tui.tables import (
     Decline,
+    Emote,
     Emoted,
     EventBatch,
     FakeClock,
@@ -200,17 +201,66 @@ def test_the_house_never_answers_queued_keys_of_a_game_that_is_gone():
     assert [r.battles for r in records] == [4] and table.tally == (1, 0, 0, 0)
 
 
-def test_a_flip_made_before_the_last_battle_is_refused():
+def test_a_flip_made_before_the_last_battle_is_refused_and_its_screen_gets_the_table_afresh_once():
     table, _clock = make_table(dealing(*PLAIN))
-    ann, bob = table.join("ann", Recorder()), table.join("bob", Recorder())
+    one = Recorder()
+    ann, bob = table.join("ann", one), table.join("bob", Recorder())
     shown = table.seq
     ann.request(Flip(game=1, seq=shown))
     bob.flip()
     assert table.game.battles == 1
-    ann.request(Flip(game=1, seq=shown))  # a second space her screen sent before it showed battle 1
+    one.clear()
+    for _ in range(5):  # spaces her screen sent before it showed battle 1, all read by the table at once
+        ann.request(Flip(game=1, seq=shown))
     assert not table.state().seats[0].flipped
-    ann.request(Flip(game=1, seq=table.seq))
+    fresh = one.snapshots()
+    assert len(fresh) == 1 and fresh[0].battles == 1 and fresh[0].seq == table.seq  # one, whatever the count
+    assert one.texts() == []  # a flip that came too late needs no words: the screen shows the battle it missed
+    ann.request(Flip(game=1, seq=fresh[0].seq))  # the next space, made on the fresh screen, counts
     assert table.state().seats[0].flipped
+
+
+def test_a_stale_flip_under_auto_play_brings_no_snapshot():
+    """No flip acts while auto-play runs: a snapshot a battle would only load a screen that is behind."""
+    table, clock = make_table(dealing(*PLAIN))
+    one = Recorder()
+    ann, bob = table.join("ann", one), table.join("bob", Recorder())
+    shown = table.seq
+    ann.set_auto(True, 4.0)
+    bob.set_auto(True, 4.0)
+    clock.advance(1.0)
+    table.poll()
+    assert table.game.battles >= 1
+    one.clear()
+    ann.request(Flip(game=1, seq=shown))
+    assert one.snapshots() == []
+
+
+def test_a_screen_behind_its_table_is_brought_up_to_date_by_its_stale_key_and_its_next_key_counts():
+    """The blind flips of issue 40: a screen that has not shown the last battle sends flips the table drops; its
+    table waited for a flip that never counted. The stale flip brings its screen the table, and the next counts."""
+    clock = FakeClock()
+    registry = Registry(clock=clock, deal=lambda name: Game.deal(21))
+    wire = Wire(registry, clock, "ann", "oak")
+    bob = Link(registry, "bob", clock=clock)
+    bob.join("oak")
+    wire.carry()
+    wire.screen.flip()
+    wire.carry()
+    bob.receive(encode(Flip()))  # battle 1: ann's screen has not read it yet
+    for _ in range(3):
+        bob.receive(encode(Emote(0)))  # and more she has not read
+    wire.screen.flip()  # her next space, made on a screen still before battle 1
+    table = registry.table("oak")
+    assert not table.state().seats[0].flipped
+    waiting = update_reader().feed(wire.link.take())
+    assert [type(m) for m in waiting] == [Snapshot]  # what was queued gave way: the table as it is, at once
+    wire.screen.handle(waiting[0])
+    assert (wire.screen.seq, wire.screen.battles) == (table.seq, 1)
+    wire.screen.flip()
+    assert table.state().seats[0].flipped
+    bob.receive(encode(Flip()))
+    assert table.game.battles == 2
 
 
 def test_a_seat_given_up_keeps_no_pending_flip():

@@ -2,9 +2,10 @@
 
 The host feeds it the socket's bytes (``receive``) and writes what ``take()`` returns. The table hands it
 updates synchronously and it only queues them: past ``max_queued`` bytes the queue gives way to a fresh
-snapshot, ``max_bad_lines`` malformed lines close it, requests past ``request_rate`` a second are dropped.
-A ``Resync`` is never dropped, but served at most once a ``RESYNC_GAP``; the link starts no timer (the
-host calls ``poll()`` at ``next_deadline()``).
+snapshot, as it does to any snapshot the table sends (which covers what was queued before it);
+``max_bad_lines`` malformed lines close it, requests past ``request_rate`` a second are dropped. A ``Resync``
+is never dropped, but served at most once a ``RESYNC_GAP``; the link starts no timer (the host calls
+``poll()`` at ``next_deadline()``).
 """
 
 from __future__ import annotations
@@ -266,6 +267,7 @@ class Link:
         if self.closed or self._resync:
             return  # the snapshot sent on the next take() covers it
         if isinstance(update, Snapshot):
+            self._queue.clear()  # it covers everything queued before it: the screen shows the table at once
             line = encode_snapshot(update)
         elif isinstance(update, Lobby):
             line = encode(update)

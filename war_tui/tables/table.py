@@ -86,6 +86,9 @@ class Member:
         self.may_sit = may_sit
         """Whether this connection may take a seat (its address holds fewer seats than the server allows)."""
         self.present = True
+        self.fresh_seq = 0
+        """The table's sequence number when this member was last given a snapshot: a key stamped before it was made
+        on a screen that has not shown that snapshot yet."""
 
     @property
     def watching(self) -> bool:
@@ -440,15 +443,27 @@ class Table:
         return True
 
     def stale(self, member: Member, request: Stamped) -> bool:
-        """Whether ``request`` was made against a state that is gone (and the member told so in one line):
-        another game than the one on, or a flip made before the last battle was played. Unstamped ones
-        (``game`` 0, made in this process) are never stale."""
+        """Whether ``request`` was made against a state that is gone: another game than the one on (the member is
+        told so in one line), or a flip made before the last battle was played. Unstamped ones (``game`` 0, made in
+        this process) are never stale. The screen that made it is behind: it gets the table afresh
+        (``_refresh``), so its player's next key counts."""
         if not member.present:
             return False
         why = self._journal.stale(request, self.game_number)
+        if why is None:
+            return False
+        self._refresh(member, request)
         if why:
-            self.tell(member, Notice(NoticeCode.REFUSED, why))
-        return why is not None
+            self.tell(member, Notice(NoticeCode.REFUSED, why))  # after the snapshot, which a link sends first
+        return True
+
+    def _refresh(self, member: Member, request: Stamped) -> None:
+        """A fresh snapshot for the screen that made a stale ``request``: one, however many keys it sent before it
+        showed it (a key stamped before the last snapshot it was given waits for that one). None for a flip while
+        auto-play runs: no flip acts then, and a snapshot a battle would only load a screen that is behind."""
+        if request.seq < member.fresh_seq or (isinstance(request, Flip) and self._auto.running):
+            return
+        self.resync(member)
 
     def decline(self, member: Member) -> bool:
         """``member`` says no to every request the other player waits on them for; everyone is told who declined."""
@@ -600,7 +615,9 @@ class Table:
         return self._dealer.tally
 
     def snapshot(self, member: Member) -> Snapshot:
+        """The table as ``member`` sees it now, to send it whole (its number becomes the member's ``fresh_seq``)."""
         game = self.game
+        member.fresh_seq = self.seq
         return Snapshot(
             you=member.you, state=self.state(), seed=game.seed, rules=game.rules,
             total_cards=game.total_cards, counts=game.counts, battles=game.battles, wars=game.wars,
