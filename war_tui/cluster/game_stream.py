@@ -8,7 +8,8 @@ a node that was down catches up where it stopped, and every node's statistics an
 
 Bounded everywhere: games waiting to be published (``MAX_WAITING``; past it, or at stop, a game is
 recorded on its own node only), records fetched at once (``BATCH``, stored before the next fetch), a
-record's size (``MAX_RECORD``). NATS away: publishing retries until it answers, without holding up a
+record's size (``MAX_RECORD``), the stream itself (``MAX_GAMES``, ``MAX_AGE``: the oldest go first), and what one
+identity adds to a node's statistics (``game_records.IdentityRate``). NATS away: publishing retries until it answers, without holding up a
 table, and the log says so once each way.
 """
 
@@ -23,15 +24,16 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
-from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, StorageType, StreamConfig
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, DiscardPolicy, StorageType, StreamConfig
 from nats.js.client import JetStreamContext
 from nats.js.errors import BadRequestError, NotFoundError
 
 from ..core.plural import plural
 from ..stats.records import GameRecord
-from ..stats.recovery import record_of, to_line
-from ..untrusted import BadRecord, BadRecords, fields, read_json
+from ..stats.recovery import to_line
+from ..untrusted import BadRecord, BadRecords
 from .buckets import replicas_for
+from .game_records import MAX_RECORD, IdentityRate, read_game
 from .tasks import cancel_requested, end_tasks
 
 STREAM = "war-tui-games"
@@ -43,8 +45,6 @@ MAX_AGE = 30 * 24 * 3600.0
 MAX_GAMES = 1_000_000
 """Games the stream keeps at most (about 500 MB); past it the oldest go. A count, not bytes: a stream's byte
 limit is reserved from the server's store when it is made, which a small disk would refuse."""
-MAX_RECORD = 8 * 1024
-"""The largest record taken (a game's line is under 1 KiB: names are bounded)."""
 MAX_WAITING = 256
 """Games waiting to be published at most; past it a game is recorded on its own node only."""
 BATCH = 32
@@ -71,38 +71,10 @@ async def open_stream(js: JetStreamContext, replicas: int) -> None:
     config = StreamConfig(
         name=STREAM, subjects=[SUBJECT], description="war-tui: every finished table game, for every node",
         storage=StorageType.FILE, num_replicas=replicas, duplicate_window=DUPLICATE_WINDOW, max_age=MAX_AGE,
-        max_msgs=MAX_GAMES, max_msg_size=MAX_RECORD,
+        max_msgs=MAX_GAMES, max_msg_size=MAX_RECORD, discard=DiscardPolicy.OLD,
     )
     with contextlib.suppress(BadRequestError):  # another node made it a moment ago
         await js.add_stream(config)
-
-
-_COUNTS = ("war_cards", "max_battles", "battles", "wars", "longest_war", "p1_count", "p2_count")
-_TEXTS = ("finished_at", "p1_name", "p2_name", "gather", "result", "reason", "source", "game_id")
-MAX_COUNT = 2**53
-"""The largest count taken: far past any game, well inside SQLite's integers."""
-
-
-def read_game(data: bytes) -> GameRecord:
-    """The game record a message of the stream holds; ``BadRecord`` for anything else (a value the statistics
-    file cannot store would turn a node's statistics off)."""
-    raw = read_json(data, MAX_RECORD, 2)
-    try:
-        record = record_of(fields(raw, "a game record"))
-    except (KeyError, TypeError) as exc:
-        raise BadRecord(f"not a game record ({type(exc).__name__})") from None
-    counts = [getattr(record, name) for name in _COUNTS]
-    if record.seed is not None:
-        counts.append(record.seed)
-    if any(type(count) is not int or not -MAX_COUNT <= count <= MAX_COUNT for count in counts):
-        raise BadRecord("a count that is not one")
-    if type(record.seconds) not in (int, float) or not 0 <= record.seconds <= MAX_COUNT:
-        raise BadRecord("a time that is not one")
-    texts = [getattr(record, name) for name in _TEXTS]
-    texts += [player for player in (record.p1_player, record.p2_player) if player is not None]
-    if any(not isinstance(text, str) or len(text) > MAX_RECORD for text in texts):
-        raise BadRecord("a text that is not one (or no game id)")
-    return record
 
 
 class GameStream:
@@ -124,6 +96,8 @@ class GameStream:
         self.log = log
         self.bad = bad or BadRecords(log)
         """Where a record that is not one is told (one line each, within a budget of its own)."""
+        self.rate = IdentityRate()
+        """What each identity added to this node's statistics lately: a flood for one identity stops at a player's pace."""
         self.waiting: deque[GameRecord] = deque()
         """Games not yet acknowledged by the stream, oldest first."""
         self.published = 0
@@ -238,12 +212,15 @@ class GameStream:
         good: list[Msg] = []
         for message in messages:
             try:
-                records.append(read_game(message.data))
+                record = read_game(message.data)
+                if not self.rate.admit(record):
+                    raise BadRecord(f"a player past {self.rate.per_hour} games an hour")
             except BadRecord as exc:
                 self.bad(f"statistics: a record of the games stream is skipped ({exc})")
                 with contextlib.suppress(*_ERRORS):  # a term lost: the record comes again, and is skipped again
                     await message.term()
             else:
+                records.append(record)
                 good.append(message)
         if records:
             await self.store(records)  # unacked if it never returns: the records come again
