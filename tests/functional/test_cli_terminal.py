@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import pyte
 import pytest
 from cli_helpers import war_tui_on_pty
 
@@ -110,3 +111,32 @@ def test_a_real_terminal_still_gets_the_game():
     code, text = started_on_pty({"TERM": "xterm-256color"}, keys=b"q")
     assert code == 0, text
     assert "\x1b[?1049h" in text and "Battle" in text
+
+
+def board_on_screen(env_changes: dict[str, str | None]) -> list[str]:
+    """The board's rows as a terminal shows them, the game started with ``env_changes`` and every locale
+    variable (and Python's own locale switches) unset but those."""
+    unset = {name: None for name in os.environ if name.startswith(("LC_", "LANG", "PYTHONUTF8", "PYTHONCOERCE"))}
+    code, text = started_on_pty({**unset, "TERM": "xterm-256color", **env_changes}, keys=b"q")
+    assert code == 0, text
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    stream.feed(text[: text.index("\x1b[?1049l")])  # up to the game's leaving the alternate screen
+    rows = [row.rstrip() for row in screen.display]
+    assert any("Battle" in row for row in rows), "\n".join(rows)
+    return rows
+
+
+@pytest.mark.app
+@pytest.mark.terminal
+@pytest.mark.parametrize(
+    ("locale", "drawn"),
+    [({}, "ascii"), ({"LANG": "C"}, "ascii"), ({"LC_ALL": "C", "LANG": "C.UTF-8"}, "ascii"),
+     ({"LANG": "C.UTF-8"}, "unicode"), ({"LC_CTYPE": "C.UTF-8", "LANG": "C"}, "unicode")],
+    ids=["nothing-set", "LANG=C", "LC_ALL-wins", "LANG=C.UTF-8", "LC_CTYPE-wins"],
+)
+def test_the_locale_the_variables_name_decides_ascii_and_none_at_all_is_c(locale, drawn):
+    """POSIX's rules: LC_ALL, then LC_CTYPE, then LANG; with none set the locale is C, not UTF-8 (whatever
+    Python sets LC_CTYPE to for itself as it starts in it)."""
+    text = "\n".join(board_on_screen(locale))
+    assert text.isascii() is (drawn == "ascii"), text

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from ssh_support import TIMEOUT, connect, make_key, open_game, read_until, start_server, wait_gone
+from ssh_support.players import Player
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 
@@ -130,3 +131,26 @@ async def test_a_storm_of_resizes_does_not_crash_the_game(tmp_path, server_home)
             assert result.exit_status == 0
             assert b"Traceback" not in output and b"Error" not in output
     assert not [line for line in srv.logs if "reported an error" in line], srv.logs
+
+
+@pytest.mark.parametrize(
+    ("sent", "ascii"),
+    [({"LANG": "C"}, True), ({"LC_ALL": "C", "LANG": "en_US.UTF-8"}, True), ({}, False),
+     ({"LANG": "en_US.UTF-8"}, False)],
+    ids=["LANG=C", "LC_ALL-wins", "nothing-sent", "LANG=en_US.UTF-8"],
+)
+async def test_the_clients_locale_decides_whether_the_board_is_drawn_in_ascii(tmp_path, server_home, sent, ascii):
+    """As on the client's own machine: LC_ALL, then LC_CTYPE, then LANG (OpenSSH's SendEnv); a client that sends
+    none of them gets the server's UTF-8."""
+    player = make_key(tmp_path, "player_key")
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--seed", "1")) as srv:
+        async with await connect(srv.port, player) as conn:
+            process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None,
+                                                env=sent)
+            person = Player(conn, process, (80, 24))
+            await person.glass.until(r"Battle 0")
+            await person.glass.until(r"Flip")  # the footer: the board is drawn whole
+            assert person.glass.text.isascii() is ascii, person.glass.text
+            person.type(b"q")
+            result = await asyncio.wait_for(process.wait(), TIMEOUT)
+            assert result.exit_status == 0

@@ -2,6 +2,8 @@
 
 import dataclasses
 import math
+import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -10,7 +12,7 @@ from war_tui.core.pace import tick_plan
 from war_tui.presentation.canvas import Canvas, framed
 from war_tui.presentation.cards_art import card_back, card_face, card_label, fan_step, laid_layout
 from war_tui.presentation.charts import CountHistory, bar_split, resample, spark_rows, stack_edges
-from war_tui.presentation.glyphs import ASCII, UNICODE, choose_glyphs, locale_is_utf8
+from war_tui.presentation.glyphs import ASCII, UNICODE, choose_glyphs, locale_is_utf8, python_may_have_coerced
 from war_tui.presentation.log_lines import log_battle_line
 from war_tui.presentation.speed import MAX, SPEEDS, SpeedError, faster, parse_speed, slower, speed_label
 from war_tui.presentation.words import TWO_PLAYER_HINTS, hint_lines, outcome_text, war_word
@@ -23,16 +25,42 @@ from war_tui.presentation.words import TWO_PLAYER_HINTS, hint_lines, outcome_tex
         ({"LANG": "de_DE.utf8"}, True),
         ({"LANG": "C"}, False),
         ({"LANG": "POSIX"}, False),
-        ({}, False),
+        ({}, False),  # nothing set: the C locale
+        ({"LANG": ""}, False),  # set but empty counts as unset
         ({"LC_ALL": "C", "LANG": "en_US.UTF-8"}, False),  # LC_ALL wins
         ({"LC_ALL": "en_US.UTF-8", "LANG": "C"}, True),
-        ({"LC_CTYPE": "C.UTF-8", "LANG": "C"}, False),  # Python's own coercion of a C locale
+        ({"LC_ALL": "", "LC_CTYPE": "C", "LANG": "en_US.UTF-8"}, False),  # then LC_CTYPE
+        ({"LC_CTYPE": "C.UTF-8", "LANG": "C"}, True),
         ({"LC_CTYPE": "C.UTF-8"}, True),
         ({"LC_CTYPE": "en_US.ISO-8859-1", "LANG": "en_US.UTF-8"}, False),
+        ({"LC_MESSAGES": "en_US.UTF-8"}, False),  # not where the character set is read
     ],
 )
 def test_locale_decides_whether_the_terminal_can_show_utf8(environ, utf8):
     assert locale_is_utf8(environ) is utf8
+
+
+@pytest.mark.parametrize(
+    "environ, utf8",
+    [
+        ({"LC_CTYPE": "C.UTF-8"}, False),  # Python found nothing set: the C locale
+        ({"LC_CTYPE": "C.UTF-8", "LANG": "C"}, False),
+        ({"LC_CTYPE": "C.utf8", "LANG": "POSIX"}, False),
+        ({"LC_CTYPE": "C.UTF-8", "LANG": "en_US.UTF-8"}, True),  # named, if not installed here
+        ({"LC_CTYPE": "en_US.UTF-8"}, True),  # not a locale Python sets
+        ({"LC_ALL": "C.UTF-8"}, True),  # Python never sets LC_ALL
+    ],
+)
+def test_an_lc_ctype_python_may_have_set_for_itself_is_not_the_persons(environ, utf8):
+    assert locale_is_utf8(environ, python_coerced=True) is utf8
+
+
+def test_python_may_have_coerced_only_in_its_utf8_mode_unless_pythonutf8_chose_it(monkeypatch):
+    monkeypatch.setattr(sys, "flags", SimpleNamespace(utf8_mode=1))
+    assert python_may_have_coerced({})
+    monkeypatch.setattr(sys, "flags", SimpleNamespace(utf8_mode=0))
+    assert not python_may_have_coerced({"LC_CTYPE": "C.UTF-8"})
+    assert python_may_have_coerced({"PYTHONUTF8": "0"})
 
 
 def test_ascii_when_asked_or_when_the_locale_cannot_show_symbols():

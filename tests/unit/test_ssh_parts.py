@@ -57,6 +57,22 @@ def test_the_game_gets_a_small_clean_environment(monkeypatch):
     assert "ACCESSIBLE" not in session_environment("xterm", {"ACCESSIBLE": "0"})
 
 
+@pytest.mark.parametrize(
+    "client, locale",
+    [
+        ({}, {"LANG": "C.UTF-8", "LC_CTYPE": "C.UTF-8"}),  # nothing sent: the server's default
+        ({"LANG": "de_DE.UTF-8"}, {"LANG": "C.UTF-8", "LC_CTYPE": "C.UTF-8"}),
+        ({"LANG": "C"}, {"LC_ALL": "C", "PYTHONUTF8": "1"}),
+        ({"LC_ALL": "POSIX", "LANG": "en_US.UTF-8"}, {"LC_ALL": "C", "PYTHONUTF8": "1"}),
+        ({"LC_CTYPE": "en_US.ISO-8859-1", "LANG": "en_US.UTF-8"}, {"LC_ALL": "C", "PYTHONUTF8": "1"}),
+        ({"LC_MESSAGES": "C", "LANG": "en_US.UTF-8"}, {"LANG": "C.UTF-8", "LC_CTYPE": "C.UTF-8"}),
+    ],
+)
+def test_the_games_locale_is_utf8_unless_the_one_the_client_sends_is_not(client, locale):
+    env = session_environment("xterm", client)
+    assert {name: env[name] for name in ("LC_ALL", "LC_CTYPE", "LANG", "PYTHONUTF8") if name in env} == locale
+
+
 def test_the_session_limit_is_passed_to_the_game_and_only_by_the_server():
     from war_tui.settings.served import SESSION_MINUTES_VARIABLE
 

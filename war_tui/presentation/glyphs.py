@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -65,26 +66,40 @@ ASCII = Glyphs(
 )
 
 
-def locale_is_utf8(environ: Mapping[str, str]) -> bool:
-    """Whether the terminal's locale can show UTF-8, judged the way the C library would.
+LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
+"""Where the C library looks for the character set, in order: the first set and not empty wins; none is C."""
+PYTHON_LOCALES = frozenset({"C.UTF-8", "C.utf8", "UTF-8"})
+"""What Python sets ``LC_CTYPE`` to when it starts in the C or POSIX locale (PEP 538's coercion)."""
 
-    Python turns a plain C locale into ``LC_CTYPE=C.UTF-8`` for itself (PEP 538)
-    before we run, so that value alone proves nothing: when it is there, LANG
-    tells what the person's terminal actually uses.
+
+def locale_is_utf8(environ: Mapping[str, str], *, python_coerced: bool = False) -> bool:
+    """Whether the locale the variables name is UTF-8, by POSIX's rules: ``LC_ALL``, then ``LC_CTYPE``, then
+    ``LANG``, the first one set and not empty; none at all is the C (POSIX) locale, which is not.
+
+    ``python_coerced``: this Python may have set ``LC_CTYPE`` itself, finding the C locale as it started
+    (``python_may_have_coerced``); an ``LC_CTYPE`` of its making is then not the person's, and ``LANG`` decides.
     """
-    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+    for name in LOCALE_VARIABLES:
         value = environ.get(name, "")
         if not value:
             continue
-        if name == "LC_CTYPE" and value == "C.UTF-8" and environ.get("LANG"):
-            continue  # possibly Python's own coercion; LANG is the person's choice
-        lowered = value.lower().replace("-", "")
-        return "utf8" in lowered
+        if name == "LC_CTYPE" and python_coerced and value in PYTHON_LOCALES:
+            continue
+        return "utf8" in value.lower().replace("-", "")
     return False
 
 
-def choose_glyphs(ascii_flag: bool, environ: Mapping[str, str]) -> Glyphs:
-    """ASCII when asked for, or when the locale cannot show suit symbols and box lines."""
-    if ascii_flag or not locale_is_utf8(environ):
+def python_may_have_coerced(environ: Mapping[str, str]) -> bool:
+    """Whether this Python may have set ``LC_CTYPE`` in ``environ`` (its own environment) as it started.
+
+    It does when it finds the C or POSIX locale (PEP 538), and then also turns on its UTF-8 mode (PEP 540):
+    without that mode it did not, unless ``PYTHONUTF8`` chose the mode (then it cannot tell).
+    """
+    return bool(sys.flags.utf8_mode) or "PYTHONUTF8" in environ
+
+
+def choose_glyphs(ascii_flag: bool, environ: Mapping[str, str], *, python_coerced: bool = False) -> Glyphs:
+    """ASCII when asked for, or when the locale cannot show suit symbols and box lines (``locale_is_utf8``)."""
+    if ascii_flag or not locale_is_utf8(environ, python_coerced=python_coerced):
         return ASCII
     return UNICODE

@@ -1,4 +1,4 @@
-"""The environment a served game runs in: the client's terminal kind, a UTF-8 locale, home, nothing secret."""
+"""The environment a served game runs in: the client's terminal kind, its kind of locale, home, nothing secret."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import os
 import re
 from collections.abc import Mapping
 
+from ..presentation.glyphs import LOCALE_VARIABLES, locale_is_utf8
 from ..settings.options import served_environment
 from ..settings.served import (
     ACCESSIBLE_VARIABLE,
@@ -16,6 +17,7 @@ from ..settings.served import (
 )
 
 UTF8_LOCALE = "C.UTF-8"
+PLAIN_LOCALE = "C"
 DEFAULT_TERM = "xterm-256color"
 # A terminal name is looked up as a file name in terminfo: letters, digits and a little punctuation only.
 TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
@@ -28,7 +30,7 @@ PERSONAL_VARIABLES = frozenset({SESSION_MINUTES_VARIABLE, PLAYER_ID_VARIABLE, NO
 def session_environment(
     term: str | None, client_env: Mapping[str, str], session_seconds: float | None = None
 ) -> dict[str, str]:
-    """The game's whole environment: the client's terminal type, a UTF-8 locale and where home is.
+    """The game's whole environment: the client's terminal type, its kind of locale and where home is.
 
     Never COLUMNS or LINES (they would pin the size and hide resizes), nothing else from the client
     but a well-formed COLORTERM, NO_COLOR and ACCESSIBLE, nothing of the server's secrets. With a session limit,
@@ -37,7 +39,7 @@ def session_environment(
     env = {name: os.environ[name] for name in SERVER_VARIABLES if name in os.environ}
     env.setdefault("PATH", os.defpath)
     env["TERM"] = term if term and TERM_PATTERN.fullmatch(term) else DEFAULT_TERM
-    env["LANG"] = env["LC_CTYPE"] = UTF8_LOCALE
+    env.update(locale_variables(client_env))
     if client_env.get("COLORTERM") in ("truecolor", "24bit"):
         env["COLORTERM"] = client_env["COLORTERM"]
     if client_env.get("NO_COLOR"):
@@ -47,6 +49,20 @@ def session_environment(
     if session_seconds:
         env.update(served_environment(session_minutes=session_seconds / 60))
     return env
+
+
+def locale_variables(client_env: Mapping[str, str]) -> dict[str, str]:
+    """The game's locale: C.UTF-8, or C when the locale the client sends is not UTF-8 (``LC_ALL``, then
+    ``LC_CTYPE``, then ``LANG``, as the C library reads them), so the board draws in ASCII as it would on the
+    client's own machine. A client that sends none of them gets C.UTF-8, as sshd gives the server's own.
+
+    C goes in ``LC_ALL``: a Python on the way to the game (the pty's launcher) would turn a ``LANG=C`` into
+    ``LC_CTYPE=C.UTF-8`` for the processes after it (PEP 538), never an ``LC_ALL``. ``PYTHONUTF8`` keeps the
+    game's own text (names, the line mode's sentences) in UTF-8 all the same.
+    """
+    if any(client_env.get(name) for name in LOCALE_VARIABLES) and not locale_is_utf8(client_env):
+        return {"LC_ALL": PLAIN_LOCALE, "PYTHONUTF8": "1"}
+    return {"LANG": UTF8_LOCALE, "LC_CTYPE": UTF8_LOCALE}
 
 
 def served_variables(max_speed: float, notice: str | None, leaderboard: bool = True) -> dict[str, str]:

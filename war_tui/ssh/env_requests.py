@@ -21,7 +21,8 @@ MAX_VALUE = 64
 """Characters of an accepted variable's value: a locale or a colour setting is far shorter."""
 MAX_KEPT = 20
 """Distinct variables kept per session: COLORTERM, NO_COLOR, ACCESSIBLE, LANG, LANGUAGE and the LC_* there are."""
-# OpenSSH sends LANG and LC_* by default: taken quietly, unused (the game runs in C.UTF-8).
+# OpenSSH sends LANG and LC_* by default: taken quietly; LC_ALL, LC_CTYPE and LANG say whether the game draws
+# in UTF-8 or ASCII (``serving.environment.client_locale``), the others are unused.
 # ACCESSIBLE asks for the line mode (ssh -o SetEnv=ACCESSIBLE=1 HOST), as it does locally.
 WANTED_NAME = re.compile(r"COLORTERM|NO_COLOR|ACCESSIBLE|LANG|LANGUAGE|LC_[A-Z][A-Z_]{0,20}")
 VALUE = re.compile(r"[\x20-\x7e]*")

@@ -30,8 +30,9 @@ SPECTATOR_BACKLOG = 128 * 1024
 MAX_SPECTATORS_PER_RENDERER = 1000
 """As many as a table takes (``--max-spectators`` is at most 1,000): every spectator of one size may share."""
 RENDERER_NAME = "spectators"
-KIND_VARIABLES = ("TERM", "COLORTERM", "NO_COLOR")
-"""What of a game's environment decides how it draws: spectators alike in these may share a renderer."""
+KIND_VARIABLES = ("TERM", "COLORTERM", "NO_COLOR", "LC_ALL")
+"""What of a game's environment decides how it draws (``LC_ALL``: set to C for a client whose locale is not
+UTF-8, so ASCII): spectators alike in these may share a renderer."""
 
 
 LOBBY = ""

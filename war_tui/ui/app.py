@@ -29,7 +29,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from ..core.engine import Game
 from ..core.plural import plural
-from ..presentation.glyphs import choose_glyphs
+from ..presentation.glyphs import choose_glyphs, python_may_have_coerced
 from ..presentation.table_keys import LEADERBOARD_KEYS, lobby_keys
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
@@ -126,7 +126,9 @@ class WarApp(ShadowOutput, App[None]):
         a table of its own at this keyboard, dealt from ``seed_source``)."""
         super().__init__()
         self.settings = settings = settings if settings is not None else PlaySettings()
-        self.glyphs = choose_glyphs(settings.ascii, os.environ if environ is None else environ)
+        # Python's own LC_CTYPE (PEP 538) is only ever in this process's environment, not in one given.
+        coerced = environ is None and python_may_have_coerced(os.environ)
+        self.glyphs = choose_glyphs(settings.ascii, os.environ if environ is None else environ, python_coerced=coerced)
         if settings.deck == "four-colour":
             self.glyphs = replace(self.glyphs, four_colour=True)
         self.finished_hooks: list[FinishedHook] = []
