@@ -172,7 +172,8 @@ SERVER = (
     Option("no_leaderboard", False, kind="switch",
            help="keep no leaderboard: the lobby's s shows none (finished table games are still recorded)"),
     Option("log_level", "info", choices=("info", "debug"),
-           help="debug: whole crash reports of games in the log, not one line each (default {default})"),
+           help="debug: whole crash reports of games in the log, not one line each, and the web door's"
+           " connections closed before they sent a byte (default {default})"),
     Option("no_preload", False, kind="switch",
            help="start every game afresh (a new Python that imports the game) instead of forking it from a"
            " preloaded game parent: slower to start and more memory per game, one process fewer"),

@@ -32,6 +32,8 @@ past the rest, new HTTP connections are closed at once."""
 FD_COUNT_INTERVAL = 0.25
 """Seconds between counts of the open file descriptors (``/proc/self/fd``); accepts in between add one each."""
 FD_DIRECTORY = "/proc/self/fd"
+NO_REQUEST = "no request"
+"""Why a connection that sent nothing within the header time was closed (``HttpGuard.refused``)."""
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -123,9 +125,11 @@ def plain_response(status: int) -> bytes:
 class HttpGuard:
     """The door's count of HTTP connections not yet upgraded, and what it refuses; one per door."""
 
-    def __init__(self, config: GuardConfig, flood_log: Callable[[str, str], None]) -> None:
+    def __init__(self, config: GuardConfig, flood_log: Callable[[str, str], None], debug: bool = False) -> None:
         self.config = config
         self.flood_log = flood_log
+        self.debug = debug
+        """Log the quiet closes too (``--log-level debug``): connections that never sent a byte."""
         self.pending: OrderedDict[GuardedConnection, None] = OrderedDict()
         """Connections not yet upgraded, oldest first."""
         self.per_address: Counter[str] = Counter()
@@ -267,6 +271,8 @@ class GuardedConnection(asyncio.Protocol):
         self._closed = False
         self._head_bytes = 0
         self._head_lines = 0
+        self._spoke = False
+        """A byte arrived: a request began (a browser's preconnect sends none until it is used)."""
         self._tail = b""
         self._timer: asyncio.TimerHandle | None = None
 
@@ -296,6 +302,7 @@ class GuardedConnection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._closed:
             return
+        self._spoke = True
         if not self._upgraded and not self._measure(data):
             return
         self.inner.data_received(data)
@@ -354,8 +361,18 @@ class GuardedConnection(asyncio.Protocol):
 
     def _too_slow(self) -> None:
         self._timer = None
-        if not self._upgraded and not self._closed:
+        if self._upgraded or self._closed:
+            return
+        if self._spoke:
             self.refuse("request headers too slow", 408)
+            return
+        # A browser opens connections ahead of need and may leave one unused: no request, so no answer and no
+        # line (but at debug); it is closed all the same, as a connection that only holds a place would be.
+        self.refuse(NO_REQUEST, None)
+        if self.guard.debug:
+            seconds = self.guard.config.header_seconds
+            self.guard.flood_log(f"web {self.label}: closed: nothing sent in {seconds:g} s (an unused preconnect,"
+                                 " or an idle client)", "web connections closed")
 
     @property
     def is_upgraded(self) -> bool:

@@ -105,7 +105,7 @@ class WebDoor:
         self._static = load_static()
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
-        self.guard = HttpGuard(config.guard, server.flood_log)
+        self.guard = HttpGuard(config.guard, server.flood_log, debug=server.config.debug)
         self._stopping = False
         self.identities = Identities(server.config.secret())
         self.hosts: HostRules | None = None
