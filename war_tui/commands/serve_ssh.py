@@ -113,8 +113,8 @@ SERVER = (
           " (default {default})"),
     whole("game_nice", 0, MAX_NICE, 10, metavar="N",
           help="how far below the server's CPU priority each game runs, {low}-{high}: added to the server's nice"
-          " value; from 1 a game's session group also goes to nice {high} after its first 2 s, 0 runs games"
-          " beside the server (default {default})"),
+          " value; from 1 a game's session group also settles after its first 2 s, at nice 5 at a table and"
+          " {high} solo, 0 runs games beside the server (default {default})"),
     number("max_speed", 1, 1000, 60.0, "battles per second", "60", metavar="S",
            help="auto-play's top speed in served games, {low:g}-{high:g} battles per second; the game's 'max'"
            " means this (default {default:g})"),

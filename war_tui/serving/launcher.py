@@ -14,7 +14,7 @@ from ..settings.served import ERROR_FD_VARIABLE
 from .crash import TRACEBACK, crash_summary, describe_status, loggable, report_lines
 from .environment import home_directory
 from .house import House
-from .priority import SETTLED_NICE
+from .priority import settled_nice
 from .pty_process import PtyProcess, run_until_stopped
 
 __all__ = ["MAX_ERROR_LINES", "GameEnd", "log_end", "run_until_stopped", "start_game"]
@@ -32,20 +32,20 @@ async def start_game(
     table: socket.socket | None = None,
     line: str | None = None,
     cwd: str | None = None,
-    settled_nice: int = SETTLED_NICE,
 ) -> PtyProcess:
     """Start the served game, forked from the preloaded parent when one is ready, else afresh.
 
     Started in HOME, as a login would (never where the server was started), within the server's
-    limits. ``table``: the game's end of its table socket, which it inherits. Raises whatever kept a
-    game from starting.
+    limits. ``table``: the game's end of its table socket, which it inherits; a game at a table settles
+    at a higher CPU priority than a solo game (``priority.settled_nice``). Raises whatever kept a game
+    from starting.
     """
     config = house.config
     for parent in (house.game_parent, None):
         process = await PtyProcess.start(
             config.session_argv, env, size, on_output, cwd=cwd or home_directory(env),
             memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
-            settled_nice=settled_nice, input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
+            settled_nice=settled_nice(table is not None), input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
             pass_fds=() if table is None else (table.fileno(),), parent=parent, line=line,
         )
         if process is not None:

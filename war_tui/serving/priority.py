@@ -6,8 +6,9 @@ own (its pty is its controlling terminal): the nice value a game gives itself th
 against itself, and thirty busy games would each weigh as much as the server. So the server sets the
 nice value of each game's session group (``/proc/PID/autogroup``, see sched(7)) to ``SETTLED_NICE``
 once the game has had ``START_BOOST`` seconds: a newcomer draws its first board with the server's
-weight (1,024 to a settled game's 15), then plays below the server and every newcomer, and alike with
-every other game. Where there is no such file (autogroup built out, another system) the game's own nice
+weight (1,024 to a settled solo game's 15), then plays below the server and every newcomer. Every game at a
+table (a player's, a spectator's own, the spectators' renderer) settles at ``TABLE_NICE`` instead, alike:
+the people pressing keys are never starved by the people watching. Where there is no such file (autogroup built out, another system) the game's own nice
 value is all there is, and nothing here happens. The kernel takes one unprivileged change a tenth of a
 second, machine-wide: a refused one (EAGAIN) is tried again, a few times.
 """
@@ -18,14 +19,24 @@ import asyncio
 import errno
 
 START_BOOST = 2.0
-"""Seconds a game runs with the server's weight before its group gets ``SETTLED_NICE``."""
+"""Seconds a game runs with the server's weight before its group settles (``settled_nice``)."""
 SETTLED_NICE = 19
-"""The lowest weight: what a settled game needs is a frame a battle, which waits for nobody's start."""
-RENDERER_NICE = 5
-"""Where a spectators' renderer settles (weight 335): it draws for every spectator of its size at the table,
-so it keeps up beside busy games (15 each) and stays below the server and a newcomer's start (1,024)."""
+"""Where a solo game settles, the lowest weight (15): what it needs is a frame a battle, which waits for nobody, so
+thirty on auto-play together weigh less than a newcomer's start."""
+TABLE_NICE = 5
+"""Where every game at a table settles (weight 335): a player's game, a spectator's own and the spectators' renderer
+alike. Each draws the same table at the table's pace, and a table waits for its players' keys, so a player's
+game never weighs less than the renderer drawing the same battles for the people watching. It keeps up beside
+busy solo games (15 each) and busy loops of other sessions (1,024 a session), and stays below the server and a
+newcomer's start (1,024)."""
 RETRY_AFTER = 0.15
 RETRIES = 20
+
+
+def settled_nice(at_table: bool) -> int:
+    """Where a game's session group settles after its start-up boost: ``TABLE_NICE`` for a game at a table (it has
+    a table socket: a seat, the lobby, a spectator's game or a renderer), ``SETTLED_NICE`` for a solo game."""
+    return TABLE_NICE if at_table else SETTLED_NICE
 
 
 def set_group_nice(pid: int, niceness: int) -> int:

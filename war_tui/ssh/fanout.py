@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from ..serving.commands import TableMode
 from ..serving.house import House
 from ..serving.launcher import start_game
-from ..serving.priority import RENDERER_NICE
 from ..serving.pty_process import PtyProcess
 from ..serving.table_place import game_socket
 from ..serving.table_socket import TableSocket
@@ -175,9 +174,7 @@ class Renderer:
             env = dict(self._env)
             table_socket, theirs = game_socket(link, mode, env, server.tables.wake)
             try:
-                process = await start_game(
-                    server, env, self.key.size, self._output, table=theirs, cwd=self._cwd, settled_nice=RENDERER_NICE,
-                )
+                process = await start_game(server, env, self.key.size, self._output, table=theirs, cwd=self._cwd)
             except Exception as exc:  # noqa: BLE001 - its spectators get games of their own instead
                 server.log(f"{self.where}: renderer did not start: {exc}")
                 self._end_all("alone")
