@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Collection
 
 from ..core.cells import cell_width, cut_cells
+from ..untrusted import DROPPED_CATEGORIES
 
 MAX_NAME_LENGTH = 16
 """Terminal cells a name takes at most (a wide character such as 山 takes two)."""
@@ -25,8 +26,9 @@ MAX_TABLE_NAME_LENGTH = 24
 FALLBACK_NAME = "guest"
 """The name of someone whose user name has nothing left once reduced."""
 
-_DROPPED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"})
-"""Controls, format characters (bidi overrides, zero-width joiners), surrogates, private use, unassigned, spaces."""
+_DROPPED = DROPPED_CATEGORIES | {"Zs"}
+"""What no text shown takes (``war_tui.untrusted.plain_text``: controls, format characters such as bidi overrides
+and zero-width joiners, surrogates, private use, unassigned), and spaces."""
 _MARKS = frozenset({"Mn", "Mc", "Me"})
 _MARKUP_TAG = re.compile(r"\[[a-z#/@][^\[\]]*\]", re.IGNORECASE)
 """What Rich's markup reads as a tag (``[i]``, ``[/]``, ``[link=…]``): a name is never read so, but two
