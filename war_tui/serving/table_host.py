@@ -76,6 +76,8 @@ class TableHost:
         self._dropped = 0
         self.recorded = 0
         """Games handed to the statistics store (stored, or waiting in it for a locked file)."""
+        self._handing_again = False
+        """Records of restored tables are being handed again (``record_restored``): their ends were logged."""
         self._wake = asyncio.Event()
         self._timers: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -137,21 +139,29 @@ class TableHost:
 
     def _record(self, record: GameRecord) -> None:
         """Called by a table, on the loop, once per finished game: hand it to the writer thread."""
-        self.log(
-            f"table game over: {record.p1_name} {record.p1_count} - {record.p2_name} {record.p2_count} "
-            f"after {plural(record.battles, 'battle')} ({record.result})"
-        )
+        if not self._handing_again:
+            self.log(
+                f"table game over: {record.p1_name} {record.p1_count} - {record.p2_name} {record.p2_count} "
+                f"after {plural(record.battles, 'battle')} ({record.result})"
+            )
         if self.publish is None or not self.publish(record):
             self.record_here(record)
 
     def record_restored(self, names: list[str]) -> None:
         """Hand again the records of the games over at tables just restored (``Table.record_finished_game``):
         their server may have died between keeping a game's end and its record leaving. Called once finished
-        games reach every node (``publish``), so each is stored everywhere, once by its id."""
-        for name in names:
-            table = self.registry.table(name)
-            if table is not None:
-                table.record_finished_game()
+        games reach every node (``publish``), so each is stored everywhere, once by its id.
+
+        Not logged again: the server that finished a game logged its end as it happened, before the store
+        could keep it, so a game the store holds as over was said once already, whoever records it now."""
+        self._handing_again = True
+        try:
+            for name in names:
+                table = self.registry.table(name)
+                if table is not None:
+                    table.record_finished_game()
+        finally:
+            self._handing_again = False
 
     def record_here(self, record: GameRecord) -> None:
         """Hand ``record`` to the writer thread, for this server's statistics only."""
