@@ -324,3 +324,22 @@ async def test_a_table_not_heard_from_yet_shows_no_game_0_and_no_empty_packets()
             assert "waiting for the deal" in text
     finally:
         ours.close()
+
+
+# ---------------------------------------------------------------- issue 40: a held key at game over
+
+
+async def test_two_players_holding_their_keys_through_the_last_battle_keep_the_result_until_they_let_go():
+    now = [0.0]
+    settings = replace(SHOWN_WHOLE, two_players=True, packets=QUICK_WIN, result_hold=0.5)
+    app = WarApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: now[0], new_seed=lambda: 1234)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.board.deal is not None)
+        for _ in range(30):  # both keys' auto-repeat, through the one battle and on, 30 ms apart
+            await pilot.press("f", "j")
+            now[0] += 0.03
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and app.controller.game_number == 1
+        now[0] += 0.5  # both let go for the whole hold
+        await pilot.press("f", "j")
+        await until(pilot, lambda: app.controller.game_number == 2)

@@ -11,10 +11,13 @@ import codecs
 import contextlib
 import os
 import select
+import time
+from collections.abc import Callable
 
 from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.rules import EndReason, Side
 from ..presentation.requests import KEYS, leaving, pending
+from ..presentation.result_hold import ResultHold
 from ..presentation.speed import speed_label
 from ..serving.table_client import TableClient
 from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState
@@ -49,8 +52,14 @@ def auto_words(state: TableState) -> str:
 class TableLine:
     """What to say for a table's updates and what to ask it for each command; ``sentences`` collects the lines."""
 
-    def __init__(self, game: RemoteGame, *, terse: bool = False, pace: float = 3.0) -> None:
+    def __init__(
+        self, game: RemoteGame, *, terse: bool = False, pace: float = 3.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.game = game
+        self._clock = clock
+        self._hold = ResultHold()
+        """The result just told, holding against a key held through the last battle (enter, space, r)."""
         self.terse = terse
         self.speed = max(MIN_AUTO_SPEED, 1 / pace)
         self.sentences: list[str] = []
@@ -92,6 +101,8 @@ class TableLine:
             said = BattleTeller(self.voice(), self.game.rules.war_cards).on_event(event)
             if said:
                 self.sentences.append(said)
+            if isinstance(event, GameOver):
+                self._hold.start(self._clock())
             if isinstance(event, GameOver) and self.me is not None and event.reason is not EndReason.AGREED:
                 self.sentences.append("Press enter to deal again; the table deals once both players asked.")
 
@@ -184,6 +195,7 @@ class TableLine:
             where = f"You sit at table {snap.state.table} in seat {me.index + 1}, as {snap.you.name}; {across}."
         lines = [where, f"Game {snap.state.game}, battle {snap.battles:,}. {self.voice(False).counts(*snap.counts)}"]
         if snap.result is not None:
+            self._hold.start(self._clock())
             lines.append("That game is over." + (" Press enter to deal again." if me is not None else ""))
         lines.append(TABLE_KEYS_LINE if me is not None else WATCHER_KEYS_LINE)
         if me is not None and snap.state.seats[me.other.index].name is None:
@@ -209,6 +221,8 @@ class TableLine:
                 TABLE_KEYS_LINE if self.me is not None else WATCHER_KEYS_LINE,
                 EMOTES_LINE,
             ]
+        if command in (Command.FLIP, Command.RESTART) and game.over and self._hold.holds(self._clock()):
+            return []  # a key held through the last battle: the result holds until the keys pause
         if command is Command.FLIP:
             if game.over:
                 game.restart()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..core.cards import Card
 from ..core.rules import Rules
+from ..presentation.result_hold import RESULT_HOLD
 from ..presentation.unfolding import WAR_STEP
 from .options import DEFAULT_NAMES, OPTIONS
 
@@ -21,9 +22,6 @@ if TYPE_CHECKING:
 
 SCREENSAVER_PAUSE = 5.0
 """Seconds the screensaver shows a finished game before dealing the next."""
-RESULT_HOLD = 0.5
-"""Seconds without a key a result waits for before space, enter, a or r deal again: a key held through the last
-battle (its repeats come every few hundredths of a second) cannot skip it, however long it is held."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from ...core.engine import Game
 from ...core.events import Event, GameStarted
 from ...core.pace import MAX, tick_plan
 from ...core.rules import Rules
+from ...presentation.result_hold import ResultHold
 from ...presentation.speed import MIN_SPEED, faster, slower, speed_limit_text
 from ...presentation.unfolding import stopped_at_war_text
 from ...presentation.views import BattleView, deal_view, end_view
@@ -60,7 +61,8 @@ class SoloController(TimeLimits):
         self._auto_plan: tuple[float, float] | None = None
         self._limit_timer: Stoppable | None = None
         self._next_deal_timer: Stoppable | None = None
-        self._held_since: float | None = None  # the result on show, or the last key that came while it held
+        self._hold = ResultHold(settings.result_hold)
+        """The result on show, holding against a key held through the last battle."""
         self._stop_events: Callable[[], None] | None = None
 
     @property
@@ -95,7 +97,7 @@ class SoloController(TimeLimits):
         self._cancel(self._limit_timer, self._next_deal_timer)
         self._limit_timer = self._next_deal_timer = None
         self.board.settle()  # a war still being laid belongs to the game before
-        self._held_since = None
+        self._hold.release()
         if packets is not None:
             game = Game(packets[0], packets[1], self._rules)
         else:
@@ -294,25 +296,16 @@ class SoloController(TimeLimits):
         self.shell.show_result(ResultShown(end, game.seed, next_deal_in=pause if screensaver else None))
         if screensaver:
             self._next_deal_timer = self.shell.set_timer(pause, self._deal_next)
-        if self.settings.result_hold > 0:  # a key held through the last battle does not skip the result (``_still_held``)
-            self._held_since = self._clock()
+        self._hold.start(self._clock())  # a key held through the last battle does not skip the result
 
     def _still_held(self) -> bool:
-        """Whether the result still ignores the keys that deal again; a key that comes while it does (a held
-        key's repeat) holds it longer: the result lets go once the keys pause for ``result_hold`` seconds."""
-        if self._held_since is None:
-            return False
-        now = self._clock()
-        if now - self._held_since >= self.settings.result_hold:
-            self._held_since = None
-            return False
-        self._held_since = now
-        return True
+        """Whether the result still ignores the keys that deal again (``ResultHold``)."""
+        return self._hold.holds(self._clock())
 
     @property
     def result_held(self) -> bool:
         """Whether a key that deals again would now be ignored (the keys have not paused since the result)."""
-        return self._held_since is not None and self._clock() - self._held_since < self.settings.result_hold
+        return self._hold.holding(self._clock())
 
     def _deal_next(self) -> None:
         self._next_deal_timer = None

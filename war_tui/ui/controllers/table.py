@@ -17,6 +17,7 @@ from typing import Protocol
 from ...core.events import Event, GameOver, GameStarted
 from ...core.rules import Result, Rules
 from ...presentation.requests import declinable, emote_line, new_requests
+from ...presentation.result_hold import ResultHold
 from ...presentation.speed import faster, slower, speed_label
 from ...presentation.table_views import BattleStep, DealStep, ResultStep, board_steps
 from ...presentation.views import BattleView, EndView, LogNote, deal_view, end_view
@@ -118,6 +119,8 @@ class TableController(TimeLimits):
         self._war_stop_timer: Stoppable | None = None
         """Notes that came while a war is held at its tie: logged after its battle, as they happened."""
         self._leave_confirmed = False
+        self._hold = ResultHold(settings.result_hold)
+        """The result on show, holding against a key held through the last battle (space, enter, r)."""
 
     def first_names(self) -> tuple[str, str]:
         """The names the board starts with: the seats' if the table has said them, else placeholders."""
@@ -423,6 +426,7 @@ class TableController(TimeLimits):
     # ----------------------------------------------------------- the result
 
     def _show_result(self, end: EndView) -> None:
+        self._hold.start(self._clock())
         self.shell.show_result(ResultShown(end, self.game.seed, kind=self.kind, hint=self._result_hint()))
 
     def _result_hint(self) -> tuple[str, ...]:
@@ -456,11 +460,18 @@ class TableController(TimeLimits):
             return False
         return bool(getattr(state.seats[you.seat.index], kind))
 
+    def result_holds(self) -> bool:
+        """At game over, whether the result still ignores a key that asks to deal again: the keys have not paused
+        since it showed (``ResultHold``), so a key held through the last battle never asks the table to deal."""
+        return self.game.over and self._hold.holds(self._clock())
+
     def flip(self) -> None:
-        self.seats.flip(self)
+        if not self.result_holds():
+            self.seats.flip(self)
 
     def seat_flip(self, seat: int) -> None:
-        self.seats.seat_flip(self, seat)
+        if not self.result_holds():
+            self.seats.seat_flip(self, seat)
 
     def auto(self) -> None:
         self.seats.auto(self)
@@ -508,7 +519,8 @@ class TableController(TimeLimits):
         self.shell.say(WAR_STOP_NOTE, "Nobody agreed: stop at wars stays as it was", timeout=3)
 
     def restart(self) -> None:
-        self.seats.restart(self)
+        if not self.result_holds():
+            self.seats.restart(self)
 
     def emote(self, emote: int) -> None:
         if not self.only_watching():
