@@ -64,6 +64,46 @@ async def test_another_key_never_takes_an_away_players_seat_whatever_name_it_typ
     assert any(line == f"table oak: ann is back at seat 1 [{ann_id}]" for line in srv.logs)
 
 
+async def test_a_player_back_in_her_kept_seat_keeps_it_again_when_she_drops_at_once(tmp_path):
+    """ann played, left, came back and lost her connection again a moment later: her seat is kept for her again,
+    and eve (another key) watches rather than sitting down with ann's cards (before: "ann left seat 1 after 0 s,
+    before any flip: the seat is not kept", and eve sat there)."""
+    ann_key, bob_key, eve_key = (make_key(tmp_path, name) for name in ("ann_key", "bob_key", "eve_key"))
+    srv = await start_server(tmp_path, [ann_key, bob_key, eve_key], argv=FAKE_TABLE_ARGV, **MANY)
+    people: list[Seat] = []
+    try:
+        ann = await arrive(srv.port, "ann", "table oak", ann_key)
+        bob = await arrive(srv.port, "bob", "table oak", bob_key)
+        people += [ann, bob]
+        await ann.expect(r"STATE seats=ann:player,bob:player")
+        await bob.expect(r"SNAPSHOT")  # both games are up (keys typed before may wait in a cooked pty)
+        ann.type(b"f")
+        bob.type(b"f")
+        await bob.expect(r"BATTLE 1 ")
+        await ann.leave()
+        await bob.expect(r"STATE seats=ann:away,bob:player")
+        back = await arrive(srv.port, "ann", "table oak", ann_key)
+        people.append(back)
+        await back.expect(r"SNAPSHOT you=ann seat=1 ")
+        await bob.expect(r"NOTICE joined ann is back at seat 1")
+        await back.leave()
+        await bob.expect(r"NOTICE left ann left seat 1: the house plays it until they return")
+        await bob.expect(r"STATE seats=ann:away,bob:player")
+        eve = await arrive(srv.port, "eve", "table oak", eve_key)
+        people.append(eve)
+        await eve.expect(r"SNAPSHOT you=eve seat=- ")
+        again = await arrive(srv.port, "ann", "table oak", ann_key)
+        people.append(again)
+        await again.expect(r"SNAPSHOT you=ann seat=1 game=1 battles=1 ")
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+    ann_id = f"key:{ann_key.key.get_fingerprint('sha256')}"
+    assert srv.logs.count(f"table oak: ann left seat 1, kept for 300 s [{ann_id}]") == 2, srv.logs
+    assert not any("the seat is not kept" in line for line in srv.logs)
+
+
 async def test_the_same_key_from_a_second_terminal_takes_the_seat_and_the_game_goes_on(tmp_path):
     ann_key, bob_key = (make_key(tmp_path, name) for name in ("ann_key", "bob_key"))
     srv = await start_server(tmp_path, [ann_key, bob_key], argv=FAKE_TABLE_ARGV, **MANY)

@@ -354,6 +354,27 @@ def test_a_player_who_leaves_after_a_flip_keeps_the_seat_however_soon():
     assert table.state().seats[1].status is SeatStatus.AWAY
 
 
+def test_a_player_back_at_their_kept_seat_keeps_it_again_however_soon_they_drop():
+    """A seat is its person's: ann, who played, came back and lost her connection a second later, is away with her
+    seat kept, not a knock whose seat anyone takes (before: "before any flip: the seat is not kept", and eve sat
+    down with ann's cards)."""
+    lines: list[str] = []
+    table, clock, (ann, bob), (_one, two) = seated(log=lines.append)
+    ann.flip()
+    bob.flip()
+    ann.leave()
+    clock.advance(40)
+    back = table.join("ann", Recorder(), identity=ANN_KEY)
+    assert back.seat is Side.P1
+    clock.advance(1)
+    back.leave()
+    assert table.state().seats[0].status is SeatStatus.AWAY
+    assert "ann left seat 1: the house plays it until they return" in two.texts()
+    assert lines[-1] == f"table oak: ann left seat 1, kept for 300 s [{ANN_KEY}]"
+    assert table.join("eve", Recorder(), identity=EVE_KEY).watching
+    assert table.join("ann", Recorder(), identity=ANN_KEY).seat is Side.P1
+
+
 def test_after_five_minutes_the_seat_goes_to_whoever_sits_next():
     table, clock, (_ann, bob), _sinks = settled()
     bob.leave()

@@ -18,7 +18,7 @@ DEFAULT_RECONNECT_GRACE = 300.0
 DEFAULT_CLOSE_AFTER = 30.0
 """Seconds a table with nobody at it (and no seat kept for anyone) stays open."""
 DEFAULT_SHORT_STAY = 10.0
-"""A player who leaves within this many seconds of sitting, before anyone flipped, keeps nothing."""
+"""A player who leaves within this many seconds of first sitting in a seat, before anyone flipped, keeps nothing."""
 DEFAULT_MAX_SPECTATORS = 10
 MAX_MAX_SPECTATORS = 1000
 DEFAULT_LOG_LINES = 100

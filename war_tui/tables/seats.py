@@ -66,8 +66,11 @@ class Seat(Generic[M]):
         """Where the player who sits (or sat) here came from, for the cap on seats one address holds."""
         self.left_at: float | None = None
         self.sat_at = 0.0
+        """When its player first sat here (coming back to the seat kept for them is no new sitting)."""
         self.moves_at_sit = 0
+        """The table's flips and battles then: a player who leaves before anything moved keeps nothing."""
         self.name_before: str | None = None
+        """The seat's name before its player first sat here: what a short stay gives back."""
         self.flipped = False
         self.flipped_at = 0.0
         self.auto = False
@@ -327,14 +330,15 @@ class Seats(Generic[M]):
             )
         else:
             seating = Seating(f"{name} sits at seat {number}", f"{name} sits at seat {number}", identity)
-        seat.name_before = None if returning else seat.name
+        if not returning:  # a seat is its person's from their first sitting: a return starts no short stay
+            seat.name_before = seat.name
+            seat.sat_at = now
+            seat.moves_at_sit = moves
         seat.member = member
         seat.name = name
         seat.identity = identity
         seat.address = member.address
         seat.left_at = None
-        seat.sat_at = now
-        seat.moves_at_sit = moves
         seat.flipped = False  # a flip is its player's: a newcomer never inherits one
         seat.drop_wishes()
         seat.lost = False
@@ -372,7 +376,8 @@ class Seats(Generic[M]):
 
     def vacate(self, member: M, seat: Seat[M], now: float, moves: int) -> Seating:
         """``member`` leaves ``seat``: it is kept for their identity for the reconnect grace, unless they leave
-        within the short stay of sitting before anything moved (a connection that only knocked)."""
+        within the short stay of first sitting there before anything moved (a connection that only knocked; one
+        back at the seat kept for them keeps it again, however soon it drops)."""
         number = seat.number
         seat.member = None
         seat.left_at = now

@@ -318,7 +318,7 @@ class Table:
         """``member`` has gone (asked to leave, or the connection closed); safe to call twice.
 
         Their seat is kept for their identity for the reconnect grace, unless they leave within
-        the short stay of sitting before anything moved (a connection that only knocked).
+        the short stay of first sitting there before anything moved (a connection that only knocked).
         """
         if not member.present:
             return
