@@ -54,3 +54,9 @@ def test_an_escape_sequence_that_never_ends_is_bounded():
     lines = KeyReader(lines=True)
     lines.feed("\x1b[" + "1" * 100_000)
     assert len(lines._line) <= MAX_LINE
+
+
+def test_plus_and_minus_are_the_speed_keys_as_keys_and_as_lines():
+    assert KeyReader(lines=False).feed("+-=_") == [Command.FASTER, Command.SLOWER, Command.FASTER, Command.SLOWER]
+    lines = KeyReader(lines=True)
+    assert lines.feed("+\n-\nfaster\nslower\n") == [Command.FASTER, Command.SLOWER, Command.FASTER, Command.SLOWER]

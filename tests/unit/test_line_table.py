@@ -183,3 +183,39 @@ def test_auto_play_agreed_stays_on_through_game_over_and_is_said_on_from_the_nex
     assert line.take_sentences()[0] == "Auto-play off."
     bob.set_auto(True, 4.0)
     assert line.take_sentences() == ["Auto-play on from the next deal: one battle every 2 seconds."]
+
+
+def test_plus_and_minus_set_the_speed_a_line_mode_player_asks_auto_play_for():
+    table, _clock, line, bob, _sink = line_seat()
+    assert say(line, Command.FASTER) == ["Your speed: 1 battle a second; auto-play runs at the slower player's."]
+    assert say(line, Command.FASTER) == ["Your speed: 2 battles a second; auto-play runs at the slower player's."]
+    say(line, Command.FASTER)
+    bob.set_auto(True, 8.0)
+    line.take_sentences()
+    assert say(line, Command.AUTO) == ["Auto-play on: one battle every 0.25 seconds."]
+    assert table.state().auto_speed == 4.0  # agreed at the line player's 4/s, not the table's slowest
+    say(line, Command.SLOWER)
+    assert table.state().auto_speed == 2.0 and table.state().seats[0].speed == 2.0  # asked again at once
+    for _ in range(3):
+        say(line, Command.SLOWER)
+    assert say(line, Command.SLOWER) == ["Already at the slowest: one battle every 2 seconds."]
+
+
+def test_plus_stops_at_the_servers_top_speed_and_help_lists_both_keys():
+    table, clock = make_table(dealing(*EIGHT_PLAIN))
+    game = RemoteGame()
+    line = TableLine(game, top=16.0)
+    game.send = table.join("ann", game.handle).request
+    line.take_sentences()
+    for _ in range(5):  # 0.5, 1, 2, 4, 8, then the top
+        say(line, Command.FASTER)
+    assert line.speed == 16.0
+    assert say(line, Command.FASTER) == ["Already at the top speed: 16 battles a second."]
+    helped = say(line, Command.HELP)
+    assert "Your auto-play speed is 16 battles a second: + and - change it, from one battle every 2 seconds" in helped[3]
+    assert "+ and - set its speed" in helped[4]
+
+
+def test_a_spectators_plus_says_only_players_set_the_speed():
+    _table, _clock, line, _bob, _sink = line_seat(watch=True)
+    assert say(line, Command.FASTER) == ["You are watching: only the players set auto-play's speed."]

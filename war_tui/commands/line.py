@@ -95,7 +95,7 @@ def run_line_mode(args: argparse.Namespace, settings: PlaySettings, store: Stats
         from ..line.table import TableLine, run_table_line
         from ..tables import RemoteGame
 
-        table = TableLine(RemoteGame(), terse=bool(args.terse), pace=args.pace or DEFAULT_PACE)
+        table = TableLine(RemoteGame(), terse=bool(args.terse), pace=args.pace or DEFAULT_PACE, top=settings.top_speed)
         return run_table_line(table, sys.stdin.fileno(), settings.table_fd, LineOutput(sys.stdout.buffer),
                               lines=lines or None)
     player = LinePlayer(line_settings(args, settings), record, now=time.monotonic())

@@ -26,6 +26,8 @@ class Command(StrEnum):
     DECLINE = "decline"  # at a table: say no to the other player's request
     SIT = "sit"  # at a table: a spectator takes a free seat
     HOUSE = "house"  # at a table, alone: the house plays the empty seat now (a word only: h is help)
+    FASTER = "faster"  # at a table: this player's auto-play speed, one step up
+    SLOWER = "slower"  # at a table: this player's auto-play speed, one step down
     EMOTE_1 = "emote 1"
     EMOTE_2 = "emote 2"
     EMOTE_3 = "emote 3"
@@ -43,13 +45,14 @@ _KEYS = {
     "a": Command.AUTO, "s": Command.SCORE, "h": Command.HELP, "?": Command.HELP,
     "q": Command.QUIT, "\x03": Command.QUIT, "\x04": Command.QUIT,
     "w": Command.WAR_STOP, "r": Command.RESTART, "n": Command.DECLINE, "t": Command.SIT,
+    "+": Command.FASTER, "=": Command.FASTER, "-": Command.SLOWER, "_": Command.SLOWER,
     **{str(n): command for n, command in enumerate(EMOTE_COMMANDS, 1)},
 }
 _WORDS = {"flip": Command.FLIP, "auto": Command.AUTO, "score": Command.SCORE, "help": Command.HELP,
           "quit": Command.QUIT, "exit": Command.QUIT, "war": Command.WAR_STOP, "wars": Command.WAR_STOP,
           "restart": Command.RESTART, "again": Command.RESTART, "deal": Command.RESTART,
           "no": Command.DECLINE, "decline": Command.DECLINE, "sit": Command.SIT,
-          "house": Command.HOUSE}
+          "house": Command.HOUSE, "faster": Command.FASTER, "slower": Command.SLOWER}
 
 _EDIT_KEYS = {
     "\x7f": "erase", "\x08": "erase", "\x01": "home", "\x05": "end", "\x0b": "kill_end", "\x15": "kill_start",

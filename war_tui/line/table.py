@@ -18,7 +18,7 @@ from ..core.events import BattleWon, Event, GameOver, GameStarted
 from ..core.rules import EndReason, Side
 from ..presentation.requests import KEYS, leaving, pending
 from ..presentation.result_hold import ResultHold
-from ..presentation.speed import speed_label
+from ..presentation.speed import MAX, MIN_SPEED, faster, slower, speed_label
 from ..serving.table_client import TableClient
 from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState
 from ..tables.agreement import request_words
@@ -31,8 +31,8 @@ READ_SIZE = 64 * 1024
 """Bytes of keys read at once."""
 
 TABLE_KEYS_LINE = (
-    "Keys: enter flips, a asks for auto-play, w to stop at wars, r to deal again, n declines,"
-    " 1 to 6 emote, s the score, h help, q leaves the table."
+    "Keys: enter flips, a asks for auto-play, + and - set its speed, w to stop at wars, r to deal again,"
+    " n declines, 1 to 6 emote, s the score, h help, q leaves the table."
 )
 WATCHER_KEYS_LINE = "Keys: t takes a free seat, s the score, h help, q leaves."
 EMOTES_LINE = "Emotes: " + ", ".join(f"{n} {text}" for n, text in enumerate(EMOTES, 1)) + "."
@@ -49,14 +49,26 @@ def auto_words(state: TableState) -> str:
     return f"Auto-play on{when}: one battle every {1 / state.auto_speed:g} seconds."
 
 
+def speed_words(speed: float) -> str:
+    """An auto-play speed as a voice says it: "4 battles a second", "one battle every 2 seconds", "max"."""
+    if speed == MAX:
+        return "max, the table's fastest"
+    if speed < 1:
+        return f"one battle every {1 / speed:g} seconds"
+    return f"{speed:g} battle{'s' if speed != 1 else ''} a second"
+
+
 class TableLine:
     """What to say for a table's updates and what to ask it for each command; ``sentences`` collects the lines."""
 
     def __init__(
-        self, game: RemoteGame, *, terse: bool = False, pace: float = 3.0,
+        self, game: RemoteGame, *, terse: bool = False, pace: float = 3.0, top: float = MAX,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``pace``: the seconds between battles this player first asks auto-play for; ``top``: the fastest + goes
+        (the server's cap, as on the full screen; "max" at most, which a table plays at its own fastest)."""
         self.game = game
+        self.top = top
         self._clock = clock
         self._hold = ResultHold()
         """The result just told, holding against a key held through the last battle (enter, space, r)."""
@@ -218,6 +230,9 @@ class TableLine:
                 "Equal cards start a war: each lays cards face down, then one face up decides.",
                 "Auto-play, stopping at wars and dealing again happen once both players asked:"
                 " the same key agrees to the other's request, n declines it.",
+                *([f"Your auto-play speed is {speed_words(self.speed)}: + and - change it, from"
+                   f" {speed_words(MIN_SPEED)} to {speed_words(self.top)}; auto-play runs at the slower player's."]
+                  if self.me is not None else []),
                 TABLE_KEYS_LINE if self.me is not None else WATCHER_KEYS_LINE,
                 EMOTES_LINE,
             ]
@@ -240,6 +255,8 @@ class TableLine:
             return []
         if command is Command.DECLINE:
             return self._decline()
+        if command in (Command.FASTER, Command.SLOWER):
+            return self._set_speed(command is Command.FASTER)
         if command is Command.SIT:
             game.sit()
             return []
@@ -255,6 +272,20 @@ class TableLine:
         """Whether this seat asks for ``kind`` now, as the table last said (a key asks, or withdraws)."""
         state, me = self.game.state, self.me
         return state is not None and me is not None and bool(getattr(state.seats[me.index], kind))
+
+    def _set_speed(self, up: bool) -> list[str]:
+        """+ or -: this player's auto-play speed one step up or down, within the full screen's limits; asked of the
+        table at once while this seat asks for auto-play."""
+        if self.me is None:
+            return ["You are watching: only the players set auto-play's speed."]
+        if up and self.speed >= self.top:
+            return [f"Already at the top speed: {speed_words(self.top)}."]
+        if not up and self.speed <= MIN_SPEED:
+            return [f"Already at the slowest: {speed_words(MIN_SPEED)}."]
+        self.speed = min(faster(self.speed), self.top) if up else slower(self.speed)
+        if self._wants("auto"):
+            self.game.set_auto(True, self.speed)
+        return [f"Your speed: {speed_words(self.speed)}; auto-play runs at the slower player's."]
 
     def _decline(self) -> list[str]:
         """n: the other player's requests, answered no (the table tells everyone who declined)."""
