@@ -4,9 +4,26 @@ failed sign-ins that do not fill the log."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
+import signal
 import stat
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
+from support.nats import NatsServer
+from support.tls import CertificateAuthority, Issued
+
+from war_tui.cluster.access import NatsAccess, TlsFiles
+from war_tui.cluster.connection import connect
 from war_tui.cluster.embedded import EmbeddedNats
+from war_tui.cluster.errors import ClusterUnavailable
+from war_tui.cluster.table_store import NatsTableStore
+
+TIMEOUT = 30.0
 
 
 def mode(path) -> int:
@@ -29,3 +46,245 @@ async def test_a_restart_tightens_a_loosened_cluster_folder_and_its_config(tmp_p
         assert mode(folder / "run") == 0o700
     finally:
         await again.stop()
+
+
+# ------------------------------------------------------------------ tls:// means TLS
+
+
+def tls_block(certs: Issued, ca: Path | None = None) -> str:
+    """A nats-server's TLS: its certificate, and with ``ca`` a client's certificate signed by it required."""
+    lines = [f"  cert_file: {json.dumps(str(certs.cert))}", f"  key_file: {json.dumps(str(certs.key))}"]
+    if ca is not None:
+        lines += [f"  ca_file: {json.dumps(str(ca))}", "  verify: true"]
+    return "tls {\n" + "\n".join(lines) + "\n}\n"
+
+
+@pytest.fixture
+def ca(tmp_path):
+    return CertificateAuthority(tmp_path / "ca")
+
+
+@pytest.fixture
+def tls_server(tmp_path, ca):
+    server = NatsServer(tmp_path / "nats-tls", tls=tls_block(ca.issue("server"))).start()
+    yield server
+    server.kill()
+
+
+async def test_tls_with_a_private_ca_keeps_the_tables(tls_server, ca):
+    url = f"tls://{tls_server.token}@127.0.0.1:{tls_server.port}"
+    client = await connect([url], lambda line: None, access=NatsAccess(tls=TlsFiles(ca=ca.cert)))
+    try:
+        assert client.connected_url is not None and client.connected_url.scheme == "tls"
+        store = await NatsTableStore.open(client)
+        revision = await store.save("oak", b"kept", None)
+        assert [(table.name, table.data, table.revision) for table in await store.load_all()] == [
+            ("oak", b"kept", revision)
+        ]
+    finally:
+        await client.close()
+
+
+async def test_a_certificate_of_another_ca_is_refused_before_the_token_is_sent(tls_server, tmp_path):
+    stranger = CertificateAuthority(tmp_path / "other-ca", "someone else's CA")
+    url = f"tls://{tls_server.token}@127.0.0.1:{tls_server.port}"
+    with pytest.raises(ClusterUnavailable) as refused:
+        await connect([url], lambda line: None, access=NatsAccess(tls=TlsFiles(ca=stranger.cert)), timeout=TIMEOUT)
+    assert "certificate is refused" in str(refused.value)
+    assert tls_server.token not in str(refused.value)
+
+
+async def test_mutual_tls_needs_the_client_certificate(tmp_path, ca):
+    server = NatsServer(tmp_path / "nats-mtls", tls=tls_block(ca.issue("server"), ca=ca.cert)).start()
+    try:
+        url = f"tls://{server.token}@127.0.0.1:{server.port}"
+        with pytest.raises(ClusterUnavailable):
+            await connect([url], lambda line: None, access=NatsAccess(tls=TlsFiles(ca=ca.cert)), timeout=TIMEOUT)
+        mine = ca.issue("war-tui-node", client=True)
+        client = await connect([url], lambda line: None,
+                               access=NatsAccess(tls=TlsFiles(ca=ca.cert, cert=mine.cert, key=mine.key)))
+        try:
+            await client.jetstream().account_info()
+        finally:
+            await client.close()
+    finally:
+        server.kill()
+
+
+class PlainServer:
+    """A stranger's server on 127.0.0.1 that greets as a NATS server without TLS and keeps what it is sent."""
+
+    def __init__(self, greeting: dict) -> None:
+        self.greeting = greeting
+        self.received = bytearray()
+        self.port = 0
+        self._server: asyncio.Server | None = None
+
+    async def __aenter__(self) -> PlainServer:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        assert self._server is not None
+        self._server.close()
+        await self._server.wait_closed()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"INFO " + json.dumps(self.greeting).encode() + b"\r\n")
+        await writer.drain()
+        with contextlib.suppress(OSError):
+            while data := await reader.read(4096):
+                self.received += data
+                if b"PING" in data:
+                    writer.write(b"PONG\r\n")
+                    await writer.drain()
+        writer.close()
+
+
+GREETINGS = {
+    "no TLS at all": {"server_id": "x", "version": "2.11.0", "max_payload": 1048576, "headers": True,
+                      "auth_required": True, "nonce": "bm9uY2U"},
+    "TLS offered but not required": {"server_id": "x", "version": "2.11.0", "max_payload": 1048576,
+                                     "headers": True, "auth_required": True, "tls_available": True},
+}
+
+
+@pytest.mark.parametrize("greeting", list(GREETINGS))
+@pytest.mark.parametrize("credential", ["token", "user and password"])
+async def test_a_tls_url_answered_without_tls_is_refused_before_any_credential_is_sent(greeting, credential):
+    secret = "s3cret-token-" + "x" * 20
+    signed = f"{secret}@" if credential == "token" else f"ann:{secret}@"
+    async with PlainServer(GREETINGS[greeting]) as stranger:
+        url = f"tls://{signed}127.0.0.1:{stranger.port}"
+        with pytest.raises(ClusterUnavailable) as refused:
+            await connect([url], lambda line: None, timeout=TIMEOUT)
+    assert "answered without TLS" in str(refused.value)
+    assert secret not in str(refused.value)
+    assert bytes(stranger.received) == b"", "nothing at all goes to a tls:// server that answers in clear"
+
+
+async def test_a_tls_url_without_credentials_is_refused_too(tmp_path):
+    async with PlainServer(GREETINGS["no TLS at all"]) as stranger:
+        with pytest.raises(ClusterUnavailable, match="answered without TLS"):
+            await connect([f"tls://127.0.0.1:{stranger.port}"], lambda line: None, timeout=TIMEOUT)
+    assert bytes(stranger.received) == b"", "not even the tables: their first CONNECT never leaves"
+
+
+# ------------------------------------------------------------------ credentials off the command line
+
+SECRET = "s3cretTOKENs3cret"
+
+
+def serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "war_tui", "serve-ssh", "--public", "--port", "0", "--no-preload", *args],
+        capture_output=True, text=True, timeout=TIMEOUT * 2, stdin=subprocess.DEVNULL,
+    )
+
+
+def refused_in_one_line(result: subprocess.CompletedProcess[str], *words: str) -> str:
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    for word in words:
+        assert word in result.stderr, result.stderr
+    assert "s3cret" not in result.stderr + result.stdout, "no part of a secret in any message"
+    return result.stderr
+
+
+def secret_file(folder: Path, name: str, text: str, mode: int = 0o600) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="ascii")
+    path.chmod(mode)
+    return path
+
+
+@pytest.mark.parametrize("url", [
+    f"nats://{SECRET}@10.0.0.5:99999", f"nats://ann:{SECRET}@10.0.0.5", f"{SECRET}", f"nats://{SECRET}@:4222",
+    f"tls://ann:{SECRET}@10.0.0.5:4222/x", f"nats://{SECRET} @10.0.0.5:4222", "nats://" + SECRET * 200 + "@h:1",
+])
+def test_a_malformed_url_is_refused_without_a_word_of_its_secret(tmp_path, url):
+    refused_in_one_line(serve("--host-key", str(tmp_path / "hk"), "--nats", url), "--nats must be a nats://")
+
+
+def test_bad_credential_files_are_one_line_naming_the_file_never_its_content(tmp_path):
+    hk = ("--host-key", str(tmp_path / "hk"), "--nats", "nats://10.0.0.5:4222")
+    missing = tmp_path / "none"
+    refused_in_one_line(serve(*hk, "--nats-token-file", str(missing)), "--nats-token-file", str(missing), "No such file")
+    two = secret_file(tmp_path, "two", f"{SECRET}\n{SECRET}\n")
+    refused_in_one_line(serve(*hk, "--nats-token-file", str(two)), str(two), "not one line")
+    spaced = secret_file(tmp_path, "spaced", f"{SECRET} {SECRET}\n")
+    refused_in_one_line(serve(*hk, "--nats-token-file", str(spaced)), "not a token")
+    empty_password = secret_file(tmp_path, "user", f"{SECRET}:\n")
+    refused_in_one_line(serve(*hk, "--nats-token-file", str(empty_password)), "empty user or password")
+    creds = secret_file(tmp_path, "creds", f"-----BEGIN NATS USER JWT-----\n{SECRET}\n------END NATS USER JWT------\n")
+    refused_in_one_line(serve(*hk, "--nats-creds", str(creds)), "--nats-creds", "not a NATS credentials file")
+    bad_seed = secret_file(tmp_path, "seed", (
+        "-----BEGIN NATS USER JWT-----\na.b.c\n------END NATS USER JWT------\n"
+        f"-----BEGIN USER NKEY SEED-----\nSU{SECRET.upper()}\n------END USER NKEY SEED------\n"
+    ))
+    refused_in_one_line(serve(*hk, "--nats-creds", str(bad_seed)), "USER NKEY SEED", "not")
+    refused_in_one_line(serve(*hk, "--nats-tls-ca", str(missing)), "--nats-tls-ca", "No such file")
+
+
+def test_credential_flags_are_checked_together(tmp_path, ca):
+    hk = ("--host-key", str(tmp_path / "hk"))
+    token = secret_file(tmp_path, "token", SECRET + "\n")
+    refused_in_one_line(serve(*hk, "--nats-token-file", str(token)), "is for a cluster given with --nats")
+    refused_in_one_line(
+        serve(*hk, "--nats", f"nats://{SECRET}@h:1", "--nats-token-file", str(token)), "give them once, in the file"
+    )
+    refused_in_one_line(serve(*hk, "--nats", "nats://h:1", "--nats", "tls://h:2"), "not both")
+    refused_in_one_line(serve(*hk, "--nats", "nats://h:1", "--nats-tls-ca", str(ca.cert)), "is for tls:// URLs")
+    mine = ca.issue("node", client=True)
+    refused_in_one_line(serve(*hk, "--nats", "tls://h:1", "--nats-tls-cert", str(mine.cert)), "go together")
+    refused_in_one_line(
+        serve(*hk, "--nats", "tls://h:1", "--nats-tls-ca", str(token)), "--nats-tls-ca", "no CA certificate"
+    )
+    refused_in_one_line(
+        serve(*hk, "--nats", "tls://h:1", "--nats-tls-cert", str(mine.key), "--nats-tls-key", str(mine.key)),
+        "not a certificate",
+    )
+
+
+def test_the_server_refuses_a_plain_answer_to_tls_in_one_line_and_sends_it_no_token(tmp_path):
+    token = secret_file(tmp_path, "token", SECRET + "\n")
+
+    async def run() -> tuple[subprocess.CompletedProcess[str], bytes]:
+        async with PlainServer(GREETINGS["no TLS at all"]) as stranger:
+            result = await asyncio.to_thread(
+                serve, "--host-key", str(tmp_path / "hk"), "--nats", f"tls://127.0.0.1:{stranger.port}",
+                "--nats-token-file", str(token),
+            )
+        return result, bytes(stranger.received)
+
+    result, received = asyncio.run(run())
+    refused_in_one_line(result, "cannot reach NATS at tls://127.0.0.1:", "answered without TLS")
+    assert received == b""
+
+
+def test_a_token_file_signs_in_and_a_loose_one_is_warned_of_once(tmp_path, nats_server):
+    token = secret_file(tmp_path, "token", nats_server.token + "\n", mode=0o644)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "war_tui", "serve-ssh", "--public", "--port", "0", "--no-preload",
+         "--host-key", str(tmp_path / "hk"), "--nats", f"nats://127.0.0.1:{nats_server.port}",
+         "--nats-token-file", str(token), "--session-command", "true"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    lines: list[str] = []
+    try:
+        assert server.stderr is not None
+        for line in server.stderr:
+            lines.append(line.rstrip("\n"))
+            if "listening on" in line or "cannot" in line:
+                break
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(TIMEOUT)
+    text = "\n".join(lines)
+    assert "listening on" in text, text
+    assert f"tables kept in NATS: nats://127.0.0.1:{nats_server.port}" in text
+    assert [line for line in lines if "warning:" in line] == [
+        next(line for line in lines if f"--nats-token-file {token} may be read by other users (mode 0644)" in line)
+    ]
+    assert nats_server.token not in text

@@ -27,8 +27,10 @@ START_TIMEOUT = 30.0
 class NatsServer:
     """One nats-server; ``url`` and ``token`` reach it once ``start`` returned."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, tls: str = "") -> None:
         self.folder = folder
+        self.tls = tls
+        """A ``tls { ... }`` block for its configuration: it then asks its clients for TLS."""
         self.store = folder / "store"
         self.ports = folder / "run"
         self.token = "test-token"
@@ -60,7 +62,7 @@ class NatsServer:
         return self
 
     def config(self) -> str:
-        return config_text(self.store, self.ports, self.token, self.port)
+        return config_text(self.store, self.ports, self.token, self.port) + self.tls
 
     def kill(self) -> None:
         """SIGKILL, by pid: no clean-up of its own runs."""

@@ -9,6 +9,7 @@ from pathlib import Path
 import platformdirs
 
 from ..stats.store import APP_NAME
+from .access import NatsAccess
 
 DEFAULT_LEASE = 3
 """Seconds a node's lease lasts unless renewed (``--node-lease``): how long its tables wait for it."""
@@ -28,3 +29,5 @@ class ClusterConfig:
     directory: Path = field(default_factory=default_directory)
     """The node id, and the embedded server's store (``jetstream/``)."""
     lease_seconds: int = DEFAULT_LEASE
+    access: NatsAccess = field(default_factory=NatsAccess)
+    """How this server signs in to the ``--nats`` cluster: credentials files, TLS files (docs/cluster.md)."""

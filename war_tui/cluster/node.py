@@ -15,6 +15,7 @@ from collections.abc import Callable
 from nats.aio.client import Client
 
 from ..untrusted import BadRecords
+from .access import NatsAccess, Secret
 from .buckets import replicas_for
 from .config import ClusterConfig
 from .connection import connect
@@ -60,13 +61,12 @@ class Cluster:
             self.node = node_id(config.directory)
         except OSError as exc:
             raise ClusterUnavailable(f"cannot keep a node id in {config.directory}: {exc.strerror or exc}") from None
-        urls = config.urls
-        token = None
+        urls, access = config.urls, config.access
         if not urls:
             self.embedded = EmbeddedNats(config.directory, self.log)
             await self.embedded.start()
-            urls, token = (self.embedded.url,), self.embedded.token
-        self.client = await connect(urls, self.log, token=token, name=f"war-tui {self.node}", reconnected=self._reconnected)
+            urls, access = (self.embedded.url,), NatsAccess(token=Secret(self.embedded.token))
+        self.client = await connect(urls, self.log, access=access, name=f"war-tui {self.node}", reconnected=self._reconnected)
         replicas = replicas_for(len(self.client.servers))
         try:
             self.store, leases = await asyncio.gather(

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from ..cluster.config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE, ClusterConfig
+from ..cluster.config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
 from ..cluster.errors import ClusterUnavailable
 from ..core.rules import Rules
 from ..presentation.words import plural
@@ -28,6 +28,7 @@ from ..settings.served import ERROR_FD_VARIABLE
 from ..settings.values import MAX_MINUTES, minutes_value, nats_url_value, rows_value
 from ..stats import StatsStore, served_path
 from ..stats.store import MAX_ROWS, MIN_ROWS
+from .cluster_access import cluster_config, creds_value, tls_ca_value, tls_cert_value, tls_key_value, token_file_value
 from .common import Commands, UsageError
 
 if TYPE_CHECKING:
@@ -163,9 +164,19 @@ SERVER = (
           help="past this resident memory the server refuses new connections, {low}-{high:,} MB (default {default});"
           " games have their own limit"),
     Option("nats", None, parse=nats_url_value, kind="repeat", metavar="URL", group=CLUSTER,
-           help="keep the tables in this NATS cluster (nats://HOST:PORT or tls://HOST:PORT, a user and password or"
-           " a token before the host if it asks for them) instead of starting a nats-server of our own; repeat for"
-           " each server of the cluster (docs/cluster.md)"),
+           help="keep the tables in this NATS cluster (nats://HOST:PORT, or tls://HOST:PORT: TLS or nothing)"
+           " instead of starting a nats-server of our own; repeat for each server of the cluster. Credentials go in"
+           " --nats-token-file or --nats-creds, out of sight of ps (docs/cluster.md)"),
+    Option("nats_token_file", None, parse=token_file_value, metavar="FILE", group=CLUSTER, exclusive="nats-sign-in",
+           help="sign in to --nats with the token (or user:password) on this file's one line (mode 0600)"),
+    Option("nats_creds", None, parse=creds_value, metavar="FILE", group=CLUSTER, exclusive="nats-sign-in",
+           help="sign in to --nats with this NATS credentials file (a user JWT and its NKey seed; mode 0600)"),
+    Option("nats_tls_ca", None, parse=tls_ca_value, metavar="FILE", group=CLUSTER,
+           help="check tls:// servers' certificates against this CA (PEM) instead of the system's"),
+    Option("nats_tls_cert", None, parse=tls_cert_value, metavar="FILE", group=CLUSTER,
+           help="this server's certificate (PEM) for tls:// servers that ask for one (mutual TLS)"),
+    Option("nats_tls_key", None, parse=tls_key_value, metavar="FILE", group=CLUSTER,
+           help="the unencrypted private key (PEM, mode 0600) of --nats-tls-cert"),
     whole("node_lease", MIN_LEASE, MAX_LEASE, DEFAULT_LEASE, metavar="S", group=CLUSTER,
           help="seconds this server's lease in the cluster lasts unless renewed, {low}-{high}: how long its tables"
           " wait for it after it dies before another server takes them (default {default})"),
@@ -281,6 +292,7 @@ def prepare_server(
     from ..serving.server import GameServer
 
     host_key_path = args.host_key or default_host_key_path()
+    cluster, warnings = cluster_config(args)
     minutes = args.max_session_minutes
     shared: dict[str, Any] = dict(
         session_argv=argv,
@@ -305,7 +317,7 @@ def prepare_server(
         max_server_mb=args.max_server_mb,
         debug=args.log_level == "debug",
         preload_argv=preload_argv(args),
-        cluster=ClusterConfig(urls=tuple(args.nats or ()), lease_seconds=args.node_lease),
+        cluster=cluster,
     )
     server: GameServer
     players: Path | None = None
@@ -330,6 +342,7 @@ def prepare_server(
         banner.append(f"PUBLIC: anyone who can reach {args.host} may play, without authentication")
     elif ssh and players is not None:
         banner.append(f"players: the keys in {players}")
+    banner.extend(warnings)
 
     def forget_key() -> None:
         if created:  # a key made by a start that failed: the next start makes its own

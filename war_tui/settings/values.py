@@ -174,19 +174,30 @@ MAX_URL = 2048
 
 def nats_url_value(text: str) -> str:
     """An argparse type for ``--nats``: a ``nats://`` or ``tls://`` URL naming a host and a port (1-65535),
-    with a user and password or a token before the host if the cluster asks for them, and nothing after."""
+    with a user and password or a token before the host if the cluster asks for them, and nothing after.
+    A refusal says what is wrong and repeats no part of the value: it may hold a password or a token."""
     from urllib.parse import urlsplit
 
-    wrong = f"--nats must be a nats:// or tls:// URL with a host and a port (like nats://10.0.0.5:4222), not '{shown(text)}'"
-    if len(text) > MAX_URL or not text.isascii() or not text.isprintable() or any(c.isspace() for c in text):
-        raise argparse.ArgumentTypeError(wrong)
+    def wrong(reason: str) -> argparse.ArgumentTypeError:
+        return argparse.ArgumentTypeError(
+            f"--nats must be a nats:// or tls:// URL with a host and a port (like nats://10.0.0.5:4222): {reason}"
+        )
+
+    if len(text) > MAX_URL:
+        raise wrong(f"this one is longer than {MAX_URL:,} characters")
+    if not text.isascii() or not text.isprintable() or any(c.isspace() for c in text):
+        raise wrong("this one holds spaces or characters no URL has")
     try:
         parts = urlsplit(text)
         port = parts.port
     except ValueError:  # a port that is no number, or past 65535
-        raise argparse.ArgumentTypeError(wrong) from None
-    if parts.scheme not in NATS_SCHEMES or not parts.hostname or port is None or port == 0:
-        raise argparse.ArgumentTypeError(wrong)
+        raise wrong("its port is not a number from 1 to 65535") from None
+    if parts.scheme not in NATS_SCHEMES:
+        raise wrong("it does not start with nats:// or tls://")
+    if not parts.hostname:
+        raise wrong("it names no host")
+    if port is None or port == 0:
+        raise wrong("it names no port" if port is None else "its port is not a number from 1 to 65535")
     if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise argparse.ArgumentTypeError(wrong)
+        raise wrong("something follows the port")
     return text
