@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 from support.nats import NatsServer
+from support.nkeys import Accounts
 from support.tls import CertificateAuthority, Issued
 
-from war_tui.cluster.access import NatsAccess, TlsFiles
+from war_tui.cluster.access import NatsAccess, TlsFiles, credentials_file
 from war_tui.cluster.connection import connect
 from war_tui.cluster.embedded import EmbeddedNats
 from war_tui.cluster.errors import ClusterUnavailable
@@ -151,14 +152,19 @@ GREETINGS = {
 
 
 @pytest.mark.parametrize("greeting", list(GREETINGS))
-@pytest.mark.parametrize("credential", ["token", "user and password"])
-async def test_a_tls_url_answered_without_tls_is_refused_before_any_credential_is_sent(greeting, credential):
+@pytest.mark.parametrize("credential", ["token", "user and password", "credentials file"])
+async def test_a_tls_url_answered_without_tls_is_refused_before_any_credential_is_sent(greeting, credential, tmp_path):
     secret = "s3cret-token-" + "x" * 20
-    signed = f"{secret}@" if credential == "token" else f"ann:{secret}@"
+    signed = {"token": f"{secret}@", "user and password": f"ann:{secret}@"}.get(credential, "")
+    access = None
+    if credential == "credentials file":
+        accounts = Accounts()
+        secret = accounts.user_jwt
+        access = NatsAccess(credentials=credentials_file(accounts.creds(tmp_path / "node.creds")))
     async with PlainServer(GREETINGS[greeting]) as stranger:
         url = f"tls://{signed}127.0.0.1:{stranger.port}"
         with pytest.raises(ClusterUnavailable) as refused:
-            await connect([url], lambda line: None, timeout=TIMEOUT)
+            await connect([url], lambda line: None, access=access, timeout=TIMEOUT)
     assert "answered without TLS" in str(refused.value)
     assert secret not in str(refused.value)
     assert bytes(stranger.received) == b"", "nothing at all goes to a tls:// server that answers in clear"
@@ -288,3 +294,46 @@ def test_a_token_file_signs_in_and_a_loose_one_is_warned_of_once(tmp_path, nats_
         next(line for line in lines if f"--nats-token-file {token} may be read by other users (mode 0644)" in line)
     ]
     assert nats_server.token not in text
+
+
+class OperatorServer(NatsServer):
+    """A nats-server in operator mode: decentralised JWT accounts, no token; JetStream on."""
+
+    def __init__(self, folder: Path, accounts: Accounts) -> None:
+        super().__init__(folder)
+        self.accounts = accounts
+
+    def config(self) -> str:
+        return (
+            f'listen: "127.0.0.1:{self.port}"\n'
+            f"ports_file_dir: {json.dumps(str(self.ports))}\n"
+            f"jetstream {{ store_dir: {json.dumps(str(self.store))} }}\n"
+            + self.accounts.config()
+        )
+
+
+def test_a_credentials_file_signs_in_to_an_operator_mode_server(tmp_path):
+    accounts = Accounts()
+    server = OperatorServer(tmp_path / "nats-operator", accounts).start()
+    try:
+        creds = accounts.creds(tmp_path / "node.creds")
+
+        async def run() -> None:
+            client = await connect([f"nats://127.0.0.1:{server.port}"], lambda line: None,
+                                   access=NatsAccess(credentials=credentials_file(creds)), timeout=TIMEOUT)
+            try:
+                store = await NatsTableStore.open(client)
+                assert await store.save("oak", b"kept", None) > 0
+            finally:
+                await client.close()
+            with pytest.raises(ClusterUnavailable, match="Authorization Violation"):
+                await connect([f"nats://127.0.0.1:{server.port}"], lambda line: None,
+                              access=NatsAccess(credentials=credentials_file(Accounts().creds(tmp_path / "other"))),
+                              timeout=5)
+
+        asyncio.run(run())
+        both = serve("--host-key", str(tmp_path / "hk"), "--nats", "nats://h:1", "--nats-creds", str(creds),
+                     "--nats-token-file", str(secret_file(tmp_path, "token", SECRET)))
+        assert both.returncode == 2 and "not allowed with" in both.stderr, both.stderr
+    finally:
+        server.kill()

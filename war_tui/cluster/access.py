@@ -150,12 +150,12 @@ def _seed_bytes(seed: str) -> bytes:
         raise ValueError("not an NKey seed") from None
     if len(raw) != 36 or raw[0] & 0xF8 != SEED_PREFIX or ((raw[0] & 7) << 5 | (raw[1] & 0xF8) >> 3) != USER_PREFIX:
         raise ValueError("not a user's NKey seed")
-    if int.from_bytes(raw[-2:], "little") != _crc16(raw[:-2]):
+    if int.from_bytes(raw[-2:], "little") != crc16(raw[:-2]):
         raise ValueError("an NKey seed whose checksum is wrong")
     return raw[2:34]
 
 
-def _crc16(data: bytes) -> int:
+def crc16(data: bytes) -> int:
     """CRC-16/XMODEM, the checksum at the end of an NKey."""
     crc = 0
     for byte in data:
