@@ -273,7 +273,7 @@ class Owners:
         except BadRecord as exc:
             if self.bad is not None:
                 key = owner_key(table)
-                self.bad(f"cluster: the owner record {shown_key(key)} in NATS is no node's ({exc}); it counts as none",
+                self.bad(f"cluster: the owner record {shown_key(key)} in NATS is skipped ({exc}): no node owns the table",
                          (key, record.revision))
             return None
 
