@@ -10,6 +10,7 @@ bob at oak through B.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from nodes_support import TwoNodes, games_in, kill_node, play, stats_node, two_nodes
@@ -52,7 +53,7 @@ GAME = json.loads(to_line(GameRecord(
 
 def poisons(where: str) -> dict[str, bytes]:
     """The poisons for one bucket or stream: the common ones and its own escapes, types and ranges."""
-    own: dict[str, dict] = {
+    every: dict[str, dict[str, Any]] = {
         "lobby": {"escapes": entry("p-escapes", node="n\x1b[2J"), "types": {"node": 5, "entry": []},
                   "range": entry("p-range", visitors={"opened": [None, None], "seats": [[None, None]] * 5})},
         "sessions": {"escapes": {"total": 1, "addresses": {ESC: 1}}, "types": {"total": "5", "addresses": []},
@@ -62,7 +63,8 @@ def poisons(where: str) -> dict[str, bytes]:
                    "range": {**GAME, "battles": 2**53, "p1_count": -1}},
         "relay": {"escapes": {"conn": ESC, "door": "na", "user": "eve", "table": "oak"}, "types": {"conn": 5},
                   "range": {"conn": "0" * 20, "door": "na", "user": "eve", "table": "oak", "identity": "i" * 401}},
-    }[where]
+    }
+    own = every[where]
     return {**COMMON, **{kind: json.dumps(value).encode() for kind, value in own.items()}}
 
 
