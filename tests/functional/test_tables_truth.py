@@ -115,8 +115,8 @@ async def test_a_lost_update_is_caught_up_by_a_snapshot_and_ctrl_l_asks_for_one_
             link.member.sink = lose_a_battle
             game = app.controller.game
             handle, snapshots = game.handle, []
-            game.handle = lambda update: (snapshots.append(update) if isinstance(update, Snapshot) else None,
-                                          handle(update))
+            game.handle = lambda update, *told: (snapshots.append(update) if isinstance(update, Snapshot) else None,
+                                                 handle(update, *told))
             await pilot.press("space")
             bob.flip()
             server.wake.set()
@@ -195,3 +195,32 @@ async def test_a_spectator_arriving_while_the_table_holds_a_war_at_its_tie_sees_
                 assert late.board.at_tie and late.board.battle.battle == table.game.battles
                 assert late.board.settled == app.board.settled
                 assert "DOUBLE WAR" not in log_text(late)
+
+
+async def test_a_screen_that_fell_behind_draws_the_newest_battle_once_and_keeps_every_battle_in_its_log():
+    """Issue 40: a screen whose game got the CPU late drew every battle it had missed, one after another, while the
+    table went on. State, not steps: what one read brings reaches the pile as its newest battle in one frame (a war
+    among them shown whole, not laid), while the log and the trend still tell every battle."""
+    from war_tui.core.engine import Game
+    from war_tui.ui.components.trend import CountTrend
+
+    with TableServer(lambda: Game.deal(7)) as server:
+        ann, _ = server.seat("oak", "ann")
+        bob, _ = server.seat("oak", "bob")
+        fd, _ = server.connect("eve", table="oak", watch=True)
+        app = table_app(fd, mode="watch", settings=PACED)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob sits at seat 2" in log_text(app))
+            board = app.board
+            on_pile: list[int | None] = []
+            board.watch(board, "battle", lambda view: on_pile.append(view and view.battle), init=False)
+            lines = len(app.query_one(BattleLog).lines)
+            for _ in range(30):  # thirty battles while the screen's game waits for the CPU: one read brings them all
+                ann.flip()
+                bob.flip()
+            table = server.registry.table("oak")
+            assert not table.game.over and table.game.wars  # some of them wars
+            await until(pilot, lambda: board.settled is not None and board.settled.battle == 30)
+            assert on_pile == [30] and not board.laying
+            assert len(app.query_one(BattleLog).lines) == lines + 30
+            assert len(app.query_one(CountTrend).history.samples) == 31  # the deal's count and each battle's

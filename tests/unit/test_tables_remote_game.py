@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from support.deals import PLAIN
 from support.tables import Recorder, dealing, make_table
@@ -236,3 +238,52 @@ def test_updates_of_a_table_left_are_ignored_without_asking_for_anything():
     ann.flip()
     bob.flip()  # what the table said before it heard ann leave
     assert asked == [Leave()] and screen.battles == 0
+
+
+def test_a_backlog_read_at_once_is_applied_as_its_newest_state():
+    """What one read brings: nothing a later snapshot covers is applied (a note for this screen alone still is),
+    only the last of the table's states is told, and the screen ends where the table is."""
+    table, _clock = make_table(dealing(*PLAIN))
+    backlog: list = []
+    ann = table.join("ann", backlog.append)
+    bob = table.join("bob", Recorder())
+    screen = RemoteGame()
+    told: list = []
+    screen.watch(told.append)
+    with screen.backlog(backlog) as plan:  # the joining snapshot and what followed
+        for update, tell in plan:
+            screen.handle(update, tell)
+    backlog.clear()
+    ann.flip()
+    bob.flip()
+    ann.flip()
+    table.tell(ann, Notice(NoticeCode.INFO, "for ann alone"))
+    table.resync(ann)  # a snapshot: what came before it is covered
+    bob.restart(True)
+    bob.restart(False)  # two states after it: only the last is news to the screen
+    told.clear()
+    with screen.backlog(backlog) as plan:
+        assert [(type(u), tell) for u, tell in plan] == [
+            (Notice, True), (Snapshot, True), (TableState, False), (TableState, True),
+        ]
+        for update, tell in plan:
+            screen.handle(update, tell)
+    assert [type(u) for u in told] == [Notice, Snapshot, TableState]
+    assert (screen.seq, screen.state, screen.battles) == (table.seq, table.state(), 1)
+    assert not screen.behind
+
+
+def test_a_screen_knows_it_is_behind_from_a_gap_until_its_snapshot_comes_and_while_it_left_updates_unread():
+    table, clock = make_table(dealing(*PLAIN))
+    screen = RemoteGame(lambda request: None, clock=clock)
+    ann = table.join("ann", screen.handle)
+    table.join("bob", Recorder())
+    assert not screen.behind
+    screen.handle(replace(table.state(), seq=screen.seq + 2))  # one update was lost on its way
+    assert screen.behind
+    screen.handle(table.snapshot(ann))
+    assert not screen.behind
+    with screen.backlog([], unread=True):
+        assert screen.behind  # a read stopped at its bound: more waits on the socket
+    with screen.backlog([]):
+        assert not screen.behind

@@ -331,12 +331,15 @@ def run_table_line(  # noqa: C901 - the line mode's one select loop: socket, key
                     if items is None:
                         out.say([*table.take_sentences(), "The connection to the table closed."])
                         return 0
-                    for item in items:
-                        if isinstance(item, ProtocolError):
-                            out.say(["The server sent something this game cannot read; leaving the table."])
-                            return 1
-                        table.game.handle(item)
+                    refused = next((i for i, item in enumerate(items) if isinstance(item, ProtocolError)), len(items))
+                    updates = [item for item in items[:refused] if not isinstance(item, ProtocolError)]
+                    with table.game.backlog(updates, unread=client.unread) as plan:
+                        for update, tell in plan:  # what a snapshot covers is not said, nor every seat change
+                            table.game.handle(update, tell)
                     out.say(table.take_sentences())
+                    if refused < len(items):
+                        out.say(["The server sent something this game cannot read; leaving the table."])
+                        return 1
                 if fd_in in ready:
                     try:
                         data = os.read(fd_in, READ_SIZE)

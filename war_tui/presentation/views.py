@@ -53,6 +53,7 @@ class BattleView:
     counts: tuple[int, int]  # packet sizes afterwards
     total_wars: int = 0  # wars declared in the game so far, as the engine counts them
     passed: tuple[int, ...] = ()  # at "max": player 1's count after each battle played since the last one drawn
+    unshown: tuple[BattleView, ...] = ()  # at a table, catching up: those battles, each told whole in the log
 
     @property
     def steps(self) -> tuple[BattleStep, ...]:

@@ -15,6 +15,9 @@ from ..tables.messages import Update
 from ..tables.protocol import update_reader
 
 READ_SIZE = 64 * 1024
+MAX_READ = 1024 * 1024
+"""Bytes one ``receive`` drains at most: more than the server queues for a connection (a link's queue and the
+socket's buffer) before it gives way to a fresh snapshot, so a backlog is read, and shown, as one."""
 MAX_UNSENT = 64 * 1024
 """Bytes of requests waiting for the socket at most; past it, new requests are dropped (the server is not reading)."""
 
@@ -30,6 +33,8 @@ class TableClient:
         """Requests dropped because the socket would not take them."""
         self._reader = update_reader()
         self._unsent = bytearray()
+        self.unread = False
+        """The last ``receive`` stopped at ``MAX_READ`` with more waiting."""
 
     def fileno(self) -> int:
         return self.sock.fileno()
@@ -62,16 +67,29 @@ class TableClient:
         return True
 
     def receive(self) -> list[Update | ProtocolError] | None:
-        """The updates of one read, in order (a ``ProtocolError`` where a line is refused); None once the connection is gone."""
-        try:
-            data = self.sock.recv(READ_SIZE)
-        except (BlockingIOError, InterruptedError):
-            return []
-        except OSError:
-            data = b""
-        if not data:
-            return None
-        return self._reader.feed(data)
+        """The updates waiting on the socket, in order (a ``ProtocolError`` where a line is refused), up to
+        ``MAX_READ`` bytes; None once the connection is gone (after what came before its end)."""
+        chunks: list[bytes] = []
+        size = 0
+        ended = False
+        while size < MAX_READ:
+            try:
+                data = self.sock.recv(READ_SIZE)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                data = b""
+            if not data:
+                ended = True
+                break
+            chunks.append(data)
+            size += len(data)
+            if len(data) < READ_SIZE:
+                break  # what was waiting has been read: the next recv would only say so
+        self.unread = size >= MAX_READ
+        if not chunks:
+            return None if ended else []
+        return self._reader.feed(b"".join(chunks))  # an end read after them is read again next time
 
     def finish(self, timeout: float = 1.0) -> None:
         """Let what waits (a goodbye: "leave") go out before the socket closes, for at most ``timeout``."""

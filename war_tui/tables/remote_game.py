@@ -3,13 +3,16 @@
 The board follows it as it follows a local ``Game`` (both are a ``PlayedGame``); it never decides a
 rule, only applies the next numbered update, asks for a fresh snapshot (``Resync``) after a gap, and
 sends key presses as requests stamped with the game and sequence number on show. Fed by ``handle``,
-from the protocol's reader or a local ``Table`` member's sink. See docs/architecture.md, "One table move".
+from the protocol's reader or a local ``Table`` member's sink; what a socket's read brought at once goes
+through ``backlog`` first, so a screen that fell behind shows the newest state, not every step it missed.
+See docs/architecture.md, "One table move".
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from ..core.events import BattleWon, EventSource, GameOver, GameStarted, Listener
 from ..core.rules import EndReason, Result, Rules, Side, leader
@@ -45,6 +48,26 @@ from .options import DEFAULT_AUTO_SPEED, DEFAULT_LOG_LINES
 TableListener = Callable[[Snapshot | TableState | Notice | Emoted | Lobby], None]
 RESYNC_RETRY = 3.0
 """Seconds a screen waits for the snapshot it asked for before it asks again."""
+NUMBERED = (EventBatch, TableState, Notice, Emoted)
+"""The updates a table tells everyone, each with its sequence number (a notice for one member alone has none)."""
+
+
+def newest_state(updates: Sequence[Update]) -> list[tuple[Update, bool]]:
+    """Updates read at once, as a screen applies them to show the newest state rather than every step: each with
+    whether its listeners are told.
+
+    A snapshot covers everything the table told before it, so what came before the last one is left out (but a
+    notice for this member alone, which no snapshot carries), and so is every lobby but the last. Of the table's
+    states only the last is told; the others are kept in order (their numbers count) and told to nobody.
+    """
+    last = max((i for i, update in enumerate(updates) if isinstance(update, Snapshot)), default=0)
+    lobby = max((i for i, update in enumerate(updates) if isinstance(update, Lobby)), default=-1)
+    kept = [
+        (i, update) for i, update in enumerate(updates)
+        if (i >= last or (isinstance(update, Notice) and not update.seq)) and (not isinstance(update, Lobby) or i == lobby)
+    ]
+    state = max((i for i, update in kept if isinstance(update, TableState)), default=-1)
+    return [(update, not isinstance(update, TableState) or i == state) for i, update in kept]
 
 
 class RemoteGame(EventSource):
@@ -57,6 +80,13 @@ class RemoteGame(EventSource):
         self.send = send
         self.seq = 0
         """The table's sequence number of the newest update applied (0: no table yet)."""
+        self.newest = 0
+        """The highest sequence number heard from the table: past ``seq`` after a gap, until the snapshot comes."""
+        self.unread = False
+        """The last read stopped at its bound with more waiting on the socket (``backlog``)."""
+        self.catching_up = False
+        """A backlog of more than one battle is being applied (``backlog``): a screen holds what it would draw
+        for each and draws the newest once, when its ``after_read`` listeners are called."""
         self.held = False
         """The table holds auto-play at the tie of the battle on show (a war stop): either player's flip lays it."""
         self.resyncs = 0
@@ -85,6 +115,7 @@ class RemoteGame(EventSource):
         self._counts = (0, 0)
         self._listeners: list[Listener] = []
         self._table_listeners: list[TableListener] = []
+        self._read_listeners: list[Callable[[], None]] = []
 
     # ------------------------------------------------------- the engine's surface
 
@@ -106,6 +137,12 @@ class RemoteGame(EventSource):
     def watching(self) -> bool:
         return self.you is None or self.you.seat is None
 
+    @property
+    def behind(self) -> bool:
+        """Whether this screen knows the table is further on than it shows: it heard a later number than it could
+        apply (a gap, until the snapshot asked for comes), or left updates unread on the socket."""
+        return self.newest > self.seq or self.unread
+
     def watch(self, listener: TableListener) -> Callable[[], None]:
         """Call ``listener`` with every snapshot, seat change, notice and lobby from now on."""
         self._table_listeners.append(listener)
@@ -115,6 +152,10 @@ class RemoteGame(EventSource):
                 self._table_listeners.remove(listener)
 
         return stop
+
+    def after_read(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` once the updates of each read are applied (``backlog``)."""
+        self._read_listeners.append(listener)
 
     def flip(self) -> None:
         self._send(Flip(*self._stamp()))
@@ -161,7 +202,7 @@ class RemoteGame(EventSource):
 
     def leave(self) -> None:
         self._send(Leave())
-        self.seq = 0  # the next table numbers its own changes
+        self.seq = self.newest = 0  # the next table numbers its own changes
 
     def _send(self, request: Request) -> None:
         if self.send is not None:
@@ -169,12 +210,32 @@ class RemoteGame(EventSource):
 
     # ------------------------------------------------------- updates in
 
-    def handle(self, update: Update) -> None:
-        """Apply one update from the table if it is the next in its sequence, then tell whoever listens."""
+    @contextmanager
+    def backlog(self, updates: Sequence[Update], *, unread: bool = False) -> Iterator[list[tuple[Update, bool]]]:
+        """What one read brought, to ``handle`` in the order given, each with whether its listeners are told
+        (``newest_state``). While more than one battle is in it the game is ``catching_up``; at the end the
+        ``after_read`` listeners are called, even if handling raised. ``unread``: the read left more on the socket."""
+        plan = newest_state(updates)
+        battles = sum(
+            isinstance(event, (BattleWon, GameOver)) for update, _ in plan if isinstance(update, EventBatch)
+            for event in update.events
+        )
+        self.catching_up = battles > 1
+        self.unread = unread
+        try:
+            yield plan
+        finally:
+            self.catching_up = False
+            for listener in tuple(self._read_listeners):
+                listener()
+
+    def handle(self, update: Update, tell: bool = True) -> None:
+        """Apply one update from the table if it is the next in its sequence, then tell whoever listens (with
+        ``tell`` False, nobody: a newer state follows in the same read)."""
         if isinstance(update, Snapshot):
-            self.seq = update.seq
+            self.seq = self.newest = update.seq
             self._resync_at = None
-        elif isinstance(update, (EventBatch, TableState, Notice, Emoted)) and update.seq and not self._next(update.seq):
+        elif isinstance(update, NUMBERED) and update.seq and not self._next(update.seq):
             return
         if isinstance(update, EventBatch):
             self._events(update)
@@ -191,6 +252,8 @@ class RemoteGame(EventSource):
             self.log.append(update)
         elif isinstance(update, Lobby):
             self.lobby = update
+        if not tell:
+            return
         for listener in tuple(self._table_listeners):
             listener(update)
 
@@ -199,6 +262,7 @@ class RemoteGame(EventSource):
         it asks for a snapshot instead."""
         if seq <= self.seq or self.seq == 0:
             return False  # a duplicate, stale, or older than a joined table's snapshot
+        self.newest = max(self.newest, seq)
         if seq > self.seq + 1:
             self.resync()  # one was lost: the snapshot brings everything at once
             return False

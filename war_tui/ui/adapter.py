@@ -3,7 +3,8 @@ battle short) in, ``board.battle`` out.
 
 A battle's view holds every card laid, so the board lays a war step by step without knowing the rules. At
 "max" speed (``holding``) each view replaces the last unshown one, and ``flush`` shows the newest once a
-frame, with the counts of those it replaced (``passed``).
+frame, with the counts of those it replaced (``passed``); at a table catching up (``lines``), with those
+views too (``unshown``), each of which the log tells.
 """
 
 from __future__ import annotations
@@ -25,17 +26,22 @@ class Board(Protocol):
 class EngineAdapter:
     """Turns one game's events into ``board.battle``; the controller that follows the game hands them in."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, *, lines: bool = False) -> None:
         self._board = board
         self.holding = False
+        self.lines = lines
+        """Each battle a newer one replaced while held keeps its view (``unshown``), for its line in the log: a table's
+        log is the table's. Else only its count is kept ("max" plays thousands a frame)."""
         self._held: BattleView | None = None
         self._before: BattleView | None = None  # the held battle the newest one replaced
         self._passed: list[int] = []  # player 1's count after each held battle that a newer one replaced
+        self._unshown: list[BattleView] = []  # with ``lines``: those battles
 
     def reset(self) -> None:
         """A new game: nothing held."""
         self._held = self._before = None
         self._passed.clear()
+        self._unshown.clear()
 
     def flush(self, *, stop_at_war: bool = False) -> bool:
         """Show the battle held back while ``holding``; returns whether there was one.
@@ -48,13 +54,14 @@ class EngineAdapter:
         before, self._before = self._before, None
         if view is None:
             return False
-        passed = tuple(self._passed)
+        passed, unshown = tuple(self._passed), tuple(self._unshown)
         self._passed.clear()
+        self._unshown.clear()
         if stop_at_war and before is not None and view.stages > 1:
-            self._board.battle = replace(before, passed=passed[:-1])
-            passed = ()
+            self._board.battle = replace(before, passed=passed[:-1], unshown=unshown[:-1])
+            passed, unshown = (), ()
         if passed:
-            view = replace(view, passed=passed)
+            view = replace(view, passed=passed, unshown=unshown)
         self._board.battle = view
         return True
 
@@ -63,11 +70,16 @@ class EngineAdapter:
         if not isinstance(event, (BattleWon, GameOver)):
             return
         view = battle_view(event, game.rules.war_cards, game.wars)
-        if view is None:
-            return
+        if view is not None:
+            self.show(view)
+
+    def show(self, view: BattleView) -> None:
+        """A battle for the board: on show at once, or held (``holding``) until ``flush`` shows the newest."""
         if self.holding:
             if self._held is not None:
                 self._passed.append(self._held.counts[0])
+                if self.lines:
+                    self._unshown.append(self._held)
                 self._before = self._held
             self._held = view
         else:

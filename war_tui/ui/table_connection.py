@@ -27,6 +27,7 @@ from ..tables import (
     Request,
     Restart,
     TableOptions,
+    Update,
     WarStop,
     WatchLobby,
     run_timers,
@@ -96,31 +97,50 @@ class SocketHost:
     # ------------------------------------------------------------------ inside
 
     def _readable(self) -> None:
-        if self._client is None:
+        """Everything waiting on the socket, applied as one backlog (``RemoteGame.backlog``): a screen that fell
+        behind shows the newest state in one frame. A line the game cannot read ends it, after what came before."""
+        client = self._client
+        if client is None:
             return
-        items = self._client.receive()
+        items = client.receive()
         if items is None:
             self._end("the connection to the table closed")
             return
-        failed = False
+        updates: list[Update] = []
+        refused: ProtocolError | None = None
         for item in items:
             if isinstance(item, ProtocolError):
-                self._end(f"the server sent something this game cannot read ({item})")
-                return
-            try:
-                self.game.handle(item)
-            except Exception as error:  # noqa: BLE001 - any failure to show an update: the table's state mends it
-                failed = True
-                self.failed_updates += 1
-                if self.failed_updates > MAX_FAILED_UPDATES:
-                    self._end(f"this game could not show its table ({type(error).__name__})")
-                    return
-            if isinstance(item, Notice) and item.code is NoticeCode.CLOSING:
-                self._end(item.text)  # the server says the table (or the server) is closing: nothing follows
-            if self.closed:
-                return
-        if failed:
+                refused = item
+                break
+            updates.append(item)
+        self._apply(updates, client.unread)
+        if refused is not None:
+            self._end(f"the server sent something this game cannot read ({refused})")
+
+    def _apply(self, updates: list[Update], unread: bool) -> None:
+        failed: Exception | None = None
+        try:
+            with self.game.backlog(updates, unread=unread) as plan:
+                for update, tell in plan:
+                    try:
+                        self.game.handle(update, tell)
+                    except Exception as error:  # noqa: BLE001 - any failure to show an update: the table's state mends it
+                        failed = self._failed(error)
+                    if isinstance(update, Notice) and update.code is NoticeCode.CLOSING:
+                        self._end(update.text)  # the server says the table (or the server) is closing: nothing follows
+                    if self.closed:
+                        return
+        except Exception as error:  # noqa: BLE001 - drawing the newest state failed: as an update that failed
+            failed = self._failed(error)
+        if failed is not None and not self.closed:
             self.game.resync()  # a fresh snapshot redraws what the failed update would have shown
+
+    def _failed(self, error: Exception) -> Exception:
+        """An update failed to show: counted; past ``MAX_FAILED_UPDATES`` the game says it cannot show its table."""
+        self.failed_updates += 1
+        if self.failed_updates > MAX_FAILED_UPDATES:
+            self._end(f"this game could not show its table ({type(error).__name__})")
+        return error
 
     def _flush(self) -> None:
         client = self._client

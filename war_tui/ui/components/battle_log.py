@@ -107,7 +107,9 @@ class BattleLog(ScrollView, can_focus=False):
     def watch_battle(self, view: BattleView | None) -> None:
         if view is None:
             return
-        if view.passed:
+        if view.unshown:  # a table's screen catching up: every battle it did not draw keeps its line
+            self._append(*view.unshown, replace(view, passed=(), unshown=()))
+        elif view.passed:
             # The line needs no unshown battle's counts (thousands a frame at "max"): dropped.
             self._append(len(view.passed), replace(view, passed=()))
         else:

@@ -2,7 +2,9 @@
 
 The controller follows the table's ``RemoteGame`` as the solo one follows the engine, and adds what only
 a table has: seats, requests, emotes, notices, a late joiner's replay, the lobby. The board shows the
-newest state the table holds: a war still being laid settles at once when anything newer comes.
+newest state the table holds: a war still being laid settles at once when anything newer comes, and a
+backlog read at once (a screen that fell behind) or a snapshot's log reaches the pile as its last battle
+only, every battle still told in the log and the trend.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ class TableController(TimeLimits):
         self.seats: SeatPolicy = seats if seats is not None else OneSeat()
         self.kind = self.seats.kind
         self.game = host.game
-        self.adapter = EngineAdapter(board)
+        self.adapter = EngineAdapter(board, lines=True)
         self.my_speed = board.speed
         self.top_speed = settings.top_speed
         self.ended: str | None = None
@@ -158,6 +160,7 @@ class TableController(TimeLimits):
         """Join the table: follow its game and its updates, and let the host read its connection."""
         self.game.subscribe(self._on_event)
         self.game.watch(self._on_table)
+        self.game.after_read(self._read)
         if self.game.state is not None:
             self._show_table()
         elif self.settings.table_mode == TableMode.LOBBY:
@@ -298,20 +301,28 @@ class TableController(TimeLimits):
         if game.state is not None:
             self._state_changed(None, game.state)
         self.game_number = game.game_number
-        self.adapter.reset()
+        adapter = self.adapter
+        adapter.reset()
         # A finished game took what the table says, however late this screen came.
         seconds = self._played if game.over else self._clock() - self._dealt_at
+        adapter.holding = True  # each game's battles reach the pile as its last one, and the log whole
         for step in board_steps(game, seconds):
+            if isinstance(step, BattleStep) and step.view is not None:
+                adapter.show(step.view)
+                continue
+            adapter.flush()
             if isinstance(step, DealStep):
                 board.deal = step.view
             elif isinstance(step, BattleStep):
-                board.battle = step.view
+                board.battle = None
             elif isinstance(step, ResultStep):
                 board.result = step.view
             elif isinstance(step.view, Emoted):
                 self._note_line(emote_line(step.view.name, step.view.emote))
             elif self.seats.logs(step.view):
                 self._note_line(step.view.text)
+        adapter.holding = False
+        adapter.flush()
         if not (game.held and board.at_tie):
             board.settle()  # the table as it is: a war in the log is on show whole, not laid again
         self._shown = True
@@ -322,12 +333,16 @@ class TableController(TimeLimits):
             self.shell.close_result()
 
     def _on_event(self, event: Event) -> None:
-        """The one listener of the table's game: the battle goes on show, then the deal or the result."""
+        """The one listener of the table's game: the battle goes on show (held while the game catches up, see
+        ``_read``), then the deal or the result."""
         self._shown = True
-        game, board = self.game, self.board
+        game, board, adapter = self.game, self.board, self.adapter
         if board.laying:
             board.settle()  # something newer of the game: the war on the pile is told whole first
-        self.adapter.on_event(event, game)
+        adapter.holding = game.catching_up
+        adapter.on_event(event, game)
+        if isinstance(event, (GameStarted, GameOver)):
+            adapter.flush()  # a game's last battle is on show before its result, and none of it after the next deal
         if isinstance(event, GameStarted):
             self.shell.close_result()
             self.game_number = game.game_number
@@ -356,10 +371,20 @@ class TableController(TimeLimits):
             severity: Severity = "warning" if notice.code is NoticeCode.REFUSED else "information"
             self.toast(text, severity=severity, timeout=4)
 
+    def _read(self) -> None:
+        """The updates of one read are applied: the battles held while catching up reach the board as one (the
+        newest on the pile, shown whole unless the table holds it at its tie; each in the log and the trend)."""
+        adapter, board = self.adapter, self.board
+        if adapter.holding:
+            adapter.holding = False
+            if adapter.flush() and board.laying and not board.at_tie:
+                board.settle()
+
     def _note_line(self, text: str) -> None:
         """A line in the battle log, after the battle on show: a war being laid is told whole first (a war held
         at its tie keeps the line until it is laid)."""
         board = self.board
+        self.adapter.flush()  # battles held while catching up came first
         if board.laying:
             state = board.table_state
             if state is not None and state.held:
