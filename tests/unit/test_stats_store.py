@@ -68,6 +68,25 @@ def test_a_played_game_is_recorded_and_counted(db: Path):
     assert stored.finished.tzinfo is not None and present(stored.finished.utcoffset()).total_seconds() == 0
 
 
+def test_a_batch_of_games_is_stored_in_one_transaction(db: Path, monkeypatch):
+    """The games stream hands a node 32 games at a time: one commit for them, not 32 (a flood of records cost a
+    node a transaction, and its fsync, per game)."""
+    store = StatsStore.open(db)
+    opened = 0
+    connect = StatsStore._connect
+
+    def counted(self, *args, **kwargs):
+        nonlocal opened
+        opened += 1
+        return connect(self, *args, **kwargs)
+
+    monkeypatch.setattr(StatsStore, "_connect", counted)
+    assert store.record_all([row(battles) for battles in range(1, 33)])
+    assert opened == 1
+    assert present(StatsStore.open(db).totals()).games == 32
+    assert not StatsStore.off("--no-stats was given").record_all([row(5)])
+
+
 def test_a_stopped_game_is_recorded_as_stopped(db: Path):
     game = Game.deal(7)
     game.play(limit=10)

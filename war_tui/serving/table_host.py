@@ -203,8 +203,7 @@ class TableHost:
             if self._store is None:
                 assert self._stats is not None
                 self._store = self._stats()
-            for record in records:
-                self._store.record(record)
+            self._store.record_all(records)
             return self._store.take_notice()
         except Exception as exc:  # noqa: BLE001 - statistics never stop the tables
             return f"statistics: a table game could not be recorded: {type(exc).__name__}"

@@ -20,7 +20,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -256,6 +256,15 @@ class StatsStore:
             return False
         with self._lock:
             self._pending.append(game)
+        return self.flush()
+
+    def record_all(self, games: Sequence[GameRecord]) -> bool:
+        """Store finished games in one transaction (with any still waiting), as ``record`` stores one: a batch
+        from the games stream costs one commit, not one per game."""
+        if not self.enabled:
+            return False
+        with self._lock:
+            self._pending.extend(games)
         return self.flush()
 
     def flush(self, timeout: float | None = None) -> bool:
