@@ -224,3 +224,40 @@ async def test_a_screen_that_fell_behind_draws_the_newest_battle_once_and_keeps_
             assert on_pile == [30] and not board.laying
             assert len(app.query_one(BattleLog).lines) == lines + 30
             assert len(app.query_one(CountTrend).history.samples) == 31  # the deal's count and each battle's
+
+
+async def test_a_screen_that_knows_it_is_behind_says_catching_up_until_it_is_not():
+    """A lost update: the screen heard a later number than it can show and asked for the table afresh. Until the
+    snapshot comes its status line says so, then no longer, on the table's battle."""
+    from support.board_text import drawn
+    from table_support import PLAIN
+
+    from war_tui.tables import EventBatch
+    from war_tui.ui.components.status import StatusLine
+
+    with TableServer(dealing(*PLAIN)) as server:
+        fd, link = server.connect("ann", table="oak")
+        bob, _ = server.seat("oak", "bob")
+        app = table_app(fd)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            status = app.query_one(StatusLine)
+            assert "catching up" not in drawn(status)
+            deliver, lost, asked = link._deliver, [], []
+
+            def lose_a_battle(update) -> None:
+                if isinstance(update, EventBatch) and not lost:
+                    lost.append(update)  # the line never reaches ann's screen
+                    return
+                deliver(update)
+
+            link.member.sink = lose_a_battle
+            serve, link._fresh_snapshot = link._fresh_snapshot, lambda: asked.append(True)  # the snapshot waits
+            await pilot.press("space")
+            bob.flip()
+            server.wake.set()
+            await until(pilot, lambda: asked and "catching up…" in drawn(status))
+            assert lost and app.controller.game.battles == 0
+            serve()  # the snapshot asked for comes
+            await until(pilot, lambda: "catching up" not in drawn(status))
+            assert app.controller.game.battles == 1 and "Battle 1 " in drawn(status)

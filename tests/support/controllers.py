@@ -41,6 +41,7 @@ class Board:
     speed: float = 4.0
     pause_on_war: bool = False
     time_left: int | None = None
+    behind: bool = False
     laying: bool = False
     at_tie: bool = False
     battles: list[BattleView | None] = field(default_factory=list)

@@ -94,3 +94,12 @@ def test_cell_width_counts_wide_characters_twice():
     assert cell_width("Bob") == 3
     assert cell_width("山田太郎") == 8
     assert cell_width("5♥") == 2
+
+
+def test_a_screen_behind_its_table_says_it_is_catching_up_after_the_battle_it_shows():
+    text = line(98, battles=27, tally=(1, 0, 0, 0), behind=True)
+    assert "Battle 27 · Wars 0 · catching up… · auto off" in text and cell_width(text) <= 98
+    assert "catching up... " in line(98, glyphs=ASCII, behind=True)
+    assert "catching up" not in line(98, battles=27)
+    for width in range(40, 100):
+        assert cell_width(line(width, battles=1_234, wars=56, tally=(12, 10, 1, 1), behind=True)) <= width

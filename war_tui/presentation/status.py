@@ -29,6 +29,10 @@ def one_minute_text(session: bool) -> str:
     return "One minute left in this session" if session else "One minute left: then the game stops, naming who is ahead"
 
 
+CATCHING_UP = "catching up"
+"""What a table's status line says while its screen knows it shows less than the table holds (then an ellipsis)."""
+
+
 def status_pieces(  # noqa: C901 - one piece per fact the status line shows, in order
     *,
     number: int,
@@ -44,11 +48,14 @@ def status_pieces(  # noqa: C901 - one piece per fact the status line shows, in 
     glyphs: Glyphs,
     width: int,
     time_left: int | None = None,
+    behind: bool = False,
 ) -> list[tuple[str, str]]:
     """The status line as (text, style-name) pieces, in the longest wording that fits ``width`` (``LADDER``).
 
     The least important part goes first (the game number, the tally's words, an idle speed, the seed,
     the wars, draws and stops, "Wins"), then names give way to initials; no word or number is cut.
+    ``behind``: a table's screen knows the table is further on than it shows (``CATCHING_UP`` follows the
+    battle number until it is not).
     """
     dot = f" {glyphs.dot} "
     p1, p2, draws, stopped = tally
@@ -76,6 +83,8 @@ def status_pieces(  # noqa: C901 - one piece per fact the status line shows, in 
             pieces += [("Battle ", "label"), (f"{battles:,}", "value"), (dot, "label")]
         if WAR_COUNT not in rung and dealt:
             pieces += [("Wars ", "label"), (f"{wars:,}", "value"), (dot, "label")]
+        if behind:
+            pieces += [(CATCHING_UP + glyphs.ellipsis, "paused"), (dot, "label")]
         pieces.append(plays[AUTO_SPEED in rung])
         if pause_on_war:
             pieces += [(dot, "label"), ("war stop", "value")]

@@ -89,6 +89,9 @@ class Board(Screen[None]):
     """Finished games of this session by result (changed in place, then ``mutate_reactive``)."""
     time_left: var[int | None] = var(None)
     """Whole seconds before the game's --time-limit or the server's session limit, whichever comes first."""
+    behind: var[bool] = var(False)
+    """A table's screen knows the table is further on than it shows (a gap before its snapshot comes, a read that
+    left more waiting): the status line says so until it is not."""
     footer_plan: var[FooterPlan] = var(SOLO_FOOTER)
     """Which keys the footer leaves out for this way to play (a spectator's, two players')."""
 
@@ -125,7 +128,7 @@ class Board(Screen[None]):
         shown = {"deal": Board.deal, "battle": Board.settled, "result": Board.result}
         yield StatusLine(names, g, id="status").data_bind(
             Board.auto, Board.speed, Board.pause_on_war, Board.tally, Board.time_left, Board.names, Board.shown_steps,
-            on_pile=Board.battle, **shown,
+            Board.behind, on_pile=Board.battle, **shown,
         )
         if self.seats:
             from .components.requests import RequestsLine

@@ -32,6 +32,8 @@ class StatusLine(LineWidget):
     pause_on_war: var[bool] = var(False)
     tally: var[Counter[Result]] = var(Counter)
     time_left: var[int | None] = var(None)
+    behind: var[bool] = var(False)
+    """A table's screen knows the table is further on than it shows: the line says it is catching up."""
 
     names: var[tuple[str, str]] = var(("", ""))
     """The players' names: a table's seats change them, and the widget redraws."""
@@ -74,6 +76,9 @@ class StatusLine(LineWidget):
     def watch_names(self) -> None:
         self.redraw()
 
+    def watch_behind(self) -> None:
+        self.redraw()
+
     def draw(self, width: int, height: int) -> list[Row]:
         deal, battle, end, tally = self.deal, self.battle, self.result, self.tally
         if end is not None:
@@ -88,6 +93,6 @@ class StatusLine(LineWidget):
             number=deal.number if deal is not None else 0, seed=deal.seed if deal is not None else None,
             battles=battles, wars=wars, auto=self.auto, speed=self.speed, pause_on_war=self.pause_on_war,
             over=end is not None, tally=(tally[Result.P1], tally[Result.P2], tally[Result.DRAW], tally[Result.STOPPED]),
-            names=self.names, glyphs=self.glyphs, width=width, time_left=self.time_left,
+            names=self.names, glyphs=self.glyphs, width=width, time_left=self.time_left, behind=self.behind,
         )
         return [[(chunk, f"status--{name}" if name else "") for chunk, name in pieces]]

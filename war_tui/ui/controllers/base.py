@@ -51,6 +51,7 @@ class BoardState(Protocol):
     speed: float
     pause_on_war: bool
     time_left: int | None
+    behind: bool
 
     @property
     def laying(self) -> bool:

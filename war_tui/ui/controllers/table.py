@@ -373,12 +373,14 @@ class TableController(TimeLimits):
 
     def _read(self) -> None:
         """The updates of one read are applied: the battles held while catching up reach the board as one (the
-        newest on the pile, shown whole unless the table holds it at its tie; each in the log and the trend)."""
+        newest on the pile, shown whole unless the table holds it at its tie; each in the log and the trend), and
+        the status line says whether this screen knows it is still behind."""
         adapter, board = self.adapter, self.board
         if adapter.holding:
             adapter.holding = False
             if adapter.flush() and board.laying and not board.at_tie:
                 board.settle()
+        board.behind = self.game.behind
 
     def _note_line(self, text: str) -> None:
         """A line in the battle log, after the battle on show: a war being laid is told whole first (a war held
