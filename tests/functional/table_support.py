@@ -49,11 +49,12 @@ class TableServer:
     """
 
     def __init__(
-        self, deal=None, *, max_tables: int = 16, options: TableOptions | None = None, clock=time.monotonic
+        self, deal=None, *, max_tables: int = 16, options: TableOptions | None = None, clock=time.monotonic,
+        seats_per_visitor: int = 4,
     ) -> None:
         self.registry = Registry(
             clock=clock, max_tables=max_tables, options=options, seed_source=lambda: LONG_SEED,
-            deal=(lambda name: deal()) if deal is not None else None,
+            deal=(lambda name: deal()) if deal is not None else None, seats_per_visitor=seats_per_visitor,
         )
         self.loop = asyncio.get_running_loop()
         self.wake = asyncio.Event()
@@ -61,14 +62,17 @@ class TableServer:
         self.links: list[Link] = []
         self._socks: dict[int, socket.socket] = {}
 
-    def connect(self, user: str, *, table: str | None = None, watch: bool = False) -> tuple[int, Link]:
-        """A connection for ``user``: joined to ``table`` (or watching it), or in the lobby with no table.
+    def connect(
+        self, user: str, *, table: str | None = None, watch: bool = False, identity: str | None = None
+    ) -> tuple[int, Link]:
+        """A connection for ``user`` (who is ``identity``, as a door names them): joined to ``table`` (or watching
+        it), or in the lobby with no table.
 
         Returns the game process's descriptor (for ``WAR_TUI_TABLE_FD``) and the server's link.
         """
         server_end, game_end = socket.socketpair()
         server_end.setblocking(False)
-        link = Link(self.registry, user)
+        link = Link(self.registry, user, identity=identity)
 
         def flush_soon() -> None:
             self.loop.call_soon(self._flush, link, server_end)
@@ -84,10 +88,12 @@ class TableServer:
         self._flush(link, server_end)
         return game_end.detach(), link
 
-    def seat(self, table: str, user: str, *, watch: bool = False) -> tuple[Member, Sink]:
-        """Someone at ``table`` who is not a screen: the test makes their requests."""
+    def seat(
+        self, table: str, user: str, *, watch: bool = False, identity: str | None = None
+    ) -> tuple[Member, Sink]:
+        """Someone at ``table`` who is not a screen (who is ``identity``): the test makes their requests."""
         sink = Sink()
-        member = self.registry.join(table, user, sink, watch=watch)
+        member = self.registry.join(table, user, sink, watch=watch, identity=identity)
         self.wake.set()
         return member, sink
 

@@ -203,6 +203,33 @@ async def test_in_public_mode_two_keyless_people_at_one_address_are_two_people(t
         await srv.server.stop()
 
 
+async def test_someone_who_came_to_sit_and_watches_is_told_why_on_a_game_of_their_own(tmp_path):
+    """``table NAME`` ending as a spectator (both seats taken, or an address holding all the seats it may) is told
+    why at once, on a game of its own (before: it watched the table's shared rendering, which shows nothing of
+    one connection, and only t said why)."""
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, fanout=True, seats_per_address=2, **MANY)
+    home = ("127.0.0.2", 0)
+    people: list[Seat] = []
+    try:
+        ann = await arrive(srv.port, "ann", "table oak", local_addr=home)
+        bob = await arrive(srv.port, "bob", "table oak", local_addr=home)
+        people += [ann, bob]
+        await bob.expect(r"STATE seats=ann:player,bob:player")
+        cy = await arrive(srv.port, "cy", "table oak", local_addr=("127.0.0.3", 0))
+        people.append(cy)
+        await cy.expect(r"SNAPSHOT you=cy seat=- ")
+        await cy.expect(r"NOTICE info both seats are taken: you are watching")
+        dee = await arrive(srv.port, "dee", "table elm", local_addr=home)
+        people.append(dee)
+        await dee.expect(r"SNAPSHOT you=dee seat=- ")
+        await dee.expect(r"NOTICE info you watch: your address holds all the seats it may")
+        assert srv.server.fanout is not None and srv.server.fanout.started == 0  # each a game of their own
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+
+
 async def test_each_game_is_told_who_its_player_is(tmp_path):
     key = make_key(tmp_path, "key")
     script = tmp_path / "show_id.py"

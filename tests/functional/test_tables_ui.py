@@ -370,6 +370,20 @@ async def test_a_late_joiner_sees_the_counts_the_battle_on_show_and_the_log_at_o
             assert app.query_one(BattleLog).lines[-1].lstrip().startswith("31")
 
 
+async def test_a_player_who_would_sit_and_watches_is_told_the_tables_reason_at_once():
+    """ann's key holds all the seats it may (one, at elm): at oak, with both seats open, she watches, and her
+    screen says so at once in the table's words (before: "Both seats are taken", the screen's own guess)."""
+    with TableServer(dealing(*PLAIN), seats_per_visitor=1) as server:
+        server.seat("elm", "ann", identity="key:ann")
+        fd, _ = server.connect("ann", table="oak", identity="key:ann")
+        app = table_app(fd)
+        messages = notices(app)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "You watch: your address holds all the seats it may" in messages)
+            assert "you are watching" in seats(app)
+            assert not any("seats are taken" in message for message in messages)
+
+
 async def test_a_late_joiner_at_game_over_sees_how_long_the_game_took():
     clock = FakeClock()
     with TableServer(dealing(*PLAIN), clock=clock) as server:

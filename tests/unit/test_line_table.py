@@ -219,3 +219,15 @@ def test_plus_stops_at_the_servers_top_speed_and_help_lists_both_keys():
 def test_a_spectators_plus_says_only_players_set_the_speed():
     _table, _clock, line, _bob, _sink = line_seat(watch=True)
     assert say(line, Command.FASTER) == ["You are watching: only the players set auto-play's speed."]
+
+
+def test_someone_who_would_sit_at_a_full_table_is_told_in_a_sentence_why_they_watch():
+    table, _clock = make_table(dealing(*EIGHT_PLAIN))
+    table.join("bob", Recorder(), identity="key:bob")
+    table.join("cy", Recorder(), identity="key:cy")
+    game = RemoteGame()
+    line = TableLine(game)
+    table.join("ann", game.handle, identity="key:ann")
+    said = line.take_sentences()
+    assert said[0] == "You are watching table oak: bob against cy."
+    assert said[-1] == "both seats are taken: you are watching"

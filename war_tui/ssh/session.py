@@ -361,9 +361,11 @@ class GameSession(asyncssh.SSHServerSession):
     # -- a spectator served from a shared rendering ---------------------------------------------------
 
     def _shares_rendering(self) -> bool:
-        """A spectator at a table, or someone in the lobby, on a server that fans renderers out.
+        """A spectator at a table (who came to watch), or someone in the lobby, on a server that fans renderers out.
 
-        Never in line mode: a line session reads lines, not a screen.
+        Never in line mode: a line session reads lines, not a screen. Never for someone who came to sit and
+        watches: the table tells them why (both seats taken, a seat kept, the seats their address holds), which
+        a shared screen would not show.
         """
         table = self._table
         if self._way.line or self._link.server.fanout is None or table is None or table.link.closed:
@@ -371,7 +373,7 @@ class GameSession(asyncssh.SSHServerSession):
         link = table.link
         if table.mode is TableMode.LOBBY:
             return link.member is None
-        return link.member is not None and link.member.watching
+        return table.mode is TableMode.WATCH and link.member is not None and link.member.watching
 
     def _render_place(self) -> str | None:
         """The table this session's renderer shows, or the lobby's key; None once it is neither."""

@@ -219,7 +219,7 @@ class Table:
         connection still sits takes that seat over (the older one is told and closes). Otherwise
         the first free seat, seat 1 first; then a seat whose
         player has been away for the seat timeout (everyone is told whose it was); with no seat,
-        they watch (``may_sit`` False: only their own kept seat). The name is a display name only:
+        they watch and are told why (``may_sit`` False: only their own kept seat). The name is a display name only:
         one that is the same as a present or awaited player's (by ``name_key``) gets a suffix.
         The new member receives a snapshot at once; the others a state and a notice. Raises
         ``TableRefused`` when they would watch and the table has all the spectators it takes.
@@ -266,7 +266,7 @@ class Table:
         elif not watch and not may_sit:
             self.tell(member, Notice(NoticeCode.INFO, "you watch: your address holds all the seats it may"))
         elif not watch:
-            self._tell_kept_seats(member, now)
+            self._tell_why_watching(member, now)
         self._settle()
         return member
 
@@ -295,7 +295,7 @@ class Table:
             return self._refuse(member, "your address holds all the seats it may")
         seat, taken_from = self._seats.free(member.identity, True, now)
         if seat is None:
-            self._tell_kept_seats(member, now, asked=True)
+            self._tell_why_watching(member, now, asked=True)
             return False
         member.seat = seat.side
         seating = self._seats.sit(member, seat, taken_from, now, self._moves)
@@ -306,13 +306,16 @@ class Table:
         self._settle()
         return True
 
-    def _tell_kept_seats(self, member: Member, now: float, asked: bool = False) -> None:
-        """Someone who would sit watches: say whose seat is kept, and when t takes it."""
+    def _tell_why_watching(self, member: Member, now: float, asked: bool = False) -> None:
+        """Someone who would sit watches: say why, at once (whose seat is kept, and when t takes it; or both seats
+        are taken), as the refusal of their ``asked`` t when they pressed it."""
         kept = self._seats.kept_notice(now)
         if kept is not None:
             self.tell(member, Notice(NoticeCode.INFO, kept))
         elif asked:
             self._refuse(member, "both seats are taken")
+        else:
+            self.tell(member, Notice(NoticeCode.INFO, "both seats are taken: you are watching"))
 
     def leave(self, member: Member) -> None:
         """``member`` has gone (asked to leave, or the connection closed); safe to call twice.

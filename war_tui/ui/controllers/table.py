@@ -110,7 +110,6 @@ class TableController(TimeLimits):
         self._dealt_at = clock()
         self._played = 0.0
         self.in_lobby = False
-        self._told_watching = False
         self._house_at: float | None = None
         """When the house flips for the player the table waits for, on this screen's clock."""
         self._ticking: Stoppable | None = None
@@ -206,10 +205,6 @@ class TableController(TimeLimits):
         if self.in_lobby:
             self.in_lobby = False
             self.shell.close_lobby()
-        you = self.game.you
-        if you is not None and you.watching and self.settings.table_mode != TableMode.WATCH and not self._told_watching:
-            self._told_watching = True
-            self.toast("Both seats are taken: you are watching", timeout=5)
         self._held_notes = []  # the snapshot's log has them, in the table's order
         if self._shown:
             self.board.clear()
