@@ -1,29 +1,39 @@
-"""A soak of shared tables through both doors at once: do screens keep up with their table, under load?
+"""A soak of shared tables through both doors at once: do screens and keys keep up with their table, under load?
 
     python benchmarks/table_soak.py [--tables 6] [--seconds 60] [--busy 2] [--gap 0.04,0.4] [--settle 20]
+                                    [--auto-stops 2] [--auto-seconds 3]
 
-One ``war-tui serve --ssh 0 --web 0 --public`` process, the real game. Each of ``--tables`` tables has two
-players, each with an identity of their own (player 1 an SSH key, player 2 a browser's cookie over the web
-door's websocket), two spectators (one over SSH, one over the web door), all on 100x30 terminals, and a
-line-mode spectator over SSH (``line watch NAME``) whose sentences give the table's battles and its game
-overs. Each player flips with a random gap from ``--gap`` (40 to 400 ms by default); once a game is over
-both ask to deal again. ``--busy N`` runs N busy loops at nice 0 beside it all for the whole run (each
+One ``war-tui serve --ssh 0 --web 0 --public`` process, the real game, default flags. Each of ``--tables``
+tables has two players, each with an identity of their own (player 1 an SSH key, player 2 a browser's
+cookie over the web door's websocket), two spectators (one over SSH, one over the web door), all on 100x30
+terminals, and a line-mode spectator over SSH (``line watch NAME``) whose sentences give the table's
+battles, its game overs and its auto-play going on and off. Each player flips with a random gap from
+``--gap`` (40 to 400 ms by default); once a game is over both ask to deal again. Then, ``--auto-stops``
+times at every table, both players press ``a`` and auto-play runs (4/s) for ``--auto-seconds`` before
+player 1's ``a`` stops it. ``--busy N`` runs N busy loops at nice 0 beside it all for the whole run (each
 stops by itself at the end of the run, and is ended with it).
 
 Every screen's (game, battle) is read from its pile's frame and status line, as ``table_load.py`` reads it
-(its ``Glass``), with the time each first showed. The table's battle at a moment is the furthest any of
-its screens (the line-mode spectator's included) had shown by then. Sampled every ``--tick`` seconds:
+(its ``Glass``), with the time each first showed, and which players its seats line says have flipped. The
+table's battle at a moment is the furthest any of its screens (the line-mode spectator's included) had
+shown by then. Sampled every ``--tick`` seconds from the first flip to the last stop:
 
-- each screen's worst lag behind its table, in battles, and in seconds (how long the table had been past
-  what the screen showed);
-- the battles each table played (all its games);
-- after the flips stop, within ``--settle`` seconds: the screens that never showed their table's last
-  battle (never caught up).
+- each screen's lag behind its table, in battles, and in seconds (how long the table had been past what
+  the screen showed): the worst, and each player's screen's p99;
+- the battles each table played while the players flipped (all its games);
+- each flip key's time to act: from the key to the first screen of its table showing that player's flip
+  counted (the seats line says they flipped, or the next battle comes), for keys pressed while the table
+  waited for that player's flip (a key after their flip counted adds nothing); a key the table drops
+  acts with the player's next one, so its time includes the wait for it;
+- each auto-play stop: from player 1's ``a`` to the line-mode spectator saying "Auto-play off.";
+- after it all, within ``--settle`` seconds: the screens that never showed their table's last battle
+  (never caught up).
 
-Goals (issue 29): no screen behind its table by 5 s or more; every table within 0.7x of the median
-table's battles; every screen ends on its table's battle (the exit status is 1 where one did not). The
-clients run in this process and share the machine's cores with the server, the games and the busy
-loops, so the figures are pessimistic. Every loop is bounded by a count or a time.
+Goals (issue 40): every player's screen within 2 s of its table (p99); every key acting within 1 s (p99);
+every table at >= 0.8x the median table's battles; ``a`` stopping auto-play within 1 s; every screen ends
+on its table's battle (the exit status is 1 where one did not). The clients run in this process and share
+the machine's cores with the server, the games and the busy loops, so the figures are pessimistic. Every
+loop is bounded by a count or a time.
 """
 
 from __future__ import annotations
@@ -54,6 +64,10 @@ BUSY_LOOP = "import time\nend = time.monotonic() + {seconds}\nwhile time.monoton
 """A busy loop that stops by itself after ``seconds``."""
 LINE_GAME = re.compile(r"^Game ([\d,]+)(?:, battle ([\d,]+)\.| is dealt\.)")
 LINE_BATTLE = re.compile(r" beats |wins? the battle\.")
+SEAT = re.compile(r"(soak\d+[ab])(?: \(you\))? (flipped|to flip)")
+"""A seat on a seats line, and whether its player has flipped for the coming battle."""
+AUTO_WAIT = 20.0
+"""Seconds a table's auto-play gets to start (and, once asked, to stop) before the run goes on without it."""
 Key = tuple[int, int]
 
 
@@ -66,6 +80,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--settle", type=float, default=20.0, help="seconds the screens get to catch up at the end")
     parser.add_argument("--tick", type=float, default=0.25, help="seconds between lag samples")
     parser.add_argument("--seed", type=int, default=None, help="the random gaps' seed")
+    parser.add_argument("--auto-stops", type=int, default=2, help="times each table's auto-play is started and stopped")
+    parser.add_argument("--auto-seconds", type=float, default=3.0, help="seconds auto-play runs before its stop")
     args = parser.parse_args()
     try:
         low, high = (float(part) for part in args.gap.split(","))
@@ -77,6 +93,8 @@ def parse_args() -> argparse.Namespace:
         parser.error("--tables goes from 1 to 50 and --busy from 0 to 16")
     if not 1.0 <= args.seconds <= 3600.0 or not 1.0 <= args.settle <= 600.0 or not 0.05 <= args.tick <= 5.0:
         parser.error("--seconds goes from 1 to 3600, --settle from 1 to 600, --tick from 0.05 to 5")
+    if not 0 <= args.auto_stops <= 100 or not 0.5 <= args.auto_seconds <= 600.0:
+        parser.error("--auto-stops goes from 0 to 100, --auto-seconds from 0.5 to 600")
     args.gaps = (low, high)
     return args
 
@@ -101,13 +119,30 @@ class SoakServer(Serve):
         self.ssh_port = self.web_port = 0
 
 
-class WebScreen(Screen):
+class SoakScreen(Screen):
+    """A screen that also notes, for each (game, battle) it showed, when its seats line first said a player flipped."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection | None, process: asyncssh.SSHClientProcess | None) -> None:
+        self.flipped: dict[tuple[Key, str], float] = {}
+        super().__init__(conn, process)  # type: ignore[arg-type]  # a web screen has neither
+
+    def _take(self, chunk: bytes, at: float) -> None:
+        super()._take(chunk, at)
+        if self.now[1] < 0:
+            return
+        seats = {name: state == "flipped" for name, state in SEAT.findall(self._glass.text(2))}
+        if sum(seats.values()) == 1:  # one flipped, the other not: a state of this battle, never a frame between two
+            name = next(name for name, flipped in seats.items() if flipped)
+            self.flipped.setdefault((self.now, name), at)
+
+
+class WebScreen(SoakScreen):
     """A screen over the web door: the websocket's binary messages are the terminal's bytes."""
 
     def __init__(self, client: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.client = client
         self.ws = ws
-        super().__init__(None, None)  # type: ignore[arg-type]  # no SSH connection: the reader is the websocket
+        super().__init__(None, None)  # no SSH connection: the reader is the websocket
 
     async def _read(self) -> None:
         loop = asyncio.get_running_loop()
@@ -135,6 +170,10 @@ class LineWatcher:
         self.first_seen: dict[Key, float] = {}
         self.now: Key = (0, -1)
         self.over = False
+        self.auto: list[tuple[float, bool]] = []
+        """When it said auto-play went on (True) or off (False)."""
+        self.withdrawn: list[float] = []
+        """When it said a player no longer asks for auto-play."""
         self._partial = b""
         self.reader = asyncio.create_task(self._read())
 
@@ -159,16 +198,20 @@ class LineWatcher:
             self._note((self.now[0], self.now[1] + 1), at)
         if line.startswith("Game over:") or line == "That game is over.":
             self.over = True
+        if line.startswith("Auto-play on:") or line == "Auto-play off.":
+            self.auto.append((at, line != "Auto-play off."))
+        if line.endswith("no longer asks for auto-play."):
+            self.withdrawn.append(at)
 
     def _note(self, key: Key, at: float) -> None:
         self.first_seen.setdefault(key, at)
         self.now = key
 
 
-async def ssh_screen(port: int, user: str, command: str, key: asyncssh.SSHKey | None = None) -> Screen:
+async def ssh_screen(port: int, user: str, command: str, key: asyncssh.SSHKey | None = None) -> SoakScreen:
     conn = await connect(port, user, encryption_algs=CLIENT_CIPHERS, client_keys=[key] if key else [])
     process = await conn.create_process(command, term_type="xterm-256color", term_size=SIZE, encoding=None)
-    return Screen(conn, process)
+    return SoakScreen(conn, process)
 
 
 async def web_screen(port: int, who: int, name: str, place: str) -> WebScreen:
@@ -186,15 +229,23 @@ async def web_screen(port: int, who: int, name: str, place: str) -> WebScreen:
 class Table:
     """One table's clients: player 1 (SSH, a key), player 2 (web, a cookie), two spectators, the line watcher."""
 
-    def __init__(self, name: str, screens: list[Screen], line: LineWatcher) -> None:
+    def __init__(self, name: str, screens: list[SoakScreen], line: LineWatcher) -> None:
         self.name = name
         self.screens = screens
         self.labels = ["p1 ssh", "p2 web", "watch ssh", "watch web"]
         self.line = line
+        self.keys: tuple[list[tuple[float, bytes]], list[tuple[float, bytes]]] = ([], [])
+        """Each player's keys, with when they were typed."""
+        self.stops: list[float | None] = []
+        """Each auto-play stop's time from player 1's ``a`` to "Auto-play off." (None: it never came)."""
 
     @property
-    def players(self) -> list[Screen]:
+    def players(self) -> list[SoakScreen]:
         return self.screens[:2]
+
+    def type(self, player: int, keys: bytes) -> None:
+        self.keys[player].append((asyncio.get_running_loop().time(), keys))
+        self.players[player].type(keys)
 
     def timelines(self) -> list[dict[Key, float]]:
         return [s.first_seen for s in self.screens] + [self.line.first_seen]
@@ -229,19 +280,45 @@ async def open_table(server: SoakServer, index: int) -> Table:
 
 async def play(table: Table, player: int, gaps: tuple[float, float], stop_at: float, rng: random.Random) -> int:
     """One player's keys until ``stop_at``: a flip after each random gap, and a deal once the game is over."""
-    screen, keys = table.players[player], 0
+    keys = 0
     asked_deal = 0
     loop = asyncio.get_running_loop()
     while loop.time() < stop_at:
         await asyncio.sleep(rng.uniform(*gaps))
         if table.line.over:
             if asked_deal != table.line.game:  # ask once per game over; the table deals once both asked
-                screen.type(b"r")
+                table.type(player, b"r")
                 asked_deal = table.line.game
         else:
-            screen.type(b" ")
+            table.type(player, b" ")
         keys += 1
     return keys
+
+
+async def auto_stops(table: Table, stops: int, seconds: float) -> None:
+    """``stops`` times: both players press ``a``, auto-play runs ``seconds``, player 1's ``a`` stops it (timed, from
+    the key to the line-mode spectator's "Auto-play off."), and player 2's withdraws their ask."""
+    loop = asyncio.get_running_loop()
+    line = table.line
+    for _ in range(stops):
+        if line.over:
+            for player in (0, 1):
+                table.type(player, b"r")
+            await until(lambda: not line.over, AUTO_WAIT)
+        said = len(line.auto)
+        for player in (0, 1):
+            table.type(player, b"a")
+        if not await until(lambda: any(on for _, on in line.auto[said:]), AUTO_WAIT):
+            table.stops.append(None)
+            continue
+        await asyncio.sleep(seconds)
+        said, pressed = len(line.auto), loop.time()
+        table.type(0, b"a")
+        off = await until(lambda: any(not on for _, on in line.auto[said:]), AUTO_WAIT)
+        table.stops.append(next(t for t, on in line.auto[said:] if not on) - pressed if off else None)
+        withdrawn = len(line.withdrawn)
+        table.type(1, b"a")
+        await until(lambda: len(line.withdrawn) > withdrawn, AUTO_WAIT)
 
 
 def shown_at(line: list[tuple[float, Key]], at: float) -> Key:
@@ -249,24 +326,62 @@ def shown_at(line: list[tuple[float, Key]], at: float) -> Key:
     return line[index - 1][1] if index else (0, -1)
 
 
-def lags(table: Table, start: float, end: float, tick: float) -> list[tuple[int, float]]:
-    """Each screen's worst lag behind its table over the run: (battles, seconds)."""
+def lags(table: Table, start: float, end: float, tick: float) -> tuple[list[tuple[int, float]], list[list[float]]]:
+    """Each screen's worst lag behind its table over the run (battles, seconds), and its lag in seconds at each
+    sample."""
     timelines = [sorted((t, key) for key, t in seen.items()) for seen in table.timelines()]
     merged = sorted(item for line in timelines for item in line)
     worst = [(0, 0.0) for _ in table.screens]
+    samples: list[list[float]] = [[] for _ in table.screens]
     at = start
     while at <= end:
         shown = [shown_at(line, at) for line in timelines]
         lead = max(shown)
         for index, now in enumerate(shown[: len(table.screens)]):
             if now >= lead:
+                samples[index].append(0.0)
                 continue
             battles = lead[1] - now[1] if now[0] == lead[0] else lead[1] + 1
             since = next(t for t, key in merged if key > now)  # when the table was first seen past it
             seconds = max(0.0, at - since)
+            samples[index].append(seconds)
             worst[index] = (max(worst[index][0], battles), max(worst[index][1], seconds))
         at += tick
-    return worst
+    return worst, samples
+
+
+def p99(values: list[float]) -> float:
+    if len(values) < 2:
+        return values[0] if values else float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[98]
+
+
+def flip_times(table: Table, end: float) -> tuple[list[float], int]:
+    """Each flip key's time to act, and the keys that never did by ``end``: from the key to the first screen of its
+    table showing that player flipped for the battle the table was at, or showing a later battle. Keys pressed once
+    a screen had shown their player flipped for that battle are left out (they add nothing)."""
+    merged = sorted((t, key) for seen in table.timelines() for key, t in seen.items())
+    flipped: dict[tuple[Key, str], float] = {}
+    for screen in table.screens:
+        for mark, t in screen.flipped.items():
+            flipped[mark] = min(t, flipped.get(mark, t))
+    times: list[float] = []
+    never = 0
+    for player, name in enumerate((f"{table.name}a", f"{table.name}b")):
+        for pressed, keys in table.keys[player]:
+            if keys != b" ":
+                continue
+            now = shown_at(merged, pressed)
+            seen = flipped.get((now, name))
+            if seen is not None and seen <= pressed:
+                continue
+            later = next((t for t, key in merged if key > now and t > pressed), None)
+            acted = min(t for t in (seen, later) if t is not None) if seen is not None or later is not None else None
+            if acted is None or acted > end:
+                never += 1
+            else:
+                times.append(acted - pressed)
+    return times, never
 
 
 def lead_of(table: Table) -> Key:
@@ -274,12 +389,13 @@ def lead_of(table: Table) -> Key:
     return max(max(seen, default=(0, -1)) for seen in table.timelines())
 
 
-def battles_played(table: Table) -> int:
-    """The battles the table played in the run: each game's furthest battle seen, summed."""
+def battles_played(table: Table, by: float) -> int:
+    """The battles the table played by ``by``: each game's furthest battle seen by then, summed."""
     furthest: dict[int, int] = {}
     for seen in table.timelines():
-        for game, battle in seen:
-            furthest[game] = max(furthest.get(game, 0), battle)
+        for (game, battle), at in seen.items():
+            if at <= by:
+                furthest[game] = max(furthest.get(game, 0), battle)
     return sum(furthest.values())
 
 
@@ -291,7 +407,8 @@ async def soak(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     print(f"cores {os.cpu_count()}; {load()}; {args.tables} tables x (2 players + 2 spectators + a line "
           f"spectator) over SSH and the web door; {args.busy} busy loops; flips every "
-          f"{args.gaps[0] * 1000:.0f}-{args.gaps[1] * 1000:.0f} ms for {args.seconds:g} s", flush=True)
+          f"{args.gaps[0] * 1000:.0f}-{args.gaps[1] * 1000:.0f} ms for {args.seconds:g} s, then auto-play "
+          f"stopped {args.auto_stops} times a table", flush=True)
     with tempfile.TemporaryDirectory(prefix="table-soak-") as scratch:
         server = SoakServer(Path(scratch), sessions=6 * args.tables + 8)
         busy: list[subprocess.Popen[bytes]] = []
@@ -301,15 +418,17 @@ async def soak(args: argparse.Namespace) -> int:
             for index in range(args.tables):
                 tables.append(await open_table(server, index))
             loop = asyncio.get_running_loop()
-            busy = busy_loops(args.busy, args.seconds + 5.0)
+            busy = busy_loops(args.busy, args.seconds + args.auto_stops * (args.auto_seconds + 5.0) + 10.0)
             start = loop.time()
             stop_at = start + args.seconds
             await asyncio.gather(*(play(t, p, args.gaps, stop_at, rng) for t in tables for p in (0, 1)))
+            flipped = loop.time()
+            await asyncio.gather(*(auto_stops(t, args.auto_stops, args.auto_seconds) for t in tables))
             end = loop.time()
             caught = await until(lambda: all(s.now == lead_of(t) for t in tables for s in t.screens), args.settle)
             settled = loop.time() - end
             last = [lead_of(t) for t in tables]
-            report(args, tables, start, end, last, caught, settled)
+            report(args, tables, (start, flipped, end), last, caught, settled)
             for table in tables:
                 await table.leave()
         finally:
@@ -320,27 +439,42 @@ async def soak(args: argparse.Namespace) -> int:
     return 0 if caught else 1
 
 
-def report(args, tables: list[Table], start: float, end: float, last: list[Key], caught: bool,
+def report(args, tables: list[Table], times: tuple[float, float, float], last: list[Key], caught: bool,
            settled: float) -> None:
-    played = [battles_played(t) for t in tables]
+    """One line a table, then the goals beside the figures."""
+    start, flipped, end = times
+    played = [battles_played(t, flipped) for t in tables]
     median = statistics.median(played) if played else 0
-    worst_s = 0.0
+    worst_s, player_p99, keys, never, stops = 0.0, 0.0, [], 0, []
     for table, count, lead in zip(tables, played, last, strict=True):
-        worst = lags(table, start, end, args.tick)
+        worst, samples = lags(table, start, end, args.tick)
         shown = ", ".join(
             f"{label} {battles} battles / {seconds:.1f} s" for label, (battles, seconds) in zip(table.labels, worst)
         )
         worst_s = max([worst_s, *(seconds for _, seconds in worst)])
+        players = [p99(samples[index]) for index in (0, 1)]
+        player_p99 = max([player_p99, *players])
+        times_, missed = flip_times(table, end)
+        keys += times_
+        never += missed
+        stops += table.stops
         ratio = count / median if median else float("nan")
-        print(f"table {table.name}: {count} battles ({ratio:.2f}x the median), last game {lead[0]} battle "
-              f"{lead[1]}; worst lag: {shown}", flush=True)
+        taken = ", ".join("never" if s is None else f"{s:.2f}" for s in table.stops)
+        print(f"table {table.name}: {count} battles flipped ({ratio:.2f}x the median), last game {lead[0]} battle "
+              f"{lead[1]}; players' lag p99 {players[0]:.1f} s / {players[1]:.1f} s; flips acted p50 "
+              f"{statistics.median(times_) if times_ else float('nan'):.2f} s, p99 {p99(times_):.2f} s "
+              f"({len(times_)} keys, {missed} never); auto-play stops: {taken} s; worst lag: {shown}", flush=True)
     behind = [f"{t.name} {label} at game {s.now[0]} battle {s.now[1]} (table: {lead[0]}, {lead[1]})"
               for t, lead in zip(tables, last) for label, s in zip(t.labels, t.screens) if s.now != lead]
     print(f"every screen on its table's last battle: {'yes' if caught else 'no'}, {settled:.1f} s after the "
-          f"flips stopped" + ("" if caught else f"; never caught up: {'; '.join(behind)}"), flush=True)
+          f"last stop" + ("" if caught else f"; never caught up: {'; '.join(behind)}"), flush=True)
     least = min(played) / median if median else float("nan")
-    print(f"goals: worst lag {worst_s:.1f} s (< 5 s); least table {least:.2f}x the median (>= 0.7); "
-          f"{load()}", flush=True)
+    stopped = [s for s in stops if s is not None]
+    slowest = f"{max(stopped):.2f} s" if stopped else "none"
+    print(f"goals: players' screens' lag p99 {player_p99:.1f} s at worst (<= 2 s); flips acted p99 {p99(keys):.2f} s "
+          f"(<= 1 s; {never} of {len(keys) + never} never); least table {least:.2f}x the median (>= 0.8); "
+          f"auto-play stopped in {slowest} at worst ({len(stops) - len(stopped)} of {len(stops)} never; <= 1 s); "
+          f"worst lag of any screen {worst_s:.1f} s; {load()}", flush=True)
 
 
 def main() -> int:
