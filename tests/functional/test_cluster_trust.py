@@ -22,6 +22,8 @@ from war_tui.cluster.access import NatsAccess, TlsFiles, credentials_file
 from war_tui.cluster.connection import connect
 from war_tui.cluster.embedded import EmbeddedNats
 from war_tui.cluster.errors import ClusterUnavailable
+from war_tui.cluster.keys import table_key
+from war_tui.cluster.leases import LeaseBucket, NodeLease, Owners
 from war_tui.cluster.table_store import NatsTableStore
 
 TIMEOUT = 30.0
@@ -371,3 +373,64 @@ async def test_a_strangers_failed_sign_ins_are_summarised_not_copied_into_the_lo
     held = int(summaries[0].split("nats-server: ")[1].split()[0])
     assert len(copied) + held == attempts
     assert "authentication error" in summaries[0]
+
+
+# ------------------------------------------------------------------ delete markers do not pile up
+
+
+async def keys_in(client, bucket: str) -> int:
+    info = await client.jetstream().stream_info(f"KV_{bucket}", subjects_filter=">")
+    return len(info.state.subjects or {})
+
+
+async def until(condition, what: str) -> None:
+    for _ in range(int(TIMEOUT / 0.1)):
+        if await condition():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(what)
+
+
+async def test_tables_opened_and_closed_leave_no_marker_behind(nats_server):
+    client = await nats_server.client()
+    try:
+        store = await NatsTableStore.open(client, bucket="tables-test", marker_ttl=1)
+        leases = await LeaseBucket.open(client, bucket="leases-test", marker_ttl=1)
+        lease = NodeLease(leases, "n1", 60)
+        await lease.take()
+        owners = Owners(leases, lease)
+        for number in range(102):
+            name = f"table {number}"
+            revision = await store.save(name, b"a checkpoint", None)
+            owned = await owners.claim(name)
+            assert owned is not None
+            if number >= 98:
+                continue  # four tables stay open
+            await store.delete(name, revision)
+            await owners.release(name, owned)
+
+        async def bounded() -> bool:
+            return await keys_in(client, "tables-test") == 4 and await keys_in(client, "leases-test") == 5
+
+        await until(bounded, "the markers of 98 closed tables went: four tables and their owners, one node lease")
+        assert sorted(table.name for table in await store.load_all()) == sorted(f"table {n}" for n in range(98, 102))
+        assert await store.save("table 7", b"again", None) > 0, "a closed table's name is free again"
+    finally:
+        await client.close()
+
+
+async def test_markers_a_bucket_kept_from_before_are_swept_at_start(nats_server):
+    client = await nats_server.client()
+    try:
+        store = await NatsTableStore.open(client, bucket="tables-old", marker_ttl=1)
+        for number in range(20):
+            await store.save(f"old {number}", b"x", None)
+            await store.kv.delete(table_key(f"old {number}"))  # a marker kept for ever, as before
+        await store.save("kept", b"x", None)
+        assert await keys_in(client, "tables-old") == 21
+        await asyncio.sleep(1.1)  # older than the store's marker time
+        await NatsTableStore.open(client, bucket="tables-old", marker_ttl=1)
+        assert await keys_in(client, "tables-old") == 1
+        assert [table.name for table in await store.load_all()] == ["kept"]
+    finally:
+        await client.close()

@@ -44,15 +44,16 @@ from nats.js.kv import KV_DEL, KV_MARKER_REASON, KV_OP, KV_PURGE
 
 from ..serving.table_store import StaleWrite
 from ..untrusted import BadRecord, BadRecords, fields, read_json, shown_key, text
-from .buckets import open_bucket
+from .buckets import MARKER_TTL, delete, open_bucket, sweep_markers
 from .config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
 from .keys import table_key
 from .table_store import StoreUnavailable
 from .tasks import cancel_requested, end_tasks
 
 BUCKET = "war-tui-leases"
-MARKER_TTL = 60
-"""Seconds an expired key's delete marker stays (watchers see it; a write over it names its revision)."""
+RELEASED_TTL = 1
+"""Seconds the marker of a deleted lease key stays before the bucket's own marker of its expiry takes its place
+for ``MARKER_TTL`` seconds (``limit_marker_ttl``: an expired key's marker, which watchers see)."""
 RENEWALS = 3
 """Renewals per lease: a renewal may be late twice before the lease runs out."""
 NODE_FILE = "node-id"
@@ -90,17 +91,21 @@ class LeaseBucket:
 
     def __init__(self, js: JetStreamContext, bucket: str = BUCKET) -> None:
         self.js = js
+        self.bucket = bucket
         self.stream = f"KV_{bucket}"
         self.prefix = f"$KV.{bucket}."
 
     @classmethod
-    async def open(cls, client: Client, *, replicas: int = 1, bucket: str = BUCKET) -> LeaseBucket:
+    async def open(
+        cls, client: Client, *, replicas: int = 1, bucket: str = BUCKET, marker_ttl: int = MARKER_TTL,
+    ) -> LeaseBucket:
         js = client.jetstream()
         config = KeyValueConfig(
             bucket=bucket, description="war-tui: node leases and table owners", history=1,
-            storage=StorageType.FILE, replicas=replicas, limit_marker_ttl=MARKER_TTL,
+            storage=StorageType.FILE, replicas=replicas, limit_marker_ttl=marker_ttl,
         )
-        await open_bucket(js, config)
+        kv = await open_bucket(js, config)
+        await sweep_markers(js, kv, bucket, marker_ttl)
         return cls(js, bucket)
 
     async def read(self, key: str) -> Record:
@@ -135,9 +140,8 @@ class LeaseBucket:
         return [subject[len(self.prefix):] for subject in list(subjects)[:limit] if subject.startswith(self.prefix)]
 
     async def delete(self, key: str, revision: int) -> None:
-        headers: dict[str, Any] = {KV_OP: KV_DEL, Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(revision)}
         try:
-            await self.js.publish(self.prefix + key, b"", headers=headers)
+            await delete(self.js, self.bucket, key, revision, RELEASED_TTL)
         except APIError as exc:
             if exc.err_code in WRONG_LAST:
                 raise StaleWrite(key) from None

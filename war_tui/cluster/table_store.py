@@ -12,11 +12,12 @@ from nats.aio.client import Client
 from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import KeyValueConfig, StorageType
+from nats.js.client import JetStreamContext
 from nats.js.errors import APIError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 from ..serving.table_store import StaleWrite, StoredTable
-from .buckets import open_bucket
+from .buckets import MARKER_TTL, delete, open_bucket, sweep_markers
 from .keys import table_key, table_name
 
 BUCKET = "war-tui-tables"
@@ -35,17 +36,25 @@ class StoreUnavailable(ConnectionError):
 class NatsTableStore:
     """A ``war_tui.serving.table_store.TableStore`` on the bucket ``BUCKET``."""
 
-    def __init__(self, kv: KeyValue, bucket: str = BUCKET) -> None:
+    def __init__(self, kv: KeyValue, js: JetStreamContext, bucket: str = BUCKET, marker_ttl: int = MARKER_TTL) -> None:
         self.kv = kv
+        self.js = js
         self.bucket = bucket
+        self.marker_ttl = marker_ttl
+        """Seconds a closed table's delete marker stays (``buckets.delete``)."""
 
     @classmethod
-    async def open(cls, client: Client, *, replicas: int = 1, bucket: str = BUCKET) -> NatsTableStore:
+    async def open(
+        cls, client: Client, *, replicas: int = 1, bucket: str = BUCKET, marker_ttl: int = MARKER_TTL,
+    ) -> NatsTableStore:
         config = KeyValueConfig(
             bucket=bucket, description="war-tui: each shared table's checkpoint", history=1,
             max_value_size=MAX_VALUE, storage=StorageType.FILE, replicas=replicas,
         )
-        return cls(await open_bucket(client.jetstream(), config), bucket)
+        js = client.jetstream()
+        kv = await open_bucket(js, config)
+        await sweep_markers(js, kv, bucket, marker_ttl)
+        return cls(kv, js, bucket, marker_ttl)
 
     async def load_all(self) -> list[StoredTable]:
         watcher = await self.kv.watchall(ignore_deletes=True)
@@ -74,7 +83,7 @@ class NatsTableStore:
 
     async def delete(self, name: str, revision: int | None) -> None:
         try:
-            await self.kv.delete(table_key(name), last=revision)
+            await delete(self.js, self.bucket, table_key(name), revision, self.marker_ttl)
         except APIError as exc:
             if exc.err_code in WRONG_LAST:
                 raise StaleWrite(name) from None

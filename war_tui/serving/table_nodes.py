@@ -29,7 +29,7 @@ from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import KeyNotFoundError, NoKeysError
 from nats.js.kv import KeyValue
 
-from ..cluster.buckets import open_bucket
+from ..cluster.buckets import delete, open_bucket, sweep_markers
 from ..cluster.caps import (
     MAX_SESSIONS,
     SESSIONS_PREFIX,
@@ -152,6 +152,7 @@ class Nodes:
             max_value_size=MAX_LOBBY_VALUE, storage=StorageType.MEMORY,
         )
         self.lobby = await open_bucket(self.client.jetstream(), config)
+        await sweep_markers(self.client.jetstream(), self.lobby, LOBBY_BUCKET)
         await self.relay.start()
         await self.games.start()
         self.host.router = self.route
@@ -279,7 +280,7 @@ class Nodes:
         for name in [n for n in self._written if n not in tables]:
             _, revision = self._written.pop(name)
             with contextlib.suppress(*NATS_ERRORS, Exception):  # another node wrote it since: its entry stays
-                await self.lobby.delete(table_key(name), last=revision)
+                await delete(self.client.jetstream(), LOBBY_BUCKET, table_key(name), revision)
 
     async def _read_lobby(self) -> None:
         """Every node's lobby entries, read again only when the bucket changed since the last read (its stream's
