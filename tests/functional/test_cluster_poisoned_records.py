@@ -159,3 +159,42 @@ async def test_poisoned_checkpoints_are_one_line_each_and_the_takeovers_go_on(tm
         await play(ann, bob, BATTLES)
         await kill_node(nodes.a)
         await until(lambda: "oak" in b.taken, timeout=30)
+
+
+async def test_what_no_check_foresaw_is_one_line_and_the_loops_go_on(tmp_path, nats_server, monkeypatch):
+    """A record that passes every check yet breaks what reads it (here: a restore and a game's reading made to
+    raise): the takeover of that table and that batch of games are one line each; the other tables are taken
+    over and the next games stored, as ever."""
+    from war_tui.cluster import game_stream
+
+    async with two_nodes(tmp_path, nats_server, stats_node(BATTLES)) as nodes:
+        b = nodes.b.server.nodes
+        cluster = nodes.a.server.cluster
+        assert b is not None and cluster is not None and cluster.client is not None and cluster.store is not None
+        ann, bob = await nodes.ann_and_bob()
+        for srv in (nodes.a, nodes.b):  # whichever node claims ash first
+            registry = srv.server.tables.registry
+
+            def fragile(data: bytes, *args, restore=registry.restore, **kwargs):
+                if b"fragile" in data:
+                    raise RuntimeError("unforeseen")
+                return restore(data, *args, **kwargs)
+
+            monkeypatch.setattr(registry, "restore", fragile)
+        read_game = game_stream.read_game
+        monkeypatch.setattr(game_stream, "read_game",
+                            lambda data: (_ for _ in ()).throw(RuntimeError()) if b"fragile" in data else read_game(data))
+        await cluster.store.kv.put(table_key("ash"), b'{"fragile": 1}')
+        await (await cluster.client.jetstream().key_value(LOBBY_BUCKET)).put(
+            table_key("ash"), json.dumps(entry("ash", node="ndead")).encode())
+        await cluster.client.jetstream().publish(SUBJECT, json.dumps({**GAME, "p1_name": "fragile"}).encode(),
+                                                 stream=STREAM)
+        taken = lambda: [line for srv in (nodes.a, nodes.b) for line in srv.logs if "ash could not be taken over" in line]  # noqa: E731 - read again and again
+        await until(lambda: any("(RuntimeError)" in line for line in taken()))
+        await until(lambda: any("met RuntimeError" in line for line in nodes.b.logs))
+        await play(ann, bob, BATTLES)
+        await until(lambda: len(games_in(tmp_path, "b")) == 1)
+        await kill_node(nodes.a)
+        await until(lambda: "oak" in b.taken, timeout=30)
+        for srv in (nodes.a, nodes.b):  # each node that tried says so once, however many rounds since
+            assert sum("ash could not be taken over" in line for line in srv.logs) <= 1, srv.logs

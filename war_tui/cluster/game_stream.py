@@ -203,7 +203,14 @@ class GameStream:
                     return
                 await asyncio.sleep(FETCH_WAIT)
                 continue
-            await self._fold(messages)
+            try:
+                await self._fold(messages)
+            except _ERRORS:
+                continue  # unacked: the records come again
+            except Exception as exc:  # noqa: BLE001 - a record no check foresaw must not stop every node's statistics
+                self.bad(f"statistics: a batch of the games stream met {type(exc).__name__}; the next goes on")
+                await asyncio.sleep(FETCH_WAIT)
+            self.bad.flush()
 
     async def _fold(self, messages: list[Msg]) -> None:
         """Store the records of ``messages`` and ack them; a message that is no record is told in one line and

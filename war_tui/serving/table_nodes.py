@@ -379,7 +379,7 @@ class Nodes:
             except NATS_ERRORS:
                 raise
             except Exception as exc:  # noqa: BLE001 - one table's stored state no check foresaw: the others go on
-                self.bad(f"tables: {name} could not be taken over ({type(exc).__name__}); the other tables are",
+                self.bad(f"tables: {name} could not be taken over ({type(exc).__name__}); the others are taken as ever",
                          ("take over", name))
 
     def snapshot(self) -> dict[str, Any]:
