@@ -18,7 +18,7 @@ TABLE_KEYS = (
     ("n", "decline what the other player asks (auto-play, war stop, deal again); they are told who declined"),
     ("h", "alone at the table: the house plays the empty seat now"),
     ("", "a request the other player does not answer lapses after 30 s"),
-    ("ctrl+l", "a fresh copy of the table, if this screen seems behind it"),
+    ("ctrl+l", "draw the whole screen again, with a fresh copy of the table (a garbled or stalled screen)"),
     ("s", "statistics"),
     ("?  esc", "this help, open and close"),
     ("ctrl+p", "command palette: every action, and themes"),
@@ -29,7 +29,7 @@ SPECTATOR_KEYS = (
     ("space a r", "nothing: you are watching (the players flip, play auto and deal again)"),
     ("t", "take a free seat (open, the house's, or kept too long for someone away)"),
     ("Up Down", "scroll the battle log (PgUp PgDn Home End too)"),
-    ("ctrl+l", "a fresh copy of the table, if this screen seems behind it"),
+    ("ctrl+l", "draw the whole screen again, with a fresh copy of the table (a garbled or stalled screen)"),
     ("s", "statistics"),
     ("?  esc", "this help, open and close"),
     ("ctrl+p", "command palette: every action, and themes"),
@@ -46,6 +46,7 @@ LOBBY_KEYS = (
     ("s", "the leaderboard: each player's table games, wins and longest game"),
     ("q", "at a table you came to from here: back to this lobby; here: leave"),
     ("?  esc", "this help, open and close"),
+    ("ctrl+l", "draw the whole screen again (a garbled terminal)"),
 )
 """The lobby's keys, as its help lists them."""
 LEADERBOARD_KEYS = (
@@ -74,5 +75,6 @@ def two_player_keys(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
         ("s", "statistics"),
         ("?  esc", "this help, open and close"),
         ("ctrl+p", "command palette: every action, and themes"),
+        ("ctrl+l", "draw the whole screen again (a garbled terminal)"),
         ("q", "quit"),
     )

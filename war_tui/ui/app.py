@@ -34,7 +34,7 @@ from ..presentation.table_keys import LEADERBOARD_KEYS, lobby_keys
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
 from ..stats import GameRecord, Source, StatsStore
-from .bindings import FLIP_KEYS, GAME_BINDINGS, LOG_KEYS, SEAT_FLIP_KEYS
+from .bindings import FLIP_KEYS, GAME_BINDINGS, LOG_KEYS, REDRAW_BINDING, REDRAW_KEY, SEAT_FLIP_KEYS
 from .board import Board
 from .components.ascii_scrollbar import AsciiScrollBarRender
 from .components.click_to_flip import FlipClicked
@@ -78,10 +78,13 @@ SAFE_SYSTEM_COMMANDS = frozenset({"Theme", "Quit", "Keys", "Maximize", "Minimize
 outside the game (its "Screenshot" writes into the machine's Downloads folder, which over SSH is the
 server's). A command a newer Textual adds stays out until it is looked at and named here."""
 
-BINDINGS = [*TWO_PLAYER_BINDINGS[:2], *GAME_BINDINGS[:5], *TABLE_BINDINGS, *GAME_BINDINGS[5:], *LOG_KEYS]
+BINDINGS = [
+    *TWO_PLAYER_BINDINGS[:2], *GAME_BINDINGS[:5], *TABLE_BINDINGS, *GAME_BINDINGS[5:], *LOG_KEYS, REDRAW_BINDING,
+]
 """Every way to play's keys; the controller says which are in play (``check_action``): each player's flip
 key first (two players at one keyboard), then the game's keys (a table's emotes, house and seat among them,
-before statistics, help and quit), then the log's (j scrolls it down unless it is player 2's flip)."""
+before statistics, help and quit), then the log's (j scrolls it down unless it is player 2's flip); ctrl+l
+redraws on every screen, whatever the way to play."""
 
 
 def _loaded_stats_screen() -> tuple[type[Screen], ...]:
@@ -393,7 +396,9 @@ class WarApp(ShadowOutput, App[None]):
             key(self.controller)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The keys of the way to play (the footer shows only those)."""
+        """The keys of the way to play (the footer shows only those); a redraw is every screen's."""
+        if action == "redraw":
+            return True
         return self.controller.allows(action, on_board=self.screen is self.board)
 
     def action_flip(self) -> None:
@@ -436,7 +441,10 @@ class WarApp(ShadowOutput, App[None]):
     def action_decline(self) -> None:
         self._at_table(lambda table: table.decline())
 
-    def action_resync(self) -> None:
+    def action_redraw(self) -> None:
+        """ctrl+l: the whole screen again, every cell (a full frame, which the fast path's shadow takes as the
+        terminal's from then on); at a table also a fresh copy of it, in case this screen is behind it too."""
+        self.refresh(repaint=True, layout=True)
         self._at_table(lambda table: table.resync())
 
     def action_scroll_log(self, how: str) -> None:
@@ -489,10 +497,10 @@ class WarApp(ShadowOutput, App[None]):
     async def on_event(self, event: events.Event) -> None:
         """Any key shows the rest of a war being laid at once (the flip keys do only that: the controller's flip;
         at one keyboard each player's flip keys).
-        Once q asked to confirm leaving a table, the next key answers, whatever screen is on top. A key the
+        Once q asked to confirm leaving a table, the next key answers (but ctrl+l), whatever screen is on top. A key the
         focused input binds (backspace, the arrows) is queued on it, in the order typed (``key_order``)."""
         if isinstance(event, events.Key) and not event.is_forwarded:
-            if self.controller.leave_asked:
+            if self.controller.leave_asked and event.key != REDRAW_KEY:
                 if self.controller.answer_leave(event.key):
                     await self.action_quit()
                 return

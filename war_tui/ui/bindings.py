@@ -28,6 +28,11 @@ GAME_BINDINGS = [
     Binding("q,ctrl+c", "app.quit", "Quit", key_display="q"),
 ]
 
+REDRAW_KEY = "ctrl+l"
+REDRAW_BINDING = Binding(REDRAW_KEY, "app.redraw", "Redraw", show=False, priority=True)
+"""The whole screen drawn again, over whatever garbled the terminal, on every screen (a priority binding: modal
+screens stop only the others); the help lists it."""
+
 SCROLL_KEYS = (
     ("up,k", "up"), ("down,j", "down"), ("pageup", "page_up"), ("pagedown", "page_down"),
     ("home", "home"), ("end", "end"),

@@ -17,10 +17,9 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding("h", "app.play_house", "House", show=False),  # the requests line offers it to a player alone
     Binding("n", "app.decline", "Decline"),  # in the footer only while the other player's request waits
     Binding("t", "app.sit", "Sit"),
-    Binding("ctrl+l", "app.resync", "Refresh", show=False),  # the help lists it
 ]
 """A seat's emotes (one footer entry for the six), playing the house when alone, declining the other player's
-request, a spectator taking a seat, and a fresh copy of the table (ctrl+l)."""
+request, and a spectator taking a seat."""
 
 TWO_PLAYER_BINDINGS: list[BindingType] = [
     Binding(",".join(SEAT_FLIP_KEYS[0]), "p1_flip", "P1 flip", key_display="f"),

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # a solo game loads nothing of the tables
     from ...tables import Lobby, TableState, You
 
 Severity = Literal["information", "warning", "error"]
-TABLE_ACTIONS = frozenset({"emote", "play_house", "sit", "decline", "resync"})
+TABLE_ACTIONS = frozenset({"emote", "play_house", "sit", "decline"})
 """Keys only a shared table has: emotes, the house in the empty seat, taking a free seat, declining the other
 player's request, a fresh copy of the table."""
 SEAT_ACTIONS = frozenset({"p1_flip", "p2_flip"})

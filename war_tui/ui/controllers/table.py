@@ -136,13 +136,10 @@ class TableController(TimeLimits):
 
     def table_key(self, action: str) -> bool:
         """Emotes for players; the house only alone at the table; a seat only for a spectator while one is free or
-        kept for someone away (the table says how long); declining while the other player's request waits; a fresh
-        copy of the table for everyone."""
+        kept for someone away (the table says how long); declining while the other player's request waits."""
         you, state = self.game.you, self.game.state
         if you is None or state is None or self.ended is not None:
             return False
-        if action == "resync":
-            return True
         if action == "decline":
             return declinable(state, you)
         if action == "sit":
@@ -558,7 +555,7 @@ class TableController(TimeLimits):
             self.game.decline()
 
     def resync(self) -> None:
-        """ctrl+l: a fresh snapshot of the table, whatever this screen holds."""
+        """ctrl+l (after the screen is drawn again): a fresh snapshot of the table, whatever this screen holds."""
         if self.ended is None and not self.in_lobby:
             self.game.resync()
 

@@ -27,6 +27,7 @@ KEYS = (
     ("up down j k", "scroll the battle log (and this help)"),
     ("PgUp PgDn Home End", "a page, the first line, the newest line"),
     ("ctrl+p", "command palette: every action, and themes"),
+    ("ctrl+l", "draw the whole screen again (a garbled terminal)"),
     ("q  ctrl+c", "quit"),
 )
 
