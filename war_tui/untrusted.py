@@ -28,10 +28,8 @@ MAX_DEPTH = 16
 """Nesting of arrays and objects a record may have at most unless its reader says otherwise (a checkpoint,
 the deepest of them, has six)."""
 
-_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
-"""A JSON string as the parser reads it (up to the first error, where the parser stops too)."""
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-_OPENING = frozenset(b"[{")
+_PAIR = re.compile(rb"\[\]|\{\}")
 
 
 class BadRecord(ValueError):
@@ -52,7 +50,7 @@ def read_json(data: bytes | bytearray | memoryview | str, max_bytes: int, max_de
     if too_deep(data, max_depth):
         raise BadRecord(f"nested more than {max_depth} deep")
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite_float)
+        return _DECODER.decode(data.decode("utf-8"))
     except BadRecord:
         raise
     except UnicodeDecodeError:
@@ -63,19 +61,34 @@ def read_json(data: bytes | bytearray | memoryview | str, max_bytes: int, max_de
 
 
 def too_deep(data: bytes, most: int) -> bool:
-    """Whether ``data`` opens more than ``most`` arrays or objects inside one another (outside its strings)."""
-    structure = _STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
-    if structure.count(b"[") + structure.count(b"{") <= most:
-        return False  # the common case, without a loop
-    depth = 0
-    for byte in structure:
-        if byte in _OPENING:
-            depth += 1
-            if depth > most:
-                return True
-        else:
-            depth -= 1
+    """Whether ``data`` may open more than ``most`` arrays or objects inside one another (outside its strings).
+
+    Its brackets alone, then each pass takes away the innermost pairs (``[]``, ``{}`` next to each other), one
+    level a pass, all in C: what is left after ``most`` passes is nested deeper. Brackets that do not pair
+    (JSON the parser refuses anyway) count as deep as they could reach."""
+    structure = _outside_strings(data).translate(None, _NOT_BRACKETS)
+    passes = 0
+    while _openers(structure) + passes > most:
+        if passes == most:
+            return True
+        shorter = _PAIR.sub(b"", structure)
+        if len(shorter) == len(structure):
+            return True  # no pair left to take, and as many openers as could be nested past ``most``
+        structure = shorter
+        passes += 1
     return False
+
+
+def _outside_strings(data: bytes) -> bytes:
+    """``data`` without its JSON strings, as the parser reads them up to its first error: escaped backslashes,
+    then escaped quotes, go first, and what is left between two quotes is a string."""
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    return b"".join(data.split(b'"')[::2])
+
+
+def _openers(structure: bytes) -> int:
+    return structure.count(b"[") + structure.count(b"{")
 
 
 def _no_constant(name: str) -> Any:
@@ -87,6 +100,10 @@ def _finite_float(digits: str) -> float:
     if not math.isfinite(value):
         raise BadRecord("a number past a float's range")
     return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
+"""One decoder for every record (``json.loads`` with hooks makes one per call)."""
 
 
 # -- checkers, after parsing ----------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from war_tui.untrusted import (
     BadRecord,
@@ -136,3 +138,25 @@ def test_a_record_read_again_at_each_poll_is_told_once():
         bad("the session record 'sessions.x' is skipped", seen=("sessions.x", 7))
     bad("the session record 'sessions.x' is skipped", seen=("sessions.x", 8))  # written again: a new record
     assert len(lines) == 2 and bad.count == 2
+
+
+def depth(value: object) -> int:
+    if isinstance(value, list):
+        return 1 + max((depth(item) for item in value), default=0)
+    if isinstance(value, dict):
+        return 1 + max((depth(item) for item in value.values()), default=0)
+    return 0
+
+
+TEXTS = st.text(alphabet='[]{}"\\ab\x1b', max_size=6)
+VALUES = st.recursive(
+    st.none() | st.integers() | TEXTS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXTS, inner, max_size=3),
+    max_leaves=30,
+)
+
+
+@given(VALUES, st.integers(min_value=0, max_value=8))
+def test_the_scan_counts_the_nesting_the_parser_would_meet(value, most):
+    """Brackets, quotes and backslashes inside strings are no nesting; every bracket outside them is."""
+    assert too_deep(json.dumps(value).encode(), most) == (depth(value) > most)
