@@ -107,6 +107,31 @@ async def test_a_paused_owner_is_refused_once_another_took_its_table(nats_server
         await b_client.close()
 
 
+@pytest.mark.serial
+async def test_a_node_that_lost_its_lease_steps_down_takes_a_fresh_one_and_claims_again(nats_server):
+    """Its key gone under it (as after a pause past the lease): lost (``on_lost``, no claim), then rejoined
+    (``on_rejoined``, a fresh lease) and claiming again, in one run of the process."""
+    client = await nats_server.client()
+    states: list[str] = []
+    try:
+        bucket = await LeaseBucket.open(client)
+        lease = NodeLease(bucket, "na", MIN_LEASE, on_lost=lambda: states.append("lost"),
+                          on_rejoined=lambda: states.append("rejoined"))
+        await lease.take()
+        owners = Owners(bucket, lease)
+        assert await owners.claim("oak") is not None
+        await bucket.delete(node_key("na"), lease.revision)  # expired, as far as the others know
+        assert await lease.renew() is False and lease.lost and states == ["lost"]
+        assert await owners.claim("elm") is None, "no claim while the lease is lost"
+        lease.start()
+        await until(lambda: asyncio.sleep(0, lease.rejoins))
+        assert states == ["lost", "rejoined"] and not lease.lost and await owners.alive("na")
+        assert await owners.claim("elm") is not None and await owners.claim("oak") is not None
+    finally:
+        await lease.stop()
+        await client.close()
+
+
 async def test_a_restarted_node_takes_its_tables_back_at_once(nats_server, tmp_path):
     directory = tmp_path / "data"
     first_client, other_client = await nats_server.client(), await nats_server.client()

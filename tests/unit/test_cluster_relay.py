@@ -369,6 +369,10 @@ class OwnedLink(HeldLink):
         pass
 
 
+async def nobody(table: str) -> None:
+    return None
+
+
 async def until(condition, what: str) -> None:
     for _ in range(3000):
         if condition():
@@ -392,7 +396,7 @@ async def test_a_key_lost_on_the_wire_once_still_arrives_exactly_once(how):
     lease = 3.0 if how == "reconnect" else 0.15  # a reconnect is seen at the first third of a lease, before any timeout
     nodes = []
     for name in ("na", "nb"):
-        node = RelayNode(bus.client(), name, lease, serve=yes, link=make_link, alive=yes,
+        node = RelayNode(bus.client(), name, lease, serve=yes, link=make_link, alive=yes, owner=nobody,
                          wake=lambda: None, log=lambda line: None)
         await node.start()
         nodes.append(node)
@@ -428,8 +432,8 @@ async def test_an_owner_lets_a_quiet_door_go_only_while_its_own_connection_is_up
     async def yes(*args) -> bool:
         return True
 
-    node = RelayNode(bus.client(), "na", 0.15, serve=yes, link=lambda *a: link, alive=yes, wake=lambda: None,
-                     log=lambda line: None)
+    node = RelayNode(bus.client(), "na", 0.15, serve=yes, link=lambda *a: link, alive=yes, owner=nobody,
+                     wake=lambda: None, log=lambda line: None)
     node.client.is_connected = False  # its NATS connection is away: the doors' silence is its own
     await node.start()
     try:
@@ -446,3 +450,48 @@ async def test_an_owner_lets_a_quiet_door_go_only_while_its_own_connection_is_up
         await until(lambda: link.closed, "a door quiet for a lease with the connection up is let go")
     finally:
         await node.stop()
+
+
+async def test_a_door_follows_a_dead_owners_table_once_its_owner_changed_and_only_then():
+    """The owner's lease ran out and no node took its table over yet (this door cannot either): the door's two
+    connections there wait, the owner record looked at less and less often, no re-route and no log line; once
+    another node owns the table, one line says so and each connection follows it once."""
+    bus = Bus()
+    lease = 0.15
+    now = [0.0]
+    rounds = [0]
+    record = ["na"]
+    looks: list[str] = []
+    logged: list[str] = []
+    moved: list[str] = []
+
+    async def dead(node: str) -> bool:
+        rounds[0] += 1
+        now[0] += lease / 3  # the relay's rounds, a third of a lease apart, on a clock of the test's own
+        return False
+
+    async def owner_of(table: str) -> str | None:
+        looks.append(table)
+        return record[0]
+
+    async def cannot(table: str) -> bool:
+        return False
+
+    door = RelayNode(bus.client(), "nb", lease, serve=cannot, link=lambda *a: OwnedLink(), alive=dead,
+                     owner=owner_of, wake=lambda: None, log=logged.append, clock=lambda: now[0])
+    remotes = [RemoteLink(door, "na", "oak") for _ in range(2)]
+    for remote in remotes:
+        door.doors[remote.conn] = remote
+        remote.on_moved = lambda conn=remote.conn: moved.append(conn)
+    await door.start()
+    try:
+        await until(lambda: rounds[0] >= 40, "forty rounds of the relay")
+        assert (moved, logged) == ([], []), "no re-route while the dead owner's record names it"
+        assert len(looks) <= 2 * 7, "looked at after a pause that doubles: the 1st, 2nd, 4th, ... 32nd round"
+        record[0] = "nc"  # another node took the table over
+        await until(lambda: moved, "the connections follow the table")
+        await asyncio.sleep(3 * lease)  # rounds more, if any were to come
+        assert sorted(moved) == sorted(remote.conn for remote in remotes)
+        assert logged == ["relay: table oak moved from node na, whose lease ran out, to node nc: re-routing 2 connections"]
+    finally:
+        await door.stop()

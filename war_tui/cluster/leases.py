@@ -3,9 +3,11 @@
 - **A node** is a server's data directory: its id (``node_id``) is made once and kept there, so a server
   restarted on the same directory is the same node and takes its own tables back at once.
 - **A node's lease** (``NodeLease``) is one key per node, written with a time to live (``Nats-TTL``, whole
-  seconds) and renewed three times a lease by compare-and-set on its own revision. A node that stops
-  renewing (killed, paused) has its key expire; one that comes back after that finds its revision gone
-  (``renew`` is False, ``lost`` is set) and must step down from every table: others may have taken them.
+  seconds) and renewed three times a lease by compare-and-set on its own revision: the node's membership of
+  the cluster. A node that stops renewing (killed, paused) has its key expire; one that comes back after that
+  finds its revision gone (``renew`` is False, ``lost`` is set, ``on_lost`` called): it steps down from every
+  table at once, since others may have taken them. It keeps trying to take a fresh lease, a third of a lease
+  apart; once it holds one (``on_rejoined``), it claims and takes over tables again.
 - **A table's owner record** (``Owners``) names the node that applies the table's requests. A node takes a
   table that has no record, whose record is its own, or whose owner's lease has expired, by compare-and-set
   on the record's revision: of any number of nodes racing, one wins.
@@ -157,10 +159,13 @@ def owner_key(table: str) -> str:
 
 
 class NodeLease:
-    """This node's lease: ``take`` it at start, ``run`` renews it until ``stop``; ``lost`` once it ran out."""
+    """This node's lease: ``take`` it at start, ``run`` renews it until ``stop``.
+
+    Its states: held (renewed a third of a lease apart), lost (a renewal found the key gone or another's:
+    ``on_lost``, then a fresh ``take`` a third of a lease apart) and held again (``on_rejoined``)."""
 
     def __init__(self, bucket: LeaseBucket, node: str, seconds: int = DEFAULT_LEASE,
-                 on_lost: Callable[[], None] | None = None) -> None:
+                 on_lost: Callable[[], None] | None = None, on_rejoined: Callable[[], None] | None = None) -> None:
         if not MIN_LEASE <= seconds <= MAX_LEASE:
             raise ValueError(f"a node lease is {MIN_LEASE} to {MAX_LEASE} seconds, not {seconds}")
         self.bucket = bucket
@@ -171,6 +176,9 @@ class NodeLease:
         self.revision = 0
         self.lost = False
         self.on_lost = on_lost
+        self.on_rejoined = on_rejoined
+        self.rejoins = 0
+        """Fresh leases taken after one was lost (for the log and the tests)."""
         self._task: asyncio.Task[None] | None = None
 
     def _value(self) -> bytes:
@@ -203,14 +211,26 @@ class NodeLease:
             return False
         return True
 
+    async def rejoin(self) -> None:
+        """Take a fresh lease after this one was lost, then ``on_rejoined``; NATS's error if it does not answer."""
+        if not self.lost:
+            return
+        await self.take()
+        self.rejoins += 1
+        if self.on_rejoined is not None:
+            self.on_rejoined()
+
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def _run(self) -> None:
-        while not self.lost and not cancel_requested():
+        while not cancel_requested():
             await asyncio.sleep(self.seconds / RENEWALS)
-            with contextlib.suppress(NatsError, OSError, TimeoutError):  # NATS away: the next try may reach it
-                await self.renew()
+            with contextlib.suppress(StaleWrite, NatsError, OSError, TimeoutError):  # NATS away: the next try may reach it
+                if self.lost:
+                    await self.rejoin()
+                else:
+                    await self.renew()
 
     async def stop(self, release: bool = True) -> None:
         """Stop renewing; ``release`` deletes the lease so the node's tables may be taken at once."""
@@ -246,7 +266,7 @@ class Owners:
         """Own ``table``: the owner record's new revision, or None while another node's lease holds it.
 
         A record of this node (a restart of it included) is taken back at once; a record of a node whose
-        lease expired is taken over. Never while this node's own lease is lost."""
+        lease expired is taken over. Never while this node's own lease is lost (until it holds a fresh one)."""
         if self.lease.lost:
             return None
         record = await self.bucket.read(owner_key(table))

@@ -44,6 +44,10 @@ class Cluster:
         """Records in NATS that are not what they should be: one log line each, within a budget of their own."""
         self.on_reconnect: list[Callable[[], None]] = []
         """Called each time the NATS connection comes back (the relay sends again what was not acknowledged)."""
+        self.on_lost: list[Callable[[], None]] = []
+        """Called when the node's lease ran out under it: it steps down from every table at once."""
+        self.on_rejoined: list[Callable[[], None]] = []
+        """Called when the node holds a fresh lease again: it may claim and take over tables."""
 
     @classmethod
     async def open(cls, config: ClusterConfig, log: Callable[[str], None]) -> Cluster:
@@ -72,7 +76,8 @@ class Cluster:
             self.store, leases = await asyncio.gather(
                 NatsTableStore.open(self.client, replicas=replicas), LeaseBucket.open(self.client, replicas=replicas)
             )
-            self.lease = NodeLease(leases, self.node, config.lease_seconds, on_lost=self._lost)
+            self.lease = NodeLease(leases, self.node, config.lease_seconds, on_lost=self._lost,
+                                   on_rejoined=self._rejoined)
             await self.lease.take()
         except Exception as exc:  # noqa: BLE001 - whatever JetStream refused, the operator reads one line
             raise ClusterUnavailable(f"NATS has no usable JetStream: {exc}") from None
@@ -92,7 +97,15 @@ class Cluster:
             call()
 
     def _lost(self) -> None:
-        self.log(f"cluster: node {self.node} lost its lease (paused or cut off past {self.config.lease_seconds} s)")
+        self.log(f"cluster: node {self.node} lost its lease (paused or cut off past {self.config.lease_seconds} s); "
+                 "it lets its tables go and takes a fresh lease")
+        for call in list(self.on_lost):
+            call()
+
+    def _rejoined(self) -> None:
+        self.log(f"cluster: node {self.node} holds a fresh lease; it serves and takes over tables again")
+        for call in list(self.on_rejoined):
+            call()
 
     async def close(self) -> None:
         if self.lease is not None:

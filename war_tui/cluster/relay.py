@@ -16,7 +16,8 @@ to a gap past ``MAX_QUEUED_BYTES`` and asks the owner for a fresh snapshot, and 
 at most ``MAX_WINDOW_MESSAGES`` and ``MAX_WINDOW_BYTES``. The door pings each open relay every third of a lease;
 the owner closes a relayed link not heard from for a lease (its door died): its seat is then kept for its
 identity as for any connection that left. The door learns that an owner died from the owner's node lease
-(``Owners.alive``) and re-routes the connection (``on_moved``).
+(``Owners.alive``) and re-routes the connection (``on_moved``) once the table's owner record names another node
+(``_follow``), never back to the owner without a lease.
 
 Here is the node's part (``RelayNode``: subscriptions, sending in order, pings, re-routing); the owner's side of
 one connection is ``relayed``, the door's ``remote_link``, and what goes on the wire ``relay_wire``.
@@ -35,6 +36,7 @@ from typing import Any
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 
+from ..core.plural import plural
 from ..tables import Link, TableRefused
 from ..tables.clock import Clock, monotonic
 from ..tables.messages import Notice, NoticeCode
@@ -60,17 +62,22 @@ from .relayed import Relayed
 from .remote_link import RemoteLink
 from .tasks import cancel_requested, end_tasks
 
+FOLLOW_MOST = 8.0
+"""Seconds at most between looks at the owner record of a table whose owner died, while no node took it over."""
+
 
 class RelayNode:
     """This node's relay: serving other doors' connections at its tables, and relaying its own to other owners.
 
     ``serve(table)`` says (after claiming it if need be) whether this node serves the table; ``link`` makes a
-    link as for a connection of this node; ``alive(node)`` reads a node's lease."""
+    link as for a connection of this node; ``alive(node)`` reads a node's lease, ``owner(table)`` the node a table's
+    owner record names."""
 
     def __init__(
         self, client: Client, node: str, lease_seconds: float, *,
         serve: Callable[[str], Awaitable[bool]], link: Callable[[str, str | None, str | None], Link],
-        alive: Callable[[str], Awaitable[bool]], wake: Callable[[], None], log: Callable[[str], None],
+        alive: Callable[[str], Awaitable[bool]], owner: Callable[[str], Awaitable[str | None]],
+        wake: Callable[[], None], log: Callable[[str], None],
         kept: Callable[[str], int | None] | None = None, clock: Clock = monotonic, bad: BadRecords | None = None,
     ) -> None:
         self.client = client
@@ -79,6 +86,7 @@ class RelayNode:
         self._serve = serve
         self._link = link
         self._alive = alive
+        self._owner = owner
         self.wake = wake
         self.log = log
         self.bad = bad or BadRecords(log)
@@ -96,6 +104,9 @@ class RelayNode:
         self._subs: list[Any] = []
         self._reconnects = 0
         """The connection's reconnects seen so far: what was sent while it was away is sent again."""
+        self._follow_after: dict[tuple[str, str], tuple[float, float]] = {}
+        """(dead owner, table) whose owner record named that owner still at the last look: when to look again,
+        and the pause before that look (doubling, ``FOLLOW_MOST`` at most)."""
 
     async def start(self) -> None:
         self._subs = [
@@ -114,9 +125,14 @@ class RelayNode:
             with contextlib.suppress(*NATS_ERRORS):
                 await self._subs[0].unsubscribe()
             self._subs = self._subs[1:]
+        self.move_all()
+        await self._drain()
+
+    def move_all(self) -> None:
+        """Each door relaying to this node is told to take its connections to the table's next owner (this node
+        stops serving, or lost its lease): their seats are kept for them."""
         for relayed in list(self.relayed.values()):
             relayed.move()
-        await self._drain()
 
     async def _drain(self) -> None:
         deadline = asyncio.get_running_loop().time() + DRAIN_TIMEOUT
@@ -239,20 +255,53 @@ class RelayNode:
                     relayed.resend(after)
 
     async def _owners_loop(self) -> None:
-        """Every third of a lease, re-route the connections whose owner died. Apart from the pings: reading a lease
-        may wait for JetStream (a leader's election takes seconds) while the pings must go on."""
+        """Every third of a lease, follow the tables whose owner died (``_follow``). Apart from the pings: reading a
+        lease may wait for JetStream (a leader's election takes seconds) while the pings must go on."""
         while not cancel_requested():
             await asyncio.sleep(self.lease / 3)
-            for owner in {remote.owner for remote in self.doors.values()}:
+            owners = {remote.owner for remote in self.doors.values()}
+            for key in [key for key in self._follow_after if key[0] not in owners]:
+                del self._follow_after[key]
+            for owner in owners:
                 try:
                     alive = await self._alive(owner)
                 except NATS_ERRORS:
                     continue
-                if not alive:
-                    for remote in [r for r in self.doors.values() if r.owner == owner]:
-                        remote.detach()
-                        if remote.on_moved is not None:
-                            remote.on_moved()
+                tables = {remote.table for remote in self.doors.values() if remote.owner == owner}
+                for table in tables:
+                    if alive:
+                        self._follow_after.pop((owner, table), None)
+                    else:
+                        await self._follow(owner, table)
+
+    async def _follow(self, dead: str, table: str) -> None:
+        """Re-route the connections relayed to ``dead`` at ``table`` once the table's owner changed: taken over by
+        another node, or by this one now (as any node's lobby takes a dead node's tables). Until then they wait,
+        looked at again after a pause that doubles: a door never re-opens a relay to an owner without a lease."""
+        now = self.clock()
+        due = self._follow_after.get((dead, table))
+        if due is not None and now < due[0]:
+            return
+        try:
+            owner = await self._owner(table)
+            if owner in (None, dead):
+                await self._serve(table)
+                owner = await self._owner(table)
+        except NATS_ERRORS:
+            owner = None
+        if owner in (None, dead):
+            pause = min(FOLLOW_MOST, 2 * due[1]) if due is not None else self.lease / 3
+            self._follow_after[(dead, table)] = (now + pause, pause)
+            return
+        self._follow_after.pop((dead, table), None)
+        remotes = [r for r in self.doors.values() if r.owner == dead and r.table == table]
+        where = "this node" if owner == self.node else f"node {owner}"
+        self.log(f"relay: table {table} moved from node {dead}, whose lease ran out, to {where}: "
+                 f"re-routing {plural(len(remotes), 'connection')}")
+        for remote in remotes:
+            remote.detach()
+            if remote.on_moved is not None:
+                remote.on_moved()
 
 
 def _all_kept(table: str) -> int | None:

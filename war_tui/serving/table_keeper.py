@@ -198,9 +198,20 @@ class TableKeeper:
         self._claims[name] = revision
         return True
 
+    def let_go_all(self) -> list[str]:
+        """This server no longer owns any table (its lease ran out): each open one is let go as in ``_step_down``;
+        their names."""
+        names = [table.name for table in self.registry.tables if not table.closed]
+        for name in names:
+            self._let_go_table(name)
+        return names
+
     def _step_down(self, name: str) -> None:
         """Someone else writes this table now: tell its screens, keep nothing of it, delete nothing."""
         self.log(f"tables: {name} was written by another server; this one lets it go")
+        self._let_go_table(name)
+
+    def _let_go_table(self, name: str) -> None:
         self._let_go.add(name)
         self._unwritten_since.discard(name)
         self.revisions.pop(name, None)

@@ -14,6 +14,10 @@
 - **Takeover**: a node whose lease ran out (killed, cut off, paused) has its tables taken by the nodes that
   see its entries in the lobby: each claims them (one wins a table), restores it from the store, and writes
   it once before anyone plays on (``TableKeeper.flush``), so a paused old owner's next write is refused.
+- **A node that learns it lost its lease** (``step_down``) stops acting as owner at once: the doors relaying to
+  it are told the table moved, its own screens to reconnect, and its lobby entries stay for the nodes that take
+  its tables over. Once it holds a fresh lease it takes back those no other node took (its own entries, the
+  owner records still naming it) and takes over the tables of dead nodes again.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from ..cluster.relay import RelayNode
 from ..cluster.relay_wire import NATS_ERRORS
 from ..cluster.table_store import NatsTableStore
 from ..cluster.tasks import cancel_requested, end_tasks
+from ..presentation.words import plural
 from ..tables import TableRefused
 from ..tables.checkpoint import CheckpointError
 from ..tables.messages import Lobby, LobbyEntry
@@ -115,7 +120,7 @@ class Nodes:
         """Records in NATS that are not what they should be: one log line each, within a budget of their own."""
         self.relay = RelayNode(
             client, node, lease_seconds, serve=self.serve, link=self.host.local_link, alive=owners.alive,
-            wake=host.wake, log=log, kept=host.registry.kept, bad=self.bad,
+            owner=owners.owner, wake=host.wake, log=log, kept=host.registry.kept, bad=self.bad,
         )
         self.games = GameStream(client, node, store=host.store, here=host.record_here, log=log, bad=self.bad)
         """Finished games to and from every node's statistics."""
@@ -242,12 +247,25 @@ class Nodes:
         except NATS_ERRORS:
             return None
 
+    def step_down(self) -> None:
+        """This node's lease ran out under it (paused, cut off): others may take its tables, so it stops acting as
+        their owner at once. Doors relaying here are told the table moved (they follow it, seats kept), its own
+        screens are told to reconnect; the lobby entries stay, for the nodes that take the tables over."""
+        self.relay.move_all()
+        names = self.keeper.let_go_all()
+        for name in names:
+            self._written.pop(name, None)  # the entry stays: who takes the table over (this node too) writes its own
+        if names:
+            self.log(f"tables: {plural(len(names), 'table')} let go until this node holds a fresh lease: "
+                     f"{', '.join(names)}")
+        self.host.wake()
+
     # -- the lobby, and takeovers ------------------------------------------------------------------------
 
     async def _lobby_loop(self) -> None:
         """The lobby, takeovers and caps, every ``LOBBY_INTERVAL``: each part goes on whatever another met."""
         while not cancel_requested():
-            for part in (self._lobby_round, self._sessions_round):
+            for part in (self._write_lobby, self._read_lobby, self._takeovers, self._sessions_round):
                 try:
                     await part()
                 except NATS_ERRORS:
@@ -258,10 +276,10 @@ class Nodes:
             self.polls += 1
             await asyncio.sleep(LOBBY_INTERVAL)
 
-    async def _lobby_round(self) -> None:
-        await self._write_lobby()
-        await self._read_lobby()
-        await self._take_over()
+    async def _takeovers(self) -> None:
+        """Tables no live node serves taken over (from the lobby as last read), while this node holds its lease."""
+        if not self.owners.lease.lost:
+            await self._take_over()
 
     async def _sessions_round(self) -> None:
         await self._write_sessions()
@@ -363,19 +381,29 @@ class Nodes:
         self.bad(f"cluster: the {what} {shown_key(key)} in NATS is skipped ({reason})", (key, revision))
 
     async def _take_over(self) -> None:
-        alive: dict[str, bool] = {}
+        """Serve each table of the lobby that no live node serves: one whose owner record names a node whose lease
+        ran out, or this node (a table it let go when its own lease ran out, that no other node took meanwhile),
+        or none while its entry names a dead node."""
+        alive: dict[str, bool] = {self.node: True}
+        registry = self.host.registry
         for name, (node, _) in list(self.others.items()):
-            if node == self.node or self.host.registry.table(name) is not None:
+            if registry.table(name) is not None:
                 continue
             if node not in alive:
                 alive[node] = await self.owners.alive(node)
-            if alive[node]:
-                continue
-            owner = await self.owner(name)
-            if owner is not None and owner != node and await self.owners.alive(owner):
-                continue  # another node took it already
+            if alive[node] and node != self.node:
+                continue  # its node serves it, and says so in the lobby
+            owner = await self.owners.owner(name)
+            if owner is None and node == self.node:
+                continue  # closed here
+            if owner is not None and owner != self.node:
+                if owner not in alive:
+                    alive[owner] = await self.owners.alive(owner)
+                if alive[owner]:
+                    continue  # another node took it already
             try:
-                await self.serve(name)
+                if await self.serve(name) and registry.table(name) is None:
+                    await self.keeper.unclaim(name)  # the store keeps it no more: nothing to take over
             except NATS_ERRORS:
                 raise
             except Exception as exc:  # noqa: BLE001 - one table's stored state no check foresaw: the others go on
@@ -401,4 +429,5 @@ async def start_nodes(cluster: Cluster, host: TableHost, log: Callable[[str], No
         await nodes.stop()
         raise ClusterUnavailable(f"NATS refused the relay between nodes: {exc}") from None
     cluster.on_reconnect.append(nodes.relay.resend_after_reconnect)  # at once, not at the relay's next round
+    cluster.on_lost.append(nodes.step_down)
     return nodes

@@ -1,0 +1,121 @@
+"""A node's lease is its membership of the cluster, not a one-time grant: real serve-ssh processes on one real
+nats-server, one of them stopped with SIGSTOP past its lease and woken with SIGCONT.
+
+Its states, one by one: **lost** (it learns it on waking: one log line, its own players are told to reconnect,
+players relayed to it follow the table to whichever node took it), **rejoined** (it holds a fresh lease without a
+restart) and **taking over again** (a kill -9 of the node that took its table gives the table back to it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from nodes_support import LEASE, line_player, node
+from ssh_support import TIMEOUT, ServerProcess
+from ssh_support.players import Listener
+
+from war_tui.serving.table_keeper import LET_GO
+
+pytestmark = [pytest.mark.app, pytest.mark.serial]
+
+
+def node_process(tmp_path: Path, nats_server, name: str) -> ServerProcess:
+    """``serve-ssh`` as node ``name``: a data directory of its own, the host key the nodes share."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / name))
+    url = node(nats_server, tmp_path, name).urls[0]
+    return ServerProcess(
+        "--public", "--port", "0", "--nats", url, "--node-lease", str(LEASE), "--host-key", str(tmp_path / "host_key"),
+        "--max-sessions-per-address", "64", env=env,
+    )
+
+
+async def logged(server: ServerProcess, text: str, count: int = 1) -> None:
+    """Wait until ``server`` logged ``count`` lines holding ``text``."""
+    deadline = time.monotonic() + TIMEOUT
+    while sum(text in line for line in server.lines) < count:
+        assert time.monotonic() < deadline, f"no {text!r} in the log: {server.lines}"
+        assert server.process.poll() is None, f"the server ended: {server.lines}"
+        await asyncio.sleep(0.1)
+
+
+def count(server: ServerProcess, text: str) -> int:
+    return sum(text in line for line in server.lines)
+
+
+async def flip(ann: Listener, bob: Listener) -> None:
+    """Both flip once the last battle is on both screens (a key stands for what its player saw): one battle more."""
+    seen = [person.seen.decode(errors="replace").count(" beats ") for person in (ann, bob)]
+    ann.say(b"\n")
+    bob.say(b"\n")
+    for person, before in zip((ann, bob), seen):
+        await person.until(rf"(?s)(?:beats.*?){{{before + 1}}}")
+
+
+async def battle_reached(person: Listener, battle: int) -> None:
+    person.say(b"score\n")
+    await person.until(rf"Battle {battle}, ")
+
+
+async def test_a_node_paused_past_its_lease_loses_it_rejoins_and_takes_tables_over_again(tmp_path, nats_server):
+    people: list[Listener] = []
+    a = node_process(tmp_path, nats_server, "a")
+    b: ServerProcess | None = None
+    try:
+        port_a = a.wait_listening()
+        b = node_process(tmp_path, nats_server, "b")
+        port_b = b.wait_listening()
+        ann = await line_player(port_a, "ann")  # A opens oak and owns it
+        await ann.until("You sit at table oak in seat 1")
+        bob = await line_player(port_b, "bob")  # relayed from B to A
+        await bob.until("seat 2")
+        people += [ann, bob]
+        for _ in (1, 2):
+            await flip(ann, bob)
+
+        os.kill(a.process.pid, signal.SIGSTOP)  # past its lease: B takes oak over, bob follows it there
+        await logged(b, "oak taken over")
+        await bob.until(r"(?s)the table moved.*Back in step: game 1, battle 2\. ")
+        os.kill(a.process.pid, signal.SIGCONT)
+
+        assert count(b, "relay: table oak moved") == 1, "bob's connection re-routed once"
+        # lost: said once, its player told to reconnect
+        await logged(a, "lost its lease")
+        await ann.until(LET_GO)
+        # rejoined, without a restart
+        await logged(a, "holds a fresh lease")
+        assert count(a, "lost its lease") == 1 and count(a, "holds a fresh lease") == 1
+        ann.conn.close()
+        ann = await line_player(port_b, "ann")
+        people.append(ann)
+        await ann.until("seat 1")
+        await battle_reached(ann, 2)
+        await flip(ann, bob)
+
+        # taking over again: B dies, and A (the only other node) takes oak over at the battle reached
+        b.stop(signal.SIGKILL)
+        await logged(a, "oak taken over")
+        for person in (ann, bob):
+            person.conn.close()
+        ann, bob = await line_player(port_a, "ann"), await line_player(port_a, "bob")
+        people += [ann, bob]
+        await ann.until("seat 1")
+        await bob.until("seat 2")
+        await battle_reached(ann, 3)
+        await flip(ann, bob)
+        await battle_reached(bob, 4)
+        assert count(a, "lost its lease") == 1, "one loss, one line"
+        assert count(b, "relay: table oak moved") == 1 and "from another connection" not in bob.seen.decode()
+    finally:
+        for person in people:
+            person.conn.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(a.process.pid, signal.SIGCONT)
+        a.stop(signal.SIGKILL)
+        if b is not None:
+            b.stop(signal.SIGKILL)
