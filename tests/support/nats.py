@@ -31,6 +31,8 @@ class NatsServer:
         self.folder = folder
         self.tls = tls
         """A ``tls { ... }`` block for its configuration: it then asks its clients for TLS."""
+        self.log: Path | None = None
+        """Where its own log goes (None: nowhere)."""
         self.store = folder / "store"
         self.ports = folder / "run"
         self.token = "test-token"
@@ -43,10 +45,15 @@ class NatsServer:
         self.ports.mkdir(parents=True, exist_ok=True)
         config = self.folder / "nats.conf"
         config.write_text(self.config(), encoding="utf-8")
-        self.process = subprocess.Popen(
-            [str(server_program()), "-c", str(config)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        )
+        log = subprocess.DEVNULL if self.log is None else self.log.open("ab")
+        try:
+            self.process = subprocess.Popen(
+                [str(server_program()), "-c", str(config)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True,
+            )
+        finally:
+            if not isinstance(log, int):
+                log.close()
         ports = self.ports / f"{PROGRAM}_{self.process.pid}.ports"
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
