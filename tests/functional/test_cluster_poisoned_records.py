@@ -94,6 +94,8 @@ async def poison(nodes: TwoNodes, where: str) -> tuple[list[str], int]:
     if where == "owners":  # a node reads an owner record when it opens the table: B opens each
         b = nodes.b.server.nodes
         assert b is not None
+        eve = await nodes.sit(nodes.b, "eve", "table o-nested")  # a player, not left "joining the table..."
+        await eve.expect(r"SNAPSHOT you=eve seat=1 ")
         for kind in found:
             assert await b.serve(f"o-{slug(kind)}"), "a record that names no node is no owner: B takes the table"
         return ["b"], len(found)
