@@ -271,12 +271,11 @@ def test_the_server_refuses_a_plain_answer_to_tls_in_one_line_and_sends_it_no_to
     assert received == b""
 
 
-def test_a_token_file_signs_in_and_a_loose_one_is_warned_of_once(tmp_path, nats_server):
-    token = secret_file(tmp_path, "token", nats_server.token + "\n", mode=0o644)
+def starting(tmp_path: Path, *args: str) -> list[str]:
+    """What ``serve-ssh ARGS`` logs until it listens (or cannot start); then it is stopped."""
     server = subprocess.Popen(
         [sys.executable, "-m", "war_tui", "serve-ssh", "--public", "--port", "0", "--no-preload",
-         "--host-key", str(tmp_path / "hk"), "--nats", f"nats://127.0.0.1:{nats_server.port}",
-         "--nats-token-file", str(token), "--session-command", "true"],
+         "--host-key", str(tmp_path / "hk"), "--session-command", "true", *args],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     lines: list[str] = []
@@ -289,6 +288,26 @@ def test_a_token_file_signs_in_and_a_loose_one_is_warned_of_once(tmp_path, nats_
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(TIMEOUT)
+    return lines
+
+
+def test_the_server_keeps_its_tables_over_mutual_tls_with_its_files(tmp_path, ca):
+    server = NatsServer(tmp_path / "nats-mtls", tls=tls_block(ca.issue("server"), ca=ca.cert)).start()
+    try:
+        mine = ca.issue("node", client=True)
+        token = secret_file(tmp_path, "token", server.token + "\n")
+        lines = starting(tmp_path, "--nats", f"tls://127.0.0.1:{server.port}", "--nats-token-file", str(token),
+                         "--nats-tls-ca", str(ca.cert), "--nats-tls-cert", str(mine.cert), "--nats-tls-key", str(mine.key))
+    finally:
+        server.kill()
+    text = "\n".join(lines)
+    assert f"tables kept in NATS: tls://127.0.0.1:{server.port}" in text and "listening on" in text, text
+    assert "warning" not in text, "files of mode 0600 are no one else's"
+
+
+def test_a_token_file_signs_in_and_a_loose_one_is_warned_of_once(tmp_path, nats_server):
+    token = secret_file(tmp_path, "token", nats_server.token + "\n", mode=0o644)
+    lines = starting(tmp_path, "--nats", f"nats://127.0.0.1:{nats_server.port}", "--nats-token-file", str(token))
     text = "\n".join(lines)
     assert "listening on" in text, text
     assert f"tables kept in NATS: nats://127.0.0.1:{nats_server.port}" in text

@@ -119,7 +119,7 @@ class UserCredentials:
     """``--nats-creds``: the user JWT the server is shown and the seed that signs its nonce."""
 
     path: Path
-    jwt: str
+    jwt: str = field(repr=False)
     seed: Secret = field(repr=False)
     warning: str = ""
 
