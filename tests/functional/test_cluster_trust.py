@@ -117,14 +117,14 @@ async def test_mutual_tls_needs_the_client_certificate(tmp_path, ca):
 class PlainServer:
     """A stranger's server on 127.0.0.1 that greets as a NATS server without TLS and keeps what it is sent."""
 
-    def __init__(self, greeting: dict) -> None:
+    def __init__(self, greeting: dict, port: int = 0) -> None:
         self.greeting = greeting
         self.received = bytearray()
-        self.port = 0
+        self.port = port
         self._server: asyncio.Server | None = None
 
     async def __aenter__(self) -> PlainServer:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
 
@@ -170,6 +170,23 @@ async def test_a_tls_url_answered_without_tls_is_refused_before_any_credential_i
     assert "answered without TLS" in str(refused.value)
     assert secret not in str(refused.value)
     assert bytes(stranger.received) == b"", "nothing at all goes to a tls:// server that answers in clear"
+
+
+async def test_a_plain_server_in_the_place_of_a_tls_one_gets_nothing_at_the_reconnect(tls_server, ca):
+    lines: list[str] = []
+    url = f"tls://{tls_server.token}@127.0.0.1:{tls_server.port}"
+    client = await connect([url], lines.append, access=NatsAccess(tls=TlsFiles(ca=ca.cert)))
+    try:
+        tls_server.kill()
+        async with PlainServer(GREETINGS["no TLS at all"], port=tls_server.port) as stranger:
+            async def tried() -> bool:
+                return bool(stranger.received) or any("answered without TLS" in line for line in lines)
+
+            await until(tried, "the client tried the stranger")
+            assert bytes(stranger.received) == b"", "the token never leaves in clear, at a reconnect either"
+        assert not client.is_connected
+    finally:
+        await client.close()
 
 
 async def test_a_tls_url_without_credentials_is_refused_too(tmp_path):
