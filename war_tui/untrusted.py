@@ -25,8 +25,8 @@ from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
 MAX_DEPTH = 16
-"""Nesting of arrays and objects a record may have at most unless its reader says otherwise (a checkpoint,
-the deepest of them, has six)."""
+"""Nesting of arrays and objects a record may have at most unless its reader says otherwise (each kind's reader
+gives its own: a checkpoint, the deepest, takes six)."""
 
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _PAIR = re.compile(rb"\[\]|\{\}")
@@ -55,7 +55,7 @@ def read_json(data: bytes | bytearray | memoryview | str, max_bytes: int, max_de
         raise
     except UnicodeDecodeError:
         raise BadRecord("not UTF-8") from None
-    except (ValueError, RecursionError) as error:  # RecursionError: not past the scan; a parser's own, all the same
+    except (ValueError, RecursionError) as error:  # RecursionError: the scan leaves none; for a caller deep in its own stack
         where = f" (at character {error.pos})" if isinstance(error, json.JSONDecodeError) else ""
         raise BadRecord(f"not JSON{where}") from None
 
