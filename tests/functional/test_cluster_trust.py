@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from nats.js.api import StreamConfig
 from support.nats import NatsServer
 from support.nkeys import Accounts
 from support.tls import CertificateAuthority, Issued
@@ -468,5 +469,25 @@ async def test_markers_a_bucket_kept_from_before_are_swept_at_start(nats_server)
         await NatsTableStore.open(client, bucket="tables-old", marker_ttl=1)
         assert await keys_in(client, "tables-old") == 1
         assert [table.name for table in await store.load_all()] == ["kept"]
+    finally:
+        await client.close()
+
+
+async def test_a_bucket_made_without_per_message_expiry_still_deletes(nats_server):
+    client = await nats_server.client()
+    try:
+        js = client.jetstream()
+        await js.add_stream(StreamConfig(  # as an operator might make it by hand: no per-message expiry
+            name="KV_tables-by-hand", subjects=["$KV.tables-by-hand.>"], max_msgs_per_subject=1,
+            allow_rollup_hdrs=True, deny_delete=True, allow_direct=True,
+        ))
+        store = await NatsTableStore.open(client, bucket="tables-by-hand", marker_ttl=1)
+        revision = await store.save("oak", b"x", None)
+        await store.delete("oak", revision)
+        assert await store.load_all() == []
+        assert await keys_in(client, "tables-by-hand") == 1, "its marker stays until a start sweeps it"
+        await asyncio.sleep(1.1)
+        await NatsTableStore.open(client, bucket="tables-by-hand", marker_ttl=1)
+        assert await keys_in(client, "tables-by-hand") == 0
     finally:
         await client.close()

@@ -53,7 +53,7 @@ async def delete(js: JetStreamContext, bucket: str, key: str, revision: int | No
         headers[Header.EXPECTED_LAST_SUBJECT_SEQUENCE] = str(revision)
     subject = f"$KV.{bucket}.{key}"
     try:
-        return (await js.publish(subject, b"", headers=headers, msg_ttl=ttl)).seq
+        return (await js.publish(subject, b"", headers=dict(headers), msg_ttl=ttl)).seq  # a copy: it adds its TTL
     except APIError as exc:
         if exc.err_code != TTL_OFF:
             raise
