@@ -7,7 +7,7 @@ pumped over a socketpair as serve-ssh pumps it (table_support.TableServer).
 from __future__ import annotations
 
 import pytest
-from screen_text import screen_rows
+from screen_text import screen_rows, words_of
 from support.board_text import log_text, seats
 from support.deals import WAR_TEXTS
 from table_support import PLAIN, TableServer, ann_and_bob, dealing, table_app, two_player_app
@@ -451,6 +451,69 @@ async def test_a_hung_up_socket_and_a_line_the_game_cannot_read_each_end_cleanly
         await until(pilot, lambda: isinstance(app.screen, TableClosedScreen))
         assert app.ended.startswith("the server sent something this game cannot read")
     server_end.close()
+
+
+CLUSTER_REFUSAL = (
+    "closing the connection: you already opened 2 of the tables open here, the most one player may; sit at one of"
+    " them or at another table"
+)
+"""A refusal as a cluster's node sends it once the game is up (the node serving the table refused the join)."""
+
+
+def refused_app(mode: str = "play"):
+    """A game whose connection the table turns away before any snapshot, as a cluster's refusal comes."""
+    import socket
+
+    from war_tui.tables import Notice, NoticeCode
+    from war_tui.tables.protocol import encode
+
+    server_end, game_end = socket.socketpair()
+    server_end.sendall(encode(Notice(NoticeCode.CLOSING, CLUSTER_REFUSAL)))
+    return table_app(game_end.detach(), mode=mode), server_end
+
+
+@pytest.mark.version_sensitive  # a pilot test of the table-closed notice's layout
+@pytest.mark.parametrize("width", [40, 80, 100, 120, 200])
+async def test_a_refusal_after_the_game_started_is_wrapped_whole_words_and_titled_as_a_refusal(width):
+    app, server_end = refused_app()
+    async with app.run_test(size=(width, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableClosedScreen))
+        await pilot.pause()
+        shown = screen_rows(app)
+        text = "\n".join(shown)
+        assert "You could not join the table" in text and "no longer" not in text, text
+        reason = "Closing the connection: " + CLUSTER_REFUSAL.removeprefix("closing the connection: ") + "."
+        region = app.screen.query_one("#closed-reason").region
+        reason_rows = [row[region.x:region.right] for row in shown[region.y:region.bottom]]
+        assert words_of(" ".join(reason_rows)) == words_of(reason), text  # every word whole, in order
+        assert all(len(row.rstrip()) <= region.width for row in reason_rows)
+        await pilot.press("q")
+        await until(pilot, lambda: not app.is_running)
+    server_end.close()
+    assert app.return_code == 1  # a refusal, as one before the game started
+
+
+async def test_a_refusal_to_watch_says_so_and_a_table_that_closes_on_a_spectator_says_that():
+    app, server_end = refused_app(mode="watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableClosedScreen))
+        await pilot.pause()
+        assert "You could not watch the table" in "\n".join(screen_rows(app))
+    server_end.close()
+    server = TableServer(dealing(*WAR_TEXTS))
+    seated_at_oak(server)
+    fd, _ = server.connect("eve", table="oak", watch=True)
+    app = table_app(fd, mode="watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "eve" in seats(app) or app.board.table_state is not None)
+        server.registry.close("the server is shutting down")
+        await until(pilot, lambda: isinstance(app.screen, TableClosedScreen))
+        await pilot.pause()
+        assert "You are no longer watching the table" in "\n".join(screen_rows(app))
+        await pilot.press("q")
+        await until(pilot, lambda: not app.is_running)
+    server.close()
+    assert app.return_code == 0
 
 
 async def test_requests_are_the_protocols_lines():

@@ -9,7 +9,7 @@ from support.tables import Recorder, dealing, make_table, run_until_idle
 from war_tui.core.rules import Side
 from war_tui.line.keys import Command, KeyReader
 from war_tui.line.table import TableLine
-from war_tui.tables import Emote, Leaving, RemoteGame, Resync, WarStop
+from war_tui.tables import Emote, Leaving, RemoteGame, Resync, Snapshot, WarStop
 
 WAR = ("5C 2C KC 9C AC", "5D 3D QD 4D 2H")  # battle 1 is a war
 
@@ -231,3 +231,49 @@ def test_someone_who_would_sit_at_a_full_table_is_told_in_a_sentence_why_they_wa
     said = line.take_sentences()
     assert said[0] == "You are watching table oak: bob against cy."
     assert said[-1] == "both seats are taken: you are watching"
+
+
+def run_over_a_socket(first: list[bytes]) -> tuple[int, str]:
+    """``run_table_line`` on one end of a socket pair whose other end sends ``first`` and then hangs up; the input
+    (whole lines) stays open. Its exit status and what it said."""
+    import io
+    import os
+    import socket
+
+    from war_tui.line.run import LineOutput
+    from war_tui.line.table import run_table_line
+
+    server_end, game_end = socket.socketpair()
+    keys_in, keys_out = os.pipe()
+    out = io.BytesIO()
+    try:
+        server_end.sendall(b"".join(first))
+        server_end.shutdown(socket.SHUT_WR)
+        status = run_table_line(TableLine(RemoteGame()), keys_in, game_end.detach(), LineOutput(out), lines=True)
+    finally:
+        for fd in (keys_in, keys_out):
+            os.close(fd)
+        server_end.close()  # the game's end is the line mode's, which closes it
+    return status, out.getvalue().decode()
+
+
+def test_a_table_that_turns_the_player_away_once_the_game_is_up_ends_it_with_status_1():
+    """As a cluster's node refuses a join the door passed on: the refusal is said, and the status is a refusal's."""
+    from war_tui.tables import Notice, NoticeCode
+    from war_tui.tables.protocol import encode
+
+    refusal = "closing the connection: the server is full: 16 tables are open; try again later or watch one"
+    status, said = run_over_a_socket([encode(Notice(NoticeCode.CLOSING, refusal))])
+    assert refusal in said and status == 1
+
+
+def test_a_table_that_closes_on_a_seated_player_ends_the_game_with_status_0():
+    from war_tui.tables import Notice, NoticeCode
+    from war_tui.tables.protocol import encode, encode_snapshot
+
+    table, _ = make_table(dealing(*EIGHT_PLAIN))
+    seen = Recorder()
+    table.join("ann", seen, identity="key:ann")
+    snapshot = next(update for update in seen.updates if isinstance(update, Snapshot))
+    status, said = run_over_a_socket([encode_snapshot(snapshot), encode(Notice(NoticeCode.CLOSING, "the table closed"))])
+    assert "You sit at table" in said and "the table closed" in said and status == 0

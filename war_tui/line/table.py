@@ -76,6 +76,8 @@ class TableLine:
         self.speed = max(MIN_AUTO_SPEED, 1 / pace)
         self.sentences: list[str] = []
         self.done = False
+        self.refused = False
+        """The table closed the connection before it ever took this person in (a refusal, as through a cluster)."""
         self._auto_on: bool | None = None
         self._state: TableState | None = None
         """The seats as last said: what a new state is compared with."""
@@ -139,6 +141,7 @@ class TableLine:
                 self._explained = True
             if update.code is NoticeCode.CLOSING:
                 self.done = True
+                self.refused = self._place is None
 
     def _seats_change(self, state: TableState) -> list[str]:
         """What the players ask of each other, and what came of it, since the seats were last said."""
@@ -307,7 +310,8 @@ def run_table_line(  # noqa: C901 - the line mode's one select loop: socket, key
     table: TableLine, fd_in: int, sock_fd: int, out: LineOutput, *, lines: bool | None = None,
     first: list[str] | None = None,
 ) -> int:
-    """Keys in, the table's updates and what they say out, until the player leaves or the table goes."""
+    """Keys in, the table's updates and what they say out, until the player leaves or the table goes: exit status 1
+    when it turned the player away (as every refusal has), else 0."""
     try:
         client = TableClient(sock_fd)
     except OSError:
@@ -355,4 +359,4 @@ def run_table_line(  # noqa: C901 - the line mode's one select loop: socket, key
             client.finish()  # the goodbye ("leave") goes out before the socket closes
         finally:
             client.close()
-    return 0
+    return 1 if table.refused else 0

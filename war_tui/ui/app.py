@@ -140,6 +140,8 @@ class WarApp(ShadowOutput, App[None]):
         self.stats = stats if stats is not None else StatsStore.off("no statistics file was given")
         self.ended: str | None = None
         """Why the table is gone, once it is."""
+        self.leaving_status = 0
+        """The exit status a quit leaves with (1 once a table turned this person away)."""
         self.board = board = Board(settings.names, self.glyphs, kind=way_to_play(settings, table),
                                    war_step=settings.war_step, on_ready=self.board_ready)
         board.auto = settings.auto or settings.screensaver
@@ -321,14 +323,16 @@ class WarApp(ShadowOutput, App[None]):
         return True
 
     def table_closed(self, reason: str) -> None:
-        """The table is gone: say why over the board; any of the closing keys leaves."""
-        if self.ended is not None or not self.is_running:
+        """The table is gone: say why over the board, titled by what this person had there; any of the closing
+        keys leaves (with exit status 1 after a refusal, as every refusal has)."""
+        if self.ended is not None or not self.is_running or not isinstance(self.controller, AtTable):
             return
         self.ended = reason
-        self._at_table(lambda table: table.table_closed(reason))
+        gone = self.controller.table_closed(reason)
+        self.leaving_status = gone.status
         from .screens.table_closed import TableClosedScreen
 
-        self.push_screen(TableClosedScreen(reason))
+        self.push_screen(TableClosedScreen(gone.title, reason))
 
     def on_lobby_screen_join_requested(self, message: LobbyScreen.JoinRequested) -> None:
         self._at_table(lambda table: table.join(message.table, message.watch))
@@ -371,7 +375,7 @@ class WarApp(ShadowOutput, App[None]):
             return
         waiting = self.stats.pending
         if not waiting or self._saving_at_quit:
-            self.exit()
+            self.exit(return_code=self.leaving_status)
             return
         self._saving_at_quit = True
         self.notify(
@@ -383,7 +387,7 @@ class WarApp(ShadowOutput, App[None]):
     @work(thread=True, group="stats-quit")
     def _save_then_exit(self) -> None:
         self.stats.save_pending(within=SAVE_AT_QUIT)
-        self.call_from_thread(self.exit)
+        self.call_from_thread(self.exit, return_code=self.leaving_status)
 
     def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
         self.controller.replay(message.seed, message.rules)

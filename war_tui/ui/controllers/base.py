@@ -12,6 +12,7 @@ from ...core.engine import Game
 from ...core.played import PlayedGame
 from ...core.rules import Result, Rules
 from ...presentation.status import one_minute_text
+from ...presentation.table_gone import TableGone
 from ...presentation.views import BattleView, DealView, EndView, LogNote
 from ...settings.play import PlaySettings
 
@@ -265,8 +266,8 @@ class AtTable(Protocol):
     def join(self, table: str, watch: bool) -> None:
         """The lobby's choice: sit at (or watch) ``table``."""
 
-    def table_closed(self, reason: str) -> None:
-        """The connection to the table is gone."""
+    def table_closed(self, reason: str) -> TableGone:
+        """The connection to the table is gone: what to say of it, and the exit status to leave with."""
 
 
 def board_key(action: str) -> bool:

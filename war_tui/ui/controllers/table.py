@@ -21,6 +21,7 @@ from ...core.rules import Result, Rules
 from ...presentation.requests import declinable, emote_line, new_requests
 from ...presentation.result_hold import ResultHold
 from ...presentation.speed import faster, slower, speed_label
+from ...presentation.table_gone import Place, TableGone, table_gone
 from ...presentation.table_views import BattleStep, DealStep, ResultStep, board_steps
 from ...presentation.views import BattleView, EndView, LogNote, deal_view, end_view
 from ...presentation.words import capital
@@ -175,9 +176,18 @@ class TableController(TimeLimits):
     def close(self) -> None:
         self.host.close()
 
-    def table_closed(self, reason: str) -> None:
-        """The table is gone: no key is a request any more (the app says why over the board)."""
+    def table_closed(self, reason: str) -> TableGone:
+        """The table is gone: no key is a request any more; what the app says over the board, by what this person
+        had there (a refusal, for someone the table never took in)."""
         self.ended = reason
+        you = self.game.you
+        if self.in_lobby:
+            place = Place.LOBBY
+        elif self.game.state is None or you is None:
+            place = Place.NONE
+        else:
+            place = Place.SEAT if you.seat is not None else Place.WATCHING
+        return table_gone(place, watch=self.settings.table_mode == TableMode.WATCH)
 
     def _on_table(self, update: Snapshot | TableState | Notice | Emoted | Lobby) -> None:
         if isinstance(update, Snapshot):

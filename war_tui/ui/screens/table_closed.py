@@ -1,5 +1,6 @@
-"""Said when this screen is no longer at its shared table (the server closed, the connection broke, the player sat
-down again from another connection): the board stays behind it."""
+"""Said when this screen's table is gone (the server closed, the connection broke) or never took this person in (a
+refusal that came once the game was up, as through a cluster): titled by what they had there, the reason wrapped
+whole words at any width; the board stays behind it."""
 
 from __future__ import annotations
 
@@ -18,12 +19,13 @@ class TableClosedScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("q,enter,space,escape", "app.quit", "Leave")]
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, title: str, reason: str) -> None:
         super().__init__()
+        self.title_words = title
         self.reason = reason
 
     def compose(self) -> ComposeResult:
         with Vertical(id="closed-dialog"):
-            yield Static(plain("You are no longer at the table"), id="closed-title")
+            yield Static(plain(self.title_words), id="closed-title")
             yield Static(plain(capital(self.reason) + "."), id="closed-reason")
             yield Static(plain("q or enter: leave"), id="closed-hint")
