@@ -71,10 +71,17 @@ async def test_an_address_holding_the_cap_of_seats_through_one_node_watches_at_a
     async with two_nodes(tmp_path, nats_server, seats_per_address=2) as nodes:
         ann, bob = await nodes.ann_and_bob()
         await bob.expect(r"SNAPSHOT you=bob seat=2 ")
-        await until(lambda: tables_known(nodes, 1))
+        await until(lambda: tables_known(nodes, 1) and seats_known(nodes, 2))
         eve = await nodes.sit(nodes.b, "eve", "table elm")
         await eve.expect(r"SNAPSHOT you=eve seat=- ")
         await eve.expect(r"NOTICE info you watch: your address holds all the seats it may")
+
+
+def seats_known(nodes: TwoNodes, count: int) -> bool:
+    """B has read that A's tables have ``count`` seats held (a table's entry names its opener first, its seats
+    at A's next write)."""
+    assert nodes.b.server.nodes is not None
+    return sum(len(table.seats) for table in nodes.b.server.nodes.elsewhere.tables) == count
 
 
 async def refused(nodes: TwoNodes, srv: InProcessServer) -> str:

@@ -260,3 +260,36 @@ async def test_joins_asked_for_while_one_is_on_its_way_are_refused_not_opened_he
         refused = r"NOTICE refused you are (?:on your way to a table already|already at a table)"
         await eve.expect(rf"(?s)(?:{refused}.*?){{7}}")
         assert tables_open(nodes.a, nodes.b) == ["elm"]
+
+
+async def test_the_lobby_read_poll_after_poll_makes_no_consumer(tmp_path, nats_server):
+    """ann and bob play at A's table: its lobby entry changes battle after battle, and both nodes read the
+    lobby again each time. The consumers of every bucket stay as many as they were (nats-py's ``keys`` made
+    one a read, each lingering for minutes until the server's limit refused every read)."""
+    from war_tui.cluster.leases import BUCKET as LEASES
+    from war_tui.cluster.table_store import BUCKET as TABLES
+    from war_tui.serving.table_nodes import LOBBY_BUCKET
+
+    client = await nats_server.client()
+    js = client.jetstream()
+
+    async def consumers() -> dict[str, int]:
+        return {bucket: (await js.stream_info(f"KV_{bucket}")).state.consumer_count
+                for bucket in (LOBBY_BUCKET, LEASES, TABLES)}
+
+    try:
+        async with two_nodes(tmp_path, nats_server) as nodes:
+            ann, bob = await nodes.ann_and_bob()
+            await play(ann, bob, 1)
+            before = await consumers()
+            for battle in range(2, 8):
+                await play(ann, bob, 1, first=battle)
+                for srv in (nodes.a, nodes.b):  # each node's next full poll reads the changed lobby
+                    assert srv.server.nodes is not None
+                    polls = srv.server.nodes.polls
+                    await until(lambda srv=srv, polls=polls: srv.server.nodes.polls >= polls + 2)
+            assert nodes.b.server.nodes is not None
+            assert nodes.b.server.nodes.others["oak"][1].battles == 7, "the lobby was read all along"
+            assert await consumers() == before
+    finally:
+        await client.close()

@@ -89,7 +89,8 @@ class Record:
 
 
 class LeaseBucket:
-    """The lease keys, read and written on the stream under the KV bucket, expiry markers understood."""
+    """The keys of a KV bucket (the leases'; the lobby's, to read), read and written on the stream under it, expiry
+    markers understood: no read makes a consumer."""
 
     def __init__(self, js: JetStreamContext, bucket: str = BUCKET) -> None:
         self.js = js

@@ -30,7 +30,7 @@ from typing import Any
 
 from nats.aio.client import Client
 from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import KeyNotFoundError, NoKeysError
+from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
 from ..cluster.buckets import delete, open_bucket, sweep_markers
@@ -49,7 +49,7 @@ from ..cluster.caps import (
 from ..cluster.errors import ClusterUnavailable
 from ..cluster.game_stream import GameStream
 from ..cluster.keys import table_key, table_name
-from ..cluster.leases import NODE_ID, RENEWALS, Owners
+from ..cluster.leases import NODE_ID, RENEWALS, LeaseBucket, Owners
 from ..cluster.node import Cluster
 from ..cluster.relay import RelayNode
 from ..cluster.relay_wire import NATS_ERRORS
@@ -125,6 +125,8 @@ class Nodes:
         self.games = GameStream(client, node, store=host.store, here=host.record_here, log=log, bad=self.bad)
         """Finished games to and from every node's statistics."""
         self.lobby: KeyValue | None = None
+        self._lobby_stream = LeaseBucket(client.jetstream(), LOBBY_BUCKET)
+        """The lobby bucket read on its stream, as the leases are: no consumer for a read."""
         self._lobby_mark: tuple[int, int] | None = None
         """The lobby bucket's last sequence number and message count when it was last read."""
         self._lobby_reads: dict[str, tuple[str, LobbyEntry, TableVisitors]] = {}
@@ -320,26 +322,24 @@ class Nodes:
         self.host.wake()
 
     async def _read_entries(self) -> dict[str, tuple[str, LobbyEntry, TableVisitors]]:
-        assert self.lobby is not None
+        """The bucket's keys listed from its stream's state and each read on its own (one request each): no
+        consumer is made, as nats-py's ``KeyValue.keys`` makes one per call, which lingers for minutes."""
         found: dict[str, tuple[str, LobbyEntry, TableVisitors]] = {}
-        try:
-            keys = await self.lobby.keys()
-        except NoKeysError:
-            keys = []
-        for key in keys[: self.host.registry.max_tables * 4]:
+        for key in await self._lobby_stream.keys("", self.host.registry.max_tables * 4):
             name = table_name(key)
             if name is None:
                 continue
-            with contextlib.suppress(KeyNotFoundError):
-                entry = await self.lobby.get(key)
-                try:
-                    read = read_entry(entry.value or b"")
-                    if read[1].table != name:
-                        raise BadRecord("its entry is another table's")
-                except BadRecord as exc:
-                    self._skipped("lobby entry", key, entry.revision or 0, exc)
-                    continue
-                found[name] = read
+            record = await self._lobby_stream.read(key)
+            if record.value is None:
+                continue
+            try:
+                read = read_entry(record.value)
+                if read[1].table != name:
+                    raise BadRecord("its entry is another table's")
+            except BadRecord as exc:
+                self._skipped("lobby entry", key, record.revision, exc)
+                continue
+            found[name] = read
         return found
 
     async def _write_sessions(self) -> None:
