@@ -51,6 +51,42 @@ async def test_a_stopped_server_tells_its_players_it_restarts_and_the_next_serve
         await again.server.stop()
 
 
+async def test_after_a_restart_a_seat_kept_for_its_player_is_awaited_and_plays_at_once_when_they_are_back(
+    tmp_path, nats_server
+):
+    """bob is back first and flips: ann's seat is kept and waited for (before: shown as "the house plays", which
+    it did not, the flip waiting the whole seat timeout); ann is back and flips, and the battle plays at once
+    (a seat timeout of an hour: a battle that waited for it would never come)."""
+    config = cluster(nats_server, tmp_path)
+    allowed = keys(tmp_path)
+    options = {"cluster": config, "seat_timeout": 3600.0, **MANY}
+    srv = await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options)
+    try:
+        ann = await sit(srv.port, "ann", "table oak")
+        bob = await sit(srv.port, "bob", "table oak")
+        await bob.expect(r"SNAPSHOT you=bob seat=2 ")
+        await play(ann, bob, 3)
+        await srv.server.stop()
+        await close(ann, bob)
+    finally:
+        await srv.server.stop()
+    again = await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options)
+    try:
+        bob = await sit(again.port, "bob", "table oak")
+        await bob.expect(r"SNAPSHOT you=bob seat=2 game=1 battles=3 [^\n]*seats=ann:awaited,bob:player ")
+        bob.type(b"f")
+        await bob.expect(r"STATE seats=ann:awaited,bob:player [^\n]*waiting=1 ")
+        ann = await sit(again.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 game=1 battles=3 ")
+        ann.type(b"f")
+        for seat in (ann, bob):
+            await seat.expect(r"BATTLE 4 ")
+        assert ":away" not in bob.text
+        await close(ann, bob)
+    finally:
+        await again.server.stop()
+
+
 async def test_a_stranger_cannot_take_a_restored_seat_kept_for_its_player(tmp_path, nats_server):
     config = cluster(nats_server, tmp_path)
     allowed = keys(tmp_path)

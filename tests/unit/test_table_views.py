@@ -57,6 +57,26 @@ def test_the_seats_line_says_who_flipped_whom_the_table_waits_for_and_that_you_w
     assert narrow.startswith("oak | ann flipped") and narrow.endswith("you are watching")
 
 
+def test_a_seat_kept_after_a_restore_is_said_to_be_waited_for_with_the_houses_whole_countdown():
+    """bob back after a restart, flipped; ann not back yet: her seat is kept and the table waits for her, so the
+    seats line never says the house plays it, nor that both flipped (before: "ann away, the house plays ·
+    both flipped", while nothing moved for the seat timeout and the countdown showed only its last 20 s)."""
+    from war_tui.presentation.requests import request_lines
+    from war_tui.tables.checkpoint import checkpoint, restore
+
+    table, clock = make_table(lambda: Game.deal(7))
+    table.join("ann", Recorder(), identity="key:ann")
+    table.join("bob", Recorder(), identity="key:bob")
+    again = restore(checkpoint(table), clock=clock, options=table.options)
+    screen = RemoteGame()
+    bob = again.join("bob", screen.handle, identity="key:bob")
+    bob.flip()
+    text = "".join(t for t, _ in seats_pieces(screen.state, screen.you, ASCII, 200))
+    assert text == "Table oak | ann away (kept), to flip | bob (you) flipped | waiting for ann to flip"
+    assert "house plays" not in text
+    assert request_lines(screen.state, screen.you, ("ann", "bob"), house_in=60) == ("the house flips for ann in 60 s",)
+
+
 def test_an_older_game_in_the_log_gets_no_duration_only_the_game_on_the_table_does():
     """The snapshot tells how long the table's current game has run; an older game's time is not known."""
     from war_tui.tables import Restart

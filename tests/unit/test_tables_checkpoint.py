@@ -141,6 +141,29 @@ def test_a_pending_flip_stands_and_the_house_counts_down_from_where_it_was():
     assert again.game.battles == 1
 
 
+def test_a_seat_kept_for_its_player_after_a_restore_is_awaited_counted_down_and_plays_once_they_are_back():
+    """bob is back and flips first: ann's seat is kept and awaited (never "the house plays", which it does not),
+    the house counts down to its flip for her, and her first flip once back plays the battle at once."""
+    table, clock, (ann, bob), _ = seated()
+    ann.flip()
+    bob.flip()
+    clock.advance(5)
+    again, again_clock = restored(table, clock)
+    bob_sees = Recorder()
+    bob2 = again.join("bob", bob_sees, identity="key:bob")
+    bob2.flip()
+    state = bob_sees.state()
+    assert state.seats[0].status is SeatStatus.AWAITED and not state.seats[0].house
+    assert state.waiting_for == (Side.P1,) and state.house_in == DEFAULT_SEAT_TIMEOUT
+    assert again.lobby_entry().statuses[0] is SeatStatus.AWAY  # whom it is kept for is the table's business
+    again_clock.advance(12)
+    again.poll()
+    ann2 = again.join("ann", Recorder(), identity="key:ann")
+    assert bob_sees.state().seats[0].status is SeatStatus.PLAYER
+    ann2.flip()
+    assert again.game.battles == 2
+
+
 def test_the_house_flips_for_a_player_who_does_not_come_back_once_the_seat_timeout_passes():
     table, clock, (ann, bob), _ = seated()
     ann.flip()
@@ -178,7 +201,7 @@ def test_auto_play_runs_on_while_its_players_are_away_after_a_restart():
     ann.set_auto(True, 4)
     bob.set_auto(True, 4)
     again, again_clock = restored(table, clock)
-    assert [s.status for s in again.state().seats] == [SeatStatus.AWAY, SeatStatus.AWAY]
+    assert [s.status for s in again.state().seats] == [SeatStatus.AWAITED, SeatStatus.AWAITED]
     for _ in range(8):
         again_clock.now = again.next_deadline()
         again.poll()
@@ -273,7 +296,7 @@ def test_a_seat_nobody_comes_back_to_turns_to_the_house_with_its_wishes_gone():
     again.join("ann", Recorder(), identity="key:ann")
     again_clock.advance(DEFAULT_RECONNECT_GRACE - 1)
     again.poll()
-    assert again.state().seats[1].status is SeatStatus.AWAY and again.state().seats[1].auto
+    assert again.state().seats[1].status is SeatStatus.AWAITED and again.state().seats[1].auto
     again_clock.advance(1)
     again.poll()
     seat = again.state().seats[1]
@@ -296,7 +319,7 @@ def test_a_player_without_an_identity_leaves_a_seat_the_house_plays():
     table.join("ann", Recorder(), identity="key:ann")
     table.join("bob", Recorder())
     again, _clock = restored(table, clock)
-    assert [s.status for s in again.state().seats] == [SeatStatus.AWAY, SeatStatus.HOUSE]
+    assert [s.status for s in again.state().seats] == [SeatStatus.AWAITED, SeatStatus.HOUSE]
     bob = again.join("bob", Recorder())
     assert bob.seat is Side.P2  # the house's seat is free to anyone
     assert again.seats_held(None, None) == 0
@@ -440,7 +463,7 @@ def test_a_table_restored_twice_before_its_players_came_back_keeps_their_seats_n
     third, third_clock = restored(again, again_clock)
     third_clock.advance(DEFAULT_RECONNECT_GRACE - 100 - 1)
     third.poll()
-    assert third.state().seats[0].status is SeatStatus.AWAY
+    assert third.state().seats[0].status is SeatStatus.AWAITED
     third_clock.advance(1)
     third.poll()
     assert third.closed  # nobody came back within the grace: no seat is kept, nobody is at it

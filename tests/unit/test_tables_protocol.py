@@ -173,9 +173,9 @@ def line(**fields) -> bytes:
         (b"[" * 30_000 + b"]" * 30_000, "not JSON"),  # nested past the parser's depth
         (b"[1,2]", "not a JSON object"),
         (b'{"kind":"flip"}', "protocol version"),
-        (b'{"v":3,"kind":"flip"}', "protocol version 3 is not spoken here (this side speaks 6)"),
-        (b'{"v":7,"kind":"flip"}', "the same war-tui"),
-        (b'{"v":5,"kind":"flip"}', "protocol version 5 is not spoken here (this side speaks 6)"),
+        (b'{"v":3,"kind":"flip"}', "protocol version 3 is not spoken here (this side speaks 7)"),
+        (b'{"v":8,"kind":"flip"}', "the same war-tui"),
+        (b'{"v":5,"kind":"flip"}', "protocol version 5 is not spoken here (this side speaks 7)"),
         (b'{"v":true,"kind":"flip"}', "protocol version"),
         (line(kind="teleport"), "no known kind"),
         (line(kind=["flip"]), "no known kind"),
@@ -183,9 +183,9 @@ def line(**fields) -> bytes:
         (line(kind="auto", on=1, speed=4), "true or false"),
         (line(kind="auto", on=True, speed=0.1), "number from"),
         (line(kind="auto", on=True, speed=10**400), "number from"),
-        (b'{"v":6,"kind":"auto","on":true,"speed":' + b"9" * 5000 + b"}", "not JSON"),  # past int's digit limit
-        (b'{"v":6,"kind":"auto","on":true,"speed":NaN}', "not a number"),
-        (b'{"v":6,"kind":"auto","on":true,"speed":1e999}', "number from"),
+        (b'{"v":7,"kind":"auto","on":true,"speed":' + b"9" * 5000 + b"}", "not JSON"),  # past int's digit limit
+        (b'{"v":7,"kind":"auto","on":true,"speed":NaN}', "not a number"),
+        (b'{"v":7,"kind":"auto","on":true,"speed":1e999}', "number from"),
         (line(kind="auto", on=True, speed="fast"), "number from"),
         (line(kind="auto", on=True), "has no speed"),
         (line(kind="join", table=7, watch=False), "printable text"),
@@ -274,7 +274,7 @@ def test_a_version_2_line_is_refused_with_one_clear_sentence():
     with pytest.raises(ProtocolError) as refusal:
         decode_update(b'{"v":3,"kind":"events","game":1,"events":[]}')
     assert str(refusal.value) == (
-        "protocol version 3 is not spoken here (this side speaks 6): the server and the game must run the same war-tui"
+        "protocol version 3 is not spoken here (this side speaks 7): the server and the game must run the same war-tui"
     )
 
 
@@ -300,11 +300,11 @@ def test_an_endless_line_is_refused_once_and_never_held_past_the_limit():
 
 
 def test_a_line_of_exactly_the_limit_is_taken_and_one_byte_more_is_not():
-    padding = MAX_LINE - len(b'{"v":6,"kind":"flip","game":0,"seq":0}\n')
-    exact = b'{"v":6,"kind":"flip","game":0,"seq":0}' + b" " * padding + b"\n"
+    padding = MAX_LINE - len(b'{"v":7,"kind":"flip","game":0,"seq":0}\n')
+    exact = b'{"v":7,"kind":"flip","game":0,"seq":0}' + b" " * padding + b"\n"
     assert len(exact) == MAX_LINE
     assert request_reader().feed(exact) == [Flip()]
-    over = b'{"v":6,"kind":"flip","game":0,"seq":0}' + b" " * (padding + 1) + b"\n"
+    over = b'{"v":7,"kind":"flip","game":0,"seq":0}' + b" " * (padding + 1) + b"\n"
     assert isinstance(request_reader().feed(over)[0], LineTooLong)
     reader = request_reader()
     assert isinstance(reader.feed(over[:-1])[0], LineTooLong)

@@ -27,7 +27,7 @@ from war_tui.tables import (
     decode_update,
     encode,
 )
-from war_tui.tables.protocol import update_reader
+from war_tui.tables.protocol import VERSION, update_reader
 from war_tui.tables.remote_game import RESYNC_RETRY
 
 PLAIN = ("AC KC QC JC", "2D 3D 4D 5D")  # player 1 wins four battles and the game
@@ -303,7 +303,7 @@ def test_sequence_numbers_and_stamps_travel_in_the_protocols_lines():
     assert isinstance(batch, EventBatch) and (batch.seq, batch.held) == (7, True)
     notice = decode_update(encode(Notice(NoticeCode.INFO, "hi", 9)))
     assert isinstance(notice, Notice) and notice.seq == 9
-    for bad in (b'{"v":6,"kind":"flip"}', b'{"v":6,"kind":"flip","game":-1,"seq":0}'):
+    for bad in (b'{"v":%d,"kind":"flip"}' % VERSION, b'{"v":%d,"kind":"flip","game":-1,"seq":0}' % VERSION):
         try:
             decode_request(bad)
         except ProtocolError:

@@ -18,7 +18,8 @@ KEYS = {"auto": "a", "war_stop": "w", "restart": "r"}
 EMOTE_KEYS = tuple(str(n) for n in range(1, len(EMOTES) + 1))
 HOUSE_WARNS = 20
 """Seconds before the house flips for an idle player from which the countdown shows: a line that came and
-went with every flip would move the board under both players' eyes."""
+went with every flip would move the board under both players' eyes. For a player away whose seat the table keeps
+(``AWAITED``) it shows whole: only their return or the house ends that wait."""
 
 
 def _agreed(kind: str, state: TableState) -> bool:
@@ -29,13 +30,17 @@ def _agreed(kind: str, state: TableState) -> bool:
     return False
 
 
+ASKING = (SeatStatus.PLAYER, SeatStatus.AWAITED)
+"""The seats whose wishes stand as requests: a player's, and one kept for a player cut off by a restart."""
+
+
 def pending(state: TableState) -> list[tuple[int, str]]:
     """(seat index, kind) of every request the other seat has not answered yet."""
     found = []
     for index, seat in enumerate(state.seats):
         other = state.seats[1 - index]
         for kind in KINDS:
-            if (seat.status is SeatStatus.PLAYER and getattr(seat, kind) and not getattr(other, kind)
+            if (seat.status in ASKING and getattr(seat, kind) and not getattr(other, kind)
                     and not other.house and not _agreed(kind, state)):
                 found.append((index, kind))
     return found
@@ -94,10 +99,12 @@ def request_lines(
     if not local:
         lines += [LEAVE_PROMPT if index == mine else leaving_text(names[index]) for index in leaving(state)]
         lines += [request_text(state, index, kind, you, names) for index, kind in pending(state)]
-    if house_in is not None and house_in <= HOUSE_WARNS and len(state.waiting_for) == 1 and not state.over:
+    if house_in is not None and len(state.waiting_for) == 1 and not state.over:
         side = state.waiting_for[0]
-        who = "you" if mine == side.index else names[side.index]
-        lines.append(f"the house flips for {who} in {house_in} s")
+        away = state.seats[side.index].status is SeatStatus.AWAITED  # nothing hurries it: counted down whole
+        if away or house_in <= HOUSE_WARNS:
+            who = "you" if mine == side.index else names[side.index]
+            lines.append(f"the house flips for {who} in {house_in} s")
     if mine is not None and state.seats[1 - mine].status is SeatStatus.OPEN:
         lines.append("alone at the table: h plays the house now, or wait for a player")
     return tuple(lines)

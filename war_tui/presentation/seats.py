@@ -28,6 +28,13 @@ def seat_words(seat: SeatState, index: int, state: TableState) -> list[Piece]:
     if seat.house:
         away = "away" if seat.status is SeatStatus.AWAY else "left"
         return [(f"{away}, the house plays", "house")]
+    if seat.status is SeatStatus.AWAITED:  # kept, and the table waits for its player as for one idle
+        return [("away (kept), ", "house"), *_playing_words(seat, state)]
+    return _playing_words(seat, state)
+
+
+def _playing_words(seat: SeatState, state: TableState) -> list[Piece]:
+    """What a seat its player plays is at: dealing again, auto-play, flipped or to flip."""
     if state.over:
         return [("deals again", "flipped")] if seat.restart else [("to press r", "waiting")]
     if state.auto_speed is not None or state.held:

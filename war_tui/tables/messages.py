@@ -33,6 +33,8 @@ class SeatStatus(StrEnum):
     PLAYER = "player"  # a connected player sits here
     AWAY = "away"  # the player left; the house plays the seat and keeps it for their name a while
     HOUSE = "house"  # the player left long ago; the house plays the seat until someone sits
+    AWAITED = "awaited"  # its player's connection went with a restart or a move of the table: the seat is kept and
+    # waits for them (their flip and wishes stand), the house flipping for them only as for an idle player
 
 
 class NoticeCode(StrEnum):

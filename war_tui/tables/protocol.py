@@ -55,11 +55,13 @@ from .messages import (
 )
 from .names import MAX_NAME_CHARACTERS, MAX_TABLE_NAME_LENGTH, is_reduced
 
-VERSION = 6
-"""6: every update of a table carries its sequence number, a seat's requests the game and sequence number its screen
-showed, a batch whether the table holds at its war's tie; ``decline`` and ``resync``. 5: a player about to leave (a seat's ``leaving``, the ``leaving`` request). 4: requests between players (stop
-at wars, deal again mid-game), emotes, the table's tally and game time, a war held at its tie and the house's
-countdown. 3 had none of these; 2 sent each card turned as well."""
+VERSION = 7
+"""7: a seat ``awaited`` (kept for a player whose connection went with a restart or a move of the table). 6: every
+update of a table carries its sequence number, a seat's requests the game and sequence number its screen showed, a
+batch whether the table holds at its war's tie; ``decline`` and ``resync``. 5: a player about to leave (a seat's
+``leaving``, the ``leaving`` request). 4: requests between players (stop at wars, deal again mid-game), emotes, the
+table's tally and game time, a war held at its tie and the house's countdown. 3 had none of these; 2 sent each card
+turned as well."""
 MAX_LINE = 64 * 1024
 """Bytes in one line at most, its newline included."""
 CARD_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"

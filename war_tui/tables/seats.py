@@ -133,8 +133,13 @@ class Seat(Generic[M]):
         return self.member is None and self.name is not None and not self.lost
 
     def state(self, now: float, grace: float) -> SeatState:
-        return SeatState(self.status(now, grace), self.name, self.flipped, self.auto, self.speed, self.restart,
-                         self.war_stop, self.leaving)
+        """The seat as everyone at the table sees it: a ``lost`` seat kept for its player is ``AWAITED``, not one
+        the house plays."""
+        status = self.status(now, grace)
+        if status is SeatStatus.AWAY and self.lost:
+            status = SeatStatus.AWAITED
+        return SeatState(status, self.name, self.flipped, self.auto, self.speed, self.restart, self.war_stop,
+                         self.leaving)
 
 
 class Seats(Generic[M]):
