@@ -277,3 +277,21 @@ def test_a_table_that_closes_on_a_seated_player_ends_the_game_with_status_0():
     snapshot = next(update for update in seen.updates if isinstance(update, Snapshot))
     status, said = run_over_a_socket([encode_snapshot(snapshot), encode(Notice(NoticeCode.CLOSING, "the table closed"))])
     assert "You sit at table" in said and "the table closed" in said and status == 0
+
+
+def test_a_player_back_after_a_restart_hears_that_the_other_is_away_and_waited_for():
+    """The line mode's words for what the seats line shows as "ann away (kept), to flip"."""
+    from war_tui.tables.checkpoint import checkpoint, restore
+
+    table, clock = make_table(dealing(*EIGHT_PLAIN))
+    table.join("ann", Recorder(), identity="key:ann")
+    table.join("bob", Recorder(), identity="key:bob")
+    again = restore(checkpoint(table), clock=clock, options=table.options)
+    game = RemoteGame()
+    line = TableLine(game)
+    game.send = again.join("bob", game.handle, identity="key:bob").request
+    said = line.take_sentences()
+    assert ("ann is away since the server that held the table stopped: the seat is kept for them, and the table"
+            " waits for their flip as for an idle player's.") in said
+    again.join("ann", Recorder(), identity="key:ann")
+    assert "ann is back at seat 1" in line.take_sentences()

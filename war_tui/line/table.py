@@ -20,7 +20,17 @@ from ..presentation.requests import KEYS, leaving, pending
 from ..presentation.result_hold import ResultHold
 from ..presentation.speed import MAX, MIN_SPEED, faster, slower, speed_label
 from ..serving.table_client import TableClient
-from ..tables import EMOTES, Emoted, Notice, NoticeCode, ProtocolError, RemoteGame, Snapshot, TableState
+from ..tables import (
+    EMOTES,
+    Emoted,
+    Notice,
+    NoticeCode,
+    ProtocolError,
+    RemoteGame,
+    SeatStatus,
+    Snapshot,
+    TableState,
+)
 from ..tables.agreement import request_words
 from ..tables.options import MIN_AUTO_SPEED
 from .keys import EMOTE_COMMANDS, Command, KeyReader
@@ -215,6 +225,9 @@ class TableLine:
         lines.append(TABLE_KEYS_LINE if me is not None else WATCHER_KEYS_LINE)
         if me is not None and snap.state.seats[me.other.index].name is None:
             lines.append("Alone at the table: type house and the house plays the other seat, or wait for a player.")
+        if me is not None and snap.state.seats[me.other.index].status is SeatStatus.AWAITED:
+            lines.append(f"{names[me.other.index]} is away since the server that held the table stopped: the seat is"
+                         " kept for them, and the table waits for their flip as for an idle player's.")
         return lines
 
     # -- the person asks ----------------------------------------------------------------------------------
