@@ -48,6 +48,7 @@ async def test_a_restart_tightens_a_loosened_cluster_folder_and_its_config(tmp_p
         assert mode(folder) == 0o700, "the token's folder is the server's user's alone"
         assert mode(folder / "nats.conf") == 0o600, "the fresh token is no other user's to read"
         assert mode(folder / "run") == 0o700
+        assert again.token.encode() not in Path(f"/proc/{again.pid}/cmdline").read_bytes(), "nor does ps show it"
     finally:
         await again.stop()
 
@@ -289,8 +290,9 @@ def test_the_server_refuses_a_plain_answer_to_tls_in_one_line_and_sends_it_no_to
     assert received == b""
 
 
-def starting(tmp_path: Path, *args: str) -> list[str]:
-    """What ``serve-ssh ARGS`` logs until it listens (or cannot start); then it is stopped."""
+def starting(tmp_path: Path, *args: str, command_lines: list[bytes] | None = None) -> list[str]:
+    """What ``serve-ssh ARGS`` logs until it listens (or cannot start); then it is stopped. ``command_lines``
+    gets what ``ps`` shows of it while it runs."""
     server = subprocess.Popen(
         [sys.executable, "-m", "war_tui", "serve-ssh", "--public", "--port", "0", "--no-preload",
          "--host-key", str(tmp_path / "hk"), "--session-command", "true", *args],
@@ -303,6 +305,8 @@ def starting(tmp_path: Path, *args: str) -> list[str]:
             lines.append(line.rstrip("\n"))
             if "listening on" in line or "cannot" in line:
                 break
+        if command_lines is not None:
+            command_lines.append(Path(f"/proc/{server.pid}/cmdline").read_bytes())
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(TIMEOUT)
@@ -325,7 +329,10 @@ def test_the_server_keeps_its_tables_over_mutual_tls_with_its_files(tmp_path, ca
 
 def test_a_token_file_signs_in_and_a_loose_one_is_warned_of_once(tmp_path, nats_server):
     token = secret_file(tmp_path, "token", nats_server.token + "\n", mode=0o644)
-    lines = starting(tmp_path, "--nats", f"nats://127.0.0.1:{nats_server.port}", "--nats-token-file", str(token))
+    shown: list[bytes] = []
+    lines = starting(tmp_path, "--nats", f"nats://127.0.0.1:{nats_server.port}", "--nats-token-file", str(token),
+                     command_lines=shown)
+    assert shown and nats_server.token.encode() not in shown[0], "ps shows every local user no token"
     text = "\n".join(lines)
     assert "listening on" in text, text
     assert f"tables kept in NATS: nats://127.0.0.1:{nats_server.port}" in text
