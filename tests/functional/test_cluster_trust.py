@@ -262,6 +262,9 @@ def test_credential_flags_are_checked_together(tmp_path, ca):
         serve(*hk, "--nats", f"nats://{SECRET}@h:1", "--nats-token-file", str(token)), "give them once, in the file"
     )
     refused_in_one_line(serve(*hk, "--nats", "nats://h:1", "--nats", "tls://h:2"), "not both")
+    refused_in_one_line(
+        serve(*hk, "--nats", f"tls://{SECRET}@h:1", "--nats", f"tls://{SECRET}x@h:2"), "different credentials"
+    )
     refused_in_one_line(serve(*hk, "--nats", "nats://h:1", "--nats-tls-ca", str(ca.cert)), "is for tls:// URLs")
     mine = ca.issue("node", client=True)
     refused_in_one_line(serve(*hk, "--nats", "tls://h:1", "--nats-tls-cert", str(mine.cert)), "go together")

@@ -76,6 +76,10 @@ def cluster_config(args: argparse.Namespace) -> tuple[ClusterConfig, list[str]]:
         raise UsageError("--nats: give every server as tls:// or every one as nats://, not both")
     secure = parts[0].scheme == "tls"
     in_urls = any(part.username is not None or part.password is not None for part in parts)
+    carried = {(part.username, part.password) for part in parts if part.username is not None or part.password is not None}
+    if len(carried) > 1:
+        raise UsageError("--nats: the URLs carry different credentials; a cluster has one set: give it once,"
+                         " in --nats-token-file")
     sign_in = [name for name in SIGN_IN_FLAGS if getattr(args, name) is not None]
     if in_urls and sign_in:
         raise UsageError(f"--nats: credentials in a URL and in {_flag(sign_in[0])}: give them once, in the file")
