@@ -177,12 +177,12 @@ async def test_what_no_check_foresaw_is_one_line_and_the_loops_go_on(tmp_path, n
         for srv in (nodes.a, nodes.b):  # whichever node claims ash first
             registry = srv.server.tables.registry
 
-            def fragile(data: bytes, *args, restore=registry.restore, **kwargs):
+            def fragile(data: bytes, *args, read=registry.read, **kwargs):
                 if b"fragile" in data:
                     raise RuntimeError("unforeseen")
-                return restore(data, *args, **kwargs)
+                return read(data, *args, **kwargs)
 
-            monkeypatch.setattr(registry, "restore", fragile)
+            monkeypatch.setattr(registry, "read", fragile)
         read_game = game_stream.read_game
         monkeypatch.setattr(game_stream, "read_game",
                             lambda data: (_ for _ in ()).throw(RuntimeError()) if b"fragile" in data else read_game(data))

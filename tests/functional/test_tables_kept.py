@@ -11,7 +11,7 @@ import re
 
 import pytest
 from nodes_support import FAKE_TABLE, close, cluster, flip_both, keys, line_player, play, sit
-from ssh_support import ServerProcess, start_server
+from ssh_support import ServerProcess, start_server, until
 from ssh_support.players import MANY, Listener
 
 from war_tui.serving.goodbyes import RESTARTING
@@ -38,6 +38,8 @@ async def test_a_stopped_server_tells_its_players_it_restarts_and_the_next_serve
         await srv.server.stop()
     again = await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY)
     try:
+        assert again.server.restoring is not None
+        await again.server.restoring  # while the server listens
         assert any("1 table restored: oak" in line for line in again.logs), again.logs
         bob = await sit(again.port, "bob", "table oak")
         await bob.expect(rf"SNAPSHOT you=bob seat=2 game=1 battles=5 counts={counts} ")
@@ -131,12 +133,12 @@ async def test_kill_9_of_the_server_loses_no_battle_and_keeps_the_seats(tmp_path
     again = ServerProcess(*flags)
     try:
         port = again.wait_listening()
-        assert any("1 table restored: oak" in line for line in again.lines), again.lines
         ann = await line_player(port, "ann")
         bob = await line_player(port, "bob")
         people = [ann, bob]
         await ann.until("You sit at table oak in seat 1")
         await bob.until("You sit at table oak in seat 2")
+        await until(lambda: any("1 table restored: oak" in line for line in again.lines))
         ann.say(b"score\n")
         await ann.until("Battle 5, ")
         await flip_both(ann, bob, 6, heard=1)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+from support.checkpoints import ENDLESS_RULES, long_checkpoint
 from support.tables import Recorder
 
 from war_tui.core.events import BattleWon
 from war_tui.core.rules import Side
 from war_tui.serving.table_keeper import LET_GO, TableKeeper
 from war_tui.serving.table_store import MemoryTableStore, StaleWrite
-from war_tui.tables import EventBatch, FakeClock, Registry, Snapshot
+from war_tui.tables import EventBatch, FakeClock, Registry, Snapshot, TableOptions
 
 
 class SlowStore(MemoryTableStore):
@@ -267,3 +268,52 @@ def test_stale_write_is_what_the_memory_store_says_of_a_moved_revision():
         raise AssertionError("a stale revision was written over")
 
     asyncio.run(scenario())
+
+
+# ------------------------------------------------------------------ bounded restores (issue 39)
+
+
+async def test_a_checkpoint_longer_than_the_servers_games_is_refused_before_its_replay():
+    store = MemoryTableStore()
+    await store.save("oak", long_checkpoint("oak", 1_000_000), None)
+    log: list[str] = []
+    await keeper_for(store, log)  # the registry's tables play the default rules: 10,000 battles at most
+    [line] = [line for line in log if "oak could not be restored" in line]
+    assert "battles: not a whole number from 0 to 10000" in line, line
+
+
+async def test_a_long_game_within_the_servers_cap_is_restored_where_it_was():
+    store = MemoryTableStore()
+    await store.save("oak", long_checkpoint("oak", 20_000), None)
+    reg = Registry(clock=FakeClock(), hold_updates=True, options=TableOptions(rules=ENDLESS_RULES))
+    keeper = TableKeeper(reg, store, [].append)
+    assert await keeper.restore() == ["oak"]
+    table = reg.table("oak")
+    assert table is not None and table.game.battles == 20_000
+
+
+async def test_a_start_restores_at_most_max_tables_and_lists_no_further_than_four_times_as_many():
+    store = MemoryTableStore()
+    names = [f"t{n:02}" for n in range(20)]
+    for name in names:
+        await store.save(name, long_checkpoint(name, 10), None)
+    log: list[str] = []
+    reg = Registry(clock=FakeClock(), hold_updates=True, max_tables=3, options=TableOptions(rules=ENDLESS_RULES))
+    keeper = TableKeeper(reg, store, log.append)
+    assert await keeper.list_stored() == 12
+    assert await keeper.restore_listed() == names[:3]
+    assert not any("could not be restored" in line for line in log), log
+    assert "tables: 9 more tables in the store not restored: this server holds 3 tables at most (--max-tables)" in log
+    assert len(await store.load_all()) == 20, "what is not restored stays in the store"
+
+
+async def test_a_table_asked_for_is_restored_before_those_listed_ahead_of_it():
+    store = MemoryTableStore()
+    for name in ("ash", "elm", "oak"):
+        await store.save(name, long_checkpoint(name, 10), None)
+    reg = Registry(clock=FakeClock(), hold_updates=True, options=TableOptions(rules=ENDLESS_RULES))
+    keeper = TableKeeper(reg, store, [].append)
+    await keeper.list_stored()
+    await keeper.restore_now("oak")
+    assert [table.name for table in reg.tables] == ["oak"]
+    assert await keeper.restore_listed() == ["oak", "ash", "elm"]

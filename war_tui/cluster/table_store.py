@@ -56,11 +56,11 @@ class NatsTableStore:
         await sweep_markers(js, kv, bucket, marker_ttl)
         return cls(kv, js, bucket, marker_ttl)
 
-    async def load_all(self) -> list[StoredTable]:
+    async def load_all(self, most: int | None = None) -> list[StoredTable]:
         watcher = await self.kv.watchall(ignore_deletes=True)
         tables: dict[str, StoredTable] = {}
         try:
-            while (entry := await watcher.updates(timeout=READ_TIMEOUT)) is not None:  # type: ignore[no-untyped-call]  # nats-py leaves it unannotated
+            while (most is None or len(tables) < most) and (entry := await watcher.updates(timeout=READ_TIMEOUT)) is not None:  # type: ignore[no-untyped-call]  # nats-py leaves it unannotated
                 name = table_name(entry.key)
                 if name is not None and entry.value is not None:
                     tables[name] = StoredTable(name, entry.value, entry.revision or 0)

@@ -74,6 +74,8 @@ class GameServer:
         """Doors sharing the server (the web door): their games count in the caps too."""
         self.cluster: Cluster | None = None
         """The NATS the tables are kept in, once started (``config.cluster``)."""
+        self.restoring: asyncio.Task[Any] | None = None
+        """Restoring the tables the store keeps, after the server listens (``TableHost.restore_kept``)."""
         self.nodes: Nodes | None = None
         """This server as a node among the others on that NATS: the relay, the lobby of all, takeovers."""
         if config.preload_argv is not None and PtyProcess.forkable(config.session_argv):
@@ -125,12 +127,14 @@ class GameServer:
         loop.set_exception_handler(self._loop_error)
         self._summaries = loop.call_later(1.0, self._summarise)
         if self.cluster is not None and self.cluster.store is not None:
-            restored = await self.tables.keep_in(self.cluster.store, self.cluster.owners)
+            await self.tables.keep_in(self.cluster.store, self.cluster.owners)
             self.nodes = await start_nodes(self.cluster, self.tables, self.log, self.config.secret())
             self.nodes.sessions_here = self.addresses
-            self.tables.record_restored(restored)
         await self._open()
         self.tables.start()
+        if self.tables.keeper is not None:
+            # Listening already: each kept table is restored in turn, or at once when someone asks for it.
+            self.restoring = self.track(self.tables.restore_kept())
         if self.game_parent is not None:
             await self.game_parent.start()
 
@@ -216,6 +220,8 @@ class GameServer:
         """
         self._stopping = True
         self._stop_listening()
+        if self.restoring is not None:
+            self.restoring.cancel()  # the tables not restored yet stay in the store as they are
         if self.tables.keeper is not None:
             await self.tables.stop_keeping(KEEP_TIMEOUT)
             if self.nodes is not None:

@@ -86,10 +86,19 @@ class TableHost:
         self._loop = asyncio.get_running_loop()
         self._timers = self._loop.create_task(run_timers(self.registry, self._wake))
 
-    async def keep_in(self, store: TableStore, owners: Claims | None = None) -> list[str]:
-        """Keep the tables in ``store`` from now on, after opening every table it holds; their names."""
+    async def keep_in(self, store: TableStore, owners: Claims | None = None) -> int:
+        """Keep the tables in ``store`` from now on, listing the tables it holds for ``restore_kept`` (a bounded
+        read); how many were listed."""
         self.keeper = TableKeeper(self.registry, store, self.log, owners)
-        return await self.keeper.restore()
+        return await self.keeper.list_stored()
+
+    async def restore_kept(self) -> list[str]:
+        """Open the tables ``keep_in`` listed (``TableKeeper.restore_listed``: while the server listens), and hand
+        again the records of their games over (``record_restored``); their names."""
+        assert self.keeper is not None
+        restored = await self.keeper.restore_listed()
+        self.record_restored(restored)
+        return restored
 
     def _changed(self) -> None:
         if self.keeper is not None:

@@ -26,12 +26,15 @@ from typing import Protocol
 from ..presentation.words import plural
 from ..tables.checkpoint import CheckpointError
 from ..tables.registry import Registry, TableRefused
-from .table_store import StaleWrite, TableStore
+from .table_store import StaleWrite, StoredTable, TableStore
 
 RETRY_FIRST = 0.1
 RETRY_MOST = 2.0
 """Seconds between tries of a store that does not answer: doubling from the first to this."""
 STORE_ERRORS = (OSError, TimeoutError, asyncio.TimeoutError, ConnectionError)
+LISTED_PER_TABLE = 4
+"""Tables a start lists from the store at most, per table the server holds (``--max-tables``): a store that holds
+more (forged, or another server's) is read no further."""
 LET_GO = "this table is served by another server now: reconnect to follow it"
 
 
@@ -62,6 +65,12 @@ class TableKeeper:
         self.revisions: dict[str, int] = {}
         """Each kept table's revision in the store: the next write names it."""
         self._claims: dict[str, int] = {}
+        self._listed: dict[str, StoredTable] = {}
+        """Tables the store keeps, listed at start and not restored yet (``restore_listed``)."""
+        self._restored_listed: list[str] = []
+        """Tables of that listing restored so far (in turn, or at once when asked for)."""
+        self._restoring: dict[str, asyncio.Future[None]] = {}
+        """Tables being restored, each done when its restore is (one restore of a table at a time)."""
         self._dirty: set[str] = set()
         self._writing: dict[str, asyncio.Task[None]] = {}
         self._let_go: set[str] = set()
@@ -77,25 +86,85 @@ class TableKeeper:
     # -- start -------------------------------------------------------------------------------------------
 
     async def restore(self) -> list[str]:
-        """Open every table the store keeps (that no other live server owns); their names.
+        """Open the tables the store keeps (``list_stored``, then ``restore_listed``); their names."""
+        await self.list_stored()
+        return await self.restore_listed()
 
-        Each opens as the store holds it, unwritten: its first change here is written on the revision read now,
-        so if a server that held it before wrote since, that write is refused and the table let go."""
-        restored: list[str] = []
-        for stored in await self.store.load_all():
+    async def list_stored(self) -> int:
+        """Read which tables the store keeps, for ``restore_listed``: at most ``LISTED_PER_TABLE`` times as many as
+        the registry holds (``--max-tables``), whatever the store holds. How many were listed."""
+        most = self.registry.max_tables * LISTED_PER_TABLE
+        for stored in await self.store.load_all(most):
             self.revisions[stored.name] = stored.revision
-            if self.owners is not None and not await self._claim(stored.name):
-                self.log(f"tables: {stored.name} is served by another server")
-                continue
-            try:
-                restored.append(self.registry.restore(stored.data))
-            except (CheckpointError, TableRefused) as exc:
-                self.log(f"tables: {stored.name} could not be restored ({exc}); a new table of that name replaces it")
+            self._listed[stored.name] = stored
+        return len(self._listed)
+
+    async def restore_listed(self) -> list[str]:
+        """Open the tables ``list_stored`` listed, one at a time, each replayed off the event loop, until the
+        registry holds ``--max-tables``; the names of those opened (those asked for first too). A server listens meanwhile: a connection that
+        asks for a listed table has it restored at once (``restore_now``).
+
+        Each opens as the store holds it, unwritten: its first change here is written on the revision read at
+        the listing, so if a server that held it before wrote since, that write is refused and the table let go."""
+        restored = self._restored_listed
+        while self._listed and not self._stopping:
+            if self.registry.full:
+                self.log(f"tables: {plural(len(self._listed), 'more table')} in the store not restored: this server "
+                         f"holds {plural(self.registry.max_tables, 'table')} at most (--max-tables)")
+                self._listed.clear()
+                break
+            name, stored = next(iter(self._listed.items()))
+            del self._listed[name]
+            if await self.open_stored(stored, claimed=False):
+                restored.append(name)
         self._sweep()
         await self.flush()
         if restored:
             self.log(f"tables: {plural(len(restored), 'table')} restored: {', '.join(restored)}")
         return restored
+
+    async def restore_now(self, name: str) -> None:
+        """A connection asks for ``name``, which this server claimed: if the start listed it and has not restored it
+        yet, restore it now (or wait for the restore under way)."""
+        stored = self._listed.pop(name, None)
+        if stored is not None:
+            if await self.open_stored(stored, claimed=True):
+                self._restored_listed.append(name)
+        else:
+            await self._restored(name)
+
+    async def open_stored(self, stored: StoredTable, *, claimed: bool) -> bool:
+        """Open the table ``stored`` holds (claimed first unless ``claimed``): its checkpoint is read and its game
+        replayed in another thread, so the event loop goes on meanwhile. True once this call opened it; False when
+        it was open already, another server owns it, or it cannot be restored (one log line)."""
+        name = stored.name
+        await self._restored(name)
+        if self.registry.table(name) is not None:
+            return False
+        done = self._restoring[name] = asyncio.get_running_loop().create_future()
+        try:
+            self.revisions[name] = stored.revision
+            if not claimed and self.owners is not None and not await self._claim(name):
+                self.log(f"tables: {name} is served by another server")
+                return False
+            try:
+                read = await asyncio.to_thread(self.registry.read, stored.data)
+                if read.name != name:
+                    raise CheckpointError(f"it holds table {read.name}")
+                self.registry.restore(read)
+            except (CheckpointError, TableRefused) as exc:
+                self.log(f"tables: {name} could not be restored ({exc}); a new table of that name replaces it")
+                return False
+            return True
+        finally:
+            del self._restoring[name]
+            done.set_result(None)
+
+    async def _restored(self, name: str) -> None:
+        """Wait for a restore of ``name`` under way, if any."""
+        under_way = self._restoring.get(name)
+        if under_way is not None:
+            await asyncio.shield(under_way)
 
     # -- on every change ----------------------------------------------------------------------------------
 

@@ -56,14 +56,13 @@ from ..cluster.relay_wire import NATS_ERRORS
 from ..cluster.table_store import NatsTableStore
 from ..cluster.tasks import cancel_requested, end_tasks
 from ..presentation.words import plural
-from ..tables import TableRefused
-from ..tables.checkpoint import CheckpointError
 from ..tables.messages import Lobby, LobbyEntry
 from ..tables.protocol import ProtocolError, decode_update, encode
 from ..untrusted import BadRecord, BadRecords, fields, read_json, shown_key, text
 from .table_host import TableHost
 from .table_keeper import TableKeeper
 from .table_router import Router
+from .table_store import StoredTable
 
 LOBBY_BUCKET = "war-tui-lobby"
 LOBBY_INTERVAL = 1.0
@@ -212,18 +211,17 @@ class Nodes:
         try:
             if not await self.keeper.claim(name):
                 return False
+            await self.keeper.restore_now(name)  # kept here before a restart: as at start
+            if registry.table(name) is not None:
+                return True
             stored = await self._stored(name)
         except NATS_ERRORS:
             return False
         if stored is None:
             return True  # a new table: the first to join opens it
         data, revision = stored
-        self.keeper.revisions[name] = revision
-        try:
-            registry.restore(data)
-        except (CheckpointError, TableRefused) as exc:
-            self.log(f"tables: {name} could not be restored ({exc}); a new table of that name replaces it")
-            return True
+        if not await self.keeper.open_stored(StoredTable(name, data, revision), claimed=True):
+            return True  # it could not be restored (logged): a new table of that name replaces it
         self.keeper.poke()
         await self.keeper.flush(TAKEN_FLUSH)
         if registry.table(name) is None:  # a refused first write let it go

@@ -26,8 +26,9 @@ class StoredTable:
 
 
 class TableStore(Protocol):
-    async def load_all(self) -> list[StoredTable]:
-        """Every stored table (deleted ones left out)."""
+    async def load_all(self, most: int | None = None) -> list[StoredTable]:
+        """The stored tables (deleted ones left out), oldest write first: at most ``most`` (None: all), whatever the
+        store holds."""
         ...
 
     async def save(self, name: str, data: bytes, revision: int | None) -> int:
@@ -51,8 +52,8 @@ class MemoryTableStore:
         self._revision = 0
         self.closed = False
 
-    async def load_all(self) -> list[StoredTable]:
-        return sorted(self._tables.values(), key=lambda table: table.revision)
+    async def load_all(self, most: int | None = None) -> list[StoredTable]:
+        return sorted(self._tables.values(), key=lambda table: table.revision)[:most]
 
     async def save(self, name: str, data: bytes, revision: int | None) -> int:
         stored = self._tables.get(name)

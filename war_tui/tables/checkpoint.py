@@ -13,6 +13,7 @@ import math
 import string
 from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
@@ -30,7 +31,10 @@ from .options import TableOptions, clamp_speed
 from .seats import Seat
 from .table import Member, Table
 
-__all__ = ["CHECKPOINT_VERSION", "MAX_CHECKPOINT_BYTES", "CheckpointError", "checkpoint", "restore"]
+__all__ = [
+    "CHECKPOINT_VERSION", "MAX_CHECKPOINT_BYTES", "CheckpointError", "ReadCheckpoint", "checkpoint", "read_checkpoint",
+    "restore",
+]
 
 CHECKPOINT_VERSION = 2
 """Version 2 writes the log's entries of the game on as runs its replay rebuilds (``["G", n]``); a restore reads
@@ -225,19 +229,33 @@ def _entry(entry: LogEntry) -> list[object]:
 # --------------------------------------------------------------------- reading
 
 
-def restore(
-    data: bytes,
-    *,
-    clock: Clock,
-    options: TableOptions,
-    deal: Callable[[], Game] | None = None,
-    seed_source: Callable[[], int] | None = None,
-    on_record: Callable[[GameRecord], None] | None = None,
-    log: Callable[[str], None] | None = None,
-    on_change: Callable[[], None] | None = None,
-) -> Table:
-    """The table ``data`` (a ``checkpoint``) holds, going on from now on ``clock`` under ``options`` (``deal``,
-    ``seed_source``, ``on_record``, ``log``, ``on_change``: as for a new ``Table``, for the games to come).
+@dataclass(frozen=True, slots=True)
+class ReadCheckpoint:
+    """A checkpoint read and its game replayed: the slow part of a restore (``read_checkpoint``), which a server does
+    off its event loop; ``restore`` builds the table from it."""
+
+    name: str
+    nonce: str
+    opened_by: tuple[str | None, str | None]
+    seq: int
+    battle_seq: int
+    moves: int
+    empty: float | None
+    tally: tuple[int, int, int, int]
+    game: Game
+    number: int
+    played: float
+    on_show: BattleWon | GameOver | None
+    entries: list[LogEntry]
+    seats: list[object]
+    auto: dict[str, object]
+
+
+def read_checkpoint(data: bytes, options: TableOptions) -> ReadCheckpoint:
+    """``data`` read and its game replayed, every field checked but the seats' and auto-play's (``restore`` checks
+    those as it sets them). Its game is at most as long as a table under ``options`` plays (``max_battles``) and
+    ``MAX_REPLAY_BATTLES``: the replay costs at most a real game's length. Touches nothing but its own objects, so
+    it may run in another thread.
 
     Raises ``CheckpointError`` when ``data`` is not a checkpoint this version restores, whatever it holds.
     """
@@ -251,25 +269,52 @@ def restore(
     empty = None if body["empty"] is None else _number(body["empty"], "empty", 0.0, MAX_AGE)
     tally = _tally(body["tally"])
     lines = _list(body["log"], "log", 0, MAX_LOG_ENTRIES)
-    game, number, played, on_show, replayed = _restore_game(body["game"], _replayed_lines(lines))
+    game, number, played, on_show, replayed = _restore_game(
+        body["game"], _replayed_lines(lines), options.rules.max_battles,
+    )
     seats = _list(body["seats"], "seats", 2, 2)
     auto = _object(body["auto"], "auto", _AUTO_KEYS)
     entries = _log_entries(lines, seq, replayed)
+    return ReadCheckpoint(
+        name, nonce, opened_by, seq, battle_seq, moves, empty, tally, game, number, played, on_show, entries, seats,
+        auto,
+    )
+
+
+def restore(
+    data: bytes | ReadCheckpoint,
+    *,
+    clock: Clock,
+    options: TableOptions,
+    deal: Callable[[], Game] | None = None,
+    seed_source: Callable[[], int] | None = None,
+    on_record: Callable[[GameRecord], None] | None = None,
+    log: Callable[[str], None] | None = None,
+    on_change: Callable[[], None] | None = None,
+) -> Table:
+    """The table ``data`` (a ``checkpoint``, or one ``read_checkpoint`` read) holds, going on from now on ``clock``
+    under ``options`` (``deal``, ``seed_source``, ``on_record``, ``log``, ``on_change``: as for a new ``Table``, for
+    the games to come).
+
+    Raises ``CheckpointError`` when ``data`` is not a checkpoint this version restores, whatever it holds.
+    """
+    read = data if isinstance(data, ReadCheckpoint) else read_checkpoint(data, options)
+    game = read.game
     table = Table(
-        name, clock=clock, options=options, deal=deal, seed_source=seed_source, on_record=on_record, log=log,
-        opened_by=(opened_by[0], opened_by[1]), on_change=on_change, game=game, nonce=nonce,
+        read.name, clock=clock, options=options, deal=deal, seed_source=seed_source, on_record=on_record, log=log,
+        opened_by=read.opened_by, on_change=on_change, game=game, nonce=read.nonce,
     )
     now = clock()
-    for seat, seat_data in zip(table._seats, seats):
-        _restore_seat(seat, seat_data, now, moves, options, game.over)
-    _restore_auto(table, auto, now)
-    table._moves = moves
-    table._empty_since = now - empty if empty is not None else now
-    table._dealer.resume(number, played, tally, on_show)
+    for seat, seat_data in zip(table._seats, read.seats):
+        _restore_seat(seat, seat_data, now, read.moves, options, game.over)
+    _restore_auto(table, read.auto, now)
+    table._moves = read.moves
+    table._empty_since = now - read.empty if read.empty is not None else now
+    table._dealer.resume(read.number, read.played, read.tally, read.on_show)
     journal = table._journal
-    journal.seq = seq
-    journal.battle_seq = battle_seq
-    journal.log = deque(entries, maxlen=options.log_lines)
+    journal.seq = read.seq
+    journal.battle_seq = read.battle_seq
+    journal.log = deque(read.entries, maxlen=options.log_lines)
     return table
 
 
@@ -293,16 +338,17 @@ def _parse(data: bytes) -> dict[str, object]:
 
 
 def _restore_game(
-    value: object, tail: int,
+    value: object, tail: int, most: int,
 ) -> tuple[Game, int, float, BattleWon | GameOver | None, list[LogEntry]]:
     """The game replayed from its seed or packets to the battles played, checked against what the checkpoint says
     of it; its number, time played, the battle on show, and the last ``tail`` of its events (its deal, battles
-    and end) for the log."""
+    and end) for the log. Its battles are within its rules' cap, ``most`` (the cap of the tables that read it) and
+    ``MAX_REPLAY_BATTLES``, all checked before a battle is replayed."""
     data = _object(value, "game", _GAME_KEYS)
     number = _whole(data["n"], "game number", 1, MAX_COUNT)
     rules = _rules(data["rules"], "game rules")
     seed = None if data["seed"] is None else _whole(data["seed"], "seed", 0, MAX_SEED - 1)
-    battles = _whole(data["b"], "battles", 0, min(rules.max_battles, MAX_REPLAY_BATTLES))
+    battles = _whole(data["b"], "battles", 0, min(rules.max_battles, most, MAX_REPLAY_BATTLES))
     end = None if data["end"] is None else _end(data["end"])
     counts = _pair(data["counts"], "counts", lambda v, w: _whole(v, w, 0, DECK_SIZE))
     played = _number(data["played"], "played", 0.0, MAX_PLAYED)

@@ -14,7 +14,7 @@ from typing import Protocol
 from ..core import plural as words
 from ..core.engine import Game
 from ..stats.records import GameRecord
-from .checkpoint import checkpoint, restore
+from .checkpoint import ReadCheckpoint, checkpoint, read_checkpoint, restore
 from .clock import Clock, monotonic
 from .held import HeldSink, HeldUpdates
 from .journal import Sink
@@ -282,8 +282,18 @@ class Registry:
             held.release(seq)
             held.kept = max(held.kept, min(seq, held.offered))
 
-    def restore(self, data: bytes) -> str:
-        """Open the table a checkpoint holds (``checkpoint.restore``); its name.
+    @property
+    def full(self) -> bool:
+        """Whether this registry holds as many open tables as it may (``max_tables``): none more is restored."""
+        return sum(1 for table in self._tables.values() if not table.closed) >= self.max_tables
+
+    def read(self, data: bytes) -> ReadCheckpoint:
+        """``data`` read as a checkpoint of this registry's tables (``read_checkpoint``), for ``restore``: the slow
+        part of it, which touches nothing of the registry's (a server does it in another thread)."""
+        return read_checkpoint(data, self.options)
+
+    def restore(self, data: bytes | ReadCheckpoint) -> str:
+        """Open the table a checkpoint holds (``checkpoint.restore``; bytes, or what ``read`` made of them); its name.
 
         Raises ``CheckpointError`` when ``data`` is not a checkpoint this version restores, and ``TableRefused`` when
         the server is closing or full, or a table of that name is open."""
