@@ -111,12 +111,13 @@ Start = Callable[[Path, list[ClientKey], Any, str], Awaitable[InProcessServer]]
 
 def stats_node(battles: int) -> Start:
     """Starts in-process nodes at the stand-in table game whose games last ``battles``, each keeping its
-    statistics in ``<name>.sqlite3`` in tmp_path (``games_in``)."""
+    statistics in ``<name>.sqlite3`` in tmp_path (``games_in``), all with one host key, as a cluster's nodes."""
+    host_key = asyncssh.generate_private_key("ssh-ed25519")
 
     async def start(tmp_path: Path, allowed: list[ClientKey], nats_server, name: str) -> InProcessServer:
         database = tmp_path / f"{name}.sqlite3"
         return await start_server(
-            tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, name),
+            tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_server, tmp_path, name), host_key=host_key,
             table_rules=Rules(max_battles=battles), stats=lambda: StatsStore.open(database), **MANY,
         )
 

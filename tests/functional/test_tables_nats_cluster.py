@@ -13,6 +13,7 @@ import json
 import re
 from pathlib import Path
 
+import asyncssh
 from nodes_support import FAKE_TABLE, LEASE, close, keys, play, sit, stop
 from ssh_support import start_server
 from ssh_support.players import MANY
@@ -27,8 +28,13 @@ def node(nats_cluster, tmp_path: Path, name: str) -> ClusterConfig:
     return ClusterConfig(urls=nats_cluster.urls(), directory=tmp_path / name, lease_seconds=LEASE)
 
 
+HOST_KEY = asyncssh.generate_private_key("ssh-ed25519")
+"""The host key every node shares, as a cluster's nodes do: their relay is signed with it."""
+
+
 async def start_node(tmp_path: Path, allowed, nats_cluster, name: str):
-    return await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_cluster, tmp_path, name), **MANY)
+    return await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=node(nats_cluster, tmp_path, name),
+                              host_key=HOST_KEY, **MANY)
 
 
 async def stream(nats_cluster, bucket: str):

@@ -10,7 +10,21 @@ from types import SimpleNamespace
 import pytest
 
 from war_tui.cluster.relay import RelayNode
-from war_tui.cluster.relay_wire import ACK, END, GONE, LINES, MAX_OPEN, MOVE, SKIP, OpenRequest, new_conn_id
+from war_tui.cluster.relay_wire import (
+    ACK,
+    END,
+    GONE,
+    LINES,
+    MAX_OPEN,
+    MOVE,
+    OPENER,
+    SKIP,
+    OpenRequest,
+    RelayKey,
+    new_conn_id,
+    open_subject,
+    out_subject,
+)
 from war_tui.cluster.relayed import Relayed
 from war_tui.cluster.remote_link import RemoteLink, resendable
 from war_tui.cluster.sequenced import (
@@ -22,10 +36,12 @@ from war_tui.cluster.sequenced import (
     decode_numbered,
     encode_numbered,
 )
+from war_tui.tables import Link, Registry, TableOptions
 from war_tui.tables.messages import Auto, Emote, Flip, Resync
 from war_tui.tables.protocol import encode
 
 FLIP = encode(Flip(game=1, seq=3))
+KEY = RelayKey(b"the host key every node of the test shares")
 
 
 class Sent:
@@ -72,7 +88,7 @@ def request(**changes) -> bytes:
 
 
 def test_an_open_request_reads_back_as_it_was_made():
-    made = OpenRequest(new_conn_id(), "na", "ann", None, "10.0.0.1", "oak", True, False)
+    made = OpenRequest(new_conn_id(), "na", "ann", None, "10.0.0.1", "oak", True)
     assert OpenRequest.decode(made.encode()) == made
 
 
@@ -331,6 +347,7 @@ class Bus:
     def __init__(self) -> None:
         self.subs: list[tuple[list[str], object]] = []
         self.lose = lambda subject, data: False
+        self.inboxes = 0
 
     def client(self) -> SimpleNamespace:
         async def subscribe(subject, cb):
@@ -344,8 +361,10 @@ class Bus:
 
         async def request(subject, data, timeout):
             answer: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-            self.deliver(subject, data, answer)
-            return SimpleNamespace(data=await asyncio.wait_for(answer, timeout))
+            self.inboxes += 1
+            inbox = f"_INBOX.{self.inboxes}"
+            self.deliver(subject, data, answer, inbox)
+            return SimpleNamespace(subject=inbox, data=await asyncio.wait_for(answer, timeout))
 
         async def flush():
             pass
@@ -353,19 +372,19 @@ class Bus:
         return SimpleNamespace(subscribe=subscribe, publish=publish, request=request, flush=flush,
                                stats={"reconnects": 0}, is_connected=True)
 
-    def deliver(self, subject: str, data: bytes, answer) -> None:
+    def deliver(self, subject: str, data: bytes, answer, reply: str = "") -> None:
         parts = subject.split(".")
         for pattern, cb in self.subs:
             if len(pattern) == len(parts) and all(p in ("*", s) for p, s in zip(pattern, parts, strict=True)):
                 async def respond(reply: bytes, answer=answer) -> None:
                     answer.set_result(reply)
 
-                msg = SimpleNamespace(subject=subject, data=data, respond=respond)
+                msg = SimpleNamespace(subject=subject, data=data, respond=respond, reply=reply)
                 asyncio.get_running_loop().create_task(cb(msg))  # type: ignore[operator]
 
 
 class OwnedLink(HeldLink):
-    def join(self, table: str, watch: bool, counted: bool) -> None:
+    def join(self, table: str, watch: bool) -> None:
         pass
 
 
@@ -397,7 +416,7 @@ async def test_a_key_lost_on_the_wire_once_still_arrives_exactly_once(how):
     nodes = []
     for name in ("na", "nb"):
         node = RelayNode(bus.client(), name, lease, serve=yes, link=make_link, alive=yes, owner=nobody,
-                         wake=lambda: None, log=lambda line: None)
+                         wake=lambda: None, log=lambda line: None, key=KEY)
         await node.start()
         nodes.append(node)
     owner_node, door_node = nodes
@@ -433,7 +452,7 @@ async def test_an_owner_lets_a_quiet_door_go_only_while_its_own_connection_is_up
         return True
 
     node = RelayNode(bus.client(), "na", 0.15, serve=yes, link=lambda *a: link, alive=yes, owner=nobody,
-                     wake=lambda: None, log=lambda line: None)
+                     wake=lambda: None, log=lambda line: None, key=KEY)
     node.client.is_connected = False  # its NATS connection is away: the doors' silence is its own
     await node.start()
     try:
@@ -478,7 +497,7 @@ async def test_a_door_follows_a_dead_owners_table_once_its_owner_changed_and_onl
         return False
 
     door = RelayNode(bus.client(), "nb", lease, serve=cannot, link=lambda *a: OwnedLink(), alive=dead,
-                     owner=owner_of, wake=lambda: None, log=logged.append, clock=lambda: now[0])
+                     owner=owner_of, wake=lambda: None, log=logged.append, key=KEY, clock=lambda: now[0])
     remotes = [RemoteLink(door, "na", "oak") for _ in range(2)]
     for remote in remotes:
         door.doors[remote.conn] = remote
@@ -495,3 +514,75 @@ async def test_a_door_follows_a_dead_owners_table_once_its_owner_changed_and_onl
         assert logged == ["relay: table oak moved from node na, whose lease ran out, to node nc: re-routing 2 connections"]
     finally:
         await door.stop()
+
+
+# -- who may open a relay, and whose updates reach a relayed player (issue 39) ------------------------------
+
+
+async def relay_node(bus, name, link=None, key=KEY):
+    async def yes(*args) -> bool:
+        return True
+
+    logged: list[str] = []
+    node = RelayNode(bus.client(), name, 3.0, serve=yes, link=link or (lambda *a: OwnedLink()), alive=yes,
+                     owner=nobody, wake=lambda: None, log=logged.append, key=key)
+    node.logged = logged  # what it logged, for the test
+    await node.start()
+    return node
+
+
+async def test_a_door_cannot_open_uncounted_watchers_past_max_spectators():
+    registry = Registry(options=TableOptions(max_spectators=1))
+    Link(registry, "ann").join("oak")
+    bus = Bus()
+    owner_node = await relay_node(bus, "na", link=lambda user, identity, address: Link(registry, user))
+    try:
+        answers = []
+        for _ in range(3):  # as a door holding the key would send them, each saying it is not counted
+            subject = open_subject("na")
+            data = request(conn=new_conn_id(), watch=True, counted=False)
+            reply = await bus.client().request(subject, KEY.sign(OPENER, subject, data), 3.0)
+            answers.append(json.loads(KEY.check("na", reply.subject, reply.data)))
+        assert answers[0] == {"ok": True}
+        assert answers[1:] == [{"refused": "table oak has 1 spectator, the most it takes; try again later"}] * 2
+        assert registry.table("oak").watching == 1
+    finally:
+        await owner_node.stop()
+
+
+async def test_an_open_request_not_signed_with_the_nodes_key_opens_nothing():
+    made: list[OwnedLink] = []
+    bus = Bus()
+    owner_node = await relay_node(bus, "na", link=lambda *a: made.append(OwnedLink()) or made[-1])
+    stranger = RelayKey(b"a key the nodes do not share")
+    try:
+        subject = open_subject("na")
+        for data in (request(), stranger.sign(OPENER, subject, request()), KEY.sign(OPENER, "elsewhere", request())):
+            bus.deliver(subject, data, asyncio.get_running_loop().create_future(), "_INBOX.x")
+        await until(lambda: len(owner_node.logged) == 3, "each forged request is one line")
+        assert made == [] and owner_node.relayed == {}
+        assert all("is skipped (not signed by the node it should come from" in line for line in owner_node.logged)
+    finally:
+        await owner_node.stop()
+
+
+@pytest.mark.parametrize("forger", ["a stranger", "another node"])
+async def test_updates_and_gone_reach_a_relayed_player_only_from_the_tables_owner(forger):
+    bus = Bus()
+    owner_node, door_node = await relay_node(bus, "na"), await relay_node(bus, "nb")
+    try:
+        remote = RemoteLink(door_node, "na", "oak")
+        await remote.open("bob", None, None, False)
+        subject = out_subject("nb", remote.conn)
+        sign = (lambda data: RelayKey(b"not the nodes' key").sign("na", subject, data)) if forger == "a stranger" \
+            else (lambda data: KEY.sign("nc", subject, data))  # a node, but not the one the table is relayed to
+        for forged in (numbered(LINES, 1, b"forged\n"), GONE + b"forged goodbye\n"):
+            bus.deliver(subject, sign(forged), None)
+        await until(lambda: len(door_node.logged) == 2, "each forged update is one line")
+        assert remote.take() == b"" and not remote.closed
+        bus.deliver(subject, KEY.sign("na", subject, numbered(LINES, 1, b"battle\n")), None)
+        await until(lambda: remote.queued, "the owner's update arrives")
+        assert remote.take() == b"battle\n"
+    finally:
+        for node in (owner_node, door_node):
+            await node.stop()

@@ -51,10 +51,12 @@ from .relay_wire import (
     LINES,
     LOST,
     NATS_ERRORS,
+    OPENER,
     PING,
     PREFIX,
     RESEND_AFTER,
     OpenRequest,
+    RelayKey,
     open_subject,
     out_subject,
 )
@@ -77,11 +79,13 @@ class RelayNode:
         self, client: Client, node: str, lease_seconds: float, *,
         serve: Callable[[str], Awaitable[bool]], link: Callable[[str, str | None, str | None], Link],
         alive: Callable[[str], Awaitable[bool]], owner: Callable[[str], Awaitable[str | None]],
-        wake: Callable[[], None], log: Callable[[str], None],
+        wake: Callable[[], None], log: Callable[[str], None], key: RelayKey,
         kept: Callable[[str], int | None] | None = None, clock: Clock = monotonic, bad: BadRecords | None = None,
     ) -> None:
         self.client = client
         self.node = node
+        self.key = key
+        """What signs this node's relay messages and checks the others' (the nodes' shared host key's)."""
         self.lease = lease_seconds
         self._serve = serve
         self._link = link
@@ -155,7 +159,7 @@ class RelayNode:
     # -- sending, in order ------------------------------------------------------------------------------
 
     def send(self, subject: str, data: bytes) -> None:
-        self._outbox.append((subject, data))
+        self._outbox.append((subject, self.key.sign(self.node, subject, data)))
         self._sending.set()
 
     async def _send_loop(self) -> None:
@@ -171,7 +175,7 @@ class RelayNode:
 
     async def _on_open(self, msg: Msg) -> None:
         try:
-            request = OpenRequest.decode(msg.data)
+            request = OpenRequest.decode(self.key.check(OPENER, msg.subject, msg.data))
         except BadRecord as exc:
             self.bad(f"relay: an open request on {shown_key(msg.subject)} is skipped ({exc})")
             return
@@ -183,7 +187,7 @@ class RelayNode:
         else:
             answer = await self._open(request, table)
         with contextlib.suppress(*NATS_ERRORS):
-            await msg.respond(json.dumps(answer).encode())
+            await msg.respond(self.key.sign(self.node, msg.reply, json.dumps(answer).encode()))
 
     async def _open(self, request: OpenRequest, table: str) -> dict[str, Any]:
         answer: dict[str, Any]
@@ -192,7 +196,7 @@ class RelayNode:
         else:
             link = self._link(request.user, request.identity, request.address)
             try:
-                link.join(table, watch=request.watch, counted=request.counted)
+                link.join(table, watch=request.watch)  # counted, as every connection of this node's
             except TableRefused as refusal:
                 link.close()
                 answer = {"refused": str(refusal)}
@@ -205,10 +209,15 @@ class RelayNode:
 
     async def _on_in(self, msg: Msg) -> None:
         door, conn = msg.subject.split(".")[-2:]
+        try:
+            data = self.key.check(door, msg.subject, msg.data)
+        except BadRecord as exc:
+            self.bad(f"relay: a line on {shown_key(msg.subject)} is skipped ({exc})")
+            return
         relayed = self.relayed.get(conn)
         if relayed is not None and relayed.request.door == door:
-            relayed.receive(msg.data)
-        elif msg.data[:1] in (LINES, PING) and NODE_ID.fullmatch(door) and CONN_ID.fullmatch(conn):
+            relayed.receive(data)
+        elif data[:1] in (LINES, PING) and NODE_ID.fullmatch(door) and CONN_ID.fullmatch(conn):
             # A connection this node let go (its door was quiet for a lease, or this node restarted): the door
             # is told, so its player is not left at a table that no longer hears them.
             self.send(out_subject(door, conn), GONE + encode(Notice(NoticeCode.CLOSING, f"closing the connection: {LOST}")))
@@ -217,8 +226,14 @@ class RelayNode:
 
     async def _on_out(self, msg: Msg) -> None:
         remote = self.doors.get(msg.subject.rsplit(".", 1)[-1])
-        if remote is not None:
-            remote.deliver(msg.data)
+        if remote is None:
+            return
+        try:
+            data = self.key.check(remote.owner, msg.subject, msg.data)
+        except BadRecord as exc:  # not from the node the connection is relayed to: never reaches its player
+            self.bad(f"relay: an update on {shown_key(msg.subject)} is skipped ({exc})")
+            return
+        remote.deliver(data)
 
     def resend_after_reconnect(self) -> None:
         """After this node's connection came back (to another server of the cluster, say), every message either

@@ -1,12 +1,16 @@
 """What goes between nodes on the relay: its subjects, its message kinds, and the open request a door sends.
 
 Subjects carry node ids and connection ids this package makes, never a client's text; an open request is
-checked field by field, as anything another process sends.
+checked field by field, as anything another process sends. Every message ends with a tag (``RelayKey``) only a
+node holding the host key every node shares can make, for its subject and its sender: an open request, a
+player's line, an owner's update, "gone" or an answer from anyone else who reaches NATS is dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -54,6 +58,36 @@ DRAIN_TIMEOUT = 1.0
 NATS_ERRORS = (NatsError, OSError, TimeoutError, asyncio.TimeoutError)
 
 
+TAG_BYTES = 16
+"""Bytes of the tag ending every relay message: 128 bits of an HMAC-SHA256."""
+OPENER = ""
+"""The sender an open request is signed as: the door it comes from is in its signed body."""
+
+
+class RelayKey:
+    """Signs and checks relay messages with a key drawn from the host key every node shares (as the caps' hashes
+    are): a message is taken only from a node, as the sender its receiver expects (an update from the owner the
+    door opened the relay with, a line from the door the owner opened it for), on the subject it was sent to."""
+
+    def __init__(self, secret: bytes) -> None:
+        self._key = hashlib.sha256(b"war-tui relay between nodes\0" + secret).digest()
+
+    def sign(self, sender: str, subject: str, data: bytes) -> bytes:
+        return data + self._tag(sender, subject, data)
+
+    def check(self, sender: str, subject: str, data: bytes) -> bytes:
+        """``data`` without its tag; ``BadRecord`` when it is not ``sender``'s, signed for ``subject``."""
+        body, tag = data[:-TAG_BYTES], data[-TAG_BYTES:]
+        if len(data) < TAG_BYTES or not hmac.compare_digest(tag, self._tag(sender, subject, body)):
+            raise BadRecord("not signed by the node it should come from (do the nodes share the host key?)")
+        return body
+
+    def _tag(self, sender: str, subject: str, data: bytes) -> bytes:
+        signed = hmac.new(self._key, f"{sender}\0{subject}\0".encode(), hashlib.sha256)
+        signed.update(data)
+        return signed.digest()[:TAG_BYTES]
+
+
 def open_subject(node: str) -> str:
     return f"{PREFIX}.open.{node}"
 
@@ -72,7 +106,8 @@ def new_conn_id() -> str:
 
 @dataclass(frozen=True)
 class OpenRequest:
-    """What a door tells an owner of a connection it relays."""
+    """What a door tells an owner of a connection it relays. Nothing in it decides a cap: the owner counts every
+    relayed connection as its own (a relayed watcher is a spectator the cap counts, whatever its door says)."""
 
     conn: str
     door: str
@@ -81,7 +116,6 @@ class OpenRequest:
     address: str | None
     table: str
     watch: bool
-    counted: bool = True
 
     def encode(self) -> bytes:
         return json.dumps(self.__dict__).encode()
@@ -98,5 +132,4 @@ class OpenRequest:
         identity, address = (None if raw.get(key) is None else text(raw[key], f"its {key}", MAX_TEXT)
                              for key in ("identity", "address"))
         table = text(raw["table"], "its table", MAX_TEXT)
-        return cls(conn, door, user, identity, address, table, raw.get("watch") is True,
-                   raw.get("counted") is not False)
+        return cls(conn, door, user, identity, address, table, raw.get("watch") is True)

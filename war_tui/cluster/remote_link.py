@@ -24,6 +24,7 @@ from .relay_wire import (
     MOVE,
     NATS_ERRORS,
     OPEN_TIMEOUT,
+    OPENER,
     PING,
     SKIP,
     OpenRequest,
@@ -103,14 +104,18 @@ class RemoteLink:
     def max_queued(self, size: int) -> None:
         self._queue.limit = size
 
-    async def open(self, user: str, identity: str | None, address: str | None, watch: bool, counted: bool = True) -> None:
+    async def open(self, user: str, identity: str | None, address: str | None, watch: bool) -> None:
         """Ask the owner to seat (or show) the connection; ``TableRefused`` with the owner's words, or
-        ``LookupError`` when the owner does not serve the table (any more) or does not answer."""
+        ``LookupError`` when the owner does not serve the table (any more) or does not answer (as itself)."""
         self.relay.doors[self.conn] = self
-        request = OpenRequest(self.conn, self.relay.node, user, identity, address, self.table, watch, counted)
+        request = OpenRequest(self.conn, self.relay.node, user, identity, address, self.table, watch)
+        subject = open_subject(self.owner)
+        key = self.relay.key
         try:
-            reply = await self.relay.client.request(open_subject(self.owner), request.encode(), timeout=OPEN_TIMEOUT)
-            answer = fields(read_json(reply.data, MAX_OPEN, 1), "an open answer")
+            reply = await self.relay.client.request(
+                subject, key.sign(OPENER, subject, request.encode()), timeout=OPEN_TIMEOUT,
+            )
+            answer = fields(read_json(key.check(self.owner, reply.subject, reply.data), MAX_OPEN, 1), "an open answer")
         except NATS_ERRORS:
             self.relay.doors.pop(self.conn, None)
             raise LookupError(self.owner) from None

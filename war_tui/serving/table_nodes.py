@@ -52,7 +52,7 @@ from ..cluster.keys import table_key, table_name
 from ..cluster.leases import NODE_ID, RENEWALS, LeaseBucket, Owners
 from ..cluster.node import Cluster
 from ..cluster.relay import RelayNode
-from ..cluster.relay_wire import NATS_ERRORS
+from ..cluster.relay_wire import NATS_ERRORS, RelayKey
 from ..cluster.table_store import NatsTableStore
 from ..cluster.tasks import cancel_requested, end_tasks
 from ..presentation.words import plural
@@ -119,7 +119,8 @@ class Nodes:
         """Records in NATS that are not what they should be: one log line each, within a budget of their own."""
         self.relay = RelayNode(
             client, node, lease_seconds, serve=self.serve, link=self.host.local_link, alive=owners.alive,
-            owner=owners.owner, wake=host.wake, log=log, kept=host.registry.kept, bad=self.bad,
+            owner=owners.owner, wake=host.wake, log=log, key=RelayKey(secret), kept=host.registry.kept,
+            bad=self.bad,
         )
         self.games = GameStream(client, node, store=host.store, here=host.record_here, log=log, bad=self.bad)
         """Finished games to and from every node's statistics."""

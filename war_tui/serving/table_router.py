@@ -294,7 +294,7 @@ class Router:
             if owner is not None and owner != nodes.node:
                 remote = RemoteLink(nodes.relay, owner, name)
                 try:
-                    await remote.open(self.user_name, self.identity, self.address, watch, self._counted)
+                    await remote.open(self.user_name, self.identity, self.address, watch)  # counted there
                 except LookupError:
                     pass
                 else:
