@@ -155,3 +155,30 @@ async def test_a_game_finished_while_nats_is_away_waits_and_reaches_the_stream_w
     finally:
         await stream.stop(0)
         await client.close()
+
+
+async def test_a_game_stopped_by_a_sigterm_is_recorded_once_at_its_real_end(tmp_path, nats_server):
+    """ann asks to deal again mid-game; A, which serves oak, stops as at a SIGTERM (bob, relayed from B, leaves
+    his seat at A as A lets him go: no game ends there that the store does not keep). B takes oak over at the
+    battle reached, the game plays on under its id to its real end, and that end is its one record."""
+    battles = 6
+    async with two_nodes(tmp_path, nats_server, stats_node(battles)) as nodes:
+        ann, bob = await nodes.ann_and_bob()
+        await play(ann, bob, 2)
+        ann.type(b"r")
+        oak = nodes.a.server.tables.registry.table("oak")
+        assert oak is not None
+        await until(lambda: any(seat.restart for seat in oak.state().seats))
+        await nodes.a.server.stop()
+        await bob.expect(r"SNAPSHOT you=bob seat=2 game=1 battles=2 ")
+        ann.conn.close()
+        ann = await nodes.sit(nodes.b, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 game=1 battles=2 ")
+        ann.type(b"R")  # she plays on after all
+        await play(ann, bob, battles - 2, first=3)
+        for seat in (ann, bob):
+            await seat.expect(rf"OVER \S+ after {battles}")
+        await until(lambda: len(rows(tmp_path, "b")) == 1)
+        ((game_id, p1, p2, played),) = rows(tmp_path, "b")
+        assert (p1, p2, played) == ("ann", "bob", battles) and game_id.endswith(".1")
+        assert [row[3] for row in rows(tmp_path, "a")] in ([], [battles]), "A recorded no stop of its own"

@@ -3,7 +3,8 @@
 The registry holds every update a table tells until ``release`` (``Registry(hold_updates=True)``); the keeper
 takes each changed table's checkpoint after the request or poll that changed it, writes it by compare-and-set
 on the revision it last wrote, and only then releases what the table told: no screen shows a state the store
-could lose, a flip waiting for the other player's aside. What tells only who has flipped is released at once,
+could lose, a flip waiting for the other player's aside, and no game is recorded whose end the store could lose
+(a table let go, or a stop, drops such records: the table's next server plays the game on and records it). What tells only who has flipped is released at once,
 unwritten, and kept with the table's next change (the battle it makes, a seat, a notice) or at ``stop``: a kill -9
 meanwhile takes back that flip, and its player flips again (``Journal.weighty``). One write per table is in
 flight; changes meanwhile are folded into the next (the newest state wins). A closed table is deleted. A store
@@ -281,6 +282,7 @@ class TableKeeper:
         self._let_go_table(name)
 
     def _let_go_table(self, name: str) -> None:
+        self.registry.table_gone(name, kept=False)
         self._let_go.add(name)
         self._unwritten_since.discard(name)
         self.revisions.pop(name, None)
@@ -297,6 +299,7 @@ class TableKeeper:
         if name in self._let_go:
             self._let_go.discard(name)
             return
+        self.registry.table_gone(name, kept=True)
         with contextlib.suppress(StaleWrite, *self.store_errors):  # gone or taken: nothing of ours to delete
             if revision is not None:
                 await self.store.delete(name, revision)

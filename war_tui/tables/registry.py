@@ -55,7 +55,8 @@ class Registry:
     """The tables of one server.
 
     ``deal`` (a function of the table name) and ``seed_source`` are for tests and
-    replays; ``on_record`` receives each finished game's one ``GameRecord``. ``on_change`` is called (synchronously,
+    replays; ``on_record`` receives each finished game's one ``GameRecord`` (with ``hold_updates``, once the store
+    kept the game's end: ``release``). ``on_change`` is called (synchronously,
     inside the table's call: it must not call into the registry, only note that ``changed()`` has news) whenever a
     table tells a change or closes; ``hold_updates``: see ``release``.
     """
@@ -98,6 +99,10 @@ class Registry:
         self.hold_updates = hold_updates
         self._on_change = on_change
         self._held: dict[str, HeldUpdates] = {}
+        self._records: dict[str, list[tuple[int, GameRecord]]] = {}
+        """With ``hold_updates``: each table's finished games whose end the store has not kept yet, by the table's
+        sequence number at the end. A game is recorded when its end is kept, never for an end the store lost (a
+        stop, a takeover): the table's next server plays that game on under its id and records its real end."""
         self._marks: dict[str, tuple[Table, tuple[int, int, bool]]] = {}
         """Each table as ``changed()`` last saw it: its sequence number, revision and whether it closed."""
         self._lobby_sinks: list[Sink] = []
@@ -212,7 +217,7 @@ class Registry:
     def _open(self, name: str, opened_by: tuple[str | None, str | None] = (None, None)) -> Table:
         deal = self._deal
         table = Table(
-            name, clock=self._clock, options=self.options, on_record=self._on_record,
+            name, clock=self._clock, options=self.options, on_record=lambda record: self._game_over(name, record),
             deal=(lambda: deal(name)) if deal is not None else None, seed_source=self._seed_source,
             log=self._log, opened_by=opened_by, on_change=self._on_change,
         )
@@ -276,11 +281,44 @@ class Registry:
 
     def release(self, name: str, seq: int) -> None:
         """The store has kept table ``name``'s state at ``seq``: with ``hold_updates``, its members are told, in
-        order, everything the table told up to it (nothing is held without it)."""
+        order, everything the table told up to it (nothing is held without it), and the games that ended by then
+        are recorded."""
         held = self._held.get(name)
         if held is not None:
             held.release(seq)
             held.kept = max(held.kept, min(seq, held.offered))
+            self._record_kept(name, held.kept)
+
+    def _game_over(self, name: str, record: GameRecord) -> None:
+        held = self._held.get(name)
+        table = self._tables.get(name)
+        if held is None or table is None or table.seq <= held.kept:  # nothing held, or the store has the end already
+            self._record(record)
+            return
+        self._records.setdefault(name, []).append((table.seq, record))
+
+    def _record_kept(self, name: str, kept: int) -> None:
+        waiting = self._records.get(name, [])
+        while waiting and waiting[0][0] <= kept:
+            self._record(waiting.pop(0)[1])
+        if not waiting:
+            self._records.pop(name, None)
+
+    def _record(self, record: GameRecord) -> None:
+        if self._on_record is not None:
+            self._on_record(record)
+
+    def table_gone(self, name: str, kept: bool) -> None:
+        """Table ``name`` is no longer this server's: its games waiting for the store are recorded if ``kept`` (the
+        table closed, the store holds nothing more of it: nobody plays them on), else dropped (it was let go, or
+        the server stops: the store holds the table without their ends, and its next server plays them on)."""
+        waiting = self._records.pop(name, [])
+        if kept:
+            for _, record in waiting:
+                self._record(record)
+        elif waiting and self._log is not None:
+            self._log(f"tables: {name}: {words.plural(len(waiting), 'game')} ended here after the store's last write "
+                      "of the table; its next server plays on from there and records the real end")
 
     @property
     def full(self) -> bool:
@@ -302,7 +340,7 @@ class Registry:
         name = ""  # the table's, once read: its games to come are dealt for it
         deal = self._deal
         table = restore(
-            data, clock=self._clock, options=self.options, on_record=self._on_record,
+            data, clock=self._clock, options=self.options, on_record=lambda record: self._game_over(name, record),
             deal=(lambda: deal(name)) if deal is not None else None, seed_source=self._seed_source, log=self._log,
             on_change=self._on_change,
         )
@@ -405,5 +443,7 @@ class Registry:
         for sink in tuple(self._lobby_sinks):
             sink(notice)
         self._lobby_sinks.clear()
+        for name in list(self._records):
+            self.table_gone(name, kept=False)
         self._tables.clear()
         self._held.clear()

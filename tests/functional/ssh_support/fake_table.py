@@ -84,7 +84,7 @@ else:
     say(f"TABLE {os.environ.get(TABLE_MODE_VARIABLE, '?')}")
 reader = update_reader()
 KEYS: dict[bytes, Request] = {b"f": Flip(), b"a": Auto(True, 4.0), b"m": Auto(True, float("inf")), b"o": Auto(False, 4.0),
-        b"r": Restart(), b"l": Leave(), b"J": Join("elm"), b"s": Sit()}
+        b"r": Restart(), b"R": Restart(False), b"l": Leave(), b"J": Join("elm"), b"s": Sit()}
 
 while True:
     watched = [0] + ([sock] if sock is not None and not deaf else [])
