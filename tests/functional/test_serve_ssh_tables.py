@@ -392,12 +392,14 @@ async def test_user_names_of_markup_are_text_in_the_lobby_and_at_the_table(tmp_p
 
 @pytest.mark.app
 @pytest.mark.server_side
-async def test_the_same_key_on_a_second_terminal_plays_on_and_the_first_is_told_in_one_line(tmp_path, monkeypatch):
+async def test_the_same_key_on_a_second_terminal_plays_on_and_the_first_ends_saying_why(tmp_path, monkeypatch):
+    """The older connection's goodbye says why, its channel closes with exit status 0, and its place among the
+    address's sessions is free again (three an address here: ann, bob, ann again; then cy gets in)."""
     from ssh_support import make_key
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    keys = {name: make_key(tmp_path, f"{name}_key") for name in ("ann", "bob")}
-    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
+    keys = {name: make_key(tmp_path, f"{name}_key") for name in ("ann", "bob", "cy")}
+    srv = await start_server(tmp_path, None, argv=GAME, max_sessions_per_address=3)
     people: list[Player] = []
 
     async def arrive(name: str) -> Player:
@@ -418,9 +420,14 @@ async def test_the_same_key_on_a_second_terminal_plays_on_and_the_first_is_told_
         again = await arrive("ann")
         await again.glass.until(r"Table dup · ann \(you\) to flip · bob to flip")
         await again.glass.until(r"Battle 1 · Wars")  # the same game goes on
-        await ann.glass.until(r"You are no longer at the table")  # not "gone": it plays on
-        await ann.glass.until(r"You sat down at this table again from another connection: the game goes on there")
+        await ann.glass.until(r"war-tui: you sat down at this table again from another connection: the game goes on"
+                              r" there\.")
+        assert (await asyncio.wait_for(ann.process.wait(), TIMEOUT)).exit_status == 0
+        await asyncio.wait_for(ann.conn.wait_closed(), TIMEOUT)
+        assert not ann.glass.find("q or enter: leave")  # nothing waits for a key there
         await bob.glass.until(r"ann plays on at seat 1 from another connection")
+        cy = await arrive("cy")  # the address's third session again: ann's first one is gone
+        await cy.glass.until(r"you are watching")
         again.type(b" ")
         await bob.glass.until(r"Table dup · ann flipped · bob \(you\) to flip")
         bob.type(b" ")

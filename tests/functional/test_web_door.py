@@ -12,12 +12,14 @@ import re
 import aiohttp
 import pytest
 from ssh_support import FAKE_TABLE_ARGV, TIMEOUT, game_pid, until, wait_gone
+from ssh_support.players import GAME
 from web_support import bob_seated, closed, open_socket, origin, read_screen, served, shut, signed, web_client
 
 from war_tui.serving.commands import CommandRefused, TableMode
 from war_tui.serving.goodbyes import TABLE_BROKEN
 from war_tui.web.identity import VALUE
 from war_tui.web.server import COOKIE, clean_name, place_command
+from war_tui.web.session import CLOSE_GOODBYE
 
 
 async def test_the_page_sets_a_secret_signed_cookie_and_a_strict_policy(tmp_path):
@@ -358,6 +360,32 @@ async def test_a_game_that_breaks_the_table_protocol_says_why_it_ended(tmp_path)
     finally:
         await shut(srv, door)
     assert any("web table link closed: too many malformed messages" in line for line in srv.logs)
+
+
+@pytest.mark.app
+async def test_with_the_real_game_the_first_tab_ends_saying_why_and_frees_its_place(tmp_path, monkeypatch):
+    """The first tab's goodbye says why, its websocket closes, and its place among its address's games is free
+    again (two an address here: the first tab, the second; then a third gets in)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    srv, door = await served(tmp_path, {"argv": GAME, "max_sessions_per_address": 2}, max_sessions_per_address=2)
+    try:
+        async with web_client("a" * 43) as tess_client:
+            first = await open_socket(tess_client, door, "/table/dup", name="tess", cols=100, rows=30)
+            seen = bytearray()
+            await read_screen(first, r"tess \(you\)", seen)
+            second = await open_socket(tess_client, door, "/table/dup", name="tess", cols=100, rows=30)
+            await read_screen(second, r"tess \(you\)")
+            said = await closed(first, seen)
+            assert "war-tui: you sat down at this table again from another connection: the game goes on there." in said
+            assert first.close_code == CLOSE_GOODBYE
+            async with web_client("b" * 43) as eve_client:
+                third = await open_socket(eve_client, door, "/table/dup", name="eve", cols=100, rows=30)
+                await read_screen(third, r"eve \(you\)")
+                await third.close()
+            await second.close()
+    finally:
+        await shut(srv, door)
+    assert any("web disconnect" in line and "exit status 0" in line for line in srv.logs), srv.logs
 
 
 async def test_a_second_tab_of_the_same_browser_takes_the_seat_and_the_first_tab_is_told(tmp_path):

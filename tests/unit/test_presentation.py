@@ -345,3 +345,20 @@ def test_a_lobby_column_is_as_wide_as_its_widest_line_or_heading():
     rows = [("oak", "annabelle-longna\nopen", "26\n26"), ("elm-with-long-n", "山田\nbob", "52, wins\n0")]
     assert column_widths(("Table", "Seats", "Cards"), rows) == (15, 16, 8)
     assert column_widths(("Table", "Seats", "Cards"), []) == (5, 5, 5)
+
+
+def test_what_a_screen_says_once_its_table_is_gone_names_what_the_person_had_there():
+    from war_tui.presentation.table_gone import Place, table_gone
+    from war_tui.tables.table import REPLACED
+
+    assert table_gone(Place.NONE, watch=False) == table_gone(Place.NONE, watch=False, reason="the server is full")
+    assert (table_gone(Place.NONE, watch=False).title, table_gone(Place.NONE, watch=False).status) == (
+        "You could not join the table", 1)
+    assert table_gone(Place.NONE, watch=True).title == "You could not watch the table"
+    assert table_gone(Place.SEAT, watch=False).title == "You are no longer at the table"
+    assert table_gone(Place.WATCHING, watch=False).title == "You are no longer watching the table"
+    assert table_gone(Place.LOBBY, watch=False).title == "You are no longer in the lobby"
+    assert {table_gone(place, watch=False).status for place in (Place.SEAT, Place.WATCHING, Place.LOBBY)} == {0}
+    assert all(table_gone(place, watch=False).goodbye is None for place in Place)
+    elsewhere = table_gone(Place.SEAT, watch=False, reason=REPLACED)
+    assert elsewhere.goodbye == f"war-tui: {REPLACED}." and elsewhere.status == 0

@@ -142,6 +142,8 @@ class WarApp(ShadowOutput, App[None]):
         """Why the table is gone, once it is."""
         self.leaving_status = 0
         """The exit status a quit leaves with (1 once a table turned this person away)."""
+        self.goodbye: str | None = None
+        """A line for the terminal once the full screen is given back (``run_game`` writes it)."""
         self.board = board = Board(settings.names, self.glyphs, kind=way_to_play(settings, table),
                                    war_step=settings.war_step, on_ready=self.board_ready)
         board.auto = settings.auto or settings.screensaver
@@ -324,12 +326,17 @@ class WarApp(ShadowOutput, App[None]):
 
     def table_closed(self, reason: str) -> None:
         """The table is gone: say why over the board, titled by what this person had there; any of the closing
-        keys leaves (with exit status 1 after a refusal, as every refusal has)."""
+        keys leaves (with exit status 1 after a refusal, as every refusal has). A connection the same person
+        sat down from again ends at once, its ``goodbye`` said once the screen is given back."""
         if self.ended is not None or not self.is_running or not isinstance(self.controller, AtTable):
             return
         self.ended = reason
         gone = self.controller.table_closed(reason)
         self.leaving_status = gone.status
+        if gone.goodbye is not None:  # the same person plays on from another connection: nothing to wait for here
+            self.goodbye = gone.goodbye
+            self.exit(return_code=gone.status)
+            return
         from .screens.table_closed import TableClosedScreen
 
         self.push_screen(TableClosedScreen(gone.title, reason))

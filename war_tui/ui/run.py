@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from ..settings.play import PlaySettings
@@ -19,6 +20,9 @@ def run_game(settings: PlaySettings, stats: StatsStore | None) -> int:
     if host is not None:
         host.on_closed = app.table_closed
     app.run()
+    if app.goodbye is not None:
+        sys.stdout.write(app.goodbye + "\n")
+        sys.stdout.flush()
     return app.return_code or 0
 
 

@@ -12,11 +12,11 @@ from ...core.engine import Game
 from ...core.played import PlayedGame
 from ...core.rules import Result, Rules
 from ...presentation.status import one_minute_text
-from ...presentation.table_gone import TableGone
 from ...presentation.views import BattleView, DealView, EndView, LogNote
 from ...settings.play import PlaySettings
 
 if TYPE_CHECKING:  # a solo game loads nothing of the tables
+    from ...presentation.table_gone import TableGone
     from ...tables import Lobby, TableState, You
 
 Severity = Literal["information", "warning", "error"]

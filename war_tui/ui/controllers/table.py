@@ -187,7 +187,7 @@ class TableController(TimeLimits):
             place = Place.NONE
         else:
             place = Place.SEAT if you.seat is not None else Place.WATCHING
-        return table_gone(place, watch=self.settings.table_mode == TableMode.WATCH)
+        return table_gone(place, watch=self.settings.table_mode == TableMode.WATCH, reason=reason)
 
     def _on_table(self, update: Snapshot | TableState | Notice | Emoted | Lobby) -> None:
         if isinstance(update, Snapshot):
