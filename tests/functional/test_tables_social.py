@@ -341,6 +341,23 @@ async def test_q_mid_game_asks_first_and_the_other_player_hears_of_it_and_anothe
             await until(pilot, lambda: not app.is_running)
 
 
+async def test_ctrl_l_while_q_asks_draws_the_screen_again_and_leaves_the_question_open():
+    """ctrl+l is no answer: the question stays, and q still leaves."""
+    from war_tui.presentation.requests import LEAVE_PROMPT
+
+    with TableServer(dealing(*FIVE_PLAIN)) as server:
+        app, _bob, sink = ann_and_bob(server)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "bob" in seats(app))
+            await pilot.press("q")
+            await until(pilot, lambda: LEAVE_PROMPT in requests(app))
+            await pilot.press("ctrl+l")
+            await pilot.pause()
+            assert app.controller.leave_asked and LEAVE_PROMPT in requests(app) and last_state(sink).seats[0].leaving
+            await pilot.press("q")
+            await until(pilot, lambda: not app.is_running)
+
+
 async def test_q_q_mid_game_at_a_table_from_the_lobby_goes_back_to_the_lobby():
     from war_tui.ui.screens.lobby import LobbyScreen
 
