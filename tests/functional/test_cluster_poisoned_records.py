@@ -19,7 +19,7 @@ from ssh_support import until
 from war_tui.cluster.caps import SESSIONS_PREFIX
 from war_tui.cluster.game_stream import STREAM, SUBJECT
 from war_tui.cluster.keys import table_key
-from war_tui.cluster.leases import owner_key
+from war_tui.cluster.leases import node_key, owner_key
 from war_tui.cluster.relay_wire import open_subject
 from war_tui.serving.table_nodes import LOBBY_BUCKET, entry_value
 from war_tui.stats import GameRecord, Source
@@ -156,7 +156,7 @@ async def test_poisoned_checkpoints_are_one_line_each_and_the_takeovers_go_on(tm
         await until(lambda: len(lines()) >= len(found))
         polls = b.polls
         await until(lambda: b.polls >= polls + 2)
-        assert len(lines()) == len(found), lines()
+        assert len(lines()) == len(found), "\n".join(f"{srv is nodes.a} {line}" for srv in (nodes.a, nodes.b) for line in srv.logs if "restored" in line or "skipped" in line or "taken" in line)
         assert not any("\x1b" in line for srv in (nodes.a, nodes.b) for line in srv.logs)
         await play(ann, bob, BATTLES)
         await kill_node(nodes.a)
@@ -200,3 +200,25 @@ async def test_what_no_check_foresaw_is_one_line_and_the_loops_go_on(tmp_path, n
         await until(lambda: "oak" in b.taken, timeout=30)
         for srv in (nodes.a, nodes.b):  # each node that tried says so once, however many rounds since
             assert sum("ash could not be taken over" in line for line in srv.logs) <= 1, srv.logs
+
+
+async def test_a_dead_nodes_lease_poisoned_is_no_lease_and_its_tables_are_taken_over(tmp_path, nats_server):
+    """A dies; its lease key is then written with what no node writes (nested 3,000 deep; then another node's
+    name): B counts A as gone, says so once, and takes oak over."""
+    async with two_nodes(tmp_path, nats_server, stats_node(BATTLES)) as nodes:
+        b = nodes.b.server.nodes
+        cluster = nodes.b.server.cluster
+        a_node = nodes.a.server.cluster.node if nodes.a.server.cluster is not None else ""
+        assert b is not None and cluster is not None and cluster.owners is not None
+        ann, bob = await nodes.ann_and_bob()
+        await play(ann, bob, 1)
+        await kill_node(nodes.a)
+        await cluster.owners.bucket.put(node_key(a_node), b"[" * 3000, 60)
+        await until(lambda: "oak" in b.taken, timeout=30)
+        polls = b.polls
+        await until(lambda: b.polls >= polls + 2)
+        lines = [line for line in nodes.b.logs if "the lease" in line and "is skipped" in line]
+        assert len(lines) == 1, lines
+        assert await cluster.owners.alive(cluster.node), "a lease a node wrote is one"
+        await cluster.owners.bucket.put(node_key(a_node), json.dumps({"node": "nother", "incarnation": "1"}).encode(), 60)
+        assert not await cluster.owners.alive(a_node), "a lease that names another node is not A's"

@@ -62,7 +62,7 @@ NODE_FILE = "node-id"
 NODE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
 WRONG_LAST = (10071, 10164)
 MAX_OWNER_RECORD = 256
-"""Bytes of an owner record at most (``{"node": ..., "incarnation": ...}``: under 120)."""
+"""Bytes of an owner record or a lease at most (``{"node": ..., "incarnation": ...}``: under 120)."""
 
 
 def node_id(directory: Path) -> str:
@@ -261,7 +261,20 @@ class Owners:
         return self._node_of(table, record)
 
     async def alive(self, node: str) -> bool:
-        return (await self.bucket.read(node_key(node))).value is not None
+        """Whether ``node``'s lease holds: its record is there and names it (anything else is no lease, one line)."""
+        key = node_key(node)
+        record = await self.bucket.read(key)
+        if record.value is None:
+            return False
+        try:
+            if node_of(record.value) == node:
+                return True
+            raise BadRecord("it names another node")
+        except BadRecord as exc:
+            if self.bad is not None:
+                self.bad(f"cluster: the lease {shown_key(key)} in NATS is skipped ({exc}): the node counts as gone",
+                         (key, record.revision))
+            return False
 
     async def claim(self, table: str) -> int | None:
         """Own ``table``: the owner record's new revision, or None while another node's lease holds it.
