@@ -73,6 +73,8 @@ GAMES_TIMEOUT = 2.0
 TAKEN_FLUSH = 10.0
 """Seconds a takeover waits for the keeper's writes under way before it serves the table (the table itself is
 restored unchanged, ``Registry.restore``: its first write is its first change here)."""
+MAX_UNRESTORABLE = 1024
+"""Tables a node remembers it could not restore (the oldest forgotten first, and tried once more)."""
 MAX_NODES = 256
 """Other nodes whose session counts a node reads at most."""
 
@@ -149,6 +151,11 @@ class Nodes:
         self._tasks: list[asyncio.Task[None]] = []
         self.polls = 0
         """Reads of the lobby and the session counts done (for the tests)."""
+        self._unrestored: set[str] = set()
+        """Tables whose stored checkpoint could not be restored, since a takeover last looked."""
+        self._unrestorable: dict[str, str] = {}
+        """Tables of a dead node whose checkpoints could not be restored, and that node: not tried again while the
+        lobby entry names it (a new table of that name, served by a live node, has an entry of its own)."""
         self.taken: list[str] = []
         """Tables this node restored from the store to serve them: taken over from a node whose lease ran out
         (for the log and the tests)."""
@@ -222,6 +229,8 @@ class Nodes:
             return True  # a new table: the first to join opens it
         data, revision = stored
         if not await self.keeper.open_stored(StoredTable(name, data, revision), claimed=True):
+            if registry.table(name) is None:
+                self._unrestored.add(name)
             return True  # it could not be restored (logged): a new table of that name replaces it
         self.keeper.poke()
         await self.keeper.flush(TAKEN_FLUSH)
@@ -392,6 +401,8 @@ class Nodes:
                 alive[node] = await self.owners.alive(node)
             if alive[node] and node != self.node:
                 continue  # its node serves it, and says so in the lobby
+            if self._unrestorable.get(name) == node:
+                continue  # its stored state cannot be restored: said once, not tried again at every round
             owner = await self.owners.owner(name)
             if owner is None and node == self.node:
                 continue  # closed here
@@ -400,14 +411,23 @@ class Nodes:
                     alive[owner] = await self.owners.alive(owner)
                 if alive[owner]:
                     continue  # another node took it already
-            try:
-                if await self.serve(name) and registry.table(name) is None:
-                    await self.keeper.unclaim(name)  # the store keeps it no more: nothing to take over
-            except NATS_ERRORS:
-                raise
-            except Exception as exc:  # noqa: BLE001 - one table's stored state no check foresaw: the others go on
-                self.bad(f"tables: {name} could not be taken over ({type(exc).__name__}); the others are taken as ever",
-                         ("take over", name))
+            await self._take(name, node)
+
+    async def _take(self, name: str, node: str) -> None:
+        """Take ``name`` over from ``node`` (dead); one whose stored state cannot be restored is remembered so."""
+        try:
+            if await self.serve(name) and self.host.registry.table(name) is None:
+                await self.keeper.unclaim(name)  # the store keeps it no more: nothing to take over
+                if name in self._unrestored:
+                    self._unrestorable[name] = node
+                    while len(self._unrestorable) > MAX_UNRESTORABLE:
+                        del self._unrestorable[next(iter(self._unrestorable))]
+            self._unrestored.discard(name)
+        except NATS_ERRORS:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one table's stored state no check foresaw: the others go on
+            self.bad(f"tables: {name} could not be taken over ({type(exc).__name__}); the others are taken as ever",
+                     ("take over", name))
 
     def snapshot(self) -> dict[str, Any]:
         """What the node holds, for the log and the benchmark."""
