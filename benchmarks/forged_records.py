@@ -2,13 +2,15 @@
 NATS can.
 
     python benchmarks/forged_records.py [--runs 3] [--records 20000] [--nodes 2] [--kinds burst,spread,garbage]
-        [--wait 300]
+        [--wait 300] [--signed]
 
 Each run starts a nats-server (the pinned wheel's, as the tests' ``NatsServer``) and ``--nodes`` nodes, each an SSH
 server in a process of its own with its tables in that NATS and its statistics in a file of its own (as
 ``serve-ssh --nats`` runs them; the host key shared). Five real table games (five players) are published and
-stored everywhere first. Then, for each kind of flood, ``--records`` records are published at once (core NATS:
-as fast as one client sends) and the run waits until every node's consumer has nothing pending:
+stored everywhere first (signed as a node signs them). Then, for each kind of flood, ``--records`` records are
+published at once (core NATS: as fast as one client sends), unsigned as anyone who reaches NATS can publish them
+or, with ``--signed``, signed with the nodes' key (a forger who holds the host key), and the run waits until
+every node's consumer has nothing pending:
 
 - **burst**: the issue's attack: records a table could have played, all crediting ``key:flooder``, finished now;
 - **spread**: the same, each finished a minute before the last (two weeks of them): what a node's rate per
@@ -168,19 +170,27 @@ class Outcome:
     leader: str
 
 
-async def run(records: int, count: int, kinds: list[str], wait: float) -> dict[str, list[Outcome]]:
+async def run(records: int, count: int, kinds: list[str], wait: float, forger_signs: bool) -> dict[str, list[Outcome]]:
     import asyncssh
     from support.nats import NatsServer
 
     from war_tui.cluster.connection import connect
+    from war_tui.cluster.game_records import TAG_HEADER, GameKey
     from war_tui.cluster.game_stream import SUBJECT
+    from war_tui.ssh.keys import host_secret
 
     with tempfile.TemporaryDirectory(prefix="war-forged-") as tmp:
         top = Path(tmp)
         nats = NatsServer(top / "nats").start()
         url = nats.url.replace("nats://", f"nats://{nats.token}@")
         host_key = top / "host_key"
-        host_key.write_bytes(asyncssh.generate_private_key("ssh-ed25519").export_private_key())
+        made = asyncssh.generate_private_key("ssh-ed25519")
+        host_key.write_bytes(made.export_private_key())
+        key = GameKey(host_secret(made))
+
+        def signed(line: bytes) -> dict[str, str]:
+            return {TAG_HEADER: key.sign(line)}
+
         processes: list[subprocess.Popen[str]] = []
         folders: list[Path] = []
         names: list[str] = []
@@ -200,7 +210,8 @@ async def run(records: int, count: int, kinds: list[str], wait: float) -> dict[s
             js = client.jetstream()
             now = datetime.now(UTC)
             for n in range(REAL):
-                await js.publish(SUBJECT, json.dumps(record(n + 1, f"key:real{n}", now, "elm")).encode())
+                line = json.dumps(record(n + 1, f"key:real{n}", now, "elm")).encode()
+                await js.publish(SUBJECT, line, headers=signed(line))
             await settle(js, names)
             found: dict[str, list[Outcome]] = {}
             for k, kind in enumerate(kinds):
@@ -208,7 +219,7 @@ async def run(records: int, count: int, kinds: list[str], wait: float) -> dict[s
                 before = [cpu_seconds(p.pid) for p in processes]
                 begun = time.monotonic()
                 for line in lines:
-                    await client.publish(SUBJECT, line)
+                    await client.publish(SUBJECT, line, headers=signed(line) if forger_signs else None)
                 await client.flush()
                 await settle(js, names, wait)
                 took = time.monotonic() - begun  # from the first record published
@@ -238,6 +249,7 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=2, choices=range(1, 5), metavar="1-4")
     parser.add_argument("--kinds", default=",".join(KINDS), help="which floods, in order (burst, spread, garbage)")
     parser.add_argument("--wait", type=float, default=WAIT, help="seconds a flood has to be handled (10-3600)")
+    parser.add_argument("--signed", action="store_true", help="the forger holds the nodes' host key")
     parser.add_argument("--serve", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -247,8 +259,9 @@ def main() -> int:
     kinds = args.kinds.split(",")
     if not kinds or any(kind not in KINDS for kind in kinds) or not 10 <= args.wait <= 3600:
         parser.error(f"--kinds takes some of {', '.join(KINDS)}; --wait 10 to 3600 seconds")
-    runs = [asyncio.run(run(args.records, args.nodes, kinds, args.wait)) for _ in range(args.runs)]
-    print(f"{args.records:,} forged records, {args.nodes} nodes, {args.runs} runs (load {os.getloadavg()[0]:.2f})")
+    runs = [asyncio.run(run(args.records, args.nodes, kinds, args.wait, args.signed)) for _ in range(args.runs)]
+    print(f"{args.records:,} forged records ({'signed with' if args.signed else 'without'} the nodes' key),"
+          f" {args.nodes} nodes, {args.runs} runs (load {os.getloadavg()[0]:.2f})")
     for kind in kinds:
         for node in range(args.nodes):
             cpu = [r[kind][node].cpu for r in runs]

@@ -14,6 +14,7 @@ from pathlib import Path
 from nodes_support import games_in, play, stats_node, two_nodes
 from ssh_support import until
 
+from war_tui.cluster.game_records import TAG_HEADER, GameKey
 from war_tui.cluster.game_stream import STREAM, SUBJECT, GameStream
 from war_tui.core.rules import EndReason, Gather, Result
 from war_tui.stats import GameRecord, Source, StatsStore
@@ -36,6 +37,28 @@ def leaders(tmp_path: Path, name: str):
     board = StatsStore.open(tmp_path / f"{name}.sqlite3", read_only=True).leaders()
     assert board is not None
     return board
+
+
+def signed(nodes, line: bytes) -> dict[str, str]:
+    """The header that makes ``line`` a record of the cluster's nodes (signed with the key they share)."""
+    assert nodes.a.server.nodes is not None
+    return {TAG_HEADER: nodes.a.server.nodes.games.key.sign(line)}
+
+
+async def test_a_record_no_node_signed_is_skipped_on_every_node(tmp_path, nats_server):
+    """Anyone who reaches NATS can publish to the games stream, but a record without the tag of a node of the
+    cluster (or with another's) is one line and stored nowhere; the same record signed is stored everywhere."""
+    async with two_nodes(tmp_path, nats_server, start_node) as nodes:
+        a, b = nodes.a, nodes.b
+        assert a.server.cluster is not None and a.server.cluster.client is not None
+        js = a.server.cluster.client.jetstream()
+        line = to_line(RECORD).encode()
+        await js.publish(SUBJECT, line, stream=STREAM)
+        await js.publish(SUBJECT, line, stream=STREAM, headers={TAG_HEADER: GameKey(b"another key").sign(line)})
+        await until(lambda: all(sum("not signed by a node" in line for line in srv.logs) == 2 for srv in (a, b)))
+        assert rows(tmp_path, "a") == rows(tmp_path, "b") == []
+        await js.publish(SUBJECT, line, stream=STREAM, headers=signed(nodes, line))
+        await until(lambda: len(rows(tmp_path, "a")) == 1 and len(rows(tmp_path, "b")) == 1)
 
 
 async def finish_a_game(ann, bob) -> None:
@@ -72,9 +95,9 @@ async def test_a_record_published_again_is_one_row_on_every_node(tmp_path, nats_
         assert a.server.cluster is not None and a.server.cluster.client is not None
         js = a.server.cluster.client.jetstream()
         line = to_line(record).encode()
-        await js.publish(SUBJECT, line, stream=STREAM, headers={"Nats-Msg-Id": stored[0]})
-        await js.publish(SUBJECT, line, stream=STREAM, headers={"Nats-Msg-Id": "again"})
-        await js.publish(SUBJECT, b"not a game", stream=STREAM)
+        await js.publish(SUBJECT, line, stream=STREAM, headers={"Nats-Msg-Id": stored[0], **signed(nodes, line)})
+        await js.publish(SUBJECT, line, stream=STREAM, headers={"Nats-Msg-Id": "again", **signed(nodes, line)})
+        await js.publish(SUBJECT, b"not a game", stream=STREAM, headers=signed(nodes, b"not a game"))
         nodes = [srv.server.nodes for srv in (a, b)]
         await until(lambda: all(n is not None and n.games.folded == 2 for n in nodes))
         await until(lambda: all(any("a record of the games stream is skipped" in line for line in srv.logs) for srv in (a, b)))
@@ -91,8 +114,9 @@ async def test_a_record_no_file_could_store_is_dropped_and_the_statistics_stay_o
         good = json.loads(to_line(RECORD))
         for n, hostile in enumerate(({"battles": 2**70}, {"battles": [1]}, {"p1_name": 5}, {"seconds": "1"})):
             line = json.dumps({**good, **hostile, "game_id": f"elm.bad.{n}"}).encode()
-            await js.publish(SUBJECT, line, stream=STREAM, headers={"Nats-Msg-Id": f"elm.bad.{n}"})
-        await js.publish(SUBJECT, to_line(RECORD).encode(), stream=STREAM, headers={"Nats-Msg-Id": "oak.5eed.1"})
+            await js.publish(SUBJECT, line, stream=STREAM, headers={"Nats-Msg-Id": f"elm.bad.{n}", **signed(nodes, line)})
+        good_line = to_line(RECORD).encode()
+        await js.publish(SUBJECT, good_line, stream=STREAM, headers={"Nats-Msg-Id": "oak.5eed.1", **signed(nodes, good_line)})
         await until(lambda: len(rows(tmp_path, "a")) == 1 and len(rows(tmp_path, "b")) == 1)
         assert rows(tmp_path, "a") == rows(tmp_path, "b") == [("oak.5eed.1", "ann", "bob", 100)]
         assert any("a record of the games stream is skipped" in line for line in a.logs), a.logs
@@ -138,7 +162,7 @@ async def test_a_game_finished_while_nats_is_away_waits_and_reaches_the_stream_w
     async def store(records) -> None:
         stored.extend(records)
 
-    stream = GameStream(client, "node-1", store=store, here=alone.append, log=logs.append)
+    stream = GameStream(client, "node-1", store=store, here=alone.append, log=logs.append, key=GameKey(b"secret"))
     try:
         await stream.start()
         nats_server.kill()

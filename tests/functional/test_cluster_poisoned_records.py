@@ -17,6 +17,7 @@ from nodes_support import TwoNodes, games_in, kill_node, play, stats_node, two_n
 from ssh_support import until
 
 from war_tui.cluster.caps import SESSIONS_PREFIX
+from war_tui.cluster.game_records import TAG_HEADER
 from war_tui.cluster.game_stream import STREAM, SUBJECT
 from war_tui.cluster.keys import table_key
 from war_tui.cluster.leases import node_key, owner_key
@@ -87,8 +88,9 @@ async def poison(nodes: TwoNodes, where: str) -> tuple[list[str], int]:
             await cluster.owners.bucket.put(f"{SESSIONS_PREFIX}n{name}", value, 60)
         elif where == "owners":
             await cluster.owners.bucket.put(owner_key(f"o-{name}"), value, 60)
-        elif where == "stream":
-            await js.publish(SUBJECT, value, stream=STREAM)
+        elif where == "stream":  # signed as a node signs: what a node's key gone astray could publish
+            assert nodes.a.server.nodes is not None
+            await js.publish(SUBJECT, value, stream=STREAM, headers={TAG_HEADER: nodes.a.server.nodes.games.key.sign(value)})
         else:
             await cluster.client.publish(open_subject(cluster.node), value)
     if where == "owners":  # a node reads an owner record when it opens the table: B opens each
@@ -196,8 +198,8 @@ async def test_what_no_check_foresaw_is_one_line_and_the_loops_go_on(tmp_path, n
         await cluster.store.kv.put(table_key("ash"), b'{"fragile": 1}')
         await (await cluster.client.jetstream().key_value(LOBBY_BUCKET)).put(
             table_key("ash"), json.dumps(entry("ash", node="ndead")).encode())
-        await cluster.client.jetstream().publish(SUBJECT, json.dumps({**GAME, "p1_name": "fragile"}).encode(),
-                                                 stream=STREAM)
+        fragile = json.dumps({**GAME, "p1_name": "fragile"}).encode()
+        await cluster.client.jetstream().publish(SUBJECT, fragile, stream=STREAM, headers={TAG_HEADER: b.games.key.sign(fragile)})
         taken = lambda: [line for srv in (nodes.a, nodes.b) for line in srv.logs if "ash could not be taken over" in line]  # noqa: E731 - read again and again
         await until(lambda: any("(RuntimeError)" in line for line in taken()))
         await until(lambda: any("met RuntimeError" in line for line in nodes.b.logs))

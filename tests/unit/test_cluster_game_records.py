@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from war_tui.cluster.game_records import GAMES_PER_HOUR, IdentityRate, read_game
+from war_tui.cluster.game_records import GAMES_PER_HOUR, GameKey, IdentityRate, read_game
 from war_tui.core.rules import EndReason, Gather, Result
 from war_tui.stats import GameRecord, Source
 from war_tui.stats.recovery import to_line
@@ -94,3 +94,14 @@ def test_the_rate_forgets_the_least_recent_identities_within_its_bound():
     for n in range(100):
         assert rate.admit(replace(RECORD, p1_player=f"key:p{n}", p2_player=None))
     assert len(rate) <= 10
+
+
+def test_a_record_is_a_nodes_only_with_the_tag_of_the_key_the_nodes_share():
+    key, line = GameKey(b"host key"), to_line(RECORD).encode()
+    key.check(line, key.sign(line))
+    GameKey(b"host key").check(line, key.sign(line))  # another node, the same host key
+    tag = key.sign(line)
+    altered = tag[:-1] + ("1" if tag[-1] == "0" else "0")
+    for tag in (None, "", GameKey(b"another host key").sign(line), key.sign(line + b" "), altered):
+        with pytest.raises(BadRecord, match="not signed"):
+            key.check(line, tag)

@@ -1,6 +1,7 @@
 """A game record from the games stream, as every node reads it: untrusted, and only a game that could be played.
 
-Anyone who reaches NATS can publish to the stream, so a record is read through ``war_tui.untrusted`` and held to
+Anyone who reaches NATS can publish to the stream, so a record must carry the tag of a node of the cluster
+(``GameKey``: an HMAC keyed from the host key the nodes share), is read through ``war_tui.untrusted`` and held to
 what a table game served by a node can be: a table game (source ``table``) under an id a table makes, the rules
 a table plays (1-3 cards down, a battle cap), battles within its cap and within what a replay can reach, final
 counts 0-52 that add up to the deck, wars that fit the battles, seconds finite and no faster than the fastest
@@ -14,6 +15,8 @@ is refused past that at every node, whatever the file's row cap would otherwise 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
@@ -30,6 +33,10 @@ from ..untrusted import BadRecord, fields, finite, read_json, text, whole
 
 MAX_RECORD = 8 * 1024
 """The largest record taken (a game's line is under 1 KiB: names are bounded)."""
+TAG_HEADER = "War-Tui-Tag"
+"""The header of a game record that holds its tag (``GameKey``)."""
+TAG_DIGITS = 32
+"""Hex digits of a record's tag: 128 bits of an HMAC-SHA256."""
 MAX_GAME_SECONDS = 366 * 24 * 3600.0
 """Seconds a game may have taken at most (a table kept for a year)."""
 OLDEST = datetime(2020, 1, 1, tzinfo=UTC)
@@ -106,6 +113,24 @@ def _finished_at(value: object) -> str:
 
 def _word(kind: Any, value: object, what: str) -> Any:
     return known(kind, text(value, what, 24, NAME_WORD))
+
+
+class GameKey:
+    """Signs and checks game records with a key drawn from the host key every node shares (as the relay's and
+    the caps' are): a record is stored only if a node of this cluster published it. Anyone else who reaches
+    NATS can publish to the stream, but not a game any node takes."""
+
+    def __init__(self, secret: bytes) -> None:
+        self._key = hashlib.sha256(b"war-tui games between nodes\0" + secret).digest()
+
+    def sign(self, data: bytes) -> str:
+        """The tag of ``data``, for its ``TAG_HEADER``."""
+        return hmac.new(self._key, data, hashlib.sha256).hexdigest()[:TAG_DIGITS]
+
+    def check(self, data: bytes, tag: str | None) -> None:
+        """``BadRecord`` unless ``tag`` is ``data``'s."""
+        if tag is None or not hmac.compare_digest(tag, self.sign(data)):
+            raise BadRecord("not signed by a node of this cluster (do the nodes share the host key?)")
 
 
 class IdentityRate:

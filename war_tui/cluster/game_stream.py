@@ -33,7 +33,7 @@ from ..stats.records import GameRecord
 from ..stats.recovery import to_line
 from ..untrusted import BadRecord, BadRecords
 from .buckets import replicas_for
-from .game_records import MAX_RECORD, IdentityRate, read_game
+from .game_records import MAX_RECORD, TAG_HEADER, GameKey, IdentityRate, read_game
 from .tasks import cancel_requested, end_tasks
 
 STREAM = "war-tui-games"
@@ -86,7 +86,7 @@ class GameStream:
 
     def __init__(
         self, client: Client, node: str, *, store: Callable[[Sequence[GameRecord]], Awaitable[None]],
-        here: Callable[[GameRecord], None], log: Callable[[str], None], bad: BadRecords | None = None,
+        here: Callable[[GameRecord], None], log: Callable[[str], None], key: GameKey, bad: BadRecords | None = None,
     ) -> None:
         self.client = client
         self.js = client.jetstream()
@@ -96,6 +96,8 @@ class GameStream:
         self.log = log
         self.bad = bad or BadRecords(log)
         """Where a record that is not one is told (one line each, within a budget of its own)."""
+        self.key = key
+        """Signs what this node publishes, checks what it reads: only a node of the cluster's game is stored."""
         self.rate = IdentityRate()
         """What each identity added to this node's statistics lately: a flood for one identity stops at a player's pace."""
         self.waiting: deque[GameRecord] = deque()
@@ -162,10 +164,11 @@ class GameStream:
                 await self._wake.wait()
                 continue
             record = self.waiting[0]
+            line = to_line(record).encode()
             try:
                 await self.js.publish(
-                    SUBJECT, to_line(record).encode(), timeout=PUBLISH_TIMEOUT, stream=STREAM,
-                    headers={"Nats-Msg-Id": record.game_id or ""},
+                    SUBJECT, line, timeout=PUBLISH_TIMEOUT, stream=STREAM,
+                    headers={"Nats-Msg-Id": record.game_id or "", TAG_HEADER: self.key.sign(line)},
                 )
             except _ERRORS as exc:
                 if self.client.is_closed:
@@ -219,6 +222,7 @@ class GameStream:
         good: list[Msg] = []
         for message in messages:
             try:
+                self.key.check(message.data, (message.headers or {}).get(TAG_HEADER))
                 record = read_game(message.data)
                 if not self.rate.admit(record):
                     raise BadRecord(f"a player past {self.rate.per_hour} games an hour")

@@ -47,6 +47,7 @@ from ..cluster.caps import (
     table_visitors,
 )
 from ..cluster.errors import ClusterUnavailable
+from ..cluster.game_records import GameKey
 from ..cluster.game_stream import GameStream
 from ..cluster.keys import table_key, table_name
 from ..cluster.leases import NODE_ID, RENEWALS, LeaseBucket, Owners
@@ -124,7 +125,8 @@ class Nodes:
             owner=owners.owner, wake=host.wake, log=log, key=RelayKey(secret), kept=host.registry.kept,
             bad=self.bad,
         )
-        self.games = GameStream(client, node, store=host.store, here=host.record_here, log=log, bad=self.bad)
+        self.games = GameStream(client, node, store=host.store, here=host.record_here, log=log, key=GameKey(secret),
+                                bad=self.bad)
         """Finished games to and from every node's statistics."""
         self.lobby: KeyValue | None = None
         self._lobby_stream = LeaseBucket(client.jetstream(), LOBBY_BUCKET)
