@@ -49,6 +49,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -56,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import aiohttp
 import asyncssh
 from ssh_clients import connect
-from table_load import CLIENT_CIPHERS, SIZE, Screen, load, until
+from table_load import BOARD_TOP, CLIENT_CIPHERS, SIZE, Screen, load, until
 from web_load import Serve
 
 START_WAIT = 60.0
@@ -82,6 +83,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=None, help="the random gaps' seed")
     parser.add_argument("--auto-stops", type=int, default=2, help="times each table's auto-play is started and stopped")
     parser.add_argument("--auto-seconds", type=float, default=3.0, help="seconds auto-play runs before its stop")
+    parser.add_argument("--keep-log", type=Path, default=None, help="where to copy the server's log at the end")
     args = parser.parse_args()
     try:
         low, high = (float(part) for part in args.gap.split(","))
@@ -174,6 +176,8 @@ class LineWatcher:
         """When it said auto-play went on (True) or off (False)."""
         self.withdrawn: list[float] = []
         """When it said a player no longer asks for auto-play."""
+        self.said: deque[str] = deque(maxlen=50)
+        """Its last sentences."""
         self._partial = b""
         self.reader = asyncio.create_task(self._read())
 
@@ -190,6 +194,7 @@ class LineWatcher:
                     self._said(line.decode(errors="replace"), loop.time())
 
     def _said(self, line: str, at: float) -> None:
+        self.said.append(line)
         found = LINE_GAME.match(line)
         if found is not None:
             self.over = False
@@ -435,6 +440,8 @@ async def soak(args: argparse.Namespace) -> int:
             for loop_process in busy:
                 loop_process.terminate()
                 loop_process.wait()
+            if args.keep_log is not None:
+                args.keep_log.write_text(server.text())
             server.stop()
     return 0 if caught else 1
 
@@ -468,6 +475,12 @@ def report(args, tables: list[Table], times: tuple[float, float, float], last: l
               for t, lead in zip(tables, last) for label, s in zip(t.labels, t.screens) if s.now != lead]
     print(f"every screen on its table's last battle: {'yes' if caught else 'no'}, {settled:.1f} s after the "
           f"last stop" + ("" if caught else f"; never caught up: {'; '.join(behind)}"), flush=True)
+    for table, lead in zip(tables, last):
+        for label, screen in zip(table.labels, table.screens):
+            if screen.now != lead:  # what it shows instead, for whoever looks into why
+                print(f"  {table.name} {label}'s top rows:", *screen._glass.text(BOARD_TOP).splitlines(), sep="\n  | ")
+        if any(screen.now != lead for screen in table.screens):
+            print(f"  {table.name}'s line-mode spectator last said:", *list(table.line.said)[-12:], sep="\n  | ")
     least = min(played) / median if median else float("nan")
     stopped = [s for s in stops if s is not None]
     slowest = f"{max(stopped):.2f} s" if stopped else "none"
