@@ -7,8 +7,10 @@ which prints what its table tells it.
 
 from __future__ import annotations
 
+import json
 import re
 
+import asyncssh
 import pytest
 from nodes_support import FAKE_TABLE, close, cluster, flip_both, keys, line_player, play, sit
 from ssh_support import ServerProcess, start_server, until
@@ -146,3 +148,32 @@ async def test_kill_9_of_the_server_loses_no_battle_and_keeps_the_seats(tmp_path
         for person in people:
             person.conn.close()
         again.stop()
+
+
+async def test_a_checkpoint_holds_no_address_and_a_restart_still_counts_seats_by_it(tmp_path, nats_server):
+    """What the store holds of a player's address is a keyed hash (issue 39): the caps per address compare it,
+    across a restart too."""
+    config = cluster(nats_server, tmp_path)
+    allowed = keys(tmp_path)
+    host_key = asyncssh.generate_private_key("ssh-ed25519")
+    options = {"cluster": config, "host_key": host_key, "seats_per_address": 1, **MANY}
+    srv = await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options)
+    try:
+        ann = await sit(srv.port, "ann", "table oak")
+        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+        store = srv.server.cluster.store
+        (stored,) = await store.load_all()
+        assert b"127.0.0.1" not in stored.data
+        body = json.loads(stored.data)
+        assert re.fullmatch(r"at:[0-9a-f]{24}", body["seats"][0]["addr"]) and body["by"][0] == body["seats"][0]["addr"]
+        await srv.server.stop()
+        await close(ann)
+    finally:
+        await srv.server.stop()
+    again = await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options)
+    try:
+        bob = await sit(again.port, "bob", "table oak")  # from ann's address, which holds her kept seat
+        await bob.expect(r"NOTICE info you watch: your address holds all the seats it may")
+        await close(bob)
+    finally:
+        await again.server.stop()

@@ -83,15 +83,16 @@ class GameServer:
             # what a game started afresh would read.
             env = session_environment(None, {})
             self.game_parent = GameParent(config.preload_argv, env, home_directory(env), log)
+        # What turns an address into an identity: secret (from the host key, so it lasts across restarts
+        # as the key does), so an identity says nothing of the address it stands for.
+        self._address_secret = hashlib.sha256(b"war-tui address identity\0" + config.secret()).digest()
         self.tables = TableHost(
             max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
             stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
             max_lobby=config.max_lobby, tables_per_address=config.tables_per_address,
             seats_per_address=config.seats_per_address, kept=config.cluster is not None,
+            hide_address=self.table_address,
         )
-        # What turns an address into an identity: secret (from the host key, so it lasts across restarts
-        # as the key does), so an identity says nothing of the address it stands for.
-        self._address_secret = hashlib.sha256(b"war-tui address identity\0" + config.secret()).digest()
 
     def address_identity(self, address_key: str, user: str) -> str:
         """The identity of a player who offered no key: their address together with their user name (as
@@ -101,6 +102,12 @@ class GameServer:
         person = f"{address_key}\0{name_key(reduce_name(user))}"
         digest = hmac.new(self._address_secret, person.encode(), hashlib.sha256).hexdigest()
         return f"addr:{digest[:24]}"
+
+    def table_address(self, address_key: str) -> str:
+        """An address as the tables hold it (and so their checkpoints and the relay between nodes): hashed with
+        the same secret, alike on every node that shares the host key, so the caps per address still compare."""
+        digest = hmac.new(self._address_secret, f"table address\0{address_key}".encode(), hashlib.sha256).hexdigest()
+        return f"at:{digest[:24]}"
 
     def door_identity(self, door: str, token: str) -> str:
         """The identity of a player of another door (a browser's cookie token), hashed with the same secret."""

@@ -51,6 +51,7 @@ class TableHost:
         tables_per_address: int = DEFAULT_TABLES_PER_VISITOR,
         seats_per_address: int = DEFAULT_SEATS_PER_VISITOR,
         kept: bool = False,
+        hide_address: Callable[[str], str] | None = None,
     ) -> None:
         options = TableOptions(
             rules=rules if rules is not None else Rules(), seat_timeout=seat_timeout,
@@ -69,6 +70,9 @@ class TableHost:
         """Sends a finished game to every node's statistics (``cluster.game_stream``); False or None: it is
         recorded here only."""
         self.log = log
+        self.hide_address = hide_address
+        """What a connection's address becomes at the tables (a keyed hash): they only compare addresses, and what
+        they hold is written to NATS (their checkpoints, the relay)."""
         self._stats = stats
         self._store: StatsStore | None = None
         self._writer: ThreadPoolExecutor | None = None
@@ -115,8 +119,10 @@ class TableHost:
         ``router`` when this server is a node of a cluster, else a ``Link`` into the registry.
 
         ``identity`` is whom a seat it takes is kept for; ``address`` (with the identity) is what the
-        caps on tables opened and seats held count by.
+        caps on tables opened and seats held count by, hashed (``hide_address``) from here on.
         """
+        if address is not None and self.hide_address is not None:
+            address = self.hide_address(address)
         if self.router is not None:
             return self.router(user_name, identity, address)
         return self.local_link(user_name, identity, address)
