@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -82,13 +83,13 @@ def numbered(kind: bytes, number: int, body: bytes = b"", ack: int = 0) -> bytes
 
 def request(**changes) -> bytes:
     fields = {"conn": "0123456789abcdef0123", "door": "nb", "user": "ann", "identity": "key:x", "address": "127.0.0.1",
-              "table": "oak", "watch": False}
+              "table": "oak", "watch": False, "at": time.time()}
     fields.update(changes)
     return json.dumps(fields).encode()
 
 
 def test_an_open_request_reads_back_as_it_was_made():
-    made = OpenRequest(new_conn_id(), "na", "ann", None, "10.0.0.1", "oak", True)
+    made = OpenRequest(new_conn_id(), "na", "ann", None, "10.0.0.1", "oak", True, 1.7e9)
     assert OpenRequest.decode(made.encode()) == made
 
 
@@ -284,7 +285,7 @@ class HeldLink:
 
 def owner(link: HeldLink) -> tuple[Sent, Relayed]:
     relay = Sent()
-    opened = OpenRequest("c" * 20, "nb", "bob", None, None, "oak", False)
+    opened = OpenRequest("c" * 20, "nb", "bob", None, None, "oak", False, 1.7e9)
     relayed = relay.relayed[opened.conn] = Relayed(relay, opened, "oak", link)  # type: ignore[arg-type]
     return relay, relayed
 
@@ -456,7 +457,7 @@ async def test_an_owner_lets_a_quiet_door_go_only_while_its_own_connection_is_up
     node.client.is_connected = False  # its NATS connection is away: the doors' silence is its own
     await node.start()
     try:
-        opened = OpenRequest("c" * 20, "nb", "bob", None, None, "oak", False)
+        opened = OpenRequest("c" * 20, "nb", "bob", None, None, "oak", False, 1.7e9)
         relayed = node.relayed[opened.conn] = Relayed(node, opened, "oak", link)
         relayed.heard -= 10.0
         await asyncio.sleep(0.3)  # several checks, none of which may let it go
@@ -586,3 +587,26 @@ async def test_updates_and_gone_reach_a_relayed_player_only_from_the_tables_owne
     finally:
         for node in (owner_node, door_node):
             await node.stop()
+
+
+@pytest.mark.parametrize("when", ["again", "stale", "ahead"])
+async def test_an_open_request_is_taken_once_and_only_fresh(when):
+    """A signed request seen on the wire and sent again later opens nothing: not the same one twice, not one whose
+    time is more than a minute from the owner's clock."""
+    made: list[OwnedLink] = []
+    bus = Bus()
+    owner_node = await relay_node(bus, "na", link=lambda *a: made.append(OwnedLink()) or made[-1])
+    try:
+        subject = open_subject("na")
+        at = {"again": time.time(), "stale": time.time() - 61, "ahead": time.time() + 61}[when]
+        signed = KEY.sign(OPENER, subject, request(at=at))
+        for _ in range(2):
+            bus.deliver(subject, signed, asyncio.get_running_loop().create_future(), "_INBOX.x")
+            await settle()
+        await until(lambda: owner_node.logged, "the request sent again is one line")
+        assert len(made) == (1 if when == "again" else 0)
+        assert len(owner_node.logged) == (1 if when == "again" else 2), owner_node.logged
+        reason = "it was taken already" if when == "again" else "its time is not within 60 s of this node's clock"
+        assert all(reason in line for line in owner_node.logged), owner_node.logged
+    finally:
+        await owner_node.stop()

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -50,7 +51,9 @@ from .relay_wire import (
     GONE,
     LINES,
     LOST,
+    MAX_OPENED,
     NATS_ERRORS,
+    OPEN_FRESH,
     OPENER,
     PING,
     PREFIX,
@@ -81,6 +84,7 @@ class RelayNode:
         alive: Callable[[str], Awaitable[bool]], owner: Callable[[str], Awaitable[str | None]],
         wake: Callable[[], None], log: Callable[[str], None], key: RelayKey,
         kept: Callable[[str], int | None] | None = None, clock: Clock = monotonic, bad: BadRecords | None = None,
+        wall: Clock = time.time,
     ) -> None:
         self.client = client
         self.node = node
@@ -98,6 +102,10 @@ class RelayNode:
         self.kept = kept if kept is not None else _all_kept
         """The sequence number the store kept of a table (None: everything it told is kept)."""
         self.clock = clock
+        self.wall = wall
+        """Seconds since the epoch: an open request's time, which the nodes' clocks share."""
+        self._opened: dict[str, float] = {}
+        """Open requests taken, by connection id, and their times (for twice ``OPEN_FRESH``): each is taken once."""
         self.relayed: dict[str, Relayed] = {}
         """Connections of other doors at this node's tables, by connection id."""
         self.doors: dict[str, RemoteLink] = {}
@@ -176,6 +184,7 @@ class RelayNode:
     async def _on_open(self, msg: Msg) -> None:
         try:
             request = OpenRequest.decode(self.key.check(OPENER, msg.subject, msg.data))
+            self._once(request)
         except BadRecord as exc:
             self.bad(f"relay: an open request on {shown_key(msg.subject)} is skipped ({exc})")
             return
@@ -188,6 +197,19 @@ class RelayNode:
             answer = await self._open(request, table)
         with contextlib.suppress(*NATS_ERRORS):
             await msg.respond(self.key.sign(self.node, msg.reply, json.dumps(answer).encode()))
+
+    def _once(self, request: OpenRequest) -> None:
+        """Take ``request`` once, and only near this node's time: one seen on the wire and sent again is refused
+        (``BadRecord``), its connection id remembered for twice ``OPEN_FRESH``, at most ``MAX_OPENED`` of them."""
+        now = self.wall()
+        if abs(now - request.at) > OPEN_FRESH:
+            raise BadRecord(f"its time is not within {OPEN_FRESH:g} s of this node's clock")
+        if request.conn in self._opened:
+            raise BadRecord("it was taken already")
+        while self._opened and (len(self._opened) >= MAX_OPENED
+                                or next(iter(self._opened.values())) < now - 2 * OPEN_FRESH):
+            del self._opened[next(iter(self._opened))]
+        self._opened[request.conn] = now
 
     async def _open(self, request: OpenRequest, table: str) -> dict[str, Any]:
         answer: dict[str, Any]

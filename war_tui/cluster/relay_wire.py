@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from nats.errors import Error as NatsError
 
-from ..untrusted import BadRecord, fields, read_json, text
+from ..untrusted import BadRecord, fields, finite, read_json, text
 from .leases import NODE_ID
 
 PREFIX = "war-tui.relay"
@@ -29,6 +29,11 @@ MAX_TEXT = 400
 """Characters of a user name, identity or address an open request may carry."""
 OPEN_TIMEOUT = 3.0
 """Seconds an owner has to answer an open request."""
+OPEN_FRESH = 60.0
+"""Seconds an open request's time (the door's clock) may be from the owner's: an older one, signed as it may be,
+is one seen on the wire and sent again. The nodes' clocks must agree within it."""
+MAX_OPENED = 65_536
+"""Open requests an owner remembers at most (each for twice ``OPEN_FRESH``), so none is taken twice."""
 LINES = b"L"
 """Numbered, either way: a connection's lines to its owner, or the owner's lines to the connection."""
 CLOSE = b"C"
@@ -116,6 +121,8 @@ class OpenRequest:
     address: str | None
     table: str
     watch: bool
+    at: float
+    """When the door sent it, by its wall clock (seconds since the epoch): an owner takes it once, and only fresh."""
 
     def encode(self) -> bytes:
         return json.dumps(self.__dict__).encode()
@@ -132,4 +139,5 @@ class OpenRequest:
         identity, address = (None if raw.get(key) is None else text(raw[key], f"its {key}", MAX_TEXT)
                              for key in ("identity", "address"))
         table = text(raw["table"], "its table", MAX_TEXT)
-        return cls(conn, door, user, identity, address, table, raw.get("watch") is True)
+        at = finite(raw.get("at"), "its time", 0.0, 1e11)
+        return cls(conn, door, user, identity, address, table, raw.get("watch") is True, at)

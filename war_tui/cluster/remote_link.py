@@ -108,7 +108,7 @@ class RemoteLink:
         """Ask the owner to seat (or show) the connection; ``TableRefused`` with the owner's words, or
         ``LookupError`` when the owner does not serve the table (any more) or does not answer (as itself)."""
         self.relay.doors[self.conn] = self
-        request = OpenRequest(self.conn, self.relay.node, user, identity, address, self.table, watch)
+        request = OpenRequest(self.conn, self.relay.node, user, identity, address, self.table, watch, self.relay.wall())
         subject = open_subject(self.owner)
         key = self.relay.key
         try:
