@@ -10,18 +10,24 @@ nothing released.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
+from nats.errors import TimeoutError as NatsTimeout
 from nodes_support import FAKE_TABLE, LEASE, close, keys, kill_node, line_player, node, play, sit, stop, two_nodes
 from ssh_support import ServerProcess, start_server, until
 from ssh_support.players import MANY, Listener
 
-from war_tui.cluster.relay_wire import LOST
+from war_tui.cluster.relay_wire import GONE, LINES, LOST, new_conn_id, open_subject, out_subject
+from war_tui.cluster.sequenced import encode_numbered
 from war_tui.serving.goodbyes import RESTARTING
 from war_tui.serving.table_router import MOVED
+from war_tui.tables.messages import Notice, NoticeCode
+from war_tui.tables.protocol import encode
 
 
 def tables_open(*servers) -> list[str]:
@@ -293,3 +299,30 @@ async def test_the_lobby_read_poll_after_poll_makes_no_consumer(tmp_path, nats_s
             assert await consumers() == before
     finally:
         await client.close()
+
+
+async def test_forged_relay_messages_on_nats_reach_no_player_and_pass_no_cap(tmp_path, nats_server):
+    """Whoever reaches NATS without the host key (issue 39): a forged "gone" and a forged update to a relayed
+    player, and open requests that say they are not counted, for a table capped at one spectator."""
+    async with two_nodes(tmp_path, nats_server, max_spectators=1) as nodes:
+        ann, bob = await nodes.ann_and_bob()  # bob relayed from B to A, which serves oak
+        await bob.expect(r"SNAPSHOT you=bob seat=2 ")
+        cluster = nodes.a.server.cluster
+        b = nodes.b.server.nodes
+        assert cluster is not None and cluster.client is not None and b is not None
+        await until(lambda: len(b.relay.doors) == 1)
+        (conn,) = b.relay.doors
+        out = out_subject(nodes.b.server.cluster.node, conn)
+        await cluster.client.publish(out, encode_numbered(LINES, 1, 0, encode(Notice(NoticeCode.INFO, "FORGED"))))
+        await cluster.client.publish(out, GONE + encode(Notice(NoticeCode.CLOSING, "closing the connection: FORGED")))
+        for _ in range(3):
+            opened = {"conn": new_conn_id(), "door": nodes.b.server.cluster.node, "user": "eve", "table": "oak",
+                      "watch": True, "counted": False, "at": time.time()}
+            with pytest.raises(NatsTimeout):
+                await cluster.client.request(open_subject(cluster.node), json.dumps(opened).encode(), timeout=1.0)
+        await until(lambda: sum("is skipped (not signed" in line for srv in (nodes.a, nodes.b)
+                                for line in srv.logs) == 5)
+        await play(ann, bob, 2)  # bob plays on, told nothing of the forgeries
+        assert "FORGED" not in bob.seen.decode(errors="replace")
+        table = nodes.a.server.tables.registry.table("oak")
+        assert table is not None and table.watching == 0 and len(table.members) == 2
