@@ -15,6 +15,10 @@ A write refused because someone else wrote (``StaleWrite``: another server took 
 paused past its lease) means this server no longer owns the table: it lets it go, telling its screens to
 reconnect, and deletes nothing. With ``owners`` (the cluster's owner records) a table is claimed before its
 first write and skipped at ``restore`` while another live server owns it.
+
+At start the keeper lists the stored tables (``list_stored``: a bounded read) before the server listens, and
+restores them once it does (``restore_listed``), one at a time, at most ``--max-tables``, each read and replayed
+in another thread; a table someone asks for meanwhile is restored at once (``restore_now``).
 """
 
 from __future__ import annotations

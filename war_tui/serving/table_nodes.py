@@ -104,7 +104,7 @@ def read_entry(value: bytes) -> tuple[str, LobbyEntry, TableVisitors]:
 
 
 class Nodes:
-    """This node's part in the cluster: ``start`` after the keeper restored the tables, ``stop`` before it stops."""
+    """This node's part in the cluster: ``start`` after the keeper listed the tables, ``stop`` before it stops."""
 
     def __init__(
         self, client: Client, node: str, lease_seconds: float, host: TableHost, keeper: TableKeeper,
@@ -437,7 +437,7 @@ class Nodes:
 
 
 async def start_nodes(cluster: Cluster, host: TableHost, log: Callable[[str], None], secret: bytes) -> Nodes:
-    """``cluster``'s node serving ``host``'s tables among the others, started (after the keeper restored them).
+    """``cluster``'s node serving ``host``'s tables among the others, started (after the keeper listed them: they are restored once the server listens).
 
     ``secret`` (the host key's, the same on every node) is what visitors are hashed with for the caps."""
     assert cluster.client is not None and cluster.store is not None and cluster.owners is not None

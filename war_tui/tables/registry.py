@@ -3,7 +3,7 @@
 Connections ``join`` through it, the lobby reads ``lobby()`` (or ``watch_lobby``), and the host drives
 every table's timers with ``next_deadline()`` / ``poll()``. A host keeping its tables in a store asks
 ``changed()``, takes ``checkpoint(name)`` and, once kept, ``release(name, seq)``; with ``hold_updates``
-nothing reaches members before (``held.py``). At start it ``restore``s every kept table.
+nothing reaches members before (``held.py``). At start it ``restore``s the kept tables, up to ``max_tables``.
 """
 
 from __future__ import annotations
