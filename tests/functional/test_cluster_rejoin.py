@@ -98,8 +98,10 @@ async def test_a_node_paused_past_its_lease_loses_it_rejoins_and_takes_tables_ov
         await flip(ann, bob)
 
         # taking over again: B dies, and A (the only other node) takes oak over at the battle reached
+        killed = time.monotonic()
         b.stop(signal.SIGKILL)
         await logged(a, "oak taken over")
+        print(f"the rejoined node took oak over {time.monotonic() - killed:.1f} s after the kill -9 (lease {LEASE} s)")
         for person in (ann, bob):
             person.conn.close()
         ann, bob = await line_player(port_a, "ann"), await line_player(port_a, "bob")
