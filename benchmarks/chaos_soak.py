@@ -32,8 +32,10 @@ last battle and the counts under the board. From them, per fault (its window las
 - **seats lost or swapped**: a player not back in its own seat within 5 s of a new connection's first frame
   (watching, or not seated), or the table's seats holding other names or the two in each other's place;
 - **screens stuck**: a connected screen behind its table by more than 5 s after its table recovered;
-- consumers per JetStream stream, each node's and each nats-server's resident memory (RSS), each
-  nats-server's store size, and the lines each node wrote to its log in the window.
+- consumers per JetStream stream, shown as in use + lingering (a pull consumer or a push consumer with a
+  subscriber, + those left unbound until their inactive threshold by a stopped watch or a dead node); each
+  node's and each nats-server's resident memory (RSS), each nats-server's store size, and the lines each
+  node wrote to its log in the window.
 
 At the end the flips stop, every screen gets 30 s to show its table's last battle, and every node's
 statistics file gets 60 s to hold each game the bots saw end, once, with the battles they saw (and no
@@ -113,6 +115,8 @@ OVER_SEED = re.compile(r"\bSeed +(\d+)")
 LISTENING = re.compile(r"listening on \S+:(\d+)")
 Key = tuple[int, int]
 """(game, battle) at a table."""
+Consumers = dict[str, tuple[int, int] | None]
+"""Per stream: (consumers in use, consumers lingering unbound), None when NATS did not say."""
 
 
 def number(text: str) -> int:
@@ -385,6 +389,7 @@ class Bot:
         self.changed_at = 0.0
         """When the connection last drew anything (a person hangs up on a screen that stopped drawing)."""
         self.connected_at = 0.0
+        self.first_frame_at = 0.0
         self.lead_at_connect: Key = (0, -1)
         self.seated = False
         self.node = home
@@ -467,6 +472,8 @@ class Table:
         """A fault's (end, the table's lead then) while the table has not recovered from it."""
         self.recovered: list[float] = []
         self.recovered_at: float | None = None
+        self.recovery_note = ""
+        """Whose screen the table waited for last, and why, at its last recovery."""
 
     @property
     def names(self) -> tuple[str, str]:
@@ -509,7 +516,9 @@ class Table:
             elif reading.you is not None:
                 self.note("seat swapped", f"{bot.name} is back in seat {reading.you + 1}, not {bot.seat + 1}")
                 bot.seated = True
-        self._recovering(at)
+        if before is None:
+            bot.first_frame_at = at
+        self._recovering(bot, at)
 
     def check_seats(self, now: float) -> None:
         for bot in self.bots:
@@ -520,7 +529,7 @@ class Table:
                           f"through node{bot.node} (seats: {bot.now.names})")
                 bot.seated = True  # said once per connection
 
-    def _recovering(self, at: float) -> None:
+    def _recovering(self, last: Bot, at: float) -> None:
         if self.recovery is None:
             return
         since, lead = self.recovery
@@ -528,10 +537,16 @@ class Table:
             self.recovered.append(at - since)
             self.recovered_at = at
             self.recovery = None
+            how = f"last {last.name}"
+            if last.connected_at > since:
+                how += (f": connected again through node{last.node} at +{last.connected_at - since:.1f} s, "
+                        f"its first frame at +{last.first_frame_at - since:.1f} s")
+            self.recovery_note = how
 
     def fault(self, at: float) -> None:
         self.recovery = (at, self.lead)
         self.recovered_at = None
+        self.recovery_note = ""
 
     def game_over(self, seed: int, battles: int) -> None:
         known = self.ended.setdefault(seed, battles)
@@ -558,11 +573,12 @@ class FaultReport:
     at: float
     end: float = 0.0
     recovery: dict[str, float | None] = field(default_factory=dict)
+    waited_for: dict[str, str] = field(default_factory=dict)
     rewound: int = 0
     seats: int = 0
     stuck: int = 0
     events: list[str] = field(default_factory=list)
-    consumers: dict[str, int | None] = field(default_factory=dict)
+    consumers: Consumers = field(default_factory=dict)
     rss_mib: dict[str, float] = field(default_factory=dict)
     store_kib: dict[str, int] = field(default_factory=dict)
     log_lines: dict[str, int] = field(default_factory=dict)
@@ -594,7 +610,7 @@ class Soak:
         self.faults: list[FaultReport] = []
         self.seen_processes: dict[int, str] = {}
         self.tasks: list[asyncio.Task[None]] = []
-        self.baseline: dict[str, int | None] = {}
+        self.baseline: Consumers = {}
         self.started = 0.0
         self.errors: list[str] = []
         """The soak's own failures (a bot's task that raised): the run's verdict cannot be trusted."""
@@ -647,8 +663,10 @@ class Soak:
         live = [m.url for m in self.cluster.members if m.process is not None and m.process.poll() is None and m.url]
         return await nats_connect(live, lambda line: None, token=self.cluster.token, timeout=5.0)
 
-    async def consumers(self) -> dict[str, int | None]:
-        counts: dict[str, int | None] = dict.fromkeys(STREAMS)
+    async def consumers(self) -> Consumers:
+        """Each stream's consumers in use (a pull consumer, or a push consumer with a subscriber) and those
+        lingering unbound until their inactive threshold (a stopped watch's, a dead node's)."""
+        counts: Consumers = dict.fromkeys(STREAMS)
         try:
             client = await self.client()
         except Exception:  # noqa: BLE001 - NATS away: the counts are unknown, said as such
@@ -657,7 +675,9 @@ class Soak:
             js = client.jetstream(timeout=5.0)
             for stream in STREAMS:
                 with contextlib.suppress(Exception):
-                    counts[stream] = (await js.stream_info(stream)).state.consumer_count
+                    infos = await js.consumers_info(stream)
+                    used = sum(1 for info in infos if info.config.deliver_subject is None or info.push_bound)
+                    counts[stream] = (used, len(infos) - used)
         finally:
             await client.close()
         return counts
@@ -840,6 +860,7 @@ class Soak:
         await asyncio.sleep(max(0.0, until - self.clock()))
         for table in self.tables:
             report.recovery[table.name] = table.recovered[-1] if table.recovery is None and table.recovered else None
+            report.waited_for[table.name] = table.recovery_note if report.recovery[table.name] is not None else ""
             table.recovery = None
         mine = self.events[events_before:]
         report.rewound = sum(e.kind in ("rewound", "histories differ", "game rewound") for e in mine)
@@ -933,7 +954,9 @@ class Soak:
         lost_tables = sorted({e.table for e in events if e.kind == "game rewound"}
                              | {t.name for t in self.tables if max(t.first_seen.values(), default=0.0) < last_fault})
         windows = [f.consumers for f in self.faults] + [final_consumers]
-        consumers_constant = all(w == self.baseline for w in windows) and None not in self.baseline.values()
+        used = [{name: None if n is None else n[0] for name, n in w.items()} for w in [self.baseline, *windows]]
+        consumers_constant = all(u == used[0] for u in used) and None not in used[0].values()
+        lingering = max((n[1] for w in windows for n in w.values() if n is not None), default=0)
         max_lines = max((n for f in self.faults for n in f.log_lines.values()), default=0)
         quiet = os.getloadavg()[0] < (os.cpu_count() or 1)
         lease = self.args.lease
@@ -947,8 +970,9 @@ class Soak:
             "every node holds a lease": goal(sum(not held for held in leases.values()), 0, "; ".join(
                 f"{node.name}'s last words of its lease: {lease_lines(node)}" for node in self.nodes
                 if not leases.get(node.name))),
-            "consumers constant": {"value": [fmt_counts(w) for w in windows], "goal": fmt_counts(self.baseline),
-                                   "met": consumers_constant, "detail": ""},
+            "consumers in use constant": {"value": [fmt_counts(w) for w in windows], "goal": fmt_counts(self.baseline),
+                                          "met": consumers_constant,
+                                          "detail": f"(in use+lingering; at most {lingering} lingering on a stream)"},
             "tables not recovered within their window": goal(unrecovered, 0),
             "recovery p99 (quiet machine)": {"value": p99, "goal": lease + 3, "met": not quiet or p99 <= lease + 3,
                                              "detail": "checked" if quiet else "not checked: load above the cores"},
@@ -986,9 +1010,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
 
 
-def fmt_counts(counts: dict[str, int | None]) -> str:
-    return " ".join(f"{name.removeprefix('KV_war-tui-').removeprefix('war-tui-')}={'?' if n is None else n}"
-                    for name, n in counts.items())
+def fmt_counts(counts: Consumers) -> str:
+    return " ".join(f"{name.removeprefix('KV_war-tui-').removeprefix('war-tui-')}="
+                    + ("?" if n is None else f"{n[0]}+{n[1]}") for name, n in counts.items())
 
 
 def load() -> str:
@@ -1000,6 +1024,9 @@ def print_fault(report: FaultReport, lease: int) -> None:
     times = ", ".join(f"{name} {'not recovered' if s is None else f'{s:.1f} s'}" for name, s in report.recovery.items())
     print(f"\nfault {report.number} at {report.at:.0f} s: {report.kind}: {report.target}", flush=True)
     print(f"  recovery: {times} (goal p99 <= {lease + 3} s)")
+    for name, how in report.waited_for.items():
+        if how and (report.recovery.get(name) or 0.0) > lease + 3:
+            print(f"    {name}: {how}")
     print(f"  battles rewound {report.rewound}, seats lost or swapped {report.seats}, screens stuck {report.stuck}, "
           f"processes left behind {report.left_behind}")
     print(f"  consumers {fmt_counts(report.consumers)}")
