@@ -162,7 +162,7 @@ class RelayNode:
                 await sub.unsubscribe()
         self._subs = []
         for relayed in list(self.relayed.values()):
-            relayed.end()
+            relayed.end(fault=True)
 
     # -- sending, in order ------------------------------------------------------------------------------
 
@@ -286,7 +286,7 @@ class RelayNode:
             connected = self.client.is_connected
             for relayed in list(self.relayed.values()):
                 if relayed.heard < quiet and connected:
-                    relayed.end()
+                    relayed.end(fault=True)  # its door died or was cut off: not its player's leaving
                     self.wake()
                 else:
                     relayed.resend(after)

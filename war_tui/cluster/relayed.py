@@ -145,10 +145,11 @@ class Relayed:
         self._applied.append((number, seq))
 
     def move(self) -> None:
-        """This node stops serving: the door is told to go to the table's next owner, after what it was sent."""
+        """This node stops serving: the door is told to go to the table's next owner, after what it was sent; the
+        seat waits for its player there as it was."""
         if not self.done and not self.ending:
             self._send(MOVE, b"")
-        self.end()
+        self.end(fault=True)
 
     def watch_deadline(self) -> None:
         delay = seconds_until(self.link.next_deadline(), self.link.clock)
@@ -160,12 +161,14 @@ class Relayed:
         self.link.poll()
         self.watch_deadline()
 
-    def end(self) -> None:
+    def end(self, fault: bool = False) -> None:
+        """The relayed connection is over here: by its player's leaving, or with ``fault`` (its door fell silent,
+        this node stops serving the table), which is not their leaving: their seat waits for them as it was."""
         if self.done:
             return
         self.done = True
         if self._due is not None:
             self._due.cancel()
         self.link.on_output = None
-        self.link.close()
+        self.link.close(fault=fault)
         self.relay.relayed.pop(self.request.conn, None)

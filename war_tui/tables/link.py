@@ -165,10 +165,11 @@ class Link:
         """Closed and everything sent: the host may hang up."""
         return self.closed and not self._queue and not self._resync
 
-    def close(self, reason: str | None = None) -> None:
+    def close(self, reason: str | None = None, fault: bool = False) -> None:
         """The connection is over (or must be): leave the table and the lobby; safe to call twice.
 
-        With a ``reason``, the connection is told it as a closing notice first.
+        With a ``reason``, the connection is told it as a closing notice first. With ``fault`` it went with a
+        fault between servers, not by its player's leaving: the seat waits for them as it was (``Table.leave``).
         """
         if self.closed:
             return
@@ -182,7 +183,7 @@ class Link:
         self._leave_lobby()
         if self.member is not None:
             member, self.member = self.member, None
-            member.leave()
+            member.leave(fault)
 
     # ------------------------------------------------------------ inside
 

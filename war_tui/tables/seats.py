@@ -402,6 +402,24 @@ class Seats(Generic[M]):
         return Seating(f"{member.name} left seat {number}: the house plays it until they return",
                        f"{member.name} left seat {number}, kept for {grace:g} s", member.identity)
 
+    def lose(self, member: M, seat: Seat[M], now: float) -> Seating:
+        """``member``'s connection went with a fault (the node that relayed it fell silent, the table moved to
+        another node): not their leaving. The seat is ``lost``, kept for them as if the process that held the
+        table had stopped, their flip and requests standing and no short stay; without an identity there is
+        nobody to keep it for, and the house plays it."""
+        number = seat.number
+        seat.member = None
+        seat.left_at = now
+        if seat.identity is None:
+            seat.flipped = False
+            seat.drop_wishes()
+            text = f"{member.name} left seat {number}: the house plays it"
+            return Seating(text, text, None)
+        seat.lost = True
+        return Seating(f"{member.name} is away: the seat waits for them as it was",
+                       f"{member.name}'s connection to seat {number} went with a fault; the seat is kept for them "
+                       "as it was", member.identity)
+
     def play_house(self, seat: Seat[M]) -> None:
         """The house sits in ``seat`` at its player's asking (a newcomer still takes it from the house)."""
         seat.name, seat.identity = HOUSE_NAME, None

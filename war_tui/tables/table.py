@@ -107,8 +107,8 @@ class Member:
     def restart(self, on: bool = True) -> bool:
         return self.table.restart(self, on)
 
-    def leave(self) -> None:
-        self.table.leave(self)
+    def leave(self, fault: bool = False) -> None:
+        self.table.leave(self, fault)
 
     def request(self, request: Request) -> bool:  # noqa: C901 - one branch per request kind, a flat dispatch
         """Carry out a table request (``Flip``, ``Auto``, ``Restart``, ``WarStop``, ``Emote``, ``House``, ``Sit``,
@@ -317,11 +317,13 @@ class Table:
         else:
             self.tell(member, Notice(NoticeCode.INFO, "both seats are taken: you are watching"))
 
-    def leave(self, member: Member) -> None:
+    def leave(self, member: Member, fault: bool = False) -> None:
         """``member`` has gone (asked to leave, or the connection closed); safe to call twice.
 
         Their seat is kept for their identity for the reconnect grace, unless they leave within
         the short stay of first sitting there before anything moved (a connection that only knocked).
+        With ``fault`` the connection went with a fault between servers, not by its player's leaving: the seat
+        waits for them as it was, their flip and requests standing (``Seats.lose``).
         """
         if not member.present:
             return
@@ -331,7 +333,9 @@ class Table:
         if not self.members:
             self._empty_since = now
         if member.seat is not None:
-            seating = self._seats.vacate(member, self._seats[member.seat.index], now, self._moves)
+            seat = self._seats[member.seat.index]
+            seating = (self._seats.lose(member, seat, now) if fault
+                       else self._seats.vacate(member, seat, now, self._moves))
             self._seat_event(seating)
             self._note(Notice(NoticeCode.LEFT, seating.notice))
         self.revision += 1
