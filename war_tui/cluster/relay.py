@@ -146,6 +146,12 @@ class RelayNode:
         for relayed in list(self.relayed.values()):
             relayed.move()
 
+    def move_table(self, table: str) -> None:
+        """Each door relaying to ``table`` here is told to take its connection to the table's next owner (another
+        node wrote the table: this one lets it go); their seats are kept for them."""
+        for relayed in [r for r in self.relayed.values() if r.table == table]:
+            relayed.move()
+
     async def _drain(self) -> None:
         deadline = asyncio.get_running_loop().time() + DRAIN_TIMEOUT
         while (self._outbox or self._sending.is_set()) and asyncio.get_running_loop().time() < deadline and self._tasks:

@@ -85,6 +85,9 @@ class TableKeeper:
         self._unwritten_since: set[str] = set()
         """Tables that handed on a flip the store does not hold yet (``_unwritten``): a stop writes them."""
         self._failing = False
+        self.on_let_go: Callable[[str], None] | None = None
+        """Called with a table's name as this server lets it go, before its screens are told: the cluster's relay
+        sends the connections it relays there after the table (``RelayNode.move_table``)."""
         self.written = 0
         """Checkpoints the store has kept (for the figures and the tests)."""
 
@@ -286,6 +289,8 @@ class TableKeeper:
         self._let_go_table(name)
 
     def _let_go_table(self, name: str) -> None:
+        if self.on_let_go is not None:
+            self.on_let_go(name)
         self.registry.table_gone(name, kept=False)
         self._let_go.add(name)
         self._unwritten_since.discard(name)

@@ -173,12 +173,14 @@ class Nodes:
         await self.games.start()
         self.host.router = self.route
         self.host.publish = self.games.publish
+        self.keeper.on_let_go = self.relay.move_table
         self.host.registry.elsewhere = self.elsewhere
         self._tasks = [asyncio.get_running_loop().create_task(self._lobby_loop())]
 
     async def stop(self) -> None:
         self.host.router = None
         self.host.publish = None
+        self.keeper.on_let_go = None
         self.host.registry.elsewhere = None
         await self.games.stop(GAMES_TIMEOUT)
         await end_tasks(self._tasks)
