@@ -148,12 +148,13 @@ async def test_a_node_stopped_hands_its_tables_over_and_players_elsewhere_keep_t
 
 async def test_a_player_whose_node_died_keeps_the_seat_at_a_table_served_elsewhere(tmp_path, nats_server):
     """bob's connection is on B, relayed to A; B dies. A hears nothing from B's relay for a lease and lets
-    bob's connection go: his seat is kept for him (away), and he sits in it again through A."""
+    bob's connection go, a fault and not his leaving: his seat waits for him as it was (awaited, as after a
+    restart), and he sits in it again through A."""
     async with two_nodes(tmp_path, nats_server) as nodes:
         ann, bob = await nodes.ann_and_bob()
         await play(ann, bob, 2)
         await kill_node(nodes.b)
-        await ann.expect(r"STATE seats=ann:player,bob:away ")
+        await ann.expect(r"STATE seats=ann:player,bob:awaited ")
         bob.conn.close()
         bob = await nodes.sit(nodes.a, "bob", "table oak")
         await bob.expect(r"SNAPSHOT you=bob seat=2 game=1 battles=2 ")

@@ -273,8 +273,9 @@ class HeldLink:
     def finished(self) -> bool:
         return self.closed and not self.out
 
-    def close(self) -> None:
+    def close(self, fault: bool = False) -> None:
         self.closed = True
+        self.fault = fault
 
     def next_deadline(self) -> None:
         return None
@@ -468,6 +469,7 @@ async def test_an_owner_lets_a_quiet_door_go_only_while_its_own_connection_is_up
         assert relayed.heard >= before
         node.client.is_connected = True
         await until(lambda: link.closed, "a door quiet for a lease with the connection up is let go")
+        assert link.fault, "a door gone quiet is a fault, not its player's leaving: the seat waits for them as it was"
     finally:
         await node.stop()
 

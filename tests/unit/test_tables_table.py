@@ -375,6 +375,45 @@ def test_a_player_back_at_their_kept_seat_keeps_it_again_however_soon_they_drop(
     assert table.join("ann", Recorder(), identity=ANN_KEY).seat is Side.P1
 
 
+def test_a_connection_gone_with_a_fault_keeps_its_seat_flip_and_requests_however_soon():
+    """bob sat a second ago and flipped nothing when his relay went with a fault: not his leaving, so no short stay
+    (before: "bob left seat 2 after 1 s, before any flip: the seat is not kept", and whoever came first took it);
+    his war stop stands, the house plays nothing for him, and back, he plays on where he was."""
+    lines: list[str] = []
+    table, clock = make_table(dealing(*PLAIN), log=lines.append)
+    ann = table.join("ann", Recorder(), identity=ANN_KEY)
+    bob = table.join("bob", Recorder(), identity=BOB_KEY)
+    bob.table.set_war_stop(bob, True)
+    clock.advance(1)
+    bob.leave(fault=True)
+    assert "not kept" not in lines[-1] and "went with a fault" in lines[-1]
+    assert table.state().seats[1].status is SeatStatus.AWAITED and table.state().seats[1].war_stop
+    ann.flip()
+    assert table.game.battles == 0, "the house does not flip for a player moved by a fault"
+    assert table.join("eve", Recorder(), identity=EVE_KEY).watching
+    clock.advance(20)
+    table.poll()
+    back = table.join("bob", Recorder(), identity=BOB_KEY)
+    assert back.seat is Side.P2 and table.state().seats[1].war_stop
+    back.flip()
+    assert table.game.battles == 1
+
+
+def test_a_table_whose_players_went_with_a_fault_waits_for_them_past_its_close_delay():
+    """Nobody is connected here, but both seats' players went with a fault (their connections move to the table's
+    next server): the table waits for them for the reconnect grace, not the close delay of a table nobody kept."""
+    table, clock = make_table()
+    ann = table.join("ann", Recorder(), identity=ANN_KEY)
+    bob = table.join("bob", Recorder(), identity=BOB_KEY)
+    clock.advance(1)
+    ann.leave(fault=True)
+    bob.leave(fault=True)
+    clock.advance(60)
+    table.poll()
+    assert not table.closed
+    assert table.join("bob", Recorder(), identity=BOB_KEY).seat is Side.P2
+
+
 def test_after_five_minutes_the_seat_goes_to_whoever_sits_next():
     table, clock, (_ann, bob), _sinks = settled()
     bob.leave()

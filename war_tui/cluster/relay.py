@@ -14,8 +14,8 @@ wire, each applied once and in order. The numbers are the requests' ids: a key s
 Every buffer is ours to bound: the owner's link has its bounded queue, the door's queue (``RemoteLink``) drops
 to a gap past ``MAX_QUEUED_BYTES`` and asks the owner for a fresh snapshot, and each direction's window holds
 at most ``MAX_WINDOW_MESSAGES`` and ``MAX_WINDOW_BYTES``. The door pings each open relay every third of a lease;
-the owner closes a relayed link not heard from for a lease (its door died): its seat is then kept for its
-identity as for any connection that left. The door learns that an owner died from the owner's node lease
+the owner closes a relayed link not heard from for a lease (its door died): a fault, not its player's leaving,
+so its seat waits for them as it was, flip and requests standing (``Seats.lose``). The door learns that an owner died from the owner's node lease
 (``Owners.alive``) and re-routes the connection (``on_moved``) once the table's owner record names another node
 (``_follow``), never back to the owner without a lease.
 
