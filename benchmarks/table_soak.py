@@ -67,6 +67,10 @@ LINE_GAME = re.compile(r"^Game ([\d,]+)(?:, battle ([\d,]+)\.| is dealt\.)")
 LINE_BATTLE = re.compile(r" beats |wins? the battle\.")
 SEAT = re.compile(r"(soak\d+[ab])(?: \(you\))? (flipped|to flip)")
 """A seat on a seats line, and whether its player has flipped for the coming battle."""
+DEALING = re.compile(r"^(\S+) (no longer )?asks to deal again\.$")
+"""A player asking to deal again, or no longer."""
+DEAL_AGAIN = 2.0
+"""Seconds between a player's asks to deal again: a result holds against a key that comes too soon after another."""
 AUTO_WAIT = 20.0
 """Seconds a table's auto-play gets to start (and, once asked, to stop) before the run goes on without it."""
 Key = tuple[int, int]
@@ -178,6 +182,8 @@ class LineWatcher:
         """When it said a player no longer asks for auto-play."""
         self.said: deque[str] = deque(maxlen=50)
         """Its last sentences."""
+        self.dealing: set[str] = set()
+        """The players it last heard asking to deal again."""
         self._partial = b""
         self.reader = asyncio.create_task(self._read())
 
@@ -203,6 +209,11 @@ class LineWatcher:
             self._note((self.now[0], self.now[1] + 1), at)
         if line.startswith("Game over:") or line == "That game is over.":
             self.over = True
+        asking = DEALING.match(line)
+        if asking is not None:
+            (self.dealing.discard if asking[2] else self.dealing.add)(asking[1])
+        if found is not None:
+            self.dealing.clear()
         if line.startswith("Auto-play on:") or line == "Auto-play off.":
             self.auto.append((at, line != "Auto-play off."))
         if line.endswith("no longer asks for auto-play."):
@@ -252,6 +263,14 @@ class Table:
         self.keys[player].append((asyncio.get_running_loop().time(), keys))
         self.players[player].type(keys)
 
+    def deal_again(self, player: int) -> None:
+        """At game over: ``r``, unless the table says this player asks already or their last ``r`` was too soon (a
+        result holds against a key soon after another, so one that came too soon is pressed again)."""
+        name = f"{self.name}{'ab'[player]}"
+        last = next((at for at, keys in reversed(self.keys[player]) if keys == b"r"), None)
+        if name not in self.line.dealing and (last is None or asyncio.get_running_loop().time() - last >= DEAL_AGAIN):
+            self.type(player, b"r")
+
     def timelines(self) -> list[dict[Key, float]]:
         return [s.first_seen for s in self.screens] + [self.line.first_seen]
 
@@ -286,14 +305,11 @@ async def open_table(server: SoakServer, index: int) -> Table:
 async def play(table: Table, player: int, gaps: tuple[float, float], stop_at: float, rng: random.Random) -> int:
     """One player's keys until ``stop_at``: a flip after each random gap, and a deal once the game is over."""
     keys = 0
-    asked_deal = 0
     loop = asyncio.get_running_loop()
     while loop.time() < stop_at:
         await asyncio.sleep(rng.uniform(*gaps))
         if table.line.over:
-            if asked_deal != table.line.game:  # ask once per game over; the table deals once both asked
-                table.type(player, b"r")
-                asked_deal = table.line.game
+            table.deal_again(player)
         else:
             table.type(player, b" ")
         keys += 1
@@ -306,10 +322,12 @@ async def auto_stops(table: Table, stops: int, seconds: float) -> None:
     loop = asyncio.get_running_loop()
     line = table.line
     for _ in range(stops):
-        if line.over:
+        for _ in range(int(AUTO_WAIT / DEAL_AGAIN)):
+            if not line.over:
+                break
             for player in (0, 1):
-                table.type(player, b"r")
-            await until(lambda: not line.over, AUTO_WAIT)
+                table.deal_again(player)
+            await asyncio.sleep(DEAL_AGAIN)
         said = len(line.auto)
         for player in (0, 1):
             table.type(player, b"a")
