@@ -132,6 +132,12 @@ class SoakScreen(Screen):
         self.flipped: dict[tuple[Key, str], float] = {}
         super().__init__(conn, process)  # type: ignore[arg-type]  # a web screen has neither
 
+    def _note(self, key: Key, at: float) -> None:
+        game, battle = key
+        if self.now[0] and game > self.now[0] and battle == self.now[1] > 0:
+            return  # a new deal's seed beside the last game's pile: a frame read before it was all drawn
+        super()._note(key, at)
+
     def _take(self, chunk: bytes, at: float) -> None:
         super()._take(chunk, at)
         if self.now[1] < 0:
