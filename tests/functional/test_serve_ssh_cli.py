@@ -155,6 +155,17 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, keys_file):
 
 
 @pytest.mark.no_server
+def test_a_metrics_port_in_use_is_one_line_and_exit_2_before_anything_starts(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = serve("--port", "0", "--public", "--metrics", str(port), "--host-key", str(tmp_path / "hk"))
+        one_line_exit_2(result, f"--metrics: cannot listen on 127.0.0.1:{port}: address already in use")
+    assert not (tmp_path / "hk").exists()
+
+
+@pytest.mark.no_server
 def test_a_host_name_that_does_not_resolve_is_one_clear_line(tmp_path, keys_file):
     result = serve("--host", "nosuchhost.invalid", "--port", "0", "--authorized-keys", str(keys_file),
                    "--host-key", str(tmp_path / "hk"))
@@ -255,6 +266,9 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
         (["--nats", "nats://" + "h" * 5000 + ":4222"], ["--nats must be", "longer than 2,048 characters"]),
         (["--node-lease", "1"], ["--node-lease must be at least 2"]),
         (["--node-lease", "61"], ["--node-lease must be at most 60"]),
+        (["--metrics", "70000"], ["--metrics", "port must be from 0 to 65535"]),
+        (["--metrics", "nine"], ["--metrics", "port must be a whole number"]),
+        (["--public", "--metrics-host", "0.0.0.0"], ["--metrics-host is for the metrics listener: add --metrics"]),
     ],
 )
 def test_bad_flags_are_one_line_and_exit_2(tmp_path, args, words):

@@ -32,6 +32,7 @@ import json
 import os
 import re
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -180,6 +181,8 @@ class NodeLease:
         self.on_rejoined = on_rejoined
         self.rejoins = 0
         """Fresh leases taken after one was lost (for the log and the tests)."""
+        self.written_at: float | None = None
+        """When (``time.monotonic``) the last take or renewal that NATS kept was sent: the lease lasts from then."""
         self._task: asyncio.Task[None] | None = None
 
     def _value(self) -> bytes:
@@ -190,8 +193,10 @@ class NodeLease:
         for _ in range(8):  # a marker may appear between the read and the write; the next read sees it
             record = await self.bucket.read(node_key(self.node))
             with contextlib.suppress(StaleWrite):
+                sent = time.monotonic()
                 self.revision = await self.bucket.write(node_key(self.node), self._value(), record.revision, self.seconds)
                 self.lost = False
+                self.written_at = sent
                 return
         raise StaleWrite(node_key(self.node))
 
@@ -199,18 +204,28 @@ class NodeLease:
         """Renew by compare-and-set on the last revision; False (and ``lost``) if the lease ran out meanwhile."""
         if self.lost:
             return False
+        sent = time.monotonic()
         try:
             self.revision = await self.bucket.write(node_key(self.node), self._value(), self.revision, self.seconds)
         except StaleWrite:
             record = await self.bucket.read(node_key(self.node))
             if record.value == self._value():  # a renewal that timed out here was written there: still ours
                 self.revision = record.revision
+                self.written_at = sent
                 return True
             self.lost = True
             if self.on_lost is not None:
                 self.on_lost()
             return False
+        self.written_at = sent
         return True
+
+    @property
+    def held(self) -> bool:
+        """Whether the node holds its lease by its own clock: not lost, and kept by NATS within a lease (a node cut
+        off from NATS stops holding it when it runs out there, before a renewal can tell)."""
+        written = self.written_at
+        return not self.lost and written is not None and time.monotonic() - written < self.seconds
 
     async def rejoin(self) -> None:
         """Take a fresh lease after this one was lost, then ``on_rejoined``; NATS's error if it does not answer."""

@@ -13,6 +13,8 @@ import contextlib
 from collections.abc import Callable
 
 from nats.aio.client import Client
+from nats.errors import Error as NatsError
+from nats.errors import NoRespondersError
 
 from ..untrusted import BadRecords
 from .access import NatsAccess, Secret
@@ -22,10 +24,13 @@ from .connection import connect
 from .embedded import EmbeddedNats
 from .errors import ClusterUnavailable
 from .leases import LeaseBucket, NodeLease, Owners, node_id
+from .relay_wire import PREFIX
 from .table_store import NatsTableStore
 
 CLOSE_TIMEOUT = 5.0
 """Seconds the connection has to flush what it holds when the server stops."""
+PROBE_SUBJECT = f"{PREFIX}.probe"
+"""What ``answers`` asks on: war-tui's NATS user may publish there, and no node listens to it."""
 
 
 class Cluster:
@@ -91,6 +96,25 @@ class Cluster:
         from .connection import shown_url
 
         return f"tables kept in NATS: {', '.join(shown_url(url) for url in self.config.urls)}; node {self.node}"
+
+    @property
+    def connected(self) -> bool:
+        """The connection to NATS is up (the client's view: a stopped nats-server may still look connected)."""
+        return self.client is not None and self.client.is_connected
+
+    async def answers(self, timeout: float) -> bool:
+        """Whether NATS answers within ``timeout``: a request on a subject war-tui may publish on (docs/cluster.md)
+        that no node listens to, so NATS answers itself ("no responders")."""
+        client = self.client
+        if client is None or not client.is_connected:
+            return False
+        try:
+            await client.request(PROBE_SUBJECT, b"", timeout=timeout)
+        except NoRespondersError:
+            return True
+        except (TimeoutError, NatsError, OSError):
+            return False
+        return True
 
     def _reconnected(self) -> None:
         for call in list(self.on_reconnect):

@@ -15,7 +15,15 @@ from pathlib import Path
 from ..settings.options import Option, add_flags, number, whole
 from ..web.hosts import web_host_value
 from .common import Commands, UsageError
-from .serve_ssh import MAX_IDLE_MINUTES, MAX_SESSIONS, _serve, add_server_flags, port_value, prepare_server
+from .serve_ssh import (
+    MAX_IDLE_MINUTES,
+    MAX_SESSIONS,
+    _serve,
+    add_server_flags,
+    metrics_address,
+    port_value,
+    prepare_server,
+)
 
 MAX_MESSAGE_KB = 1024
 MAX_BACKLOG_KB = 65_536
@@ -103,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     context = tls_context(args.web_cert, args.web_key) if args.web is not None else None
     if args.ssh is not None and args.web is not None and args.ssh == args.web != 0:
         raise UsageError(f"--ssh and --web cannot share port {args.ssh}")
+    metrics = metrics_address(args)
     server, banner, forget_key = prepare_server(args, args.ssh or 0, ssh=args.ssh is not None)
     starter = None
     if args.web is not None:
@@ -135,7 +144,9 @@ def run(args: argparse.Namespace) -> int:
             return door
 
     try:
-        return asyncio.run(_serve(server, banner, args.host, args.ssh or 0, web=starter, ssh=args.ssh is not None))
+        return asyncio.run(_serve(
+            server, banner, args.host, args.ssh or 0, web=starter, ssh=args.ssh is not None, metrics=metrics,
+        ))
     except UsageError:
         forget_key()
         raise

@@ -34,6 +34,7 @@ from .common import Commands, UsageError
 if TYPE_CHECKING:
     from collections.abc import Awaitable
 
+    from ..serving.metrics_http import MetricsListener
     from ..serving.server import GameServer
     from ..ssh.server import SshServer  # asyncssh loads only when the SSH door really opens
     from ..web.server import WebDoor  # aiohttp likewise, only when serve --web really serves
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 DEFAULT_PORT = 2222
 MAX_SESSIONS = 10_000
 CLUSTER = "where the tables are kept"
+OPERATIONS = "metrics and probes (docs/operations.md)"
+METRICS_HOST = "127.0.0.1"
 MAX_NICE = 19  # the lowest priority there is
 MAX_TABLES = 100  # the lobby fits one protocol line (tables.registry.MAX_MAX_TABLES)
 MAX_PER_ADDRESS = 1000
@@ -180,6 +183,11 @@ SERVER = (
     whole("node_lease", MIN_LEASE, MAX_LEASE, DEFAULT_LEASE, metavar="S", group=CLUSTER,
           help="seconds this server's lease in the cluster lasts unless renewed, {low}-{high}: how long its tables"
           " wait for it after it dies before another server takes them (default {default})"),
+    Option("metrics", None, parse=port_value, metavar="PORT", group=OPERATIONS,
+           help="serve /metrics (Prometheus), /healthz and /readyz over HTTP on PORT, a listener of its own"
+           " (0 picks a free one, printed at start; default: none)"),
+    Option("metrics_host", None, metavar="ADDR", group=OPERATIONS,
+           help=f"address the --metrics listener listens on (default {METRICS_HOST}, whatever --host says)"),
     Option("no_leaderboard", False, kind="switch",
            help="keep no leaderboard: the lobby's s shows none (finished table games are still recorded)"),
     Option("log_level", "info", choices=("info", "debug"),
@@ -263,12 +271,22 @@ def preload_argv(args: argparse.Namespace) -> list[str] | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    metrics = metrics_address(args)
     server, banner, forget_key = prepare_server(args, args.port)
     try:
-        return asyncio.run(_serve(server, banner, args.host, args.port))
+        return asyncio.run(_serve(server, banner, args.host, args.port, metrics=metrics))
     except UsageError:
         forget_key()
         raise
+
+
+def metrics_address(args: argparse.Namespace) -> tuple[str, int] | None:
+    """Where the ``--metrics`` listener listens (None: it does not)."""
+    if args.metrics is None:
+        if args.metrics_host is not None:
+            raise UsageError("--metrics-host is for the metrics listener: add --metrics PORT")
+        return None
+    return args.metrics_host or METRICS_HOST, args.metrics
 
 
 def prepare_server(
@@ -461,14 +479,20 @@ def lower_first(text: str) -> str:
     return text[0].lower() + text[1:] if text[1:2].islower() else text
 
 
-def log_listening(server: GameServer, host: str, ssh: bool, door: WebDoor | None) -> None:
-    """Each open door's "listening" line: what a player connects to."""
+def log_listening(
+    server: GameServer, host: str, ssh: bool, door: WebDoor | None, metrics: MetricsListener | None = None
+) -> None:
+    """Each open door's "listening" line: what a player connects to; then the metrics listener's."""
     host = f"[{host}]" if ":" in host else host
     if ssh:
         listening = cast("SshServer", server).port
         server.log(f"listening on {host}:{listening}: ssh -p {listening} {host}")
     if door is not None:
         server.log(f"listening on {host}:{door.port}: open {door.scheme}://{host}:{door.port}/ in a browser")
+    if metrics is not None:
+        url = metrics.url()
+        server.log(f"listening on {url.removeprefix('http://')}: metrics at {url}/metrics, probes at {url}/healthz"
+                   f" and {url}/readyz")
 
 
 async def first_done(*waits: Awaitable[object]) -> None:
@@ -483,13 +507,52 @@ async def first_done(*waits: Awaitable[object]) -> None:
 
 
 async def _serve(
-    server: GameServer, banner: list[str], host: str, port: int, web: WebStarter | None = None, ssh: bool = True
+    server: GameServer, banner: list[str], host: str, port: int, web: WebStarter | None = None, ssh: bool = True,
+    metrics: tuple[str, int] | None = None,
 ) -> int:
     """Serve until a signal; ``web`` makes and starts the web door beside (or instead of, without ``ssh``) SSH.
 
-    With ``ssh`` the server is the SSH door too (an ``SshServer``, listening at ``host``:``port``).
+    With ``ssh`` the server is the SSH door too (an ``SshServer``, listening at ``host``:``port``). ``metrics``:
+    where the metrics listener listens; it opens first, so its probes answer (not ready) while the server starts,
+    and closes last.
     """
     raised = raise_file_limit()
+    listener = await open_metrics(server, metrics)
+    try:
+        return await _serve_doors(server, banner, host, port, web, ssh, listener, raised)
+    finally:
+        if listener is not None:
+            await listener.stop()
+
+
+async def open_metrics(server: GameServer, where: tuple[str, int] | None) -> MetricsListener | None:
+    """The metrics listener, listening (None without ``--metrics``); a port it cannot take is one line, exit 2."""
+    if where is None:
+        return None
+    from ..serving.metrics_http import MetricsListener  # prometheus_client loads only with --metrics
+
+    listener = MetricsListener(server, *where)
+    try:
+        await listener.start()
+    except OSError as exc:
+        raise UsageError(f"--metrics: {listen_error(*where, exc)}") from None
+    return listener
+
+
+def log_banner(server: GameServer, banner: list[str], raised: str | None) -> None:
+    """What the server says of itself before it listens: its keys, statistics, players, NATS, open files."""
+    for line in banner:
+        server.log(line)
+    if server.cluster is not None:
+        server.log(server.cluster.describe())
+    if raised is not None:
+        server.log(raised)
+
+
+async def _serve_doors(
+    server: GameServer, banner: list[str], host: str, port: int, web: WebStarter | None, ssh: bool,
+    metrics: MetricsListener | None, raised: str | None,
+) -> int:
     try:
         await server.start()
     except OSError as exc:
@@ -503,12 +566,7 @@ async def _serve(
         except BaseException:
             await server.stop()
             raise
-    for line in banner:
-        server.log(line)
-    if server.cluster is not None:
-        server.log(server.cluster.describe())
-    if raised is not None:
-        server.log(raised)
+    log_banner(server, banner, raised)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -516,8 +574,12 @@ async def _serve(
     if server.game_parent is not None:  # "listening" is the line a player acts on: games fork from then on
         await first_done(server.game_parent.first_start(), stop.wait())
     if not stop.is_set():
-        log_listening(server, host, ssh, door)
+        log_listening(server, host, ssh, door, metrics)
+        if metrics is not None:
+            metrics.serving()
     await stop.wait()
+    if metrics is not None:
+        metrics.stopping()  # /readyz first: a balancer sends no one new while the tables are handed over
     server.log(f"stopping: ending {plural(server.games(), 'game')}")
     if door is not None:
         await door.stop()

@@ -7,12 +7,14 @@ modules of a door need not import the server that holds them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Coroutine, MutableSet
 from typing import Any, Protocol
 
 from .config import GameConfig
+from .counts import ServerCounts
 from .game_parent import GameParent
 from .limits import FloodLog
+from .pty_process import PtyProcess
 from .table_host import TableHost
 
 
@@ -30,6 +32,16 @@ class House(Protocol):
 
     @property
     def flood_log(self) -> FloodLog: ...
+
+    @property
+    def counts(self) -> ServerCounts:
+        """What ``--metrics`` reads; a door counts its refusals here."""
+        ...
+
+    @property
+    def processes(self) -> MutableSet[PtyProcess]:
+        """Every game process started: ``--metrics`` counts those still running."""
+        ...
 
     def log(self, line: str) -> None: ...
 

@@ -49,6 +49,7 @@ async def start_game(
             pass_fds=() if table is None else (table.fileno(),), parent=parent, line=line,
         )
         if process is not None:
+            house.processes.add(process)
             return process
     raise RuntimeError("the game was neither forked nor started")  # started afresh, a game starts or raises
 

@@ -88,6 +88,8 @@ class FloodLog:
         self._second = -1
         self._written = 0
         self._held: Counter[str] = Counter()
+        self.held_total = 0
+        """Lines held back since the start (summarised instead), for ``--metrics``."""
 
     def __call__(self, line: str, kind: str = "connection lines") -> None:
         second = int(self._clock())
@@ -98,6 +100,7 @@ class FloodLog:
             self._log(line)
         else:
             self._held[kind] += 1
+            self.held_total += 1
 
     def flush(self) -> None:
         if self._held:

@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import sys
 import time
+import weakref
 from collections.abc import Callable, Coroutine, Iterator
 from datetime import datetime
 from typing import Any, Protocol
@@ -16,6 +17,7 @@ from ..presentation.words import plural
 from ..tables import reduce_name
 from ..tables.names import name_key
 from .config import GameConfig
+from .counts import ServerCounts
 from .environment import home_directory, session_environment
 from .game_parent import GameParent
 from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer
@@ -32,7 +34,16 @@ TABLE_GOODBYE = 0.5
 
 
 class Door(Protocol):
-    """A way into the server (the web door): what the shared caps count of it."""
+    """A way into the server (the web door): what the shared caps count of it, and what ``--metrics`` reads."""
+
+    @property
+    def listening(self) -> bool:
+        """It takes connections (it opened, and is not stopping)."""
+        ...
+
+    def kinds(self) -> Iterator[tuple[str, str]]:
+        """The door's name and the kind (``counts.SESSION_KINDS``) of each game in progress."""
+        ...
 
     def games(self) -> int: ...
 
@@ -58,6 +69,10 @@ class GameServer:
     def __init__(self, config: GameConfig, log: Callable[[str], None] = stderr_log) -> None:
         self.config = config
         self.log = log
+        self.counts = ServerCounts()
+        """What ``--metrics`` reads: refusals, battles, game ends, screens behind, checkpoint writes."""
+        self.processes: weakref.WeakSet[PtyProcess] = weakref.WeakSet()
+        """Every game process started (players, spectators, renderers), until its door lets go of it."""
         self.flood_log = FloodLog(log)
         """For the lines one per connection: a flood of connections gets a summary a second instead."""
         self.limiter = AttemptLimiter(config.attempts_per_minute)
@@ -91,7 +106,7 @@ class GameServer:
             stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
             max_lobby=config.max_lobby, tables_per_address=config.tables_per_address,
             seats_per_address=config.seats_per_address, kept=config.cluster is not None,
-            hide_address=self.table_address,
+            hide_address=self.table_address, counts=self.counts,
         )
 
     def address_identity(self, address_key: str, user: str) -> str:
@@ -169,6 +184,31 @@ class GameServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    # -- what --metrics reads -------------------------------------------------------------------------------
+
+    @property
+    def stopping(self) -> bool:
+        """``stop`` has begun: no new player is taken."""
+        return self._stopping
+
+    @property
+    def listening(self) -> bool:
+        """Every door takes connections (a door that is the server adds its own listener)."""
+        return not self._stopping and all(door.listening for door in self.doors)
+
+    def kinds(self) -> Iterator[tuple[str, str]]:
+        """The door and the kind of each game in progress, through every door."""
+        for door in self.doors:
+            yield from door.kinds()
+
+    def game_processes(self) -> int:
+        """Game processes running now, renderers included."""
+        return sum(1 for process in self.processes if process.returncode is None)
+
+    def behind(self) -> list[float]:
+        """How far each screen at the tables (its game's table socket) is behind its table, in seconds."""
+        return [screen.behind() for screen in list(self.tables.screens)]
 
     # -- the caps, over every door ------------------------------------------------------------------------
 

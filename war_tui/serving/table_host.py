@@ -15,19 +15,23 @@ import contextlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+from ..core.events import BattleWon, GameOver
 from ..core.plural import plural
-from ..core.rules import Rules
+from ..core.rules import EndReason, Rules
 from ..stats import StatsStore
 from ..stats.records import GameRecord
 from ..tables import Link, Registry, TableOptions, run_timers
+from ..tables.messages import TableEvent
 from ..tables.options import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
 from ..tables.registry import (
     DEFAULT_MAX_LOBBY_READERS,
     DEFAULT_SEATS_PER_VISITOR,
     DEFAULT_TABLES_PER_VISITOR,
 )
+from .counts import ServerCounts
 from .table_keeper import Claims, TableKeeper
 from .table_link import TableLink
+from .table_socket import TableSocket
 from .table_store import TableStore
 
 MAX_RECORDS_WAITING = 256
@@ -52,7 +56,10 @@ class TableHost:
         seats_per_address: int = DEFAULT_SEATS_PER_VISITOR,
         kept: bool = False,
         hide_address: Callable[[str], str] | None = None,
+        counts: ServerCounts | None = None,
     ) -> None:
+        """``counts``: where the server counts battles, game ends, refusals and checkpoint writes (``--metrics``)."""
+        self.counts = counts if counts is not None else ServerCounts()
         options = TableOptions(
             rules=rules if rules is not None else Rules(), seat_timeout=seat_timeout,
             max_speed=min(max_speed, MAX_AUTO_SPEED), max_spectators=max_spectators,
@@ -61,7 +68,11 @@ class TableHost:
             max_tables=max_tables, options=options, on_record=self._record, log=log,
             tables_per_visitor=tables_per_address, seats_per_visitor=seats_per_address,
             max_lobby_readers=max_lobby, hold_updates=kept, on_change=self._changed if kept else None,
+            on_events=self._counted,
         )
+        self.registry.on_refused = self.counts.refused
+        self.screens: set[TableSocket] = set()
+        """The game processes' table sockets (players, spectators, renderers, the lobby): each a screen."""
         self.keeper: TableKeeper | None = None
         """Keeps the tables in a store (``keep_in``); until then a kept registry's updates wait."""
         self.router: Callable[[str, str | None, str | None], TableLink] | None = None
@@ -94,6 +105,7 @@ class TableHost:
         """Keep the tables in ``store`` from now on, listing the tables it holds for ``restore_kept`` (a bounded
         read); how many were listed."""
         self.keeper = TableKeeper(self.registry, store, self.log, owners)
+        self.keeper.on_written = self.counts.store_write.observe
         return await self.keeper.list_stored()
 
     async def restore_kept(self) -> list[str]:
@@ -103,6 +115,16 @@ class TableHost:
         restored = await self.keeper.restore_listed()
         self.record_restored(restored)
         return restored
+
+    def _counted(self, events: tuple[TableEvent, ...]) -> None:
+        """What a table's engine said, counted: each battle played, each game over (but one stopped before its
+        first battle, which is no game)."""
+        counts = self.counts
+        for event in events:
+            if isinstance(event, BattleWon):
+                counts.battle()
+            elif isinstance(event, GameOver) and (event.battles or event.reason is not EndReason.AGREED):
+                counts.game_over(event.reason.value)
 
     def _changed(self) -> None:
         if self.keeper is not None:

@@ -90,6 +90,8 @@ class TableKeeper:
         sends the connections it relays there after the table (``RelayNode.move_table``)."""
         self.written = 0
         """Checkpoints the store has kept (for the figures and the tests)."""
+        self.on_written: Callable[[float], None] | None = None
+        """Told the seconds each kept checkpoint took, from its first try to kept (retries included)."""
 
     # -- start -------------------------------------------------------------------------------------------
 
@@ -226,6 +228,7 @@ class TableKeeper:
         if name in self._let_go:
             return False
         delay = RETRY_FIRST
+        began = asyncio.get_running_loop().time()
         while not self._stopped:
             try:
                 if self.owners is not None and name not in self._claims and not await self._claim(name):
@@ -240,6 +243,8 @@ class TableKeeper:
                 delay = min(delay * 2, RETRY_MOST)
                 continue
             self.written += 1
+            if self.on_written is not None:
+                self.on_written(asyncio.get_running_loop().time() - began)
             self._unwritten_since.discard(name)
             self._answered()
             return True

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from ..settings.options import served_environment
 from ..tables import TableRefused
 from .commands import TableCommand, TableMode
+from .table_host import TableHost
 from .table_link import TableLink
 from .table_socket import TableSocket
 
@@ -38,31 +39,44 @@ def take_place(link: TableLink, command: TableCommand) -> str:
 
 
 def game_socket(
-    link: TableLink, mode: TableMode, env: dict[str, str], wake: Callable[[], None],
+    link: TableLink, mode: TableMode, env: dict[str, str], tables: TableHost,
     on_finished: Callable[[], None] | None = None,
 ) -> tuple[TableSocket, socket.socket]:
-    """Our pumped end of a new socket pair to ``link``, and the game's end (its number and the mode told in ``env``)."""
+    """Our pumped end of a new socket pair to ``link``, and the game's end (its number and the mode told in ``env``).
+
+    What the game sends wakes ``tables``' timers; the socket is one of its ``screens`` until it closes."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     env.update(served_environment(table_fd=theirs.fileno(), table_mode=mode.value))
-    return TableSocket(ours, link, on_request=wake, on_finished=on_finished), theirs
+    return TableSocket(ours, link, on_request=tables.wake, on_finished=on_finished, screens=tables.screens), theirs
 
 
 class TablePlace:
     """A session's place at the tables: its link, what it came for, and the socket its game reads the link through."""
 
-    def __init__(self, link: TableLink, mode: TableMode, wake: Callable[[], None]) -> None:
+    def __init__(self, link: TableLink, mode: TableMode, tables: TableHost) -> None:
         self.link = link
         self.mode = mode
         """What the session asked for ("play" also when both seats were taken: the snapshot says it watches)."""
-        self._wake = wake
+        self._tables = tables
         self.socket: TableSocket | None = None
 
     def socket_for_game(self, env: dict[str, str], on_finished: Callable[[], None]) -> socket.socket | None:
         """The game's end of a new socket pair to the link (told in ``env``); None once the link is closed."""
         if self.link.closed:
             return None
-        self.socket, theirs = game_socket(self.link, self.mode, env, self._wake, on_finished)
+        self.socket, theirs = game_socket(self.link, self.mode, env, self._tables, on_finished)
         return theirs
+
+    @property
+    def kind(self) -> str:
+        """What the session is at the tables now, as ``--metrics`` counts it: "player" (in a seat), "spectator" or
+        "lobby". A connection relayed to another node has no member here: what it came for says."""
+        member = self.link.member
+        if member is not None:
+            return "player" if member.seat is not None else "spectator"
+        if self.mode is TableMode.LOBBY:
+            return "lobby"
+        return "spectator" if self.mode is TableMode.WATCH else "player"
 
     @property
     def told(self) -> bool:
@@ -79,4 +93,4 @@ class TablePlace:
         if self.socket is not None:
             self.socket.close()
         self.link.close()
-        self._wake()
+        self._tables.wake()

@@ -20,6 +20,7 @@ import fcntl
 import socket
 import struct
 import termios
+from collections import deque
 from collections.abc import Callable
 
 from ..tables.clock import seconds_until
@@ -30,6 +31,10 @@ READ_CHUNK = 16 * 1024
 READ_RATE = 64 * 1024
 """Bytes a second a game may send on average: requests are a few dozen bytes, keys repeat ~30 a second."""
 READ_BURST = 64 * 1024
+MAX_MARKS = 256
+"""Pieces of output whose arrival the socket remembers until the game reads them (``behind``); past it the newest
+piece joins the one before, which then counts from the older arrival (a screen that far behind is said to be
+further behind still, never less)."""
 
 
 class TableSocket:
@@ -49,7 +54,9 @@ class TableSocket:
         on_finished: Callable[[], None] | None = None,
         read_rate: float = READ_RATE,
         read_burst: float = READ_BURST,
+        screens: set[TableSocket] | None = None,
     ) -> None:
+        """``screens``: the server's set of table sockets, which this one is in until it closes (``behind``)."""
         self.sock = sock
         self.link = link
         self._on_request = on_request
@@ -69,6 +76,14 @@ class TableSocket:
         """The call that serves the link's deferred snapshot when it is due."""
         self.bytes_in = 0
         self.bytes_out = 0
+        self._arrived: float | None = None
+        """When the oldest output the link holds for the game reached it (None: it holds none)."""
+        self._taken = 0
+        self._marks: deque[tuple[int, float]] = deque()
+        """Each piece taken from the link: where it ends in the stream of output and when it reached the link."""
+        self._screens = screens
+        if screens is not None:
+            screens.add(self)
         link.on_output = self._wanted
         self._start_reading()
         self._wanted()  # what the link queued before the socket was there (the snapshot on joining)
@@ -131,6 +146,8 @@ class TableSocket:
 
     def _wanted(self) -> None:
         """The link has something to say: write it on the next turn of the loop (once per turn)."""
+        if self._arrived is None:
+            self._arrived = self._loop.time()
         if not self._scheduled and not self._writing and not self._closed:
             self._scheduled = True
             self._loop.call_soon(self._flush)
@@ -142,8 +159,10 @@ class TableSocket:
         while True:
             if not self._out:
                 data = self.link.take()
+                arrived, self._arrived = self._arrived, None
                 if not data:
                     break
+                self._mark(len(data), self._loop.time() if arrived is None else arrived)
                 self._out = memoryview(data)
             try:
                 sent = self.sock.send(self._out)
@@ -165,6 +184,25 @@ class TableSocket:
         self._stop_writing()
         if self.link.finished:
             self._finish()
+
+    def _mark(self, size: int, arrived: float) -> None:
+        self._taken += size
+        if len(self._marks) >= MAX_MARKS:
+            _end, older = self._marks.pop()
+            arrived = older
+        self._marks.append((self._taken, arrived))
+
+    def behind(self) -> float:
+        """Seconds the oldest output the game has not read yet has waited since it reached the link (0: it has read
+        everything): how far its screen is behind its table."""
+        if self._closed:
+            return 0.0
+        read = self.bytes_out - unread(self.sock)
+        marks = self._marks
+        while marks and marks[0][0] <= read:
+            marks.popleft()
+        oldest = marks[0][1] if marks else self._arrived
+        return 0.0 if oldest is None else max(0.0, self._loop.time() - oldest)
 
     def _stop_writing(self) -> None:
         if self._writing:
@@ -211,6 +249,9 @@ class TableSocket:
             self._due = None
         self.link.on_output = None
         self._out = memoryview(b"")
+        self._marks.clear()
+        if self._screens is not None:
+            self._screens.discard(self)
         self.sock.close()
 
 

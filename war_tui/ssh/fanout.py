@@ -172,7 +172,7 @@ class Renderer:
                 return
             mode = TableMode.LOBBY if self.key.table == LOBBY else TableMode.WATCH
             env = dict(self._env)
-            table_socket, theirs = game_socket(link, mode, env, server.tables.wake)
+            table_socket, theirs = game_socket(link, mode, env, server.tables)
             try:
                 process = await start_game(server, env, self.key.size, self._output, table=theirs, cwd=self._cwd)
             except Exception as exc:  # noqa: BLE001 - its spectators get games of their own instead

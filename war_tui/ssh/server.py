@@ -40,6 +40,15 @@ MAX_KEY_CHECKS = 3 * MAX_AUTH_TRIES
 """Keys checked per connection at most, let in or not (each is checked once offered and once signed)."""
 TOO_MANY_KEYS = "too many keys offered; at most {tries} may be tried on one connection"
 # Our server-sig-algs: no SHA-1 (ssh-rsa), no DSA (ssh-dss).
+REFUSAL_REASONS = {
+    "attempt rate": "rate", "server full": "full", "address full": "caps", "server memory": "memory",
+    "unauthenticated cap": "flood", "input flood": "flood", "too many refusals": "flood",
+    "not authenticated": "auth", "too many keys": "auth", "expired key": "auth",
+    "agent forwarding": "forwarding", "X11 forwarding": "forwarding", "local forwarding": "forwarding",
+    "remote forwarding": "forwarding", "tunnel": "forwarding",
+}
+"""How each of the connection's refusals is counted (``counts.REFUSAL_REASONS``); any other is bad input, a key
+with refused options is a refused key. A table's own refusals ("table") are counted by the tables."""
 SIGNATURE_ALGORITHMS = [
     "ssh-ed25519", "ssh-ed448", "ecdsa-sha2-nistp521", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp256",
     "rsa-sha2-512", "rsa-sha2-256", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com",
@@ -124,6 +133,18 @@ class SshServer(GameServer):
     def port(self) -> int:
         assert self._acceptor is not None
         return self._acceptor.get_port()
+
+    @property
+    def listening(self) -> bool:
+        return self._acceptor is not None and super().listening
+
+    def kinds(self) -> Iterator[tuple[str, str]]:
+        for link in self.admitted:
+            for session in link.sessions:
+                kind = session.kind
+                if kind is not None:
+                    yield "ssh", kind
+        yield from super().kinds()
 
     def games(self) -> int:
         return len(self.admitted) + super().games()
@@ -316,6 +337,7 @@ class Connection(asyncssh.SSHServer):
         if "too many keys" in self.refusals:
             return
         self.refusals["too many keys"] = None
+        self.server.counts.refused("auth")
         user = shown_user(self.user) if self.user is not None else "-"
         self.server.flood_log(
             f"{self.label} user={user}: {plural(self._keys_refused, 'key')} refused in {plural(self._keys_checked, 'check')}; "
@@ -418,11 +440,15 @@ class Connection(asyncssh.SSHServer):
             self.conn.close()
 
     def refused(self, what: str) -> None:
-        """Note a refusal for the log; a client that keeps asking for what is refused is let go."""
+        """Note a refusal for the log and the counts; a client that keeps asking for what is refused is let go."""
         self.refusals[what] = None
+        if what != "table":
+            reason = REFUSAL_REASONS.get(what, "auth" if what.startswith("key with ") else "bad_input")
+            self.server.counts.refused(reason)
         self._refused_requests += 1
         if self._refused_requests == MAX_REFUSED_REQUESTS and not self.left.is_set():
             self.refusals["too many refusals"] = None
+            self.server.counts.refused("flood")
             with contextlib.suppress(Exception):
                 self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, TOO_MANY_REFUSALS)
 
@@ -456,6 +482,7 @@ class Connection(asyncssh.SSHServer):
         user = shown_user(self.user) if self.user is not None else "-"
         if not self.authenticated and not self.refusals:
             self.refusals["not authenticated"] = None
+            self.server.counts.refused("auth")
         refused = f", refused: {', '.join(self.refusals)}" if self.refusals else ""
         table = f", {self.table}" if self.table is not None else ""
         line = f"disconnect {self.label} user={user} after {seconds:.1f}s, {self.exit_status}{table}{refused}"

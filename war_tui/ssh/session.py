@@ -288,7 +288,7 @@ class GameSession(asyncssh.SSHServerSession):
             return Refusal("table", f"war-tui: {refusal}")
         server.tables.wake()
         link.on_join = self._visited
-        self._table = TablePlace(link, command.mode, server.tables.wake)
+        self._table = TablePlace(link, command.mode, server.tables)
         self._link.table = where
         server.log(f"{self._link.label}: {where} [{self._link.identity}]")
         return None
@@ -520,6 +520,15 @@ class GameSession(asyncssh.SSHServerSession):
     def played(self) -> bool:
         """A game was started for this session (it was not refused)."""
         return self._playing
+
+    @property
+    def kind(self) -> str | None:
+        """What the session is now (``counts.SESSION_KINDS``); None until a game or a shared screen is its."""
+        if not self._playing:
+            return None
+        if self._way.line:
+            return "line"
+        return "solo" if self._table is None else self._table.kind
 
     @property
     def idle_seconds(self) -> float:

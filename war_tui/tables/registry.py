@@ -18,7 +18,7 @@ from .checkpoint import ReadCheckpoint, checkpoint, read_checkpoint, restore
 from .clock import Clock, monotonic
 from .held import HeldSink, HeldUpdates
 from .journal import Sink
-from .messages import Lobby, LobbyEntry, Notice, NoticeCode
+from .messages import Lobby, LobbyEntry, Notice, NoticeCode, TableEvent
 from .names import parse_table_name
 from .options import TableOptions
 from .table import Member, Table, TableRefused
@@ -58,7 +58,8 @@ class Registry:
     replays; ``on_record`` receives each finished game's one ``GameRecord`` (with ``hold_updates``, once the store
     kept the game's end: ``release``). ``on_change`` is called (synchronously,
     inside the table's call: it must not call into the registry, only note that ``changed()`` has news) whenever a
-    table tells a change or closes; ``hold_updates``: see ``release``.
+    table tells a change or closes; ``hold_updates``: see ``release``. ``on_events`` is told what the engine said of each
+of every table's calls (battles, game overs), once the table has it.
     """
 
     def __init__(
@@ -76,6 +77,7 @@ class Registry:
         log: Callable[[str], None] | None = None,
         hold_updates: bool = False,
         on_change: Callable[[], None] | None = None,
+        on_events: Callable[[tuple[TableEvent, ...]], None] | None = None,
     ) -> None:
         for label, value, high in (
             ("max tables", max_tables, MAX_MAX_TABLES),
@@ -98,6 +100,7 @@ class Registry:
         self._tables: dict[str, Table] = {}
         self.hold_updates = hold_updates
         self._on_change = on_change
+        self._on_events = on_events
         self._held: dict[str, HeldUpdates] = {}
         self._records: dict[str, list[tuple[int, GameRecord]]] = {}
         """With ``hold_updates``: each table's finished games whose end the store has not kept yet, by the table's
@@ -110,6 +113,8 @@ class Registry:
         self._lobby_due: float | None = None
         self._others: tuple[LobbyEntry, ...] = ()
         self._others_seen = 0
+        self.on_refused: Callable[[str], None] | None = None
+        """Told the reason (``TableRefused.reason``) of each join or lobby visit refused (the server counts them)."""
         self.elsewhere: Elsewhere | None = None
         """Tables and seats the other servers of a cluster hold per visitor; None: this server is alone."""
         self.closed = False
@@ -138,6 +143,29 @@ class Registry:
     ) -> Member:
         """Sit (or watch) at ``table_name``, opening it if it does not exist yet (unless watching).
 
+        A refusal is counted (``on_refused``, with its reason) before it reaches the caller."""
+        try:
+            return self._join(
+                table_name, user_name, sink, watch=watch, identity=identity, address=address, counted=counted,
+            )
+        except TableRefused as refusal:
+            if self.on_refused is not None:
+                self.on_refused(refusal.reason)
+            raise
+
+    def _join(
+        self,
+        table_name: str,
+        user_name: str,
+        sink: Sink,
+        *,
+        watch: bool,
+        identity: str | None,
+        address: str | None,
+        counted: bool,
+    ) -> Member:
+        """``join``'s work.
+
         ``identity`` is whom a seat is kept for (see ``Table.join``); ``identity`` and ``address``
         each open at most ``tables_per_visitor`` tables and hold at most ``seats_per_visitor`` seats
         (past it they watch), here and ``elsewhere`` together. Raises ``TableRefused`` for a bad table name, a full server, a table
@@ -145,7 +173,7 @@ class Registry:
         opened from one address or identity, or a server that is closing.
         """
         if self.closed:
-            raise TableRefused("the server is closing")
+            raise TableRefused("the server is closing", "stopping")
         try:
             name = parse_table_name(table_name)
         except ValueError as error:
@@ -157,12 +185,14 @@ class Registry:
                 raise TableRefused(f"there is no table called {name} to watch")
             if len(self._tables) + len(self._others) >= self.max_tables:
                 raise TableRefused(
-                    f"the server is full: {words.counted(self.max_tables, 'table', 'is', 'are')} open; try again later or watch one"
+                    f"the server is full: {words.counted(self.max_tables, 'table', 'is', 'are')} open; try again later or watch one",
+                    "full",
                 )
             if self.visitor_tables(identity, address) >= self.tables_per_visitor:
                 raise TableRefused(
                     f"you already opened {self.tables_per_visitor} of the tables open here, the most one player"
-                    " may; sit at one of them or at another table"
+                    " may; sit at one of them or at another table",
+                    "caps",
                 )
             table = self._open(name, (address, identity))
             opened = True
@@ -227,6 +257,7 @@ class Registry:
     def _add(self, table: Table, kept: int) -> None:
         """``table`` is open here; with ``hold_updates``, what the store has ``kept`` of it (its sequence number)."""
         self._tables[table.name] = table
+        table.on_events = self._on_events
         if self.hold_updates:
             self._held[table.name] = HeldUpdates(kept, lambda: table.seq)
 
@@ -391,10 +422,13 @@ class Registry:
         Raises ``TableRefused`` when the lobby has all the readers it takes.
         """
         if len(self._lobby_sinks) >= self.max_lobby_readers:
+            if self.on_refused is not None:
+                self.on_refused("full")
             raise TableRefused(
                 f"the lobby is full ({words.plural(self.max_lobby_readers, 'reader')});"
                 " try again later"
-                " or name a table (table NAME)"
+                " or name a table (table NAME)",
+                "full",
             )
         self._lobby_sinks.append(sink)
         sink(self.lobby())

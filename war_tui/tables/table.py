@@ -43,6 +43,7 @@ from .messages import (
     Sit,
     Snapshot,
     Stamped,
+    TableEvent,
     TableState,
     Tally,
     WarStop,
@@ -59,7 +60,13 @@ NONCE_BYTES = 8
 
 
 class TableRefused(ValueError):
-    """A table cannot be joined; the message is fit to show the person who asked."""
+    """A table cannot be joined; the message is fit to show the person who asked, ``reason`` says what kind of
+    refusal it is, for the server's counts: "full", "caps", "stopping", or "bad_input" (a name or request that
+    cannot be served)."""
+
+    def __init__(self, message: str = "", reason: str = "bad_input") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class Member:
@@ -187,6 +194,8 @@ class Table:
         self.revision = 0
         """Grows whenever anything a lobby shows changes."""
         self._on_change = on_change
+        self.on_events: Callable[[tuple[TableEvent, ...]], None] | None = None
+        """Told what the engine said of each call once the table has it (the server counts battles and ends)."""
         self._journal = Journal(self.members, self.options.log_lines, on_change)
         self._empty_since: float | None = clock()
         self._auto = AutoPlay()
@@ -242,7 +251,8 @@ class Table:
             if watching >= self.options.max_spectators:
                 raise TableRefused(
                     f"table {self.name} has {plural(watching, 'spectator')}, the most it"
-                    " takes; try again later"
+                    " takes; try again later",
+                    "full",
                 )
         taken = {m.name for m in self.members} | self._seats.awaited(now, besides=seat)
         member_name = unique_name(wanted, taken)
@@ -677,6 +687,8 @@ class Table:
             return
         self._journal.keep(events)
         self.revision += 1
+        if self.on_events is not None:
+            self.on_events(events)
         if self._dealer.finish():
             self._auto.end()
         self._journal.batch(EventBatch(

@@ -114,6 +114,14 @@ class WebDoor:
 
     # -- what the shared caps count -----------------------------------------------------------------------
 
+    @property
+    def listening(self) -> bool:
+        return self._listener is not None and not self._stopping
+
+    def kinds(self) -> Iterator[tuple[str, str]]:
+        for session in self.sessions:
+            yield "web", session.kind
+
     def games(self) -> int:
         return len(self.sessions)
 
@@ -206,6 +214,7 @@ class WebDoor:
         """Another host name is another site (a rebinding one): 421 before any page or game."""
         host = request.headers.get("Host")
         if self.hosts is None or self.hosts.origin_of(host) is None:
+            self.server.counts.refused("bad_input")
             self.server.flood_log(f"web {request.remote}: refused: host {(host or '(none)')[:80]!r}", "web refusals")
             return web.Response(status=421, text="war-tui: this server does not answer to that host name")
         return await handler(request)
@@ -257,20 +266,28 @@ class WebDoor:
         return hosts is not None and hosts.origin_allowed(request.headers.get("Origin"), request.headers.get("Host"))
 
     def _refusal(self, key: str) -> str | None:
-        """Why a new game from ``key`` cannot start now, or None."""
-        if self._stopping:
-            return SERVER_FULL
+        """Why a new game from ``key`` cannot start now (counted), or None."""
+        refusal = self._refused(key)
+        if refusal is not None:
+            self.server.counts.refused(refusal[1])
+            return refusal[0]
+        return None
+
+    def _refused(self, key: str) -> tuple[str, str] | None:
+        """Why a new game from ``key`` cannot start now, and the reason it is counted as; or None."""
+        if self._stopping or self.server.stopping:
+            return SERVER_FULL, "stopping"
         if len(self.sessions) >= self.config.max_sessions or self.server.full:
             self.server.note_full()
-            return SERVER_FULL
+            return SERVER_FULL, "full"
         per_address = min(self.config.max_sessions_per_address, self.server.config.max_sessions_per_address)
         if self.games_from(key) >= self.config.max_sessions_per_address or self.server.address_full(key):
-            return ADDRESS_FULL.format(games=plural(per_address, "game"))
+            return ADDRESS_FULL.format(games=plural(per_address, "game")), "caps"
         if self.server.out_of_memory():
-            return OUT_OF_MEMORY
+            return OUT_OF_MEMORY, "memory"
         limiter = self.server.limiter
         if not limiter.allowed(limiter.attempt(key)):
-            return TOO_MANY_ATTEMPTS
+            return TOO_MANY_ATTEMPTS, "rate"
         return None
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
@@ -278,11 +295,13 @@ class WebDoor:
         address = str(peer[0]) if peer else "?"
         label = f"{address}:{peer[1]}" if peer and ":" not in address else f"[{address}]:{peer[1] if peer else 0}"
         if not self.origin_allowed(request):
+            self.server.counts.refused("bad_input")
             self.server.flood_log(f"web {label}: refused: origin {request.headers.get('Origin', '(none)')[:80]!r}",
                                   "web refusals")
             raise web.HTTPForbidden(text="war-tui: this page may only be played from its own site")
         token = self.identities.token(request.cookies.get(COOKIE))
         if token is None:
+            self.server.counts.refused("bad_input")
             raise web.HTTPForbidden(text="war-tui: reload the page to play")
         line_page = request.match_info.get("path", "").strip("/").split("/")[0] == "line"
         ws = web.WebSocketResponse(
@@ -298,6 +317,7 @@ class WebDoor:
             try:
                 command = place_command(request.match_info.get("path", ""))
             except CommandRefused as error:
+                self.server.counts.refused("bad_input")
                 refusal = f"war-tui: {error}"
         if refusal is not None:
             await self._refuse(ws, refusal, label, line_page)

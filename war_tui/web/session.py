@@ -51,6 +51,8 @@ SIZE_MESSAGE = re.compile(r"(\d{1,4}) (\d{1,4})")
 RESIZE_SETTLE = 0.1
 """Seconds a new size waits, so a window dragged about costs the game one redraw, not one per step."""
 TOO_FAST = "war-tui: more messages arrived than a game takes ({rate} a second); the game was ended."
+REFUSALS = {"input flood": "flood", "message rate": "flood", "table protocol": "bad_input"}
+"""The ends of a game that are refusals of what the browser sent, as the server counts them."""
 CLOSE_GOODBYE = 1000
 CLOSE_POLICY = 1008
 """The websocket close codes: a game over (the reason is the goodbye), or a bound the browser broke."""
@@ -135,7 +137,7 @@ class WebSession:
         except TableRefused as refusal:
             return f"war-tui: {refusal}"
         tables.wake()
-        self._table = TablePlace(link, command.mode, tables.wake)
+        self._table = TablePlace(link, command.mode, tables)
         return None
 
     def _table_finished(self) -> None:
@@ -279,10 +281,20 @@ class WebSession:
 
     # -- the game's life --------------------------------------------------------------------------------
 
+    @property
+    def kind(self) -> str:
+        """What the session is now (``counts.SESSION_KINDS``)."""
+        if self.line:
+            return "line"
+        return "solo" if self._table is None else self._table.kind
+
     def stop(self, reason: str) -> None:
         """End the game from outside; the first reason wins. From now on its screen is read and dropped."""
         if self._stop_reason is None:
             self._stop_reason = reason
+            refusal = REFUSALS.get(reason)
+            if refusal is not None:
+                self.door.server.counts.refused(refusal)
         self._forwarding = False
         if self._process is not None:
             self._process.resume_output()
