@@ -13,14 +13,18 @@ import contextlib
 import os
 import re
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
+import aiohttp
 import pytest
 from metrics_support import get, scrape, value
 from nodes_support import FAKE_TABLE, KEYS, close, cluster, keys, line_player, play, sit
 from ssh_support import TIMEOUT, Seat, ServerProcess, connect, start_server, until
 from ssh_support.players import MANY
+from web_support import bob_seated, open_socket, read_lines, read_screen, web_client
 
 from war_tui.core.rules import Rules
 from war_tui.serving.counts import DOORS, GAME_ENDS, REFUSAL_REASONS, SESSION_KINDS
@@ -280,3 +284,37 @@ async def test_operations_md_names_every_metric_and_every_refusal_reason_and_no_
     assert served == documented
     reasons = re.findall(r"^\| `(\w+)` \| ", text.split("The reasons of `war_tui_refusals_total`:")[1], re.MULTILINE)
     assert tuple(reasons) == REFUSAL_REASONS
+
+
+async def test_the_web_doors_games_are_counted_as_the_web_doors(tmp_path):
+    """A browser at a table and one in the line mode, beside an SSH spectator: each counted under its own door;
+    a websocket from another site is a refusal (bad input)."""
+    async with bob_seated(tmp_path, "oak") as (door, bob):
+        listener = MetricsListener(door.server, "127.0.0.1", 0)
+        try:
+            await listener.start()
+            await bob.expect(r"SNAPSHOT you=bob seat=1 ")
+            async with web_client() as client, web_client("u" * 43) as other:
+                ann = await open_socket(client, door, "/table/oak")
+                await read_screen(ann, r"SNAPSHOT you=ann seat=2 ")
+                line_game = await open_socket(other, door, "/line")
+                await read_lines(line_game, r"TABLE none")
+                with contextlib.suppress(aiohttp.WSServerHandshakeError):
+                    await open_socket(client, door, "/watch/oak", origin_header="http://evil.example")
+                samples = await scrape(listener.port)
+                assert value(samples, "war_tui_sessions", door="web", kind="player") == 1
+                assert value(samples, "war_tui_sessions", door="web", kind="line") == 1
+                assert value(samples, "war_tui_sessions", door="ssh", kind="player") == 1
+                assert value(samples, "war_tui_refusals_total", reason="bad_input") == 1
+                await ann.close()
+                await line_game.close()
+        finally:
+            await listener.stop()
+
+
+def test_the_metrics_listener_loads_no_web_server_and_no_ssh():
+    """The metrics listener brings no web server with it: serve-ssh --metrics loads no aiohttp (nor the web door)."""
+    code = ("import sys, war_tui.serving.metrics_http, war_tui.commands.serve_ssh; "
+            "print(sorted(m for m in ('aiohttp', 'asyncssh', 'war_tui.web.server') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.stdout.strip() == "[]", result.stderr
