@@ -245,6 +245,7 @@ def test_unusable_authorized_keys_are_one_line_and_exit_2(tmp_path, player):
         (["--max-server-mb", "16"], ["--max-server-mb must be at least 32"]),
         (["--max-server-mb", "2000000"], ["--max-server-mb must be at most 1,048,576"]),
         (["--log-level", "trace"], ["--log-level", "invalid choice"]),
+        (["--log-format", "yaml"], ["--log-format", "invalid choice"]),
         (["--public", "--idle-exempt-screensaver"], ["--idle-exempt-screensaver", "-- --screensaver"]),
         (["--public", "--authorized-keys", "x"], ["not allowed with"]),
         (["--bogus"], ["unrecognized arguments: --bogus"]),
@@ -439,6 +440,7 @@ def test_every_limit_is_in_the_help():
     )
     for flag in ("--max-sessions-per-address", "--max-unauthenticated", "--game-memory-mb", "--game-nice", "--max-speed",
                  "--idle-minutes", "--idle-exempt-screensaver", "--max-server-mb", "--log-level",
+                 "--log-format",
                  "--served-stats-rows"):
         assert flag in result.stdout
 

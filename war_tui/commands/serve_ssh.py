@@ -193,6 +193,10 @@ SERVER = (
     Option("log_level", "info", choices=("info", "debug"),
            help="debug: whole crash reports of games in the log, not one line each, and the web door's"
            " connections closed before they sent a byte (default {default})"),
+    Option("log_format", "text", choices=("text", "json"),
+           help="json: every log line one JSON object (time, level, event, message and the line's fields such as"
+           " address, user, table, seat, reason) for a log collector; text: a time stamp and a sentence"
+           " (default {default})"),
     Option("no_preload", False, kind="switch",
            help="start every game afresh (a new Python that imports the game) instead of forking it from a"
            " preloaded game parent: slower to start and more memory per game, one process fewer"),
@@ -307,6 +311,7 @@ def prepare_server(
         )
     from ..serving.config import GameConfig
     from ..serving.host_key import KeyFileError, default_host_key_path, load_or_create_host_key
+    from ..serving.log_format import stream_log
     from ..serving.server import GameServer
 
     host_key_path = args.host_key or default_host_key_path()
@@ -345,7 +350,7 @@ def prepare_server(
         else:
             # The web door alone: the host key file only seeds the identities, and asyncssh stays unloaded.
             key = load_or_create_host_key(host_key_path)
-            server = GameServer(GameConfig(secret_key=key.secret, **shared))
+            server = GameServer(GameConfig(secret_key=key.secret, **shared), stream_log(args.log_format))
             fingerprint, created = key.fingerprint, key.created
     except KeyFileError as exc:
         raise UsageError(str(exc)) from None
@@ -377,6 +382,7 @@ def ssh_server(
     and whether the key was made now."""
     # asyncssh is imported only by this command: the game itself never pays for it.
     from ..serving.host_key import KeyFileError
+    from ..serving.log_format import stream_log
     from ..ssh.keys import (
         AuthorizedKeys,
         default_authorized_keys_path,
@@ -403,7 +409,7 @@ def ssh_server(
         spectator_backlog=args.spectator_backlog_kb * 1024,
         **shared,
     )
-    return SshServer(config), None if authorized is None else authorized.path, fingerprint(host_key), created
+    return SshServer(config, stream_log(args.log_format)), None if authorized is None else authorized.path, fingerprint(host_key), created
 
 
 def served_stats_path(parsed: argparse.Namespace | None) -> Path | None:

@@ -14,6 +14,7 @@ from ..settings.served import ERROR_FD_VARIABLE
 from .crash import TRACEBACK, crash_summary, describe_status, loggable, report_lines
 from .environment import home_directory
 from .house import House
+from .log_format import LogLine
 from .priority import settled_nice
 from .pty_process import PtyProcess, run_until_stopped
 
@@ -88,9 +89,10 @@ def log_end(house: House, label: str, end: GameEnd) -> None:
     """
     lines = report_lines(end.errors)
     if end.crashed:
-        house.flood_log(
-            f"game of {label} crashed ({describe_status(end.status)}): {crash_summary(lines)}", "game crash lines"
-        )
+        house.flood_log(LogLine(
+            f"game of {label} crashed ({describe_status(end.status)}): {crash_summary(lines)}", "game_crashed",
+            level="error", address=label, end=describe_status(end.status),
+        ), "game crash lines")
     if not lines or not house.config.debug:
         return
     house.log(f"game of {label} reported an error ({len(end.errors):,} bytes):")

@@ -5,11 +5,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import sys
 import time
 import weakref
 from collections.abc import Callable, Coroutine, Iterator
-from datetime import datetime
 from typing import Any, Protocol
 
 from ..cluster.node import Cluster
@@ -21,6 +19,7 @@ from .counts import ServerCounts
 from .environment import home_directory, session_environment
 from .game_parent import GameParent
 from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer
+from .log_format import stream_log
 from .pty_process import PtyProcess
 from .table_host import TableHost
 from .table_nodes import Nodes, start_nodes
@@ -54,10 +53,8 @@ class Door(Protocol):
         ...
 
 
-def stderr_log(line: str) -> None:
-    stamp = datetime.now().astimezone().isoformat(timespec="seconds")
-    sys.stderr.write(f"{stamp} {line}\n")
-    sys.stderr.flush()
+stderr_log = stream_log("text")
+"""The log of a server no flag chose one for: text on stderr."""
 
 
 class GameServer:

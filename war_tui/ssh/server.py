@@ -17,6 +17,7 @@ from ..presentation.words import plural
 from ..serving.config import GameConfig
 from ..serving.goodbyes import SHUTDOWN
 from ..serving.limits import address_key
+from ..serving.log_format import LogLine, place_fields
 from ..serving.server import GameServer, stderr_log
 from .env_requests import env_hook_missing, refuse_unwanted_env
 from .fanout import DEFAULT_RENDERERS_PER_TABLE, SPECTATOR_BACKLOG, FanoutHub
@@ -77,6 +78,10 @@ class ServerConfig(GameConfig):
     def secret(self) -> bytes:
         """Drawn from the host key: identities last across restarts as the key does."""
         return self.secret_key or host_secret(self.host_key)
+
+
+MAX_LOGGED_USER = 64
+"""Characters of a client-chosen user name a JSON log line keeps (a field of its own, escaped)."""
 
 
 def shown_user(name: str) -> str:
@@ -271,7 +276,8 @@ class Connection(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         # The connect line waits for a user name: a scan or failed key exchange logs once.
         if self.user is None:
-            self.server.flood_log(f"connect {self.label} user={shown_user(username)}")
+            self.server.flood_log(LogLine(f"connect {self.label} user={shown_user(username)}", "connect",
+                                          address=self.label, user=username[:MAX_LOGGED_USER]))
         self.user = username
         if self._rejection is not None:
             self.refused("attempt rate")
@@ -485,7 +491,12 @@ class Connection(asyncssh.SSHServer):
             self.server.counts.refused("auth")
         refused = f", refused: {', '.join(self.refusals)}" if self.refusals else ""
         table = f", {self.table}" if self.table is not None else ""
-        line = f"disconnect {self.label} user={user} after {seconds:.1f}s, {self.exit_status}{table}{refused}"
+        line = LogLine(
+            f"disconnect {self.label} user={user} after {seconds:.1f}s, {self.exit_status}{table}{refused}",
+            "disconnect", address=self.label, user=None if self.user is None else self.user[:MAX_LOGGED_USER],
+            seconds=round(seconds, 1), end=self.exit_status, reason=", ".join(self.refusals) or None,
+            **place_fields(self.table),
+        )
         if self.authenticated:
             self.server.log(line)
         else:

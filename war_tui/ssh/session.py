@@ -27,6 +27,7 @@ from ..serving.environment import (
 from ..serving.goodbyes import GAME_FAILED, SHUTTING_DOWN, STOP_STATUSES, TERMINAL_RESET, crash_goodbye, goodbye
 from ..serving.house import House
 from ..serving.launcher import GameEnd, log_end, start_game
+from ..serving.log_format import LogLine, place_fields
 from ..serving.pty_process import PtyProcess, clamp_size, run_until_stopped
 from ..serving.table_place import TablePlace, take_place
 from ..settings.options import served_environment
@@ -290,7 +291,8 @@ class GameSession(asyncssh.SSHServerSession):
         link.on_join = self._visited
         self._table = TablePlace(link, command.mode, server.tables)
         self._link.table = where
-        server.log(f"{self._link.label}: {where} [{self._link.identity}]")
+        server.log(LogLine(f"{self._link.label}: {where} [{self._link.identity}]", "place", address=self._link.label,
+                           identity=self._link.identity, **place_fields(where)))
         return None
 
     def _game_environment(self) -> dict[str, str]:
@@ -494,7 +496,9 @@ class GameSession(asyncssh.SSHServerSession):
         says where and how, and the session's end names it."""
         seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
         self._link.table = where = f"table {table} {seat} as {member.name}" + (f" ({how})" if how else "")
-        self._link.server.log(f"{self._link.label}: {where} [{self._link.identity}]")
+        self._link.server.log(LogLine(f"{self._link.label}: {where} [{self._link.identity}]", "place",
+                                      address=self._link.label, identity=self._link.identity, name=member.name,
+                                      how=how or None, **place_fields(where)))
 
     def _table_finished(self) -> None:
         """The link closed and said all it had to: if it gave up on the game (garbage, not a goodbye), end it."""

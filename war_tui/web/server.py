@@ -19,6 +19,7 @@ from ..presentation.words import plural
 from ..serving.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
 from ..serving.goodbyes import SHUTDOWN
 from ..serving.limits import address_key
+from ..serving.log_format import LogLine, place_fields
 from ..serving.server import GameServer
 from .config import WebConfig
 from .hosts import HostRules
@@ -335,18 +336,24 @@ class WebDoor:
             return ws
         self.sessions.add(session)
         started = time.monotonic()
-        self.log(f"web connect {label} name={visitor.name!r}{_where(session)} [{visitor.identity}]")
+        self.log(LogLine(f"web connect {label} name={visitor.name!r}{_where(session)} [{visitor.identity}]",
+                         "web_connect", address=label, name=visitor.name, identity=visitor.identity,
+                         **place_fields(session.where)))
         try:
             await session.run()
         finally:
             self.sessions.discard(session)
-            self.log(f"web disconnect {label} after {time.monotonic() - started:.1f}s, {session.exit_status}"
-                     f"{_where(session)}")
+            seconds = time.monotonic() - started
+            self.log(LogLine(f"web disconnect {label} after {seconds:.1f}s, {session.exit_status}{_where(session)}",
+                             "web_disconnect", address=label, name=visitor.name, seconds=round(seconds, 1),
+                             end=session.exit_status, **place_fields(session.where)))
         return ws
 
     async def _refuse(self, ws: web.WebSocketResponse, message: str, label: str, line_page: bool) -> None:
         """Say why in one line, as the page reads it (the plain-text page: a sentence), then close."""
-        self.server.flood_log(f"web {label}: refused: {message.removeprefix('war-tui: ')}", "web refusals")
+        reason = message.removeprefix("war-tui: ")
+        self.server.flood_log(LogLine(f"web {label}: refused: {reason}", "web_refused", level="warning",
+                                      address=label, reason=reason), "web refusals")
         try:
             if line_page:
                 await ws.send_str(message)

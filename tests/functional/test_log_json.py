@@ -1,0 +1,89 @@
+"""``--log-format json``: a whole run of ``war-tui serve`` logs one JSON object a line, hostile names as data."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import threading
+
+import pytest
+from nodes_support import FAKE_TABLE, play
+from ssh_support import TIMEOUT, Seat, connect
+
+HOSTILE = 'ann" \\ {"level":"error"} \u00e9'
+"""A user name a collector must read as one string: a quote, a backslash, braces, a space, a letter past ASCII
+(what an SSH client sends as a user name; control characters are tested in the unit test of the format)."""
+
+
+class JsonServer:
+    """``war-tui serve --ssh 0 --web 0 --log-format json`` with its stderr collected, line by line."""
+
+    def __init__(self, tmp_path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "war_tui", "serve", "--ssh", "0", "--web", "0", "--public", "--log-format", "json",
+             "--no-preload", "--game-nice", "0", "--host-key", str(tmp_path / "key"),
+             "--session-command", " ".join(FAKE_TABLE)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        self.lines: list[str] = []
+        self.listening = threading.Event()
+        threading.Thread(target=self._collect, daemon=True).start()
+
+    def _collect(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.append(line)
+            if sum('"event":"listening"' in seen for seen in self.lines) == 2:
+                self.listening.set()
+        self.listening.set()
+
+    def ports(self) -> dict[str, int]:
+        assert self.listening.wait(TIMEOUT), self.lines
+        found = {}
+        for line in self.lines:
+            said = re.search(r"listening on \S+:(\d+): (ssh|open http)", line)
+            if said:
+                found[said.group(2)] = int(said.group(1))
+        return found
+
+
+@pytest.mark.serial  # a server process's start-up and shutdown
+async def test_every_line_of_a_served_table_game_and_its_shutdown_is_one_json_object(tmp_path):
+    server = JsonServer(tmp_path)
+    try:
+        port = server.ports()["ssh"]
+        seats = []
+        for user in (HOSTILE, "bob"):
+            conn = await connect(port, None, username=user)
+            process = await conn.create_process("table oak", term_type="xterm-256color", term_size=(100, 30),
+                                                encoding=None)
+            seats.append(Seat(conn, process))
+        await play(seats[0], seats[1], 3)
+        server.process.terminate()
+        assert server.process.wait(TIMEOUT) == 0
+    finally:
+        if server.process.poll() is None:
+            server.process.kill()
+            server.process.wait()
+    server.listening.wait(TIMEOUT)
+    lines = list(server.lines)
+    assert lines and all(line.endswith("\n") for line in lines)
+    records = [json.loads(line) for line in lines]  # every line parses, or the test fails here
+    for record in records:
+        assert isinstance(record, dict)
+        assert {"time", "level", "event", "message"} <= record.keys(), record
+        assert record["level"] in ("info", "warning", "error"), record
+    events = [record["event"] for record in records]
+    assert events.count("listening") == 2 and "stopping" in events and events[-1] == "stopped", events
+    connects = [record for record in records if record["event"] == "connect"]
+    assert {record["user"] for record in connects} == {HOSTILE, "bob"}, connects
+    assert all(record["address"].startswith("127.0.0.1:") for record in connects)
+    places = [record for record in records if record["event"] == "place" and "seat" in record]
+    assert sorted((record["table"], record["seat"]) for record in places) == [("oak", 1), ("oak", 2)], places
+    gone = [record for record in records if record["event"] == "disconnect"]
+    assert len(gone) == 2 and {record["table"] for record in gone} == {"oak"}, gone
+    assert {record["user"] for record in gone} == {HOSTILE, "bob"}
+    for seat in seats:
+        seat.conn.close()

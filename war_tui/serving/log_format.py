@@ -1,0 +1,120 @@
+"""The server's log lines as text (a person reads them) or as JSON objects, one a line (a collector reads them).
+
+Every line goes through the same ``log`` callable and the same flood budgets whatever the format: a call site
+that knows its fields (an address, a player's name, a table, a seat, a reason) hands a ``LogLine``, a ``str``
+that carries them; any other line gets its event and level from its own words. In JSON a player's typed name
+is a string field, escaped by ``json.dumps`` with ``ensure_ascii``: no character of it can end a line early.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from typing import TextIO
+
+FORMATS = ("text", "json")
+"""``--log-format``'s choices; text is the default."""
+
+Field = str | int | float | bool | None
+
+
+class LogLine(str):
+    """A log line as text, with the event it reports and its fields for the JSON format."""
+
+    event: str
+    fields: dict[str, Field]
+
+    def __new__(cls, text: str, event: str, **fields: Field) -> LogLine:
+        line = super().__new__(cls, text)
+        line.event = event
+        line.fields = {key: value for key, value in fields.items() if value is not None}
+        return line
+
+
+_EVENT = re.compile(r"(?P<event>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?::| on | [a-z0-9-]+: )")
+_ADDRESS = re.compile(r"(?<![\w.:\[])(?P<address>(?:\d{1,3}\.){3}\d{1,3}:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5})(?![\w:])")
+_TABLE = re.compile(r"\btable (?P<table>[a-z0-9-]{1,24})\b(?: (?:seat (?P<seat>\d+)|(?P<watching>watching)))?")
+_SEAT = re.compile(r"\bseat (?P<seat>\d{1,2})\b")
+_WARNINGS = ("warning", "flood", "memory", "server full", "nats", "nats-server", "relay", "cluster")
+_ERRORS = ("error",)
+
+
+def place_fields(where: str | None) -> dict[str, Field]:
+    """The table and seat of a place as the server logs it (``table oak seat 1 as ann``, ``lobby``)."""
+    if where is None:
+        return {}
+    found = _TABLE.match(where)
+    if found is None:
+        return {"place": where.split(" ", 1)[0]} if where else {}
+    seat = found.group("seat")
+    return {"table": found.group("table"), "seat": int(seat) if seat is not None else None}
+
+
+def event_of(text: str) -> str:
+    """What a plain line reports, from its first words: ``tables: ...`` is ``tables``, ``table oak: ...`` is
+    ``table``, ``game parent ready`` is ``game``, ``203.0.113.9:4022 did not ...`` is ``connection``."""
+    if _ADDRESS.match(text):
+        return "connection"
+    found = _EVENT.match(text)
+    words = found.group("event") if found is not None else text.split(" ", 1)[0]
+    if not words.replace("-", "").replace(" ", "").isalpha():
+        return "line"
+    if words.startswith("table "):  # ``table oak: ...``: the table is a field, not a kind of line
+        return "table"
+    return words.lower().replace(" ", "_").replace("-", "_")
+
+
+def level_of(event: str, text: str) -> str:
+    if event in _ERRORS or " crashed " in text:
+        return "error"
+    if event.replace("_", " ") in _WARNINGS or event.replace("_", "-") in _WARNINGS or "refused" in text:
+        return "warning"
+    return "info"
+
+
+def json_fields(line: str) -> dict[str, Field]:
+    """The object a line is in the JSON format, time apart."""
+    if isinstance(line, LogLine):
+        event, fields = line.event, dict(line.fields)
+    else:
+        event, fields = event_of(line), {}
+        address = _ADDRESS.search(line)
+        if address is not None:
+            fields["address"] = address.group("address")
+        table = _TABLE.search(line)
+        if table is not None:
+            fields["table"] = table.group("table")
+            seat = _SEAT.search(line, table.end("table"))
+            if seat is not None:
+                fields["seat"] = int(seat.group("seat"))
+    level = fields.pop("level", None) or level_of(event, line)
+    return {"level": level, "event": event, **fields, "message": str(line)}
+
+
+def text_stamp() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def json_stamp() -> str:
+    return datetime.now().astimezone().isoformat(timespec="milliseconds")
+
+
+def format_line(line: str, log_format: str) -> str:
+    """One line of the log, newline included."""
+    if log_format == "json":
+        return json.dumps({"time": json_stamp(), **json_fields(line)}, ensure_ascii=True, separators=(",", ":")) + "\n"
+    return f"{text_stamp()} {line}\n"
+
+
+def stream_log(log_format: str = "text", stream: TextIO | None = None) -> Callable[[str], None]:
+    """The server's ``log``: each line to ``stream`` (stderr) in ``log_format``, flushed at once."""
+
+    def log(line: str) -> None:
+        out = stream if stream is not None else sys.stderr
+        out.write(format_line(line, log_format))
+        out.flush()
+
+    return log
