@@ -8,7 +8,7 @@ import socket
 
 from war_tui.core.engine import Game
 from war_tui.serving.counts import Histogram
-from war_tui.serving.table_socket import MAX_MARKS, TableSocket
+from war_tui.serving.table_socket import MARK_GRAIN, MAX_MARKS, TableSocket
 from war_tui.tables import FakeClock, Link, Registry
 
 
@@ -68,7 +68,7 @@ async def test_past_its_marks_a_screen_is_said_to_be_further_behind_never_less()
         await asyncio.sleep(0.05)
         loop = asyncio.get_running_loop()
         first_seen = None
-        for _ in range(MAX_MARKS + 50):  # one piece of output a turn of the loop, none read
+        for _ in range(MAX_MARKS + 50):  # pieces of output the game does not read
             for link in (ann, bob):
                 assert link.member is not None
                 if link.member.table.game.over:
@@ -76,7 +76,7 @@ async def test_past_its_marks_a_screen_is_said_to_be_further_behind_never_less()
                 else:
                     link.member.flip()
             bob.take()
-            await asyncio.sleep(0)
+            await asyncio.sleep(MARK_GRAIN)  # each piece a mark of its own
             first_seen = first_seen or loop.time()  # the first piece reached the link before this
         assert first_seen is not None
         at_least = loop.time() - first_seen  # the first piece reached the link before first_seen

@@ -31,10 +31,12 @@ READ_CHUNK = 16 * 1024
 READ_RATE = 64 * 1024
 """Bytes a second a game may send on average: requests are a few dozen bytes, keys repeat ~30 a second."""
 READ_BURST = 64 * 1024
-MAX_MARKS = 256
-"""Pieces of output whose arrival the socket remembers until the game reads them (``behind``); past it the newest
-piece joins the one before, which then counts from the older arrival (a screen that far behind is said to be
-further behind still, never less)."""
+MARK_GRAIN = 0.01
+MAX_MARKS = 64
+"""Output is marked with when it reached the link (``behind``): one mark for whatever arrives within ``MARK_GRAIN``
+seconds, and at most ``MAX_MARKS`` marks a socket. Past it the marks of what the game has read go (one look at
+the socket), and if the game is that far behind still, the two marks closest in time become one, with the older
+time: a screen is said to be behind by a little more than it is, never less."""
 
 
 class TableSocket:
@@ -187,20 +189,32 @@ class TableSocket:
 
     def _mark(self, size: int, arrived: float) -> None:
         self._taken += size
-        if len(self._marks) >= MAX_MARKS:
-            _end, older = self._marks.pop()
-            arrived = older
-        self._marks.append((self._taken, arrived))
+        marks = self._marks
+        if marks and arrived - marks[-1][1] < MARK_GRAIN:
+            marks[-1] = (self._taken, marks[-1][1])
+            return
+        if len(marks) >= MAX_MARKS:
+            self._forget_read()
+        if len(marks) >= MAX_MARKS:
+            closest = min(range(len(marks) - 1), key=lambda i: marks[i + 1][1] - marks[i][1])
+            marks[closest] = (marks[closest + 1][0], marks[closest][1])
+            del marks[closest + 1]
+        marks.append((self._taken, arrived))
+
+    def _forget_read(self) -> None:
+        """Let go of the marks of what the game has read."""
+        read = self.bytes_out - unread(self.sock)
+        marks = self._marks
+        while marks and marks[0][0] <= read:
+            marks.popleft()
 
     def behind(self) -> float:
         """Seconds the oldest output the game has not read yet has waited since it reached the link (0: it has read
         everything): how far its screen is behind its table."""
         if self._closed:
             return 0.0
-        read = self.bytes_out - unread(self.sock)
+        self._forget_read()
         marks = self._marks
-        while marks and marks[0][0] <= read:
-            marks.popleft()
         oldest = marks[0][1] if marks else self._arrived
         return 0.0 if oldest is None else max(0.0, self._loop.time() - oldest)
 
