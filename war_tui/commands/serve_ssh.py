@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
     from ..serving.metrics_http import MetricsListener
     from ..serving.server import GameServer
+    from ..serving.systemd import Notifier
     from ..ssh.server import SshServer  # asyncssh loads only when the SSH door really opens
     from ..web.server import WebDoor  # aiohttp likewise, only when serve --web really serves
 
@@ -522,13 +523,24 @@ async def _serve(
     where the metrics listener listens; it opens first, so its probes answer (not ready) while the server starts,
     and closes last.
     """
+    from ..serving.systemd import Notifier
+
     raised = raise_file_limit()
     listener = await open_metrics(server, metrics)
+    notifier = Notifier.from_environment(lambda: serving_status(server))
     try:
-        return await _serve_doors(server, banner, host, port, web, ssh, listener, raised)
+        return await _serve_doors(server, banner, host, port, web, ssh, listener, raised, notifier)
     finally:
+        if notifier is not None:
+            await notifier.close()
         if listener is not None:
             await listener.stop()
+
+
+def serving_status(server: GameServer) -> str:
+    """What ``systemctl status`` shows of a running server."""
+    tables = sum(1 for table in server.tables.registry.tables if not table.closed)
+    return f"serving {plural(server.games(), 'game')} at {plural(tables, 'table')} and solo"
 
 
 async def open_metrics(server: GameServer, where: tuple[str, int] | None) -> MetricsListener | None:
@@ -555,9 +567,25 @@ def log_banner(server: GameServer, banner: list[str], raised: str | None) -> Non
         server.log(raised)
 
 
+def tell_serving(metrics: MetricsListener | None, notifier: Notifier | None) -> None:
+    """The probes and systemd learn that the doors listen."""
+    if metrics is not None:
+        metrics.serving()
+    if notifier is not None:
+        notifier.ready()
+
+
+def tell_stopping(metrics: MetricsListener | None, notifier: Notifier | None) -> None:
+    """Before a door closes: /readyz first, so a balancer sends no one new while the tables are handed over."""
+    if metrics is not None:
+        metrics.stopping()
+    if notifier is not None:
+        notifier.stopping()
+
+
 async def _serve_doors(
     server: GameServer, banner: list[str], host: str, port: int, web: WebStarter | None, ssh: bool,
-    metrics: MetricsListener | None, raised: str | None,
+    metrics: MetricsListener | None, raised: str | None, notifier: Notifier | None = None,
 ) -> int:
     try:
         await server.start()
@@ -581,11 +609,9 @@ async def _serve_doors(
         await first_done(server.game_parent.first_start(), stop.wait())
     if not stop.is_set():
         log_listening(server, host, ssh, door, metrics)
-        if metrics is not None:
-            metrics.serving()
+        tell_serving(metrics, notifier)
     await stop.wait()
-    if metrics is not None:
-        metrics.stopping()  # /readyz first: a balancer sends no one new while the tables are handed over
+    tell_stopping(metrics, notifier)
     server.log(f"stopping: ending {plural(server.games(), 'game')}")
     if door is not None:
         await door.stop()
