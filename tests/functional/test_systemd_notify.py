@@ -21,7 +21,9 @@ class Systemd:
     def __init__(self, name: str) -> None:
         self.name = name
         self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.socket.bind(socket_address(name))
+        address = socket_address(name)
+        assert address is not None
+        self.socket.bind(address)
         self.socket.settimeout(TIMEOUT)
         self.messages: list[list[str]] = []
 
