@@ -12,6 +12,7 @@ from ssh_support.players import GAME, GAME_TIMEOUT, MANY, Player, agreed, board,
 from war_tui.serving import priority
 from war_tui.serving.priority import group_nice
 from war_tui.serving.pty_process import READ_CHUNK
+from war_tui.serving.table_keeper import LET_GO
 
 
 @pytest.mark.parametrize(
@@ -294,5 +295,29 @@ async def test_a_spectator_who_resizes_moves_to_the_renderer_of_the_new_size(tmp
         await until(lambda: [r.key.size for r in renderers(srv)] == [(80, 24)], GAME_TIMEOUT)
         await cy.glass.until(r"(?m)^ .*Battle 0 .*\n oak · ann to flip")  # the 80-column header, repainted
         assert any(len(row) == 80 and row.endswith(("│", "╮", "╯")) for row in cy.glass.rows), cy.glass.text
+    finally:
+        await close_all(srv, people)
+
+
+@pytest.mark.app
+@pytest.mark.server_side
+async def test_a_shared_spectators_key_after_the_table_left_says_why_and_starts_no_game_of_its_own(tmp_path, monkeypatch):
+    """The table goes from under a shared spectator (this node lets it go: another node serves it now), and cy
+    presses a key: cy is told why, never shown a solo game in the table's place (before: an unrelated solo game)."""
+    srv = await served(tmp_path, monkeypatch)
+    people: list[Player] = []
+    try:
+        _, cy, _pid = await a_player_and_a_shared_spectator(srv, people)
+        table = srv.server.tables.registry.table("oak")
+        assert table is not None
+        table.close(LET_GO)
+        await asyncio.sleep(0.5)
+        cy.type(b" ")
+        try:
+            await asyncio.wait_for(cy.pump, GAME_TIMEOUT)  # the session ends: no game of cy's own goes on
+        except TimeoutError:
+            raise AssertionError(f"cy's session went on:\n{cy.glass.text}") from None
+        said = cy.glass.raw.decode(errors="replace")
+        assert LET_GO in said, cy.glass.text
     finally:
         await close_all(srv, people)

@@ -12,10 +12,16 @@ from collections.abc import Callable
 
 from ..settings.options import served_environment
 from ..tables import TableRefused
+from ..tables.messages import Notice, NoticeCode
+from ..tables.protocol import ProtocolError, decode_update
 from .commands import TableCommand, TableMode
 from .table_host import TableHost
 from .table_link import TableLink
 from .table_socket import TableSocket
+
+TABLE_LEFT = "war-tui: the connection to the table closed before your screen reached it; connect again to follow it."
+"""What a session's own game would have been started without: the table's link closed (a fault moved the table and
+its connection could not follow it, the table closed) before that game could read it."""
 
 
 def take_place(link: TableLink, command: TableCommand) -> str:
@@ -66,6 +72,18 @@ class TablePlace:
             return None
         self.socket, theirs = game_socket(self.link, self.mode, env, self._tables, on_finished)
         return theirs
+
+    def last_words(self) -> str:
+        """Why the link closed, for a session whose game cannot read it any more: its closing notice (a table never
+        turns into a solo game), or ``TABLE_LEFT``."""
+        for line in reversed(self.link.take().splitlines()):
+            try:
+                update = decode_update(line)
+            except ProtocolError:
+                continue
+            if isinstance(update, Notice) and update.code is NoticeCode.CLOSING:
+                return f"war-tui: {update.text}"
+        return TABLE_LEFT
 
     @property
     def kind(self) -> str:

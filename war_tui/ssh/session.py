@@ -315,6 +315,12 @@ class GameSession(asyncssh.SSHServerSession):
         """The game on its own pty, keys and sizes flowing to it; None (the client told) if it did not start."""
         server = self._link.server
         theirs = self._table.socket_for_game(env, self._table_finished) if self._table is not None else None
+        if self._table is not None and theirs is None:  # its table's link closed (a spectator's key came late)
+            self._link.exit_status = "table closed"
+            self._reset_terminal()
+            self._say(self._table.last_words())
+            self._exit(0)
+            return None
         size = self._sizes.wanted
         line = env[LINE_VARIABLE] if self._way.line else None
         try:

@@ -348,6 +348,11 @@ class WebSession:
             env.pop("COLORTERM", None)
         env[PLAYER_ID_VARIABLE] = self.visitor.identity
         theirs = self._table.socket_for_game(env, self._table_finished) if self._table is not None else None
+        if self._table is not None and theirs is None:  # its table's link closed: no solo game in its place
+            self.exit_status = "table closed"
+            self._reset_terminal()
+            self._say(self._table.last_words())
+            return
         try:
             process = await start_game(
                 server, env, self._size, self._on_output, table=theirs, line="lines" if self.line else None,
