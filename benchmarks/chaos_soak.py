@@ -103,6 +103,10 @@ SEAT_GRACE = 5.0
 STUCK = 5.0
 SETTLE = 30.0
 STATS_WAIT = 60.0
+LINGER = 300.0
+"""Seconds an unbound consumer of a stopped watch lingers (nats-py's default inactive threshold for a watch)."""
+WATCHES_PER_START = 4
+"""The watches a node makes as it starts: the tables' restore and a sweep of each bucket's old delete markers."""
 MIN_SLOT = 40.0
 """Seconds a fault's window lasts at least: the fault, its restart, and time to see the cluster recover."""
 
@@ -234,6 +238,8 @@ class Node:
         ]
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.started_at: list[float] = []
+        """time.monotonic() of each start."""
         self.stopped = False
         """SIGSTOPped: it is woken before it is ended."""
 
@@ -246,6 +252,7 @@ class Node:
                 env={**os.environ, "XDG_DATA_HOME": str(self.data)}, start_new_session=True,
             )
         self.starts += 1
+        self.started_at.append(time.monotonic())
 
     async def ready(self) -> None:
         deadline = time.monotonic() + START_WAIT
@@ -472,6 +479,10 @@ class Table:
         """A fault's (end, the table's lead then) while the table has not recovered from it."""
         self.recovered: list[float] = []
         self.recovered_at: float | None = None
+        self.retired: set[int] = set()
+        """The seeds of the games of a table before it started afresh."""
+        self.said: set[tuple[str, str, int]] = set()
+        """Incidents already told: (kind, bot, its connection)."""
         self.recovery_note = ""
         """Whose screen the table waited for last, and why, at its last recovery."""
 
@@ -480,41 +491,67 @@ class Table:
         """Who sits where: player a in seat 1, b in seat 2, from the start to the end."""
         return (f"{self.name}a", f"{self.name}b")
 
-    def note(self, kind: str, detail: str) -> None:
+    def note(self, kind: str, detail: str, bot: Bot | None = None) -> None:
+        """An incident, once per kind and connection: a screen showing a lost table says so on every frame."""
+        if bot is not None:
+            incident = (kind, bot.name, bot.connections)
+            if incident in self.said:
+                return
+            self.said.add(incident)
         self.events.append(Event(self.clock(), self.name, kind, detail))
+
+    def lost(self, bot: Bot, reading: Reading, known_seed: int) -> None:
+        """The table dealt its game again from the start: counted once, then followed as the table it became."""
+        self.note("game rewound", f"{bot.name} (through node{bot.node}) saw game {reading.key[0]} dealt with seed "
+                  f"{reading.seed}, not {known_seed}: the table started afresh (the bots had seen game "
+                  f"{self.lead[0]} battle {self.lead[1]})")
+        self.retired.update(self.seed_of.values())
+        self.history.clear()
+        self.first_seen.clear()
+        self.seed_of.clear()
+        self.lead = (0, -1)
+        if self.recovery is not None:
+            self.recovery = (self.recovery[0], self.lead)
+        for other in self.bots:
+            other.lead_at_connect = min(other.lead_at_connect, self.lead)
 
     def observe(self, bot: Bot, reading: Reading, at: float) -> None:
         key = reading.key
         before = bot.now
+        if reading.seed in self.retired:  # a screen still showing the table as it was before it was lost
+            self.note("game rewound", f"{bot.name} (through node{bot.node}) shows the game of seed {reading.seed}, "
+                      "which the table no longer plays", bot)
+            return
+        known_seed = self.seed_of.get(key[0])
+        if known_seed is not None and known_seed != reading.seed:
+            self.lost(bot, reading, known_seed)
         if before is None:  # a connection's first frame: what the table showed before it connected, or further
             if key < bot.lead_at_connect:
                 self.note("rewound", f"{bot.name}'s new connection (through node{bot.node}) opened at game {key[0]} "
                           f"battle {key[1]}, the table had shown game {bot.lead_at_connect[0]} battle "
-                          f"{bot.lead_at_connect[1]}")
+                          f"{bot.lead_at_connect[1]}", bot)
         elif key < before.key:
             self.note("rewound", f"{bot.name}'s screen went from game {before.key[0]} battle {before.key[1]} back to "
-                      f"game {key[0]} battle {key[1]} (through node{bot.node})")
+                      f"game {key[0]} battle {key[1]} (through node{bot.node})", bot)
         known = self.history.get(key)
         if known is None:
             self.history[key] = (reading.seed, reading.counts)
             self.first_seen[key] = at
         elif known != (reading.seed, reading.counts):
             self.note("histories differ", f"{bot.name} saw game {key[0]} battle {key[1]} with seed {reading.seed} and "
-                      f"counts {reading.counts}; another screen saw seed {known[0]} and counts {known[1]}")
-        known_seed = self.seed_of.setdefault(key[0], reading.seed)
-        if known_seed != reading.seed:
-            self.note("game rewound", f"{bot.name} saw game {key[0]} dealt with seed {reading.seed}, not {known_seed}")
+                      f"counts {reading.counts}; another screen saw seed {known[0]} and counts {known[1]}", bot)
+        self.seed_of.setdefault(key[0], reading.seed)
         self.lead = max(self.lead, key)
         if reading.names != self.names:
             if reading.names == self.names[::-1]:
-                self.note("seat swapped", f"{bot.name} sees the seats as {reading.names}")
+                self.note("seat swapped", f"{bot.name} sees the seats as {reading.names}", bot)
             elif before is None or before.names != reading.names:
-                self.note("seat lost", f"{bot.name} sees the seats held by {reading.names}, not {self.names}")
+                self.note("seat lost", f"{bot.name} sees the seats held by {reading.names}, not {self.names}", bot)
         if bot.seat is not None and not bot.seated:
             if reading.you == bot.seat and not reading.watching:
                 bot.seated = True
             elif reading.you is not None:
-                self.note("seat swapped", f"{bot.name} is back in seat {reading.you + 1}, not {bot.seat + 1}")
+                self.note("seat swapped", f"{bot.name} is back in seat {reading.you + 1}, not {bot.seat + 1}", bot)
                 bot.seated = True
         if before is None:
             bot.first_frame_at = at
@@ -946,6 +983,8 @@ class Soak:
             leases = {node.name: False for node in self.nodes}
             stats_problems.append(f"leases not read: {exc!r}")
         final_consumers = await self.consumers()
+        recent = sum(1 for node in self.nodes for at in node.started_at if time.monotonic() - at < LINGER + 30)
+        left = sum(n[1] for n in final_consumers.values() if n is not None)
         recoveries = [r for f in self.faults for r in f.recovery.values() if r is not None]
         unrecovered = sum(r is None for f in self.faults for r in f.recovery.values())
         events = self.events
@@ -970,6 +1009,8 @@ class Soak:
             "every node holds a lease": goal(sum(not held for held in leases.values()), 0, "; ".join(
                 f"{node.name}'s last words of its lease: {lease_lines(node)}" for node in self.nodes
                 if not leases.get(node.name))),
+            "consumers lingering at the end": goal(left, WATCHES_PER_START * recent,
+                                                   f"{WATCHES_PER_START} per node start in the last {LINGER + 30:g} s"),
             "consumers in use constant": {"value": [fmt_counts(w) for w in windows], "goal": fmt_counts(self.baseline),
                                           "met": consumers_constant,
                                           "detail": f"(in use+lingering; at most {lingering} lingering on a stream)"},
