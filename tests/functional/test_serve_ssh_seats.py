@@ -6,6 +6,7 @@ The stand-in game (ssh_support/fake_table.py) prints what the table tells it, on
 
 from __future__ import annotations
 
+import re
 import sys
 
 import asyncssh
@@ -341,3 +342,41 @@ async def test_key_attempts_are_capped_per_connection_and_logged_as_one_line(tmp
     capped = [line for line in srv.logs if "keys refused" in line]
     assert len(capped) == 1, srv.logs
     assert f"{MAX_AUTH_TRIES} keys refused" in capped[0] and f"at most {MAX_AUTH_TRIES} tries" in capped[0]
+
+
+async def test_a_player_who_dropped_never_agrees_to_stop_the_game_and_no_stopped_game_is_recorded(tmp_path):
+    """Issue 38: a seat kept for a player whose connection went counted as the house's, which agreed to anything:
+    the other player's r stopped the game, recorded "stopped by agreement" though nobody at the seat agreed."""
+    from war_tui.stats import StatsStore
+
+    ann_key, bob_key = (make_key(tmp_path, name) for name in ("ann_key", "bob_key"))
+    db = tmp_path / "served.sqlite3"
+    srv = await start_server(tmp_path, [ann_key, bob_key], argv=FAKE_TABLE_ARGV, stats=lambda: StatsStore.open(db),
+                             **MANY)
+    people: list[Seat] = []
+    try:
+        ann = await arrive(srv.port, "ann", "table oak", ann_key)
+        bob = await arrive(srv.port, "bob", "table oak", bob_key)
+        people += [ann, bob]
+        await ann.expect(r"STATE seats=ann:player,bob:player")
+        await bob.expect(r"SNAPSHOT")  # both games are up (keys typed before may wait in a cooked pty)
+        ann.type(b"f")
+        await bob.expect(r"waiting=2 ")
+        bob.type(b"f")
+        await ann.expect(r"BATTLE 1 ")
+        await bob.leave()
+        await ann.expect(r"STATE seats=ann:player,bob:away")
+        ann.type(b"r")  # stop this game and deal again: bob's seat is his, and he is not there to agree
+        ann.type(b"a")  # auto-play, likewise
+        ann.type(b"g")  # a line the table refuses: it read her r and a before it
+        await ann.expect(r"NOTICE refused refused a line that is not JSON")
+        assert "DEAL 2" not in ann.text and "NOTICE agreed" not in ann.text, ann.text
+        assert not any(re.match(r"BATTLE 2 ", line) for line in ann.text.splitlines()), ann.text
+    finally:
+        for person in people:
+            person.conn.close()
+        await srv.server.stop()
+    assert srv.server.tables.recorded == 0
+    assert not any(line.startswith("table game over") for line in srv.logs), srv.logs
+    recent = StatsStore.open(db, read_only=True).recent() if db.exists() else []
+    assert recent == [], recent

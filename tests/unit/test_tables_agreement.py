@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from support.tables import Recorder, dealing, make_table, run_until_idle
 
 from war_tui.core.events import BattleWon
 from war_tui.core.rules import EndReason, Result, Side
-from war_tui.tables import EMOTES, Emoted, EventBatch, Leave, Leaving, NoticeCode, SeatStatus, TableState
+from war_tui.tables import EMOTES, Emoted, EventBatch, Leave, Leaving, NoticeCode, SeatStatus, TableState, You
 from war_tui.tables.agreement import REQUEST_TIMEOUT, EmoteLimit
 
 WAR_THEN_PLAIN = ("4C 2C 3C 5C 9C 8C 7C 6C", "4D 2D 3D KD 8D 7D 6D 5D")
@@ -72,13 +73,123 @@ def test_an_answered_request_does_not_time_out():
     assert not [n for n in one.notices() if n.code is NoticeCode.EXPIRED]
 
 
-def test_the_house_agrees_at_once():
-    table, clock, (ann, bob), _ = seated()
+def test_the_house_agrees_at_once_for_a_seat_left_for_good():
+    """Without an identity nobody keeps bob's seat: it is the house's, and the house agrees to anything."""
+    records: list = []
+    table, clock = make_table(dealing(*PLAIN), records)
+    ann, bob = table.join("ann", Recorder(), identity="key:ann"), table.join("bob", Recorder())
     clock.advance(30)
+    ann.flip()
     bob.flip()
     bob.leave()
+    assert table.state().seats[1].status is SeatStatus.HOUSE
     ann.table.set_war_stop(ann, True)
     assert table.state().war_stop
+    ann.restart()
+    assert table.game_number == 2 and [r.reason for r in records] == [EndReason.AGREED]
+
+
+# ------------------------------------------------------------------ a seat kept for its away player
+
+
+def kept_away(fault: bool = False, **options):
+    """ann and bob one battle in; then bob's connection goes (``fault``: with a fault between servers), his seat
+    kept for him. The table, its clock, ann, her sink, and the records the table handed."""
+    records: list = []
+    table, clock = make_table(dealing(*WAR_THEN_PLAIN), records, **options)
+    one = Recorder()
+    ann = table.join("ann", one, identity="key:ann")
+    bob = table.join("bob", Recorder(), identity="key:bob")
+    clock.advance(30)
+    ann.flip()
+    bob.flip()
+    bob.leave(fault)
+    assert table.game.battles == 1 and not table.game.over
+    assert table.state().seats[1].status is (SeatStatus.AWAITED if fault else SeatStatus.AWAY)
+    return table, clock, ann, one, records
+
+
+@pytest.mark.parametrize("fault", [False, True], ids=["dropped", "fault"])
+def test_a_request_to_stop_the_game_waits_for_the_player_whose_seat_is_kept(fault):
+    """Issue 38: a seat kept for an away player counted as the house's, which agreed for them: games recorded
+    "stopped by agreement" that nobody stopped."""
+    from war_tui.presentation.requests import request_lines
+
+    table, clock, ann, one, records = kept_away(fault)
+    ann.restart()
+    assert table.game_number == 1 and not table.game.over and table.tally == (0, 0, 0, 0)
+    assert records == [] and NoticeCode.AGREED not in [n.code for n in one.notices()]
+    assert request_lines(one.state(), You("ann", Side.P1), ("ann", "bob")) == (
+        "you ask to stop this game and deal again: waiting for bob (r withdraws)",
+    )
+    clock.advance(REQUEST_TIMEOUT)
+    table.poll()
+    assert one.texts()[-1] == "ann's request to stop this game and deal again timed out: no answer in 30 s"
+    assert table.game_number == 1 and records == []
+
+
+@pytest.mark.parametrize("kind", ["auto", "war_stop"])
+def test_auto_play_and_stopping_at_wars_wait_for_the_player_whose_seat_is_kept(kind):
+    from war_tui.presentation.requests import pending
+
+    table, clock, ann, one, _records = kept_away()
+    if kind == "auto":
+        ann.set_auto(True, 4)
+    else:
+        ann.table.set_war_stop(ann, True)
+    state = table.state()
+    assert state.auto_speed is None and not state.war_stop
+    assert pending(one.state()) == [(0, kind)]
+    clock.advance(5)
+    table.poll()
+    assert table.game.battles == 1  # no auto-play battle: bob never agreed
+
+
+@pytest.mark.parametrize("fault", [False, True], ids=["dropped", "fault"])
+def test_auto_play_both_asked_for_stops_when_a_player_leaves_and_goes_on_when_a_fault_took_them(fault):
+    table, clock, (ann, bob), _ = seated(WAR_THEN_PLAIN)
+    clock.advance(30)
+    ann.flip()
+    bob.flip()
+    ann.set_auto(True, 4)
+    bob.set_auto(True, 4)
+    assert table.state().auto_speed == 4
+    bob.leave(fault)
+    assert table.state().seats[1].status is (SeatStatus.AWAITED if fault else SeatStatus.AWAY)
+    assert table.state().auto_speed == (4 if fault else None)  # a fault leaves his wishes standing
+
+
+def test_at_game_over_dealing_again_waits_for_the_player_whose_seat_is_kept_until_they_are_back():
+    from war_tui.presentation.seats import waiting_words
+
+    records: list = []
+    table, clock = make_table(dealing(*PLAIN), records)
+    one = Recorder()
+    ann = table.join("ann", one, identity="key:ann")
+    bob = table.join("bob", Recorder(), identity="key:bob")
+    while not table.game.over:
+        clock.advance(1)
+        ann.flip()
+        bob.flip()
+    bob.leave()
+    ann.restart()
+    assert table.game_number == 1 and table.game.over
+    assert table.state().waiting_for == (Side.P2,)
+    assert waiting_words(one.state(), ("ann", "bob")) == ("game over: waiting for bob to press r", "waiting")
+    bob = table.join("bob", Recorder(), identity="key:bob")
+    assert table.game_number == 1
+    bob.restart()
+    assert table.game_number == 2 and len(records) == 1
+
+
+def test_once_the_seat_is_no_longer_kept_the_house_answers_a_request_still_standing():
+    table, clock, ann, one, records = kept_away(reconnect_grace=10)
+    ann.restart()
+    assert table.game_number == 1
+    clock.advance(10)
+    table.poll()
+    assert table.state().seats[1].status is SeatStatus.HOUSE
+    assert table.game_number == 2 and [r.reason for r in records] == [EndReason.AGREED]
 
 
 # ------------------------------------------------------------------ stop at wars

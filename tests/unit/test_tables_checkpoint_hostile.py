@@ -24,8 +24,7 @@ def played() -> Table:
         clock.advance(1)
     ann.set_auto(True, 8)
     table.emote(bob, 2)
-    ann.flip()
-    bob.leave()
+    bob.leave()  # his seat is kept for him: ann's request for auto-play waits for him
     return table
 
 

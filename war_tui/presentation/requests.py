@@ -35,13 +35,14 @@ ASKING = (SeatStatus.PLAYER, SeatStatus.AWAITED)
 
 
 def pending(state: TableState) -> list[tuple[int, str]]:
-    """(seat index, kind) of every request the other seat has not answered yet."""
+    """(seat index, kind) of every request the other seat has not answered yet: a seat kept for its away player
+    answers when they are back; only one its player left for good (``HOUSE``) the house answers at once."""
     found = []
     for index, seat in enumerate(state.seats):
         other = state.seats[1 - index]
         for kind in KINDS:
             if (seat.status in ASKING and getattr(seat, kind) and not getattr(other, kind)
-                    and not other.house and not _agreed(kind, state)):
+                    and other.status is not SeatStatus.HOUSE and not _agreed(kind, state)):
                 found.append((index, kind))
     return found
 

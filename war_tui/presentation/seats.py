@@ -61,12 +61,12 @@ def waiting_words(state: TableState, names: Sequence[str], *, laying: bool = Fal
         return LAYING_LOCAL, "waiting"
     if state.auto_speed is not None and not state.over:
         return f"auto-play {speed_label(state.auto_speed)}", "auto"
-    waiting = tuple(side for side in state.waiting_for if not state.seats[side.index].house)  # the house never waits
-    if state.over:
-        if not waiting:
+    if state.over:  # the table names whom it waits for to deal again: a player away whose seat it keeps too
+        if not state.waiting_for:
             return "dealing again", "flipped"
-        who = " and ".join(names[side.index] for side in waiting)
+        who = " and ".join(names[side.index] for side in state.waiting_for)
         return f"game over: waiting for {who} to press r", "waiting"
+    waiting = tuple(side for side in state.waiting_for if not state.seats[side.index].house)  # the house never waits
     if not waiting:
         return "both flipped", "flipped"
     if any(state.seats[side.index].status is SeatStatus.OPEN for side in waiting):

@@ -1,7 +1,8 @@
 """The table's rules for what one player asks of the other, and how often a player may emote.
 
 What changes the game for both (auto-play, stopping at wars, dealing again) is a wish each seat holds;
-the table acts once both hold it (the house agrees to anything). An unanswered wish is a request that
+the table acts once both hold it. The house agrees to anything for a seat its player left for good; a seat kept
+for its away player is theirs, and what it is asked waits for them. An unanswered wish is a request that
 times out after ``REQUEST_TIMEOUT`` seconds; ``EmoteLimit`` keeps emotes from flooding a screen. Plain
 values and times passed in; no timers.
 """
@@ -81,22 +82,24 @@ class Asker(Protocol):
 
     def wants(self, kind: str) -> bool: ...
 
-    def vacant(self) -> bool: ...
+    def house_answers(self, now: float, grace: float) -> bool:
+        """Whether the house answers for this seat: its player left it for good (not kept for them)."""
 
     def drop(self, kind: str) -> None:
         """Give up the wish of ``kind`` and its request."""
 
 
-def track(pairs: Iterable[tuple[Asker, Asker]], agreed: Callable[[str], bool], now: float) -> None:
+def track(pairs: Iterable[tuple[Asker, Asker]], agreed: Callable[[str], bool], now: float, grace: float) -> None:
     """Start the clock on each request the other player has not answered; stop it on the ones answered.
 
     A wish of ``kind`` is a request while its seat's player sits, the table has not ``agreed`` to it, and the
-    other seat neither wishes it too nor is the house's (the house agrees to anything).
+    other seat neither wishes it too nor is one the house answers for (left for good, past the reconnect
+    ``grace``): a seat kept for its away player waits for them, as a seated one does.
     """
     for seat, other in pairs:
         for kind in KINDS:
             pending = (seat.seated and seat.wants(kind) and not agreed(kind)
-                       and not other.wants(kind) and not other.vacant())
+                       and not other.wants(kind) and not other.house_answers(now, grace))
             if not pending:
                 seat.asked.pop(kind, None)
             elif kind not in seat.asked:

@@ -464,12 +464,12 @@ def _restore_auto(table: Table, value: dict[str, object], now: float) -> None:
     held = _flag(value["held"], "auto held")
     if credit >= 1.0 or (due is not None and held):
         raise CheckpointError("auto: a tick due while held, or a whole battle owed")
-    if table.game.over or not table._seats.wants_auto():
+    if table.game.over or not table._seats.wants_auto(now):
         due, held = None, False
     auto = table._auto
     auto.at = None if due is None else now + due
     auto.credit = credit
-    auto.held = held and table._seats.war_stop_agreed()
+    auto.held = held and table._seats.war_stop_agreed(now)
 
 
 # --------------------------------------------------------------------- the log

@@ -129,8 +129,13 @@ class Seat(Generic[M]):
         return None
 
     def vacant(self) -> bool:
-        """Played by the house: someone sat here and left."""
+        """Its flips are the house's: someone sat here and left (kept for them or not)."""
         return self.member is None and self.name is not None and not self.lost
+
+    def house_answers(self, now: float, grace: float) -> bool:
+        """The house answers what the other player asks for this seat: someone sat here and left it for good (not
+        kept for them). A seat kept for its away player is theirs: what it is asked waits for them."""
+        return self.status(now, grace) is SeatStatus.HOUSE
 
     def state(self, now: float, grace: float) -> SeatState:
         """The seat as everyone at the table sees it: a ``lost`` seat kept for its player is ``AWAITED``, not one
@@ -258,25 +263,35 @@ class Seats(Generic[M]):
     def seated(self) -> list[Seat[M]]:
         return [s for s in self.pair if s.seated]
 
-    def wants_auto(self) -> bool:
-        """Auto-play runs when every seated player wants it (the house agrees) and someone is seated."""
+    def answering(self, now: float) -> list[Seat[M]]:
+        """The seats whose players answer requests: a player's, and one kept for its away player (the house answers
+        only for a seat left for good)."""
+        return [s for s in self.pair if s.name is not None and not s.house_answers(now, self.options.reconnect_grace)]
+
+    def house_answers(self, seat: Seat[M], now: float) -> bool:
+        return seat.house_answers(now, self.options.reconnect_grace)
+
+    def wants_auto(self, now: float) -> bool:
+        """Auto-play runs when every player who answers for a seat wants it (the house agrees for a seat left for
+        good) and someone is seated."""
         if any(s.name is None for s in self.pair) or not any(s.seated for s in self.pair):
             return False
-        return all(s.auto for s in self.seated())
+        return all(s.auto for s in self.answering(now))
 
     def auto_speed(self) -> float:
         """The slower speed the seated players who want auto-play asked for."""
         speeds = [s.speed for s in self.pair if s.seated and s.auto]
         return min(speeds) if speeds else DEFAULT_AUTO_SPEED
 
-    def war_stop_agreed(self) -> bool:
-        """Every seated player asks to stop at wars (the house agrees), and someone is seated."""
-        seated = self.seated()
-        return bool(seated) and all(s.war_stop for s in seated)
+    def war_stop_agreed(self, now: float) -> bool:
+        """Every player who answers for a seat asks to stop at wars (the house agrees for a seat left for good), and
+        someone is seated."""
+        return bool(self.seated()) and all(s.war_stop for s in self.answering(now))
 
-    def restart_agreed(self) -> bool:
-        """Someone asks to deal again and every other seat does too, or is the house's."""
-        return any(s.restart for s in self.pair) and all(s.restart or s.vacant() for s in self.pair)
+    def restart_agreed(self, now: float) -> bool:
+        """Someone asks to deal again and every other seat does too, or was left for good (the house's): a seat kept
+        for its away player waits for them."""
+        return any(s.restart for s in self.pair) and all(s.restart or self.house_answers(s, now) for s in self.pair)
 
     # -------------------------------------------------------------- changes
 

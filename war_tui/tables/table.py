@@ -542,7 +542,7 @@ class Table:
             timeout = self.options.seat_timeout
             self._note(Notice(NoticeCode.HOUSE_FLIPPED, f"the house flipped for {seat.name}: idle for {timeout:g} s"))
         if self._auto.due(now):
-            self._auto.tick(now, self._seats.auto_speed(), self._seats.war_stop_agreed(), self.game, self._play)
+            self._auto.tick(now, self._seats.auto_speed(), self._seats.war_stop_agreed(now), self.game, self._play)
         self._expire(now)
         self._settle()
 
@@ -601,8 +601,8 @@ class Table:
         now = self._clock()
         over = self.game.over
         seats = self._seats.states(now)
-        if over:
-            waiting = tuple(s.side for s in self._seats if s.seated and not s.restart)
+        if over:  # a seat kept for its away player is theirs to deal again from too
+            waiting = tuple(s.side for s in self._seats.answering(now) if not s.restart)
         elif self._auto.agreed:
             waiting = ()
         else:
@@ -613,7 +613,7 @@ class Table:
             self.name, self.game_number, seats,
             self.watching, waiting,
             speed if self._auto_on() else None, over,
-            war_stop=self._seats.war_stop_agreed(), held=self._auto.held,
+            war_stop=self._seats.war_stop_agreed(now), held=self._auto.held,
             house_in=max(0.0, idle[1] - now) if idle is not None else None,
         )
 
@@ -711,13 +711,13 @@ class Table:
     def _auto_on(self) -> bool:
         """Auto-play is on: it runs, holds at a war's tie, or, at game over, both players want it, so it plays the next
         deal from its start (what every screen's status line says)."""
-        return self._auto.agreed or (self.game.over and self._seats.wants_auto())
+        return self._auto.agreed or (self.game.over and self._seats.wants_auto(self._clock()))
 
     def _agreed(self, kind: str) -> bool:
         if kind == "auto":
             return self._auto_on()
         if kind == "war_stop":
-            return self._seats.war_stop_agreed()
+            return self._seats.war_stop_agreed(self._clock())
         return False  # a restart both asked for deals at once
 
     def _settle(self) -> None:
@@ -728,22 +728,23 @@ class Table:
             return
         game = self.game
         seats = self._seats
-        if not game.over and seats.restart_agreed():
+        now = self._clock()
+        if not game.over and seats.restart_agreed(now):
             self._note(Notice(NoticeCode.AGREED, "game stopped by agreement: a new deal"))
             self._play(lambda: game.stop(EndReason.AGREED))
             self._new_game()
             self._settle()
             return
-        if self._auto.follow(seats.wants_auto(), seats.war_stop_agreed(), game.over, seats.auto_speed(), self._clock()):
+        if self._auto.follow(seats.wants_auto(now), seats.war_stop_agreed(now), game.over, seats.auto_speed(), now):
             seats.forget_flips()
         if not game.over and not self._auto.running:
-            seats.house_flips(self._clock())
+            seats.house_flips(now)
             if seats.both_flipped():
                 self._play(game.step)
-        if self.game.over and seats.restart_agreed():
+        if self.game.over and seats.restart_agreed(now):
             self._new_game()
             self._settle()
             return
-        agreement.track(self._seats.pairs(), self._agreed, self._clock())
+        agreement.track(self._seats.pairs(), self._agreed, now, self.options.reconnect_grace)
         if self._journal.state(self.state()):
             self.revision += 1
