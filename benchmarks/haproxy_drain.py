@@ -81,9 +81,10 @@ async def run(args: argparse.Namespace) -> None:
                 began = time.monotonic()
                 first.process.send_signal(signal.SIGTERM)
                 for backend in ("ssh", "web"):
-                    seconds, line = await said(balancer, f"war_{backend}_nodes/node1 is DOWN", began)
-                    rows[f"{backend} DOWN"].append(seconds)
-                    reasons.append(re.search(r"reason: ([^,]+)", line)[1])
+                    took, line = await said(balancer, f"war_{backend}_nodes/node1 is DOWN", began)
+                    rows[f"{backend} DOWN"].append(took)
+                    reason = re.search(r"reason: ([^,]+)", line)
+                    reasons.append(reason[1] if reason is not None else line)
                 await asyncio.to_thread(first.process.wait, WAIT)
                 rows["node 1 ended"].append(time.monotonic() - began)
                 for someone in people:
