@@ -179,7 +179,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(problem)
         return args.run(args)
     except UsageError as exc:
-        sys.stderr.write(f"war-tui {args.command or ''}".rstrip() + f": {exc}\n")
+        line = f"war-tui {args.command or ''}".rstrip() + f": {exc}"
+        if getattr(args, "log_format", "text") == "json":  # a server that cannot start, read by a log collector
+            from .serving.log_format import LogLine, format_line
+
+            line = format_line(LogLine(line, "cannot_start", level="error"), "json").rstrip("\n")
+        sys.stderr.write(f"{line}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

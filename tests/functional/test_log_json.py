@@ -87,3 +87,13 @@ async def test_every_line_of_a_served_table_game_and_its_shutdown_is_one_json_ob
     assert {record["user"] for record in gone} == {HOSTILE, "bob"}
     for seat in seats:
         seat.conn.close()
+
+
+def test_a_server_that_cannot_start_says_why_in_one_json_line(capsys, private_home):
+    from cli_helpers import run_main
+
+    code, _, err = run_main(["serve", "--ssh", "0", "--log-format", "json"], capsys)
+    assert code == 2 and err.count("\n") == 1, err
+    record = json.loads(err)
+    assert (record["event"], record["level"]) == ("cannot_start", "error")
+    assert record["message"].startswith("war-tui serve: cannot read authorized keys")
