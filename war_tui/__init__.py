@@ -20,12 +20,17 @@ def run() -> int:
     if ours:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # loaded: each command handles Ctrl-C its own way
     try:
-        return main()
-    except KeyboardInterrupt:  # a Ctrl-C landing as the command returns
-        return 130
-    finally:
+        try:
+            return main()
+        except KeyboardInterrupt:  # a Ctrl-C landing as the command returns
+            return 130
+        finally:
+            if ours:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except KeyboardInterrupt:  # a second one, landing as Ctrl-C is turned off
         if ours:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+        return 130
 
 
 def _first_ctrl_c(signum: int, frame: object) -> None:

@@ -7,8 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from .commands import config as config_cmd
+from .commands import export as export_cmd
 from .commands import game as game_cmd
 from .commands import play as play_cmd
+from .commands import replay as replay_cmd
 from .commands import serve as serve_cmd
 from .commands import serve_ssh as serve_ssh_cmd
 from .commands import simulate as simulate_cmd
@@ -16,7 +18,7 @@ from .commands import stats as stats_cmd
 from .commands.common import EXIT_USAGE, GIVEN, Parser, UsageError
 from .version import version
 
-SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, serve_ssh_cmd, serve_cmd, config_cmd)
+SUBCOMMANDS = (game_cmd, simulate_cmd, stats_cmd, replay_cmd, export_cmd, serve_ssh_cmd, serve_cmd, config_cmd)
 
 # Flags before a command are the game's, refused (the command's defaults would win) but for these.
 ACCEPTED_BEFORE = {"stats": {"--stats-db"}}

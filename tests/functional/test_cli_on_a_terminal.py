@@ -10,6 +10,7 @@ import os
 import signal
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from cli_helpers import war_tui_in_a_shell
@@ -20,7 +21,8 @@ from war_tui.cli import build_parser
 TIMEOUT = 90
 CTRL_C = b"\x03"
 APART = 0.02  # seconds at least between two ctrl-c: quick, yet two signals rather than one
-GAME = "the game"  # war-tui with no command: the full-screen game
+GAME = "the game"
+GAME_FILE = Path(__file__).parent / "data" / "replay_game.json"  # seed 0: 56 battles  # war-tui with no command: the full-screen game
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ HOW_EACH_RUNS = {
     "game": HowItRuns((*ENDLESS, "--trace"), '{"n": 1,'),
     "simulate": HowItRuns(("--games", "100000000", "--seed", "1", "--jobs", "2"), "simulating"),  # its bar
     "stats": HowItRuns((), "No games recorded yet"),
+    "replay": HowItRuns(("--file", str(GAME_FILE)), "battle 1 of 56"),  # the scrubber's line
+    "export": HowItRuns(("--file", str(GAME_FILE), "--format", "text"), "battle 56 of 56: "),
     "config": HowItRuns(("--check",), "ok: there is no preferences file"),
     # Servers on 127.0.0.1 and free ports; nobody connects while they are up.
     "serve-ssh": HowItRuns(("--port", "0", "--public"), "listening on 127.0.0.1:"),

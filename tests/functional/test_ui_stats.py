@@ -18,6 +18,7 @@ from war_tui.stats import store as store_module
 from war_tui.ui.app import WarApp
 from war_tui.ui.controllers.solo import SoloController
 from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.replay import ReplayScreen
 from war_tui.ui.screens.stats import StatsScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
@@ -60,15 +61,14 @@ async def test_auto_play_and_the_screensaver_are_told_apart(tmp_path: Path):
     assert present(saver.recent(1))[0].source is Source.SCREENSAVER
 
 
-async def test_s_opens_the_statistics_and_enter_replays_that_deal(tmp_path: Path):
+async def test_s_opens_the_statistics_and_enter_replays_that_game_battle_by_battle(tmp_path: Path):
     store = StatsStore.open(tmp_path / "stats.sqlite3")
     app = app_with(store, seed=123, rules=Rules(max_battles=3))
     async with app.run_test(size=(110, 36)) as pilot:
         await pilot.press("space", "space", "space")
         await app.workers.wait_for_complete()
         assert app.board.tally[Result.STOPPED] == 1
-        await pilot.press("r")  # a different deal, so the replay has something to undo
-        assert present(app.controller.game).seed != 123
+        await pilot.press("r")  # a different deal on the board: the replay is the game chosen, not this one
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
         await stats_shown(pilot)
@@ -76,9 +76,13 @@ async def test_s_opens_the_statistics_and_enter_replays_that_deal(tmp_path: Path
         assert table.row_count == 1
         await pilot.press("enter")
         await pilot.pause()
-        assert not isinstance(app.screen, StatsScreen)
-        assert app.controller.game.seed == 123 and app.controller.game.battles == 0
-        assert app.controller.game.rules == Rules(max_battles=3)
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert screen.replay.seed == 123 and screen.replay.battles == 3 and screen.replay.rules == Rules(max_battles=3)
+        await pilot.press("end")
+        assert screen.at == 3 and screen.view is not None and screen.view.battle == 3
+        await pilot.press("escape")
+        assert app.screen is app.board
 
 
 async def test_s_toggles_the_statistics_screen(tmp_path: Path):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from .cards import Card, deal, new_deck, shuffle, validate_packets
 from .events import (
@@ -27,6 +29,19 @@ from .rules import EndReason, Gather, Result, Rules, Side, leader
 _SIDES = (Side.P1, Side.P2)
 _WINNER_RESULT = (Result.P1, Result.P2)
 _DEFAULT_RULES = Rules()
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game between two battles, enough to play on from there exactly as it went on: what a replay keeps
+    every few hundred battles so any battle is a short replay away."""
+
+    battles: int
+    wars: int
+    longest_war: int
+    p1: tuple[Card, ...]  # top card first
+    p2: tuple[Card, ...]
+    rng_state: tuple[Any, ...]  # the generator's state (the random gather order draws from it)
 
 
 class Game(EventSource):
@@ -80,6 +95,27 @@ class Game(EventSource):
         p1, p2 = deal(deck)
         game = cls.__new__(cls)
         game._setup(p1, p2, rules, seed, rng)  # a freshly dealt full deck needs no validating
+        return game
+
+    def snapshot(self) -> Snapshot:
+        """This game between battles; ``resume`` plays on from it exactly as this game would."""
+        if self._playing:
+            raise RuntimeError("a game is snapshot between battles, not in one")
+        return Snapshot(
+            self.battles, self.wars, self.longest_war, tuple(self._packets[0]), tuple(self._packets[1]),
+            self._rng.getstate(),
+        )
+
+    @classmethod
+    def resume(cls, snapshot: Snapshot, rules: Rules | None = None, *, seed: int | None = None) -> Game:
+        """A game at ``snapshot``, already started (it announces no ``GameStarted``), that plays on as the
+        game it was taken from; ``initial`` holds the packets at the snapshot."""
+        rng = random.Random()
+        rng.setstate(snapshot.rng_state)
+        game = cls.__new__(cls)
+        game._setup(snapshot.p1, snapshot.p2, rules, seed, rng)
+        game._started = True
+        game.battles, game.wars, game.longest_war = snapshot.battles, snapshot.wars, snapshot.longest_war
         return game
 
     # ----------------------------------------------------------------- state

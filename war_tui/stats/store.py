@@ -424,6 +424,14 @@ class StatsStore:
         none: list[GameRecord] = []
         return self._read(lambda conn: _read_recent(conn, limit), none)
 
+    def game(self, game_id: int) -> list[GameRecord] | None:
+        """The game stored with this id (``stats --json``'s ``id``): one record, or none; None when unreadable."""
+        none: list[GameRecord] = []
+        return self._read(
+            lambda conn: [_row_to_record(r) for r in conn.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))],
+            none,
+        )
+
     def kept_aside(self) -> int:
         """Finished games waiting in the recovery file beside the database (the next run that records adds them)."""
         try:

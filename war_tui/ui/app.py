@@ -397,7 +397,17 @@ class WarApp(ShadowOutput, App[None]):
         self.call_from_thread(self.exit, return_code=self.leaving_status)
 
     def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
-        self.controller.replay(message.seed, message.rules)
+        """The game chosen on the statistics screen, on the replay screen (its battles rebuilt from its seed)."""
+        from ..stats.replay import Replay, ReplayError
+        from .screens.replay import ReplayScreen
+
+        record = message.record
+        try:
+            replay = Replay.of_record(record)
+        except ReplayError as error:
+            self.notify(str(error).capitalize() + ".", severity="warning")
+            return
+        self.push_screen(ReplayScreen(replay, (record.p1_name, record.p2_name), self.glyphs))
 
     # ---------------------------------------------------------------- actions
 

@@ -2,7 +2,7 @@
 
 It reads the store once, in a worker thread (a million games take a second to add up), so keys answer at
 once; it never writes. A served player sees only their own games. Choosing a recent game posts
-``ReplayRequested``, and the app deals that seed with those rules.
+``ReplayRequested``, and the app opens the replay screen on that game.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class StatsScreen(Screen[None]):
     ]
 
     class ReplayRequested(Message):
-        """Deal this game again: same seed, same rules (handled by the app)."""
+        """Replay this game, battle by battle (handled by the app)."""
 
         def __init__(self, seed: int, rules: Rules, record: GameRecord) -> None:
             super().__init__()
