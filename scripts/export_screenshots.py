@@ -72,6 +72,19 @@ async def export_leaderboard(out_dir: Path) -> Path:
     return out_dir / "leaderboard.svg"
 
 
+async def export_replay(out_dir: Path) -> Path:
+    """The replay screen at a war, as its snapshot test shows it (seed 1017, g 1500, the next war and back)."""
+    from war_tui.stats.replay import Replay
+    from war_tui.ui.replay_app import ReplayApp
+
+    app = ReplayApp(Replay(1017, Rules()), ("Ann", "Bob"), environ={"LANG": "C.UTF-8", "TERM": "xterm-256color"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("g", "1", "5", "0", "0", "enter", "right_square_bracket", "left_square_bracket")
+        await pilot.pause()
+        app.save_screenshot("replay.svg", path=str(out_dir))
+    return out_dir / "replay.svg"
+
+
 async def main() -> None:
     out_dir = ROOT / "screenshots"
     out_dir.mkdir(exist_ok=True)
@@ -79,6 +92,7 @@ async def main() -> None:
         print(await export(name, out_dir))
     print(await export_stats(out_dir))
     print(await export_leaderboard(out_dir))
+    print(await export_replay(out_dir))
 
 
 if __name__ == "__main__":
