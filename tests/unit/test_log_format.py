@@ -58,3 +58,22 @@ def test_a_place_names_its_table_and_seat():
     assert place_fields("table oak watching as ann") == {"table": "oak", "seat": None}
     assert place_fields("lobby") == {"place": "lobby"}
     assert place_fields(None) == {}
+
+
+@pytest.mark.parametrize(
+    ("line", "level"),
+    [
+        ("tables: the store does not answer (TimeoutError: ); the tables wait for it", "warning"),
+        ("tables: the store answers again", "info"),
+        ("cluster: node n3f2 lost its lease (paused or cut off past 3 s); it lets its tables go", "warning"),
+        ("cluster: node n3f2 holds a fresh lease; it serves and takes over tables again", "info"),
+        ("NATS: disconnected; reconnecting", "warning"),
+        ("NATS: reconnected to nats://nats-b:4222", "info"),
+        ("relay: table oak moved from node n3f2, whose lease ran out, to this node: re-routing 2 connections", "warning"),
+        ("tables: 2 tables restored: oak, elm", "info"),
+        ("listening on 127.0.0.1:2222: ssh -p 2222 127.0.0.1", "info"),
+        ("game of 127.0.0.1:4022 crashed (exit status 1): RuntimeError: x at app.py:1", "error"),
+    ],
+)
+def test_trouble_is_a_warning_and_its_end_is_news(line, level):
+    assert json.loads(format_line(line, "json"))["level"] == level

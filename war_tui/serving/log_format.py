@@ -38,8 +38,12 @@ _EVENT = re.compile(r"(?P<event>[A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?::|
 _ADDRESS = re.compile(r"(?<![\w.:\[])(?P<address>(?:\d{1,3}\.){3}\d{1,3}:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5})(?![\w:])")
 _TABLE = re.compile(r"\btable (?P<table>[a-z0-9-]{1,24})\b(?: (?:seat (?P<seat>\d+)|(?P<watching>watching)))?")
 _SEAT = re.compile(r"\bseat (?P<seat>\d{1,2})\b")
-_WARNINGS = ("warning", "flood", "memory", "server full", "nats", "nats-server", "relay", "cluster")
+_WARNINGS = ("warning", "flood", "memory", "server_full", "nats", "nats_server")
 _ERRORS = ("error",)
+_TROUBLE = ("refused", "does not answer", "did not", "lost its lease", "let go", "not restored", "could not",
+            "whose lease ran out", "not ready", "died", "exited with status", "no such", "cannot")
+"""Words of a line that reports trouble whatever its event: a store away, a lease lost, a table moved."""
+_RECOVERED = ("reconnected", "answers again", "holds a fresh lease")
 
 
 def place_fields(where: str | None) -> dict[str, Field]:
@@ -68,9 +72,12 @@ def event_of(text: str) -> str:
 
 
 def level_of(event: str, text: str) -> str:
+    """``error`` for errors and crashes, ``warning`` for trouble (``info`` again once it is over), else ``info``."""
     if event in _ERRORS or " crashed " in text:
         return "error"
-    if event.replace("_", " ") in _WARNINGS or event.replace("_", "-") in _WARNINGS or "refused" in text:
+    if any(words in text for words in _RECOVERED):
+        return "info"
+    if event in _WARNINGS or any(words in text for words in _TROUBLE):
         return "warning"
     return "info"
 
