@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from typing import TextIO
 
+from ..settings.served import accessible
+from ..stats.replay import Replay
 from .common import Commands
 from .replays import add_game_argument, game_from_args
 
@@ -16,11 +21,38 @@ def register(subparsers: Commands) -> None:
     )
     add_game_argument(parser, file=True)
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
+    parser.add_argument(
+        "--line", action="store_true",
+        help="the line mode: a line typed, one sentence a battle (chosen too without a terminal, or with ACCESSIBLE=1)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     replay, names = game_from_args(args)  # every refusal before a screen opens
+    if args.line or accessible(os.environ) or not screen_possible():
+        return run_line_replay(replay, names, sys.stdin, sys.stdout)
     from ..ui.replay_app import run_replay  # Textual loads only when a screen is really wanted
 
     return run_replay(replay, names, ascii=args.ascii)
+
+
+def screen_possible() -> bool:
+    """A terminal that can place the cursor, on both ends: otherwise the line mode, rather than a refusal."""
+    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+
+
+def run_line_replay(replay: Replay, names: tuple[str, str], lines: TextIO, out: TextIO) -> int:
+    """The line mode: one sentence for each line read, until q or the end of input."""
+    from ..line.replay import ReplayLine
+
+    teller = ReplayLine(replay, names)
+    out.write(teller.opening() + "\n")
+    out.write(teller.answer("") + "\n")
+    out.flush()
+    for typed in lines:
+        out.write(teller.answer(typed.rstrip("\r\n")) + "\n")
+        out.flush()
+        if teller.done:
+            break
+    return 0
