@@ -135,7 +135,9 @@ async def test_space_plays_and_pauses_and_plus_minus_set_the_speed_from_1x_to_8x
     app = app_for(game)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = screen_of(app)
-        await pilot.press("plus", "plus", "plus", "plus")
+        await pilot.press("plus", "plus")
+        assert screen.speed == 4
+        await pilot.press("equals_sign", "plus")  # = is + without shift
         assert screen.speed == 8
         await pilot.press("space")
         assert screen.playing
@@ -150,10 +152,11 @@ async def test_space_plays_and_pauses_and_plus_minus_set_the_speed_from_1x_to_8x
         assert screen.speed == 1
 
 
-async def test_escape_leaves_the_replay(game: Replay):
+@pytest.mark.parametrize("key", ["escape", "q", "ctrl+c"])
+async def test_escape_q_and_ctrl_c_leave_the_replay(game: Replay, key: str):
     app = app_for(game)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("escape")
+        await pilot.press(key)
         await pilot.pause()
     assert app.return_code in (None, 0)
     assert not app.is_running
@@ -192,3 +195,13 @@ def test_snapshot_of_the_replay_screen_at_40_by_12(snap_compare, game: Replay):
         await pilot.pause()
 
     assert snap_compare(app_for(game), terminal_size=(40, 12), run_before=at_the_end)
+
+
+async def test_names_that_look_like_markup_are_shown_as_typed(game: Replay):
+    app = ReplayApp(game, ("[/]", "[link=x]Eve\x1b[2J"), environ={"LANG": "C.UTF-8"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end")
+        await pilot.pause()
+        log = app.screen.query_one(ReplayLog)
+        text = "".join(t for row in log.draw(78, 20) for t, _ in row)
+        assert "[/]" in text and "[link=x]Eve" in text and "\x1b" not in text
