@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import subprocess
@@ -49,6 +50,25 @@ class JsonServer:
         return found
 
 
+async def hostile_websocket(port: int) -> None:
+    """A browser's identity, then a websocket asking for a subprotocol made to look like JSON: aiohttp logs the
+    refusal itself, which must reach the log as one line of the server's own format."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+    page = (await asyncio.wait_for(reader.read(), TIMEOUT)).decode(errors="replace")
+    writer.close()
+    cookie = re.search(r"(?im)^Set-Cookie: ([^;]+)", page)
+    assert cookie is not None, page
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write((
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        f'Sec-WebSocket-Protocol: x"}}\t{{"level":"error\r\nCookie: {cookie[1]}\r\n\r\n'
+    ).encode())
+    assert (await asyncio.wait_for(reader.readline(), TIMEOUT)).startswith(b"HTTP/1.1 101")
+    writer.close()
+
+
 @pytest.mark.serial  # a server process's start-up and shutdown
 async def test_every_line_of_a_served_table_game_and_its_shutdown_is_one_json_object(tmp_path):
     server = JsonServer(tmp_path)
@@ -61,6 +81,7 @@ async def test_every_line_of_a_served_table_game_and_its_shutdown_is_one_json_ob
                                                 encoding=None)
             seats.append(Seat(conn, process))
         await play(seats[0], seats[1], 3)
+        await hostile_websocket(server.ports()["open http"])
         server.process.terminate()
         assert server.process.wait(TIMEOUT) == 0
     finally:
@@ -77,6 +98,8 @@ async def test_every_line_of_a_served_table_game_and_its_shutdown_is_one_json_ob
         assert record["level"] in ("info", "warning", "error"), record
     events = [record["event"] for record in records]
     assert events.count("listening") == 2 and "stopping" in events and events[-1] == "stopped", events
+    library = [record for record in records if record["event"] == "library"]
+    assert library and library[0]["level"] == "warning" and "Client protocols" in library[0]["message"], records
     connects = [record for record in records if record["event"] == "connect"]
     assert {record["user"] for record in connects} == {HOSTILE, "bob"}, connects
     assert all(record["address"].startswith("127.0.0.1:") for record in connects)

@@ -77,3 +77,24 @@ def test_a_place_names_its_table_and_seat():
 )
 def test_trouble_is_a_warning_and_its_end_is_news(line, level):
     assert json.loads(format_line(line, "json"))["level"] == level
+
+
+def test_a_librarys_error_with_its_traceback_is_one_line_of_the_servers_log():
+    import logging
+
+    from war_tui.serving.log_format import library_logs
+
+    out = io.StringIO()
+    flood = FloodLog(stream_log("json", out), burst=5)
+    with library_logs(flood):
+        try:
+            raise OSError("broken\npipe")
+        except OSError as exc:
+            logging.getLogger("nats.aio.client").error("nats: encountered error", exc_info=exc)
+        logging.getLogger("asyncssh").info("an info line stays out")
+    logging.getLogger("nats.aio.client").warning("after serving: not ours")
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 1, lines
+    record = json.loads(lines[0])
+    assert (record["event"], record["level"], record["logger"]) == ("library", "error", "nats.aio.client")
+    assert record["message"] == "nats.aio.client: nats: encountered error: OSError: broken pipe"

@@ -523,13 +523,15 @@ async def _serve(
     where the metrics listener listens; it opens first, so its probes answer (not ready) while the server starts,
     and closes last.
     """
+    from ..serving.log_format import library_logs
     from ..serving.systemd import Notifier
 
     raised = raise_file_limit()
     listener = await open_metrics(server, metrics)
     notifier = Notifier.from_environment(lambda: serving_status(server))
     try:
-        return await _serve_doors(server, banner, host, port, web, ssh, listener, raised, notifier)
+        with library_logs(server.flood_log):
+            return await _serve_doors(server, banner, host, port, web, ssh, listener, raised, notifier)
     finally:
         if notifier is not None:
             await notifier.close()

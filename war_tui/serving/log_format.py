@@ -9,9 +9,11 @@ is a string field, escaped by ``json.dumps`` with ``ensure_ascii``: no character
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import TextIO
 
@@ -125,3 +127,42 @@ def stream_log(log_format: str = "text", stream: TextIO | None = None) -> Callab
         out.flush()
 
     return log
+
+
+MAX_LIBRARY_LINE = 300
+"""Characters of a library's log message the server's log keeps: a client's bytes may be inside."""
+
+
+class LibraryLog(logging.Handler):
+    """Warnings and errors the libraries log themselves (aiohttp, nats-py, asyncssh) as one line each, through the
+    server's flood-bounded log and in its format: never a traceback, never a line a client's bytes could break.
+
+    Without it Python writes them to stderr as they are, beside the server's own lines and past its budgets."""
+
+    def __init__(self, flood_log: Callable[[str, str], None]) -> None:
+        super().__init__(logging.WARNING)
+        self.flood_log = flood_log
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage()
+        except (TypeError, ValueError):
+            text = str(record.msg)
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None:
+            text += f": {type(exc).__name__}: {exc}"
+        shown = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())[:MAX_LIBRARY_LINE]
+        self.flood_log(LogLine(f"{record.name}: {shown}", "library", level=record.levelname.lower(),
+                               logger=record.name), "library log lines")
+
+
+@contextmanager
+def library_logs(flood_log: Callable[[str, str], None]) -> Iterator[None]:
+    """While serving, the libraries' warnings go through ``flood_log`` (``LibraryLog``) instead of bare stderr."""
+    handler = LibraryLog(flood_log)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
