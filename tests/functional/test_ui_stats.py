@@ -85,6 +85,24 @@ async def test_s_opens_the_statistics_and_enter_replays_that_game_battle_by_batt
         assert app.screen is app.board
 
 
+async def test_a_replay_opened_during_auto_play_pauses_the_game_under_it(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    app = app_with(store, seed=123, rules=Rules(max_battles=3))
+    async with app.run_test(size=(110, 36)) as pilot:
+        await pilot.press("space", "space", "space")
+        await app.workers.wait_for_complete()
+        await pilot.press("r", "a")
+        assert app.board.auto
+        await pilot.press("s")
+        await stats_shown(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and not app.board.auto
+        battles = present(app.controller.game).battles
+        await pilot.pause(0.6)
+        assert present(app.controller.game).battles == battles and isinstance(app.screen, ReplayScreen)
+
+
 async def test_s_toggles_the_statistics_screen(tmp_path: Path):
     app = app_with(StatsStore.open(tmp_path / "stats.sqlite3"))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -402,11 +402,16 @@ class WarApp(ShadowOutput, App[None]):
         from .screens.replay import ReplayScreen
 
         record = message.record
+        if isinstance(self.controller, AtTable):  # the table deals on under any screen: its notice says so
+            self.controller.replay(message.seed, message.rules)
+            return
         try:
             replay = Replay.of_record(record)
         except ReplayError as error:
             self.notify(str(error).capitalize() + ".", severity="warning")
             return
+        if self.board.auto and self.board.result is None:
+            self.controller.auto()  # paused under the replay, so no result of its own lands on top of it
         self.push_screen(ReplayScreen(replay, (record.p1_name, record.p2_name), self.glyphs))
 
     # ---------------------------------------------------------------- actions
