@@ -20,8 +20,7 @@ import time
 from pathlib import Path
 
 from war_tui.core.rules import EndReason, Gather, Result
-from war_tui.stats import GameRecord, Source, StatsStore
-from war_tui.stats import store as store_module
+from war_tui.stats import GameRecord, Source, StatsStore, queries, writing
 
 
 def games(count: int, players: int, seed: int = 1) -> list[GameRecord]:
@@ -44,10 +43,10 @@ def games(count: int, players: int, seed: int = 1) -> list[GameRecord]:
 
 def build(path: Path, count: int, players: int) -> StatsStore:
     store = StatsStore.open(path)
-    rows = [store_module._record_row(game) for game in games(count, players)]  # the store's own rows, loaded in bulk
+    rows = [writing.record_row(game) for game in games(count, players)]  # the store's own rows, loaded in bulk
     with sqlite3.connect(path, isolation_level=None) as conn:
         conn.execute("BEGIN")
-        conn.executemany(store_module._INSERT, rows)
+        conn.executemany(writing.INSERT, rows)
         conn.execute("COMMIT")
     conn.close()
     return store
@@ -65,7 +64,7 @@ def timed(store: StatsStore, runs: int) -> float:
 
 def plan(path: Path) -> str:
     with sqlite3.connect(path) as conn:
-        found = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + store_module._LEADERS, (100,))]
+        found = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + queries.LEADERS_QUERY, (100,))]
     conn.close()
     return "; ".join(step for step in found if "games" in step)
 

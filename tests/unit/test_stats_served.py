@@ -10,8 +10,7 @@ import pytest
 from support.present import present
 
 from war_tui.core.rules import EndReason, Gather, Result
-from war_tui.stats import GameRecord, Source, StatsStore
-from war_tui.stats import store as store_module
+from war_tui.stats import GameRecord, Source, StatsStore, queries, schema
 from war_tui.stats.records import OPPONENT, YOU
 
 
@@ -60,10 +59,10 @@ def test_a_players_summary_names_nobody_else(tmp_path: Path):
 def test_an_older_file_gains_the_player_columns_and_keeps_its_games(tmp_path: Path):
     path = tmp_path / "stats.sqlite3"
     with sqlite3.connect(path, isolation_level=None) as conn:  # a file of schema 1, with one game
-        for statement in store_module.MIGRATIONS[1]:
+        for statement in schema.MIGRATIONS[1]:
             conn.execute(statement)
         conn.execute("UPDATE schema_version SET version = 1")
-        conn.execute(f"PRAGMA application_id = {store_module.APPLICATION_ID}")
+        conn.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
         conn.execute(
             "INSERT INTO games (finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result,"
             " end_reason, battles, wars, longest_war, p1_count, p2_count, seconds, source) VALUES"
@@ -106,13 +105,13 @@ def test_the_summary_is_read_once_while_the_file_holds_the_same_games(tmp_path: 
     store = StatsStore.open(tmp_path / "served.sqlite3")
     store.record(game(10, (ANN, BOB)))
     reads = []
-    real = store_module._read_totals
+    real = queries.read_totals
 
     def counted(*args):
         reads.append(1)
         return real(*args)
 
-    monkeypatch.setattr(store_module, "_read_totals", counted)
+    monkeypatch.setattr(queries, "read_totals", counted)
     first = present(store.summary(player=ANN))
     assert store.summary(player=ANN) is first and len(reads) == 1
     StatsStore.open(store.path).record(game(11, (ANN, BOB)))  # another process records a game
@@ -160,10 +159,10 @@ def schema_2_file(path: Path) -> None:
     """A statistics file as war-tui wrote it before games had ids: schema 2, one table game in it."""
     with sqlite3.connect(path, isolation_level=None) as conn:
         for version in (1, 2):
-            for statement in store_module.MIGRATIONS[version]:
+            for statement in schema.MIGRATIONS[version]:
                 conn.execute(statement)
         conn.execute("UPDATE schema_version SET version = 2")
-        conn.execute(f"PRAGMA application_id = {store_module.APPLICATION_ID}")
+        conn.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
         conn.execute(
             "INSERT INTO games (finished_at, seed, war_cards, gather, max_battles, p1_name, p2_name, result,"
             " end_reason, battles, wars, longest_war, p1_count, p2_count, seconds, source, p1_player, p2_player)"
@@ -183,7 +182,7 @@ def test_a_file_from_before_game_ids_keeps_its_games_and_stores_each_id_once(tmp
     assert [(r.battles, r.p1_player) for r in present(store.recent(5))] == [(13, BOB), (12, ANN)]
     assert {(leader.name, leader.games, leader.wins) for leader in present(store.leaders())} == {("ann", 2, 1), ("bob", 2, 1)}
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(store_module.SCHEMA_VERSION,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(schema.SCHEMA_VERSION,)]
         plan = " ".join(str(r) for r in conn.execute(
             "EXPLAIN QUERY PLAN SELECT count(*) FROM games WHERE (p1_player = ? OR p2_player = ?)", (ANN, ANN)))
     conn.close()

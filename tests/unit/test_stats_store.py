@@ -15,7 +15,7 @@ from support.present import present
 
 from war_tui.core.engine import Game
 from war_tui.core.rules import EndReason, Gather, Result, Rules
-from war_tui.stats import GameRecord, Source, StatsStore, default_path
+from war_tui.stats import GameRecord, Source, StatsStore, default_path, schema
 from war_tui.stats import store as store_module
 
 
@@ -113,7 +113,7 @@ def test_the_file_is_in_wal_mode_and_versioned(db: Path):
     StatsStore.open(db)
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(store_module.SCHEMA_VERSION,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(schema.SCHEMA_VERSION,)]
 
 
 # ------------------------------------------------------------------ the numbers
@@ -232,9 +232,9 @@ def test_a_file_from_a_newer_version_is_left_alone(db: Path):
 
 def test_an_older_file_is_migrated_keeping_its_games(db: Path, monkeypatch):
     StatsStore.open(db).record(row(10, seed=5))
-    newer = store_module.SCHEMA_VERSION + 1
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", newer)
-    monkeypatch.setitem(store_module.MIGRATIONS, newer, ("ALTER TABLE games ADD COLUMN note TEXT",))
+    newer = schema.SCHEMA_VERSION + 1
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", newer)
+    monkeypatch.setitem(schema.MIGRATIONS, newer, ("ALTER TABLE games ADD COLUMN note TEXT",))
     store = StatsStore.open(db)
     assert store.enabled
     assert [g.seed for g in present(store.recent())] == [5]
