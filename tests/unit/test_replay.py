@@ -165,6 +165,13 @@ def test_stats_json_lists_each_recent_game_with_its_id(stats_db: Path, capsys):
     assert sorted(game["id"] for game in recent) == [1, 2]
 
 
+def test_stats_text_lists_each_recent_game_with_the_id_replay_takes(stats_db: Path, capsys):
+    assert main(["stats", "--stats-db", str(stats_db)]) == 0
+    table = capsys.readouterr().out.split("Recent games:\n")[1].splitlines()
+    assert table[0].split()[0] == "id"
+    assert sorted(row.split()[0] for row in table[1:]) == ["1", "2"]
+
+
 def test_export_text_says_one_line_a_battle_as_the_line_mode(stats_db: Path, capsys):
     assert main(["export", "1", "--format", "text", "--stats-db", str(stats_db)]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -128,13 +128,13 @@ def recent_lines(recent: Sequence[GameRecord]) -> list[str]:
     """The recent games as columns sized to what they hold; rules last, so a long one never shifts the rest."""
     rows = [
         (
-            when(r.finished_at), "-" if r.seed is None else str(r.seed), outcome(r),
+            "-" if r.id is None else str(r.id), when(r.finished_at), "-" if r.seed is None else str(r.seed), outcome(r),
             f"{r.battles:,}", f"{r.wars:,}", rules_short(r),
         )
         for r in recent
     ]
-    header = ("finished", "seed", "result", "battles", "wars", "rules")
-    right = (False, True, False, True, True, False)
+    header = ("id", "finished", "seed", "result", "battles", "wars", "rules")  # id: what replay and export take
+    right = (True, False, True, False, True, True, False)
     widths = [max(cell_width(row[i]) for row in (header, *rows)) for i in range(len(header))]
 
     def line(cells: tuple[str, ...]) -> str:
