@@ -79,13 +79,14 @@ def test_every_sentence_matches_the_engine_trace(seed, war_cards):
 
 
 def test_the_terse_voice_is_short_and_still_true():
-    for event, said in told(3, Voice(terse=True)):
-        if isinstance(event, BattleWon) and not event.wars:
-            assert said == (
-                f"{'Your' if event.winner.value == 'p1' else 'Their'} "
-                f"{card_words(max(event.p1_laid[-1], event.p2_laid[-1]), True)} beats "
-                f"{card_words(min(event.p1_laid[-1], event.p2_laid[-1]), True)}. {event.p1_count} to {event.p2_count}."
-            )
+    plain = [(event, said) for event, said in told(3, Voice(terse=True)) if isinstance(event, BattleWon) and not event.wars]
+    assert len(plain) > 200, len(plain)  # seed 3 holds 230 battles without a war: the check below runs on each
+    for event, said in plain:
+        assert said == (
+            f"{'Your' if event.winner.value == 'p1' else 'Their'} "
+            f"{card_words(max(event.p1_laid[-1], event.p2_laid[-1]), True)} beats "
+            f"{card_words(min(event.p1_laid[-1], event.p2_laid[-1]), True)}. {event.p1_count} to {event.p2_count}."
+        )
 
 
 def test_names_take_the_third_person():
