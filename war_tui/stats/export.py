@@ -17,8 +17,9 @@ from .replay import MOST_BATTLES, PlayedBattle, Replay, ReplayError
 
 FORMAT = "war-tui-game"
 VERSION = 1
-MOST_FILE_BYTES = 128 * 1024 * 1024
-"""A million battles of one card each way take about 70 MB; no game file is larger than this."""
+MOST_FILE_BYTES = 16 * 1024 * 1024
+"""About 200,000 battles (a game at the default cap of 10,000 takes under 1 MB); parsed, a file takes
+several times its size in memory, so no larger file is read."""
 MOST_NAME_CHARS = 64
 MOST_SEED = 2**64
 _DEPTH = 4  # the document, its battles, a battle, a battle's cards
