@@ -282,7 +282,8 @@ async def test_operations_md_names_every_metric_and_every_refusal_reason_and_no_
     served = set(re.findall(r"^# TYPE (war_tui_\w+) (\w+)", body, re.MULTILINE))
     documented = set(re.findall(r"^\| `(war_tui_\w+)(?:\{[a-z,]+\})?` \| (\w+) \|", text, re.MULTILINE))
     assert served == documented
-    reasons = re.findall(r"^\| `(\w+)` \| ", text.split("The reasons of `war_tui_refusals_total`:")[1], re.MULTILINE)
+    table = text.split("The reasons of `war_tui_refusals_total`:")[1].strip().split("\n\n", 1)[0]  # that table alone
+    reasons = re.findall(r"^\| `(\w+)` \| ", table, re.MULTILINE)
     assert tuple(reasons) == REFUSAL_REASONS
 
 
