@@ -61,10 +61,18 @@ async def test_a_restart_with_20_forged_long_checkpoints_listens_before_it_resto
         restored = next(i for i, line in enumerate(srv.logs) if re.search(r"tables: \d+ tables restored: ", line))
         assert sat < restored, "ann sat at her table while the forged ones were still being restored"
         registry = srv.server.tables.registry
-        assert len([t for t in registry.tables if not t.closed]) == MAX_TABLES
+        assert len([t for t in registry.tables if not t.closed]) <= MAX_TABLES
         assert not any("server is full" in line for line in srv.logs), srv.logs
-        assert any(re.search(r"tables: \d+ more tables in the store not restored: this server holds 16 tables at "
-                             r"most \(--max-tables\)", line) for line in srv.logs), srv.logs
+        # A forged table nobody sits at closes 30 s after its restore, so on a slow machine the first ones may close
+        # before the last is replayed and make room for more: at least --max-tables less ann's are restored, and
+        # those left in the store are said in one line.
+        said = re.search(r"tables: (\d+) tables restored: ", srv.logs[restored])
+        assert said is not None
+        count = int(said[1])
+        assert MAX_TABLES - 1 <= count <= FORGED
+        left = [line for line in srv.logs if re.search(r"tables: \d+ more tables? in the store not restored: this "
+                                                        r"server holds 16 tables at most \(--max-tables\)", line)]
+        assert len(left) == (count < FORGED), srv.logs
         await close(ann)
     finally:
         await srv.server.stop()
