@@ -1,8 +1,8 @@
 """A node's lease is its membership of the cluster, not a one-time grant: real serve-ssh processes on one real
 nats-server, one of them stopped with SIGSTOP past its lease and woken with SIGCONT.
 
-Its states, one by one: **lost** (it learns it on waking: one log line, its own players are told to reconnect,
-players relayed to it follow the table to whichever node took it), **rejoined** (it holds a fresh lease without a
+Its states, one by one: **lost** (it learns it on waking: one log line, its own players and those relayed to it
+follow the table to whichever node took it, seats kept), **rejoined** (it holds a fresh lease without a
 restart) and **taking over again** (a kill -9 of the node that took its table gives the table back to it).
 """
 
@@ -19,8 +19,6 @@ import pytest
 from nodes_support import LEASE, line_player, node
 from ssh_support import TIMEOUT, ServerProcess
 from ssh_support.players import Listener
-
-from war_tui.serving.table_keeper import LET_GO
 
 pytestmark = [pytest.mark.app, pytest.mark.serial]
 
@@ -86,7 +84,7 @@ async def test_a_node_paused_past_its_lease_loses_it_rejoins_and_takes_tables_ov
         assert count(b, "relay: table oak moved") == 1, "bob's connection re-routed once"
         # lost: said once, its player told to reconnect
         await logged(a, "lost its lease")
-        await ann.until(LET_GO)
+        await ann.until(r"(?s)the table moved.*Back in step: game 1, battle 2\. ")  # she follows it, seat kept
         # rejoined, without a restart
         await logged(a, "holds a fresh lease")
         assert count(a, "lost its lease") == 1 and count(a, "holds a fresh lease") == 1

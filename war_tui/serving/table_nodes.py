@@ -15,8 +15,8 @@
   see its entries in the lobby: each claims them (one wins a table), restores it from the store, and writes
   it once before anyone plays on (``TableKeeper.flush``), so a paused old owner's next write is refused.
 - **A node that learns it lost its lease** (``step_down``) stops acting as owner at once: the doors relaying to
-  it are told the table moved, its own screens to reconnect, and its lobby entries stay for the nodes that take
-  its tables over. Once it holds a fresh lease it takes back those no other node took (its own entries, the
+  it are told the table moved and its own connections follow the table too (``Router.follow``); its lobby
+  entries stay for the nodes that take its tables over. Once it holds a fresh lease it takes back those no other node took (its own entries, the
   owner records still naming it) and takes over the tables of dead nodes again.
 """
 
@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -151,6 +152,8 @@ class Nodes:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         """One claim-and-restore at a time per table, and how many wait for it (the entry goes with the last)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._routers: weakref.WeakSet[Router] = weakref.WeakSet()
+        """This node's connections to the tables (``route``): those at a table this node lets go follow it."""
         self.polls = 0
         """Reads of the lobby and the session counts done (for the tests)."""
         self._unrestored: set[str] = set()
@@ -173,7 +176,7 @@ class Nodes:
         await self.games.start()
         self.host.router = self.route
         self.host.publish = self.games.publish
-        self.keeper.on_let_go = self.relay.move_table
+        self.keeper.on_let_go = self._let_go
         self.host.registry.elsewhere = self.elsewhere
         self._tasks = [asyncio.get_running_loop().create_task(self._lobby_loop())]
 
@@ -193,7 +196,16 @@ class Nodes:
 
     def route(self, user_name: str, identity: str | None, address: str | None) -> Router:
         """A new connection's way to the tables of every node."""
-        return Router(self, user_name, identity, address)
+        router = Router(self, user_name, identity, address)
+        self._routers.add(router)
+        return router
+
+    def _let_go(self, table: str) -> None:
+        """This node lets ``table`` go: every connection at it, relayed here or this node's own, follows it to
+        whichever node serves it, seats kept as they were."""
+        self.relay.move_table(table)
+        for router in list(self._routers):
+            router.follow(table)
 
     # -- who serves a table -----------------------------------------------------------------------------
 
@@ -263,8 +275,8 @@ class Nodes:
 
     def step_down(self) -> None:
         """This node's lease ran out under it (paused, cut off): others may take its tables, so it stops acting as
-        their owner at once. Doors relaying here are told the table moved (they follow it, seats kept), its own
-        screens are told to reconnect; the lobby entries stay, for the nodes that take the tables over."""
+        their owner at once. Doors relaying here are told the table moved and its own connections follow it too (seats kept,
+        ``_let_go``); the lobby entries stay, for the nodes that take the tables over."""
         self.relay.move_all()
         names = self.keeper.let_go_all()
         for name in names:

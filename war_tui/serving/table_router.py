@@ -157,12 +157,12 @@ class Router:
             name = parse_table_name(table_name)
         except ValueError as error:
             raise TableRefused(str(error)) from None
+        self._counted = counted
         if self.nodes.host.registry.table(name) is not None or self.nodes.host.registry.closed:
             assert isinstance(self._target, Link)
             member = self._target.join(name, watch, counted)
             self._table = (name, watch)
             return member
-        self._counted = counted
         self._route(name, watch, first=True)
         return None
 
@@ -307,6 +307,21 @@ class Router:
                     return None
             await asyncio.sleep(ROUTE_PAUSE * (attempt + 1))
         return f"the server of table {name} cannot be reached; try again in a moment"
+
+    def follow(self, table: str) -> None:
+        """This node lets ``table`` go (another node wrote it, or this node's lease ran out): a connection at it here
+        follows it to whichever node serves it, as a relayed one does, its seat waiting for it as it was; it is
+        never told to reconnect."""
+        target = self._target
+        if (self._closed or self._table is None or self._table[0] != table or self._routing is not None
+                or not isinstance(target, Link) or target.member is None):
+            return
+        target.on_output = None
+        target.take()  # what the table told here is past: the next owner's snapshot follows
+        target.close(fault=True)
+        self._target = self._local()
+        name, watch = self._table
+        self._route(name, watch, first=False, moved=True)
 
     def _moved(self) -> None:
         """The owner of the relayed table died (or stopped): reach whichever node takes it over, and send it the
