@@ -248,6 +248,17 @@ def test_an_owner_that_forgot_the_connection_closes_it_with_its_words():
     assert remote.finished is False and remote.take() == b'{"kind":"notice"}\n' and remote.finished
 
 
+def test_an_owner_that_forgot_a_routed_connection_has_it_reach_the_table_again():
+    """The owner let the connection go while its door was silent (a fault, not the player's leaving): the router
+    routes it again to whichever node serves the table, rather than ending it (before: "the table's server lost
+    this connection", and a spectator was dropped mid-fault)."""
+    _, remote = door()
+    moved: list[bool] = []
+    remote.on_moved = lambda: moved.append(True)
+    remote.deliver(GONE + b'{"kind":"notice"}\n')
+    assert moved and remote.closed and remote.take() == b""
+
+
 # -- the owner -------------------------------------------------------------------------------------------
 
 

@@ -247,7 +247,8 @@ class RelayNode:
             relayed.receive(data)
         elif data[:1] in (LINES, PING) and NODE_ID.fullmatch(door) and CONN_ID.fullmatch(conn):
             # A connection this node let go (its door was quiet for a lease, or this node restarted): the door
-            # is told, so its player is not left at a table that no longer hears them.
+            # is told, and routes it to the table again, wherever it is served, so its player is not left at a table
+            # that no longer hears them.
             self.send(out_subject(door, conn), GONE + encode(Notice(NoticeCode.CLOSING, f"closing the connection: {LOST}")))
 
     # -- the door's side ----------------------------------------------------------------------------------

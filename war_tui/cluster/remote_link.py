@@ -188,7 +188,11 @@ class RemoteLink:
             ack = decode_ack(data)
             if ack is not None:
                 self.window.ack(ack)
-        else:  # GONE
+        elif self.on_moved is not None:  # GONE: the owner let the connection go (a fault, not the player's leaving)
+            self._queue.clear()  # it reaches the table again, wherever it is served: its seat waits there as it was
+            self.detach()
+            self.on_moved()
+        else:
             self._queue.clear()
             self._queue.append(data[1:1 + MAX_OPEN])
             self._end()
