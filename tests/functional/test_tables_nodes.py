@@ -214,22 +214,23 @@ async def test_kill_9_of_the_owner_process_moves_the_table_and_keeps_every_seat(
             b.stop()
 
 
-async def test_a_relayed_player_the_owner_let_go_is_told_so_and_not_left_at_a_silent_table(tmp_path, nats_server):
+async def test_a_relayed_player_the_owner_let_go_reaches_the_table_again_in_his_seat(tmp_path, nats_server):
     """The owner let bob's relayed connection go (as it does when his node was quiet for a lease, its NATS cut
-    off meanwhile): bob's next key is answered with the closing notice, and his connection ends."""
+    off meanwhile): a fault, not his leaving. His next key is answered that the owner forgot the connection, and
+    his node routes it to the table again: he is back in his seat, never told to reconnect (before: "the table's
+    server lost this connection; reconnect to sit again", and his connection ended)."""
     async with two_nodes(tmp_path, nats_server) as nodes:
         ann, bob = await nodes.ann_and_bob()
         await play(ann, bob, 1)
         assert nodes.a.server.nodes is not None
         for relayed in list(nodes.a.server.nodes.relay.relayed.values()):
-            relayed.end()  # as the owner's sweep of quiet relays does
-        await ann.expect(r"STATE seats=ann:player,bob:away ")
+            relayed.end(fault=True)  # as the owner's sweep of quiet relays does
+        await ann.expect(r"STATE seats=ann:player,bob:awaited ")
         bob.type(b"f")
-        await bob.expect(re.escape(LOST))
-        await bob.expect(r"TABLE END")
-        bob.conn.close()
-        bob = await nodes.sit(nodes.b, "bob", "table oak")
+        await bob.expect(re.escape(MOVED))
         await bob.expect(r"SNAPSHOT you=bob seat=2 game=1 battles=1 ")
+        await ann.expect(r"STATE seats=ann:player,bob:player ")
+        assert LOST not in bob.text and "TABLE END" not in bob.text
 
 
 async def test_a_table_refused_at_its_first_join_leaves_no_owner_record(tmp_path, nats_server):
