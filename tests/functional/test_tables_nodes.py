@@ -90,6 +90,32 @@ async def test_when_the_owner_node_dies_the_table_resumes_on_the_other_at_the_sa
         print(f"the table moved {moved:.2f} s after its owner died (lease {LEASE} s)")
 
 
+async def test_tables_taken_over_together_resume_at_their_battles_for_players_of_one_address(tmp_path, nats_server):
+    """ann and bob (both from 127.0.0.1, as people behind one router are) play at oak and at elm, both served by A;
+    A dies with all four connections. B takes both tables over, nobody at either yet: neither is closed as a
+    table its address left, so each comes back at the battle it reached, never dealt afresh at battle 0."""
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        reached = {}
+        for table, battles in (("oak", 3), ("elm", 2)):
+            ann = await nodes.sit(nodes.a, "ann", f"table {table}")
+            await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+            bob = await nodes.sit(nodes.a, "bob", f"table {table}")
+            reached[table] = (battles, await play(ann, bob, battles))
+        b = nodes.b.server.nodes
+        assert b is not None
+        await until(lambda: {"oak", "elm"} <= set(b.others))  # B's lobby lists both, as A's
+        await kill_node(nodes.a)
+        await close(*nodes.seats)
+        await until(lambda: sorted(b.taken) == ["elm", "oak"])
+        polls = b.polls
+        await until(lambda: b.polls >= polls + 2)  # lobby rounds, each waking the tables' poll
+        for table, (battles, counts) in reached.items():
+            for seat, user in ((1, "ann"), (2, "bob")):
+                back = await nodes.sit(nodes.b, user, f"table {table}")
+                await back.expect(rf"SNAPSHOT you={user} seat={seat} game=1 battles={battles} counts={counts} ")
+        assert sorted(tables_open(nodes.b)) == ["elm", "oak"]
+
+
 async def test_a_flip_typed_while_the_owner_lies_dead_is_played_at_the_tables_next_owner(tmp_path, nats_server):
     """bob flips on B after A, the owner, died and before B takes the table over: nobody acknowledges his flip, so
     B's relay keeps it and hands it to the table's next owner. Once ann is back, her flip alone plays battle 5."""

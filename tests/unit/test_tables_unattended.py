@@ -35,3 +35,25 @@ def test_a_table_someone_is_at_stays_and_other_addresses_keep_theirs():
     reg.poll()
     assert sorted(t.name for t in reg.tables) == ["a", "b", "c"]
     assert here.seat is not None
+
+
+def test_tables_restored_together_wait_for_their_players_then_the_rule_holds_again():
+    """A restart or a takeover restores an address's tables with nobody at them yet: none is closed (its name would
+    be dealt afresh) until a player of it came back; one who then leaves it again leaves it as before."""
+    reg, clock = registry()
+    for name in ("t0", "t1"):
+        reg.join(name, "eve", Recorder(), identity="addr:eve", address="10.0.0.9")
+    saved = [checkpoint for checkpoint in (reg.checkpoint("t0"), reg.checkpoint("t1")) if checkpoint is not None]
+    again, clock = registry()
+    for _, data in saved:
+        again.restore(data)
+    again.poll()
+    assert [t.name for t in again.tables] == ["t0", "t1"]
+    back = again.join("t0", "eve", Recorder(), identity="addr:eve", address="10.0.0.9")
+    assert back.seat is not None and back.seat.index == 0  # her kept seat
+    other = again.join("t1", "eve", Recorder(), identity="addr:eve", address="10.0.0.9")
+    clock.advance(120)  # long enough a stay for each seat to be kept when she goes
+    back.leave()
+    other.leave()
+    again.poll()
+    assert [t.name for t in again.tables if not t.closed] == ["t1"]

@@ -12,8 +12,11 @@
   leases bucket, expiring with a lease. Each poll reads both into ``elsewhere``, which the registry's caps per
   visitor and the server's session caps add to what this node holds.
 - **Takeover**: a node whose lease ran out (killed, cut off, paused) has its tables taken by the nodes that
-  see its entries in the lobby: each claims them (one wins a table), restores it from the store, and writes
-  it once before anyone plays on (``TableKeeper.flush``), so a paused old owner's next write is refused.
+  see its entries in the lobby: each claims them (one wins a table) and restores it from the store as it is
+  (unwritten: its first write, at its first change here, names the revision read, so whichever of it and a
+  paused old owner writes second is refused and lets the table go; the new owner then restores it again).
+  A table restored so waits for its players even when their address left another (``Registry``'s awaited
+  tables): closing it would delete its checkpoint, and its name would be dealt afresh.
 - **A node that learns it lost its lease** (``step_down``) stops acting as owner at once: the doors relaying to
   it are told the table moved and its own connections follow the table too (``Router.follow``); its lobby
   entries stay for the nodes that take its tables over. Once it holds a fresh lease it takes back those no other node took (its own entries, the

@@ -98,6 +98,9 @@ of every table's calls (battles, game overs), once the table has it.
         self._deal = deal
         self._seed_source = seed_source
         self._tables: dict[str, Table] = {}
+        self._awaited: set[str] = set()
+        """Tables restored from a checkpoint that no player sat at here yet: their players are on their way back
+        (a restart, a takeover), so ``_close_unattended`` leaves them to their kept seats' grace."""
         self.hold_updates = hold_updates
         self._on_change = on_change
         self._on_events = on_events
@@ -214,6 +217,8 @@ of every table's calls (battles, game overs), once the table has it.
                 self._held.pop(name, None)
         if isinstance(member_sink, HeldSink):
             member_sink.member = member
+        if member.seat is not None:
+            self._awaited.discard(name)
         return member
 
     def visitor_tables(self, identity: str | None, address: str | None) -> int:
@@ -382,14 +387,19 @@ of every table's calls (battles, game overs), once the table has it.
         if len(self._tables) >= self.max_tables:
             raise TableRefused(f"the server is full: {words.counted(self.max_tables, 'table', 'is', 'are')} open")
         self._add(table, table.seq)
+        self._awaited.add(name)
         self._marks[name] = (table, (table.seq, table.revision, table.closed))  # the store holds it as it is
         return name
 
     def _close_unattended(self) -> None:
-        """Past ``KEPT_TABLES_PER_ADDRESS`` tables kept with nobody at them for one address, the older close."""
+        """Past ``KEPT_TABLES_PER_ADDRESS`` tables kept with nobody at them for one address, the older close (and
+        the store forgets them). A restored table none of whose players came back yet is not counted: its players
+        are not away by choice, and closing it would deal its name afresh."""
         unattended: dict[str, list[Table]] = {}
         for table in self._tables.values():  # in the order they opened
             address = table.opened_by[0]
+            if table.name in self._awaited:
+                continue
             if address is not None and table.empty and not table.closed and table.seats_held(None, address):
                 unattended.setdefault(address, []).append(table)
         for tables in unattended.values():
@@ -399,6 +409,7 @@ of every table's calls (battles, game overs), once the table has it.
     def _forget_closed(self) -> None:
         for name in [n for n, t in self._tables.items() if t.closed]:
             del self._tables[name]
+            self._awaited.discard(name)
             self._held.pop(name, None)
 
     # ----------------------------------------------------------------- lobby
@@ -480,4 +491,5 @@ of every table's calls (battles, game overs), once the table has it.
         for name in list(self._records):
             self.table_gone(name, kept=False)
         self._tables.clear()
+        self._awaited.clear()
         self._held.clear()
