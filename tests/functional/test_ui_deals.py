@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-from support.present import present
-from textual.widgets import DataTable
-from war_ui_support import drawn, stats_shown, until
+from war_ui_support import drawn, until
 
 from war_tui.cli import build_parser
 from war_tui.commands.play import settings_from_args
-from war_tui.core.rules import Result, Rules
-from war_tui.settings.play import PlaySettings
-from war_tui.stats import StatsStore
+from war_tui.core.rules import Result
 from war_tui.ui.app import WarApp
 from war_tui.ui.components.pile import Pile
 from war_tui.ui.components.status import StatusLine
 from war_tui.ui.screens.game_over import GameOverScreen
-from war_tui.ui.screens.stats import StatsScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
@@ -43,27 +37,6 @@ async def test_hand_made_packets_from_the_command_line_are_played_on_screen():
         assert "7♣" in pile and "7♥" in pile and "A♥" in pile and "3♠" in pile
         assert "Ann takes 6 cards after a war" in pile
         assert isinstance(app.screen, GameOverScreen) and app.controller.game.result is Result.P1
-
-
-async def test_a_replay_from_the_statistics_screen_starts_paused(tmp_path: Path):
-    store = StatsStore.open(tmp_path / "stats.sqlite3")
-    settings = PlaySettings(seed=123, rules=Rules(max_battles=3), speed=0.5, war_step=0.0, result_hold=0.0)
-    app = WarApp(settings, environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, stats=store)
-    async with app.run_test(size=(110, 36)) as pilot:
-        await pilot.press("space", "space", "space")
-        await app.workers.wait_for_complete()
-        await pilot.press("r", "a")  # a new deal, playing by itself
-        assert app.board.auto and present(app.controller.game).seed != 123
-        await pilot.press("s")
-        assert isinstance(app.screen, StatsScreen)
-        await stats_shown(pilot)
-        assert app.screen.query_one("#stats-recent", DataTable).row_count == 1
-        await pilot.press("enter")
-        await until(pilot, lambda: not isinstance(app.screen, StatsScreen))
-        assert present(app.controller.game).seed == 123 and not app.board.auto and app.controller._auto_timer is None
-        await pilot.pause(2.5)  # longer than a battle at 0.5/s: nothing is played
-        assert app.controller.game.battles == 0
-        assert "auto off" in drawn(app.query_one(StatusLine))
 
 
 # ---------------------------------------------------------------- the mouse, as a bonus
