@@ -539,7 +539,8 @@ async def test_a_phone_in_the_lobby_sits_at_a_table_with_the_key_bar(tmp_path, m
 
 async def test_a_tablet_shows_the_key_bar_and_its_keyboard_plays_from_the_first_key(tmp_path, monkeypatch, chromium):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME)
+    # Seed 3 opens with two battles and no war: a flip during a war being laid shows the war whole instead.
+    srv = await start_server(tmp_path, None, argv=(*GAME, "--seed", "3"))
     door = await open_door(srv.server)
     context = await chromium.new_context(viewport={"width": 1024, "height": 768}, has_touch=True, is_mobile=True)
     try:
