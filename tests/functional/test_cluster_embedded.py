@@ -17,7 +17,7 @@ from nats.errors import Error as NatsError
 from war_tui.cluster.connection import connect
 from war_tui.cluster.embedded import EmbeddedNats
 from war_tui.cluster.table_store import NatsTableStore
-from war_tui.serving.table_store import StaleWrite
+from war_tui.tables.store import StaleWrite
 
 TIMEOUT = 60.0
 

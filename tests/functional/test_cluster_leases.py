@@ -17,7 +17,7 @@ import pytest
 from war_tui.cluster.config import MIN_LEASE
 from war_tui.cluster.leases import LeaseBucket, NodeLease, Owners, node_id, node_key, owner_key
 from war_tui.cluster.table_store import NatsTableStore, StoreUnavailable
-from war_tui.serving.table_store import StaleWrite
+from war_tui.tables.store import StaleWrite
 
 TIMEOUT = 60.0  # a lease runs out in seconds; a loaded machine is slow, not wrong
 
@@ -185,7 +185,7 @@ import asyncio, sys
 from war_tui.cluster.connection import connect
 from war_tui.cluster.leases import LeaseBucket, NodeLease, Owners
 from war_tui.cluster.table_store import NatsTableStore, StoreUnavailable
-from war_tui.serving.table_store import StaleWrite
+from war_tui.tables.store import StaleWrite
 async def main():
     client = await connect([sys.argv[1]], lambda line: None, token=sys.argv[2])
     bucket = await LeaseBucket.open(client)

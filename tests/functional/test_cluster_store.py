@@ -7,7 +7,7 @@ import pytest
 
 from war_tui.cluster.keys import table_key, table_name
 from war_tui.cluster.table_store import NatsTableStore
-from war_tui.serving.table_store import MemoryTableStore, StaleWrite, StoredTable
+from war_tui.tables.store import MemoryTableStore, StaleWrite, StoredTable
 
 NAMES = ["oak", "Oak", "山の上", "a.b", "a b", "-", "", "x" * 64, "ünïcödé 🂡", "=/_"]
 

@@ -45,7 +45,7 @@ from nats.js.client import JetStreamContext
 from nats.js.errors import APIError, NotFoundError
 from nats.js.kv import KV_DEL, KV_MARKER_REASON, KV_OP, KV_PURGE
 
-from ..serving.table_store import StaleWrite
+from ..tables.store import StaleWrite
 from ..untrusted import BadRecord, BadRecords, fields, read_json, shown_key, text
 from .buckets import MARKER_TTL, delete, open_bucket, sweep_markers
 from .config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE

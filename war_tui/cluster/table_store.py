@@ -16,7 +16,7 @@ from nats.js.client import JetStreamContext
 from nats.js.errors import APIError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
-from ..serving.table_store import StaleWrite, StoredTable
+from ..tables.store import StaleWrite, StoredTable
 from .buckets import MARKER_TTL, delete, open_bucket, sweep_markers
 from .keys import table_key, table_name
 

@@ -28,11 +28,11 @@ from ..tables.registry import (
     DEFAULT_SEATS_PER_VISITOR,
     DEFAULT_TABLES_PER_VISITOR,
 )
+from ..tables.store import TableStore
 from .counts import ServerCounts
 from .table_keeper import Claims, TableKeeper
 from .table_link import TableLink
 from .table_socket import TableSocket
-from .table_store import TableStore
 
 MAX_RECORDS_WAITING = 256
 """Finished games waiting for the writer thread at most; past it (a file stuck for minutes) they are let go."""

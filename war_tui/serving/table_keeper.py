@@ -31,7 +31,7 @@ from typing import Protocol
 from ..presentation.words import plural
 from ..tables.checkpoint import CheckpointError
 from ..tables.registry import Registry, TableRefused
-from .table_store import StaleWrite, StoredTable, TableStore
+from ..tables.store import StaleWrite, StoredTable, TableStore
 
 RETRY_FIRST = 0.1
 RETRY_MOST = 2.0

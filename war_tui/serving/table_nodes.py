@@ -63,11 +63,11 @@ from ..cluster.tasks import cancel_requested, end_tasks
 from ..presentation.words import plural
 from ..tables.messages import Lobby, LobbyEntry
 from ..tables.protocol import ProtocolError, decode_update, encode
+from ..tables.store import StoredTable
 from ..untrusted import BadRecord, BadRecords, fields, read_json, shown_key, text
 from .table_host import TableHost
 from .table_keeper import TableKeeper
 from .table_router import Router
-from .table_store import StoredTable
 
 LOBBY_BUCKET = "war-tui-lobby"
 LOBBY_INTERVAL = 1.0
