@@ -21,6 +21,7 @@ from ..core.rules import EndReason, Rules
 from ..stats import StatsStore
 from ..stats.records import GameRecord
 from ..tables import Link, Registry, TableOptions, run_timers
+from ..tables.link import TableLink
 from ..tables.messages import TableEvent
 from ..tables.options import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
 from ..tables.registry import (
@@ -31,7 +32,6 @@ from ..tables.registry import (
 from ..tables.store import TableStore
 from .counts import ServerCounts
 from .table_keeper import Claims, TableKeeper
-from .table_link import TableLink
 from .table_socket import TableSocket
 
 MAX_RECORDS_WAITING = 256

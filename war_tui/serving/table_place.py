@@ -12,11 +12,11 @@ from collections.abc import Callable
 
 from ..settings.options import served_environment
 from ..tables import TableRefused
+from ..tables.link import TableLink
 from ..tables.messages import Notice, NoticeCode
 from ..tables.protocol import ProtocolError, decode_update
 from .commands import TableCommand, TableMode
 from .table_host import TableHost
-from .table_link import TableLink
 from .table_socket import TableSocket
 
 TABLE_LEFT = "war-tui: the connection to the table closed before your screen reached it; connect again to follow it."

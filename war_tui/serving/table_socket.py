@@ -24,8 +24,8 @@ from collections import deque
 from collections.abc import Callable
 
 from ..tables.clock import seconds_until
+from ..tables.link import TableLink
 from ..tables.rate import TokenBucket
-from .table_link import TableLink
 
 READ_CHUNK = 16 * 1024
 READ_RATE = 64 * 1024

@@ -11,6 +11,7 @@ is never dropped, but served at most once a ``RESYNC_GAP``; the link starts no t
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from .clock import Clock, monotonic
 from .line_queue import LineQueue
@@ -31,6 +32,47 @@ RESYNC_GAP = 1.0
 
 FROM_LOBBY = "from the lobby"
 """How a connection came to a table it chose in the lobby (``Link.on_join``)."""
+
+
+class TableLink(Protocol):
+    """A connection's end at the tables, whoever holds the table: a ``Link`` into this server's registry, a link relayed
+    to the node that serves the table, or a router choosing between them. The table socket, the doors and the
+    relay use each through this."""
+
+    on_output: Callable[[], None] | None
+    on_join: Callable[[str, Member, str], None] | None
+    clock: Clock
+    max_queued: int
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def close_reason(self) -> str | None: ...
+
+    @property
+    def member(self) -> Member | None: ...
+
+    @property
+    def queued(self) -> int: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    def join(self, table_name: str, watch: bool = False, counted: bool = True) -> Member | None: ...
+
+    def watch_lobby(self) -> None: ...
+
+    def receive(self, data: bytes) -> None: ...
+
+    def take(self) -> bytes: ...
+
+    def next_deadline(self) -> float | None: ...
+
+    def poll(self) -> None: ...
+
+    def close(self, reason: str | None = None) -> None: ...
+
 
 class Link:
     """One connection's link to the registry: at most one table at a time, or the lobby."""
