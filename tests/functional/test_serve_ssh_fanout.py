@@ -12,7 +12,7 @@ from ssh_support.players import GAME, GAME_TIMEOUT, MANY, Player, agreed, board,
 from war_tui.serving import priority
 from war_tui.serving.priority import group_nice
 from war_tui.serving.pty_process import READ_CHUNK
-from war_tui.serving.table_keeper import LET_GO
+from war_tui.serving.tables.keeper import LET_GO
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import socket
 
 from war_tui.core.engine import Game
 from war_tui.serving.counts import Histogram
-from war_tui.serving.table_socket import MARK_GRAIN, MAX_MARKS, TableSocket
+from war_tui.serving.tables.socket import MARK_GRAIN, MAX_MARKS, TableSocket
 from war_tui.tables import FakeClock, Link, Registry
 
 

@@ -7,7 +7,7 @@ import contextlib
 import socket
 
 from war_tui.core.engine import Game
-from war_tui.serving.table_socket import READ_BURST, READ_CHUNK, READ_RATE, TableSocket
+from war_tui.serving.tables.socket import READ_BURST, READ_CHUNK, READ_RATE, TableSocket
 from war_tui.tables import EventBatch, FakeClock, Flip, Link, ProtocolError, Registry, Resync, Snapshot, encode
 from war_tui.tables.protocol import update_reader
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import socket
 
-from war_tui.serving.table_client import TableClient
+from war_tui.serving.tables.client import TableClient
 from war_tui.tables import Leave, Notice, NoticeCode, ProtocolError
 from war_tui.tables.protocol import decode_request, encode_shared
 

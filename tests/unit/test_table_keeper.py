@@ -9,7 +9,7 @@ from support.tables import Recorder
 
 from war_tui.core.events import BattleWon
 from war_tui.core.rules import Side
-from war_tui.serving.table_keeper import LET_GO, TableKeeper
+from war_tui.serving.tables.keeper import LET_GO, TableKeeper
 from war_tui.tables import EventBatch, FakeClock, Registry, Snapshot, TableOptions
 from war_tui.tables.store import MemoryTableStore, StaleWrite
 

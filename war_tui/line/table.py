@@ -19,7 +19,7 @@ from ..core.rules import EndReason, Side
 from ..presentation.requests import KEYS, leaving, pending
 from ..presentation.result_hold import ResultHold
 from ..presentation.speed import MAX, MIN_SPEED, faster, slower, speed_label
-from ..serving.table_client import TableClient
+from ..serving.tables.client import TableClient
 from ..tables import (
     EMOTES,
     Emoted,

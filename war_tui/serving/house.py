@@ -15,7 +15,7 @@ from .counts import ServerCounts
 from .game_parent import GameParent
 from .limits import FloodLog
 from .pty_process import PtyProcess
-from .table_host import TableHost
+from .tables.host import TableHost
 
 
 class House(Protocol):

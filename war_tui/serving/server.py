@@ -21,8 +21,8 @@ from .game_parent import GameParent
 from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer
 from .log_format import stream_log
 from .pty_process import PtyProcess
-from .table_host import TableHost
 from .table_nodes import Nodes, start_nodes
+from .tables.host import TableHost
 
 RESTARTING = "the server is restarting: reconnect in a moment"
 """What a table's screens read when a server that keeps its tables stops: they come back with it."""

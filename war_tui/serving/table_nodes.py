@@ -65,9 +65,9 @@ from ..tables.messages import Lobby, LobbyEntry
 from ..tables.protocol import ProtocolError, decode_update, encode
 from ..tables.store import StoredTable
 from ..untrusted import BadRecord, BadRecords, fields, read_json, shown_key, text
-from .table_host import TableHost
-from .table_keeper import TableKeeper
 from .table_router import Router
+from .tables.host import TableHost
+from .tables.keeper import TableKeeper
 
 LOBBY_BUCKET = "war-tui-lobby"
 LOBBY_INTERVAL = 1.0

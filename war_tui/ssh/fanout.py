@@ -17,8 +17,8 @@ from ..serving.commands import TableMode
 from ..serving.house import House
 from ..serving.launcher import start_game
 from ..serving.pty_process import PtyProcess
-from ..serving.table_place import game_socket
-from ..serving.table_socket import TableSocket
+from ..serving.tables.place import game_socket
+from ..serving.tables.socket import TableSocket
 from ..tables import TableRefused
 from .screen_copy import ScreenCopy
 

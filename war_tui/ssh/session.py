@@ -29,7 +29,7 @@ from ..serving.house import House
 from ..serving.launcher import GameEnd, log_end, start_game
 from ..serving.log_format import LogLine, place_fields
 from ..serving.pty_process import PtyProcess, clamp_size, run_until_stopped
-from ..serving.table_place import TablePlace, take_place
+from ..serving.tables.place import TablePlace, take_place
 from ..settings.options import served_environment
 from ..settings.served import LINE_VARIABLE, accessible
 from ..tables import Member, TableRefused

@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Callable
 
 from ..core.engine import Game
-from ..serving.table_client import TableClient
+from ..serving.tables.client import TableClient
 from ..settings.served import TableMode
 from ..stats.records import GameRecord
 from ..tables import (

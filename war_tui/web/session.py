@@ -26,7 +26,7 @@ from ..serving.goodbyes import GAME_FAILED, TERMINAL_RESET, crash_goodbye, goodb
 from ..serving.house import House
 from ..serving.launcher import GameEnd, log_end, start_game
 from ..serving.pty_process import PtyProcess, clamp_size, run_until_stopped
-from ..serving.table_place import TablePlace, take_place
+from ..serving.tables.place import TablePlace, take_place
 from ..settings.options import served_environment
 from ..settings.served import PLAYER_ID_VARIABLE
 from ..tables import TableRefused

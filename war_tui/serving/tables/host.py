@@ -15,24 +15,24 @@ import contextlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from ..core.events import BattleWon, GameOver
-from ..core.plural import plural
-from ..core.rules import EndReason, Rules
-from ..stats import StatsStore
-from ..stats.records import GameRecord
-from ..tables import Link, Registry, TableOptions, run_timers
-from ..tables.link import TableLink
-from ..tables.messages import TableEvent
-from ..tables.options import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
-from ..tables.registry import (
+from ...core.events import BattleWon, GameOver
+from ...core.plural import plural
+from ...core.rules import EndReason, Rules
+from ...stats import StatsStore
+from ...stats.records import GameRecord
+from ...tables import Link, Registry, TableOptions, run_timers
+from ...tables.link import TableLink
+from ...tables.messages import TableEvent
+from ...tables.options import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
+from ...tables.registry import (
     DEFAULT_MAX_LOBBY_READERS,
     DEFAULT_SEATS_PER_VISITOR,
     DEFAULT_TABLES_PER_VISITOR,
 )
-from ..tables.store import TableStore
-from .counts import ServerCounts
-from .table_keeper import Claims, TableKeeper
-from .table_socket import TableSocket
+from ...tables.store import TableStore
+from ..counts import ServerCounts
+from .keeper import Claims, TableKeeper
+from .socket import TableSocket
 
 MAX_RECORDS_WAITING = 256
 """Finished games waiting for the writer thread at most; past it (a file stuck for minutes) they are let go."""

@@ -10,14 +10,14 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable
 
-from ..settings.options import served_environment
-from ..tables import TableRefused
-from ..tables.link import TableLink
-from ..tables.messages import Notice, NoticeCode
-from ..tables.protocol import ProtocolError, decode_update
-from .commands import TableCommand, TableMode
-from .table_host import TableHost
-from .table_socket import TableSocket
+from ...settings.options import served_environment
+from ...tables import TableRefused
+from ...tables.link import TableLink
+from ...tables.messages import Notice, NoticeCode
+from ...tables.protocol import ProtocolError, decode_update
+from ..commands import TableCommand, TableMode
+from .host import TableHost
+from .socket import TableSocket
 
 TABLE_LEFT = "war-tui: the connection to the table closed before your screen reached it; connect again to follow it."
 """What a session's own game would have been started without: the table's link closed (a fault moved the table and

@@ -28,10 +28,10 @@ import contextlib
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from ..presentation.words import plural
-from ..tables.checkpoint import CheckpointError
-from ..tables.registry import Registry, TableRefused
-from ..tables.store import StaleWrite, StoredTable, TableStore
+from ...presentation.words import plural
+from ...tables.checkpoint import CheckpointError
+from ...tables.registry import Registry, TableRefused
+from ...tables.store import StaleWrite, StoredTable, TableStore
 
 RETRY_FIRST = 0.1
 RETRY_MOST = 2.0

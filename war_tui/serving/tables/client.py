@@ -10,9 +10,9 @@ from __future__ import annotations
 import contextlib
 import socket
 
-from ..tables import ProtocolError, Request, encode
-from ..tables.messages import Update
-from ..tables.protocol import update_reader
+from ...tables import ProtocolError, Request, encode
+from ...tables.messages import Update
+from ...tables.protocol import update_reader
 
 READ_SIZE = 64 * 1024
 MAX_READ = 1024 * 1024

@@ -23,9 +23,9 @@ import termios
 from collections import deque
 from collections.abc import Callable
 
-from ..tables.clock import seconds_until
-from ..tables.link import TableLink
-from ..tables.rate import TokenBucket
+from ...tables.clock import seconds_until
+from ...tables.link import TableLink
+from ...tables.rate import TokenBucket
 
 READ_CHUNK = 16 * 1024
 READ_RATE = 64 * 1024
