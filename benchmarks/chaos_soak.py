@@ -84,8 +84,8 @@ from support.nats import ClusterMember, NatsCluster, free_port
 from war_tui.cluster.game_stream import STREAM as GAMES_STREAM
 from war_tui.cluster.leases import BUCKET as LEASES
 from war_tui.cluster.leases import LeaseBucket, node_key, node_of
+from war_tui.cluster.nodes import LOBBY_BUCKET as LOBBY
 from war_tui.cluster.table_store import BUCKET as TABLES
-from war_tui.serving.table_nodes import LOBBY_BUCKET as LOBBY
 
 SIZE = (100, 30)
 CLIENT_CIPHERS = ["aes128-gcm@openssh.com"]

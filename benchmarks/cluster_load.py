@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from war_tui.cluster.config import ClusterConfig
 from war_tui.cluster.embedded import EmbeddedNats
 from war_tui.cluster.node import Cluster
-from war_tui.serving.table_nodes import Nodes, start_nodes
-from war_tui.serving.table_router import MOVED
+from war_tui.cluster.nodes import Nodes, start_nodes
+from war_tui.cluster.router import MOVED
 from war_tui.serving.tables.host import TableHost
 from war_tui.tables.link import TableLink
 from war_tui.tables.messages import Flip

@@ -17,7 +17,7 @@ from ssh_support import InProcessServer, until
 
 from war_tui.cluster.caps import SESSIONS_PREFIX
 from war_tui.cluster.keys import table_key
-from war_tui.serving.table_nodes import LOBBY_BUCKET, entry_value
+from war_tui.cluster.nodes import LOBBY_BUCKET, entry_value
 from war_tui.tables import SeatStatus
 from war_tui.tables.messages import LobbyEntry
 

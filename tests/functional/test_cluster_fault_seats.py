@@ -23,7 +23,7 @@ from nodes_support import LEASE, node
 from ssh_support import TIMEOUT, ClientKey, ServerProcess, connect, make_key
 from ssh_support.players import Listener
 
-from war_tui.serving.table_router import MOVED
+from war_tui.cluster.router import MOVED
 from war_tui.serving.tables.keeper import LET_GO
 
 pytestmark = [pytest.mark.app, pytest.mark.serial]

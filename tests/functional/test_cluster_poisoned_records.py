@@ -21,8 +21,8 @@ from war_tui.cluster.game_records import TAG_HEADER
 from war_tui.cluster.game_stream import STREAM, SUBJECT
 from war_tui.cluster.keys import table_key
 from war_tui.cluster.leases import node_key, owner_key
+from war_tui.cluster.nodes import LOBBY_BUCKET, entry_value
 from war_tui.cluster.relay_wire import open_subject
-from war_tui.serving.table_nodes import LOBBY_BUCKET, entry_value
 from war_tui.stats import GameRecord, Source
 from war_tui.stats.recovery import to_line
 from war_tui.tables import SeatStatus

@@ -15,7 +15,7 @@ import re
 from nodes_support import close, games_in, keys, kill_node, play, sit, stats_node, stop
 from ssh_support import until
 
-from war_tui.serving.table_router import MOVED
+from war_tui.cluster.router import MOVED
 
 BATTLES = 6
 

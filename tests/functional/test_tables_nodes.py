@@ -23,9 +23,9 @@ from ssh_support import ServerProcess, start_server, until
 from ssh_support.players import MANY, Listener
 
 from war_tui.cluster.relay_wire import GONE, LINES, LOST, new_conn_id, open_subject, out_subject
+from war_tui.cluster.router import MOVED
 from war_tui.cluster.sequenced import encode_numbered
 from war_tui.serving.goodbyes import RESTARTING
-from war_tui.serving.table_router import MOVED
 from war_tui.tables.messages import Notice, NoticeCode
 from war_tui.tables.protocol import encode
 
@@ -300,8 +300,8 @@ async def test_the_lobby_read_poll_after_poll_makes_no_consumer(tmp_path, nats_s
     lobby again each time. The consumers of every bucket stay as many as they were (nats-py's ``keys`` made
     one a read, each lingering for minutes until the server's limit refused every read)."""
     from war_tui.cluster.leases import BUCKET as LEASES
+    from war_tui.cluster.nodes import LOBBY_BUCKET
     from war_tui.cluster.table_store import BUCKET as TABLES
-    from war_tui.serving.table_nodes import LOBBY_BUCKET
 
     client = await nats_server.client()
     js = client.jetstream()

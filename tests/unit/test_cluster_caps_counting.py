@@ -19,7 +19,7 @@ from war_tui.cluster.caps import (
     read_visitors,
     table_visitors,
 )
-from war_tui.serving.table_nodes import entry_value, read_entry
+from war_tui.cluster.nodes import entry_value, read_entry
 from war_tui.tables import FakeClock, Registry, SeatStatus, TableRefused
 from war_tui.tables.messages import LobbyEntry
 from war_tui.untrusted import BadRecord

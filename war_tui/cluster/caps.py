@@ -4,13 +4,13 @@ Each node tells the others, through NATS, what its caps count, with every visito
 HMAC with a key drawn from the host key the nodes share, so no address or identity is written to NATS and the
 same visitor hashes alike on every node):
 
-- **with each table's lobby entry** (``table_nodes``): who opened the table and who holds its seats
+- **with each table's lobby entry** (``nodes``): who opened the table and who holds its seats
   (``TableVisitors``), so every node counts the tables opened and the seats held per visitor on the others;
 - **in a key of its own** (``SESSIONS_PREFIX`` + node id, in the leases bucket, expiring with a lease): how
   many sessions it has, in all and per address (``NodeSessions``).
 
 ``Elsewhere`` holds what the last read of the others found; a cap checks what this node holds plus that. What a
-node read is up to two polls old (``table_nodes.LOBBY_INTERVAL``: the other writes at its poll, this one reads at
+node read is up to two polls old (``nodes.LOBBY_INTERVAL``: the other writes at its poll, this one reads at
 its own): nodes admitting one visitor within that window each admit up to the cap less what they read. Everything
 read is another process's bytes: ``read_visitors`` and ``read_sessions`` read it through ``war_tui.untrusted``,
 check types, sizes and counts, and raise ``BadRecord`` for anything else.

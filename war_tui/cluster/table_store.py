@@ -34,7 +34,7 @@ class StoreUnavailable(ConnectionError):
 
 
 class NatsTableStore:
-    """A ``war_tui.serving.table_store.TableStore`` on the bucket ``BUCKET``."""
+    """A ``war_tui.tables.store.TableStore`` on the bucket ``BUCKET``."""
 
     def __init__(self, kv: KeyValue, js: JetStreamContext, bucket: str = BUCKET, marker_ttl: int = MARKER_TTL) -> None:
         self.kv = kv

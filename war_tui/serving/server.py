@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, Protocol
 
 from ..cluster.node import Cluster
+from ..cluster.nodes import Nodes, start_nodes
 from ..presentation.words import plural
 from ..tables import reduce_name
 from ..tables.names import name_key
@@ -21,7 +22,6 @@ from .game_parent import GameParent
 from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer
 from .log_format import stream_log
 from .pty_process import PtyProcess
-from .table_nodes import Nodes, start_nodes
 from .tables.host import TableHost
 
 RESTARTING = "the server is restarting: reconnect in a moment"

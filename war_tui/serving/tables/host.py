@@ -76,7 +76,7 @@ class TableHost:
         self.keeper: TableKeeper | None = None
         """Keeps the tables in a store (``keep_in``); until then a kept registry's updates wait."""
         self.router: Callable[[str, str | None, str | None], TableLink] | None = None
-        """Makes each connection's way to the tables of every node (``table_nodes``); None: this server's only."""
+        """Makes each connection's way to the tables of every node (``cluster.nodes``); None: this server's only."""
         self.publish: Callable[[GameRecord], bool] | None = None
         """Sends a finished game to every node's statistics (``cluster.game_stream``); False or None: it is
         recorded here only."""

@@ -3,7 +3,7 @@
 The router stands where a ``Link`` stands (the door's table socket pumps it the same way). It reads each
 request line the connection sends with the protocol's checked reader, and hands the lines on to its target:
 this node's ``Link`` (the lobby, and the tables this node serves), or a ``RemoteLink`` to the owner of the
-table (``war_tui.cluster.relay``), where the lines are checked again as at any door. A ``Join`` is the
+table (``relay``), where the lines are checked again as at any door. A ``Join`` is the
 router's: the table is served here if it is open here or this node wins its claim (``Nodes.serve``: a table
 is opened only by the node that owns its record), else the connection is relayed to the node that does.
 
@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from ..cluster.remote_link import RemoteLink, resendable
 from ..tables import Link, TableRefused
 from ..tables.clock import monotonic
 from ..tables.link import FROM_LOBBY, MAX_QUEUED_BYTES
@@ -27,9 +25,8 @@ from ..tables.names import parse_table_name
 from ..tables.protocol import MessageReader, ProtocolError, decode_request, encode
 from ..tables.rate import TokenBucket
 from ..tables.table import Member
-
-if TYPE_CHECKING:
-    from .table_nodes import Nodes
+from .remote_link import RemoteLink, resendable
+from .served import TableNode
 
 MOVED = "the table moved to another server; you keep your seat"
 MOVED_HERE = "the table moved here"
@@ -57,7 +54,7 @@ def _read(line: bytes) -> tuple[bytes, Request | None]:
 class Router:
     """One connection's link to the tables of every node (see the module's docstring)."""
 
-    def __init__(self, nodes: Nodes, user_name: str, identity: str | None, address: str | None) -> None:
+    def __init__(self, nodes: TableNode, user_name: str, identity: str | None, address: str | None) -> None:
         self.nodes = nodes
         self.user_name = user_name
         self.identity = identity

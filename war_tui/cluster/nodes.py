@@ -2,7 +2,7 @@
 
 - **A table is served by the node that owns its record** (``serve``): a node opens a table only once it has
   claimed it (``Owners.claim``: of nodes racing, one wins), and a table the store keeps is restored from it
-  first. Connections to a table another node serves are relayed there (``table_router``, ``cluster.relay``).
+  first. Connections to a table another node serves are relayed there (``router``, ``relay``).
 - **The lobby of every node** is a KV bucket (``LOBBY_BUCKET``): each node writes its tables' entries (at most
   once a ``LOBBY_INTERVAL`` per table, deleted when the table closes here) and reads every node's entries back
   as often, for its lobby (``Registry.set_others``). It reads the bucket whole each time rather than watching
@@ -37,8 +37,13 @@ from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
-from ..cluster.buckets import delete, open_bucket, sweep_markers
-from ..cluster.caps import (
+from ..presentation.words import plural
+from ..tables.messages import Lobby, LobbyEntry
+from ..tables.protocol import ProtocolError, decode_update, encode
+from ..tables.store import StoredTable
+from ..untrusted import BadRecord, BadRecords, fields, read_json, shown_key, text
+from .buckets import delete, open_bucket, sweep_markers
+from .caps import (
     MAX_SESSIONS,
     SESSIONS_PREFIX,
     Elsewhere,
@@ -50,24 +55,18 @@ from ..cluster.caps import (
     read_visitors,
     table_visitors,
 )
-from ..cluster.errors import ClusterUnavailable
-from ..cluster.game_records import GameKey
-from ..cluster.game_stream import GameStream
-from ..cluster.keys import table_key, table_name
-from ..cluster.leases import NODE_ID, RENEWALS, LeaseBucket, Owners
-from ..cluster.node import Cluster
-from ..cluster.relay import RelayNode
-from ..cluster.relay_wire import NATS_ERRORS, RelayKey
-from ..cluster.table_store import NatsTableStore
-from ..cluster.tasks import cancel_requested, end_tasks
-from ..presentation.words import plural
-from ..tables.messages import Lobby, LobbyEntry
-from ..tables.protocol import ProtocolError, decode_update, encode
-from ..tables.store import StoredTable
-from ..untrusted import BadRecord, BadRecords, fields, read_json, shown_key, text
-from .table_router import Router
-from .tables.host import TableHost
-from .tables.keeper import TableKeeper
+from .errors import ClusterUnavailable
+from .game_records import GameKey
+from .game_stream import GameStream
+from .keys import table_key, table_name
+from .leases import NODE_ID, RENEWALS, LeaseBucket, Owners
+from .node import Cluster
+from .relay import RelayNode
+from .relay_wire import NATS_ERRORS, RelayKey
+from .router import Router
+from .served import ServerKeeper, ServerTables
+from .table_store import NatsTableStore
+from .tasks import cancel_requested, end_tasks
 
 LOBBY_BUCKET = "war-tui-lobby"
 LOBBY_INTERVAL = 1.0
@@ -111,7 +110,7 @@ class Nodes:
     """This node's part in the cluster: ``start`` after the keeper listed the tables, ``stop`` before it stops."""
 
     def __init__(
-        self, client: Client, node: str, lease_seconds: float, host: TableHost, keeper: TableKeeper,
+        self, client: Client, node: str, lease_seconds: float, host: ServerTables, keeper: ServerKeeper,
         store: NatsTableStore, owners: Owners, log: Callable[[str], None], secret: bytes,
     ) -> None:
         self.client = client
@@ -453,7 +452,7 @@ class Nodes:
         return {"relayed": len(self.relay.relayed), "relaying": len(self.relay.doors), "others": len(self.others)}
 
 
-async def start_nodes(cluster: Cluster, host: TableHost, log: Callable[[str], None], secret: bytes) -> Nodes:
+async def start_nodes(cluster: Cluster, host: ServerTables, log: Callable[[str], None], secret: bytes) -> Nodes:
     """``cluster``'s node serving ``host``'s tables among the others, started (after the keeper listed them: they are restored once the server listens).
 
     ``secret`` (the host key's, the same on every node) is what visitors are hashed with for the caps."""
