@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from ..tables import Link
-from ..tables.clock import seconds_until
+from ..tables.clock import Clock, seconds_until
 from ..tables.messages import Resync
 from ..tables.protocol import encode
 from .relay_wire import (
@@ -23,8 +24,24 @@ from .relay_wire import (
 )
 from .sequenced import MAX_WINDOW_MESSAGES, Inbox, Window, decode_ack, decode_numbered, encode_numbered
 
-if TYPE_CHECKING:
-    from .relay import RelayNode
+
+class OwnerRelay(Protocol):
+    """What a relayed connection uses of its node's relay (``relay.RelayNode``): its clock, the wire, what the
+    store kept, and the connections it holds."""
+
+    @property
+    def relayed(self) -> dict[str, Relayed]: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def kept(self) -> Callable[[str], int | None]: ...
+
+    @property
+    def wake(self) -> Callable[[], None]: ...
+
+    def send(self, subject: str, data: bytes) -> None: ...
 
 
 class Relayed:
@@ -34,7 +51,7 @@ class Relayed:
     changed (the table's sequence number right after it, against ``RelayNode.kept``), so a key acknowledged is a
     key a takeover keeps. What the link says goes out numbered and is kept until the door acknowledges it."""
 
-    def __init__(self, relay: RelayNode, request: OpenRequest, table: str, link: Link) -> None:
+    def __init__(self, relay: OwnerRelay, request: OpenRequest, table: str, link: Link) -> None:
         self.relay = relay
         self.request = request
         self.table = table

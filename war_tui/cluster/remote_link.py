@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+from nats.aio.client import Client
 
 from ..tables import TableRefused
 from ..tables.clock import Clock, monotonic
@@ -11,7 +13,7 @@ from ..tables.line_queue import LineQueue
 from ..tables.link import MAX_QUEUED_BYTES
 from ..tables.messages import Auto, Flip, Leaving, Notice, Restart, Resync, WarStop
 from ..tables.protocol import ProtocolError, decode_request, encode
-from ..untrusted import BadRecord, fields, plain_text, read_json
+from ..untrusted import BadRecord, BadRecords, fields, plain_text, read_json
 from .relay_wire import (
     ACK,
     ACK_EVERY,
@@ -28,14 +30,40 @@ from .relay_wire import (
     PING,
     SKIP,
     OpenRequest,
+    RelayKey,
     in_subject,
     new_conn_id,
     open_subject,
 )
 from .sequenced import Inbox, Numbered, Window, decode_ack, decode_numbered, encode_numbered
 
-if TYPE_CHECKING:
-    from .relay import RelayNode
+
+class DoorRelay(Protocol):
+    """What a door's relayed connection uses of its node's relay (``relay.RelayNode``): the node, the wire and its
+    key, the log, and the connections it holds."""
+
+    @property
+    def node(self) -> str: ...
+
+    @property
+    def client(self) -> Client: ...
+
+    @property
+    def key(self) -> RelayKey: ...
+
+    @property
+    def doors(self) -> dict[str, RemoteLink]: ...
+
+    @property
+    def wall(self) -> Clock: ...
+
+    @property
+    def log(self) -> Callable[[str], None]: ...
+
+    @property
+    def bad(self) -> BadRecords: ...
+
+    def send(self, subject: str, data: bytes) -> None: ...
 
 RESENT_ON_MOVE = (Flip, Auto, Restart, WarStop, Leaving)
 """The keys a door sends again to a table's next owner when the one it left never acknowledged them.
@@ -71,7 +99,7 @@ class RemoteLink:
     queued is dropped and the owner is asked for a fresh snapshot (the screen's sequence numbers see the gap and
     ask for one too; the owner serves one per ``RESYNC_GAP``)."""
 
-    def __init__(self, relay: RelayNode, owner: str, table: str, *, max_queued: int = MAX_QUEUED_BYTES,
+    def __init__(self, relay: DoorRelay, owner: str, table: str, *, max_queued: int = MAX_QUEUED_BYTES,
                  clock: Clock = monotonic) -> None:
         self.relay = relay
         self.owner = owner

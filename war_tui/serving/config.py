@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..cluster.config import ClusterConfig
+from ..cluster.seam import ClusterConfig
 from ..core.rules import Rules
 from ..stats import StatsStore
 

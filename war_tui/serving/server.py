@@ -10,8 +10,7 @@ import weakref
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, Protocol
 
-from ..cluster.node import Cluster
-from ..cluster.nodes import Nodes, start_nodes
+from ..cluster.seam import Cluster, Nodes, start_nodes
 from ..presentation.words import plural
 from ..tables import reduce_name
 from ..tables.names import name_key
