@@ -18,7 +18,8 @@ from ...settings.play import PlaySettings
 from ...tables import Notice, NoticeCode, TableOptions
 from ..table_connection import LocalHost
 from .base import SEAT_ACTIONS, TABLE_ACTIONS, Kind
-from .table import TableController, TableHost
+from .seats import SeatedTable
+from .table import TableHost
 
 if TYPE_CHECKING:
     from ...stats.records import GameRecord
@@ -70,14 +71,14 @@ class BothSeats:
         """The names this keyboard gave, whatever the table calls the seats."""
         self._auto = settings.auto
 
-    def allows(self, table: TableController, action: str, on_board: bool) -> bool:
+    def allows(self, table: SeatedTable, action: str, on_board: bool) -> bool:
         """Each player's flip key; space and enter flip for nobody on the board (over it they say whose keys are
         whose); none of a shared table's own keys."""
         if action == "flip":
             return not on_board
         return action in SEAT_ACTIONS or action not in TABLE_ACTIONS
 
-    def start(self, table: TableController) -> None:
+    def start(self, table: SeatedTable) -> None:
         if self._auto:
             self.host.set_auto(True, table.my_speed)
 
@@ -85,25 +86,25 @@ class BothSeats:
         """Only the house's flips: both players sat down here at once, and nobody leaves but by quitting."""
         return notice.code is NoticeCode.HOUSE_FLIPPED
 
-    def closing(self, table: TableController, text: str) -> None:
+    def closing(self, table: SeatedTable, text: str) -> None:
         table.shell.table_closed(text)  # a table of this process: no connection ends to say so
 
-    def asks_before_leaving(self, table: TableController) -> bool:
+    def asks_before_leaving(self, table: SeatedTable) -> bool:
         return False  # both players are here: q is theirs to press
 
-    def requests(self, table: TableController, house_in: int | None) -> tuple[str, ...]:
+    def requests(self, table: SeatedTable, house_in: int | None) -> tuple[str, ...]:
         board = table.board
         return request_lines(board.table_state, table.game.you, board.names, house_in=house_in, local=True)
 
-    def flip(self, table: TableController) -> None:
+    def flip(self, table: SeatedTable) -> None:
         """Space or enter over the result or help, or the palette's Flip: nobody's here, so say whose keys are whose."""
         names = table.board.names
         table.shell.notify(f"f or Left flips for {names[0]}, j or Right for {names[1]}", timeout=3)
 
-    def stopped_at_war(self, table: TableController) -> None:
+    def stopped_at_war(self, table: SeatedTable) -> None:
         table.shell.notify(stopped_at_war_text("f or j"), timeout=4)
 
-    def seat_flip(self, table: TableController, seat: int) -> None:
+    def seat_flip(self, table: SeatedTable, seat: int) -> None:
         """A player's own key: flip, lay the war stopped at (the table holds there: it lays it for both), or at
         game over ask to deal again."""
         board = table.board
@@ -117,7 +118,7 @@ class BothSeats:
         else:
             self.host.flip(seat)
 
-    def auto(self, table: TableController) -> None:
+    def auto(self, table: SeatedTable) -> None:
         board = table.board
         if board.at_tie:
             self.host.flip(0)  # the table holds at the tie: a lays it, and auto-play carries on
@@ -126,26 +127,26 @@ class BothSeats:
             board.settle()
         self.host.set_auto(not self.wants_auto(table), table.my_speed)
 
-    def pause_on_war(self, table: TableController) -> None:
+    def pause_on_war(self, table: SeatedTable) -> None:
         """"Stop at wars" changes the game for both, so both say so (either way)."""
         table.agree_war_stop()
 
-    def restart(self, table: TableController) -> None:
+    def restart(self, table: SeatedTable) -> None:
         if table.game.over:
             self.host.restart(0)
             self.host.restart(1)
         else:
             table.shell.notify("r deals again once the game is over", timeout=3)
 
-    def wants_auto(self, table: TableController) -> bool:
+    def wants_auto(self, table: SeatedTable) -> bool:
         state = table.board.table_state
         return state is not None and any(s.auto for s in state.seats)
 
-    def ask_auto(self, table: TableController, on: bool) -> None:
+    def ask_auto(self, table: SeatedTable, on: bool) -> None:
         self.host.set_auto(on, table.my_speed)
 
-    def help_keys(self, table: TableController) -> Sequence[tuple[str, str]]:
+    def help_keys(self, table: SeatedTable) -> Sequence[tuple[str, str]]:
         return two_player_keys(table.board.names)
 
-    def result_hint(self, table: TableController) -> tuple[str, ...]:
+    def result_hint(self, table: SeatedTable) -> tuple[str, ...]:
         return ("f and j (or r): deal again", "esc: look at the table", "q: quit")
