@@ -38,7 +38,7 @@ async def test_the_game_itself_is_served_follows_resizes_and_quits(tmp_path, ser
             await read_until(game.stdout, r"\x1b\[24;1H", seen)  # and drew down to row 24
             game.change_terminal_size(100, 40)
             await read_until(game.stdout, r"\x1b\[40;1H", seen)  # redrawn to the new height
-            pids = [s._process.pid for c in srv.server.connections for s in c.sessions if s._process]
+            pids = [s.story.process.pid for c in srv.server.connections for s in c.sessions if s.story.process]
             game.stdin.write(b"q")
             result = await asyncio.wait_for(game.wait(), TIMEOUT)
             assert result.exit_status == 0

@@ -66,7 +66,7 @@ async def test_a_browser_plays_solo_with_space_and_a_click_and_its_tab_closing_e
         await tab.page.screenshot(path=str(SCREENSHOTS / "web-solo.png"))
         assert not tab.policy_violations(), tab.policy_violations()[:2]
         session = next(iter(door.sessions))
-        pid = session._process.pid
+        pid = session.story.process.pid
         await tab.page.close()
         assert await wait_gone(pid)  # the game ended with the tab
         await until(lambda: not door.sessions)

@@ -148,6 +148,8 @@ def test_expiry_times_are_read_like_openssh():
 
 
 class _Link:
+    server = None
+
     def refused(self, what):
         pass
 
@@ -167,9 +169,9 @@ class _ClosedChannel:
 def test_output_for_a_channel_the_client_just_closed_is_dropped_not_raised():
     session = GameSession(_Link())
     session._chan = _ClosedChannel()
-    session._term = "xterm"
-    session._write_output(b"a frame")  # the game drew while the client's close was on its way
-    session._say("goodbye")
+    session._asked.term = "xterm"
+    session.write(b"a frame")  # the game drew while the client's close was on its way
+    session.say("goodbye")
     session._report(0)
 
 

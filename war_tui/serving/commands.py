@@ -16,7 +16,10 @@ from ..tables.names import TableNameError, parse_table_name
 USAGE = "ssh -t HOST table NAME, watch NAME or tables"
 LINE_USAGE = "ssh -T HOST line, line table NAME or line watch NAME"
 
-__all__ = ["LINE_USAGE", "USAGE", "CommandRefused", "LineCommand", "TableCommand", "TableMode", "parse_command"]
+__all__ = [
+    "LINE_USAGE", "USAGE", "CommandRefused", "LineCommand", "TableCommand", "TableMode", "Way", "parse_command",
+    "way_to_play",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +33,15 @@ class LineCommand:
     """``line``, ``line table NAME``, ``line watch NAME``: the line mode, which needs no terminal."""
 
     table: TableCommand | None = None  # None: a solo game
+
+
+@dataclass(frozen=True, slots=True)
+class Way:
+    """The way a client plays, whichever door it came through: solo, at a table (or its lobby), in the line mode
+    or on the full screen."""
+
+    line: bool
+    table: TableCommand | None
 
 
 class CommandRefused(ValueError):
@@ -63,3 +75,11 @@ def parse_command(command: str) -> TableCommand | LineCommand | None:
     except TableNameError as error:
         raise CommandRefused(str(error)) from None
     return TableCommand(TableMode.PLAY if verb == "table" else TableMode.WATCH, name)
+
+
+def way_to_play(command: TableCommand | LineCommand | None, *, line: bool = False) -> Way:
+    """What a door's command plays: the one place every command (an SSH command, a web page's path) becomes the
+    way its game is played. ``line``: the line mode asked for another way (``ACCESSIBLE``)."""
+    if isinstance(command, LineCommand):
+        return Way(line=True, table=command.table)
+    return Way(line=line, table=command)

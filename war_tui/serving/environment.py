@@ -15,6 +15,7 @@ from ..settings.served import (
     SESSION_MINUTES_VARIABLE,
     accessible,
 )
+from .config import GameConfig
 
 UTF8_LOCALE = "C.UTF-8"
 PLAIN_LOCALE = "C"
@@ -68,6 +69,23 @@ def locale_variables(client_env: Mapping[str, str]) -> dict[str, str]:
 def served_variables(max_speed: float, notice: str | None, leaderboard: bool = True) -> dict[str, str]:
     """What the server tells the game about being served (the served variables of ``war_tui.settings.options``)."""
     return served_environment(served=True, top_speed=max_speed, notice=notice or None, leaderboard=leaderboard)
+
+
+def game_environment(
+    config: GameConfig, term: str | None, client_env: Mapping[str, str], *, line_input: str | None,
+    identity: str | None, notice: str | None = None,
+) -> dict[str, str]:
+    """A served game's environment, whichever door it came through: the client's terminal and the few variables
+    kept (``session_environment``), what the server tells it (``served_variables``), the line mode reading "keys"
+    or whole "lines" (None: the full screen), and who plays (None: not told, the game records under a session's
+    own). Whole lines come from a client with no terminal to draw on: its TERM is dumb.
+    """
+    env = session_environment(term, client_env, config.session_seconds)
+    env.update(served_variables(config.max_speed, notice, leaderboard=config.leaderboard))
+    env.update(served_environment(line_input=line_input, player=identity))
+    if line_input == "lines":
+        env["TERM"] = "dumb"
+    return env
 
 
 def home_directory(env: Mapping[str, str]) -> str:

@@ -434,9 +434,6 @@ class Connection(asyncssh.SSHServer):
         self._game_running = True
         return True
 
-    def game_started(self, pid: int) -> None:
-        self.exit_status = "playing"
-
     def game_closed(self) -> None:
         # The game is over and reported; the connection has nothing else to offer.
         self.close()

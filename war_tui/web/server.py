@@ -16,7 +16,7 @@ from importlib import resources
 from aiohttp import web
 
 from ..presentation.words import plural
-from ..serving.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command
+from ..serving.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command, way_to_play
 from ..serving.goodbyes import SHUTDOWN
 from ..serving.limits import address_key
 from ..serving.log_format import LogLine, place_fields
@@ -327,9 +327,7 @@ class WebDoor:
         size = (_number(query.get("cols"), 80), _number(query.get("rows"), 24))
         visitor = Visitor(address, key, label, clean_name(query.get("name", "")),
                           self.server.door_identity("web", token))
-        line = isinstance(command, LineCommand)
-        table = command.table if isinstance(command, LineCommand) else command
-        session = WebSession(self, ws, visitor, table, size, line=line)
+        session = WebSession(self, ws, visitor, way_to_play(command), size)
         refusal = session.join_table()
         if refusal is not None:
             await self._refuse(ws, refusal, label, line_page)

@@ -1,9 +1,10 @@
 """One browser tab's game: a websocket on one side, the game on its own pty on the other.
 
-The game is the one an SSH player gets; only the wire differs. The terminal page sends keys and
-``"COLS ROWS"`` sizes and gets the screen's bytes; the plain-text page runs the line mode (as
-``ssh -T HOST line``), a sentence a message each way. Every bound the browser could push on is ours:
-message size and rate, keys held, and output held for a slow reader (past it the pty is not read).
+The game is the one an SSH player gets, and its story is told the same (``serving.session.Session``, the
+websocket its ``Door``); only the wire differs. The terminal page sends keys and ``"COLS ROWS"`` sizes and
+gets the screen's bytes; the plain-text page runs the line mode (as ``ssh -T HOST line``), a sentence a
+message each way. Every bound the browser could push on is ours: message size and rate, keys held, and
+output held for a slow reader (past it the pty is not read).
 """
 
 from __future__ import annotations
@@ -19,22 +20,19 @@ from typing import Protocol
 
 from aiohttp import WSMsgType, web
 
-from ..serving.commands import TableCommand
-from ..serving.crash import describe_status
-from ..serving.environment import served_variables, session_environment
-from ..serving.goodbyes import GAME_FAILED, TERMINAL_RESET, crash_goodbye, goodbye
+from ..serving.commands import Way
+from ..serving.environment import game_environment
+from ..serving.goodbyes import goodbye
 from ..serving.house import House
-from ..serving.launcher import GameEnd, log_end, start_game
-from ..serving.pty_process import PtyProcess, clamp_size, run_until_stopped
-from ..serving.tables.place import TablePlace, take_place
-from ..settings.options import served_environment
-from ..settings.served import PLAYER_ID_VARIABLE
+from ..serving.pty_process import PtyProcess, clamp_size
+from ..serving.session import Session
+from ..serving.tables.place import join_table
 from ..tables import TableRefused
 from .config import WebConfig
 from .line_text import SentenceCutter, typed_line
 
 
-class Door(Protocol):
+class WebHouse(Protocol):
     """The web door as one of its sessions sees it: the game server, the door's own limits, its log."""
 
     @property
@@ -52,7 +50,7 @@ RESIZE_SETTLE = 0.1
 """Seconds a new size waits, so a window dragged about costs the game one redraw, not one per step."""
 TOO_FAST = "war-tui: more messages arrived than a game takes ({rate} a second); the game was ended."
 REFUSALS = {"input flood": "flood", "message rate": "flood", "table protocol": "bad_input"}
-"""The ends of a game that are refusals of what the browser sent, as the server counts them."""
+"""The ends of a game that are refusals of what the browser sent, as the server counts them (``counts``)."""
 CLOSE_GOODBYE = 1000
 CLOSE_POLICY = 1008
 """The websocket close codes: a game over (the reason is the goodbye), or a bound the browser broke."""
@@ -89,37 +87,37 @@ class MessageRate:
 
 
 class WebSession:
-    """The game of one websocket, from the table join to the goodbye; ends the game when the tab goes."""
+    """The game of one websocket, from the table join to the goodbye; ends the game when the tab goes.
 
-    def __init__(self, door: Door, ws: web.WebSocketResponse, visitor: Visitor,
-                 command: TableCommand | None, size: tuple[int, int], *, line: bool = False) -> None:
+    To its game's story (``story``) it is the ``Door``: the websocket's keys, bytes, window size and close.
+    """
+
+    def __init__(self, door: WebHouse, ws: web.WebSocketResponse, visitor: Visitor, way: Way,
+                 size: tuple[int, int]) -> None:
         self.door = door
-        self.line = line
+        self.line = way.line
         """The plain-text page: the game in the line mode, sentences out and typed lines in."""
-        self._sentences = SentenceCutter() if line else None
+        self.story = Session(door.server, way)
+        self._sentences = SentenceCutter() if self.line else None
         self.ws = ws
         self.visitor = visitor
-        self.command = command
-        self._size = clamp_size(*size) if not line else (80, 24)
+        self._size = clamp_size(*size) if not self.line else (80, 24)
         self._shown_size = self._size
         self._resize_timer: asyncio.TimerHandle | None = None
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._rate = MessageRate(door.config.messages_per_second)
-        self._process: PtyProcess | None = None
         self._out = bytearray()
         self._out_ready = asyncio.Event()
         self._sending = False
         self._early = bytearray()
         """Lines the plain-text page typed before the game was up: given to it once it is."""
-        self._forwarding = True
         self._paused = False
-        self._stop_reason: str | None = None
-        self._stopping = asyncio.Event()
-        self._table: TablePlace | None = None
+        self._sender: asyncio.Future[None] | None = None
+        self._reader: asyncio.Future[None] | None = None
+        self._closed = False
         self.last_input = asyncio.get_running_loop().time()
         self._idle_timer: asyncio.TimerHandle | None = None
         self.exit_status = "no game"
-        self.where: str | None = None
         self.backlog_peak = 0
         """The most screen bytes held for this browser at once (for the tests and the log)."""
 
@@ -127,49 +125,24 @@ class WebSession:
 
     def join_table(self) -> str | None:
         """Sit at, watch, or open the lobby, as the URL says; the refusal for the player, if any."""
-        command = self.command
+        command = self.story.way.table
         if command is None:
             return None
-        tables = self.door.server.tables
-        link = tables.link(self.visitor.name, self.visitor.identity, self.visitor.address_key)
+        visitor = self.visitor
         try:
-            self.where = take_place(link, command)
+            self.story.table = join_table(self.door.server.tables, visitor.name, visitor.identity, visitor.address_key,
+                                          command)
         except TableRefused as refusal:
             return f"war-tui: {refusal}"
-        tables.wake()
-        self._table = TablePlace(link, command.mode, tables)
         return None
 
-    def _table_finished(self) -> None:
-        """The link closed and said all it had to: if it gave up on the game (garbage, not a goodbye), end it."""
-        table = self._table
-        if table is not None and table.gave_up is not None and self._stop_reason is None:
-            self.door.log(f"{self.visitor.label}: web table link closed: {table.gave_up}")
-            self.stop("table protocol")
-
-    def _close_table(self) -> None:
-        if self._table is not None:
-            self._note_place()
-            self._table.leave()
-
-    def _note_place(self) -> None:
-        """Where the player is at the table as they leave it (a spectator may have sat since), for the log."""
-        member = self._table.link.member if self._table is not None else None
-        if member is not None and member.table.name is not None:
-            seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
-            self.where = f"table {member.table.name} {seat} as {member.name}"
+    @property
+    def where(self) -> str | None:
+        """Where the player is at the tables, for the log: as they joined, and as they left (a spectator may have
+        sat since)."""
+        return self.story.table.where if self.story.table is not None else None
 
     # -- screen bytes out -------------------------------------------------------------------------------
-
-    def _on_output(self, data: bytes) -> None:
-        if not self._forwarding:
-            return
-        self._out += data
-        self.backlog_peak = max(self.backlog_peak, len(self._out))
-        if len(self._out) >= self.door.config.backlog_bytes and self._process is not None and not self._paused:
-            self._paused = True
-            self._process.pause_output()  # the game blocks on its full pty; we hold no more
-        self._out_ready.set()
 
     async def _send_screen(self) -> None:
         """Send what the game wrote, as it comes; awaiting each send is the slow reader's back-pressure."""
@@ -192,9 +165,10 @@ class WebSession:
                 return
             finally:
                 self._sending = False
-            if self._paused and self._process is not None and self._forwarding:
+            process = self.story.process
+            if self._paused and process is not None and self.story.stop_reason is None:
                 self._paused = False
-                self._process.resume_output()
+                process.resume_output()
 
     async def _flush_screen(self, timeout: float) -> None:
         """Let what is held reach the browser (a goodbye), at most ``timeout`` seconds."""
@@ -207,7 +181,7 @@ class WebSession:
     async def _read_browser(self) -> None:
         async for message in self.ws:
             if not self._rate.take():  # every message counts: pings and pongs too
-                self.stop("message rate")
+                self.story.broke(self, "message rate")
                 return
             if message.type is WSMsgType.PING:
                 with contextlib.suppress(ConnectionError, RuntimeError):
@@ -228,10 +202,11 @@ class WebSession:
     def _keys(self, data: bytes) -> None:
         self.last_input = asyncio.get_running_loop().time()
         keys = self._decoder.decode(data).encode()
-        if not keys or self._process is None or self._stop_reason is not None:
+        process = self.story.process
+        if not keys or process is None or self.story.stop_reason is not None:
             return
-        if not self._process.write(keys):
-            self.stop("input flood")
+        if not process.write(keys):
+            self.story.broke(self, "input flood")
 
     def _typed(self, text: str) -> None:
         """A line from the plain-text page: to the game as one printable line, whatever the page sent.
@@ -239,16 +214,17 @@ class WebSession:
         Lines typed while the game starts wait for it, within the bound of keys the game is slow to take.
         """
         self.last_input = asyncio.get_running_loop().time()
-        if self._stop_reason is not None:
+        process = self.story.process
+        if self.story.stop_reason is not None:
             return
-        if self._process is None:
+        if process is None:
             self._early += typed_line(text)
             if len(self._early) > self.door.server.config.input_limit:
                 self._early.clear()
-                self.stop("input flood")
+                self.story.broke(self, "input flood")
             return
-        if not self._process.write(typed_line(text)):
-            self.stop("input flood")
+        if not process.write(typed_line(text)):
+            self.story.broke(self, "input flood")
 
     def _size_message(self, text: str) -> None:
         found = SIZE_MESSAGE.fullmatch(text)
@@ -260,15 +236,16 @@ class WebSession:
 
     def _resize(self) -> None:
         self._resize_timer = None
-        if self._process is not None and self._stop_reason is None and self._size != self._shown_size:
+        process = self.story.process
+        if process is not None and self.story.stop_reason is None and self._size != self._shown_size:
             self._shown_size = self._size
-            self._process.resize(*self._size)
+            process.resize(*self._size)
 
     # -- idle -------------------------------------------------------------------------------------------
 
     def _arm_idle_timer(self) -> None:
         idle = self.door.config.idle_seconds
-        if idle and self._stop_reason is None:
+        if idle and self.story.stop_reason is None:
             self._idle_timer = asyncio.get_running_loop().call_at(self.last_input + idle, self._idle_check)
 
     def _idle_check(self) -> None:
@@ -286,115 +263,103 @@ class WebSession:
         """What the session is now (``counts.SESSION_KINDS``)."""
         if self.line:
             return "line"
-        return "solo" if self._table is None else self._table.kind
+        return "solo" if self.story.table is None else self.story.table.kind
 
     def stop(self, reason: str) -> None:
-        """End the game from outside; the first reason wins. From now on its screen is read and dropped."""
-        if self._stop_reason is None:
-            self._stop_reason = reason
-            refusal = REFUSALS.get(reason)
-            if refusal is not None:
-                self.door.server.counts.refused(refusal)
-        self._forwarding = False
-        if self._process is not None:
-            self._process.resume_output()
-        if self._table is not None and not self._table.link.closed:
-            self._close_table()
-        self._stopping.set()
+        """End the game from outside; the first reason wins (``Session.stop``)."""
+        self.story.stop(reason)
 
-    def _say(self, message: str) -> None:
+    async def run(self) -> None:
+        """Play until the game ends or the tab goes; never raises for anything the browser does."""
+        self._sender = asyncio.ensure_future(self._send_screen())
+        self._reader = asyncio.ensure_future(self._read_browser())
+        env = game_environment(
+            self.door.server.config, TERM, {} if self.line else {"COLORTERM": "truecolor"},
+            line_input="lines" if self.line else None, identity=self.visitor.identity,
+        )  # the plain-text page, as ssh -T HOST line: whole lines in, plain lines out, no terminal to draw on
+        try:
+            await self.story.play(self, env)
+        finally:
+            self.story.leave_table()
+            await self.close(0)  # if the story could not: the websocket closes all the same
+            for timer in (self._resize_timer, self._idle_timer):
+                if timer is not None:
+                    timer.cancel()
+            if self.story.process is not None:
+                self.story.process.close()
+
+    # -- the door its game's story goes through (``serving.session.Door``) ---------------------------------
+
+    @property
+    def label(self) -> str:
+        return self.visitor.label
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    def read_keys(self, process: PtyProcess) -> None:
+        """The game is up: the lines typed meanwhile go first, then whatever comes; the idle timer starts, and
+        a size that came meanwhile is given."""
+        if self._early and self.story.stop_reason is None:
+            early, self._early = bytes(self._early), bytearray()
+            if not process.write(early):
+                self.story.broke(self, "input flood")
+        self._arm_idle_timer()
+        if self._size != self._shown_size:
+            self._resize()
+
+    def write(self, data: bytes) -> None:
+        """Held for the browser; past the backlog the game's pty is no longer read, so the game waits."""
+        self._out += data
+        self.backlog_peak = max(self.backlog_peak, len(self._out))
+        process = self.story.process
+        if len(self._out) >= self.door.config.backlog_bytes and process is not None and not self._paused \
+                and self.story.stop_reason is None:
+            self._paused = True
+            process.pause_output()  # the game blocks on its full pty; we hold no more
+        self._out_ready.set()
+
+    def say(self, message: str) -> None:
         # On the plain-text page a message starts its own line, even mid-sentence.
         self._out += (("\n" if self.line else "") + message + "\r\n").encode()
         self._out_ready.set()
 
-    def _reset_terminal(self) -> None:
-        """Undo what a full-screen game may have left on the page's terminal; the plain-text page has none."""
-        if not self.line:
-            self._out += TERMINAL_RESET
-
-    async def run(self) -> None:
-        """Play until the game ends or the tab goes; never raises for anything the browser does."""
-        sender = asyncio.ensure_future(self._send_screen())
-        reader = asyncio.ensure_future(self._read_browser())
-        try:
-            await self._play()
-        finally:
-            reader.cancel()
-            self._close_table()
-            await self._flush_screen(self.door.config.shutdown_grace)
-            sender.cancel()
-            if self._sentences is not None:
-                with contextlib.suppress(ConnectionError, RuntimeError):
-                    for sentence in self._sentences.end():
-                        await self.ws.send_str(sentence)
-            for timer in (self._resize_timer, self._idle_timer):
-                if timer is not None:
-                    timer.cancel()
-            if self._process is not None:
-                self._process.close()
-            self._table = None
-            with contextlib.suppress(ConnectionError, RuntimeError):
-                await self.ws.close(code=CLOSE_GOODBYE if self._stop_reason != "message rate" else CLOSE_POLICY,
-                                    message=b"game over")
-
-    async def _play(self) -> None:  # noqa: C901 - a browser game's life from start to goodbye, in order
-        server = self.door.server
-        config = server.config
-        env = session_environment(TERM, {"COLORTERM": "truecolor"}, config.session_seconds)
-        env.update(served_variables(config.max_speed, None, leaderboard=config.leaderboard))
-        if self.line:  # as for ssh -T HOST line: whole lines in, plain lines out, no terminal to draw on
-            env.update(served_environment(line_input="lines"))
-            env["TERM"] = "dumb"
-            env.pop("COLORTERM", None)
-        env[PLAYER_ID_VARIABLE] = self.visitor.identity
-        theirs = self._table.socket_for_game(env, self._table_finished) if self._table is not None else None
-        if self._table is not None and theirs is None:  # its table's link closed: no solo game in its place
-            self.exit_status = "table closed"
-            self._reset_terminal()
-            self._say(self._table.last_words())
-            return
-        try:
-            process = await start_game(
-                server, env, self._size, self._on_output, table=theirs, line="lines" if self.line else None,
-            )
-        except Exception as exc:  # noqa: BLE001 - whatever it was, the player gets a message, not a hang
-            self.door.log(f"game did not start for {self.visitor.label}: {exc}")
-            self.exit_status = "not started"
-            self._say(GAME_FAILED)
-            return
-        finally:
-            if theirs is not None:
-                theirs.close()
-        self._process = process
-        if self._stop_reason is not None:  # the tab went while the game started
-            process.resume_output()
-        elif self._early:
-            early, self._early = bytes(self._early), bytearray()
-            if not process.write(early):
-                self.stop("input flood")
-        self._arm_idle_timer()
-        if self._size != self._shown_size:
-            self._resize()
-        limit = config.session_seconds or 0.0
-        status = await run_until_stopped(process, self._stopping, limit, lambda: self.stop("time limit"))
-        if status is not None:
-            self._close_table()
-            end = GameEnd(status, bytes(process.error_output))
-            self.exit_status = end.words()
-            log_end(server, self.visitor.label, end)
-            if end.crashed:
-                self._reset_terminal()
-                self._say(crash_goodbye(end.errors, config))
-            return
-        reason = self._stop_reason
-        if not self.line:  # the game's last frames go (sentences stay): the goodbye is next
-            self._out.clear()
-        self._reset_terminal()
+    def goodbye(self, reason: str) -> str | None:
         if reason == "message rate":
-            self._say(TOO_FAST.format(rate=self.door.config.messages_per_second))
-        elif (message := goodbye(reason, config, self.door.config.idle_seconds)) is not None:
-            self._say(message)
-        status = await process.end()
-        self._close_table()
-        log_end(server, self.visitor.label, GameEnd(status, bytes(process.error_output), stopped=True))
-        self.exit_status = f"{describe_status(status)}, {reason}"
+            return TOO_FAST.format(rate=self.door.config.messages_per_second)
+        return goodbye(reason, self.door.server.config, self.door.config.idle_seconds)
+
+    def drop_screen(self) -> None:
+        """The game's last frames go (sentences stay): the goodbye is next."""
+        if not self.line:
+            self._out.clear()
+
+    def refused(self, what: str, detail: str | None = None) -> None:
+        refusal = REFUSALS.get(what)
+        if refusal is not None:
+            self.door.server.counts.refused(refusal)
+        if detail is not None:
+            self.log(f"{self.visitor.label}: web {detail}")
+
+    def log(self, line: str) -> None:
+        self.door.log(line)
+
+    async def close(self, status: int) -> None:
+        """What is held reaches the browser (within the grace period), then the websocket closes: a goodbye, or
+        the policy code for a browser that sent too fast. A websocket's close carries no exit status."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+        await self._flush_screen(self.door.config.shutdown_grace)
+        if self._sender is not None:
+            self._sender.cancel()
+        if self._sentences is not None:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                for sentence in self._sentences.end():
+                    await self.ws.send_str(sentence)
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.ws.close(code=CLOSE_GOODBYE if self.story.stop_reason != "message rate" else CLOSE_POLICY,
+                                message=b"game over")

@@ -123,7 +123,7 @@ def serve(*args: str) -> subprocess.CompletedProcess:
 
 
 def game_pids(srv) -> list[int]:
-    return [s._process.pid for c in srv.server.connections for s in c.sessions if s._process is not None]
+    return [s.story.process.pid for c in srv.server.connections for s in c.sessions if s.story.process is not None]
 
 
 class Listener:

@@ -56,13 +56,25 @@ def game_socket(
     return TableSocket(ours, link, on_request=tables.wake, on_finished=on_finished, screens=tables.screens), theirs
 
 
+def join_table(tables: TableHost, name: str, identity: str | None, address_key: str, command: TableCommand) -> TablePlace:
+    """A visitor's place at the tables as ``command`` says (a seat, a spectator's chair, the lobby), under ``name``
+    and ``identity``; a refusal (``TableRefused``) goes to the caller."""
+    link = tables.link(name, identity, address_key)
+    where = take_place(link, command)
+    tables.wake()
+    return TablePlace(link, command.mode, tables, where)
+
+
 class TablePlace:
     """A session's place at the tables: its link, what it came for, and the socket its game reads the link through."""
 
-    def __init__(self, link: TableLink, mode: TableMode, tables: TableHost) -> None:
+    def __init__(self, link: TableLink, mode: TableMode, tables: TableHost, where: str) -> None:
         self.link = link
         self.mode = mode
         """What the session asked for ("play" also when both seats were taken: the snapshot says it watches)."""
+        self.where = where
+        """Where the session is, for the log: as it joined ("table oak seat 1 as ann", "lobby"), and as it left (a
+        spectator may have sat since)."""
         self._tables = tables
         self.socket: TableSocket | None = None
 
@@ -108,6 +120,10 @@ class TablePlace:
 
     def leave(self) -> None:
         """Leave the table (or the lobby) and let go of the socket; safe to call twice."""
+        member = self.link.member
+        if member is not None and member.table.name is not None:
+            seat = f"seat {member.seat.index + 1}" if member.seat is not None else "watching"
+            self.where = f"table {member.table.name} {seat} as {member.name}"
         if self.socket is not None:
             self.socket.close()
         self.link.close()
