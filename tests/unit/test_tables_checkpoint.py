@@ -11,7 +11,7 @@ from support.tables import Recorder, cards, dealing, make_table, restored, run_u
 from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon
 from war_tui.core.rules import Result, Side
-from war_tui.tables import EventBatch, FakeClock, House, Notice, NoticeCode, SeatStatus, Table, TableOptions
+from war_tui.tables import EventBatch, FakeClock, Notice, NoticeCode, PlayHouse, SeatStatus, Table, TableOptions
 from war_tui.tables import checkpoint as checkpoint_module
 from war_tui.tables.agreement import REQUEST_TIMEOUT
 from war_tui.tables.checkpoint import CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES, checkpoint, restore
@@ -256,7 +256,7 @@ def test_a_request_waiting_is_agreed_by_the_player_who_comes_back():
 def test_the_house_plays_the_seat_it_played():
     table, clock = make_table()
     ann = table.join("ann", Recorder(), identity="key:ann")
-    assert ann.request(House())
+    assert ann.request(PlayHouse())
     again, _clock = restored(table, clock)
     assert again.state().seats[1].status is SeatStatus.HOUSE
     ann2 = again.join("ann", Recorder(), identity="key:ann")

@@ -19,7 +19,6 @@ from war_tui.tables import (
     Emoted,
     EventBatch,
     Flip,
-    House,
     Join,
     Leave,
     Leaving,
@@ -27,6 +26,7 @@ from war_tui.tables import (
     LobbyEntry,
     Notice,
     NoticeCode,
+    PlayHouse,
     ProtocolError,
     Restart,
     SeatState,
@@ -120,7 +120,7 @@ def test_notices_and_the_lobby_come_back_equal(message):
 
 @pytest.mark.parametrize(
     "request_", [Flip(), Auto(True, 4.0), Auto(False, 0.5), Auto(True, float("inf")), Restart(), Restart(False),
-                 WarStop(True), WarStop(False), Emote(0), Emote(5), House(), Sit(), Leaving(True), Leaving(False), Leave(),
+                 WarStop(True), WarStop(False), Emote(0), Emote(5), PlayHouse(), Sit(), Leaving(True), Leaving(False), Leave(),
                  Join("oak", False), Join("elm", True), WatchLobby()]
 )
 def test_requests_come_back_equal(request_):

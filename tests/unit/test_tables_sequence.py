@@ -329,13 +329,13 @@ def test_every_request_has_one_codec_and_travels_whole():
     """One codec per request: each type has its tag and fields, read back as written, stamps included."""
     from typing import get_args
 
-    from war_tui.tables import Auto, Emote, House, Join, Leave, Leaving, Request, Sit, WarStop, WatchLobby
+    from war_tui.tables import Auto, Emote, Join, Leave, Leaving, PlayHouse, Request, Sit, WarStop, WatchLobby
     from war_tui.tables.protocol import _REQUEST_CODEC
 
     assert set(get_args(Request)) == set(_REQUEST_CODEC)
     samples = [
         Flip(game=2, seq=3), Auto(True, float("inf"), 2, 3), Auto(False, 0.5), Restart(False, 4, 5), WarStop(True, 1, 1),
-        Emote(5, 1, 9), Decline(7, 8), Leaving(True, 1, 2), Resync(), House(), Sit(), Leave(), Join("oak", True),
+        Emote(5, 1, 9), Decline(7, 8), Leaving(True, 1, 2), Resync(), PlayHouse(), Sit(), Leave(), Join("oak", True),
         WatchLobby(),
     ]
     for request in samples:

@@ -18,7 +18,6 @@ from .messages import (
     Emoted,
     EventBatch,
     Flip,
-    House,
     Join,
     Leave,
     Leaving,
@@ -27,6 +26,7 @@ from .messages import (
     LogEntry,
     Notice,
     NoticeCode,
+    PlayHouse,
     Request,
     Restart,
     Resync,
@@ -50,7 +50,7 @@ from .remote_game import RemoteGame
 from .table import Member, Table
 
 __all__ = [
-    "EMOTES", "Decline", "Emote", "Resync", "Emoted", "House", "Sit", "Tally", "WarStop",
+    "EMOTES", "Decline", "Emote", "Resync", "Emoted", "PlayHouse", "Sit", "Tally", "WarStop",
     "MAX_LINE", "VERSION", "Auto", "Clock", "EventBatch", "FakeClock", "Flip", "Join", "Leave", "Leaving", "Link", "Lobby",
     "LobbyEntry", "LocalTable", "LogEntry", "Member", "MessageReader", "Notice", "NoticeCode", "ProtocolError",
     "Registry", "Request", "Restart", "SeatState", "SeatStatus", "Snapshot", "Table", "RemoteGame", "TableEvent",

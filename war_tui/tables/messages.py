@@ -15,7 +15,7 @@ from ..core.events import BattleWon, GameOver, GameStarted
 from ..core.rules import EndReason, Result, Rules, Side
 
 __all__ = [
-    "EMOTES", "Auto", "BattleWon", "Decline", "Emote", "Emoted", "EventBatch", "Flip", "GameOver", "GameStarted", "House", "Join",
+    "EMOTES", "Auto", "BattleWon", "Decline", "Emote", "Emoted", "EventBatch", "Flip", "GameOver", "GameStarted", "PlayHouse", "Join",
     "LOGGED_NOTICES", "Leave", "Leaving", "LogEntry", "Lobby", "LobbyEntry", "Notice", "NoticeCode", "Request", "Restart",
     "Resync", "SeatState", "SeatStatus", "Sit", "Snapshot", "Stamped", "Tally", "TableEvent", "TableState", "Update", "WarStop",
     "WatchLobby", "You",
@@ -250,7 +250,7 @@ class Emote:
 
 
 @dataclass(frozen=True, slots=True)
-class House:
+class PlayHouse:
     """Alone at a table: play the house in the empty seat now."""
 
 
@@ -302,7 +302,7 @@ class WatchLobby:
     """Send me the lobby, and again whenever it changes."""
 
 
-Request = Flip | Auto | Restart | WarStop | Emote | House | Sit | Leaving | Decline | Resync | Leave | Join | WatchLobby
+Request = Flip | Auto | Restart | WarStop | Emote | PlayHouse | Sit | Leaving | Decline | Resync | Leave | Join | WatchLobby
 """What a connection asks of the server."""
 
 Stamped = Flip | Auto | Restart | WarStop | Emote | Leaving | Decline

@@ -25,12 +25,12 @@ from .messages import (
     Emoted,
     EventBatch,
     Flip,
-    House,
     Leave,
     Leaving,
     Lobby,
     LogEntry,
     Notice,
+    PlayHouse,
     Request,
     Restart,
     Resync,
@@ -192,7 +192,7 @@ class RemoteGame(EventSource):
         return self.game_number, self.seq
 
     def play_house(self) -> None:
-        self._send(House())
+        self._send(PlayHouse())
 
     def sit(self) -> None:
         self._send(Sit())

@@ -30,12 +30,12 @@ from .messages import (
     Emoted,
     EventBatch,
     Flip,
-    House,
     Leave,
     Leaving,
     LobbyEntry,
     Notice,
     NoticeCode,
+    PlayHouse,
     Request,
     Restart,
     Resync,
@@ -118,7 +118,7 @@ class Member:
         self.table.leave(self, fault)
 
     def request(self, request: Request) -> bool:  # noqa: C901 - one branch per request kind, a flat dispatch
-        """Carry out a table request (``Flip``, ``Auto``, ``Restart``, ``WarStop``, ``Emote``, ``House``, ``Sit``,
+        """Carry out a table request (``Flip``, ``Auto``, ``Restart``, ``WarStop``, ``Emote``, ``PlayHouse``, ``Sit``,
         ``Leaving``, ``Decline``, ``Resync``, ``Leave``); others are refused, and so is a stamped one made against
         a state that is gone (``Table.stale``)."""
         if isinstance(request, Stamped) and self.table.stale(self, request):
@@ -133,7 +133,7 @@ class Member:
             return self.table.set_war_stop(self, request.on)
         if isinstance(request, Emote):
             return self.table.emote(self, request.emote)
-        if isinstance(request, House):
+        if isinstance(request, PlayHouse):
             return self.table.play_house(self)
         if isinstance(request, Sit):
             return self.table.sit(self)
