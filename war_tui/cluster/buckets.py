@@ -23,6 +23,8 @@ MARKER_TTL = 60
 """Seconds a deleted key's marker stays (a reader sees the key gone; a write over it names its revision)."""
 TTL_OFF = 10166
 """JetStream's error code for a message with a time to live in a stream that has per-message expiry off."""
+WRONG_LAST = (10071, 10164)
+"""JetStream's error codes for a write whose expected last sequence is not the subject's."""
 SWEEP_TIMEOUT = 10.0
 """Seconds ``sweep_markers`` waits for the next key while it reads a bucket."""
 

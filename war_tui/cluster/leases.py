@@ -47,7 +47,7 @@ from nats.js.kv import KV_DEL, KV_MARKER_REASON, KV_OP, KV_PURGE
 
 from ..tables.store import StaleWrite
 from ..untrusted import BadRecord, BadRecords, fields, read_json, shown_key, text
-from .buckets import MARKER_TTL, delete, open_bucket, sweep_markers
+from .buckets import MARKER_TTL, WRONG_LAST, delete, open_bucket, sweep_markers
 from .config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
 from .keys import table_key
 from .table_store import StoreUnavailable
@@ -61,7 +61,6 @@ RENEWALS = 3
 """Renewals per lease: a renewal may be late twice before the lease runs out."""
 NODE_FILE = "node-id"
 NODE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
-WRONG_LAST = (10071, 10164)
 MAX_OWNER_RECORD = 256
 """Bytes of an owner record or a lease at most (``{"node": ..., "incarnation": ...}``: under 120)."""
 

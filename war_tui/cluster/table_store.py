@@ -17,14 +17,12 @@ from nats.js.errors import APIError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 from ..tables.store import StaleWrite, StoredTable
-from .buckets import MARKER_TTL, delete, open_bucket, sweep_markers
+from .buckets import MARKER_TTL, WRONG_LAST, delete, open_bucket, sweep_markers
 from .keys import table_key, table_name
 
 BUCKET = "war-tui-tables"
 MAX_VALUE = 128 * 1024
 """The largest checkpoint the bucket takes (a table's is bounded at 64 KiB)."""
-WRONG_LAST = (10071, 10164)
-"""JetStream's error codes for a write whose expected last sequence is not the subject's."""
 READ_TIMEOUT = 10.0
 """Seconds ``load_all`` waits for the next table while it reads the bucket."""
 
