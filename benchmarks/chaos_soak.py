@@ -9,7 +9,8 @@ nodes, each with a data folder of its own and the one host key they share, all o
 Each of ``--tables`` tables has two players sitting at it through two different nodes and a spectator
 through the third, each an asyncssh client on a 100x30 pty reading its screen through pyte (as the tests'
 ``Glass`` does); each player has an SSH key of its own, so its seat is kept for it. Players press space
-(flip, or deal again at game over) after a gap drawn from ``--gap``. A connection that ends is made again
+(flip) after a gap drawn from ``--gap``, and at a game's result after reading it for 0.6-1.5 s (a result deals
+again only once the keys paused). A connection that ends is made again
 after a person's pause (0.5-1.5 s), to the bot's own node first and then to the others, as a balancer would
 send it; a screen that showed nothing new for 10-13 s is hung up and made again, as a person would.
 
@@ -99,6 +100,9 @@ CONNECT_WAIT = 8.0
 PATIENCE = (10.0, 13.0)
 """Seconds a person looks at a screen that shows nothing new before hanging up and connecting again."""
 PAUSE = (0.5, 1.5)
+READING = (0.6, 1.5)
+"""Seconds a player reads a game's result before pressing space to deal again: a result waits for the keys to pause
+(``RESULT_HOLD``, 0.5 s), so a bot pressing on at its usual gaps would never deal again."""
 SEAT_GRACE = 5.0
 STUCK = 5.0
 SETTLE = 30.0
@@ -401,6 +405,8 @@ class Bot:
         self.seated = False
         self.node = home
         self.connections = 0
+        self.result_up = False
+        """The game-over dialog is on the screen."""
 
     @property
     def connected(self) -> bool:
@@ -422,7 +428,7 @@ class Bot:
             except (OSError, asyncssh.Error, TimeoutError):
                 continue
             self.screen = pyte.Screen(*SIZE)
-            self.now, self.seated = None, False
+            self.now, self.seated, self.result_up = None, False, False
             self.conn, self.process, self.node = conn, process, index
             self.connected_at = self.changed_at = loop_time()
             self.lead_at_connect = self.table.lead
@@ -447,7 +453,9 @@ class Bot:
                 rows = [row.rstrip() for row in screen.display]
                 reading = read_screen(rows)
                 at = self.changed_at = loop_time()  # a screen drawing anything is alive, to a person
-                if (ended := game_over(rows)) is not None:
+                ended = game_over(rows)
+                self.result_up = ended is not None
+                if ended is not None:
                     self.table.game_over(*ended)
                 if reading is not None and reading != self.now:
                     self.table.observe(self, reading, at)
@@ -794,7 +802,7 @@ class Soak:
                 if await bot.connect(self, self.clock):
                     self.spawn(bot.read(self.clock))
                 continue
-            await asyncio.sleep(self.rng.uniform(*self.args.gaps))
+            await asyncio.sleep(self.rng.uniform(*(READING if bot.result_up else self.args.gaps)))
             if self.playing and bot.seat is not None:
                 bot.type(b" ")
             if self.clock() - bot.changed_at > patience:
@@ -899,6 +907,8 @@ class Soak:
             report.recovery[table.name] = table.recovered[-1] if table.recovery is None and table.recovered else None
             report.waited_for[table.name] = table.recovery_note if report.recovery[table.name] is not None else ""
             table.recovery = None
+        if self.args.keep is not None and None in report.recovery.values():
+            self.keep_screens(f"fault{report.number}", [t for t in self.tables if report.recovery[t.name] is None])
         mine = self.events[events_before:]
         report.rewound = sum(e.kind in ("rewound", "histories differ", "game rewound") for e in mine)
         report.seats = sum(e.kind in ("seat lost", "seat swapped") for e in mine)
@@ -913,6 +923,18 @@ class Soak:
         report.left_behind = len(self.left_behind())
         print_fault(report, self.args.lease)
         return report
+
+    def keep_screens(self, label: str, tables: list[Table]) -> None:
+        """What every screen of ``tables`` shows, written beside the logs (``--keep``): the screens of a table that
+        did not recover, or were behind at the end, say why better than a count."""
+        lines = [f"{label} at {self.clock() - self.started:.1f} s"]
+        for table in tables:
+            for bot in table.bots:
+                state = "connected" if bot.connected else "not connected"
+                lines.append(f"--- {bot.name} ({state} through node{bot.node}, connection {bot.connections})")
+                lines += [row.rstrip() for row in bot.screen.display]
+        with open(self.workdir / "screens.txt", "a") as kept:
+            kept.write("\n".join(lines) + "\n\n")
 
     # -- the run
 
@@ -954,6 +976,8 @@ class Soak:
                 if bot.now is None or bot.now.key != table.lead:
                     shown = "no screen" if bot.now is None else f"game {bot.now.key[0]} battle {bot.now.key[1]}"
                     behind[bot.name] = f"{shown} (table: game {table.lead[0]} battle {table.lead[1]})"
+        if self.args.keep is not None and behind:
+            self.keep_screens("the end", [t for t in self.tables if any(b.name in behind for b in t.bots)])
         return behind
 
     async def totals(self, behind: dict[str, str]) -> dict:
