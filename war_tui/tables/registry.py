@@ -38,8 +38,10 @@ DEFAULT_SEATS_PER_VISITOR = 4
 MAX_PER_VISITOR = 1000
 KEPT_TABLES_PER_ADDRESS = 1
 """Tables one address opened that may stay open with nobody at them but a seat kept for it (its player
-away): past it the older ones close, kept seats and all, so an address cannot hold tables without a
-connection. A table with nobody at it and no seat kept closes by itself (``TableOptions.close_after``)."""
+away): past it the older ones close, kept seats and all, once nobody has been at them for the close delay
+(``TableOptions.close_after``), so an address cannot hold tables without a connection, while players that a
+fault cut off all at once (a node or NATS away: everyone's screen freezes, everyone reconnects) find their
+tables where they were. A table with nobody at it and no seat kept closes by itself after that delay."""
 
 
 class Elsewhere(Protocol):
@@ -391,20 +393,32 @@ of every table's calls (battles, game overs), once the table has it.
         self._marks[name] = (table, (table.seq, table.revision, table.closed))  # the store holds it as it is
         return name
 
+    def _unattended_since(self, table: Table) -> float | None:
+        """When ``table`` became one its opener's address keeps with nobody at it (``_close_unattended``); None if
+        it is not one. A restored table none of whose players came back yet is not: its players are not away by
+        choice, and closing it would deal its name afresh."""
+        address = table.opened_by[0]
+        if address is None or table.closed or not table.empty or table.name in self._awaited:
+            return None
+        if not table.seats_held(None, address):
+            return None
+        return table.empty_since
+
     def _close_unattended(self) -> None:
         """Past ``KEPT_TABLES_PER_ADDRESS`` tables kept with nobody at them for one address, the older close (and
-        the store forgets them). A restored table none of whose players came back yet is not counted: its players
-        are not away by choice, and closing it would deal its name afresh."""
+        the store forgets them), once nobody has been at them for the close delay: players cut off together by a
+        fault come back to every table they sat at."""
+        now = self._clock()
         unattended: dict[str, list[Table]] = {}
         for table in self._tables.values():  # in the order they opened
-            address = table.opened_by[0]
-            if table.name in self._awaited:
-                continue
-            if address is not None and table.empty and not table.closed and table.seats_held(None, address):
-                unattended.setdefault(address, []).append(table)
+            since = self._unattended_since(table)
+            if since is not None and now - since >= table.options.close_after:
+                unattended.setdefault(table.opened_by[0] or "", []).append(table)
         for tables in unattended.values():
             for table in tables[:-KEPT_TABLES_PER_ADDRESS]:
                 table.close("the table closed: nobody was at it, and its address keeps a seat at another")
+                if self._log is not None:
+                    self._log(f"table {table.name}: closed, nobody was at it and its address keeps a seat at another")
 
     def _forget_closed(self) -> None:
         for name in [n for n, t in self._tables.items() if t.closed]:
@@ -458,6 +472,11 @@ of every table's calls (battles, game overs), once the table has it.
     def next_deadline(self) -> float | None:
         """The soonest deadline of any table or of the next lobby update; None: nothing is due."""
         deadlines = [d for d in (t.next_deadline() for t in self._tables.values()) if d is not None]
+        now = self._clock()
+        for table in self._tables.values():  # when a table left unattended may close (``_close_unattended``)
+            since = self._unattended_since(table)
+            if since is not None and since + table.options.close_after > now:
+                deadlines.append(since + table.options.close_after)
         if self._lobby_sinks and self._lobby_key() != self._lobby_sent:
             deadlines.append(self._lobby_due if self._lobby_due is not None else self._clock())
         return min(deadlines) if deadlines else None

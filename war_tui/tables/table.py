@@ -593,6 +593,11 @@ class Table:
         return not self.members
 
     @property
+    def empty_since(self) -> float | None:
+        """When the last member left, on the table's clock; None while anyone is at it."""
+        return self._empty_since
+
+    @property
     def watching(self) -> int:
         """Spectators at the table, as everyone is told and the cap counts them."""
         return sum(1 for m in self.members if m.seat is None and m.counted)
