@@ -36,7 +36,7 @@ from war_tui.cluster.node import Cluster
 from war_tui.cluster.nodes import Nodes, start_nodes
 from war_tui.cluster.router import MOVED
 from war_tui.serving.tables.host import TableHost
-from war_tui.tables.link import TableLink
+from war_tui.tables.link import DoorLink
 from war_tui.tables.messages import Flip
 from war_tui.tables.protocol import encode
 
@@ -82,7 +82,7 @@ class Screen:
     """A connection read as the table socket reads it: everything its link says, as it says it."""
 
     def __init__(self, node: Node, user: str, address: str = "127.0.0.1") -> None:
-        self.link: TableLink = node.host.link(user, f"key:{user}", address)
+        self.link: DoorLink = node.host.link(user, f"key:{user}", address)
         self.text = bytearray()
         self.changed = asyncio.Event()
         self.link.on_output = self._wanted

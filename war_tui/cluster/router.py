@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from ..tables import Link, TableRefused
 from ..tables.clock import monotonic
-from ..tables.link import FROM_LOBBY, MAX_QUEUED_BYTES
+from ..tables.link import FROM_LOBBY, MAX_QUEUED_BYTES, TableLink
 from ..tables.messages import Join, Leave, Notice, NoticeCode, Request
 from ..tables.names import parse_table_name
 from ..tables.protocol import MessageReader, ProtocolError, decode_request, encode
@@ -62,7 +62,7 @@ class Router:
         self.clock = monotonic
         self.on_join: Callable[[str, Member, str], None] | None = None
         self._on_output: Callable[[], None] | None = None
-        self._target: Link | RemoteLink = self._local()
+        self._target: TableLink = self._local()
         self._reader: MessageReader[tuple[bytes, Request | None]] = MessageReader(_read)
         self._own: list[bytes] = []
         """Lines of the router's own (a refusal, the table moved) ahead of the target's."""
@@ -87,7 +87,7 @@ class Router:
         if self.on_join is not None:
             self.on_join(table, member, how)
 
-    def _switch(self, target: Link | RemoteLink) -> None:
+    def _switch(self, target: TableLink) -> None:
         old = self._target
         rest = old.take()
         if rest:
@@ -123,7 +123,7 @@ class Router:
 
     @property
     def member(self) -> Member | None:
-        return self._target.member if isinstance(self._target, Link) else None
+        return self._target.member  # a relayed connection's member is the owner's: None here
 
     @property
     def relayed_to(self) -> str | None:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ..stats.records import GameRecord
-from ..tables.link import Link, TableLink
+from ..tables.link import DoorLink, Link
 from ..tables.registry import Registry
 from ..tables.store import StoredTable
 from .relay import RelayNode
@@ -37,7 +37,7 @@ class ServerKeeper(Protocol):
 class ServerTables(Protocol):
     """The server's tables: its registry, its links into it, its keeper and its statistics."""
 
-    router: Callable[[str, str | None, str | None], TableLink] | None
+    router: Callable[[str, str | None, str | None], DoorLink] | None
     publish: Callable[[GameRecord], bool] | None
 
     @property

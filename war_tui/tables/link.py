@@ -35,12 +35,11 @@ FROM_LOBBY = "from the lobby"
 
 
 class TableLink(Protocol):
-    """A connection's end at the tables, whoever holds the table: a ``Link`` into this server's registry, a link relayed
-    to the node that serves the table, or a router choosing between them. The table socket, the doors and the
-    relay use each through this."""
+    """A connection's end at the tables as its table socket pumps it, whoever holds the table: a ``Link`` into this
+    server's registry, a link relayed to the node that serves the table (``war_tui.cluster.remote_link``), or a
+    router choosing between them (``war_tui.cluster.router``)."""
 
     on_output: Callable[[], None] | None
-    on_join: Callable[[str, Member, str], None] | None
     clock: Clock
     max_queued: int
 
@@ -59,10 +58,6 @@ class TableLink(Protocol):
     @property
     def finished(self) -> bool: ...
 
-    def join(self, table_name: str, watch: bool = False, counted: bool = True) -> Member | None: ...
-
-    def watch_lobby(self) -> None: ...
-
     def receive(self, data: bytes) -> None: ...
 
     def take(self) -> bytes: ...
@@ -72,6 +67,16 @@ class TableLink(Protocol):
     def poll(self) -> None: ...
 
     def close(self, reason: str | None = None) -> None: ...
+
+
+class DoorLink(TableLink, Protocol):
+    """What a door holds: a ``TableLink`` that chooses its table, or the lobby (a ``Link``, or a router)."""
+
+    on_join: Callable[[str, Member, str], None] | None
+
+    def join(self, table_name: str, watch: bool = False, counted: bool = True) -> Member | None: ...
+
+    def watch_lobby(self) -> None: ...
 
 
 class Link:

@@ -21,7 +21,7 @@ from ...core.rules import EndReason, Rules
 from ...stats import StatsStore
 from ...stats.records import GameRecord
 from ...tables import Link, Registry, TableOptions, run_timers
-from ...tables.link import TableLink
+from ...tables.link import DoorLink
 from ...tables.messages import TableEvent
 from ...tables.options import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
 from ...tables.registry import (
@@ -75,7 +75,7 @@ class TableHost:
         """The game processes' table sockets (players, spectators, renderers, the lobby): each a screen."""
         self.keeper: TableKeeper | None = None
         """Keeps the tables in a store (``keep_in``); until then a kept registry's updates wait."""
-        self.router: Callable[[str, str | None, str | None], TableLink] | None = None
+        self.router: Callable[[str, str | None, str | None], DoorLink] | None = None
         """Makes each connection's way to the tables of every node (``cluster.nodes``); None: this server's only."""
         self.publish: Callable[[GameRecord], bool] | None = None
         """Sends a finished game to every node's statistics (``cluster.game_stream``); False or None: it is
@@ -136,7 +136,7 @@ class TableHost:
         if self.keeper is not None and not await self.keeper.stop(timeout):
             self.log("tables: the store did not keep the last changes in time; they are lost")
 
-    def link(self, user_name: str, identity: str | None = None, address: str | None = None) -> TableLink:
+    def link(self, user_name: str, identity: str | None = None, address: str | None = None) -> DoorLink:
         """A new connection's way to the tables (its name is reduced by the table it joins): through the
         ``router`` when this server is a node of a cluster, else a ``Link`` into the registry.
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from ...settings.options import served_environment
 from ...tables import TableRefused
-from ...tables.link import TableLink
+from ...tables.link import DoorLink
 from ...tables.messages import Notice, NoticeCode
 from ...tables.protocol import ProtocolError, decode_update
 from ..commands import TableCommand, TableMode
@@ -24,7 +24,7 @@ TABLE_LEFT = "war-tui: the connection to the table closed before your screen rea
 its connection could not follow it, the table closed) before that game could read it."""
 
 
-def take_place(link: TableLink, command: TableCommand) -> str:
+def take_place(link: DoorLink, command: TableCommand) -> str:
     """Sit at, watch, or browse the lobby on ``link`` as ``command`` says; where that is, for the log.
 
     A refusal (``TableRefused``) closes the link and goes to the caller.
@@ -45,7 +45,7 @@ def take_place(link: TableLink, command: TableCommand) -> str:
 
 
 def game_socket(
-    link: TableLink, mode: TableMode, env: dict[str, str], tables: TableHost,
+    link: DoorLink, mode: TableMode, env: dict[str, str], tables: TableHost,
     on_finished: Callable[[], None] | None = None,
 ) -> tuple[TableSocket, socket.socket]:
     """Our pumped end of a new socket pair to ``link``, and the game's end (its number and the mode told in ``env``).
@@ -68,7 +68,7 @@ def join_table(tables: TableHost, name: str, identity: str | None, address_key: 
 class TablePlace:
     """A session's place at the tables: its link, what it came for, and the socket its game reads the link through."""
 
-    def __init__(self, link: TableLink, mode: TableMode, tables: TableHost, where: str) -> None:
+    def __init__(self, link: DoorLink, mode: TableMode, tables: TableHost, where: str) -> None:
         self.link = link
         self.mode = mode
         """What the session asked for ("play" also when both seats were taken: the snapshot says it watches)."""
