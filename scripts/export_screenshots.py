@@ -72,12 +72,28 @@ async def export_leaderboard(out_dir: Path) -> Path:
     return out_dir / "leaderboard.svg"
 
 
+async def export_seasons(out_dir: Path) -> Path:
+    """This week's leaderboard (tab from all time), over the games and the clock its snapshot test uses."""
+    from test_leaderboard_seasons import BoardApp, seasons_file, showing
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = BoardApp(seasons_file(Path(folder) / "served-stats.sqlite3"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await showing(pilot, "all time")
+            await pilot.press("tab")
+            await showing(pilot, "this week")
+            app.save_screenshot("seasons.svg", path=str(out_dir))
+    return out_dir / "seasons.svg"
+
+
 async def export_replay(out_dir: Path) -> Path:
-    """The replay screen at a war, as its snapshot test shows it (seed 1017, g 1500, the next war and back)."""
+    """The replay screen at a war, as its snapshot test shows it (seed 1017, g 1500, the next war and back),
+    as game 12 of the statistics."""
     from war_tui.stats.replay import Replay
     from war_tui.ui.replay_app import ReplayApp
 
-    app = ReplayApp(Replay(1017, Rules()), ("Ann", "Bob"), environ={"LANG": "C.UTF-8", "TERM": "xterm-256color"})
+    app = ReplayApp(Replay(1017, Rules()), ("Ann", "Bob"), environ={"LANG": "C.UTF-8", "TERM": "xterm-256color"},
+                    game_id=12)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g", "1", "5", "0", "0", "enter", "right_square_bracket", "left_square_bracket")
         await pilot.pause()
@@ -92,6 +108,7 @@ async def main() -> None:
         print(await export(name, out_dir))
     print(await export_stats(out_dir))
     print(await export_leaderboard(out_dir))
+    print(await export_seasons(out_dir))
     print(await export_replay(out_dir))
 
 

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         return run_line_replay(replay, names, sys.stdin, sys.stdout)
     from ..ui.replay_app import run_replay  # Textual loads only when a screen is really wanted
 
-    return run_replay(replay, names, ascii=args.ascii)
+    return run_replay(replay, names, ascii=args.ascii, game_id=args.game_id)
 
 
 def screen_possible() -> bool:

@@ -412,7 +412,8 @@ class WarApp(ShadowOutput, App[None]):
             return
         if self.board.auto and self.board.result is None:
             self.controller.auto()  # paused under the replay, so no result of its own lands on top of it
-        self.push_screen(ReplayScreen(replay, (record.p1_name, record.p2_name), self.glyphs))
+        self.push_screen(ReplayScreen(replay, (record.p1_name, record.p2_name), self.glyphs, game_id=record.id,
+                                      local=not self.settings.served))
 
     # ---------------------------------------------------------------- actions
 

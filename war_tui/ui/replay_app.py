@@ -19,18 +19,19 @@ class ReplayApp(App[None]):
     TITLE = "war-tui replay"
 
     def __init__(self, replay: Replay, names: tuple[str, str], *, ascii: bool = False,
-                 environ: Mapping[str, str] | None = None) -> None:
+                 environ: Mapping[str, str] | None = None, game_id: int | None = None) -> None:
         super().__init__()
+        self.game_id = game_id
         self.replay = replay
         self.names = names
         self.glyphs = choose_glyphs(ascii, os.environ if environ is None else environ)
         self.register_theme(HIGH_CONTRAST)
 
     def on_mount(self) -> None:
-        self.push_screen(ReplayScreen(self.replay, self.names, self.glyphs))
+        self.push_screen(ReplayScreen(self.replay, self.names, self.glyphs, game_id=self.game_id))
 
 
-def run_replay(replay: Replay, names: tuple[str, str], *, ascii: bool = False) -> int:
-    app = ReplayApp(replay, names, ascii=ascii)
+def run_replay(replay: Replay, names: tuple[str, str], *, ascii: bool = False, game_id: int | None = None) -> int:
+    app = ReplayApp(replay, names, ascii=ascii, game_id=game_id)
     app.run()
     return app.return_code or 0

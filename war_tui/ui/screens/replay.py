@@ -21,6 +21,7 @@ from textual.widgets import Static
 from ...core.rules import Side
 from ...presentation.footer import FooterPlan
 from ...presentation.glyphs import Glyphs
+from ...presentation.links import replay_command
 from ...presentation.views import BattleView, DealView, battle_view
 from ...stats.replay import Replay
 from ...untrusted import plain_text
@@ -69,8 +70,13 @@ class ReplayScreen(Screen[None]):
     speed: var[int] = var(1)
     typed: var[str | None] = var(None)
 
-    def __init__(self, replay: Replay, names: tuple[str, str], glyphs: Glyphs) -> None:
+    def __init__(self, replay: Replay, names: tuple[str, str], glyphs: Glyphs, *, game_id: int | None = None,
+                 local: bool = True) -> None:
         super().__init__()
+        self.game_id = game_id
+        """The game's id in the statistics it came from (None: a game file)."""
+        self.local = local
+        """Whether that is this computer's statistics, so ``war-tui replay ID`` reaches the game again."""
         self.replay = replay
         self.names = (plain_text(names[0]), plain_text(names[1]))
         self.glyphs = glyphs
@@ -80,7 +86,11 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         g, names, replay = self.glyphs, self.names, self.replay
         rules = replay.rules.describe()
-        yield Static(plain(f"Replay: {names[0]} v {names[1]}, seed {replay.seed}, {rules}"), id="replay-title")
+        game = "Replay" if self.game_id is None else f"Replay of game {self.game_id}"
+        with Horizontal(id="replay-heading"):
+            yield Static(plain(f"{game}: {names[0]} v {names[1]}, seed {replay.seed}, {rules}"), id="replay-title")
+            if self.game_id is not None and self.local:
+                yield Static(plain(replay_command(self.game_id)), id="replay-link")
         with Horizontal(id="replay-table"):
             with Vertical(id="replay-packets"):
                 for side in (Side.P1, Side.P2):
