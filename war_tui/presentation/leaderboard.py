@@ -30,7 +30,7 @@ EMPTY = "No table games finished yet."
 UNREADABLE = "The server's statistics cannot be read, so there is no leaderboard."
 NO_STATISTICS = "This server keeps no statistics, so there is no leaderboard."
 NO_LEADERBOARD = "This server keeps no leaderboard."
-EXPLAINED = "Table games won, by player; the longest game in battles."
+EXPLAINED = "Table games won, by player; the longest game in battles (enter replays it)."
 
 
 def column_widths(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> tuple[int, ...]:

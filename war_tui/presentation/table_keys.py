@@ -51,6 +51,9 @@ LOBBY_KEYS = (
 """The lobby's keys, as its help lists them."""
 LEADERBOARD_KEYS = (
     ("Up Down", "move through the players (PgUp PgDn Home End too)"),
+    ("tab", "this week, this month, all time (UTC)"),
+    ("p  n", "the week or month before, after (past seasons are kept)"),
+    ("enter", "replay the chosen player's longest game of the season"),
     ("esc  q  s", "back to the lobby"),
     ("?", "this help (esc closes it)"),
 )

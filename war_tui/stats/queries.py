@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core.rules import EndReason, Gather, Result
 from .records import Bin, GameRecord, Histogram, Leader, Source, Totals, known
+from .seasons import ALL_TIME, Season, season_bounds
 
 OVERFLOW_MIN_GAMES = 100  # below this the "top 1%" is a single game: no overflow bin
 HISTOGRAM_BINS = 48  # divisible by 2, 3, 4, 6, 8, 12, 16, 24: merges evenly to narrower charts
@@ -164,13 +165,36 @@ LEADERS_QUERY = f"""
     SELECT player, sum(games), sum(wins), max(longest), max(last) FROM seats
     GROUP BY player ORDER BY 3 DESC, 2 ASC, 4 DESC, 1 ASC LIMIT ?"""
 """Each seat's games from its own partial index, in the index's order (no sort, no visit to the table), then
-the two seats of each identity together: a read of the seats, not of the games. Ties go by the games
+the two seats of each identity together: a read of the seats, not of the games. A file of schema 4 keeps
+each season's standings instead (``SEASON_QUERY``); this serves an older file read as it is. Ties go by the games
 themselves (fewer games, then the longer game, then the identity), never by the order this file got them in,
 so two nodes holding the same games list them alike."""
 
 
-def read_leaders(conn: sqlite3.Connection, limit: int) -> tuple[Leader, ...]:
-    rows = conn.execute(LEADERS_QUERY, (limit,)).fetchall()
+SEASON_QUERY = """
+    SELECT player, games, wins, longest, longest_id, name FROM season_seats WHERE season = ?
+    ORDER BY wins DESC, games ASC, longest DESC, player ASC LIMIT ?"""
+"""A season's standings, kept by the file's trigger (schema 4), read in the rank index's order: a read of at
+most ``limit`` rows however many games the season holds."""
+
+
+def read_leaders(conn: sqlite3.Connection, limit: int, season: Season = ALL_TIME) -> tuple[Leader, ...]:
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'season_seats'").fetchone():
+        return tuple(
+            Leader(player=player, name=name, games=games, wins=wins, longest=longest, longest_id=longest_id)
+            for player, games, wins, longest, longest_id, name in conn.execute(SEASON_QUERY, (season.key, limit))
+        )
+    return _leaders_from_games(conn, limit, season)  # an older file, read as it is
+
+
+def _leaders_from_games(conn: sqlite3.Connection, limit: int, season: Season) -> tuple[Leader, ...]:
+    bounds = season_bounds(season)
+    query = LEADERS_QUERY
+    params: tuple[object, ...] = (limit,)
+    if bounds is not None:
+        query = query.replace("source = 'table'", "source = 'table' AND date(finished_at) >= ? AND date(finished_at) < ?")
+        params = (*bounds, *bounds, limit)
+    rows = conn.execute(query, params).fetchall()
     last = {row[4] for row in rows}
     names: dict[tuple[int, str], str] = {}
     for id_, p1, p1_name, p2, p2_name in conn.execute(

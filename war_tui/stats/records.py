@@ -285,3 +285,5 @@ class Leader:
     games: int
     wins: int
     longest: int
+    longest_id: int | None = None
+    """The id of that longest game in the file (None where the file cannot say): enter replays it."""

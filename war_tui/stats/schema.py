@@ -14,8 +14,32 @@ import time
 from pathlib import Path
 
 APPLICATION_ID = 0x57415254  # "WART", in the file header: this file is war-tui's
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
+
+SEATS_WHEN = "WHEN NEW.source = 'table' AND NEW.p1_player IS NOT NEW.p2_player"
+"""A table game counts for each identity in a seat; a game against oneself does not count."""
+SEATS_UPSERT = (
+    "INSERT INTO season_seats (season, player, games, wins, longest, longest_id, last_id, name)"
+    " SELECT * FROM (SELECT"
+    " CASE s.n WHEN 1 THEN 'all' WHEN 2 THEN 'week ' || date({g}.finished_at, '-6 days', 'weekday 1')"
+    " ELSE 'month ' || strftime('%Y-%m', {g}.finished_at) END AS season,"
+    " CASE seat.n WHEN 1 THEN {g}.p1_player ELSE {g}.p2_player END AS player, 1,"
+    " {g}.result = CASE seat.n WHEN 1 THEN 'p1' ELSE 'p2' END, {g}.battles, {g}.id, {g}.id,"
+    " CASE seat.n WHEN 1 THEN {g}.p1_name ELSE {g}.p2_name END"
+    " FROM {games}(SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3) AS s, (SELECT 1 AS n UNION ALL SELECT 2) AS seat"
+    " WHERE {g}.source = 'table' AND {g}.p1_player IS NOT {g}.p2_player ORDER BY {g}.id)"
+    " WHERE season IS NOT NULL AND player IS NOT NULL"
+    " ON CONFLICT (season, player) DO UPDATE SET games = games + 1, wins = wins + excluded.wins,"
+    " longest = max(longest, excluded.longest),"
+    " longest_id = CASE WHEN excluded.longest > longest THEN excluded.longest_id ELSE longest_id END,"
+    " last_id = max(last_id, excluded.last_id),"
+    " name = CASE WHEN excluded.last_id > last_id THEN excluded.name ELSE name END"
+)
+"""Adds a game (``NEW`` in the trigger; every row of ``games`` when the table is first filled) to the standings
+of its three seasons (seasons.py computes the same keys; a date SQLite cannot read counts for all time only).
+Standings are sums, so two files holding the same games in any order agree, and they stay when the row cap
+deletes old games: a past season is kept as it ended."""
 
 # Statements that take a file from version N-1 to version N, keyed by N.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -60,6 +84,23 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "DROP INDEX games_by_p2_player",
         "CREATE INDEX games_by_p2_player ON games (p2_player, source, result, battles, p1_player)"
         " WHERE p2_player IS NOT NULL",
+    ),
+    4: (  # the leaderboard's seasons: each identity's standing per week, month and all time, kept up by a trigger
+        """CREATE TABLE season_seats (
+            season TEXT NOT NULL,
+            player TEXT NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            longest INTEGER NOT NULL,
+            longest_id INTEGER NOT NULL,
+            last_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            PRIMARY KEY (season, player)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX season_seats_by_rank ON season_seats (season, wins DESC, games, longest DESC, player)",
+        f"CREATE TRIGGER games_season_seats AFTER INSERT ON games {SEATS_WHEN}"
+        f" BEGIN {SEATS_UPSERT.format(g='NEW', games='')}; END",
+        SEATS_UPSERT.format(g="games", games="games, "),  # the games already in the file
     ),
 }
 

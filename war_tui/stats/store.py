@@ -31,6 +31,7 @@ from . import queries, recovery, schema, writing
 from .queries import HISTOGRAM_BINS, LEADERS, MAX_LEADERS, Scope, Summary
 from .records import GameRecord, Histogram, Leader, Totals
 from .schema import SCHEMA_VERSION, StatsUnavailable
+from .seasons import ALL_TIME, Season
 
 Read = TypeVar("Read")
 
@@ -83,7 +84,7 @@ class StatsStore:
         self.trimmed = 0
         """Games this store deleted to stay under ``max_rows``."""
         self._summaries: dict[tuple[int, int, str | None], tuple[tuple[int | None, int | None], Summary]] = {}
-        self._leaders: dict[int, tuple[tuple[int | None, int | None], tuple[Leader, ...]]] = {}
+        self._leaders: dict[tuple[int, str], tuple[tuple[int | None, int | None], tuple[Leader, ...]]] = {}
         self.disabled_reason: str | None = None
         self.user_disabled = False  # off by the user's choice (--no-stats): nothing to warn about
         self._readable = True
@@ -393,23 +394,24 @@ class StatsStore:
 
         return self._read(read, Summary(Totals.empty(), Histogram(()), ()))
 
-    def leaders(self, limit: int = LEADERS) -> tuple[Leader, ...] | None:
-        """The identities with the most table games won (then the fewest played, the longest game), at most ``limit``; None
-        when unreadable. A game someone played against themselves (one identity in both seats) is not
-        counted. Kept, like ``summary``, while the file holds the same games."""
+    def leaders(self, limit: int = LEADERS, season: Season = ALL_TIME) -> tuple[Leader, ...] | None:
+        """The identities with the most table games won in ``season`` (then the fewest played, the longest game),
+        at most ``limit``; None when unreadable. A game someone played against themselves (one identity in both
+        seats) is not counted. Kept, like ``summary``, while the file holds the same games."""
         limit = max(0, min(limit, MAX_LEADERS))
+        key = (limit, season.key)
 
         def read(conn: sqlite3.Connection) -> tuple[Leader, ...]:
             span = conn.execute("SELECT min(id), max(id) FROM games").fetchone()
             with self._lock:
-                kept = self._leaders.get(limit)
+                kept = self._leaders.get(key)
             if kept is not None and kept[0] == span:
                 return kept[1]
-            leaders = queries.read_leaders(conn, limit)
+            leaders = queries.read_leaders(conn, limit, season)
             with self._lock:
                 if len(self._leaders) >= SUMMARIES_KEPT:
                     self._leaders.clear()
-                self._leaders[limit] = (span, leaders)
+                self._leaders[key] = (span, leaders)
             return leaders
 
         none: tuple[Leader, ...] = ()

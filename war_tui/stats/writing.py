@@ -1,7 +1,8 @@
 """How a finished game becomes a row of the statistics file, and how a capped file makes room.
 
 Apart from the queries because writing has rules of its own: a table game's id is stored once however
-often it is delivered, and a served file at its row cap loses its oldest games in one step.
+often it is delivered, and a served file at its row cap loses its oldest games in one step (the seasons'
+standings stay, those of weeks and months two years older than the newest game excepted).
 """
 
 from __future__ import annotations
@@ -52,7 +53,25 @@ def trim(conn: sqlite3.Connection, max_rows: int) -> int:
     keep = max(1, max_rows - max_rows // TRIM_SHARE)
     first_kept = conn.execute("SELECT id FROM games ORDER BY id DESC LIMIT 1 OFFSET ?", (keep - 1,)).fetchone()[0]
     deleted: int = conn.execute("DELETE FROM games WHERE id < ?", (first_kept,)).rowcount
+    prune_seasons(conn)
     return deleted
+
+
+SEASONS_KEPT = "-2 years"
+"""How far back from the newest game a week's or a month's standings are kept (all time is kept whole)."""
+
+
+def prune_seasons(conn: sqlite3.Connection) -> None:
+    """Inside a write transaction: forget the standings of weeks and months that ended long before the newest
+    game, so the standings stay bounded as the games are."""
+    newest = conn.execute("SELECT finished_at FROM games ORDER BY id DESC LIMIT 1").fetchone()
+    if newest is None:
+        return
+    conn.execute(
+        "DELETE FROM season_seats WHERE (season >= 'week ' AND season < 'week ' || date(?1, ?2))"
+        " OR (season >= 'month ' AND season < 'month ' || strftime('%Y-%m', ?1, ?2))",
+        (newest[0], SEASONS_KEPT),
+    )
 
 
 def is_locked(exc: BaseException) -> bool:

@@ -261,7 +261,7 @@ class LobbyScreen(Screen[None]):
         from .leaderboard import LeaderboardScreen  # loaded when first asked for (DataTable, sqlite reads)
 
         if self.leaderboard is not None:
-            self.app.push_screen(LeaderboardScreen(self.leaderboard, you=self.you, ascii=self.glyphs.ascii))
+            self.app.push_screen(LeaderboardScreen(self.leaderboard, you=self.you, glyphs=self.glyphs))
 
     def action_no_leaderboard(self) -> None:
         self.say(NO_LEADERBOARD)
