@@ -1,9 +1,14 @@
-"""What a table tells its members, held until the store has kept the state it tells of.
+"""What a table tells its members and the games it finishes, held until the store has kept the state they tell of.
 
 So no screen shows a state a crash could take back: each update waits in the table's order, tagged with
 its sequence number, until ``release`` says the store kept it. A joiner's snapshot waits for the state
 after its joining; a closing notice goes at once. Past ``MAX_HELD`` updates are dropped, and each member
-who missed some gets a fresh snapshot with the next kept state (``catch_up``). No clock, no timer.
+who missed some gets a fresh snapshot with the next kept state (``catch_up``). A finished game is recorded
+once the store kept its end, never for an end the store lost. No clock, no timer.
+
+``HeldTables`` is the one place a registry's tables wait for the store (``Registry(hold_updates=True)``); the
+keeper (``war_tui.serving.tables.keeper``) writes and says what was kept, and the relay acknowledges a key
+against what was kept (``kept``).
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
+from ..core import plural as words
+from ..stats.records import GameRecord
 from .journal import Sink
 from .messages import Notice, NoticeCode, Snapshot, Update
 
@@ -125,3 +132,93 @@ class HeldUpdates:
         while waiting and waiting[0][0] <= self.released:
             _, to, update = waiting.popleft()
             to.sink(update)
+
+
+class HeldTables:
+    """Every table's held updates (``HeldUpdates``), and its finished games whose end the store has not kept yet, by
+    the table's sequence number at the end: a game is recorded when its end is kept, never for an end the store
+    lost (a stop, a takeover): the table's next server plays that game on under its id and records its real end.
+
+    Tables are added only with ``hold_updates``; without, nothing is held and every game is recorded at once."""
+
+    def __init__(self, record: Callable[[GameRecord], None], log: Callable[[str], None] | None) -> None:
+        self._updates: dict[str, HeldUpdates] = {}
+        self._records: dict[str, list[tuple[int, GameRecord]]] = {}
+        self._record = record
+        self._log = log
+
+    def add(self, name: str, kept: int, table_seq: Callable[[], int]) -> None:
+        """Table ``name`` is open, the store having kept it at ``kept``: its updates are held from now on."""
+        self._updates[name] = HeldUpdates(kept, table_seq)
+
+    def updates(self, name: str) -> HeldUpdates | None:
+        return self._updates.get(name)
+
+    def forget(self, name: str) -> None:
+        """Table ``name`` is closed or gone: nothing of it is held any more (its games waiting stay for ``gone``)."""
+        self._updates.pop(name, None)
+
+    def offer(self, name: str, seq: int) -> None:
+        """The table's state at ``seq`` is taken to keep: members who fell behind get a fresh snapshot of it, once
+        released."""
+        held = self._updates.get(name)
+        if held is not None:
+            held.catch_up()
+            held.offered = seq
+
+    def kept(self, name: str) -> int | None:
+        """The sequence number of table ``name`` the store has kept; None: all it told (nothing held)."""
+        held = self._updates.get(name)
+        return held.kept if held is not None else None
+
+    def release_unwritten(self, name: str, seq: int, weighty_seq: int) -> bool:
+        """Hand on what the table told up to ``seq`` without a write, when nothing since ``weighty_seq`` needs the
+        store (see ``Registry.release_unwritten``); whether it did."""
+        held = self._updates.get(name)
+        if held is None or weighty_seq > held.released:
+            return False
+        held.catch_up()
+        held.offered = seq
+        held.release(seq)
+        return True
+
+    def release(self, name: str, seq: int) -> None:
+        """The store has kept table ``name``'s state at ``seq``: its members are told, in order, everything the table
+        told up to it, and the games that ended by then are recorded."""
+        held = self._updates.get(name)
+        if held is not None:
+            held.release(seq)
+            held.kept = max(held.kept, min(seq, held.offered))
+            self._record_kept(name, held.kept)
+
+    def game_over(self, name: str, seq: int | None, record: GameRecord) -> None:
+        """Table ``name`` (at ``seq``; None: no longer open) finished a game: recorded at once unless its end waits
+        for the store."""
+        held = self._updates.get(name)
+        if held is None or seq is None or seq <= held.kept:  # nothing held, or the store has the end already
+            self._record(record)
+            return
+        self._records.setdefault(name, []).append((seq, record))
+
+    def _record_kept(self, name: str, kept: int) -> None:
+        waiting = self._records.get(name, [])
+        while waiting and waiting[0][0] <= kept:
+            self._record(waiting.pop(0)[1])
+        if not waiting:
+            self._records.pop(name, None)
+
+    def gone(self, name: str, kept: bool) -> None:
+        """See ``Registry.table_gone``."""
+        waiting = self._records.pop(name, [])
+        if kept:
+            for _, record in waiting:
+                self._record(record)
+        elif waiting and self._log is not None:
+            self._log(f"tables: {name}: {words.plural(len(waiting), 'game')} ended here after the store's last write "
+                      "of the table; its next server plays on from there and records the real end")
+
+    def close(self) -> None:
+        """The server closes: the games waiting are dropped (``gone``, not kept), nothing is held any more."""
+        for name in list(self._records):
+            self.gone(name, kept=False)
+        self._updates.clear()

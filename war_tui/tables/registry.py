@@ -16,7 +16,7 @@ from ..core.engine import Game
 from ..stats.records import GameRecord
 from .checkpoint import ReadCheckpoint, checkpoint, read_checkpoint, restore
 from .clock import Clock, monotonic
-from .held import HeldSink, HeldUpdates
+from .held import HeldSink, HeldTables
 from .journal import Sink
 from .messages import Lobby, LobbyEntry, Notice, NoticeCode, TableEvent
 from .names import parse_table_name
@@ -106,11 +106,8 @@ of every table's calls (battles, game overs), once the table has it.
         self.hold_updates = hold_updates
         self._on_change = on_change
         self._on_events = on_events
-        self._held: dict[str, HeldUpdates] = {}
-        self._records: dict[str, list[tuple[int, GameRecord]]] = {}
-        """With ``hold_updates``: each table's finished games whose end the store has not kept yet, by the table's
-        sequence number at the end. A game is recorded when its end is kept, never for an end the store lost (a
-        stop, a takeover): the table's next server plays that game on under its id and records its real end."""
+        self._held = HeldTables(self._record, log)
+        """With ``hold_updates``: what each table told and the games it finished, until the store keeps them."""
         self._marks: dict[str, tuple[Table, tuple[int, int, bool]]] = {}
         """Each table as ``changed()`` last saw it: its sequence number, revision and whether it closed."""
         self._lobby_sinks: list[Sink] = []
@@ -203,7 +200,7 @@ of every table's calls (battles, game overs), once the table has it.
             opened = True
         else:
             opened = False
-        held = self._held.get(name)
+        held = self._held.updates(name)
         member_sink = held.sink(sink) if held is not None else sink
         try:
             may_sit = watch or self.visitor_seats(identity, address) < self.seats_per_visitor
@@ -216,7 +213,7 @@ of every table's calls (battles, game overs), once the table has it.
                 held.joined(member_sink)
             if opened and table.empty:  # refused at the table it opened: not kept open for nobody
                 del self._tables[name]
-                self._held.pop(name, None)
+                self._held.forget(name)
         if isinstance(member_sink, HeldSink):
             member_sink.member = member
         if member.seat is not None:
@@ -266,7 +263,7 @@ of every table's calls (battles, game overs), once the table has it.
         self._tables[table.name] = table
         table.on_events = self._on_events
         if self.hold_updates:
-            self._held[table.name] = HeldUpdates(kept, lambda: table.seq)
+            self._held.add(table.name, kept, lambda: table.seq)
 
     # ----------------------------------------------------------------- store
 
@@ -292,16 +289,12 @@ of every table's calls (battles, game overs), once the table has it.
         table = self.table(name)
         if table is None:
             return None
-        held = self._held.get(name)
-        if held is not None:
-            held.catch_up()
-            held.offered = table.seq
+        self._held.offer(name, table.seq)
         return table.seq, checkpoint(table)
 
     def kept(self, name: str) -> int | None:
         """With ``hold_updates``, the sequence number of table ``name`` the store has kept; None: all it told."""
-        held = self._held.get(name)
-        return held.kept if held is not None else None
+        return self._held.kept(name)
 
     def release_unwritten(self, name: str) -> bool:
         """Hand on what table ``name`` told without a write, when the store keeps every change of it that a screen
@@ -309,38 +302,17 @@ of every table's calls (battles, game overs), once the table has it.
 
         Members who fell behind get a fresh snapshot, as with ``checkpoint``. False without ``hold_updates``."""
         table = self.table(name)
-        held = self._held.get(name)
-        if table is None or held is None or table.weighty_seq > held.released:
-            return False
-        held.catch_up()
-        held.offered = table.seq
-        held.release(table.seq)
-        return True
+        return table is not None and self._held.release_unwritten(name, table.seq, table.weighty_seq)
 
     def release(self, name: str, seq: int) -> None:
         """The store has kept table ``name``'s state at ``seq``: with ``hold_updates``, its members are told, in
         order, everything the table told up to it (nothing is held without it), and the games that ended by then
         are recorded."""
-        held = self._held.get(name)
-        if held is not None:
-            held.release(seq)
-            held.kept = max(held.kept, min(seq, held.offered))
-            self._record_kept(name, held.kept)
+        self._held.release(name, seq)
 
     def _game_over(self, name: str, record: GameRecord) -> None:
-        held = self._held.get(name)
         table = self._tables.get(name)
-        if held is None or table is None or table.seq <= held.kept:  # nothing held, or the store has the end already
-            self._record(record)
-            return
-        self._records.setdefault(name, []).append((table.seq, record))
-
-    def _record_kept(self, name: str, kept: int) -> None:
-        waiting = self._records.get(name, [])
-        while waiting and waiting[0][0] <= kept:
-            self._record(waiting.pop(0)[1])
-        if not waiting:
-            self._records.pop(name, None)
+        self._held.game_over(name, table.seq if table is not None else None, record)
 
     def _record(self, record: GameRecord) -> None:
         if self._on_record is not None:
@@ -350,13 +322,7 @@ of every table's calls (battles, game overs), once the table has it.
         """Table ``name`` is no longer this server's: its games waiting for the store are recorded if ``kept`` (the
         table closed, the store holds nothing more of it: nobody plays them on), else dropped (it was let go, or
         the server stops: the store holds the table without their ends, and its next server plays them on)."""
-        waiting = self._records.pop(name, [])
-        if kept:
-            for _, record in waiting:
-                self._record(record)
-        elif waiting and self._log is not None:
-            self._log(f"tables: {name}: {words.plural(len(waiting), 'game')} ended here after the store's last write "
-                      "of the table; its next server plays on from there and records the real end")
+        self._held.gone(name, kept)
 
     @property
     def full(self) -> bool:
@@ -424,7 +390,7 @@ of every table's calls (battles, game overs), once the table has it.
         for name in [n for n, t in self._tables.items() if t.closed]:
             del self._tables[name]
             self._awaited.discard(name)
-            self._held.pop(name, None)
+            self._held.forget(name)
 
     # ----------------------------------------------------------------- lobby
 
@@ -507,8 +473,6 @@ of every table's calls (battles, game overs), once the table has it.
         for sink in tuple(self._lobby_sinks):
             sink(notice)
         self._lobby_sinks.clear()
-        for name in list(self._records):
-            self.table_gone(name, kept=False)
+        self._held.close()
         self._tables.clear()
         self._awaited.clear()
-        self._held.clear()
