@@ -38,9 +38,10 @@ last battle and the counts under the board. From them, per fault (its window las
   node's and each nats-server's resident memory (RSS), each nats-server's store size, and the lines each
   node wrote to its log in the window.
 
-At the end the flips stop, every screen gets 30 s to show its table's last battle, and every node's
-statistics file gets 60 s to hold each game the bots saw end, once, with the battles they saw (and no
-game nobody ended); every node must hold its lease. The totals are printed beside the goals of issue 38;
+A table that played no battle since the last fault is given up to 180 s more of play (the overtime, reported)
+before it counts as lost: a loaded machine makes a table late, not lost. At the end the flips stop, every screen
+gets 30 s to show its table's last battle, and every node's statistics file gets 120 s to hold each game the
+bots saw end, once, with the battles they saw (and no game nobody ended); every node must hold its lease. The totals are printed beside the goals of issue 38;
 the exit status is 1 when a goal is missed, 2 for bad flags. ``--json FILE`` writes the totals and the
 faults for a test to read. Every loop is bounded by a count or the clock; every process is the soak's own
 and is ended by its pid (Ctrl-C included).
@@ -106,7 +107,7 @@ READING = (0.6, 1.5)
 SEAT_GRACE = 5.0
 STUCK = 5.0
 SETTLE = 30.0
-STATS_WAIT = 60.0
+STATS_WAIT = 120.0
 LINGER = 300.0
 """Seconds an unbound consumer of a stopped watch lingers (nats-py's default inactive threshold for a watch)."""
 WATCHES_PER_START = 4
@@ -657,6 +658,8 @@ class Soak:
         self.tasks: list[asyncio.Task[None]] = []
         self.baseline: Consumers = {}
         self.started = 0.0
+        self.overtime_seconds = 0.0
+        """Seconds the soak played past ``--minutes`` for a table to play again after the last fault."""
         self.errors: list[str] = []
         """The soak's own failures (a bot's task that raised): the run's verdict cannot be trusted."""
 
@@ -954,12 +957,29 @@ class Soak:
             start = self.started + 5 + index * slot + 0.25 * slot
             await asyncio.sleep(max(0.0, start - self.clock()))
             await self.window(index, start, self.started + 5 + (index + 1) * slot)
+        await asyncio.sleep(max(0.0, self.stop_at - 1.0 - self.clock()))
+        await self.overtime()
         await asyncio.sleep(max(0.0, self.stop_at - self.clock()))
         self.playing = False
         settled = await self.settle()
         await asyncio.gather(*people, return_exceptions=True)
         sampler.cancel()
         return await self.totals(settled)
+
+    def unplayed(self) -> list[Table]:
+        """Tables that played no battle since the last fault ended."""
+        last = self.faults[-1].end if self.faults else self.started
+        return [t for t in self.tables if max(t.first_seen.values(), default=0.0) < last]
+
+    async def overtime(self) -> None:
+        """Play on, up to ``START_WAIT`` seconds, while a table has played no battle since the last fault: a
+        table is lost when it does not play again, not when a loaded machine makes it late."""
+        began = self.clock()
+        deadline = self.stop_at + START_WAIT
+        while self.unplayed() and self.clock() < deadline:
+            self.stop_at = max(self.stop_at, self.clock() + 2.0)
+            await asyncio.sleep(0.5)
+        self.overtime_seconds = max(0.0, self.clock() - began - 1.0)
 
     async def settle(self) -> dict[str, str]:
         """Up to SETTLE seconds for every screen to show its table's last battle; what each shows then."""
@@ -1012,10 +1032,9 @@ class Soak:
         recoveries = [r for f in self.faults for r in f.recovery.values() if r is not None]
         unrecovered = sum(r is None for f in self.faults for r in f.recovery.values())
         events = self.events
-        # Lost: a game dealt again from the start (its store gone), or no battle played after the last fault.
-        last_fault = self.faults[-1].end if self.faults else self.started
-        lost_tables = sorted({e.table for e in events if e.kind == "game rewound"}
-                             | {t.name for t in self.tables if max(t.first_seen.values(), default=0.0) < last_fault})
+        # Lost: a game dealt again from the start (its store gone), or no battle played after the last fault
+        # (within the overtime).
+        lost_tables = sorted({e.table for e in events if e.kind == "game rewound"} | {t.name for t in self.unplayed()})
         windows = [f.consumers for f in self.faults] + [final_consumers]
         used = [{name: None if n is None else n[0] for name, n in w.items()} for w in [self.baseline, *windows]]
         consumers_constant = all(u == used[0] for u in used) and None not in used[0].values()
@@ -1054,6 +1073,7 @@ class Soak:
             "games ended": games_seen, "battles": sum(len(t.history) for t in self.tables),
             "recoveries": recoveries, "goals": goals, "load": load(),
             "reconnections": sum(bot.connections - 1 for t in self.tables for bot in t.bots),
+            "overtime": round(self.overtime_seconds, 1),
         }
         print_totals(result)
         return result
@@ -1110,7 +1130,8 @@ def print_totals(result: dict) -> None:
     print(f"\ntotals: {len(result['faults'])} faults, {result['games ended']} games ended, {result['battles']} "
           f"battles seen, {result['reconnections']} reconnections; recovery p50 "
           f"{statistics.median(recoveries) if recoveries else 0:.1f} s, p90 {percentile(recoveries, 0.9):.1f} s, "
-          f"p99 {percentile(recoveries, 0.99):.1f} s, most {max(recoveries, default=0):.1f} s; {result['load']}")
+          f"p99 {percentile(recoveries, 0.99):.1f} s, most {max(recoveries, default=0):.1f} s; {result['load']}"
+          + (f"; {result['overtime']:.1f} s of overtime for a table to play again" if result["overtime"] else ""))
     for name, item in result["goals"].items():
         value = item["value"]
         shown = f"{value:.1f}" if isinstance(value, float) else str(value)
