@@ -18,16 +18,9 @@ from pathlib import Path
 import pytest
 
 SOAK = Path(__file__).resolve().parents[2] / "benchmarks" / "chaos_soak.py"
-DEALT_AFRESH = pytest.mark.xfail(
-    strict=False,
-    reason="tables lost: after a SIGTERM or kill -9 of the node serving a table (or two nats-servers back), the "
-    "next node may deal it afresh from game 1 and seat its players as they come back (docs/performance.md)",
-)
 INVARIANTS = (
-    pytest.param("tables lost", marks=DEALT_AFRESH),
-    pytest.param("seats lost or swapped", marks=DEALT_AFRESH),
-    pytest.param("battles rewound", marks=DEALT_AFRESH),
-    "statistics equal on every node", "every node holds a lease", "consumers in use constant",
+    "tables lost", "seats lost or swapped", "battles rewound", "statistics equal on every node",
+    "every node holds a lease", "consumers in use constant",
 )
 
 
