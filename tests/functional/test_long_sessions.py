@@ -50,7 +50,7 @@ async def test_the_battle_log_keeps_a_bounded_number_of_lines():
     async with app.run_test(size=(100, 30)) as pilot:
         log = app.query_one("#log")
         for _ in range(MAX_LINES + 50):
-            app.action_flip()
+            app.board.action_flip()
         await pilot.pause()
         assert len(log.lines) == MAX_LINES
 

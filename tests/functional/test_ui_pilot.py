@@ -369,7 +369,7 @@ async def test_a_new_deal_due_while_the_app_closes_is_dropped_not_a_crash():
         async def close_all_then_deal() -> None:
             await close_all()
             app.controller._deal_next()
-            app.action_flip()
+            app.board.action_flip()
             app.board.deal = DealView(games + 1, 5, app.controller.rules, (26, 26), 52)
 
         app._close_all = close_all_then_deal

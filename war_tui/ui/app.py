@@ -1,11 +1,10 @@
-"""The full-screen game: one App for every way to play; it shows the board and hands its keys to a controller.
+"""The full-screen game: one App for every way to play; it shows the board, which hands its keys to a controller.
 
-The board (``board.Board``) is the App's default screen and holds what is on show;
-the controller (``controllers``) decides what a key does and what the board shows
-next: a solo game played here, a seat at a shared table, or two players at one
-keyboard. The App keeps what belongs to the terminal and the session: the screens
-over the board (result, help, statistics, lobby, the preferences notice, the too-small
-notice), notices, the preferences file and the statistics file.
+The board (``board.Board``) is the App's default screen: it holds what is on show, the game's keys and the
+controller (``controllers``) that decides what a key does and what the board shows next: a solo game played
+here, a seat at a shared table, or two players at one keyboard. The App keeps what belongs to the terminal
+and the session: the screens over the board (result, help, statistics, lobby, the preferences notice, the
+too-small notice), notices, themes, the driver, the preferences file and the statistics file.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from dataclasses import replace
 from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from textual import events, on, work
+from textual import actions, events, work
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.command import CommandPalette
@@ -34,10 +33,9 @@ from ..presentation.table_keys import LEADERBOARD_KEYS, lobby_keys
 from ..settings.play import PlaySettings
 from ..settings.served import without_paths
 from ..stats import GameRecord, Source, StatsStore
-from .bindings import FLIP_KEYS, GAME_BINDINGS, LOG_KEYS, REDRAW_BINDING, REDRAW_KEY, SEAT_FLIP_KEYS
-from .board import Board
+from .bindings import REDRAW_BINDING, REDRAW_KEY, over_board
+from .board import EVERY_KEY, Board
 from .components.ascii_scrollbar import AsciiScrollBarRender
-from .components.click_to_flip import FlipClicked
 from .controllers import Controller, ResultShown
 from .controllers.base import AtTable, Severity
 from .controllers.choose import controller_for, way_to_play
@@ -51,7 +49,6 @@ from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
 from .screens.preferences_notice import PreferencesNotice
 from .screens.too_small import TooSmallScreen, too_small
-from .table_bindings import TABLE_BINDINGS, TWO_PLAYER_BINDINGS
 from .theme import HIGH_CONTRAST
 from .toast_trail import ToastTrail
 
@@ -78,13 +75,10 @@ SAFE_SYSTEM_COMMANDS = frozenset({"Theme", "Quit", "Keys", "Maximize", "Minimize
 outside the game (its "Screenshot" writes into the machine's Downloads folder, which over SSH is the
 server's). A command a newer Textual adds stays out until it is looked at and named here."""
 
-BINDINGS = [
-    *TWO_PLAYER_BINDINGS[:2], *GAME_BINDINGS[:5], *TABLE_BINDINGS, *GAME_BINDINGS[5:], *LOG_KEYS, REDRAW_BINDING,
-]
-"""Every way to play's keys; the controller says which are in play (``check_action``): each player's flip
-key first (two players at one keyboard), then the game's keys (a table's emotes, house and seat among them,
-before statistics, help and quit), then the log's (j scrolls it down unless it is player 2's flip); ctrl+l
-redraws on every screen, whatever the way to play."""
+BINDINGS = [*over_board(EVERY_KEY), REDRAW_BINDING]
+"""Statistics, help and quit, and the board's keys on every screen over it that is not modal (the lobby, the
+too-small notice...), handed to the board (``action_board``); ctrl+l redraws on every screen, whatever the way
+to play."""
 
 
 def _loaded_stats_screen() -> tuple[type[Screen], ...]:
@@ -145,7 +139,7 @@ class WarApp(ShadowOutput, App[None]):
         self.goodbye: str | None = None
         """A line for the terminal once the full screen is given back (``run_game`` writes it)."""
         self.board = board = Board(settings.names, self.glyphs, kind=way_to_play(settings, table),
-                                   war_step=settings.war_step, on_ready=self.board_ready)
+                                   war_step=settings.war_step, on_ready=self._board_ready)
         board.auto = settings.auto or settings.screensaver
         board.speed = min(settings.speed, settings.top_speed)
         board.pause_on_war = settings.pause_on_war
@@ -153,7 +147,7 @@ class WarApp(ShadowOutput, App[None]):
             settings, table, board=board, app=self, clock=clock, new_seed=new_seed, seed_source=seed_source,
             on_record=self._table_record,
         )
-        board.pacer = self.controller  # the board tells the controller as it lays a war
+        board.controller = self.controller  # the board's keys go to it; the board tells it as it lays a war
         self._lobby: LobbyScreen | None = None
         self.fastpath = probe()
         """The private speed-ups the installed Textual allows (``war_tui.ui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
@@ -186,17 +180,14 @@ class WarApp(ShadowOutput, App[None]):
         if self.glyphs.ascii:
             ScrollBar.renderer = AsciiScrollBarRender  # Textual has one renderer per process; put back on unmount
 
-    def board_ready(self) -> None:
-        """The board's widgets are mounted, so every value the controller gives the board reaches them."""
-        self.controller.start()
+    def _board_ready(self) -> None:
+        """The board is mounted and its controller started: what start-up has to say goes over it."""
         self._fit_screen(self.size.width, self.size.height)
         self._say_stats_off(self.stats.take_notice())
-        self._say_config_problems()
+        if self.settings.config_problems:
+            self._push_overlay(PreferencesNotice(self.settings.config_problems))
         if self.settings.notice:
             self.notify(self.settings.notice, timeout=8)
-        if self.controller.counts_down:
-            self.controller.count_down()
-            self.set_interval(1.0, self.controller.count_down)
 
     def on_ready(self) -> None:
         """Once the first screen has settled, what start-up made stays for good: collections can leave it out.
@@ -342,7 +333,8 @@ class WarApp(ShadowOutput, App[None]):
         self.push_screen(TableClosedScreen(gone.title, reason))
 
     def on_lobby_screen_join_requested(self, message: LobbyScreen.JoinRequested) -> None:
-        self._at_table(lambda table: table.join(message.table, message.watch))
+        if isinstance(self.controller, AtTable):
+            self.controller.join(message.table, message.watch)
 
     # ------------------------------------------------------- the stats seam
 
@@ -417,67 +409,23 @@ class WarApp(ShadowOutput, App[None]):
 
     # ---------------------------------------------------------------- actions
 
-    def _at_table(self, key: Callable[[AtTable], None]) -> None:
-        """A table's own key or news, for a table's controller (a solo game's keys never include them)."""
-        if isinstance(self.controller, AtTable):
-            key(self.controller)
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The keys of the way to play (the footer shows only those); a redraw is every screen's."""
-        if action == "redraw":
-            return True
-        return self.controller.allows(action, on_board=self.screen is self.board)
+        """The board's keys over the board are in play as the board says (a redraw, and the app's own, always)."""
+        if action == "board":
+            _, board_action, board_parameters = actions.parse(str(parameters[0]))
+            return self.board.check_action(board_action, board_parameters)
+        return True
 
-    def action_flip(self) -> None:
-        self.controller.flip()
-
-    def action_p1_flip(self) -> None:
-        self._at_table(lambda table: table.seat_flip(0))
-
-    def action_p2_flip(self) -> None:
-        self._at_table(lambda table: table.seat_flip(1))
-
-    @on(FlipClicked)
-    def _flip_clicked(self) -> None:
-        self.controller.flip()
-
-    def action_auto(self) -> None:
-        self.controller.auto()
-
-    def action_faster(self) -> None:
-        self.controller.faster()
-
-    def action_slower(self) -> None:
-        self.controller.slower()
-
-    def action_pause_on_war(self) -> None:
-        self.controller.pause_on_war()
-
-    def action_restart(self) -> None:
-        self.controller.restart()
-
-    def action_emote(self, emote: int) -> None:
-        self._at_table(lambda table: table.emote(emote))
-
-    def action_play_house(self) -> None:
-        self._at_table(lambda table: table.play_house())
-
-    def action_sit(self) -> None:
-        self._at_table(lambda table: table.sit())
-
-    def action_decline(self) -> None:
-        self._at_table(lambda table: table.decline())
+    async def action_board(self, action: str) -> None:
+        """One of the board's keys pressed on a screen over it: the board's action, as if pressed there."""
+        await self.board.run_action(action)
 
     def action_redraw(self) -> None:
         """ctrl+l: the whole screen again, every cell (a full frame, which the fast path's shadow takes as the
         terminal's from then on); at a table also a fresh copy of it, in case this screen is behind it too."""
         self.refresh(repaint=True, layout=True)
-        self._at_table(lambda table: table.resync())
-
-    def action_scroll_log(self, how: str) -> None:
-        """Up/down, j/k, PageUp/PageDown, Home/End move the battle log (it never takes focus)."""
-        if self.screen is self.board:
-            self.board.battle_log.scroll_by_key(how)
+        if isinstance(self.controller, AtTable):
+            self.controller.resync()
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
@@ -512,28 +460,26 @@ class WarApp(ShadowOutput, App[None]):
         for command in super().get_system_commands(screen):
             if command.title in SAFE_SYSTEM_COMMANDS:
                 yield command
-        yield SystemCommand("Flip", "Play exactly one battle", self.action_flip)
-        yield SystemCommand("Auto-play", "Turn auto-play on or off", self.action_auto)
-        yield SystemCommand("Faster", "Play faster on auto", self.action_faster)
-        yield SystemCommand("Slower", "Play slower on auto", self.action_slower)
-        yield SystemCommand("Stop at wars", "Pause auto-play at every war (toggle)", self.action_pause_on_war)
-        yield SystemCommand("Restart", "A new shuffle with a new seed", self.action_restart)
+        board = self.board
+        yield SystemCommand("Flip", "Play exactly one battle", board.action_flip)
+        yield SystemCommand("Auto-play", "Turn auto-play on or off", board.action_auto)
+        yield SystemCommand("Faster", "Play faster on auto", board.action_faster)
+        yield SystemCommand("Slower", "Play slower on auto", board.action_slower)
+        yield SystemCommand("Stop at wars", "Pause auto-play at every war (toggle)", board.action_pause_on_war)
+        yield SystemCommand("Restart", "A new shuffle with a new seed", board.action_restart)
         yield SystemCommand("Statistics", "Results, records, recent games to replay", self.action_stats)
         yield SystemCommand("Help", "The rules in brief and every key", self.action_help)
 
     async def on_event(self, event: events.Event) -> None:
-        """Any key shows the rest of a war being laid at once (the flip keys do only that: the controller's flip;
-        at one keyboard each player's flip keys).
-        Once q asked to confirm leaving a table, the next key answers (but ctrl+l), whatever screen is on top. A key the
-        focused input binds (backspace, the arrows) is queued on it, in the order typed (``key_order``)."""
+        """Any key may hurry a war being laid on the board (``Board.hurry``), whatever screen is on top.
+        Once q asked to confirm leaving a table, the next key answers (but ctrl+l). A key the focused input
+        binds (backspace, the arrows) is queued on it, in the order typed (``key_order``)."""
         if isinstance(event, events.Key) and not event.is_forwarded:
             if self.controller.leave_asked and event.key != REDRAW_KEY:
                 if self.controller.answer_leave(event.key):
                     await self.action_quit()
                 return
-            seat_flip = self.controller.kind == "two-players" and any(event.key in keys for keys in SEAT_FLIP_KEYS)
-            if event.key not in FLIP_KEYS and not seat_flip:
-                self.board.hurry()
+            self.board.hurry(event.key)
             if run_input_binding(self, event):
                 return
         await super().on_event(event)
@@ -568,11 +514,7 @@ class WarApp(ShadowOutput, App[None]):
             self.push_screen(screen)
 
     # ------------------------------------------------------------ preferences
-    # Problems shown once at start; theme and speed saved as the player changes them.
-
-    def _say_config_problems(self) -> None:
-        if self.settings.config_problems:
-            self._push_overlay(PreferencesNotice(self.settings.config_problems))
+    # Problems shown once at start (``_board_ready``); theme and speed saved as the player changes them.
 
     def watch_theme(self, theme: str) -> None:
         self.save_preferences(theme=theme)

@@ -1,18 +1,21 @@
-"""The board: the one screen every way to play shows, composed once; its state is reactive.
+"""The board: the one screen every way to play shows, composed once; its state is reactive; its keys go to
+the controller it holds.
 
 Each widget binds the ``var``s it draws (``data_bind`` in ``compose``) and redraws in its watchers:
 ``var``, not ``reactive``, so a change repaints only the widgets that draw it. The board also lays a war
 step by step (``shown_steps``) and tells its outcome (``settled``) once its deciding cards are on show;
-whoever feeds it learns of that through its ``Pacer`` methods and settles it when something newer comes.
+the controller learns of that through its pacing methods and settles it when something newer comes.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
@@ -24,39 +27,39 @@ from ..presentation.glyphs import Glyphs
 from ..presentation.unfolding import WATCHABLE_SPEED
 from ..presentation.views import BattleView, DealView, EndView, LogNote
 from ..presentation.words import SOLO_HINTS, TWO_PLAYER_HINTS, WATCHING_HINTS
+from .bindings import FLIP_KEYS, GAME_BINDINGS, LOG_KEYS, SEAT_FLIP_KEYS, the_boards
 from .components.battle_log import BattleLog
 from .components.card_bar import CardBar
+from .components.click_to_flip import FlipClicked
 from .components.game_footer import GameFooter
 from .components.packet import Packet
 from .components.pile import Pile
 from .components.status import StatusLine
 from .components.trend import CountTrend
-from .controllers.base import Kind
+from .controllers.base import AtTable, Controller, Kind
+from .table_bindings import SEAT_FLIP_BINDINGS, TABLE_BINDINGS
 
 if TYPE_CHECKING:  # a solo game loads nothing of the tables
     from ..tables import TableState, You
 
 
-class Pacer(Protocol):
-    """What the board tells whoever feeds it as a war is laid (the controller, ``war_tui.ui.controllers``)."""
-
-    @property
-    def game_waits(self) -> bool:
-        """Whether the game waits for the board to lay a war (a solo game), or plays on (a table)."""
-
-    def battle_settled(self) -> None:
-        """The battle on show is whole on the pile: its outcome (and a game it ended) may be told."""
-
-    def stopped_at_war(self) -> None:
-        """"Stop at wars" held auto-play at a tie (the board has turned ``auto`` off)."""
-
-    def stops_at_tie(self, view: BattleView) -> bool:
-        """Whether the war reaching the pile stops at its tie: a solo game's "stop at wars" on auto-play, or a
-        table that says it holds at this battle's tie (a table's board never holds one the table played on)."""
+EVERY_KEY: list[Binding] = [
+    *SEAT_FLIP_BINDINGS, *GAME_BINDINGS[:5], *TABLE_BINDINGS, *GAME_BINDINGS[5:], *LOG_KEYS,
+]
+"""Every way to play's keys, in the footer's order; the controller says which are in play (``check_action``):
+each player's flip key first (two players at one keyboard), then the game's keys (a table's emotes, house and
+seat among them, before statistics, help and quit), then the log's (j scrolls it down unless it is player 2's
+flip). Statistics, help and quit are the app's (``WarApp.BINDINGS``): after the board's own in the footer, and
+ctrl+c on the board still copies selected text first, as on every screen."""
 
 
 class Board(Screen[None]):
-    """The table: status line, (a table's seats line), packets, pile, charts, battle log and keys."""
+    """The table: status line, (a table's seats line), packets, pile, charts, battle log and keys.
+
+    Its keys are the controller's (``check_action`` asks which are in play, each action hands its key on);
+    statistics, help and quit are the app's."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [binding for binding in EVERY_KEY if the_boards(binding)]
 
     deal: var[DealView | None] = var(None)
     """The game on the table (None before the first deal)."""
@@ -95,8 +98,9 @@ class Board(Screen[None]):
     footer_plan: var[FooterPlan] = var(SOLO_FOOTER)
     """Which keys the footer leaves out for this way to play (a spectator's, two players')."""
 
-    pacer: Pacer
-    """Who feeds the board, told as a war is laid: given by whoever builds the board, before it is shown."""
+    controller: Controller
+    """What a key does and what the board shows next (``war_tui.ui.controllers``), told as a war is laid:
+    given by whoever builds the board, before it is shown."""
 
     def __init__(
         self,
@@ -107,8 +111,9 @@ class Board(Screen[None]):
         war_step: float,
         on_ready: Callable[[], None],
     ) -> None:
-        """``kind``: which board to compose (a table's has the seats line). ``on_ready``: called once the board's widgets are mounted, so what is set on the board from then on
-        reaches them in order."""
+        """``kind``: which board to compose (a table's has the seats line). ``on_ready``: called once the board's
+        widgets are mounted and the controller started, so what is set on the board from then on reaches them in
+        order."""
         super().__init__()
         self.set_reactive(Board.names, names)
         self.glyphs = glyphs
@@ -152,7 +157,12 @@ class Board(Screen[None]):
         yield GameFooter(ascii=g.ascii).data_bind(plan=Board.footer_plan)
 
     def on_mount(self) -> None:
+        """The widgets are mounted, so every value the controller gives the board reaches them: it starts."""
+        self.controller.start()
         self._on_ready()
+        if self.controller.counts_down:
+            self.controller.count_down()
+            self.app.set_interval(1.0, self.controller.count_down)
         self.watch_you(self.you)
 
     def watch_you(self, you: You | None) -> None:
@@ -204,10 +214,10 @@ class Board(Screen[None]):
         if self.shown_steps is not None and old is not None and self.settled is not old:
             self.settled = old
         if view is not None and view.stages > 1:
-            if self.pacer.stops_at_tie(view):
+            if self.controller.stops_at_tie(view):
                 self.shown_steps = 1  # stopped at the tie: space lays the war cards
                 self.auto = False
-                self.pacer.stopped_at_war()  # it says which key lays the war
+                self.controller.stopped_at_war()  # it says which key lays the war
                 return
             if self._wars_watchable(view):
                 self.shown_steps = 1
@@ -224,7 +234,7 @@ class Board(Screen[None]):
         """
         if self.war_step <= 0 or (self.auto and self.speed > WATCHABLE_SPEED):
             return False
-        return self.pacer.game_waits or not self.auto or (view.stages - 1) * self.war_step < 1 / self.speed
+        return self.controller.game_waits or not self.auto or (view.stages - 1) * self.war_step < 1 / self.speed
 
     def _next_war_step(self) -> None:
         view, shown = self.battle, (self.shown_steps or 0) + 1
@@ -241,9 +251,11 @@ class Board(Screen[None]):
         self._step_timer = self.set_interval(self.war_step, self._next_war_step)
         self._next_war_step()
 
-    def hurry(self) -> None:
-        """Any key but a flip shows the rest of a war being laid at once."""
-        if self._step_timer is not None:
+    def hurry(self, key: str) -> None:
+        """Any key but a flip shows the rest of a war being laid at once (the flip keys do only that: the
+        controller's flip; at one keyboard each player's flip keys)."""
+        seat_flip = self.local and any(key in keys for keys in SEAT_FLIP_KEYS)
+        if self._step_timer is not None and key not in FLIP_KEYS and not seat_flip:
             self.settle()
 
     @property
@@ -263,12 +275,69 @@ class Board(Screen[None]):
             return
         self.shown_steps = None
         self.settled = self.battle
-        self.pacer.battle_settled()
+        self.controller.battle_settled()
 
     def _stop_laying(self) -> None:
         if self._step_timer is not None:
             self._step_timer.stop()
             self._step_timer = None
+
+    # ------------------------------------------------------------ keys
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys of the way to play (the footer shows only those), on the board or over it."""
+        return self.controller.allows(action, on_board=self.app.screen is self)
+
+    def _at_table(self, key: Callable[[AtTable], None]) -> None:
+        """A table's own key, for a table's controller (a solo game's keys never include them)."""
+        if isinstance(self.controller, AtTable):
+            key(self.controller)
+
+    def action_flip(self) -> None:
+        self.controller.flip()
+
+    @on(FlipClicked)
+    def _flip_clicked(self) -> None:
+        self.controller.flip()
+
+    def action_p1_flip(self) -> None:
+        self._at_table(lambda table: table.seat_flip(0))
+
+    def action_p2_flip(self) -> None:
+        self._at_table(lambda table: table.seat_flip(1))
+
+    def action_auto(self) -> None:
+        self.controller.auto()
+
+    def action_faster(self) -> None:
+        self.controller.faster()
+
+    def action_slower(self) -> None:
+        self.controller.slower()
+
+    def action_pause_on_war(self) -> None:
+        self.controller.pause_on_war()
+
+    def action_restart(self) -> None:
+        self.controller.restart()
+
+    def action_emote(self, emote: int) -> None:
+        self._at_table(lambda table: table.emote(emote))
+
+    def action_play_house(self) -> None:
+        self._at_table(lambda table: table.play_house())
+
+    def action_sit(self) -> None:
+        self._at_table(lambda table: table.sit())
+
+    def action_decline(self) -> None:
+        self._at_table(lambda table: table.decline())
+
+    def action_scroll_log(self, how: str) -> None:
+        """Up/down, j/k, PageUp/PageDown, Home/End move the battle log (it never takes focus); not from a screen
+        over the board, which keeps these keys for itself."""
+        if self.app.screen is self:
+            self.battle_log.scroll_by_key(how)
 
     # ------------------------------------------------------------ the tally
 

@@ -1,32 +1,28 @@
-"""The two players' bindings at one keyboard: each player's flip key, and the game's other keys."""
+"""A table's own keys on the board: a seat's emotes, the house, declining, sitting; each player's flip key at one
+keyboard."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from textual.binding import Binding
 
-from textual.binding import Binding, BindingType
-
-from .bindings import GAME_BINDINGS, LOG_KEYS, SEAT_FLIP_KEYS
+from .bindings import SEAT_FLIP_KEYS
 
 EMOTE_KEYS = 6
 """As many as the table's ``EMOTES`` (a solo game loads nothing of the tables, so not imported from there)."""
 
-TABLE_BINDINGS: list[BindingType] = [
-    Binding("1", "app.emote(0)", "Emote", key_display=f"1-{EMOTE_KEYS}"),
-    *(Binding(str(n + 1), f"app.emote({n})", f"Emote {n + 1}", show=False) for n in range(1, EMOTE_KEYS)),
-    Binding("h", "app.play_house", "House", show=False),  # the requests line offers it to a player alone
-    Binding("n", "app.decline", "Decline"),  # in the footer only while the other player's request waits
-    Binding("t", "app.sit", "Sit"),
+TABLE_BINDINGS: list[Binding] = [
+    Binding("1", "emote(0)", "Emote", key_display=f"1-{EMOTE_KEYS}"),
+    *(Binding(str(n + 1), f"emote({n})", f"Emote {n + 1}", show=False) for n in range(1, EMOTE_KEYS)),
+    Binding("h", "play_house", "House", show=False),  # the requests line offers it to a player alone
+    Binding("n", "decline", "Decline"),  # in the footer only while the other player's request waits
+    Binding("t", "sit", "Sit"),
 ]
 """A seat's emotes (one footer entry for the six), playing the house when alone, declining the other player's
 request, and a spectator taking a seat."""
 
-TWO_PLAYER_BINDINGS: list[BindingType] = [
+SEAT_FLIP_BINDINGS: list[Binding] = [
     Binding(",".join(SEAT_FLIP_KEYS[0]), "p1_flip", "P1 flip", key_display="f"),
     Binding(",".join(SEAT_FLIP_KEYS[1]), "p2_flip", "P2 flip", key_display="j"),
-    *(replace(binding, show=False) if binding.action == "app.pause_on_war" else binding
-      for binding in GAME_BINDINGS if binding.action != "app.flip"),
-    *(replace(binding, key="down") if binding.key == "down,j" else binding for binding in LOG_KEYS),
 ]
-"""Each player's flip key first (the footer shows them side by side, and leaves w to the help to make room);
-j is player 2's, so only Down scrolls the log down; space and enter flip for nobody."""
+"""Each player's flip key at one keyboard, first among the keys (the footer shows them side by side): j is
+player 2's before it scrolls the log, f player 1's before it is everyone's flip key."""

@@ -176,7 +176,7 @@ class AppRoles(SoloShell, TableShell, Protocol):
 
 
 class Controller(Protocol):
-    """What the app asks of every way to play: its actions, the board's pacing (``Pacer``), the help's keys."""
+    """What the board and the app ask of every way to play: its actions, the board's pacing, the help's keys."""
 
     @property
     def game(self) -> PlayedGame | None: ...
@@ -234,7 +234,7 @@ class Controller(Protocol):
 
     def replay(self, seed: int, rules: Rules) -> None: ...
 
-    # ``Pacer``: the board tells these as it lays a war.
+    # The board's pacing: it tells these as it lays a war.
 
     @property
     def game_waits(self) -> bool: ...

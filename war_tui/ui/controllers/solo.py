@@ -34,7 +34,7 @@ class SoloController(TimeLimits):
     kind: Kind = "solo"
     game_number = 0
     game_waits = True
-    """The game waits for the board to lay a war (``Pacer``)."""
+    """The game waits for the board to lay a war (the board's pacing)."""
     leave_asked = False
     """A solo game never asks before q quits."""
 
@@ -262,7 +262,7 @@ class SoloController(TimeLimits):
             adapter.holding = False
         adapter.flush(stop_at_war=self.board.pause_on_war)
 
-    # ``Pacer``
+    # the board's pacing
 
     def battle_settled(self) -> None:
         self._after_play()

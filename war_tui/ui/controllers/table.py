@@ -81,7 +81,7 @@ class TableController(TimeLimits):
     shell: TableShell
     game_number = 0
     game_waits = False
-    """The table plays on while a screen lays a war (``Pacer``)."""
+    """The table plays on while a screen lays a war (the board's pacing)."""
     leave_asked = False
     """q asked this player to confirm leaving: the next key answers (``answer_leave``)."""
 

@@ -15,7 +15,7 @@ from ...core.rules import Result
 from ...presentation.result import ResultFacts, pack_parts, result_lines
 from ...presentation.views import EndView
 from ...presentation.words import capital, deepest_war_text, duration_text, leader_text, reason_text, result_title
-from ..bindings import GAME_BINDINGS
+from ..bindings import GAME_KEYS_OVER_BOARD
 from ..text import plain
 
 NARROW = 80  # the app's -narrow breakpoint: the dialog takes the whole width
@@ -29,7 +29,7 @@ class GameOverScreen(ModalScreen[None]):
     a small terminal gets shorter lines, never a fact cut off or a phrase broken apart.
     """
 
-    BINDINGS = [*GAME_BINDINGS, Binding("escape", "dismiss", "Look at the table")]
+    BINDINGS = [*GAME_KEYS_OVER_BOARD, Binding("escape", "dismiss", "Look at the table")]
 
     def __init__(
         self,

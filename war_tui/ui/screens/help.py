@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from ...core.plural import plural
 from ...core.rules import Gather, Rules
-from ..bindings import GAME_BINDINGS
+from ..bindings import GAME_KEYS_OVER_BOARD
 from ..text import plain
 from .scrolling_dialog import SCROLL_BINDINGS, ScrollingDialog
 
@@ -55,7 +55,7 @@ def rules_text(rules: Rules) -> str:
 class HelpScreen(ScrollingDialog):
     """Scrolls with the keyboard (over SSH it is often the only input), and says when there is more."""
 
-    BINDINGS = [*GAME_BINDINGS, *SCROLL_BINDINGS, Binding("escape", "dismiss", "Close help")]
+    BINDINGS = [*GAME_KEYS_OVER_BOARD, *SCROLL_BINDINGS, Binding("escape", "dismiss", "Close help")]
     DIALOG = "help-dialog"
 
     def __init__(self, rules: Rules, keys: Sequence[tuple[str, str]] = KEYS) -> None:

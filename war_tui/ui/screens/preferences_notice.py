@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..bindings import GAME_BINDINGS
+from ..bindings import GAME_KEYS_OVER_BOARD
 from .scrolling_dialog import AT_THE_END, SCROLL_BINDINGS, ScrollingDialog
 
 TITLE = "Preferences: defaults used"
@@ -24,7 +24,7 @@ LEAD = "The defaults stand in for what was wrong; the file is left as it is."
 class PreferencesNotice(ScrollingDialog):
     """The problems one under the other; the frame says whether more are below and how to close it."""
 
-    BINDINGS = [*GAME_BINDINGS, *SCROLL_BINDINGS, Binding("escape", "dismiss", "Close")]
+    BINDINGS = [*GAME_KEYS_OVER_BOARD, *SCROLL_BINDINGS, Binding("escape", "dismiss", "Close")]
     DIALOG = "prefs-dialog"
 
     def __init__(self, problems: Sequence[str]) -> None:

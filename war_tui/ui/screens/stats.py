@@ -29,7 +29,7 @@ from ...settings.served import without_paths
 from ...stats import GameRecord, StatsStore, Summary
 from ...stats.records import Totals
 from ...stats.text import NO_GAMES, rules_brief, source_label, when, when_short, winner
-from ..bindings import GAME_BINDINGS
+from ..bindings import GAME_KEYS_OVER_BOARD
 from ..components.game_footer import GameFooter
 from ..components.length_histogram import LengthHistogram
 from ..components.result_shares import ResultShares
@@ -71,7 +71,7 @@ class StatsScreen(Screen[None]):
     CSS_PATH = str(resources.files("war_tui.styles").joinpath("stats.tcss"))
     BINDINGS = [
         # The game's keys still work here, but the footer names only this screen's own.
-        *(replace(binding, show=False) for binding in GAME_BINDINGS),
+        *(replace(binding, show=False) for binding in GAME_KEYS_OVER_BOARD),
         Binding("escape", "close", "Back"),
         Binding("s", "close", "Back", show=False),
         Binding("enter", "replay", "Replay"),  # the table answers enter itself; this names it

@@ -35,6 +35,6 @@ class TwoPlayerGameOverScreen(TableGameOverScreen):
     """Each player's flip key asks to deal again, as on the board."""
 
     BINDINGS = [
-        Binding("f,left", "app.p1_flip", "P1 deals", key_display="f"),
-        Binding("j,right", "app.p2_flip", "P2 deals", key_display="j"),
+        Binding("f,left", "app.board('p1_flip')", "P1 deals", key_display="f"),
+        Binding("j,right", "app.board('p2_flip')", "P2 deals", key_display="j"),
     ]
