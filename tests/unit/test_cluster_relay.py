@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from types import SimpleNamespace
 
@@ -33,6 +34,7 @@ from war_tui.cluster.sequenced import (
     Inbox,
     Numbered,
     Window,
+    WireCounts,
     decode_ack,
     decode_numbered,
     encode_numbered,
@@ -57,6 +59,7 @@ class Sent:
         self.logged: list[str] = []
         self.kept_seq: int | None = None
         self.now = 0.0
+        self.counts = WireCounts()
 
     def send(self, subject: str, data: bytes) -> None:
         self.sent.append((subject, data))
@@ -427,9 +430,10 @@ async def test_a_key_lost_on_the_wire_once_still_arrives_exactly_once(how):
 
     lease = 3.0 if how == "reconnect" else 0.15  # a reconnect is seen at the first third of a lease, before any timeout
     nodes = []
+    logged: dict[str, list[str]] = {"na": [], "nb": []}
     for name in ("na", "nb"):
         node = RelayNode(bus.client(), name, lease, serve=yes, link=make_link, alive=yes, owner=nobody,
-                         wake=lambda: None, log=lambda line: None, key=KEY)
+                         wake=lambda: None, log=logged[name].append, key=KEY)
         await node.start()
         nodes.append(node)
     owner_node, door_node = nodes
@@ -452,9 +456,12 @@ async def test_a_key_lost_on_the_wire_once_still_arrives_exactly_once(how):
         await until(lambda: links[0].received, "the key never arrived")
         await until(lambda: not remote.unacknowledged(), "the key was never acknowledged")
         assert links[0].received == [FLIP]
+        assert door_node.counts.again >= 1 and door_node.counts.gaps == 0
     finally:
         for node in nodes:
             await node.stop()
+    said = [line for line in logged["nb"] if line.startswith("relay: ")]
+    assert len(said) == 1 and re.match(r"relay: [\d,]+ messages sent since the start, [1-9][\d,]* sent again", said[0])
 
 
 async def test_an_owner_lets_a_quiet_door_go_only_while_its_own_connection_is_up():

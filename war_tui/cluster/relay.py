@@ -65,6 +65,7 @@ from .relay_wire import (
 )
 from .relayed import Relayed
 from .remote_link import RemoteLink
+from .sequenced import WireCounts
 from .tasks import cancel_requested, end_tasks
 
 FOLLOW_MOST = 8.0
@@ -116,6 +117,8 @@ class RelayNode:
         self._subs: list[Any] = []
         self._reconnects = 0
         """The connection's reconnects seen so far: what was sent while it was away is sent again."""
+        self.counts = WireCounts()
+        """What its relayed connections met on the wire since the start (said in the log at a stop)."""
         self._follow_after: dict[tuple[str, str], tuple[float, float]] = {}
         """(dead owner, table) whose owner record named that owner still at the last look: when to look again,
         and the pause before that look (doubling, ``FOLLOW_MOST`` at most)."""
@@ -169,6 +172,9 @@ class RelayNode:
         self._subs = []
         for relayed in list(self.relayed.values()):
             relayed.end(fault=True)
+        said = self.counts.said()
+        if said is not None:
+            self.log(said)
 
     # -- sending, in order ------------------------------------------------------------------------------
 

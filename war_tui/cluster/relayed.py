@@ -22,7 +22,7 @@ from .relay_wire import (
     OpenRequest,
     out_subject,
 )
-from .sequenced import MAX_WINDOW_MESSAGES, Inbox, Window, decode_ack, decode_numbered, encode_numbered
+from .sequenced import MAX_WINDOW_MESSAGES, Inbox, Window, WireCounts, decode_ack, decode_numbered, encode_numbered
 
 
 class OwnerRelay(Protocol):
@@ -37,6 +37,9 @@ class OwnerRelay(Protocol):
 
     @property
     def kept(self) -> Callable[[str], int | None]: ...
+
+    @property
+    def counts(self) -> WireCounts: ...
 
     @property
     def wake(self) -> Callable[[], None]: ...
@@ -58,8 +61,8 @@ class Relayed:
         self.link = link
         self.heard = relay.clock()
         self.subject = out_subject(request.door, request.conn)
-        self.window = Window()
-        self.inbox = Inbox()
+        self.window = Window(counts=relay.counts)
+        self.inbox = Inbox(counts=relay.counts)
         self.dropped = 0
         """Times the door fell so far behind that what it had not acknowledged was given up for a fresh snapshot."""
         self._applied: deque[tuple[int, int]] = deque()
@@ -106,6 +109,7 @@ class Relayed:
             # The door has not acknowledged a window's worth: give it up, and a fresh snapshot follows the gap.
             self.window.clear()
             self.dropped += 1
+            self.window.counts.gaps += 1
             self._send(SKIP, b"")
             self.link.receive(encode(Resync()))
             return

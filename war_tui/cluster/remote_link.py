@@ -35,7 +35,7 @@ from .relay_wire import (
     new_conn_id,
     open_subject,
 )
-from .sequenced import Inbox, Numbered, Window, decode_ack, decode_numbered, encode_numbered
+from .sequenced import Inbox, Numbered, Window, WireCounts, decode_ack, decode_numbered, encode_numbered
 
 
 class DoorRelay(Protocol):
@@ -56,6 +56,9 @@ class DoorRelay(Protocol):
 
     @property
     def wall(self) -> Clock: ...
+
+    @property
+    def counts(self) -> WireCounts: ...
 
     @property
     def log(self) -> Callable[[str], None]: ...
@@ -117,8 +120,8 @@ class RemoteLink:
         """Times the queue fell behind and was dropped."""
         self.dropped_keys = 0
         """Lines of the connection dropped because the owner had a window's worth unacknowledged."""
-        self.window = Window()
-        self.inbox = Inbox()
+        self.window = Window(counts=relay.counts)
+        self.inbox = Inbox(counts=relay.counts)
         self._acked = 0
         """The acknowledgement last sent to the owner."""
         self._queue = LineQueue(max_queued)
@@ -248,6 +251,7 @@ class RemoteLink:
         if not self._queue.fits(body):
             self._queue.clear()
             self.dropped += 1
+            self.window.counts.gaps += 1
             self.receive(encode(Resync()))
             return
         self._queue.append(body)

@@ -64,10 +64,37 @@ def decode_ack(data: bytes) -> int | None:
     return ack if ack <= MAX_NUMBER else None
 
 
+@dataclass
+class WireCounts:
+    """What one node's relayed connections met on the wire since it started, both ways (the log says it at a stop):
+    how often NATS lost, repeated or reordered a message, and how often a gap took a fresh snapshot."""
+
+    sent: int = 0
+    """Numbered messages sent (once each; ``again`` counts the repeats)."""
+    again: int = 0
+    """Messages sent again: not acknowledged in time, or after a reconnect."""
+    duplicates: int = 0
+    """Messages that came twice (dropped; the other end missed an acknowledgement)."""
+    ahead: int = 0
+    """Messages dropped for coming too far ahead of one still awaited."""
+    gaps: int = 0
+    """Times a queue or a window past its bound was given up for a fresh snapshot."""
+
+    def said(self) -> str | None:
+        """The log's line, or None when nothing was relayed."""
+        if not self.sent:
+            return None
+        return (f"relay: {self.sent:,} messages sent since the start, {self.again:,} sent again, {self.duplicates:,} "
+                f"came twice, {self.ahead:,} dropped too far ahead, {self.gaps:,} gaps filled by a fresh snapshot")
+
+
 class Window:
     """The sending end of one direction: numbers its messages and keeps the unacknowledged ones, bounded."""
 
-    def __init__(self, max_messages: int = MAX_WINDOW_MESSAGES, max_bytes: int = MAX_WINDOW_BYTES) -> None:
+    def __init__(self, max_messages: int = MAX_WINDOW_MESSAGES, max_bytes: int = MAX_WINDOW_BYTES,
+                 counts: WireCounts | None = None) -> None:
+        self.counts = counts if counts is not None else WireCounts()
+        """Where what it sends is counted (its node's, for the log)."""
         self.max_messages = max_messages
         self.max_bytes = max_bytes
         self.next = 1
@@ -88,6 +115,7 @@ class Window:
         """Keep a message until acknowledged (the caller checked ``fits``, or sends one past it); its number."""
         number = self.next
         self.next += 1
+        self.counts.sent += 1
         self._kept.append((number, kind, body, now))
         self._bytes += len(body)
         return number
@@ -113,6 +141,7 @@ class Window:
                 break  # the rest were sent later
             again.append((number, kind, body))
             self._kept[index] = (number, kind, body, now)
+        self.counts.again += len(again)
         return again
 
     def bodies(self, kind: bytes) -> list[bytes]:
@@ -123,7 +152,10 @@ class Window:
 class Inbox:
     """The receiving end of one direction: hands on each number once, in order."""
 
-    def __init__(self, max_early: int = MAX_EARLY, max_early_bytes: int = MAX_EARLY_BYTES) -> None:
+    def __init__(self, max_early: int = MAX_EARLY, max_early_bytes: int = MAX_EARLY_BYTES,
+                 counts: WireCounts | None = None) -> None:
+        self.counts = counts if counts is not None else WireCounts()
+        """Where what it drops is counted (its node's, for the log)."""
         self.max_early = max_early
         self.max_early_bytes = max_early_bytes
         self.received = 0
@@ -141,6 +173,7 @@ class Inbox:
         number = message.number
         if number <= self.received or number in self._early:
             self.duplicates += 1
+            self.counts.duplicates += 1
             return []
         if skip and number > self.received + 1:
             self.received = number - 1
@@ -150,6 +183,7 @@ class Inbox:
             if (number > self.received + self.max_early or len(self._early) >= self.max_early
                     or self._early_bytes + len(message.body) > self.max_early_bytes):
                 self.dropped += 1
+                self.counts.ahead += 1
                 return []
             self._early[number] = message
             self._early_bytes += len(message.body)
