@@ -1,34 +1,79 @@
-"""``war-tui export GAME_ID``: a game from the statistics (or a game file) as JSON (docs/replay-format.md) or text."""
+"""``war-tui export GAME_ID``: a game from the statistics (or a game file) as JSON (docs/replay-format.md), text,
+or an asciicast v2 recording of its replay."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 from collections.abc import Iterator
 
 from ..core.events import GameOver
 from ..line.sentences import BattleTeller, Voice, ending
+from ..settings.values import shown
 from ..stats.export import json_chunks
 from ..stats.replay import Replay
-from .common import Commands
+from .common import Commands, UsageError
 from .replays import add_game_argument, game_from_args
 
-FORMATS = ("json", "text")
+FORMATS = ("json", "text", "cast")
+CAST_SPEEDS = (1, 2, 4, 8)
+SMALLEST, LARGEST = (40, 12), (300, 100)
+_SIZE = re.compile(r"([0-9]{1,4})x([0-9]{1,4})")
+
+
+def speed_value(text: str) -> int:
+    """--speed: battles a second, as the replay's + and - give them."""
+    if text.strip() in {str(speed) for speed in CAST_SPEEDS}:
+        return int(text)
+    raise argparse.ArgumentTypeError(f"--speed must be 1, 2, 4 or 8 (battles a second), not '{shown(text)}'")
+
+
+def size_value(text: str) -> tuple[int, int]:
+    """--size: COLUMNSxROWS, from 40x12 to 300x100."""
+    found = _SIZE.fullmatch(text.strip().lower())
+    if found is not None:
+        width, height = int(found[1]), int(found[2])
+        if SMALLEST[0] <= width <= LARGEST[0] and SMALLEST[1] <= height <= LARGEST[1]:
+            return width, height
+    raise argparse.ArgumentTypeError(
+        f"--size must be COLUMNSxROWS from {SMALLEST[0]}x{SMALLEST[1]} to {LARGEST[0]}x{LARGEST[1]}, not '{shown(text)}'"
+    )
 
 
 def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
-        "export", help="write a finished game out, every battle, as JSON or text",
+        "export", help="write a finished game out, every battle, as JSON, text or an asciicast recording",
         description="Write a game from the statistics out: JSON (its rules, seed, players and every battle;"
-        " war-tui replay --file reads it back) or text, one line a battle as the line mode says it.",
+        " war-tui replay --file reads it back), text, one line a battle as the line mode says it, or cast, an"
+        " asciicast v2 recording of its replay playing (asciinema play game.cast).",
     )
     add_game_argument(parser, file=True)
-    parser.add_argument("--format", choices=FORMATS, default="json", help="json (default) or text")
+    parser.add_argument("--format", choices=FORMATS, default="json", help="json (default), text or cast")
+    parser.add_argument("--speed", type=speed_value, metavar="N",
+                        help="cast: battles a second, 1, 2, 4 or 8 (default 1), as the replay plays them")
+    parser.add_argument("--size", type=size_value, metavar="COLSxROWS",
+                        help="cast: the terminal it is drawn for, 40x12 to 300x100 (default 80x24)")
+    parser.add_argument("--ascii", action="store_true", help="cast: draw with ASCII characters only")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.format != "cast" and (args.speed is not None or args.size is not None or args.ascii):
+        raise UsageError("--speed, --size and --ascii are for --format cast")
     replay, names = game_from_args(args)
+    if args.format == "cast":
+        import asyncio
+
+        if "textual" not in sys.modules:  # read once, as Textual loads: each frame drawn at once (ui/cast.py)
+            os.environ.setdefault("TEXTUAL_FPS", "1000")
+        from ..ui.cast import write_cast  # Textual loads only for a recording
+
+        asyncio.run(write_cast(replay, names, sys.stdout, speed=args.speed or 1, size=args.size or (80, 24),
+                               ascii=args.ascii, game_id=args.game_id))
+        sys.stdout.flush()
+        return 0
     chunks = json_chunks(replay, names) if args.format == "json" else text_lines(replay, names)
     out = sys.stdout
     for chunk in chunks:

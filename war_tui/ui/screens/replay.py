@@ -173,12 +173,33 @@ class ReplayScreen(Screen[None]):
             return
         self._move(self.at + 1, step_by_step=True)
 
+    driven = False
+    """Set by a recorder (ui/cast.py) that places every state itself (``show``): no timer runs."""
+
+    def show(self, battle: int, steps: int | None = None) -> None:
+        """Battle ``battle`` on the board with ``steps`` of its war laid (None: all of it), as playing would
+        show it at that moment: what a recording of the replay draws frame by frame."""
+        self._stepping = steps is not None
+        try:
+            self.at = battle
+        finally:
+            self._stepping = False
+        if steps is None:
+            self.shown_steps = None
+            self.settled = self.view
+        else:
+            self.shown_steps = steps
+
     def _schedule(self, delay: float, callback: object) -> None:
+        if self.driven:
+            return
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(delay, callback)  # type: ignore[arg-type]  # a method of this screen
 
     def watch_playing(self, playing: bool) -> None:
+        if self.driven:
+            return
         if playing:
             if self.at >= self.replay.battles:
                 self._move(1)
