@@ -116,6 +116,30 @@ async def test_tables_taken_over_together_resume_at_their_battles_for_players_of
         assert sorted(tables_open(nodes.b)) == ["elm", "oak"]
 
 
+async def test_players_of_one_address_cut_off_together_find_both_tables_at_their_battles(tmp_path, nats_server):
+    """ann and bob (both from 127.0.0.1, as people behind one router are) play at oak and at elm on A; all four
+    connections drop at once, as a fault drops them. A's lobby goes round meanwhile (each round wakes the tables'
+    poll): neither table closes as one its address left, so each is where it was when they reconnect."""
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        reached = {}
+        for table, battles in (("oak", 3), ("elm", 2)):
+            ann = await nodes.sit(nodes.a, "ann", f"table {table}")
+            await ann.expect(r"SNAPSHOT you=ann seat=1 ")
+            bob = await nodes.sit(nodes.a, "bob", f"table {table}")
+            reached[table] = (battles, await play(ann, bob, battles))
+        a = nodes.a.server.nodes
+        assert a is not None
+        await close(*nodes.seats)
+        await until(lambda: all(t.empty for t in nodes.a.server.tables.registry.tables))
+        polls = a.polls
+        await until(lambda: a.polls >= polls + 2)  # lobby rounds, each waking the tables' poll
+        for table, (battles, counts) in reached.items():
+            for seat, user in ((1, "ann"), (2, "bob")):
+                back = await nodes.sit(nodes.a, user, f"table {table}")
+                await back.expect(rf"SNAPSHOT you={user} seat={seat} game=1 battles={battles} counts={counts} ")
+        assert sorted(tables_open(nodes.a)) == ["elm", "oak"]
+
+
 async def test_a_flip_typed_while_the_owner_lies_dead_is_played_at_the_tables_next_owner(tmp_path, nats_server):
     """bob flips on B after A, the owner, died and before B takes the table over: nobody acknowledges his flip, so
     B's relay keeps it and hands it to the table's next owner. Once ann is back, her flip alone plays battle 5."""
