@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TextIO
 
 from ..settings.served import accessible
 from ..stats.replay import Replay
-from .common import Commands
+from .common import Commands, UsageError
 from .replays import add_game_argument, game_from_args
 
 
@@ -31,7 +30,7 @@ def register(subparsers: Commands) -> None:
 def run(args: argparse.Namespace) -> int:
     replay, names = game_from_args(args)  # every refusal before a screen opens
     if args.line or accessible(os.environ) or not screen_possible():
-        return run_line_replay(replay, names, sys.stdin, sys.stdout)
+        return run_line_replay(replay, names)
     from ..ui.replay_app import run_replay  # Textual loads only when a screen is really wanted
 
     return run_replay(replay, names, ascii=args.ascii, game_id=args.game_id)
@@ -42,17 +41,11 @@ def screen_possible() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
 
 
-def run_line_replay(replay: Replay, names: tuple[str, str], lines: TextIO, out: TextIO) -> int:
-    """The line mode: one sentence for each line read, until q or the end of input."""
-    from ..line.replay import ReplayLine
+def run_line_replay(replay: Replay, names: tuple[str, str]) -> int:
+    """The line mode on stdin and stdout: keys (or lines) in, one sentence for each, plain text out."""
+    if os.name == "nt":  # select() on a console: POSIX only
+        raise UsageError("the line mode needs Linux, macOS or another POSIX system")
+    from ..line.replay import ReplayLine, run_replay_line
+    from ..line.run import LineOutput
 
-    teller = ReplayLine(replay, names)
-    out.write(teller.opening() + "\n")
-    out.write(teller.answer("") + "\n")
-    out.flush()
-    for typed in lines:
-        out.write(teller.answer(typed.rstrip("\r\n")) + "\n")
-        out.flush()
-        if teller.done:
-            break
-    return 0
+    return run_replay_line(ReplayLine(replay, names), sys.stdin.fileno(), LineOutput(sys.stdout.buffer))
