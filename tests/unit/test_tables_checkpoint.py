@@ -11,11 +11,12 @@ from support.tables import Recorder, cards, dealing, make_table, restored, run_u
 from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon
 from war_tui.core.rules import Result, Side
+from war_tui.core.table_limits import DEFAULT_SEAT_TIMEOUT
 from war_tui.tables import EventBatch, FakeClock, Notice, NoticeCode, PlayHouse, SeatStatus, Table, TableOptions
 from war_tui.tables import checkpoint as checkpoint_module
 from war_tui.tables.agreement import REQUEST_TIMEOUT
 from war_tui.tables.checkpoint import CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES, checkpoint, restore
-from war_tui.tables.options import DEFAULT_RECONNECT_GRACE, DEFAULT_SEAT_TIMEOUT
+from war_tui.tables.options import DEFAULT_RECONNECT_GRACE
 
 WAR_THEN_PLAIN = ("4C 2C 3C 5C 9C 8C 7C 6C", "4D 2D 3D KD 8D 7D 6D 5D")
 """Battle 1 a war seat 2 wins; then seat 1 wins battle after battle."""

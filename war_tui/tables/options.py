@@ -10,17 +10,21 @@ import math
 from dataclasses import dataclass, field
 
 from ..core.rules import Rules
+from ..core.table_limits import (
+    DEFAULT_MAX_SPECTATORS,
+    DEFAULT_SEAT_TIMEOUT,
+    MAX_MAX_SPECTATORS,
+    MAX_SEAT_TIMEOUT,
+    MIN_SEAT_TIMEOUT,
+)
 from .agreement import REQUEST_TIMEOUT
 
-DEFAULT_SEAT_TIMEOUT = 60.0
 DEFAULT_RECONNECT_GRACE = 300.0
 """Seconds a seat is kept for the identity that sat in it after they left."""
 DEFAULT_CLOSE_AFTER = 30.0
 """Seconds a table with nobody at it (and no seat kept for anyone) stays open."""
 DEFAULT_SHORT_STAY = 10.0
 """A player who leaves within this many seconds of first sitting in a seat, before anyone flipped, keeps nothing."""
-DEFAULT_MAX_SPECTATORS = 10
-MAX_MAX_SPECTATORS = 1000
 DEFAULT_LOG_LINES = 100
 MIN_AUTO_SPEED = 0.5
 MAX_AUTO_SPEED = 128.0
@@ -46,7 +50,7 @@ class TableOptions:
 
     def __post_init__(self) -> None:
         for label, value, low, high in (
-            ("seat timeout", self.seat_timeout, 1.0, 3600.0),
+            ("seat timeout", self.seat_timeout, MIN_SEAT_TIMEOUT, MAX_SEAT_TIMEOUT),
             ("reconnect grace", self.reconnect_grace, 0.0, 86400.0),
             ("close after", self.close_after, 0.0, 86400.0),
             ("short stay", self.short_stay, 0.0, 3600.0),

@@ -13,6 +13,14 @@ from typing import Protocol
 
 from ..core import plural as words
 from ..core.engine import Game
+from ..core.table_limits import (
+    DEFAULT_MAX_LOBBY_READERS,
+    DEFAULT_MAX_TABLES,
+    DEFAULT_SEATS_PER_VISITOR,
+    DEFAULT_TABLES_PER_VISITOR,
+    MAX_MAX_TABLES,
+    MAX_PER_VISITOR,
+)
 from ..stats.records import GameRecord
 from .checkpoint import ReadCheckpoint, checkpoint, read_checkpoint, restore
 from .clock import Clock, monotonic
@@ -25,17 +33,8 @@ from .table import Member, Table, TableRefused
 
 __all__ = ["DEFAULT_MAX_TABLES", "MAX_MAX_TABLES", "Elsewhere", "Registry", "TableRefused"]
 
-DEFAULT_MAX_TABLES = 16
-MAX_MAX_TABLES = 100
-"""Tables a server may hold at most: the whole lobby must fit in one protocol line."""
 LOBBY_INTERVAL = 1.0
 """Seconds between lobby updates at most: tables change every battle, a lobby reader needs far less."""
-DEFAULT_MAX_LOBBY_READERS = 32
-DEFAULT_TABLES_PER_VISITOR = 4
-"""Open tables one address (or one identity) may have opened."""
-DEFAULT_SEATS_PER_VISITOR = 4
-"""Seats one address (or one identity) may hold at once, sitting in them or kept while away."""
-MAX_PER_VISITOR = 1000
 KEPT_TABLES_PER_ADDRESS = 1
 """Tables one address opened that may stay open with nobody at them but a seat kept for it (its player
 away): past it the older ones close, kept seats and all, once nobody has been at them for the close delay

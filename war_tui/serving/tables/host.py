@@ -18,17 +18,18 @@ from concurrent.futures import ThreadPoolExecutor
 from ...core.events import BattleWon, GameOver
 from ...core.plural import plural
 from ...core.rules import EndReason, Rules
+from ...core.table_limits import (
+    DEFAULT_MAX_LOBBY_READERS,
+    DEFAULT_MAX_SPECTATORS,
+    DEFAULT_SEATS_PER_VISITOR,
+    DEFAULT_TABLES_PER_VISITOR,
+)
 from ...stats import StatsStore
 from ...stats.records import GameRecord
 from ...tables import Link, Registry, TableOptions, run_timers
 from ...tables.link import DoorLink
 from ...tables.messages import TableEvent
-from ...tables.options import DEFAULT_MAX_SPECTATORS, MAX_AUTO_SPEED
-from ...tables.registry import (
-    DEFAULT_MAX_LOBBY_READERS,
-    DEFAULT_SEATS_PER_VISITOR,
-    DEFAULT_TABLES_PER_VISITOR,
-)
+from ...tables.options import MAX_AUTO_SPEED
 from ...tables.store import TableStore
 from ..counts import ServerCounts
 from .keeper import Claims, TableKeeper
