@@ -133,12 +133,12 @@ async def serve(kept: bool, folder: Path, real: bool) -> None:
 
     cluster = ClusterConfig(directory=folder / "cluster") if kept else None
     if real:
-        config = replace(real_game_config(folder), cluster=cluster, tables_per_address=64, seats_per_address=64)
+        config = replace(real_game_config(folder), cluster=cluster, max_tables_per_address=64, max_seats_per_address=64)
     else:
         config = ServerConfig(
             host_key=asyncssh.generate_private_key("ssh-ed25519"), session_argv=FAKE_TABLE, authorized_keys=None,
-            port=0, max_sessions_per_address=64, max_tables=64, tables_per_address=64, seats_per_address=64,
-            game_niceness=0, cluster=cluster,
+            port=0, max_sessions_per_address=64, max_tables=64, max_tables_per_address=64, max_seats_per_address=64,
+            game_nice=0, cluster=cluster,
         )
     server = SshServer(config, log=lambda line: None)
     await server.start()

@@ -74,7 +74,7 @@ async def serve(url: str, folder: Path, host_key: Path) -> None:
 
     database = folder / "stats.sqlite3"
     config = ServerConfig(
-        host_key=asyncssh.read_private_key(host_key), authorized_keys=None, port=0, game_niceness=0,
+        host_key=asyncssh.read_private_key(host_key), authorized_keys=None, port=0, game_nice=0,
         session_argv=(sys.executable, str(ROOT / "tests" / "functional" / "ssh_support" / "fake_table.py")),
         cluster=ClusterConfig(urls=(url,), directory=folder / "cluster", lease_seconds=3),
         stats=lambda: StatsStore.open(database, max_rows=100_000),

@@ -35,7 +35,7 @@ async def test_a_player_who_opened_the_cap_of_tables_on_one_node_is_refused_anot
 ):
     """ann (her key, whatever address she comes from) opens two tables on A, the most one player may; a third
     is refused on A, and on B in the same words."""
-    async with two_nodes(tmp_path, nats_server, tables_per_address=2) as nodes:
+    async with two_nodes(tmp_path, nats_server, max_tables_per_address=2) as nodes:
         for n, table in enumerate(("oak", "elm")):
             seat = await nodes.sit(nodes.a, "ann", f"table {table}", local_addr=(f"127.0.0.{2 + n}", 0))
             await seat.expect(r"SNAPSHOT you=ann seat=1 ")
@@ -52,7 +52,7 @@ async def test_a_player_who_opened_the_cap_of_tables_on_one_node_is_refused_anot
 async def test_an_address_that_opened_the_cap_of_tables_on_one_node_is_refused_another_on_the_other(
     tmp_path, nats_server
 ):
-    async with two_nodes(tmp_path, nats_server, tables_per_address=2) as nodes:
+    async with two_nodes(tmp_path, nats_server, max_tables_per_address=2) as nodes:
         ann = await nodes.sit(nodes.a, "ann", "table oak")
         bob = await nodes.sit(nodes.a, "bob", "table elm")
         for seat in (ann, bob):
@@ -68,7 +68,7 @@ async def test_an_address_holding_the_cap_of_seats_through_one_node_watches_at_a
 ):
     """ann sits at oak on A and bob at it from B (his seat is held at A, its owner): their address holds two
     seats, the most it may; eve, from it too, opens elm on B and watches, told why as on one server."""
-    async with two_nodes(tmp_path, nats_server, seats_per_address=2) as nodes:
+    async with two_nodes(tmp_path, nats_server, max_seats_per_address=2) as nodes:
         ann, bob = await nodes.ann_and_bob()
         await bob.expect(r"SNAPSHOT you=bob seat=2 ")
         await until(lambda: tables_known(nodes, 1) and seats_known(nodes, 2))

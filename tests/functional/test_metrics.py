@@ -63,7 +63,7 @@ async def never_log_in(port: int) -> None:
 async def test_every_metric_is_there_and_moves_as_a_table_is_played_and_no_label_grows(tmp_path, nats_server):
     srv = await start_server(
         tmp_path, keys(tmp_path), argv=FAKE_TABLE, cluster=cluster(nats_server, tmp_path),
-        table_rules=Rules(max_battles=5), attempts_per_minute=100_000, **MANY,
+        table_rules=Rules(max_battles=5), max_attempts_per_minute=100_000, **MANY,
     )
     listener = MetricsListener(srv.server, "127.0.0.1", 0)
     seats: list[Seat] = []

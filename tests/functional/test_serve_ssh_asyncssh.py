@@ -203,7 +203,7 @@ async def test_one_session_channel_per_connection_and_the_rest_refused_at_once(t
 
 
 async def test_too_many_attempts_from_one_address_are_turned_away(tmp_path, player):
-    async with await start_server(tmp_path, [player], attempts_per_minute=2) as srv:
+    async with await start_server(tmp_path, [player], max_attempts_per_minute=2) as srv:
         for _ in range(2):
             async with await connect(srv.port, player):
                 pass

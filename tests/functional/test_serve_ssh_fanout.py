@@ -143,7 +143,7 @@ async def test_a_players_game_settles_as_high_as_the_renderer_drawing_their_tabl
     wait on the games of every other table. A player's game settles with it, never below: settled lower (issue
     40), the players' screens froze under load while the spectators' kept up."""
     monkeypatch.setattr(priority, "START_BOOST", 0.3)  # a short boost: the same path
-    srv = await served(tmp_path, monkeypatch, game_niceness=10)
+    srv = await served(tmp_path, monkeypatch, game_nice=10)
     people: list[Player] = []
     try:
         _, _, renderer = await a_player_and_a_shared_spectator(srv, people)

@@ -142,7 +142,7 @@ async def test_one_address_gets_its_share_and_another_address_still_gets_in(tmp_
 
 
 async def test_connections_that_do_not_log_in_are_capped_oldest_dropped_first(tmp_path, player):
-    srv = await start_server(tmp_path, [player], attempts_per_minute=1000)  # the default: 64 unauthenticated
+    srv = await start_server(tmp_path, [player], max_attempts_per_minute=1000)  # the default: 64 unauthenticated
     idle = []
     try:
         for i in range(70):
@@ -163,7 +163,7 @@ async def test_connections_that_do_not_log_in_are_capped_oldest_dropped_first(tm
 
 @pytest.mark.serial  # how many lines a second of flood gives depends on the cores it gets
 async def test_a_flood_of_connections_logs_a_summary_not_a_line_each(tmp_path):
-    srv = await start_server(tmp_path, None, attempts_per_minute=1000)
+    srv = await start_server(tmp_path, None, max_attempts_per_minute=1000)
     sockets = []
     try:
         for i in range(400):
@@ -251,7 +251,7 @@ async def test_sha1_signatures_are_refused(tmp_path):
 
 async def test_a_game_past_its_memory_limit_ends_with_a_goodbye_at_lower_priority(tmp_path, player):
     async with await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--hog", "400"), game_memory_mb=128,
-                                  game_niceness=SERVED_NICENESS) as srv:
+                                  game_nice=SERVED_NICENESS) as srv:
         async with await connect(srv.port, player) as conn:
             game = await open_game(conn)
             seen = bytearray()
@@ -290,7 +290,7 @@ async def drain(stream) -> None:
 
 
 async def test_quick_closes_while_the_game_draws_log_no_error(tmp_path, player, caplog):
-    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"), attempts_per_minute=1000)
+    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"), max_attempts_per_minute=1000)
     caplog.set_level(logging.WARNING)
     try:
         for i in range(30):

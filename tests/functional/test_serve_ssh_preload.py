@@ -53,7 +53,7 @@ def address_limit(pid: int) -> str:
 
 async def test_a_forked_game_has_its_own_limits_and_a_memory_hog_ends_only_itself(tmp_path, player):
     async with await start_server(
-        tmp_path, [player], preload_argv=PRELOAD_ARGV, game_memory_mb=128, game_niceness=SERVED_NICENESS
+        tmp_path, [player], preload_argv=PRELOAD_ARGV, game_memory_mb=128, game_nice=SERVED_NICENESS
     ) as srv:
         parent = srv.server.game_parent.pid
         async with await connect(srv.port, player) as one, await connect(srv.port, player) as other:

@@ -16,7 +16,7 @@ from ssh_support import FAKE_TABLE_ARGV, Seat, connect, make_key, read_until, st
 from war_tui.settings.served import PLAYER_ID_VARIABLE
 from war_tui.ssh.server import MAX_AUTH_TRIES
 
-MANY = {"max_sessions_per_address": 64, "attempts_per_minute": 1000}
+MANY = {"max_sessions_per_address": 64, "max_attempts_per_minute": 1000}
 CONFUSABLES = ["ann", "ANN", "ann!", "a\u200bnn", "\uff41\uff4e\uff4e", "\u24d0\u24dd\u24dd", "\u202eann"]
 """The same name, a name that folds to it, and names that only look like it: none of them is ann's key."""
 
@@ -208,7 +208,7 @@ async def test_someone_who_came_to_sit_and_watches_is_told_why_on_a_game_of_thei
     """``table NAME`` ending as a spectator (both seats taken, or an address holding all the seats it may) is told
     why at once, on a game of its own (before: it watched the table's shared rendering, which shows nothing of
     one connection, and only t said why)."""
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, fanout=True, seats_per_address=2, **MANY)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, fanout=True, max_seats_per_address=2, **MANY)
     home = ("127.0.0.2", 0)
     people: list[Seat] = []
     try:
@@ -254,7 +254,7 @@ async def test_each_game_is_told_who_its_player_is(tmp_path):
 
 
 async def test_table_spam_from_two_addresses_does_not_lock_out_an_honest_player(tmp_path):
-    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, attempts_per_minute=1000)
+    srv = await start_server(tmp_path, None, argv=FAKE_TABLE_ARGV, max_attempts_per_minute=1000)
     try:
         for n in range(32):  # each asks for a table of its own and leaves at once
             spam = await arrive(srv.port, "spam", f"table s{n}", local_addr=(f"127.0.0.{2 + n % 2}", 0))

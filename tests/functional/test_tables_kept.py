@@ -156,7 +156,7 @@ async def test_a_checkpoint_holds_no_address_and_a_restart_still_counts_seats_by
     config = cluster(nats_server, tmp_path)
     allowed = keys(tmp_path)
     host_key = asyncssh.generate_private_key("ssh-ed25519")
-    options = {"cluster": config, "host_key": host_key, "seats_per_address": 1, **MANY}
+    options = {"cluster": config, "host_key": host_key, "max_seats_per_address": 1, **MANY}
     srv = await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options)
     try:
         ann = await sit(srv.port, "ann", "table oak")

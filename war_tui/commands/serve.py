@@ -12,12 +12,11 @@ import asyncio
 import ssl
 from pathlib import Path
 
+from ..serving.config import MAX_IDLE_MINUTES, MAX_SESSIONS
 from ..settings.options import Option, add_flags, number, whole
 from ..web.hosts import web_host_value
 from .common import Commands, UsageError
 from .serve_ssh import (
-    MAX_IDLE_MINUTES,
-    MAX_SESSIONS,
     _serve,
     add_server_flags,
     metrics_address,

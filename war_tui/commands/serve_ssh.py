@@ -23,9 +23,10 @@ from ..cluster.config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
 from ..cluster.errors import ClusterUnavailable
 from ..core.rules import Rules
 from ..presentation.words import plural
-from ..settings.options import Option, add_flags, number, whole
+from ..serving.config import GAME_OPTIONS, MAX_SESSIONS, GameConfig
+from ..settings.options import Option, add_flags, from_flags, whole
 from ..settings.served import ERROR_FD_VARIABLE
-from ..settings.values import MAX_MINUTES, minutes_value, nats_url_value, rows_value
+from ..settings.values import nats_url_value, rows_value
 from ..stats import StatsStore, served_path
 from ..stats.store import MAX_ROWS, MIN_ROWS
 from .cluster_access import cluster_config, creds_value, tls_ca_value, tls_cert_value, tls_key_value, token_file_value
@@ -43,14 +44,9 @@ if TYPE_CHECKING:
     WebStarter = Callable[[GameServer], Awaitable[WebDoor]]
 
 DEFAULT_PORT = 2222
-MAX_SESSIONS = 10_000
 CLUSTER = "where the tables are kept"
 OPERATIONS = "metrics and probes (docs/operations.md)"
 METRICS_HOST = "127.0.0.1"
-MAX_NICE = 19  # the lowest priority there is
-MAX_TABLES = 100  # the lobby fits one protocol line (tables.registry.MAX_MAX_TABLES)
-MAX_PER_ADDRESS = 1000
-MAX_IDLE_MINUTES = 7 * 24 * 60
 DEFAULT_SERVED_STATS_ROWS = 100_000
 WHO_MAY_ENTER = "the SSH door needs --authorized-keys PATH (the players' public keys) or --public (anyone may enter)"
 """Said after why the keys file cannot be used: nothing is served without one or the other."""
@@ -105,32 +101,16 @@ SERVER = (
     ),
     Option("public", False, kind="switch", exclusive="who",
            help="let anyone in without authentication (a public kiosk)"),
-    whole("max_sessions", 1, MAX_SESSIONS, 32, metavar="N",
-          help="games at once (on every node of a cluster together), {low}-{high:,}; the next client is told the"
-          " server is full (default {default})"),
-    whole("max_sessions_per_address", 1, MAX_SESSIONS, 4, metavar="N",
-          help="games at once from one address (an IPv6 /64 counts as one; on every node of a cluster together),"
-          " {low}-{high:,} (default {default})"),
+    GAME_OPTIONS["max_sessions"],
+    GAME_OPTIONS["max_sessions_per_address"],
     whole("max_unauthenticated", 1, MAX_SESSIONS, 64, metavar="N",
           help="connections not yet logged in, {low}-{high:,}; past it the oldest is dropped (default {default})"),
-    whole("game_memory_mb", 128, 65536, 512, metavar="MB",
-          help="address space each game may use, {low}-{high:,} MiB; a game past it ends with a goodbye"
-          " (default {default})"),
-    whole("game_nice", 0, MAX_NICE, 10, metavar="N",
-          help="how far below the server's CPU priority each game runs, {low}-{high}: added to the server's nice"
-          " value; from 1 a game's session group also settles after its first 2 s, at nice 5 at a table and"
-          " {high} solo, 0 runs games beside the server (default {default})"),
-    number("max_speed", 1, 1000, 60.0, "battles per second", "60", metavar="S",
-           help="auto-play's top speed in served games, {low:g}-{high:g} battles per second; the game's 'max'"
-           " means this (default {default:g})"),
-    whole("max_tables", 1, MAX_TABLES, 16, metavar="N",
-          help="shared tables open at once, {low}-{high}; past it a new table is refused and the lobby says"
-          " the server is full (default {default})"),
-    number("seat_timeout", 1.0, 3600.0, 60.0, "seconds", "60", metavar="S",
-           help="seconds a player at a table may stay idle after the other flipped before the house flips"
-           " for them, {low:g}-{high:g} (default {default:g})"),
-    whole("max_spectators", 0, 1000, 10, metavar="N",
-          help="spectators at one table, {low}-{high:,}; the next one is refused in one line (default {default})"),
+    GAME_OPTIONS["game_memory_mb"],
+    GAME_OPTIONS["game_nice"],
+    GAME_OPTIONS["max_speed"],
+    GAME_OPTIONS["max_tables"],
+    GAME_OPTIONS["seat_timeout"],
+    GAME_OPTIONS["max_spectators"],
     whole("renderers_per_table", 1, 64, 4, metavar="N",
           help="game processes drawing one table for its spectators, or the lobby for those browsing it (one per"
           " screen size and terminal kind), {low}-{high}; a spectator past it gets a game of their own"
@@ -141,32 +121,18 @@ SERVER = (
     Option("no_fanout", False, kind="switch",
            help="give every spectator a game process of their own instead of sharing one rendering per table,"
            " screen size and terminal kind"),
-    whole("max_lobby", 1, MAX_SESSIONS, 32, metavar="N",
-          help="people in the lobby ('tables') at once, {low}-{high:,} (default {default})"),
-    whole("max_tables_per_address", 1, MAX_PER_ADDRESS, 4, metavar="N",
-          help="open tables one address (or one key) may have opened, on every node of a cluster together,"
-          " {low}-{high:,} (default {default})"),
-    whole("max_seats_per_address", 1, MAX_PER_ADDRESS, 4, metavar="N",
-          help="seats one address (or one key) may hold at once, sitting or kept while away, on every node of"
-          " a cluster together, {low}-{high:,}; past it they watch (default {default})"),
-    Option("max_session_minutes", None, parse=minutes_value("--max-session-minutes"), high=MAX_MINUTES, metavar="M",
-           help="end each game after M minutes, more than 0 and at most {high:,} (default: no limit, screensavers"
-           " idle on purpose)"),
-    whole("max_attempts_per_minute", 1, 1_000_000, 30, metavar="N",
-          help="connection attempts one address may make per minute, {low}-{high:,} (default {default})"),
+    GAME_OPTIONS["max_lobby"],
+    GAME_OPTIONS["max_tables_per_address"],
+    GAME_OPTIONS["max_seats_per_address"],
+    GAME_OPTIONS["max_session_minutes"],
+    GAME_OPTIONS["max_attempts_per_minute"],
     Option("served_stats_rows", DEFAULT_SERVED_STATS_ROWS, parse=rows_value("--served-stats-rows"), low=MIN_ROWS,
            high=MAX_ROWS, metavar="N",
            help="games the served statistics keep, {low:,}-{high:,}; past it the oldest tenth goes"
            " (default {default:,})"),
-    number("idle_minutes", 0, MAX_IDLE_MINUTES, 30.0, "minutes", "30", metavar="M",
-           help="end a session (player, spectator, lobby or solo game) that sent no keys for M minutes, with a"
-           " goodbye; {low:g}-{high:,}, 0: never (default {default:g})"),
-    Option("idle_exempt_screensaver", False, kind="switch",
-           help="never end a solo game for idling when the game flags start it on auto-play"
-           " (-- --screensaver or -- --auto): a kiosk's screensaver; table sessions still end"),
-    whole("max_server_mb", 32, 1_048_576, 400, metavar="MB",
-          help="past this resident memory the server refuses new connections, {low}-{high:,} MB (default {default});"
-          " games have their own limit"),
+    GAME_OPTIONS["idle_minutes"],
+    GAME_OPTIONS["idle_exempt_screensaver"],
+    GAME_OPTIONS["max_server_mb"],
     Option("nats", None, parse=nats_url_value, kind="repeat", metavar="URL", group=CLUSTER,
            help="keep the tables in this NATS cluster (nats://HOST:PORT, or tls://HOST:PORT: TLS or nothing)"
            " instead of starting a nats-server of our own; repeat for each server of the cluster. Credentials go in"
@@ -189,11 +155,8 @@ SERVER = (
            " (0 picks a free one, printed at start; default: none)"),
     Option("metrics_host", None, metavar="ADDR", group=OPERATIONS,
            help=f"address the --metrics listener listens on (default {METRICS_HOST}, whatever --host says)"),
-    Option("no_leaderboard", False, kind="switch",
-           help="keep no leaderboard: the lobby's s shows none (finished table games are still recorded)"),
-    Option("log_level", "info", choices=("info", "debug"),
-           help="debug: whole crash reports of games in the log, not one line each, and the web door's"
-           " connections closed before they sent a byte (default {default})"),
+    GAME_OPTIONS["no_leaderboard"],
+    GAME_OPTIONS["log_level"],
     Option("log_format", "text", choices=("text", "json"),
            help="json: every log line one JSON object (time, level, event, message and the line's fields such as"
            " address, user, table, seat, reason) for a log collector; text: a time stamp and a sentence"
@@ -310,38 +273,15 @@ def prepare_server(
         raise UsageError(
             "--idle-exempt-screensaver is for games that start on auto-play: add '-- --screensaver' (or --auto)"
         )
-    from ..serving.config import GameConfig
     from ..serving.host_key import KeyFileError, default_host_key_path, load_or_create_host_key
     from ..serving.log_format import stream_log
     from ..serving.server import GameServer
 
     host_key_path = args.host_key or default_host_key_path()
     cluster, warnings = cluster_config(args)
-    minutes = args.max_session_minutes
     shared: dict[str, Any] = dict(
-        session_argv=argv,
-        max_sessions=args.max_sessions,
-        attempts_per_minute=args.max_attempts_per_minute,
-        session_seconds=minutes * 60 if minutes else None,
-        max_sessions_per_address=args.max_sessions_per_address,
-        game_memory_mb=args.game_memory_mb,
-        game_niceness=args.game_nice,
-        max_speed=args.max_speed,
-        max_tables=args.max_tables,
-        seat_timeout=args.seat_timeout,
-        max_spectators=args.max_spectators,
-        max_lobby=args.max_lobby,
-        tables_per_address=args.max_tables_per_address,
-        seats_per_address=args.max_seats_per_address,
-        table_rules=table_rules,
-        stats=stats,
-        leaderboard=not args.no_leaderboard,
-        idle_seconds=args.idle_minutes * 60 or None,
-        idle_exempt_screensaver=args.idle_exempt_screensaver,
-        max_server_mb=args.max_server_mb,
-        debug=args.log_level == "debug",
-        preload_argv=preload_argv(args),
-        cluster=cluster,
+        from_flags(GameConfig, args), session_argv=argv, table_rules=table_rules, stats=stats,
+        preload_argv=preload_argv(args), cluster=cluster,
     )
     server: GameServer
     players: Path | None = None

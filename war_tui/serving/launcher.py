@@ -45,7 +45,7 @@ async def start_game(
     for parent in (house.game_parent, None):
         process = await PtyProcess.start(
             config.session_argv, env, size, on_output, cwd=cwd or home_directory(env),
-            memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_niceness,
+            memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_nice,
             settled_nice=settled_nice(table is not None), input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
             pass_fds=() if table is None else (table.fileno(),), parent=parent, line=line,
         )

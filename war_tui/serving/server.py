@@ -71,7 +71,7 @@ class GameServer:
         """Every game process started (players, spectators, renderers), until its door lets go of it."""
         self.flood_log = FloodLog(log)
         """For the lines one per connection: a flood of connections gets a summary a second instead."""
-        self.limiter = AttemptLimiter(config.attempts_per_minute)
+        self.limiter = AttemptLimiter(config.max_attempts_per_minute)
         self.memory = MemoryWatch(config.max_server_mb)
         self._full_noted = OncePer(1.0)
         self._memory_noted = OncePer(1.0)
@@ -100,8 +100,8 @@ class GameServer:
         self.tables = TableHost(
             max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
             stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
-            max_lobby=config.max_lobby, tables_per_address=config.tables_per_address,
-            seats_per_address=config.seats_per_address, kept=config.cluster is not None,
+            max_lobby=config.max_lobby, tables_per_address=config.max_tables_per_address,
+            seats_per_address=config.max_seats_per_address, kept=config.cluster is not None,
             hide_address=self.table_address, counts=self.counts,
         )
 

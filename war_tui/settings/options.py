@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from dataclasses import dataclass, field, fields
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from ..core.pace import MAX
 from ..core.rules import MAX_WAR_CARDS, MIN_WAR_CARDS, Gather, Rules
@@ -57,6 +57,7 @@ from .values import (
 )
 
 T = TypeVar("T")
+U = TypeVar("U")
 Kind = Literal["value", "switch", "either", "pair", "repeat"]
 """value: the flag takes one word; switch: ``--x`` alone; either: ``--x`` or ``--no-x``; pair: two words."""
 
@@ -140,9 +141,11 @@ def whole(name: str, low: int, high: int, default: Any = None, *, what: str = ""
     return Option(name, default, parse=parse, low=low, high=high, **fields)
 
 
-def number(name: str, low: float, high: float, default: Any, unit: str, example: str, **fields: Any) -> Option[Any]:
-    """An option taking a finite number from ``low`` to ``high`` ``unit`` (like ``example``)."""
-    parse = number_value("--" + name.replace("_", "-"), low, high, unit, example)
+def number(name: str, low: float, high: float, default: Any, unit: str, example: str | None = None,
+           **fields: Any) -> Option[Any]:
+    """An option taking a finite number from ``low`` to ``high`` ``unit`` (like ``example``; unless told, the
+    default)."""
+    parse = number_value("--" + name.replace("_", "-"), low, high, unit, example or f"{default:g}")
     return Option(name, default, parse=parse, low=low, high=high, **fields)
 
 
@@ -166,6 +169,52 @@ def add_flags(
                 exclusive[option.exclusive] = where.add_mutually_exclusive_group()
             where = exclusive[option.exclusive]
         option.add_to(where, unset=unset)
+
+
+# ------------------------------------------------------------------ a server's settings, declared by their flags
+
+OPTION = "war_tui.option"
+HELD = "war_tui.held"
+
+
+@overload
+def setting(option: Option[T]) -> T: ...
+
+
+@overload
+def setting(option: Option[T], held: Callable[[T], U]) -> U: ...
+
+
+def setting(option: Option[Any], held: Callable[[Any], Any] | None = None) -> Any:
+    """A field of a settings dataclass declared by its flag's ``option``: its default is the option's (``held``
+    as the field holds it: minutes as seconds, a ``--no-`` switch as what it turns off), and ``from_flags``
+    reads it from the parsed flags. The option is the one place its name, range, default and help are written."""
+    metadata = {OPTION: option} if held is None else {OPTION: option, HELD: held}
+    return field(default=option.default if held is None else held(option.default), metadata=metadata)
+
+
+def declared_options(settings: type) -> dict[str, Option[Any]]:
+    """The options that declare fields of the dataclass ``settings`` (``setting``), by option name."""
+    return {option.name: option for option in _declared(settings)}
+
+
+def from_flags(settings: type, args: argparse.Namespace) -> dict[str, Any]:
+    """The fields of the dataclass ``settings`` its flags declare, as ``args`` holds them, by field name."""
+    values = {}
+    for item in fields(settings):
+        option = item.metadata.get(OPTION)
+        if option is not None:
+            value = getattr(args, option.name)
+            held = item.metadata.get(HELD)
+            values[item.name] = value if held is None else held(value)
+    return values
+
+
+def _declared(settings: type) -> Iterable[Option[Any]]:
+    for item in fields(settings):
+        option = item.metadata.get(OPTION)
+        if option is not None:
+            yield option
 
 
 # ------------------------------------------------------------------ what a served variable holds

@@ -38,7 +38,7 @@ PRELOAD_ARGV = (sys.executable, "-m", "war_tui.preload")
 FAKE_GAME = Path(__file__).with_name("fake_game.py")
 FAKE_ARGV = (sys.executable, str(FAKE_GAME))
 FAKE_TABLE_ARGV = (sys.executable, str(FAKE_GAME.with_name("fake_table.py")))  # prints what its table tells it
-SERVED_NICENESS = ServerConfig.game_niceness
+SERVED_NICENESS = ServerConfig.game_nice
 """How far below the server serve-ssh starts its games unless told (``--game-nice``); the tests' servers
 start them beside it."""
 TIMEOUT = 30.0  # a wait on a condition: a busy machine is slow, not wrong
@@ -108,7 +108,7 @@ async def start_server(
     warm = ("--warm",) if argv[1:2] == ("-c",) else ()
     options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if preloading() else None)
     # Games at the server's priority, not settled below it: beside the busy suite they would crawl.
-    options.setdefault("game_niceness", 0)
+    options.setdefault("game_nice", 0)
     config = ServerConfig(
         host_key=options.pop("host_key", None) or asyncssh.generate_private_key("ssh-ed25519"),
         session_argv=argv,
