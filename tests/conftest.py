@@ -76,6 +76,27 @@ def _a_tty(stream) -> bool:
     return isinstance(stream, int) and stream >= 0 and os.isatty(stream)
 
 
+TOAST_STAYS = 24 * 3600.0
+"""A day: longer than any test, shorter than what Textual's timers take (not infinity)."""
+
+
+@pytest.fixture
+def toasts_stay(monkeypatch):
+    """A toast stays on the screen until the app replaces or takes it back (a timeout of 0), however long the
+    machine takes between raising it and the test reading it: Textual counts a toast's seconds on the wall clock,
+    so on a loaded machine a 5-second toast can be gone before the screenshot an idle machine takes at once."""
+    from textual.notifications import Notification
+
+    monkeypatch.setattr(Notification, "time_left", property(lambda self: TOAST_STAYS if self.timeout > 0 else 0.0))
+
+
+@pytest.fixture(autouse=True)
+def snapshots_keep_toasts(request):
+    """A snapshot shows the toasts raised before it, as an idle machine takes it (see ``toasts_stay``)."""
+    if "snap_compare" in request.fixturenames:
+        request.getfixturevalue("toasts_stay")
+
+
 @pytest.fixture(autouse=True)
 def what_the_test_runs(request, monkeypatch):
     """Notes what the test starts: the app (under run_test, run or a snapshot) or the game on a pty."""

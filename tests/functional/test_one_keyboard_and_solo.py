@@ -195,6 +195,7 @@ def toasts(app) -> list[str]:
     return [str(toast.render()) for toast in app.screen.query("Toast")]
 
 
+@pytest.mark.usefixtures("toasts_stay")  # read while it is on show
 @pytest.mark.parametrize(("top", "words"), [(MAX, "top speed: max"), (64.0, "top speed: 64/s is this server's")])
 async def test_plus_eight_times_leaves_one_toast_that_names_the_top_speed(top, words):
     app = WarApp(replace(SHOWN_WHOLE, seed=7, speed=16.0, top_speed=top), environ={"LANG": "C.UTF-8"},

@@ -120,6 +120,7 @@ async def test_g_then_a_number_and_enter_jumps_there(game: Replay):
         assert shown(app)[0] == 7
 
 
+@pytest.mark.usefixtures("toasts_stay")  # read while it is on show
 async def test_g_with_a_battle_past_the_end_is_refused_on_screen_and_escape_forgets_the_digits(game: Replay):
     app = app_for(game)
     async with app.run_test(size=(80, 24)) as pilot:

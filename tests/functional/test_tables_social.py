@@ -419,6 +419,7 @@ def toast_text(app) -> str:
     return " ".join(words_of(" ".join(found)))
 
 
+@pytest.mark.usefixtures("toasts_stay")  # read while it is on show
 async def test_at_40x12_a_player_leaving_is_one_note_at_a_time_below_the_pile():
     from war_tui.ui.app import SHORT_SCREEN_NOTE
 
@@ -443,6 +444,7 @@ async def test_at_40x12_a_player_leaving_is_one_note_at_a_time_below_the_pile():
             assert app.screen.has_class("-short") and app._said["table"].timeout <= SHORT_SCREEN_NOTE
 
 
+@pytest.mark.usefixtures("toasts_stay")  # read while it is on show
 async def test_at_40x12_a_player_about_to_leave_is_asked_in_one_line_and_a_one_line_note():
     """The note repeated the requests line's question in four rows over the board: on a short screen it is short."""
     with TableServer(dealing(*FIVE_PLAIN)) as server:

@@ -226,6 +226,7 @@ def non_ascii_on_screen(app) -> set[str]:
     return {char for char in app.export_screenshot() if ord(char) > 127}
 
 
+@pytest.mark.usefixtures("toasts_stay")  # read while it is on show
 @pytest.mark.parametrize(
     "settings, environ", [({"ascii": True}, None), ({}, {"LANG": "C"})], ids=["--ascii", "LANG=C"]
 )

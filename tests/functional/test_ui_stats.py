@@ -112,6 +112,7 @@ async def test_s_toggles_the_statistics_screen(tmp_path: Path):
         assert not isinstance(app.screen, StatsScreen)
 
 
+@pytest.mark.usefixtures("toasts_stay")  # read while it is on show
 async def test_a_corrupt_file_is_said_once_and_left_as_it_was(tmp_path: Path):
     path = tmp_path / "stats.sqlite3"
     path.write_bytes(b"this is not a database\n" * 50)
@@ -136,6 +137,7 @@ async def test_no_store_given_records_nothing_and_says_nothing(tmp_path: Path):
     assert not app.stats.enabled
 
 
+@pytest.mark.usefixtures("toasts_stay")  # read while it is on show
 async def test_a_long_lock_delays_saving_says_so_once_and_loses_no_game(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(store_module, "RETRY_FIRST", 600.0)  # the next game retries, not the timer
     path = tmp_path / "stats.sqlite3"
