@@ -10,7 +10,7 @@ from support.board_text import log_text
 from war_ui_support import OPENING_SEED, QUICK_WIN, WAR_PACKETS, drawn, frame, make_app, until
 
 from war_tui.core.engine import Game
-from war_tui.core.rules import Result, Rules
+from war_tui.core.rules import Gather, Result, Rules
 from war_tui.presentation.speed import MAX
 from war_tui.presentation.views import DealView
 from war_tui.ui.components.battle_log import MAX_LINES, BattleLog
@@ -133,14 +133,15 @@ async def test_speed_keys_step_through_the_ladder_up_to_max():
 
 
 async def test_max_speed_plays_many_battles_per_frame_and_shows_the_latest():
-    app = make_app(speed=MAX, auto=True, rules=Rules(max_battles=10_000))
+    # Seed 293 gathering cards as laid never ends: auto-play is still on when a stops it, however fast it ran.
+    app = make_app(seed=293, speed=MAX, auto=True, rules=Rules(gather=Gather.LAID, max_battles=100_000_000))
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.controller.game.battles > 300 or app.controller.game.over)
+        await until(pilot, lambda: app.controller.game.battles > 300)
         await pilot.press("a")
         await pilot.pause()
         pile = app.query_one(Pile)
-        if not app.controller.game.over:
-            assert pile.battle.battle == app.controller.game.battles  # the pile shows the newest battle
+        assert not app.controller.game.over
+        assert pile.battle.battle == app.controller.game.battles  # the pile shows the newest battle
         assert f"Battle {app.controller.game.battles:,}" in status_text(app)
 
 
