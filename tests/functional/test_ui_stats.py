@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from support.present import present
 from textual.widgets import DataTable
-from war_ui_support import QUICK_WIN, WAR_PACKETS, stats_shown
+from war_ui_support import QUICK_WIN, WAR_PACKETS, stats_shown, until
 
 from war_tui.core.rules import Result, Rules
 from war_tui.settings.play import PlaySettings
@@ -44,19 +44,28 @@ async def test_a_finished_game_is_recorded_once_with_how_it_was_played(tmp_path:
     assert record.source is Source.INTERACTIVE
 
 
+def finished_games(app: WarApp) -> list:
+    """The solo games the app reports finished from now on (each one's record is being stored by then)."""
+    finished: list = []
+    app.finished_hooks.append(lambda game, seconds: finished.append(game))
+    return finished
+
+
 async def test_auto_play_and_the_screensaver_are_told_apart(tmp_path: Path):
     store = StatsStore.open(tmp_path / "stats.sqlite3")
     app = app_with(store, packets=QUICK_WIN)
+    finished = finished_games(app)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("a")
-        await pilot.pause(1.5)
+        await until(pilot, lambda: finished)
         await app.workers.wait_for_complete()
     assert present(store.recent(1))[0].source is Source.AUTO
 
     saver = StatsStore.open(tmp_path / "saver.sqlite3")
     app = app_with(saver, packets=QUICK_WIN, screensaver=True)
+    finished = finished_games(app)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(1.5)
+        await until(pilot, lambda: finished)
         await app.workers.wait_for_complete()
     assert present(saver.recent(1))[0].source is Source.SCREENSAVER
 
