@@ -15,6 +15,7 @@ identity, is its again, and the keys the old owner never acknowledged that are h
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable
 
 from ..tables import Link, TableRefused
@@ -31,10 +32,13 @@ from .served import TableNode
 MOVED = "the table moved to another server; you keep your seat"
 MOVED_HERE = "the table moved here"
 """How a connection came to a table this node took over while it was relayed to the table's last owner (the log)."""
-ROUTE_TRIES = 20
-"""Attempts at reaching a table's owner before the connection is told it cannot be (each after a pause)."""
+ROUTE_WAIT = 50.0
+"""Seconds a connection tries to reach its table's owner before it is told it cannot (a try after each pause)."""
 ROUTE_PAUSE = 0.25
-"""Seconds between attempts, growing by this much each time (owners change within a lease)."""
+"""Seconds between attempts, growing by this much each time up to ``ROUTE_PAUSE_MOST``."""
+ROUTE_PAUSE_MOST = 0.5
+"""Seconds between attempts at most: a dead owner's lease runs out within a lease, and the connection takes (or
+finds) the table's next owner within half a second of it, not at the end of a long pause."""
 JOIN_RATE = 1.0
 JOIN_BURST = 5.0
 """Tables a connection may ask for from the lobby, a second on average: each may claim a table in NATS."""
@@ -272,7 +276,8 @@ class Router:
     async def _try(self, name: str, watch: bool, first: bool, moved: bool) -> str | None:
         """Reach ``name``'s server: None once the connection is there; the refusal's words otherwise."""
         nodes = self.nodes
-        for attempt in range(ROUTE_TRIES):
+        deadline = self.clock() + ROUTE_WAIT
+        for attempt in itertools.count(1):
             if self._closed:
                 return None
             if await nodes.serve(name):
@@ -302,7 +307,9 @@ class Router:
                         self._own.append(encode(Notice(NoticeCode.INFO, MOVED)))
                     self._switch(remote)
                     return None
-            await asyncio.sleep(ROUTE_PAUSE * (attempt + 1))
+            if self.clock() >= deadline:
+                break
+            await asyncio.sleep(min(ROUTE_PAUSE * attempt, ROUTE_PAUSE_MOST))
         return f"the server of table {name} cannot be reached; try again in a moment"
 
     def follow(self, table: str) -> None:
