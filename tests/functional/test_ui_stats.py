@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from screen_text import screen_text
 from support.present import present
 from textual.widgets import DataTable
 from war_ui_support import QUICK_WIN, WAR_PACKETS, stats_shown, until
@@ -171,3 +172,35 @@ async def test_a_long_lock_delays_saving_says_so_once_and_loses_no_game(tmp_path
         await pilot.pause()
     assert store.enabled and store.pending == 0
     assert [r.battles for r in present(store.recent(5))] == [1, 1] and present(store.totals()).games == 2
+
+
+async def test_the_result_names_the_stored_game_and_enter_replays_it(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    app = app_with(store, seed=123, rules=Rules(max_battles=3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space", "space", "space")
+        result = app.screen
+        assert isinstance(result, GameOverScreen)
+        await until(pilot, lambda: result.game_id == 1)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Game" in text and "1 (war-tui replay 1)" in text and "enter: replay it" in text
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.replay.seed == 123 and replay.replay.battles == 3
+        assert "Replay of game 1" in screen_text(app) and "war-tui replay 1" in screen_text(app)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is result)
+        assert app.board.tally[Result.STOPPED] == 1  # the result still on show, no deal under it
+
+
+async def test_without_statistics_enter_on_the_result_deals_again_as_ever(tmp_path: Path):
+    app = app_with(StatsStore.off("no statistics"), seed=123, rules=Rules(max_battles=3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space", "space", "space")
+        assert isinstance(app.screen, GameOverScreen)
+        assert "replay" not in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.screen is app.board)
+        assert present(app.controller.game).battles == 0 and not isinstance(app.screen, ReplayScreen)

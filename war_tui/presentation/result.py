@@ -25,6 +25,7 @@ class ResultFacts:
     time: str
     seed: str | None
     tally: str
+    game: str | None = None  # the game's id in the statistics and how to replay it, once it is stored
 
 
 def pack_parts(parts: Sequence[str], sep: str, width: int) -> list[str]:
@@ -50,13 +51,17 @@ def _layouts(facts: ResultFacts, dot: str) -> list[list[Line]]:
     tally: list[Line] = [tuple(facts.tally.split(f" {dot} "))] if facts.tally else []
     why: list[Line] = [(line,) for line in facts.why]
     seed = [row("Seed", facts.seed)] if facts.seed is not None else []
+    game = [row("Game", facts.game)] if facts.game is not None else []
     full = [
         *why, ("",),
         row("Battles", facts.battles), row("Wars", facts.wars), row("Deepest war", facts.deepest),
-        row("Cards", facts.cards), row("Time", facts.time), *seed,
+        row("Cards", facts.cards), row("Time", facts.time), *seed, *game,
         *([("",), *tally] if tally else []),
     ]
-    time_seed: Line = (f"Time {facts.time}",) + ((f"Seed {facts.seed}",) if facts.seed is not None else ())
+    time_seed: Line = (
+        (f"Time {facts.time}",) + ((f"Seed {facts.seed}",) if facts.seed is not None else ())
+        + ((f"Game {facts.game}",) if facts.game is not None else ())
+    )
     count: Line = (f"Battles {facts.battles}", f"Wars {facts.wars}")
     paired = [*why, count, (f"Deepest war: {facts.deepest}",), (f"Cards: {facts.cards}",), time_seed, *tally]
     least = [why[0], count, time_seed, *tally]

@@ -349,6 +349,18 @@ class StatsStore:
         none: list[GameRecord] = []
         return self._read(lambda conn: queries.read_recent(conn, limit), none)
 
+    def stored_id(self, game: GameRecord) -> int | None:
+        """The id ``game`` was stored under (the newest game of its moment, seed and length), once ``record``
+        has stored it; None when it is not in the file or the file cannot be read."""
+        def read(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute(
+                "SELECT max(id) FROM games WHERE finished_at = ? AND seed IS ? AND battles = ? AND p1_count = ?",
+                (game.finished_at, game.seed, game.battles, game.p1_count),
+            ).fetchone()
+            return row[0] if row else None
+
+        return self._read(read, None)
+
     def game(self, game_id: int) -> list[GameRecord] | None:
         """The game stored with this id (``stats --json``'s ``id``): one record, or none; None when unreadable."""
         none: list[GameRecord] = []

@@ -211,7 +211,8 @@ class WarApp(ShadowOutput, App[None]):
         screen: GameOverScreen
         if result.kind == "solo":
             screen = GameOverScreen(
-                result.end, names, seed=result.seed, tally_line=tally, next_deal_in=result.next_deal_in, dot=dot
+                result.end, names, seed=result.seed, tally_line=tally, next_deal_in=result.next_deal_in, dot=dot,
+                game_id=self.stored_game_id, local=not self.settings.served,
             )
         else:
             from .screens.table_game_over import TableGameOverScreen, TwoPlayerGameOverScreen
@@ -281,6 +282,7 @@ class WarApp(ShadowOutput, App[None]):
 
     def game_finished(self, game: Game, seconds: float, *, auto_seen: bool) -> None:
         """The one place a finished solo game is reported: the statistics, then every hook."""
+        self.stored_game_id = None
         if self.stats.enabled:
             self._record_game(game, seconds, auto_seen=auto_seen)
         for hook in self.finished_hooks:
@@ -343,7 +345,7 @@ class WarApp(ShadowOutput, App[None]):
         source = Source.AUTO if auto_seen else Source.INTERACTIVE
         if self.settings.screensaver:
             source = Source.SCREENSAVER
-        self._store_record(GameRecord.from_game(game, self.board.names, seconds, source))
+        self._store_record(GameRecord.from_game(game, self.board.names, seconds, source), solo=True)
 
     def _table_record(self, record: GameRecord) -> None:
         """A table of its own keeps one record of each finished game, stored off the screen's thread."""
@@ -351,14 +353,49 @@ class WarApp(ShadowOutput, App[None]):
             self._store_record(record)
 
     @work(thread=True, group="stats")
-    def _store_record(self, record: GameRecord) -> None:
-        """Off the UI thread: a slow or locked file must never stall the screen."""
+    def _store_record(self, record: GameRecord, *, solo: bool = False) -> None:
+        """Off the UI thread: a slow or locked file must never stall the screen. A solo game's id, once stored,
+        goes to its result (``_game_stored``)."""
         if self.settings.player is not None and record.p1_player is None and record.p2_player is None:
             record = replace(record, p1_player=self.settings.player, p2_player=self.settings.player)  # both seats here
-        self.stats.record(record)
+        if self.stats.record(record) and solo and record.seed is not None:  # a hand-dealt game cannot be replayed
+            game_id = self.stats.stored_id(record)
+            if game_id is not None:
+                self.call_from_thread(self._game_stored, game_id)
         reason = self.stats.take_notice()
         if reason is not None:
             self.call_from_thread(self._say_stats_off, reason)
+
+    stored_game_id: int | None = None
+    """The id of the solo game just finished, once the statistics hold it (its result offers its replay)."""
+
+    def _game_stored(self, game_id: int) -> None:
+        self.stored_game_id = game_id
+        for screen in self.screen_stack:
+            if type(screen) is GameOverScreen:  # a solo game's result (a table's is the table's)
+                screen.game_id = game_id
+
+    def on_game_over_screen_replay_requested(self, message: GameOverScreen.ReplayRequested) -> None:
+        """enter on a solo game's result: that game on the replay screen, the result under it."""
+        found = self.stats.game(message.game_id)
+        if not found:
+            self.notify("That game is not in the statistics any more, so it cannot be replayed.", severity="warning")
+            return
+        self._open_replay(found[0])
+
+    def _open_replay(self, record: GameRecord) -> None:
+        from ..stats.replay import Replay, ReplayError
+        from .screens.replay import ReplayScreen
+
+        try:
+            replay = Replay.of_record(record)
+        except ReplayError as error:
+            self.notify(str(error).capitalize() + ".", severity="warning")
+            return
+        if self.board.auto and self.board.result is None:
+            self.controller.auto()  # paused under the replay, so no result of its own lands on top of it
+        self.push_screen(ReplayScreen(replay, (record.p1_name, record.p2_name), self.glyphs, game_id=record.id,
+                                      local=not self.settings.served))
 
     def _say_stats_off(self, reason: str | None) -> None:
         if reason:
@@ -390,22 +427,10 @@ class WarApp(ShadowOutput, App[None]):
 
     def on_stats_screen_replay_requested(self, message: StatsScreen.ReplayRequested) -> None:
         """The game chosen on the statistics screen, on the replay screen (its battles rebuilt from its seed)."""
-        from ..stats.replay import Replay, ReplayError
-        from .screens.replay import ReplayScreen
-
-        record = message.record
         if isinstance(self.controller, AtTable):  # the table deals on under any screen: its notice says so
             self.controller.replay(message.seed, message.rules)
             return
-        try:
-            replay = Replay.of_record(record)
-        except ReplayError as error:
-            self.notify(str(error).capitalize() + ".", severity="warning")
-            return
-        if self.board.auto and self.board.result is None:
-            self.controller.auto()  # paused under the replay, so no result of its own lands on top of it
-        self.push_screen(ReplayScreen(replay, (record.p1_name, record.p2_name), self.glyphs, game_id=record.id,
-                                      local=not self.settings.served))
+        self._open_replay(message.record)
 
     # ---------------------------------------------------------------- actions
 

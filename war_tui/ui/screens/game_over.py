@@ -1,4 +1,4 @@
-"""The result of a finished game, over the board; one key deals again."""
+"""The result of a finished game, over the board; one key deals again, enter replays it once it is stored."""
 
 from __future__ import annotations
 
@@ -8,10 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ...core.rules import Result
+from ...presentation.links import replay_command
 from ...presentation.result import ResultFacts, pack_parts, result_lines
 from ...presentation.views import EndView
 from ...presentation.words import capital, deepest_war_text, duration_text, leader_text, reason_text, result_title
@@ -29,7 +32,21 @@ class GameOverScreen(ModalScreen[None]):
     a small terminal gets shorter lines, never a fact cut off or a phrase broken apart.
     """
 
-    BINDINGS = [*GAME_KEYS_OVER_BOARD, Binding("escape", "dismiss", "Look at the table")]
+    BINDINGS = [
+        Binding("enter", "replay", "Replay"),  # before the game's own enter (a flip), which it leaves until then
+        *GAME_KEYS_OVER_BOARD,
+        Binding("escape", "dismiss", "Look at the table"),
+    ]
+
+    game_id: var[int | None] = var(None, init=False)
+    """The game's id in the statistics, once stored there (None: not stored, or not yet)."""
+
+    class ReplayRequested(Message):
+        """Replay the game just finished (handled by the app)."""
+
+        def __init__(self, game_id: int) -> None:
+            super().__init__()
+            self.game_id = game_id
 
     def __init__(
         self,
@@ -40,8 +57,13 @@ class GameOverScreen(ModalScreen[None]):
         tally_line: str,
         next_deal_in: float | None = None,
         dot: str = "·",
+        game_id: int | None = None,
+        local: bool = True,
     ) -> None:
         super().__init__(classes=f"result-{end.result.value}")
+        self.set_reactive(GameOverScreen.game_id, game_id)
+        self.local = local
+        """The statistics are this computer's: ``war-tui replay ID`` reaches the game again."""
         self.end = end
         self.names = tuple(names)
         self.seed = seed
@@ -63,11 +85,20 @@ class GameOverScreen(ModalScreen[None]):
             time=duration_text(end.seconds) if end.seconds is not None else "not known",
             seed=None if self.seed is None else str(self.seed),
             tally=self.tally_line,
+            game=self._game_words(),
         )
 
+    def _game_words(self) -> str | None:
+        if self.game_id is None:
+            return None
+        return f"{self.game_id} ({replay_command(self.game_id)})" if self.local else str(self.game_id)
+
     def hint_parts(self) -> list[str]:
+        replay = [] if self.game_id is None else ["enter replays it"]
         if self.next_deal_in is not None:
-            return [f"Next deal in {self.next_deal_in:g} seconds", "r deals now", "q quits"]
+            return [f"Next deal in {self.next_deal_in:g} seconds", "r deals now", *replay, "q quits"]
+        if replay:
+            return ["r or space: deal again", "enter: replay it", "esc: look at the table", "q: quit"]
         return ["r or space: deal again", "esc: look at the table", "q: quit"]
 
     def layout_for(self, size: Size) -> tuple[str, str]:
@@ -87,6 +118,20 @@ class GameOverScreen(ModalScreen[None]):
             yield Static(plain(result_title(self.end.result, self.names)), id="result-title")
             yield Static(plain(facts), id="result-facts")
             yield Static(plain(hint), id="result-hint")
+
+    def watch_game_id(self) -> None:
+        self.refresh_bindings()
+        self.on_resize()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """enter replays only a game stored in the statistics; until then it is the game's own enter."""
+        if action == "replay":
+            return self.game_id is not None
+        return True
+
+    def action_replay(self) -> None:
+        if self.game_id is not None:
+            self.post_message(self.ReplayRequested(self.game_id))
 
     def on_resize(self) -> None:
         facts, hint = self.layout_for(self.app.size)
