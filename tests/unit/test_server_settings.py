@@ -10,6 +10,9 @@ import pytest
 from war_tui.cli import build_parser
 from war_tui.serving.config import GAME_OPTIONS, GameConfig
 from war_tui.settings.options import OPTION, from_flags
+from war_tui.ssh.server import ServerConfig
+from war_tui.web.config import WebConfig
+from war_tui.web.http_guard import GuardConfig
 
 
 def serve_ssh(*flags: str) -> GameConfig:
@@ -20,6 +23,12 @@ def serve_ssh(*flags: str) -> GameConfig:
 
 def test_a_server_started_with_no_flags_runs_on_the_configs_defaults():
     assert serve_ssh() == GameConfig(session_argv=("war-tui",))
+    for command, config in (("serve-ssh", ServerConfig), ("serve", WebConfig), ("serve", GuardConfig)):
+        values = from_flags(config, build_parser().parse_args([command]))
+        defaults = {field.name: field.default for field in dataclasses.fields(config) if field.name in values}
+        assert values == defaults, config
+    assert ServerConfig.fanout and ServerConfig.spectator_backlog == 128 * 1024  # the SSH door's, in bytes
+    assert WebConfig.idle_seconds == 30 * 60 and WebConfig.hosts == ()  # the web door's, in seconds
 
 
 def test_each_flag_reaches_its_field_in_the_fields_units():

@@ -12,9 +12,9 @@ import asyncio
 import ssl
 from pathlib import Path
 
-from ..serving.config import MAX_IDLE_MINUTES, MAX_SESSIONS
-from ..settings.options import Option, add_flags, number, whole
-from ..web.hosts import web_host_value
+from ..settings.options import Option, add_flags, declared_options, from_flags
+from ..web.config import WebConfig
+from ..web.http_guard import WEB_DOOR, GuardConfig
 from .common import Commands, UsageError
 from .serve_ssh import (
     _serve,
@@ -24,46 +24,16 @@ from .serve_ssh import (
     prepare_server,
 )
 
-MAX_MESSAGE_KB = 1024
-MAX_BACKLOG_KB = 65_536
-WEB = "the web door's own caps"
-
+WEB_OPTIONS = {**declared_options(WebConfig), **declared_options(GuardConfig)}
 WEB_FLAGS = (
-    whole("web_max_sessions", 1, MAX_SESSIONS, 32, metavar="N", group=WEB,
-          help="browser games at once, {low}-{high:,} (default {default}); --max-sessions still counts the games"
-          " of both doors"),
-    whole("web_max_sessions_per_address", 1, MAX_SESSIONS, 4, metavar="N", group=WEB,
-          help="browser games at once from one address, {low}-{high:,} (default {default})"),
-    number("web_idle_minutes", 0, MAX_IDLE_MINUTES, 30.0, "minutes", "30", metavar="M", group=WEB,
-           help="end a browser game that sent no keys for M minutes, {low:g}-{high:,}, 0: never"
-           " (default {default:g})"),
-    whole("web_message_kb", 1, MAX_MESSAGE_KB, 16, metavar="KB", group=WEB,
-          help="the largest websocket message a browser may send, {low}-{high:,} KiB; a larger one ends the game"
-          " (default {default})"),
-    whole("web_messages_per_second", 1, 10_000, 200, metavar="N", group=WEB,
-          help="websocket messages a browser may send a second on average (twice as many in a burst),"
-          " {low}-{high:,}; more ends the game (default {default})"),
-    whole("web_backlog_kb", 16, MAX_BACKLOG_KB, 256, metavar="KB", group=WEB,
-          help="screen bytes held for a browser that reads slowly, {low}-{high:,} KiB; past it the game waits"
-          " for the browser (default {default})"),
-    whole("web_max_pending", 1, MAX_SESSIONS, 512, metavar="N", group=WEB,
-          help="HTTP connections not yet a game's websocket (a page loading, or idle between requests),"
-          " {low}-{high:,}; past it the oldest is closed (default {default})"),
-    whole("web_max_pending_per_address", 1, MAX_SESSIONS, 32, metavar="N", group=WEB,
-          help="such connections from one address, {low}-{high:,}; past it a new one is closed at once"
-          " (default {default})"),
-    number("web_header_seconds", 1, 300.0, 10.0, "seconds", "10", metavar="S", group=WEB,
-           help="seconds a browser has to send a request's line and headers, {low:g}-{high:g}"
-           " (default {default:g})"),
-    number("web_keepalive_seconds", 1, 3600.0, 30.0, "seconds", "30", metavar="S", group=WEB,
-           help="seconds a connection may wait idle between requests, {low:g}-{high:g} (default {default:g})"),
-    Option("web_host", None, parse=web_host_value, kind="repeat", metavar="NAME", group=WEB,
-           help="a host name the web door answers to (NAME, NAME:PORT, or https://NAME[:PORT] behind a proxy);"
-           " repeat for more; any other name in a request is refused (default: the --host address and localhost,"
-           " at the door's port)"),
-    Option("web_cert", None, parse=Path, metavar="PATH", group=WEB,
+    *(WEB_OPTIONS[name] for name in (
+        "web_max_sessions", "web_max_sessions_per_address", "web_idle_minutes", "web_message_kb",
+        "web_messages_per_second", "web_backlog_kb", "web_max_pending", "web_max_pending_per_address",
+        "web_header_seconds", "web_keepalive_seconds", "web_host",
+    )),
+    Option("web_cert", None, parse=Path, metavar="PATH", group=WEB_DOOR,
            help="serve the web door over TLS with this certificate chain (PEM); needs --web-key"),
-    Option("web_key", None, parse=Path, metavar="PATH", group=WEB, help="the private key of --web-cert (PEM)"),
+    Option("web_key", None, parse=Path, metavar="PATH", group=WEB_DOOR, help="the private key of --web-cert (PEM)"),
 )
 """The web door's own flags; ``serve`` takes ``serve-ssh``'s too, for both doors."""
 
@@ -114,21 +84,12 @@ def run(args: argparse.Namespace) -> int:
     server, banner, forget_key = prepare_server(args, args.ssh or 0, ssh=args.ssh is not None)
     starter = None
     if args.web is not None:
-        from ..web.config import WebConfig
-        from ..web.http_guard import GuardConfig
         from ..web.server import WebDoor  # aiohttp loads only when the web door really opens
         from .serve_ssh import listen_error
 
         config = WebConfig(
-            host=args.host, port=args.web, max_sessions=args.web_max_sessions,
-            max_sessions_per_address=args.web_max_sessions_per_address,
-            idle_seconds=args.web_idle_minutes * 60 or None, message_bytes=args.web_message_kb * 1024,
-            messages_per_second=args.web_messages_per_second, backlog_bytes=args.web_backlog_kb * 1024,
-            ssl_context=context, hosts=tuple(args.web_host or ()),
-            guard=GuardConfig(
-                max_pending=args.web_max_pending, max_pending_per_address=args.web_max_pending_per_address,
-                header_seconds=args.web_header_seconds, keepalive_seconds=args.web_keepalive_seconds,
-            ),
+            port=args.web, ssl_context=context, guard=GuardConfig(**from_flags(GuardConfig, args)),
+            **from_flags(WebConfig, args),
         )
         banner.append("web door: anonymous, like --public: anyone who can reach it may play, under a name they choose")
 

@@ -23,10 +23,11 @@ from ..cluster.config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
 from ..cluster.errors import ClusterUnavailable
 from ..core.rules import Rules
 from ..presentation.words import plural
-from ..serving.config import GAME_OPTIONS, MAX_SESSIONS, GameConfig
+from ..serving.config import GAME_OPTIONS, LISTEN_HOST, GameConfig
 from ..settings.options import Option, add_flags, from_flags, whole
 from ..settings.served import ERROR_FD_VARIABLE
 from ..settings.values import nats_url_value, rows_value
+from ..ssh.config import DEFAULT_PORT, MAX_UNAUTHENTICATED, NO_FANOUT, RENDERERS_PER_TABLE, SPECTATOR_BACKLOG_KB
 from ..stats import StatsStore, served_path
 from ..stats.store import MAX_ROWS, MIN_ROWS
 from .cluster_access import cluster_config, creds_value, tls_ca_value, tls_cert_value, tls_key_value, token_file_value
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
 
     WebStarter = Callable[[GameServer], Awaitable[WebDoor]]
 
-DEFAULT_PORT = 2222
 CLUSTER = "where the tables are kept"
 OPERATIONS = "metrics and probes (docs/operations.md)"
 METRICS_HOST = "127.0.0.1"
@@ -90,7 +90,7 @@ def register(subparsers: Commands) -> None:
 
 PORT = Option("port", DEFAULT_PORT, parse=port_value, help="port to listen on (default {default}; 0 picks a free one)")
 SERVER = (
-    Option("host", "127.0.0.1", help="address to listen on (default {default})"),
+    LISTEN_HOST,
     Option(
         "host_key", None, parse=Path, metavar="PATH",
         help="the server's private host key (default: an ed25519 key made on first start in the user data directory)",
@@ -103,24 +103,16 @@ SERVER = (
            help="let anyone in without authentication (a public kiosk)"),
     GAME_OPTIONS["max_sessions"],
     GAME_OPTIONS["max_sessions_per_address"],
-    whole("max_unauthenticated", 1, MAX_SESSIONS, 64, metavar="N",
-          help="connections not yet logged in, {low}-{high:,}; past it the oldest is dropped (default {default})"),
+    MAX_UNAUTHENTICATED,
     GAME_OPTIONS["game_memory_mb"],
     GAME_OPTIONS["game_nice"],
     GAME_OPTIONS["max_speed"],
     GAME_OPTIONS["max_tables"],
     GAME_OPTIONS["seat_timeout"],
     GAME_OPTIONS["max_spectators"],
-    whole("renderers_per_table", 1, 64, 4, metavar="N",
-          help="game processes drawing one table for its spectators, or the lobby for those browsing it (one per"
-          " screen size and terminal kind), {low}-{high}; a spectator past it gets a game of their own"
-          " (default {default})"),
-    whole("spectator_backlog_kb", 16, 16 * 1024, 128, metavar="KB",
-          help="a shared rendering's output the server holds for one slow spectator, {low}-{high:,} KB; past it"
-          " they get the whole screen afresh once they catch up (default {default})"),
-    Option("no_fanout", False, kind="switch",
-           help="give every spectator a game process of their own instead of sharing one rendering per table,"
-           " screen size and terminal kind"),
+    RENDERERS_PER_TABLE,
+    SPECTATOR_BACKLOG_KB,
+    NO_FANOUT,
     GAME_OPTIONS["max_lobby"],
     GAME_OPTIONS["max_tables_per_address"],
     GAME_OPTIONS["max_seats_per_address"],
@@ -279,19 +271,19 @@ def prepare_server(
 
     host_key_path = args.host_key or default_host_key_path()
     cluster, warnings = cluster_config(args)
-    shared: dict[str, Any] = dict(
-        from_flags(GameConfig, args), session_argv=argv, table_rules=table_rules, stats=stats,
-        preload_argv=preload_argv(args), cluster=cluster,
-    )
+    derived: dict[str, Any] = dict(
+        session_argv=argv, table_rules=table_rules, stats=stats, preload_argv=preload_argv(args), cluster=cluster,
+    )  # what no one flag says; the rest of the config is the flags' (``from_flags``)
     server: GameServer
     players: Path | None = None
     try:
         if ssh:
-            server, players, fingerprint, created = ssh_server(args, port, host_key_path, shared)
+            server, players, fingerprint, created = ssh_server(args, port, host_key_path, derived)
         else:
             # The web door alone: the host key file only seeds the identities, and asyncssh stays unloaded.
             key = load_or_create_host_key(host_key_path)
-            server = GameServer(GameConfig(secret_key=key.secret, **shared), stream_log(args.log_format))
+            config = GameConfig(secret_key=key.secret, **from_flags(GameConfig, args), **derived)
+            server = GameServer(config, stream_log(args.log_format))
             fingerprint, created = key.fingerprint, key.created
     except KeyFileError as exc:
         raise UsageError(str(exc)) from None
@@ -317,7 +309,7 @@ def prepare_server(
 
 
 def ssh_server(
-    args: argparse.Namespace, port: int, host_key_path: Path, shared: dict[str, Any]
+    args: argparse.Namespace, port: int, host_key_path: Path, derived: dict[str, Any]
 ) -> tuple[SshServer, Path | None, str, bool]:
     """The server with the SSH door on it, its players' keys file (None: public), its host key's fingerprint,
     and whether the key was made now."""
@@ -339,16 +331,8 @@ def ssh_server(
         raise UsageError(f"{exc}; {WHO_MAY_ENTER}") from None
     host_key, created = load_or_create_host_key(host_key_path)
     config = ServerConfig(
-        host_key=host_key,
-        secret_key=host_secret(host_key),
-        authorized_keys=authorized,
-        host=args.host,
-        port=port,
-        max_unauthenticated=args.max_unauthenticated,
-        fanout=not args.no_fanout,
-        renderers_per_table=args.renderers_per_table,
-        spectator_backlog=args.spectator_backlog_kb * 1024,
-        **shared,
+        host_key=host_key, secret_key=host_secret(host_key), authorized_keys=authorized, port=port,
+        **from_flags(ServerConfig, args), **derived,
     )
     return SshServer(config, stream_log(args.log_format)), None if authorized is None else authorized.path, fingerprint(host_key), created
 

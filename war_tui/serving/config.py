@@ -37,6 +37,8 @@ SHUTDOWN_GRACE = 5.0
 MAX_SESSIONS = 10_000
 MAX_NICE = 19  # the lowest priority there is
 MAX_IDLE_MINUTES = 7 * 24 * 60
+LISTEN_HOST = Option("host", "127.0.0.1", help="address to listen on (default {default})")
+"""Where the doors listen: ``--host``, the SSH door's and ``serve``'s web door's alike."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -20,12 +20,9 @@ from ..serving.pty_process import PtyProcess
 from ..serving.tables.place import game_socket
 from ..serving.tables.socket import TableSocket
 from ..tables import TableRefused
+from .config import SPECTATOR_BACKLOG
 from .screen_copy import ScreenCopy
 
-DEFAULT_RENDERERS_PER_TABLE = 4
-MAX_RENDERERS_PER_TABLE = 64
-SPECTATOR_BACKLOG = 128 * 1024
-"""Bytes of a renderer's stream the server holds for one spectator before it stops copying to them."""
 MAX_SPECTATORS_PER_RENDERER = 1000
 """As many as a table takes (``--max-spectators`` is at most 1,000): every spectator of one size may share."""
 RENDERER_NAME = "spectators"

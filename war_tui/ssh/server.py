@@ -14,13 +14,15 @@ from typing import Any
 import asyncssh
 
 from ..presentation.words import plural
-from ..serving.config import GameConfig
+from ..serving.config import LISTEN_HOST, GameConfig
 from ..serving.goodbyes import SHUTDOWN
 from ..serving.limits import address_key
 from ..serving.log_format import LogLine, place_fields
 from ..serving.server import GameServer, stderr_log
+from ..settings.options import setting
+from .config import DEFAULT_PORT, KIB, MAX_UNAUTHENTICATED, NO_FANOUT, RENDERERS_PER_TABLE, SPECTATOR_BACKLOG_KB
 from .env_requests import env_hook_missing, refuse_unwanted_env
-from .fanout import DEFAULT_RENDERERS_PER_TABLE, SPECTATOR_BACKLOG, FanoutHub
+from .fanout import FanoutHub
 from .keys import AuthorizedKeys, host_secret, without_sha1
 from .session import GameSession
 from .user_names import let_in_any_user_name
@@ -62,17 +64,17 @@ class ServerConfig(GameConfig):
 
     host_key: asyncssh.SSHKey
     authorized_keys: AuthorizedKeys | None
-    host: str = "127.0.0.1"
-    port: int = 2222
+    host: str = setting(LISTEN_HOST)
+    port: int = DEFAULT_PORT
     login_timeout: float = 30.0
     keepalive_seconds: float = 30.0
-    max_unauthenticated: int = 64
-    fanout: bool = False
+    max_unauthenticated: int = setting(MAX_UNAUTHENTICATED)
+    fanout: bool = setting(NO_FANOUT, lambda off: not off)
     """Spectators who share a table, a screen size and a terminal kind watch one renderer (``fanout``);
     False: each spectator runs a game of its own."""
-    renderers_per_table: int = DEFAULT_RENDERERS_PER_TABLE
+    renderers_per_table: int = setting(RENDERERS_PER_TABLE)
     """Renderers one table may have at once; a spectator past it gets a game of its own."""
-    spectator_backlog: int = SPECTATOR_BACKLOG
+    spectator_backlog: int = setting(SPECTATOR_BACKLOG_KB, lambda kb: kb * KIB)
     """Bytes of a renderer's output held for one spectator; past it they get a fresh repaint once caught up."""
 
     def secret(self) -> bytes:

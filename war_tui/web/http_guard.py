@@ -17,8 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..serving.config import MAX_SESSIONS
 from ..serving.limits import address_key
+from ..settings.options import number, setting, whole
 
+WEB_DOOR = "the web door's own caps"
+"""The help's heading of the web door's flags (``serve --help``)."""
 HEADER_BYTES = 16 * 1024
 """The most bytes a request's line and headers may take together (aiohttp bounds each line, not the sum)."""
 HEADER_LINES = 100
@@ -54,13 +58,23 @@ STATUS = {
 class GuardConfig:
     """The bounds on HTTP connections not yet upgraded to a game's websocket."""
 
-    max_pending: int = 512
+    max_pending: int = setting(whole(
+        "web_max_pending", 1, MAX_SESSIONS, 512, metavar="N", group=WEB_DOOR,
+        help="HTTP connections not yet a game's websocket (a page loading, or idle between requests),"
+        " {low}-{high:,}; past it the oldest is closed (default {default})"))
     """Such connections at once, from every address; past it the oldest is closed."""
-    max_pending_per_address: int = 32
+    max_pending_per_address: int = setting(whole(
+        "web_max_pending_per_address", 1, MAX_SESSIONS, 32, metavar="N", group=WEB_DOOR,
+        help="such connections from one address, {low}-{high:,}; past it a new one is closed at once"
+        " (default {default})"))
     """Such connections at once from one address; past it a new one is closed at once."""
-    header_seconds: float = 10.0
+    header_seconds: float = setting(number(
+        "web_header_seconds", 1, 300.0, 10.0, "seconds", metavar="S", group=WEB_DOOR,
+        help="seconds a browser has to send a request's line and headers, {low:g}-{high:g} (default {default:g})"))
     """Seconds from the connection (or a request's first byte) to the end of the request's headers."""
-    keepalive_seconds: float = 30.0
+    keepalive_seconds: float = setting(number(
+        "web_keepalive_seconds", 1, 3600.0, 30.0, "seconds", metavar="S", group=WEB_DOOR,
+        help="seconds a connection may wait idle between requests, {low:g}-{high:g} (default {default:g})"))
     """Seconds a connection may wait idle between requests (aiohttp's keep-alive)."""
     fd_reserve: int | None = None
     """File descriptors kept for games; None: from the open-file limit (``fd_reserve``)."""

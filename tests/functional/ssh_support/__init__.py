@@ -109,6 +109,8 @@ async def start_server(
     options.setdefault("preload_argv", (*PRELOAD_ARGV, *warm) if preloading() else None)
     # Games at the server's priority, not settled below it: beside the busy suite they would crawl.
     options.setdefault("game_nice", 0)
+    # Each spectator a game of its own, unless the test shares renderers (fanout=True, serve-ssh's own default).
+    options.setdefault("fanout", False)
     config = ServerConfig(
         host_key=options.pop("host_key", None) or asyncssh.generate_private_key("ssh-ed25519"),
         session_argv=argv,
