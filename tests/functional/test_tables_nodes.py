@@ -140,6 +140,39 @@ async def test_players_of_one_address_cut_off_together_find_both_tables_at_their
         assert sorted(tables_open(nodes.a)) == ["elm", "oak"]
 
 
+async def test_a_node_whose_write_was_refused_claims_the_table_again_only_after_a_renewal(tmp_path, nats_server):
+    """B took oak over from A; then someone else writes oak (as an owner paused past its lease writes before it
+    learns it lost the table), so B's next write (ann back at her seat) is refused and B lets oak go. Its clock
+    held still, B does not claim oak again however often its connections and its lobby ask (a claim at once would
+    be refused again at every write of the other's); a renewal's time later it does, ann and bob in their seats."""
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann, bob = await nodes.ann_and_bob()
+        counts = await play(ann, bob, 2)
+        await kill_node(nodes.a)
+        await bob.expect(re.escape(MOVED))
+        b = nodes.b.server.nodes
+        keeper = nodes.b.server.tables.keeper
+        cluster = nodes.b.server.cluster
+        assert b is not None and keeper is not None and cluster is not None and cluster.store is not None
+        await bob.expect(rf"SNAPSHOT you=bob seat=2 game=1 battles=2 counts={counts} ")  # in his seat at B
+        await keeper.flush()  # B wrote his seat: its revision is the table's
+        now = b.clock()
+        b.clock = lambda: now
+        taken = nodes.b.server.tables.registry.checkpoint("oak")
+        assert taken is not None
+        await cluster.store.save("oak", taken[1], keeper.revisions["oak"])  # the other writer's write
+        ann.conn.close()
+        ann = await nodes.sit(nodes.b, "ann", "table oak")
+        await until(lambda: any("oak was written by another server" in line for line in nodes.b.logs))
+        polls = b.polls
+        await until(lambda: b.polls >= polls + 3)  # lobby rounds (each may take a table over); routers try too
+        assert nodes.b.server.tables.registry.table("oak") is None
+        assert sum("oak taken over from the store" in line for line in nodes.b.logs) == 1
+        b.clock = lambda: now + LEASE
+        for seat, user, who in ((1, "ann", ann), (2, "bob", bob)):
+            await who.expect(rf"SNAPSHOT you={user} seat={seat} game=1 battles=2 counts={counts} ")
+
+
 async def test_a_flip_typed_while_the_owner_lies_dead_is_played_at_the_tables_next_owner(tmp_path, nats_server):
     """bob flips on B after A, the owner, died and before B takes the table over: nobody acknowledges his flip, so
     B's relay keeps it and hands it to the table's next owner. Once ann is back, her flip alone plays battle 5."""

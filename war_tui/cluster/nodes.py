@@ -38,6 +38,7 @@ from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
 from ..presentation.words import plural
+from ..tables.clock import monotonic
 from ..tables.messages import Lobby, LobbyEntry
 from ..tables.protocol import ProtocolError, decode_update, encode
 from ..tables.store import StoredTable
@@ -163,6 +164,11 @@ class Nodes:
         self._unrestorable: dict[str, str] = {}
         """Tables of a dead node whose checkpoints could not be restored, and that node: not tried again while the
         lobby entry names it (a new table of that name, served by a live node, has an entry of its own)."""
+        self.clock = monotonic
+        """The clock ``_let_go_at`` is read on (a test's own)."""
+        self._let_go_at: dict[str, float] = {}
+        """Tables this node let go (another node wrote them, or its lease ran out), and when: not claimed again
+        for a renewal's time (``_serve``)."""
         self.taken: list[str] = []
         """Tables this node restored from the store to serve them: taken over from a node whose lease ran out
         (for the log and the tests)."""
@@ -205,6 +211,10 @@ class Nodes:
     def _let_go(self, table: str) -> None:
         """This node lets ``table`` go: every connection at it, relayed here or this node's own, follows it to
         whichever node serves it, seats kept as they were."""
+        now = self.clock()
+        for name in [n for n, at in self._let_go_at.items() if now - at >= self.lease / RENEWALS]:
+            del self._let_go_at[name]
+        self._let_go_at[table] = now
         self.relay.move_table(table)
         for router in list(self._routers):
             router.follow(table)
@@ -234,6 +244,12 @@ class Nodes:
         registry = self.host.registry
         if registry.table(name) is not None:
             return True
+        let_go = self._let_go_at.get(name)
+        if let_go is not None and self.clock() - let_go < self.lease / RENEWALS:
+            # The node whose write made this one let the table go may not know yet that its lease ran out (it
+            # learns at its next renewal): a claim now would restore the table only to be refused at its next
+            # write, again and again while that node plays on. Its connections wait a renewal's time.
+            return False
         try:
             if not await self.keeper.claim(name):
                 return False
