@@ -10,9 +10,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
+from support.waiting import until
 
 from war_tui.cluster.config import MIN_LEASE
 from war_tui.cluster.leases import LeaseBucket, NodeLease, Owners, node_id, node_key, owner_key
@@ -20,16 +20,6 @@ from war_tui.cluster.table_store import NatsTableStore, StoreUnavailable
 from war_tui.tables.store import StaleWrite
 
 TIMEOUT = 60.0  # a lease runs out in seconds; a loaded machine is slow, not wrong
-
-
-async def until(check, timeout: float = TIMEOUT, every: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        result = await check()
-        if result:
-            return result
-        await asyncio.sleep(every)
-    raise AssertionError("the condition never held")
 
 
 async def node(client, name: str, seconds: int = MIN_LEASE) -> Owners:
@@ -71,7 +61,7 @@ async def test_a_dead_nodes_table_is_taken_over_once_its_lease_expires(nats_serv
         assert await a.claim("oak") is not None
         assert await b.claim("oak") is None  # a's lease holds
         # a stops renewing (killed): its key expires after the lease and b takes the table
-        await until(lambda: b.claim("oak"))
+        await until(lambda: b.claim("oak"), TIMEOUT, every=0.1)
         assert await b.owner("oak") == "nb"
         record = await a.bucket.read(node_key("na"))
         assert record.value is None and record.revision > 0  # an expiry marker, read as no lease
@@ -91,7 +81,7 @@ async def test_a_paused_owner_is_refused_once_another_took_its_table(nats_server
         assert await a.claim("oak") is not None
         seen_by_a = await store_a.save("oak", b"battle 10", None)
         # a is paused past its lease (no renewals); b takes the table and writes it once before serving it
-        await until(lambda: b.claim("oak"))
+        await until(lambda: b.claim("oak"), TIMEOUT, every=0.1)
         [table] = await store_b.load_all()
         await store_b.save("oak", table.data, table.revision)
         await store_b.save("oak", b"battle 11 by b", table.revision + 1)
@@ -124,7 +114,7 @@ async def test_a_node_that_lost_its_lease_steps_down_takes_a_fresh_one_and_claim
         assert await lease.renew() is False and lease.lost and states == ["lost"]
         assert await owners.claim("elm") is None, "no claim while the lease is lost"
         lease.start()
-        await until(lambda: asyncio.sleep(0, lease.rejoins))
+        await until(lambda: asyncio.sleep(0, lease.rejoins), TIMEOUT, every=0.1)
         assert states == ["lost", "rejoined"] and not lease.lost and await owners.alive("na")
         assert await owners.claim("elm") is not None and await owners.claim("oak") is not None
     finally:
@@ -221,7 +211,7 @@ async def test_an_owner_stopped_with_sigstop_past_its_lease_is_refused_when_it_w
         taker = await node(client, "ntaker")
         assert await taker.claim("oak") is None  # the owner's lease holds while it runs
         os.kill(owner.pid, signal.SIGSTOP)
-        await until(lambda: taker.claim("oak"))  # past its lease, the table is taken over
+        await until(lambda: taker.claim("oak"), TIMEOUT, every=0.1)  # past its lease, the table is taken over
         store = await NatsTableStore.open(client)
         [table] = await store.load_all()
         revision = await store.save("oak", table.data, table.revision)  # written once before it is served

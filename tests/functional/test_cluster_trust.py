@@ -18,6 +18,7 @@ from nats.js.api import StreamConfig
 from support.nats import NatsServer
 from support.nkeys import Accounts
 from support.tls import CertificateAuthority, Issued
+from support.waiting import until
 
 from war_tui.cluster.access import NatsAccess, TlsFiles, credentials_file
 from war_tui.cluster.connection import connect
@@ -93,7 +94,7 @@ async def test_tls_with_a_private_ca_keeps_the_tables(tls_server, ca):
                 return await store.save("oak", b"again", revision) > revision
             return False
 
-        await until(saved, "the client came back to the restarted TLS server and saved there")
+        await until(saved, what="the client came back to the restarted TLS server and saved there")
     finally:
         await client.close()
 
@@ -192,7 +193,7 @@ async def test_a_plain_server_in_the_place_of_a_tls_one_gets_nothing_at_the_reco
             async def tried() -> bool:
                 return bool(stranger.received) or any("answered without TLS" in line for line in lines)
 
-            await until(tried, "the client tried the stranger")
+            await until(tried, what="the client tried the stranger")
             assert bytes(stranger.received) == b"", "the token never leaves in clear, at a reconnect either"
         assert not client.is_connected
     finally:
@@ -438,14 +439,6 @@ async def keys_in(client, bucket: str) -> int:
     return len(info.state.subjects or {})
 
 
-async def until(condition, what: str) -> None:
-    for _ in range(int(TIMEOUT / 0.1)):
-        if await condition():
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError(what)
-
-
 async def test_tables_opened_and_closed_leave_no_marker_behind(nats_server):
     client = await nats_server.client()
     try:
@@ -467,7 +460,7 @@ async def test_tables_opened_and_closed_leave_no_marker_behind(nats_server):
         async def bounded() -> bool:
             return await keys_in(client, "tables-test") == 4 and await keys_in(client, "leases-test") == 5
 
-        await until(bounded, "the markers of 98 closed tables went: four tables and their owners, one node lease")
+        await until(bounded, what="the markers of 98 closed tables went: four tables and their owners, one node lease")
         assert sorted(table.name for table in await store.load_all()) == sorted(f"table {n}" for n in range(98, 102))
         assert await store.save("table 7", b"again", None) > 0, "a closed table's name is free again"
     finally:

@@ -28,13 +28,6 @@ pytestmark = [
 SCORE = re.compile(r"Battle (\d+), [^.]*\. (?:You have|\w+ has) (\d+), (?:you have|\w+ has) (\d+)\.")
 
 
-async def until(condition, what) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not condition():
-        assert time.monotonic() < deadline, what()
-        await asyncio.sleep(0.1)
-
-
 async def player(port: int, user: str) -> Listener:
     """``user`` through HAProxy, at oak in the line mode; an attempt refused or dropped is tried again."""
     deadline = time.monotonic() + TIMEOUT

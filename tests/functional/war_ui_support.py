@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import replace
 
+from support import waiting
 from support.board_text import drawn as drawn  # what a widget shows
 from support.deals import QUICK_WIN as QUICK_WIN  # one battle and player 1 holds every card
 from support.deals import WAR_PACKETS as WAR_PACKETS  # Alice (player 1) wins on battle 2
@@ -60,13 +61,9 @@ SCREEN_STATES = {
 }
 
 
-async def until(pilot, condition, seconds: float = 10.0) -> None:
+async def until(pilot, condition, seconds: float = waiting.TIMEOUT) -> None:
     """Let the app run until ``condition()`` holds; fail (not hang) if it never does."""
-    for _ in range(int(seconds / 0.02)):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the screen never reached the expected state")
+    await waiting.until(condition, seconds, what="the screen never reached the expected state", wait=pilot.pause)
 
 
 def notices(app) -> list[str]:

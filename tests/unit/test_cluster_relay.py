@@ -10,6 +10,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
+from support.waiting import until
 
 from war_tui.cluster.relay import RelayNode
 from war_tui.cluster.relay_wire import (
@@ -408,14 +409,6 @@ async def nobody(table: str) -> None:
     return None
 
 
-async def until(condition, what: str) -> None:
-    for _ in range(3000):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(what)
-
-
 @pytest.mark.parametrize("how", ["reconnect", "timeout"])
 async def test_a_key_lost_on_the_wire_once_still_arrives_exactly_once(how):
     bus = Bus()
@@ -450,11 +443,11 @@ async def test_a_key_lost_on_the_wire_once_still_arrives_exactly_once(how):
 
         bus.lose = lose_the_first_key
         remote.receive(FLIP)
-        await until(lambda: lost, "the key was sent")
+        await until(lambda: lost, what="the key was sent")
         if how == "reconnect":
             door_node.client.stats["reconnects"] = 1  # its NATS connection moved to another server
-        await until(lambda: links[0].received, "the key never arrived")
-        await until(lambda: not remote.unacknowledged(), "the key was never acknowledged")
+        await until(lambda: links[0].received, what="the key never arrived")
+        await until(lambda: not remote.unacknowledged(), what="the key was never acknowledged")
         assert links[0].received == [FLIP]
         assert door_node.counts.again >= 1 and door_node.counts.gaps == 0
     finally:
@@ -486,7 +479,7 @@ async def test_an_owner_lets_a_quiet_door_go_only_while_its_own_connection_is_up
         node.resend_after_reconnect()
         assert relayed.heard >= before
         node.client.is_connected = True
-        await until(lambda: link.closed, "a door quiet for a lease with the connection up is let go")
+        await until(lambda: link.closed, what="a door quiet for a lease with the connection up is let go")
         assert link.fault, "a door gone quiet is a fault, not its player's leaving: the seat waits for them as it was"
     finally:
         await node.stop()
@@ -525,11 +518,11 @@ async def test_a_door_follows_a_dead_owners_table_once_its_owner_changed_and_onl
         remote.on_moved = lambda conn=remote.conn: moved.append(conn)
     await door.start()
     try:
-        await until(lambda: rounds[0] >= 40, "forty rounds of the relay")
+        await until(lambda: rounds[0] >= 40, what="forty rounds of the relay")
         assert (moved, logged) == ([], []), "no re-route while the dead owner's record names it"
         assert len(looks) <= 2 * 7, "looked at after a pause that doubles: the 1st, 2nd, 4th, ... 32nd round"
         record[0] = "nc"  # another node took the table over
-        await until(lambda: moved, "the connections follow the table")
+        await until(lambda: moved, what="the connections follow the table")
         await asyncio.sleep(3 * lease)  # rounds more, if any were to come
         assert sorted(moved) == sorted(remote.conn for remote in remotes)
         assert logged == ["relay: table oak moved from node na, whose lease ran out, to node nc: re-routing 2 connections"]
@@ -580,7 +573,7 @@ async def test_an_open_request_not_signed_with_the_nodes_key_opens_nothing():
         subject = open_subject("na")
         for data in (request(), stranger.sign(OPENER, subject, request()), KEY.sign(OPENER, "elsewhere", request())):
             bus.deliver(subject, data, asyncio.get_running_loop().create_future(), "_INBOX.x")
-        await until(lambda: len(owner_node.logged) == 3, "each forged request is one line")
+        await until(lambda: len(owner_node.logged) == 3, what="each forged request is one line")
         assert made == [] and owner_node.relayed == {}
         assert all("is skipped (not signed by the node it should come from" in line for line in owner_node.logged)
     finally:
@@ -599,10 +592,10 @@ async def test_updates_and_gone_reach_a_relayed_player_only_from_the_tables_owne
             else (lambda data: KEY.sign("nc", subject, data))  # a node, but not the one the table is relayed to
         for forged in (numbered(LINES, 1, b"forged\n"), GONE + b"forged goodbye\n"):
             bus.deliver(subject, sign(forged), None)
-        await until(lambda: len(door_node.logged) == 2, "each forged update is one line")
+        await until(lambda: len(door_node.logged) == 2, what="each forged update is one line")
         assert remote.take() == b"" and not remote.closed
         bus.deliver(subject, KEY.sign("na", subject, numbered(LINES, 1, b"battle\n")), None)
-        await until(lambda: remote.queued, "the owner's update arrives")
+        await until(lambda: remote.queued, what="the owner's update arrives")
         assert remote.take() == b"battle\n"
     finally:
         for node in (owner_node, door_node):
@@ -623,7 +616,7 @@ async def test_an_open_request_is_taken_once_and_only_fresh(when):
         for _ in range(2):
             bus.deliver(subject, signed, asyncio.get_running_loop().create_future(), "_INBOX.x")
             await settle()
-        await until(lambda: owner_node.logged, "the request sent again is one line")
+        await until(lambda: owner_node.logged, what="the request sent again is one line")
         assert len(made) == (1 if when == "again" else 0)
         assert len(owner_node.logged) == (1 if when == "again" else 2), owner_node.logged
         reason = "it was taken already" if when == "again" else "its time is not within 60 s of this node's clock"

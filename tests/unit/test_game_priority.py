@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 
 import pytest
+from support.waiting import until
 
 from war_tui.serving import priority
 from war_tui.serving.priority import group_nice
 from war_tui.serving.pty_process import PtyProcess
 
 pytestmark = pytest.mark.skipif(group_nice(os.getpid()) is None, reason="the kernel keeps no session groups")
-
-
-async def until(condition, timeout: float = 10.0) -> bool:
-    for _ in range(int(timeout / 0.02)):
-        if condition():
-            return True
-        await asyncio.sleep(0.02)
-    return condition()
 
 
 async def test_a_game_starts_with_the_servers_weight_then_its_group_plays_below_every_newcomer(monkeypatch):

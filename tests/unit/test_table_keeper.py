@@ -6,6 +6,7 @@ import asyncio
 
 from support.checkpoints import ENDLESS_RULES, long_checkpoint
 from support.tables import Recorder
+from support.waiting import until
 
 from war_tui.core.events import BattleWon
 from war_tui.core.rules import Side
@@ -48,17 +49,6 @@ async def keeper_for(store: MemoryTableStore, log: list[str] | None = None, cloc
 
 def battles(sink: Recorder) -> list[BattleWon]:
     return [e for e in sink.events() if isinstance(e, BattleWon)]
-
-
-async def until(condition, timeout: float = 10.0) -> bool:
-    """Whether ``condition()`` came true within ``timeout`` seconds (a generous bound, never a measure)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            return False
-        await asyncio.sleep(0.01)
-    return True
 
 
 def seat_two(reg: Registry):

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import asyncssh
+from support.waiting import TIMEOUT as TIMEOUT  # the tests' one bound on a wait
+from support.waiting import until as until
 
 from war_tui.ssh.keys import AuthorizedKeys
 from war_tui.ssh.server import ServerConfig, SshServer
@@ -41,7 +43,6 @@ FAKE_TABLE_ARGV = (sys.executable, str(FAKE_GAME.with_name("fake_table.py")))  #
 SERVED_NICENESS = ServerConfig.game_nice
 """How far below the server serve-ssh starts its games unless told (``--game-nice``); the tests' servers
 start them beside it."""
-TIMEOUT = 30.0  # a wait on a condition: a busy machine is slow, not wrong
 SSH_OPTIONS = (
     "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
     "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
@@ -120,8 +121,9 @@ async def start_server(
     )
     server = SshServer(config, log=logs.append)
     await server.start()
-    if server.game_parent is not None:
-        await until(lambda: server.game_parent.ready)  # every game of the test is forked from it
+    parent = server.game_parent
+    if parent is not None:
+        await until(lambda: parent.ready)  # every game of the test is forked from it
         logs.remove(next(line for line in logs if line.startswith("game parent ready (pid")))  # logs as --no-preload
     return InProcessServer(server, logs)
 
@@ -146,16 +148,6 @@ async def ready_game(conn: asyncssh.SSHClientConnection, size=(80, 24), **option
     seen = bytearray()
     await read_until(game.stdout, "READY", seen)
     return game, seen
-
-
-async def until(condition, timeout: float = TIMEOUT) -> None:
-    """Wait until ``condition()`` holds; TimeoutError after ``timeout`` seconds."""
-
-    async def wait() -> None:
-        while not condition():
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(wait(), timeout)
 
 
 async def read_until(stream: asyncssh.SSHReader, pattern: str, seen: bytearray | None = None) -> str:
