@@ -193,6 +193,7 @@ def test_the_doors_queue_drops_to_a_gap_past_its_bound_and_asks_the_owner_for_a_
     remote.deliver(numbered(LINES, 1, b"x" * 60 + b"\n"))
     remote.deliver(numbered(LINES, 2, b"y" * 60 + b"\n"))  # past the bound: what is queued is dropped
     assert remote.queued == 0 and remote.dropped == 1
+    assert (relay.counts.behind, relay.counts.unacknowledged) == (1, 0)  # said in the log at a stop
     assert relay.sent == [(f"war-tui.relay.in.na.nb.{remote.conn}", numbered(LINES, 1, encode(Resync()), ack=2))]
     remote.deliver(numbered(LINES, 3, b"z\n"))
     assert remote.take() == b"z\n"
@@ -342,13 +343,14 @@ async def test_the_owner_acknowledges_a_key_once_the_store_kept_what_it_changed(
 async def test_the_owner_gives_up_a_window_the_door_never_acknowledges_for_a_fresh_snapshot():
     link = HeldLink()
     relay, relayed = owner(link)
-    relayed.window = Window(max_messages=2)
+    relayed.window = Window(max_messages=2, counts=relay.counts)
     for _ in range(3):
         link.out = b"u\n"
         relayed.wanted()
         await settle()
     assert relay.data() == [numbered(LINES, 1, b"u\n"), numbered(LINES, 2, b"u\n"), numbered(SKIP, 3)]
     assert link.received == [encode(Resync())] and relayed.dropped == 1
+    assert (relay.counts.unacknowledged, relay.counts.behind) == (1, 0)  # said in the log at a stop
     relayed.receive(b"P3")
     relayed.receive(b"P99")  # an acknowledgement of a number never sent changes nothing
     assert len(relayed.window) == 0
@@ -449,7 +451,7 @@ async def test_a_key_lost_on_the_wire_once_still_arrives_exactly_once(how):
         await until(lambda: links[0].received, what="the key never arrived")
         await until(lambda: not remote.unacknowledged(), what="the key was never acknowledged")
         assert links[0].received == [FLIP]
-        assert door_node.counts.again >= 1 and door_node.counts.gaps == 0
+        assert door_node.counts.again >= 1 and door_node.counts.behind == door_node.counts.unacknowledged == 0
     finally:
         for node in nodes:
             await node.stop()

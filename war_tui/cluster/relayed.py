@@ -109,7 +109,7 @@ class Relayed:
             # The door has not acknowledged a window's worth: give it up, and a fresh snapshot follows the gap.
             self.window.clear()
             self.dropped += 1
-            self.window.counts.gaps += 1
+            self.window.counts.unacknowledged += 1
             self._send(SKIP, b"")
             self.link.receive(encode(Resync()))
             return

@@ -251,7 +251,7 @@ class RemoteLink:
         if not self._queue.fits(body):
             self._queue.clear()
             self.dropped += 1
-            self.window.counts.gaps += 1
+            self.window.counts.behind += 1
             self.receive(encode(Resync()))
             return
         self._queue.append(body)

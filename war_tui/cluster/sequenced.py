@@ -77,15 +77,20 @@ class WireCounts:
     """Messages that came twice (dropped; the other end missed an acknowledgement)."""
     ahead: int = 0
     """Messages dropped for coming too far ahead of one still awaited."""
-    gaps: int = 0
-    """Times a queue or a window past its bound was given up for a fresh snapshot."""
+    behind: int = 0
+    """Times a door's queue for a screen passed its bound (the screen read slower than its table told) and was
+    given up for a fresh snapshot."""
+    unacknowledged: int = 0
+    """Times an owner's window passed its bound (the door acknowledged nothing for a window's worth) and was given
+    up for a fresh snapshot."""
 
     def said(self) -> str | None:
         """The log's line, or None when nothing was relayed."""
         if not self.sent:
             return None
         return (f"relay: {self.sent:,} messages sent since the start, {self.again:,} sent again, {self.duplicates:,} "
-                f"came twice, {self.ahead:,} dropped too far ahead, {self.gaps:,} gaps filled by a fresh snapshot")
+                f"came twice, {self.ahead:,} dropped too far ahead; fresh snapshots for {self.behind:,} screens behind and "
+                f"{self.unacknowledged:,} windows unacknowledged")
 
 
 class Window:
