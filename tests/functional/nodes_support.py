@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import asyncssh
-from ssh_support import TIMEOUT, ClientKey, InProcessServer, Seat, connect, make_key, start_server
+from ssh_support import TIMEOUT, ClientKey, InProcessServer, Seat, ServerProcess, connect, make_key, start_server, until
 from ssh_support.players import MANY, Listener
 
 from war_tui.cluster.config import ClusterConfig
@@ -180,3 +182,73 @@ async def two_nodes(tmp_path: Path, nats_server, start: Start | None = None, **o
         else:
             await close(*pair.seats)
             await stop(pair.a, pair.b)
+
+
+# ------------------------------------------------------------------ nodes as real serve-ssh processes
+
+
+def node_process(tmp_path: Path, nats_server, name: str) -> ServerProcess:
+    """``serve-ssh`` as node ``name``: a data directory of its own, the host key the nodes share."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / name))
+    url = node(nats_server, tmp_path, name).urls[0]
+    return ServerProcess(
+        "--public", "--port", "0", "--nats", url, "--node-lease", str(LEASE), "--host-key", str(tmp_path / "host_key"),
+        "--max-sessions-per-address", "64", env=env,
+    )
+
+
+def count(server: ServerProcess, text: str) -> int:
+    """How many lines of ``server``'s log hold ``text``."""
+    return sum(text in line for line in server.lines)
+
+
+async def logged(server: ServerProcess, text: str, times: int = 1) -> None:
+    """Wait until ``server`` logged ``times`` lines holding ``text`` (while it runs)."""
+
+    def seen() -> bool:
+        assert server.process.poll() is None, f"the server ended: {server.lines}"
+        return count(server, text) >= times
+
+    await until(seen, what=lambda: f"no {text!r} in the log: {server.lines}")
+
+
+@dataclass
+class NodeProcesses:
+    """Nodes of one cluster as serve-ssh processes, and the people connected to them."""
+
+    nodes: list[ServerProcess]
+    ports: list[int]
+    people: list[Listener] = field(default_factory=list)
+    keys: dict[str, ClientKey] = field(default_factory=dict)
+    """The SSH key of each user who has one (the others come with none)."""
+
+    async def come(self, index: int, user: str, command: str = "line table oak") -> Listener:
+        """``user`` connects to node ``index`` (with their key, if they have one) and runs ``command`` with no
+        terminal."""
+        conn = await connect(self.ports[index], self.keys.get(user), username=user)
+        someone = Listener(conn, await conn.create_process(command, encoding=None))
+        self.people.append(someone)
+        return someone
+
+
+@contextlib.contextmanager
+def node_processes(tmp_path: Path, nats_server, *names: str) -> Iterator[NodeProcesses]:
+    """Nodes ``names`` as serve-ssh processes on ``nats_server``, listening; at the end everyone hangs up and every
+    node is woken (a test may have stopped it) and killed, however the test ends, after what each screen and log
+    said is printed (a failure's report shows it)."""
+    nodes: list[ServerProcess] = []
+    processes: NodeProcesses | None = None
+    try:
+        for name in names:
+            nodes.append(node_process(tmp_path, nats_server, name))
+        processes = NodeProcesses(nodes, [server.wait_listening() for server in nodes])
+        yield processes
+    finally:
+        for someone in processes.people if processes is not None else ():
+            print("----", someone.seen.decode(errors="replace"))
+            someone.conn.close()
+        for server in nodes:
+            print("====", "\n".join(server.lines))
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(server.process.pid, signal.SIGCONT)
+            server.stop(signal.SIGKILL)

@@ -16,11 +16,12 @@ import os
 import re
 import signal
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from nodes_support import LEASE, node
-from ssh_support import TIMEOUT, ClientKey, ServerProcess, connect, make_key
+from nodes_support import NodeProcesses, logged, node_processes
+from ssh_support import TIMEOUT, ServerProcess, make_key
 from ssh_support.players import Listener
 
 from war_tui.cluster.router import MOVED
@@ -31,28 +32,6 @@ pytestmark = [pytest.mark.app, pytest.mark.serial]
 GIVEN_UP = ("left seat", "not kept", "closed, nobody was at it", "takes seat")
 """What a node's log says when a seat is given up, or the table closed: never for a player who never left."""
 SCORE = r"Battle (\d+), [^.]*\. (?:You have|\w+ has) (\d+), (?:you have|\w+ has) (\d+)\."
-
-
-def node_process(tmp_path: Path, nats_server, name: str) -> ServerProcess:
-    """``serve-ssh`` as node ``name``: a data directory of its own, the host key the nodes share."""
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / name))
-    url = node(nats_server, tmp_path, name).urls[0]
-    return ServerProcess(
-        "--public", "--port", "0", "--nats", url, "--node-lease", str(LEASE), "--host-key", str(tmp_path / "host_key"),
-        "--max-sessions-per-address", "64", env=env,
-    )
-
-
-async def logged(server: ServerProcess, text: str) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not any(text in line for line in server.lines):
-        assert time.monotonic() < deadline, f"no {text!r} in the log: {server.lines}"
-        await asyncio.sleep(0.1)
-
-
-async def person(port: int, user: str, key: ClientKey | None, command: str = "line table oak") -> Listener:
-    conn = await connect(port, key, username=user)
-    return Listener(conn, await conn.create_process(command, encoding=None))
 
 
 async def counts_at(people: list[Listener], battle: int) -> set[tuple[str, str]]:
@@ -91,51 +70,26 @@ def given_up(*servers: ServerProcess) -> list[str]:
     return [line for server in servers for line in server.lines if any(text in line for text in GIVEN_UP)]
 
 
-class Three:
-    """Nodes A, B, C and the people connected to them, all ended however the test ends."""
-
-    def __init__(self, tmp_path: Path, nats_server) -> None:
-        self.nodes = [node_process(tmp_path, nats_server, name) for name in ("a", "b", "c")]
-        self.ports = [server.wait_listening() for server in self.nodes]
-        self.people: list[Listener] = []
-        self.keys = {user: make_key(tmp_path, f"{user}_key") for user in ("ann", "bob")}
-
-    async def come(self, index: int, user: str, command: str = "line table oak") -> Listener:
-        someone = await person(self.ports[index], user, self.keys.get(user), command)
-        self.people.append(someone)
-        return someone
-
-    def end(self) -> None:
-        """Everyone hung up and every node ended; what each screen and log said is printed, for a failure's report."""
-        for someone in self.people:
-            print("----", someone.seen.decode(errors="replace"))
-        for server in self.nodes:
-            print("====", "\n".join(server.lines))
-        for someone in self.people:
-            someone.conn.close()
-        for server in self.nodes:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(server.process.pid, signal.SIGCONT)
-            server.stop(signal.SIGKILL)
-
-
-async def seated(tmp_path: Path, nats_server) -> tuple[Three, Listener, Listener, Listener]:
-    three = Three(tmp_path, nats_server)
-    ann = await three.come(0, "ann")  # A opens oak and serves it
-    await ann.until("You sit at table oak in seat 1")
-    bob = await three.come(1, "bob")  # relayed from B to A
-    await bob.until("You sit at table oak in seat 2")
-    eve = await three.come(2, "eve", "line watch oak")  # relayed from C to A
-    await eve.until("You are watching table oak")
-    return three, ann, bob, eve
+@contextlib.asynccontextmanager
+async def seated(tmp_path: Path, nats_server) -> AsyncIterator[tuple[NodeProcesses, Listener, Listener, Listener]]:
+    """Nodes A, B, C; ann (her key) at oak through A, which serves it, bob (his key) through B, eve watching
+    through C."""
+    with node_processes(tmp_path, nats_server, "a", "b", "c") as three:
+        three.keys.update({user: make_key(tmp_path, f"{user}_key") for user in ("ann", "bob")})
+        ann = await three.come(0, "ann")  # A opens oak and serves it
+        await ann.until("You sit at table oak in seat 1")
+        bob = await three.come(1, "bob")  # relayed from B to A
+        await bob.until("You sit at table oak in seat 2")
+        eve = await three.come(2, "eve", "line watch oak")  # relayed from C to A
+        await eve.until("You are watching table oak")
+        yield three, ann, bob, eve
 
 
 async def test_an_owner_paused_past_its_lease_moves_connections_never_seats(tmp_path, nats_server):
     """The owner stops before anyone flipped, within the short stay of bob's sitting: the table moves, ann's
     connection to the paused node and bob's relayed one follow it, and each seat stays its player's."""
-    three, ann, bob, eve = await seated(tmp_path, nats_server)
-    a, b, c = three.nodes
-    try:
+    async with seated(tmp_path, nats_server) as (three, ann, bob, eve):
+        a, b, c = three.nodes
         os.kill(a.process.pid, signal.SIGSTOP)  # past its lease: B or C takes oak over, bob and eve follow it
         await asyncio.wait_for(_taken(b, c), TIMEOUT)
         await bob.until(re.escape(MOVED))
@@ -150,8 +104,6 @@ async def test_an_owner_paused_past_its_lease_moves_connections_never_seats(tmp_
             moved = someone.seen.decode(errors="replace").split(MOVED, 1)[1]
             assert "You are watching" not in moved and LET_GO not in someone.seen.decode(errors="replace")
         assert given_up(*three.nodes) == []
-    finally:
-        three.end()
 
 
 async def _taken(*servers: ServerProcess) -> None:
@@ -162,9 +114,8 @@ async def _taken(*servers: ServerProcess) -> None:
 async def test_a_players_node_killed_keeps_their_seat_and_requests(tmp_path, nats_server):
     """bob's own node dies (kill -9) while he asks to stop at wars: the owner lets his silent relay go without
     giving up his seat or his request, and bob, back through C, plays on in seat 2."""
-    three, ann, bob, eve = await seated(tmp_path, nats_server)
-    a, b, c = three.nodes
-    try:
+    async with seated(tmp_path, nats_server) as (three, ann, bob, eve):
+        a, b, c = three.nodes
         ann.say(b"\n")
         bob.say(b"\n")
         await counts_at([ann, bob, eve], 1)
@@ -180,5 +131,3 @@ async def test_a_players_node_killed_keeps_their_seat_and_requests(tmp_path, nat
         bob.say(b"\n")
         assert len(await counts_at([ann, bob, eve], 2)) == 1, "one battle, the same counts on every screen"
         assert given_up(a, c) == []
-    finally:
-        three.end()

@@ -8,42 +8,15 @@ restart) and **taking over again** (a kill -9 of the node that took its table gi
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 import signal
 import time
-from pathlib import Path
 
 import pytest
-from nodes_support import LEASE, line_player, node
-from ssh_support import TIMEOUT, ServerProcess
+from nodes_support import LEASE, count, logged, node_processes
 from ssh_support.players import Listener
 
 pytestmark = [pytest.mark.app, pytest.mark.serial]
-
-
-def node_process(tmp_path: Path, nats_server, name: str) -> ServerProcess:
-    """``serve-ssh`` as node ``name``: a data directory of its own, the host key the nodes share."""
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / name))
-    url = node(nats_server, tmp_path, name).urls[0]
-    return ServerProcess(
-        "--public", "--port", "0", "--nats", url, "--node-lease", str(LEASE), "--host-key", str(tmp_path / "host_key"),
-        "--max-sessions-per-address", "64", env=env,
-    )
-
-
-async def logged(server: ServerProcess, text: str, count: int = 1) -> None:
-    """Wait until ``server`` logged ``count`` lines holding ``text``."""
-    deadline = time.monotonic() + TIMEOUT
-    while sum(text in line for line in server.lines) < count:
-        assert time.monotonic() < deadline, f"no {text!r} in the log: {server.lines}"
-        assert server.process.poll() is None, f"the server ended: {server.lines}"
-        await asyncio.sleep(0.1)
-
-
-def count(server: ServerProcess, text: str) -> int:
-    return sum(text in line for line in server.lines)
 
 
 async def flip(ann: Listener, bob: Listener) -> None:
@@ -61,18 +34,12 @@ async def battle_reached(person: Listener, battle: int) -> None:
 
 
 async def test_a_node_paused_past_its_lease_loses_it_rejoins_and_takes_tables_over_again(tmp_path, nats_server):
-    people: list[Listener] = []
-    a = node_process(tmp_path, nats_server, "a")
-    b: ServerProcess | None = None
-    try:
-        port_a = a.wait_listening()
-        b = node_process(tmp_path, nats_server, "b")
-        port_b = b.wait_listening()
-        ann = await line_player(port_a, "ann")  # A opens oak and owns it
+    with node_processes(tmp_path, nats_server, "a", "b") as nodes:
+        a, b = nodes.nodes
+        ann = await nodes.come(0, "ann")  # A opens oak and owns it
         await ann.until("You sit at table oak in seat 1")
-        bob = await line_player(port_b, "bob")  # relayed from B to A
+        bob = await nodes.come(1, "bob")  # relayed from B to A
         await bob.until("seat 2")
-        people += [ann, bob]
         for _ in (1, 2):
             await flip(ann, bob)
 
@@ -89,8 +56,7 @@ async def test_a_node_paused_past_its_lease_loses_it_rejoins_and_takes_tables_ov
         await logged(a, "holds a fresh lease")
         assert count(a, "lost its lease") == 1 and count(a, "holds a fresh lease") == 1
         ann.conn.close()
-        ann = await line_player(port_b, "ann")
-        people.append(ann)
+        ann = await nodes.come(1, "ann")
         await ann.until("seat 1")
         await battle_reached(ann, 2)
         await flip(ann, bob)
@@ -102,8 +68,7 @@ async def test_a_node_paused_past_its_lease_loses_it_rejoins_and_takes_tables_ov
         print(f"the rejoined node took oak over {time.monotonic() - killed:.1f} s after the kill -9 (lease {LEASE} s)")
         for person in (ann, bob):
             person.conn.close()
-        ann, bob = await line_player(port_a, "ann"), await line_player(port_a, "bob")
-        people += [ann, bob]
+        ann, bob = await nodes.come(0, "ann"), await nodes.come(0, "bob")
         await ann.until("seat 1")
         await bob.until("seat 2")
         await battle_reached(ann, 3)
@@ -111,11 +76,3 @@ async def test_a_node_paused_past_its_lease_loses_it_rejoins_and_takes_tables_ov
         await battle_reached(bob, 4)
         assert count(a, "lost its lease") == 1, "one loss, one line"
         assert count(b, "relay: table oak moved") == 1 and "from another connection" not in bob.seen.decode()
-    finally:
-        for person in people:
-            person.conn.close()
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(a.process.pid, signal.SIGCONT)
-        a.stop(signal.SIGKILL)
-        if b is not None:
-            b.stop(signal.SIGKILL)

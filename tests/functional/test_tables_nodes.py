@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import time
-from pathlib import Path
 
 import pytest
 from nats.errors import TimeoutError as NatsTimeout
-from nodes_support import FAKE_TABLE, LEASE, close, keys, kill_node, line_player, node, play, sit, stop, two_nodes
-from ssh_support import ServerProcess, start_server, until
-from ssh_support.players import MANY, Listener
+from nodes_support import FAKE_TABLE, LEASE, close, keys, kill_node, node, node_processes, play, sit, stop, two_nodes
+from ssh_support import start_server, until
+from ssh_support.players import MANY
 
 from war_tui.cluster.relay_wire import GONE, LINES, LOST, new_conn_id, open_subject, out_subject
 from war_tui.cluster.router import MOVED
@@ -243,33 +241,17 @@ async def test_a_player_whose_node_died_keeps_the_seat_at_a_table_served_elsewhe
         await play(ann, bob, 1, first=3)
 
 
-def node_process(tmp_path: Path, nats_server, name: str) -> ServerProcess:
-    """``serve-ssh`` as node ``name``: a data directory of its own, the host key the nodes share."""
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / name))
-    url = node(nats_server, tmp_path, name).urls[0]
-    return ServerProcess(
-        "--public", "--port", "0", "--nats", url, "--node-lease", str(LEASE), "--host-key", str(tmp_path / "host_key"),
-        "--max-sessions-per-address", "64", env=env,
-    )
-
-
 @pytest.mark.app  # the real game, in the line mode
 async def test_kill_9_of_the_owner_process_moves_the_table_and_keeps_every_seat(tmp_path, nats_server):
     """Two serve-ssh processes on one NATS; ann plays on A (the owner), bob on B. A is killed with SIGKILL:
     B takes the table over at the battle they reached, bob plays on in his seat, ann reconnects to B and
     sits in hers."""
-    people: list[Listener] = []
-    a = node_process(tmp_path, nats_server, "a")
-    b: ServerProcess | None = None
-    try:
-        port_a = a.wait_listening()
-        b = node_process(tmp_path, nats_server, "b")
-        port_b = b.wait_listening()
-        ann = await line_player(port_a, "ann")
+    with node_processes(tmp_path, nats_server, "a", "b") as nodes:
+        a, b = nodes.nodes
+        ann = await nodes.come(0, "ann")
         await ann.until("You sit at table oak in seat 1")
-        bob = await line_player(port_b, "bob")
+        bob = await nodes.come(1, "bob")
         await bob.until("seat 2")
-        people += [ann, bob]
         for battle in range(1, 4):  # each flips once the last battle is on both screens (a key stands for what it saw)
             ann.say(b"\n")
             bob.say(b"\n")
@@ -278,8 +260,7 @@ async def test_kill_9_of_the_owner_process_moves_the_table_and_keeps_every_seat(
         a.stop(9)
         ann.conn.close()
         await bob.until(r"(?s)the table moved.*Back in step: game 1, battle 3\. ")
-        ann = await line_player(port_b, "ann")
-        people.append(ann)
+        ann = await nodes.come(1, "ann")
         await ann.until("seat 1")
         ann.say(b"score\n")
         await ann.until("Battle 3, ")
@@ -289,12 +270,6 @@ async def test_kill_9_of_the_owner_process_moves_the_table_and_keeps_every_seat(
         ann.say(b"score\n")
         await ann.until("Battle 4, ")
         assert any("oak taken over" in line for line in b.lines), b.lines
-    finally:
-        for person in people:
-            person.conn.close()
-        a.stop(9)
-        if b is not None:
-            b.stop()
 
 
 async def test_a_relayed_player_the_owner_let_go_reaches_the_table_again_in_his_seat(tmp_path, nats_server):
