@@ -211,3 +211,20 @@ def test_bad_input_is_one_line_and_exit_status_2(stats_db: Path, argv: list[str]
     )
     assert done.returncode == 2
     assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**63 - 1), rules=rules_st)
+def test_a_thousand_games_of_varied_house_rules_replay_exactly_and_their_export_reads_back(
+    tmp_path_factory, seed: int, rules: Rules
+):
+    """The issue's goal: for 1,000 games, every battle's cards and counts are the engine's, and the JSON
+    export reads back as the same game."""
+    game, told = engine_battles(seed, rules)
+    replay = Replay(seed, rules)
+    assert [as_told(b) for b in replay.played()] == told
+    assert (replay.battles, replay.counts, replay.result) == (game.battles, game.counts, game.result)
+    path = tmp_path_factory.getbasetemp() / "thousand.json"
+    path.write_text("".join(json_chunks(replay, ("Ann", "Bob"))))
+    again, names = read_game_file(path)
+    assert names == ("Ann", "Bob") and [as_told(b) for b in again.played()] == told
