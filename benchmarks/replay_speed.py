@@ -10,7 +10,10 @@ Three parts, medians printed (docs/performance.md has the figures):
   building the ``Replay`` to the replay screen's first frame with battle 1 on it.
 - **seek**: End, g 1500, and the next war, each from the key to the frame with that battle on it (the
   pilot's press waits for the app to settle, a fixed cost of its own); then End, Home and the next war
-  again as the action alone followed by the whole screen rendered (``export_screenshot``), marked ``*``.
+  again as the action alone followed by the whole screen rendered (``export_screenshot``), marked ``*``;
+  then End, g 1500 and the next war as a terminal sees them, marked ``>``: the key posted to the app as a
+  terminal's would be, until the frame with that battle is written out (the app drawing for a terminal
+  through the recording driver of ``war-tui export --format cast``, at Textual's usual 60 updates a second).
 
     .venv/bin/python benchmarks/replay_speed.py
     .venv/bin/python benchmarks/replay_speed.py --games 1000 --repeats 7
@@ -27,11 +30,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from textual import events
+
 from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon, Event, GameOver
 from war_tui.core.rules import Gather, Rules
 from war_tui.stats.export import json_chunks, read_game_file
 from war_tui.stats.replay import Replay
+from war_tui.ui.cast import RecordingApp
 from war_tui.ui.components.pile import Pile
 from war_tui.ui.replay_app import ReplayApp
 from war_tui.ui.screens.replay import ReplayScreen
@@ -117,6 +123,41 @@ async def open_and_seek() -> dict[str, tuple[float, float]]:
     return times
 
 
+async def key_to_frame() -> dict[str, tuple[float, float]]:
+    """Seconds (wall, CPU) from a key posted to the app to the frame with its battle written out."""
+    times: dict[str, tuple[float, float]] = {}
+    replay = Replay(LONG_SEED, Rules())
+    app = RecordingApp(replay, ("Ann", "Bob"), speed=1)
+    async with app.run_test(headless=False, size=(80, 24)) as pilot:
+        driver = app.recorder
+        assert driver is not None
+        while not isinstance(app.screen, ReplayScreen):
+            await pilot.pause()
+        await pilot.pause()
+        driver.take()
+        war = replay.next_war(1500)
+        for name, typed, key, battle in (
+            ("End>", (), "end", replay.battles),
+            ("g 1500>", ("g", "1", "5", "0", "0"), "enter", 1500),
+            ("next war>", (), "right_square_bracket", war),
+        ):
+            await pilot.press(*typed)  # the digits after g, untimed
+            await pilot.pause()
+            driver.take()
+            words = f"battle {battle:,} of"
+            before, cpu = time.perf_counter(), time.process_time()
+            app.post_message(events.Key(key, None))
+            seen = ""
+            deadline = time.monotonic() + 30
+            while words not in seen:
+                if time.monotonic() > deadline:
+                    sys.exit(f"{name}: no frame with {words} in 30 s")
+                await asyncio.sleep(0.0005)
+                seen += driver.take()
+            times[name] = time.perf_counter() - before, time.process_time() - cpu
+    return times
+
+
 async def until_shown(pilot, app: ReplayApp, battle: int | None) -> None:
     """Until the pile holds ``battle`` and a frame has been drawn since."""
     while True:
@@ -135,7 +176,7 @@ def main() -> None:
     args = parser.parse_args()
     games, battles, seconds = exact(args.games)
     print(f"exact: {games:,} games, {battles:,} battles, every one the engine's; export read back ({seconds:.1f} s)")
-    runs = [asyncio.run(open_and_seek()) for _ in range(args.repeats)]
+    runs = [{**asyncio.run(open_and_seek()), **asyncio.run(key_to_frame())} for _ in range(args.repeats)]
     for name in runs[0]:
         wall = sorted(run[name][0] * 1000 for run in runs)
         cpu = statistics.median(run[name][1] * 1000 for run in runs)
