@@ -23,11 +23,19 @@ from ..cluster.config import DEFAULT_LEASE, MAX_LEASE, MIN_LEASE
 from ..cluster.errors import ClusterUnavailable
 from ..core.rules import Rules
 from ..presentation.words import plural
-from ..serving.config import GAME_OPTIONS, LISTEN_HOST, GameConfig
+from ..serving.config import (
+    DEFAULT_PORT,
+    GAME_OPTIONS,
+    LISTEN_HOST,
+    MAX_UNAUTHENTICATED,
+    NO_FANOUT,
+    RENDERERS_PER_TABLE,
+    SPECTATOR_BACKLOG_KB,
+    GameConfig,
+)
 from ..settings.options import Option, add_flags, from_flags, whole
 from ..settings.served import ERROR_FD_VARIABLE
 from ..settings.values import nats_url_value, rows_value
-from ..ssh.config import DEFAULT_PORT, MAX_UNAUTHENTICATED, NO_FANOUT, RENDERERS_PER_TABLE, SPECTATOR_BACKLOG_KB
 from ..stats import StatsStore, served_path
 from ..stats.store import MAX_ROWS, MIN_ROWS
 from .cluster_access import cluster_config, creds_value, tls_ca_value, tls_cert_value, tls_key_value, token_file_value

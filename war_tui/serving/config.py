@@ -40,6 +40,31 @@ MAX_IDLE_MINUTES = 7 * 24 * 60
 LISTEN_HOST = Option("host", "127.0.0.1", help="address to listen on (default {default})")
 """Where the doors listen: ``--host``, the SSH door's and ``serve``'s web door's alike."""
 
+# The SSH door's own flags (``ssh.server.ServerConfig``'s fields take them). They are declared here, with the
+# flags every door shares, because ``serve`` parses them whichever doors it opens: the web door alone loads
+# nothing of the SSH door.
+DEFAULT_PORT = 2222
+KIB = 1024
+MAX_RENDERERS_PER_TABLE = 64
+MAX_UNAUTHENTICATED = whole(
+    "max_unauthenticated", 1, MAX_SESSIONS, 64, metavar="N",
+    help="connections not yet logged in, {low}-{high:,}; past it the oldest is dropped (default {default})")
+RENDERERS_PER_TABLE = whole(
+    "renderers_per_table", 1, MAX_RENDERERS_PER_TABLE, 4, metavar="N",
+    help="game processes drawing one table for its spectators, or the lobby for those browsing it (one per"
+    " screen size and terminal kind), {low}-{high}; a spectator past it gets a game of their own"
+    " (default {default})")
+SPECTATOR_BACKLOG_KB = whole(
+    "spectator_backlog_kb", 16, 16 * KIB, 128, metavar="KB",
+    help="a shared rendering's output the server holds for one slow spectator, {low}-{high:,} KB; past it"
+    " they get the whole screen afresh once they catch up (default {default})")
+SPECTATOR_BACKLOG = SPECTATOR_BACKLOG_KB.default * KIB
+"""Bytes of a renderer's stream the server holds for one spectator before it stops copying to them."""
+NO_FANOUT = Option(
+    "no_fanout", False, kind="switch",
+    help="give every spectator a game process of their own instead of sharing one rendering per table,"
+    " screen size and terminal kind")
+
 
 @dataclass(frozen=True, kw_only=True)
 class GameConfig:

@@ -14,13 +14,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..serving.commands import TableMode
+from ..serving.config import SPECTATOR_BACKLOG
 from ..serving.house import House
 from ..serving.launcher import start_game
 from ..serving.pty_process import PtyProcess
 from ..serving.tables.place import game_socket
 from ..serving.tables.socket import TableSocket
 from ..tables import TableRefused
-from .config import SPECTATOR_BACKLOG
 from .screen_copy import ScreenCopy
 
 MAX_SPECTATORS_PER_RENDERER = 1000

@@ -14,13 +14,21 @@ from typing import Any
 import asyncssh
 
 from ..presentation.words import plural
-from ..serving.config import LISTEN_HOST, GameConfig
+from ..serving.config import (
+    DEFAULT_PORT,
+    KIB,
+    LISTEN_HOST,
+    MAX_UNAUTHENTICATED,
+    NO_FANOUT,
+    RENDERERS_PER_TABLE,
+    SPECTATOR_BACKLOG_KB,
+    GameConfig,
+)
 from ..serving.goodbyes import SHUTDOWN
 from ..serving.limits import address_key
 from ..serving.log_format import LogLine, place_fields
 from ..serving.server import GameServer, stderr_log
 from ..settings.options import setting
-from .config import DEFAULT_PORT, KIB, MAX_UNAUTHENTICATED, NO_FANOUT, RENDERERS_PER_TABLE, SPECTATOR_BACKLOG_KB
 from .env_requests import env_hook_missing, refuse_unwanted_env
 from .fanout import FanoutHub
 from .keys import AuthorizedKeys, host_secret, without_sha1
