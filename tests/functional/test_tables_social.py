@@ -35,7 +35,7 @@ async def test_your_packet_is_marked_and_sits_at_the_bottom_for_either_seat():
         app = table_app(fd)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.query_one("#packet-p1", Packet).yours)
-            packets = app.query_one("#packets").children
+            packets = app.query_one("#table").query(Packet)
             assert [p.id for p in packets] == ["packet-p2", "packet-p1"]  # seat 1's own packet at the bottom
             assert app.query_one("#pile").flipped
             assert not app.query_one("#packet-p2", Packet).yours

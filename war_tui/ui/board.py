@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
@@ -143,15 +143,15 @@ class Board(Screen[None]):
             local_only = (Board.names, Board.shown_steps) if self.local else ()
             yield seats.data_bind(Board.table_state, Board.you, Board.emotes, *local_only)
             yield RequestsLine(id="requests").data_bind(Board.requests)
-        with Horizontal(id="table"):
-            with Vertical(id="packets"):
-                yield Packet(Side.P1, names, g, id="packet-p1").data_bind(Board.names, **shown)
-                yield Packet(Side.P2, names, g, id="packet-p2").data_bind(Board.names, **shown)
+        # One container on the board: the table's grid, the packets in its left column, the pile across both rows
+        # on the right (the top packet, the pile, the bottom packet, in that order); a frame repaints what changed.
+        with Container(id="table"):
+            yield Packet(Side.P1, names, g, id="packet-p1").data_bind(Board.names, **shown)
             hints = TWO_PLAYER_HINTS if self.local else SOLO_HINTS
             yield Pile(names, g, hints=hints, id="pile").data_bind(Board.battle, Board.shown_steps, Board.names)
-        with Vertical(id="charts"):
-            yield CardBar(names, g, id="card-bar").data_bind(Board.names, **shown)
-            yield CountTrend(names, g, id="trend").data_bind(Board.deal, Board.names, battle=Board.settled)
+            yield Packet(Side.P2, names, g, id="packet-p2").data_bind(Board.names, **shown)
+        yield CardBar(names, g, id="card-bar").data_bind(Board.names, **shown)
+        yield CountTrend(names, g, id="trend").data_bind(Board.deal, Board.names, battle=Board.settled)
         log = BattleLog(names, g, id="log").data_bind(Board.names, **shown)
         yield log.data_bind(note=Board.log_note) if self.seats else log
         yield GameFooter(ascii=g.ascii).data_bind(plan=Board.footer_plan)
@@ -178,9 +178,10 @@ class Board(Screen[None]):
             packet.yours = side is mine
         self.query_one(Pile).flipped = mine is Side.P1
         top, bottom = (Side.P2, Side.P1) if mine is Side.P1 else (Side.P1, Side.P2)
-        container = self.query_one("#packets")
-        if container.children and container.children[0] is not packets[top]:
-            container.move_child(packets[top], before=packets[bottom])
+        table, pile = self.query_one("#table"), self.query_one(Pile)
+        if table.children and table.children[0] is not packets[top]:
+            table.move_child(packets[top], before=pile)
+            table.move_child(packets[bottom], after=pile)
 
     def _footer_plan(self, you: You | None) -> FooterPlan:
         """The footer's plan for this way to play, and at a table for what ``you`` does there."""
