@@ -6,6 +6,7 @@ as none."""
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 ZWJ = "\u200d"  # joins the next character to this one's picture (family emoji)
 VS16 = "\ufe0f"  # asks for the emoji picture: two cells for a symbol such as ♥
@@ -23,9 +24,11 @@ def char_width(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
-def clusters(text: str) -> list[tuple[str, int]]:
+@lru_cache(maxsize=4096)
+def clusters(text: str) -> tuple[tuple[str, int], ...]:
     """``text`` as the pieces a terminal draws as one (a character with its marks, an emoji sequence), with
-    the cells each takes: the measure Rich uses, so a frame drawn here meets the border Textual draws."""
+    the cells each takes: the measure Rich uses, so a frame drawn here meets the border Textual draws.
+    Kept for the texts asked most (the cards' rows are drawn again every battle), a bounded number."""
     out: list[tuple[str, int]] = []
     joined = False
     for char in text:
@@ -38,7 +41,7 @@ def clusters(text: str) -> list[tuple[str, int]]:
             continue
         out.append((char, char_width(char)))
         joined = False
-    return out
+    return tuple(out)
 
 
 def cell_width(text: str) -> int:
