@@ -87,3 +87,12 @@ def test_the_cast_of_a_game_file_names_no_game(tmp_path: Path, capsys):
     assert code == 0
     _, _, screen = played(out)
     assert "Replay: Ann v Bob" in "\n".join(screen.display)
+
+
+def test_ascii_draws_the_recording_in_ascii_characters_only(stats_db: Path, capsys):
+    code, out, _ = run_main(["export", "1", "--format", "cast", "--speed", "8", "--size", "40x12", "--ascii",
+                             "--stats-db", str(stats_db)], capsys)
+    assert code == 0
+    _, _, screen = played(out)
+    text = "\n".join(screen.display)
+    assert "battle 34 of 34" in text and text.isascii()

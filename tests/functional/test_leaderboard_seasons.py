@@ -142,3 +142,23 @@ def test_the_seasons_snapshot(snap_compare, tmp_path):
         await showing(pilot, "this week")
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=this_week)
+
+
+async def test_in_a_served_lobby_enter_on_the_leaderboard_replays_and_esc_comes_back(tmp_path):
+    from test_leaderboard import in_the_lobby, leaderboard_read, lobby_app
+
+    app = lobby_app(seasons_file(tmp_path / "served.sqlite3"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await in_the_lobby(pilot)
+        await pilot.press("s")
+        board = await leaderboard_read(pilot)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and board.leaders
+        assert replay.replay.battles == board.leaders[0].longest
+        assert "war-tui replay" not in screen_text(app)  # the server's statistics: no local command to offer
+        await pilot.press("end")
+        await until(pilot, lambda: replay.at == replay.replay.battles)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is board)

@@ -75,8 +75,12 @@ class GameFooter(LineWidget, can_focus=False):
             seen.add(binding.action)
             action = PALETTE if palette else binding.action.rpartition(".")[2].partition("(")[0]
             group = binding.group.description if binding.group is not None and binding.group.compact else None
+            key = binding.key.split(",")[0]
+            display = app.get_key_display(binding)
+            if self.ascii and not display.isascii():  # Textual shows an arrow key as an arrow: --ascii names it
+                display = key
             hints.append(KeyHint(
-                key=binding.key.split(",")[0], display=app.get_key_display(binding), description=binding.description,
+                key=key, display=display, description=binding.description,
                 action=action, enabled=enabled, group=group, tooltip=tooltip or binding.tooltip,
             ))
         self.hints = tuple(hints)

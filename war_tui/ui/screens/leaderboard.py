@@ -219,7 +219,8 @@ class LeaderboardScreen(Screen[None]):
             return
         from .replay import ReplayScreen  # loaded when first asked for
 
-        self.app.push_screen(ReplayScreen(replay, (record.p1_name, record.p2_name), self.glyphs, game_id=record.id))
+        self.app.push_screen(ReplayScreen(replay, (record.p1_name, record.p2_name), self.glyphs, game_id=record.id,
+                                          local=False))  # the server's statistics: no command here reaches it
 
     def action_close(self) -> None:
         self.dismiss()
