@@ -96,3 +96,15 @@ def test_ascii_draws_the_recording_in_ascii_characters_only(stats_db: Path, caps
     _, _, screen = played(out)
     text = "\n".join(screen.display)
     assert "battle 34 of 34" in text and text.isascii()
+
+
+def test_names_reach_the_recordings_title_as_plain_text(tmp_path: Path, capsys):
+    path = tmp_path / "stats.db"
+    store = StatsStore.open(path)
+    game = Game.deal(SEED, Rules())
+    game.play()
+    assert store.record(GameRecord.from_game(game, ("Ann\x1b[2J", "Bob\u202e\nEve")))
+    code, out, _ = run_main(["export", "1", "--format", "cast", "--speed", "8", "--stats-db", str(path)], capsys)
+    assert code == 0
+    title = json.loads(out.splitlines()[0])["title"]
+    assert title.isprintable() and "\x1b" not in title and title.startswith("war-tui replay: Ann")

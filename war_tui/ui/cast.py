@@ -22,6 +22,7 @@ from textual.app import App
 from textual.drivers.headless_driver import HeadlessDriver
 
 from ..stats.replay import Replay
+from ..untrusted import plain_text
 from .replay_app import ReplayApp
 from .screens.replay import STEP_SECONDS, ReplayScreen
 
@@ -144,7 +145,9 @@ async def write_cast(replay: Replay, names: tuple[str, str], out: TextIO, *, spe
     duration = schedule[-1][0] + 1 / speed if schedule else 0.0
     header = {
         "version": 2, "width": size[0], "height": size[1], "duration": round(duration, 6),
-        "title": f"war-tui replay: {names[0]} v {names[1]}, seed {replay.seed}, {replay.rules.describe()}",
+        "title": " ".join(plain_text(
+            f"war-tui replay: {names[0]} v {names[1]}, seed {replay.seed}, {replay.rules.describe()}"
+        ).split()),  # a player's asciinema shows it as a line of text: no control character, no line break
         "env": {"TERM": ENVIRONMENT["TERM"]},
     }
     out.write(json.dumps(header) + "\n")
