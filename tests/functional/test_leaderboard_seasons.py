@@ -162,3 +162,16 @@ async def test_in_a_served_lobby_enter_on_the_leaderboard_replays_and_esc_comes_
         await until(pilot, lambda: replay.at == replay.replay.battles)
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is board)
+
+
+async def test_at_40_columns_the_title_still_names_the_whole_season(tmp_path):
+    app = BoardApp(seasons_file(tmp_path / "served.sqlite3"))
+    async with app.run_test(size=(40, 12)) as pilot:
+        await showing(pilot, "all time")
+        await pilot.press("tab")
+        await showing(pilot, "7-13 Dec 2026")
+        assert title(app) == "Leaderboard: this week, 7-13 Dec 2026"  # (UTC) left out: it would not fit
+        await pilot.press("p")
+        await showing(pilot, "week of 30 Nov")
+        assert title(app) == "The week of 30 Nov-6 Dec 2026"
+        assert screen_text(app).splitlines()[0].strip() == "The week of 30 Nov-6 Dec 2026"

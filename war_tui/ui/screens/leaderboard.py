@@ -76,7 +76,7 @@ class LeaderboardScreen(Screen[None]):
         """The clock seasons are taken from (UTC)."""
 
     def compose(self) -> ComposeResult:
-        yield Static(plain(self._title()), id="leaderboard-title")
+        yield Static(plain(self._title(self.app.size.width)), id="leaderboard-title")
         yield Static(plain(EXPLAINED), id="leaderboard-about")
         yield DataTable(id="leaderboard-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="leaderboard-message")
@@ -92,11 +92,20 @@ class LeaderboardScreen(Screen[None]):
     def _today(self) -> date:
         return self.now().astimezone(UTC).date()
 
-    def _title(self) -> str:
-        return f"Leaderboard: {self.season.describe(self._today())}" + ("" if self.season.start is None else " (UTC)")
+    def _title(self, width: int) -> str:
+        """The season on show, in the fullest words that fit ``width`` (less the title's padding)."""
+        words = self.season.describe(self._today())
+        utc = "" if self.season.start is None else " (UTC)"
+        for title in (f"Leaderboard: {words}{utc}", f"Leaderboard: {words}", words[0].upper() + words[1:]):
+            if len(title) <= width - 2:
+                return title
+        return title
+
+    def _show_title(self) -> None:
+        self.query_one("#leaderboard-title", Static).update(plain(self._title(self.size.width or self.app.size.width)))
 
     def watch_season(self) -> None:
-        self.query_one("#leaderboard-title", Static).update(plain(self._title()))
+        self._show_title()
         self.refresh_bindings()
         if not self.store.user_disabled:
             self._show_season()
@@ -145,6 +154,7 @@ class LeaderboardScreen(Screen[None]):
         self._fill(leaders)
 
     def on_resize(self, event: events.Resize) -> None:
+        self._show_title()
         if self.leaders:
             self._fill(self.leaders)  # the columns and the room for names follow the width
 
