@@ -192,13 +192,34 @@ def test_the_doors_queue_drops_to_a_gap_past_its_bound_and_asks_the_owner_for_a_
     remote.on_output = lambda: woken.append(True)
     remote.deliver(numbered(LINES, 1, b"x" * 60 + b"\n"))
     remote.deliver(numbered(LINES, 2, b"y" * 60 + b"\n"))  # past the bound: what is queued is dropped
-    assert remote.queued == 0 and remote.dropped == 1
+    remote.deliver(numbered(LINES, 3, b"y\n"))  # and what comes after, until the screen reads again
+    assert remote.queued == 0 and remote.dropped == 1 and woken
     assert (relay.counts.behind, relay.counts.unacknowledged) == (1, 0)  # said in the log at a stop
-    assert relay.sent == [(f"war-tui.relay.in.na.nb.{remote.conn}", numbered(LINES, 1, encode(Resync()), ack=2))]
-    remote.deliver(numbered(LINES, 3, b"z\n"))
+    assert remote.take() == b""  # the screen reads: the owner is asked for a fresh snapshot, once
+    assert relay.sent == [(f"war-tui.relay.in.na.nb.{remote.conn}", numbered(LINES, 1, encode(Resync()), ack=3))]
+    remote.deliver(numbered(LINES, 4, b"z\n"))
     assert remote.take() == b"z\n"
-    remote.deliver(numbered(END, 4))
+    remote.deliver(numbered(END, 5))
     assert remote.finished
+
+
+def test_a_spectator_on_the_doors_shared_screen_asks_for_no_snapshot_until_its_own_game_reads():
+    """A relayed spectator watching the door's shared rendering reads nothing of its own link (``max_queued`` 0):
+    the owner's updates are dropped without a word to the owner, not answered with a snapshot each; once its own
+    game reads, one fresh snapshot is asked for."""
+    relay, remote = door(max_queued=0)
+    woken: list[bool] = []
+    remote.on_output = lambda: woken.append(True)
+    for number in range(1, 9):
+        remote.deliver(numbered(LINES, number, b"BATTLE %d\n" % number))
+        assert remote.take() == b""  # a pump that looks finds nothing, and asks nothing
+    assert [data for data in relay.data() if data.startswith(LINES)] == []
+    remote.max_queued = 1000  # its own game now
+    assert len(woken) == 2  # behind once, and read again
+    assert remote.take() == b""
+    assert [data for data in relay.data() if data.startswith(LINES)] == [numbered(LINES, 1, encode(Resync()), ack=8)]
+    remote.deliver(numbered(LINES, 9, b"SNAPSHOT\n"))
+    assert remote.take() == b"SNAPSHOT\n"
 
 
 def test_the_door_takes_the_owners_lines_once_and_in_order():

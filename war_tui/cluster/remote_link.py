@@ -99,8 +99,10 @@ class RemoteLink:
     The same interface as a ``Link`` as the door's table socket uses it. Lines go out numbered and are kept until
     the owner acknowledges them (at most a ``Window``: past it the connection's keys are dropped, and the log says
     so once). Updates are taken once, in order; the queue holds at most ``max_queued`` bytes: past it what is
-    queued is dropped and the owner is asked for a fresh snapshot (the screen's sequence numbers see the gap and
-    ask for one too; the owner serves one per ``RESYNC_GAP``)."""
+    queued is dropped, and so is what comes after, until the connection is read again: then the owner is asked for
+    a fresh snapshot (the screen's sequence numbers see the gap and ask for one too; the owner serves one per
+    ``RESYNC_GAP``). A spectator watching the door's shared rendering reads nothing (``max_queued`` 0): it asks
+    for nothing until its own game reads, as a ``Link`` does, never a snapshot per update."""
 
     def __init__(self, relay: DoorRelay, owner: str, table: str, *, max_queued: int = MAX_QUEUED_BYTES,
                  clock: Clock = monotonic) -> None:
@@ -125,6 +127,8 @@ class RemoteLink:
         self._acked = 0
         """The acknowledgement last sent to the owner."""
         self._queue = LineQueue(max_queued)
+        self._behind = False
+        """The queue passed its bound: updates are dropped until ``take`` asks the owner for a fresh snapshot."""
         self._subject = in_subject(owner, relay.node, self.conn)
 
     @property
@@ -134,6 +138,8 @@ class RemoteLink:
     @max_queued.setter
     def max_queued(self, size: int) -> None:
         self._queue.limit = size
+        if self._behind and size > 0 and self.on_output is not None:
+            self.on_output()  # read again: the snapshot is asked for at the next take
 
     async def open(self, user: str, identity: str | None, address: str | None, watch: bool) -> None:
         """Ask the owner to seat (or show) the connection; ``TableRefused`` with the owner's words, or
@@ -248,11 +254,15 @@ class RemoteLink:
             self.on_output()
 
     def _queue_lines(self, body: bytes) -> None:
+        if self._behind:
+            return  # the snapshot asked for at the next take covers it
         if not self._queue.fits(body):
             self._queue.clear()
             self.dropped += 1
             self.window.counts.behind += 1
-            self.receive(encode(Resync()))
+            self._behind = True
+            if self.on_output is not None:
+                self.on_output()
             return
         self._queue.append(body)
 
@@ -269,6 +279,9 @@ class RemoteLink:
             self.on_output()
 
     def take(self) -> bytes:
+        if self._behind and self._queue.limit > 0 and not self.closed:
+            self._behind = False
+            self.receive(encode(Resync()))
         return self._queue.take()
 
     @property
