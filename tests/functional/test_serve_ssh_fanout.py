@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+from collections.abc import AsyncIterator
 
 import pytest
-from ssh_support import connect, start_server, until, wait_gone
+from ssh_support import InProcessServer, connect, start_server, until, wait_gone
 from ssh_support.players import GAME, GAME_TIMEOUT, MANY, Player, agreed, board, game_pids, serve, take_a_seat
 
 from war_tui.serving import priority
@@ -31,10 +33,19 @@ def test_the_fanout_flags_out_of_range_are_one_line_and_exit_2(tmp_path, args, w
     assert len(result.stderr.splitlines()) == 1 and words in result.stderr, result.stderr
 
 
-async def served(tmp_path, monkeypatch, **options):
+@contextlib.asynccontextmanager
+async def served(tmp_path, monkeypatch, **options) -> AsyncIterator[tuple[InProcessServer, list[Player]]]:
+    """A server of the real game with the fan-out on (unless ``options`` say otherwise), and a list for the people
+    a test seats there: at the end they hang up and the server stops, however the test ends."""
     options.setdefault("fanout", True)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the games' data folder, not the user's
-    return await start_server(tmp_path, None, argv=GAME, **MANY, **options)
+    people: list[Player] = []
+    async with await start_server(tmp_path, None, argv=GAME, **MANY, **options) as srv:
+        try:
+            yield srv, people
+        finally:
+            for person in people:
+                person.conn.close()
 
 
 async def flip_both(ann: Player, bob: Player, battle: int, people: list[Player]) -> None:
@@ -74,18 +85,10 @@ async def a_player_and_a_shared_spectator(srv, people: list[Player]) -> tuple[Pl
     return ann, cy, renderers(srv)[0].process.pid
 
 
-async def close_all(srv, people: list[Player]) -> None:
-    for person in people:
-        person.conn.close()
-    await srv.server.stop()
-
-
 @pytest.mark.app
 @pytest.mark.server_side
 async def test_spectators_share_one_renderer_see_a_full_board_at_once_and_stay_in_sync(tmp_path, monkeypatch):
-    srv = await served(tmp_path, monkeypatch)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, monkeypatch) as (srv, people):
         ann = await take_a_seat(srv.port, "ann", "table oak")
         bob = await take_a_seat(srv.port, "bob", "table oak")
         cy = await take_a_seat(srv.port, "cy", "watch oak")
@@ -106,16 +109,12 @@ async def test_spectators_share_one_renderer_see_a_full_board_at_once_and_stay_i
         seen = await agreed(people)
         assert seen[0] == "3"
         assert hub.started == 1  # both spectators, one game process
-    finally:
-        await close_all(srv, people)
 
 
 @pytest.mark.app
 @pytest.mark.server_side
 async def test_the_renderer_ends_when_its_last_spectator_leaves(tmp_path, monkeypatch):
-    srv = await served(tmp_path, monkeypatch)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, monkeypatch) as (srv, people):
         ann = await take_a_seat(srv.port, "ann", "table oak")
         cy = await take_a_seat(srv.port, "cy", "watch oak")
         dee = await take_a_seat(srv.port, "dee", "watch oak")
@@ -131,8 +130,6 @@ async def test_the_renderer_ends_when_its_last_spectator_leaves(tmp_path, monkey
         assert await wait_gone(pid)
         await until(lambda: not srv.server.fanout.renderers)
         await ann.glass.until(r"Table oak · ann \(you\)")
-    finally:
-        await close_all(srv, people)
 
 
 @pytest.mark.app
@@ -143,23 +140,17 @@ async def test_a_players_game_settles_as_high_as_the_renderer_drawing_their_tabl
     wait on the games of every other table. A player's game settles with it, never below: settled lower (issue
     40), the players' screens froze under load while the spectators' kept up."""
     monkeypatch.setattr(priority, "START_BOOST", 0.3)  # a short boost: the same path
-    srv = await served(tmp_path, monkeypatch, game_nice=10)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, monkeypatch, game_nice=10) as (srv, people):
         _, _, renderer = await a_player_and_a_shared_spectator(srv, people)
         game = next(pid for pid in game_pids(srv) if pid != renderer)
         await until(lambda: group_nice(renderer) == priority.TABLE_NICE == 5, GAME_TIMEOUT)
         await until(lambda: group_nice(game) == 5, GAME_TIMEOUT)
-    finally:
-        await close_all(srv, people)
 
 
 @pytest.mark.app
 @pytest.mark.server_side
 async def test_a_spectators_help_key_gives_them_a_view_of_their_own(tmp_path, monkeypatch):
-    srv = await served(tmp_path, monkeypatch)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, monkeypatch) as (srv, people):
         ann = await take_a_seat(srv.port, "ann", "table oak")
         bob = await take_a_seat(srv.port, "bob", "table oak")
         cy = await take_a_seat(srv.port, "cy", "watch oak")
@@ -173,16 +164,12 @@ async def test_a_spectators_help_key_gives_them_a_view_of_their_own(tmp_path, mo
         await flip_both(ann, bob, 1, [ann, bob, dee])
         assert len(renderers(srv)) == 1 and len(next(iter(srv.server.fanout.renderers.values())).watchers) == 1
         await ann.glass.until(r"2 spectators")  # cy still counts once, now with a game of their own
-    finally:
-        await close_all(srv, people)
 
 
 @pytest.mark.app
 @pytest.mark.server_side
 async def test_two_spectators_of_different_sizes_each_get_a_board_that_fits(tmp_path, monkeypatch):
-    srv = await served(tmp_path, monkeypatch)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, monkeypatch) as (srv, people):
         ann = await take_a_seat(srv.port, "ann", "table oak")
         bob = await take_a_seat(srv.port, "bob", "table oak")
         small = await take_a_seat(srv.port, "cy", "watch oak", size=(80, 24))
@@ -194,17 +181,13 @@ async def test_two_spectators_of_different_sizes_each_get_a_board_that_fits(tmp_
             # The board's frame reaches the right edge of that screen, not further (once a repaint is all there).
             await person.glass.until(rf"^.{{{width - 1}}}[│┐┘╮╯]$")
         assert sorted(r.key.size for r in renderers(srv)) == [(80, 24), (120, 40)]
-    finally:
-        await close_all(srv, people)
 
 
 @pytest.mark.app
 @pytest.mark.server_side
 async def test_a_frozen_spectator_slows_nobody_holds_at_most_its_backlog_and_is_repainted(tmp_path, monkeypatch):
     backlog = 2048
-    srv = await served(tmp_path, monkeypatch, spectator_backlog=backlog)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, monkeypatch, spectator_backlog=backlog) as (srv, people):
         ann = await take_a_seat(srv.port, "ann", "table oak")
         bob = await take_a_seat(srv.port, "bob", "table oak")
         cy = await take_a_seat(srv.port, "cy", "watch oak")
@@ -236,31 +219,23 @@ async def test_a_frozen_spectator_slows_nobody_holds_at_most_its_backlog_and_is_
         await until(lambda: whole_board(frozen.glass) == whole_board(cy.glass) is not None, GAME_TIMEOUT)
         assert board(frozen.glass)[0] == str(table.game.battles)
         assert max(w.repaints for w in watchers) >= 2
-    finally:
-        await close_all(srv, people)
 
 
 @pytest.mark.app
 @pytest.mark.server_side
 async def test_closing_the_server_says_goodbye_to_a_shared_spectator_and_ends_its_renderer(tmp_path, monkeypatch):
-    srv = await served(tmp_path, monkeypatch)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, monkeypatch) as (srv, people):
         _, cy, pid = await a_player_and_a_shared_spectator(srv, people)
         await srv.server.stop()
         await cy.pump
         assert "shutting down" in cy.glass.raw.decode(errors="replace")
         assert await wait_gone(pid)
-    finally:
-        await close_all(srv, people)
 
 
 @pytest.mark.app
 @pytest.mark.server_side
 async def test_the_lobby_is_served_from_one_rendering_and_a_key_gives_a_lobby_of_ones_own(tmp_path, monkeypatch):
-    srv = await served(tmp_path, monkeypatch)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, monkeypatch) as (srv, people):
         ann = await take_a_seat(srv.port, "ann", "table oak")
         await ann.glass.until(r"Table oak · ann \(you\)")
         lou = await take_a_seat(srv.port, "lou", "tables")
@@ -273,16 +248,12 @@ async def test_the_lobby_is_served_from_one_rendering_and_a_key_gives_a_lobby_of
         lou.type(b"\r")  # enter sits at the table chosen: lou's own game takes the key
         await ann.glass.until(r"lou to flip")
         assert len(renderer.watchers) == 1
-    finally:
-        await close_all(srv, people)
 
 
 @pytest.mark.app
 @pytest.mark.server_side
 async def test_a_spectator_who_resizes_moves_to_the_renderer_of_the_new_size(tmp_path, monkeypatch):
-    srv = await served(tmp_path, monkeypatch)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, monkeypatch) as (srv, people):
         ann = await take_a_seat(srv.port, "ann", "table oak")
         cy = await take_a_seat(srv.port, "cy", "watch oak", size=(100, 30))
         people += [ann, cy]
@@ -292,9 +263,7 @@ async def test_a_spectator_who_resizes_moves_to_the_renderer_of_the_new_size(tmp
         cy.process.change_terminal_size(80, 24)
         await until(lambda: [r.key.size for r in renderers(srv)] == [(80, 24)], GAME_TIMEOUT)
         await cy.glass.until(r"(?m)^ .*Battle 0 .*\n oak · ann to flip")  # the 80-column header, repainted
-        assert any(len(row) == 80 and row.endswith(("│", "╮", "╯")) for row in cy.glass.rows), cy.glass.text
-    finally:
-        await close_all(srv, people)
+        await cy.glass.until(r"^.{79}[│╮╯]$")  # the board's frame at the new edge, once the repaint is all there
 
 
 @pytest.mark.app
@@ -302,9 +271,7 @@ async def test_a_spectator_who_resizes_moves_to_the_renderer_of_the_new_size(tmp
 async def test_a_shared_spectators_key_after_the_table_left_says_why_and_starts_no_game_of_its_own(tmp_path, monkeypatch):
     """The table goes from under a shared spectator (this node lets it go: another node serves it now), and cy
     presses a key: cy is told why, never shown a solo game in the table's place (before: an unrelated solo game)."""
-    srv = await served(tmp_path, monkeypatch)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, monkeypatch) as (srv, people):
         _, cy, _pid = await a_player_and_a_shared_spectator(srv, people)
         table = srv.server.tables.registry.table("oak")
         assert table is not None
@@ -317,5 +284,3 @@ async def test_a_shared_spectators_key_after_the_table_left_says_why_and_starts_
             raise AssertionError(f"cy's session went on:\n{cy.glass.text}") from None
         said = cy.glass.raw.decode(errors="replace")
         assert LET_GO in said, cy.glass.text
-    finally:
-        await close_all(srv, people)
