@@ -378,8 +378,9 @@ async def test_user_names_of_markup_are_text_in_the_lobby_and_at_the_table(tmp_p
         linker.type(b" ")
         await linker.glass.until(r"Battle 1 · Wars")
         people.append(await take_a_seat(srv.port, "ann", "table elm"))
-        await lou.glass.until(r"elm .*ann")  # the lobby drawn again, the names with it
-        assert lou.glass.find(r"oak .*\[/\]") and lou.glass.find(link)
+        await lou.glass.until(r"elm .*ann")  # the lobby drawn again, the names with it (its rows come in pieces)
+        await lou.glass.until(r"oak .*\[/\]")
+        await lou.glass.until(link)
         assert all(person.process.exit_status is None for person in people), [p.glass.text for p in people]
         for person in people:
             assert b"\x1b]8;" not in person.glass.raw  # no hyperlink reached a terminal
