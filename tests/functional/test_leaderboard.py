@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from leaderboard_support import ANN, in_the_lobby, leaderboard_read, lobby_app
 from rich.cells import cell_len
 from screen_text import screen_rows, screen_text
 from table_support import DirectHost, busy_registry
@@ -31,7 +32,7 @@ from war_tui.ui.screens.lobby import LobbyScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
-ANN, BOB, EVE, ZOE = "key:SHA256:ann", "key:SHA256:bob", "addr:eve", "key:SHA256:zoe"
+BOB, EVE, ZOE = "key:SHA256:bob", "addr:eve", "key:SHA256:zoe"
 HOSTILE = {
     "wide": "山田太郎花子山田太郎花子",  # 24 cells: cut to 16 and then to the room there is
     "bidi": "\u202eevil\u202c name",  # a right-to-left override
@@ -61,26 +62,6 @@ def served_games(path: Path, names: dict[str, str] | None = None) -> StatsStore:
     ]):
         assert store.record(game(n, (p1, p2), (names[p1], names[p2]), result, battles))
     return store
-
-
-def lobby_app(store: StatsStore, *, leaderboard: bool = True, you: str | None = ANN, **environ: str) -> WarApp:
-    """eve's lobby (tables oak, elm and pine), as a served game with the server's statistics file."""
-    settings = PlaySettings(served=True, table_fd=-1, table_mode="lobby", leaderboard=leaderboard, player=you)
-    return WarApp(settings, environ={"LANG": "C.UTF-8", **environ}, clock=lambda: 0.0, stats=store,
-                  table=DirectHost(busy_registry(), "eve"))
-
-
-async def in_the_lobby(pilot) -> LobbyScreen:
-    await until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.lobby is not None)
-    return pilot.app.screen
-
-
-async def leaderboard_read(pilot) -> LeaderboardScreen:
-    """Until the leaderboard shows what it read (it reads in a worker thread)."""
-    await until(pilot, lambda: isinstance(pilot.app.screen, LeaderboardScreen)
-                and (pilot.app.screen.leaders is not None or pilot.app.screen.unreadable))
-    await pilot.pause()
-    return pilot.app.screen
 
 
 def footer_text(app) -> str:

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from leaderboard_support import in_the_lobby, leaderboard_read, lobby_app
 from screen_text import screen_text
 from textual.app import App
 from textual.widgets import DataTable, Static
@@ -145,8 +146,6 @@ def test_the_seasons_snapshot(snap_compare, tmp_path):
 
 
 async def test_in_a_served_lobby_enter_on_the_leaderboard_replays_and_esc_comes_back(tmp_path):
-    from test_leaderboard import in_the_lobby, leaderboard_read, lobby_app
-
     app = lobby_app(seasons_file(tmp_path / "served.sqlite3"))
     async with app.run_test(size=(100, 30)) as pilot:
         await in_the_lobby(pilot)
