@@ -12,6 +12,7 @@ from ..core.plural import counted
 from ..settings.options import LINE_MODE, OPTIONS, PLAY, PREFERENCE_OPTIONS, PREFERENCES, add_flags, read_served
 from ..settings.play import PlaySettings
 from ..settings.preferences import ConfigRead, Preferences, default_path, key_for, read_config
+from ..settings.served import REPLAY_VARIABLE, SERVED_VARIABLE
 from ..settings.values import HIGH_CONTRAST_THEME, names_value
 from ..stats import StatsStore
 from . import line as line_cmd
@@ -195,6 +196,10 @@ def with_line_preferences(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def run(args: argparse.Namespace) -> int:
+    if REPLAY_VARIABLE in os.environ and os.environ.get(SERVED_VARIABLE) == "1":  # ssh HOST replay GAME_ID
+        from .replay import run_served
+
+        return run_served(args, os.environ)
     args = with_line_preferences(args)
     wanted = line_cmd.line_wanted(args, os.environ)
     problem = None if wanted else terminal_problem(os.environ, sys.stdin, sys.stdout)

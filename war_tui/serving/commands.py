@@ -1,5 +1,6 @@
 """The commands a connection may give instead of a plain game: ``table NAME``, ``watch NAME``, ``tables``,
-and ``line`` (the game in plain sentences, with or without a terminal).
+``line`` (the game in plain sentences, with or without a terminal) and ``replay GAME_ID[@BATTLE]`` (a finished
+game of the served statistics).
 
 Anything else is not a command of ours and is refused as before. A table name is
 checked here, before anything starts, by the rule of ``war_tui.tables.names``;
@@ -14,11 +15,14 @@ from ..settings.served import TableMode
 from ..tables.names import TableNameError, parse_table_name
 
 USAGE = "ssh -t HOST table NAME, watch NAME or tables"
+REPLAY_USAGE = "ssh -t HOST replay GAME_ID or replay GAME_ID@BATTLE"
+MOST_GAME_ID = 2**63 - 1  # SQLite's largest row id
+MOST_BATTLE = 1_000_000  # stats.replay.MOST_BATTLES: no replayed game has more
 LINE_USAGE = "ssh -T HOST line, line table NAME or line watch NAME"
 
 __all__ = [
-    "LINE_USAGE", "USAGE", "CommandRefused", "LineCommand", "TableCommand", "TableMode", "Way", "parse_command",
-    "way_to_play",
+    "LINE_USAGE", "REPLAY_USAGE", "USAGE", "CommandRefused", "LineCommand", "ReplayCommand", "TableCommand",
+    "TableMode", "Way", "parse_command", "parse_replay", "way_to_play",
 ]
 
 
@@ -36,24 +40,56 @@ class LineCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayCommand:
+    """``replay GAME_ID[@BATTLE]``: a finished game of the served statistics, opened at a battle."""
+
+    game_id: int
+    battle: int | None = None  # None: the first battle
+
+    def words(self) -> str:
+        """As the game is told it (``WAR_TUI_REPLAY``) and as a link names it: ``12`` or ``12@40``."""
+        return str(self.game_id) if self.battle is None else f"{self.game_id}@{self.battle}"
+
+
+@dataclass(frozen=True, slots=True)
 class Way:
     """The way a client plays, whichever door it came through: solo, at a table (or its lobby), in the line mode
     or on the full screen."""
 
     line: bool
     table: TableCommand | None
+    replay: ReplayCommand | None = None
 
 
 class CommandRefused(ValueError):
     """A table command that cannot be carried out; the message is one line fit for the client."""
 
 
-def parse_command(command: str) -> TableCommand | LineCommand | None:
+def parse_replay(text: str) -> ReplayCommand:
+    """``GAME_ID`` or ``GAME_ID@BATTLE``, each a whole number in range; ``CommandRefused`` names the rule, and
+    never echoes what was sent."""
+    game, at, battle = text.partition("@")
+    if not _whole(game, MOST_GAME_ID):
+        raise CommandRefused(f"a game's id is a whole number from 1 to {MOST_GAME_ID}: {REPLAY_USAGE}")
+    if at and not _whole(battle, MOST_BATTLE):
+        raise CommandRefused(f"a battle is a whole number from 1 to {MOST_BATTLE:,} after the '@': {REPLAY_USAGE}")
+    return ReplayCommand(int(game), int(battle) if at else None)
+
+
+def _whole(text: str, most: int) -> bool:
+    return 0 < len(text) <= 19 and text.isascii() and text.isdigit() and 1 <= int(text) <= most
+
+
+def parse_command(command: str) -> TableCommand | LineCommand | ReplayCommand | None:
     """The command ``command`` gives, or None when it is no command of ours at all.
 
-    Raises ``CommandRefused`` for a table command with a bad or missing table name.
+    Raises ``CommandRefused`` for a table command with a bad or missing table name, or a replay with a bad id.
     """
     words = command.split()
+    if words[:1] == ["replay"]:
+        if len(words) != 2:
+            raise CommandRefused(f"'replay' takes one game: {REPLAY_USAGE}")
+        return parse_replay(words[1])
     if words[:1] == ["line"]:
         if len(words) == 1:
             return LineCommand()
@@ -77,9 +113,11 @@ def parse_command(command: str) -> TableCommand | LineCommand | None:
     return TableCommand(TableMode.PLAY if verb == "table" else TableMode.WATCH, name)
 
 
-def way_to_play(command: TableCommand | LineCommand | None, *, line: bool = False) -> Way:
+def way_to_play(command: TableCommand | LineCommand | ReplayCommand | None, *, line: bool = False) -> Way:
     """What a door's command plays: the one place every command (an SSH command, a web page's path) becomes the
     way its game is played. ``line``: the line mode asked for another way (``ACCESSIBLE``)."""
     if isinstance(command, LineCommand):
         return Way(line=True, table=command.table)
+    if isinstance(command, ReplayCommand):
+        return Way(line=line, table=None, replay=command)
     return Way(line=line, table=command)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Mapping
 
 from textual.app import App
+from textual.await_complete import AwaitComplete
 
 from ..presentation.glyphs import choose_glyphs
 from ..stats.replay import Replay
@@ -19,19 +21,31 @@ class ReplayApp(App[None]):
     TITLE = "war-tui replay"
 
     def __init__(self, replay: Replay, names: tuple[str, str], *, ascii: bool = False,
-                 environ: Mapping[str, str] | None = None, game_id: int | None = None) -> None:
+                 environ: Mapping[str, str] | None = None, game_id: int | None = None, start: int = 1,
+                 local: bool = True) -> None:
         super().__init__()
         self.game_id = game_id
+        self.start = start
+        self.local = local
         self.replay = replay
         self.names = names
         self.glyphs = choose_glyphs(ascii, os.environ if environ is None else environ)
         self.register_theme(HIGH_CONTRAST)
 
     def on_mount(self) -> None:
-        self.push_screen(ReplayScreen(self.replay, self.names, self.glyphs, game_id=self.game_id))
+        self.push_screen(ReplayScreen(self.replay, self.names, self.glyphs, game_id=self.game_id, start=self.start,
+                                      local=self.local))
+
+    def pop_screen(self) -> AwaitComplete:
+        """Leaving the replay (escape, q) ends the app: beneath it is only Textual's blank default screen."""
+        if len(self.screen_stack) <= 2:
+            self.exit()
+            return AwaitComplete(asyncio.sleep(0))
+        return super().pop_screen()
 
 
-def run_replay(replay: Replay, names: tuple[str, str], *, ascii: bool = False, game_id: int | None = None) -> int:
-    app = ReplayApp(replay, names, ascii=ascii, game_id=game_id)
+def run_replay(replay: Replay, names: tuple[str, str], *, ascii: bool = False, game_id: int | None = None,
+               start: int = 1, local: bool = True) -> int:
+    app = ReplayApp(replay, names, ascii=ascii, game_id=game_id, start=start, local=local)
     app.run()
     return app.return_code or 0

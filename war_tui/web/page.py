@@ -83,6 +83,10 @@ KEY_BAR = """<nav id="keys" aria-label="Game keys">
 <button type="button" data-key=" " data-places="solo table lobby" aria-label="Flip (space)">Flip</button>
 <button type="button" data-key="a" data-places="solo table lobby" aria-label="Auto-play (a)">Auto</button>
 <button type="button" data-key="t" data-places="watch" aria-label="Take a seat (t)">Sit</button>
+<button type="button" data-key="&#x1b;[D" data-places="replay" aria-label="Previous battle (left arrow)">&larr;</button>
+<button type="button" data-key=" " data-places="replay" aria-label="Play or pause (space)">Play</button>
+<button type="button" data-key="&#x1b;[C" data-places="replay" aria-label="Next battle (right arrow)">&rarr;</button>
+<button type="button" data-key="]" data-places="replay" aria-label="Next war (])">War</button>
 <button type="button" id="emote" data-places="table lobby" aria-expanded="false" aria-controls="emotes">Emote</button>
 <button type="button" data-key="?" aria-label="Help (?)">Help</button>
 <button type="button" data-key="&#x1b;" aria-label="Back (Escape)">Back</button>
@@ -92,7 +96,7 @@ KEY_BAR = """<nav id="keys" aria-label="Game keys">
 </div>
 </nav>"""
 """The keys that matter, for a touch screen without a keyboard: each button sends its key's bytes
-(``data-key``), on the pages it fits (``data-places``: solo, table, watch, lobby; every page if absent)."""
+(``data-key``), on the pages it fits (``data-places``: solo, table, watch, lobby, replay; every page if absent)."""
 
 
 def page_html(nonce: str, line: str = "/line", *, starts: bool = True) -> str:

@@ -16,7 +16,16 @@ from importlib import resources
 from aiohttp import web
 
 from ..presentation.words import plural
-from ..serving.commands import CommandRefused, LineCommand, TableCommand, TableMode, parse_command, way_to_play
+from ..serving.commands import (
+    CommandRefused,
+    LineCommand,
+    ReplayCommand,
+    TableCommand,
+    TableMode,
+    parse_command,
+    parse_replay,
+    way_to_play,
+)
 from ..serving.goodbyes import SHUTDOWN
 from ..serving.limits import address_key
 from ..serving.log_format import LogLine, place_fields
@@ -51,17 +60,21 @@ def clean_name(text: str) -> str:
     return name or "guest"
 
 
-def place_command(path: str) -> TableCommand | LineCommand | None:
-    """The command a page's path stands for: ``/table/NAME``, ``/watch/NAME``, ``/tables``, and the plain-text
-    page's ``/line``, ``/line/table/NAME``, ``/line/watch/NAME``; None: a solo game on the terminal page."""
+def place_command(path: str) -> TableCommand | LineCommand | ReplayCommand | None:
+    """The command a page's path stands for: ``/table/NAME``, ``/watch/NAME``, ``/tables``, ``/replay/GAME_ID``
+    (its socket's ``/replay/GAME_ID@BATTLE``), and the plain-text page's ``/line``, ``/line/table/NAME``,
+    ``/line/watch/NAME``; None: a solo game on the terminal page."""
     parts = [part for part in path.split("/") if part]
     if not parts:
         return None
+    if parts[0] == "replay" and len(parts) == 2:
+        return parse_replay(parts[1])
     line = parts[0] == "line"
     place = parts[1:] if line else parts
     if (place and place[0] not in ("table", "watch", "tables")) or len(place) > 2 or (line and place[:1] == ["tables"]):
         raise CommandRefused(
-            "there is no such page: / (solo), /tables, /table/NAME, /watch/NAME, /line, /line/table/NAME or /line/watch/NAME"
+            "there is no such page: / (solo), /tables, /table/NAME, /watch/NAME, /replay/GAME_ID, /line,"
+            " /line/table/NAME or /line/watch/NAME"
         )
     command = parse_command(" ".join(parts))
     assert isinstance(command, TableCommand | LineCommand)  # the first word is line, table, watch or tables
@@ -142,6 +155,7 @@ class WebDoor:
         app.router.add_get("/tables", self._page)
         app.router.add_get("/table/{name}", self._page)
         app.router.add_get("/watch/{name}", self._page)
+        app.router.add_get("/replay/{game}", self._page)
         app.router.add_get("/line", self._line_page)
         app.router.add_get("/line/table/{name}", self._line_page)
         app.router.add_get("/line/watch/{name}", self._line_page)
@@ -313,7 +327,7 @@ class WebDoor:
         self.guard.upgraded(request.transport)
         key = address_key(address)
         refusal = self._refusal(key)
-        command: TableCommand | LineCommand | None = None
+        command: TableCommand | LineCommand | ReplayCommand | None = None
         if refusal is None:
             try:
                 command = place_command(request.match_info.get("path", ""))

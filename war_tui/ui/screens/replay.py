@@ -71,8 +71,9 @@ class ReplayScreen(Screen[None]):
     typed: var[str | None] = var(None)
 
     def __init__(self, replay: Replay, names: tuple[str, str], glyphs: Glyphs, *, game_id: int | None = None,
-                 local: bool = True) -> None:
+                 local: bool = True, start: int = 1) -> None:
         super().__init__()
+        self.set_reactive(ReplayScreen.at, max(1, min(replay.battles, start)))
         self.game_id = game_id
         """The game's id in the statistics it came from (None: a game file)."""
         self.local = local

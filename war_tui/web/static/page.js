@@ -99,7 +99,8 @@
 
   // Which page this is: its key bar shows the keys of that place (a table's emotes, a spectator's seat...).
   const place = location.pathname === "/" ? "solo" : location.pathname === "/tables" ? "lobby"
-    : location.pathname.startsWith("/watch/") ? "watch" : "table";
+    : location.pathname.startsWith("/watch/") ? "watch" : location.pathname.startsWith("/replay/") ? "replay"
+    : "table";
   const keyBar = document.getElementById("keys");
   const emotes = document.getElementById("emotes");
   const emote = document.getElementById("emote");
@@ -163,7 +164,9 @@
     fitBoard();
     term.reset();
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const path = location.pathname === "/" ? "" : location.pathname;
+    // A replay's battle is the address's #b=N: the game opens there (/ws/replay/ID@N).
+    const battle = place === "replay" ? /^#b=([0-9]{1,7})$/.exec(location.hash) : null;
+    const path = (location.pathname === "/" ? "" : location.pathname) + (battle ? "@" + battle[1] : "");
     const query = new URLSearchParams({ name: name, cols: term.cols, rows: term.rows });
     const current = socket = new WebSocket(scheme + "//" + location.host + "/ws" + path + "?" + query);
     socket.binaryType = "arraybuffer";

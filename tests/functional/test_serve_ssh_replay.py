@@ -1,0 +1,115 @@
+"""``ssh HOST replay GAME_ID[@BATTLE]``: a finished game of the served statistics on the replay screen, and its
+one-line refusals (an unknown, malformed or hidden game, a battle past the end)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import aiohttp
+import pytest
+from ssh_support import connect, make_key, open_game, start_server
+from ssh_support.players import Player
+from web_support import closed, open_socket, origin, read_screen, served, shut, web_client
+
+from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
+from war_tui.core.engine import Game
+from war_tui.core.rules import Rules
+from war_tui.stats import GameRecord, Source, StatsStore
+
+pytestmark = [pytest.mark.app, pytest.mark.server_side]  # a war-tui game process (see pyproject.toml's markers)
+
+GAME = (sys.executable, "-c", GAME_BOOTSTRAP)
+GAME_TIMEOUT = 60.0
+
+
+def finished(seed: int, source: Source, names: tuple[str, str], players: tuple[str | None, str | None]) -> GameRecord:
+    game = Game.deal(seed, Rules())
+    game.start()
+    while not game.over:
+        game.play(256)
+    return GameRecord.from_game(game, names, 1.0, source, players=players,
+                                game_id=f"oak.5eed.{seed}" if source == Source.TABLE else None)
+
+
+def served_stats(path: Path) -> tuple[int, int]:
+    """A table game of '[i]ann' and 'bo' (id 1) and someone else's solo game (id 2); their battles."""
+    store = StatsStore.open(path)
+    table = finished(0, Source.TABLE, ("[i]ann", "bo"), ("key:SHA256:ann", "key:SHA256:bo"))
+    solo = finished(1, Source.INTERACTIVE, ("eve", "house"), ("key:SHA256:eve", None))
+    assert store.record(table) and store.record(solo)
+    return table.battles, solo.battles
+
+
+@pytest.fixture
+def player(tmp_path):
+    return make_key(tmp_path, "player_key")
+
+
+@pytest.fixture
+def server_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    for name, folder in (("HOME", home), ("XDG_DATA_HOME", home / "data"), ("XDG_CONFIG_HOME", home / "config"),
+                         ("XDG_STATE_HOME", home / "state"), ("XDG_CACHE_HOME", home / "cache")):
+        monkeypatch.setenv(name, str(folder))
+    return home
+
+
+async def test_replay_opens_a_table_game_at_the_battle_asked_and_q_leaves(tmp_path, player, server_home):
+    stats = tmp_path / "served-stats.sqlite3"
+    battles, _ = served_stats(stats)
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--stats-db", str(stats))) as srv:
+        async with await connect(srv.port, player) as conn:
+            game = Player(conn, await open_game(conn, size=(100, 30), command="replay 1@5"), (100, 30))
+            await game.glass.until(f"battle 5 of {battles}")
+            assert "Replay of game 1: [i]ann v bo" in game.glass.text  # the name as typed, never markup
+            game.type(b"\x1b[C")
+            await game.glass.until(f"battle 6 of {battles}")
+            game.type(b"q")
+            result = await asyncio.wait_for(game.process.wait(), GAME_TIMEOUT)  # q leaves: the replay is the one screen
+    assert result.exit_status == 0
+
+
+@pytest.mark.parametrize(("command", "status", "said"), [
+    ("replay 99", 2, "war-tui: there is no game 99 on this server"),
+    ("replay 2", 2, "war-tui: there is no game 2 on this server"),  # another player's solo game
+    ("replay 1@{past}", 2, "war-tui: game 1 has {battles} battles: there is no battle {past}"),
+    ("replay 1x", 1, "war-tui: a game's id is a whole number from 1 to 9223372036854775807"),
+    ("replay 1@0", 1, "war-tui: a battle is a whole number from 1 to 1,000,000 after the '@'"),
+    ("replay", 1, "war-tui: 'replay' takes one game"),
+])
+async def test_a_game_that_cannot_be_replayed_is_one_line(tmp_path, player, server_home, command, status, said):
+    stats = tmp_path / "served-stats.sqlite3"
+    battles, _ = served_stats(stats)
+    past = battles + 1
+    command, said = command.format(past=past), said.format(battles=battles, past=past)
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--stats-db", str(stats))) as srv:
+        async with await connect(srv.port, player) as conn:
+            process = await open_game(conn, command=command)
+            result = await asyncio.wait_for(process.wait(), GAME_TIMEOUT)
+    out = (result.stdout + result.stderr).decode().replace("\r\n", "\n")
+    assert result.exit_status == status, out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith(said), out
+
+
+async def test_the_web_page_replays_the_game_at_the_battle_of_its_address(tmp_path, server_home):
+    stats = tmp_path / "served-stats.sqlite3"
+    battles, _ = served_stats(stats)
+    srv, door = await served(tmp_path, {"argv": (*GAME, "--stats-db", str(stats))})
+    try:
+        async with aiohttp.ClientSession() as client:
+            async with client.get(origin(door) + "/replay/1") as response:
+                assert response.status == 200 and "xterm" in await response.text()
+        async with web_client() as client:
+            ws = await open_socket(client, door, "/replay/1@5", cols=100, rows=30)  # page.js: /replay/1#b=5
+            await read_screen(ws, f"battle 5 of {battles}")
+            await ws.close()
+            unknown = await open_socket(client, door, "/replay/99")
+            assert "war-tui: there is no game 99 on this server" in await closed(unknown)
+            malformed = await open_socket(client, door, "/replay/1@x")
+            assert "war-tui: a battle is a whole number from 1 to 1,000,000" in await closed(malformed)
+    finally:
+        await shut(srv, door)
