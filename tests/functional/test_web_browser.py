@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
+import pytest_asyncio
 from ssh_support import TIMEOUT, InProcessServer, connect, start_server, until, wait_gone
 from web_support import CHROMIUM, CHROMIUM_ARGS, open_door, origin
 from web_tab import GAME_TIMEOUT, SCREENSHOTS, Tab
@@ -26,14 +27,17 @@ playwright_api = pytest.importorskip("playwright.async_api", reason="needs Playw
 pytestmark = [
     pytest.mark.browser, pytest.mark.app,
     pytest.mark.skipif(CHROMIUM is None, reason="needs chromium: apt-get install -y chromium"),
+    pytest.mark.asyncio(loop_scope="module"),  # one browser for the module's tests (each has contexts of its own)
 ]
 
 GAME = (sys.executable, "-c", GAME_BOOTSTRAP)  # the real game, as serve-ssh starts it
 MANY = {"max_sessions_per_address": 64}
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def chromium():
+    """Chromium, started once for the tests of this module a worker runs: a test's pages live in its own
+    contexts, which share no cookies, storage or cache."""
     async with playwright_api.async_playwright() as driver:
         browser = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
@@ -42,7 +46,7 @@ async def chromium():
             await browser.close()
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def context(chromium):
     context = await chromium.new_context(viewport={"width": 1100, "height": 760})
     try:
@@ -383,7 +387,7 @@ PHONES = {"portrait": (360, 640), "landscape": (640, 360), "small": (420, 320)}
 """A phone held upright and sideways, and a small window: each has room for the board's 40x12 cells."""
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def phone(chromium, request):
     """A touch screen without a keyboard, ``request.param`` (a key of PHONES) its size."""
     width, height = PHONES[request.param]
