@@ -12,9 +12,10 @@ from support.present import present
 from textual.widgets import DataTable
 from war_ui_support import QUICK_WIN, WAR_PACKETS, stats_shown, until
 
+from war_tui.core.engine import Game
 from war_tui.core.rules import Result, Rules
 from war_tui.settings.play import PlaySettings
-from war_tui.stats import Source, StatsStore
+from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats import store as store_module
 from war_tui.ui.app import WarApp
 from war_tui.ui.controllers.solo import SoloController
@@ -97,11 +98,12 @@ async def test_s_opens_the_statistics_and_enter_replays_that_game_battle_by_batt
 
 async def test_a_replay_opened_during_auto_play_pauses_the_game_under_it(tmp_path: Path):
     store = StatsStore.open(tmp_path / "stats.sqlite3")
-    app = app_with(store, seed=123, rules=Rules(max_battles=3))
+    game = Game.deal(123, Rules(max_battles=3))
+    game.play()
+    assert store.record(GameRecord.from_game(game, ("Ann", "Bob")))  # a finished game to replay
+    app = app_with(store, seed=1017)  # 1,939 battles: auto-play is still at it whatever the machine's load
     async with app.run_test(size=(110, 36)) as pilot:
-        await pilot.press("space", "space", "space")
-        await app.workers.wait_for_complete()
-        await pilot.press("r", "a")
+        await pilot.press("a")
         assert app.board.auto
         await pilot.press("s")
         await stats_shown(pilot)
