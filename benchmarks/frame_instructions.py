@@ -1,6 +1,7 @@
-"""Instructions a frame of war-tui costs against a bare Textual app's, counted by valgrind: the same on a busy machine.
+"""Instructions a frame of war-tui costs against a bare Textual app's, counted by valgrind, whatever the machine's load.
 
-CPU seconds on a shared machine move 10-25% from run to run; the instructions a program runs do not. Each
+CPU seconds on a shared machine move 10-25% from run to run; the instructions a program runs move by a few
+percent (the event loop's idle waits), the bare app's by up to 10%: compare trees in one set. Each
 program runs headless at 100x30 under ``valgrind --tool=callgrind`` twice: once to its first frame and once
 on for ``--frames`` more, each frame rendered to the bytes a terminal would get (war-tui through its fast
 path's shadow terminal when that is on). The difference over the frames is a frame's cost:
