@@ -1,6 +1,6 @@
 """A game's end of its table socket: requests out through a bounded buffer, updates in through the checked reader.
 
-The server's end is ``table_socket``. No event loop here: the screen drives this from asyncio's reader and
+The server's end is ``socket`` (``TableSocket``). No event loop here: the screen drives this from asyncio's reader and
 writer callbacks (``ui/table_connection.py``), the line mode from ``select`` (``line/table.py``), so both
 read, send, drop and give up alike.
 """
