@@ -4,6 +4,8 @@ one-line refusals (an unknown, malformed or hidden game, a battle past the end).
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -113,3 +115,45 @@ async def test_the_web_page_replays_the_game_at_the_battle_of_its_address(tmp_pa
             assert "war-tui: a battle is a whole number from 1 to 1,000,000" in await closed(malformed)
     finally:
         await shut(srv, door)
+
+
+@pytest.mark.parametrize("form", ["json", "text"])
+async def test_export_writes_the_same_file_as_the_local_command_with_no_terminal(tmp_path, player, server_home, form):
+    stats = tmp_path / "served-stats.sqlite3"
+    served_stats(stats)
+    local = subprocess.run([sys.executable, "-m", "war_tui", "export", "1", "--format", form, "--stats-db", str(stats)],
+                           capture_output=True, timeout=GAME_TIMEOUT, check=True).stdout
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--stats-db", str(stats))) as srv:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run(f"export 1 --format {form}", encoding=None), GAME_TIMEOUT)
+    assert result.exit_status == 0, result.stdout
+    assert result.stdout == local and b"[i]ann" in local  # byte for byte: "\n", never "\r\n"; the name as text
+
+
+async def test_export_as_a_recording_is_an_asciicast(tmp_path, player, server_home):
+    stats = tmp_path / "served-stats.sqlite3"
+    battles, _ = served_stats(stats)
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--stats-db", str(stats))) as srv:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run("export 1 --format=cast", encoding=None), GAME_TIMEOUT)
+    assert result.exit_status == 0, result.stdout[-500:]
+    header, *frames = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert header["version"] == 2 and (header["width"], header["height"]) == (80, 24)
+    assert len(frames) > battles and all(kind == "o" for _, kind, _ in frames)
+
+
+@pytest.mark.parametrize(("command", "status", "said"), [
+    ("export 99", 2, "war-tui: there is no game 99 on this server"),
+    ("export 2 --format text", 2, "war-tui: there is no game 2 on this server"),
+    ("export 1 --format pdf", 1, "war-tui: 'export' takes a game's id and --format json, text or cast"),
+    ("export x", 1, "war-tui: a game's id is a whole number from 1 to 9223372036854775807"),
+])
+async def test_an_export_that_cannot_be_made_is_one_line(tmp_path, player, server_home, command, status, said):
+    stats = tmp_path / "served-stats.sqlite3"
+    served_stats(stats)
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--stats-db", str(stats))) as srv:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run(command, encoding=None), GAME_TIMEOUT)
+    out = (result.stdout + result.stderr).decode()
+    assert result.exit_status == status, out
+    assert out.endswith("\n") and out.count("\n") == 1 and out.startswith(said), out

@@ -1,10 +1,11 @@
-"""``replay GAME_ID[@BATTLE]`` as both doors read it: the SSH command and the web page's path."""
+"""``replay GAME_ID[@BATTLE]`` and ``export GAME_ID --format F`` as the doors read them."""
 
 from __future__ import annotations
 
 import pytest
 
-from war_tui.serving.commands import CommandRefused, ReplayCommand, parse_command, way_to_play
+from war_tui.commands.export import MOST_EXPORT_BYTES, Held, TooLarge
+from war_tui.serving.commands import CommandRefused, ExportCommand, ReplayCommand, parse_command, way_to_play
 from war_tui.web.server import place_command
 
 
@@ -35,3 +36,28 @@ def test_a_malformed_replay_is_refused_without_echoing_it(bad):
 def test_a_bad_replay_page_is_refused(path):
     with pytest.raises(CommandRefused):
         place_command(path)
+
+
+def test_export_takes_an_id_and_a_format_json_by_default():
+    assert parse_command("export 12") == ExportCommand(12, "json")
+    assert parse_command("export 12 --format cast") == ExportCommand(12, "cast")
+    assert parse_command("export 12 --format=text") == ExportCommand(12, "text")
+    way = way_to_play(ExportCommand(12, "text"))
+    assert way.export == ExportCommand(12, "text") and way.line and way.table is None  # text out, no terminal
+    assert parse_command(ExportCommand(12, "cast").words().join(("export ", ""))) == ExportCommand(12, "cast")
+
+
+@pytest.mark.parametrize("bad", ["export", "export x", "export 1 --format", "export 1 --format pdf", "export 1 json",
+                                 "export 1 --format json --format text", "export 0"])
+def test_a_malformed_export_is_refused(bad):
+    with pytest.raises(CommandRefused) as refused:
+        parse_command(bad)
+    assert str(refused.value).endswith(": ssh HOST export GAME_ID --format json, text or cast")
+
+
+def test_an_export_is_held_up_to_its_bound_and_no_further():
+    held = Held()
+    held.write("x" * MOST_EXPORT_BYTES)
+    with pytest.raises(TooLarge):
+        held.write("x")
+    assert MOST_EXPORT_BYTES == 16 * 1024 * 1024

@@ -1,26 +1,38 @@
 """``war-tui export GAME_ID``: a game from the statistics (or a game file) as JSON (docs/replay-format.md), text,
-or an asciicast v2 recording of its replay."""
+or an asciicast v2 recording of its replay; and ``ssh HOST export GAME_ID --format F``, a served game written to
+the client's output whole or not at all.
+
+A served export is made in the game process and held until it is whole: at most ``MOST_EXPORT_BYTES`` (16 MiB,
+the largest game file ``war-tui replay --file`` reads back), past which the player gets one line instead of a
+cut file.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import io
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from ..core.events import GameOver
 from ..line.sentences import BattleTeller, Voice, ending
+from ..serving.commands import CommandRefused, ReplayCommand, parse_export
+from ..settings.served import EXPORT_VARIABLE, PLAYER_ID_VARIABLE
 from ..settings.values import shown
-from ..stats.export import json_chunks
+from ..stats.export import MOST_FILE_BYTES, json_chunks
 from ..stats.replay import Replay
-from .common import Commands, UsageError
+from .common import EXIT_USAGE, Commands, UsageError
+from .replay import served_game
 from .replays import add_game_argument, game_from_args
 
 FORMATS = ("json", "text", "cast")
 CAST_SPEEDS = (1, 2, 4, 8)
 SMALLEST, LARGEST = (40, 12), (300, 100)
 _SIZE = re.compile(r"([0-9]{1,4})x([0-9]{1,4})")
+MOST_EXPORT_BYTES = MOST_FILE_BYTES
 
 
 def speed_value(text: str) -> int:
@@ -64,8 +76,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--speed, --size and --ascii are for --format cast")
     replay, names = game_from_args(args)
     if args.format == "cast":
-        import asyncio
-
         if "textual" not in sys.modules:  # read once, as Textual loads: each frame drawn at once (ui/cast.py)
             os.environ.setdefault("TEXTUAL_FPS", "1000")
         from ..ui.cast import write_cast  # Textual loads only for a recording
@@ -97,3 +107,49 @@ def text_lines(replay: Replay, names: tuple[str, str]) -> Iterator[str]:
         yield teller.game_over(replay.ended) + "\n"
     else:
         yield f"{ending(replay.result, replay.reason, teller.voice)}\n"
+
+
+
+class TooLarge(Exception):
+    """The export passed ``MOST_EXPORT_BYTES``."""
+
+
+class Held(io.StringIO):
+    """What is written, held up to ``MOST_EXPORT_BYTES`` (counted in characters, each at least a byte)."""
+
+    def write(self, text: str) -> int:
+        if self.tell() + len(text) > MOST_EXPORT_BYTES:
+            raise TooLarge
+        return super().write(text)
+
+
+def run_served_export(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
+    """The export, written whole to stdout (exit status 0), or one line and exit status 2."""
+    held = Held()
+    try:
+        wanted = parse_export(environ.get(EXPORT_VARIABLE, "").split())
+        replay, names = served_game(args, ReplayCommand(wanted.game_id), environ.get(PLAYER_ID_VARIABLE))
+        if wanted.format == "cast":
+            from ..ui.cast import write_cast  # Textual loads only for a recording
+
+            asyncio.run(write_cast(replay, names, held, speed=1, size=(80, 24), ascii=False, game_id=wanted.game_id))
+        else:
+            for chunk in json_chunks(replay, names) if wanted.format == "json" else text_lines(replay, names):
+                held.write(chunk)
+        data = held.getvalue().encode()
+        if len(data) > MOST_EXPORT_BYTES:
+            raise TooLarge
+    except (CommandRefused, UsageError) as refusal:
+        return refuse(str(refusal))
+    except TooLarge:
+        return refuse(f"game {wanted.game_id}'s export is longer than the server writes ({MOST_EXPORT_BYTES // 2**20} MiB)")
+    out = sys.stdout.buffer
+    out.write(data)
+    out.flush()
+    return 0
+
+
+def refuse(reason: str) -> int:
+    sys.stdout.write(f"war-tui: {reason}\n")
+    sys.stdout.flush()
+    return EXIT_USAGE

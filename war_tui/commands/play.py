@@ -12,7 +12,7 @@ from ..core.plural import counted
 from ..settings.options import LINE_MODE, OPTIONS, PLAY, PREFERENCE_OPTIONS, PREFERENCES, add_flags, read_served
 from ..settings.play import PlaySettings
 from ..settings.preferences import ConfigRead, Preferences, default_path, key_for, read_config
-from ..settings.served import REPLAY_VARIABLE, SERVED_VARIABLE
+from ..settings.served import EXPORT_VARIABLE, REPLAY_VARIABLE, SERVED_VARIABLE
 from ..settings.values import HIGH_CONTRAST_THEME, names_value
 from ..stats import StatsStore
 from . import line as line_cmd
@@ -196,7 +196,11 @@ def with_line_preferences(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def run(args: argparse.Namespace) -> int:
-    if REPLAY_VARIABLE in os.environ and os.environ.get(SERVED_VARIABLE) == "1":  # ssh HOST replay GAME_ID
+    if os.environ.get(SERVED_VARIABLE) == "1" and EXPORT_VARIABLE in os.environ:  # ssh HOST export GAME_ID
+        from .export import run_served_export
+
+        return run_served_export(args, os.environ)
+    if os.environ.get(SERVED_VARIABLE) == "1" and REPLAY_VARIABLE in os.environ:  # ssh HOST replay GAME_ID
         from .replay import run_served
 
         return run_served(args, os.environ)

@@ -1,6 +1,6 @@
 """The commands a connection may give instead of a plain game: ``table NAME``, ``watch NAME``, ``tables``,
-``line`` (the game in plain sentences, with or without a terminal) and ``replay GAME_ID[@BATTLE]`` (a finished
-game of the served statistics).
+``line`` (the game in plain sentences, with or without a terminal), ``replay GAME_ID[@BATTLE]`` (a finished
+game of the served statistics) and ``export GAME_ID --format json|text|cast`` (that game written out).
 
 Anything else is not a command of ours and is refused as before. A table name is
 checked here, before anything starts, by the rule of ``war_tui.tables.names``;
@@ -16,13 +16,15 @@ from ..tables.names import TableNameError, parse_table_name
 
 USAGE = "ssh -t HOST table NAME, watch NAME or tables"
 REPLAY_USAGE = "ssh -t HOST replay GAME_ID or replay GAME_ID@BATTLE"
+EXPORT_USAGE = "ssh HOST export GAME_ID --format json, text or cast"
+EXPORT_FORMATS = ("json", "text", "cast")
 MOST_GAME_ID = 2**63 - 1  # SQLite's largest row id
 MOST_BATTLE = 1_000_000  # stats.replay.MOST_BATTLES: no replayed game has more
 LINE_USAGE = "ssh -T HOST line, line table NAME or line watch NAME"
 
 __all__ = [
-    "LINE_USAGE", "REPLAY_USAGE", "USAGE", "CommandRefused", "LineCommand", "ReplayCommand", "TableCommand",
-    "TableMode", "Way", "parse_command", "parse_replay", "way_to_play",
+    "EXPORT_FORMATS", "EXPORT_USAGE", "ExportCommand", "LINE_USAGE", "REPLAY_USAGE", "USAGE", "CommandRefused", "LineCommand", "ReplayCommand", "TableCommand",
+    "TableMode", "Way", "parse_command", "parse_export", "parse_replay", "way_to_play",
 ]
 
 
@@ -52,6 +54,18 @@ class ReplayCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class ExportCommand:
+    """``export GAME_ID --format F``: a finished game of the served statistics written to the client's output."""
+
+    game_id: int
+    format: str = "json"
+
+    def words(self) -> str:
+        """As the game is told it (``WAR_TUI_EXPORT``): ``12 --format json``."""
+        return f"{self.game_id} --format {self.format}"
+
+
+@dataclass(frozen=True, slots=True)
 class Way:
     """The way a client plays, whichever door it came through: solo, at a table (or its lobby), in the line mode
     or on the full screen."""
@@ -59,6 +73,7 @@ class Way:
     line: bool
     table: TableCommand | None
     replay: ReplayCommand | None = None
+    export: ExportCommand | None = None
 
 
 class CommandRefused(ValueError):
@@ -76,11 +91,25 @@ def parse_replay(text: str) -> ReplayCommand:
     return ReplayCommand(int(game), int(battle) if at else None)
 
 
+def parse_export(words: list[str]) -> ExportCommand:
+    """``GAME_ID``, then ``--format F`` (or ``--format=F``) or nothing (json); ``CommandRefused`` names the rule."""
+    if not words or not _whole(words[0], MOST_GAME_ID):
+        raise CommandRefused(f"a game's id is a whole number from 1 to {MOST_GAME_ID}: {EXPORT_USAGE}")
+    rest = words[1:]
+    if len(rest) == 1 and rest[0].startswith("--format="):
+        rest = ["--format", rest[0].removeprefix("--format=")]
+    if not rest:
+        return ExportCommand(int(words[0]))
+    if len(rest) != 2 or rest[0] != "--format" or rest[1] not in EXPORT_FORMATS:
+        raise CommandRefused(f"'export' takes a game's id and --format json, text or cast: {EXPORT_USAGE}")
+    return ExportCommand(int(words[0]), rest[1])
+
+
 def _whole(text: str, most: int) -> bool:
     return 0 < len(text) <= 19 and text.isascii() and text.isdigit() and 1 <= int(text) <= most
 
 
-def parse_command(command: str) -> TableCommand | LineCommand | ReplayCommand | None:
+def parse_command(command: str) -> TableCommand | LineCommand | ReplayCommand | ExportCommand | None:
     """The command ``command`` gives, or None when it is no command of ours at all.
 
     Raises ``CommandRefused`` for a table command with a bad or missing table name, or a replay with a bad id.
@@ -90,6 +119,8 @@ def parse_command(command: str) -> TableCommand | LineCommand | ReplayCommand | 
         if len(words) != 2:
             raise CommandRefused(f"'replay' takes one game: {REPLAY_USAGE}")
         return parse_replay(words[1])
+    if words[:1] == ["export"]:
+        return parse_export(words[1:])
     if words[:1] == ["line"]:
         if len(words) == 1:
             return LineCommand()
@@ -113,11 +144,15 @@ def parse_command(command: str) -> TableCommand | LineCommand | ReplayCommand | 
     return TableCommand(TableMode.PLAY if verb == "table" else TableMode.WATCH, name)
 
 
-def way_to_play(command: TableCommand | LineCommand | ReplayCommand | None, *, line: bool = False) -> Way:
+def way_to_play(
+    command: TableCommand | LineCommand | ReplayCommand | ExportCommand | None, *, line: bool = False
+) -> Way:
     """What a door's command plays: the one place every command (an SSH command, a web page's path) becomes the
     way its game is played. ``line``: the line mode asked for another way (``ACCESSIBLE``)."""
     if isinstance(command, LineCommand):
         return Way(line=True, table=command.table)
+    if isinstance(command, ExportCommand):  # text out, no terminal needed: set up as the line mode's
+        return Way(line=True, table=None, export=command)
     if isinstance(command, ReplayCommand):
         return Way(line=line, table=None, replay=command)
     return Way(line=line, table=command)

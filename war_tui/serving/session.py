@@ -13,7 +13,7 @@ import asyncio
 from functools import partial
 from typing import Protocol
 
-from ..settings.served import LINE_VARIABLE, REPLAY_VARIABLE
+from ..settings.served import EXPORT_VARIABLE, LINE_VARIABLE, REPLAY_VARIABLE
 from .commands import Way
 from .crash import describe_status
 from .goodbyes import GAME_FAILED, STOP_STATUSES, TERMINAL_RESET, crash_goodbye
@@ -116,6 +116,8 @@ class Session:
         line = env[LINE_VARIABLE] if self.way.line else None
         if self.way.replay is not None:
             env = {**env, REPLAY_VARIABLE: self.way.replay.words()}
+        if self.way.export is not None:
+            env = {**env, EXPORT_VARIABLE: self.way.export.words()}
         try:
             process = await start_game(self.house, env, door.size, partial(self._output, door), table=theirs, line=line)
         except Exception as exc:  # noqa: BLE001 - whatever it was, the player gets a message, not a hang

@@ -26,6 +26,8 @@ TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
 LEADERBOARD_VARIABLE = "WAR_TUI_LEADERBOARD"  # "0": the server keeps no leaderboard (--no-leaderboard)
 REPLAY_VARIABLE = "WAR_TUI_REPLAY"
 """A replay of the served statistics instead of a game: ``GAME_ID`` or ``GAME_ID@BATTLE`` (``ssh HOST replay``)."""
+EXPORT_VARIABLE = "WAR_TUI_EXPORT"
+"""A game of the served statistics written out instead of a game: ``GAME_ID --format FORMAT`` (``ssh HOST export``)."""
 LINE_VARIABLE = "WAR_TUI_LINE"
 """The line mode, reading "keys" one at a time or whole "lines" (an SSH client without a terminal)."""
 LINE_INPUTS = ("keys", "lines")
