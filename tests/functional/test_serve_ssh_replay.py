@@ -13,12 +13,13 @@ import aiohttp
 import pytest
 from ssh_support import connect, make_key, open_game, start_server
 from ssh_support.players import Player
-from web_support import closed, open_socket, origin, read_screen, served, shut, web_client
+from web_support import closed, open_socket, origin, read_screen, served, shut, signed, web_client
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.core.engine import Game
 from war_tui.core.rules import Rules
 from war_tui.stats import GameRecord, Source, StatsStore
+from war_tui.web.server import COOKIE
 
 pytestmark = [pytest.mark.app, pytest.mark.server_side]  # a war-tui game process (see pyproject.toml's markers)
 
@@ -157,3 +158,30 @@ async def test_an_export_that_cannot_be_made_is_one_line(tmp_path, player, serve
     out = (result.stdout + result.stderr).decode()
     assert result.exit_status == status, out
     assert out.endswith("\n") and out.count("\n") == 1 and out.startswith(said), out
+
+
+async def test_the_web_door_offers_the_exports_as_downloads(tmp_path, server_home):
+    stats = tmp_path / "served-stats.sqlite3"
+    served_stats(stats)
+    local = subprocess.run([sys.executable, "-m", "war_tui", "export", "1", "--format", "text", "--stats-db", str(stats)],
+                           capture_output=True, timeout=GAME_TIMEOUT, check=True).stdout
+    srv, door = await served(tmp_path, {"argv": (*GAME, "--stats-db", str(stats))})
+    try:
+        async with aiohttp.ClientSession() as client:
+            async with client.get(origin(door) + "/export/1.json") as response:
+                assert response.status == 403  # no cookie: the page first
+        async with web_client() as client:
+            client.cookie_jar.update_cookies({COOKIE: signed(door)})
+            async with client.get(origin(door) + "/export/1.txt") as response:
+                assert response.status == 200 and response.content_type == "text/plain"
+                assert "attachment" in response.headers["Content-Disposition"]
+                assert await response.read() == local
+            async with client.get(origin(door) + "/export/1.json") as response:
+                assert response.status == 200 and (await response.json())["players"] == ["[i]ann", "bo"]
+            async with client.get(origin(door) + "/export/99.cast") as response:
+                assert response.status == 404
+                assert await response.text() == "war-tui: there is no game 99 on this server\n"
+            async with client.get(origin(door) + "/export/1.pdf") as response:
+                assert response.status == 404 and "/export/GAME_ID.json, .txt or .cast" in await response.text()
+    finally:
+        await shut(srv, door)

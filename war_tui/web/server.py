@@ -31,6 +31,7 @@ from ..serving.limits import address_key
 from ..serving.log_format import LogLine, place_fields
 from ..serving.server import GameServer
 from .config import WebConfig
+from .downloads import Downloads
 from .hosts import HostRules
 from .http_guard import SECURITY_HEADERS, HttpGuard, handler_args, request_logger
 from .identity import COOKIE, COOKIE_SECONDS, Identities, starts_by_itself
@@ -122,6 +123,8 @@ class WebDoor:
         self.guard = HttpGuard(config.guard, server.flood_log, debug=server.config.debug)
         self._stopping = False
         self.identities = Identities(server.config.secret())
+        self.downloads = Downloads(server)
+        """The served games' exports the browsers download (``/export/GAME_ID.json``)."""
         self.hosts: HostRules | None = None
         """Set once the door listens (its port is known then); until then it answers to no host."""
         server.doors.append(self)
@@ -156,6 +159,7 @@ class WebDoor:
         app.router.add_get("/table/{name}", self._page)
         app.router.add_get("/watch/{name}", self._page)
         app.router.add_get("/replay/{game}", self._page)
+        app.router.add_get("/export/{file}", self._download)
         app.router.add_get("/line", self._line_page)
         app.router.add_get("/line/table/{name}", self._line_page)
         app.router.add_get("/line/watch/{name}", self._line_page)
@@ -269,6 +273,17 @@ class WebDoor:
         response = web.Response(body=body, content_type=kind, charset="utf-8")
         response.headers["Cache-Control"] = "public, max-age=3600"
         return response
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """A served game's export (``downloads``), for a browser that has the page's cookie, within the caps."""
+        token = self.identities.token(request.cookies.get(COOKIE))
+        if token is None:
+            self.server.counts.refused("bad_input")
+            raise web.HTTPForbidden(text="war-tui: open the game's page first, then its download")
+        refusal = self._refusal(address_key(str(request.remote or "?")))
+        if refusal is not None:
+            return web.Response(status=503, text=refusal + "\n")
+        return await self.downloads.respond(request.match_info["file"], self.server.door_identity("web", token))
 
     async def _no_icon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
