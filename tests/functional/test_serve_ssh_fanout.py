@@ -8,8 +8,9 @@ import os
 from collections.abc import AsyncIterator
 
 import pytest
-from ssh_support import InProcessServer, connect, start_server, until, wait_gone
+from ssh_support import InProcessServer, connect, until, wait_gone
 from ssh_support.players import GAME, GAME_TIMEOUT, MANY, Player, agreed, board, game_pids, serve, take_a_seat
+from ssh_support.players import served as served_game
 
 from war_tui.serving import priority
 from war_tui.serving.priority import group_nice
@@ -39,13 +40,8 @@ async def served(tmp_path, monkeypatch, **options) -> AsyncIterator[tuple[InProc
     a test seats there: at the end they hang up and the server stops, however the test ends."""
     options.setdefault("fanout", True)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the games' data folder, not the user's
-    people: list[Player] = []
-    async with await start_server(tmp_path, None, argv=GAME, **MANY, **options) as srv:
-        try:
-            yield srv, people
-        finally:
-            for person in people:
-                person.conn.close()
+    async with served_game(tmp_path, GAME, **MANY, **options) as (srv, people):
+        yield srv, people
 
 
 async def flip_both(ann: Player, bob: Player, battle: int, people: list[Player]) -> None:
@@ -162,7 +158,9 @@ async def test_a_spectators_help_key_gives_them_a_view_of_their_own(tmp_path, mo
         await cy.glass.until(r"How War is played")  # the help, on cy's screen only
         assert not dee.glass.find(r"How War is played")
         await flip_both(ann, bob, 1, [ann, bob, dee])
-        assert len(renderers(srv)) == 1 and len(next(iter(srv.server.fanout.renderers.values())).watchers) == 1
+        hub = srv.server.fanout
+        await until(lambda: len(renderers(srv)) == 1 and len(next(iter(hub.renderers.values())).watchers) == 1,
+                    GAME_TIMEOUT)  # dee alone on the shared renderer
         await ann.glass.until(r"2 spectators")  # cy still counts once, now with a game of their own
 
 

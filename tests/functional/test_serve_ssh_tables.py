@@ -36,6 +36,7 @@ from ssh_support.players import (
     agreed,
     openssh_at_oak,
     serve,
+    served,
     take_a_seat,
 )
 
@@ -325,9 +326,7 @@ BOB = re.escape("b[1m$()")
 @pytest.mark.server_side
 async def test_two_players_and_a_spectator_see_the_same_battle_counts_and_log(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the games' data folder, not the user's
-    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
-    people: list[Player] = []
-    try:
+    async with served(tmp_path, argv=GAME, **MANY) as (srv, people):
         ann = await take_a_seat(srv.port, "ann", "table oak")
         bob = await take_a_seat(srv.port, "b [1m$()", "table oak")  # shown as b[1m$(): text, not markup
         cy = await take_a_seat(srv.port, "cy", "watch oak")
@@ -349,10 +348,6 @@ async def test_two_players_and_a_spectator_see_the_same_battle_counts_and_log(tm
         cy.type(b" ")  # a spectator's flip does nothing
         await cy.glass.until(r"you are watching")
         assert all(person.glass.find(r"Battle 3 · Wars") for person in people)
-    finally:
-        for person in people:
-            person.conn.close()
-        await srv.server.stop()
     assert any(": table oak seat 2 as b[1m$() [addr:" in line for line in srv.logs)
 
 
@@ -362,10 +357,8 @@ async def test_user_names_of_markup_are_text_in_the_lobby_and_at_the_table(tmp_p
     """Before: a player named ``[/]`` ended every lobby visitor's game within seconds (MarkupError), and
     ``[link=…]`` sent a hyperlink to other people's terminals."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
-    people: list[Player] = []
-    link = re.escape("[link=//e.vil]x")
-    try:
+    async with served(tmp_path, argv=GAME, **MANY) as (srv, people):
+        link = re.escape("[link=//e.vil]x")
         closer = await take_a_seat(srv.port, "[/]", "table oak")
         linker = await take_a_seat(srv.port, "[link=//e.vil]x", "table oak")
         people += [closer, linker]
@@ -385,10 +378,6 @@ async def test_user_names_of_markup_are_text_in_the_lobby_and_at_the_table(tmp_p
         for person in people:
             assert b"\x1b]8;" not in person.glass.raw  # no hyperlink reached a terminal
             assert "ended with an error" not in person.glass.text
-    finally:
-        for person in people:
-            person.conn.close()
-        await srv.server.stop()
 
 
 @pytest.mark.app
@@ -400,17 +389,14 @@ async def test_the_same_key_on_a_second_terminal_plays_on_and_the_first_ends_say
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     keys = {name: make_key(tmp_path, f"{name}_key") for name in ("ann", "bob", "cy")}
-    srv = await start_server(tmp_path, None, argv=GAME, max_sessions_per_address=3)
-    people: list[Player] = []
+    async with served(tmp_path, argv=GAME, max_sessions_per_address=3) as (srv, people):
+        async def arrive(name: str) -> Player:
+            conn = await connect(srv.port, keys[name], username=name)
+            process = await conn.create_process("table dup", term_type="xterm-256color", term_size=(100, 30),
+                                                encoding=None)
+            people.append(Player(conn, process, (100, 30)))
+            return people[-1]
 
-    async def arrive(name: str) -> Player:
-        conn = await connect(srv.port, keys[name], username=name)
-        process = await conn.create_process("table dup", term_type="xterm-256color", term_size=(100, 30),
-                                            encoding=None)
-        people.append(Player(conn, process, (100, 30)))
-        return people[-1]
-
-    try:
         ann = await arrive("ann")
         bob = await arrive("bob")
         await ann.glass.until(r"Table dup · ann \(you\) to flip · bob to flip")
@@ -435,10 +421,6 @@ async def test_the_same_key_on_a_second_terminal_plays_on_and_the_first_ends_say
         await bob.glass.until(r"Battle 2 · Wars")
         await again.glass.until(r"Battle 2 · Wars")
         assert not bob.glass.find("house")
-    finally:
-        for person in people:
-            person.conn.close()
-        await srv.server.stop()
 
 
 @pytest.mark.app
@@ -529,17 +511,15 @@ async def test_a_finished_table_game_is_on_the_lobbys_leaderboard(tmp_path, monk
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     db = tmp_path / "served.sqlite3"
     keys = {name: make_key(tmp_path, f"{name}_key") for name in ("ann", "bob")}
-    srv = await start_server(tmp_path, None, argv=(*GAME, "--stats-db", str(db)), table_rules=Rules(max_battles=2),
-                             stats=lambda: StatsStore.open(db), **MANY)
-    people: list[Player] = []
+    async with served(tmp_path, argv=(*GAME, "--stats-db", str(db)), table_rules=Rules(max_battles=2),
+                      stats=lambda: StatsStore.open(db), **MANY) as (srv, people):
+        async def arrive(name: str, command: str) -> Player:
+            conn = await connect(srv.port, keys.get(name), username=name)
+            process = await conn.create_process(command, term_type="xterm-256color", term_size=(80, 24),
+                                                encoding=None)
+            people.append(Player(conn, process, (80, 24)))
+            return people[-1]
 
-    async def arrive(name: str, command: str) -> Player:
-        conn = await connect(srv.port, keys.get(name), username=name)
-        process = await conn.create_process(command, term_type="xterm-256color", term_size=(80, 24), encoding=None)
-        people.append(Player(conn, process, (80, 24)))
-        return people[-1]
-
-    try:
         ann, bob = await arrive("ann", "table oak"), await arrive("bob", "table oak")
         await ann.glass.until(r"ann \(you\) to flip · bob to flip")
         for battle in (1, 2):
@@ -557,10 +537,6 @@ async def test_a_finished_table_game_is_on_the_lobbys_leaderboard(tmp_path, monk
         assert not lou.glass.find("SHA256") and not lou.glass.find("addr:")
         lou.type(b"\x1b")
         await lou.glass.until(r"War tables")
-    finally:
-        for person in people:
-            person.conn.close()
-        await srv.server.stop()
 
 
 @pytest.mark.app

@@ -9,12 +9,13 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pyte
 from support.present import present
 
-from ssh_support import TIMEOUT, PtyClient, connect
+from ssh_support import TIMEOUT, InProcessServer, PtyClient, connect, start_server
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 
 GAME = (sys.executable, "-c", GAME_BOOTSTRAP)  # the real game, as serve-ssh starts it
@@ -90,6 +91,19 @@ class Player:
 
     def type(self, keys: bytes) -> None:
         self.process.stdin.write(keys)
+
+
+@contextlib.asynccontextmanager
+async def served(tmp_path: Path, argv=GAME, **options) -> AsyncIterator[tuple[InProcessServer, list[Player]]]:
+    """A --public server of ``argv`` (``start_server``'s options) and a list for the people a test seats there: at
+    the end they hang up and the server stops, however the test ends."""
+    people: list[Player] = []
+    async with await start_server(tmp_path, None, argv=argv, **options) as srv:
+        try:
+            yield srv, people
+        finally:
+            for person in people:
+                person.conn.close()
 
 
 async def take_a_seat(port: int, user: str, command: str, size=(100, 30)) -> Player:
