@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -68,8 +69,10 @@ async def test_replay_opens_a_table_game_at_the_battle_asked_and_q_leaves(tmp_pa
             game = Player(conn, await open_game(conn, size=(100, 30), command="replay 1@5"), (100, 30))
             await game.glass.until(f"battle 5 of {battles}")
             assert "Replay of game 1: [i]ann v bo" in game.glass.text  # the name as typed, never markup
+            await game.glass.until(rf"ssh -t -p {srv.port} 127\.0\.0\.1 replay 1@5")  # the address it reached
             game.type(b"\x1b[C")
             await game.glass.until(f"battle 6 of {battles}")
+            await game.glass.until(rf"ssh -t -p {srv.port} 127\.0\.0\.1 replay 1@6")  # the battle on show
             game.type(b"q")
             result = await asyncio.wait_for(game.process.wait(), GAME_TIMEOUT)  # q leaves: the replay is the one screen
     assert result.exit_status == 0
@@ -108,7 +111,9 @@ async def test_the_web_page_replays_the_game_at_the_battle_of_its_address(tmp_pa
                 assert response.status == 200 and "xterm" in await response.text()
         async with web_client() as client:
             ws = await open_socket(client, door, "/replay/1@5", cols=100, rows=30)  # page.js: /replay/1#b=5
-            await read_screen(ws, f"battle 5 of {battles}")
+            seen = bytearray()
+            await read_screen(ws, f"battle 5 of {battles}", seen)
+            await read_screen(ws, re.escape(f"{origin(door)}/replay/1#b=5"), seen)  # as the browser named the door
             await ws.close()
             unknown = await open_socket(client, door, "/replay/99")
             assert "war-tui: there is no game 99 on this server" in await closed(unknown)

@@ -206,3 +206,23 @@ async def test_without_statistics_enter_on_the_result_deals_again_as_ever(tmp_pa
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is app.board)
         assert present(app.controller.game).battles == 0 and not isinstance(app.screen, ReplayScreen)
+
+
+async def test_a_served_result_and_its_replay_name_the_servers_doors_and_the_battle(tmp_path: Path):
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    app = app_with(store, seed=123, rules=Rules(max_battles=3), served=True, player="key:SHA256:ann",
+                   ssh_at="-p 2222 war.example.org", web_at="https://war.example.org")
+    async with app.run_test(size=(160, 30)) as pilot:
+        await pilot.press("space", "space", "space")
+        result = app.screen
+        assert isinstance(result, GameOverScreen)
+        await until(pilot, lambda: result.game_id == 1)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "1 (ssh -t -p 2222 war.example.org replay 1 or https://war.example.org/replay/1)" in text
+        assert "war-tui replay" not in text  # no local command reaches the server's statistics
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("right")
+        await pilot.pause()
+        assert "ssh -t -p 2222 war.example.org replay 1@2 or https://war.example.org/replay/1#b=2" in screen_text(app)

@@ -54,7 +54,8 @@ def test_every_served_variable_is_one_option_and_reads_back_what_the_server_writ
     assert len(variables) == len(set(variables))
     told = {"served": True, "top_speed": 60.0, "notice": "Welcome.", "session_minutes": 2.5,
             "player": "key:SHA256:abc", "table_fd": 9, "table_mode": "watch", "leaderboard": False,
-            "line_input": "lines", "error_fd": 11, "accessible": True}
+            "line_input": "lines", "error_fd": 11, "accessible": True, "ssh_at": "-p 2222 192.0.2.7",
+            "web_at": "https://war.example.org", "replay": "12@40", "export": "12 --format cast"}
     assert set(told) == {option.name for option in SERVED_OPTIONS}
     assert read_served(served_environment(**told)) == told
     settings = PlaySettings(**read_served(served_environment(**told)))

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Mapping
 
 from ..serving.commands import CommandRefused, ReplayCommand, parse_replay
+from ..settings.options import read_served
 from ..settings.served import LINE_VARIABLE, PLAYER_ID_VARIABLE, REPLAY_VARIABLE, accessible
 from ..stats import StatsStore
 from ..stats.records import GameRecord, Source
@@ -56,8 +57,12 @@ def run_served(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
         return run_line_replay(replay, names, start)
     from ..ui.replay_app import run_replay
 
+    try:
+        told = read_served(environ)
+    except ValueError:
+        told = {}
     return run_replay(replay, names, ascii=bool(getattr(args, "ascii", False)), game_id=wanted.game_id, start=start,
-                      local=False)
+                      local=False, reached_at=(told.get("ssh_at"), told.get("web_at")))
 
 
 def served_game(args: argparse.Namespace, wanted: ReplayCommand, player: str | None) -> tuple[Replay, tuple[str, str]]:

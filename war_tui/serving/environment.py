@@ -73,7 +73,7 @@ def served_variables(max_speed: float, notice: str | None, leaderboard: bool = T
 
 def game_environment(
     config: GameConfig, term: str | None, client_env: Mapping[str, str], *, line_input: str | None,
-    identity: str | None, notice: str | None = None,
+    identity: str | None, notice: str | None = None, ssh_at: str | None = None, web_at: str | None = None,
 ) -> dict[str, str]:
     """A served game's environment, whichever door it came through: the client's terminal and the few variables
     kept (``session_environment``), what the server tells it (``served_variables``), the line mode reading "keys"
@@ -82,7 +82,7 @@ def game_environment(
     """
     env = session_environment(term, client_env, config.session_seconds)
     env.update(served_variables(config.max_speed, notice, leaderboard=config.leaderboard))
-    env.update(served_environment(line_input=line_input, player=identity))
+    env.update(served_environment(line_input=line_input, player=identity, ssh_at=ssh_at, web_at=web_at))
     if line_input == "lines":
         env["TERM"] = "dumb"
     return env

@@ -23,19 +23,23 @@ from .file_values import Check, Maker
 from .served import (
     ACCESSIBLE_VARIABLE,
     ERROR_FD_VARIABLE,
+    EXPORT_VARIABLE,
     LEADERBOARD_VARIABLE,
     LINE_INPUTS,
     LINE_VARIABLE,
     MAX_PLAYER_ID,
     NOTICE_VARIABLE,
     PLAYER_ID_VARIABLE,
+    REPLAY_VARIABLE,
     SERVED_VARIABLE,
     SESSION_MINUTES_VARIABLE,
     SESSION_PLAYER_PREFIX,
+    SSH_AT_VARIABLE,
     TABLE_FD_VARIABLE,
     TABLE_MODE_VARIABLE,
     TABLE_MODES,
     TOP_SPEED_VARIABLE,
+    WEB_AT_VARIABLE,
     fd_number,
     one_of,
     switched_on,
@@ -235,6 +239,23 @@ def _notice(text: str) -> str | None:
     return text if text.isprintable() and 0 < len(text) <= MAX_NOTICE else None
 
 
+def _reached_at(text: str) -> str | None:
+    """Printable ASCII of at most 300 characters, or nothing: a link is a courtesy, never a reason to refuse."""
+    return text if text.isascii() and text.isprintable() and 0 < len(text) <= 300 else None
+
+
+def _command_words(variable: str) -> Callable[[str], str]:
+    """A command the server passes on (``12@40``, ``12 --format json``): printable ASCII, at most 64 characters;
+    what the words mean is checked where they are used (``serving.commands``)."""
+
+    def parse(text: str) -> str:
+        if not (0 < len(text) <= 64 and text.isascii() and text.isprintable()):
+            raise ValueError(f"{variable} must be 1 to 64 printable ASCII characters")
+        return text
+
+    return parse
+
+
 def _player(text: str) -> str:
     if not (0 < len(text) <= MAX_PLAYER_ID and text.isascii() and text.isprintable()):
         raise ValueError(f"{PLAYER_ID_VARIABLE} must be 1 to {MAX_PLAYER_ID} printable ASCII characters")
@@ -407,6 +428,10 @@ PLAY: tuple[Option[Any], ...] = (
         setting=True, flag=False,
     ),
     Option("notice", None, parse=_notice, variable=NOTICE_VARIABLE, setting=True, flag=False),
+    Option("ssh_at", None, parse=_reached_at, variable=SSH_AT_VARIABLE, setting=True, flag=False),
+    Option("web_at", None, parse=_reached_at, variable=WEB_AT_VARIABLE, setting=True, flag=False),
+    Option("replay", None, parse=_command_words(REPLAY_VARIABLE), variable=REPLAY_VARIABLE, setting=True, flag=False),
+    Option("export", None, parse=_command_words(EXPORT_VARIABLE), variable=EXPORT_VARIABLE, setting=True, flag=False),
     Option(
         "session_minutes", None, parse=minutes_value(SESSION_MINUTES_VARIABLE), variable=SESSION_MINUTES_VARIABLE,
         text=lambda v: f"{v:g}", setting=True, flag=False,

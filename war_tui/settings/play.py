@@ -48,6 +48,10 @@ class PlaySettings:
     served: bool = OPTIONS["served"].default  # played over SSH: the player is not the machine's user
     player: str | None = OPTIONS["player"].default  # served: who plays, recorded with each game; their stats only
     notice: str | None = OPTIONS["notice"].default  # said once the board is up (what the SSH server refused)
+    ssh_at: str | None = OPTIONS["ssh_at"].default  # served: ssh's arguments that reach this server
+    web_at: str | None = OPTIONS["web_at"].default  # served: the web door's origin as the browser named it
+    replay: str | None = OPTIONS["replay"].default  # served: ssh HOST replay's GAME_ID[@BATTLE], no game
+    export: str | None = OPTIONS["export"].default  # served: ssh HOST export's GAME_ID --format F, no game
     two_players: bool = OPTIONS["two_players"].default  # a local table, both seats at this keyboard
     table_fd: int | None = OPTIONS["table_fd"].default  # served at a shared table: the socket to the server
     table_mode: str | None = OPTIONS["table_mode"].default  # one of TABLE_MODES when table_fd is set

@@ -24,6 +24,10 @@ shown under it."""
 TABLE_FD_VARIABLE = "WAR_TUI_TABLE_FD"  # the socket's file descriptor number, inherited
 TABLE_MODE_VARIABLE = "WAR_TUI_TABLE_MODE"  # one of TABLE_MODES
 LEADERBOARD_VARIABLE = "WAR_TUI_LEADERBOARD"  # "0": the server keeps no leaderboard (--no-leaderboard)
+SSH_AT_VARIABLE = "WAR_TUI_SSH_AT"
+"""Where the SSH door was reached, as ssh's arguments: ``-p 2222 192.0.2.7`` (a served game's links)."""
+WEB_AT_VARIABLE = "WAR_TUI_WEB_AT"
+"""The web door's origin as the browser asked for it: ``https://war.example.org`` (a served game's links)."""
 REPLAY_VARIABLE = "WAR_TUI_REPLAY"
 """A replay of the served statistics instead of a game: ``GAME_ID`` or ``GAME_ID@BATTLE`` (``ssh HOST replay``)."""
 EXPORT_VARIABLE = "WAR_TUI_EXPORT"

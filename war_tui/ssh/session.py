@@ -285,7 +285,16 @@ class GameSession(asyncssh.SSHServerSession):
         line_input = ("keys" if term is not None else "lines") if self.story.way.line else None
         notice = NO_AGENT if self._link.agent_refused else None
         return game_environment(self._link.server.config, term, self.environment.variables, line_input=line_input,
-                                identity=self._link.identity, notice=notice)
+                                identity=self._link.identity, notice=notice, ssh_at=self._reached_at())
+
+    def _reached_at(self) -> str | None:
+        """ssh's arguments for the address and port this client reached: the game's links name them."""
+        conn = getattr(self._link, "conn", None)
+        reached = conn.get_extra_info("sockname") if conn is not None else None
+        if not reached:
+            return None
+        host, port = str(reached[0]), int(reached[1])
+        return host if port == 22 else f"-p {port} {host}"
 
     # -- a spectator served from a shared rendering ---------------------------------------------------
 

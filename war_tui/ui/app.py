@@ -213,6 +213,7 @@ class WarApp(ShadowOutput, App[None]):
             screen = GameOverScreen(
                 result.end, names, seed=result.seed, tally_line=tally, next_deal_in=result.next_deal_in, dot=dot,
                 game_id=self.stored_game_id, local=not self.settings.served,
+                reached_at=(self.settings.ssh_at, self.settings.web_at),
             )
         else:
             from .screens.table_game_over import TableGameOverScreen, TwoPlayerGameOverScreen
@@ -395,7 +396,8 @@ class WarApp(ShadowOutput, App[None]):
         if self.board.auto and self.board.result is None:
             self.controller.auto()  # paused under the replay, so no result of its own lands on top of it
         self.push_screen(ReplayScreen(replay, (record.p1_name, record.p2_name), self.glyphs, game_id=record.id,
-                                      local=not self.settings.served))
+                                      local=not self.settings.served,
+                                      reached_at=(self.settings.ssh_at, self.settings.web_at)))
 
     def _say_stats_off(self, reason: str | None) -> None:
         if reason:

@@ -22,11 +22,12 @@ class ReplayApp(App[None]):
 
     def __init__(self, replay: Replay, names: tuple[str, str], *, ascii: bool = False,
                  environ: Mapping[str, str] | None = None, game_id: int | None = None, start: int = 1,
-                 local: bool = True) -> None:
+                 local: bool = True, reached_at: tuple[str | None, str | None] = (None, None)) -> None:
         super().__init__()
         self.game_id = game_id
         self.start = start
         self.local = local
+        self.reached_at = reached_at
         self.replay = replay
         self.names = names
         self.glyphs = choose_glyphs(ascii, os.environ if environ is None else environ)
@@ -34,7 +35,7 @@ class ReplayApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(ReplayScreen(self.replay, self.names, self.glyphs, game_id=self.game_id, start=self.start,
-                                      local=self.local))
+                                      local=self.local, reached_at=self.reached_at))
 
     def pop_screen(self) -> AwaitComplete:
         """Leaving the replay (escape, q) ends the app: beneath it is only Textual's blank default screen."""
@@ -45,7 +46,7 @@ class ReplayApp(App[None]):
 
 
 def run_replay(replay: Replay, names: tuple[str, str], *, ascii: bool = False, game_id: int | None = None,
-               start: int = 1, local: bool = True) -> int:
-    app = ReplayApp(replay, names, ascii=ascii, game_id=game_id, start=start, local=local)
+               start: int = 1, local: bool = True, reached_at: tuple[str | None, str | None] = (None, None)) -> int:
+    app = ReplayApp(replay, names, ascii=ascii, game_id=game_id, start=start, local=local, reached_at=reached_at)
     app.run()
     return app.return_code or 0

@@ -354,8 +354,9 @@ class WebDoor:
             return ws
         query = request.rel_url.query
         size = (_number(query.get("cols"), 80), _number(query.get("rows"), 24))
+        origin = self.hosts.origin_of(request.headers.get("Host")) if self.hosts is not None else None
         visitor = Visitor(address, key, label, clean_name(query.get("name", "")),
-                          self.server.door_identity("web", token))
+                          self.server.door_identity("web", token), None if origin is None else str(origin))
         session = WebSession(self, ws, visitor, way_to_play(command), size)
         refusal = session.join_table()
         if refusal is not None:

@@ -65,6 +65,8 @@ class Visitor:
     label: str
     name: str
     identity: str
+    origin: str | None = None
+    """The door's origin as this browser named it (``https://war.example.org``): the game's links use it."""
 
 
 class MessageRate:
@@ -275,7 +277,7 @@ class WebSession:
         self._reader = asyncio.ensure_future(self._read_browser())
         env = game_environment(
             self.door.server.config, TERM, {} if self.line else {"COLORTERM": "truecolor"},
-            line_input="lines" if self.line else None, identity=self.visitor.identity,
+            line_input="lines" if self.line else None, identity=self.visitor.identity, web_at=self.visitor.origin,
         )  # the plain-text page, as ssh -T HOST line: whole lines in, plain lines out, no terminal to draw on
         try:
             await self.story.play(self, env)

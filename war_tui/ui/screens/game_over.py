@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ...core.rules import Result
-from ...presentation.links import replay_command
+from ...presentation.links import replay_command, served_replay_links
 from ...presentation.result import ResultFacts, pack_parts, result_lines
 from ...presentation.views import EndView
 from ...presentation.words import capital, deepest_war_text, duration_text, leader_text, reason_text, result_title
@@ -59,11 +59,14 @@ class GameOverScreen(ModalScreen[None]):
         dot: str = "·",
         game_id: int | None = None,
         local: bool = True,
+        reached_at: tuple[str | None, str | None] = (None, None),
     ) -> None:
         super().__init__(classes=f"result-{end.result.value}")
         self.set_reactive(GameOverScreen.game_id, game_id)
         self.local = local
         """The statistics are this computer's: ``war-tui replay ID`` reaches the game again."""
+        self.reached_at = reached_at
+        """Served: ssh's arguments and the web origin that reach the server (``served_replay_links``)."""
         self.end = end
         self.names = tuple(names)
         self.seed = seed
@@ -91,7 +94,10 @@ class GameOverScreen(ModalScreen[None]):
     def _game_words(self) -> str | None:
         if self.game_id is None:
             return None
-        return f"{self.game_id} ({replay_command(self.game_id)})" if self.local else str(self.game_id)
+        if self.local:
+            return f"{self.game_id} ({replay_command(self.game_id)})"
+        links = served_replay_links(self.game_id, None, *self.reached_at)
+        return str(self.game_id) if links is None else f"{self.game_id} ({links})"
 
     def hint_parts(self) -> list[str]:
         replay = [] if self.game_id is None else ["enter replays it"]

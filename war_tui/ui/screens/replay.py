@@ -21,7 +21,7 @@ from textual.widgets import Static
 from ...core.rules import Side
 from ...presentation.footer import FooterPlan
 from ...presentation.glyphs import Glyphs
-from ...presentation.links import replay_command
+from ...presentation.links import replay_command, served_replay_links
 from ...presentation.views import BattleView, DealView, battle_view
 from ...stats.replay import Replay
 from ...untrusted import plain_text
@@ -71,13 +71,15 @@ class ReplayScreen(Screen[None]):
     typed: var[str | None] = var(None)
 
     def __init__(self, replay: Replay, names: tuple[str, str], glyphs: Glyphs, *, game_id: int | None = None,
-                 local: bool = True, start: int = 1) -> None:
+                 local: bool = True, start: int = 1, reached_at: tuple[str | None, str | None] = (None, None)) -> None:
         super().__init__()
         self.set_reactive(ReplayScreen.at, max(1, min(replay.battles, start)))
         self.game_id = game_id
         """The game's id in the statistics it came from (None: a game file)."""
         self.local = local
         """Whether that is this computer's statistics, so ``war-tui replay ID`` reaches the game again."""
+        self.reached_at = reached_at
+        """Served: ssh's arguments and the web origin that reach the server; the link names the battle on show."""
         self.replay = replay
         self.names = (plain_text(names[0]), plain_text(names[1]))
         self.glyphs = glyphs
@@ -92,6 +94,8 @@ class ReplayScreen(Screen[None]):
             yield Static(plain(f"{game}: {names[0]} v {names[1]}, seed {replay.seed}, {rules}"), id="replay-title")
             if self.game_id is not None and self.local:
                 yield Static(plain(replay_command(self.game_id)), id="replay-link")
+            elif self._served_link() is not None:
+                yield Static(plain(self._served_link() or ""), id="replay-link")
         with Horizontal(id="replay-table"):
             with Vertical(id="replay-packets"):
                 for side in (Side.P1, Side.P2):
@@ -116,7 +120,15 @@ class ReplayScreen(Screen[None]):
 
     # ------------------------------------------------------------ what is on show
 
+    def _served_link(self) -> str | None:
+        """How to reach this battle of the served game again, or None (a local game, or no door named)."""
+        if self.local or self.game_id is None:
+            return None
+        return served_replay_links(self.game_id, self.at, *self.reached_at)
+
     def watch_at(self, at: int) -> None:
+        if (link := self._served_link()) is not None and self.is_mounted:
+            self.query_one("#replay-link", Static).update(plain(link))
         first = max(1, at - LOG_ROWS + 1)
         war_cards = self.replay.rules.war_cards
         views = tuple(
