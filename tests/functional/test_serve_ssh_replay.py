@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 from ssh_support import connect, make_key, open_game, start_server
 from ssh_support.players import Player
-from web_support import closed, open_socket, origin, read_screen, served, shut, signed, web_client
+from web_support import closed, open_socket, origin, read_lines, read_screen, served, shut, signed, web_client
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.core.engine import Game
@@ -188,5 +188,33 @@ async def test_the_web_door_offers_the_exports_as_downloads(tmp_path, server_hom
                 assert await response.text() == "war-tui: there is no game 99 on this server\n"
             async with client.get(origin(door) + "/export/1.pdf") as response:
                 assert response.status == 404 and "/export/GAME_ID.json, .txt or .cast" in await response.text()
+    finally:
+        await shut(srv, door)
+
+
+async def test_line_replay_with_no_terminal_says_the_battle_asked_in_plain_lines(tmp_path, player, server_home):
+    stats = tmp_path / "served-stats.sqlite3"
+    battles, _ = served_stats(stats)
+    async with await start_server(tmp_path, [player], argv=(*GAME, "--stats-db", str(stats))) as srv:
+        async with await connect(srv.port, player) as conn:
+            result = await asyncio.wait_for(conn.run("line replay 1@5", input=b"\n\nq\n", encoding=None), GAME_TIMEOUT)
+    assert result.exit_status == 0, result.stdout
+    lines = result.stdout.decode().splitlines()
+    assert lines[0].startswith(f"Replay of seed 0, standard rules, {battles} battles.")
+    assert [line.split(":")[0] for line in lines[1:3]] == [f"battle 5 of {battles}", f"battle 6 of {battles}"]
+
+
+async def test_the_plain_text_page_replays_the_game(tmp_path, server_home):
+    stats = tmp_path / "served-stats.sqlite3"
+    battles, _ = served_stats(stats)
+    srv, door = await served(tmp_path, {"argv": (*GAME, "--stats-db", str(stats))})
+    try:
+        async with web_client() as client:
+            ws = await open_socket(client, door, "/line/replay/1")
+            await read_lines(ws, "Replay of seed 0")
+            await ws.send_str("")
+            said = await read_lines(ws, f"battle 1 of {battles}: ")
+            assert any("[i]ann" in line for line in said), said  # the name as text
+            await ws.close()
     finally:
         await shut(srv, door)

@@ -32,7 +32,7 @@ def test_a_malformed_replay_is_refused_without_echoing_it(bad):
                                   "a battle is a whole number from 1 to 1,000,000 after the '@'")  # never what was sent
 
 
-@pytest.mark.parametrize("path", ["/replay", "/replay/1/2", "/line/replay/1", "/replay/x"])
+@pytest.mark.parametrize("path", ["/replay", "/replay/1/2", "/line/replay/1/2", "/line/replay/x", "/replay/x"])
 def test_a_bad_replay_page_is_refused(path):
     with pytest.raises(CommandRefused):
         place_command(path)
@@ -61,3 +61,16 @@ def test_an_export_is_held_up_to_its_bound_and_no_further():
     with pytest.raises(TooLarge):
         held.write("x")
     assert MOST_EXPORT_BYTES == 16 * 1024 * 1024
+
+
+def test_the_line_mode_replays_too_and_each_page_links_the_other():
+    from war_tui.serving.commands import LineCommand
+    from war_tui.web.server import line_address, screen_address
+
+    assert parse_command("line replay 12@3") == LineCommand(replay=ReplayCommand(12, 3))
+    assert place_command("/line/replay/12") == LineCommand(replay=ReplayCommand(12))
+    way = way_to_play(LineCommand(replay=ReplayCommand(12, 3)))
+    assert way.line and way.replay == ReplayCommand(12, 3) and way.table is None
+    assert line_address("/replay/12") == "/line/replay/12" and screen_address("/line/replay/12") == "/replay/12"
+    with pytest.raises(CommandRefused):
+        parse_command("line replay")

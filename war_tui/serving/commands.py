@@ -20,7 +20,7 @@ EXPORT_USAGE = "ssh HOST export GAME_ID --format json, text or cast"
 EXPORT_FORMATS = ("json", "text", "cast")
 MOST_GAME_ID = 2**63 - 1  # SQLite's largest row id
 MOST_BATTLE = 1_000_000  # stats.replay.MOST_BATTLES: no replayed game has more
-LINE_USAGE = "ssh -T HOST line, line table NAME or line watch NAME"
+LINE_USAGE = "ssh -T HOST line, line table NAME, line watch NAME or line replay GAME_ID"
 
 __all__ = [
     "EXPORT_FORMATS", "EXPORT_USAGE", "ExportCommand", "LINE_USAGE", "REPLAY_USAGE", "USAGE", "CommandRefused", "LineCommand", "ReplayCommand", "TableCommand",
@@ -36,9 +36,11 @@ class TableCommand:
 
 @dataclass(frozen=True, slots=True)
 class LineCommand:
-    """``line``, ``line table NAME``, ``line watch NAME``: the line mode, which needs no terminal."""
+    """``line``, ``line table NAME``, ``line watch NAME``, ``line replay GAME_ID``: the line mode, which needs no
+    terminal."""
 
-    table: TableCommand | None = None  # None: a solo game
+    table: TableCommand | None = None  # None: a solo game (or a replay)
+    replay: ReplayCommand | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,18 @@ def _whole(text: str, most: int) -> bool:
     return 0 < len(text) <= 19 and text.isascii() and text.isdigit() and 1 <= int(text) <= most
 
 
+def _line_command(words: list[str]) -> LineCommand:
+    """What follows ``line``: nothing (a solo game), ``table NAME``, ``watch NAME`` or ``replay GAME_ID``."""
+    if not words:
+        return LineCommand()
+    if words[0] == "replay" and len(words) == 2:
+        return LineCommand(replay=parse_replay(words[1]))
+    if words[0] not in ("table", "watch"):
+        raise CommandRefused(f"the line mode takes 'table NAME', 'watch NAME', 'replay GAME_ID' or nothing: {LINE_USAGE}")
+    table = parse_command(" ".join(words))
+    return LineCommand(table if isinstance(table, TableCommand) else None)
+
+
 def parse_command(command: str) -> TableCommand | LineCommand | ReplayCommand | ExportCommand | None:
     """The command ``command`` gives, or None when it is no command of ours at all.
 
@@ -122,12 +136,7 @@ def parse_command(command: str) -> TableCommand | LineCommand | ReplayCommand | 
     if words[:1] == ["export"]:
         return parse_export(words[1:])
     if words[:1] == ["line"]:
-        if len(words) == 1:
-            return LineCommand()
-        if words[1] not in ("table", "watch"):
-            raise CommandRefused(f"the line mode takes 'table NAME' or 'watch NAME' or nothing: {LINE_USAGE}")
-        table = parse_command(" ".join(words[1:]))
-        return LineCommand(table if isinstance(table, TableCommand) else None)
+        return _line_command(words[1:])
     if not words or words[0] not in ("table", "watch", "tables"):
         return None
     verb, rest = words[0], words[1:]
@@ -150,7 +159,7 @@ def way_to_play(
     """What a door's command plays: the one place every command (an SSH command, a web page's path) becomes the
     way its game is played. ``line``: the line mode asked for another way (``ACCESSIBLE``)."""
     if isinstance(command, LineCommand):
-        return Way(line=True, table=command.table)
+        return Way(line=True, table=command.table, replay=command.replay)
     if isinstance(command, ExportCommand):  # text out, no terminal needed: set up as the line mode's
         return Way(line=True, table=None, export=command)
     if isinstance(command, ReplayCommand):

@@ -139,9 +139,21 @@ WATCHER_KEYS = """<label for="say">You are watching: type t to take a free seat,
 """A spectator's keys: flipping and auto-play are the players' (the line mode says so if typed anyway)."""
 
 
-def line_page_html(screen: str = "/", watching: bool = False, seated: bool = False) -> str:
-    """The plain-text page; ``screen``: the address of the terminal page of the same place (``seated``: a table's seat)."""
-    keys = WATCHER_KEYS if watching else SEAT_KEYS if seated else PLAYER_KEYS
+REPLAY_KEYS = """<label for="say">A replay: Enter says the next battle; or type p (previous), ] or [ (next or previous
+war), a battle's number, play, + or - (faster or slower), q to leave</label>
+<input id="say" name="say" maxlength="200" autocomplete="off" spellcheck="false">
+<button type="submit">Next battle (Enter)</button>
+<button type="button" data-line="p">Previous (p)</button>
+<button type="button" data-line="]">Next war (])</button>
+<button type="button" data-line="play">Play or pause</button>
+<button type="button" data-line="q">Leave (q)</button>"""
+"""A replay's keys, as the line mode's replay reads them (``line.replay``)."""
+
+
+def line_page_html(screen: str = "/", watching: bool = False, seated: bool = False, replaying: bool = False) -> str:
+    """The plain-text page; ``screen``: the address of the terminal page of the same place (``seated``: a table's
+    seat, ``replaying``: a replay)."""
+    keys = REPLAY_KEYS if replaying else WATCHER_KEYS if watching else SEAT_KEYS if seated else PLAYER_KEYS
     return LINE_PAGE.format(screen=escape(screen), keys=keys)
 
 

@@ -70,12 +70,14 @@ def place_command(path: str) -> TableCommand | LineCommand | ReplayCommand | Non
         return None
     if parts[0] == "replay" and len(parts) == 2:
         return parse_replay(parts[1])
+    if parts[:2] == ["line", "replay"] and len(parts) == 3:
+        return LineCommand(replay=parse_replay(parts[2]))
     line = parts[0] == "line"
     place = parts[1:] if line else parts
     if (place and place[0] not in ("table", "watch", "tables")) or len(place) > 2 or (line and place[:1] == ["tables"]):
         raise CommandRefused(
             "there is no such page: / (solo), /tables, /table/NAME, /watch/NAME, /replay/GAME_ID, /line,"
-            " /line/table/NAME or /line/watch/NAME"
+            " /line/table/NAME, /line/watch/NAME or /line/replay/GAME_ID"
         )
     command = parse_command(" ".join(parts))
     assert isinstance(command, TableCommand | LineCommand)  # the first word is line, table, watch or tables
@@ -90,6 +92,8 @@ def line_address(path: str) -> str:
         return "/line"
     if isinstance(command, TableCommand) and command.table is not None:
         return f"/line/{'watch' if command.mode is TableMode.WATCH else 'table'}/{command.table}"
+    if isinstance(command, ReplayCommand):
+        return f"/line/replay/{command.game_id}"
     return "/line"
 
 
@@ -101,6 +105,8 @@ def screen_address(path: str) -> str:
         return "/"
     if isinstance(command, LineCommand) and command.table is not None and command.table.table is not None:
         return f"/{'watch' if command.table.mode is TableMode.WATCH else 'table'}/{command.table.table}"
+    if isinstance(command, LineCommand) and command.replay is not None:
+        return f"/replay/{command.replay.game_id}"
     return "/"
 
 
@@ -163,6 +169,7 @@ class WebDoor:
         app.router.add_get("/line", self._line_page)
         app.router.add_get("/line/table/{name}", self._line_page)
         app.router.add_get("/line/watch/{name}", self._line_page)
+        app.router.add_get("/line/replay/{game}", self._line_page)
         app.router.add_get("/static/{file}", self._file)
         app.router.add_get("/favicon.ico", self._no_icon)
         app.router.add_get("/ws", self._socket)
@@ -250,7 +257,8 @@ class WebDoor:
     async def _line_page(self, request: web.Request) -> web.Response:
         """The plain-text page: the line mode's sentences in a live list, for screen readers and braille."""
         screen = screen_address(request.path)
-        keys = line_page_html(screen, watching=screen.startswith("/watch/"), seated=screen.startswith("/table/"))
+        keys = line_page_html(screen, watching=screen.startswith("/watch/"), seated=screen.startswith("/table/"),
+                              replaying=screen.startswith("/replay/"))
         response = web.Response(text=keys, content_type="text/html", charset="utf-8")
         response.headers["Content-Security-Policy"] = line_page_policy()
         return self._identified(request, response)
