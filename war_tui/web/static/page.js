@@ -200,7 +200,7 @@
   });
   // Where others see the name (a table, the lobby), a first visit asks it; everywhere else the game starts now,
   // unless another site led here: then the visitor says whether to play, and where is in the address bar.
-  const asksName = location.pathname !== "/" && !nameBox.value;
+  const asksName = location.pathname !== "/" && place !== "replay" && !nameBox.value;  // a replay shows no name
   const ledHere = document.querySelector('meta[name="starts"]').content !== "now";
   if (asksName) {
     term.write("\r\n  War: choose the name the others\r\n  will see, then press Enter or Play.\r\n");  // 40 columns
