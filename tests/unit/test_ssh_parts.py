@@ -183,7 +183,8 @@ def test_a_served_game_knows_its_top_speed_and_notice_from_the_server_only():
     assert served == {
         "served": True, "top_speed": 60.0, "notice": "Agent forwarding is not offered here.", "session_minutes": None,
         "leaderboard": True,
-        "line_input": None, "error_fd": None, "accessible": False,
+        "line_input": None, "error_fd": None, "accessible": False, "ssh_at": None, "web_at": None, "replay": None,
+        "export": None,
     }
     assert served_settings(served_variables(60, None, leaderboard=False))["leaderboard"] is False
     for bad in ("", "yes", "2"):
