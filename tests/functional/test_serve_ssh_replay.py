@@ -8,42 +8,21 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import aiohttp
 import pytest
+from replay_support import served_stats
 from ssh_support import connect, make_key, open_game, start_server
 from ssh_support.players import Player
 from web_support import closed, open_socket, origin, read_lines, read_screen, served, shut, signed, web_client
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
-from war_tui.core.engine import Game
-from war_tui.core.rules import Rules
-from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.web.server import COOKIE
 
 pytestmark = [pytest.mark.app, pytest.mark.server_side]  # a war-tui game process (see pyproject.toml's markers)
 
 GAME = (sys.executable, "-c", GAME_BOOTSTRAP)
 GAME_TIMEOUT = 60.0
-
-
-def finished(seed: int, source: Source, names: tuple[str, str], players: tuple[str | None, str | None]) -> GameRecord:
-    game = Game.deal(seed, Rules())
-    game.start()
-    while not game.over:
-        game.play(256)
-    return GameRecord.from_game(game, names, 1.0, source, players=players,
-                                game_id=f"oak.5eed.{seed}" if source == Source.TABLE else None)
-
-
-def served_stats(path: Path) -> tuple[int, int]:
-    """A table game of '[i]ann' and 'bo' (id 1) and someone else's solo game (id 2); their battles."""
-    store = StatsStore.open(path)
-    table = finished(0, Source.TABLE, ("[i]ann", "bo"), ("key:SHA256:ann", "key:SHA256:bo"))
-    solo = finished(1, Source.INTERACTIVE, ("eve", "house"), ("key:SHA256:eve", None))
-    assert store.record(table) and store.record(solo)
-    return table.battles, solo.battles
 
 
 @pytest.fixture

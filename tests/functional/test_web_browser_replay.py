@@ -7,8 +7,8 @@ import sys
 
 import pytest
 import pytest_asyncio
+from replay_support import served_stats
 from ssh_support import start_server
-from test_serve_ssh_replay import served_stats
 from web_support import CHROMIUM, CHROMIUM_ARGS, open_door, origin
 from web_tab import Tab
 
