@@ -335,7 +335,7 @@ class Nodes:
         for name, table in tables.items():
             told = (table.lobby_entry(), table_visitors(self.keys, table.opened_by, table.seat_holders()))
             written = self._written.get(name)
-            if written is not None and written[0] == told:
+            if written is not None and written[0] == told and self._still_ours(name, written[1]):
                 continue
             revision = await self.lobby.put(table_key(name), entry_value(self.node, *told))
             self._written[name] = (told, revision)
@@ -343,6 +343,15 @@ class Nodes:
             _, revision = self._written.pop(name)
             with contextlib.suppress(*NATS_ERRORS, Exception):  # another node wrote it since: its entry stays
                 await delete(self.client.jetstream(), LOBBY_BUCKET, table_key(name), revision)
+
+    def _still_ours(self, name: str, revision: int) -> bool:
+        """Whether the lobby, as last read, still holds this node's entry for ``name`` (or was read before it was
+        written). A node that lost the table while paused may write its own entry over it on waking, then delete
+        that: the table would be missing from every lobby, and from the takeovers, until its entry changed."""
+        read = self._lobby_reads.get(name)
+        if read is not None and read[0] == self.node:
+            return True
+        return self._lobby_mark is None or self._lobby_mark[0] < revision
 
     async def _read_lobby(self) -> None:
         """Every node's lobby entries, read again only when the bucket changed since the last read (its stream's
