@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import re
+import shlex
 
 import asyncssh
 import pytest
@@ -44,7 +45,7 @@ async def test_a_session_plays_the_program_on_its_own_terminal(tmp_path, player)
             assert "FOREGROUND True" in text  # the pty is its controlling terminal
             assert "ARGS --screensaver" in text
             assert "SIZE 101x33" in text
-            env = re.search(r"ENV (.*)\r\n", text).group(1).split()
+            env = shlex.split(re.search(r"ENV (.*)\r\n", text).group(1))
             names = {item.split("=", 1)[0] for item in env}
             assert "TERM=xterm-kitty" in env and "LANG=C.UTF-8" in env
             assert not names & {"COLUMNS", "LINES", "SSH_AUTH_SOCK", "SSH_CONNECTION", "PYTHONPATH"}

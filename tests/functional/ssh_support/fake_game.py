@@ -11,6 +11,7 @@ READY, as a game gone wrong on a plain-text page might. Like the game, its stder
 
 import os
 import select
+import shlex
 import signal
 import sys
 import termios
@@ -39,7 +40,7 @@ tty.setraw(0)
 foreground = os.tcgetpgrp(0) == os.getpgrp()
 say(f"PID {os.getpid()} PGID {os.getpgrp()} SID {os.getsid(0)} FOREGROUND {foreground} ARGS {' '.join(sys.argv[1:])}")
 say(f"CWD {os.getcwd()}")
-say("ENV " + " ".join(f"{k}={v}" for k, v in sorted(os.environ.items())))
+say("ENV " + " ".join(shlex.quote(f"{k}={v}") for k, v in sorted(os.environ.items())))  # values may hold spaces
 size()
 say(f"NICE {os.nice(0)}")
 say("READY")
