@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -15,16 +14,11 @@ from pathlib import Path
 
 from nodes_support import LEASE, node
 from ssh_support import TIMEOUT
+from support.ports import free_port
 
 HAPROXY = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin:/sbin")
 """Debian's haproxy (in /usr/sbin, which a user's PATH may leave out); None where it is not installed."""
 DOCS = Path(__file__).parents[2] / "docs" / "cluster.md"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def haproxy_config(ssh_port: int, web_port: int, nodes: list[Node]) -> str:

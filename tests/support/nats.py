@@ -12,11 +12,11 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
+from support.ports import free_port
 from war_tui.cluster.connection import connect
 from war_tui.cluster.embedded import PROGRAM, config_text, server_program
 
@@ -98,13 +98,6 @@ class NatsServer:
         return await connect([self.url], lambda line: None, token=self.token)
 
 
-def free_port() -> int:
-    """A port nothing listens on now (a cluster's routes must be named before its servers start)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 class ClusterMember(NatsServer):
     """One server of ``NatsCluster``: a name of its own, a route port, routes to every member."""
 
@@ -133,9 +126,14 @@ class NatsCluster:
     ``urls`` for a client of all three, and one member killed by its pid as a crash would end it."""
 
     def __init__(self, folder: Path, size: int = 3) -> None:
-        route_ports = [free_port() for _ in range(size)]
-        self.members = [
-            ClusterMember(folder / f"n{i}", f"n{i}", route_ports[i], route_ports) for i in range(size)
+        self.folder = folder
+        self.size = size
+        self.members = self._members()
+
+    def _members(self) -> list[ClusterMember]:
+        route_ports = [free_port() for _ in range(self.size)]
+        return [
+            ClusterMember(self.folder / f"n{i}", f"n{i}", route_ports[i], route_ports) for i in range(self.size)
         ]
 
     @property
@@ -147,8 +145,18 @@ class NatsCluster:
         return tuple(f"nats://{self.token}@127.0.0.1:{member.port}" for member in self.members)
 
     def start(self) -> NatsCluster:
-        for member in self.members:
-            member.start()
+        """Each member started; a member that exits at once (a port taken between naming and binding it, by
+        another test's server) has every member started again on other ports."""
+        for attempt in range(3):
+            try:
+                for member in self.members:
+                    member.start()
+                return self
+            except AssertionError:
+                self.kill()
+                if attempt == 2:
+                    raise
+                self.members = self._members()
         return self
 
     def member(self, name: str) -> ClusterMember:
