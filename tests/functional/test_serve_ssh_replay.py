@@ -74,10 +74,12 @@ async def test_a_game_that_cannot_be_replayed_is_one_line(tmp_path, player, serv
         async with await connect(srv.port, player) as conn:
             process = await open_game(conn, command=command)
             result = await asyncio.wait_for(process.wait(), GAME_TIMEOUT)
+        refusals = dict(srv.server.counts.refusals)
     out = (result.stdout + result.stderr).decode().replace("\r\n", "\n")
     assert result.exit_status == status, out
     lines = [line for line in out.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith(said), out
+    assert (refusals["game_id"], refusals["bad_input"]) == ((1, 0) if status == 1 else (0, 0))  # the server's refusals
 
 
 async def test_the_web_page_replays_the_game_at_the_battle_of_its_address(tmp_path, server_home):
@@ -98,6 +100,7 @@ async def test_the_web_page_replays_the_game_at_the_battle_of_its_address(tmp_pa
             assert "war-tui: there is no game 99 on this server" in await closed(unknown)
             malformed = await open_socket(client, door, "/replay/1@x")
             assert "war-tui: a battle is a whole number from 1 to 1,000,000" in await closed(malformed)
+            assert door.server.counts.refusals["game_id"] == 1  # the door's own refusal: the malformed address
     finally:
         await shut(srv, door)
 
@@ -139,9 +142,11 @@ async def test_an_export_that_cannot_be_made_is_one_line(tmp_path, player, serve
     async with await start_server(tmp_path, [player], argv=(*GAME, "--stats-db", str(stats))) as srv:
         async with await connect(srv.port, player) as conn:
             result = await asyncio.wait_for(conn.run(command, encoding=None), GAME_TIMEOUT)
+        refusals = dict(srv.server.counts.refusals)
     out = (result.stdout + result.stderr).decode()
     assert result.exit_status == status, out
     assert out.endswith("\n") and out.count("\n") == 1 and out.startswith(said), out
+    assert (refusals["game_id"], refusals["bad_input"]) == ((1, 0) if status == 1 else (0, 0))  # the server's refusals
 
 
 async def test_the_web_door_offers_the_exports_as_downloads(tmp_path, server_home):
@@ -167,6 +172,7 @@ async def test_the_web_door_offers_the_exports_as_downloads(tmp_path, server_hom
                 assert await response.text() == "war-tui: there is no game 99 on this server\n"
             async with client.get(origin(door) + "/export/1.pdf") as response:
                 assert response.status == 404 and "/export/GAME_ID.json, .txt or .cast" in await response.text()
+            assert door.server.counts.refusals["game_id"] == 1  # the door's own refusal: the download's name
     finally:
         await shut(srv, door)
 

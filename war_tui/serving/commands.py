@@ -23,7 +23,7 @@ MOST_BATTLE = 1_000_000  # stats.replay.MOST_BATTLES: no replayed game has more
 LINE_USAGE = "ssh -T HOST line, line table NAME, line watch NAME or line replay GAME_ID"
 
 __all__ = [
-    "EXPORT_FORMATS", "EXPORT_USAGE", "ExportCommand", "LINE_USAGE", "REPLAY_USAGE", "USAGE", "CommandRefused", "LineCommand", "ReplayCommand", "TableCommand",
+    "EXPORT_FORMATS", "EXPORT_USAGE", "ExportCommand", "LINE_USAGE", "REPLAY_USAGE", "USAGE", "CommandRefused", "GameRefused", "LineCommand", "ReplayCommand", "TableCommand",
     "TableMode", "Way", "parse_command", "parse_export", "parse_replay", "way_to_play",
 ]
 
@@ -82,28 +82,33 @@ class CommandRefused(ValueError):
     """A table command that cannot be carried out; the message is one line fit for the client."""
 
 
+class GameRefused(CommandRefused):
+    """A ``replay`` or ``export`` that names no game it could reach (its id, battle or options): counted apart from
+    the table names (``counts.REFUSAL_REASONS``' ``game_id``)."""
+
+
 def parse_replay(text: str) -> ReplayCommand:
     """``GAME_ID`` or ``GAME_ID@BATTLE``, each a whole number in range; ``CommandRefused`` names the rule, and
     never echoes what was sent."""
     game, at, battle = text.partition("@")
     if not _whole(game, MOST_GAME_ID):
-        raise CommandRefused(f"a game's id is a whole number from 1 to {MOST_GAME_ID}: {REPLAY_USAGE}")
+        raise GameRefused(f"a game's id is a whole number from 1 to {MOST_GAME_ID}: {REPLAY_USAGE}")
     if at and not _whole(battle, MOST_BATTLE):
-        raise CommandRefused(f"a battle is a whole number from 1 to {MOST_BATTLE:,} after the '@': {REPLAY_USAGE}")
+        raise GameRefused(f"a battle is a whole number from 1 to {MOST_BATTLE:,} after the '@': {REPLAY_USAGE}")
     return ReplayCommand(int(game), int(battle) if at else None)
 
 
 def parse_export(words: list[str]) -> ExportCommand:
     """``GAME_ID``, then ``--format F`` (or ``--format=F``) or nothing (json); ``CommandRefused`` names the rule."""
     if not words or not _whole(words[0], MOST_GAME_ID):
-        raise CommandRefused(f"a game's id is a whole number from 1 to {MOST_GAME_ID}: {EXPORT_USAGE}")
+        raise GameRefused(f"a game's id is a whole number from 1 to {MOST_GAME_ID}: {EXPORT_USAGE}")
     rest = words[1:]
     if len(rest) == 1 and rest[0].startswith("--format="):
         rest = ["--format", rest[0].removeprefix("--format=")]
     if not rest:
         return ExportCommand(int(words[0]))
     if len(rest) != 2 or rest[0] != "--format" or rest[1] not in EXPORT_FORMATS:
-        raise CommandRefused(f"'export' takes a game's id and --format json, text or cast: {EXPORT_USAGE}")
+        raise GameRefused(f"'export' takes a game's id and --format json, text or cast: {EXPORT_USAGE}")
     return ExportCommand(int(words[0]), rest[1])
 
 
@@ -131,7 +136,7 @@ def parse_command(command: str) -> TableCommand | LineCommand | ReplayCommand | 
     words = command.split()
     if words[:1] == ["replay"]:
         if len(words) != 2:
-            raise CommandRefused(f"'replay' takes one game: {REPLAY_USAGE}")
+            raise GameRefused(f"'replay' takes one game: {REPLAY_USAGE}")
         return parse_replay(words[1])
     if words[:1] == ["export"]:
         return parse_export(words[1:])

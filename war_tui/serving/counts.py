@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from ..core.rules import EndReason
 
 REFUSAL_REASONS = (
-    "full", "caps", "rate", "memory", "flood", "auth", "forwarding", "bad_input", "stopping",
+    "full", "caps", "rate", "memory", "flood", "auth", "forwarding", "bad_input", "game_id", "stopping",
 )
 """Why a door or a table turned something away (``war_tui_refusals_total{reason}``):
 
@@ -27,6 +27,8 @@ REFUSAL_REASONS = (
 - forwarding: port, agent or X11 forwarding, tunnels;
 - bad_input: what is not a way to play (a command, a subsystem, no terminal, a bad table or page name, a table
   to watch that does not exist, a second session, a signal, an env request, garbage on a table socket);
+- game_id: a replay or an export that names no game it could reach (its id, battle, format, speed or size),
+  over SSH, on a web page's address or a download's;
 - stopping: the server is closing."""
 
 SESSION_KINDS = ("player", "spectator", "lobby", "solo", "line")

@@ -56,7 +56,7 @@ REFUSAL_REASONS = {
     "unauthenticated cap": "flood", "input flood": "flood", "too many refusals": "flood",
     "not authenticated": "auth", "too many keys": "auth", "expired key": "auth",
     "agent forwarding": "forwarding", "X11 forwarding": "forwarding", "local forwarding": "forwarding",
-    "remote forwarding": "forwarding", "tunnel": "forwarding",
+    "remote forwarding": "forwarding", "tunnel": "forwarding", "game id": "game_id",
 }
 """How each of the connection's refusals is counted (``counts.REFUSAL_REASONS``); any other is bad input, a key
 with refused options is a refused key. A table's own refusals ("table") are counted by the tables."""

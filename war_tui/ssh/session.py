@@ -21,6 +21,7 @@ import asyncssh
 
 from ..serving.commands import (
     CommandRefused,
+    GameRefused,
     TableCommand,
     TableMode,
     Way,
@@ -251,7 +252,7 @@ class GameSession(asyncssh.SSHServerSession):
         try:
             parsed = parse_command(asked.command) if asked.command is not None else None
         except CommandRefused as refusal:
-            return Refusal("table name", f"war-tui: {refusal}")
+            return Refusal("game id" if isinstance(refusal, GameRefused) else "table name", f"war-tui: {refusal}")
         if asked.command is not None and parsed is None:
             return Refusal("command", REFUSE_COMMAND)
         # ACCESSIBLE=1 from the client: the line mode, as the line command gives it.

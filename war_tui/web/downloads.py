@@ -46,6 +46,7 @@ class Downloads:
         try:
             command = export_named(name)
         except CommandRefused as refusal:
+            self.server.counts.refused("game_id")
             return web.Response(status=404, text=f"war-tui: {refusal}\n")
         if self.under_way >= AT_ONCE:
             return web.Response(status=503, text="war-tui: the server is making other downloads: try again soon\n",

@@ -18,6 +18,7 @@ from aiohttp import web
 from ..presentation.words import plural
 from ..serving.commands import (
     CommandRefused,
+    GameRefused,
     LineCommand,
     ReplayCommand,
     TableCommand,
@@ -355,7 +356,7 @@ class WebDoor:
             try:
                 command = place_command(request.match_info.get("path", ""))
             except CommandRefused as error:
-                self.server.counts.refused("bad_input")
+                self.server.counts.refused("game_id" if isinstance(error, GameRefused) else "bad_input")
                 refusal = f"war-tui: {error}"
         if refusal is not None:
             await self._refuse(ws, refusal, label, line_page)
