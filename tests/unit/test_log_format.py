@@ -98,3 +98,19 @@ def test_a_librarys_error_with_its_traceback_is_one_line_of_the_servers_log():
     record = json.loads(lines[0])
     assert (record["event"], record["level"], record["logger"]) == ("library", "error", "nats.aio.client")
     assert record["message"] == "nats.aio.client: nats: encountered error: OSError: broken pipe"
+
+
+def test_aiohttps_error_is_one_line_of_the_doors_log_saying_where_it_was_raised():
+    import logging
+
+    from war_tui.web.http_guard import request_logger
+
+    said: list[str] = []
+    logger = request_logger(lambda line, kind: said.append(line))
+    try:
+        raise ValueError("bad\x1b[2J header\nfrom a client")
+    except ValueError as exc:
+        logger.log(logging.ERROR, "Error handling request", exc_info=exc)
+    assert len(said) == 1
+    assert said[0].startswith("web: Error handling request: ValueError at test_log_format.py:")
+    assert said[0].endswith(": bad [2J header from a client")

@@ -144,16 +144,37 @@ class LibraryLog(logging.Handler):
         self.flood_log = flood_log
 
     def emit(self, record: logging.LogRecord) -> None:
-        try:
-            text = record.getMessage()
-        except (TypeError, ValueError):
-            text = str(record.msg)
-        exc = record.exc_info[1] if record.exc_info else None
-        if exc is not None:
-            text += f": {type(exc).__name__}: {exc}"
-        shown = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())[:MAX_LIBRARY_LINE]
-        self.flood_log(LogLine(f"{record.name}: {shown}", "library", level=record.levelname.lower(),
-                               logger=record.name), "library log lines")
+        self.flood_log(LogLine(f"{record.name}: {record_line(record, MAX_LIBRARY_LINE)}", "library",
+                               level=record.levelname.lower(), logger=record.name), "library log lines")
+
+
+def record_line(record: logging.LogRecord, limit: int, *, where: bool = False) -> str:
+    """A library's log record as one printable line of at most ``limit`` characters: its message and the exception
+    it carries (with ``where``, the file and line that raised it), never a traceback. A client's bytes may be
+    inside, so nothing of it can break the line."""
+    try:
+        text = record.getMessage()
+    except (TypeError, ValueError):
+        text = str(record.msg)
+    exc = record.exc_info[1] if record.exc_info else None
+    if exc is not None:
+        text += f": {type(exc).__name__}{where_raised(exc) if where else ''}: {exc}"
+    return one_line(text, limit)
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` printable, on one line, at most ``limit`` characters."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())[:limit]
+
+
+def where_raised(exc: BaseException) -> str:
+    """`` at FILE:LINE`` of the innermost frame ``exc`` passed; "" when it carries no traceback."""
+    last = exc.__traceback__
+    if last is None:
+        return ""
+    while last.tb_next is not None:
+        last = last.tb_next
+    return f" at {last.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{last.tb_lineno}"
 
 
 @contextmanager

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..serving.config import MAX_SESSIONS
 from ..serving.limits import address_key
+from ..serving.log_format import record_line
 from ..settings.options import number, setting, whole
 
 WEB_DOOR = "the web door's own caps"
@@ -29,6 +30,8 @@ HEADER_LINES = 100
 """The most lines a request's head may have (a browser sends about 15)."""
 LINE_BYTES = 8190
 """The longest request line or header line (aiohttp's ``max_line_size`` and ``max_field_size``)."""
+MAX_REQUEST_LINE = 200
+"""Characters of one of aiohttp's log lines the door's log keeps: what a client sent may be inside."""
 FD_RESERVE_SHARE = 10
 FD_RESERVE_MIN = 64
 """File descriptors kept for games and their connections: a tenth of the open-file limit, at least 64;
@@ -423,14 +426,7 @@ class RequestLog(logging.Handler):
         self.flood_log = flood_log
 
     def emit(self, record: logging.LogRecord) -> None:
-        try:
-            text = record.getMessage()
-        except (TypeError, ValueError):
-            text = str(record.msg)
-        exc = record.exc_info[1] if record.exc_info else None
-        if exc is not None:
-            text += f": {type(exc).__name__}{where_raised(exc)}: {_one_line(str(exc))}"
-        self.flood_log(f"web: {_one_line(text)}", "web request errors")
+        self.flood_log(f"web: {record_line(record, MAX_REQUEST_LINE, where=True)}", "web request errors")
 
 
 def request_logger(flood_log: Callable[[str, str], None]) -> logging.Logger:
@@ -438,21 +434,6 @@ def request_logger(flood_log: Callable[[str, str], None]) -> logging.Logger:
     logger = logging.Logger("war_tui.web.requests", logging.INFO)
     logger.addHandler(RequestLog(flood_log))
     return logger
-
-
-def where_raised(exc: BaseException) -> str:
-    last = exc.__traceback__
-    if last is None:
-        return ""
-    while last.tb_next is not None:
-        last = last.tb_next
-    return f" at {last.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{last.tb_lineno}"
-
-
-def _one_line(text: str) -> str:
-    """Printable, on one line, not too long: what a client sent may be inside."""
-    shown = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-    return shown[:200]
 
 
 def handler_args(config: GuardConfig, logger: logging.Logger) -> dict[str, Any]:
