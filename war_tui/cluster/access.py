@@ -85,13 +85,19 @@ class TokenFile:
     warning: str = ""
 
 
-def token_file(path: Path, flag: str = "--nats-token-file") -> TokenFile:
+def _private_text(flag: str, path: Path, not_ascii: str) -> tuple[str, str]:
+    """The ASCII text of the private file ``path`` and ``read_private``'s warning; ``AccessError`` saying
+    ``not_ascii`` when it is not ASCII."""
     data, warning = read_private(flag, path)
-    wrong = f"{flag} {path}: "
     try:
-        text = data.decode("ascii")
+        return data.decode("ascii"), warning
     except UnicodeDecodeError:
-        raise AccessError(wrong + "not ASCII text (a token, or user:password, on one line)") from None
+        raise AccessError(f"{flag} {path}: {not_ascii}") from None
+
+
+def token_file(path: Path, flag: str = "--nats-token-file") -> TokenFile:
+    text, warning = _private_text(flag, path, "not ASCII text (a token, or user:password, on one line)")
+    wrong = f"{flag} {path}: "
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if len(lines) != 1:
         raise AccessError(wrong + "not one line (a token, or user:password)")
@@ -167,12 +173,8 @@ def crc16(data: bytes) -> int:
 
 
 def credentials_file(path: Path, flag: str = "--nats-creds") -> UserCredentials:
-    data, warning = read_private(flag, path)
+    text, warning = _private_text(flag, path, "not a NATS credentials file (it is not ASCII text)")
     wrong = f"{flag} {path}: "
-    try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError:
-        raise AccessError(wrong + "not a NATS credentials file (it is not ASCII text)") from None
     jwt, seed = _block(text, JWT_BLOCK), _block(text, SEED_BLOCK)
     if jwt is None or seed is None:
         missing = " and ".join(name for name, part in ((JWT_BLOCK, jwt), (SEED_BLOCK, seed)) if part is None)
