@@ -3,8 +3,8 @@
     python benchmarks/cluster_load.py [--flips 400] [--kills 20] [--lease 2]
 
 One nats-server (the embedded one's configuration, started as a server does) on 127.0.0.1 and war-tui nodes in
-this process, each as a server makes one (``Cluster.open``, a kept ``TableHost``, ``start_nodes``) with a data
-folder of its own; connections are the doors' ``TableHost.link`` (a router), read as a table socket reads them,
+this process, each as a server makes one (``Cluster.open``, a kept ``SharedTables``, ``start_nodes``) with a data
+folder of its own; connections are the doors' ``SharedTables.link`` (a router), read as a table socket reads them,
 without SSH or a game process: what is measured is the server's path, NATS included.
 
 1. flip → every screen: both players flip, and the time from the second flip to the battle's line in both
@@ -35,7 +35,7 @@ from war_tui.cluster.embedded import EmbeddedNats
 from war_tui.cluster.node import Cluster
 from war_tui.cluster.nodes import Nodes, start_nodes
 from war_tui.cluster.router import MOVED
-from war_tui.serving.tables.host import TableHost
+from war_tui.serving.tables.host import SharedTables
 from war_tui.tables.link import DoorLink
 from war_tui.tables.messages import Flip
 from war_tui.tables.protocol import encode
@@ -50,7 +50,7 @@ class Node:
     def __init__(self, url: str, folder: Path, lease: int) -> None:
         self.config = ClusterConfig(urls=(url,), directory=folder, lease_seconds=lease)
         self.cluster: Cluster | None = None
-        self.host = TableHost(max_tables=100, seat_timeout=60.0, log=lambda line: None, kept=True)
+        self.host = SharedTables(max_tables=100, seat_timeout=60.0, log=lambda line: None, kept=True)
         self.nodes: Nodes | None = None
 
     async def start(self) -> Node:

@@ -1,5 +1,5 @@
 """What a node of the cluster needs of the server whose tables it serves, and what a connection's router needs of
-the node: Protocols, so the cluster stands below the server (``war_tui.serving.tables``' ``TableHost`` and
+the node: Protocols, so the cluster stands below the server (``war_tui.serving.tables``' ``SharedTables`` and
 ``TableKeeper`` are these) and the router below the node (``nodes.Nodes`` is a ``TableNode``)."""
 
 from __future__ import annotations

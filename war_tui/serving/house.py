@@ -15,7 +15,7 @@ from .counts import ServerCounts
 from .game_parent import GameParent
 from .limits import FloodLog
 from .pty_process import PtyProcess
-from .tables.host import TableHost
+from .tables.host import SharedTables
 
 
 class House(Protocol):
@@ -25,7 +25,7 @@ class House(Protocol):
     def config(self) -> GameConfig: ...
 
     @property
-    def tables(self) -> TableHost: ...
+    def tables(self) -> SharedTables: ...
 
     @property
     def game_parent(self) -> GameParent | None: ...

@@ -21,7 +21,7 @@ from .game_parent import GameParent
 from .limits import AttemptLimiter, FloodLog, MemoryWatch, OncePer
 from .log_format import stream_log
 from .pty_process import PtyProcess
-from .tables.host import TableHost
+from .tables.host import SharedTables
 
 RESTARTING = "the server is restarting: reconnect in a moment"
 """What a table's screens read when a server that keeps its tables stops: they come back with it."""
@@ -86,7 +86,7 @@ class GameServer:
         self.cluster: Cluster | None = None
         """The NATS the tables are kept in, once started (``config.cluster``)."""
         self.restoring: asyncio.Task[Any] | None = None
-        """Restoring the tables the store keeps, after the server listens (``TableHost.restore_kept``)."""
+        """Restoring the tables the store keeps, after the server listens (``SharedTables.restore_kept``)."""
         self.nodes: Nodes | None = None
         """This server as a node among the others on that NATS: the relay, the lobby of all, takeovers."""
         if config.preload_argv is not None and PtyProcess.forkable(config.session_argv):
@@ -97,7 +97,7 @@ class GameServer:
         # What turns an address into an identity: secret (from the host key, so it lasts across restarts
         # as the key does), so an identity says nothing of the address it stands for.
         self._address_secret = hashlib.sha256(b"war-tui address identity\0" + config.secret()).digest()
-        self.tables = TableHost(
+        self.tables = SharedTables(
             max_tables=config.max_tables, seat_timeout=config.seat_timeout, rules=config.table_rules,
             stats=config.stats, log=log, max_speed=config.max_speed, max_spectators=config.max_spectators,
             max_lobby=config.max_lobby, tables_per_address=config.max_tables_per_address,

@@ -54,7 +54,7 @@ from .toast_trail import ToastTrail
 
 if TYPE_CHECKING:  # a solo game loads nothing of the tables; a table imports them when it opens
     from ..tables import Lobby
-    from .controllers.table import TableHost
+    from .controllers.table import TableConnection
     from .screens.lobby import LobbyScreen
     from .screens.stats import StatsScreen
 
@@ -116,7 +116,7 @@ class WarApp(ShadowOutput, App[None]):
         clock: Callable[[], float] = time.monotonic,
         new_seed: Callable[[], int] = lambda: secrets.randbelow(2**32),
         stats: StatsStore | None = None,
-        table: TableHost | None = None,
+        table: TableConnection | None = None,
         seed_source: Callable[[], int] | None = None,
     ) -> None:
         """``table``: the connection to a shared table (None: a solo game, or with ``settings.two_players``

@@ -39,8 +39,9 @@ MAX_RECORDS_WAITING = 256
 """Finished games waiting for the writer thread at most; past it (a file stuck for minutes) they are let go."""
 
 
-class TableHost:
-    """Owns the registry for the server's life: ``start`` on the loop, ``close`` to tell everyone, ``stop``."""
+class SharedTables:
+    """The tables every door of this server shares: it owns the registry for the server's life (``start`` on the
+    loop, ``close`` to tell everyone, ``stop``), gives each connection its link, and records finished games."""
 
     def __init__(
         self,

@@ -16,7 +16,7 @@ from ...tables.link import DoorLink
 from ...tables.messages import Notice, NoticeCode
 from ...tables.protocol import ProtocolError, decode_update
 from ..commands import TableCommand, TableMode
-from .host import TableHost
+from .host import SharedTables
 from .socket import TableSocket
 
 TABLE_LEFT = "war-tui: the connection to the table closed before your screen reached it; connect again to follow it."
@@ -45,7 +45,7 @@ def take_place(link: DoorLink, command: TableCommand) -> str:
 
 
 def game_socket(
-    link: DoorLink, mode: TableMode, env: dict[str, str], tables: TableHost,
+    link: DoorLink, mode: TableMode, env: dict[str, str], tables: SharedTables,
     on_finished: Callable[[], None] | None = None,
 ) -> tuple[TableSocket, socket.socket]:
     """Our pumped end of a new socket pair to ``link``, and the game's end (its number and the mode told in ``env``).
@@ -56,7 +56,7 @@ def game_socket(
     return TableSocket(ours, link, on_request=tables.wake, on_finished=on_finished, screens=tables.screens), theirs
 
 
-def join_table(tables: TableHost, name: str, identity: str | None, address_key: str, command: TableCommand) -> TablePlace:
+def join_table(tables: SharedTables, name: str, identity: str | None, address_key: str, command: TableCommand) -> TablePlace:
     """A visitor's place at the tables as ``command`` says (a seat, a spectator's chair, the lobby), under ``name``
     and ``identity``; a refusal (``TableRefused``) goes to the caller."""
     link = tables.link(name, identity, address_key)
@@ -68,7 +68,7 @@ def join_table(tables: TableHost, name: str, identity: str | None, address_key: 
 class TablePlace:
     """A session's place at the tables: its link, what it came for, and the socket its game reads the link through."""
 
-    def __init__(self, link: DoorLink, mode: TableMode, tables: TableHost, where: str) -> None:
+    def __init__(self, link: DoorLink, mode: TableMode, tables: SharedTables, where: str) -> None:
         self.link = link
         self.mode = mode
         """What the session asked for ("play" also when both seats were taken: the snapshot says it watches)."""

@@ -12,10 +12,10 @@ from .solo import SoloController
 
 if TYPE_CHECKING:  # a solo game loads nothing of the tables
     from ...stats.records import GameRecord
-    from .table import TableHost
+    from .table import TableConnection
 
 
-def way_to_play(settings: PlaySettings, connection: TableHost | None) -> Kind:
+def way_to_play(settings: PlaySettings, connection: TableConnection | None) -> Kind:
     """``--two-players`` (a table of its own unless one is given), a table over ``connection``, else solo."""
     if settings.two_players:
         return "two-players"
@@ -24,7 +24,7 @@ def way_to_play(settings: PlaySettings, connection: TableHost | None) -> Kind:
 
 def controller_for(
     settings: PlaySettings,
-    connection: TableHost | None,
+    connection: TableConnection | None,
     *,
     board: BoardState,
     app: AppRoles,

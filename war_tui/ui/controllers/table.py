@@ -64,7 +64,7 @@ WAR_STOP_NOTE = "war stop"
 """The kind of the notes about stopping at wars (``Notices.say``): the question leaves once it is answered."""
 
 
-class TableHost(Protocol):
+class TableConnection(Protocol):
     """How this process reaches its table (``war_tui.ui.table_connection``): a socket, or a table of its own."""
 
     game: RemoteGame
@@ -90,7 +90,7 @@ class TableController(TimeLimits):
         board: BoardState,
         shell: TableShell,
         settings: PlaySettings,
-        host: TableHost,
+        host: TableConnection,
         *,
         seats: SeatPolicy | None = None,
         clock: Callable[[], float] = time.monotonic,

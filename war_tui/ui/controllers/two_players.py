@@ -19,7 +19,7 @@ from ...tables import Notice, NoticeCode, TableOptions
 from ..table_connection import LocalHost
 from .base import SEAT_ACTIONS, TABLE_ACTIONS, Kind
 from .seats import SeatedTable
-from .table import TableHost
+from .table import TableConnection
 
 if TYPE_CHECKING:
     from ...stats.records import GameRecord
@@ -50,7 +50,7 @@ def table_here(
 
 
 @runtime_checkable
-class LocalSeats(TableHost, Protocol):
+class LocalSeats(TableConnection, Protocol):
     """A table in this process with both seats here (``war_tui.ui.table_connection.LocalHost``)."""
 
     def flip(self, seat: int) -> None: ...
