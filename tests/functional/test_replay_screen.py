@@ -11,6 +11,7 @@ from war_tui.ui.components.pile import Pile
 from war_tui.ui.components.replay_log import ReplayLog
 from war_tui.ui.components.scrubber import Scrubber
 from war_tui.ui.replay_app import ReplayApp
+from war_tui.ui.screens.help import HelpScreen
 from war_tui.ui.screens.replay import ReplayScreen
 
 pytestmark = [pytest.mark.app, pytest.mark.version_sensitive]  # see pyproject.toml's markers
@@ -171,6 +172,29 @@ async def test_the_footer_names_the_replay_keys(game: Replay):
         shown = "".join(text for row in footer.draw(footer.size.width, 1) for text, _ in row)
         for words in ("Next", "Previous", "Next war", "Play/pause", "Faster"):
             assert words in shown
+
+
+def help_keys(app) -> str:
+    """The keys the help on top lists, as a person reads them."""
+    screen = app.screen
+    assert isinstance(screen, HelpScreen)
+    return "\n".join(f"{key}  {what}" for key, what in screen.keys)
+
+
+async def test_help_over_the_replay_lists_the_replay_keys_and_closes_back_to_it(game: Replay):
+    app = app_for(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        keys = help_keys(app)
+        for key in ("right l", "left h", "]  [", "Home End", "g N", "space", "+  -", "q"):
+            assert key in keys, keys
+        assert "flip" not in keys and "auto-play" not in keys  # the game's keys do nothing here
+        await pilot.press("space", "right")  # none of the replay's or the game's keys act under the help
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert shown(app) == (1, None) and not screen_of(app).playing
+        await pilot.press("right", "question_mark", "question_mark")  # ? opens and closes it
+        assert shown(app) == (2, None)
 
 
 async def test_a_game_of_house_rules_replays_at_40_by_12(game: Replay):

@@ -20,6 +20,7 @@ from war_tui.stats import store as store_module
 from war_tui.ui.app import WarApp
 from war_tui.ui.controllers.solo import SoloController
 from war_tui.ui.screens.game_over import GameOverScreen
+from war_tui.ui.screens.help import HelpScreen
 from war_tui.ui.screens.replay import ReplayScreen
 from war_tui.ui.screens.stats import StatsScreen
 
@@ -92,6 +93,12 @@ async def test_s_opens_the_statistics_and_enter_replays_that_game_battle_by_batt
         assert screen.replay.seed == 123 and screen.replay.battles == 3 and screen.replay.rules == Rules(max_battles=3)
         await pilot.press("end")
         assert screen.at == 3 and screen.view is not None and screen.view.battle == 3
+        on_board = present(app.controller.game).battles
+        await pilot.press("question_mark")  # the help over the replay lists the replay's keys, not the game's
+        assert isinstance(app.screen, HelpScreen) and ("]  [", "the next war, the war before") in app.screen.keys
+        assert not any("flip" in what for _, what in app.screen.keys)
+        await pilot.press("space", "escape")  # no key under the help reaches the board beneath
+        assert app.screen is screen and present(app.controller.game).battles == on_board
         await pilot.press("escape")
         assert app.screen is app.board
 

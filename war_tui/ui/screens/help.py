@@ -31,6 +31,19 @@ KEYS = (
     ("q  ctrl+c", "quit"),
 )
 
+REPLAY_KEYS = (
+    ("right l", "the next battle (a war laid step by step)"),
+    ("left h", "the battle before"),
+    ("]  [", "the next war, the war before"),
+    ("Home End", "the first battle, the last"),
+    ("g N enter", "go to battle N (esc forgets the digits)"),
+    ("space", "play or pause"),
+    ("+  -", "faster, slower: 1, 2, 4 or 8 battles a second"),
+    ("?  esc", "this help, open and close"),
+    ("q", "leave the replay"),
+)
+"""The replay's keys (``screens.replay``), as its help lists them."""
+
 GATHER_TEXT = {
     Gather.WINNER_FIRST: "the winner's cards first, then the loser's",
     Gather.LOSER_FIRST: "the loser's cards first, then the winner's",
@@ -75,3 +88,11 @@ class HelpScreen(ScrollingDialog):
             yield Static(plain("Keys (they all work at any moment)"), classes="help-heading")
             yield Static(keys, id="help-keys")
 
+
+class ReplayHelpScreen(HelpScreen, inherit_bindings=False):
+    """The help over a replay: its keys, and none of the game's (no key here flips a board beneath)."""
+
+    BINDINGS = [*SCROLL_BINDINGS, Binding("escape,question_mark,q", "dismiss", "Close help")]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules, REPLAY_KEYS)

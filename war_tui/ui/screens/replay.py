@@ -55,6 +55,7 @@ class ReplayScreen(Screen[None]):
         Binding("home", "first", "First"),
         Binding("end", "last", "Last"),
         Binding("escape,q", "close", "Back"),
+        Binding("question_mark", "help", "Help", key_display="?", show=False),  # the game's ? would list its keys
         Binding("ctrl+c", "app.quit", "Quit", show=False),  # as in the game, not Textual's "press ctrl+q" notice
     ]
 
@@ -255,6 +256,11 @@ class ReplayScreen(Screen[None]):
 
     def action_go_to(self) -> None:
         self.typed = ""
+
+    def action_help(self) -> None:
+        from .help import ReplayHelpScreen
+
+        self.app.push_screen(ReplayHelpScreen(self.replay.rules))
 
     def action_close(self) -> None:
         if self._timer is not None:
