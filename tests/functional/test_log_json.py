@@ -30,7 +30,8 @@ class JsonServer:
         )
         self.lines: list[str] = []
         self.listening = threading.Event()
-        threading.Thread(target=self._collect, daemon=True).start()
+        self.reader = threading.Thread(target=self._collect, daemon=True)
+        self.reader.start()
 
     def _collect(self) -> None:
         assert self.process.stderr is not None
@@ -88,7 +89,8 @@ async def test_every_line_of_a_served_table_game_and_its_shutdown_is_one_json_ob
         if server.process.poll() is None:
             server.process.kill()
             server.process.wait()
-    server.listening.wait(TIMEOUT)
+    server.reader.join(TIMEOUT)  # the last lines are read after the process ended
+    assert not server.reader.is_alive(), server.lines
     lines = list(server.lines)
     assert lines and all(line.endswith("\n") for line in lines)
     records = [json.loads(line) for line in lines]  # every line parses, or the test fails here
