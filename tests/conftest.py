@@ -175,7 +175,7 @@ def _variants(definition, module_name: str) -> list[str]:
     if "terminal" in marks:
         variants.append(PUBLIC_API)
     serve_ssh = module_name.startswith("test_serve_ssh_") and module_name != "test_serve_ssh_preload"
-    if serve_ssh and not marks & {"serial", "no_server"}:
+    if serve_ssh and not marks & {"serial", "long_wait", "no_server"}:
         variants.append(NO_PRELOAD)
     return variants
 

@@ -39,7 +39,7 @@ def soaked(tmp_path_factory) -> tuple[dict, str]:
 
 
 @pytest.mark.app
-@pytest.mark.serial
+@pytest.mark.long_wait  # asserts only what a machine's speed cannot change (see above)
 @pytest.mark.server_side
 @pytest.mark.parametrize("invariant", INVARIANTS)
 def test_the_cluster_lives_through_three_faults(soaked, invariant):

@@ -78,7 +78,7 @@ def ended_cleanly(code: int, text: str, left_behind: bool) -> None:
     assert not left_behind
 
 
-@pytest.mark.serial
+@pytest.mark.long_wait  # a whole run of each command, then its exit; bounded by TIMEOUT
 @pytest.mark.parametrize("ctrl_c", [1, 2], ids=["ctrl-c", "ctrl-c-twice"])
 @pytest.mark.parametrize("command", build_parser().commands)
 def test_every_command_runs_on_a_terminal_and_ends_cleanly_on_ctrl_c(command, ctrl_c):
@@ -87,7 +87,7 @@ def test_every_command_runs_on_a_terminal_and_ends_cleanly_on_ctrl_c(command, ct
 
 @pytest.mark.app
 @pytest.mark.terminal
-@pytest.mark.serial
+@pytest.mark.long_wait  # a whole run of each command, then its exit; bounded by TIMEOUT
 @pytest.mark.parametrize("ctrl_c", [1, 2], ids=["ctrl-c", "ctrl-c-twice"])
 def test_the_full_screen_game_runs_on_a_terminal_and_ends_cleanly_on_ctrl_c(ctrl_c):
     ended_cleanly(*in_a_shell(GAME, ctrl_c))

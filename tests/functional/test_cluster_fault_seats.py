@@ -27,7 +27,7 @@ from ssh_support.players import Listener
 from war_tui.cluster.router import MOVED
 from war_tui.serving.tables.keeper import LET_GO
 
-pytestmark = [pytest.mark.app, pytest.mark.serial]
+pytestmark = [pytest.mark.app, pytest.mark.serial]  # nodes on 2-second leases: a starved node loses its own
 
 GIVEN_UP = ("left seat", "not kept", "closed, nobody was at it", "takes seat")
 """What a node's log says when a seat is given up, or the table closed: never for a player who never left."""

@@ -52,7 +52,7 @@ async def test_eight_nodes_racing_for_one_table_make_one_owner(nats_server):
             await client.close()
 
 
-@pytest.mark.serial
+@pytest.mark.serial  # a 2-second lease held or run out on the wall clock
 async def test_a_dead_nodes_table_is_taken_over_once_its_lease_expires(nats_server):
     a_client, b_client = await nats_server.client(), await nats_server.client()
     try:
@@ -71,7 +71,7 @@ async def test_a_dead_nodes_table_is_taken_over_once_its_lease_expires(nats_serv
         await b_client.close()
 
 
-@pytest.mark.serial
+@pytest.mark.serial  # a 2-second lease held or run out on the wall clock
 async def test_a_paused_owner_is_refused_once_another_took_its_table(nats_server):
     a_client, b_client = await nats_server.client(), await nats_server.client()
     try:
@@ -97,7 +97,7 @@ async def test_a_paused_owner_is_refused_once_another_took_its_table(nats_server
         await b_client.close()
 
 
-@pytest.mark.serial
+@pytest.mark.serial  # a 2-second lease held or run out on the wall clock
 async def test_a_node_that_lost_its_lease_steps_down_takes_a_fresh_one_and_claims_again(nats_server):
     """Its key gone under it (as after a pause past the lease): lost (``on_lost``, no claim), then rejoined
     (``on_rejoined``, a fresh lease) and claiming again, in one run of the process."""
@@ -197,7 +197,7 @@ asyncio.run(main())
 """
 
 
-@pytest.mark.serial
+@pytest.mark.serial  # a 2-second lease held or run out on the wall clock
 async def test_an_owner_stopped_with_sigstop_past_its_lease_is_refused_when_it_wakes(nats_server):
     owner = subprocess.Popen(
         [sys.executable, "-c", OWNER, nats_server.url, nats_server.token, str(MIN_LEASE)],

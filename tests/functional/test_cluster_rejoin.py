@@ -16,7 +16,7 @@ import pytest
 from nodes_support import LEASE, count, logged, node_processes
 from ssh_support.players import Listener
 
-pytestmark = [pytest.mark.app, pytest.mark.serial]
+pytestmark = [pytest.mark.app, pytest.mark.serial]  # nodes on 2-second leases: a starved node loses its own
 
 
 async def flip(ann: Listener, bob: Listener) -> None:

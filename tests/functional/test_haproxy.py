@@ -21,7 +21,7 @@ from ssh_support import TIMEOUT, connect
 from ssh_support.players import Listener
 
 pytestmark = [
-    pytest.mark.serial,
+    pytest.mark.serial,  # nodes on 2-second leases: a starved node loses its own
     pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (apt-get install haproxy; .ci/run does)"),
 ]
 

@@ -107,7 +107,7 @@ def test_full_screen_flags_are_refused_in_one_line():
     assert done.returncode == 2 and "--pace" in done.stderr.decode()
 
 
-@pytest.mark.serial
+@pytest.mark.long_wait  # a battle every 0.5 s to the end; what is said does not depend on the pace
 def test_auto_play_announces_each_battle_then_the_end():
     done = line_mode("--line", "--auto", "--pace", "0.5", "--p1", "AC KC QC", "--p2", "2D 3D 4D", keys=b"")
     assert done.returncode == 0
@@ -169,7 +169,7 @@ def test_line_flags_on_the_full_screen_ask_for_line():
     assert code == 2 and "--terse is for the line mode: add --line" in text and "\x1b" not in text
 
 
-@pytest.mark.serial
+@pytest.mark.long_wait  # a battle every 0.5 s to the end; what is said does not depend on the pace
 def test_auto_play_announcing_wars_says_wars_every_tenth_battle_and_the_end():
     from war_tui.core.cards import parse_cards
     from war_tui.core.engine import Game

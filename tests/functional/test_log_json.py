@@ -70,7 +70,7 @@ async def hostile_websocket(port: int) -> None:
     writer.close()
 
 
-@pytest.mark.serial  # a server process's start-up and shutdown
+@pytest.mark.long_wait  # a server process's start-up and shutdown; each state waited for
 async def test_every_line_of_a_served_table_game_and_its_shutdown_is_one_json_object(tmp_path):
     server = JsonServer(tmp_path)
     try:

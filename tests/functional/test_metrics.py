@@ -229,7 +229,7 @@ async def metrics_port(server: ServerProcess) -> int:
     raise AssertionError(f"no metrics line: {server.lines}")
 
 
-@pytest.mark.serial
+@pytest.mark.serial  # /readyz asked while the server stops: a starved test can miss that span
 async def test_at_sigterm_readyz_says_stopping_before_the_doors_close(tmp_path):
     """serve-ssh with --metrics, a player at a table: from SIGTERM on /readyz says the server is stopping while it
     still ends its games and hands its tables over; no answer after the first 503 is ready again."""

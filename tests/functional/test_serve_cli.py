@@ -56,7 +56,7 @@ def test_without_a_keys_file_the_ssh_door_says_what_to_give_and_nothing_is_serve
     assert not any(private_home.rglob("*_key")), "no host key is made by a start that serves nothing"
 
 
-@pytest.mark.serial  # a server process's start-up and shutdown
+@pytest.mark.long_wait  # a server process's start-up and shutdown; each state waited for
 @pytest.mark.parametrize("ssh", [True, False], ids=["both doors", "web door alone"])
 async def test_one_serve_process_opens_its_doors_and_ends_their_games_on_sigterm(tmp_path, ssh):
     import re

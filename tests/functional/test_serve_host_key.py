@@ -47,7 +47,7 @@ def banner_fingerprint(lines: list[str]) -> str:
     return found[1]
 
 
-@pytest.mark.serial  # server processes' start-up and shutdown
+@pytest.mark.long_wait  # server processes' start-up and shutdown; each state waited for
 def test_the_web_door_alone_loads_no_ssh_library_and_makes_a_key_serve_ssh_serves_with(tmp_path):
     key_path = tmp_path / "keys" / "host_key"
     lines = served("serve", "--web", "0", "--public", "--host-key", str(key_path), "--no-preload")

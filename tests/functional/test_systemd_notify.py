@@ -46,7 +46,7 @@ def systemd(request, tmp_path):
     manager.socket.close()
 
 
-@pytest.mark.serial  # a server process's start-up and shutdown
+@pytest.mark.long_wait  # a server process's start-up and shutdown; each state waited for
 async def test_serve_ssh_says_ready_its_status_watchdog_and_stopping(tmp_path, systemd):
     env = {**os.environ, "NOTIFY_SOCKET": systemd.name, "WATCHDOG_USEC": "1000000"}
     with ServerProcess("--port", "0", "--public", "--no-preload", "--host-key", str(tmp_path / "key"),

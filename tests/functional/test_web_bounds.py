@@ -297,7 +297,7 @@ async def test_a_connection_idle_after_its_request_is_closed_after_the_keepalive
         await shut(srv, door)
 
 
-@pytest.mark.serial  # a server process's start-up
+@pytest.mark.serial  # the second connection must come within the first's 3-second header timeout
 async def test_the_serve_flags_set_the_doors_http_bounds(tmp_path):
     import re
     import subprocess

@@ -92,7 +92,7 @@ async def test_the_names_given_are_the_only_ones_answered_and_a_proxys_https_ori
         await shut(srv, door)
 
 
-@pytest.mark.serial  # a server process's start-up and shutdown
+@pytest.mark.long_wait  # a server process's start-up and shutdown; each state waited for
 async def test_serve_takes_web_host_names_from_the_command_line(tmp_path):
     import re
     import subprocess
