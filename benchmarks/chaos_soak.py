@@ -83,6 +83,7 @@ import pyte
 from ssh_clients import connect
 from support.nats import ClusterMember, NatsCluster, free_port
 
+from war_tui.cluster.buckets import WATCH_LINGER
 from war_tui.cluster.game_stream import STREAM as GAMES_STREAM
 from war_tui.cluster.leases import BUCKET as LEASES
 from war_tui.cluster.leases import LeaseBucket, node_key, node_of
@@ -108,8 +109,8 @@ SEAT_GRACE = 5.0
 STUCK = 5.0
 SETTLE = 30.0
 STATS_WAIT = 120.0
-LINGER = 300.0
-"""Seconds an unbound consumer of a stopped watch lingers (nats-py's default inactive threshold for a watch)."""
+LINGER = WATCH_LINGER
+"""Seconds an unbound consumer of a stopped watch lingers (the inactive threshold the nodes give their watches)."""
 WATCHES_PER_START = 4
 """The watches a node makes as it starts: the tables' restore and a sweep of each bucket's old delete markers."""
 CONSUMER_TRIES = 5
@@ -149,6 +150,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--gap", default="0.05,0.5", help="a player's gap between keys: LOW,HIGH seconds")
     parser.add_argument("--json", type=Path, default=None, help="write the totals and the faults to FILE")
     parser.add_argument("--keep", type=Path, default=None, help="keep the logs and stores in DIR (made, must be empty)")
+    parser.add_argument("--log-format", choices=("text", "json"), default="text",
+                        help="the nodes' --log-format (json: their lines timed to the millisecond)")
     args = parser.parse_args(argv)
     if not 1.0 <= args.minutes <= 240.0:
         parser.error("--minutes goes from 1 to 240")
@@ -230,7 +233,7 @@ class Node:
     """One ``war-tui serve-ssh --nats`` process, started again on the same port and data folder after a fault."""
 
     def __init__(self, index: int, workdir: Path, urls: tuple[str, ...], token_file: Path, host_key: Path,
-                 lease: int, tables: int) -> None:
+                 lease: int, tables: int, log_format: str = "text") -> None:
         self.name = f"node{index}"
         self.data = workdir / self.name
         self.log_path = workdir / f"{self.name}.log"
@@ -243,6 +246,7 @@ class Node:
             "--max-sessions", many, "--max-sessions-per-address", many, "--max-seats-per-address", many,
             "--max-tables-per-address", many, "--max-tables", str(min(100, tables + 4)),
             "--max-attempts-per-minute", "100000", "--max-unauthenticated", "1000", "--max-server-mb", "4000",
+            "--log-format", log_format,
         ]
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -411,6 +415,8 @@ class Bot:
         self.connections = 0
         self.result_up = False
         """The game-over dialog is on the screen."""
+        self.ended_at = 0.0
+        """When its last connection ended (or was hung up on)."""
 
     @property
     def connected(self) -> bool:
@@ -443,6 +449,7 @@ class Bot:
     def hang_up(self) -> None:
         if self.conn is not None:
             self.conn.close()
+            self.ended_at = self.table.clock()
         self.conn = self.process = None
         self.now = None
 
@@ -466,6 +473,7 @@ class Bot:
                     self.now = reading
         if self.process is process:
             self.hang_up()
+            self.ended_at = loop_time()
 
     def type(self, keys: bytes) -> None:
         if self.process is not None:
@@ -497,6 +505,8 @@ class Table:
         """Incidents already told: (kind, bot, its connection)."""
         self.recovery_note = ""
         """Whose screen the table waited for last, and why, at its last recovery."""
+        self.past_lead: dict[str, float] = {}
+        """When each bot's screen first showed a battle past the table's lead at the fault (since the fault)."""
 
     @property
     def names(self) -> tuple[str, str]:
@@ -582,6 +592,8 @@ class Table:
         if self.recovery is None:
             return
         since, lead = self.recovery
+        if last.now is not None and last.now.key > lead:
+            self.past_lead.setdefault(last.name, at)
         if all(bot.now is not None and bot.now.key > lead for bot in self.bots):
             self.recovered.append(at - since)
             self.recovered_at = at
@@ -590,12 +602,26 @@ class Table:
             if last.connected_at > since:
                 how += (f": connected again through node{last.node} at +{last.connected_at - since:.1f} s, "
                         f"its first frame at +{last.first_frame_at - since:.1f} s")
-            self.recovery_note = how
+            self.recovery_note = how + "; " + "; ".join(self.timeline(bot, since) for bot in self.bots)
+
+    def timeline(self, bot: Bot, since: float) -> str:
+        """One bot's way back after a fault, in seconds from it: its connection's end, its new connection, its first
+        frame, its first battle past the table's lead at the fault."""
+        said = [bot.name]
+        if bot.ended_at > since - 15:
+            said.append(f"ended {bot.ended_at - since:+.1f}")
+        if bot.connected_at > since:
+            said.append(f"again through node{bot.node} {bot.connected_at - since:+.1f}, "
+                        f"first frame {bot.first_frame_at - since:+.1f}")
+        if bot.name in self.past_lead:
+            said.append(f"past the lead {self.past_lead[bot.name] - since:+.1f}")
+        return " ".join(said)
 
     def fault(self, at: float) -> None:
         self.recovery = (at, self.lead)
         self.recovered_at = None
         self.recovery_note = ""
+        self.past_lead = {}
 
     def game_over(self, seed: int, battles: int) -> None:
         known = self.ended.setdefault(seed, battles)
@@ -650,7 +676,8 @@ class Soak:
         host_key.write_bytes(asyncssh.generate_private_key("ssh-ed25519").export_private_key())
         host_key.chmod(0o600)
         urls = tuple(f"nats://127.0.0.1:{member.port}" for member in self.cluster.members)
-        self.nodes = [Node(i, workdir, urls, token_file, host_key, args.lease, args.tables) for i in range(3)]
+        self.nodes = [Node(i, workdir, urls, token_file, host_key, args.lease, args.tables, args.log_format)
+                      for i in range(3)]
         self.events: list[Event] = []
         self.loop = asyncio.get_running_loop()
         self.tables = [Table(f"chaos{i}", self.events, self.loop.time) for i in range(args.tables)]

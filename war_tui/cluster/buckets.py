@@ -27,6 +27,9 @@ WRONG_LAST = (10071, 10164)
 """JetStream's error codes for a write whose expected last sequence is not the subject's."""
 SWEEP_TIMEOUT = 10.0
 """Seconds ``sweep_markers`` waits for the next key while it reads a bucket."""
+WATCH_LINGER = 5.0
+"""Seconds the consumer of a stopped watch (a start's sweep and restore) lingers on the server before it goes:
+nats-py's own default keeps it five minutes, so every start of a node would leave four behind for that long."""
 
 
 async def open_bucket(js: JetStreamContext, config: KeyValueConfig) -> KeyValue:
@@ -69,7 +72,7 @@ async def sweep_markers(js: JetStreamContext, kv: KeyValue, bucket: str, older_t
 
     markers: list[tuple[str, int]] = []
     now = datetime.now(UTC)
-    watcher = await kv.watchall(meta_only=True)
+    watcher = await kv.watchall(meta_only=True, inactive_threshold=WATCH_LINGER)
     try:
         while (entry := await watcher.updates(timeout=SWEEP_TIMEOUT)) is not None:  # type: ignore[no-untyped-call]  # nats-py leaves it unannotated
             created: object = entry.created  # nats-py's Entry says int; it holds the message's datetime

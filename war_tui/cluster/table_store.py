@@ -17,7 +17,7 @@ from nats.js.errors import APIError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 from ..tables.store import StaleWrite, StoredTable
-from .buckets import MARKER_TTL, WRONG_LAST, delete, open_bucket, sweep_markers
+from .buckets import MARKER_TTL, WATCH_LINGER, WRONG_LAST, delete, open_bucket, sweep_markers
 from .keys import table_key, table_name
 
 BUCKET = "war-tui-tables"
@@ -55,7 +55,7 @@ class NatsTableStore:
         return cls(kv, js, bucket, marker_ttl)
 
     async def load_all(self, most: int | None = None) -> list[StoredTable]:
-        watcher = await self.kv.watchall(ignore_deletes=True)
+        watcher = await self.kv.watchall(ignore_deletes=True, inactive_threshold=WATCH_LINGER)
         tables: dict[str, StoredTable] = {}
         try:
             while (most is None or len(tables) < most) and (entry := await watcher.updates(timeout=READ_TIMEOUT)) is not None:  # type: ignore[no-untyped-call]  # nats-py leaves it unannotated
