@@ -329,7 +329,7 @@ async def test_joins_asked_for_while_one_is_on_its_way_are_refused_not_opened_he
 
 async def test_the_lobby_read_poll_after_poll_makes_no_consumer(tmp_path, nats_server):
     """ann and bob play at A's table: its lobby entry changes battle after battle, and both nodes read the
-    lobby again each time. The consumers of every bucket stay as many as they were (nats-py's ``keys`` made
+    lobby again each time. No bucket has a consumer once the nodes' starts are over (nats-py's ``keys`` made
     one a read, each lingering for minutes until the server's limit refused every read)."""
     from war_tui.cluster.leases import BUCKET as LEASES
     from war_tui.cluster.nodes import LOBBY_BUCKET
@@ -342,11 +342,15 @@ async def test_the_lobby_read_poll_after_poll_makes_no_consumer(tmp_path, nats_s
         return {bucket: (await js.stream_info(f"KV_{bucket}")).state.consumer_count
                 for bucket in (LOBBY_BUCKET, LEASES, TABLES)}
 
+    async def consumers_are(counts: dict[str, int]) -> bool:
+        return await consumers() == counts
+
     try:
         async with two_nodes(tmp_path, nats_server) as nodes:
             ann, bob = await nodes.ann_and_bob()
             await play(ann, bob, 1)
-            before = await consumers()
+            none = dict.fromkeys((LOBBY_BUCKET, LEASES, TABLES), 0)
+            await until(lambda: consumers_are(none), 120, what="the starts' watches left consumers behind")
             for battle in range(2, 8):
                 await play(ann, bob, 1, first=battle)
                 for srv in (nodes.a, nodes.b):  # each node's next full poll reads the changed lobby
@@ -355,7 +359,7 @@ async def test_the_lobby_read_poll_after_poll_makes_no_consumer(tmp_path, nats_s
                     await until(lambda srv=srv, polls=polls: srv.server.nodes.polls >= polls + 2)
             assert nodes.b.server.nodes is not None
             assert nodes.b.server.nodes.others["oak"][1].battles == 7, "the lobby was read all along"
-            assert await consumers() == before
+            assert await consumers() == none
     finally:
         await client.close()
 
