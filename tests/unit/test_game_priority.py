@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 
@@ -25,5 +26,24 @@ async def test_a_game_starts_with_the_servers_weight_then_its_group_plays_below_
         assert group_nice(process.pid) == 0  # its own session: its own group, at the server's weight
         assert await until(lambda: group_nice(process.pid) == priority.SETTLED_NICE == 19)
         assert group_nice(os.getpid()) == own  # the server's own group is left alone
+    finally:
+        await process.end(grace=0.5)
+
+
+async def test_a_game_waiting_for_its_table_keeps_the_servers_weight_until_the_table_answers(monkeypatch):
+    """A table being taken over from a node that died answers a newcomer's game only seconds later (its owner's
+    lease runs out, then the store restores it): the game draws its first board then, and draws it with the
+    server's weight, its boost running from the table's first word rather than from its own start."""
+    monkeypatch.setattr(priority, "START_BOOST", 0.3)
+    monkeypatch.setattr(priority, "TABLE_WAIT_MOST", 3600.0)  # a table that never answers: not this test's
+    sleeper = [sys.executable, "-c", "import time; time.sleep(30)"]
+    process = await PtyProcess.start(sleeper, dict(os.environ), (80, 24), lambda data: None, niceness=10,
+                                     settled_nice=priority.TABLE_NICE, waits_for_table=True)
+    assert process is not None
+    try:
+        await asyncio.sleep(3 * priority.START_BOOST)  # on the loop, past any boost that ran from the start
+        assert group_nice(process.pid) == 0, "the game settled before its table answered"
+        process.table_reached()
+        assert await until(lambda: group_nice(process.pid) == priority.TABLE_NICE == 5)
     finally:
         await process.end(grace=0.5)

@@ -38,7 +38,8 @@ async def start_game(
 
     Started in HOME, as a login would (never where the server was started), within the server's
     limits. ``table``: the game's end of its table socket, which it inherits; a game at a table settles
-    at a higher CPU priority than a solo game (``priority.settled_nice``). Raises whatever kept a game
+    at a higher CPU priority than a solo game (``priority.settled_nice``), its start-up boost running once
+    ``PtyProcess.table_reached`` (its table socket's ``when_written``). Raises whatever kept a game
     from starting.
     """
     config = house.config
@@ -46,7 +47,8 @@ async def start_game(
         process = await PtyProcess.start(
             config.session_argv, env, size, on_output, cwd=cwd or home_directory(env),
             memory_limit=config.game_memory_mb * 1024 * 1024, niceness=config.game_nice,
-            settled_nice=settled_nice(table is not None), input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
+            settled_nice=settled_nice(table is not None), waits_for_table=table is not None,
+            input_limit=config.input_limit, errors_to=ERROR_FD_VARIABLE,
             pass_fds=() if table is None else (table.fileno(),), parent=parent, line=line,
         )
         if process is not None:

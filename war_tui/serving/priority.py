@@ -5,8 +5,9 @@ distributions' kernels) shares the CPU between sessions first, and every game le
 own (its pty is its controlling terminal): the nice value a game gives itself then weighs only
 against itself, and thirty busy games would each weigh as much as the server. So the server sets the
 nice value of each game's session group (``/proc/PID/autogroup``, see sched(7)) to ``SETTLED_NICE``
-once the game has had ``START_BOOST`` seconds: a newcomer draws its first board with the server's
-weight (1,024 to a settled solo game's 15), then plays below the server and every newcomer. Every game at a
+once the game has had ``START_BOOST`` seconds (a game at a table: from its table's first word, which a takeover
+may hold back for seconds): a newcomer draws its first board with the server's weight (1,024 to a settled
+solo game's 15), then plays below the server and every newcomer. Every game at a
 table (a player's, a spectator's own, the spectators' renderer) settles at ``TABLE_NICE`` instead, alike:
 the people pressing keys are never starved by the people watching. Where there is no such file (autogroup built out, another system) the game's own nice
 value is all there is, and nothing here happens. The kernel takes one unprivileged change a tenth of a
@@ -29,6 +30,10 @@ alike. Each draws the same table at the table's pace, and a table waits for its 
 game never weighs less than the renderer drawing the same battles for the people watching. It keeps up beside
 busy solo games (15 each) and busy loops of other sessions (1,024 a session), and stays below the server and a
 newcomer's start (1,024)."""
+TABLE_WAIT_MOST = 60.0
+"""Seconds a game at a table keeps the server's weight while it waits for its table's first word (a table being
+taken over from a node that died, then restored) before its boost runs: a table that never answers settles it
+anyway."""
 RETRY_AFTER = 0.15
 RETRIES = 20
 
@@ -59,17 +64,33 @@ def group_nice(pid: int) -> int | None:
 
 
 class GroupNice:
-    """Settles a game's group at ``settled`` after its start-up boost, on the running loop; ``cancel`` when it ends."""
+    """Settles a game's group at ``settled`` after its start-up boost, on the running loop; ``cancel`` when it ends.
 
-    def __init__(self, pid: int, settled: int = SETTLED_NICE) -> None:
+    ``waiting``: a game at a table, whose first board needs its table's first word (``begin``); the boost runs from
+    then, not from its start, so a game whose table took seconds to reach (a takeover) still draws its first board
+    with the server's weight. The group's nice value is only ever raised: a boost cannot be given back later."""
+
+    def __init__(self, pid: int, settled: int = SETTLED_NICE, *, waiting: bool = False) -> None:
         self.pid = pid
         self.settled = settled
         self._left = RETRIES
         self._loop = asyncio.get_running_loop()
-        self._handle: asyncio.TimerHandle | None = self._loop.call_later(START_BOOST, self._set)
+        self._begun = not waiting
+        self._handle: asyncio.TimerHandle | None = self._loop.call_later(
+            TABLE_WAIT_MOST if waiting else START_BOOST, self._set)
+
+    def begin(self) -> None:
+        """The game has its table's first word: its boost runs from now (once; nothing after it settled)."""
+        if self._begun:
+            return
+        self._begun = True
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = self._loop.call_later(START_BOOST, self._set)
 
     def _set(self) -> None:
         self._handle = None
+        self._begun = True
         if set_group_nice(self.pid, self.settled) == errno.EAGAIN and self._left > 0:
             self._left -= 1
             self._handle = self._loop.call_later(RETRY_AFTER, self._set)

@@ -94,6 +94,7 @@ class PtyProcess:
         errors: int | None,
         niceness: int = 0,
         settled_nice: int = SETTLED_NICE,
+        waits_for_table: bool = False,
     ) -> None:
         self._process = process
         self._master = master
@@ -110,7 +111,7 @@ class PtyProcess:
         self._output_done = asyncio.Event()
         self._closed = False
         # A game started below the server (``niceness``) settles its session group too (see ``priority``).
-        self._group_nice = GroupNice(process.pid, settled_nice) if niceness else None
+        self._group_nice = GroupNice(process.pid, settled_nice, waiting=waits_for_table) if niceness else None
         self.resume_output()
 
     @classmethod
@@ -125,6 +126,7 @@ class PtyProcess:
         memory_limit: int = 0,
         niceness: int = 0,
         settled_nice: int = SETTLED_NICE,
+        waits_for_table: bool = False,
         input_limit: int = INPUT_LIMIT,
         errors_to: str | None = None,
         pass_fds: Sequence[int] = (),
@@ -137,7 +139,8 @@ class PtyProcess:
         With ``parent`` (a Python program only: ``argv`` is ``sys.executable`` and its arguments) the game
         is forked from the preloaded parent instead; None when the parent cannot fork it now.
         ``line``: a game in the line mode, "keys" (the client has a terminal) or "lines" (it has none).
-        ``settled_nice``: where its session group settles once started below the server (see ``priority``).
+        ``settled_nice``: where its session group settles once started below the server (see ``priority``);
+        ``waits_for_table``: its start-up boost runs from ``table_reached``, not from its start.
         """
         master, slave = os.openpty()
         errors = error_end = None
@@ -188,7 +191,7 @@ class PtyProcess:
             if errors is not None:
                 os.close(errors)
             return None
-        return cls(process, master, on_output, input_limit, errors, niceness, settled_nice)
+        return cls(process, master, on_output, input_limit, errors, niceness, settled_nice, waits_for_table)
 
     @staticmethod
     def forkable(argv: Sequence[str]) -> bool:
@@ -198,6 +201,11 @@ class PtyProcess:
     @property
     def pid(self) -> int:
         return self._process.pid
+
+    def table_reached(self) -> None:
+        """Its table's first word was written to it: the start-up boost runs from now (``waits_for_table``)."""
+        if self._group_nice is not None:
+            self._group_nice.begin()
 
     @property
     def returncode(self) -> int | None:

@@ -131,6 +131,8 @@ class Session:
             if theirs is not None:
                 theirs.close()  # the game holds it now: its end of the table is its own
         self.process = process
+        if table is not None and table.socket is not None:
+            table.socket.when_written(process.table_reached)
         door.exit_status = "playing"
         door.read_keys(process)
         return process

@@ -179,6 +179,7 @@ class Renderer:
             finally:
                 theirs.close()
             self.process = process
+            table_socket.when_written(process.table_reached)
             self.hub.started += 1
             server.log(
                 f"{self.where}: renderer {self.key.size[0]}x{self.key.size[1]} started (pid {process.pid})"

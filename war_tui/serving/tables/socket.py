@@ -84,6 +84,7 @@ class TableSocket:
         self._marks: deque[tuple[int, float]] = deque()
         """Each piece taken from the link: where it ends in the stream of output and when it reached the link."""
         self._screens = screens
+        self._written_call: Callable[[], None] | None = None
         if screens is not None:
             screens.add(self)
         link.on_output = self._wanted
@@ -177,6 +178,9 @@ class TableSocket:
                 self._finish()
                 return
             self.bytes_out += sent
+            if sent and self._written_call is not None:
+                call, self._written_call = self._written_call, None
+                call()
             self._out = self._out[sent:]
             if self._out:  # the game is behind: wait until it takes this, take nothing more meanwhile
                 if not self._writing:
@@ -186,6 +190,14 @@ class TableSocket:
         self._stop_writing()
         if self.link.finished:
             self._finish()
+
+    def when_written(self, call: Callable[[], None]) -> None:
+        """``call`` once the game has been written anything (the table's first word: a snapshot, or a refusal);
+        at once if it has."""
+        if self.bytes_out:
+            call()
+        else:
+            self._written_call = call
 
     def _mark(self, size: int, arrived: float) -> None:
         self._taken += size
