@@ -40,10 +40,11 @@ from ssh_support.players import (
     take_a_seat,
 )
 
+from war_tui.core.engine import Game
 from war_tui.core.rules import Rules
 from war_tui.serving.goodbyes import SHUTTING_DOWN, TABLE_BROKEN
 from war_tui.ssh.session import REFUSE_COMMAND
-from war_tui.stats import StatsStore
+from war_tui.stats import GameRecord, Source, StatsStore
 
 
 async def sit(port: int, user: str, command: str | None, size=(100, 30)) -> Seat:
@@ -537,6 +538,47 @@ async def test_a_finished_table_game_is_on_the_lobbys_leaderboard(tmp_path, monk
         assert not lou.glass.find("SHA256") and not lou.glass.find("addr:")
         lou.type(b"\x1b")
         await lou.glass.until(r"War tables")
+
+
+@pytest.mark.app
+@pytest.mark.server_side
+async def test_a_table_games_result_names_its_id_and_replay_of_that_id_is_that_game(tmp_path, monkeypatch):
+    """The server records the game; each player's result finds its id in the served statistics and says how to
+    replay it, and ``ssh HOST replay ID`` opens that very game: the same players, the same seed and battles."""
+    from ssh_support import make_key
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    db = tmp_path / "served.sqlite3"
+    solo = Game.deal(5, Rules(max_battles=3))
+    solo.start()
+    solo.play(3)
+    StatsStore.open(db).record(GameRecord.from_game(solo, ("eve", "lou"), 1.0, Source.INTERACTIVE))
+    keys = {name: make_key(tmp_path, f"{name}_key") for name in ("ann", "bob")}
+    async with served(tmp_path, argv=(*GAME, "--stats-db", str(db)), table_rules=Rules(max_battles=2),
+                      stats=lambda: StatsStore.open(db), **MANY) as (srv, people):
+        async def arrive(name: str, command: str) -> Player:
+            conn = await connect(srv.port, keys.get(name), username=name)
+            process = await conn.create_process(command, term_type="xterm-256color", term_size=(100, 30),
+                                                encoding=None)
+            people.append(Player(conn, process, (100, 30)))
+            return people[-1]
+
+        ann, bob = await arrive("ann", "table oak"), await arrive("bob", "table oak")
+        await ann.glass.until(r"ann \(you\) to flip · bob to flip")
+        for battle in (1, 2):
+            ann.type(b" ")
+            await bob.glass.until(r"ann flipped · bob \(you\) to flip")
+            bob.type(b" ")
+            await ann.glass.until(rf"Battle {battle} · Wars")
+        link = rf"(\d+) \(ssh -t -p {srv.port} 127\.0\.0\.1 replay (\d+)"
+        shown = await ann.glass.until(link)
+        game_id = shown[1]
+        assert shown[2] == game_id != "1"  # game 1 is someone's solo game
+        assert (await bob.glass.until(link))[1] == game_id  # the same id on each player's screen
+        seed = (await ann.glass.until(r"Seed +(\d+)"))[1]
+        lou = await arrive("lou", f"replay {game_id}")
+        await lou.glass.until(rf"Replay of game {game_id}: ann v bob, seed {seed},")
+        await lou.glass.until(r"battle 1 of 2")
 
 
 @pytest.mark.app

@@ -17,12 +17,14 @@ from war_tui.core.rules import Result, Rules
 from war_tui.settings.play import PlaySettings
 from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats import store as store_module
+from war_tui.stats.replay import Replay
 from war_tui.ui.app import WarApp
 from war_tui.ui.controllers.solo import SoloController
 from war_tui.ui.screens.game_over import GameOverScreen
 from war_tui.ui.screens.help import HelpScreen
 from war_tui.ui.screens.replay import ReplayScreen
 from war_tui.ui.screens.stats import StatsScreen
+from war_tui.ui.screens.table_game_over import TableGameOverScreen
 
 pytestmark = pytest.mark.app  # see pyproject.toml's markers
 
@@ -202,6 +204,41 @@ async def test_the_result_names_the_stored_game_and_enter_replays_it(tmp_path: P
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is result)
         assert app.board.tally[Result.STOPPED] == 1  # the result still on show, no deal under it
+
+
+async def test_a_table_games_result_names_its_id_which_replays_that_very_game(tmp_path: Path):
+    """Two players at one keyboard are a table: its server (here, the app) records the game, and the result finds
+    its id in the statistics; ``war-tui replay`` of that id is the game just played, battle for battle."""
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    store.record(GameRecord.from_game(played_game(99), ("Eve", "Lou"), 1.0, Source.INTERACTIVE))  # id 1: not it
+    app = WarApp(replace(PlaySettings(war_step=0.0, result_hold=0.0), two_players=True, names=("Ann", "Bob"),
+                         rules=Rules(max_battles=3)),
+                 environ={"LANG": "C.UTF-8"}, clock=lambda: 0.0, stats=store, new_seed=lambda: 1234)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: app.board.deal is not None)
+        for _ in range(3):
+            await pilot.press("f", "j")
+        await until(pilot, lambda: isinstance(app.screen, TableGameOverScreen))
+        result = app.screen
+        assert isinstance(result, TableGameOverScreen)
+        await until(pilot, lambda: result.game_id is not None)
+        await pilot.pause()
+        game_id = result.game_id
+        assert game_id == 2 and f"{game_id} (war-tui replay {game_id})" in screen_text(app)
+        shown_seed, shown_battles = app.board.deal.seed, app.board.battle.battle
+        await pilot.press("enter")  # the table's own key still: it asks to deal again, and replays nothing
+        assert not isinstance(app.screen, ReplayScreen)
+    record = present(store.game(game_id))[0]
+    assert record.source is Source.TABLE and (record.p1_name, record.p2_name) == ("Ann", "Bob")
+    replay = Replay.of_record(record)
+    assert (replay.seed, replay.battles) == (shown_seed, shown_battles) == (1234, 3)
+
+
+def played_game(seed: int) -> Game:
+    game = Game.deal(seed, Rules(max_battles=3))
+    game.start()
+    game.play(3)
+    return game
 
 
 async def test_without_statistics_enter_on_the_result_deals_again_as_ever(tmp_path: Path):

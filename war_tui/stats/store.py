@@ -361,6 +361,22 @@ class StatsStore:
 
         return self._read(read, None)
 
+    def table_game_stored(self, table: str, number: int, seed: int) -> int | None:
+        """The id of game ``number`` of table ``table`` dealt from ``seed`` (``table_game_id`` names it with the
+        table's nonce, which its screens are never told), once the statistics hold it; None until then, or when
+        the file cannot be read."""
+        if not table or not all(c.isascii() and (c.isalnum() or c == "-") for c in table):
+            return None  # no table name the tables give (and no GLOB pattern either)
+
+        def read(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute(
+                "SELECT max(id) FROM games WHERE game_id >= ? AND game_id < ? AND game_id GLOB ? AND seed = ?",
+                (f"{table}.", f"{table}/", f"{table}.*.{number}", seed),
+            ).fetchone()
+            return row[0] if row else None
+
+        return self._read(read, None)
+
     def game(self, game_id: int) -> list[GameRecord] | None:
         """The game stored with this id (``stats --json``'s ``id``): one record, or none; None when unreadable."""
         none: list[GameRecord] = []

@@ -9,6 +9,7 @@ too-small notice), notices, themes, the driver, the preferences file and the sta
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import sys
@@ -64,6 +65,9 @@ SHORT_SCREEN = 24
 """The app's -tall breakpoint: below it, a toast lies over the board's piles."""
 SHORT_SCREEN_NOTE = 3.0
 """Seconds at most a notice ``say`` raises stays on a short screen: time to read a line, then the board."""
+TABLE_GAME_FIRST_LOOK, TABLE_GAME_LOOK_EVERY, TABLE_GAME_WAIT = 0.1, 2.0, 60.0
+"""How a table game's result looks for the game's id (``_find_table_game``): first after 0.1 s, then at doubling
+intervals up to every 2 s, for a minute at most (a cluster's stream may hold the record back while NATS is away)."""
 SAVE_AT_QUIT = 4.0
 """Seconds a quit keeps trying to save games waiting for a locked statistics file (``war-tui`` then
 keeps them in a recovery file beside it)."""
@@ -219,8 +223,26 @@ class WarApp(ShadowOutput, App[None]):
             from .screens.table_game_over import TableGameOverScreen, TwoPlayerGameOverScreen
 
             kind = TwoPlayerGameOverScreen if result.kind == "two-players" else TableGameOverScreen
-            screen = kind(result.end, names, hint=result.hint, seed=result.seed, tally_line=tally, dot=dot)
+            screen = kind(result.end, names, hint=result.hint, seed=result.seed, tally_line=tally, dot=dot,
+                          local=not self.settings.served, reached_at=(self.settings.ssh_at, self.settings.web_at))
         self._push_overlay(screen)
+        if result.table_game is not None and result.seed is not None and result.end.battles and self.stats.enabled:
+            self._find_table_game(screen, *result.table_game, result.seed)
+
+    @work(exclusive=True, group="table game")
+    async def _find_table_game(self, screen: GameOverScreen, table: str, number: int, seed: int) -> None:
+        """A table's game is recorded by the table's server (through the cluster's stream, with one): its id
+        reaches this result once the statistics hold it, looked for off the screen's thread while the result
+        is up, at growing intervals up to ``TABLE_GAME_WAIT`` seconds."""
+        delay, waited = TABLE_GAME_FIRST_LOOK, 0.0
+        while screen in self.screen_stack and waited <= TABLE_GAME_WAIT:
+            found = await asyncio.to_thread(self.stats.table_game_stored, table, number, seed)
+            if found is not None:
+                screen.game_id = found
+                return
+            await asyncio.sleep(delay)
+            waited += delay
+            delay = min(delay * 2, TABLE_GAME_LOOK_EVERY)
 
     def notify(
         self, message: str, *, title: str = "", severity: Severity = "information", timeout: float | None = None,

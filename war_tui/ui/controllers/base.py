@@ -84,6 +84,8 @@ class ResultShown:
     """A table's lines saying what deals again (the solo screen words its own)."""
     next_deal_in: float | None = None
     """The screensaver's seconds to the next deal."""
+    table_game: tuple[str, int] | None = None
+    """A table's game: the table's name and the game's number there, which find it in the statistics."""
 
 
 class Notices(Protocol):

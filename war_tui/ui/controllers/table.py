@@ -456,7 +456,9 @@ class TableController(TimeLimits):
 
     def _show_result(self, end: EndView) -> None:
         self._hold.start(self._clock())
-        self.shell.show_result(ResultShown(end, self.game.seed, kind=self.kind, hint=self._result_hint()))
+        game = self.game
+        named = None if game.state is None else (game.state.table, game.game_number)
+        self.shell.show_result(ResultShown(end, game.seed, kind=self.kind, hint=self._result_hint(), table_game=named))
 
     def _result_hint(self) -> tuple[str, ...]:
         return self.seats.result_hint(self)
