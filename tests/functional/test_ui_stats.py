@@ -225,7 +225,9 @@ async def test_a_table_games_result_names_its_id_which_replays_that_very_game(tm
         await pilot.pause()
         game_id = result.game_id
         assert game_id == 2 and f"{game_id} (war-tui replay {game_id})" in screen_text(app)
-        shown_seed, shown_battles = app.board.deal.seed, app.board.battle.battle
+        deal, battle = app.board.deal, app.board.battle
+        assert deal is not None and battle is not None
+        shown_seed, shown_battles = deal.seed, battle.battle
         await pilot.press("enter")  # the table's own key still: it asks to deal again, and replays nothing
         assert not isinstance(app.screen, ReplayScreen)
     record = present(store.game(game_id))[0]
