@@ -84,6 +84,7 @@ class FakeApp:
         self.finished: list = []
         self.saved: list[dict] = []
         self.lobby_open = False
+        self.tv_why: str | None = None
         self.closed: list[str] = []
         self.hints: list = []
 
@@ -138,6 +139,9 @@ class FakeApp:
 
     def lobby_says(self, text) -> bool:
         return self.lobby_open
+
+    def tv_waiting(self, why) -> None:
+        self.tv_why = why
 
     def table_closed(self, reason) -> None:
         self.closed.append(reason)

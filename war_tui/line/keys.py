@@ -23,7 +23,7 @@ class Command(StrEnum):
     END = "end"  # the input ended (read as lines, ctrl+D): auto-play may still run to the end
     WAR_STOP = "war"  # at a table: ask (or agree) to stop auto-play at wars
     RESTART = "restart"  # at a table: ask (or agree) to deal again
-    DECLINE = "decline"  # at a table: say no to the other player's request
+    DECLINE = "decline"  # at a table: say no to the other player's request; on War TV: the next table
     SIT = "sit"  # at a table: a spectator takes a free seat
     HOUSE = "house"  # at a table, alone: the house plays the empty seat now (a word only: h is help)
     FASTER = "faster"  # at a table: this player's auto-play speed, one step up
@@ -51,7 +51,7 @@ _KEYS = {
 _WORDS = {"flip": Command.FLIP, "auto": Command.AUTO, "score": Command.SCORE, "help": Command.HELP,
           "quit": Command.QUIT, "exit": Command.QUIT, "war": Command.WAR_STOP, "wars": Command.WAR_STOP,
           "restart": Command.RESTART, "again": Command.RESTART, "deal": Command.RESTART,
-          "no": Command.DECLINE, "decline": Command.DECLINE, "sit": Command.SIT,
+          "no": Command.DECLINE, "decline": Command.DECLINE, "next": Command.DECLINE, "sit": Command.SIT,
           "house": Command.HOUSE, "faster": Command.FASTER, "slower": Command.SLOWER}
 
 _EDIT_KEYS = {

@@ -32,6 +32,7 @@ from ..tables import (
     TableState,
 )
 from ..tables.agreement import request_words
+from ..tables.messages import Tuned
 from ..tables.options import MIN_AUTO_SPEED
 from .keys import EMOTE_COMMANDS, Command, KeyReader
 from .run import LineOutput, single_keys
@@ -45,6 +46,7 @@ TABLE_KEYS_LINE = (
     " n declines, 1 to 6 emote, s the score, h help, q leaves the table."
 )
 WATCHER_KEYS_LINE = "Keys: t takes a free seat, s the score, h help, q leaves."
+TV_KEYS_LINE = "Keys: n (or next) the next table, s the score, h help, q leaves War TV."
 EMOTES_LINE = "Emotes: " + ", ".join(f"{n} {text}" for n, text in enumerate(EMOTES, 1)) + "."
 EXPLAINING = frozenset({NoticeCode.EXPIRED, NoticeCode.LEFT, NoticeCode.CLOSING, NoticeCode.DECLINED})
 """Notices that already say why a request ended (it lapsed, its player left, it was declined): the seats' change that follows
@@ -130,8 +132,19 @@ class TableLine:
             if isinstance(event, GameOver) and self.me is not None and event.reason is not EndReason.AGREED:
                 self.sentences.append("Press enter to deal again; the table deals once both players asked.")
 
+    @property
+    def tv(self) -> bool:
+        """War TV: the server moves this spectator from table to table, and said so."""
+        return self.game.tuned is not None
+
+    def _keys_line(self) -> str:
+        return TABLE_KEYS_LINE if self.me is not None else TV_KEYS_LINE if self.tv else WATCHER_KEYS_LINE
+
     def _on_table(self, update: object) -> None:
-        if isinstance(update, Snapshot):
+        if isinstance(update, Tuned):
+            where = f"table {update.table}" if update.table is not None else "no table"
+            self.sentences.append(f"War TV: {where}, {update.why}.")
+        elif isinstance(update, Snapshot):
             self.sentences.extend(self._arrival(update))
             self._state = None
             self.sentences.extend(self._seats_change(update.state))
@@ -222,7 +235,7 @@ class TableLine:
         if snap.result is not None:
             self._hold.start(self._clock())
             lines.append("That game is over." + (" Press enter to deal again." if me is not None else ""))
-        lines.append(TABLE_KEYS_LINE if me is not None else WATCHER_KEYS_LINE)
+        lines.append(self._keys_line())
         if me is not None and snap.state.seats[me.other.index].name is None:
             lines.append("Alone at the table: type house and the house plays the other seat, or wait for a player.")
         if me is not None and snap.state.seats[me.other.index].status is SeatStatus.AWAITED:
@@ -249,8 +262,8 @@ class TableLine:
                 *([f"Your auto-play speed is {speed_words(self.speed)}: + and - change it, from"
                    f" {speed_words(MIN_SPEED)} to {speed_words(self.top)}; auto-play runs at the slower player's."]
                   if self.me is not None else []),
-                TABLE_KEYS_LINE if self.me is not None else WATCHER_KEYS_LINE,
-                EMOTES_LINE,
+                self._keys_line(),
+                *([] if self.tv else [EMOTES_LINE]),
             ]
         if command in (Command.FLIP, Command.RESTART) and game.over and self._hold.holds(self._clock()):
             return []  # a key held through the last battle: the result holds until the keys pause
@@ -274,6 +287,8 @@ class TableLine:
         if command in (Command.FASTER, Command.SLOWER):
             return self._set_speed(command is Command.FASTER)
         if command is Command.SIT:
+            if self.tv:
+                return ["War TV moves on when a game ends: to sit at a table, connect with 'table NAME'."]
             game.sit()
             return []
         if command is Command.HOUSE:
@@ -282,7 +297,7 @@ class TableLine:
         if command in EMOTE_COMMANDS:
             game.emote(EMOTE_COMMANDS.index(command))
             return []
-        return [TABLE_KEYS_LINE if self.me is not None else WATCHER_KEYS_LINE]
+        return [self._keys_line()]
 
     def _wants(self, kind: str) -> bool:
         """Whether this seat asks for ``kind`` now, as the table last said (a key asks, or withdraws)."""
@@ -306,6 +321,9 @@ class TableLine:
     def _decline(self) -> list[str]:
         """n: the other player's requests, answered no (the table tells everyone who declined)."""
         state, me = self.game.state, self.me
+        if me is None and self.tv:
+            self.game.next_table()
+            return []
         if me is None:
             return ["You are watching: only the players answer each other."]
         asked = [kind for index, kind in pending(state) if index != me.index] if state is not None else []

@@ -37,6 +37,14 @@ SPECTATOR_KEYS = (
 )
 
 
+TV_KEYS = (
+    ("n", "the next table worth watching (War TV shows the deepest war under way, else the closest counts,"
+          " else the longest game, and moves on when its game ends)"),
+    *(key for key in SPECTATOR_KEYS if key[0] not in ("t", "q")),
+    ("q", "leave War TV"),
+)
+
+
 LOBBY_KEYS = (
     ("Up Down", "choose a table"),
     ("enter p", "sit at it (or watch, when both seats are taken)"),

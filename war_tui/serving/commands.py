@@ -1,5 +1,5 @@
-"""The commands a connection may give instead of a plain game: ``table NAME``, ``watch NAME``, ``tables``,
-``line`` (the game in plain sentences, with or without a terminal), ``replay GAME_ID[@BATTLE]`` (a finished
+"""The commands a connection may give instead of a plain game: ``table NAME``, ``watch NAME``, ``tables``, ``tv``
+(War TV: the live table most worth watching), ``line`` (the game in plain sentences, with or without a terminal), ``replay GAME_ID[@BATTLE]`` (a finished
 game of the served statistics) and ``export GAME_ID --format json|text|cast`` (that game written out).
 
 Anything else is not a command of ours and is refused as before. A table name is
@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from ..settings.served import TableMode
 from ..tables.names import TableNameError, parse_table_name
 
-USAGE = "ssh -t HOST table NAME, watch NAME or tables"
+USAGE = "ssh -t HOST table NAME, watch NAME, tables or tv"
 REPLAY_USAGE = "ssh -t HOST replay GAME_ID or replay GAME_ID@BATTLE"
 EXPORT_USAGE = "ssh HOST export GAME_ID --format json, text or cast"
 EXPORT_FORMATS = ("json", "text", "cast")
 MOST_GAME_ID = 2**63 - 1  # SQLite's largest row id
 MOST_BATTLE = 1_000_000  # stats.replay.MOST_BATTLES: no replayed game has more
-LINE_USAGE = "ssh -T HOST line, line table NAME, line watch NAME or line replay GAME_ID"
+LINE_USAGE = "ssh -T HOST line, line table NAME, line watch NAME, line tv or line replay GAME_ID"
 
 __all__ = [
     "EXPORT_FORMATS", "EXPORT_USAGE", "ExportCommand", "LINE_USAGE", "REPLAY_USAGE", "USAGE", "CommandRefused", "GameRefused", "LineCommand", "ReplayCommand", "TableCommand",
@@ -31,13 +31,13 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class TableCommand:
     mode: TableMode
-    table: str | None  # the case-folded table name; None for the lobby
+    table: str | None  # the case-folded table name; None for the lobby and War TV
 
 
 @dataclass(frozen=True, slots=True)
 class LineCommand:
-    """``line``, ``line table NAME``, ``line watch NAME``, ``line replay GAME_ID``: the line mode, which needs no
-    terminal."""
+    """``line``, ``line table NAME``, ``line watch NAME``, ``line tv``, ``line replay GAME_ID``: the line mode, which
+    needs no terminal."""
 
     table: TableCommand | None = None  # None: a solo game (or a replay)
     replay: ReplayCommand | None = None
@@ -117,13 +117,15 @@ def _whole(text: str, most: int) -> bool:
 
 
 def _line_command(words: list[str]) -> LineCommand:
-    """What follows ``line``: nothing (a solo game), ``table NAME``, ``watch NAME`` or ``replay GAME_ID``."""
+    """What follows ``line``: nothing (a solo game), ``table NAME``, ``watch NAME``, ``tv`` or ``replay GAME_ID``."""
     if not words:
         return LineCommand()
     if words[0] == "replay" and len(words) == 2:
         return LineCommand(replay=parse_replay(words[1]))
-    if words[0] not in ("table", "watch"):
-        raise CommandRefused(f"the line mode takes 'table NAME', 'watch NAME', 'replay GAME_ID' or nothing: {LINE_USAGE}")
+    if words[0] not in ("table", "watch", "tv"):
+        raise CommandRefused(
+            f"the line mode takes 'table NAME', 'watch NAME', 'tv', 'replay GAME_ID' or nothing: {LINE_USAGE}"
+        )
     table = parse_command(" ".join(words))
     return LineCommand(table if isinstance(table, TableCommand) else None)
 
@@ -142,13 +144,13 @@ def parse_command(command: str) -> TableCommand | LineCommand | ReplayCommand | 
         return parse_export(words[1:])
     if words[:1] == ["line"]:
         return _line_command(words[1:])
-    if not words or words[0] not in ("table", "watch", "tables"):
+    if not words or words[0] not in ("table", "watch", "tables", "tv"):
         return None
     verb, rest = words[0], words[1:]
-    if verb == "tables":
+    if verb in ("tables", "tv"):
         if rest:
-            raise CommandRefused(f"'tables' takes no table name: {USAGE}")
-        return TableCommand(TableMode.LOBBY, None)
+            raise CommandRefused(f"'{verb}' takes no table name: {USAGE}")
+        return TableCommand(TableMode.LOBBY if verb == "tables" else TableMode.TV, None)
     if len(rest) > 1:
         raise CommandRefused(f"'{verb}' takes one table name: {USAGE}")
     try:

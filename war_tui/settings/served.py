@@ -81,11 +81,13 @@ class TableMode(StrEnum):
     PLAY = "play"  # sit at the table (or watch, if both seats are taken)
     WATCH = "watch"
     LOBBY = "lobby"
+    TV = "tv"
 
 
 TABLE_MODES = tuple(mode.value for mode in TableMode)
 """play: joined as a player (a spectator when the seats were full); watch: joined as a spectator;
-lobby: watching the lobby (the game process asks to join when the person picks a table)."""
+lobby: watching the lobby (the game process asks to join when the person picks a table); tv: War TV, a spectator
+the server moves from table to table (``serving.tables.tv``)."""
 
 
 # A path in the store's words: a slash up to a space, comma, semicolon or bracket.

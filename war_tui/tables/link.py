@@ -15,7 +15,7 @@ from typing import Protocol
 
 from .clock import Clock, monotonic
 from .line_queue import LineQueue
-from .messages import Join, Leave, Lobby, Notice, NoticeCode, Request, Resync, Snapshot, Update, WatchLobby
+from .messages import Join, Leave, Lobby, NextTable, Notice, NoticeCode, Request, Resync, Snapshot, Update, WatchLobby
 from .protocol import MessageReader, ProtocolError, encode, encode_shared, encode_snapshot, request_reader
 from .rate import TokenBucket
 from .registry import Registry, TableRefused
@@ -30,6 +30,8 @@ RESYNC_GAP = 1.0
 """Seconds at least between two fresh snapshots served to a connection that asks for them (each may be 64 KiB)."""
 
 
+NOT_ON_TV = "only War TV moves on to the next table (ssh HOST tv)"
+"""The refusal of a ``NextTable`` at a table reached by name or from the lobby."""
 FROM_LOBBY = "from the lobby"
 """How a connection came to a table it chose in the lobby (``Link.on_join``)."""
 
@@ -256,6 +258,9 @@ class Link:
                     self.watch_lobby()
                 except TableRefused as refusal:
                     self._send_notice(Notice(NoticeCode.REFUSED, str(refusal)))
+            return
+        if isinstance(request, NextTable):  # War TV's own (its link takes it before the table does)
+            self._send_notice(Notice(NoticeCode.REFUSED, NOT_ON_TV))
             return
         if member is None:
             self._send_notice(Notice(NoticeCode.REFUSED, "you are not at a table"))

@@ -16,9 +16,9 @@ from ..core.rules import EndReason, Result, Rules, Side
 
 __all__ = [
     "EMOTES", "Auto", "BattleWon", "Decline", "Emote", "Emoted", "EventBatch", "Flip", "GameOver", "GameStarted", "PlayHouse", "Join",
-    "LOGGED_NOTICES", "Leave", "Leaving", "LogEntry", "Lobby", "LobbyEntry", "Notice", "NoticeCode", "Request", "Restart",
-    "Resync", "SeatState", "SeatStatus", "Sit", "Snapshot", "Stamped", "Tally", "TableEvent", "TableState", "Update", "WarStop",
-    "WatchLobby", "You",
+    "LOGGED_NOTICES", "Leave", "Leaving", "LogEntry", "Lobby", "LobbyEntry", "NextTable", "Notice", "NoticeCode", "Request",
+    "Restart", "Resync", "SeatState", "SeatStatus", "Sit", "Snapshot", "Stamped", "Tally", "TableEvent", "TableState", "Tuned",
+    "Update", "WarStop", "WatchLobby", "You",
 ]
 
 EMOTES = ("good game", "what a war!", "again?", "wow", "unlucky", "thanks")
@@ -186,6 +186,18 @@ class LobbyEntry:
     battles: int
     counts: tuple[int, int]
     result: Result | None  # None while the game is being played
+    war: int = 0
+    """The wars of the battle on show while the game is under way (0: none, or the game is over): War TV's
+    deepest war under way."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tuned:
+    """War TV (``ssh HOST tv``) is on ``table`` now, or on none (None) for the reason ``why`` says; the table's
+    snapshot follows."""
+
+    table: str | None
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +210,8 @@ class Lobby:
         return len(self.tables) >= self.max_tables
 
 
-Update = Snapshot | EventBatch | TableState | Notice | Emoted | Lobby
-"""What a table or the lobby tells a connection."""
+Update = Snapshot | EventBatch | TableState | Notice | Emoted | Lobby | Tuned
+"""What a table, the lobby or War TV tells a connection."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +314,15 @@ class WatchLobby:
     """Send me the lobby, and again whenever it changes."""
 
 
-Request = Flip | Auto | Restart | WarStop | Emote | PlayHouse | Sit | Leaving | Decline | Resync | Leave | Join | WatchLobby
+@dataclass(frozen=True, slots=True)
+class NextTable:
+    """War TV: on to the next table worth watching, other than the one on show."""
+
+
+Request = (
+    Flip | Auto | Restart | WarStop | Emote | PlayHouse | Sit | Leaving | Decline | Resync | Leave | Join | WatchLobby
+    | NextTable
+)
 """What a connection asks of the server."""
 
 Stamped = Flip | Auto | Restart | WarStop | Emote | Leaving | Decline

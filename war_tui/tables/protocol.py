@@ -35,6 +35,7 @@ from .messages import (
     Lobby,
     LobbyEntry,
     LogEntry,
+    NextTable,
     Notice,
     NoticeCode,
     PlayHouse,
@@ -48,6 +49,7 @@ from .messages import (
     TableEvent,
     TableState,
     Tally,
+    Tuned,
     Update,
     WarStop,
     WatchLobby,
@@ -133,7 +135,8 @@ def _seat(seat: SeatState) -> dict[str, Any]:
 def _lobby_entry(entry: LobbyEntry) -> dict[str, Any]:
     return {"table": entry.table, "players": list(entry.players), "statuses": [s.value for s in entry.statuses],
             "spectators": entry.spectators, "game": entry.game, "battles": entry.battles,
-            "counts": list(entry.counts), "result": entry.result.value if entry.result is not None else None}
+            "counts": list(entry.counts), "result": entry.result.value if entry.result is not None else None,
+            "war": entry.war}
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +199,7 @@ _REQUESTS = (
         _Field("table", lambda f, key: f.text(key, MAX_TABLE_TEXT)), _Field("watch", lambda f, key: f.bool(key)),
     )),
     _Codec(WatchLobby, "lobby", "a lobby request"),
+    _Codec(NextTable, "next", "a next table request"),
 )
 """Every request, one codec: its tag on the line and its typed, range-checked fields, read and written alike."""
 _REQUEST_CODEC: dict[object, _Codec] = {codec.type: codec for codec in _REQUESTS}
@@ -481,7 +485,9 @@ def _waiting(f: _Fields, key: str) -> tuple[Side, ...]:
 
 
 def _decode_lobby_entry(data: Any) -> LobbyEntry:
-    f = _Fields(data, "a lobby line", ("table", "players", "statuses", "spectators", "game", "battles", "counts", "result"))
+    f = _Fields(
+        data, "a lobby line", ("table", "players", "statuses", "spectators", "game", "battles", "counts", "result", "war"),
+    )
     table = f.text("table", MAX_TABLE_NAME_LENGTH)
     if not table or any(ch not in _TABLE_CHARS for ch in table):
         raise ProtocolError("a table name outside a-z, 0-9 and -")
@@ -494,6 +500,7 @@ def _decode_lobby_entry(data: Any) -> LobbyEntry:
     return LobbyEntry(
         table, (names[0], names[1]), (kinds[0], kinds[1]), f.int("spectators", 0, MAX_SPECTATORS), f.int("game", 1),
         f.int("battles"), f.pair("counts"), f.opt_enum("result", Result),
+        f.int("war", 0, DECK_SIZE) if "war" in f.data else 0,  # an entry written without it tells no war
     )
 
 
@@ -559,6 +566,10 @@ _UPDATES = (
         _Field("log", lambda f, key: tuple(decode_entry(e) for e in f.list(key, MAX_LOG)),
                lambda log: [event_dict(e) for e in log]),
         _Field("played", lambda f, key: f.int(key), attr="played_ms"), _TALLY, _SEQ,
+    )),
+    _Codec(Tuned, "tuned", "a tuned message", (
+        _Field("table", lambda f, key: None if f._get(key) is None else _table_name(f, key)),
+        _Field("why", lambda f, key: f.text(key)),
     )),
     _Codec(Lobby, "lobby", "a lobby message", (
         _Field("max", lambda f, key: f.int(key, 1, MAX_TABLES), attr="max_tables"),

@@ -29,6 +29,7 @@ from .messages import (
     Leaving,
     Lobby,
     LogEntry,
+    NextTable,
     Notice,
     PlayHouse,
     Request,
@@ -39,13 +40,14 @@ from .messages import (
     TableEvent,
     TableState,
     Tally,
+    Tuned,
     Update,
     WarStop,
     You,
 )
 from .options import DEFAULT_AUTO_SPEED, DEFAULT_LOG_LINES
 
-TableListener = Callable[[Snapshot | TableState | Notice | Emoted | Lobby], None]
+TableListener = Callable[[Snapshot | TableState | Notice | Emoted | Lobby | Tuned], None]
 RESYNC_RETRY = 3.0
 """Seconds a screen waits for the snapshot it asked for before it asks again."""
 NUMBERED = (EventBatch, TableState, Notice, Emoted)
@@ -58,13 +60,16 @@ def newest_state(updates: Sequence[Update]) -> list[tuple[Update, bool]]:
 
     A snapshot covers everything the table told before it, so what came before the last one is left out (but a
     notice for this member alone, which no snapshot carries), and so is every lobby but the last. Of the table's
-    states only the last is told; the others are kept in order (their numbers count) and told to nobody.
+    states only the last is told; the others are kept in order (their numbers count) and told to nobody. Of War TV's
+    word of the table it is on, the last is kept (before the snapshot of that table that follows it).
     """
     last = max((i for i, update in enumerate(updates) if isinstance(update, Snapshot)), default=0)
     lobby = max((i for i, update in enumerate(updates) if isinstance(update, Lobby)), default=-1)
+    tuned = max((i for i, update in enumerate(updates) if isinstance(update, Tuned)), default=-1)
     kept = [
         (i, update) for i, update in enumerate(updates)
-        if (i >= last or (isinstance(update, Notice) and not update.seq)) and (not isinstance(update, Lobby) or i == lobby)
+        if (i >= last or (isinstance(update, Notice) and not update.seq) or i == tuned)
+        and (not isinstance(update, Lobby) or i == lobby) and (not isinstance(update, Tuned) or i == tuned)
     ]
     state = max((i for i, update in kept if isinstance(update, TableState)), default=-1)
     return [(update, not isinstance(update, TableState) or i == state) for i, update in kept]
@@ -106,6 +111,8 @@ class RemoteGame(EventSource):
         self.state: TableState | None = None
         self.you: You | None = None
         self.lobby: Lobby | None = None
+        self.tuned: Tuned | None = None
+        """War TV's last word of the table it is on (None: not War TV, or not said yet)."""
         self.on_show: BattleWon | GameOver | None = None
         self.tally: Tally = (0, 0, 0, 0)
         """The table's finished games (seat 1's wins, seat 2's, draws, stopped), as the table counts them."""
@@ -197,6 +204,10 @@ class RemoteGame(EventSource):
     def sit(self) -> None:
         self._send(Sit())
 
+    def next_table(self) -> None:
+        """War TV: on to the next table worth watching."""
+        self._send(NextTable())
+
     def set_leaving(self, on: bool) -> None:
         self._send(Leaving(on, *self._stamp()))
 
@@ -250,12 +261,19 @@ class RemoteGame(EventSource):
                 self.log.append(update)
         elif isinstance(update, Emoted):
             self.log.append(update)
-        elif isinstance(update, Lobby):
-            self.lobby = update
+        elif isinstance(update, Lobby | Tuned):
+            self._heard(update)
         if not tell:
             return
         for listener in tuple(self._table_listeners):
             listener(update)
+
+    def _heard(self, update: Lobby | Tuned) -> None:
+        """What the lobby or War TV says: kept, outside any table's sequence."""
+        if isinstance(update, Lobby):
+            self.lobby = update
+        else:
+            self.tuned = update
 
     def _next(self, seq: int) -> bool:
         """Whether the update numbered ``seq`` is the next one (then this screen stands at it); after a gap, no:

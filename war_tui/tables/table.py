@@ -25,6 +25,7 @@ from .journal import Journal, Sink
 from .messages import (
     EMOTES,
     Auto,
+    BattleWon,
     Decline,
     Emote,
     Emoted,
@@ -650,10 +651,12 @@ class Table:
 
     def lobby_entry(self) -> LobbyEntry:
         names, statuses = self._seats.lobby(self._clock())
+        on_show = self._dealer.on_show
+        war = on_show.wars if isinstance(on_show, BattleWon) and not self.game.over else 0
         return LobbyEntry(
             self.name, names, statuses,
             self.watching, self.game_number, self.game.battles,
-            self.game.counts, self.game.result,
+            self.game.counts, self.game.result, war,
         )
 
     def seat_names(self) -> tuple[str, str]:

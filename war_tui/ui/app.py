@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # a solo game loads nothing of the tables; a table imports th
     from .controllers.table import TableConnection
     from .screens.lobby import LobbyScreen
     from .screens.stats import StatsScreen
+    from .screens.tv_waiting import TvWaitingScreen
 
 STYLES = files("war_tui.styles")
 
@@ -153,6 +154,7 @@ class WarApp(ShadowOutput, App[None]):
         )
         board.controller = self.controller  # the board's keys go to it; the board tells it as it lays a war
         self._lobby: LobbyScreen | None = None
+        self._tv_waiting: TvWaitingScreen | None = None
         self.fastpath = probe()
         """The private speed-ups the installed Textual allows (``war_tui.ui.fastpath``); all off with WAR_TUI_FASTPATH=0."""
         if self.fastpath.shadow_terminal:
@@ -329,6 +331,24 @@ class WarApp(ShadowOutput, App[None]):
             self.pop_screen()
         self.refresh_bindings()
         return True
+
+    def tv_waiting(self, why: str | None) -> None:
+        """War TV waits for a table, for the reason ``why`` (over the board); None: it shows one again."""
+        from .screens.tv_waiting import TvWaitingScreen
+
+        screen = self._tv_waiting
+        if why is not None and screen is not None:
+            screen.why = why
+        elif why is not None:
+            self._tv_waiting = TvWaitingScreen(why)
+            self.push_screen(self._tv_waiting)
+        elif screen is not None:
+            self._tv_waiting = None
+            if screen in self.screen_stack:  # with what was opened over it (help, statistics)
+                while self.screen is not screen:
+                    self.pop_screen()
+                self.pop_screen()
+            self.refresh_bindings()
 
     def lobby_changed(self, lobby: Lobby) -> None:
         if self._lobby is not None:

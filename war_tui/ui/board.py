@@ -334,6 +334,9 @@ class Board(Screen[None]):
     def action_decline(self) -> None:
         self._at_table(lambda table: table.decline())
 
+    def action_next_table(self) -> None:
+        self._at_table(lambda table: table.next_table())
+
     def action_scroll_log(self, how: str) -> None:
         """Up/down, j/k, PageUp/PageDown, Home/End move the battle log (it never takes focus); not from a screen
         over the board, which keeps these keys for itself."""

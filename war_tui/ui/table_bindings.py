@@ -14,11 +14,12 @@ TABLE_BINDINGS: list[Binding] = [
     Binding("1", "emote(0)", "Emote", key_display=f"1-{EMOTE_KEYS}"),
     *(Binding(str(n + 1), f"emote({n})", f"Emote {n + 1}", show=False) for n in range(1, EMOTE_KEYS)),
     Binding("h", "play_house", "House", show=False),  # the requests line offers it to a player alone
+    Binding("n", "next_table", "Next table"),  # War TV's; elsewhere n declines
     Binding("n", "decline", "Decline"),  # in the footer only while the other player's request waits
     Binding("t", "sit", "Sit"),
 ]
-"""A seat's emotes (one footer entry for the six), playing the house when alone, declining the other player's
-request, and a spectator taking a seat."""
+"""A seat's emotes (one footer entry for the six), playing the house when alone, War TV's next table, declining the
+other player's request, and a spectator taking a seat."""
 
 SEAT_FLIP_BINDINGS: list[Binding] = [
     Binding(",".join(SEAT_FLIP_KEYS[0]), "p1_flip", "P1 flip", key_display="f"),

@@ -63,9 +63,9 @@ def clean_name(text: str) -> str:
 
 
 def place_command(path: str) -> TableCommand | LineCommand | ReplayCommand | None:
-    """The command a page's path stands for: ``/table/NAME``, ``/watch/NAME``, ``/tables``, ``/replay/GAME_ID``
-    (its socket's ``/replay/GAME_ID@BATTLE``), and the plain-text page's ``/line``, ``/line/table/NAME``,
-    ``/line/watch/NAME``; None: a solo game on the terminal page."""
+    """The command a page's path stands for: ``/table/NAME``, ``/watch/NAME``, ``/tables``, ``/tv``,
+    ``/replay/GAME_ID`` (its socket's ``/replay/GAME_ID@BATTLE``), and the plain-text page's ``/line``,
+    ``/line/table/NAME``, ``/line/watch/NAME``, ``/line/tv``; None: a solo game on the terminal page."""
     parts = [part for part in path.split("/") if part]
     if not parts:
         return None
@@ -75,10 +75,10 @@ def place_command(path: str) -> TableCommand | LineCommand | ReplayCommand | Non
         return LineCommand(replay=parse_replay(parts[2]))
     line = parts[0] == "line"
     place = parts[1:] if line else parts
-    if (place and place[0] not in ("table", "watch", "tables")) or len(place) > 2 or (line and place[:1] == ["tables"]):
+    if (place and place[0] not in ("table", "watch", "tables", "tv")) or len(place) > 2 or (line and place[:1] == ["tables"]):
         raise CommandRefused(
-            "there is no such page: / (solo), /tables, /table/NAME, /watch/NAME, /replay/GAME_ID, /line,"
-            " /line/table/NAME, /line/watch/NAME or /line/replay/GAME_ID"
+            "there is no such page: / (solo), /tables, /table/NAME, /watch/NAME, /tv, /replay/GAME_ID, /line,"
+            " /line/table/NAME, /line/watch/NAME, /line/tv or /line/replay/GAME_ID"
         )
     command = parse_command(" ".join(parts))
     assert isinstance(command, TableCommand | LineCommand)  # the first word is line, table, watch or tables
@@ -91,6 +91,8 @@ def line_address(path: str) -> str:
         command = place_command(path)
     except CommandRefused:
         return "/line"
+    if isinstance(command, TableCommand) and command.mode is TableMode.TV:
+        return "/line/tv"
     if isinstance(command, TableCommand) and command.table is not None:
         return f"/line/{'watch' if command.mode is TableMode.WATCH else 'table'}/{command.table}"
     if isinstance(command, ReplayCommand):
@@ -104,6 +106,8 @@ def screen_address(path: str) -> str:
         command = place_command(path)
     except CommandRefused:
         return "/"
+    if isinstance(command, LineCommand) and command.table is not None and command.table.mode is TableMode.TV:
+        return "/tv"
     if isinstance(command, LineCommand) and command.table is not None and command.table.table is not None:
         return f"/{'watch' if command.table.mode is TableMode.WATCH else 'table'}/{command.table.table}"
     if isinstance(command, LineCommand) and command.replay is not None:
@@ -165,11 +169,13 @@ class WebDoor:
         app.router.add_get("/tables", self._page)
         app.router.add_get("/table/{name}", self._page)
         app.router.add_get("/watch/{name}", self._page)
+        app.router.add_get("/tv", self._page)
         app.router.add_get("/replay/{game}", self._page)
         app.router.add_get("/export/{file}", self._download)
         app.router.add_get("/line", self._line_page)
         app.router.add_get("/line/table/{name}", self._line_page)
         app.router.add_get("/line/watch/{name}", self._line_page)
+        app.router.add_get("/line/tv", self._line_page)
         app.router.add_get("/line/replay/{game}", self._line_page)
         app.router.add_get("/static/{file}", self._file)
         app.router.add_get("/favicon.ico", self._no_icon)

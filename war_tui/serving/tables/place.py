@@ -9,19 +9,31 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
+from typing import Protocol
 
 from ...settings.options import served_environment
-from ...tables import TableRefused
-from ...tables.link import DoorLink
+from ...tables import Member, TableRefused
+from ...tables.link import DoorLink, TableLink
 from ...tables.messages import Notice, NoticeCode
 from ...tables.protocol import ProtocolError, decode_update
 from ..commands import TableCommand, TableMode
 from .host import SharedTables
 from .socket import TableSocket
+from .tv import TvLink
 
 TABLE_LEFT = "war-tui: the connection to the table closed before your screen reached it; connect again to follow it."
 """What a session's own game would have been started without: the table's link closed (a fault moved the table and
 its connection could not follow it, the table closed) before that game could read it."""
+
+
+ON_TV = "War TV"
+"""Where a War TV viewer is, for the log, until it tunes in to a table (``TvLink.on_join`` says which)."""
+
+
+class PlacedLink(TableLink, Protocol):
+    """A session's link at the tables: a door's own (``DoorLink``), or War TV's (``TvLink``)."""
+
+    on_join: Callable[[str, Member, str], None] | None
 
 
 def take_place(link: DoorLink, command: TableCommand) -> str:
@@ -45,7 +57,7 @@ def take_place(link: DoorLink, command: TableCommand) -> str:
 
 
 def game_socket(
-    link: DoorLink, mode: TableMode, env: dict[str, str], tables: SharedTables,
+    link: TableLink, mode: TableMode, env: dict[str, str], tables: SharedTables,
     on_finished: Callable[[], None] | None = None,
 ) -> tuple[TableSocket, socket.socket]:
     """Our pumped end of a new socket pair to ``link``, and the game's end (its number and the mode told in ``env``).
@@ -57,8 +69,16 @@ def game_socket(
 
 
 def join_table(tables: SharedTables, name: str, identity: str | None, address_key: str, command: TableCommand) -> TablePlace:
-    """A visitor's place at the tables as ``command`` says (a seat, a spectator's chair, the lobby), under ``name``
-    and ``identity``; a refusal (``TableRefused``) goes to the caller."""
+    """A visitor's place at the tables as ``command`` says (a seat, a spectator's chair, the lobby, War TV), under
+    ``name`` and ``identity``; a refusal (``TableRefused``) goes to the caller."""
+    if command.mode is TableMode.TV:
+        registry = tables.registry
+        tv = TvLink(
+            lambda: tables.link(name, identity, address_key), registry.lobby,
+            max_spectators=registry.options.max_spectators, stopping=lambda: registry.closed, wake=tables.wake,
+        )
+        tv.start()
+        return TablePlace(tv, command.mode, tables, ON_TV)
     link = tables.link(name, identity, address_key)
     where = take_place(link, command)
     tables.wake()
@@ -68,7 +88,7 @@ def join_table(tables: SharedTables, name: str, identity: str | None, address_ke
 class TablePlace:
     """A session's place at the tables: its link, what it came for, and the socket its game reads the link through."""
 
-    def __init__(self, link: DoorLink, mode: TableMode, tables: SharedTables, where: str) -> None:
+    def __init__(self, link: PlacedLink, mode: TableMode, tables: SharedTables, where: str) -> None:
         self.link = link
         self.mode = mode
         """What the session asked for ("play" also when both seats were taken: the snapshot says it watches)."""
@@ -106,7 +126,7 @@ class TablePlace:
             return "player" if member.seat is not None else "spectator"
         if self.mode is TableMode.LOBBY:
             return "lobby"
-        return "spectator" if self.mode is TableMode.WATCH else "player"
+        return "spectator" if self.mode in (TableMode.WATCH, TableMode.TV) else "player"
 
     @property
     def told(self) -> bool:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # a solo game loads nothing of the tables
     from ...tables import Lobby, TableState, You
 
 Severity = Literal["information", "warning", "error"]
-TABLE_ACTIONS = frozenset({"emote", "play_house", "sit", "decline"})
+TABLE_ACTIONS = frozenset({"emote", "play_house", "sit", "decline", "next_table"})
 """Keys only a shared table has: emotes, the house in the empty seat, taking a free seat, declining the other
 player's request, a fresh copy of the table."""
 SEAT_ACTIONS = frozenset({"p1_flip", "p2_flip"})
@@ -143,6 +143,9 @@ class TableScreens(Protocol):
 
     def lobby_changed(self, lobby: Lobby) -> None: ...
 
+    def tv_waiting(self, why: str | None) -> None:
+        """War TV has no table to show, for the reason ``why`` (over the board); None: it shows one again."""
+
     def lobby_says(self, text: str) -> bool:
         """Say ``text`` in the lobby if it is on show; whether it was."""
 
@@ -262,6 +265,9 @@ class AtTable(Protocol):
     def sit(self) -> None: ...
 
     def decline(self) -> None: ...
+
+    def next_table(self) -> None:
+        """War TV: on to the next table worth watching."""
 
     def resync(self) -> None: ...
 

@@ -22,6 +22,7 @@ from ...presentation.requests import declinable, emote_line, new_requests
 from ...presentation.result_hold import ResultHold
 from ...presentation.speed import faster, slower, speed_label
 from ...presentation.table_gone import Place, TableGone, table_gone
+from ...presentation.table_keys import TV_KEYS
 from ...presentation.table_views import BattleStep, DealStep, ResultStep, board_steps
 from ...presentation.views import BattleView, EndView, LogNote, deal_view, end_view
 from ...presentation.words import capital
@@ -39,7 +40,7 @@ from ...tables import (
     TableState,
     WatchLobby,
 )
-from ...tables.messages import LOGGED_NOTICES
+from ...tables.messages import LOGGED_NOTICES, Tuned
 from ..adapter import EngineAdapter
 from .base import TABLE_ACTIONS, BoardState, ResultShown, Severity, Stoppable, TableShell, TimeLimits
 from .seats import OneSeat, SeatPolicy
@@ -111,6 +112,8 @@ class TableController(TimeLimits):
         self._dealt_at = clock()
         self._played = 0.0
         self.in_lobby = False
+        self.tv = settings.table_mode == TableMode.TV
+        """War TV: the server moves this spectator from table to table (``Tuned``); n asks for the next."""
         self._house_at: float | None = None
         """When the house flips for the player the table waits for, on this screen's clock."""
         self._ticking: Stoppable | None = None
@@ -138,9 +141,13 @@ class TableController(TimeLimits):
     def table_key(self, action: str) -> bool:
         """Emotes for players; the house only alone at the table; a seat only for a spectator while one is free or
         kept for someone away (the table says how long); declining while the other player's request waits."""
+        if action == "next_table":
+            return self.tv and self.ended is None
         you, state = self.game.you, self.game.state
         if you is None or state is None or self.ended is not None:
             return False
+        if self.tv and action == "sit":
+            return False  # War TV moves on at the game's end: a seat is taken with ssh HOST table NAME
         if action == "decline":
             return declinable(state, you)
         if action == "sit":
@@ -189,7 +196,7 @@ class TableController(TimeLimits):
             place = Place.SEAT if you.seat is not None else Place.WATCHING
         return table_gone(place, watch=self.settings.table_mode == TableMode.WATCH, reason=reason)
 
-    def _on_table(self, update: Snapshot | TableState | Notice | Emoted | Lobby) -> None:
+    def _on_table(self, update: Snapshot | TableState | Notice | Emoted | Lobby | Tuned) -> None:
         if isinstance(update, Snapshot):
             self._played = update.played_ms / 1000  # the table's own time: stopped at game over
             self._dealt_at = self._clock() - self._played  # the game's time counts from its deal
@@ -206,6 +213,17 @@ class TableController(TimeLimits):
             self._emoted(update)
         elif isinstance(update, Lobby) and self.in_lobby:
             self.shell.lobby_changed(update)
+        elif isinstance(update, Tuned):
+            self._tuned(update)
+
+    def _tuned(self, tuned: Tuned) -> None:
+        """War TV is on another table (its snapshot follows), or on none: the waiting screen says why."""
+        if tuned.table is None:
+            self.shell.close_result()
+            self.shell.tv_waiting(tuned.why)
+            return
+        self.shell.tv_waiting(None)
+        self.toast(f"War TV: table {tuned.table}, {tuned.why}", timeout=4)
 
     def _arrived(self) -> None:
         """A snapshot: this screen joined the table, or fell behind; show the table from it."""
@@ -572,8 +590,13 @@ class TableController(TimeLimits):
             self.game.resync()
 
     def sit(self) -> None:
-        if self.ended is None and not self.in_lobby:
+        if self.ended is None and not self.in_lobby and not self.tv:
             self.game.sit()
 
+    def next_table(self) -> None:
+        """n on War TV: the server moves on to the next table worth watching (or says there is none)."""
+        if self.tv and self.ended is None:
+            self.game.next_table()
+
     def help_keys(self) -> Sequence[tuple[str, str]]:
-        return self.seats.help_keys(self)
+        return TV_KEYS if self.tv else self.seats.help_keys(self)
