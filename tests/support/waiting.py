@@ -10,6 +10,10 @@ from typing import Any
 TIMEOUT = 30.0
 """Seconds a test waits for what it expects before it fails: a bound, never a measure."""
 
+START = 90.0
+"""Seconds a process a test starts has to say it listens: its imports and first bytecode compile cost a few
+seconds of CPU, which a machine at a load of 20 on two cores spreads over tens of seconds."""
+
 
 async def until(
     condition: Callable[[], Any],

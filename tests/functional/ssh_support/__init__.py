@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import asyncssh
+from support.waiting import START
 from support.waiting import TIMEOUT as TIMEOUT  # the tests' one bound on a wait
 from support.waiting import until as until
 
@@ -222,7 +223,7 @@ class ServerProcess:
         self._listening.set()
 
     def wait_listening(self) -> int:
-        assert self._listening.wait(TIMEOUT), self.lines
+        assert self._listening.wait(START), self.lines
         for line in self.lines:
             match = re.search(r"listening on \S+:(\d+):", line)
             if match:
