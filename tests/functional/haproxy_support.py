@@ -15,6 +15,7 @@ from pathlib import Path
 from nodes_support import LEASE, node
 from ssh_support import TIMEOUT
 from support.ports import free_port
+from support.waiting import START
 
 HAPROXY = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin:/sbin")
 """Debian's haproxy (in /usr/sbin, which a user's PATH may leave out); None where it is not installed."""
@@ -79,7 +80,7 @@ class Node:
         self._ready.set()
 
     def wait_listening(self) -> None:
-        assert self._ready.wait(TIMEOUT) and self.process.poll() is None, self.lines
+        assert self._ready.wait(START) and self.process.poll() is None, self.lines
 
     def connects(self, user: str) -> int:
         return sum(1 for line in self.lines if re.search(rf" connect \S+ user={user}$", " " + line))
