@@ -21,7 +21,7 @@ from support.stats_app import Host
 from table_support import PLAIN, TableServer, dealing, table_app, two_player_app
 from textual.widgets import DataTable, Static
 from war_ui_support import stats_shown, until
-from web_support import open_socket, read_lines, read_screen, served, shut, web_client
+from web_support import open_socket, read_lines, read_screen, served, web_client
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.core.engine import Game
@@ -157,8 +157,7 @@ async def test_a_name_typed_in_the_browser_is_text_on_the_terminal_page_and_the_
     """A browser's ``[/]`` at a table with the real game: its own screen, a plain-text page's player across
     the table and a browser in the lobby show it as typed (before: the lobby's game ended with an error)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv, door = await served(tmp_path, {"argv": (sys.executable, "-c", GAME_BOOTSTRAP)})
-    try:
+    async with served(tmp_path, {"argv": (sys.executable, "-c", GAME_BOOTSTRAP)}) as (srv, door):
         async with web_client() as closer_client, web_client("u" * 43) as bob_client:
             closer = await open_socket(closer_client, door, "/table/oak", name="[/]", cols=100, rows=30)
             screen = await read_screen(closer, r"\[/\] \(you\)")  # the seats line (styles between its words)
@@ -178,5 +177,3 @@ async def test_a_name_typed_in_the_browser_is_text_on_the_terminal_page_and_the_
                 await lou.close()
             await closer.close()
             await bob.close()
-    finally:
-        await shut(srv, door)

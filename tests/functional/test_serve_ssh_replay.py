@@ -14,7 +14,7 @@ import pytest
 from replay_support import served_stats
 from ssh_support import connect, make_key, open_game, start_server
 from ssh_support.players import Player
-from web_support import closed, open_socket, origin, read_lines, read_screen, served, shut, signed, web_client
+from web_support import closed, open_socket, origin, read_lines, read_screen, served, signed, web_client
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.web.server import COOKIE
@@ -85,8 +85,7 @@ async def test_a_game_that_cannot_be_replayed_is_one_line(tmp_path, player, serv
 async def test_the_web_page_replays_the_game_at_the_battle_of_its_address(tmp_path, server_home):
     stats = tmp_path / "served-stats.sqlite3"
     battles, _ = served_stats(stats)
-    srv, door = await served(tmp_path, {"argv": (*GAME, "--stats-db", str(stats))})
-    try:
+    async with served(tmp_path, {"argv": (*GAME, "--stats-db", str(stats))}) as (srv, door):
         async with aiohttp.ClientSession() as client:
             async with client.get(origin(door) + "/replay/1") as response:
                 assert response.status == 200 and "xterm" in await response.text()
@@ -101,8 +100,6 @@ async def test_the_web_page_replays_the_game_at_the_battle_of_its_address(tmp_pa
             malformed = await open_socket(client, door, "/replay/1@x")
             assert "war-tui: a battle is a whole number from 1 to 1,000,000" in await closed(malformed)
             assert door.server.counts.refusals["game_id"] == 1  # the door's own refusal: the malformed address
-    finally:
-        await shut(srv, door)
 
 
 @pytest.mark.parametrize("form", ["json", "text"])
@@ -154,8 +151,7 @@ async def test_the_web_door_offers_the_exports_as_downloads(tmp_path, server_hom
     served_stats(stats)
     local = subprocess.run([sys.executable, "-m", "war_tui", "export", "1", "--format", "text", "--stats-db", str(stats)],
                            capture_output=True, timeout=GAME_TIMEOUT, check=True).stdout
-    srv, door = await served(tmp_path, {"argv": (*GAME, "--stats-db", str(stats))})
-    try:
+    async with served(tmp_path, {"argv": (*GAME, "--stats-db", str(stats))}) as (srv, door):
         async with aiohttp.ClientSession() as client:
             async with client.get(origin(door) + "/export/1.json") as response:
                 assert response.status == 403  # no cookie: the page first
@@ -173,8 +169,6 @@ async def test_the_web_door_offers_the_exports_as_downloads(tmp_path, server_hom
             async with client.get(origin(door) + "/export/1.pdf") as response:
                 assert response.status == 404 and "/export/GAME_ID.json, .txt or .cast" in await response.text()
             assert door.server.counts.refusals["game_id"] == 1  # the door's own refusal: the download's name
-    finally:
-        await shut(srv, door)
 
 
 async def test_line_replay_with_no_terminal_says_the_battle_asked_in_plain_lines(tmp_path, player, server_home):
@@ -192,8 +186,7 @@ async def test_line_replay_with_no_terminal_says_the_battle_asked_in_plain_lines
 async def test_the_plain_text_page_replays_the_game(tmp_path, server_home):
     stats = tmp_path / "served-stats.sqlite3"
     battles, _ = served_stats(stats)
-    srv, door = await served(tmp_path, {"argv": (*GAME, "--stats-db", str(stats))})
-    try:
+    async with served(tmp_path, {"argv": (*GAME, "--stats-db", str(stats))}) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/line/replay/1")
             await read_lines(ws, "Replay of seed 0")
@@ -201,5 +194,3 @@ async def test_the_plain_text_page_replays_the_game(tmp_path, server_home):
             said = await read_lines(ws, f"battle 1 of {battles}: ")
             assert any("[i]ann" in line for line in said), said  # the name as text
             await ws.close()
-    finally:
-        await shut(srv, door)

@@ -14,7 +14,7 @@ import os
 import aiohttp
 import pytest
 from ssh_support import FAKE_TABLE_ARGV, TIMEOUT, until
-from web_support import closed, open_socket, origin, read_screen, served, shut, web_client
+from web_support import closed, open_socket, origin, read_screen, served, web_client
 
 from war_tui.web.http_guard import HEADER_BYTES, SECURITY_HEADERS, GuardConfig
 
@@ -51,26 +51,24 @@ async def plays(door) -> None:
 
 
 async def test_past_the_pending_cap_of_an_address_a_connection_is_refused_and_a_player_still_plays(tmp_path):
-    srv, door = await served(tmp_path, guard=GuardConfig(max_pending_per_address=50))
-    writers = []
-    try:
-        for _ in range(50):
-            writers.append((await stranger(door, b"GET / HTTP/1.1\r\nHost: x\r\n"))[1])
-        await until(lambda: len(door.guard.pending) == 50)
-        reader, writer = await stranger(door, b"GET / HTTP/1.1\r\n")
-        writers.append(writer)
-        assert b" 503 " in await answer(reader)
-        assert len(door.guard.pending) == 50
-        await plays(door)
-    finally:
-        for writer in writers:
-            writer.close()
-        await shut(srv, door)
+    async with served(tmp_path, guard=GuardConfig(max_pending_per_address=50)) as (_srv, door):
+        writers = []
+        try:
+            for _ in range(50):
+                writers.append((await stranger(door, b"GET / HTTP/1.1\r\nHost: x\r\n"))[1])
+            await until(lambda: len(door.guard.pending) == 50)
+            reader, writer = await stranger(door, b"GET / HTTP/1.1\r\n")
+            writers.append(writer)
+            assert b" 503 " in await answer(reader)
+            assert len(door.guard.pending) == 50
+            await plays(door)
+        finally:
+            for writer in writers:
+                writer.close()
 
 
 async def test_a_request_head_larger_than_the_bound_is_answered_431_and_closed(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         reader, writer = await stranger(door, b"GET / HTTP/1.1\r\nHost: x\r\n")
         for _ in range(126):  # the attack of issue 30: 8 KB lines, never the blank line
             writer.write(BIG_LINE)
@@ -85,28 +83,22 @@ async def test_a_request_head_larger_than_the_bound_is_answered_431_and_closed(t
         assert door.guard.refused["request headers too large"] == 1
         writer.close()
         await until(lambda: not door.guard.pending)
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_head_within_the_bound_is_served(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         reader, writer = await stranger(door, b"GET /tables HTTP/1.1\r\nHost: x\r\n" + BIG_LINE
                                         + b"Connection: close\r\n\r\n")
         assert len(BIG_LINE) < HEADER_BYTES
         assert (await answer(reader)).startswith(b"HTTP/1.1 200 ")
         writer.close()
-    finally:
-        await shut(srv, door)
 
 
 @pytest.mark.parametrize("debug", [False, True], ids=["info", "debug"])
 async def test_a_connection_that_sends_no_request_or_half_of_one_is_closed_after_the_header_time(tmp_path, debug):
     # Half a request is a slow head (408 and a line); no byte at all is a browser's unused preconnect, closed
     # as quietly as it came (a line at --log-level debug only).
-    srv, door = await served(tmp_path, {"debug": debug}, guard=GuardConfig(header_seconds=0.5))
-    try:
+    async with served(tmp_path, {"debug": debug}, guard=GuardConfig(header_seconds=0.5)) as (srv, door):
         idle = await stranger(door)
         half = await stranger(door, b"GET / HTTP/1.1\r\nHost: x\r\nUser-Ag")
         assert await answer(idle[0]) == b""
@@ -115,50 +107,45 @@ async def test_a_connection_that_sends_no_request_or_half_of_one_is_closed_after
             writer.close()
         assert door.guard.refused["request headers too slow"] == 1 and door.guard.refused["no request"] == 1
         await until(lambda: not door.guard.pending)
-    finally:
-        await shut(srv, door)
     closed = sorted(line.rpartition(": closed: ")[2] for line in srv.logs if line.startswith(f"web {STRANGER}:"))
     quiet = ["nothing sent in 0.5 s (an unused preconnect, or an idle client)"] if debug else []
     assert closed == [*quiet, "request headers too slow"], srv.logs
 
 
 async def test_idle_connections_from_one_address_hold_no_more_than_its_cap(tmp_path):
-    srv, door = await served(tmp_path, guard=GuardConfig(max_pending_per_address=8))
-    connections = []
-    try:
-        for _ in range(40):
-            connections.append(await stranger(door))
-        refused = 0
-        for reader, _writer in connections[8:]:
-            refused += b" 503 " in await answer(reader)
-        assert refused == 32 and len(door.guard.pending) == 8
-        await plays(door)
-    finally:
-        for _reader, writer in connections:
-            writer.close()
-        await shut(srv, door)
+    async with served(tmp_path, guard=GuardConfig(max_pending_per_address=8)) as (_srv, door):
+        connections = []
+        try:
+            for _ in range(40):
+                connections.append(await stranger(door))
+            refused = 0
+            for reader, _writer in connections[8:]:
+                refused += b" 503 " in await answer(reader)
+            assert refused == 32 and len(door.guard.pending) == 8
+            await plays(door)
+        finally:
+            for _reader, writer in connections:
+                writer.close()
 
 
 async def test_past_the_total_cap_the_oldest_waiting_connection_is_closed(tmp_path):
-    srv, door = await served(tmp_path, guard=GuardConfig(max_pending=4))
-    connections = []
-    try:
-        for _ in range(6):
-            connections.append(await stranger(door, b"GET"))
-            count = len(connections)
-            await until(lambda n=count: len(door.guard.pending) + door.guard.refused["too many connections"] == n)
-        first, second = connections[0][0], connections[1][0]
-        assert b" 503 " in await answer(first) and b" 503 " in await answer(second)
-        await until(lambda: len(door.guard.pending) == 4)
-    finally:
-        for _reader, writer in connections:
-            writer.close()
-        await shut(srv, door)
+    async with served(tmp_path, guard=GuardConfig(max_pending=4)) as (_srv, door):
+        connections = []
+        try:
+            for _ in range(6):
+                connections.append(await stranger(door, b"GET"))
+                count = len(connections)
+                await until(lambda n=count: len(door.guard.pending) + door.guard.refused["too many connections"] == n)
+            first, second = connections[0][0], connections[1][0]
+            assert b" 503 " in await answer(first) and b" 503 " in await answer(second)
+            await until(lambda: len(door.guard.pending) == 4)
+        finally:
+            for _reader, writer in connections:
+                writer.close()
 
 
 async def test_new_connections_stop_before_the_file_descriptors_kept_for_games(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         # As if the process were 10 descriptors short of its limit's reserve.
         door.guard.reserve = door.guard.fd_limit - len(os.listdir("/proc/self/fd")) - 10
         connections = [await stranger(door) for _ in range(20)]
@@ -166,14 +153,11 @@ async def test_new_connections_stop_before_the_file_descriptors_kept_for_games(t
         assert len(door.guard.pending) <= 10
         for _reader, writer in connections:
             writer.close()
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_malformed_request_is_one_log_line_not_a_traceback(tmp_path, caplog):
     caplog.set_level(logging.DEBUG)
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         reader, writer = await stranger(door, b"GET / HTTP/1.1\r\n\r\n")  # no Host header
         assert (await answer(reader)).startswith(b"HTTP/1.")
         writer.close()
@@ -182,13 +166,10 @@ async def test_a_malformed_request_is_one_log_line_not_a_traceback(tmp_path, cap
         assert len(lines) == 1 and "\n" not in lines[0] and lines[0].startswith("web: "), srv.logs
         assert not [r for r in caplog.records if r.name.startswith("aiohttp") and r.exc_info], caplog.text
         assert "Traceback" not in caplog.text
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_flood_of_malformed_requests_is_a_few_lines_and_a_summary(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         before = len(srv.logs)
         for _ in range(60):
             reader, writer = await stranger(door, b"GET / HTTP/1.1\r\n\r\n")
@@ -197,13 +178,10 @@ async def test_a_flood_of_malformed_requests_is_a_few_lines_and_a_summary(tmp_pa
         await until(lambda: any("held back" in line and "web request errors" in line for line in srv.logs[before:]))
         errors = [line for line in srv.logs[before:] if "Missing 'Host' header" in line]
         assert 0 < len(errors) < 60
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_ping_is_answered(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, autoping=False)
             await read_screen(ws, "READY")
@@ -217,13 +195,10 @@ async def test_a_ping_is_answered(tmp_path):
 
             assert await asyncio.wait_for(pong(), TIMEOUT) == b"hello"
             await ws.close()
-    finally:
-        await shut(srv, door)
 
 
 async def test_every_response_carries_the_security_headers(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with aiohttp.ClientSession() as client:
             for path, status in (("/nope", 404), ("/static/nope.js", 404), ("/ws", 403), ("/tables", 200)):
                 headers = {"Origin": origin(door)} if path == "/ws" else {}
@@ -239,14 +214,11 @@ async def test_every_response_carries_the_security_headers(tmp_path):
         assert head.startswith("HTTP/1.") and " 400 " in head.split("\r\n")[0], head
         for name, value in SECURITY_HEADERS.items():
             assert f"\r\n{name}: {value}\r\n" in head + "\r\n", (name, head)
-    finally:
-        await shut(srv, door)
 
 
 async def test_the_disconnect_line_says_where_the_player_was_at_the_end(tmp_path):
-    srv, door = await served(tmp_path, {"argv": FAKE_TABLE_ARGV, "max_sessions_per_address": 16},
-                             max_sessions_per_address=16)
-    try:
+    async with served(tmp_path, {"argv": FAKE_TABLE_ARGV, "max_sessions_per_address": 16},
+                      max_sessions_per_address=16) as (srv, door):
         async with web_client("a" * 43) as ann_client, web_client("c" * 43) as cy_client, \
                 web_client("w" * 43) as wanda_client:
             ann = await open_socket(ann_client, door, "/table/oak", name="ann")
@@ -266,35 +238,27 @@ async def test_the_disconnect_line_says_where_the_player_was_at_the_end(tmp_path
         await until(lambda: any(line.startswith("web disconnect") and "wanda" in line for line in srv.logs))
         line = next(line for line in srv.logs if line.startswith("web disconnect") and "wanda" in line)
         assert line.endswith("table oak seat 2 as wanda"), line
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_crashed_web_game_is_one_line_naming_the_exception_and_where(tmp_path):
     from ssh_support import FAKE_ARGV
 
-    srv, door = await served(tmp_path, {"argv": (*FAKE_ARGV, "--crash")})
-    try:
+    async with served(tmp_path, {"argv": (*FAKE_ARGV, "--crash")}) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door)
             assert "Sorry" in await closed(ws)
         await until(lambda: any(" crashed (" in line for line in srv.logs))
         crashed = [line for line in srv.logs if " crashed (" in line]
         assert len(crashed) == 1 and "RuntimeError: the fake game fell over at fake_game.py:" in crashed[0], srv.logs
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_connection_idle_after_its_request_is_closed_after_the_keepalive_time(tmp_path):
-    srv, door = await served(tmp_path, guard=GuardConfig(keepalive_seconds=0.5))
-    try:
+    async with served(tmp_path, guard=GuardConfig(keepalive_seconds=0.5)) as (srv, door):
         reader, writer = await stranger(door, b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n\r\n")
         assert (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)).startswith(b"HTTP/1.1 204 ")
         assert await answer(reader) == b""  # then nothing, and the server closed it
         writer.close()
         await until(lambda: not door.guard.pending)
-    finally:
-        await shut(srv, door)
 
 
 @pytest.mark.serial  # the second connection must come within the first's 3-second header timeout

@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 from ssh_support import FAKE_TABLE_ARGV, TIMEOUT, game_pid, until, wait_gone
 from ssh_support.players import GAME
-from web_support import bob_seated, closed, open_socket, origin, read_screen, served, shut, signed, web_client
+from web_support import bob_seated, closed, open_socket, origin, read_screen, served, signed, web_client
 
 from war_tui.serving.commands import CommandRefused, TableMode
 from war_tui.serving.goodbyes import TABLE_BROKEN
@@ -23,8 +23,7 @@ from war_tui.web.session import CLOSE_GOODBYE
 
 
 async def test_the_page_sets_a_secret_signed_cookie_and_a_strict_policy(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with aiohttp.ClientSession() as client:
             async with client.get(origin(door) + "/table/oak") as response:
                 assert response.status == 200
@@ -40,13 +39,10 @@ async def test_the_page_sets_a_secret_signed_cookie_and_a_strict_policy(tmp_path
             for path in ("/static/../server.py", "/static/nope.js", "/etc/passwd", "/table/a/b"):
                 async with client.get(origin(door) + path) as response:
                     assert response.status == 404, path
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_game_plays_on_a_pty_and_ends_when_the_socket_closes(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, cols=100, rows=30)
             text = await read_screen(ws, "READY")
@@ -60,13 +56,10 @@ async def test_a_game_plays_on_a_pty_and_ends_when_the_socket_closes(tmp_path):
             assert await wait_gone(pid)
         await until(lambda: not door.sessions)
         assert any(line.startswith("web disconnect") and "client left" in line for line in srv.logs)
-    finally:
-        await shut(srv, door)
 
 
 async def test_the_same_cookie_is_the_same_identity_and_another_is_not(tmp_path):
-    srv, door = await served(tmp_path, {"max_sessions_per_address": 8})
-    try:
+    async with served(tmp_path, {"max_sessions_per_address": 8}) as (srv, door):
         ids = []
         for token in ("a" * 43, "a" * 43, "b" * 43):
             async with web_client(token) as client:
@@ -75,37 +68,28 @@ async def test_the_same_cookie_is_the_same_identity_and_another_is_not(tmp_path)
                 ids.append(text.split("WAR_TUI_PLAYER_ID=")[1].split()[0])
                 await ws.close()
         assert ids[0] == ids[1] != ids[2] and "a" * 10 not in ids[0]
-    finally:
-        await shut(srv, door)
 
 
 @pytest.mark.parametrize("bad", ["http://evil.example", "null", "", "http://127.0.0.1:1"])
 async def test_a_socket_from_another_site_is_refused(tmp_path, bad):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with web_client() as client:
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await open_socket(client, door, origin_header=bad)
             assert refused.value.status == 403
         assert not door.sessions
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_socket_without_the_pages_cookie_is_refused(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with web_client(None) as client:
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await open_socket(client, door)
             assert refused.value.status == 403
-    finally:
-        await shut(srv, door)
 
 
 async def test_the_web_caps_per_address_and_in_all_refuse_with_a_message(tmp_path):
-    srv, door = await served(tmp_path, {"max_sessions_per_address": 8}, max_sessions_per_address=2, max_sessions=3)
-    try:
+    async with served(tmp_path, {"max_sessions_per_address": 8}, max_sessions_per_address=2, max_sessions=3) as (srv, door):
         async with web_client() as client:
             first = [await open_socket(client, door) for _ in range(2)]
             for ws in first:
@@ -117,13 +101,10 @@ async def test_the_web_caps_per_address_and_in_all_refuse_with_a_message(tmp_pat
             for ws in first:
                 await ws.close()
         await until(lambda: not door.sessions)
-    finally:
-        await shut(srv, door)
 
 
 async def test_ssh_and_web_games_count_together_in_max_sessions(tmp_path):
-    srv, door = await served(tmp_path, {"max_sessions": 1})
-    try:
+    async with served(tmp_path, {"max_sessions": 1}) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door)
             await read_screen(ws, "READY")
@@ -131,13 +112,10 @@ async def test_ssh_and_web_games_count_together_in_max_sessions(tmp_path):
             second = await open_socket(client, door)
             assert "the server is full" in await closed(second)
             await ws.close()
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_message_too_large_ends_the_game(tmp_path):
-    srv, door = await served(tmp_path, message_bytes=1024)
-    try:
+    async with served(tmp_path, message_bytes=1024) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door)
             pid = game_pid(await read_screen(ws, "READY"))
@@ -145,8 +123,6 @@ async def test_a_message_too_large_ends_the_game(tmp_path):
             await closed(ws)
             assert ws.close_code == 1009
             assert await wait_gone(pid)
-    finally:
-        await shut(srv, door)
 
 
 @pytest.mark.parametrize("send", [
@@ -154,8 +130,7 @@ async def test_a_message_too_large_ends_the_game(tmp_path):
     pytest.param(lambda ws: ws.ping(b"p"), id="pings"),
 ])
 async def test_too_many_messages_end_the_game_with_a_goodbye(tmp_path, send):
-    srv, door = await served(tmp_path, messages_per_second=5)
-    try:
+    async with served(tmp_path, messages_per_second=5) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door)
             seen = bytearray()
@@ -165,26 +140,20 @@ async def test_too_many_messages_end_the_game_with_a_goodbye(tmp_path, send):
             assert "more messages arrived than a game takes (5 a second)" in await closed(ws, seen)
             assert ws.close_code == 1008
             assert await wait_gone(pid)
-    finally:
-        await shut(srv, door)
 
 
 async def test_an_idle_browser_is_told_and_let_go(tmp_path):
-    srv, door = await served(tmp_path, idle_seconds=0.5)
-    try:
+    async with served(tmp_path, idle_seconds=0.5) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door)
             seen = bytearray()
             await read_screen(ws, "READY", seen)
             assert "no keys for" in await closed(ws, seen) and "Come back any time" in seen.decode()
             assert ws.close_code == 1000
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_server_shutdown_says_goodbye_to_browsers(tmp_path):
-    srv, door = await served(tmp_path)
-    async with web_client() as client:
+    async with served(tmp_path) as (_srv, door), web_client() as client:
         ws = await open_socket(client, door)
         seen = bytearray()
         pid = game_pid(await read_screen(ws, "READY", seen))
@@ -192,18 +161,14 @@ async def test_a_server_shutdown_says_goodbye_to_browsers(tmp_path):
         assert "the server is shutting down" in await closed(ws, seen)
         await asyncio.wait_for(stopping, TIMEOUT)
         assert await wait_gone(pid)
-    await srv.server.stop()
 
 
 async def test_a_bad_table_name_in_the_address_is_refused_in_one_line(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/table/" + "x" * 200)
             text = await closed(ws)
             assert text.startswith("war-tui: ") and text.count("\n") == 1 and "x" * 50 not in text
-    finally:
-        await shut(srv, door)
 
 
 def test_places_and_names():
@@ -245,34 +210,28 @@ async def raw_upgrade(door, token: str = "t" * 43):
 async def test_a_browser_that_reads_nothing_holds_no_more_than_the_backlog_and_the_game_waits(tmp_path):
     from ssh_support import FAKE_ARGV
 
-    srv, door = await served(tmp_path, {"argv": (*FAKE_ARGV, "--flood")}, backlog_bytes=16 * 1024)
-    sock = None
-    try:
+    async with served(tmp_path, {"argv": (*FAKE_ARGV, "--flood")}, backlog_bytes=16 * 1024) as (_srv, door):
         sock = await raw_upgrade(door)
-        await until(lambda: door.sessions)
-        session = next(iter(door.sessions))
-        await until(lambda: session._paused)  # the game's pty is no longer read
-        peak = session.backlog_peak
-        await asyncio.sleep(0.5)
-        assert session._paused and session.backlog_peak == peak
-        assert peak < 16 * 1024 + 65536  # the backlog and at most one pty read past it
-    finally:
-        if sock is not None:
+        try:
+            await until(lambda: door.sessions)
+            session = next(iter(door.sessions))
+            await until(lambda: session._paused)  # the game's pty is no longer read
+            peak = session.backlog_peak
+            await asyncio.sleep(0.5)
+            assert session._paused and session.backlog_peak == peak
+            assert peak < 16 * 1024 + 65536  # the backlog and at most one pty read past it
+        finally:
             sock.close()
         await until(lambda: not door.sessions)
-        await shut(srv, door)
 
 
 async def test_a_browser_that_answers_no_ping_is_let_go(tmp_path):
-    srv, door = await served(tmp_path, heartbeat=0.4)
-    try:
+    async with served(tmp_path, heartbeat=0.4) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, autoping=False)
             pid = game_pid(await read_screen(ws, "READY"))
             await until(lambda: not door.sessions)
             assert await wait_gone(pid)
-    finally:
-        await shut(srv, door)
 
 
 async def test_the_door_serves_tls_with_a_secure_cookie(tmp_path):
@@ -295,8 +254,7 @@ async def test_the_door_serves_tls_with_a_secure_cookie(tmp_path):
     (tmp_path / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     (tmp_path / "key.pem").write_bytes(key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
-    srv, door = await served(tmp_path, ssl_context=tls_context(tmp_path / "cert.pem", tmp_path / "key.pem"))
-    try:
+    async with served(tmp_path, ssl_context=tls_context(tmp_path / "cert.pem", tmp_path / "key.pem")) as (srv, door):
         trust = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
         trust.check_hostname = False
         https = f"https://127.0.0.1:{door.port}"
@@ -309,13 +267,10 @@ async def test_the_door_serves_tls_with_a_secure_cookie(tmp_path):
             with pytest.raises(aiohttp.ClientError):  # plain HTTP on the TLS port gets nowhere
                 async with client.get(origin(door) + "/") as response:
                     await response.read()
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_game_that_quits_closes_its_socket_and_frees_its_place(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door)
             pid = game_pid(await read_screen(ws, "READY"))
@@ -325,8 +280,6 @@ async def test_a_game_that_quits_closes_its_socket_and_frees_its_place(tmp_path)
             assert await wait_gone(pid)
         await until(lambda: not door.sessions)
         assert any(line.startswith("web disconnect") and "exit status 3" in line for line in srv.logs)
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_browser_back_with_its_cookie_gets_its_seat_and_another_browser_does_not(tmp_path):
@@ -349,16 +302,13 @@ async def test_a_browser_back_with_its_cookie_gets_its_seat_and_another_browser_
 
 
 async def test_a_game_that_breaks_the_table_protocol_says_why_it_ended(tmp_path):
-    srv, door = await served(tmp_path, {"argv": FAKE_TABLE_ARGV})
-    try:
+    async with served(tmp_path, {"argv": FAKE_TABLE_ARGV}) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/table/oak", name="ann")
             seen = bytearray()
             await read_screen(ws, "SNAPSHOT you=ann", seen)
             await ws.send_bytes(b"G")  # past the link's patience: the game is ended with a goodbye
             await read_screen(ws, re.escape(TABLE_BROKEN), seen)
-    finally:
-        await shut(srv, door)
     assert any("web table link closed: too many malformed messages" in line for line in srv.logs)
 
 
@@ -367,8 +317,7 @@ async def test_with_the_real_game_the_first_tab_ends_saying_why_and_frees_its_pl
     """The first tab's goodbye says why, its websocket closes, and its place among its address's games is free
     again (two an address here: the first tab, the second; then a third gets in)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv, door = await served(tmp_path, {"argv": GAME, "max_sessions_per_address": 2}, max_sessions_per_address=2)
-    try:
+    async with served(tmp_path, {"argv": GAME, "max_sessions_per_address": 2}, max_sessions_per_address=2) as (srv, door):
         async with web_client("a" * 43) as tess_client:
             first = await open_socket(tess_client, door, "/table/dup", name="tess", cols=100, rows=30)
             seen = bytearray()
@@ -383,8 +332,6 @@ async def test_with_the_real_game_the_first_tab_ends_saying_why_and_frees_its_pl
                 await read_screen(third, r"eve \(you\)")
                 await third.close()
             await second.close()
-    finally:
-        await shut(srv, door)
     assert any("web disconnect" in line and "exit status 0" in line for line in srv.logs), srv.logs
 
 

@@ -12,7 +12,7 @@ import asyncio
 import aiohttp
 import pytest
 from ssh_support import TIMEOUT
-from web_support import open_socket, origin, served, shut, signed, web_client
+from web_support import open_socket, origin, served, signed, web_client
 
 from war_tui.web.hosts import web_host_value
 from war_tui.web.identity import COOKIE
@@ -40,8 +40,7 @@ async def upgrade_status(door, host: str, origin_header: str) -> int:
 
 
 async def test_a_request_under_another_host_name_gets_421_and_no_game(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         evil = f"evil.test:{door.port}"
         for path in ("/", "/table/rebind", "/line/table/rebind", "/static/page.js", "/nope"):
             assert await status_of(door, path, evil) == 421, path
@@ -54,8 +53,6 @@ async def test_a_request_under_another_host_name_gets_421_and_no_game(tmp_path):
         assert await status_of(door, "/table/oak", f"localhost:{door.port}") == 200
         assert await status_of(door, "/", f"127.0.0.1:{door.port + 1}") == 421
         assert await status_of(door, "/", "127.0.0.1") == 421
-    finally:
-        await shut(srv, door)
 
 
 @pytest.mark.parametrize(
@@ -64,23 +61,19 @@ async def test_a_request_under_another_host_name_gets_421_and_no_game(tmp_path):
     ids=["https on the http door", "a path /", "a path /game", "a query"],
 )
 async def test_a_socket_origin_must_be_the_doors_own_exactly(tmp_path, bad):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with web_client() as client:
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await open_socket(client, door, origin_header=bad.format(port=door.port))
             assert refused.value.status == 403
         assert not door.sessions
         assert any("refused: origin" in line for line in srv.logs)
-    finally:
-        await shut(srv, door)
 
 
 async def test_the_names_given_are_the_only_ones_answered_and_a_proxys_https_origin_is_its_own(tmp_path):
     """``--web-host war.test --web-host https://war.example.org``: the door behind a TLS proxy and on the LAN."""
     hosts = (web_host_value("war.test"), web_host_value("https://war.example.org"))
-    srv, door = await served(tmp_path, hosts=hosts)
-    try:
+    async with served(tmp_path, hosts=hosts) as (srv, door):
         assert await status_of(door, "/", f"war.test:{door.port}") == 200
         assert await status_of(door, "/", "war.example.org") == 200  # the proxy's Host: port 443, unsaid
         assert await status_of(door, "/", f"127.0.0.1:{door.port}") == 421  # the default names are replaced
@@ -88,8 +81,6 @@ async def test_the_names_given_are_the_only_ones_answered_and_a_proxys_https_ori
         assert await upgrade_status(door, "war.example.org", "http://war.example.org") == 403
         assert await upgrade_status(door, f"war.test:{door.port}", f"http://war.test:{door.port}") == 101
         assert await upgrade_status(door, f"war.test:{door.port}", f"https://war.test:{door.port}") == 403
-    finally:
-        await shut(srv, door)
 
 
 @pytest.mark.long_wait  # a server process's start-up and shutdown; each state waited for

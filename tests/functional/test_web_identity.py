@@ -11,7 +11,7 @@ import secrets
 
 import aiohttp
 import pytest
-from web_support import TOKEN, open_socket, origin, read_screen, served, shut, signed, web_client
+from web_support import TOKEN, open_socket, origin, read_screen, served, signed, web_client
 
 from war_tui.web.identity import COOKIE, Identities
 
@@ -39,8 +39,7 @@ async def page(door, path: str = "/table/oak", cookie: str | None = None, fetch_
     "forged", ["random", "unsigned token", "another server's", "a signature of another token"],
 )
 async def test_a_cookie_the_server_did_not_sign_is_no_identity(tmp_path, forged):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         forgeries = {
             "random": lambda: secrets.token_urlsafe(32),  # 43 characters a client picked
             "unsigned token": lambda: TOKEN,
@@ -56,13 +55,10 @@ async def test_a_cookie_the_server_did_not_sign_is_no_identity(tmp_path, forged)
         assert not door.sessions and not any("web connect" in line for line in srv.logs)
         _, issued = await page(door, cookie=value)
         assert issued is not None and issued != value and door.identities.token(issued) is not None  # a new one
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_signed_cookie_is_kept_and_is_the_same_identity_each_time(tmp_path):
-    srv, door = await served(tmp_path, {"max_sessions_per_address": 8})
-    try:
+    async with served(tmp_path, {"max_sessions_per_address": 8}) as (srv, door):
         _, issued = await page(door)
         assert issued is not None
         _, again = await page(door, cookie=issued)
@@ -76,8 +72,6 @@ async def test_a_signed_cookie_is_kept_and_is_the_same_identity_each_time(tmp_pa
                 players.append(text.split("WAR_TUI_PLAYER_ID=")[1].split()[0])
                 await ws.close()
         assert players[0] == players[1] and issued.split(".")[0][:10] not in players[0]
-    finally:
-        await shut(srv, door)
 
 
 @pytest.mark.parametrize(
@@ -94,17 +88,13 @@ async def test_a_signed_cookie_is_kept_and_is_the_same_identity_each_time(tmp_pa
     ],
 )
 async def test_a_page_another_site_led_to_waits_for_play(tmp_path, cookie, fetch_site, told):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         assert (await page(door, cookie=signed(door) if cookie else None, fetch_site=fetch_site))[0] == told
         assert (await page(door, "/", cookie=signed(door) if cookie else None, fetch_site=fetch_site))[0] == told
-    finally:
-        await shut(srv, door)
 
 
 async def test_the_cookie_is_lax_so_a_link_keeps_it(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with aiohttp.ClientSession() as client:
             async with client.get(origin(door) + "/line/table/oak") as response:
                 cookie = response.cookies[COOKIE]
@@ -112,5 +102,3 @@ async def test_the_cookie_is_lax_so_a_link_keeps_it(tmp_path):
         async with web_client() as client:  # the socket is still guarded: its Origin, exactly
             with pytest.raises(aiohttp.WSServerHandshakeError):
                 await open_socket(client, door, origin_header="http://evil.test")
-    finally:
-        await shut(srv, door)

@@ -13,7 +13,7 @@ import sys
 import aiohttp
 import pytest
 from ssh_support import FAKE_ARGV, connect, game_pid, until, wait_gone
-from web_support import lines_to_close, open_socket, origin, read_lines, served, shut, web_client
+from web_support import lines_to_close, open_socket, origin, read_lines, served, web_client
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
 from war_tui.serving.commands import LineCommand, TableMode
@@ -29,8 +29,7 @@ def plain(sentence: str) -> bool:
 
 
 async def test_the_plain_text_page_is_linked_first_and_is_plain_semantic_html(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with aiohttp.ClientSession() as client:
             for path, line in (("/", "/line"), ("/table/Oak", "/line/table/oak"), ("/watch/oak", "/line/watch/oak"),
                                ("/tables", "/line")):
@@ -56,25 +55,19 @@ async def test_the_plain_text_page_is_linked_first_and_is_plain_semantic_html(tm
             for path in ("/line/tables", "/line/x", "/line/table/a/b"):
                 async with client.get(origin(door) + path) as response:
                     assert response.status == 404, path
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_spectators_plain_text_page_offers_only_a_spectators_keys(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with aiohttp.ClientSession() as client:
             async with client.get(origin(door) + "/line/watch/oak") as response:
                 body = await response.text()
-    finally:
-        await shut(srv, door)
     assert "You are watching" in body and "Flip (Enter)" not in body
     assert [key for key in "ashq" if f'data-line="{key}"' in body] == ["s", "h", "q"]
 
 
 async def test_the_line_socket_runs_the_game_in_the_line_mode_and_types_lines(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/line")
             seen = await read_lines(ws, "^READY$")
@@ -93,13 +86,10 @@ async def test_the_line_socket_runs_the_game_in_the_line_mode_and_types_lines(tm
             assert await wait_gone(pid)
         await until(lambda: not door.sessions)
         assert any(line.startswith("web connect") and "line mode" in line for line in srv.logs), srv.logs
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_hostile_line_reaches_the_game_printable_capped_and_bytes_are_not_keys(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/line")
             seen = await read_lines(ws, "^READY$")
@@ -115,8 +105,6 @@ async def test_a_hostile_line_reaches_the_game_printable_capped_and_bytes_are_no
             keys = [line for line in seen[start:] if line.startswith("KEY ")]
             assert keys.count("KEY 79") == 200 and keys[-1] == "KEY 0a"
             await ws.close()
-    finally:
-        await shut(srv, door)
 
 
 @pytest.mark.app
@@ -132,8 +120,7 @@ async def test_lines_typed_while_the_game_starts_wait_for_it(tmp_path, monkeypat
         return await start(*args, **kwargs)
 
     monkeypatch.setattr(web_session.PtyProcess, "start", slow_start)
-    srv, door = await served(tmp_path, {"argv": (*GAME, "--seed", "3", "--no-stats")})
-    try:
+    async with served(tmp_path, {"argv": (*GAME, "--seed", "3", "--no-stats")}) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/line")
             for typed in ("", "s"):
@@ -144,13 +131,10 @@ async def test_lines_typed_while_the_game_starts_wait_for_it(tmp_path, monkeypat
             assert seen[-2:] == ["Your eight of hearts beats their five of diamonds. You have 27, they have 25.",
                                  "Battle 1, no wars so far. You have 27, they have 25."]
             await ws.close()
-    finally:
-        await shut(srv, door)
 
 
 async def test_escape_bytes_from_the_game_never_reach_the_page(tmp_path):
-    srv, door = await served(tmp_path, {"argv": (*FAKE_ARGV, "--escapes")})
-    try:
+    async with served(tmp_path, {"argv": (*FAKE_ARGV, "--escapes")}) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/line")
             seen = await read_lines(ws, "RED")
@@ -162,13 +146,10 @@ async def test_escape_bytes_from_the_game_never_reach_the_page(tmp_path):
             await lines_to_close(ws, seen)
             assert all(plain(line) for line in seen), seen
             assert ws.close_code == 1000
-    finally:
-        await shut(srv, door)
 
 
 async def test_the_time_limit_and_idle_end_a_line_game_with_a_sentence_each(tmp_path):
-    srv, door = await served(tmp_path, {"session_seconds": 1.0})
-    try:
+    async with served(tmp_path, {"session_seconds": 1.0}) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/line")
             pid = game_pid("\n".join(await read_lines(ws, "^READY$")))
@@ -176,35 +157,26 @@ async def test_the_time_limit_and_idle_end_a_line_game_with_a_sentence_each(tmp_
             assert said[-1].startswith("war-tui: the session time limit") and ws.close_code == 1000
             assert all(plain(line) for line in said) and not any("[?" in line for line in said)  # no terminal reset
             assert await wait_gone(pid)
-    finally:
-        await shut(srv, door)
-    srv, door = await served(tmp_path, idle_seconds=0.5)
-    try:
+    async with served(tmp_path, idle_seconds=0.5) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/line")
             await read_lines(ws, "^READY$")
             said = await lines_to_close(ws)
             assert "no keys for" in said[-1] and "Come back any time" in said[-1]
-    finally:
-        await shut(srv, door)
 
 
 @pytest.mark.parametrize("bad", ["http://evil.example", "null", ""])
 async def test_a_line_socket_from_another_site_is_refused(tmp_path, bad):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with web_client() as client:
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await open_socket(client, door, "/line", origin_header=bad)
             assert refused.value.status == 403
         assert not door.sessions
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_line_message_too_large_or_too_many_end_the_game(tmp_path):
-    srv, door = await served(tmp_path, message_bytes=1024, messages_per_second=5)
-    try:
+    async with served(tmp_path, message_bytes=1024, messages_per_second=5) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/line")
             pid = game_pid("\n".join(await read_lines(ws, "^READY$")))
@@ -219,13 +191,10 @@ async def test_a_line_message_too_large_or_too_many_end_the_game(tmp_path):
             await lines_to_close(ws, seen)
             assert ws.close_code == 1008
             assert any("more messages arrived than a game takes (5 a second)" in line for line in seen)
-    finally:
-        await shut(srv, door)
 
 
 async def test_the_line_pages_count_in_the_web_caps(tmp_path):
-    srv, door = await served(tmp_path, {"max_sessions_per_address": 8}, max_sessions_per_address=1)
-    try:
+    async with served(tmp_path, {"max_sessions_per_address": 8}, max_sessions_per_address=1) as (srv, door):
         async with web_client() as client:
             ws = await open_socket(client, door, "/line")
             await read_lines(ws, "^READY$")
@@ -238,8 +207,6 @@ async def test_the_line_pages_count_in_the_web_caps(tmp_path):
             bad = await open_socket(client, door, "/line/table/" + "x" * 200)  # a bad table name: one sentence
             said = await lines_to_close(bad)
             assert len(said) == 1 and said[0].startswith("war-tui: that table name") and "x" * 50 not in said[0]
-    finally:
-        await shut(srv, door)
 
 
 async def _binary_to_close(ws) -> list[str]:
@@ -268,8 +235,7 @@ def test_places_sentences_and_typed_lines():
 @pytest.mark.app
 async def test_the_page_hears_the_same_sentences_as_ssh_line(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv, door = await served(tmp_path, {"argv": (*GAME, "--seed", "3", "--no-stats")})
-    try:
+    async with served(tmp_path, {"argv": (*GAME, "--seed", "3", "--no-stats")}) as (srv, door):
         async with await connect(srv.port, None) as conn:
             over_ssh = await asyncio.wait_for(conn.run("line", input="\n\nscore\nq\n"), GAME_TIMEOUT)
         async with web_client() as client:
@@ -283,20 +249,15 @@ async def test_the_page_hears_the_same_sentences_as_ssh_line(tmp_path, monkeypat
         assert "Your eight of hearts beats their five of diamonds. You have 27, they have 25." in seen
         assert seen == over_ssh.stdout.splitlines(), (seen, over_ssh.stdout)
         assert seen[-1] == "Goodbye."
-    finally:
-        await shut(srv, door)
 
 
 async def test_a_seats_plain_text_page_offers_the_tables_keys_and_a_spectators_the_seat(tmp_path):
-    srv, door = await served(tmp_path)
-    try:
+    async with served(tmp_path) as (srv, door):
         async with aiohttp.ClientSession() as client:
             pages = {}
             for place in ("/line/table/oak", "/line/watch/oak", "/line"):
                 async with client.get(origin(door) + place) as response:
                     pages[place] = await response.text()
-    finally:
-        await shut(srv, door)
     keys = "awrnthsq"
     offered = {place: [key for key in keys if f'data-line="{key}"' in body] for place, body in pages.items()}
     assert offered == {"/line/table/oak": ["a", "w", "r", "n", "h", "s", "q"], "/line/watch/oak": ["t", "h", "s", "q"],
@@ -308,29 +269,29 @@ async def test_the_page_at_a_table_hears_the_others_request_agrees_and_emotes(tm
     from ssh_support.players import Listener
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv, door = await served(tmp_path, {"argv": GAME, "max_sessions_per_address": 16}, max_sessions_per_address=16)
-    bob = None
-    try:
-        async with web_client() as client:
-            ws = await open_socket(client, door, "/line/table/oak", name="ann")
-            seen = await read_lines(ws, r"^You sit at table oak in seat 1, as ann; nobody sits across yet\.$")
-            conn = await connect(srv.port, None, username="bob")
-            bob = Listener(conn, await conn.create_process("line table oak", encoding=None))
-            await bob.until("You sit at table oak in seat 2, as bob; ann sits across.")
-            bob.say(b"r\n")
-            await read_lines(ws, r"^bob asks to stop this game and deal again: r agrees, n declines\.$", seen)
-            await ws.send_str("r")
-            await read_lines(ws, r"^Game 2 is dealt\. You have 26, bob has 26\.$", seen)
-            await bob.until(r"Game 2 is dealt\. Ann has 26, you have 26\.")
-            stopped = bob.lines[bob.lines.index("game stopped by agreement: a new deal"):]
-            assert not any(line.startswith("Press enter") for line in stopped)  # the table deals at once
-            await ws.send_str("6")
-            await read_lines(ws, r"^You say: thanks$", seen)
-            await bob.until("ann says: thanks")
-            await ws.send_str("q")
-            await lines_to_close(ws, seen)
-        assert all(plain(line) for line in seen)
-    finally:
-        if bob is not None:
-            bob.conn.close()
-        await shut(srv, door)
+    async with served(tmp_path, {"argv": GAME, "max_sessions_per_address": 16},
+                      max_sessions_per_address=16) as (srv, door):
+        bob = None
+        try:
+            async with web_client() as client:
+                ws = await open_socket(client, door, "/line/table/oak", name="ann")
+                seen = await read_lines(ws, r"^You sit at table oak in seat 1, as ann; nobody sits across yet\.$")
+                conn = await connect(srv.port, None, username="bob")
+                bob = Listener(conn, await conn.create_process("line table oak", encoding=None))
+                await bob.until("You sit at table oak in seat 2, as bob; ann sits across.")
+                bob.say(b"r\n")
+                await read_lines(ws, r"^bob asks to stop this game and deal again: r agrees, n declines\.$", seen)
+                await ws.send_str("r")
+                await read_lines(ws, r"^Game 2 is dealt\. You have 26, bob has 26\.$", seen)
+                await bob.until(r"Game 2 is dealt\. Ann has 26, you have 26\.")
+                stopped = bob.lines[bob.lines.index("game stopped by agreement: a new deal"):]
+                assert not any(line.startswith("Press enter") for line in stopped)  # the table deals at once
+                await ws.send_str("6")
+                await read_lines(ws, r"^You say: thanks$", seen)
+                await bob.until("ann says: thanks")
+                await ws.send_str("q")
+                await lines_to_close(ws, seen)
+            assert all(plain(line) for line in seen)
+        finally:
+            if bob is not None:
+                bob.conn.close()

@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from weakref import WeakKeyDictionary
 
 import aiohttp
-from ssh_support import FAKE_TABLE_ARGV, TIMEOUT, Seat, connect, start_server
+from ssh_support import FAKE_TABLE_ARGV, TIMEOUT, InProcessServer, Seat, connect, start_server
 
 from war_tui.serving.server import GameServer
 from war_tui.web.config import WebConfig
@@ -38,34 +38,31 @@ async def open_door(server: GameServer, **options) -> WebDoor:
     return door
 
 
-async def served(tmp_path, server_options=None, **door_options) -> tuple:
-    """An in-process serve-ssh (``--public``, the stand-in game unless ``server_options`` say) with a web door."""
-    srv = await start_server(tmp_path, None, **(server_options or {}))
-    door = await open_door(srv.server, **door_options)
-    return srv, door
+@asynccontextmanager
+async def served(tmp_path, server_options=None, **door_options) -> AsyncIterator[tuple[InProcessServer, WebDoor]]:
+    """An in-process serve-ssh (``--public``, the stand-in game unless ``server_options`` say) with a web door;
+    the door, then the server, stopped at the end however the test ends (a test may stop the door itself)."""
+    async with await start_server(tmp_path, None, **(server_options or {})) as srv:
+        door = await open_door(srv.server, **door_options)
+        try:
+            yield srv, door
+        finally:
+            await door.stop()
 
 
 @asynccontextmanager
 async def bob_seated(tmp_path, table: str) -> AsyncIterator[tuple[WebDoor, Seat]]:
     """A door whose games are the stand-in table game (ssh_support/fake_table.py), and bob seated at ``table``
     over SSH; 16 sessions an address, so a test's browsers all get in."""
-    srv, door = await served(tmp_path, {"argv": FAKE_TABLE_ARGV, "max_sessions_per_address": 16},
-                             max_sessions_per_address=16)
-    conn = None
-    try:
+    async with served(tmp_path, {"argv": FAKE_TABLE_ARGV, "max_sessions_per_address": 16},
+                      max_sessions_per_address=16) as (srv, door):
         conn = await connect(srv.port, None, username="bob")
-        process = await conn.create_process(f"table {table}", term_type="xterm-256color", term_size=(100, 30),
-                                            encoding=None)
-        yield door, Seat(conn, process)
-    finally:
-        if conn is not None:
+        try:
+            process = await conn.create_process(f"table {table}", term_type="xterm-256color", term_size=(100, 30),
+                                                encoding=None)
+            yield door, Seat(conn, process)
+        finally:
             conn.close()
-        await shut(srv, door)
-
-
-async def shut(srv, door: WebDoor) -> None:
-    await door.stop()
-    await srv.server.stop()
 
 
 def origin(door: WebDoor) -> str:
