@@ -42,6 +42,7 @@ class Board:
     pause_on_war: bool = False
     time_left: int | None = None
     behind: bool = False
+    on_tv: bool = False
     laying: bool = False
     at_tie: bool = False
     battles: list[BattleView | None] = field(default_factory=list)

@@ -86,12 +86,14 @@ def seats_pieces(
     local: bool = False,
     emotes: Sequence[str] = ("", ""),
     laying: bool = False,
+    tv: bool = False,
 ) -> list[Piece]:
     """The seats line as (text, style-name) pieces, in the longest wording that fits ``width`` (``LADDER``).
 
     ``names``: what the board calls the seats (default: the table's names); ``local``: both seats are at this
-    keyboard; ``laying``: a war is being laid. Parts said elsewhere too go first, then your seat becomes
-    "you", then names are shortened, then initials; a piece is never cut.
+    keyboard; ``laying``: a war is being laid; ``tv``: War TV's spectator, who is told "on War TV" and keeps the
+    table's name and how many watch it longest (``TV_LADDER``). Parts said elsewhere too go first, then your seat
+    becomes "you", then names are shortened, then initials; a piece is never cut.
     """
     shown = tuple(names) if names is not None else tuple(
         seat.name or f"seat {i + 1}" for i, seat in enumerate(state.seats)
@@ -101,19 +103,19 @@ def seats_pieces(
     laying = laying and local
     seated = [i for i, seat in enumerate(state.seats) if seat.status is not SeatStatus.OPEN and not _house_seat(seat)]
     pieces: list[Piece] = []
-    for rung in LADDER:
+    for rung in TV_LADDER if tv else LADDER:
         called = list(initials(shown) if INITIALS in rung else shown)
         if SHORT_NAMES in rung and INITIALS not in rung:
             others = [i for i in seated if not (YOU_SHORT in rung and mine is not None and mine.index == i)]
             unnamed = _line(state, glyphs, rung, ["" if i in others else n for i, n in enumerate(called)],
-                            mine, emotes, seated, watching, laying)
+                            mine, emotes, seated, watching, laying, tv)
             room = width - sum(cell_width(text) for text, _ in unnamed)
             fitted = _shortened([called[i] for i in others], room, glyphs.ellipsis)
             if fitted is None:
                 continue  # no name fits even shortened: initials
             for i, name in zip(others, fitted):
                 called[i] = name
-        pieces = _line(state, glyphs, rung, called, mine, emotes, seated, watching, laying)
+        pieces = _line(state, glyphs, rung, called, mine, emotes, seated, watching, laying, tv)
         if sum(cell_width(text) for text, _ in pieces) <= width:
             return pieces
     kept: list[Piece] = []
@@ -130,7 +132,7 @@ def seats_pieces(
 
 def _line(
     state: TableState, glyphs: Glyphs, rung: frozenset[str], called: Sequence[str],
-    mine: Side | None, emotes: Sequence[str], seated: Sequence[int], watching: bool, laying: bool,
+    mine: Side | None, emotes: Sequence[str], seated: Sequence[int], watching: bool, laying: bool, tv: bool = False,
 ) -> list[Piece]:
     """The line's pieces at one rung of the ladder, with the seats called as ``called``."""
     dot = f" {glyphs.dot} "
@@ -153,7 +155,7 @@ def _line(
     if state.spectators and SPECTATORS not in rung:
         parts.append([(plural(state.spectators, "spectator"), "label")])
     if watching and WATCHING not in rung:
-        parts.append([("you are watching", "you")])
+        parts.append([("on War TV" if tv else "you are watching", "you")])
     pieces: list[Piece] = []
     for part in parts:
         if pieces:
@@ -189,3 +191,6 @@ TABLE_WORD, SPECTATORS, WATCHING, WAITING, TABLE_NAME, EMOTE, YOU_SHORT, SHORT_N
 GIVING_WAY = (TABLE_WORD, SPECTATORS, WATCHING, WAITING, TABLE_NAME, EMOTE, YOU_SHORT, SHORT_NAMES, INITIALS)
 LADDER = tuple(frozenset(GIVING_WAY[:n]) for n in range(len(GIVING_WAY) + 1))
 """The seats line's wordings, longest first: each gives up one more part than the one before."""
+TV_GIVING_WAY = (WATCHING, WAITING, TABLE_WORD, EMOTE, SPECTATORS, TABLE_NAME, YOU_SHORT, SHORT_NAMES, INITIALS)
+"""On War TV the table's name and how many watch it are what its viewer came to see: they give way last."""
+TV_LADDER = tuple(frozenset(TV_GIVING_WAY[:n]) for n in range(len(TV_GIVING_WAY) + 1))

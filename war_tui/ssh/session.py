@@ -47,7 +47,8 @@ from .window_sizes import WindowSizes
 
 REFUSE_COMMAND = (
     "war-tui: this server only plays War and runs no commands; connect without one to play, "
-    "with 'table NAME', 'watch NAME' or 'tables' to share a table, or with 'line' for plain sentences."
+    "with 'table NAME', 'watch NAME' or 'tables' to share a table, with 'tv' for the live table most worth"
+    " watching, or with 'line' for plain sentences."
 )
 REFUSE_NO_PTY = (
     "war-tui: War needs a terminal; connect from a terminal (ssh -t) to play, or ask for plain sentences"

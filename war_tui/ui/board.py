@@ -92,6 +92,8 @@ class Board(Screen[None]):
     """Finished games of this session by result (changed in place, then ``mutate_reactive``)."""
     time_left: var[int | None] = var(None)
     """Whole seconds before the game's --time-limit or the server's session limit, whichever comes first."""
+    on_tv: var[bool] = var(False)
+    """War TV's spectator (the seats line keeps the table's name and its spectators longest)."""
     behind: var[bool] = var(False)
     """A table's screen knows the table is further on than it shows (a gap before its snapshot comes, a read that
     left more waiting): the status line says so until it is not."""
@@ -141,7 +143,7 @@ class Board(Screen[None]):
 
             seats = SeatsLine(g, names=names if self.local else None, local=self.local, id="seats")
             local_only = (Board.names, Board.shown_steps) if self.local else ()
-            yield seats.data_bind(Board.table_state, Board.you, Board.emotes, *local_only)
+            yield seats.data_bind(Board.table_state, Board.you, Board.emotes, Board.on_tv, *local_only)
             yield RequestsLine(id="requests").data_bind(Board.requests)
         # One container on the board: the table's grid, the packets in its left column, the pile across both rows
         # on the right (the top packet, the pile, the bottom packet, in that order); a frame repaints what changed.

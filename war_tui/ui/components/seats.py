@@ -26,6 +26,8 @@ class SeatsLine(LineWidget):
     """Both seats at one keyboard: the players' names as this keyboard gave them; None: the table's."""
     emotes: var[tuple[str, str]] = var(("", ""))
     """Each seat's latest emote, beside its player's name while it shows."""
+    on_tv: var[bool] = var(False)
+    """War TV's spectator: the table's name and how many watch it stay longest (``seats_pieces``'s ``tv``)."""
     shown_steps: var[int | None] = var(None)
     """How much of a war the pile shows while it is laid (None: no war being laid): at one keyboard the line says
     that a key shows the rest, not that the table waits for both."""
@@ -50,6 +52,9 @@ class SeatsLine(LineWidget):
     def watch_emotes(self) -> None:
         self.redraw()
 
+    def watch_on_tv(self) -> None:
+        self.redraw()
+
     def watch_shown_steps(self) -> None:
         if self.local:
             self.redraw()
@@ -59,5 +64,5 @@ class SeatsLine(LineWidget):
         if state is None:
             return [[("Joining the table...", "seats--label")]]
         pieces = seats_pieces(state, self.you, self.glyphs, width, names=self.names, local=self.local,
-                              emotes=self.emotes, laying=self.shown_steps is not None)
+                              emotes=self.emotes, laying=self.shown_steps is not None, tv=self.on_tv)
         return [[(text, f"seats--{style}" if style else "") for text, style in pieces]]

@@ -53,6 +53,7 @@ class BoardState(Protocol):
     pause_on_war: bool
     time_left: int | None
     behind: bool
+    on_tv: bool
 
     @property
     def laying(self) -> bool:

@@ -222,6 +222,7 @@ class TableController(TimeLimits):
             self.shell.close_result()
             self.shell.tv_waiting(tuned.why)
             return
+        self.board.on_tv = True
         self.shell.tv_waiting(None)
         self.toast(f"War TV: table {tuned.table}, {tuned.why}", timeout=4)
 
