@@ -115,15 +115,23 @@ async def test_export_writes_the_same_file_as_the_local_command_with_no_terminal
     assert result.stdout == local and b"[i]ann" in local  # byte for byte: "\n", never "\r\n"; the name as text
 
 
-async def test_export_as_a_recording_is_an_asciicast(tmp_path, player, server_home):
+@pytest.mark.parametrize(("command", "flags", "size"), [
+    ("export 1 --format=cast", (), (80, 24)),
+    ("export 1 --size 100x30 --format cast --speed 4", ("--speed", "4", "--size", "100x30"), (100, 30)),
+])
+async def test_export_as_a_recording_is_an_asciicast(tmp_path, player, server_home, command, flags, size):
+    """At the speed and size asked: the recording the local command makes of the same game, as long and as large."""
     stats = tmp_path / "served-stats.sqlite3"
     battles, _ = served_stats(stats)
+    local = subprocess.run([sys.executable, "-m", "war_tui", "export", "1", "--format", "cast", *flags, "--stats-db",
+                            str(stats)], capture_output=True, timeout=GAME_TIMEOUT * 2, check=True).stdout
     async with await start_server(tmp_path, [player], argv=(*GAME, "--stats-db", str(stats))) as srv:
         async with await connect(srv.port, player) as conn:
-            result = await asyncio.wait_for(conn.run("export 1 --format=cast", encoding=None), GAME_TIMEOUT)
+            result = await asyncio.wait_for(conn.run(command, encoding=None), GAME_TIMEOUT * 2)
     assert result.exit_status == 0, result.stdout[-500:]
     header, *frames = [json.loads(line) for line in result.stdout.decode().splitlines()]
-    assert header["version"] == 2 and (header["width"], header["height"]) == (80, 24)
+    assert header["version"] == 2 and (header["width"], header["height"]) == size
+    assert header == json.loads(local.decode().splitlines()[0])  # its duration too: the speed asked
     assert len(frames) > battles and all(kind == "o" for _, kind, _ in frames)
 
 
@@ -132,6 +140,9 @@ async def test_export_as_a_recording_is_an_asciicast(tmp_path, player, server_ho
     ("export 2 --format text", 2, "war-tui: there is no game 2 on this server"),
     ("export 1 --format pdf", 1, "war-tui: 'export' takes a game's id and --format json, text or cast"),
     ("export x", 1, "war-tui: a game's id is a whole number from 1 to 9223372036854775807"),
+    ("export 1 --format cast --speed 3", 1, "war-tui: a recording's speed is 1, 2, 4 or 8 (battles a second)"),
+    ("export 1 --format cast --size 20x10", 1, "war-tui: a recording's size is COLSxROWS from 40x12 to 300x100"),
+    ("export 1 --speed 4", 1, "war-tui: --speed and --size are for --format cast"),
 ])
 async def test_an_export_that_cannot_be_made_is_one_line(tmp_path, player, server_home, command, status, said):
     stats = tmp_path / "served-stats.sqlite3"
@@ -168,7 +179,27 @@ async def test_the_web_door_offers_the_exports_as_downloads(tmp_path, server_hom
                 assert await response.text() == "war-tui: there is no game 99 on this server\n"
             async with client.get(origin(door) + "/export/1.pdf") as response:
                 assert response.status == 404 and "/export/GAME_ID.json, .txt or .cast" in await response.text()
-            assert door.server.counts.refusals["game_id"] == 1  # the door's own refusal: the download's name
+            async with client.get(origin(door) + "/export/1.cast?speed=4&size=100x30") as response:
+                assert response.status == 200 and 'filename="war-tui-game-1-4x-100x30.cast"' in response.headers[
+                    "Content-Disposition"]
+                header = json.loads((await response.read()).decode().splitlines()[0])
+                assert (header["width"], header["height"]) == (100, 30)
+            for query, said in (("1.cast?speed=3", "war-tui: a recording's speed is 1, 2, 4 or 8 (battles a second)\n"),
+                                ("1.cast?size=300x101", "war-tui: a recording's size is COLSxROWS from 40x12 to 300x100\n"),
+                                ("1.json?speed=4", "war-tui: a download's query is speed and size, each once, and only"
+                                 " for a .cast\n")):
+                async with client.get(origin(door) + "/export/" + query) as response:
+                    assert response.status == 400 and await response.text() == said
+            assert door.server.counts.refusals["game_id"] == 4  # the door's own refusals: a name, three queries
+            async with client.get(origin(door) + "/replay/1") as response:  # the replay's page offers them all
+                page = await response.text()
+            assert 'href="/export/1.json"' in page and 'href="/export/1.txt"' in page
+            assert 'action="/export/1.cast"' in page and '<select id="cast-speed" name="speed">' in page
+            assert 'name="size" value="80x24"' in page
+            async with client.get(origin(door) + "/line/replay/1") as response:
+                assert 'action="/export/1.cast"' in await response.text()
+            async with client.get(origin(door) + "/table/oak") as response:
+                assert "/export/" not in await response.text()
 
 
 async def test_line_replay_with_no_terminal_says_the_battle_asked_in_plain_lines(tmp_path, player, server_home):

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from war_tui.commands.export import MOST_EXPORT_BYTES, Held, TooLarge
-from war_tui.serving.commands import CommandRefused, ExportCommand, ReplayCommand, parse_command, way_to_play
+from war_tui.serving.commands import (
+    CommandRefused,
+    ExportCommand,
+    GameRefused,
+    ReplayCommand,
+    parse_command,
+    way_to_play,
+)
 from war_tui.web.server import place_command
 
 
@@ -52,7 +59,50 @@ def test_export_takes_an_id_and_a_format_json_by_default():
 def test_a_malformed_export_is_refused(bad):
     with pytest.raises(CommandRefused) as refused:
         parse_command(bad)
-    assert str(refused.value).endswith(": ssh HOST export GAME_ID --format json, text or cast")
+    assert str(refused.value).endswith(": ssh HOST export GAME_ID --format json, text or cast"
+                                       " (cast: --speed 1|2|4|8, --size COLSxROWS)")
+
+
+def test_a_recording_takes_a_speed_and_a_size_in_any_order():
+    assert parse_command("export 12 --format cast --speed 4 --size 100x30") == ExportCommand(12, "cast", 4, (100, 30))
+    assert parse_command("export 12 --size=40x12 --format=cast") == ExportCommand(12, "cast", 1, (40, 12))
+    assert parse_command("export 12 --format cast --size 300X100 --speed 8") == ExportCommand(12, "cast", 8, (300, 100))
+    command = ExportCommand(12, "cast", 2, (120, 40))
+    assert command.words() == "12 --format cast --speed 2 --size 120x40"
+    assert parse_command("export " + command.words()) == command  # as the game is told it
+    assert ExportCommand(12, "json").words() == "12 --format json"
+
+
+@pytest.mark.parametrize(("bad", "said"), [
+    ("export 1 --format cast --speed 3", "a recording's speed is 1, 2, 4 or 8 (battles a second)"),
+    ("export 1 --format cast --speed 16", "a recording's speed is 1, 2, 4 or 8 (battles a second)"),
+    ("export 1 --format cast --speed -1", "a recording's speed is 1, 2, 4 or 8 (battles a second)"),
+    ("export 1 --format cast --size 39x12", "a recording's size is COLSxROWS from 40x12 to 300x100"),
+    ("export 1 --format cast --size 80x101", "a recording's size is COLSxROWS from 40x12 to 300x100"),
+    ("export 1 --format cast --size 80", "a recording's size is COLSxROWS from 40x12 to 300x100"),
+    ("export 1 --format cast --size ８0x24", "a recording's size is COLSxROWS from 40x12 to 300x100"),
+    ("export 1 --speed 4", "--speed and --size are for --format cast"),
+    ("export 1 --format text --size 80x24", "--speed and --size are for --format cast"),
+    ("export 1 --format cast --speed 4 --speed 8", "'export' takes a game's id, --format json, text or cast, and for"),
+    ("export 1 --format cast --speed", "'export' takes a game's id, --format json, text or cast, and for"),
+])
+def test_a_bad_speed_or_size_is_one_line_that_never_echoes_it(bad, said):
+    with pytest.raises(GameRefused) as refused:
+        parse_command(bad)
+    assert str(refused.value).startswith(said) and "\n" not in str(refused.value)
+
+
+def test_a_download_takes_a_recordings_speed_and_size_in_its_query():
+    from war_tui.web.downloads import BadQuery, export_named, file_name
+
+    assert export_named("12.cast", {"speed": "4", "size": "100x30"}) == ExportCommand(12, "cast", 4, (100, 30))
+    assert export_named("12.cast", {}) == ExportCommand(12, "cast")
+    assert file_name(ExportCommand(12, "cast", 4, (100, 30))) == "12-4x-100x30.cast"
+    assert file_name(ExportCommand(12, "cast")) == "12.cast" and file_name(ExportCommand(12, "text")) == "12.txt"
+    for name, query in (("12.cast", {"speed": "3"}), ("12.cast", {"size": "10x10"}), ("12.json", {"speed": "4"}),
+                        ("12.cast", {"colour": "red"})):
+        with pytest.raises(BadQuery):
+            export_named(name, query)
 
 
 def test_an_export_is_held_up_to_its_bound_and_no_further():

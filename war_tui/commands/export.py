@@ -19,7 +19,9 @@ from collections.abc import Iterator, Mapping
 
 from ..core.events import GameOver
 from ..line.sentences import BattleTeller, Voice, ending
-from ..serving.commands import CommandRefused, ReplayCommand, parse_export
+from ..serving.commands import CAST_SPEEDS, CommandRefused, ReplayCommand, parse_export
+from ..serving.commands import LARGEST_CAST as LARGEST
+from ..serving.commands import SMALLEST_CAST as SMALLEST
 from ..settings.served import EXPORT_VARIABLE, PLAYER_ID_VARIABLE
 from ..settings.values import shown
 from ..stats.export import MOST_FILE_BYTES, json_chunks
@@ -29,8 +31,6 @@ from .replay import served_game
 from .replays import add_game_argument, game_from_args
 
 FORMATS = ("json", "text", "cast")
-CAST_SPEEDS = (1, 2, 4, 8)
-SMALLEST, LARGEST = (40, 12), (300, 100)
 _SIZE = re.compile(r"([0-9]{1,4})x([0-9]{1,4})")
 MOST_EXPORT_BYTES = MOST_FILE_BYTES
 
@@ -132,7 +132,8 @@ def run_served_export(args: argparse.Namespace, environ: Mapping[str, str]) -> i
         if wanted.format == "cast":
             from ..ui.cast import write_cast  # Textual loads only for a recording
 
-            asyncio.run(write_cast(replay, names, held, speed=1, size=(80, 24), ascii=False, game_id=wanted.game_id))
+            asyncio.run(write_cast(replay, names, held, speed=wanted.speed, size=wanted.size, ascii=False,
+                                   game_id=wanted.game_id))
         else:
             for chunk in json_chunks(replay, names) if wanted.format == "json" else text_lines(replay, names):
                 held.write(chunk)

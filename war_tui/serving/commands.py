@@ -16,15 +16,20 @@ from ..tables.names import TableNameError, parse_table_name
 
 USAGE = "ssh -t HOST table NAME, watch NAME, tables or tv"
 REPLAY_USAGE = "ssh -t HOST replay GAME_ID or replay GAME_ID@BATTLE"
-EXPORT_USAGE = "ssh HOST export GAME_ID --format json, text or cast"
+EXPORT_USAGE = "ssh HOST export GAME_ID --format json, text or cast (cast: --speed 1|2|4|8, --size COLSxROWS)"
 EXPORT_FORMATS = ("json", "text", "cast")
+CAST_SPEEDS = (1, 2, 4, 8)
+"""A recording's battles a second, as the replay's + and - give them."""
+CAST_SIZE = (80, 24)
+SMALLEST_CAST, LARGEST_CAST = (40, 12), (300, 100)
+"""The terminal sizes a recording is drawn for, columns and rows."""
 MOST_GAME_ID = 2**63 - 1  # SQLite's largest row id
 MOST_BATTLE = 1_000_000  # stats.replay.MOST_BATTLES: no replayed game has more
 LINE_USAGE = "ssh -T HOST line, line table NAME, line watch NAME, line tv or line replay GAME_ID"
 
 __all__ = [
-    "EXPORT_FORMATS", "EXPORT_USAGE", "ExportCommand", "LINE_USAGE", "REPLAY_USAGE", "USAGE", "CommandRefused", "GameRefused", "LineCommand", "ReplayCommand", "TableCommand",
-    "TableMode", "Way", "parse_command", "parse_export", "parse_replay", "way_to_play",
+    "CAST_SIZE", "CAST_SPEEDS", "EXPORT_FORMATS", "EXPORT_USAGE", "LARGEST_CAST", "SMALLEST_CAST", "ExportCommand", "LINE_USAGE", "REPLAY_USAGE", "USAGE", "CommandRefused", "GameRefused", "LineCommand", "ReplayCommand", "TableCommand",
+    "TableMode", "Way", "cast_size", "cast_speed", "parse_command", "parse_export", "parse_replay", "way_to_play",
 ]
 
 
@@ -61,10 +66,14 @@ class ExportCommand:
 
     game_id: int
     format: str = "json"
+    speed: int = 1  # a recording's battles a second (CAST_SPEEDS)
+    size: tuple[int, int] = CAST_SIZE  # a recording's terminal, columns and rows
 
     def words(self) -> str:
-        """As the game is told it (``WAR_TUI_EXPORT``): ``12 --format json``."""
-        return f"{self.game_id} --format {self.format}"
+        """As the game is told it (``WAR_TUI_EXPORT``): ``12 --format json``, ``12 --format cast --speed 4
+        --size 100x30``."""
+        cast = f" --speed {self.speed} --size {self.size[0]}x{self.size[1]}" if self.format == "cast" else ""
+        return f"{self.game_id} --format {self.format}{cast}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,17 +108,46 @@ def parse_replay(text: str) -> ReplayCommand:
 
 
 def parse_export(words: list[str]) -> ExportCommand:
-    """``GAME_ID``, then ``--format F`` (or ``--format=F``) or nothing (json); ``CommandRefused`` names the rule."""
+    """``GAME_ID``, then ``--format F`` (json when not given) and, for a cast, ``--speed N`` and ``--size COLSxROWS``,
+    each once, in any order, also as ``--name=value``; ``GameRefused`` names the rule and never echoes what came."""
     if not words or not _whole(words[0], MOST_GAME_ID):
         raise GameRefused(f"a game's id is a whole number from 1 to {MOST_GAME_ID}: {EXPORT_USAGE}")
-    rest = words[1:]
-    if len(rest) == 1 and rest[0].startswith("--format="):
-        rest = ["--format", rest[0].removeprefix("--format=")]
-    if not rest:
-        return ExportCommand(int(words[0]))
-    if len(rest) != 2 or rest[0] != "--format" or rest[1] not in EXPORT_FORMATS:
+    given: dict[str, str] = {}
+    rest = [part for word in words[1:] for part in (word.split("=", 1) if word.startswith("--") else [word])]
+    while rest:
+        name, value = rest[0], rest[1] if len(rest) > 1 else None
+        if name not in ("--format", "--speed", "--size") or name in given or value is None:
+            raise GameRefused(f"'export' takes a game's id, --format json, text or cast, and for a cast --speed and"
+                              f" --size, each once: {EXPORT_USAGE}")
+        given[name], rest = value, rest[2:]
+    form = given.get("--format", "json")
+    if form not in EXPORT_FORMATS:
         raise GameRefused(f"'export' takes a game's id and --format json, text or cast: {EXPORT_USAGE}")
-    return ExportCommand(int(words[0]), rest[1])
+    if form != "cast" and ("--speed" in given or "--size" in given):
+        raise GameRefused("--speed and --size are for --format cast")
+    speed = cast_speed(given.get("--speed", str(CAST_SPEEDS[0])))
+    size = cast_size(given.get("--size", f"{CAST_SIZE[0]}x{CAST_SIZE[1]}"))
+    return ExportCommand(int(words[0]), form, speed, size)
+
+
+def cast_speed(text: str) -> int:
+    """A recording's speed: 1, 2, 4 or 8 battles a second; ``GameRefused`` otherwise."""
+    if text.isascii() and text.isdigit() and len(text) == 1 and int(text) in CAST_SPEEDS:
+        return int(text)
+    raise GameRefused("a recording's speed is 1, 2, 4 or 8 (battles a second)")
+
+
+def cast_size(text: str) -> tuple[int, int]:
+    """A recording's terminal, ``COLSxROWS`` from 40x12 to 300x100; ``GameRefused`` otherwise."""
+    columns, x, rows = text.lower().partition("x")
+    if x and _whole(columns, LARGEST_CAST[0]) and _whole(rows, LARGEST_CAST[1]):
+        size = int(columns), int(rows)
+        if size[0] >= SMALLEST_CAST[0] and size[1] >= SMALLEST_CAST[1]:
+            return size
+    raise GameRefused(
+        f"a recording's size is COLSxROWS from {SMALLEST_CAST[0]}x{SMALLEST_CAST[1]} to"
+        f" {LARGEST_CAST[0]}x{LARGEST_CAST[1]}"
+    )
 
 
 def _whole(text: str, most: int) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..serving.commands import CAST_SIZE, CAST_SPEEDS, LARGEST_CAST, SMALLEST_CAST
 from ..tables.messages import EMOTES
 
 PAGE = """<!doctype html>
@@ -34,7 +35,7 @@ PAGE = """<!doctype html>
 <button id="play" type="submit">Play</button>
 </form>
 <nav><a href="/">Solo game</a> <a href="/tables">Tables</a></nav>
-<p id="status" role="status"></p>
+{downloads}<p id="status" role="status"></p>
 </header>
 <main id="terminal"><p id="fit" role="status" hidden></p></main>
 {keys}
@@ -57,7 +58,7 @@ LINE_PAGE = """<!doctype html>
 <h1>War, in plain text</h1>
 <p>Each battle is one sentence in the list below; a screen reader reads it as it comes.</p>
 <nav aria-label="Other ways to play"><a href="{screen}">Full-screen game</a> <a href="/line">Solo game</a></nav>
-</header>
+{downloads}</header>
 <main>
 <form id="join">
 <label for="name">Your name</label>
@@ -99,15 +100,44 @@ KEY_BAR = """<nav id="keys" aria-label="Game keys">
 (``data-key``), on the pages it fits (``data-places``: solo, table, watch, lobby, replay; every page if absent)."""
 
 
-def page_html(nonce: str, line: str = "/line", *, starts: bool = True) -> str:
+DOWNLOADS = """<details id="downloads">
+<summary>Download this game</summary>
+<a href="/export/{game}.json" download>JSON</a> <a href="/export/{game}.txt" download>Text</a>
+<form action="/export/{game}.cast" method="get">
+<label for="cast-speed">Recording at</label>
+<select id="cast-speed" name="speed">{speeds}</select>
+<label for="cast-size">battles a second, a terminal of</label>
+<input id="cast-size" name="size" value="{size}" maxlength="7" pattern="[0-9]{{2,3}}x[0-9]{{2,3}}"
+ title="COLSxROWS, {smallest} to {largest}" autocomplete="off" spellcheck="false">
+<button type="submit">Download .cast</button>
+</form>
+</details>
+"""
+"""A replay's downloads (``web.downloads``): the game as JSON and text, and a recording at the speed and size
+chosen (``/export/12.cast?speed=4&size=100x30``), as ``ssh HOST export`` writes them."""
+
+
+def downloads_html(game_id: int | None) -> str:
+    """The downloads of game ``game_id`` (a replay's page), or nothing (every other page)."""
+    if game_id is None:
+        return ""
+    speeds = "".join(f'<option value="{speed}">{speed}</option>' for speed in CAST_SPEEDS)
+    return DOWNLOADS.format(
+        game=game_id, speeds=speeds, size=f"{CAST_SIZE[0]}x{CAST_SIZE[1]}",
+        smallest=f"{SMALLEST_CAST[0]}x{SMALLEST_CAST[1]}", largest=f"{LARGEST_CAST[0]}x{LARGEST_CAST[1]}",
+    )
+
+
+def page_html(nonce: str, line: str = "/line", *, starts: bool = True, game_id: int | None = None) -> str:
     """The terminal page; ``line``: the address of the plain-text page of the same place, linked first.
-    Unless ``starts``, the page waits for Play before it starts a game (it was reached from another site)."""
+    Unless ``starts``, the page waits for Play before it starts a game (it was reached from another site).
+    ``game_id``: a replay's page, which offers the game's downloads."""
     emotes = "\n".join(
         f'<button type="button" data-key="{n}" aria-label="{escape(word)} ({n})">{escape(word)}</button>'
         for n, word in enumerate(EMOTES, 1)
     )
     return PAGE.format(nonce=nonce, line=escape(line), starts="now" if starts else "on-play",
-                       keys=KEY_BAR.format(emotes=emotes))
+                       keys=KEY_BAR.format(emotes=emotes), downloads=downloads_html(game_id))
 
 
 PLAYER_KEYS = """<label for="say">Your move: Enter flips; or type a word (flip, auto, score, help, quit)</label>
@@ -150,11 +180,14 @@ war), a battle's number, play, + or - (faster or slower), q to leave</label>
 """A replay's keys, as the line mode's replay reads them (``line.replay``)."""
 
 
-def line_page_html(screen: str = "/", watching: bool = False, seated: bool = False, replaying: bool = False) -> str:
+def line_page_html(
+    screen: str = "/", watching: bool = False, seated: bool = False, replaying: bool = False,
+    game_id: int | None = None,
+) -> str:
     """The plain-text page; ``screen``: the address of the terminal page of the same place (``seated``: a table's
-    seat, ``replaying``: a replay)."""
+    seat, ``replaying``: a replay, ``game_id``: its game, whose downloads it offers)."""
     keys = REPLAY_KEYS if replaying else WATCHER_KEYS if watching else SEAT_KEYS if seated else PLAYER_KEYS
-    return LINE_PAGE.format(screen=escape(screen), keys=keys)
+    return LINE_PAGE.format(screen=escape(screen), keys=keys, downloads=downloads_html(game_id))
 
 
 def page_policy(nonce: str) -> str:

@@ -85,6 +85,17 @@ def place_command(path: str) -> TableCommand | LineCommand | ReplayCommand | Non
     return command
 
 
+def replayed_game(path: str) -> int | None:
+    """The game a replay's page shows (``/replay/12``), whose downloads it offers; None on any other page."""
+    try:
+        command = place_command(path)
+    except CommandRefused:
+        return None
+    if isinstance(command, LineCommand):
+        command = command.replay
+    return command.game_id if isinstance(command, ReplayCommand) else None
+
+
 def line_address(path: str) -> str:
     """The plain-text page of the same place as the terminal page at ``path`` (the lobby's: a solo game)."""
     try:
@@ -256,7 +267,8 @@ class WebDoor:
         nonce = secrets.token_urlsafe(16)
         known = self.identities.token(request.cookies.get(COOKIE)) is not None
         starts = starts_by_itself(request.headers.get("Sec-Fetch-Site"), known)
-        response = web.Response(text=page_html(nonce, line_address(request.path), starts=starts),
+        response = web.Response(text=page_html(nonce, line_address(request.path), starts=starts,
+                                               game_id=replayed_game(request.path)),
                                 content_type="text/html", charset="utf-8")
         response.headers["Content-Security-Policy"] = page_policy(nonce)
         return self._identified(request, response)
@@ -265,7 +277,7 @@ class WebDoor:
         """The plain-text page: the line mode's sentences in a live list, for screen readers and braille."""
         screen = screen_address(request.path)
         keys = line_page_html(screen, watching=screen.startswith("/watch/"), seated=screen.startswith("/table/"),
-                              replaying=screen.startswith("/replay/"))
+                              replaying=screen.startswith("/replay/"), game_id=replayed_game(screen))
         response = web.Response(text=keys, content_type="text/html", charset="utf-8")
         response.headers["Content-Security-Policy"] = line_page_policy()
         return self._identified(request, response)
@@ -298,7 +310,8 @@ class WebDoor:
         refusal = self._refusal(address_key(str(request.remote or "?")))
         if refusal is not None:
             return web.Response(status=503, text=refusal + "\n")
-        return await self.downloads.respond(request.match_info["file"], self.server.door_identity("web", token))
+        return await self.downloads.respond(request.match_info["file"], self.server.door_identity("web", token),
+                                            request.rel_url.query)
 
     async def _no_icon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
