@@ -136,6 +136,7 @@ async def test_a_players_game_settles_as_high_as_the_renderer_drawing_their_tabl
     wait on the games of every other table. A player's game settles with it, never below: settled lower (issue
     40), the players' screens froze under load while the spectators' kept up."""
     monkeypatch.setattr(priority, "START_BOOST", 0.3)  # a short boost: the same path
+    monkeypatch.setattr(priority, "BOOST_CPU", 0.0)  # however much CPU their first boards took
     async with served(tmp_path, monkeypatch, game_nice=10) as (srv, people):
         _, _, renderer = await a_player_and_a_shared_spectator(srv, people)
         game = next(pid for pid in game_pids(srv) if pid != renderer)

@@ -5,8 +5,8 @@ distributions' kernels) shares the CPU between sessions first, and every game le
 own (its pty is its controlling terminal): the nice value a game gives itself then weighs only
 against itself, and thirty busy games would each weigh as much as the server. So the server sets the
 nice value of each game's session group (``/proc/PID/autogroup``, see sched(7)) to ``SETTLED_NICE``
-once the game has had ``START_BOOST`` seconds (a game at a table: from its table's first word, which a takeover
-may hold back for seconds): a newcomer draws its first board with the server's weight (1,024 to a settled
+once the game has had ``START_BOOST`` seconds and ``BOOST_CPU`` of CPU (a game at a table: from its table's
+first word, which a takeover may hold back for seconds): a newcomer draws its first board with the server's weight (1,024 to a settled
 solo game's 15), then plays below the server and every newcomer. Every game at a
 table (a player's, a spectator's own, the spectators' renderer) settles at ``TABLE_NICE`` instead, alike:
 the people pressing keys are never starved by the people watching. Where there is no such file (autogroup built out, another system) the game's own nice
@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import math
+import os
 
 START_BOOST = 2.0
 """Seconds a game runs with the server's weight before its group settles (``settled_nice``)."""
@@ -34,8 +36,17 @@ TABLE_WAIT_MOST = 60.0
 """Seconds a game at a table keeps the server's weight while it waits for its table's first word (a table being
 taken over from a node that died, then restored) before its boost runs: a table that never answers settles it
 anyway."""
+BOOST_CPU = 0.4
+"""Seconds of CPU a game spends with the server's weight at least (within ``BOOST_MOST``): a little more than a
+forked game at a table spends up to its first board (a solo game 150 ms, performance.md)."""
+BOOST_MOST = 8.0
+"""Seconds a boost lasts at most, however little CPU the game had meanwhile."""
+CPU_LOOK = 0.25
+"""Seconds between looks at a game's CPU once ``START_BOOST`` is over and its boost goes on."""
 RETRY_AFTER = 0.15
 RETRIES = 20
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+"""Clock ticks a second, the unit of ``/proc/PID/stat``'s CPU times."""
 
 
 def settled_nice(at_table: bool) -> int:
@@ -63,34 +74,58 @@ def group_nice(pid: int) -> int | None:
         return None
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU ``pid`` has used, user and system (``/proc/PID/stat``); infinite where it cannot be read (gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except (OSError, ValueError, IndexError):
+        return math.inf
+
+
 class GroupNice:
     """Settles a game's group at ``settled`` after its start-up boost, on the running loop; ``cancel`` when it ends.
 
-    ``waiting``: a game at a table, whose first board needs its table's first word (``begin``); the boost runs from
-    then, not from its start, so a game whose table took seconds to reach (a takeover) still draws its first board
-    with the server's weight. The group's nice value is only ever raised: a boost cannot be given back later."""
+    The boost lasts ``START_BOOST`` seconds and, past them, until the game has spent ``BOOST_CPU`` seconds of CPU
+    (``BOOST_MOST`` seconds at most): a loaded machine stretches a first board's CPU over seconds, and the board is
+    still drawn with the server's weight. ``waiting``: a game at a table, whose first board needs its table's first
+    word (``begin``); the boost runs from then, not from its start, so a game whose table took seconds to reach (a
+    takeover) draws its first board with that weight too. The group's nice value is only ever raised: a boost
+    cannot be given back later."""
 
     def __init__(self, pid: int, settled: int = SETTLED_NICE, *, waiting: bool = False) -> None:
         self.pid = pid
         self.settled = settled
         self._left = RETRIES
         self._loop = asyncio.get_running_loop()
-        self._begun = not waiting
+        self._since: float | None = None if waiting else self._loop.time()
+        """When the boost began (None: waiting for the table's first word)."""
+        self._settling = False
         self._handle: asyncio.TimerHandle | None = self._loop.call_later(
-            TABLE_WAIT_MOST if waiting else START_BOOST, self._set)
+            TABLE_WAIT_MOST if waiting else START_BOOST, self._settle)
 
     def begin(self) -> None:
         """The game has its table's first word: its boost runs from now (once; nothing after it settled)."""
-        if self._begun:
+        if self._since is not None or self._settling:
             return
-        self._begun = True
+        self._since = self._loop.time()
         if self._handle is not None:
             self._handle.cancel()
-            self._handle = self._loop.call_later(START_BOOST, self._set)
+        self._handle = self._loop.call_later(START_BOOST, self._settle)
+
+    def _settle(self) -> None:
+        """The boost's time is up: settle, unless the game has not yet spent its first board's CPU (within limits)."""
+        self._handle = None
+        since = self._since
+        if since is not None and self._loop.time() - since < BOOST_MOST and cpu_seconds(self.pid) < BOOST_CPU:
+            self._handle = self._loop.call_later(CPU_LOOK, self._settle)
+            return
+        self._settling = True
+        self._set()
 
     def _set(self) -> None:
         self._handle = None
-        self._begun = True
         if set_group_nice(self.pid, self.settled) == errno.EAGAIN and self._left > 0:
             self._left -= 1
             self._handle = self._loop.call_later(RETRY_AFTER, self._set)
