@@ -417,6 +417,10 @@ class Bot:
         """The game-over dialog is on the screen."""
         self.ended_at = 0.0
         """When its last connection ended (or was hung up on)."""
+        self.unread: tuple[float, list[str]] | None = None
+        """The connection's last screen before its first frame that agrees with itself, and when it came."""
+        self.screens: Path | None = None
+        """Where a slow first frame's screens before it are written (``--keep``)."""
 
     @property
     def connected(self) -> bool:
@@ -438,7 +442,7 @@ class Bot:
             except (OSError, asyncssh.Error, TimeoutError):
                 continue
             self.screen = pyte.Screen(*SIZE)
-            self.now, self.seated, self.result_up = None, False, False
+            self.now, self.seated, self.result_up, self.unread = None, False, False, None
             self.conn, self.process, self.node = conn, process, index
             self.connected_at = self.changed_at = loop_time()
             self.lead_at_connect = self.table.lead
@@ -468,12 +472,26 @@ class Bot:
                 self.result_up = ended is not None
                 if ended is not None:
                     self.table.game_over(*ended)
+                if reading is None and self.now is None:
+                    self.unread = (at, rows)
                 if reading is not None and reading != self.now:
+                    if self.now is None:
+                        self._slow_first(at)
                     self.table.observe(self, reading, at)
                     self.now = reading
         if self.process is process:
             self.hang_up()
             self.ended_at = loop_time()
+
+    def _slow_first(self, at: float) -> None:
+        """A first frame more than 2 s after the connection: what the screen showed before it, kept (``--keep``)."""
+        unread, self.unread = self.unread, None
+        if self.screens is None or unread is None or at - self.connected_at < 2.0:
+            return
+        lines = [f"{self.name} connection {self.connections} through node{self.node}: first frame "
+                 f"{at - self.connected_at:.1f} s after it connected; {at - unread[0]:.1f} s before it:", *unread[1]]
+        with open(self.screens, "a") as kept:
+            kept.write("\n".join(lines) + "\n\n")
 
     def type(self, keys: bytes) -> None:
         if self.process is not None:
@@ -577,7 +595,7 @@ class Table:
                 bot.seated = True
         if before is None:
             bot.first_frame_at = at
-        self._recovering(bot, at)
+        self._recovering(bot, reading, at)
 
     def check_seats(self, now: float) -> None:
         for bot in self.bots:
@@ -588,13 +606,15 @@ class Table:
                           f"through node{bot.node} (seats: {bot.now.names})")
                 bot.seated = True  # said once per connection
 
-    def _recovering(self, last: Bot, at: float) -> None:
+    def _recovering(self, last: Bot, reading: Reading, at: float) -> None:
+        """Whether ``last``'s frame ``reading`` (not yet its ``now``) is the one the table's recovery waited for."""
         if self.recovery is None:
             return
         since, lead = self.recovery
-        if last.now is not None and last.now.key > lead:
+        if reading.key > lead:
             self.past_lead.setdefault(last.name, at)
-        if all(bot.now is not None and bot.now.key > lead for bot in self.bots):
+        shown = [reading if bot is last else bot.now for bot in self.bots]
+        if all(now is not None and now.key > lead for now in shown):
             self.recovered.append(at - since)
             self.recovered_at = at
             self.recovery = None
@@ -812,6 +832,7 @@ class Soak:
             for role, offset in (("a", 0), ("b", 1), ("w", 2)):
                 key = asyncssh.generate_private_key("ssh-ed25519") if role != "w" else None
                 bot = Bot(table, role, (index + offset) % 3, key)
+                bot.screens = None if self.args.keep is None else self.workdir / "first-frames.txt"
                 table.bots.append(bot)
                 if not await bot.connect(self, self.clock):
                     raise RuntimeError(f"{bot.name} could not connect to node{bot.home}")
