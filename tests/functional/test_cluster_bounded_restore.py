@@ -44,11 +44,10 @@ async def test_a_restart_with_20_forged_long_checkpoints_listens_before_it_resto
     folder = tmp_path / "node"
     await forge(folder)
     allowed = keys(tmp_path)
-    srv = await start_server(
+    async with await start_server(
         tmp_path, allowed, argv=FAKE_TABLE, cluster=ClusterConfig(directory=folder, lease_seconds=2),
         table_rules=ENDLESS_RULES, max_tables=MAX_TABLES, preload_argv=None, **MANY,
-    )
-    try:
+    ) as srv:
         assert not any("restored" in line for line in srv.logs), "the start did not wait for the restores"
         ann = await sit(srv.port, "ann", "table elm")
         await ann.expect(r"SNAPSHOT you=ann seat=1 ")
@@ -74,5 +73,3 @@ async def test_a_restart_with_20_forged_long_checkpoints_listens_before_it_resto
                                                         r"server holds 16 tables at most \(--max-tables\)", line)]
         assert len(left) == (count < FORGED), srv.logs
         await close(ann)
-    finally:
-        await srv.server.stop()

@@ -48,24 +48,18 @@ async def garbled_then_ctrl_l(person: Player, shown: str) -> tuple[list[str], li
 
 
 async def test_ctrl_l_draws_a_served_solo_games_screen_whole_again(tmp_path, private_data):
-    srv = await start_server(tmp_path, None, argv=(*GAME, "--seed", "1"), **MANY)
-    try:
+    async with await start_server(tmp_path, None, argv=(*GAME, "--seed", "1"), **MANY) as srv:
         ann = await take_a_seat(srv.port, "ann", None)
         before, after = await garbled_then_ctrl_l(ann, r"Battle 0")
         assert mended(before, after), "\n".join(after)
         assert after == before
-    finally:
-        await srv.server.stop()
 
 
 async def test_ctrl_l_draws_a_table_players_screen_whole_again(tmp_path, private_data):
-    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
-    try:
+    async with await start_server(tmp_path, None, argv=GAME, **MANY) as srv:
         ann = await take_a_seat(srv.port, "ann", "table oak")
         before, after = await garbled_then_ctrl_l(ann, r"Table oak · ann \(you\)")
         assert mended(before, after), "\n".join(after)
-    finally:
-        await srv.server.stop()
 
 
 @pytest.mark.parametrize(
@@ -74,13 +68,10 @@ async def test_ctrl_l_draws_a_table_players_screen_whole_again(tmp_path, private
 async def test_ctrl_l_draws_the_lobbys_and_a_spectators_screen_whole_again_each_time(
     tmp_path, private_data, command, shown
 ):
-    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
-    try:
+    async with await start_server(tmp_path, None, argv=GAME, **MANY) as srv:
         ann = await take_a_seat(srv.port, "ann", "table oak")
         await ann.glass.until(r"Table oak · ann \(you\)")
         bob = await take_a_seat(srv.port, "bob", command)
         for _ in range(2):  # shared, then the game of bob's own that his first key started
             before, after = await garbled_then_ctrl_l(bob, shown)
             assert mended(before, after), "\n".join(after)
-    finally:
-        await srv.server.stop()

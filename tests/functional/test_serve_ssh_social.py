@@ -38,32 +38,27 @@ async def all_show(pattern: str, client, *players) -> None:
 
 async def test_two_players_and_a_spectator_see_the_same_emote_and_the_same_tally(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME, table_rules=Rules(max_battles=2), **MANY)
-    people = []
-    try:
-        async with openssh_at_oak(tmp_path, srv.port) as ann:
-            await all_show(r"Table oak · ann \(you\) to flip", ann)
-            bob = await take_a_seat(srv.port, "bob", "table oak")
-            cy = await take_a_seat(srv.port, "cy", "watch oak")
-            people += [bob, cy]
-            await all_show(r"bob( \(you\))? to flip", ann, bob, cy)
-            ann.type(b"4")  # wow
-            await all_show(r'ann( \(you\))? "wow"', ann, bob, cy)
-            await all_show(r"ann: wow", ann, bob, cy)
-            bob.type(b"3")  # again?
-            await all_show(r'bob( \(you\))? "again\?"', ann, bob, cy)
-            for battle in (1, 2):
-                ann.type(b" ")
-                await bob.glass.until(r"ann flipped")
-                bob.type(b" ")
-                await all_show(rf"Battle {battle}\b", ann, bob, cy)
-            # The 2-battle cap stops the game: one stopped game in every screen's tally.
-            await all_show(r"Tally\s+ann 0 · bob 0 · draws 0 · stopped 1", ann, bob, cy)
-            ann.type(b"q")
-    except AssertionError:
-        print("\n".join(srv.logs))
-        raise
-    finally:
-        for person in people:
-            person.conn.close()
-        await srv.server.stop()
+    async with await start_server(tmp_path, None, argv=GAME, table_rules=Rules(max_battles=2), **MANY) as srv:
+        try:
+            async with openssh_at_oak(tmp_path, srv.port) as ann:
+                await all_show(r"Table oak · ann \(you\) to flip", ann)
+                bob = await take_a_seat(srv.port, "bob", "table oak")
+                cy = await take_a_seat(srv.port, "cy", "watch oak")
+                srv.people += [bob, cy]
+                await all_show(r"bob( \(you\))? to flip", ann, bob, cy)
+                ann.type(b"4")  # wow
+                await all_show(r'ann( \(you\))? "wow"', ann, bob, cy)
+                await all_show(r"ann: wow", ann, bob, cy)
+                bob.type(b"3")  # again?
+                await all_show(r'bob( \(you\))? "again\?"', ann, bob, cy)
+                for battle in (1, 2):
+                    ann.type(b" ")
+                    await bob.glass.until(r"ann flipped")
+                    bob.type(b" ")
+                    await all_show(rf"Battle {battle}\b", ann, bob, cy)
+                # The 2-battle cap stops the game: one stopped game in every screen's tally.
+                await all_show(r"Tally\s+ann 0 · bob 0 · draws 0 · stopped 1", ann, bob, cy)
+                ann.type(b"q")
+        except AssertionError:
+            print("\n".join(srv.logs))
+            raise

@@ -585,13 +585,10 @@ async def test_a_table_games_result_names_its_id_and_replay_of_that_id_is_that_g
 @pytest.mark.server_side
 async def test_no_leaderboard_reaches_the_lobby_which_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME, leaderboard=False, **MANY)
-    try:
+    async with await start_server(tmp_path, None, argv=GAME, leaderboard=False, **MANY) as srv:
         lou = await take_a_seat(srv.port, "lou", "tables")
         await lou.glass.until(r"No tables yet")
         assert not lou.glass.find("Leaders")
         lou.type(b"s")
         await lou.glass.until(r"This server keeps no leaderboard\.")
         lou.conn.close()
-    finally:
-        await srv.server.stop()

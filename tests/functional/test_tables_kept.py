@@ -24,8 +24,7 @@ async def test_a_stopped_server_tells_its_players_it_restarts_and_the_next_serve
 ):
     config = cluster(nats_server, tmp_path)
     allowed = keys(tmp_path)
-    srv = await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY)
-    try:
+    async with await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY) as srv:
         ann = await sit(srv.port, "ann", "table oak")
         bob = await sit(srv.port, "bob", "table oak")
         await bob.expect(r"SNAPSHOT you=bob seat=2 ")
@@ -36,10 +35,7 @@ async def test_a_stopped_server_tells_its_players_it_restarts_and_the_next_serve
         for seat in (ann, bob):
             await seat.expect(re.escape(RESTARTING))
         await close(ann, bob)
-    finally:
-        await srv.server.stop()
-    again = await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY)
-    try:
+    async with await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY) as again:
         assert again.server.restoring is not None
         await again.server.restoring  # while the server listens
         assert any("1 table restored: oak" in line for line in again.logs), again.logs
@@ -51,8 +47,6 @@ async def test_a_stopped_server_tells_its_players_it_restarts_and_the_next_serve
         for seat in (ann, bob):
             await seat.expect(r"BATTLE 6 ")
         await close(ann, bob)
-    finally:
-        await again.server.stop()
 
 
 async def test_after_a_restart_a_seat_kept_for_its_player_is_awaited_and_plays_at_once_when_they_are_back(
@@ -64,18 +58,14 @@ async def test_after_a_restart_a_seat_kept_for_its_player_is_awaited_and_plays_a
     config = cluster(nats_server, tmp_path)
     allowed = keys(tmp_path)
     options = {"cluster": config, "seat_timeout": 3600.0, **MANY}
-    srv = await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options)
-    try:
+    async with await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options) as srv:
         ann = await sit(srv.port, "ann", "table oak")
         bob = await sit(srv.port, "bob", "table oak")
         await bob.expect(r"SNAPSHOT you=bob seat=2 ")
         await play(ann, bob, 3)
         await srv.server.stop()
         await close(ann, bob)
-    finally:
-        await srv.server.stop()
-    again = await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options)
-    try:
+    async with await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options) as again:
         bob = await sit(again.port, "bob", "table oak")
         await bob.expect(r"SNAPSHOT you=bob seat=2 game=1 battles=3 [^\n]*seats=ann:awaited,bob:player ")
         bob.type(b"f")
@@ -87,28 +77,20 @@ async def test_after_a_restart_a_seat_kept_for_its_player_is_awaited_and_plays_a
             await seat.expect(r"BATTLE 4 ")
         assert ":away" not in bob.text
         await close(ann, bob)
-    finally:
-        await again.server.stop()
 
 
 async def test_a_stranger_cannot_take_a_restored_seat_kept_for_its_player(tmp_path, nats_server):
     config = cluster(nats_server, tmp_path)
     allowed = keys(tmp_path)
-    srv = await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY)
-    try:
+    async with await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY) as srv:
         ann = await sit(srv.port, "ann", "table oak")
         bob = await sit(srv.port, "bob", "table oak")
         await play(ann, bob, 2)
         await close(ann, bob)
-    finally:
-        await srv.server.stop()
-    again = await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY)
-    try:
+    async with await start_server(tmp_path, allowed, argv=FAKE_TABLE, cluster=config, **MANY) as again:
         eve = await sit(again.port, "eve", "table oak")
         await eve.expect(r"SNAPSHOT you=eve seat=- game=1 battles=2 ")
         await close(eve)
-    finally:
-        await again.server.stop()
 
 
 @pytest.mark.app  # the real game, in the line mode
@@ -159,8 +141,7 @@ async def test_a_checkpoint_holds_no_address_and_a_restart_still_counts_seats_by
     allowed = keys(tmp_path)
     host_key = asyncssh.generate_private_key("ssh-ed25519")
     options = {"cluster": config, "host_key": host_key, "max_seats_per_address": 1, **MANY}
-    srv = await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options)
-    try:
+    async with await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options) as srv:
         ann = await sit(srv.port, "ann", "table oak")
         await ann.expect(r"SNAPSHOT you=ann seat=1 ")
         store = srv.server.cluster.store
@@ -170,12 +151,7 @@ async def test_a_checkpoint_holds_no_address_and_a_restart_still_counts_seats_by
         assert re.fullmatch(r"at:[0-9a-f]{24}", body["seats"][0]["addr"]) and body["by"][0] == body["seats"][0]["addr"]
         await srv.server.stop()
         await close(ann)
-    finally:
-        await srv.server.stop()
-    again = await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options)
-    try:
+    async with await start_server(tmp_path, allowed, argv=FAKE_TABLE, **options) as again:
         bob = await sit(again.port, "bob", "table oak")  # from ann's address, which holds her kept seat
         await bob.expect(r"NOTICE info you watch: your address holds all the seats it may")
         await close(bob)
-    finally:
-        await again.server.stop()

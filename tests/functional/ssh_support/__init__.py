@@ -72,6 +72,9 @@ def make_key(directory: Path, name: str) -> ClientKey:
 class InProcessServer:
     server: SshServer
     logs: list[str] = field(default_factory=list)
+    people: list = field(default_factory=list)
+    """The clients a test seats here (each with its ``conn``): they hang up when the server stops at the end of an
+    ``async with`` block."""
 
     @property
     def port(self) -> int:
@@ -81,6 +84,8 @@ class InProcessServer:
         return self
 
     async def __aexit__(self, *exc) -> None:
+        for person in self.people:
+            person.conn.close()
         await self.server.stop()
 
 

@@ -97,13 +97,8 @@ class Player:
 async def served(tmp_path: Path, argv=GAME, **options) -> AsyncIterator[tuple[InProcessServer, list[Player]]]:
     """A --public server of ``argv`` (``start_server``'s options) and a list for the people a test seats there: at
     the end they hang up and the server stops, however the test ends."""
-    people: list[Player] = []
     async with await start_server(tmp_path, None, argv=argv, **options) as srv:
-        try:
-            yield srv, people
-        finally:
-            for person in people:
-                person.conn.close()
+        yield srv, srv.people
 
 
 async def take_a_seat(port: int, user: str, command: str, size=(100, 30)) -> Player:
