@@ -3,6 +3,7 @@ and the identities' secret drawn from it is the same whichever door draws it."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -99,3 +100,22 @@ async def test_a_keyless_identity_and_a_cookie_stay_valid_across_doors_and_resta
     assert len({server.address_identity("10.0.0.1", "ann") for server in servers}) == 1
     cookie = Identities(servers[0].config.secret()).issue()
     assert all(Identities(server.config.secret()).token(cookie) is not None for server in servers)
+
+
+def test_a_start_reading_the_folder_while_another_writes_its_key_gets_that_whole_key(tmp_path, monkeypatch):
+    """Two nodes started at once on one folder: the second looks while the first is writing its new key."""
+    path = tmp_path / "host_key"
+    fdopen = os.fdopen
+    second = []
+
+    def first_writing(fd, *args, **kwargs):
+        monkeypatch.setattr(os, "fdopen", fdopen)
+        second.append(host_key.load_or_create_host_key(path))  # the other start, in the middle of this write
+        return fdopen(fd, *args, **kwargs)
+
+    monkeypatch.setattr(os, "fdopen", first_writing)
+    first = host_key.load_or_create_host_key(path)
+    assert second[0].fingerprint == first.fingerprint
+    assert [first.created, second[0].created].count(True) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["host_key"]
+    assert path.stat().st_mode & 0o777 == 0o600

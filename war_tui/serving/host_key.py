@@ -9,8 +9,10 @@ with the web door alone loads no SSH library.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import os
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,23 +57,33 @@ def reason_of(exc: BaseException) -> str:
 
 
 def read_or_create_key_file(path: Path) -> tuple[bytes, bool]:
-    """The bytes of the host key file at ``path``, made there if there is none yet; True if made."""
+    """The bytes of the host key file at ``path``, made there if there is none yet; True if made.
+
+    Nodes of a cluster started together on one folder race to make it: the key is written whole to a file of
+    this start's own and linked into place, so ``path`` never holds half a key, and a start that loses the
+    race reads the winner's.
+    """
     if not path.exists():
         data = Ed25519PrivateKey.generate().private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH, serialization.NoEncryption()
         )
+        draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            # O_EXCL: never overwrite a key another server start wrote meanwhile; 0600 from the first byte.
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass
-        except OSError as exc:
-            raise KeyFileError(f"cannot create host key {path}: {reason_of(exc)}") from None
-        else:
+            fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # 0600 from the first byte
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
-            return data, True
+            try:
+                os.link(draft, path)  # fails if another start linked its key first: never overwritten
+            except FileExistsError:
+                pass
+            else:
+                return data, True
+        except OSError as exc:
+            raise KeyFileError(f"cannot create host key {path}: {reason_of(exc)}") from None
+        finally:
+            with contextlib.suppress(OSError):  # none was made, or its folder cannot be written: said above
+                draft.unlink()
     try:
         return path.read_bytes(), False
     except OSError as exc:
