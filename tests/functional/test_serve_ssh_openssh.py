@@ -62,9 +62,7 @@ async def run(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple
 
 
 async def test_ssh_lands_in_the_program_which_follows_keys_and_resizes(tmp_path, player):
-    srv = await start_server(tmp_path, [player])
-    client = PtyClient()
-    try:
+    async with await start_server(tmp_path, [player]) as srv, PtyClient() as client:
         await client.start(ssh_argv(srv.port, player), client_env(tmp_path), (90, 30))
         text = await client.expect("READY")
         assert "SIZE 90x30" in text and "TERM=xterm-256color" in text and "FOREGROUND True" in text
@@ -76,9 +74,6 @@ async def test_ssh_lands_in_the_program_which_follows_keys_and_resizes(tmp_path,
         client.type(b"q")
         assert await client.wait() == 3  # ssh exits with the program's status
         assert await wait_gone(pid)
-    finally:
-        await client.close()
-        await srv.server.stop()
 
 
 async def test_ssh_with_a_command_is_refused(tmp_path, player):
@@ -118,37 +113,29 @@ async def test_agent_forwarding_is_refused_and_said(tmp_path, player):
     agent = await asyncio.create_subprocess_exec(
         shutil.which("ssh-agent"), "-D", "-a", str(sock), stdout=asyncio.subprocess.DEVNULL
     )
-    srv = await start_server(tmp_path, [player])
-    client = PtyClient()
     try:
-        await until(sock.exists)  # the agent is listening
-        env = client_env(tmp_path, SSH_AUTH_SOCK=str(sock))
-        await client.start(ssh_argv(srv.port, player, "-A"), env, (80, 24))
-        text = await client.expect("READY")
-        # Nothing printed before the game's screen: the game says it on its board.
-        assert text.startswith("PID ")
-        assert f"{NOTICE_VARIABLE}={NO_AGENT}" in text and "SSH_AUTH_SOCK" not in text
-        client.type(b"x")
-        assert await client.wait() == 0
+        async with await start_server(tmp_path, [player]) as srv, PtyClient() as client:
+            await until(sock.exists)  # the agent is listening
+            env = client_env(tmp_path, SSH_AUTH_SOCK=str(sock))
+            await client.start(ssh_argv(srv.port, player, "-A"), env, (80, 24))
+            text = await client.expect("READY")
+            # Nothing printed before the game's screen: the game says it on its board.
+            assert text.startswith("PID ")
+            assert f"{NOTICE_VARIABLE}={NO_AGENT}" in text and "SSH_AUTH_SOCK" not in text
+            client.type(b"x")
+            assert await client.wait() == 0
     finally:
-        await client.close()
-        await srv.server.stop()
         agent.terminate()
         await agent.wait()
 
 
 async def test_x11_forwarding_is_refused(tmp_path, player):
-    srv = await start_server(tmp_path, [player])
-    client = PtyClient()
-    try:
+    async with await start_server(tmp_path, [player]) as srv, PtyClient() as client:
         await client.start(ssh_argv(srv.port, player, "-X"), client_env(tmp_path, DISPLAY=":99"), (80, 24))
         text = await client.expect("READY")
         assert "X11 forwarding request failed" in text and "DISPLAY" not in text.split("ENV")[1]
         client.type(b"x")
         assert await client.wait() == 0
-    finally:
-        await client.close()
-        await srv.server.stop()
     assert "refused: X11 forwarding" in srv.logs[-1], srv.logs
 
 
@@ -162,37 +149,27 @@ async def test_a_key_not_listed_is_refused(tmp_path, player):
 
 async def test_public_lets_a_stranger_in(tmp_path):
     stranger = make_key(tmp_path, "stranger_key")
-    srv = await start_server(tmp_path, None)
-    client = PtyClient()
-    try:
+    async with await start_server(tmp_path, None) as srv, PtyClient() as client:
         await client.start(ssh_argv(srv.port, stranger), client_env(tmp_path), (80, 24))
         await client.expect("READY")
         client.type(b"x")
         assert await client.wait() == 0
-    finally:
-        await client.close()
-        await srv.server.stop()
 
 
 async def test_a_killed_client_leaves_no_game_behind(tmp_path, player):
-    srv = await start_server(tmp_path, [player])
-    client = PtyClient()
-    try:
+    async with await start_server(tmp_path, [player]) as srv, PtyClient() as client:
         await client.start(ssh_argv(srv.port, player), client_env(tmp_path), (80, 24))
         pid = game_pid(await client.expect("READY"))
         assert process_alive(pid)
         os.kill(client.process.pid, signal.SIGKILL)
         assert await wait_gone(pid)
-    finally:
-        await client.close()
-        await srv.server.stop()
 
 
 async def test_players_on_slow_terminals_get_their_terminal_back_when_the_server_stops(tmp_path, player):
     # Clients behind a fast game: stopping the server still resets and says goodbye.
-    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"))
-    clients = [PtyClient(), PtyClient()]
-    try:
+    async with await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood")) as srv, \
+            PtyClient() as one, PtyClient() as two:
+        clients = [one, two]
         for client in clients:
             await client.start(ssh_argv(srv.port, player), client_env(tmp_path), (80, 24))
             await client.expect("READY")
@@ -208,10 +185,6 @@ async def test_players_on_slow_terminals_get_their_terminal_back_when_the_server
         for client in clients:
             await client.wait()
             assert bytes(client.output[-len(goodbye):]) == goodbye, bytes(client.output[-120:])
-    finally:
-        for client in clients:
-            await client.close()
-        await srv.server.stop()
 
 
 async def test_at_sigterm_every_session_gets_its_goodbye_and_ssh_exits_0(tmp_path):

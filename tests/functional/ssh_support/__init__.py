@@ -309,6 +309,12 @@ class PtyClient:
         if self.process is not None:
             await self.process.end(grace=1.0)
 
+    async def __aenter__(self) -> PtyClient:
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
 
 class Seat:
     """One SSH client on a pty, running one table command; ``expect`` reads its screen until a pattern."""

@@ -34,14 +34,11 @@ MANY = {"max_sessions_per_address": 64}
 @contextlib.asynccontextmanager
 async def openssh_at_oak(tmp_path: Path, port: int, user: str = "ann"):
     """OpenSSH's ``ssh -t`` on a 100x30 pty of its own, as ``user`` at table oak; closed at the end."""
-    client = PtyClient()
     env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color"}
     argv = [present(SSH), *KEYLESS_SSH_OPTIONS, "-o", "LogLevel=ERROR", "-t", "-p", str(port), "-l", user, "127.0.0.1", "table", "oak"]
-    try:
+    async with PtyClient() as client:
         await client.start(argv, env, (100, 30))
         yield client
-    finally:
-        await client.close()
 
 
 class Glass:
