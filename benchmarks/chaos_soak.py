@@ -122,7 +122,10 @@ MIN_SLOT = 40.0
 STATUS = re.compile(r"^ Game ([\d,]+) \(seed (\d+)\) · Battle ([\d,]+)")
 SEATS_LINE = re.compile(r"^ (?:Table )?(\S+) · (.*)$")  # "Table" goes first when the line is short of room
 COUNTS = re.compile(r"^ (\S+) (\d+) [^\w\s]+ (\d+) (\S+)$")
-LOGGED = re.compile(r"^│\s*([\d,]+)\s+\S.*?(\d+)·(\d+)\s*│$")
+LOGGED = re.compile(r"^│\s*([\d,]+)\s+\S.*?(\d+)·(\d+)(?:\s*│$| ▌)")
+"""A battle log row: its battle and the counts after it, up to the log's edge or a notice's toast over its right part
+(``▌``, the toast's left edge: "chaos1b is back at seat 2" for a few seconds after a fault, over a board a person
+reads)."""
 OVER_BATTLES = re.compile(r"\bBattles +([\d,]+)")
 OVER_SEED = re.compile(r"\bSeed +(\d+)")
 LISTENING = re.compile(r"listening on \S+:(\d+)")
