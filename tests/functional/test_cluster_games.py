@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from nodes_support import games_in, play, stats_node, two_nodes
-from ssh_support import until
+from ssh_support import TIMEOUT, until
 
 from war_tui.cluster.game_records import TAG_HEADER, GameKey
 from war_tui.cluster.game_stream import STREAM, SUBJECT, GameStream
@@ -134,6 +134,24 @@ async def test_a_node_down_while_a_game_finishes_catches_up_when_it_starts_again
         nodes.b = await start_node(tmp_path, nodes.allowed, nats_server, "b")  # the same data folder: the same node
         await until(lambda: len(rows(tmp_path, "b")) == 1)
         assert rows(tmp_path, "a") == rows(tmp_path, "b")
+
+
+async def test_a_record_a_killed_node_fetched_but_never_stored_is_stored_when_it_starts_again(tmp_path, nats_server):
+    """B's process dies between fetching a finished game from the stream and acking it (kill -9 mid-store): the
+    record is B's to store, and B started again stores it at once, not after the stream's wait for an ack."""
+    async with two_nodes(tmp_path, nats_server, start_node) as nodes:
+        assert nodes.b.server.nodes is not None and nodes.a.server.cluster is not None
+        node_b = nodes.b.server.nodes.node
+        await nodes.b.server.stop()
+        js = nodes.a.server.cluster.client.jetstream()
+        line = to_line(RECORD).encode()
+        await js.publish(SUBJECT, line, stream=STREAM, headers=signed(nodes, line))
+        await until(lambda: len(rows(tmp_path, "a")) == 1)
+        dying = await js.pull_subscribe(SUBJECT, durable=node_b, stream=STREAM)
+        assert [m.data for m in await dying.fetch(1, timeout=TIMEOUT)] == [line]  # fetched, never acked
+        nodes.b = await start_node(tmp_path, nodes.allowed, nats_server, "b")
+        await until(lambda: len(rows(tmp_path, "b")) == 1, what=lambda: f"B's statistics: {rows(tmp_path, 'b')}")
+        assert rows(tmp_path, "a") == rows(tmp_path, "b") == [("oak.5eed.1", "ann", "bob", 100)]
 
 
 async def test_the_leaderboard_reads_the_same_on_every_node(tmp_path, nats_server):

@@ -112,17 +112,33 @@ class GameStream:
 
     async def start(self) -> None:
         await open_stream(self.js, replicas_for(len(self.client.servers)))
-        subscription = await self._subscribe()
+        subscription = await self._subscribe(await self._unacked_from())
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._publish_loop()), loop.create_task(self._fold_loop(subscription))]
 
-    async def _subscribe(self) -> JetStreamContext.PullSubscription:
-        """This node's durable consumer: where it stopped reading, or made (from the stream's first game)."""
+    async def _unacked_from(self) -> int | None:
+        """Records delivered to this node's previous process and never acked (it died storing them) would come
+        again only after ``ACK_WAIT``: its consumer is made again from the first of them, so they come at once.
+        The rest of the stream from there is stored again once by game id."""
+        try:
+            info = await self.js.consumer_info(STREAM, self.node)
+        except NotFoundError:
+            return None  # a node's first start: made from the stream's first game
+        if not info.num_ack_pending:
+            return None
+        await self.js.delete_consumer(STREAM, self.node)
+        return (info.ack_floor.stream_seq or 0) + 1 if info.ack_floor is not None else 1
+
+    async def _subscribe(self, first: int | None = None) -> JetStreamContext.PullSubscription:
+        """This node's durable consumer: where it stopped reading, or made (from the stream's first game, or
+        from ``first``)."""
         config = ConsumerConfig(
             ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL, ack_wait=ACK_WAIT,
             max_ack_pending=BATCH * 4, inactive_threshold=MAX_AGE,
             description=f"war-tui: the games node {self.node} stores",
         )
+        if first is not None:
+            config.deliver_policy, config.opt_start_seq = DeliverPolicy.BY_START_SEQUENCE, first
         return await self.js.pull_subscribe(SUBJECT, durable=self.node, stream=STREAM, config=config)
 
     def publish(self, record: GameRecord) -> bool:
