@@ -228,3 +228,48 @@ async def test_an_owner_stopped_with_sigstop_past_its_lease_is_refused_when_it_w
         owner.kill()
         owner.wait()
         await client.close()
+
+
+@pytest.mark.serial
+async def test_nodes_keep_their_leases_and_tables_while_a_nats_cluster_has_no_leader(nats_cluster):
+    """Two of three nats-servers killed for longer than a lease, then one restarted: the buckets have no leader
+    until it is back and an election is won, and the nodes' keys may expire meanwhile. Neither node loses its lease;
+    the table stays with the node that served it, and the other does not take it."""
+    import time
+
+    from war_tui.cluster.connection import connect
+
+    await nats_cluster.ready()
+    survivor, first, second = nats_cluster.members
+    clients = [await connect([survivor.url], lambda line: None, token=nats_cluster.token) for _ in range(2)]
+    lost: list[str] = []
+    leases: list[NodeLease] = []
+    try:
+        owners = []
+        for name, client in zip(("na", "nb"), clients):
+            bucket = await LeaseBucket.open(client, replicas=3)
+            lease = NodeLease(bucket, name, MIN_LEASE, on_lost=lambda name=name: lost.append(name))
+            await lease.take()
+            lease.start()
+            leases.append(lease)
+            owners.append(Owners(bucket, lease))
+        a, b = owners
+        assert await a.claim("oak") is not None
+        first.kill()
+        second.kill()
+        killed = time.monotonic()
+        await until(lambda: all(lease.unanswered for lease in leases), TIMEOUT,
+                    what="the renewals never met NATS without a leader")
+        await until(lambda: time.monotonic() - killed > 2 * MIN_LEASE, TIMEOUT)  # every key's time to live passes
+        first.start()
+        await until(lambda: all(lease.answered_at is not None for lease in leases), TIMEOUT,
+                    what=lambda: f"the renewals never reached NATS again (lost: {lost})")
+        assert lost == [], "no node lost its lease to NATS's election"
+        assert await b.claim("oak") is None, "b leaves a's table to a"
+        assert await a.owner("oak") == "na"
+        assert all(await asyncio.gather(*(lease.renew() for lease in leases)))
+    finally:
+        for lease in leases:
+            await lease.stop(release=False)
+        for client in clients:
+            await client.close()

@@ -12,7 +12,11 @@ from ..stats.store import APP_NAME
 from .access import NatsAccess
 
 DEFAULT_LEASE = 3
-"""Seconds a node's lease lasts unless renewed (``--node-lease``): how long its tables wait for it."""
+"""Seconds a node's lease lasts unless renewed (``--node-lease``): how long its tables wait for it.
+
+Shorter than a JetStream leader's election (3 to 9 s when a nats-server of three is killed), on purpose: a key
+that expires while NATS does not answer is taken again, not lost (``leases.NodeLease``, "lapsed"), so a longer
+lease would only make a dead node's tables wait longer."""
 MIN_LEASE = 2
 MAX_LEASE = 60
 

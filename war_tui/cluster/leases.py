@@ -8,6 +8,12 @@
   finds its revision gone (``renew`` is False, ``lost`` is set, ``on_lost`` called): it steps down from every
   table at once, since others may have taken them. It keeps trying to take a fresh lease, a third of a lease
   apart; once it holds one (``on_rejoined``), it claims and takes over tables again.
+- **A lease that lapsed while NATS did not answer** is not lost: a JetStream leader's election (the nats-server
+  leading the bucket killed) takes 3 to 9 s, longer than a 3 s lease, and every node's renewals meet it alike.
+  A node whose renewals found NATS not answering, and whose key expired meanwhile with nobody else's written over
+  it, takes it again at once on the expired key's revision (``on_lapsed``) and claims its tables again, keeping
+  those nobody took (``Nodes.reclaim``); and for a lease after NATS answers again it takes no other node's table
+  (``Owners.claim``): their renewals met the same election.
 - **A table's owner record** (``Owners``) names the node that applies the table's requests. A node takes a
   table that has no record, whose record is its own, or whose owner's lease has expired, by compare-and-set
   on the record's revision: of any number of nodes racing, one wins.
@@ -166,7 +172,8 @@ class NodeLease:
     ``on_lost``, then a fresh ``take`` a third of a lease apart) and held again (``on_rejoined``)."""
 
     def __init__(self, bucket: LeaseBucket, node: str, seconds: int = DEFAULT_LEASE,
-                 on_lost: Callable[[], None] | None = None, on_rejoined: Callable[[], None] | None = None) -> None:
+                 on_lost: Callable[[], None] | None = None, on_rejoined: Callable[[], None] | None = None,
+                 on_lapsed: Callable[[], None] | None = None) -> None:
         if not MIN_LEASE <= seconds <= MAX_LEASE:
             raise ValueError(f"a node lease is {MIN_LEASE} to {MAX_LEASE} seconds, not {seconds}")
         self.bucket = bucket
@@ -178,8 +185,17 @@ class NodeLease:
         self.lost = False
         self.on_lost = on_lost
         self.on_rejoined = on_rejoined
+        self.on_lapsed = on_lapsed
         self.rejoins = 0
         """Fresh leases taken after one was lost (for the log and the tests)."""
+        self.lapses = 0
+        """Leases taken again after they expired while NATS did not answer (for the log and the tests)."""
+        self.unanswered = False
+        """A renewal since the last one NATS kept found NATS not answering (no leader for the bucket, or the
+        connection away): an expiry meanwhile is NATS's outage, not this node's silence."""
+        self.answered_at: float | None = None
+        """When (``time.monotonic``) NATS kept a renewal after one it did not answer: for a lease from then, the
+        other nodes' keys may have lapsed in the same outage (``Owners.claim``)."""
         self.written_at: float | None = None
         """When (``time.monotonic``) the last take or renewal that NATS kept was sent: the lease lasts from then."""
         self._task: asyncio.Task[None] | None = None
@@ -210,14 +226,41 @@ class NodeLease:
             record = await self.bucket.read(node_key(self.node))
             if record.value == self._value():  # a renewal that timed out here was written there: still ours
                 self.revision = record.revision
-                self.written_at = sent
+            elif record.value is None and self.unanswered and await self._take_again(record.revision):
+                self.lapses += 1
+                self._kept(sent)
+                if self.on_lapsed is not None:
+                    self.on_lapsed()
                 return True
-            self.lost = True
-            if self.on_lost is not None:
-                self.on_lost()
-            return False
-        self.written_at = sent
+            else:
+                self.lost = True
+                if self.on_lost is not None:
+                    self.on_lost()
+                return False
+        self._kept(sent)
         return True
+
+    async def _take_again(self, revision: int) -> bool:
+        """The key expired while NATS did not answer: write it again on the expired key's revision (so not over
+        anyone else's); whether it was."""
+        try:
+            self.revision = await self.bucket.write(node_key(self.node), self._value(), revision, self.seconds)
+        except StaleWrite:
+            return False
+        return True
+
+    def _kept(self, sent: float) -> None:
+        self.written_at = sent
+        if self.unanswered:
+            self.unanswered = False
+            self.answered_at = time.monotonic()
+
+    @property
+    def others_may_lapse(self) -> bool:
+        """Within a lease of NATS answering again after an outage: other nodes' leases may have expired in it, as
+        this node's may have, while their nodes live on (they take theirs again at their next renewal)."""
+        answered = self.answered_at
+        return self.unanswered or (answered is not None and time.monotonic() - answered < self.seconds)
 
     @property
     def held(self) -> bool:
@@ -241,11 +284,15 @@ class NodeLease:
     async def _run(self) -> None:
         while not cancel_requested():
             await asyncio.sleep(self.seconds / RENEWALS)
-            with contextlib.suppress(StaleWrite, NatsError, OSError, TimeoutError):  # NATS away: the next try may reach it
+            try:
                 if self.lost:
                     await self.rejoin()
                 else:
                     await self.renew()
+            except StaleWrite:
+                pass
+            except (NatsError, OSError, TimeoutError):  # NATS away or electing a leader: the next try may reach it
+                self.unanswered = not self.lost
 
     async def stop(self, release: bool = True) -> None:
         """Stop renewing; ``release`` deletes the lease so the node's tables may be taken at once."""
@@ -299,7 +346,7 @@ class Owners:
             return None
         record = await self.bucket.read(owner_key(table))
         owner = self._node_of(table, record)
-        if owner is not None and owner != self.lease.node and await self.alive(owner):
+        if owner is not None and owner != self.lease.node and (self.lease.others_may_lapse or await self.alive(owner)):
             return None
         try:
             return await self.bucket.write(owner_key(table), self._value(), record.revision)

@@ -53,6 +53,9 @@ class Cluster:
         """Called when the node's lease ran out under it: it steps down from every table at once."""
         self.on_rejoined: list[Callable[[], None]] = []
         """Called when the node holds a fresh lease again: it may claim and take over tables."""
+        self.on_lapsed: list[Callable[[], None]] = []
+        """Called when the node took its lease again after it expired while NATS did not answer: it claims its
+        tables again, and lets go only those another node took."""
 
     @classmethod
     async def open(cls, config: ClusterConfig, log: Callable[[str], None]) -> Cluster:
@@ -82,7 +85,7 @@ class Cluster:
                 NatsTableStore.open(self.client, replicas=replicas), LeaseBucket.open(self.client, replicas=replicas)
             )
             self.lease = NodeLease(leases, self.node, config.lease_seconds, on_lost=self._lost,
-                                   on_rejoined=self._rejoined)
+                                   on_rejoined=self._rejoined, on_lapsed=self._lapsed)
             await self.lease.take()
         except Exception as exc:  # noqa: BLE001 - whatever JetStream refused, the operator reads one line
             raise ClusterUnavailable(f"NATS has no usable JetStream: {exc}") from None
@@ -124,6 +127,12 @@ class Cluster:
         self.log(f"cluster: node {self.node} lost its lease (paused or cut off past {self.config.lease_seconds} s); "
                  "it lets its tables go and takes a fresh lease")
         for call in list(self.on_lost):
+            call()
+
+    def _lapsed(self) -> None:
+        self.log(f"cluster: node {self.node}'s lease expired while NATS did not answer (a JetStream leader's election, "
+                 "or the connection away); it took it again and keeps the tables no other node took")
+        for call in list(self.on_lapsed):
             call()
 
     def _rejoined(self) -> None:

@@ -155,6 +155,8 @@ class Nodes:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         """One claim-and-restore at a time per table, and how many wait for it (the entry goes with the last)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._reclaiming: asyncio.Task[None] | None = None
+        """Claiming this node's tables again after its lease lapsed while NATS did not answer (``reclaim``)."""
         self._routers: weakref.WeakSet[Router] = weakref.WeakSet()
         """This node's connections to the tables (``route``): those at a table this node lets go follow it."""
         self.polls = 0
@@ -194,8 +196,8 @@ class Nodes:
         self.keeper.on_let_go = None
         self.host.registry.elsewhere = None
         await self.games.stop(GAMES_TIMEOUT)
-        await end_tasks(self._tasks)
-        self._tasks = []
+        await end_tasks([*self._tasks, *([self._reclaiming] if self._reclaiming is not None else [])])
+        self._tasks, self._reclaiming = [], None
         if self._sessions_written is not None and self._sessions_written[0].total:
             with contextlib.suppress(*NATS_ERRORS):  # stopping: the record expires with a lease anyway
                 await self.owners.bucket.put(SESSIONS_PREFIX + self.node, NodeSessions().to_bytes(), 1)
@@ -302,6 +304,28 @@ class Nodes:
         if names:
             self.log(f"tables: {plural(len(names), 'table')} let go until this node holds a fresh lease: "
                      f"{', '.join(names)}")
+        self.host.wake()
+
+    def reclaim(self) -> None:
+        """This node took its lease again after it expired while NATS did not answer (``NodeLease.on_lapsed``):
+        meanwhile another node may have taken a table of its, so it claims each again (compare-and-set on the owner
+        record: of it and a node that read the record before, one wins) and lets go those it cannot keep."""
+        if self._reclaiming is None or self._reclaiming.done():
+            self._reclaiming = asyncio.get_running_loop().create_task(self._reclaim())
+
+    async def _reclaim(self) -> None:
+        let_go: list[str] = []
+        for name in [table.name for table in self.host.registry.tables if not table.closed]:
+            try:
+                kept = await self.keeper.claim(name)
+            except NATS_ERRORS:
+                kept = False  # not known to be ours: let go, as a lost lease would
+            if not kept and self.host.registry.table(name) is not None:
+                self.keeper.let_go(name)
+                let_go.append(name)
+        if let_go:
+            self.log(f"tables: {plural(len(let_go), 'table')} taken by another node while NATS did not answer, "
+                     f"let go here: {', '.join(let_go)}")
         self.host.wake()
 
     # -- the lobby, and takeovers ------------------------------------------------------------------------
@@ -492,4 +516,5 @@ async def start_nodes(cluster: Cluster, host: ServerTables, log: Callable[[str],
         raise ClusterUnavailable(f"NATS refused the relay between nodes: {exc}") from None
     cluster.on_reconnect.append(nodes.relay.resend_after_reconnect)  # at once, not at the relay's next round
     cluster.on_lost.append(nodes.step_down)
+    cluster.on_lapsed.append(nodes.reclaim)
     return nodes

@@ -280,6 +280,10 @@ class TableKeeper:
         self._claims[name] = revision
         return True
 
+    def let_go(self, name: str) -> None:
+        """This server no longer owns ``name`` (another took it while its lease lapsed): let go as in ``_step_down``."""
+        self._let_go_table(name)
+
     def let_go_all(self) -> list[str]:
         """This server no longer owns any table (its lease ran out): each open one is let go as in ``_step_down``;
         their names."""
