@@ -247,7 +247,7 @@ def test_the_door_acknowledges_on_its_own_every_few_messages_else_on_its_keys_an
 
 def test_the_doors_keys_past_its_window_are_dropped_and_logged_once():
     relay, remote = door()
-    remote.window = Window(max_messages=2)
+    remote.wire.window = Window(max_messages=2)
     for _ in range(5):
         remote.receive(FLIP)
     assert len(relay.sent) == 2 and remote.dropped_keys == 3 and len(relay.logged) == 1
@@ -364,7 +364,7 @@ async def test_the_owner_acknowledges_a_key_once_the_store_kept_what_it_changed(
 async def test_the_owner_gives_up_a_window_the_door_never_acknowledges_for_a_fresh_snapshot():
     link = HeldLink()
     relay, relayed = owner(link)
-    relayed.window = Window(max_messages=2, counts=relay.counts)
+    relayed.wire.window = Window(max_messages=2, counts=relay.counts)
     for _ in range(3):
         link.out = b"u\n"
         relayed.wanted()
@@ -374,7 +374,7 @@ async def test_the_owner_gives_up_a_window_the_door_never_acknowledges_for_a_fre
     assert (relay.counts.unacknowledged, relay.counts.behind) == (1, 0)  # said in the log at a stop
     relayed.receive(b"P3")
     relayed.receive(b"P99")  # an acknowledgement of a number never sent changes nothing
-    assert len(relayed.window) == 0
+    assert len(relayed.wire.window) == 0
 
 
 # -- both ends over a wire that loses a key --------------------------------------------------------------

@@ -22,7 +22,7 @@ from .relay_wire import (
     OpenRequest,
     out_subject,
 )
-from .sequenced import MAX_WINDOW_MESSAGES, Inbox, Window, WireCounts, decode_ack, decode_numbered, encode_numbered
+from .sequenced import MAX_WINDOW_MESSAGES, NumberedEnd, WireCounts
 
 
 class OwnerRelay(Protocol):
@@ -61,16 +61,13 @@ class Relayed:
         self.link = link
         self.heard = relay.clock()
         self.subject = out_subject(request.door, request.conn)
-        self.window = Window(counts=relay.counts)
-        self.inbox = Inbox(counts=relay.counts)
+        self.wire = NumberedEnd(relay.counts)
         self.dropped = 0
         """Times the door fell so far behind that what it had not acknowledged was given up for a fresh snapshot."""
         self._applied: deque[tuple[int, int]] = deque()
         """(line number, the table's sequence number after it) applied and not yet kept by the store."""
         self._ready = 0
         """The highest number applied with everything it changed kept: what may be acknowledged."""
-        self._acked = 0
-        """The acknowledgement last sent to the door."""
         self._owe_ack = False
         self._scheduled = False
         self._due: asyncio.TimerHandle | None = None
@@ -97,25 +94,23 @@ class Relayed:
             self.ending = True
             self.link.on_output = None
             self._send(END, b"")
-        elif not data and (self._owe_ack or self._ack_ready() > self._acked):
-            self._acked = self._ack_ready()
-            self.relay.send(self.subject, ACK + b"%d" % self._acked)
+        elif not data and (self._owe_ack or self._ack_ready() > self.wire.acked):
+            self.relay.send(self.subject, self.wire.bare(ACK, self._ack_ready()))
         self._owe_ack = False
-        if self.ending and not self.window:
+        if self.ending and not self.wire.window:
             self.end()
 
     def _send(self, kind: bytes, body: bytes) -> None:
-        if kind == LINES and not self.window.fits(body):
+        window = self.wire.window
+        if kind == LINES and not window.fits(body):
             # The door has not acknowledged a window's worth: give it up, and a fresh snapshot follows the gap.
-            self.window.clear()
+            window.clear()
             self.dropped += 1
-            self.window.counts.unacknowledged += 1
+            window.counts.unacknowledged += 1
             self._send(SKIP, b"")
             self.link.receive(encode(Resync()))
             return
-        self._acked = self._ack_ready()
-        number = self.window.add(kind, body, self.relay.clock())
-        self.relay.send(self.subject, encode_numbered(kind, number, self._acked, body))
+        self.relay.send(self.subject, self.wire.numbered(kind, body, self.relay.clock(), self._ack_ready()))
 
     def _ack_ready(self) -> int:
         kept = self.relay.kept(self.table)
@@ -124,26 +119,22 @@ class Relayed:
         return self._ready
 
     def resend(self, after: float | None) -> None:
-        for number, kind, body in self.window.due(self.relay.clock(), after):
-            self.relay.send(self.subject, encode_numbered(kind, number, self._ack_ready(), body))
+        for message in self.wire.again(self.relay.clock(), after, self._ack_ready()):
+            self.relay.send(self.subject, message)
 
     def receive(self, data: bytes) -> None:
         self.heard = self.relay.clock()
         kind = data[:1]
         if kind in (PING, ACK):
-            ack = decode_ack(data)
-            if ack is not None:
-                self.window.ack(ack)
-            if kind == PING or (self.ending and not self.window):
+            self.wire.acknowledged(data)
+            if kind == PING or (self.ending and not self.wire.window):
                 self.wanted()
             return
-        message = decode_numbered(data) if kind in (LINES, CLOSE) else None
-        if message is None:
+        ready = self.wire.take(data) if kind in (LINES, CLOSE) else None
+        if ready is None:
             return
-        self.window.ack(message.ack)
-        ready = self.inbox.accept(message)
         if not ready:
-            self._owe_ack = self._owe_ack or self.inbox.duplicates > 0
+            self._owe_ack = self._owe_ack or self.wire.inbox.duplicates > 0
             self.wanted()
             return
         for line in ready:

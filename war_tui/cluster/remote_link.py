@@ -35,7 +35,7 @@ from .relay_wire import (
     new_conn_id,
     open_subject,
 )
-from .sequenced import Inbox, Numbered, Window, WireCounts, decode_ack, decode_numbered, encode_numbered
+from .sequenced import Numbered, NumberedEnd, WireCounts
 
 
 class DoorRelay(Protocol):
@@ -122,10 +122,7 @@ class RemoteLink:
         """Times the queue fell behind and was dropped."""
         self.dropped_keys = 0
         """Lines of the connection dropped because the owner had a window's worth unacknowledged."""
-        self.window = Window(counts=relay.counts)
-        self.inbox = Inbox(counts=relay.counts)
-        self._acked = 0
-        """The acknowledgement last sent to the owner."""
+        self.wire = NumberedEnd(relay.counts)
         self._queue = LineQueue(max_queued)
         self._behind = False
         """The queue passed its bound: updates are dropped until ``take`` asks the owner for a fresh snapshot."""
@@ -172,7 +169,7 @@ class RemoteLink:
     def receive(self, data: bytes) -> None:
         if self.closed:
             return
-        if not self.window.fits(data):
+        if not self.wire.window.fits(data):
             self.dropped_keys += 1
             if self.dropped_keys == 1:
                 self.relay.log(f"relay: node {self.owner} acknowledges nothing of table {self.table}; "
@@ -181,26 +178,22 @@ class RemoteLink:
         self._send(LINES, data)
 
     def _send(self, kind: bytes, body: bytes) -> None:
-        number = self.window.add(kind, body, self.clock())
-        self._acked = self.inbox.received
-        self.relay.send(self._subject, encode_numbered(kind, number, self._acked, body))
+        self.relay.send(self._subject, self.wire.numbered(kind, body, self.clock(), self.wire.inbox.received))
 
     def _ack(self) -> None:
-        self._acked = self.inbox.received
-        self.relay.send(self._subject, ACK + b"%d" % self._acked)
+        self.relay.send(self._subject, self.wire.bare(ACK, self.wire.inbox.received))
 
     def ping(self) -> None:
         """Still here (the owner lets a quiet relay go), with the acknowledgement of what came."""
-        self._acked = self.inbox.received
-        self.relay.send(self._subject, PING + b"%d" % self._acked)
+        self.relay.send(self._subject, self.wire.bare(PING, self.wire.inbox.received))
 
     def resend(self, after: float | None) -> None:
-        for number, kind, body in self.window.due(self.clock(), after):
-            self.relay.send(self._subject, encode_numbered(kind, number, self.inbox.received, body))
+        for message in self.wire.again(self.clock(), after, self.wire.inbox.received):
+            self.relay.send(self._subject, message)
 
     def unacknowledged(self) -> list[bytes]:
         """The connection's lines the owner never acknowledged, oldest first (for the table's next owner)."""
-        return self.window.bodies(LINES)
+        return self.wire.window.bodies(LINES)
 
     def deliver(self, data: bytes) -> None:
         """What the owner sent."""
@@ -210,21 +203,17 @@ class RemoteLink:
         if kind in (ACK, GONE):
             self._unnumbered(kind, data)
             return
-        message = decode_numbered(data) if kind in (LINES, SKIP, END, MOVE) else None
-        if message is None:
+        duplicates = self.wire.inbox.duplicates
+        ready = self.wire.take(data, skip=kind == SKIP) if kind in (LINES, SKIP, END, MOVE) else None
+        if ready is None:
             return
-        self.window.ack(message.ack)
-        duplicates = self.inbox.duplicates
-        ready = self.inbox.accept(message, skip=kind == SKIP)
-        if self.inbox.duplicates != duplicates:
+        if self.wire.inbox.duplicates != duplicates:
             self._ack()  # the owner sent it again: it missed the acknowledgement
         self._apply(ready)
 
     def _unnumbered(self, kind: bytes, data: bytes) -> None:
         if kind == ACK:
-            ack = decode_ack(data)
-            if ack is not None:
-                self.window.ack(ack)
+            self.wire.acknowledged(data)
         elif self.on_moved is not None:  # GONE: the owner let the connection go (a fault, not the player's leaving)
             self._queue.clear()  # it reaches the table again, wherever it is served: its seat waits there as it was
             self.detach()
@@ -248,7 +237,7 @@ class RemoteLink:
                 return
             if update.body:
                 self._queue_lines(update.body)
-        if self.inbox.received - self._acked >= ACK_EVERY:
+        if self.wire.inbox.received - self.wire.acked >= ACK_EVERY:
             self._ack()
         if was_empty and self._queue and self.on_output is not None:
             self.on_output()
@@ -259,7 +248,7 @@ class RemoteLink:
         if not self._queue.fits(body):
             self._queue.clear()
             self.dropped += 1
-            self.window.counts.behind += 1
+            self.wire.window.counts.behind += 1
             self._behind = True
             if self.on_output is not None:
                 self.on_output()

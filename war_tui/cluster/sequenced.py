@@ -200,3 +200,48 @@ class Inbox:
             ready.append(held)
             self.received += 1
         return ready
+
+
+class NumberedEnd:
+    """One end of a relayed connection, both ways: what it sends, numbered and kept until the other end acknowledges
+    it (``window``), what it takes, once and in order (``inbox``), and the acknowledgement it last sent (``acked``).
+
+    The owner's side (``relayed.Relayed``) and the door's (``remote_link.RemoteLink``) are each one; they differ only
+    in what they acknowledge (the door what it took, the owner what the store kept of what it applied), so each call
+    names it."""
+
+    def __init__(self, counts: WireCounts) -> None:
+        self.window = Window(counts=counts)
+        self.inbox = Inbox(counts=counts)
+        self.acked = 0
+        """The acknowledgement last sent to the other end."""
+
+    def numbered(self, kind: bytes, body: bytes, now: float, ack: int) -> bytes:
+        """A message to send, numbered and kept until acknowledged, carrying ``ack``."""
+        number = self.window.add(kind, body, now)
+        self.acked = ack
+        return encode_numbered(kind, number, ack, body)
+
+    def bare(self, kind: bytes, ack: int) -> bytes:
+        """An unnumbered message (an acknowledgement, a ping) carrying ``ack``."""
+        self.acked = ack
+        return kind + b"%d" % ack
+
+    def again(self, now: float, after: float | None, ack: int) -> list[bytes]:
+        """The messages to send again (``Window.due``), each carrying ``ack``."""
+        return [encode_numbered(kind, number, ack, body) for number, kind, body in self.window.due(now, after)]
+
+    def acknowledged(self, data: bytes) -> None:
+        """An unnumbered message from the other end: what it acknowledges is no longer kept."""
+        ack = decode_ack(data)
+        if ack is not None:
+            self.window.ack(ack)
+
+    def take(self, data: bytes, *, skip: bool = False) -> list[Numbered] | None:
+        """What to apply now, in order, of the numbered message ``data`` and those held for it (``Inbox.accept``),
+        its acknowledgement noted; None for a malformed message."""
+        message = decode_numbered(data)
+        if message is None:
+            return None
+        self.window.ack(message.ack)
+        return self.inbox.accept(message, skip=skip)
