@@ -7,7 +7,9 @@ leader handles first is NATS's race, so only a stand-in makes each order happen 
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 
 from support.waiting import until
 
@@ -46,6 +48,20 @@ class Bucket:
         self.keys[key] = Record(None, self.revision)
 
 
+@contextlib.asynccontextmanager
+async def renewing(bucket: Bucket, name: str = "na") -> AsyncIterator[tuple[NodeLease, list[str]]]:
+    """A node's lease taken and renewed as a server renews it; what it told (``lost``, ``lapsed``), in order."""
+    told: list[str] = []
+    lease = NodeLease(bucket, name, MIN_LEASE, on_lost=lambda: told.append("lost"),  # type: ignore[arg-type]
+                      on_lapsed=lambda: told.append("lapsed"))
+    await lease.take()
+    lease.start()
+    try:
+        yield lease, told
+    finally:
+        await lease.stop(release=False)
+
+
 async def lease_through_silence(bucket: Bucket, lease: NodeLease) -> None:
     """NATS stops answering until the lease's renewals have met it, and its key expires meanwhile."""
     bucket.answering = False
@@ -56,37 +72,23 @@ async def lease_through_silence(bucket: Bucket, lease: NodeLease) -> None:
 
 async def test_a_lease_that_expired_while_nats_elected_a_leader_is_taken_again_not_lost():
     bucket = Bucket()
-    lapsed: list[bool] = []
-    lost: list[bool] = []
-    lease = NodeLease(bucket, "na", MIN_LEASE, on_lost=lambda: lost.append(True),
-                      on_lapsed=lambda: lapsed.append(True))
-    await lease.take()
-    lease.start()
-    try:
+    async with renewing(bucket) as (lease, told):
         await lease_through_silence(bucket, lease)
-        await until(lambda: lapsed or lost, what="the renewals never reached NATS again")
-        assert (lapsed, lost, lease.lost) == ([True], [], False), "the node keeps its lease, and so its tables"
+        await until(lambda: told, what="the renewals never reached NATS again")
+        assert (told, lease.lost) == (["lapsed"], False), "the node keeps its lease, and so its tables"
         record = bucket.keys[node_key("na")]
         assert record.value is not None and json.loads(record.value)["node"] == "na"
         assert lease.held
-    finally:
-        await lease.stop(release=False)
 
 
 async def test_a_lease_another_wrote_over_meanwhile_is_lost_as_ever():
     bucket = Bucket()
-    lost: list[bool] = []
-    lease = NodeLease(bucket, "na", MIN_LEASE, on_lost=lambda: lost.append(True))
-    await lease.take()
-    lease.start()
-    try:
+    async with renewing(bucket) as (lease, told):
         await lease_through_silence(bucket, lease)
         marker = bucket.keys[node_key("na")].revision
         await bucket.write(node_key("na"), b'{"node": "na", "incarnation": "another run"}', marker)
-        await until(lambda: lost, what="the node never learned its lease was gone")
-        assert lease.lost and lease.lapses == 0
-    finally:
-        await lease.stop(release=False)
+        await until(lambda: told, what="the node never learned its lease was gone")
+        assert told == ["lost"] and lease.lost and lease.lapses == 0
 
 
 async def test_a_silent_node_whose_lease_expired_loses_it():
