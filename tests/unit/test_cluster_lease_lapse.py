@@ -52,7 +52,7 @@ class Bucket:
 async def renewing(bucket: Bucket, name: str = "na") -> AsyncIterator[tuple[NodeLease, list[str]]]:
     """A node's lease taken and renewed as a server renews it; what it told (``lost``, ``lapsed``), in order."""
     told: list[str] = []
-    lease = NodeLease(bucket, name, MIN_LEASE, on_lost=lambda: told.append("lost"),  # type: ignore[arg-type]
+    lease = NodeLease(bucket, name, MIN_LEASE, on_lost=lambda: told.append("lost"),  # type: ignore[arg-type]  # a stand-in LeaseBucket
                       on_lapsed=lambda: told.append("lapsed"))
     await lease.take()
     lease.start()
