@@ -322,6 +322,7 @@ class Nodes:
                 kept = False  # not known to be ours: let go, as a lost lease would
             if not kept and self.host.registry.table(name) is not None:
                 self.keeper.let_go(name)
+                self._written.pop(name, None)  # the entry stays, for the node that took the table to write its own
                 let_go.append(name)
         if let_go:
             self.log(f"tables: {plural(len(let_go), 'table')} taken by another node while NATS did not answer, "
