@@ -15,8 +15,9 @@ from contextlib import asynccontextmanager
 
 import pytest
 import pytest_asyncio
-from ssh_support import TIMEOUT, InProcessServer, connect, start_server, until, wait_gone
-from web_support import CHROMIUM, CHROMIUM_ARGS, open_door, origin
+from ssh_support import TIMEOUT, InProcessServer, connect, until, wait_gone
+from ssh_support.players import Player
+from web_support import CHROMIUM, CHROMIUM_ARGS, origin, served
 from web_tab import GAME_TIMEOUT, SCREENSHOTS, Tab
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
@@ -57,9 +58,7 @@ async def context(chromium):
 
 async def test_a_browser_plays_solo_with_space_and_a_click_and_its_tab_closing_ends_the_game(tmp_path, monkeypatch, context):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME)
-    door = await open_door(srv.server)
-    try:
+    async with served(tmp_path, {"argv": GAME}) as (srv, door):
         tab = await Tab(await context.new_page()).play(origin(door) + "/", "ann", shot="web-join.png")
         await tab.until(r"Battle 1 · Wars|Player 1 26")
         await tab.page.keyboard.press("Space")
@@ -75,18 +74,13 @@ async def test_a_browser_plays_solo_with_space_and_a_click_and_its_tab_closing_e
         assert await wait_gone(pid)  # the game ended with the tab
         await until(lambda: not door.sessions)
         assert any(line.startswith("web disconnect") and "client left" in line for line in srv.logs)
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
 async def test_the_page_opens_on_a_running_game_whose_keys_flip_the_name_box_plays_under_a_name_and_shift_tab_leaves(
     tmp_path, monkeypatch, context,
 ):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME)
-    door = await open_door(srv.server)
-    try:
+    async with served(tmp_path, {"argv": GAME}) as (srv, door):
         tab = Tab(await context.new_page())
         await tab.page.goto(origin(door) + "/")  # nothing typed, nothing clicked
         await tab.until(r"Battle 1 · Wars|Player 1 26")
@@ -109,16 +103,11 @@ async def test_the_page_opens_on_a_running_game_whose_keys_flip_the_name_box_pla
         await tab.page.keyboard.press("Shift+Tab")
         assert await tab.page.evaluate("document.activeElement.textContent") == "Solo game"
         assert not tab.policy_violations(), tab.policy_violations()[:2]
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
 async def test_after_q_the_keyboard_is_on_play_again_and_enter_starts_a_new_game(tmp_path, monkeypatch, context):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME)
-    door = await open_door(srv.server)
-    try:
+    async with served(tmp_path, {"argv": GAME}) as (srv, door):
         tab = Tab(await context.new_page(), srv.logs, door)
         await tab.page.goto(origin(door) + "/")
         await tab.until(r"Battle 1 · Wars|Player 1 26")
@@ -131,62 +120,36 @@ async def test_after_q_the_keyboard_is_on_play_again_and_enter_starts_a_new_game
         assert await tab.focused() == "xterm-helper-textarea"  # and back on the new game's terminal
         await tab.page.keyboard.press("Space")
         await tab.until(r"^│\s+1\s.*\d+·\d+")  # which plays
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
-class SshPlayer:
-    """An asyncssh client at a table, its screen read through a terminal emulator."""
+class SshPlayer(Player):
+    """An asyncssh client at a table, its screen read through a terminal emulator; when it never shows what a test
+    waits for, the pages at its table are described too."""
 
     def __init__(self, conn, process, size) -> None:
-        import pyte
-
+        super().__init__(conn, process, size)
         self.witnesses: list[Tab] = []
         """Pages at the same table, described when this screen never shows what a test waits for."""
 
-        self.conn = conn
-        self.process = process
-        self.screen = pyte.Screen(*size)
-        self.stream = pyte.ByteStream(self.screen)
-        self.pump = asyncio.ensure_future(self._read())
-
-    async def _read(self) -> None:
-        while chunk := await self.process.stdout.read(65536):
-            self.stream.feed(chunk)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(row.rstrip() for row in self.screen.display)
-
-    async def until(self, pattern: str) -> str:
-        deadline = asyncio.get_running_loop().time() + GAME_TIMEOUT / 1000
-        while not re.search(pattern, self.text, re.M):
-            if asyncio.get_running_loop().time() >= deadline:
-                pages = [f"{await tab.screen()}\n{await tab.circumstances()}" for tab in self.witnesses]
-                raise AssertionError("\n".join([f"no {pattern!r} over SSH:\n{self.text}", *pages]))
-            await asyncio.sleep(0.1)
-        return self.text
+    async def until(self, pattern: str, timeout: float = GAME_TIMEOUT / 1000) -> re.Match:
+        try:
+            return await super().until(pattern, timeout)
+        except AssertionError as missing:
+            pages = [f"{await tab.screen()}\n{await tab.circumstances()}" for tab in self.witnesses]
+            raise AssertionError("\n".join([str(missing), *pages])) from None
 
 
 @asynccontextmanager
 async def sam_at_oak(tmp_path, monkeypatch) -> AsyncIterator[tuple[InProcessServer, WebDoor, SshPlayer]]:
     """A server with the real game and its web door; sam seated at table oak over SSH."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
-    door = await open_door(srv.server, max_sessions_per_address=8)
-    conn = None
-    try:
+    async with served(tmp_path, {"argv": GAME, **MANY}, max_sessions_per_address=8) as (srv, door):
         conn = await connect(srv.port, None, username="sam")
         process = await conn.create_process("table oak", term_type="xterm-256color", term_size=(110, 34), encoding=None)
         sam = SshPlayer(conn, process, (110, 34))
+        srv.people.append(sam)
         await sam.until(r"Table oak · sam \(you\)")
         yield srv, door, sam
-    finally:
-        if conn is not None:
-            conn.close()
-        await door.stop()
-        await srv.server.stop()
 
 
 def battle_line(text: str, battle: int) -> str:
@@ -208,7 +171,7 @@ async def test_a_browser_and_an_ssh_player_share_a_table_and_a_second_tab_watche
         await ann.page.keyboard.press("Space")
         await sam.until(r"ann flipped")
         sam.process.stdin.write(b" ")
-        seen_over_ssh = battle_line(await sam.until(r"^│\s+1\s.*\d+·\d+"), 1)
+        seen_over_ssh = battle_line((await sam.until(r"^│\s+1\s.*\d+·\d+")).string, 1)
         assert battle_line(await ann.until(r"^│\s+1\s.*\d+·\d+"), 1) == seen_over_ssh  # the same battle
         assert battle_line(await cy.until(r"^│\s+1\s.*\d+·\d+"), 1) == seen_over_ssh
         SCREENSHOTS.mkdir(exist_ok=True)
@@ -220,52 +183,44 @@ async def test_a_browser_and_an_ssh_player_share_a_table_and_a_second_tab_watche
 async def test_a_page_from_another_site_cannot_open_a_game(tmp_path, context):
     from aiohttp import web
 
-    srv = await start_server(tmp_path, None)
-    door = await open_door(srv.server)
-    # Another site (another port here) whose page tries the game's socket.
-    async def elsewhere_page(request):
-        return web.Response(text="<!doctype html><title>elsewhere</title>", content_type="text/html")
+    async with served(tmp_path) as (srv, door):
+        # Another site (another port here) whose page tries the game's socket.
+        async def elsewhere_page(request):
+            return web.Response(text="<!doctype html><title>elsewhere</title>", content_type="text/html")
 
-    elsewhere = web.Application()
-    elsewhere.router.add_get("/", elsewhere_page)
-    runner = web.AppRunner(elsewhere, shutdown_timeout=0.5)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    other = f"http://127.0.0.1:{runner.addresses[0][1]}"
-    try:
-        page = await context.new_page()
-        await page.goto(other + "/")
-        code = await page.evaluate(
-            """(url) => new Promise((done) => {
-                const socket = new WebSocket(url);
-                socket.onopen = () => done("open");
-                socket.onclose = (event) => done(event.code);
-            })""",
-            f"ws://127.0.0.1:{door.port}/ws",
-        )
-        assert code == 1006, srv.logs  # the handshake was refused
-        assert any(f"refused: origin '{other}'" in line for line in srv.logs), srv.logs
-        assert not door.sessions
-    finally:
-        await runner.cleanup()
-        await door.stop()
-        await srv.server.stop()
+        elsewhere = web.Application()
+        elsewhere.router.add_get("/", elsewhere_page)
+        runner = web.AppRunner(elsewhere, shutdown_timeout=0.5)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        other = f"http://127.0.0.1:{runner.addresses[0][1]}"
+        try:
+            page = await context.new_page()
+            await page.goto(other + "/")
+            code = await page.evaluate(
+                """(url) => new Promise((done) => {
+                    const socket = new WebSocket(url);
+                    socket.onopen = () => done("open");
+                    socket.onclose = (event) => done(event.code);
+                })""",
+                f"ws://127.0.0.1:{door.port}/ws",
+            )
+            assert code == 1006, srv.logs  # the handshake was refused
+            assert any(f"refused: origin '{other}'" in line for line in srv.logs), srv.logs
+            assert not door.sessions
+        finally:
+            await runner.cleanup()
 
 
 async def test_the_lobby_is_reachable_by_its_address(tmp_path, monkeypatch, context):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME)
-    door = await open_door(srv.server)
-    try:
+    async with served(tmp_path, {"argv": GAME}) as (srv, door):
         tab = await Tab(await context.new_page()).play(origin(door) + "/tables", "ann")
         await tab.until(r"[Tt]ables")
         await asyncio.wait_for(until(lambda: any("lobby" in line for line in srv.logs)), TIMEOUT)
         SCREENSHOTS.mkdir(exist_ok=True)
         await tab.page.screenshot(path=str(SCREENSHOTS / "web-lobby.png"))
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
 class LineTab:
@@ -301,9 +256,7 @@ class LineTab:
 
 async def test_the_plain_text_page_is_linked_first_and_plays_by_enter_in_a_live_log(tmp_path, monkeypatch, context):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=(*GAME, "--seed", "3"))
-    door = await open_door(srv.server)
-    try:
+    async with served(tmp_path, {"argv": (*GAME, "--seed", "3")}) as (srv, door):
         page = await context.new_page()
         await page.goto(origin(door) + "/")
         first = await page.evaluate(
@@ -339,9 +292,6 @@ async def test_the_plain_text_page_is_linked_first_and_plays_by_enter_in_a_live_
         assert not [line for line in tab.console if "Content Security Policy" in line], tab.console
         await until(lambda: not door.sessions)
         assert any(line.startswith("web connect") and "line mode" in line for line in srv.logs)
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
 async def test_a_line_page_player_and_a_full_screen_ssh_player_share_a_table(tmp_path, monkeypatch, context):
@@ -352,7 +302,7 @@ async def test_a_line_page_player_and_a_full_screen_ssh_player_share_a_table(tmp
         await ann.page.keyboard.press("Enter")  # the focus is in the box: Enter flips
         await sam.until(r"ann flipped")
         sam.process.stdin.write(b" ")
-        seen_over_ssh = battle_line(await sam.until(r"^│\s+1\s.*\d+·\d+"), 1)
+        seen_over_ssh = battle_line((await sam.until(r"^│\s+1\s.*\d+·\d+")).string, 1)
         heard = await ann.until(r" beats | takes ")
         counts = re.search(r"[Ss]am has (\d+), you have (\d+)\.$", heard)
         assert counts, heard
@@ -363,9 +313,7 @@ async def test_a_line_page_player_and_a_full_screen_ssh_player_share_a_table(tmp
 
 
 async def test_the_plain_text_page_keeps_only_its_last_sentences(tmp_path, context):
-    srv = await start_server(tmp_path, None)  # the stand-in game: one sentence ("KEY 79") per character typed
-    door = await open_door(srv.server)
-    try:
+    async with served(tmp_path) as (srv, door):  # the stand-in game: one sentence ("KEY 79") per character typed
         tab = await LineTab(await context.new_page()).play(origin(door) + "/line", "ann")
         await tab.until(r"^READY$")
         for _ in range(2):
@@ -378,9 +326,6 @@ async def test_the_plain_text_page_keeps_only_its_last_sentences(tmp_path, conte
         said = await tab.said()
         assert len(said) == 200 and said[-1] == "KEY 0a" and "READY" not in said  # the oldest went
         assert await tab.focused() == "say"
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
 PHONES = {"portrait": (360, 640), "landscape": (640, 360), "small": (420, 320)}
@@ -411,9 +356,7 @@ async def fits_the_screen(page) -> None:
 @pytest.mark.parametrize("phone", list(PHONES), indirect=True)
 async def test_a_phone_shows_the_whole_board_and_plays_by_taps_and_the_key_bar(tmp_path, monkeypatch, phone, request):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME)
-    door = await open_door(srv.server)
-    try:
+    async with served(tmp_path, {"argv": GAME}) as (srv, door):
         tab = Tab(await phone.new_page(), srv.logs, door)
         await tab.page.goto(origin(door) + "/")
         text = await tab.until(r"Player 1 26|enlarge")
@@ -442,17 +385,12 @@ async def test_a_phone_shows_the_whole_board_and_plays_by_taps_and_the_key_bar(t
                     raise
                 await asyncio.sleep(0.1)
         assert not tab.policy_violations(), tab.policy_violations()[:2]
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
 @pytest.mark.parametrize("phone", ["portrait"], indirect=True)
 async def test_the_plain_text_page_fits_a_phone_held_upright(tmp_path, monkeypatch, phone):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME)
-    door = await open_door(srv.server)
-    try:
+    async with served(tmp_path, {"argv": GAME}) as (srv, door):
         tab = await LineTab(await phone.new_page()).play(origin(door) + "/line", "ann")
         await tab.until(r"^Keys: enter flips")
         await tab.page.get_by_role("button", name="Flip (Enter)").tap()
@@ -461,9 +399,6 @@ async def test_the_plain_text_page_fits_a_phone_held_upright(tmp_path, monkeypat
         assert wide[0] <= wide[1], wide  # no sideways scrolling
         SCREENSHOTS.mkdir(exist_ok=True)
         await tab.page.screenshot(path=str(SCREENSHOTS / "web-phone-line.png"))
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
 @pytest.mark.parametrize(("size", "says"), [
@@ -472,10 +407,8 @@ async def test_the_plain_text_page_fits_a_phone_held_upright(tmp_path, monkeypat
 ])
 async def test_where_no_font_size_fits_the_board_the_page_says_what_to_do(tmp_path, monkeypatch, chromium, size, says):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME)
-    door = await open_door(srv.server)
-    context = await chromium.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True, is_mobile=True)
-    try:
+    async with served(tmp_path, {"argv": GAME}) as (srv, door), \
+            await chromium.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True, is_mobile=True) as context:
         tab = Tab(await context.new_page(), srv.logs, door)
         await tab.page.goto(origin(door) + "/")
         notice = tab.page.locator("#fit")
@@ -484,10 +417,6 @@ async def test_where_no_font_size_fits_the_board_the_page_says_what_to_do(tmp_pa
         box, window = await notice.bounding_box(), tab.page.viewport_size
         assert box["width"] >= window["width"] - 8, box  # over the terminal's whole width: the game's notice is hidden
         assert await tab.page.locator("#keys").is_visible()
-    finally:
-        await context.close()
-        await door.stop()
-        await srv.server.stop()
 
 
 @pytest.mark.parametrize("phone", ["portrait"], indirect=True)
@@ -495,9 +424,7 @@ async def test_a_phone_at_a_table_sends_an_emote_and_opens_and_closes_the_help_f
     tmp_path, monkeypatch, phone,
 ):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME)
-    door = await open_door(srv.server)
-    try:
+    async with served(tmp_path, {"argv": GAME}) as (srv, door):
         tab = await Tab(await phone.new_page(), srv.logs, door).play(origin(door) + "/table/oak", "ann")
         await tab.until(r"oak · ann \(you\)")  # "Table oak" where the line has room
         assert await tab.focused() != "name"  # the name box let go: the phone's keyboard no longer covers the board
@@ -518,17 +445,12 @@ async def test_a_phone_at_a_table_sends_an_emote_and_opens_and_closes_the_help_f
             assert asyncio.get_running_loop().time() < deadline, text
             await asyncio.sleep(0.1)
         await tab.until(r"oak · ann \(you\)")
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
 @pytest.mark.parametrize("phone", ["portrait"], indirect=True)
 async def test_a_phone_in_the_lobby_sits_at_a_table_with_the_key_bar(tmp_path, monkeypatch, context, phone):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
-    door = await open_door(srv.server, max_sessions_per_address=8)
-    try:
+    async with served(tmp_path, {"argv": GAME, **MANY}, max_sessions_per_address=8) as (srv, door):
         sam = await Tab(await context.new_page(), srv.logs, door).play(origin(door) + "/table/oak", "sam")
         await sam.until(r"Table oak · sam \(you\)")
         ann = await Tab(await phone.new_page(), srv.logs, door).play(origin(door) + "/tables", "ann")
@@ -536,18 +458,13 @@ async def test_a_phone_in_the_lobby_sits_at_a_table_with_the_key_bar(tmp_path, m
         await ann.page.get_by_role("button", name="Sit (Enter)").tap()
         await ann.until(r"oak · .*ann \(you\)")  # the lobby's Enter: she sits across from sam
         await sam.until(r"Table oak · sam \(you\) to flip · ann to flip")
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
 async def test_a_tablet_shows_the_key_bar_and_its_keyboard_plays_from_the_first_key(tmp_path, monkeypatch, chromium):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     # Seed 3 opens with two battles and no war: a flip during a war being laid shows the war whole instead.
-    srv = await start_server(tmp_path, None, argv=(*GAME, "--seed", "3"))
-    door = await open_door(srv.server)
-    context = await chromium.new_context(viewport={"width": 1024, "height": 768}, has_touch=True, is_mobile=True)
-    try:
+    async with served(tmp_path, {"argv": (*GAME, "--seed", "3")}) as (srv, door), \
+            await chromium.new_context(viewport={"width": 1024, "height": 768}, has_touch=True, is_mobile=True) as context:
         tab = Tab(await context.new_page(), srv.logs, door)
         await tab.page.goto(origin(door) + "/")
         await tab.until(r"Battle 0 · ")
@@ -557,7 +474,3 @@ async def test_a_tablet_shows_the_key_bar_and_its_keyboard_plays_from_the_first_
         assert await tab.focused() == "xterm-helper-textarea"  # the next keys go straight to the game
         await tab.page.keyboard.press("Space")
         await tab.until(r"Battle 2 · ")
-    finally:
-        await context.close()
-        await door.stop()
-        await srv.server.stop()

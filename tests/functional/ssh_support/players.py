@@ -12,7 +12,7 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pyte
+from support.glass import Glass as Glass  # the tests' one terminal screen
 from support.present import present
 
 from ssh_support import TIMEOUT, InProcessServer, PtyClient, connect, start_server
@@ -41,40 +41,8 @@ async def openssh_at_oak(tmp_path: Path, port: int, user: str = "ann"):
         yield client
 
 
-class Glass:
-    """What a terminal shows: a client's output fed through a terminal emulator as it arrives."""
-
-    def __init__(self, size: tuple[int, int]) -> None:
-        self.screen = pyte.Screen(*size)
-        self.stream = pyte.ByteStream(self.screen)
-        self.raw = bytearray()
-
-    def feed(self, data: bytes) -> None:
-        self.raw += data
-        self.stream.feed(data)
-
-    @property
-    def rows(self) -> list[str]:
-        return [row.rstrip() for row in self.screen.display]
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.rows)
-
-    def find(self, pattern: str) -> re.Match | None:
-        return re.search(pattern, self.text, re.M)
-
-    async def until(self, pattern: str, timeout: float = GAME_TIMEOUT) -> re.Match:
-        deadline = asyncio.get_running_loop().time() + timeout
-        while (found := self.find(pattern)) is None:
-            if asyncio.get_running_loop().time() > deadline:
-                raise AssertionError(f"no {pattern!r} on the screen:\n{self.text}")
-            await asyncio.sleep(0.05)
-        return found
-
-
 class Player:
-    """An asyncssh client on a pty whose screen is read through ``Glass``."""
+    """An asyncssh client on a pty whose screen is read through ``Glass``: the tests' SSH player with a screen."""
 
     def __init__(self, conn, process, size) -> None:
         self.conn = conn
@@ -85,6 +53,14 @@ class Player:
     async def _read(self) -> None:
         while chunk := await self.process.stdout.read(65536):
             self.glass.feed(chunk)
+
+    @property
+    def text(self) -> str:
+        return self.glass.text
+
+    async def until(self, pattern: str, timeout: float = GAME_TIMEOUT) -> re.Match:
+        """Wait until ``pattern`` is on this player's screen."""
+        return await self.glass.until(pattern, timeout)
 
     def type(self, keys: bytes) -> None:
         self.process.stdin.write(keys)
