@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Container
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
@@ -35,6 +34,7 @@ from .components.game_footer import GameFooter
 from .components.packet import Packet
 from .components.pile import Pile
 from .components.status import StatusLine
+from .components.table_grid import TableGrid
 from .components.trend import CountTrend
 from .controllers.base import AtTable, Controller, Kind
 from .table_bindings import SEAT_FLIP_BINDINGS, TABLE_BINDINGS
@@ -60,6 +60,8 @@ class Board(Screen[None]):
     statistics, help and quit are the app's."""
 
     BINDINGS: ClassVar[list[BindingType]] = [binding for binding in EVERY_KEY if the_boards(binding)]
+    BLANK: ClassVar[bool] = True
+    """Its widgets cover every cell of it, so it draws nothing of its own (a frame renders it whole)."""
 
     deal: var[DealView | None] = var(None)
     """The game on the table (None before the first deal)."""
@@ -147,7 +149,7 @@ class Board(Screen[None]):
             yield RequestsLine(id="requests").data_bind(Board.requests)
         # One container on the board: the table's grid, the packets in its left column, the pile across both rows
         # on the right (the top packet, the pile, the bottom packet, in that order); a frame repaints what changed.
-        with Container(id="table"):
+        with TableGrid(id="table"):
             yield Packet(Side.P1, names, g, id="packet-p1").data_bind(Board.names, **shown)
             hints = TWO_PLAYER_HINTS if self.local else SOLO_HINTS
             yield Pile(names, g, hints=hints, id="pile").data_bind(Board.battle, Board.shown_steps, Board.names)
