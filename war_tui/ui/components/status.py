@@ -50,7 +50,10 @@ class StatusLine(LineWidget):
         self.redraw()
 
     def watch_on_pile(self) -> None:
-        self.redraw()
+        """The pile's battle shows only while a war is laid; else the line tells the settled battle (its own
+        watcher redraws), so a battle is drawn once, not once for the pile and again for the outcome."""
+        if self.shown_steps is not None:
+            self.redraw()
 
     def watch_shown_steps(self) -> None:
         self.redraw()
