@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import pyte
+from support.glass import Glass
 
 CTRL_L = b"\x0c"
 JUNK = "¤"
 """A character the game never draws."""
 
 
-def garble(screen: pyte.Screen, stream: pyte.ByteStream) -> None:
-    """Junk over every row of ``screen`` (on what the game drew and on its blanks), the footer row erased,
-    and the pen left reversed: as another program writing to the terminal would leave it."""
+def garble(glass: Glass) -> None:
+    """Junk over every row of ``glass`` (on what the game drew and on its blanks), the footer row erased,
+    and the pen left reversed: as another program writing to the terminal would leave it (never counted as
+    what the game wrote)."""
+    screen = glass.screen
     junk = "".join(f"\x1b[{row};{1 + (row * 7) % max(1, screen.columns - 12)}H{JUNK * 10}"
                    for row in range(1, screen.lines + 1))
-    stream.feed(f"{junk}\x1b[{screen.lines};1H\x1b[2K\x1b[7m".encode())
-
-
-def rows(screen: pyte.Screen) -> list[str]:
-    return [row.rstrip() for row in screen.display]
+    glass.stream.feed(f"{junk}\x1b[{screen.lines};1H\x1b[2K\x1b[7m".encode())
 
 
 def mended(before: list[str], after: list[str]) -> bool:

@@ -7,9 +7,9 @@ import os
 import subprocess
 import sys
 
-import pyte
 import pytest
 from cli_helpers import war_tui_on_pty
+from support.glass import Glass
 
 TIMEOUT = 30
 
@@ -119,10 +119,9 @@ def board_on_screen(env_changes: dict[str, str | None]) -> list[str]:
     unset = {name: None for name in os.environ if name.startswith(("LC_", "LANG", "PYTHONUTF8", "PYTHONCOERCE"))}
     code, text = started_on_pty({**unset, "TERM": "xterm-256color", **env_changes}, keys=b"q")
     assert code == 0, text
-    screen = pyte.Screen(80, 24)
-    stream = pyte.Stream(screen)
-    stream.feed(text[: text.index("\x1b[?1049l")])  # up to the game's leaving the alternate screen
-    rows = [row.rstrip() for row in screen.display]
+    glass = Glass((80, 24))
+    glass.feed(text[: text.index("\x1b[?1049l")])  # up to the game's leaving the alternate screen
+    rows = glass.rows
     assert any("Battle" in row for row in rows), "\n".join(rows)
     return rows
 

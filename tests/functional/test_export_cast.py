@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pyte
 import pytest
 from cli_helpers import run_main
+from support.glass import Glass
 
 from war_tui.core.engine import Game
 from war_tui.core.rules import Rules
@@ -37,16 +37,15 @@ def stats_db(tmp_path: Path) -> Path:
     return path
 
 
-def played(cast: str) -> tuple[dict, list[list], pyte.Screen]:
+def played(cast: str) -> tuple[dict, list[list], Glass]:
     """The header, the events, and the screen they leave."""
     lines = cast.splitlines()
     header = json.loads(lines[0])
     events = [json.loads(line) for line in lines[1:]]
-    screen = pyte.Screen(header["width"], header["height"])
-    stream = pyte.Stream(screen)
+    glass = Glass((header["width"], header["height"]))
     for _, _, text in events:
-        stream.feed(text)
-    return header, events, screen
+        glass.feed(text)
+    return header, events, glass
 
 
 @pytest.mark.parametrize(("speed", "size"), [("8", "40x12"), ("2", "80x24")])
@@ -54,7 +53,7 @@ def test_the_cast_is_asciicast_v2_and_plays_the_whole_game(stats_db: Path, capsy
     code, out, err = run_main(["export", "1", "--format", "cast", "--speed", speed, "--size", size,
                                "--stats-db", str(stats_db)], capsys)
     assert (code, err) == (0, "")
-    header, events, screen = played(out)
+    header, events, glass = played(out)
     width, height = map(int, size.split("x"))
     assert header["version"] == 2 and (header["width"], header["height"]) == (width, height)
     assert isinstance(header["width"], int) and isinstance(header["height"], int)
@@ -72,7 +71,7 @@ def test_the_cast_is_asciicast_v2_and_plays_the_whole_game(stats_db: Path, capsy
     assert times[-1] == pytest.approx(header["duration"])
     assert all(len(event) == 3 and event[1] == "o" and isinstance(event[2], str) for event in events)
     assert len(events) >= 34 + wars  # a frame a battle at least, and more for each war laid step by step
-    text = "\n".join(screen.display)
+    text = glass.text
     assert "battle 34 of 34" in text
     assert "Replay of game 1" in text
     assert "\x1b[?25h" in events[-1][2]  # the cursor given back at the end
@@ -85,16 +84,16 @@ def test_the_cast_of_a_game_file_names_no_game(tmp_path: Path, capsys):
     path.write_text("".join(json_chunks(Replay(SEED, Rules()), ("Ann", "Bob"))))
     code, out, _ = run_main(["export", "--file", str(path), "--format", "cast", "--speed", "8"], capsys)
     assert code == 0
-    _, _, screen = played(out)
-    assert "Replay: Ann v Bob" in "\n".join(screen.display)
+    _, _, glass = played(out)
+    assert "Replay: Ann v Bob" in glass.text
 
 
 def test_ascii_draws_the_recording_in_ascii_characters_only(stats_db: Path, capsys):
     code, out, _ = run_main(["export", "1", "--format", "cast", "--speed", "8", "--size", "40x12", "--ascii",
                              "--stats-db", str(stats_db)], capsys)
     assert code == 0
-    _, _, screen = played(out)
-    text = "\n".join(screen.display)
+    _, _, glass = played(out)
+    text = glass.text
     assert "battle 34 of 34" in text and text.isascii()
 
 

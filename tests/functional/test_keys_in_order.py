@@ -14,9 +14,9 @@ import sys
 import time
 from typing import Any
 
-import pyte
 import pytest
 from cli_helpers import war_tui_on_pty
+from support.glass import Glass
 from textual import events
 from textual.command import CommandPalette
 from textual.widgets import Input
@@ -42,20 +42,6 @@ BURSTS = [
 MY_TABLE = "My Table!"
 
 
-class Screen:
-    """What the terminal shows, fed with everything the game wrote."""
-
-    def __init__(self) -> None:
-        self.screen = pyte.Screen(*SIZE)
-        self.stream = pyte.ByteStream(self.screen)
-        self.fed = 0
-
-    def text(self, written: bytes) -> str:
-        self.stream.feed(written[self.fed:])
-        self.fed = len(written)
-        return "\n".join(row.rstrip() for row in self.screen.display)
-
-
 def searched(text: str) -> str | None:
     """What the palette's search line holds (None: no palette on show)."""
     found = re.search(r"^ *(?:🔎|>) (.*?)[ ▎▏│]*$", text, re.M)
@@ -67,12 +53,13 @@ def typed_in_the_palette(steps: list[tuple[str, str]]) -> list[tuple[str, str | 
     is read once it shows the text the burst should leave (or until the game is given up on). Returns, for
     each burst, what was expected and the search line last seen."""
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(SIZE[0]), "LINES": str(SIZE[1])}
-    screen = Screen()
+    glass = Glass(SIZE)
     seen: list[tuple[str, str | None]] = []
     state: dict[str, Any] = {"step": -1, "since": time.monotonic(), "sent": False}
 
     def react(written: bytes) -> bytes:
-        text = screen.text(written)
+        glass.catch_up(written)
+        text = glass.text
         step = state["step"]
         if step == -1:
             if "Battle" in text and not state["sent"]:
@@ -99,8 +86,8 @@ def typed_in_the_palette(steps: list[tuple[str, str]]) -> list[tuple[str, str | 
     def quit_after(written: bytes) -> bytes:
         keys = react(written)
         if state["step"] >= len(steps) and not keys:
-            text = screen.text(written)
-            return b"q" if searched(text) is None else b""
+            glass.catch_up(written)
+            return b"q" if searched(glass.text) is None else b""
         return keys
 
     code, _ = war_tui_on_pty(["--seed", "1", "--no-stats"], env, TIMEOUT, quit_after)

@@ -8,10 +8,10 @@ import os
 import time
 from dataclasses import dataclass, field
 
-import pyte
 import pytest
 from cli_helpers import war_tui_on_pty
-from redraw_support import CTRL_L, garble, mended, rows
+from redraw_support import CTRL_L, garble, mended
+from support.glass import Glass
 
 pytestmark = [pytest.mark.app, pytest.mark.terminal]
 
@@ -37,19 +37,15 @@ class Steps:
 def redrawn(args: list[str], overlay: bytes = b"", shown_by: str = "") -> tuple[list[str], list[str]]:
     """``war-tui ARGS`` on a terminal: once its board is up (and ``overlay`` typed, ``shown_by`` on show), junk over
     the screen, then ctrl+l. The screen before the junk, and once ctrl+l mended it (or the time was up)."""
-    screen = pyte.Screen(*SIZE)
-    stream = pyte.ByteStream(screen)
-    read = 0
+    glass = Glass(SIZE)
     quiet_since = time.monotonic()
     run = Steps()
 
     def react(seen: bytes) -> bytes:
-        nonlocal read, quiet_since
-        if len(seen) > read:
+        nonlocal quiet_since
+        if len(seen) > len(glass.raw):
             quiet_since = time.monotonic()
-        stream.feed(seen[read:])
-        read = len(seen)
-        shown = rows(screen)
+        shown = glass.catch_up(seen)
         if time.monotonic() - quiet_since < SETTLED:
             return b""
         if run.step == "board" and any("Battle" in row for row in shown) and "Quit" in shown[-1]:
@@ -57,7 +53,7 @@ def redrawn(args: list[str], overlay: bytes = b"", shown_by: str = "") -> tuple[
             return overlay
         if run.step == "overlay" and shown_by in "\n".join(shown):
             run.step, run.before, run.at = "redraw", shown, time.monotonic()
-            garble(screen, stream)
+            garble(glass)
             return CTRL_L
         if run.step == "redraw" and (mended(run.before, shown) or time.monotonic() - run.at > REDRAWN_WITHIN):
             run.step, run.after = "done", shown

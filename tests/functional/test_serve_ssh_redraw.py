@@ -38,7 +38,7 @@ async def garbled_then_ctrl_l(person: Player, shown: str) -> tuple[list[str], li
     await person.glass.until(shown)
     await settled(person)
     before = person.glass.rows
-    garble(person.glass.screen, person.glass.stream)
+    garble(person.glass)
     person.type(CTRL_L)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + GAME_TIMEOUT
