@@ -8,17 +8,13 @@ keeps up), twice, four and eight times as often at 2x, 4x, 8x (+ and -).
 
 from __future__ import annotations
 
-import codecs
-import contextlib
-import os
-import select
 import time
 from collections.abc import Callable
 
 from ..line.sentences import BattleTeller, Voice
 from ..settings.options import DEFAULT_PACE
 from ..stats.replay import Replay
-from .run import READ_SIZE, LineOutput, single_keys
+from .run import LineOutput, run_session
 
 HELP = (
     "enter or n: next battle; p: previous; ] or [: next or previous war; home, end: first, last;"
@@ -230,35 +226,40 @@ class ReplayKeys:
         return _SEQUENCES.get(sequence[1:])
 
 
+class ReplaySession:
+    """The replay (``ReplayLine``) as the line mode's loop runs it (``run_session``): one line an answer."""
+
+    def __init__(self, teller: ReplayLine, clock: Callable[[], float]) -> None:
+        self.teller = teller
+        self.clock = clock
+
+    @property
+    def done(self) -> bool:
+        return self.teller.done
+
+    def keys(self, lines: bool) -> ReplayKeys:
+        return ReplayKeys(lines=lines)
+
+    def opening(self) -> list[str]:
+        return [self.teller.opening(), self.teller.answer("", self.clock())]
+
+    def answer(self, key: str, now: float) -> list[str] | None:
+        return [self.teller.answer(key, now)]
+
+    def due(self) -> float | None:
+        return self.teller.due()
+
+    def tick(self, now: float) -> list[str]:
+        return self.teller.tick(now)
+
+    def input_ended(self) -> list[str]:
+        return []
+
+
 def run_replay_line(
     teller: ReplayLine, fd_in: int, out: LineOutput, *, lines: bool | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> int:
     """Answer keys (or lines) until q, or the input ends with nothing playing; ``lines``: read lines even
     from a terminal (None: lines unless stdin is a terminal)."""
-    with single_keys(fd_in) if not lines else contextlib.nullcontext(False) as one_at_a_time:
-        keys = ReplayKeys(lines=not one_at_a_time)
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        out.say([teller.opening(), teller.answer("", clock())])
-        open_input = True
-        while not teller.done:
-            due = teller.due()
-            if not open_input and due is None:
-                break
-            timeout = None if due is None else max(0.0, due - clock())
-            ready = select.select([fd_in] if open_input else [], [], [], timeout)[0]
-            if ready:
-                try:
-                    data = os.read(fd_in, READ_SIZE)
-                except OSError:  # the terminal went away
-                    data = b""
-                words = keys.feed(decoder.decode(data)) if data else keys.end()
-                if not data:
-                    open_input = False
-                for word in words:
-                    out.say([teller.answer(word, clock())])
-                    if teller.done:
-                        break
-            elif due is not None and clock() >= due:
-                out.say(teller.tick(clock()))
-    return 0
+    return run_session(ReplaySession(teller, clock), fd_in, out, lines=lines, clock=clock)
