@@ -7,7 +7,12 @@ Three parts, medians printed (docs/performance.md has the figures):
   depth and counts must be the engine's, and the JSON export must read back as the same game. Any
   difference is printed and the run fails.
 - **open**: ``war-tui replay`` on a game of about 2,000 battles, in the real app (headless, 80x24), from
-  building the ``Replay`` to the replay screen's first frame with battle 1 on it.
+  building the ``Replay`` to the replay screen's first frame with battle 1 on it; beside it a bare Textual
+  app (``bare_app.py``: a Header, a Static, a Footer) from its construction to its first frame, in the same
+  process, and the ratio of the two.
+- **open from exec**: the same in a fresh process, from the exec to the first frame: ``war-tui replay 1``
+  (its command line parsed, the statistics file read, the game rebuilt, the app headless at 80x24) against
+  the bare Textual app's process (``textual.app`` imported, the app to its first frame), and the ratio.
 - **seek**: End, g 1500, and the next war, each from the key to the frame with that battle on it (the
   pilot's press waits for the app to settle, a fixed cost of its own); then End, Home and the next war
   again as the action alone followed by the whole screen rendered (``export_screenshot``), marked ``*``;
@@ -17,14 +22,17 @@ Three parts, medians printed (docs/performance.md has the figures):
 
     .venv/bin/python benchmarks/replay_speed.py
     .venv/bin/python benchmarks/replay_speed.py --games 1000 --repeats 7
+    .venv/bin/python benchmarks/replay_speed.py --games 0 --repeats 7    # open and seek only
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -35,6 +43,7 @@ from textual import events
 from war_tui.core.engine import Game
 from war_tui.core.events import BattleWon, Event, GameOver
 from war_tui.core.rules import Gather, Rules
+from war_tui.stats import GameRecord, Source, StatsStore
 from war_tui.stats.export import json_chunks, read_game_file
 from war_tui.stats.replay import Replay
 from war_tui.ui.cast import RecordingApp
@@ -123,6 +132,76 @@ async def open_and_seek() -> dict[str, tuple[float, float]]:
     return times
 
 
+async def bare_open() -> dict[str, tuple[float, float]]:
+    """Seconds (wall, CPU) from a bare Textual app's construction to its first frame, as ``open`` is timed."""
+    from bare_app import BareApp
+
+    started, cpu = time.perf_counter(), time.process_time()
+    app = BareApp(0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()  # the first frame is drawn
+        return {"bare open": (time.perf_counter() - started, time.process_time() - cpu)}
+
+
+REPLAY_PROCESS = """
+import asyncio, resource, sys
+sys.path.insert(0, {benchmarks!r})
+from war_tui.cli import build_parser
+from war_tui.commands.replays import game_from_args
+args = build_parser().parse_args(["replay", "1", "--stats-db", {db!r}])
+replay, names = game_from_args(args)
+from war_tui.ui.replay_app import ReplayApp
+from replay_speed import until_shown
+async def run():
+    app = ReplayApp(replay, names, environ={{"LANG": "C.UTF-8", "TERM": "xterm-256color"}}, game_id=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until_shown(pilot, app, 1)
+        use = resource.getrusage(resource.RUSAGE_SELF)
+        print("shown", use.ru_utime + use.ru_stime, flush=True)
+asyncio.run(run())
+"""
+BARE_PROCESS = """
+import asyncio, resource, sys
+sys.path.insert(0, {benchmarks!r})
+from bare_app import BareApp
+async def run():
+    app = BareApp(0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        use = resource.getrusage(resource.RUSAGE_SELF)
+        print("shown", use.ru_utime + use.ru_stime, flush=True)
+asyncio.run(run())
+"""
+
+
+def from_exec(code: str) -> tuple[float, float]:
+    """Seconds (wall, the child's CPU) from starting a Python process running ``code`` to its first frame."""
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    wall = time.perf_counter() - started
+    child.wait(timeout=60)
+    if not line.startswith("shown "):
+        sys.exit(f"the child process drew no frame: {line!r}")
+    return wall, float(line.split()[1])
+
+
+def open_from_exec(folder: str) -> dict[str, tuple[float, float]]:
+    """``war-tui replay 1`` (seed ``LONG_SEED``, recorded in a statistics file) and the bare app, each from exec."""
+    db = str(Path(folder) / "stats.sqlite3")
+    if not Path(db).exists():
+        game = Game.deal(LONG_SEED, Rules())
+        game.start()
+        game.play()
+        assert StatsStore.open(db).record(GameRecord.from_game(game, ("Ann", "Bob"), 60.0, Source.INTERACTIVE))
+    here = str(Path(__file__).resolve().parent)
+    return {"replay exec": from_exec(REPLAY_PROCESS.format(benchmarks=here, db=db)),
+            "bare exec": from_exec(BARE_PROCESS.format(benchmarks=here))}
+
+
 async def key_to_frame() -> dict[str, tuple[float, float]]:
     """Seconds (wall, CPU) from a key posted to the app to the frame with its battle written out."""
     times: dict[str, tuple[float, float]] = {}
@@ -171,17 +250,28 @@ async def until_shown(pilot, app: ReplayApp, battle: int | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=1000, help="games to check against the engine (default 1000)")
+    parser.add_argument("--games", type=int, default=1000,
+                        help="games to check against the engine (default 1000; 0: open and seek only)")
     parser.add_argument("--repeats", type=int, default=5, help="app runs for open and seek (default 5)")
     args = parser.parse_args()
-    games, battles, seconds = exact(args.games)
-    print(f"exact: {games:,} games, {battles:,} battles, every one the engine's; export read back ({seconds:.1f} s)")
-    runs = [{**asyncio.run(open_and_seek()), **asyncio.run(key_to_frame())} for _ in range(args.repeats)]
+    if args.games:
+        games, battles, seconds = exact(args.games)
+        print(f"exact: {games:,} games, {battles:,} battles, every one the engine's; export read back ({seconds:.1f} s)")
+    print(f"load average at the start: {' '.join(f'{load:.1f}' for load in os.getloadavg())}")
+    with tempfile.TemporaryDirectory() as folder:
+        runs = [{**asyncio.run(bare_open()), **asyncio.run(open_and_seek()), **open_from_exec(folder),
+                 **asyncio.run(key_to_frame())} for _ in range(args.repeats)]
+    medians: dict[str, tuple[float, float]] = {}
     for name in runs[0]:
         wall = sorted(run[name][0] * 1000 for run in runs)
         cpu = statistics.median(run[name][1] * 1000 for run in runs)
-        print(f"{name:>9}: median {statistics.median(wall):6.1f} ms wall, {cpu:6.1f} ms CPU"
+        medians[name] = statistics.median(wall), cpu
+        print(f"{name:>11}: median {medians[name][0]:6.1f} ms wall, {cpu:6.1f} ms CPU"
               f"  (wall min {wall[0]:.1f}, max {wall[-1]:.1f})")
+    for replay, bare in (("open", "bare open"), ("replay exec", "bare exec")):
+        print(f"{replay} / {bare}: {medians[replay][0] / medians[bare][0]:.2f}x wall,"
+              f" {medians[replay][1] / medians[bare][1]:.2f}x CPU")
+    print(f"load average at the end: {' '.join(f'{load:.1f}' for load in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -55,6 +55,15 @@ def test_every_battle_of_a_replay_is_the_engines(seed: int, rules: Rules, picks:
         number = 1 + pick % replay.battles
         assert as_told(replay.battle(number)) == told[number - 1]
     assert list(replay.war_battles) == [b[0] for b in told if b[3] or b[1][-1] >> 2 == b[2][-1] >> 2]
+    assert replay.ended == game_over(seed, rules)  # the engine's own end, as a listener to the whole game heard it
+
+
+def game_over(seed: int, rules: Rules) -> GameOver | None:
+    game = Game.deal(seed, rules)
+    ended: list[GameOver] = []
+    game.subscribe(lambda event: ended.append(event) if isinstance(event, GameOver) else None)
+    game.play()
+    return ended[0] if ended else None
 
 
 def test_a_long_game_seeks_across_snapshots_and_finds_its_wars():

@@ -83,6 +83,9 @@ class Game(EventSource):
         self.battles = 0
         self.wars = 0
         self.longest_war = 0
+        self.war_battles: list[int] | None = None
+        """When a list: the number of each battle won in a war is added to it as it is played, with no listener
+        needed (a replay marks its wars so, at the unlistened engine's speed)."""
         self.result: Result | None = None
         self.reason: EndReason | None = None
 
@@ -206,6 +209,7 @@ class Game(EventSource):
         wars = self.wars
         longest = self.longest_war
         listening = bool(self._listeners)
+        noted = self.war_battles
         # simulate's path: headless winner-first builds no pile (tests hold both alike).
         plain = self.rules.gather is Gather.WINNER_FIRST and not listening
         out: list[Event] | None = None
@@ -253,6 +257,8 @@ class Game(EventSource):
                 wars += depth
                 if depth > longest:
                     longest = depth
+                if depth and noted is not None:
+                    noted.append(battles)
                 if plain:
                     if c1 > c2:
                         put1(laid1)

@@ -65,10 +65,10 @@ class RecordingApp(ReplayApp):
         self.recorder: RecordingDriver | None = None
         """The driver, once the app has made it."""
 
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> ReplayScreen:
         screen = ReplayScreen(self.replay, self.names, self.glyphs, game_id=self.game_id)
         screen.driven = True
-        self.push_screen(screen)
+        return screen
 
 
 def moments(replay: Replay, speed: int) -> list[tuple[float, int, int | None]]:

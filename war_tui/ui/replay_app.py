@@ -5,19 +5,25 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Mapping
+from importlib.resources import files
 
 from textual.app import App
 from textual.await_complete import AwaitComplete
 
 from ..presentation.glyphs import choose_glyphs
 from ..stats.replay import Replay
-from .app import STYLES
 from .screens.replay import ReplayScreen
 from .theme import HIGH_CONTRAST
 
+STYLES = files("war_tui.styles")
+"""The game's style sheets (``ui.app``'s own), named here so a replay loads none of the game's modules."""
+
 
 class ReplayApp(App[None]):
-    CSS_PATH = [str(STYLES / "app.tcss"), str(STYLES / "screens.tcss")]
+    """The replay screen is the app's first and only screen of its own (no blank screen drawn before it), so its
+    style sheet is the app's (Textual reads a screen's own only for a screen pushed)."""
+
+    CSS_PATH = [str(STYLES / "app.tcss"), str(STYLES / "screens.tcss"), str(STYLES / "replay.tcss")]
     TITLE = "war-tui replay"
 
     def __init__(self, replay: Replay, names: tuple[str, str], *, ascii: bool = False,
@@ -33,13 +39,13 @@ class ReplayApp(App[None]):
         self.glyphs = choose_glyphs(ascii, os.environ if environ is None else environ)
         self.register_theme(HIGH_CONTRAST)
 
-    def on_mount(self) -> None:
-        self.push_screen(ReplayScreen(self.replay, self.names, self.glyphs, game_id=self.game_id, start=self.start,
-                                      local=self.local, reached_at=self.reached_at))
+    def get_default_screen(self) -> ReplayScreen:
+        return ReplayScreen(self.replay, self.names, self.glyphs, game_id=self.game_id, start=self.start,
+                            local=self.local, reached_at=self.reached_at)
 
     def pop_screen(self) -> AwaitComplete:
-        """Leaving the replay (escape, q) ends the app: beneath it is only Textual's blank default screen."""
-        if len(self.screen_stack) <= 2:
+        """Leaving the replay (escape, q) ends the app: the replay is its bottom screen."""
+        if len(self.screen_stack) <= 1:
             self.exit()
             return AwaitComplete(asyncio.sleep(0))
         return super().pop_screen()
