@@ -187,12 +187,12 @@ async def two_nodes(tmp_path: Path, nats_server, start: Start | None = None, **o
 # ------------------------------------------------------------------ nodes as real serve-ssh processes
 
 
-def node_process(tmp_path: Path, nats_server, name: str) -> ServerProcess:
+def node_process(tmp_path: Path, nats_server, name: str, lease: int = LEASE) -> ServerProcess:
     """``serve-ssh`` as node ``name``: a data directory of its own, the host key the nodes share."""
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / name))
     url = node(nats_server, tmp_path, name).urls[0]
     return ServerProcess(
-        "--public", "--port", "0", "--nats", url, "--node-lease", str(LEASE), "--host-key", str(tmp_path / "host_key"),
+        "--public", "--port", "0", "--nats", url, "--node-lease", str(lease), "--host-key", str(tmp_path / "host_key"),
         "--max-sessions-per-address", "64", env=env,
     )
 
@@ -232,7 +232,7 @@ class NodeProcesses:
 
 
 @contextlib.contextmanager
-def node_processes(tmp_path: Path, nats_server, *names: str) -> Iterator[NodeProcesses]:
+def node_processes(tmp_path: Path, nats_server, *names: str, lease: int = LEASE) -> Iterator[NodeProcesses]:
     """Nodes ``names`` as serve-ssh processes on ``nats_server``, listening; at the end everyone hangs up and every
     node is woken (a test may have stopped it) and killed, however the test ends, after what each screen and log
     said is printed (a failure's report shows it)."""
@@ -240,7 +240,7 @@ def node_processes(tmp_path: Path, nats_server, *names: str) -> Iterator[NodePro
     processes: NodeProcesses | None = None
     try:
         for name in names:
-            nodes.append(node_process(tmp_path, nats_server, name))
+            nodes.append(node_process(tmp_path, nats_server, name, lease))
         processes = NodeProcesses(nodes, [server.wait_listening() for server in nodes])
         yield processes
     finally:

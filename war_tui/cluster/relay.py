@@ -2,7 +2,9 @@
 
 The door asks the owner to open a link for the connection (``open``, a NATS request on ``relay.open.<owner>``)
 with the connection's user name, identity and address: the owner makes a ``Link`` for it as for any of its own
-connections, so its seats, caps, checks and rate limits hold. From then on the door forwards the connection's
+connections, so its seats, caps, checks and rate limits hold. An open the owner does not answer in time (paused,
+NATS slow) is asked again for the same connection, and the owner answers one it took already with the answer its
+door missed (``_again``): never two links, one taking the other's seat. From then on the door forwards the connection's
 bytes, whole lines per message, on ``relay.in.<owner>.<door>.<conn>``, and the owner what its link says on
 ``relay.out.<door>.<conn>``; ``E`` there says the link finished. Subjects carry node ids and connection ids this
 module makes, never a client's text.
@@ -32,6 +34,7 @@ import json
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from nats.aio.client import Client
@@ -105,8 +108,9 @@ class RelayNode:
         self.clock = clock
         self.wall = wall
         """Seconds since the epoch: an open request's time, which the nodes' clocks share."""
-        self._opened: dict[str, float] = {}
-        """Open requests taken, by connection id, and their times (for twice ``OPEN_FRESH``): each is taken once."""
+        self._opened: dict[str, Opened] = {}
+        """Open requests taken, by connection id (for twice ``OPEN_FRESH``): each is taken once, and a door asking
+        again for a connection it sent before is given the answer it missed (``_again``)."""
         self.relayed: dict[str, Relayed] = {}
         """Connections of other doors at this node's tables, by connection id."""
         self.doors: dict[str, RemoteLink] = {}
@@ -196,32 +200,54 @@ class RelayNode:
     async def _on_open(self, msg: Msg) -> None:
         try:
             request = OpenRequest.decode(self.key.check(OPENER, msg.subject, msg.data))
-            self._once(request)
+            earlier = self._once(request)
         except BadRecord as exc:
             self.bad(f"relay: an open request on {shown_key(msg.subject)} is skipped ({exc})")
             return
         answer: dict[str, Any]
-        try:
-            table = parse_table_name(request.table)
-        except ValueError as error:
-            answer = {"refused": str(error)}
+        if earlier is not None:
+            if earlier.answer is None:
+                return  # still being taken: the door asks again if the answer misses it
+            answer = self._again(request, earlier.answer)
         else:
-            answer = await self._open(request, table)
+            try:
+                table = parse_table_name(request.table)
+            except ValueError as error:
+                answer = {"refused": str(error)}
+            else:
+                answer = await self._open(request, table)
+            self._opened[request.conn].answer = answer
         with contextlib.suppress(*NATS_ERRORS):
             await msg.respond(self.key.sign(self.node, msg.reply, json.dumps(answer).encode()))
 
-    def _once(self, request: OpenRequest) -> None:
-        """Take ``request`` once, and only near this node's time: one seen on the wire and sent again is refused
-        (``BadRecord``), its connection id remembered for twice ``OPEN_FRESH``, at most ``MAX_OPENED`` of them."""
+    def _once(self, request: OpenRequest) -> Opened | None:
+        """Take ``request`` once, and only near this node's time. Its connection id is remembered for twice
+        ``OPEN_FRESH`` (at most ``MAX_OPENED`` of them); the same connection asked for again by its door is the
+        door asking again after an answer missed it (the earlier ``Opened``), from anyone else ``BadRecord``."""
         now = self.wall()
         if abs(now - request.at) > OPEN_FRESH:
             raise BadRecord(f"its time is not within {OPEN_FRESH:g} s of this node's clock")
-        if request.conn in self._opened:
-            raise BadRecord("it was taken already")
+        earlier = self._opened.get(request.conn)
+        if earlier is not None:
+            if earlier.door != request.door:
+                raise BadRecord("it was taken already")
+            return earlier
         while self._opened and (len(self._opened) >= MAX_OPENED
-                                or next(iter(self._opened.values())) < now - 2 * OPEN_FRESH):
+                                or next(iter(self._opened.values())).at < now - 2 * OPEN_FRESH):
             del self._opened[next(iter(self._opened))]
-        self._opened[request.conn] = now
+        self._opened[request.conn] = Opened(now, request.door)
+        return None
+
+    def _again(self, request: OpenRequest, earlier: dict[str, Any]) -> dict[str, Any]:
+        """A door asks again for a connection whose answer missed it (this node was paused, or NATS slow, past the
+        door's wait): the answer it missed, never a second link. A connection relayed here is sent at once what the
+        door has not acknowledged; one that ended here since is routed again by its door."""
+        relayed = self.relayed.get(request.conn)
+        if relayed is not None:
+            relayed.heard = max(relayed.heard, self.clock())
+            relayed.resend(None)
+            return {"ok": True}
+        return {"moved": True} if earlier.get("ok") is True else earlier
 
     async def _open(self, request: OpenRequest, table: str) -> dict[str, Any]:
         answer: dict[str, Any]
@@ -352,6 +378,16 @@ class RelayNode:
             remote.detach()
             if remote.on_moved is not None:
                 remote.on_moved()
+
+
+@dataclass
+class Opened:
+    """An open request taken: when (this node's wall clock), from which door, and the answer it was given (None
+    while it is being taken)."""
+
+    at: float
+    door: str
+    answer: dict[str, Any] | None = None
 
 
 def _all_kept(table: str) -> int | None:

@@ -79,6 +79,12 @@ dropped: an emote would show twice, a decline could answer a newer request, and 
 are the screen's to ask again when it sees the table (the player may press them again)."""
 
 
+class Unanswered(LookupError):
+    """The owner did not answer an open request in time: it may take it still (it was paused, or NATS slow), so the
+    door asks again for the same connection (the owner answers what it missed: ``RelayNode._again``), never for a
+    second connection that would take the first one's seat from it."""
+
+
 def resendable(bodies: list[bytes]) -> list[bytes]:
     """The lines of ``bodies`` a door sends again to a table's next owner (``RESENT_ON_MOVE``), each with its newline."""
     again: list[bytes] = []
@@ -139,8 +145,9 @@ class RemoteLink:
             self.on_output()  # read again: the snapshot is asked for at the next take
 
     async def open(self, user: str, identity: str | None, address: str | None, watch: bool) -> None:
-        """Ask the owner to seat (or show) the connection; ``TableRefused`` with the owner's words, or
-        ``LookupError`` when the owner does not serve the table (any more) or does not answer (as itself)."""
+        """Ask the owner to seat (or show) the connection; ``TableRefused`` with the owner's words, ``Unanswered``
+        when the owner does not answer in time (asked again, the same connection), or ``LookupError`` when the owner
+        does not serve the table (any more) or does not answer as itself."""
         self.relay.doors[self.conn] = self
         request = OpenRequest(self.conn, self.relay.node, user, identity, address, self.table, watch, self.relay.wall())
         subject = open_subject(self.owner)
@@ -152,7 +159,7 @@ class RemoteLink:
             answer = fields(read_json(key.check(self.owner, reply.subject, reply.data), MAX_OPEN, 1), "an open answer")
         except NATS_ERRORS:
             self.relay.doors.pop(self.conn, None)
-            raise LookupError(self.owner) from None
+            raise Unanswered(self.owner) from None
         except BadRecord as exc:
             self.relay.doors.pop(self.conn, None)
             self.relay.bad(f"relay: node {self.owner}'s answer to an open request is skipped ({exc})")

@@ -26,7 +26,7 @@ from ..tables.names import parse_table_name
 from ..tables.protocol import MessageReader, ProtocolError, decode_request, encode
 from ..tables.rate import TokenBucket
 from ..tables.table import Member
-from .remote_link import RemoteLink, resendable
+from .remote_link import RemoteLink, Unanswered, resendable
 from .served import TableNode
 
 MOVED = "the table moved to another server; you keep your seat"
@@ -277,6 +277,8 @@ class Router:
         """Reach ``name``'s server: None once the connection is there; the refusal's words otherwise."""
         nodes = self.nodes
         deadline = self.clock() + ROUTE_WAIT
+        asked: RemoteLink | None = None
+        """The connection last asked of an owner that did not answer: asked of it again, never a second one."""
         for attempt in itertools.count(1):
             if self._closed:
                 return None
@@ -294,23 +296,33 @@ class Router:
                 return None
             owner = await nodes.owner(name)
             if owner is not None and owner != nodes.node:
-                remote = RemoteLink(nodes.relay, owner, name)
-                try:
-                    await remote.open(self.user_name, self.identity, self.address, watch)  # counted there
-                except LookupError:
-                    pass
-                else:
-                    if self._closed:
-                        remote.close()
-                        return None
-                    if moved:
-                        self._own.append(encode(Notice(NoticeCode.INFO, MOVED)))
-                    self._switch(remote)
+                remote = asked if asked is not None and asked.owner == owner else RemoteLink(nodes.relay, owner, name)
+                reached = await self._relay(remote, watch, moved)
+                if reached:
                     return None
+                asked = remote if reached is None else None
             if self.clock() >= deadline:
                 break
             await asyncio.sleep(min(ROUTE_PAUSE * attempt, ROUTE_PAUSE_MOST))
         return f"the server of table {name} cannot be reached; try again in a moment"
+
+    async def _relay(self, remote: RemoteLink, watch: bool, moved: bool) -> bool | None:
+        """Relay the connection to ``remote``'s owner: True once it is there (or the router closed meanwhile), False
+        when the owner does not serve the table, None when it did not answer (``Unanswered``: the next try asks it
+        again for the same connection)."""
+        try:
+            await remote.open(self.user_name, self.identity, self.address, watch)  # counted there
+        except Unanswered:
+            return None
+        except LookupError:
+            return False
+        if self._closed:
+            remote.close()
+            return True
+        if moved:
+            self._own.append(encode(Notice(NoticeCode.INFO, MOVED)))
+        self._switch(remote)
+        return True
 
     def follow(self, table: str) -> None:
         """This node lets ``table`` go (another node wrote it, or this node's lease ran out): a connection at it here
