@@ -7,6 +7,7 @@ import os
 import subprocess
 
 import pytest
+import pytest_asyncio
 from hypothesis import HealthCheck, settings
 
 # No deadline: on a loaded machine an example is slow, not wrong.
@@ -206,24 +207,31 @@ def variant(request, monkeypatch) -> str:
 # ------------------------------------------------------------------ NATS
 
 
-@pytest.fixture
-def nats_server(tmp_path):
-    """A real nats-server from the pinned wheel, on 127.0.0.1, its store in tmp_path; ended by pid after the test."""
+@pytest_asyncio.fixture
+async def nats_server(tmp_path):
+    """A real nats-server from the pinned wheel, on 127.0.0.1, its store in tmp_path. After the test every
+    connection made by its ``client()`` is closed, then the server is ended by its pid."""
     from support.nats import NatsServer
 
     server = NatsServer(tmp_path / "nats").start()
-    yield server
-    server.kill()
+    try:
+        yield server
+    finally:
+        await server.close_clients()
+        server.kill()
 
 
-@pytest.fixture
-def nats_cluster(tmp_path):
-    """Three nats-servers routed to one another (JetStream on each, its own store in tmp_path), 127.0.0.1
-    only; each ended by its pid after the test."""
+@pytest_asyncio.fixture
+async def nats_cluster(tmp_path):
+    """Three nats-servers routed to one another (JetStream on each, its own store in tmp_path), 127.0.0.1 only,
+    ready once JetStream has a leader. After the test every connection made by a ``client()`` of theirs is
+    closed, then each server is ended by its pid."""
     from support.nats import NatsCluster
 
     cluster = NatsCluster(tmp_path / "nats-cluster")
     try:
-        yield cluster.start()
+        await cluster.start().ready()
+        yield cluster
     finally:
+        await cluster.close_clients()
         cluster.kill()

@@ -11,7 +11,6 @@ TIMEOUT = 30.0
 
 
 async def test_given_one_url_it_reconnects_to_a_server_it_learnt_of(nats_cluster):
-    await nats_cluster.ready()
     first = nats_cluster.members[0]
     lines: list[str] = []
     comebacks: list[str] = []

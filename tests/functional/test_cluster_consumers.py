@@ -32,13 +32,10 @@ async def test_a_node_started_again_and_again_leaves_no_consumer_behind(nats_ser
     async def none_left() -> bool:
         return not any((await consumers()).values())
 
-    try:
-        await (await NatsTableStore.open(client)).save("oak", b"a table", None)
-        for _ in range(STARTS):  # what each start of a node does with the buckets: sweep them, read the tables
-            store = await NatsTableStore.open(client)
-            assert [table.name for table in await store.load_all()] == ["oak"]
-            await LeaseBucket.open(client)
-            await sweep_markers(js, await open_bucket(js, lobby_config), LOBBY_BUCKET)
-        await until(none_left, LINGER_BOUND, what="consumers of finished watches are still on the server")
-    finally:
-        await client.close()
+    await (await NatsTableStore.open(client)).save("oak", b"a table", None)
+    for _ in range(STARTS):  # what each start of a node does with the buckets: sweep them, read the tables
+        store = await NatsTableStore.open(client)
+        assert [table.name for table in await store.load_all()] == ["oak"]
+        await LeaseBucket.open(client)
+        await sweep_markers(js, await open_bucket(js, lobby_config), LOBBY_BUCKET)
+    await until(none_left, LINGER_BOUND, what="consumers of finished watches are still on the server")

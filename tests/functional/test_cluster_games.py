@@ -196,7 +196,6 @@ async def test_a_game_finished_while_nats_is_away_waits_and_reaches_the_stream_w
         assert alone == [] and stored == [record], "stored once, recorded nowhere else"
     finally:
         await stream.stop(0)
-        await client.close()
 
 
 async def test_a_game_stopped_by_a_sigterm_is_recorded_once_at_its_real_end(tmp_path, nats_server):

@@ -38,18 +38,13 @@ def test_a_data_directory_keeps_its_node_id(tmp_path):
 
 
 async def test_eight_nodes_racing_for_one_table_make_one_owner(nats_server):
-    clients = [await nats_server.client() for _ in range(8)]
-    try:
-        nodes = [await node(client, f"n{index}") for index, client in enumerate(clients)]
-        won = await asyncio.gather(*(each.claim("oak") for each in nodes))
-        winners = [each.lease.node for each, revision in zip(nodes, won) if revision is not None]
-        assert len(winners) == 1
-        assert await nodes[0].owner("oak") == winners[0]
-        again = await asyncio.gather(*(each.claim("oak") for each in nodes))  # every lease alive: no change
-        assert [each.lease.node for each, revision in zip(nodes, again) if revision is not None] == winners
-    finally:
-        for client in clients:
-            await client.close()
+    nodes = [await node(await nats_server.client(), f"n{index}") for index in range(8)]
+    won = await asyncio.gather(*(each.claim("oak") for each in nodes))
+    winners = [each.lease.node for each, revision in zip(nodes, won) if revision is not None]
+    assert len(winners) == 1
+    assert await nodes[0].owner("oak") == winners[0]
+    again = await asyncio.gather(*(each.claim("oak") for each in nodes))  # every lease alive: no change
+    assert [each.lease.node for each, revision in zip(nodes, again) if revision is not None] == winners
 
 
 @pytest.mark.serial  # a 2-second lease held or run out on the wall clock
@@ -67,8 +62,6 @@ async def test_a_dead_nodes_table_is_taken_over_once_its_lease_expires(nats_serv
         assert record.value is None and record.revision > 0  # an expiry marker, read as no lease
     finally:
         await b.lease.stop()
-        await a_client.close()
-        await b_client.close()
 
 
 @pytest.mark.serial  # a 2-second lease held or run out on the wall clock
@@ -93,8 +86,6 @@ async def test_a_paused_owner_is_refused_once_another_took_its_table(nats_server
         assert [t.data for t in await store_b.load_all()] == [b"battle 11 by b"]
     finally:
         await b.lease.stop()
-        await a_client.close()
-        await b_client.close()
 
 
 @pytest.mark.serial  # a 2-second lease held or run out on the wall clock
@@ -119,7 +110,6 @@ async def test_a_node_that_lost_its_lease_steps_down_takes_a_fresh_one_and_claim
         assert await owners.claim("elm") is not None and await owners.claim("oak") is not None
     finally:
         await lease.stop()
-        await client.close()
 
 
 async def test_a_restarted_node_takes_its_tables_back_at_once(nats_server, tmp_path):
@@ -130,29 +120,20 @@ async def test_a_restarted_node_takes_its_tables_back_at_once(nats_server, tmp_p
     assert await first.claim("oak") is not None
     await first_client.close()  # killed: its lease of 30 s still holds
     assert await other.claim("oak") is None
-    again_client = await nats_server.client()
-    try:
-        again = await node(again_client, node_id(directory), seconds=30)  # the same data directory
-        assert again.lease.incarnation != first.lease.incarnation
-        assert await again.claim("oak") is not None  # at once, without waiting out the lease
-        assert await other.claim("oak") is None
-        record = await again.bucket.read(owner_key("oak"))
-        assert again.lease.incarnation.encode() in (record.value or b"")
-    finally:
-        await again_client.close()
-        await other_client.close()
+    again = await node(await nats_server.client(), node_id(directory), seconds=30)  # the same data directory
+    assert again.lease.incarnation != first.lease.incarnation
+    assert await again.claim("oak") is not None  # at once, without waiting out the lease
+    assert await other.claim("oak") is None
+    record = await again.bucket.read(owner_key("oak"))
+    assert again.lease.incarnation.encode() in (record.value or b"")
 
 
 async def test_a_released_lease_frees_the_nodes_tables_at_once(nats_server):
-    a_client, b_client = await nats_server.client(), await nats_server.client()
-    try:
-        a, b = await node(a_client, "na", seconds=30), await node(b_client, "nb", seconds=30)
-        assert await a.claim("oak") is not None
-        await a.lease.stop(release=True)  # a stops cleanly (SIGTERM)
-        assert await b.claim("oak") is not None
-    finally:
-        await a_client.close()
-        await b_client.close()
+    a = await node(await nats_server.client(), "na", seconds=30)
+    b = await node(await nats_server.client(), "nb", seconds=30)
+    assert await a.claim("oak") is not None
+    await a.lease.stop(release=True)  # a stops cleanly (SIGTERM)
+    assert await b.claim("oak") is not None
 
 
 async def test_releasing_a_table_while_nats_is_gone_is_a_store_error_the_keeper_takes(nats_server):
@@ -227,7 +208,6 @@ async def test_an_owner_stopped_with_sigstop_past_its_lease_is_refused_when_it_w
             os.kill(owner.pid, signal.SIGCONT)
         owner.kill()
         owner.wait()
-        await client.close()
 
 
 @pytest.mark.serial
@@ -239,7 +219,6 @@ async def test_nodes_keep_their_leases_and_tables_while_a_nats_cluster_has_no_le
 
     from war_tui.cluster.connection import connect
 
-    await nats_cluster.ready()
     survivor, first, second = nats_cluster.members
     clients = [await connect([survivor.url], lambda line: None, token=nats_cluster.token) for _ in range(2)]
     lost: list[str] = []

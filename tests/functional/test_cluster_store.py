@@ -47,22 +47,16 @@ async def test_memory_store_refuses_a_stale_revision():
 
 async def test_nats_store_refuses_a_stale_revision(nats_server):
     client = await nats_server.client()
-    try:
-        await check_compare_and_set(await NatsTableStore.open(client))
-    finally:
-        await client.close()
+    await check_compare_and_set(await NatsTableStore.open(client))
 
 
 async def test_every_name_is_stored_and_loaded_as_given(nats_server):
     client = await nats_server.client()
-    try:
-        store = await NatsTableStore.open(client)
-        for name in NAMES:
-            await store.save(name, name.encode() or b"empty", None)
-        loaded = {table.name: table.data for table in await store.load_all()}
-        assert loaded == {name: name.encode() or b"empty" for name in NAMES}
-    finally:
-        await client.close()
+    store = await NatsTableStore.open(client)
+    for name in NAMES:
+        await store.save(name, name.encode() or b"empty", None)
+    loaded = {table.name: table.data for table in await store.load_all()}
+    assert loaded == {name: name.encode() or b"empty" for name in NAMES}
 
 
 async def test_nothing_acknowledged_is_lost_when_nats_server_is_killed(nats_server):
@@ -83,8 +77,5 @@ async def test_nothing_acknowledged_is_lost_when_nats_server_is_killed(nats_serv
         await client.close()
     nats_server.start()
     client = await nats_server.client()
-    try:
-        loaded = await (await NatsTableStore.open(client)).load_all()
-    finally:
-        await client.close()
+    loaded = await (await NatsTableStore.open(client)).load_all()
     assert {table.name: table.data for table in loaded} == acknowledged

@@ -441,64 +441,55 @@ async def keys_in(client, bucket: str) -> int:
 
 async def test_tables_opened_and_closed_leave_no_marker_behind(nats_server):
     client = await nats_server.client()
-    try:
-        store = await NatsTableStore.open(client, bucket="tables-test", marker_ttl=1)
-        leases = await LeaseBucket.open(client, bucket="leases-test", marker_ttl=1)
-        lease = NodeLease(leases, "n1", 60)
-        await lease.take()
-        owners = Owners(leases, lease)
-        for number in range(102):
-            name = f"table {number}"
-            revision = await store.save(name, b"a checkpoint", None)
-            owned = await owners.claim(name)
-            assert owned is not None
-            if number >= 98:
-                continue  # four tables stay open
-            await store.delete(name, revision)
-            await owners.release(name, owned)
+    store = await NatsTableStore.open(client, bucket="tables-test", marker_ttl=1)
+    leases = await LeaseBucket.open(client, bucket="leases-test", marker_ttl=1)
+    lease = NodeLease(leases, "n1", 60)
+    await lease.take()
+    owners = Owners(leases, lease)
+    for number in range(102):
+        name = f"table {number}"
+        revision = await store.save(name, b"a checkpoint", None)
+        owned = await owners.claim(name)
+        assert owned is not None
+        if number >= 98:
+            continue  # four tables stay open
+        await store.delete(name, revision)
+        await owners.release(name, owned)
 
-        async def bounded() -> bool:
-            return await keys_in(client, "tables-test") == 4 and await keys_in(client, "leases-test") == 5
+    async def bounded() -> bool:
+        return await keys_in(client, "tables-test") == 4 and await keys_in(client, "leases-test") == 5
 
-        await until(bounded, what="the markers of 98 closed tables went: four tables and their owners, one node lease")
-        assert sorted(table.name for table in await store.load_all()) == sorted(f"table {n}" for n in range(98, 102))
-        assert await store.save("table 7", b"again", None) > 0, "a closed table's name is free again"
-    finally:
-        await client.close()
+    await until(bounded, what="the markers of 98 closed tables went: four tables and their owners, one node lease")
+    assert sorted(table.name for table in await store.load_all()) == sorted(f"table {n}" for n in range(98, 102))
+    assert await store.save("table 7", b"again", None) > 0, "a closed table's name is free again"
 
 
 async def test_markers_a_bucket_kept_from_before_are_swept_at_start(nats_server):
     client = await nats_server.client()
-    try:
-        store = await NatsTableStore.open(client, bucket="tables-old", marker_ttl=1)
-        for number in range(20):
-            await store.save(f"old {number}", b"x", None)
-            await store.kv.delete(table_key(f"old {number}"))  # a marker kept for ever, as before
-        await store.save("kept", b"x", None)
-        assert await keys_in(client, "tables-old") == 21
-        await asyncio.sleep(1.1)  # older than the store's marker time
-        await NatsTableStore.open(client, bucket="tables-old", marker_ttl=1)
-        assert await keys_in(client, "tables-old") == 1
-        assert [table.name for table in await store.load_all()] == ["kept"]
-    finally:
-        await client.close()
+    store = await NatsTableStore.open(client, bucket="tables-old", marker_ttl=1)
+    for number in range(20):
+        await store.save(f"old {number}", b"x", None)
+        await store.kv.delete(table_key(f"old {number}"))  # a marker kept for ever, as before
+    await store.save("kept", b"x", None)
+    assert await keys_in(client, "tables-old") == 21
+    await asyncio.sleep(1.1)  # older than the store's marker time
+    await NatsTableStore.open(client, bucket="tables-old", marker_ttl=1)
+    assert await keys_in(client, "tables-old") == 1
+    assert [table.name for table in await store.load_all()] == ["kept"]
 
 
 async def test_a_bucket_made_without_per_message_expiry_still_deletes(nats_server):
     client = await nats_server.client()
-    try:
-        js = client.jetstream()
-        await js.add_stream(StreamConfig(  # as an operator might make it by hand: no per-message expiry
-            name="KV_tables-by-hand", subjects=["$KV.tables-by-hand.>"], max_msgs_per_subject=1,
-            allow_rollup_hdrs=True, deny_delete=True, allow_direct=True,
-        ))
-        store = await NatsTableStore.open(client, bucket="tables-by-hand", marker_ttl=1)
-        revision = await store.save("oak", b"x", None)
-        await store.delete("oak", revision)
-        assert await store.load_all() == []
-        assert await keys_in(client, "tables-by-hand") == 1, "its marker stays until a start sweeps it"
-        await asyncio.sleep(1.1)
-        await NatsTableStore.open(client, bucket="tables-by-hand", marker_ttl=1)
-        assert await keys_in(client, "tables-by-hand") == 0
-    finally:
-        await client.close()
+    js = client.jetstream()
+    await js.add_stream(StreamConfig(  # as an operator might make it by hand: no per-message expiry
+        name="KV_tables-by-hand", subjects=["$KV.tables-by-hand.>"], max_msgs_per_subject=1,
+        allow_rollup_hdrs=True, deny_delete=True, allow_direct=True,
+    ))
+    store = await NatsTableStore.open(client, bucket="tables-by-hand", marker_ttl=1)
+    revision = await store.save("oak", b"x", None)
+    await store.delete("oak", revision)
+    assert await store.load_all() == []
+    assert await keys_in(client, "tables-by-hand") == 1, "its marker stays until a start sweeps it"
+    await asyncio.sleep(1.1)
+    await NatsTableStore.open(client, bucket="tables-by-hand", marker_ttl=1)
+    assert await keys_in(client, "tables-by-hand") == 0

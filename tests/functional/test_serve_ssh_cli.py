@@ -347,11 +347,8 @@ async def test_serve_ssh_with_nats_uses_that_cluster_and_starts_no_nats_server(t
         assert f"nats://***@127.0.0.1:{nats_server.port}" in line and nats_server.token not in line
         node = (tmp_path / "data" / "war-tui" / "cluster" / "node-id").read_text().strip()
         assert f"node {node}" in line
-        client = await nats_server.client()
-        try:  # the server holds its node's lease in that cluster
-            assert (await (await LeaseBucket.open(client)).read(node_key(node))).value is not None
-        finally:
-            await client.close()
+        client = await nats_server.client()  # the server holds its node's lease in that cluster
+        assert (await (await LeaseBucket.open(client)).read(node_key(node))).value is not None
     assert server.process.returncode == 0
 
 

@@ -40,10 +40,7 @@ async def start_node(tmp_path: Path, allowed, nats_cluster, name: str):
 async def stream(nats_cluster, bucket: str):
     """JetStream's stream info of ``bucket`` (its stream is ``KV_<bucket>``), asked of any living server."""
     client = await nats_cluster.client()
-    try:
-        return await client.jetstream().stream_info(f"KV_{bucket}")
-    finally:
-        await client.close()
+    return await client.jetstream().stream_info(f"KV_{bucket}")
 
 
 async def flip_once(ann, bob, battle: int, *, ann_first: bool = False) -> None:
@@ -61,7 +58,6 @@ def battles(seat) -> list[int]:
 
 
 async def test_on_a_cluster_of_three_both_buckets_are_kept_on_all_three(tmp_path, nats_cluster):
-    await nats_cluster.ready()
     a = await start_node(tmp_path, keys(tmp_path), nats_cluster, "a")
     try:
         for bucket in (TABLES, LEASES):
@@ -73,7 +69,6 @@ async def test_on_a_cluster_of_three_both_buckets_are_kept_on_all_three(tmp_path
 
 
 async def test_the_nats_server_leading_the_tables_killed_mid_game_loses_no_battle(tmp_path, nats_cluster):
-    await nats_cluster.ready()
     allowed = keys(tmp_path)
     a = await start_node(tmp_path, allowed, nats_cluster, "a")
     b = await start_node(tmp_path, allowed, nats_cluster, "b")
@@ -98,10 +93,7 @@ async def test_the_nats_server_leading_the_tables_killed_mid_game_loses_no_battl
 
         assert battles(ann) == battles(bob) == list(range(1, last + 1)), "every battle once, on both screens"
         client = await nats_cluster.client()
-        try:
-            kept = json.loads((await (await client.jetstream().key_value(TABLES)).get(table_key("oak"))).value)
-        finally:
-            await client.close()
+        kept = json.loads((await (await client.jetstream().key_value(TABLES)).get(table_key("oak"))).value)
         assert (kept["game"]["b"], "-".join(map(str, kept["game"]["counts"]))) == (last, counts)
         after = await stream(nats_cluster, TABLES)
         assert after.cluster is not None and after.cluster.leader not in (None, leader.name), "a new leader"

@@ -345,23 +345,20 @@ async def test_the_lobby_read_poll_after_poll_makes_no_consumer(tmp_path, nats_s
     async def consumers_are(counts: dict[str, int]) -> bool:
         return await consumers() == counts
 
-    try:
-        async with two_nodes(tmp_path, nats_server) as nodes:
-            ann, bob = await nodes.ann_and_bob()
-            await play(ann, bob, 1)
-            none = dict.fromkeys((LOBBY_BUCKET, LEASES, TABLES), 0)
-            await until(lambda: consumers_are(none), 120, what="the starts' watches left consumers behind")
-            for battle in range(2, 8):
-                await play(ann, bob, 1, first=battle)
-                for srv in (nodes.a, nodes.b):  # each node's next full poll reads the changed lobby
-                    assert srv.server.nodes is not None
-                    polls = srv.server.nodes.polls
-                    await until(lambda srv=srv, polls=polls: srv.server.nodes.polls >= polls + 2)
-            assert nodes.b.server.nodes is not None
-            assert nodes.b.server.nodes.others["oak"][1].battles == 7, "the lobby was read all along"
-            assert await consumers() == none
-    finally:
-        await client.close()
+    async with two_nodes(tmp_path, nats_server) as nodes:
+        ann, bob = await nodes.ann_and_bob()
+        await play(ann, bob, 1)
+        none = dict.fromkeys((LOBBY_BUCKET, LEASES, TABLES), 0)
+        await until(lambda: consumers_are(none), 120, what="the starts' watches left consumers behind")
+        for battle in range(2, 8):
+            await play(ann, bob, 1, first=battle)
+            for srv in (nodes.a, nodes.b):  # each node's next full poll reads the changed lobby
+                assert srv.server.nodes is not None
+                polls = srv.server.nodes.polls
+                await until(lambda srv=srv, polls=polls: srv.server.nodes.polls >= polls + 2)
+        assert nodes.b.server.nodes is not None
+        assert nodes.b.server.nodes.others["oak"][1].battles == 7, "the lobby was read all along"
+        assert await consumers() == none
 
 
 async def test_forged_relay_messages_on_nats_reach_no_player_and_pass_no_cap(tmp_path, nats_server):

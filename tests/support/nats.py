@@ -9,6 +9,7 @@ loss of one server of a cluster of three.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -22,6 +23,14 @@ from war_tui.cluster.embedded import PROGRAM, config_text, server_program
 
 START_TIMEOUT = 30.0
 """Seconds it has to listen: tens of milliseconds on a quiet machine, far more on a loaded one."""
+
+
+async def close_all(clients: list) -> None:
+    """Close each connection still open (its server may be gone: a close that fails or hangs is given up on)."""
+    for client in clients:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(client.close(), START_TIMEOUT)
+    clients.clear()
 
 
 class NatsServer:
@@ -39,6 +48,8 @@ class NatsServer:
         self.port = -1
         self.url = ""
         self.process: subprocess.Popen[bytes] | None = None
+        self.clients: list = []
+        """The connections ``client`` made, closed by ``close_clients``."""
 
     def start(self) -> NatsServer:
         self.store.mkdir(parents=True, exist_ok=True)
@@ -94,8 +105,13 @@ class NatsServer:
         return self.start()
 
     async def client(self):
-        """A connection as the game server makes one."""
-        return await connect([self.url], lambda line: None, token=self.token)
+        """A connection as the game server makes one (the ``nats_server`` fixture closes it at the end)."""
+        client = await connect([self.url], lambda line: None, token=self.token)
+        self.clients.append(client)
+        return client
+
+    async def close_clients(self) -> None:
+        await close_all(self.clients)
 
 
 class ClusterMember(NatsServer):
@@ -129,6 +145,7 @@ class NatsCluster:
         self.folder = folder
         self.size = size
         self.members = self._members()
+        self.clients: list = []
 
     def _members(self) -> list[ClusterMember]:
         route_ports = [free_port() for _ in range(self.size)]
@@ -163,7 +180,16 @@ class NatsCluster:
         return next(member for member in self.members if member.name == name)
 
     async def client(self):
-        return await connect([member.url for member in self.members], lambda line: None, token=self.token)
+        """A connection to all three (the ``nats_cluster`` fixture closes it at the end)."""
+        client = await connect([member.url for member in self.members], lambda line: None, token=self.token)
+        self.clients.append(client)
+        return client
+
+    async def close_clients(self) -> None:
+        await close_all([*self.clients, *(client for member in self.members for client in member.clients)])
+        self.clients.clear()
+        for member in self.members:
+            member.clients.clear()
 
     async def ready(self) -> None:
         """Until JetStream has a meta leader (the cluster elects one after its routes are up): a bucket can be made."""
