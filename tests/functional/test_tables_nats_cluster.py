@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import asyncssh
-from nodes_support import FAKE_TABLE, LEASE, close, keys, play, sit, stop
+from nodes_support import FAKE_TABLE, LEASE, keys, play, two_nodes
 from ssh_support import start_server
 from ssh_support.players import MANY
 
@@ -58,24 +58,16 @@ def battles(seat) -> list[int]:
 
 
 async def test_on_a_cluster_of_three_both_buckets_are_kept_on_all_three(tmp_path, nats_cluster):
-    a = await start_node(tmp_path, keys(tmp_path), nats_cluster, "a")
-    try:
+    async with await start_node(tmp_path, keys(tmp_path), nats_cluster, "a"):
         for bucket in (TABLES, LEASES):
             info = await stream(nats_cluster, bucket)
             assert info.config.num_replicas == 3, bucket
             assert info.cluster is not None and len(info.cluster.replicas or ()) == 2, "a leader and two followers"
-    finally:
-        await stop(a)
 
 
 async def test_the_nats_server_leading_the_tables_killed_mid_game_loses_no_battle(tmp_path, nats_cluster):
-    allowed = keys(tmp_path)
-    a = await start_node(tmp_path, allowed, nats_cluster, "a")
-    b = await start_node(tmp_path, allowed, nats_cluster, "b")
-    try:
-        ann = await sit(a.port, "ann", "table oak")
-        await ann.expect(r"SNAPSHOT you=ann seat=1 ")
-        bob = await sit(b.port, "bob", "table oak")
+    async with two_nodes(tmp_path, nats_cluster, start_node) as nodes:
+        ann, bob = await nodes.ann_and_bob()
         await bob.expect(r"SNAPSHOT you=bob seat=2 ")
         await play(ann, bob, 3)
         tables = await stream(nats_cluster, TABLES)
@@ -97,6 +89,3 @@ async def test_the_nats_server_leading_the_tables_killed_mid_game_loses_no_battl
         assert (kept["game"]["b"], "-".join(map(str, kept["game"]["counts"]))) == (last, counts)
         after = await stream(nats_cluster, TABLES)
         assert after.cluster is not None and after.cluster.leader not in (None, leader.name), "a new leader"
-        await close(ann, bob)
-    finally:
-        await stop(a, b)
