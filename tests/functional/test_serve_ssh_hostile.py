@@ -189,9 +189,8 @@ async def test_a_flood_of_connections_logs_a_summary_not_a_line_each(tmp_path):
 
 
 async def test_emptying_or_deleting_the_keys_file_revokes_every_key(tmp_path, player):
-    srv = await start_server(tmp_path, [player])
-    keys_file = tmp_path / "authorized_keys"
-    try:
+    async with await start_server(tmp_path, [player]) as srv:
+        keys_file = tmp_path / "authorized_keys"
         async with await connect(srv.port, player):
             pass
         for emptied in ("", "# everyone is away\n"):
@@ -204,8 +203,6 @@ async def test_emptying_or_deleting_the_keys_file_revokes_every_key(tmp_path, pl
         keys_file.write_text("this is not a key\n" + player.public_line)
         async with await connect(srv.port, player):  # the line that parses applies
             pass
-    finally:
-        await srv.server.stop()
     warnings = [line for line in srv.logs if line.startswith("WARNING")]
     assert any("no keys in authorized keys" in line and "nobody could log in" in line for line in warnings)
     assert any("cannot read authorized keys" in line and "no such file" in line for line in warnings)
@@ -221,17 +218,14 @@ async def test_expired_keys_and_keys_meant_for_a_command_are_refused(tmp_path):
         "valid": 'from="127.0.0.1" ',
         "future": 'expiry-time="29991231" ',
     }
-    srv = await start_server(tmp_path, [keys["valid"]])
-    (tmp_path / "authorized_keys").write_text("".join(lines[n] + keys[n].public_line for n in lines))
-    try:
+    async with await start_server(tmp_path, [keys["valid"]]) as srv:
+        (tmp_path / "authorized_keys").write_text("".join(lines[n] + keys[n].public_line for n in lines))
         for name in ("expired", "command", "restricted"):
             with pytest.raises(asyncssh.PermissionDenied):
                 await connect(srv.port, keys[name])
         for name in ("valid", "future"):
             async with await connect(srv.port, keys[name]):
                 pass
-    finally:
-        await srv.server.stop()
     refusals = " ".join(line for line in srv.logs if line.startswith("disconnect"))
     for words in ("refused: expired key", "refused: key with command=, no-pty", "refused: key with restrict"):
         assert words in refusals, srv.logs
@@ -296,9 +290,8 @@ async def drain(stream) -> None:
 
 
 async def test_quick_closes_while_the_game_draws_log_no_error(tmp_path, player, caplog):
-    srv = await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"), max_attempts_per_minute=1000)
-    caplog.set_level(logging.WARNING)
-    try:
+    async with await start_server(tmp_path, [player], argv=(*FAKE_ARGV, "--flood"), max_attempts_per_minute=1000) as srv:
+        caplog.set_level(logging.WARNING)
         for i in range(30):
             conn = await connect(srv.port, player)
             game = await open_game(conn)
@@ -311,7 +304,5 @@ async def test_quick_closes_while_the_game_draws_log_no_error(tmp_path, player, 
             reading.cancel()
         await until(lambda: not srv.server.connections)
         await asyncio.sleep(0.3)
-    finally:
-        await srv.server.stop()
     assert not [line for line in srv.logs if line.startswith("error")], srv.logs
     assert not [r for r in caplog.records if "BrokenPipe" in r.getMessage() or r.exc_info], caplog.text
