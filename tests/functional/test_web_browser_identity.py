@@ -12,7 +12,7 @@ import re
 import pytest
 from ssh_support import TIMEOUT, start_server, until
 from ssh_support.players import GAME, MANY
-from web_support import CHROMIUM, CHROMIUM_ARGS, open_door, origin
+from web_support import CHROMIUM, CHROMIUM_ARGS, open_door, origin, served
 from web_tab import Tab
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="needs Playwright: pip install playwright")
@@ -38,9 +38,7 @@ async def context():
 
 
 async def test_a_name_rebound_to_the_door_gets_no_page_and_no_game(tmp_path, context):
-    srv = await start_server(tmp_path, None)
-    door = await open_door(srv.server)
-    try:
+    async with served(tmp_path) as (srv, door):
         page = await context.new_page()
         response = await page.goto(f"http://evil.test:{door.port}/table/rebind")
         assert response.status == 421
@@ -48,9 +46,6 @@ async def test_a_name_rebound_to_the_door_gets_no_page_and_no_game(tmp_path, con
         # No page, no game, no seat (rebinding sites: test_web_hosts.py).
         assert not door.sessions and not any("web connect" in line for line in srv.logs)
         assert door.server.tables.registry.table("rebind") is None
-    finally:
-        await door.stop()
-        await srv.server.stop()
 
 
 def connects(logs: list[str]) -> list[tuple[str, str]]:

@@ -8,8 +8,7 @@ import sys
 import pytest
 import pytest_asyncio
 from replay_support import served_stats
-from ssh_support import start_server
-from web_support import CHROMIUM, CHROMIUM_ARGS, open_door, origin
+from web_support import CHROMIUM, CHROMIUM_ARGS, origin, served
 from web_tab import Tab
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
@@ -39,10 +38,8 @@ async def test_the_replay_page_opens_at_the_battle_of_its_address_and_steps_on(t
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     stats = tmp_path / "served-stats.sqlite3"
     battles, _ = served_stats(stats)
-    srv = await start_server(tmp_path, None, argv=(*GAME, "--stats-db", str(stats)))
-    door = await open_door(srv.server)
-    context = await chromium.new_context(viewport={"width": 1400, "height": 760})
-    try:
+    async with served(tmp_path, {"argv": (*GAME, "--stats-db", str(stats))}) as (_srv, door), \
+            await chromium.new_context(viewport={"width": 1400, "height": 760}) as context:
         tab = Tab(await context.new_page())
         await tab.page.goto(origin(door) + "/replay/1#b=5")  # no name to type: it starts at once
         await tab.until(f"battle 5 of {battles}")
@@ -52,7 +49,3 @@ async def test_the_replay_page_opens_at_the_battle_of_its_address_and_steps_on(t
         await tab.until(f"battle 6 of {battles}")
         await tab.until(f"{origin(door)}/replay/1#b=6")
         assert not tab.policy_violations(), tab.policy_violations()[:2]
-    finally:
-        await context.close()
-        await door.stop()
-        await srv.server.stop()
