@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from ssh_support.players import GAME, MANY, served, take_a_seat
+from ssh_support import connect
+from ssh_support.players import GAME, MANY, Listener, served, take_a_seat
 
 from war_tui.core.rules import Rules
 
@@ -45,3 +48,22 @@ async def test_tv_waits_for_a_live_table_then_moves_on_when_its_game_ends(tmp_pa
             await ann.glass.until(rf"Battle {battle} · Wars")
         await tv.glass.until(r"^ Table elm · .*· 1 spectator")  # moved on to the live table
         await bob.glass.until(r"1 spectator")
+
+
+async def test_line_tv_says_which_table_in_sentences_and_next_skips(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    async with served(tmp_path, argv=GAME, table_rules=Rules(max_battles=BATTLES), **MANY) as (srv, people):
+        ann = await house_game(srv.port, "ann", "oak")
+        bob = await house_game(srv.port, "bob", "elm")
+        people += [ann, bob]
+        conn = await connect(srv.port, None, username="lou")
+        try:
+            lou = Listener(conn, await conn.create_process("line tv", encoding=None))
+            said = await lou.until(r"War TV: table (oak|elm), .*\n(.|\n)*You are watching table (oak|elm)")
+            first = re.search(r"War TV: table (\w+)", said).group(1)
+            other = "elm" if first == "oak" else "oak"
+            assert "n (or next) the next table" in await lou.until(r"Keys: n")
+            lou.say(b"next\n")
+            await lou.until(rf"War TV: table {other}, (.|\n)*You are watching table {other}")
+        finally:
+            conn.close()

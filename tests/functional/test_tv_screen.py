@@ -26,9 +26,9 @@ SIZE = (100, 30)
 BATTLES = 3
 
 
-def capped_server() -> TableServer:
-    """Tables whose games end at their third battle."""
-    rules = Rules(max_battles=BATTLES)
+def capped_server(battles: int = BATTLES) -> TableServer:
+    """Tables whose games end at their ``battles``-th battle (the third, unless told)."""
+    rules = Rules(max_battles=battles)
     return TableServer(lambda: Game.deal(21, rules), options=TableOptions(rules=rules))
 
 

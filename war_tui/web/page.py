@@ -84,6 +84,7 @@ KEY_BAR = """<nav id="keys" aria-label="Game keys">
 <button type="button" data-key=" " data-places="solo table lobby" aria-label="Flip (space)">Flip</button>
 <button type="button" data-key="a" data-places="solo table lobby" aria-label="Auto-play (a)">Auto</button>
 <button type="button" data-key="t" data-places="watch" aria-label="Take a seat (t)">Sit</button>
+<button type="button" data-key="n" data-places="tv" aria-label="Next table (n)">Next</button>
 <button type="button" data-key="&#x1b;[D" data-places="replay" aria-label="Previous battle (left arrow)">&larr;</button>
 <button type="button" data-key=" " data-places="replay" aria-label="Play or pause (space)">Play</button>
 <button type="button" data-key="&#x1b;[C" data-places="replay" aria-label="Next battle (right arrow)">&rarr;</button>
@@ -97,7 +98,7 @@ KEY_BAR = """<nav id="keys" aria-label="Game keys">
 </div>
 </nav>"""
 """The keys that matter, for a touch screen without a keyboard: each button sends its key's bytes
-(``data-key``), on the pages it fits (``data-places``: solo, table, watch, lobby, replay; every page if absent)."""
+(``data-key``), on the pages it fits (``data-places``: solo, table, watch, lobby, replay, tv; every page if absent)."""
 
 
 DOWNLOADS = """<details id="downloads">

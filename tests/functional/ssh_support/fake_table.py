@@ -2,9 +2,9 @@
 
 Prints ``TABLE <mode>`` at start (``TABLE none`` without a table socket), then one line per update from
 the server: ``SNAPSHOT``, ``BATTLE <n> <p1>-<p2>``, ``DEAL <game>``, ``OVER <result>``, ``STATE``,
-``NOTICE <code> <text>``, ``LOBBY``, and ``TABLE END`` when the server closes its side. Keys: f flips,
-a asks for auto-play at 4/s, m at the table's top speed, o stops it, r restarts, l leaves, g sends
-one malformed line, G twenty, q quits (status 0). With ``--notes DIR`` it also writes every notice it
+``NOTICE <code> <text>``, ``LOBBY``, ``TUNED <table or -> <why>`` (War TV), and ``TABLE END`` when the server
+closes its side. Keys: f flips, a asks for auto-play at 4/s, m at the table's top speed, o stops it, r restarts,
+l leaves, n asks War TV for the next table, g sends one malformed line, G twenty, q quits (status 0). With ``--notes DIR`` it also writes every notice it
 receives to DIR/<pid>, so a test sees what reached a game after its screen stopped being forwarded.
 With ``--deaf-table`` it never reads its table socket (a game that stopped taking updates).
 """
@@ -32,7 +32,7 @@ from war_tui.tables import (
     TableState,
     encode,
 )
-from war_tui.tables.messages import BattleWon, GameOver, GameStarted
+from war_tui.tables.messages import BattleWon, GameOver, GameStarted, NextTable, Tuned
 from war_tui.tables.protocol import update_reader
 
 
@@ -68,6 +68,8 @@ def show(update) -> list[str]:
     if isinstance(update, Lobby):
         names = " ".join(f"{e.table}:{e.players[0] or '-'}/{e.players[1] or '-'}+{e.spectators}" for e in update.tables)
         return [f"LOBBY {len(update.tables)}/{update.max_tables} full={update.full} {names}".rstrip()]
+    if isinstance(update, Tuned):
+        return [f"TUNED {update.table or '-'} {update.why}"]
     return [f"UPDATE {type(update).__name__}"]
 
 
@@ -84,7 +86,7 @@ else:
     say(f"TABLE {os.environ.get(TABLE_MODE_VARIABLE, '?')}")
 reader = update_reader()
 KEYS: dict[bytes, Request] = {b"f": Flip(), b"a": Auto(True, 4.0), b"m": Auto(True, float("inf")), b"o": Auto(False, 4.0),
-        b"r": Restart(), b"R": Restart(False), b"l": Leave(), b"J": Join("elm"), b"s": Sit()}
+        b"r": Restart(), b"R": Restart(False), b"l": Leave(), b"J": Join("elm"), b"s": Sit(), b"n": NextTable()}
 
 while True:
     watched = [0] + ([sock] if sock is not None and not deaf else [])

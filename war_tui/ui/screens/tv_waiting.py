@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Center, Middle
+from textual.containers import Vertical
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
@@ -30,7 +30,7 @@ class TvWaitingScreen(Screen[None]):
         self.set_reactive(TvWaitingScreen.why, why)
 
     def compose(self) -> ComposeResult:
-        with Middle(), Center():
+        with Vertical(id="tv-dialog"):
             yield Static(plain(TITLE), id="tv-title")
             yield Static(plain(waiting_words(self.why)), id="tv-waiting")
             yield Static(plain(KEYS_LINE), id="tv-keys")

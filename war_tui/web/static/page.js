@@ -100,7 +100,7 @@
   // Which page this is: its key bar shows the keys of that place (a table's emotes, a spectator's seat...).
   const place = location.pathname === "/" ? "solo" : location.pathname === "/tables" ? "lobby"
     : location.pathname.startsWith("/watch/") ? "watch" : location.pathname.startsWith("/replay/") ? "replay"
-    : "table";
+    : location.pathname === "/tv" ? "tv" : "table";
   const keyBar = document.getElementById("keys");
   const emotes = document.getElementById("emotes");
   const emote = document.getElementById("emote");
