@@ -101,6 +101,29 @@ async def export_replay(out_dir: Path) -> Path:
     return out_dir / "replay.svg"
 
 
+async def export_tv(out_dir: Path) -> Path:
+    """War TV on table oak (seed 21, battle 7), elm beside it as close at battle 3: the longer game is on show."""
+    from support.board_text import seats
+    from table_support import table_app
+    from test_tv_screen import CONNECTIONS, capped_server, on_tv, playing
+    from war_ui_support import until
+
+    with capped_server(battles=1000) as server:
+        playing(server, "elm", battles=3)
+        playing(server, "oak", battles=7)
+        fd, _tv = on_tv(server)
+        app = table_app(fd, mode="tv")
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                await until(pilot, lambda: "Table oak" in seats(app) and "1 spectator" in seats(app))
+                await pilot.pause(0.2)
+                app.save_screenshot("tv.svg", path=str(out_dir))
+        finally:
+            while CONNECTIONS:
+                CONNECTIONS.pop().close()
+    return out_dir / "tv.svg"
+
+
 async def main() -> None:
     out_dir = ROOT / "screenshots"
     out_dir.mkdir(exist_ok=True)
@@ -110,6 +133,7 @@ async def main() -> None:
     print(await export_leaderboard(out_dir))
     print(await export_seasons(out_dir))
     print(await export_replay(out_dir))
+    print(await export_tv(out_dir))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ reads, and moves on when the game on show ends."""
 from __future__ import annotations
 
 from nodes_support import play, stats_node, two_nodes
+from ssh_support import until
 
 BATTLES = 3
 start_node = stats_node(BATTLES)
@@ -25,5 +26,7 @@ async def test_tv_on_one_node_watches_a_table_of_another_and_moves_on_at_its_gam
         await eve.expect(r"OVER \S+ after 3")
         await eve.expect(r"TUNED elm ")  # on to the table still playing, served by B
         await elm_ann.expect(r"STATE .* spectators=1 ")
+        lobby = nodes.b.server.tables.registry.lobby
+        await until(lambda: all(e.result is not None for e in lobby().tables if e.table == "oak"))  # A's word of it
         eve.type(b"n")  # the only table playing: War TV stays where it is
         await eve.expect(r"NOTICE info no other table is playing now: War TV stays at table elm")

@@ -41,7 +41,7 @@ async def test_tv_waits_for_a_live_table_then_moves_on_when_its_game_ends(tmp_pa
 
         bob = await house_game(srv.port, "bob", "elm")
         people.append(bob)
-        assert tv.glass.find(r"^ Table oak · ")  # oak is still under way: War TV stays
+        await tv.glass.until(r"^ Table oak · ")  # oak is still under way: War TV stays
 
         for battle in range(2, BATTLES + 1):  # oak's game to its cap
             ann.type(b" ")
