@@ -6,9 +6,8 @@ import sys
 
 import pytest
 import pytest_asyncio
-from ssh_support import start_server
 from ssh_support.players import MANY, take_a_seat
-from web_support import CHROMIUM, CHROMIUM_ARGS, open_door, origin
+from web_support import CHROMIUM, CHROMIUM_ARGS, origin, served
 from web_tab import Tab
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
@@ -36,25 +35,18 @@ async def chromium():
 
 async def test_the_tv_page_waits_then_shows_the_live_table_and_its_spectators(tmp_path, monkeypatch, chromium):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    srv = await start_server(tmp_path, None, argv=GAME, **MANY)
-    door = await open_door(srv.server, max_sessions_per_address=16)
-    context = await chromium.new_context(viewport={"width": 1400, "height": 760})
-    people = []
-    try:
+    async with served(tmp_path, {"argv": GAME, **MANY}, max_sessions_per_address=16) as (srv, door), \
+            await chromium.new_context(viewport={"width": 1400, "height": 760}) as context:
         tab = await Tab(await context.new_page(), srv.logs, door).play(origin(door) + "/tv", "lou")
         await tab.until(r"No table is playing now")
         ann = await take_a_seat(srv.port, "ann", "table oak")
-        people.append(ann)
-        await ann.glass.until(r"Table oak · ann \(you\)")
-        ann.type(b"h")  # the house plays seat 2
-        await ann.glass.until(r"the house plays seat 2")
-        ann.type(b" ")
-        await tab.until(r"Table oak · .*1 spectator · on War TV")
-        await ann.glass.until(r"1 spectator")
-        assert not tab.policy_violations(), tab.policy_violations()[:2]
-    finally:
-        for person in people:
-            person.conn.close()
-        await context.close()
-        await door.stop()
-        await srv.server.stop()
+        try:
+            await ann.glass.until(r"Table oak · ann \(you\)")
+            ann.type(b"h")  # the house plays seat 2
+            await ann.glass.until(r"the house plays seat 2")
+            ann.type(b" ")
+            await tab.until(r"Table oak · .*1 spectator · on War TV")
+            await ann.glass.until(r"1 spectator")
+            assert not tab.policy_violations(), tab.policy_violations()[:2]
+        finally:
+            ann.conn.close()
