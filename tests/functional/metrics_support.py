@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from prometheus_client.parser import text_string_to_metric_families
 
+from war_tui.serving.metrics_http import MetricsListener
+
 TIMEOUT = 30.0
+
+
+@asynccontextmanager
+async def metrics_of(server) -> AsyncIterator[MetricsListener]:
+    """``--metrics`` on a free port of 127.0.0.1 for ``server`` (a ``GameServer``), listening; stopped at the end."""
+    listener = MetricsListener(server, "127.0.0.1", 0)
+    try:
+        await listener.start()
+        yield listener
+    finally:
+        await listener.stop()
 
 
 async def get(port: int, path: str, method: str = "GET") -> tuple[int, str]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from metrics_support import get, scrape, value
+from metrics_support import get, metrics_of, scrape, value
 from nodes_support import FAKE_TABLE, KEYS, close, cluster, keys, line_player, play, sit
 from ssh_support import TIMEOUT, Seat, ServerProcess, connect, start_server, until
 from ssh_support.players import MANY
@@ -141,10 +141,7 @@ async def test_every_metric_is_there_and_moves_as_a_table_is_played_and_no_label
 
 
 async def test_the_listener_answers_three_paths_and_nothing_else(tmp_path):
-    srv = await start_server(tmp_path, keys(tmp_path), argv=FAKE_TABLE)
-    listener = MetricsListener(srv.server, "127.0.0.1", 0)
-    try:
-        await listener.start()
+    async with await start_server(tmp_path, keys(tmp_path), argv=FAKE_TABLE) as srv, metrics_of(srv.server) as listener:
         assert await get(listener.port, "/readyz") == (503, "the server is starting\n")
         listener.serving()
         assert await get(listener.port, "/readyz") == (200, "ok\n")  # no cluster: nothing else to wait for
@@ -159,9 +156,6 @@ async def test_the_listener_answers_three_paths_and_nothing_else(tmp_path):
         listener.stopping()
         assert await get(listener.port, "/readyz") == (503, "the server is stopping\n")
         assert await get(listener.port, "/healthz") == (200, "ok\n")
-    finally:
-        await listener.stop()
-        await srv.server.stop()
 
 
 NATS_GONE = ("NATS does not answer\n", "this node does not hold its lease\n")
@@ -189,11 +183,9 @@ async def readyz_until(port: int, status: int) -> str:
 async def test_readyz_follows_nats_stopped_and_woken_killed_and_restarted(tmp_path, nats_server):
     """503 once NATS stops answering (SIGSTOP: the connection stays open; kill: it closes), 200 once it answers
     again and the node holds its lease; /healthz stays 200 throughout: the server itself is alive."""
-    srv = await start_server(tmp_path, keys(tmp_path), argv=FAKE_TABLE, cluster=cluster(nats_server, tmp_path))
-    listener = MetricsListener(srv.server, "127.0.0.1", 0)
-    process = nats_server.process
-    try:
-        await listener.start()
+    async with await start_server(tmp_path, keys(tmp_path), argv=FAKE_TABLE, cluster=cluster(nats_server, tmp_path)) as srv, \
+            metrics_of(srv.server) as listener:
+        process = nats_server.process
         listener.serving()
         assert await readyz_until(listener.port, 200) == "ok\n"
         process.send_signal(signal.SIGSTOP)
@@ -214,9 +206,6 @@ async def test_readyz_follows_nats_stopped_and_woken_killed_and_restarted(tmp_pa
         nats_server.start()  # on the same port and store, as an operator's restart
         assert await readyz_until(listener.port, 200) == "ok\n"
         assert value(await scrape(listener.port), "war_tui_node_lease") == 1
-    finally:
-        await listener.stop()
-        await srv.server.stop()
 
 
 async def metrics_port(server: ServerProcess) -> int:
@@ -252,10 +241,7 @@ async def test_at_sigterm_readyz_says_stopping_before_the_doors_close(tmp_path):
 
 
 async def test_healthz_says_when_the_event_loop_did_not_answer_within_a_second(tmp_path):
-    srv = await start_server(tmp_path, keys(tmp_path), argv=FAKE_TABLE)
-    listener = MetricsListener(srv.server, "127.0.0.1", 0)
-    try:
-        await listener.start()
+    async with await start_server(tmp_path, keys(tmp_path), argv=FAKE_TABLE) as srv, metrics_of(srv.server) as listener:
         health = listener.health
         assert health is not None
         await until(lambda: health.not_alive() is None)
@@ -264,21 +250,12 @@ async def test_healthz_says_when_the_event_loop_did_not_answer_within_a_second(t
         assert why is not None and why.startswith("the event loop answered "), why
         await until(lambda: health.not_alive() is None)  # it answers again
         assert await get(listener.port, "/healthz") == (200, "ok\n")
-    finally:
-        await listener.stop()
-        await srv.server.stop()
 
 
 async def test_operations_md_names_every_metric_and_every_refusal_reason_and_no_other(tmp_path):
     text = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
-    srv = await start_server(tmp_path, keys(tmp_path), argv=FAKE_TABLE)
-    listener = MetricsListener(srv.server, "127.0.0.1", 0)
-    try:
-        await listener.start()
+    async with await start_server(tmp_path, keys(tmp_path), argv=FAKE_TABLE) as srv, metrics_of(srv.server) as listener:
         _status, body = await get(listener.port, "/metrics")
-    finally:
-        await listener.stop()
-        await srv.server.stop()
     served = set(re.findall(r"^# TYPE (war_tui_\w+) (\w+)", body, re.MULTILINE))
     documented = set(re.findall(r"^\| `(war_tui_\w+)(?:\{[a-z,]+\})?` \| (\w+) \|", text, re.MULTILINE))
     assert served == documented
@@ -291,9 +268,7 @@ async def test_the_web_doors_games_are_counted_as_the_web_doors(tmp_path):
     """A browser at a table and one in the line mode, beside an SSH spectator: each counted under its own door;
     a websocket from another site is a refusal (bad input)."""
     async with bob_seated(tmp_path, "oak") as (door, bob):
-        listener = MetricsListener(door.server, "127.0.0.1", 0)
-        try:
-            await listener.start()
+        async with metrics_of(door.server) as listener:
             await bob.expect(r"SNAPSHOT you=bob seat=1 ")
             async with web_client() as client, web_client("u" * 43) as other:
                 ann = await open_socket(client, door, "/table/oak")
@@ -309,8 +284,6 @@ async def test_the_web_doors_games_are_counted_as_the_web_doors(tmp_path):
                 assert value(samples, "war_tui_refusals_total", reason="bad_input") == 1
                 await ann.close()
                 await line_game.close()
-        finally:
-            await listener.stop()
 
 
 def test_the_metrics_listener_loads_no_web_server_and_no_ssh():
