@@ -48,6 +48,7 @@ async def test_tv_waits_for_a_live_table_then_moves_on_when_its_game_ends(tmp_pa
             await ann.glass.until(rf"Battle {battle} · Wars")
         await tv.glass.until(r"^ Table elm · .*· 1 spectator")  # moved on to the live table
         await bob.glass.until(r"1 spectator")
+    assert any(": table elm watching as viewer (on War TV) [addr:" in line for line in srv.logs), srv.logs
 
 
 async def test_line_tv_says_which_table_in_sentences_and_next_skips(tmp_path, monkeypatch):
