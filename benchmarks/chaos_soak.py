@@ -28,7 +28,8 @@ last battle and the counts under the board (read up to a notice's toast over the
 reads them). From them, per fault (its window lasts until the next fault):
 
 - **recovery** of each table: from the fault (the kill, or the end of a stop or of the NATS outage) until all
-  three of its bots are connected and showing a battle the table had not reached at the fault; for a table past
+  three of its bots are connected and showing a battle the table had not reached at the fault (on the board, or
+  as the last battle of a game's result dialog, its status line saying the same); for a table past
   lease + 3 s, each bot's way back (its connection's end, its new connection, its first frame, its first battle
   past the fault), and with ``--keep`` what a screen showed before a first frame that came late
   (``first-frames.txt``);
@@ -479,6 +480,9 @@ class Bot:
                 self.result_up = ended is not None
                 if ended is not None:
                     self.table.game_over(*ended)
+                    status = STATUS.match(rows[0])
+                    if status is not None and (int(status[2]), number(status[3])) == ended:
+                        self.table.result_shown(self, (number(status[1]), ended[1]), at)
                 if reading is None and self.now is None:
                     self.unread = (at, rows)
                 if reading is not None and reading != self.now:
@@ -532,6 +536,9 @@ class Table:
         """Whose screen the table waited for last, and why, at its last recovery."""
         self.past_lead: dict[str, float] = {}
         """When each bot's screen first showed a battle past the table's lead at the fault (since the fault)."""
+        self.results: dict[str, Key] = {}
+        """The game's last battle as each bot's result dialog showed it since the fault (the board under it is not
+        read: a game that ends as the table recovers shows its last battle there)."""
 
     @property
     def names(self) -> tuple[str, str]:
@@ -613,15 +620,26 @@ class Table:
                           f"through node{bot.node} (seats: {bot.now.names})")
                 bot.seated = True  # said once per connection
 
-    def _recovering(self, last: Bot, reading: Reading, at: float) -> None:
-        """Whether ``last``'s frame ``reading`` (not yet its ``now``) is the one the table's recovery waited for."""
+    def result_shown(self, bot: Bot, key: Key, at: float) -> None:
+        """``bot``'s screen shows the result of the game whose last battle is ``key``: for the recovery, what it shows."""
+        if self.recovery is not None:
+            self.results[bot.name] = max(key, self.results.get(bot.name, key))
+            self._recovering(bot, None, at)
+
+    def _recovering(self, last: Bot, reading: Reading | None, at: float) -> None:
+        """Whether ``last``'s frame ``reading`` (not yet its ``now``; None: its result dialog) is the one the
+        table's recovery waited for."""
         if self.recovery is None:
             return
         since, lead = self.recovery
-        if reading.key > lead:
-            self.past_lead.setdefault(last.name, at)
-        shown = [reading if bot is last else bot.now for bot in self.bots]
-        if all(now is not None and now.key > lead for now in shown):
+        shown: list[Key | None] = []
+        for bot in self.bots:
+            now = reading if bot is last and reading is not None else bot.now
+            keys = [key for key in (None if now is None else now.key, self.results.get(bot.name)) if key is not None]
+            shown.append(max(keys) if keys else None)
+            if bot is last and shown[-1] is not None and shown[-1] > lead:
+                self.past_lead.setdefault(last.name, at)
+        if all(key is not None and key > lead for key in shown):
             self.recovered.append(at - since)
             self.recovered_at = at
             self.recovery = None
@@ -649,6 +667,7 @@ class Table:
         self.recovered_at = None
         self.recovery_note = ""
         self.past_lead = {}
+        self.results = {}
 
     def game_over(self, seed: int, battles: int) -> None:
         known = self.ended.setdefault(seed, battles)
