@@ -1,5 +1,6 @@
-"""The board's widgets style their own rows (``LineWidget.render_lines``): each row is what Textual's own path
-would show, cell for cell, through battles, a resize, a theme change, a hover and selected text."""
+"""The board's widgets style their own rows (``LineWidget.render_lines``) and the battle log keeps its styled rows
+(``BattleLog.render_lines``): each row is what Textual's own path would show, cell for cell, through battles, a
+resize, a theme change, a hover, the log scrolled back and selected text."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from textual.geometry import Region
 from textual.widget import Widget
 from war_ui_support import make_app
 
+from war_tui.ui.components.battle_log import BattleLog
 from war_tui.ui.components.game_footer import GameFooter
 from war_tui.ui.components.line_widget import LineWidget
 
@@ -17,7 +19,7 @@ pytestmark = pytest.mark.app  # see pyproject.toml's markers
 def differing_rows(app) -> list[str]:
     """Each board widget's rows on its own path against Textual's, as (widget, row) where they differ."""
     found = []
-    for widget in app.screen.query(LineWidget):
+    for widget in [*app.screen.query(LineWidget), *app.screen.query(BattleLog)]:
         region = Region(0, 0, *widget.outer_size)
         textual_rows = [list(strip) for strip in Widget.render_lines(widget, region)]
         own_rows = [list(strip) for strip in widget.render_lines(region)]
@@ -51,6 +53,15 @@ async def test_the_board_s_rows_are_textual_s_own_through_battles_resizes_and_a_
         await pilot.hover(GameFooter, offset=(1, 0))
         await pilot.pause()
         assert footer.hovered is not None
+        assert differing_rows(app) == []
+        log = app.screen.query_one(BattleLog)
+        await pilot.press("up", "up")
+        await pilot.pause()
+        assert log.border_subtitle  # "... newer lines below"
+        assert differing_rows(app) == []
+        await pilot.press("end")
+        await pilot.pause()
+        assert not log.border_subtitle
         assert differing_rows(app) == []
 
 

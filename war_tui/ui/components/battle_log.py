@@ -83,7 +83,7 @@ class BattleLog(ScrollView, can_focus=False):
         """The number of ``_lines[0]`` counted from the log's first line: lines dropped off the top shift it."""
         self._widest = 0
         self._finished: LRUCache[tuple[int, int], Strip] = LRUCache(LINES_KEPT)
-        self._styled: LRUCache[tuple[int, int], Strip] = LRUCache(ROWS_KEPT)
+        self._styled: LRUCache[tuple[object, ...], Strip] = LRUCache(ROWS_KEPT)
         self._styles: dict[str, Style] | None = None
         self._top_line_shown = 0
         self._newer_shown = 0
@@ -285,8 +285,8 @@ class BattleLog(ScrollView, can_focus=False):
         Following its newest line the log moves every line up a row each battle, and
         Textual styles each row again (border, padding, filters), though a line looks
         the same wherever it sits. Here the styled row is kept by line and width, and
-        only a line new to the view is styled by Textual. The border's rows are
-        Textual's own every time (it keeps them itself).
+        only a line new to the view is styled by Textual. The border's rows are kept
+        by their place, the width and the border's title and subtitle.
         """
         if self.text_selection is not None:
             return super().render_lines(crop)
@@ -297,11 +297,11 @@ class BattleLog(ScrollView, can_focus=False):
         styled = self._styled
         rows: list[Strip] = []
         for y in crop.line_range:
-            if not first <= y < last:
-                rows.extend(super().render_lines(Region(crop.x, y, crop.width, 1)))
-                continue
-            index = scroll_y + y - first
-            key = (self._first + index if 0 <= index < len(self._lines) else -1, width)
+            if not first <= y < last:  # the border's row, with its title or its subtitle
+                key: tuple[object, ...] = (y - height, width, self.border_title, self.border_subtitle)
+            else:
+                index = scroll_y + y - first
+                key = (self._first + index if 0 <= index < len(self._lines) else -1, width)
             row = styled.get(key)
             if row is None:
                 row = styled[key] = super().render_lines(Region(0, y, width, 1))[0]
