@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pyte
 import pytest
+from support.glass import Glass
 
 from war_tui.ssh.screen_copy import ScreenCopy
 
@@ -15,9 +16,9 @@ DRAWN = (
 
 
 def shown(data: bytes, size=(80, 24)) -> pyte.Screen:
-    screen = pyte.Screen(*size)
-    pyte.ByteStream(screen).feed(data)
-    return screen
+    glass = Glass(size)
+    glass.feed(data)
+    return glass.screen
 
 
 @pytest.mark.parametrize("truecolor", [False, True])
