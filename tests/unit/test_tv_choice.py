@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,8 +20,8 @@ from war_tui.serving.tv import (
     live,
     worth,
 )
-from war_tui.tables.messages import Lobby, LobbyEntry, SeatStatus
-from war_tui.tables.protocol import decode_update, encode
+from war_tui.tables.messages import Lobby, LobbyEntry, SeatStatus, Tuned
+from war_tui.tables.protocol import ProtocolError, decode_update, encode
 
 PLAYING = (SeatStatus.PLAYER, SeatStatus.HOUSE)
 
@@ -103,3 +104,16 @@ def test_the_choice_is_a_live_table_none_is_worth_more_and_the_order_given_does_
     chosen = next(e for e in open_to_tv if e.table == choice.table)  # a live table War TV may watch
     assert worth(chosen) == max(worth(e) for e in open_to_tv)
     assert choose_table(list(reversed(tables)), leaving=leaving, refused=refused, max_spectators=most) == choice
+
+
+def test_a_lobby_entrys_war_and_a_tuned_table_are_range_checked_where_read():
+    line = encode(Lobby((entry("oak", war=2),), 10))
+    for bad in (b'"war":99', b'"war":-1', b'"war":"2"', b'"war":2.5', b'"war":true'):
+        with pytest.raises(ProtocolError):
+            decode_update(line.replace(b'"war":2', bad))
+    assert decode_update(encode(Tuned("oak", CLOSEST))) == Tuned("oak", CLOSEST)
+    for bad in (b'"table":"OAK!"', b'"table":"' + b"a" * 40 + b'"', b'"table":7'):
+        with pytest.raises(ProtocolError):
+            decode_update(encode(Tuned("oak", CLOSEST)).replace(b'"table":"oak"', bad))
+    with pytest.raises(ProtocolError):
+        decode_update(encode(Tuned(None, "x")).replace(b'"why":"x"', b'"why":"\\u001b[2J"'))
