@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from pathlib import Path
 
 import pytest
 from cli_helpers import war_tui_on_pty
+from support.locks import locked
 from support.present import present
 
 from war_tui.stats import StatsStore
@@ -54,13 +54,8 @@ def play_and_quit(db: Path, when_saving=None) -> tuple[int, str]:
 def test_games_finished_while_the_file_is_locked_are_all_found_after_quitting(tmp_path: Path):
     db = tmp_path / "stats.sqlite3"
     StatsStore.open(db)
-    holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("BEGIN EXCLUSIVE")  # another program, holding the file across the whole quit
-    try:
+    with locked(db):  # another program, holding the file across the whole quit
         code, screen = play_and_quit(db)
-    finally:
-        holder.rollback()
-        holder.close()
     kept = recovery_path(db)
     assert f"Saving {GAMES} finished games" in screen  # said on screen while it tries
     assert code != 0  # not a silent success
@@ -75,12 +70,8 @@ def test_games_finished_while_the_file_is_locked_are_all_found_after_quitting(tm
 def test_a_lock_let_go_during_the_quit_saves_the_games_there_and_then(tmp_path: Path):
     db = tmp_path / "stats.sqlite3"
     StatsStore.open(db)
-    holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("BEGIN EXCLUSIVE")
-    try:
+    with locked(db) as holder:
         code, screen = play_and_quit(db, when_saving=holder.rollback)  # let go while it tries
-    finally:
-        holder.close()
     assert code == 0, screen[-500:]
     assert not recovery_path(db).exists()
     assert present(StatsStore.open(db).totals()).games == GAMES

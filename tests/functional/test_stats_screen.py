@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from support.locks import locked
 from support.present import present
 from support.stats_app import Host
 from textual.widgets import DataTable
@@ -169,18 +169,13 @@ async def test_games_waiting_on_a_locked_file_are_shown_as_waiting_not_off(tmp_p
     store = StatsStore.open(path, busy_timeout=0.05)
     game = Game.deal(2)
     game.play()
-    holder = sqlite3.connect(path, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")
-    try:
+    with locked(path, "IMMEDIATE"):
         assert not store.record(GameRecord.from_game(game, ("Ann", "Bob"), 1.0, Source.AUTO))
         app = Host(store)
         async with app.run_test(size=(100, 30)) as pilot:
             await stats_shown(pilot)
             note = str(app.screen.query_one("#stats-off").render())
             assert note == "1 finished game is waiting to be saved: another program has the file locked. Retrying."
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
     assert store.flush() and present(store.totals()).games == 1
 
 

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from support.locks import locked
 from support.present import present
 
 from war_tui.core.engine import Game
@@ -339,9 +340,7 @@ def test_a_database_locked_for_long_delays_saving_and_loses_nothing(db: Path, mo
     monkeypatch.setattr(store_module, "RETRY_FIRST", 60.0)  # this test retries by recording again
     StatsStore.open(db).record(row(10))
     store = StatsStore.open(db, busy_timeout=0.2)
-    holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("BEGIN EXCLUSIVE")  # another program holds the file past the busy timeout
-    try:
+    with locked(db):  # another program holds the file past the busy timeout
         assert not store.record(row(20, at="2024-05-01T12:01:00+00:00"))
         assert store.enabled and store.disabled_reason is None  # delayed, not off
         assert store.pending == 1
@@ -352,9 +351,6 @@ def test_a_database_locked_for_long_delays_saving_and_loses_nothing(db: Path, mo
         assert not store.record(row(25, at="2024-05-01T12:02:00+00:00"))
         assert store.take_notice() is None  # said once
         assert store.readable and present(store.totals()).games == 1  # WAL: reading goes on
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
     assert store.record(row(30, at="2024-05-01T12:03:00+00:00"))  # the waiting games go first
     assert store.pending == 0 and store.take_notice() is None
     assert _rows(db) == [
@@ -366,13 +362,8 @@ def test_a_database_locked_for_long_delays_saving_and_loses_nothing(db: Path, mo
 def test_games_waiting_on_a_lock_are_saved_by_the_retry_without_another_game(db: Path, monkeypatch):
     monkeypatch.setattr(store_module, "RETRY_FIRST", 0.05)
     store = StatsStore.open(db, busy_timeout=0.1)
-    holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
-    holder.execute("BEGIN IMMEDIATE")
-    try:
+    with locked(db, "IMMEDIATE"):
         assert not store.record(row(20))
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
     for _ in range(200):  # the retry thread backs off 0.05, 0.1, 0.2 s ...
         if store.pending == 0:
             break
@@ -385,15 +376,10 @@ def test_the_waiting_queue_is_bounded(db: Path, monkeypatch):
     monkeypatch.setattr(store_module, "RETRY_FIRST", 60.0)
     monkeypatch.setattr(store_module, "PENDING_LIMIT", 3)
     store = StatsStore.open(db, busy_timeout=0.05)
-    holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")
-    try:
+    with locked(db, "IMMEDIATE"):
         for battles in range(1, 6):
             assert not store.record(row(battles))
         assert store.pending == 3 and store.dropped == 2
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
     assert store.flush()
     assert [battles for battles, _ in _rows(db)] == [3, 4, 5]  # the newest kept
 
@@ -401,13 +387,8 @@ def test_the_waiting_queue_is_bounded(db: Path, monkeypatch):
 def test_a_lasting_failure_while_games_wait_turns_statistics_off(db: Path, monkeypatch):
     monkeypatch.setattr(store_module, "RETRY_FIRST", 60.0)
     store = StatsStore.open(db, busy_timeout=0.05)
-    holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")
-    try:
+    with locked(db, "IMMEDIATE"):
         assert not store.record(row(1))
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
     assert present(store.take_notice()).startswith("Saving statistics is delayed")
     real_connect = store._raw_connect
 
@@ -424,15 +405,13 @@ def test_a_lasting_failure_while_games_wait_turns_statistics_off(db: Path, monke
 
 def test_a_short_lock_is_waited_out(db: Path):
     store = StatsStore.open(db)
-    holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
-    holder.execute("BEGIN IMMEDIATE")
-    release = threading.Timer(0.3, lambda: holder.execute("COMMIT"))
-    release.start()
-    try:
-        assert store.record(row(10))  # waited for the other writer, then wrote
-    finally:
-        release.join()
-        holder.close()
+    with locked(db, "IMMEDIATE") as holder:
+        release = threading.Timer(0.3, lambda: holder.execute("COMMIT"))
+        release.start()
+        try:
+            assert store.record(row(10))  # waited for the other writer, then wrote
+        finally:
+            release.join()
     assert store.enabled and present(store.totals()).games == 1
 
 
