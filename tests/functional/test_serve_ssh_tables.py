@@ -570,14 +570,14 @@ async def test_a_table_games_result_names_its_id_and_replay_of_that_id_is_that_g
             await bob.glass.until(r"ann flipped · bob \(you\) to flip")
             bob.type(b" ")
             await ann.glass.until(rf"Battle {battle} · Wars")
-        link = rf"(\d+) \(ssh -t -p {srv.port} 127\.0\.0\.1 replay (\d+)"
+        link = rf"Game +ssh -t -p {srv.port} 127\.0\.0\.1 replay (oak\.[0-9a-f]{{16}}\.1)\b"
         shown = await ann.glass.until(link)
-        game_id = shown[1]
-        assert shown[2] == game_id != "1"  # game 1 is someone's solo game
+        game_id = shown[1]  # the table game's own id, the same on every node of a cluster (not a row's number)
         assert (await bob.glass.until(link))[1] == game_id  # the same id on each player's screen
         seed = (await ann.glass.until(r"Seed +(\d+)"))[1]
         lou = await arrive("lou", f"replay {game_id}")
-        await lou.glass.until(rf"Replay of game {game_id}: ann v bob, seed {seed},")
+        await lou.glass.until(rf"Replay: ann v bob, seed {seed},")
+        await lou.glass.until(rf"replay {game_id}@1\b")
         await lou.glass.until(r"battle 1 of 2")
 
 

@@ -35,8 +35,12 @@ def test_a_malformed_replay_is_refused_without_echoing_it(bad):
         parse_command(bad)
     said = str(refused.value)
     assert said.endswith(": ssh -t HOST replay GAME_ID or replay GAME_ID@BATTLE")
-    assert said.split(":")[0] in ("'replay' takes one game", "a game's id is a whole number from 1 to 9223372036854775807",
-                                  "a battle is a whole number from 1 to 1,000,000 after the '@'")  # never what was sent
+    assert said.split(":")[0] in (
+        "'replay' takes one game",
+        "a game's id is a whole number from 1 to 9223372036854775807, or a table game's id as its result shows it"
+        " (TABLE.NONCE.NUMBER)",
+        "a battle is a whole number from 1 to 1,000,000 after the '@'",
+    )  # never what was sent
 
 
 @pytest.mark.parametrize("path", ["/replay", "/replay/1/2", "/line/replay/1/2", "/line/replay/x", "/replay/x"])
@@ -124,3 +128,47 @@ def test_the_line_mode_replays_too_and_each_page_links_the_other():
     assert line_address("/replay/12") == "/line/replay/12" and screen_address("/line/replay/12") == "/replay/12"
     with pytest.raises(CommandRefused):
         parse_command("line replay")
+
+
+def test_a_table_games_own_id_names_it_on_every_node():
+    """A table game's id as its result shows it (table, nonce, number): the same on every node of a cluster,
+    where each node's row numbers are its own."""
+    assert parse_command("replay oak.5eed01.3") == ReplayCommand("oak.5eed01.3", None)
+    assert parse_command("replay oak.5eed01.3@40") == ReplayCommand("oak.5eed01.3", 40)
+    assert place_command("/replay/oak.5eed01.3@40") == ReplayCommand("oak.5eed01.3", 40)
+    assert parse_command("export oak.5eed01.3 --format text") == ExportCommand("oak.5eed01.3", "text")
+    assert ReplayCommand("oak.5eed01.3", 40).words() == "oak.5eed01.3@40"
+
+
+@pytest.mark.parametrize("bad", [
+    "replay oak.5eed", "replay oak..3", "replay .5eed.3", "replay oak.5eed.0", "replay Oak.5eed.3", "replay oak.xyz.3",
+    "replay oak.5eed.3.4", "replay " + "a" * 25 + ".5eed.3", "replay oak." + "f" * 65 + ".3", "replay oak.5eed.-3",
+    "replay [b]oak[/b].5eed.3", "export oak.5eed",
+])
+def test_a_malformed_table_game_id_is_refused_without_echoing_it(bad):
+    with pytest.raises(GameRefused) as refused:
+        parse_command(bad)
+    assert "a game's id is a whole number from 1 to 9223372036854775807, or a table game's id" in str(refused.value)
+    assert bad.split()[1].split("@")[0] not in str(refused.value)
+
+
+def test_a_table_game_is_found_by_its_own_id_whatever_its_row(tmp_path):
+    """Two nodes' files hold the same table game under different row numbers: its own id finds it in both."""
+    from war_tui.core.engine import Game
+    from war_tui.core.rules import Rules
+    from war_tui.stats import GameRecord, Source, StatsStore
+
+    def finished(seed: int, game_id: str | None) -> GameRecord:
+        game = Game.deal(seed, Rules(max_battles=5))
+        game.start()
+        game.play(5)
+        return GameRecord.from_game(game, ("ann", "bob"), 1.0, Source.TABLE if game_id else Source.INTERACTIVE,
+                                    game_id=game_id)
+
+    a, b = StatsStore.open(tmp_path / "a.sqlite3"), StatsStore.open(tmp_path / "b.sqlite3")
+    b.record(finished(1, None))  # b's rows are one ahead of a's
+    for store in (a, b):
+        store.record(finished(7, "oak.5eed01.1"))
+    found = [store.game("oak.5eed01.1") for store in (a, b)]
+    assert [[record.seed for record in rows or []] for rows in found] == [[7], [7]]
+    assert a.game(1) != b.game(1) and a.game("oak.5eed01.2") == []

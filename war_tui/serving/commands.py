@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..settings.served import TableMode
+from ..stats.records import TABLE_GAME_ID
 from ..tables.names import TableNameError, parse_table_name
 
 USAGE = "ssh -t HOST table NAME, watch NAME, tables or tv"
@@ -24,6 +25,8 @@ CAST_SIZE = (80, 24)
 SMALLEST_CAST, LARGEST_CAST = (40, 12), (300, 100)
 """The terminal sizes a recording is drawn for, columns and rows."""
 MOST_GAME_ID = 2**63 - 1  # SQLite's largest row id
+GAME_ID_RULE = (f"a game's id is a whole number from 1 to {MOST_GAME_ID}, or a table game's id as its result"
+                " shows it (TABLE.NONCE.NUMBER)")
 MOST_BATTLE = 1_000_000  # stats.replay.MOST_BATTLES: no replayed game has more
 LINE_USAGE = "ssh -T HOST line, line table NAME, line watch NAME, line tv or line replay GAME_ID"
 
@@ -52,7 +55,7 @@ class LineCommand:
 class ReplayCommand:
     """``replay GAME_ID[@BATTLE]``: a finished game of the served statistics, opened at a battle."""
 
-    game_id: int
+    game_id: int | str  # a row of the served statistics, or a table game's own id (TABLE_GAME_ID)
     battle: int | None = None  # None: the first battle
 
     def words(self) -> str:
@@ -64,7 +67,7 @@ class ReplayCommand:
 class ExportCommand:
     """``export GAME_ID --format F``: a finished game of the served statistics written to the client's output."""
 
-    game_id: int
+    game_id: int | str  # as ReplayCommand's
     format: str = "json"
     speed: int = 1  # a recording's battles a second (CAST_SPEEDS)
     size: tuple[int, int] = CAST_SIZE  # a recording's terminal, columns and rows
@@ -100,18 +103,28 @@ def parse_replay(text: str) -> ReplayCommand:
     """``GAME_ID`` or ``GAME_ID@BATTLE``, each a whole number in range; ``CommandRefused`` names the rule, and
     never echoes what was sent."""
     game, at, battle = text.partition("@")
-    if not _whole(game, MOST_GAME_ID):
-        raise GameRefused(f"a game's id is a whole number from 1 to {MOST_GAME_ID}: {REPLAY_USAGE}")
+    game_id = game_id_of(game)
+    if game_id is None:
+        raise GameRefused(f"{GAME_ID_RULE}: {REPLAY_USAGE}")
     if at and not _whole(battle, MOST_BATTLE):
         raise GameRefused(f"a battle is a whole number from 1 to {MOST_BATTLE:,} after the '@': {REPLAY_USAGE}")
-    return ReplayCommand(int(game), int(battle) if at else None)
+    return ReplayCommand(game_id, int(battle) if at else None)
+
+
+def game_id_of(text: str) -> int | str | None:
+    """A game's id as a person gives it: a whole number (a row of this server's statistics), or a table game's
+    own id (``TABLE_GAME_ID``, as a table's result shows it); None for anything else."""
+    if _whole(text, MOST_GAME_ID):
+        return int(text)
+    return text if TABLE_GAME_ID.fullmatch(text) else None
 
 
 def parse_export(words: list[str]) -> ExportCommand:
     """``GAME_ID``, then ``--format F`` (json when not given) and, for a cast, ``--speed N`` and ``--size COLSxROWS``,
     each once, in any order, also as ``--name=value``; ``GameRefused`` names the rule and never echoes what came."""
-    if not words or not _whole(words[0], MOST_GAME_ID):
-        raise GameRefused(f"a game's id is a whole number from 1 to {MOST_GAME_ID}: {EXPORT_USAGE}")
+    game_id = game_id_of(words[0]) if words else None
+    if game_id is None:
+        raise GameRefused(f"{GAME_ID_RULE}: {EXPORT_USAGE}")
     given: dict[str, str] = {}
     rest = [part for word in words[1:] for part in (word.split("=", 1) if word.startswith("--") else [word])]
     while rest:
@@ -127,7 +140,7 @@ def parse_export(words: list[str]) -> ExportCommand:
         raise GameRefused("--speed and --size are for --format cast")
     speed = cast_speed(given.get("--speed", str(CAST_SPEEDS[0])))
     size = cast_size(given.get("--size", f"{CAST_SIZE[0]}x{CAST_SIZE[1]}"))
-    return ExportCommand(int(words[0]), form, speed, size)
+    return ExportCommand(game_id, form, speed, size)
 
 
 def cast_speed(text: str) -> int:

@@ -149,9 +149,10 @@ def read_recent(conn: sqlite3.Connection, limit: int, scope: Scope = Scope()) ->
     return [row_to_record(r) for r in rows]
 
 
-def read_game(conn: sqlite3.Connection, game_id: int) -> list[GameRecord]:
-    """The game stored with this id: one record, or none."""
-    return [row_to_record(r) for r in conn.execute(f"SELECT {COLUMNS} FROM games WHERE id = ?", (game_id,))]
+def read_game(conn: sqlite3.Connection, game_id: int | str) -> list[GameRecord]:
+    """The game stored with this id (its row's, or a table game's own, ``TABLE_GAME_ID``): one record, or none."""
+    column = "game_id" if isinstance(game_id, str) else "id"
+    return [row_to_record(r) for r in conn.execute(f"SELECT {COLUMNS} FROM games WHERE {column} = ?", (game_id,))]
 
 
 _SEATS = """

@@ -6,6 +6,7 @@ stats screen and the tests all speak the same language.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -41,6 +42,11 @@ def known(kind: type[E], value: str) -> E | str:
         return kind(value)
     except ValueError:
         return value
+
+
+TABLE_GAME_ID = re.compile(r"[a-z0-9-]{1,24}\.[0-9a-f]{1,64}\.[1-9][0-9]{0,17}")
+"""What ``table_game_id`` makes of a table's name, nonce and game number: the id a game has on every node of a
+cluster (the statistics' row ids are each node's own), so a link to it opens it whichever node answers."""
 
 
 def table_game_id(table: str, nonce: str, number: int) -> str:

@@ -361,24 +361,26 @@ class StatsStore:
 
         return self._read(read, None)
 
-    def table_game_stored(self, table: str, number: int, seed: int) -> int | None:
-        """The id of game ``number`` of table ``table`` dealt from ``seed`` (``table_game_id`` names it with the
-        table's nonce, which its screens are never told), once the statistics hold it; None until then, or when
-        the file cannot be read."""
+    def table_game_stored(self, table: str, number: int, seed: int) -> tuple[int, str] | None:
+        """The ids of game ``number`` of table ``table`` dealt from ``seed`` (``table_game_id`` names it with the
+        table's nonce, which its screens are never told), once the statistics hold it: its row's, and its own
+        (the same on every node of a cluster); None until then, or when the file cannot be read."""
         if not table or not all(c.isascii() and (c.isalnum() or c == "-") for c in table):
             return None  # no table name the tables give (and no GLOB pattern either)
 
-        def read(conn: sqlite3.Connection) -> int | None:
+        def read(conn: sqlite3.Connection) -> tuple[int, str] | None:
             row = conn.execute(
-                "SELECT max(id) FROM games WHERE game_id >= ? AND game_id < ? AND game_id GLOB ? AND seed = ?",
+                "SELECT id, game_id FROM games WHERE game_id >= ? AND game_id < ? AND game_id GLOB ? AND seed = ?"
+                " ORDER BY id DESC LIMIT 1",
                 (f"{table}.", f"{table}/", f"{table}.*.{number}", seed),
             ).fetchone()
-            return row[0] if row else None
+            return (row[0], row[1]) if row else None
 
         return self._read(read, None)
 
-    def game(self, game_id: int) -> list[GameRecord] | None:
-        """The game stored with this id (``stats --json``'s ``id``): one record, or none; None when unreadable."""
+    def game(self, game_id: int | str) -> list[GameRecord] | None:
+        """The game stored with this id (``stats --json``'s ``id``, or a table game's ``game_id``, the same on
+        every node of a cluster): one record, or none; None when unreadable."""
         none: list[GameRecord] = []
         return self._read(lambda conn: queries.read_game(conn, game_id), none)
 

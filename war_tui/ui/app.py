@@ -239,8 +239,8 @@ class WarApp(ShadowOutput, App[None]):
         delay, waited = TABLE_GAME_FIRST_LOOK, 0.0
         while screen in self.screen_stack and waited <= TABLE_GAME_WAIT:
             found = await asyncio.to_thread(self.stats.table_game_stored, table, number, seed)
-            if found is not None:
-                screen.game_id = found
+            if found is not None:  # a served game by its own id: a link to it opens it on every node of a cluster
+                screen.game_id = found[1] if self.settings.served else found[0]
                 return
             await asyncio.sleep(delay)
             waited += delay

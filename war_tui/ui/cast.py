@@ -58,7 +58,7 @@ class RecordingApp(ReplayApp):
     """The replay app, drawn for a recording: its screen placed by the recorder, its frames kept."""
 
     def __init__(self, replay: Replay, names: tuple[str, str], speed: int, *, ascii: bool = False,
-                 game_id: int | None = None) -> None:
+                 game_id: int | str | None = None) -> None:
         super().__init__(replay, names, ascii=ascii, environ=ENVIRONMENT, game_id=game_id)
         self.driver_class = RecordingDriver
         self.speed = speed
@@ -138,7 +138,7 @@ async def frames(app: RecordingApp, size: tuple[int, int]) -> AsyncIterator[tupl
 
 
 async def write_cast(replay: Replay, names: tuple[str, str], out: TextIO, *, speed: int = 1,
-                     size: tuple[int, int] = (80, 24), ascii: bool = False, game_id: int | None = None,
+                     size: tuple[int, int] = (80, 24), ascii: bool = False, game_id: int | str | None = None,
                      progress: Callable[[int], None] | None = None) -> int:
     """The replay at ``speed`` and ``size`` as asciicast v2 on ``out``; returns the frames written."""
     schedule = moments(replay, speed)

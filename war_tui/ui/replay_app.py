@@ -27,7 +27,7 @@ class ReplayApp(App[None]):
     TITLE = "war-tui replay"
 
     def __init__(self, replay: Replay, names: tuple[str, str], *, ascii: bool = False,
-                 environ: Mapping[str, str] | None = None, game_id: int | None = None, start: int = 1,
+                 environ: Mapping[str, str] | None = None, game_id: int | str | None = None, start: int = 1,
                  local: bool = True, reached_at: tuple[str | None, str | None] = (None, None)) -> None:
         super().__init__()
         self.game_id = game_id
@@ -51,7 +51,7 @@ class ReplayApp(App[None]):
         return super().pop_screen()
 
 
-def run_replay(replay: Replay, names: tuple[str, str], *, ascii: bool = False, game_id: int | None = None,
+def run_replay(replay: Replay, names: tuple[str, str], *, ascii: bool = False, game_id: int | str | None = None,
                start: int = 1, local: bool = True, reached_at: tuple[str | None, str | None] = (None, None)) -> int:
     app = ReplayApp(replay, names, ascii=ascii, game_id=game_id, start=start, local=local, reached_at=reached_at)
     app.run()

@@ -118,7 +118,7 @@ DOWNLOADS = """<details id="downloads">
 chosen (``/export/12.cast?speed=4&size=100x30``), as ``ssh HOST export`` writes them."""
 
 
-def downloads_html(game_id: int | None) -> str:
+def downloads_html(game_id: int | str | None) -> str:
     """The downloads of game ``game_id`` (a replay's page), or nothing (every other page)."""
     if game_id is None:
         return ""
@@ -129,7 +129,7 @@ def downloads_html(game_id: int | None) -> str:
     )
 
 
-def page_html(nonce: str, line: str = "/line", *, starts: bool = True, game_id: int | None = None) -> str:
+def page_html(nonce: str, line: str = "/line", *, starts: bool = True, game_id: int | str | None = None) -> str:
     """The terminal page; ``line``: the address of the plain-text page of the same place, linked first.
     Unless ``starts``, the page waits for Play before it starts a game (it was reached from another site).
     ``game_id``: a replay's page, which offers the game's downloads."""
@@ -183,7 +183,7 @@ war), a battle's number, play, + or - (faster or slower), q to leave</label>
 
 def line_page_html(
     screen: str = "/", watching: bool = False, seated: bool = False, replaying: bool = False,
-    game_id: int | None = None,
+    game_id: int | str | None = None,
 ) -> str:
     """The plain-text page; ``screen``: the address of the terminal page of the same place (``seated``: a table's
     seat, ``replaying``: a replay, ``game_id``: its game, whose downloads it offers)."""

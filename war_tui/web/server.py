@@ -85,7 +85,7 @@ def place_command(path: str) -> TableCommand | LineCommand | ReplayCommand | Non
     return command
 
 
-def replayed_game(path: str) -> int | None:
+def replayed_game(path: str) -> int | str | None:
     """The game a replay's page shows (``/replay/12``), whose downloads it offers; None on any other page."""
     try:
         command = place_command(path)

@@ -38,13 +38,13 @@ class GameOverScreen(ModalScreen[None]):
         Binding("escape", "dismiss", "Look at the table"),
     ]
 
-    game_id: var[int | None] = var(None, init=False)
+    game_id: var[int | str | None] = var(None, init=False)
     """The game's id in the statistics, once stored there (None: not stored, or not yet)."""
 
     class ReplayRequested(Message):
         """Replay the game just finished (handled by the app)."""
 
-        def __init__(self, game_id: int) -> None:
+        def __init__(self, game_id: int | str) -> None:
             super().__init__()
             self.game_id = game_id
 
@@ -57,7 +57,7 @@ class GameOverScreen(ModalScreen[None]):
         tally_line: str,
         next_deal_in: float | None = None,
         dot: str = "·",
-        game_id: int | None = None,
+        game_id: int | str | None = None,
         local: bool = True,
         reached_at: tuple[str | None, str | None] = (None, None),
     ) -> None:
@@ -97,7 +97,10 @@ class GameOverScreen(ModalScreen[None]):
         if self.local:
             return f"{self.game_id} ({replay_command(self.game_id)})"
         links = served_replay_links(self.game_id, None, *self.reached_at)
-        return str(self.game_id) if links is None else f"{self.game_id} ({links})"
+        if links is None:
+            return str(self.game_id)
+        # a table game's own id is long (its table, nonce and number): named once, in the links
+        return links if isinstance(self.game_id, str) else f"{self.game_id} ({links})"
 
     def hint_parts(self) -> list[str]:
         replay = [] if self.game_id is None else ["enter replays it"]

@@ -71,7 +71,7 @@ class ReplayScreen(Screen[None]):
     speed: var[int] = var(1)
     typed: var[str | None] = var(None)
 
-    def __init__(self, replay: Replay, names: tuple[str, str], glyphs: Glyphs, *, game_id: int | None = None,
+    def __init__(self, replay: Replay, names: tuple[str, str], glyphs: Glyphs, *, game_id: int | str | None = None,
                  local: bool = True, start: int = 1, reached_at: tuple[str | None, str | None] = (None, None)) -> None:
         super().__init__()
         self.set_reactive(ReplayScreen.at, max(1, min(replay.battles, start)))
@@ -90,7 +90,8 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         g, names, replay = self.glyphs, self.names, self.replay
         rules = replay.rules.describe()
-        game = "Replay" if self.game_id is None else f"Replay of game {self.game_id}"
+        named = self.game_id is not None and not (isinstance(self.game_id, str) and self._served_link() is not None)
+        game = f"Replay of game {self.game_id}" if named else "Replay"  # a table game's long id: in its link only
         with Horizontal(id="replay-heading"):
             yield Static(plain(f"{game}: {names[0]} v {names[1]}, seed {replay.seed}, {rules}"), id="replay-title")
             if self.game_id is not None and self.local:
