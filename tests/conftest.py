@@ -235,3 +235,22 @@ async def nats_cluster(tmp_path):
     finally:
         await cluster.close_clients()
         cluster.kill()
+
+
+# ------------------------------------------------------------------ the browser
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium():
+    """Debian's chromium through Playwright, started once for the tests of a module a worker runs (their
+    ``asyncio`` loop is the module's): a test's pages live in its own contexts, which share no cookies, storage
+    or cache. The modules that ask for it skip themselves where Playwright or chromium is missing."""
+    from playwright.async_api import async_playwright
+    from web_support import CHROMIUM, CHROMIUM_ARGS
+
+    async with async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            await browser.close()

@@ -17,7 +17,7 @@ import pytest
 import pytest_asyncio
 from ssh_support import TIMEOUT, InProcessServer, connect, until, wait_gone
 from ssh_support.players import Player
-from web_support import CHROMIUM, CHROMIUM_ARGS, origin, served
+from web_support import CHROMIUM, origin, served
 from web_tab import GAME_TIMEOUT, SCREENSHOTS, Tab
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
@@ -34,17 +34,6 @@ pytestmark = [
 GAME = (sys.executable, "-c", GAME_BOOTSTRAP)  # the real game, as serve-ssh starts it
 MANY = {"max_sessions_per_address": 64}
 
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def chromium():
-    """Chromium, started once for the tests of this module a worker runs: a test's pages live in its own
-    contexts, which share no cookies, storage or cache."""
-    async with playwright_api.async_playwright() as driver:
-        browser = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            await browser.close()
 
 
 @pytest_asyncio.fixture(loop_scope="module")

@@ -6,9 +6,8 @@ from __future__ import annotations
 import sys
 
 import pytest
-import pytest_asyncio
 from replay_support import served_stats
-from web_support import CHROMIUM, CHROMIUM_ARGS, origin, served
+from web_support import CHROMIUM, origin, served
 from web_tab import Tab
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
@@ -23,15 +22,6 @@ pytestmark = [
 
 GAME = (sys.executable, "-c", GAME_BOOTSTRAP)
 
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def chromium():
-    async with playwright_api.async_playwright() as driver:
-        browser = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            await browser.close()
 
 
 async def test_the_replay_page_opens_at_the_battle_of_its_address_and_steps_on(tmp_path, monkeypatch, chromium):

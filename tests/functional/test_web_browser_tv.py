@@ -5,9 +5,8 @@ from __future__ import annotations
 import sys
 
 import pytest
-import pytest_asyncio
 from ssh_support.players import MANY, take_a_seat
-from web_support import CHROMIUM, CHROMIUM_ARGS, origin, served
+from web_support import CHROMIUM, origin, served
 from web_tab import Tab
 
 from war_tui.commands.serve_ssh import GAME_BOOTSTRAP
@@ -22,15 +21,6 @@ pytestmark = [
 
 GAME = (sys.executable, "-c", GAME_BOOTSTRAP)
 
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def chromium():
-    async with playwright_api.async_playwright() as driver:
-        browser = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            await browser.close()
 
 
 async def test_the_tv_page_waits_then_shows_the_live_table_and_its_spectators(tmp_path, monkeypatch, chromium):
