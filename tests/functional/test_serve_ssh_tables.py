@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import asyncssh
@@ -18,6 +19,7 @@ import pytest
 from ssh_support import (
     FAKE_TABLE_ARGV,
     TIMEOUT,
+    InProcessServer,
     PtyClient,
     Seat,
     ServerProcess,
@@ -503,22 +505,23 @@ async def test_the_seat_timeout_flag_reaches_the_tables(tmp_path):
             await leave_all(ann, bob)
 
 
-@pytest.mark.app
-@pytest.mark.server_side
-async def test_a_finished_table_game_is_on_the_lobbys_leaderboard(tmp_path, monkeypatch):
-    """The server records the game; a lobby's own game process reads the same file and lists both players."""
+Arrive = Callable[[str, str], Awaitable[Player]]
+
+
+@contextlib.asynccontextmanager
+async def a_recorded_game(tmp_path: Path, db: Path, size: tuple[int, int]) -> AsyncIterator[
+        tuple[InProcessServer, Arrive, Player, Player]]:
+    """ann and bob (each with a key of their own) play the two battles of a game at oak, on a server that records
+    its games in ``db``; ``arrive(name, command)`` brings another person in, on a terminal of ``size``."""
     from ssh_support import make_key
 
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    db = tmp_path / "served.sqlite3"
     keys = {name: make_key(tmp_path, f"{name}_key") for name in ("ann", "bob")}
     async with served(tmp_path, argv=(*GAME, "--stats-db", str(db)), table_rules=Rules(max_battles=2),
                       stats=lambda: StatsStore.open(db), **MANY) as (srv, people):
         async def arrive(name: str, command: str) -> Player:
             conn = await connect(srv.port, keys.get(name), username=name)
-            process = await conn.create_process(command, term_type="xterm-256color", term_size=(80, 24),
-                                                encoding=None)
-            people.append(Player(conn, process, (80, 24)))
+            process = await conn.create_process(command, term_type="xterm-256color", term_size=size, encoding=None)
+            people.append(Player(conn, process, size))
             return people[-1]
 
         ann, bob = await arrive("ann", "table oak"), await arrive("bob", "table oak")
@@ -528,6 +531,15 @@ async def test_a_finished_table_game_is_on_the_lobbys_leaderboard(tmp_path, monk
             await bob.glass.until(r"ann flipped · bob \(you\) to flip")
             bob.type(b" ")
             await ann.glass.until(rf"Battle {battle} · Wars")
+        yield srv, arrive, ann, bob
+
+
+@pytest.mark.app
+@pytest.mark.server_side
+async def test_a_finished_table_game_is_on_the_lobbys_leaderboard(tmp_path, monkeypatch):
+    """The server records the game; a lobby's own game process reads the same file and lists both players."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    async with a_recorded_game(tmp_path, tmp_path / "served.sqlite3", (80, 24)) as (srv, arrive, _ann, _bob):
         await until(lambda: srv.server.tables.recorded == 1)
         lou = await arrive("lou", "tables")
         await lou.glass.until(r"oak ")
@@ -545,31 +557,13 @@ async def test_a_finished_table_game_is_on_the_lobbys_leaderboard(tmp_path, monk
 async def test_a_table_games_result_names_its_id_and_replay_of_that_id_is_that_game(tmp_path, monkeypatch):
     """The server records the game; each player's result finds its id in the served statistics and says how to
     replay it, and ``ssh HOST replay ID`` opens that very game: the same players, the same seed and battles."""
-    from ssh_support import make_key
-
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     db = tmp_path / "served.sqlite3"
     solo = Game.deal(5, Rules(max_battles=3))
     solo.start()
     solo.play(3)
     StatsStore.open(db).record(GameRecord.from_game(solo, ("eve", "lou"), 1.0, Source.INTERACTIVE))
-    keys = {name: make_key(tmp_path, f"{name}_key") for name in ("ann", "bob")}
-    async with served(tmp_path, argv=(*GAME, "--stats-db", str(db)), table_rules=Rules(max_battles=2),
-                      stats=lambda: StatsStore.open(db), **MANY) as (srv, people):
-        async def arrive(name: str, command: str) -> Player:
-            conn = await connect(srv.port, keys.get(name), username=name)
-            process = await conn.create_process(command, term_type="xterm-256color", term_size=(100, 30),
-                                                encoding=None)
-            people.append(Player(conn, process, (100, 30)))
-            return people[-1]
-
-        ann, bob = await arrive("ann", "table oak"), await arrive("bob", "table oak")
-        await ann.glass.until(r"ann \(you\) to flip · bob to flip")
-        for battle in (1, 2):
-            ann.type(b" ")
-            await bob.glass.until(r"ann flipped · bob \(you\) to flip")
-            bob.type(b" ")
-            await ann.glass.until(rf"Battle {battle} · Wars")
+    async with a_recorded_game(tmp_path, db, (100, 30)) as (srv, arrive, ann, bob):
         link = rf"Game +ssh -t -p {srv.port} 127\.0\.0\.1 replay (oak\.[0-9a-f]{{16}}\.1)\b"
         shown = await ann.glass.until(link)
         game_id = shown[1]  # the table game's own id, the same on every node of a cluster (not a row's number)
