@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import io
 import os
 import re
@@ -19,9 +20,9 @@ from collections.abc import Iterator, Mapping
 
 from ..core.events import GameOver
 from ..line.sentences import BattleTeller, Voice, ending
-from ..serving.commands import CAST_SPEEDS, CommandRefused, ReplayCommand, parse_export
 from ..serving.commands import LARGEST_CAST as LARGEST
 from ..serving.commands import SMALLEST_CAST as SMALLEST
+from ..serving.commands import CommandRefused, GameRefused, ReplayCommand, cast_size, cast_speed, parse_export
 from ..settings.served import EXPORT_VARIABLE, PLAYER_ID_VARIABLE
 from ..settings.values import shown
 from ..stats.export import MOST_FILE_BYTES, json_chunks
@@ -31,24 +32,26 @@ from .replay import served_game
 from .replays import add_game_argument, game_from_args
 
 FORMATS = ("json", "text", "cast")
-_SIZE = re.compile(r"([0-9]{1,4})x([0-9]{1,4})")
+_SIZE = re.compile(r"[0-9]{1,4}x[0-9]{1,4}")
 MOST_EXPORT_BYTES = MOST_FILE_BYTES
 
 
 def speed_value(text: str) -> int:
-    """--speed: battles a second, as the replay's + and - give them."""
-    if text.strip() in {str(speed) for speed in CAST_SPEEDS}:
-        return int(text)
-    raise argparse.ArgumentTypeError(f"--speed must be 1, 2, 4 or 8 (battles a second), not '{shown(text)}'")
+    """--speed: battles a second, as the replay's + and - give them (``cast_speed``, as a served export's)."""
+    try:
+        return cast_speed(text.strip())
+    except GameRefused:
+        raise argparse.ArgumentTypeError(
+            f"--speed must be 1, 2, 4 or 8 (battles a second), not '{shown(text)}'"
+        ) from None
 
 
 def size_value(text: str) -> tuple[int, int]:
-    """--size: COLUMNSxROWS, from 40x12 to 300x100."""
-    found = _SIZE.fullmatch(text.strip().lower())
-    if found is not None:
-        width, height = int(found[1]), int(found[2])
-        if SMALLEST[0] <= width <= LARGEST[0] and SMALLEST[1] <= height <= LARGEST[1]:
-            return width, height
+    """--size: COLUMNSxROWS of at most four digits each, from 40x12 to 300x100 (``cast_size``, as a served
+    export's)."""
+    if _SIZE.fullmatch(text.strip().lower()):
+        with contextlib.suppress(GameRefused):
+            return cast_size(text.strip())
     raise argparse.ArgumentTypeError(
         f"--size must be COLUMNSxROWS from {SMALLEST[0]}x{SMALLEST[1]} to {LARGEST[0]}x{LARGEST[1]}, not '{shown(text)}'"
     )
